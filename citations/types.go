@@ -1,0 +1,98 @@
+// Package citations turns model text into statements whose citations are
+// byte ranges in documents, judges how well each citation supports its
+// statement, scores answers against gold evidence, and writes answers out
+// with their evidence.
+//
+// It depends only on docstore (types, and textproc for words and stems).
+package citations
+
+import (
+	"time"
+
+	"github.com/citelens/citelens/docstore"
+)
+
+// Span is one resolved citation: a run of whole sentences of one document.
+type Span struct {
+	Doc     docstore.DocID `json:"doc"`
+	DocName string         `json:"doc_name"`
+	First   int            `json:"first_sentence"` // sentence indices in the document, inclusive
+	Last    int            `json:"last_sentence"`
+	Start   int            `json:"start"` // byte offsets into the document's stored text
+	End     int            `json:"end"`
+	Page    int            `json:"page"`
+	Text    string         `json:"text"` // the cited bytes, Text == doc.Text[Start:End]
+}
+
+// Level is a support verdict.
+type Level string
+
+// Support levels, from best to worst.
+const (
+	Supported   Level = "supported"
+	Partial     Level = "partial"
+	Unsupported Level = "unsupported"
+)
+
+// Verdict is how well one citation supports its statement.
+type Verdict struct {
+	Level Level   `json:"support"`
+	Score float64 `json:"score"`           // 0..1
+	Judge string  `json:"judge,omitempty"` // "offline", or the judge model's name
+}
+
+// Statement is one statement of an answer with its citations.
+type Statement struct {
+	Text      string    `json:"text"`
+	Citations []Span    `json:"citations"`
+	Support   []Verdict `json:"verdicts"` // one per citation, same order
+	// NeedsCitation is set on an uncited statement that states a fact (as
+	// opposed to introducing, transitioning or summarising).
+	NeedsCitation bool `json:"needs_citation,omitempty"`
+	// Warnings report what was dropped or changed while resolving the
+	// model's citations (out-of-range numbers, capped lists).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Usage counts the model work behind an answer.
+type Usage struct {
+	PromptTokens     int  `json:"prompt_tokens"`
+	CompletionTokens int  `json:"completion_tokens"`
+	LLMCalls         int  `json:"llm_calls"`
+	Estimated        bool `json:"estimated,omitempty"` // some counts were estimated, not reported by the server
+}
+
+// Add accumulates u2 into u.
+func (u *Usage) Add(u2 Usage) {
+	u.PromptTokens += u2.PromptTokens
+	u.CompletionTokens += u2.CompletionTokens
+	u.LLMCalls += u2.LLMCalls
+	u.Estimated = u.Estimated || u2.Estimated
+}
+
+// Answer is a finished (or cancelled) answer: the lossless record that is
+// saved in the library and exported.
+type Answer struct {
+	ID         string      `json:"answer_id"`
+	Question   string      `json:"question"`
+	Strategy   string      `json:"strategy"`
+	Model      string      `json:"model"`
+	Docs       []DocRef    `json:"docs"` // the scope it was asked over
+	Statements []Statement `json:"statements"`
+	Stages     []string    `json:"stages"`
+	// Plan is a strategy's account of what it chose to do and why (OkraLong's
+	// workflow), as a JSON-able value; nil for strategies without one.
+	Plan     any       `json:"plan,omitempty"`
+	Usage    Usage     `json:"usage"`
+	Seconds  float64   `json:"seconds"`
+	Created  time.Time `json:"created"`
+	Partial  bool      `json:"partial,omitempty"` // cancelled or failed part-way
+	Error    string    `json:"error,omitempty"`   // why it is partial
+	Warnings []string  `json:"warnings,omitempty"`
+}
+
+// DocRef names a document in an answer's scope.
+type DocRef struct {
+	ID   docstore.DocID `json:"id"`
+	Name string         `json:"name"`
+}

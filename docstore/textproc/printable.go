@@ -1,0 +1,88 @@
+package textproc
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Printable returns s made safe to write to a terminal: C0 and C1 control
+// characters other than newline and tab become visible Control Pictures
+// (ESC shows as ␛, so an escape sequence prints as harmless text instead of
+// acting), DEL becomes ␡, bidirectional overrides that could reorder what a
+// reader sees are dropped, and invalid UTF-8 becomes U+FFFD.
+//
+// Document text and model output must pass through Printable (or OneLine)
+// before reaching a terminal.
+func Printable(s string) string { return sanitize(s, false) }
+
+// OneLine is Printable for single-line contexts: every run of whitespace,
+// newlines included, becomes one space.
+func OneLine(s string) string { return sanitize(s, true) }
+
+func sanitize(s string, oneLine bool) string {
+	if isClean(s, oneLine) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	lastSpace := false
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		if oneLine && (r == ' ' || r == '\n' || r == '\t' || r == '\r' || r == '\f' || r == '\v') {
+			if !lastSpace {
+				b.WriteByte(' ')
+			}
+			lastSpace = true
+			continue
+		}
+		lastSpace = false
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b.WriteRune(utf8.RuneError)
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r < 0x20:
+			b.WriteRune(0x2400 + r) // Control Pictures: ␀ … ␟
+		case r == 0x7f:
+			b.WriteRune('␡')
+		case r >= 0x80 && r < 0xa0:
+			b.WriteRune(utf8.RuneError)
+		case isBidiControl(r):
+			// dropped
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isClean(s string, oneLine bool) bool {
+	prevSpace := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == 0x7f {
+			if oneLine || (c != '\n' && c != '\t') {
+				return false
+			}
+		}
+		if oneLine {
+			if c == ' ' && prevSpace {
+				return false
+			}
+			prevSpace = c == ' '
+		}
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 || r >= 0x80 && r < 0xa0 || isBidiControl(r) {
+				return false
+			}
+			i += n - 1
+		}
+	}
+	return true
+}
+
+func isBidiControl(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
+}

@@ -1,0 +1,90 @@
+package textproc
+
+import (
+	"reflect"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestTerms(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+	}{
+		{"Were Scott Derrickson and Ed Wood of the same nationality?", []string{"scott", "derrickson", "ed", "wood", "nation"}},
+		{"Derrickson's films, running 3.14 km in 1,000 days", []string{"derrickson", "film", "run", "3.14", "km", "1,000", "day"}},
+		{"The end. Next", []string{"end", "next"}},
+		{"中华人民", []string{"中华", "华人", "人民"}},
+		{"猫 is a cat", []string{"猫", "cat"}},
+		{"ÉCOLE école", []string{"école", "école"}},
+	}
+	for _, c := range cases {
+		if got := Terms(c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Terms(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestWordsOffsets(t *testing.T) {
+	text := "it's 3.5, ok"
+	var got []string
+	Words(text, func(s, e int) { got = append(got, text[s:e]) })
+	want := []string{"it's", "3.5", "ok"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q want %q", got, want)
+	}
+}
+
+func TestEstimateTokens(t *testing.T) {
+	if n := EstimateTokens("abcdefgh"); n != 2 {
+		t.Errorf("got %d", n)
+	}
+	if n := EstimateTokens("中文"); n != 2 {
+		t.Errorf("got %d", n)
+	}
+}
+
+func BenchmarkTerms(b *testing.B) {
+	s := "Scott Derrickson (born July 16, 1966) is an American director, screenwriter and producer. He lives in Los Angeles, California."
+	b.SetBytes(int64(len(s)))
+	var dst []string
+	for b.Loop() {
+		dst = AppendTerms(dst[:0], s)
+	}
+}
+
+func TestPrintable(t *testing.T) {
+	cases := map[string]string{
+		"plain text\nok\t.":     "plain text\nok\t.",
+		"\x1b[31mred\x1b[0m":    "␛[31mred␛[0m",
+		"bell\x07 \x9b2J":       "bell␇ \ufffd2J",
+		"osc\x1b]52;c;AAAA\x07": "osc␛]52;c;AAAA␇",
+		"bad \xff utf8":         "bad \ufffd utf8",
+		"rtl \u202eevil\u202c":  "rtl evil",
+		"carriage\rreturn":      "carriage␍return",
+	}
+	for in, want := range cases {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := OneLine("a \n\n b\x1b"); got != "a b␛" {
+		t.Errorf("OneLine = %q", got)
+	}
+}
+
+func FuzzPrintable(f *testing.F) {
+	f.Add("\x1b[2J\x07text\u202e")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, out := range []string{Printable(s), OneLine(s)} {
+			for _, r := range out {
+				if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 || isBidiControl(r) {
+					t.Fatalf("control %U survives in %q", r, out)
+				}
+			}
+			if !utf8.ValidString(out) {
+				t.Fatalf("invalid UTF-8 out")
+			}
+		}
+	})
+}

@@ -1,0 +1,103 @@
+package docstore
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// AnswerMeta is what a listing of saved answers shows. The record itself is
+// opaque to the library (the engine's JSON answer), but must carry these
+// fields at its top level.
+type AnswerMeta struct {
+	ID       string    `json:"answer_id"`
+	Question string    `json:"question"`
+	Strategy string    `json:"strategy"`
+	Created  time.Time `json:"created"`
+}
+
+// NewAnswerID returns a new answer ID: the time in milliseconds and some
+// random bits, in hex, so IDs sort by creation and short prefixes work.
+func NewAnswerID() string {
+	var r [2]byte
+	_, _ = rand.Read(r[:])
+	return fmt.Sprintf("%011x%04x", time.Now().UnixMilli(), binary.BigEndian.Uint16(r[:]))
+}
+
+// SaveAnswer stores an answer record (JSON with the AnswerMeta fields) under
+// its ID, replacing any earlier record with that ID.
+func (l *Library) SaveAnswer(id string, record []byte) error {
+	if id == "" {
+		return fmt.Errorf("answer has no ID")
+	}
+	return l.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketAnswers).Put([]byte(id), record)
+	})
+}
+
+// Answers lists saved answers, oldest first.
+func (l *Library) Answers() ([]AnswerMeta, error) {
+	var out []AnswerMeta
+	err := l.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketAnswers)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			var m AnswerMeta
+			if err := json.Unmarshal(v, &m); err != nil {
+				return fmt.Errorf("answer %s: %w", k, ErrCorrupt)
+			}
+			m.ID = string(k)
+			out = append(out, m)
+			return nil
+		})
+	})
+	slices.SortStableFunc(out, func(a, b AnswerMeta) int { return a.Created.Compare(b.Created) })
+	return out, err
+}
+
+// Answer returns the record of the answer whose ID is ref or starts with it.
+func (l *Library) Answer(ref string) (id string, record []byte, err error) {
+	err = l.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketAnswers)
+		if b == nil {
+			return fmt.Errorf("no answer %q: %w", ref, ErrNotFound)
+		}
+		if v := b.Get([]byte(ref)); v != nil {
+			id, record = ref, slices.Clone(v)
+			return nil
+		}
+		var matches []string
+		c := b.Cursor()
+		for k, v := c.Seek([]byte(ref)); k != nil && strings.HasPrefix(string(k), ref); k, v = c.Next() {
+			matches = append(matches, string(k))
+			id, record = string(k), slices.Clone(v)
+		}
+		switch {
+		case len(matches) == 0 || ref == "":
+			return fmt.Errorf("no answer %q: %w", ref, ErrNotFound)
+		case len(matches) > 1:
+			return fmt.Errorf("answer %q is %w: it matches %s", ref, ErrAmbiguous, strings.Join(matches, ", "))
+		}
+		return nil
+	})
+	return id, record, err
+}
+
+// DeleteAnswer removes a saved answer.
+func (l *Library) DeleteAnswer(id string) error {
+	return l.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketAnswers)
+		if b.Get([]byte(id)) == nil {
+			return fmt.Errorf("no answer %q: %w", id, ErrNotFound)
+		}
+		return b.Delete([]byte(id))
+	})
+}

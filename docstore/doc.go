@@ -1,0 +1,27 @@
+// Package docstore is the library on disk: documents with their stored
+// text, sentences, chunks, a BM25 index over sentences and chunks, and saved
+// answers, all in one bbolt file.
+//
+// Adding a file (Library.Add) reads it with the loader for its type (text
+// and Markdown verbatim, PDF through pdftext), splits it into sentences
+// (segment), groups sentences into chunks, indexes both levels, and writes
+// everything in a single transaction.
+//
+// Every offset in the library is a byte offset into a document's stored
+// text. For .txt and .md files the stored text is the file verbatim, so the
+// offsets are offsets into the file.
+//
+// # Caveats
+//
+//   - One process at a time may open a library for writing; another process
+//     gets ErrLocked after Options.LockTimeout (one second by default)
+//     rather than waiting. Read-only opens share the file with each other
+//     but not with a writer.
+//   - A Document returned by Library.Document is shared and cached: do not
+//     modify it.
+//   - Sentence and chunk tables use int32 offsets: one document's text is
+//     limited to 2 GB.
+//   - Indexes store term frequencies and lengths, not scores, so BM25's k1
+//     and b are chosen per search; changing the analysis (textproc) needs a
+//     new schema version and a re-index.
+package docstore

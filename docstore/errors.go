@@ -1,0 +1,26 @@
+package docstore
+
+import "errors"
+
+// Sentinel errors. Functions wrap them with the path or ID concerned, so
+// test with errors.Is.
+var (
+	// ErrLocked means another process holds the library open for writing.
+	ErrLocked = errors.New("library is in use by another citelens process")
+	// ErrNewerSchema means the library was written by a newer citelens.
+	ErrNewerSchema = errors.New("library was written by a newer citelens")
+	// ErrNotFound means no document (or answer) matches the reference.
+	ErrNotFound = errors.New("not found")
+	// ErrAmbiguous means a reference matches more than one document.
+	ErrAmbiguous = errors.New("ambiguous")
+	// ErrUnsupported means the file's type has no loader.
+	ErrUnsupported = errors.New("unsupported file type")
+	// ErrBinary means a text file contains NUL bytes.
+	ErrBinary = errors.New("looks like a binary file")
+	// ErrInvalidUTF8 means a text file is not valid UTF-8.
+	ErrInvalidUTF8 = errors.New("not valid UTF-8")
+	// ErrEmpty means the file has no text to index.
+	ErrEmpty = errors.New("no text")
+	// ErrCorrupt means a stored record could not be decoded.
+	ErrCorrupt = errors.New("library record is corrupt")
+)

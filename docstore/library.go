@@ -1,0 +1,323 @@
+package docstore
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// SchemaVersion is the layout version this build writes. Opening a library
+// with a higher version fails with ErrNewerSchema rather than misreading it.
+const SchemaVersion = 1
+
+// Bucket names. Per-document data lives in a sub-bucket (or key) named by
+// the DocID in each of the per-document buckets, so removing a document is
+// one delete per bucket.
+var (
+	bucketMeta     = []byte("meta")
+	bucketDocs     = []byte("docs")     // DocID -> DocInfo JSON
+	bucketText     = []byte("text")     // DocID -> stored text
+	bucketLayout   = []byte("layout")   // DocID -> pages, sentences, chunks
+	bucketLengths  = []byte("lengths")  // DocID/{s,c} -> term counts per unit
+	bucketPostings = []byte("postings") // DocID/{s,c}/term -> postings
+	bucketAnswers  = []byte("answers")  // answer ID -> answer record JSON
+
+	keySchema = []byte("schema")
+)
+
+// perDocBuckets lists every bucket holding data keyed by DocID. Remove
+// deletes the document from each; a bucket added for derived data (RAIDD
+// summaries, vectors) must be listed here so removal stays complete.
+var perDocBuckets = [][]byte{bucketDocs, bucketText, bucketLayout, bucketLengths, bucketPostings}
+
+// Options tune Open.
+type Options struct {
+	// ReadOnly opens the library with a shared lock, so several readers can
+	// work at once; writes fail. The file must exist.
+	ReadOnly bool
+	// LockTimeout bounds the wait for another process's lock (default 1 s).
+	LockTimeout time.Duration
+}
+
+// Library is an open library file. It is safe for concurrent use.
+type Library struct {
+	db   *bolt.DB
+	path string
+
+	mu   sync.Mutex
+	docs map[DocID]*Document // decoded documents, loaded on first use
+	idx  map[DocID]*docIndex // per-document index statistics
+}
+
+// Open opens (creating if needed) the library at path. The file and its
+// directory are private to the user (0600, 0700).
+func Open(path string, opt *Options) (*Library, error) {
+	if opt == nil {
+		opt = &Options{}
+	}
+	timeout := opt.LockTimeout
+	if timeout <= 0 {
+		timeout = time.Second
+	}
+	if !opt.ReadOnly {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("cannot create the library folder: %w", err)
+		}
+	} else if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no library at %s: %w", path, ErrNotFound)
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: opt.ReadOnly})
+	if err != nil {
+		if errors.Is(err, bolt.ErrTimeout) {
+			return nil, fmt.Errorf("%w (%s)", ErrLocked, path)
+		}
+		return nil, fmt.Errorf("cannot open library %s: %w", path, err)
+	}
+	// bbolt only sets the mode when it creates the file; a library copied in
+	// with looser permissions is tightened too.
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() != 0o600 && !opt.ReadOnly {
+		_ = os.Chmod(path, 0o600)
+	}
+	l := &Library{db: db, path: path, docs: map[DocID]*Document{}, idx: map[DocID]*docIndex{}}
+	if err := l.checkSchema(opt.ReadOnly); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+func (l *Library) checkSchema(readOnly bool) error {
+	check := func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil {
+			return nil
+		}
+		v := meta.Get(keySchema)
+		n, err := strconv.Atoi(string(v))
+		if err != nil {
+			return fmt.Errorf("%s: %w (bad schema version %q)", l.path, ErrCorrupt, v)
+		}
+		if n > SchemaVersion {
+			return fmt.Errorf("%w: %s has schema version %d, this citelens reads up to %d; upgrade citelens",
+				ErrNewerSchema, l.path, n, SchemaVersion)
+		}
+		return nil
+	}
+	if readOnly {
+		return l.db.View(check)
+	}
+	return l.db.Update(func(tx *bolt.Tx) error {
+		if err := check(tx); err != nil {
+			return err
+		}
+		for _, name := range append([][]byte{bucketMeta, bucketAnswers}, perDocBuckets...) {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		meta := tx.Bucket(bucketMeta)
+		if meta.Get(keySchema) == nil {
+			return meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
+		}
+		return nil
+	})
+}
+
+// Path returns the library file's path.
+func (l *Library) Path() string { return l.path }
+
+// Close releases the file and its lock.
+func (l *Library) Close() error { return l.db.Close() }
+
+// List returns every document's metadata, oldest first.
+func (l *Library) List() ([]DocInfo, error) {
+	var out []DocInfo
+	err := l.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketDocs)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			var info DocInfo
+			if err := json.Unmarshal(v, &info); err != nil {
+				return fmt.Errorf("document %s: %w", k, ErrCorrupt)
+			}
+			out = append(out, info)
+			return nil
+		})
+	})
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Added.Equal(out[j].Added) {
+			return out[i].Added.Before(out[j].Added)
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out, err
+}
+
+// Info returns one document's metadata.
+func (l *Library) Info(id DocID) (DocInfo, error) {
+	var info DocInfo
+	err := l.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketDocs)
+		var v []byte
+		if b != nil {
+			v = b.Get([]byte(id))
+		}
+		if v == nil {
+			return fmt.Errorf("document %s: %w", id, ErrNotFound)
+		}
+		return json.Unmarshal(v, &info)
+	})
+	return info, err
+}
+
+// Resolve finds the document a user means by ref: its full ID, a unique
+// prefix of it, the file name it was added from, or its path.
+func (l *Library) Resolve(ref string) (DocInfo, error) {
+	docs, err := l.List()
+	if err != nil {
+		return DocInfo{}, err
+	}
+	abs, _ := filepath.Abs(ref)
+	var byPrefix, byName []DocInfo
+	for _, d := range docs {
+		switch {
+		case string(d.ID) == ref:
+			return d, nil
+		case d.Path == ref || d.Path == abs:
+			byName = append(byName, d)
+		case strings.HasPrefix(string(d.ID), ref) && ref != "":
+			byPrefix = append(byPrefix, d)
+		case d.Name == ref:
+			byName = append(byName, d)
+		}
+	}
+	for _, set := range [][]DocInfo{byName, byPrefix} {
+		switch len(set) {
+		case 0:
+			continue
+		case 1:
+			return set[0], nil
+		default:
+			ids := make([]string, len(set))
+			for i, d := range set {
+				ids[i] = fmt.Sprintf("%s (%s)", d.ID, d.Name)
+			}
+			return DocInfo{}, fmt.Errorf("%q is %w: it matches %s; give more of the ID", ref, ErrAmbiguous, strings.Join(ids, ", "))
+		}
+	}
+	return DocInfo{}, fmt.Errorf("no document %q in the library: %w", ref, ErrNotFound)
+}
+
+// Document returns a document with its text and tables. Documents are
+// decoded once and then shared: callers must not modify them.
+func (l *Library) Document(id DocID) (*Document, error) {
+	l.mu.Lock()
+	d, ok := l.docs[id]
+	l.mu.Unlock()
+	if ok {
+		return d, nil
+	}
+	d = &Document{}
+	err := l.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketDocs).Get([]byte(id))
+		if v == nil {
+			return fmt.Errorf("document %s: %w", id, ErrNotFound)
+		}
+		if err := json.Unmarshal(v, &d.DocInfo); err != nil {
+			return fmt.Errorf("document %s: %w", id, ErrCorrupt)
+		}
+		d.Text = string(tx.Bucket(bucketText).Get([]byte(id))) // copies out of the mmap
+		return decodeLayout(tx.Bucket(bucketLayout).Get([]byte(id)), d)
+	})
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.docs[id] = d
+	l.mu.Unlock()
+	return d, nil
+}
+
+// Remove deletes documents and everything stored for them (text, tables,
+// index, derived documents, vectors) in one transaction. Saved answers are
+// kept: they quote the cited text and stay exportable.
+func (l *Library) Remove(ids ...DocID) error {
+	err := l.db.Update(func(tx *bolt.Tx) error {
+		for _, id := range ids {
+			if tx.Bucket(bucketDocs).Get([]byte(id)) == nil {
+				return fmt.Errorf("document %s: %w", id, ErrNotFound)
+			}
+			for _, name := range perDocBuckets {
+				b := tx.Bucket(name)
+				if b == nil {
+					continue
+				}
+				if b.Bucket([]byte(id)) != nil {
+					if err := b.DeleteBucket([]byte(id)); err != nil {
+						return err
+					}
+				} else if err := b.Delete([]byte(id)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	l.mu.Lock()
+	for _, id := range ids {
+		delete(l.docs, id)
+		delete(l.idx, id)
+	}
+	l.mu.Unlock()
+	return err
+}
+
+// Check verifies the library's internal consistency: bbolt's page checks,
+// and that every document has all of its per-document records and no
+// record lacks its document. Tests call it after simulated crashes.
+func (l *Library) Check() error {
+	return l.db.View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			return err
+		}
+		docs := tx.Bucket(bucketDocs)
+		for _, name := range perDocBuckets[1:] {
+			b := tx.Bucket(name)
+			if b == nil {
+				continue
+			}
+			if err := b.ForEach(func(k, _ []byte) error {
+				if docs.Get(k) == nil {
+					return fmt.Errorf("%s holds a record for %s, which is not a document: %w", name, k, ErrCorrupt)
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return docs.ForEach(func(k, _ []byte) error {
+			for _, name := range [][]byte{bucketText, bucketLayout} {
+				if tx.Bucket(name).Get(k) == nil {
+					return fmt.Errorf("document %s has no %s record: %w", k, name, ErrCorrupt)
+				}
+			}
+			for _, name := range [][]byte{bucketLengths, bucketPostings} {
+				if tx.Bucket(name).Bucket(k) == nil {
+					return fmt.Errorf("document %s has no %s: %w", k, name, ErrCorrupt)
+				}
+			}
+			return nil
+		})
+	})
+}

@@ -68,7 +68,7 @@ func (l *Library) Answer(ref string) (id string, record []byte, err error) {
 	err = l.db.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketAnswers)
 		if b == nil {
-			return fmt.Errorf("no answer %q: %w", ref, ErrNotFound)
+			return errorf(ErrNotFound, "no saved answer %q", ref)
 		}
 		if v := b.Get([]byte(ref)); v != nil {
 			id, record = ref, slices.Clone(v)
@@ -82,9 +82,9 @@ func (l *Library) Answer(ref string) (id string, record []byte, err error) {
 		}
 		switch {
 		case len(matches) == 0 || ref == "":
-			return fmt.Errorf("no answer %q: %w", ref, ErrNotFound)
+			return errorf(ErrNotFound, "no saved answer %q", ref)
 		case len(matches) > 1:
-			return fmt.Errorf("answer %q is %w: it matches %s", ref, ErrAmbiguous, strings.Join(matches, ", "))
+			return errorf(ErrAmbiguous, "answer %q is ambiguous: it matches %s", ref, strings.Join(matches, ", "))
 		}
 		return nil
 	})
@@ -96,7 +96,7 @@ func (l *Library) DeleteAnswer(id string) error {
 	return l.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketAnswers)
 		if b.Get([]byte(id)) == nil {
-			return fmt.Errorf("no answer %q: %w", id, ErrNotFound)
+			return errorf(ErrNotFound, "no saved answer %q", id)
 		}
 		return b.Delete([]byte(id))
 	})

@@ -1,6 +1,9 @@
 package docstore
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors. Functions wrap them with the path or ID concerned, so
 // test with errors.Is.
@@ -24,3 +27,18 @@ var (
 	// ErrCorrupt means a stored record could not be decoded.
 	ErrCorrupt = errors.New("library record is corrupt")
 )
+
+// reasonError is a complete, user-facing message that still matches its
+// sentinel with errors.Is, so messages need not end in ": not found".
+type reasonError struct {
+	sentinel error
+	msg      string
+}
+
+func (e *reasonError) Error() string        { return e.msg }
+func (e *reasonError) Is(target error) bool { return target == e.sentinel }
+
+// errorf formats a message for an error that matches sentinel.
+func errorf(sentinel error, format string, args ...any) error {
+	return &reasonError{sentinel: sentinel, msg: fmt.Sprintf(format, args...)}
+}

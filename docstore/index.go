@@ -92,7 +92,7 @@ func (l *Library) loadIndex(tx *bolt.Tx, id DocID) (*docIndex, error) {
 	}
 	b := tx.Bucket(bucketLengths).Bucket([]byte(id))
 	if b == nil {
-		return nil, fmt.Errorf("document %s: %w", id, ErrNotFound)
+		return nil, errorf(ErrNotFound, "no document %s in the library", id)
 	}
 	di = &docIndex{}
 	for lv := SentenceLevel; lv <= ChunkLevel; lv++ {

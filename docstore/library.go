@@ -73,7 +73,7 @@ func Open(path string, opt *Options) (*Library, error) {
 			return nil, fmt.Errorf("cannot create the library folder: %w", err)
 		}
 	} else if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("no library at %s: %w", path, ErrNotFound)
+		return nil, errorf(ErrNotFound, "no library at %s", path)
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: opt.ReadOnly})
 	if err != nil {
@@ -174,7 +174,7 @@ func (l *Library) Info(id DocID) (DocInfo, error) {
 			v = b.Get([]byte(id))
 		}
 		if v == nil {
-			return fmt.Errorf("document %s: %w", id, ErrNotFound)
+			return errorf(ErrNotFound, "no document %s in the library", id)
 		}
 		return json.Unmarshal(v, &info)
 	})
@@ -182,14 +182,15 @@ func (l *Library) Info(id DocID) (DocInfo, error) {
 }
 
 // Resolve finds the document a user means by ref: its full ID, a unique
-// prefix of it, the file name it was added from, or its path.
+// prefix of it, the file name it was added from, its path, or (failing
+// those) a unique prefix of the file name.
 func (l *Library) Resolve(ref string) (DocInfo, error) {
 	docs, err := l.List()
 	if err != nil {
 		return DocInfo{}, err
 	}
 	abs, _ := filepath.Abs(ref)
-	var byPrefix, byName []DocInfo
+	var byPrefix, byName, byNamePrefix []DocInfo
 	for _, d := range docs {
 		switch {
 		case string(d.ID) == ref:
@@ -200,9 +201,11 @@ func (l *Library) Resolve(ref string) (DocInfo, error) {
 			byPrefix = append(byPrefix, d)
 		case d.Name == ref:
 			byName = append(byName, d)
+		case ref != "" && strings.HasPrefix(d.Name, ref):
+			byNamePrefix = append(byNamePrefix, d)
 		}
 	}
-	for _, set := range [][]DocInfo{byName, byPrefix} {
+	for _, set := range [][]DocInfo{byName, byPrefix, byNamePrefix} {
 		switch len(set) {
 		case 0:
 			continue
@@ -213,10 +216,10 @@ func (l *Library) Resolve(ref string) (DocInfo, error) {
 			for i, d := range set {
 				ids[i] = fmt.Sprintf("%s (%s)", d.ID, d.Name)
 			}
-			return DocInfo{}, fmt.Errorf("%q is %w: it matches %s; give more of the ID", ref, ErrAmbiguous, strings.Join(ids, ", "))
+			return DocInfo{}, errorf(ErrAmbiguous, "%q is ambiguous: it matches %s; give more of the ID", ref, strings.Join(ids, ", "))
 		}
 	}
-	return DocInfo{}, fmt.Errorf("no document %q in the library: %w", ref, ErrNotFound)
+	return DocInfo{}, errorf(ErrNotFound, "no document %q in the library", ref)
 }
 
 // Document returns a document with its text and tables. Documents are
@@ -232,7 +235,7 @@ func (l *Library) Document(id DocID) (*Document, error) {
 	err := l.db.View(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketDocs).Get([]byte(id))
 		if v == nil {
-			return fmt.Errorf("document %s: %w", id, ErrNotFound)
+			return errorf(ErrNotFound, "no document %s in the library", id)
 		}
 		if err := json.Unmarshal(v, &d.DocInfo); err != nil {
 			return fmt.Errorf("document %s: %w", id, ErrCorrupt)
@@ -256,7 +259,7 @@ func (l *Library) Remove(ids ...DocID) error {
 	err := l.db.Update(func(tx *bolt.Tx) error {
 		for _, id := range ids {
 			if tx.Bucket(bucketDocs).Get([]byte(id)) == nil {
-				return fmt.Errorf("document %s: %w", id, ErrNotFound)
+				return errorf(ErrNotFound, "no document %s in the library", id)
 			}
 			for _, name := range perDocBuckets {
 				b := tx.Bucket(name)

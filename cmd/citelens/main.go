@@ -122,6 +122,10 @@ func runCommand(ctx context.Context, a *app, c *command, args []string) int {
 	case errors.Is(err, errUsage):
 		return 2
 	}
+	var quiet exitError
+	if errors.As(err, &quiet) && quiet.quiet {
+		return quiet.code
+	}
 	printError(a.stderr, err)
 	var ec interface{ ExitCode() int }
 	if errors.As(err, &ec) {

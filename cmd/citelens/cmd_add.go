@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
+)
+
+func init() {
+	register(&command{
+		name:    "add",
+		args:    "[--json] PATH...",
+		summary: "add PDF, text and Markdown files to the library",
+		run:     runAdd,
+	})
+}
+
+// addedDoc is one line of `add --json`.
+type addedDoc struct {
+	ID        docstore.DocID `json:"id"`
+	Name      string         `json:"name"`
+	Path      string         `json:"path"`
+	Kind      string         `json:"kind"`
+	Pages     int            `json:"pages"`
+	Sentences int            `json:"sentences"`
+	Chunks    int            `json:"chunks"`
+	Bytes     int            `json:"bytes"`
+	Existed   bool           `json:"existed"`
+	Seconds   float64        `json:"seconds"`
+	Error     string         `json:"error,omitempty"`
+}
+
+func runAdd(ctx context.Context, a *app, args []string) error {
+	c := commands["add"]
+	fs := newFlags(a, c)
+	asJSON := fs.Bool("json", false, "print the added documents as JSON")
+	paths, err := parseFlags(a, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		fmt.Fprintln(a.stderr, "citelens add: no files given")
+		fs.Usage()
+		return errUsage
+	}
+	l, err := a.openLibrary(false)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+
+	var results []addedDoc
+	failed := 0
+	for _, path := range paths {
+		start := time.Now()
+		bar := newProgressBar(a.stderr, path)
+		info, existed, err := l.Add(ctx, path, func(p docstore.Progress) { bar.update(p.Stage, p.Done, p.Total) })
+		bar.finish()
+		r := addedDoc{ID: info.ID, Name: info.Name, Path: info.Path, Kind: info.Kind, Pages: info.Pages,
+			Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: existed,
+			Seconds: time.Since(start).Seconds()}
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return fmt.Errorf("interrupted while adding %s; nothing of it was written", path)
+			}
+			failed++
+			r.Path, r.Name, r.Error = path, filepath.Base(path), err.Error()
+			if !*asJSON {
+				printError(a.stderr, err)
+			}
+		} else if !*asJSON {
+			name := textproc.OneLine(info.Name)
+			if existed {
+				fmt.Fprintf(a.stdout, "%s  %s  already in the library (same content)\n", info.ID, name)
+			} else {
+				fmt.Fprintf(a.stdout, "%s  %s  added: %d pages, %d sentences, %d chunks in %.1fs\n",
+					info.ID, name, info.Pages, info.NumSents, info.NumChunks, r.Seconds)
+			}
+		}
+		results = append(results, r)
+	}
+	if *asJSON {
+		if err := writeJSON(a.stdout, results); err != nil {
+			return err
+		}
+	}
+	if failed > 0 {
+		return exitError{code: 1, quiet: true}
+	}
+	return nil
+}
+
+// writeJSON writes v indented, as every --json output is.
+func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// exitError ends a command with a status; quiet means the reasons were
+// already printed.
+type exitError struct {
+	code  int
+	quiet bool
+}
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+func (e exitError) ExitCode() int { return e.code }

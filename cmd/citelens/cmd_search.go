@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
+)
+
+func init() {
+	register(&command{
+		name:    "search",
+		args:    "[--doc ID]... [--k N] [--chunks] [--json] QUERY",
+		summary: "rank the library's sentences against a query with BM25",
+		run:     runSearch,
+	})
+}
+
+// searchHit is one line of `search --json`.
+type searchHit struct {
+	Score    float64        `json:"score"`
+	Doc      docstore.DocID `json:"doc"`
+	DocName  string         `json:"doc_name"`
+	Sentence int            `json:"sentence,omitempty"`
+	Chunk    *int           `json:"chunk,omitempty"`
+	First    int            `json:"first_sentence"`
+	Last     int            `json:"last_sentence"`
+	Page     int            `json:"page"`
+	Start    int            `json:"start"`
+	End      int            `json:"end"`
+	Text     string         `json:"text"`
+}
+
+func runSearch(ctx context.Context, a *app, args []string) error {
+	fs := newFlags(a, commands["search"])
+	var docRefs stringList
+	fs.Var(&docRefs, "doc", "search only this document (`ID` prefix or file name; repeatable)")
+	k := fs.Int("k", 10, "number of hits")
+	chunks := fs.Bool("chunks", false, "rank chunks (about 128 tokens) instead of sentences")
+	k1 := fs.Float64("k1", docstore.DefaultBM25.K1, "BM25 term-frequency saturation")
+	b := fs.Float64("b", docstore.DefaultBM25.B, "BM25 length normalisation")
+	asJSON := fs.Bool("json", false, "print hits as JSON")
+	words, err := parseFlags(a, fs, args)
+	if err != nil {
+		return err
+	}
+	query := strings.Join(words, " ")
+	if strings.TrimSpace(query) == "" {
+		fmt.Fprintln(a.stderr, "citelens search: no query given")
+		fs.Usage()
+		return errUsage
+	}
+	l, err := a.openLibrary(true)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	ids, err := resolveDocs(l, docRefs)
+	if err != nil {
+		return err
+	}
+	q := docstore.ParseQuery(query)
+	if len(q.Terms) == 0 {
+		return withHint(fmt.Errorf("the query %q has only stop words", query), "Search for content words.")
+	}
+	opt := docstore.SearchOptions{Docs: ids, K: *k, BM25: docstore.BM25{K1: *k1, B: *b}}
+	if *chunks {
+		opt.Level = docstore.ChunkLevel
+	}
+	hits, err := l.Search(q, opt)
+	if err != nil {
+		return err
+	}
+	out := make([]searchHit, 0, len(hits))
+	for _, h := range hits {
+		d, err := l.Document(h.Doc)
+		if err != nil {
+			return err
+		}
+		sh := searchHit{Score: h.Score, Doc: h.Doc, DocName: d.Name, Sentence: h.Index, First: h.Index, Last: h.Index}
+		if *chunks {
+			c := d.Chunks[h.Index]
+			idx := h.Index
+			sh.Chunk, sh.Sentence, sh.First, sh.Last = &idx, 0, int(c.First), int(c.Last)
+		}
+		sh.Start, sh.End = int(d.Sentences[sh.First].Start), int(d.Sentences[sh.Last].End)
+		sh.Page = int(d.Sentences[sh.First].Page)
+		sh.Text = d.Text[sh.Start:sh.End]
+		out = append(out, sh)
+	}
+	if *asJSON {
+		return writeJSON(a.stdout, out)
+	}
+	if len(out) == 0 {
+		fmt.Fprintln(a.stdout, "no matches")
+		return nil
+	}
+	for _, h := range out {
+		unit := fmt.Sprintf("s%d", h.First)
+		if h.Chunk != nil {
+			unit = fmt.Sprintf("c%d (s%d-%d)", *h.Chunk, h.First, h.Last)
+		}
+		fmt.Fprintf(a.stdout, "%6.2f  %s  %s  p.%d  %s\n", h.Score, shortID(h.Doc), unit, h.Page, textproc.OneLine(h.Text))
+	}
+	return nil
+}
+
+// shortID abbreviates a document ID for tables; any unique prefix resolves.
+func shortID(id docstore.DocID) string {
+	if len(id) > 8 {
+		return string(id[:8])
+	}
+	return string(id)
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/citelens/citelens/docstore"
+)
+
+// openLibrary opens the library for a command. Read-only commands share the
+// file with other readers; a library that does not exist yet reads as empty
+// for them instead of being created.
+func (a *app) openLibrary(readOnly bool) (*docstore.Library, error) {
+	if readOnly {
+		if _, err := os.Stat(a.dbPath); errors.Is(err, os.ErrNotExist) {
+			return nil, errNoLibrary
+		}
+	}
+	l, err := docstore.Open(a.dbPath, &docstore.Options{ReadOnly: readOnly})
+	switch {
+	case errors.Is(err, docstore.ErrLocked):
+		return nil, withHint(err, "Close the other citelens (the terminal UI keeps the library open while it runs),\nor point --db at another library.")
+	case errors.Is(err, docstore.ErrNewerSchema):
+		return nil, err
+	case err != nil:
+		return nil, withHint(err, "Check the path given by --db or CITELENS_DB.")
+	}
+	return l, nil
+}
+
+// errNoLibrary reports a read of a library that was never created.
+var errNoLibrary = errors.New("the library is empty")
+
+// resolveDocs turns user references (ID prefixes, file names, paths) into
+// document IDs, failing on the first that matches nothing.
+func resolveDocs(l *docstore.Library, refs []string) ([]docstore.DocID, error) {
+	ids := make([]docstore.DocID, 0, len(refs))
+	for _, ref := range refs {
+		info, err := l.Resolve(ref)
+		if err != nil {
+			if errors.Is(err, docstore.ErrNotFound) {
+				return nil, withHint(err, "List the library with 'citelens ls'.")
+			}
+			return nil, err
+		}
+		ids = append(ids, info.ID)
+	}
+	return ids, nil
+}
+
+// isTerminal reports whether w is a terminal, where text from documents
+// must be sanitised and progress can be drawn.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// emptyLibraryMessage is what read commands print for a library that does
+// not exist yet.
+func emptyLibraryMessage(a *app) string {
+	return fmt.Sprintf("The library is empty (%s). Add documents with 'citelens add FILE...'.", a.dbPath)
+}

@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/citelens/citelens/docstore"
+)
+
+// Env is what a strategy is built with: the library, and the model
+// endpoint when one is configured.
+type Env struct {
+	Library *docstore.Library
+}
+
+// Info describes a registered strategy.
+type Info struct {
+	Name        string
+	Description string // one line, for `citelens strategies` and the picker
+	NeedsLLM    bool   // it cannot run without a model endpoint
+	// New builds the strategy. It returns an error wrapping ErrUnavailable
+	// when the environment lacks what the strategy needs.
+	New func(env *Env) (Strategy, error)
+}
+
+// ErrUnavailable means a strategy cannot run in this environment (no model
+// endpoint configured, say); its message says what to set.
+var ErrUnavailable = errors.New("strategy unavailable")
+
+// ErrUnknownStrategy means no strategy has the requested name.
+var ErrUnknownStrategy = errors.New("unknown strategy")
+
+// DefaultStrategy is the strategy used when none is named: it needs no model.
+const DefaultStrategy = "extractive"
+
+var (
+	regMu    sync.RWMutex
+	registry = map[string]Info{}
+)
+
+// Register adds a strategy to the registry; strategy packages call it from
+// init. Registering a name twice panics, as it is a programming error.
+func Register(info Info) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := registry[info.Name]; dup {
+		panic("engine: strategy registered twice: " + info.Name)
+	}
+	registry[info.Name] = info
+}
+
+// Strategies lists the registered strategies, the default first and the
+// rest by name.
+func Strategies() []Info {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	out := make([]Info, 0, len(registry))
+	for _, info := range registry {
+		out = append(out, info)
+	}
+	slices.SortFunc(out, func(a, b Info) int {
+		switch {
+		case a.Name == DefaultStrategy:
+			return -1
+		case b.Name == DefaultStrategy:
+			return 1
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out
+}
+
+// Lookup returns the registered strategy with that name.
+func Lookup(name string) (Info, bool) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	info, ok := registry[name]
+	return info, ok
+}
+
+// New builds the named strategy in env.
+func New(name string, env *Env) (Strategy, error) {
+	info, ok := Lookup(name)
+	if !ok {
+		names := make([]string, 0)
+		for _, i := range Strategies() {
+			names = append(names, i.Name)
+		}
+		return nil, fmt.Errorf("%w %q; the strategies are: %s", ErrUnknownStrategy, name, strings.Join(names, ", "))
+	}
+	return info.New(env)
+}

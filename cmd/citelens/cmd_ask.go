@@ -1,0 +1,264 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine"
+)
+
+func init() {
+	register(&command{
+		name:    "ask",
+		args:    "[--doc ID|PATH]... [--strategy NAME] [--k N] [--json] QUESTION | --batch FILE",
+		summary: "answer a question with sentence-level citations",
+		run:     runAsk,
+	})
+}
+
+type askFlags struct {
+	docs     stringList
+	strategy string
+	k        int
+	opts     stringList
+	asJSON   bool
+	batch    string
+	noSave   bool
+}
+
+func runAsk(ctx context.Context, a *app, args []string) error {
+	fs := newFlags(a, commands["ask"])
+	var f askFlags
+	fs.Var(&f.docs, "doc", "ask of this document (`ID` prefix, file name, or a PATH to add first; repeatable; default: all)")
+	fs.StringVar(&f.strategy, "strategy", engine.DefaultStrategy, "answering strategy (see 'citelens strategies')")
+	fs.IntVar(&f.k, "k", 0, "at most `N` statements (extractive) or retrieved units (retrieval strategies)")
+	fs.Var(&f.opts, "opt", "strategy option `key=value` (repeatable)")
+	fs.BoolVar(&f.asJSON, "json", false, "print the answer as one JSON object")
+	fs.StringVar(&f.batch, "batch", "", "answer every question of a questions.jsonl `FILE`, one JSON object per line")
+	fs.BoolVar(&f.noSave, "no-save", false, "do not save the answer in the library")
+	words, err := parseFlags(a, fs, args)
+	if err != nil {
+		return err
+	}
+	question := strings.TrimSpace(strings.Join(words, " "))
+	if question == "" && f.batch == "" {
+		fmt.Fprintln(a.stderr, "citelens ask: no question given")
+		fs.Usage()
+		return errUsage
+	}
+	options, err := parseOptions(f.opts, f.k)
+	if err != nil {
+		return err
+	}
+	l, err := a.openLibrary(false)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	env := &engine.Env{Library: l}
+	strategy, err := engine.New(f.strategy, env)
+	if err != nil {
+		return strategyError(err)
+	}
+	if f.batch != "" {
+		return askBatch(ctx, a, env, strategy, f, options)
+	}
+	docs, err := scopeDocs(ctx, a, l, f.docs)
+	if err != nil {
+		return err
+	}
+	req := engine.Request{Question: question, Docs: docs, Options: options}
+	var emit func(engine.Event)
+	var printer *statementPrinter
+	if !f.asJSON {
+		printer = &statementPrinter{w: a.stdout, stageW: a.stderr, showStages: isTerminal(a.stderr)}
+		emit = printer.event
+	}
+	ans, runErr := engine.Run(ctx, env, strategy, req, emit)
+	if ans == nil {
+		return runErr
+	}
+	if !f.noSave {
+		if err := engine.Save(l, ans); err != nil {
+			return err
+		}
+	}
+	if f.asJSON {
+		if err := writeJSON(a.stdout, newAnswerView(ans, "")); err != nil {
+			return err
+		}
+	} else {
+		printer.finish(ans)
+	}
+	return runErr
+}
+
+// parseOptions turns --opt key=value pairs (and --k) into strategy options.
+func parseOptions(pairs []string, k int) (map[string]string, error) {
+	opts := map[string]string{}
+	for _, p := range pairs {
+		key, val, ok := strings.Cut(p, "=")
+		if !ok || key == "" {
+			return nil, fmt.Errorf("--opt %q is not key=value", p)
+		}
+		opts[key] = val
+	}
+	if k > 0 {
+		opts["k"] = strconv.Itoa(k)
+	}
+	return opts, nil
+}
+
+// strategyError explains why a strategy cannot be built.
+func strategyError(err error) error {
+	switch {
+	case errors.Is(err, engine.ErrUnknownStrategy):
+		return withHint(err, "See 'citelens strategies'.")
+	case errors.Is(err, engine.ErrUnavailable):
+		return withHint(err, "The extractive strategy needs no model: --strategy extractive.")
+	}
+	return err
+}
+
+// scopeDocs resolves --doc references; one that names a file not in the
+// library is added first.
+func scopeDocs(ctx context.Context, a *app, l *docstore.Library, refs []string) ([]docstore.DocID, error) {
+	var ids []docstore.DocID
+	for _, ref := range refs {
+		info, err := l.Resolve(ref)
+		if errors.Is(err, docstore.ErrNotFound) {
+			if st, serr := os.Stat(ref); serr == nil && st.Mode().IsRegular() {
+				bar := newProgressBar(a.stderr, ref)
+				info, _, err = l.Add(ctx, ref, func(p docstore.Progress) { bar.update(p.Stage, p.Done, p.Total) })
+				bar.finish()
+			}
+		}
+		if err != nil {
+			if errors.Is(err, docstore.ErrNotFound) {
+				return nil, withHint(err, "Give an ID prefix or file name from 'citelens ls', or the path of a file to add.")
+			}
+			return nil, err
+		}
+		ids = append(ids, info.ID)
+	}
+	return ids, nil
+}
+
+// statementPrinter streams an answer in plain text: each statement as it
+// arrives with [n] markers for its citations, then the sources.
+type statementPrinter struct {
+	w, stageW  io.Writer
+	showStages bool
+	n          int // citations numbered so far
+	printed    int
+}
+
+func (p *statementPrinter) event(ev engine.Event) {
+	switch {
+	case ev.Stage != "" && p.showStages:
+		fmt.Fprintf(p.stageW, "\x1b[2m%s\x1b[0m\n", textproc.OneLine(ev.Stage))
+	case ev.Statement != nil:
+		p.printStatement(ev.Statement)
+	}
+}
+
+func (p *statementPrinter) printStatement(s *citations.Statement) {
+	var b strings.Builder
+	b.WriteString(textproc.OneLine(strings.TrimSpace(s.Text)))
+	for range s.Citations {
+		p.n++
+		fmt.Fprintf(&b, " [%d]", p.n)
+	}
+	fmt.Fprintln(p.w, b.String())
+	p.printed++
+}
+
+// finish prints what the stream did not: statements a strategy returned
+// without emitting, the sources, and whether the answer is partial.
+func (p *statementPrinter) finish(ans *engine.Answer) {
+	for i := p.printed; i < len(ans.Statements); i++ {
+		p.printStatement(&ans.Statements[i])
+	}
+	if len(ans.Statements) == 0 {
+		fmt.Fprintln(p.w, "No supporting sentences found.")
+	}
+	if p.n > 0 {
+		fmt.Fprintln(p.w, "\nSources")
+	}
+	n := 0
+	for _, s := range ans.Statements {
+		for j, c := range s.Citations {
+			n++
+			verdict := ""
+			if j < len(s.Support) {
+				verdict = " · " + string(s.Support[j].Level)
+			}
+			sents := fmt.Sprintf("sentence %d", c.First)
+			if c.Last != c.First {
+				sents = fmt.Sprintf("sentences %d-%d", c.First, c.Last)
+			}
+			fmt.Fprintf(p.w, "[%d] %s, p. %d, %s%s\n    %q\n", n, textproc.OneLine(c.DocName), c.Page, sents, verdict, textproc.OneLine(c.Text))
+		}
+	}
+	if ans.Partial {
+		fmt.Fprintf(p.w, "\n(partial answer: %s)\n", textproc.OneLine(ans.Error))
+	}
+}
+
+// batchQuestion is one line of a questions.jsonl file (EVAL.md).
+type batchQuestion struct {
+	ID       string   `json:"id"`
+	Question string   `json:"question"`
+	Docs     []string `json:"docs"`
+}
+
+func askBatch(ctx context.Context, a *app, env *engine.Env, strategy engine.Strategy, f askFlags, options map[string]string) error {
+	in, err := os.Open(f.batch)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	enc := json.NewEncoder(a.stdout)
+	enc.SetEscapeHTML(false)
+	for line := 1; sc.Scan(); line++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var q batchQuestion
+		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
+			return fmt.Errorf("%s:%d: not a question object: %v", f.batch, line, err)
+		}
+		docs, err := resolveDocs(env.Library, q.Docs)
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", f.batch, line, err)
+		}
+		ans, err := engine.Run(ctx, env, strategy, engine.Request{Question: q.Question, Docs: docs, Options: options}, nil)
+		if ans == nil {
+			return fmt.Errorf("%s:%d: %w", f.batch, line, err)
+		}
+		if !f.noSave {
+			if err := engine.Save(env.Library, ans); err != nil {
+				return err
+			}
+		}
+		if err := enc.Encode(newAnswerView(ans, q.ID)); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	return sc.Err()
+}

@@ -455,7 +455,7 @@ func (p *Parser) bracket() {
 		if r, ok := parseRange(item); ok {
 			p.refs = append(p.refs, r)
 		} else {
-			p.garbled = append(p.garbled, "["+string(item)+"]")
+			p.addGarbled("[", append(item[:len(item):len(item)], ']'))
 		}
 	}
 }

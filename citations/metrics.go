@@ -1,0 +1,210 @@
+package citations
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/citelens/citelens/docstore/textproc"
+)
+
+// Evidence is one gold evidence span: byte offsets into a document's stored
+// text. Doc is the document's file name (matched against Span.DocName) or
+// its DocID.
+type Evidence struct {
+	Doc   string `json:"doc"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	Text  string `json:"text,omitempty"`
+}
+
+// Evidence modes (../shared/EVAL.md).
+const (
+	EvidenceAll = "all" // every item is needed (the default)
+	EvidenceAny = "any" // the items are alternatives
+)
+
+// Gold is one evaluation question, as a line of questions.jsonl.
+type Gold struct {
+	ID       string     `json:"id"`
+	Question string     `json:"question"`
+	Answers  []string   `json:"answers"`
+	Docs     []string   `json:"docs"`
+	Evidence []Evidence `json:"evidence"`
+	Mode     string     `json:"evidence_mode,omitempty"`
+}
+
+// Scores are one answer's figures (../shared/EVAL.md, "Metrics").
+type Scores struct {
+	ID                string  `json:"id,omitempty"`
+	EvidenceRecall    float64 `json:"evidence_recall"`
+	EvidenceAll       float64 `json:"evidence_all"`
+	CitationPrecision float64 `json:"citation_precision"`
+	// CitationLength is the mean number of words (textproc.Words) per
+	// cited span; 0 with no citations, and then left out of the mean.
+	CitationLength   float64 `json:"citation_length"`
+	AnswerHit        float64 `json:"answer_hit"`
+	Citations        int     `json:"citations"`
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	LLMCalls         int     `json:"llm_calls"`
+	Seconds          float64 `json:"seconds"`
+}
+
+// Score computes one answer's figures against its gold data. A citation hits
+// an evidence item when both name the same document and their byte ranges
+// overlap.
+func Score(a *Answer, g Gold) (Scores, error) {
+	mode := g.Mode
+	if mode == "" {
+		mode = EvidenceAll
+	}
+	if mode != EvidenceAll && mode != EvidenceAny {
+		return Scores{}, fmt.Errorf("%w: evidence_mode %q is neither %q nor %q", ErrBadGold, g.Mode, EvidenceAll, EvidenceAny)
+	}
+	for _, e := range g.Evidence {
+		if e.End < e.Start {
+			return Scores{}, fmt.Errorf("%w: evidence in %q ends (%d) before it starts (%d)", ErrBadGold, e.Doc, e.End, e.Start)
+		}
+	}
+	s := Scores{
+		ID:               g.ID,
+		PromptTokens:     a.Usage.PromptTokens,
+		CompletionTokens: a.Usage.CompletionTokens,
+		LLMCalls:         a.Usage.LLMCalls,
+		Seconds:          a.Seconds,
+	}
+	hit := make([]bool, len(g.Evidence))
+	hits, words := 0, 0
+	var text strings.Builder
+	for _, st := range a.Statements {
+		text.WriteString(st.Text)
+		text.WriteByte('\n')
+		for _, c := range st.Citations {
+			s.Citations++
+			hitSome := false
+			for i, e := range g.Evidence {
+				if sameDoc(e.Doc, c) && c.Start < e.End && e.Start < c.End {
+					hit[i], hitSome = true, true
+				}
+			}
+			if hitSome {
+				hits++
+			}
+			textproc.Words(c.Text, func(int, int) { words++ })
+			text.WriteString(c.Text)
+			text.WriteByte('\n')
+		}
+	}
+	nhit := 0
+	for _, h := range hit {
+		if h {
+			nhit++
+		}
+	}
+	if n := len(g.Evidence); n > 0 {
+		if mode == EvidenceAll {
+			s.EvidenceRecall = float64(nhit) / float64(n)
+			s.EvidenceAll = b2f(nhit == n)
+		} else {
+			s.EvidenceRecall = b2f(nhit > 0)
+			s.EvidenceAll = b2f(nhit > 0)
+		}
+	}
+	if s.Citations > 0 {
+		s.CitationPrecision = float64(hits) / float64(s.Citations)
+		s.CitationLength = float64(words) / float64(s.Citations)
+	}
+	hay := foldSpace(text.String())
+	for _, ans := range g.Answers {
+		if want := foldSpace(ans); want != "" && strings.Contains(hay, want) {
+			s.AnswerHit = 1
+			break
+		}
+	}
+	return s, nil
+}
+
+// sameDoc matches a gold document name against a citation: by DocName (the
+// file name it was added from) or by DocID.
+func sameDoc(name string, c Span) bool {
+	return name == c.DocName || name == string(c.Doc)
+}
+
+// foldSpace case-folds s and collapses whitespace runs to one space, so a
+// gold answer matches across line breaks.
+func foldSpace(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Report is the figures over many answers, as `citelens eval` prints them
+// last.
+type Report struct {
+	Questions         int     `json:"questions"`
+	EvidenceRecall    float64 `json:"evidence_recall"`
+	EvidenceAll       float64 `json:"evidence_all"`
+	CitationPrecision float64 `json:"citation_precision"`
+	// CitationLength is the mean over answers that cite anything.
+	CitationLength       float64 `json:"citation_length"`
+	AnswerHit            float64 `json:"answer_hit"`
+	Citations            int     `json:"citations"`
+	PromptTokens         int     `json:"prompt_tokens"`
+	CompletionTokens     int     `json:"completion_tokens"`
+	LLMCalls             int     `json:"llm_calls"`
+	PromptTokensMean     float64 `json:"prompt_tokens_mean"`
+	CompletionTokensMean float64 `json:"completion_tokens_mean"`
+	LLMCallsMean         float64 `json:"llm_calls_mean"`
+	SecondsMean          float64 `json:"seconds_mean"`
+	// SecondsP95 is the nearest-rank 95th percentile.
+	SecondsP95 float64 `json:"seconds_p95"`
+}
+
+// Summarize aggregates per-answer scores: means of the per-question
+// figures, sums and means of the usage counts, mean and p95 of seconds.
+func Summarize(all []Scores) Report {
+	r := Report{Questions: len(all)}
+	if len(all) == 0 {
+		return r
+	}
+	n := float64(len(all))
+	cited := 0
+	secs := make([]float64, 0, len(all))
+	for _, s := range all {
+		r.EvidenceRecall += s.EvidenceRecall
+		r.EvidenceAll += s.EvidenceAll
+		r.CitationPrecision += s.CitationPrecision
+		r.AnswerHit += s.AnswerHit
+		if s.Citations > 0 {
+			r.CitationLength += s.CitationLength
+			cited++
+		}
+		r.Citations += s.Citations
+		r.PromptTokens += s.PromptTokens
+		r.CompletionTokens += s.CompletionTokens
+		r.LLMCalls += s.LLMCalls
+		r.SecondsMean += s.Seconds
+		secs = append(secs, s.Seconds)
+	}
+	r.EvidenceRecall /= n
+	r.EvidenceAll /= n
+	r.CitationPrecision /= n
+	r.AnswerHit /= n
+	if cited > 0 {
+		r.CitationLength /= float64(cited)
+	}
+	r.PromptTokensMean = float64(r.PromptTokens) / n
+	r.CompletionTokensMean = float64(r.CompletionTokens) / n
+	r.LLMCallsMean = float64(r.LLMCalls) / n
+	r.SecondsMean /= n
+	slices.Sort(secs)
+	r.SecondsP95 = secs[int(math.Ceil(0.95*n))-1]
+	return r
+}

@@ -1,33 +1,549 @@
 // Package pdftext extracts the text of a PDF with its layout: words from
 // glyph gaps, lines, paragraphs, reading order, and the page of every byte.
+//
+// It builds on github.com/ledongthuc/pdf for the file structure and its
+// content-stream interpreter (pdf.Interpret), and does the rest itself:
+// fonts are decoded once per document (encodings, /Differences through the
+// Adobe Glyph List, /ToUnicode CMaps, CID fonts, widths), text-showing
+// operators place glyphs, and a layout pass turns glyphs into words, lines,
+// blocks and paragraphs in reading order, dropping running headers,
+// footers and page numbers.
 package pdftext
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/ledongthuc/pdf"
 )
 
 // Result is the extracted text of a PDF.
 type Result struct {
+	// Text is valid UTF-8 with no control characters but "\n". Lines of a
+	// paragraph are joined by spaces, paragraphs separated by a blank line;
+	// code and other hard line breaks are single newlines.
 	Text string
 	// PageStarts[i] is the byte offset in Text where page i+1 begins.
 	PageStarts []int32
 	Pages      int
 	Title      string // from the document info dictionary, if any
+	// Warnings are problems that cost some text (a damaged page, a limit
+	// reached), one sentence each.
+	Warnings []string
 }
 
-// Sentinel errors; Extract wraps them with the reason.
-var (
-	ErrEncrypted = errors.New("the PDF is encrypted")
-	ErrNoText    = errors.New("no text layer: is it a scan? OCR it first")
-	ErrMalformed = errors.New("not a readable PDF")
-)
+// workers is the number of pages interpreted at once.
+var workers = runtime.GOMAXPROCS(0)
 
 // Extract reads the PDF in r. progress, if not nil, is called after each
 // page with the pages done and the total.
 //
-// PROVISIONAL signature stub until the extractor lands.
-func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int)) (*Result, error) {
-	return nil, ErrMalformed
+// Errors wrap ErrEncrypted, ErrNoText or ErrMalformed (with the reason), or
+// are ctx's error when ctx is done. Extract never panics.
+func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int)) (res *Result, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			res, err = nil, fmt.Errorf("%w (%v)", ErrMalformed, x)
+		}
+	}()
+	r, size = repairEnvelope(r, size)
+	rd, err := pdf.NewReader(r, size)
+	if err != nil {
+		msg := err.Error()
+		if strings.Contains(msg, "encrypt") || strings.Contains(msg, "password") || errors.Is(err, pdf.ErrInvalidPassword) {
+			return nil, fmt.Errorf("%w (%s)", ErrEncrypted, msg)
+		}
+		return nil, fmt.Errorf("%w (%s)", ErrMalformed, msg)
+	}
+	res = &Result{Title: cleanTitle(rd.Trailer().Key("Info").Key("Title").Text())}
+	pages, err := walkPages(rd.Trailer().Key("Root").Key("Pages"))
+	if err != nil {
+		return nil, fmt.Errorf("%w (%v)", ErrMalformed, err)
+	}
+	res.Pages = len(pages)
+
+	layouts, err := layoutPages(ctx, pages, progress)
+	if err != nil {
+		return nil, err
+	}
+	edges := make([][]edgeLine, len(layouts))
+	for i, l := range layouts {
+		if len(l.groups) > 0 && l.groups[0].rot == 0 {
+			edges[i] = edgeLines(i, l.groups[0].frags, l.vmin, l.vmax)
+		}
+		if l.warn != "" && len(res.Warnings) < 20 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("page %d: %s", i+1, l.warn))
+		}
+	}
+	dropRunning(edges)
+	texts := make([]pageText, len(layouts))
+	failed := 0
+	for i, l := range layouts {
+		if l.failed {
+			failed++
+		}
+		var parts []pageText
+		for _, g := range l.groups {
+			if t := renderPage(buildBlocks(g.frags)); t.text != "" {
+				parts = append(parts, t)
+			}
+		}
+		texts[i] = joinGroups(parts)
+		layouts[i] = nil // free the page's words
+	}
+	res.Text, res.PageStarts = assemble(texts)
+	if strings.TrimSpace(res.Text) == "" {
+		if failed > 0 && failed == len(pages) {
+			return nil, fmt.Errorf("%w (%s)", ErrMalformed, firstWarning(res.Warnings))
+		}
+		return nil, ErrNoText
+	}
+	return res, nil
+}
+
+func firstWarning(ws []string) string {
+	if len(ws) == 0 {
+		return "no page could be read"
+	}
+	return ws[0]
+}
+
+// cleanTitle makes the info dictionary's title one line of printable text.
+func cleanTitle(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "") {
+		c := cleanRune(r)
+		if c == " " && (b.Len() == 0 || strings.HasSuffix(b.String(), " ")) {
+			continue
+		}
+		b.WriteString(c)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// joinGroups joins the text of a page's orientations (upright text first).
+func joinGroups(parts []pageText) pageText {
+	switch len(parts) {
+	case 0:
+		return pageText{}
+	case 1:
+		return parts[0]
+	}
+	out := parts[0]
+	for _, p := range parts[1:] {
+		out.text += "\n\n" + p.text
+	}
+	out.endsOpen = false
+	return out
+}
+
+// pageRef is a leaf of the page tree with its inherited attributes.
+type pageRef struct {
+	v      pdf.Value
+	res    pdf.Value
+	box    []float64
+	rotate int
+}
+
+// walkPages lists the pages in order, bounded against cycles and hostile
+// trees.
+func walkPages(root pdf.Value) ([]pageRef, error) {
+	type item struct {
+		v      pdf.Value
+		res    pdf.Value
+		box    []float64
+		rotate int
+		depth  int
+	}
+	if root.Kind() != pdf.Dict {
+		return nil, errors.New("the document has no page tree")
+	}
+	var pages []pageRef
+	stack := []item{{v: root}}
+	nodes := 0
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if nodes++; nodes > maxPageTreeNodes || len(pages) >= maxPages {
+			break
+		}
+		v := it.v
+		if v.Kind() != pdf.Dict {
+			continue
+		}
+		if r := v.Key("Resources"); r.Kind() == pdf.Dict {
+			it.res = r
+		}
+		if b := v.Key("CropBox"); b.Len() == 4 {
+			it.box = floats(b, 4)
+		} else if b := v.Key("MediaBox"); b.Len() == 4 {
+			it.box = floats(b, 4)
+		}
+		if r := v.Key("Rotate"); r.Kind() == pdf.Integer {
+			it.rotate = int(r.Int64())
+		}
+		kids := v.Key("Kids")
+		if kids.Kind() == pdf.Array && v.Key("Type").Name() != "Page" {
+			if it.depth >= 64 {
+				continue
+			}
+			for i := kids.Len() - 1; i >= 0; i-- {
+				stack = append(stack, item{v: kids.Index(i), res: it.res, box: it.box, rotate: it.rotate, depth: it.depth + 1})
+			}
+			continue
+		}
+		pages = append(pages, pageRef{v: v, res: it.res, box: it.box, rotate: it.rotate})
+	}
+	if len(pages) == 0 {
+		return nil, errors.New("the document has no pages")
+	}
+	return pages, nil
+}
+
+// group is the text of one orientation on a page.
+type group struct {
+	rot   uint8
+	frags []frag
+}
+
+// pageLayout is a page's text as line fragments, before running headers
+// are dropped and blocks formed.
+type pageLayout struct {
+	groups     []group // the orientation with the most glyphs first
+	vmin, vmax float32 // the page box along v in the upright frame
+	warn       string
+	failed     bool
+}
+
+// layoutPages interprets the pages on several workers. Each page is read
+// independently through the shared Reader, which only reads from its
+// io.ReaderAt and keeps no mutable state; fonts are shared through a
+// locked cache.
+func layoutPages(ctx context.Context, pages []pageRef, progress func(done, total int)) ([]*pageLayout, error) {
+	fonts := newFontCache()
+	out := make([]*pageLayout, len(pages))
+	jobs := make(chan int)
+	done := make(chan int)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range max(1, min(workers, len(pages))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				out[i] = layoutPage(ctx, fonts, pages[i])
+				select {
+				case done <- i:
+				case <-ctx.Done():
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range pages {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(done) }()
+	n := 0
+	for range done {
+		n++
+		if progress != nil {
+			progress(n, len(pages))
+		}
+		if n == len(pages) {
+			break
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		cancel()
+		for range done {
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// layoutPage interprets one page and lays out its glyphs into fragments.
+// A page that fails part-way keeps the text read before the failure.
+func layoutPage(ctx context.Context, fonts *fontCache, p pageRef) (pl *pageLayout) {
+	pl = &pageLayout{}
+	if ctx.Err() != nil {
+		return pl
+	}
+	ctm := rotation(p.rotate)
+	pc := &pageContent{ctx: ctx, fonts: fonts, g: gstate{ctm: ctm, th: 1}, tm: identity, tlm: identity}
+	func() {
+		defer func() {
+			if x := recover(); x != nil {
+				switch x {
+				case errBudget:
+					pl.warn = "the page is too large; its text is cut short"
+				case errCanceled:
+				default:
+					pl.warn = fmt.Sprintf("the page is damaged (%v); some of its text may be missing", x)
+					pl.failed = len(pc.glyphs) == 0
+				}
+			}
+		}()
+		data, err := readStream(p.v.Key("Contents"), maxStreamBytes)
+		if err != nil && len(data) == 0 {
+			pl.warn = fmt.Sprintf("the page content cannot be read (%v)", err)
+			pl.failed = true
+			return
+		}
+		pc.run(data, newResCtx(p.res))
+	}()
+	if len(p.box) == 4 {
+		ys := [4]float64{}
+		k := 0
+		for _, x := range []float64{p.box[0], p.box[2]} {
+			for _, y := range []float64{p.box[1], p.box[3]} {
+				_, ys[k] = ctm.apply(x, y)
+				k++
+			}
+		}
+		lo, hi := ys[0], ys[0]
+		for _, y := range ys[1:] {
+			lo, hi = math.Min(lo, y), math.Max(hi, y)
+		}
+		pl.vmin, pl.vmax = float32(-hi), float32(-lo)
+	}
+	// split by orientation, keeping content order
+	var count [4]int
+	for _, g := range pc.glyphs {
+		count[g.rot]++
+	}
+	rots := []uint8{0, 1, 2, 3}
+	for i := 1; i < 4; i++ { // most glyphs first; upright wins ties
+		for j := i; j > 0 && count[rots[j]] > count[rots[j-1]]; j-- {
+			rots[j], rots[j-1] = rots[j-1], rots[j]
+		}
+	}
+	for _, rot := range rots {
+		if count[rot] == 0 {
+			continue
+		}
+		gs := pc.glyphs
+		if count[rot] != len(pc.glyphs) {
+			gs = make([]glyph, 0, count[rot])
+			for _, g := range pc.glyphs {
+				if g.rot == rot {
+					gs = append(gs, g)
+				}
+			}
+		}
+		words := buildWords(gs, pc.buf)
+		if len(words) == 0 {
+			continue
+		}
+		pl.groups = append(pl.groups, group{rot: rot, frags: buildFrags(buildRows(words))})
+	}
+	return pl
+}
+
+// rotation is the matrix that turns a page by its /Rotate (clockwise
+// degrees) so that it reads upright.
+func rotation(deg int) matrix {
+	switch ((deg % 360) + 360) % 360 / 90 {
+	case 1:
+		return matrix{0, -1, 1, 0, 0, 0}
+	case 2:
+		return matrix{-1, 0, 0, -1, 0, 0}
+	case 3:
+		return matrix{0, 1, -1, 0, 0, 0}
+	}
+	return identity
+}
+
+// assemble joins the pages' text, deciding the hyphens at line ends and
+// whether a sentence runs on across a page break, and records where each
+// page starts.
+func assemble(pages []pageText) (string, []int32) {
+	vocab, compounds := vocabulary(pages)
+	var b strings.Builder
+	starts := make([]int32, len(pages))
+	var prev *pageText
+	for i := range pages {
+		p := &pages[i]
+		text := resolveHyphens(p.text, vocab, compounds)
+		if text == "" {
+			starts[i] = int32(b.Len())
+			continue
+		}
+		if prev != nil {
+			cur := b.String()
+			if prev.endsOpen && p.startsOpen && max(prev.endSize, p.startSize) <= 1.1*min(prev.endSize, p.startSize) {
+				if endsHyphen(cur) {
+					pre, suf := lastWord(cur[:len(cur)-1]), firstWord(text)
+					if !keepHyphen(pre, suf, vocab, compounds) {
+						s := strings.TrimSuffix(cur, "-")
+						b.Reset()
+						b.WriteString(s)
+					}
+				} else {
+					b.WriteByte(' ')
+				}
+			} else {
+				b.WriteString("\n\n")
+			}
+		}
+		starts[i] = int32(b.Len())
+		b.WriteString(text)
+		prev = p
+	}
+	return b.String(), starts
+}
+
+// vocabulary counts the words of the text (lower case, letters only) and
+// the hyphenated compounds written within lines.
+func vocabulary(pages []pageText) (map[string]int, map[string]int) {
+	vocab := map[string]int{}
+	compounds := map[string]int{}
+	for _, p := range pages {
+		for _, tok := range strings.FieldsFunc(p.text, func(r rune) bool {
+			return r == ' ' || r == '\n' || r == hyphenMark
+		}) {
+			tok = strings.Trim(tok, ".,;:!?()[]{}\"'“”‘’")
+			if tok == "" || strings.HasSuffix(tok, "-") {
+				continue
+			}
+			if strings.Contains(tok, "-") {
+				if isLetters(strings.ReplaceAll(tok, "-", "")) {
+					compounds[strings.ToLower(tok)]++
+				}
+				continue
+			}
+			if isLetters(tok) {
+				vocab[strings.ToLower(tok)]++
+			}
+		}
+	}
+	return vocab, compounds
+}
+
+func isLetters(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !isLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 0x7f && (r >= 0xC0 && r != 0xD7 && r != 0xF7) && r < 0x2000
+}
+
+// resolveHyphens decides each "-" + hyphenMark: a hyphen that only broke a
+// word across lines goes, a compound's hyphen stays.
+func resolveHyphens(s string, vocab, compounds map[string]int) string {
+	if !strings.ContainsRune(s, hyphenMark) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, hyphenMark)
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		before, after := s[:i], s[i+1:]
+		if strings.HasSuffix(before, "-") && !keepHyphen(lastWord(before[:len(before)-1]), firstWord(after), vocab, compounds) {
+			before = before[:len(before)-1]
+		}
+		b.WriteString(before)
+		s = after
+	}
+	return b.String()
+}
+
+// keepHyphen reports whether "pre-" at a line end and "suf" on the next
+// line form a hyphenated compound rather than one word broken in two.
+func keepHyphen(pre, suf string, vocab, compounds map[string]int) bool {
+	if pre == "" || suf == "" || strings.Contains(pre, "-") {
+		return true
+	}
+	joined := strings.ToLower(pre + suf)
+	comp := strings.ToLower(pre + "-" + suf)
+	return compounds[comp] > vocab[joined]
+}
+
+// lastWord is the run of letters and hyphens that ends s.
+func lastWord(s string) string {
+	i := len(s)
+	for i > 0 {
+		r, n := utf8.DecodeLastRuneInString(s[:i])
+		if !isLetter(r) && r != '-' {
+			break
+		}
+		i -= n
+	}
+	return s[i:]
+}
+
+// firstWord is the run of letters that starts s.
+func firstWord(s string) string {
+	for i, r := range s {
+		if !isLetter(r) {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// repairEnvelope lets the library read files it would refuse for their
+// envelope alone: a PDF-2.0 header, a header line not ended by a newline,
+// bytes after the last %%EOF.
+func repairEnvelope(r io.ReaderAt, size int64) (io.ReaderAt, int64) {
+	head := make([]byte, 9)
+	n, _ := r.ReadAt(head, 0)
+	patch := []byte(nil)
+	if n == 9 && string(head[:5]) == "%PDF-" && (head[5] != '1' || head[7] < '0' || head[7] > '7' || head[8] != '\n' && head[8] != '\r') {
+		patch = []byte("%PDF-1.7\n")
+	}
+	// find the last %%EOF near the end
+	const tail = 4096
+	off := max(0, size-tail)
+	buf := make([]byte, size-off)
+	m, _ := r.ReadAt(buf, off)
+	buf = buf[:m]
+	if i := strings.LastIndex(string(buf), "%%EOF"); i >= 0 {
+		size = off + int64(i) + 5
+	}
+	if patch == nil {
+		return r, size
+	}
+	return patchedReader{r, patch}, size
+}
+
+type patchedReader struct {
+	r     io.ReaderAt
+	patch []byte
+}
+
+func (p patchedReader) ReadAt(b []byte, off int64) (int, error) {
+	n, err := p.r.ReadAt(b, off)
+	for i := 0; i < n; i++ {
+		if o := off + int64(i); o < int64(len(p.patch)) {
+			b[i] = p.patch[o]
+		}
+	}
+	return n, err
 }

@@ -1,0 +1,348 @@
+package pdftext
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// block is a column-wise group of consecutive lines: a paragraph, a few
+// paragraphs, a heading or a code example.
+type block struct {
+	lines            []*frag
+	u0, u1, top, bot float32
+}
+
+func (b *block) add(f *frag) {
+	if len(b.lines) == 0 {
+		b.u0, b.u1, b.top, b.bot = f.u0, f.u1, f.top, f.bot
+	}
+	b.lines = append(b.lines, f)
+	b.u0, b.u1 = min(b.u0, f.u0), max(b.u1, f.u1)
+	b.top, b.bot = min(b.top, f.top), max(b.bot, f.bot)
+}
+
+func (b *block) last() *frag { return b.lines[len(b.lines)-1] }
+
+// buildBlocks groups fragments into blocks: a fragment joins the block just
+// above it when it overlaps it horizontally, at a line pitch and in a
+// similar font size; a fragment under two blocks (a line spanning columns)
+// starts its own.
+func buildBlocks(frags []frag) []*block {
+	order := make([]*frag, 0, len(frags))
+	for i := range frags {
+		if !frags[i].drop {
+			order = append(order, &frags[i])
+		}
+	}
+	slices.SortStableFunc(order, func(a, b *frag) int {
+		if c := cmp.Compare(a.v, b.v); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.u0, b.u0)
+	})
+	var blocks []*block
+	for _, f := range order {
+		var cand *block
+		n := 0
+		for i := len(blocks) - 1; i >= 0 && i >= len(blocks)-24; i-- {
+			b := blocks[i]
+			l := b.last()
+			sz := max(f.size, l.size)
+			dv := f.v - l.v
+			if dv <= 0.3*sz || dv > 2.0*sz {
+				continue
+			}
+			if max(f.size, l.size) > 1.15*min(f.size, l.size) {
+				continue
+			}
+			if min(f.u1, b.u1)-max(f.u0, b.u0) <= 0 {
+				continue
+			}
+			cand = b
+			n++
+		}
+		if n == 1 {
+			cand.add(f)
+			continue
+		}
+		b := &block{}
+		b.add(f)
+		blocks = append(blocks, b)
+	}
+	return orderBlocks(blocks)
+}
+
+// orderBlocks sorts blocks into reading order (after Breuel, "High
+// Performance Document Layout Analysis"): a block comes before another
+// when it is above it and they overlap horizontally, or when it is wholly
+// to its left and no third block lies between them vertically across both.
+func orderBlocks(bs []*block) []*block {
+	byPos := func(a, b *block) int {
+		if c := cmp.Compare(a.top, b.top); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.u0, b.u0)
+	}
+	slices.SortStableFunc(bs, byPos)
+	n := len(bs)
+	if n <= 1 || n > 200 {
+		return bs
+	}
+	xov := func(a, b *block) bool { return min(a.u1, b.u1)-max(a.u0, b.u0) > 0 }
+	before := func(a, b *block) bool {
+		if xov(a, b) {
+			return a.top < b.top
+		}
+		if a.u1 > b.u0 {
+			return false
+		}
+		upper, lower := a, b
+		if b.top < a.top {
+			upper, lower = b, a
+		}
+		for _, c := range bs {
+			if c == a || c == b {
+				continue
+			}
+			if c.top >= upper.bot-1 && c.bot <= lower.top+1 && c.u0 < a.u1 && c.u1 > b.u0 && xov(c, a) && xov(c, b) {
+				return false
+			}
+		}
+		return true
+	}
+	indeg := make([]int, n)
+	succ := make([][]int, n)
+	for i := range n {
+		for j := range n {
+			if i != j && before(bs[i], bs[j]) && !before(bs[j], bs[i]) {
+				succ[i] = append(succ[i], j)
+				indeg[j]++
+			}
+		}
+	}
+	done := make([]bool, n)
+	out := make([]*block, 0, n)
+	for len(out) < n {
+		pick := -1
+		for i := range n { // bs is sorted by position: the first ready block wins ties
+			if !done[i] && indeg[i] == 0 {
+				pick = i
+				break
+			}
+		}
+		if pick < 0 { // a cycle: take the topmost remaining block
+			for i := range n {
+				if !done[i] {
+					pick = i
+					break
+				}
+			}
+		}
+		done[pick] = true
+		out = append(out, bs[pick])
+		for _, j := range succ[pick] {
+			indeg[j]--
+		}
+	}
+	return out
+}
+
+// pageText is one page's text with what the document assembly needs to
+// decide whether a sentence runs on from the page before.
+type pageText struct {
+	text       string
+	startsOpen bool // the first block is prose starting in lower case
+	endsOpen   bool // the last block is prose whose last line runs to the margin without ending a sentence
+	startSize  float32
+	endSize    float32
+}
+
+// hyphenMark follows a line-end hyphen that may join a word broken across
+// lines; the document assembly decides whether to keep the hyphen.
+const hyphenMark = '\x00'
+
+// renderPage writes the blocks of a page as text: lines of a paragraph
+// joined by spaces, paragraphs by blank lines, code and short lines by
+// single newlines.
+func renderPage(blocks []*block) pageText {
+	var pt pageText
+	var b strings.Builder
+	var prev *block
+	for _, bl := range blocks {
+		text := renderBlock(bl)
+		if text == "" {
+			continue
+		}
+		if prev == nil {
+			first := bl.lines[0]
+			pt.startsOpen = !first.mono && startsLower(text)
+			pt.startSize = first.size
+		} else {
+			b.WriteString(joinSep(b.String(), text, blockOpen(prev), prev.last().size, bl.lines[0]))
+		}
+		b.WriteString(text)
+		prev = bl
+	}
+	if prev != nil {
+		pt.endsOpen = blockOpen(prev) && !endsSentence(b.String())
+		pt.endSize = prev.last().size
+	}
+	pt.text = b.String()
+	return pt
+}
+
+// blockOpen reports whether a block's last line is prose running to the
+// block's right edge: its paragraph may go on elsewhere.
+func blockOpen(bl *block) bool {
+	l := bl.last()
+	return !l.mono && l.u1 >= bl.u1-2*l.size
+}
+
+// joinSep is what goes between text that ends a block and the text of the
+// next block starting with line next.
+func joinSep(before, after string, open bool, beforeSize float32, next *frag) string {
+	if open && !next.mono && startsLower(after) && !endsSentence(before) &&
+		max(beforeSize, next.size) <= 1.1*min(beforeSize, next.size) {
+		if endsHyphen(before) {
+			return string(hyphenMark)
+		}
+		return " "
+	}
+	return "\n\n"
+}
+
+func renderBlock(bl *block) string {
+	var b strings.Builder
+	pitch := medianPitch(bl)
+	for i, l := range bl.lines {
+		text := lineText(l, bl)
+		if i > 0 {
+			p := bl.lines[i-1]
+			var next *frag
+			if i+1 < len(bl.lines) {
+				next = bl.lines[i+1]
+			}
+			b.WriteString(lineSep(b.String(), text, p, l, next, bl, pitch))
+		}
+		b.WriteString(text)
+	}
+	return b.String()
+}
+
+func medianPitch(bl *block) float32 {
+	if len(bl.lines) < 2 {
+		return 0
+	}
+	ps := make([]float32, 0, len(bl.lines)-1)
+	for i := 1; i < len(bl.lines); i++ {
+		ps = append(ps, bl.lines[i].v-bl.lines[i-1].v)
+	}
+	slices.Sort(ps)
+	return ps[len(ps)/2]
+}
+
+// lineSep decides what joins line l to the line p above it in block bl.
+func lineSep(before, text string, p, l, next *frag, bl *block, pitch float32) string {
+	switch {
+	case p.mono && l.mono:
+		return "\n"
+	case p.mono != l.mono:
+		return "\n\n"
+	case pitch > 0 && l.v-p.v > 1.35*pitch:
+		return "\n\n"
+	}
+	size := max(p.size, l.size)
+	firstW := l.words[0].u1 - l.words[0].u0
+	// The first word of l would have fitted at the end of p: p ended on
+	// purpose (the end of a paragraph, a list item, a table row).
+	if p.u1+0.3*size+firstW < bl.u1-0.3*size {
+		if endsSentence(before) {
+			return "\n\n"
+		}
+		return "\n"
+	}
+	// A full line followed by an indented one, the line after returning to
+	// the margin: a new, indented paragraph.
+	if l.u0-bl.u0 > 0.8*size && p.u0-bl.u0 < 0.3*size && next != nil && next.u0-bl.u0 < 0.3*size && endsSentence(before) {
+		return "\n\n"
+	}
+	if endsHyphen(before) && startsLower(text) {
+		return string(hyphenMark)
+	}
+	return " "
+}
+
+// lineText is a line's words joined by spaces; in typewriter lines the
+// spaces reproduce the indentation and alignment.
+func lineText(l *frag, bl *block) string {
+	if !l.mono {
+		return l.text()
+	}
+	var b strings.Builder
+	cw := charWidth(l)
+	if cw > 0 {
+		ind := int(math.Round(float64((l.u0 - bl.u0) / cw)))
+		b.WriteString(strings.Repeat(" ", clampInt(ind, 0, 80)))
+	}
+	for i, w := range l.words {
+		if i > 0 {
+			n := 1
+			if cw > 0 {
+				n = clampInt(int(math.Round(float64((w.u0-l.words[i-1].u1)/cw))), 1, 80)
+			}
+			b.WriteString(strings.Repeat(" ", n))
+		}
+		b.WriteString(w.text)
+	}
+	return b.String()
+}
+
+// charWidth estimates the advance of one character of a typewriter line.
+func charWidth(l *frag) float32 {
+	var w float32
+	n := 0
+	for _, x := range l.words {
+		w += x.u1 - x.u0
+		n += utf8.RuneCountInString(x.text)
+	}
+	if n == 0 || w <= 0 {
+		return 0
+	}
+	return w / float32(n)
+}
+
+func startsLower(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLower(r)
+}
+
+// endsSentence reports whether s ends with sentence-final punctuation,
+// possibly followed by closing quotes or brackets.
+func endsSentence(s string) bool {
+	s = strings.TrimRight(s, " \n")
+	for len(s) > 0 {
+		r, n := utf8.DecodeLastRuneInString(s)
+		switch r {
+		case '"', '\'', ')', ']', '’', '”', '»':
+			s = s[:len(s)-n]
+			continue
+		case '.', '!', '?', ':', ';', '。', '！', '？':
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// endsHyphen reports whether s ends with a letter followed by a hyphen.
+func endsHyphen(s string) bool {
+	if !strings.HasSuffix(s, "-") {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:len(s)-1])
+	return unicode.IsLetter(r)
+}

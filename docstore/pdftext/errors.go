@@ -1,0 +1,14 @@
+package pdftext
+
+import "errors"
+
+// Sentinel errors; Extract wraps them with the reason.
+var (
+	// ErrEncrypted: the PDF needs a password, or uses an encryption the
+	// reader does not support.
+	ErrEncrypted = errors.New("the PDF is encrypted")
+	// ErrNoText: no page has extractable text (a scan without OCR).
+	ErrNoText = errors.New("no text layer: is it a scan? OCR it first")
+	// ErrMalformed: the file is not a PDF or is too damaged to read.
+	ErrMalformed = errors.New("not a readable PDF")
+)

@@ -1,0 +1,196 @@
+package pdftext
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// edgeLine is a line at the top or bottom edge of a page: a candidate
+// running header, footer or page number.
+type edgeLine struct {
+	page   int
+	top    bool
+	frags  []*frag
+	core   string // normalised text without its leading/trailing number
+	lead   int    // leading number, or -1
+	trail  int    // trailing number, or -1
+	pageNo bool   // the line is nothing but a page number
+}
+
+var (
+	pageNumRE  = regexp.MustCompile(`^(?i)[\s\-–—.\[\(]*(page|p\.|seite|pág\.?)?\s*(\d{1,5}|[ivxlcdm]{1,8})(\s*(of|/|von|de)\s*\d{1,5})?[\s\-–—.\]\)]*$`)
+	leadNumRE  = regexp.MustCompile(`^\d{1,5}\b`)
+	trailNumRE = regexp.MustCompile(`\b\d{1,5}$`)
+)
+
+// edgeLines returns up to two lines at the top and two at the bottom of a
+// page's main text, when they lie in the top or bottom fifth of the page.
+func edgeLines(page int, frags []frag, vmin, vmax float32) []edgeLine {
+	if len(frags) == 0 {
+		return nil
+	}
+	idx := make([]int, len(frags))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		if frags[a].v != frags[b].v {
+			if frags[a].v < frags[b].v {
+				return -1
+			}
+			return 1
+		}
+		if frags[a].u0 < frags[b].u0 {
+			return -1
+		}
+		return 1
+	})
+	// group fragments into lines by baseline
+	var lines [][]*frag
+	for _, i := range idx {
+		f := &frags[i]
+		if n := len(lines); n > 0 {
+			l := lines[n-1][0]
+			if abs32(f.v-l.v) < 0.5*max(f.size, l.size) {
+				lines[n-1] = append(lines[n-1], f)
+				continue
+			}
+		}
+		lines = append(lines, []*frag{f})
+	}
+	h := vmax - vmin
+	var out []edgeLine
+	add := func(l []*frag, top bool) {
+		v := l[0].v
+		if h > 0 && (top && v > vmin+0.2*h || !top && v < vmax-0.2*h) {
+			return
+		}
+		out = append(out, newEdgeLine(page, l, top))
+	}
+	for i := 0; i < 2 && i < len(lines); i++ {
+		add(lines[i], true)
+	}
+	for i := len(lines) - 1; i >= max(2, len(lines)-2); i-- {
+		add(lines[i], false)
+	}
+	return out
+}
+
+func newEdgeLine(page int, l []*frag, top bool) edgeLine {
+	parts := make([]string, len(l))
+	for i, f := range l {
+		parts[i] = f.text()
+	}
+	text := strings.TrimSpace(strings.Join(parts, " "))
+	e := edgeLine{page: page, top: top, frags: l, lead: -1, trail: -1}
+	e.pageNo = pageNumRE.MatchString(text)
+	if m := leadNumRE.FindString(text); m != "" {
+		e.lead, _ = strconv.Atoi(m)
+		text = strings.TrimSpace(text[len(m):])
+	}
+	if m := trailNumRE.FindString(text); m != "" {
+		e.trail, _ = strconv.Atoi(m)
+		text = strings.TrimSpace(text[:len(text)-len(m)])
+	}
+	var b strings.Builder
+	for _, r := range strings.ToLower(text) {
+		switch {
+		case unicode.IsDigit(r):
+			b.WriteByte('#')
+		case unicode.IsSpace(r):
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), " ") {
+				b.WriteByte(' ')
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	e.core = strings.TrimSpace(b.String())
+	return e
+}
+
+func letters(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// dropRunning marks running headers, footers and page numbers: edge lines
+// that are bare page numbers, that repeat (numbers aside) on other pages,
+// or whose leading or trailing number counts up with the pages around.
+func dropRunning(edges [][]edgeLine) {
+	type key struct {
+		core string
+		top  bool
+	}
+	pages := map[key]map[int]bool{}
+	for _, es := range edges {
+		for _, e := range es {
+			if letters(e.core) < 3 {
+				continue
+			}
+			k := key{e.core, e.top}
+			if pages[k] == nil {
+				pages[k] = map[int]bool{}
+			}
+			pages[k][e.page] = true
+		}
+	}
+	numbered := func(e edgeLine, p int) bool {
+		for d := -2; d <= 2; d++ {
+			j := p + d
+			if d == 0 || j < 0 || j >= len(edges) {
+				continue
+			}
+			for _, o := range edges[j] {
+				if o.top != e.top {
+					continue
+				}
+				for _, n := range []int{e.lead, e.trail} {
+					if n < 0 {
+						continue
+					}
+					if o.lead == n+d || o.trail == n+d {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	for p, es := range edges {
+		droppedTop, droppedBottom := false, false
+		for i, e := range es {
+			// the second line from an edge goes only with the first
+			if i > 0 && es[i-1].top == e.top {
+				if e.top && !droppedTop || !e.top && !droppedBottom {
+					continue
+				}
+			}
+			drop := e.pageNo || letters(e.core) >= 3 && len(pages[key{e.core, e.top}]) >= 2 || numbered(e, p)
+			if !drop {
+				if e.top {
+					droppedTop = false
+				} else {
+					droppedBottom = false
+				}
+				continue
+			}
+			for _, f := range e.frags {
+				f.drop = true
+			}
+			if e.top {
+				droppedTop = true
+			} else {
+				droppedBottom = true
+			}
+		}
+	}
+}

@@ -1,0 +1,71 @@
+package source
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is the source pane's keys. Scroll and Search apply while the
+// search prompt is closed, Prompt while it is open.
+type KeyMap struct {
+	Scroll struct {
+		LineDown key.Binding
+		LineUp   key.Binding
+		PageDown key.Binding
+		PageUp   key.Binding
+		Top      key.Binding
+		Bottom   key.Binding
+	}
+	Search struct {
+		Open key.Binding // open the search prompt
+		Next key.Binding // next match, wrapping
+		Prev key.Binding // previous match, wrapping
+		// Back is esc with the prompt closed: the pane does nothing with
+		// it but emit CloseMsg, which the parent takes to mean "back to
+		// the conversation".
+		Back key.Binding
+	}
+	Prompt struct {
+		Run    key.Binding // run the search typed
+		Cancel key.Binding // close the prompt
+	}
+}
+
+// DefaultKeyMap returns the source pane's default keys.
+func DefaultKeyMap() KeyMap {
+	var km KeyMap
+	km.Scroll.LineDown = key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "line down"))
+	km.Scroll.LineUp = key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "line up"))
+	km.Scroll.PageDown = key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down"))
+	km.Scroll.PageUp = key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up"))
+	km.Scroll.Top = key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top"))
+	km.Scroll.Bottom = key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom"))
+
+	km.Search.Open = key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search"))
+	km.Search.Next = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match"))
+	km.Search.Prev = key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match"))
+	km.Search.Back = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
+
+	km.Prompt.Run = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search"))
+	km.Prompt.Cancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+	return km
+}
+
+// ShortHelp returns the keys worth a line of help, for bubbles/help.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Search.Open, k.Search.Next, k.Search.Prev, k.Search.Back}
+}
+
+// FullHelp returns all the keys in columns, for bubbles/help.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Scroll.LineDown, k.Scroll.LineUp, k.Scroll.PageDown, k.Scroll.PageUp, k.Scroll.Top, k.Scroll.Bottom},
+		{k.Search.Open, k.Search.Next, k.Search.Prev, k.Search.Back},
+	}
+}
+
+// promptHelp is the help while the search prompt is open.
+type promptHelp struct{ k KeyMap }
+
+func (p promptHelp) ShortHelp() []key.Binding {
+	return []key.Binding{p.k.Prompt.Run, p.k.Prompt.Cancel}
+}
+
+func (p promptHelp) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }

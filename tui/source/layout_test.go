@@ -1,0 +1,243 @@
+package source
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// markerPaints draw classes as visible brackets instead of SGR, so a test
+// can read where a highlight landed.
+var markerPaints = [numClasses]paint{
+	clsText:      {},
+	clsFaint:     {"‹", "›"},
+	clsHighlight: {"«", "»"},
+	clsMatch:     {"{", "}"},
+	clsCurrent:   {"<", ">"},
+}
+
+// draw lays the whole of text out at width and renders every row with
+// marker paints, trailing padding trimmed.
+func draw(t *testing.T, text string, width int, mk marks) []string {
+	t.Helper()
+	ix := newLineIndex(text)
+	var out []string
+	for i := range ix.blocks() {
+		s, base := ix.block(i)
+		rows := wrapBlock(nil, s, width)
+		for r := range rows {
+			to := len(s)
+			if r+1 < len(rows) {
+				to = int(rows[r+1])
+			}
+			var b strings.Builder
+			renderRow(&b, s, base, int(rows[r]), to, width, &mk, &markerPaints)
+			line := b.String()
+			// Every row is exactly width cells before trimming.
+			plain := strings.NewReplacer("‹", "", "›", "", "«", "", "»", "", "{", "", "}", "", "<", "", ">", "").Replace(line)
+			if got := ansi.StringWidth(plain); got != width {
+				t.Errorf("row %q is %d cells wide, want %d", line, got, width)
+			}
+			out = append(out, strings.TrimRight(line, " "))
+		}
+	}
+	return out
+}
+
+func rangeOf(text, sub string) Range {
+	i := strings.Index(text, sub)
+	if i < 0 {
+		panic("no " + sub)
+	}
+	return Range{i, i + len(sub)}
+}
+
+func TestLineIndex(t *testing.T) {
+	ix := newLineIndex("alpha\nbeta\r\n\fgamma\n\ndelta")
+	var got []string
+	for i := range ix.blocks() {
+		s, _ := ix.block(i)
+		got = append(got, s)
+	}
+	want := []string{"alpha", "beta", "", "gamma", "", "delta"}
+	if !slices.Equal(got, want) {
+		t.Errorf("blocks = %q, want %q", got, want)
+	}
+	if b := ix.blockAt(strings.Index(ix.text, "mma")); b != 3 {
+		t.Errorf("blockAt(gamma) = %d, want 3", b)
+	}
+
+	// A trailing newline does not add an empty last line; an empty text
+	// still has one block.
+	if n := newLineIndex("one\n").blocks(); n != 1 {
+		t.Errorf("%q has %d blocks, want 1", "one\n", n)
+	}
+	if n := newLineIndex("").blocks(); n != 1 {
+		t.Errorf("empty text has %d blocks, want 1", n)
+	}
+
+	// A very long line is cut into blocks that tile it exactly, at spaces.
+	long := strings.Repeat("word ", 3000) + strings.Repeat("日", 3000)
+	ix = newLineIndex(long)
+	if ix.blocks() < 2 {
+		t.Fatalf("a %d-byte line was not cut", len(long))
+	}
+	var joined strings.Builder
+	for i := range ix.blocks() {
+		s, base := ix.block(i)
+		if len(s) > maxBlock {
+			t.Errorf("block %d is %d bytes", i, len(s))
+		}
+		if base != joined.Len() {
+			t.Fatalf("block %d starts at %d, want %d", i, base, joined.Len())
+		}
+		if !strings.HasPrefix(s, "日") && i > 0 && i < 3 && !strings.HasPrefix(s, "word") {
+			t.Errorf("block %d cut mid-word: %q…", i, s[:10])
+		}
+		joined.WriteString(s)
+	}
+	if joined.String() != long {
+		t.Error("blocks do not tile the long line")
+	}
+}
+
+func TestWrapWords(t *testing.T) {
+	got := draw(t, "The quick brown fox jumps over the lazy dog.", 12, marks{current: -1})
+	want := []string{"The quick", "brown fox", "jumps over", "the lazy", "dog."}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	// A word longer than a row is broken anywhere.
+	got = draw(t, "antidisestablishmentarianism is long", 10, marks{current: -1})
+	want = []string{"antidisest", "ablishment", "arianism", "is long"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	// Tabs become spaces to the next stop of 4.
+	got = draw(t, "a\tb\tc", 20, marks{current: -1})
+	if want := []string{"a   b   c"}; !slices.Equal(got, want) {
+		t.Errorf("tabs: got %q, want %q", got, want)
+	}
+}
+
+func TestHighlightMidLineAcrossWrap(t *testing.T) {
+	text := "The quick brown fox jumps over the lazy dog."
+	mk := marks{primary: rangeOf(text, "brown fox jumps"), current: -1}
+	got := draw(t, text, 12, mk)
+	want := []string{"The quick", "«brown fox »", "«jumps» over", "the lazy", "dog."}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestHighlightAcrossParagraphs(t *testing.T) {
+	text := "First para ends here.\n\nSecond para.\nThird starts and goes on."
+	mk := marks{primary: Range{strings.Index(text, "ends"), strings.Index(text, " and")}, current: -1}
+	got := draw(t, text, 30, mk)
+	want := []string{"First para «ends here.»", "", "«Second para.»", "«Third starts» and goes on."}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestHighlightCJK(t *testing.T) {
+	// Each of these is 3 bytes and 2 cells; rows of 7 cells hold 3.
+	text := "日本語のテキストです"
+	mk := marks{primary: rangeOf(text, "のテキ"), current: -1}
+	got := draw(t, text, 7, mk)
+	want := []string{"日本語", "«のテキ»", "ストで", "す"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestHighlightCombiningMarks(t *testing.T) {
+	// "é" as e + U+0301 is one cell; "café" is 4 cells however spelt.
+	text := "un cafe\u0301 noir"
+	mk := marks{primary: rangeOf(text, "cafe\u0301"), current: -1}
+	got := draw(t, text, 8, mk)
+	want := []string{"un «cafe\u0301»", "noir"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestEscapeSequencesNeutralised(t *testing.T) {
+	// An escape sequence in the text shows as harmless text, and a
+	// highlight around it still lands on the right cells, though ESC (1
+	// byte) is drawn as ␛ (3 bytes).
+	text := "plain \x1b[31mred\x1b[0m after\x07bell"
+	mk := marks{primary: rangeOf(text, "\x1b[31mred"), current: -1}
+	got := draw(t, text, 40, mk)
+	want := []string{"plain «␛[31mred»␛[0m after␇bell"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	for _, row := range got {
+		if strings.ContainsAny(row, "\x1b\x07") {
+			t.Errorf("row %q carries a raw control character", row)
+		}
+	}
+	// Bidi overrides are dropped, invalid UTF-8 shown as U+FFFD.
+	got = draw(t, "a\u202eb\xffc", 10, marks{current: -1})
+	if want := []string{"ab\uFFFDc"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestMarksPriority(t *testing.T) {
+	text := "one two three four five six"
+	// matches "o" in one/two/four; current is the one in "two".
+	mk := marks{
+		primary:  rangeOf(text, "two three"),
+		others:   []Range{rangeOf(text, "five")},
+		matches:  []int32{int32(strings.Index(text, "o")), int32(strings.Index(text, "wo") + 1), int32(strings.Index(text, "our"))},
+		matchLen: 1,
+		current:  1,
+	}
+	got := draw(t, text, 40, mk)
+	want := []string{"{o}ne «tw»<o>« three» f{o}ur ‹five› six"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestWideCharDoesNotSplitAtRowEnd(t *testing.T) {
+	// 5 cells: "ab" + 日 (2) = 4, then 本 would need cells 5-6.
+	got := draw(t, "ab日本", 5, marks{current: -1})
+	want := []string{"ab日", "本"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestFold(t *testing.T) {
+	for _, s := range []string{"Hello WORLD", "ÀÉÎ straße İstanbul ΣΑΣ", "line\nbreak\ttab\fpage", "\xff\xfeBAD"} {
+		f := fold(s)
+		if len(f) != len(s) {
+			t.Errorf("fold(%q) changed length %d → %d", s, len(s), len(f))
+		}
+	}
+	if got := fold("Hello\nWORLD"); got != "hello world" {
+		t.Errorf("fold = %q", got)
+	}
+	if got := fold("ÀÉÎ"); got != "àéî" {
+		t.Errorf("fold = %q", got)
+	}
+	text := "The Cat sat.\nTHE CAT ran; the cat slept. concatenate"
+	got := findAll(fold(text), fold("the cat"))
+	if len(got) != 3 {
+		t.Fatalf("matches = %v, want 3", got)
+	}
+	for _, s := range got {
+		if w := strings.ToLower(text[s : int(s)+7]); w != "the cat" {
+			t.Errorf("match at %d is %q", s, w)
+		}
+	}
+	// A phrase matches across a line break.
+	if got := findAll(fold(text), fold("sat. the")); len(got) != 1 {
+		t.Errorf("phrase across a line break: %v", got)
+	}
+}

@@ -1,0 +1,665 @@
+// Package source is the TUI's document viewer: a bubbletea component that
+// shows a document's text wrapped to its pane, scrolled to a citation with
+// the cited bytes highlighted, and searchable.
+//
+// It stays smooth on a million-token document by never wrapping the whole
+// text: the text is indexed into lines once per document, and a frame
+// wraps and draws only the lines it shows (see layout.go). Search runs in
+// a tea.Cmd over a case-folded copy of the text (see search.go).
+//
+// The parent (the root model) drives it like this:
+//
+//	src := source.New(styles)             // once
+//	src.SetSize(w, h)                     // on every layout change
+//	src.Show(doc, primary, others)        // jump to a citation
+//	src, cmd = src.Update(msg)            // keys while the pane is focused,
+//	                                      // and every message the parent
+//	                                      // does not own (search results)
+//	src.View()                            // exactly w×h cells
+//	case source.CloseMsg:                 // esc: back to the conversation
+//	src.SetStyles(s)                      // when the theme changes
+//
+// While Searching() is true the pane owns every key (the user is typing a
+// query): the parent should not act on global keys then.
+package source
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/themes"
+)
+
+// The smallest pane the viewer draws in; smaller shows "window too small".
+const (
+	minWidth  = 20
+	minHeight = 3 // header, one row of text, status line
+)
+
+// wheelRows is how far one mouse wheel step scrolls.
+const wheelRows = 3
+
+// CloseMsg is emitted when esc is pressed with the search prompt closed:
+// the pane has nothing to cancel, and the parent takes it to mean "back to
+// the conversation".
+type CloseMsg struct{}
+
+// searchDoneMsg carries a finished search back to Update.
+type searchDoneMsg struct {
+	ds      *docState
+	seq     int
+	matches []int32
+	qlen    int
+}
+
+// docState is what the pane keeps per document, shared by copies of the
+// Model: the line index, and the folded text for search, built on the
+// first search (from the search Cmd's goroutine, hence the Once).
+type docState struct {
+	doc   *docstore.Document
+	idx   *lineIndex
+	pages int
+
+	foldOnce sync.Once
+	folded   string
+}
+
+func newDocState(doc *docstore.Document) *docState {
+	return &docState{doc: doc, idx: newLineIndex(doc.Text), pages: max(doc.Pages, len(doc.PageStarts))}
+}
+
+func (d *docState) foldedText() string {
+	d.foldOnce.Do(func() { d.folded = fold(d.doc.Text) })
+	return d.folded
+}
+
+// sameDoc reports whether b is the document a is showing. IDs are content
+// hashes, so a document loaded again is still the same one.
+func sameDoc(a, b *docstore.Document) bool {
+	return a == b || a.ID != "" && a.ID == b.ID && len(a.Text) == len(b.Text)
+}
+
+// wrapCache holds the wrapped rows of the blocks drawn lately, for one
+// width. It is shared by copies of the Model (View has a value receiver)
+// and replaced, not cleared, when the width or document changes.
+type wrapCache struct {
+	width int
+	rows  map[int][]int32
+}
+
+// maxCachedBlocks bounds the cache; past it the cache starts over, which
+// costs one re-wrap of the visible blocks.
+const maxCachedBlocks = 1 << 14
+
+// pos is a scroll position: a block and a wrapped row within it.
+type pos struct{ blk, row int }
+
+func (p pos) less(q pos) bool { return p.blk < q.blk || p.blk == q.blk && p.row < q.row }
+
+// Model is the source pane.
+type Model struct {
+	// KeyMap is the pane's keys; replace bindings to rebind.
+	KeyMap KeyMap
+
+	styles *themes.Styles
+	paints [numClasses]paint
+
+	width, height int
+
+	ds    *docState
+	wraps *wrapCache
+	top   pos
+
+	primary Range
+	others  []Range
+	// reveal is set by Show before the pane has a size: the range to
+	// scroll to once it has one.
+	reveal *Range
+
+	input  textinput.Model
+	prompt bool // the search prompt is open
+
+	query   string  // the last search run, as typed
+	qlen    int     // its length in bytes, folded (the same as in the text)
+	matches []int32 // match starts
+	current int     // index into matches of the current match
+	seq     int     // search generation; stale results are dropped
+	pending bool    // a search is running
+}
+
+// New returns an empty source pane drawn in the given theme.
+func New(styles *themes.Styles) Model {
+	in := textinput.New()
+	in.Prompt = "/"
+	in.Placeholder = "search the document"
+	in.CharLimit = 256
+	m := Model{KeyMap: DefaultKeyMap(), input: in}
+	m.SetStyles(styles)
+	return m
+}
+
+// SetStyles switches the pane to another theme, for instance when the
+// terminal's background colour arrives.
+func (m *Model) SetStyles(s *themes.Styles) {
+	m.styles = s
+	for c, st := range [numClasses]interface{ Render(...string) string }{
+		clsText:      s.Text,
+		clsFaint:     s.FaintHighlight,
+		clsHighlight: s.Highlight,
+		clsMatch:     s.Match,
+		clsCurrent:   s.CurrentMatch,
+	} {
+		m.paints[c] = paintOf(st.Render("x"))
+	}
+	m.input.SetStyles(s.TextInput)
+}
+
+// paintOf splits a style's rendering of "x" into the SGR sequences before
+// and after it, so a run of any length is styled by concatenation rather
+// than by a lipgloss Render per run (which, for underlined styles, styles
+// every character apart).
+func paintOf(rendered string) paint {
+	i := strings.IndexByte(rendered, 'x')
+	if i < 0 {
+		return paint{}
+	}
+	return paint{prefix: rendered[:i], suffix: rendered[i+1:]}
+}
+
+// SetSize sets the pane's size in cells, header and status line included.
+// The top line stays at the top across a change of width.
+func (m *Model) SetSize(width, height int) {
+	width, height = max(width, 0), max(height, 0)
+	var anchor = -1
+	if m.ds != nil && m.wraps != nil && width != m.width && m.drawable() {
+		anchor = m.offsetOf(m.top)
+	}
+	m.width, m.height = width, height
+	m.input.SetWidth(max(width-2, 1))
+	if m.ds == nil || !m.drawable() {
+		return
+	}
+	if m.wraps == nil || m.wraps.width != width {
+		m.wraps = &wrapCache{width: width, rows: map[int][]int32{}}
+	}
+	if anchor >= 0 {
+		m.top = m.posOf(anchor)
+	}
+	if m.reveal != nil {
+		r := *m.reveal
+		m.reveal = nil
+		m.scrollTo(r)
+	}
+	m.top = m.clampTop(m.top)
+}
+
+// Show shows doc scrolled so that primary is in view with a few lines of
+// context above it (unless it already is in view), primary highlighted and
+// others marked more faintly. Ranges are byte ranges into doc.Text;
+// out-of-range ones are clipped. Showing another document clears the
+// search.
+func (m *Model) Show(doc *docstore.Document, primary Range, others []Range) {
+	if doc == nil {
+		m.ds, m.wraps, m.reveal = nil, nil, nil
+		m.clearSearch()
+		return
+	}
+	if m.ds == nil || !sameDoc(m.ds.doc, doc) {
+		m.ds = newDocState(doc)
+		m.wraps = &wrapCache{width: m.width, rows: map[int][]int32{}}
+		m.top = pos{}
+		m.clearSearch()
+	}
+	n := len(doc.Text)
+	m.primary = primary.clip(n)
+	m.others = m.others[:0:0]
+	for _, r := range others {
+		m.others = append(m.others, r.clip(n))
+	}
+	m.scrollTo(m.primary)
+}
+
+// clip returns r within [0, n], Start ≤ End.
+func (r Range) clip(n int) Range {
+	r.Start = min(max(r.Start, 0), n)
+	r.End = min(max(r.End, r.Start), n)
+	return r
+}
+
+// Searching reports whether the search prompt is open. The pane then owns
+// every key, esc included.
+func (m Model) Searching() bool { return m.prompt }
+
+// Offset returns the byte offset of the first character in view.
+func (m Model) Offset() int {
+	if m.ds == nil || !m.drawable() {
+		return 0
+	}
+	return m.offsetOf(m.top)
+}
+
+// Match returns the current search match (1-based) and the number of
+// matches; 0, 0 without a search.
+func (m Model) Match() (current, total int) {
+	if len(m.matches) == 0 {
+		return 0, 0
+	}
+	return m.current + 1, len(m.matches)
+}
+
+// ShortHelp returns the keys that apply now, for bubbles/help.
+func (m Model) ShortHelp() []key.Binding { return m.helpKeys().ShortHelp() }
+
+// FullHelp returns all the keys that apply now, for bubbles/help.
+func (m Model) FullHelp() [][]key.Binding { return m.helpKeys().FullHelp() }
+
+func (m Model) helpKeys() help.KeyMap {
+	if m.prompt {
+		return promptHelp{m.KeyMap}
+	}
+	return m.KeyMap
+}
+
+// Update handles keys, mouse wheel and the pane's own messages.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case searchDoneMsg:
+		if msg.ds == m.ds && msg.seq == m.seq {
+			m.searchDone(msg)
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		if m.prompt {
+			return m.updatePrompt(msg)
+		}
+		return m.updateKey(msg)
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelDown:
+			m.scroll(wheelRows)
+		case tea.MouseWheelUp:
+			m.scroll(-wheelRows)
+		}
+		return m, nil
+	}
+	if m.prompt {
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg) // paste, cursor
+		return m, cmd
+	}
+	return m, nil
+}
+
+func (m Model) updateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	k := m.KeyMap
+	switch {
+	case key.Matches(msg, k.Scroll.LineDown):
+		m.scroll(1)
+	case key.Matches(msg, k.Scroll.LineUp):
+		m.scroll(-1)
+	case key.Matches(msg, k.Scroll.PageDown):
+		m.scroll(max(m.bodyHeight()-1, 1))
+	case key.Matches(msg, k.Scroll.PageUp):
+		m.scroll(-max(m.bodyHeight()-1, 1))
+	case key.Matches(msg, k.Scroll.Top):
+		m.top = pos{}
+	case key.Matches(msg, k.Scroll.Bottom):
+		if m.ds != nil && m.drawable() {
+			m.top = m.maxTop()
+		}
+	case key.Matches(msg, k.Search.Open):
+		if m.ds == nil {
+			return m, nil
+		}
+		m.prompt = true
+		m.input.Reset()
+		return m, m.input.Focus()
+	case key.Matches(msg, k.Search.Next):
+		m.stepMatch(1)
+	case key.Matches(msg, k.Search.Prev):
+		m.stepMatch(-1)
+	case key.Matches(msg, k.Search.Back):
+		return m, func() tea.Msg { return CloseMsg{} }
+	}
+	return m, nil
+}
+
+func (m Model) updatePrompt(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	switch {
+	case key.Matches(msg, m.KeyMap.Prompt.Run):
+		m.prompt = false
+		m.input.Blur()
+		q := m.input.Value()
+		if strings.TrimSpace(q) == "" {
+			m.clearSearch()
+			return m, nil
+		}
+		m.clearSearch()
+		m.query, m.pending = q, true
+		return m, searchCmd(m.ds, q, m.seq)
+	case key.Matches(msg, m.KeyMap.Prompt.Cancel):
+		m.prompt = false
+		m.input.Blur()
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return m, cmd
+}
+
+// searchCmd finds every match of q in ds's text, off the Update loop.
+func searchCmd(ds *docState, q string, seq int) tea.Cmd {
+	return func() tea.Msg {
+		fq := fold(q)
+		return searchDoneMsg{ds: ds, seq: seq, matches: findAll(ds.foldedText(), fq), qlen: len(fq)}
+	}
+}
+
+// clearSearch forgets the search and drops any still running.
+func (m *Model) clearSearch() {
+	m.seq++
+	m.query, m.qlen, m.matches, m.current, m.pending = "", 0, nil, 0, false
+}
+
+// searchDone takes a finished search's matches and goes to the first one
+// at or after the top of the view, as less does.
+func (m *Model) searchDone(msg searchDoneMsg) {
+	m.pending = false
+	m.matches, m.qlen = msg.matches, msg.qlen
+	if len(m.matches) == 0 {
+		return
+	}
+	top := m.Offset()
+	m.current = sort.Search(len(m.matches), func(i int) bool { return int(m.matches[i]) >= top })
+	if m.current == len(m.matches) {
+		m.current = 0
+	}
+	m.revealMatch()
+}
+
+func (m *Model) stepMatch(d int) {
+	n := len(m.matches)
+	if n == 0 {
+		return
+	}
+	m.current = ((m.current+d)%n + n) % n
+	m.revealMatch()
+}
+
+func (m *Model) revealMatch() {
+	s := int(m.matches[m.current])
+	m.scrollTo(Range{s, s + m.qlen})
+}
+
+// drawable reports whether the pane is big enough to lay text out.
+func (m *Model) drawable() bool { return m.width >= minWidth && m.height >= minHeight }
+
+func (m *Model) bodyHeight() int { return m.height - 2 }
+
+// rows returns the start offsets, relative to the block, of block i's
+// wrapped rows.
+func (m *Model) rows(i int) []int32 {
+	if r, ok := m.wraps.rows[i]; ok {
+		return r
+	}
+	if len(m.wraps.rows) >= maxCachedBlocks {
+		m.wraps.rows = map[int][]int32{}
+	}
+	s, _ := m.ds.idx.block(i)
+	r := wrapBlock(nil, s, m.width)
+	m.wraps.rows[i] = r
+	return r
+}
+
+// posOf returns the position of the row holding byte offset off.
+func (m *Model) posOf(off int) pos {
+	b := m.ds.idx.blockAt(off)
+	rel := off - int(m.ds.idx.starts[b])
+	rows := m.rows(b)
+	r := sort.Search(len(rows), func(i int) bool { return int(rows[i]) > rel }) - 1
+	return pos{b, max(r, 0)}
+}
+
+// offsetOf returns the byte offset at which row p starts.
+func (m *Model) offsetOf(p pos) int {
+	return int(m.ds.idx.starts[p.blk]) + int(m.rows(p.blk)[p.row])
+}
+
+// down moves p n rows down, stopping at the last row.
+func (m *Model) down(p pos, n int) pos {
+	last := m.ds.idx.blocks() - 1
+	for n > 0 {
+		nr := len(m.rows(p.blk))
+		if p.row+n < nr {
+			p.row += n
+			return p
+		}
+		if p.blk == last {
+			p.row = nr - 1
+			return p
+		}
+		n -= nr - p.row
+		p = pos{p.blk + 1, 0}
+	}
+	return p
+}
+
+// up moves p n rows up, stopping at the first row.
+func (m *Model) up(p pos, n int) pos {
+	for n > 0 {
+		if p.row >= n {
+			p.row -= n
+			return p
+		}
+		if p.blk == 0 {
+			p.row = 0
+			return p
+		}
+		n -= p.row + 1
+		p.blk--
+		p.row = len(m.rows(p.blk)) - 1
+	}
+	return p
+}
+
+// maxTop is the lowest top position: the last row at the bottom.
+func (m *Model) maxTop() pos {
+	last := m.ds.idx.blocks() - 1
+	return m.up(pos{last, len(m.rows(last)) - 1}, m.bodyHeight()-1)
+}
+
+func (m *Model) clampTop(p pos) pos {
+	if mt := m.maxTop(); mt.less(p) {
+		return mt
+	}
+	return p
+}
+
+// scroll moves the view n rows, down if n > 0.
+func (m *Model) scroll(n int) {
+	if m.ds == nil || !m.drawable() {
+		return
+	}
+	if n > 0 {
+		m.top = m.clampTop(m.down(m.top, n))
+	} else {
+		m.top = m.up(m.top, -n)
+	}
+}
+
+// rowsFrom counts the rows from a down to b, giving up at limit.
+func (m *Model) rowsFrom(a, b pos, limit int) int {
+	n := 0
+	for a.less(b) && n < limit {
+		nr := len(m.rows(a.blk))
+		if a.blk == b.blk {
+			return n + b.row - a.row
+		}
+		n += nr - a.row
+		a = pos{a.blk + 1, 0}
+	}
+	return n
+}
+
+// inView reports whether row p is on screen.
+func (m *Model) inView(p pos) bool {
+	return !p.less(m.top) && m.rowsFrom(m.top, p, m.bodyHeight()) < m.bodyHeight()
+}
+
+// scrollTo brings r into view: not at all if it is in view already,
+// otherwise with its first row a few rows below the top.
+func (m *Model) scrollTo(r Range) {
+	if !m.drawable() {
+		m.reveal = &r // once the pane has a size
+		return
+	}
+	first := m.posOf(r.Start)
+	last := m.posOf(max(r.End-1, r.Start))
+	if m.inView(first) && m.inView(last) {
+		return
+	}
+	context := min(3, m.bodyHeight()/4)
+	m.top = m.clampTop(m.up(first, context))
+}
+
+// View draws the pane: a header line (document name, page, position), the
+// text, and a status line (search prompt or results, keys), exactly
+// width×height cells.
+func (m Model) View() string {
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	if !m.drawable() {
+		return m.tooSmall()
+	}
+	var b strings.Builder
+	b.Grow(h * (w + 16))
+	b.WriteString(m.header())
+	b.WriteByte('\n')
+	bh := m.bodyHeight()
+	drawn := 0
+	if m.ds == nil {
+		b.WriteString(fit(m.styles.Muted.Render("no document shown"), w))
+		b.WriteByte('\n')
+		drawn++
+	} else {
+		mk := marks{primary: m.primary, others: m.others, matches: m.matches, matchLen: m.qlen, current: -1}
+		if len(m.matches) > 0 {
+			mk.current = m.current
+			top := m.offsetOf(m.top)
+			mk.next = sort.Search(len(m.matches), func(i int) bool { return int(m.matches[i])+m.qlen > top })
+		}
+		ix := m.ds.idx
+		for p := m.top; drawn < bh && p.blk < ix.blocks(); p = (pos{p.blk + 1, 0}) {
+			rows := m.rows(p.blk)
+			s, base := ix.block(p.blk)
+			for r := p.row; r < len(rows) && drawn < bh; r++ {
+				to := len(s)
+				if r+1 < len(rows) {
+					to = int(rows[r+1])
+				}
+				renderRow(&b, s, base, int(rows[r]), to, w, &mk, &m.paints)
+				b.WriteByte('\n')
+				drawn++
+			}
+		}
+	}
+	for ; drawn < bh; drawn++ {
+		b.WriteString(pad(w))
+		b.WriteByte('\n')
+	}
+	b.WriteString(m.footer())
+	return b.String()
+}
+
+// tooSmall is the whole view when the pane cannot hold the text.
+func (m Model) tooSmall() string {
+	lines := make([]string, m.height)
+	lines[0] = fit(m.styles.Warning.Render(ansi.Truncate("window too small", m.width, "…")), m.width)
+	for i := 1; i < m.height; i++ {
+		lines[i] = pad(m.width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// header is the document's name on the left, the page and position on the
+// right: "manual.pdf          p. 37/2415 · 12%".
+func (m Model) header() string {
+	w := m.width
+	if m.ds == nil {
+		return fit(m.styles.Title.Render("source"), w)
+	}
+	d := m.ds.doc
+	name := d.Name
+	if name == "" {
+		name = d.Title
+	}
+	if name == "" {
+		name = string(d.ID)
+	}
+	name = textproc.OneLine(name)
+
+	top := m.offsetOf(m.top)
+	pct := 100
+	if n := len(d.Text); n > 0 && m.top.less(m.maxTop()) {
+		pct = int(int64(top) * 100 / int64(n))
+	}
+	where := fmt.Sprintf("%d%%", pct)
+	if m.ds.pages > 1 {
+		where = fmt.Sprintf("p. %d/%d · %s", d.PageOf(top), m.ds.pages, where)
+	}
+	ww := ansi.StringWidth(where)
+	if ww+8 > w {
+		return fit(m.styles.Title.Render(ansi.Truncate(name, w, "…")), w)
+	}
+	left := m.styles.Title.Render(ansi.Truncate(name, w-ww-2, "…"))
+	return left + pad(w-ansi.StringWidth(left)-ww) + m.styles.Muted.Render(where)
+}
+
+// footer is the search prompt while it is open; otherwise the search's
+// state on the left and a reminder of the keys on the right.
+func (m Model) footer() string {
+	w := m.width
+	if m.prompt {
+		return fit(m.input.View(), w)
+	}
+	var left string
+	q := ansi.Truncate(textproc.OneLine(m.query), max(w/3, 8), "…")
+	switch {
+	case m.pending:
+		left = m.styles.Stage.Render(fmt.Sprintf("searching “%s”…", q))
+	case m.query != "" && len(m.matches) == 0:
+		left = m.styles.Warning.Render(fmt.Sprintf("no match for “%s”", q))
+	case len(m.matches) > 0:
+		left = m.styles.Status.Render(fmt.Sprintf("match %d/%d", m.current+1, len(m.matches))) +
+			m.styles.Muted.Render(fmt.Sprintf(" · “%s”", q))
+	}
+	k := m.KeyMap.Search
+	right := fmt.Sprintf("%s %s · %s/%s match · %s %s", k.Open.Help().Key, k.Open.Help().Desc,
+		k.Next.Help().Key, k.Prev.Help().Key, k.Back.Help().Key, k.Back.Help().Desc)
+	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
+	if lw+rw+2 > w {
+		return fit(left, w)
+	}
+	return left + pad(w-lw-rw) + m.styles.Muted.Render(right)
+}
+
+// fit pads or truncates s (which may hold SGR sequences) to w cells.
+func fit(s string, w int) string {
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		return ansi.Truncate(s, w, "")
+	}
+	return s + pad(w-sw)
+}

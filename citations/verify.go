@@ -1,6 +1,7 @@
 package citations
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -13,22 +14,24 @@ import (
 // A citation's support score is the weighted fraction of the statement's
 // content terms (textproc.Terms: case-folded, stop words dropped, stemmed —
 // the index's own analysis) that occur among the cited text's terms. Each
-// distinct term counts once. A term with a digit is a number: it must match
-// exactly (after dropping thousands separators, so "1,000" = "1000") and
-// weighs NumberWeight, because a wrong figure is the error a reader most
+// distinct term counts once. A term with a digit, a number word ("two" =
+// "2") or a scale word ("million") is a number: it must match exactly (after
+// dropping thousands separators, so "1,000" = "1000") and weighs NumberWeight, because a wrong figure is the error a reader most
 // needs flagged. A statement whose words appear verbatim, in order, in the
 // cited text (case and whitespace aside, at least QuoteMinWords words) is an
 // exact quote and scores 1.
 //
-// The score maps to a level the way LongCite's judge prompt (Figure 7)
-// grades: Supported from SupportedAt (most of the statement is in the
-// snippet), Partial from PartialAt (a good part of it is), Unsupported
-// below. A number of the statement missing from the cited text caps the
+// The score maps to a level the way LongCite's judge prompts grade
+// (Figures 7 and 9): Supported from SupportedAt (most of the statement is
+// in the snippet), Partial from PartialAt (some key point of it is: a
+// statement listing four films, citing one sentence per film, gets a
+// partial verdict on each), Unsupported below (unrelated sentences share a
+// common word or two at most and score about 0.1). A number of the statement missing from the cited text caps the
 // level at Partial, whatever the score: the snippet may say the rest, but
 // not that figure.
 const (
 	SupportedAt   = 0.7
-	PartialAt     = 0.3
+	PartialAt     = 0.2
 	NumberWeight  = 3.0
 	QuoteMinWords = 4
 	// OfflineJudge names this verifier in Verdict.Judge.
@@ -59,21 +62,48 @@ func analyse(text string) analysis {
 	return a
 }
 
-// numKey drops thousands separators from a number term.
+// numKey normalises a number term: thousands separators go ("1,000" =
+// "1000") and a number word becomes its digits ("two" = "2").
 func numKey(t string) string {
+	if d, ok := numberWords[t]; ok {
+		return d
+	}
 	if isNumber(t) && strings.IndexByte(t, ',') >= 0 {
 		return strings.ReplaceAll(t, ",", "")
 	}
 	return t
 }
 
+// isNumber reports whether a (normalised) term is a number: it has a digit,
+// or it is a scale word such as "million".
 func isNumber(t string) bool {
 	for i := 0; i < len(t); i++ {
 		if '0' <= t[i] && t[i] <= '9' {
 			return true
 		}
 	}
-	return false
+	return scaleWords[t]
+}
+
+// numberWords maps the terms of number words to digits. "one" is left out:
+// it is mostly a pronoun ("one of the films").
+var numberWords = map[string]string{}
+
+// scaleWords are the terms of words that scale a number; a statement saying
+// "million" where its source says "billion" misquotes a figure.
+var scaleWords = map[string]bool{}
+
+func init() {
+	for i, w := range []string{"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+		"eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"} {
+		numberWords[textproc.Term(w)] = strconv.Itoa(i + 2)
+	}
+	for i, w := range []string{"thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"} {
+		numberWords[textproc.Term(w)] = strconv.Itoa(30 + 10*i)
+	}
+	for _, w := range []string{"hundred", "thousand", "million", "billion", "trillion", "dozen"} {
+		scaleWords[textproc.Term(w)] = true
+	}
 }
 
 // Support judges how well cited supports statement, offline.
@@ -288,7 +318,8 @@ func bringsNew(t string, terms []string, known map[string]bool) bool {
 	textproc.Words(t, func(s, e int) {
 		w := t[s:e]
 		r, _ := utf8.DecodeRuneInString(w)
-		if !first && unicode.IsUpper(r) {
+		// One-letter words ("U.S.", "C. Robert") are initials, not names.
+		if !first && unicode.IsUpper(r) && utf8.RuneCountInString(w) > 1 {
 			if term := textproc.Term(w); term != "" && !known[term] {
 				isNew = true
 			}

@@ -31,6 +31,12 @@ func TestSupportExamples(t *testing.T) {
 			a.SentenceText(33), Unsupported, 0, 0.1},
 		{"thousands separators", "The program had 1,000 listeners in 1943.",
 			"The radio program Meet Corliss Archer had 1000 listeners when it began in 1943.", Supported, 1, 1},
+		{"number words are numbers", "The film won two Academy Awards.",
+			"The film won 2 Academy Awards.", Supported, 1, 1},
+		{"a number word the source lacks", "The 1994 film, directed by Tim Burton, starred Johnny Depp and won two Academy Awards.",
+			a.SentenceText(1), Partial, 0.6, 0.7},
+		{"one film of a list of four, with a year", "He is best known for horror films such as \"Sinister\" and \"Deliver Us From Evil\", and for the 2016 Marvel film \"Doctor Strange\".",
+			a.SentenceText(33), Partial, 0.2, 0.3},
 		{"no content words", "It is what it is.", a.SentenceText(5), Unsupported, 0, 0},
 	}
 	for _, tt := range tests {
@@ -46,7 +52,7 @@ func TestSupportExamples(t *testing.T) {
 
 func TestThresholds(t *testing.T) {
 	// Six content words, k of them cited (k/6 = 0, .17, .33, .5, .67, .83,
-	// 1): the levels switch at 0.3 and 0.7.
+	// 1): the levels switch at 0.2 and 0.7.
 	statement := "alpha bravo charlie delta echo foxtrot"
 	words := []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"}
 	want := []Level{Unsupported, Unsupported, Partial, Partial, Partial, Supported, Supported}
@@ -139,6 +145,7 @@ func TestVerifyAnswerUsesContext(t *testing.T) {
 			{Text: "Edward Davis Wood Jr. was an American filmmaker.", Citations: []Span{SpanOf(a, 21, 21)}},
 			{Text: "Therefore, Derrickson and Wood were both American."},
 			{Text: "Therefore, Tim Burton's film about Wood is worth watching."},
+			{Text: "So both were American, as was the U.S. director Edward Davis Wood."},
 		},
 	}
 	VerifyAnswer(ans)
@@ -147,6 +154,9 @@ func TestVerifyAnswerUsesContext(t *testing.T) {
 	}
 	if !ans.Statements[3].NeedsCitation {
 		t.Error("a 'therefore' statement bringing in a new name (Tim Burton) was excused")
+	}
+	if ans.Statements[4].NeedsCitation {
+		t.Error("initials (U.S.) were taken for a new name")
 	}
 	for i, s := range ans.Statements[:2] {
 		if len(s.Support) != 1 || s.Support[0].Level != Supported {

@@ -1,0 +1,189 @@
+package citations
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+
+	"github.com/citelens/citelens/docstore/textproc"
+)
+
+// WriteHTML writes a as one self-contained HTML page: inline CSS, no
+// scripts, no fonts or images to fetch, so it reads the same offline. The
+// answer's statements carry numbered citation markers that link to the
+// evidence section, where each cited span is quoted in full and highlighted,
+// with its document, page, sentence range (counted from 1) and a support
+// badge; uncited statements that state a fact are flagged. Stages, plan,
+// usage and warnings follow. Every text is HTML-escaped, and control
+// characters show as visible symbols (textproc.Printable).
+func WriteHTML(w io.Writer, a *Answer) error {
+	v := htmlView{
+		Question: textproc.Printable(a.Question),
+		Byline:   textproc.Printable(byline(a)),
+		Partial:  a.Partial,
+		Error:    textproc.Printable(a.Error),
+	}
+	n := 0
+	for i, s := range a.Statements {
+		hs := htmlStatement{ID: fmt.Sprintf("s%d", i+1), Text: textproc.Printable(s.Text), Needs: s.NeedsCitation && len(s.Citations) == 0}
+		for j, c := range s.Citations {
+			n++
+			hc := htmlCitation{
+				N: n, ID: fmt.Sprintf("c%d", n), Statement: hs.ID,
+				Doc:   textproc.Printable(c.DocName),
+				Where: fmt.Sprintf("%s, %s", pageLabel(c.Page), sentenceLabel(c.First, c.Last)),
+				Bytes: fmt.Sprintf("bytes %d–%d", c.Start, c.End),
+				Text:  textproc.Printable(c.Text),
+			}
+			if j < len(s.Support) && s.Support[j].Level != "" {
+				hc.Level = string(s.Support[j].Level)
+				hc.Score = fmt.Sprintf("%.2f", s.Support[j].Score)
+				hc.Judge = s.Support[j].Judge
+			}
+			hs.Citations = append(hs.Citations, hc)
+		}
+		for _, wn := range s.Warnings {
+			hs.Warnings = append(hs.Warnings, textproc.Printable(wn))
+		}
+		v.Statements = append(v.Statements, hs)
+	}
+	for _, st := range a.Stages {
+		v.Stages = append(v.Stages, textproc.Printable(st))
+	}
+	if a.Plan != nil {
+		if b, err := json.MarshalIndent(a.Plan, "", "  "); err == nil {
+			v.Plan = textproc.Printable(string(b))
+		}
+	}
+	for _, wn := range a.Warnings {
+		v.Warnings = append(v.Warnings, textproc.Printable(wn))
+	}
+	if err := htmlPage.Execute(w, v); err != nil {
+		return fmt.Errorf("writing the answer as HTML: %w", err)
+	}
+	return nil
+}
+
+type htmlView struct {
+	Question, Byline string
+	Partial          bool
+	Error            string
+	Statements       []htmlStatement
+	Stages           []string
+	Plan             string
+	Warnings         []string
+}
+
+type htmlStatement struct {
+	ID, Text  string
+	Needs     bool
+	Citations []htmlCitation
+	Warnings  []string
+}
+
+type htmlCitation struct {
+	N                   int
+	ID, Statement       string
+	Doc, Where, Bytes   string
+	Text                string
+	Level, Score, Judge string
+}
+
+var htmlPage = template.Must(template.New("answer").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="citelens">
+<title>{{.Question}}</title>
+<style>
+:root { --fg: #1d1f21; --bg: #fdfdfc; --muted: #5f6368; --rule: #d8d8d4; --mark: #fff1a8;
+  --ok: #1e7b34; --part: #9a6700; --bad: #b42318; --link: #1a5fb4; }
+@media (prefers-color-scheme: dark) {
+  :root { --fg: #e6e6e3; --bg: #18191a; --muted: #a0a4a8; --rule: #3a3b3c; --mark: #5c4d00;
+    --ok: #6fd08c; --part: #e3b341; --bad: #ff7b72; --link: #8ab4f8; }
+}
+body { font: 16px/1.6 Georgia, "Times New Roman", serif; color: var(--fg); background: var(--bg);
+  max-width: 46rem; margin: 2rem auto; padding: 0 1rem; }
+h1 { font-size: 1.5rem; line-height: 1.3; margin-bottom: .25rem; }
+h2 { font-size: 1.15rem; border-bottom: 1px solid var(--rule); padding-bottom: .2rem; margin-top: 2.5rem; }
+.byline, figcaption, .meta { color: var(--muted); font: .85rem/1.4 system-ui, sans-serif; }
+a { color: var(--link); text-decoration: none; }
+a:hover, a:focus { text-decoration: underline; }
+.statement { margin: .6rem 0; white-space: pre-wrap; }
+.statement:target, figure:target { outline: 2px solid var(--link); outline-offset: 4px; }
+sup a { font: .75rem system-ui, sans-serif; margin-left: .1rem; }
+.badge { font: .7rem/1 system-ui, sans-serif; padding: .15rem .35rem; border-radius: .25rem;
+  border: 1px solid currentColor; white-space: nowrap; vertical-align: middle; }
+.supported { color: var(--ok); } .partial { color: var(--part); } .unsupported { color: var(--bad); }
+.alert { border-left: 4px solid var(--bad); padding: .4rem .8rem; }
+article { margin: 1.2rem 0 1.8rem; }
+article > p.said { font-style: italic; margin: 0 0 .4rem; white-space: pre-wrap; }
+figure { margin: .6rem 0 .6rem 1rem; }
+figure blockquote { margin: .3rem 0 0; padding-left: .8rem; border-left: 3px solid var(--rule); white-space: pre-wrap; }
+mark { background: var(--mark); color: inherit; }
+.warn { color: var(--bad); font: .85rem/1.4 system-ui, sans-serif; }
+pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); padding: .6rem; }
+</style>
+</head>
+<body>
+<header>
+<h1>{{.Question}}</h1>
+<p class="byline">{{.Byline}}</p>
+</header>
+{{- if .Partial}}
+<p class="alert">This answer is incomplete{{if .Error}}: {{.Error}}{{end}}</p>
+{{- end}}
+<main>
+<section class="answer">
+{{- range .Statements}}
+<p class="statement" id="{{.ID}}">{{.Text}}{{range .Citations}}<sup><a class="{{.Level}}" href="#{{.ID}}" title="{{.Doc}}, {{.Where}}{{if .Level}}: {{.Level}}{{end}}">[{{.N}}]</a></sup>{{end}}{{if .Needs}} <span class="badge unsupported" title="This statement states a fact but cites nothing.">no citation</span>{{end}}</p>
+{{- end}}
+</section>
+<section class="evidence">
+<h2>Evidence</h2>
+{{- range .Statements}}{{if or .Citations .Warnings}}
+<article>
+<p class="said"><a href="#{{.ID}}">{{.Text}}</a></p>
+{{- range .Citations}}
+<figure id="{{.ID}}">
+<figcaption><a href="#{{.Statement}}">[{{.N}}]</a> <strong>{{.Doc}}</strong>, {{.Where}} <span class="meta">({{.Bytes}})</span>{{if .Level}} <span class="badge {{.Level}}" title="score {{.Score}}, judged {{.Judge}}">{{.Level}} {{.Score}}</span>{{end}}</figcaption>
+<blockquote><mark>{{.Text}}</mark></blockquote>
+</figure>
+{{- end}}
+{{- range .Warnings}}
+<p class="warn">{{.}}</p>
+{{- end}}
+</article>
+{{- end}}{{end}}
+</section>
+{{- if or .Stages .Plan}}
+<section class="process">
+<h2>How it was answered</h2>
+{{- if .Stages}}
+<ol>
+{{- range .Stages}}
+<li>{{.}}</li>
+{{- end}}
+</ol>
+{{- end}}
+{{- if .Plan}}
+<pre>{{.Plan}}</pre>
+{{- end}}
+</section>
+{{- end}}
+{{- if .Warnings}}
+<section class="warnings">
+<h2>Warnings</h2>
+<ul>
+{{- range .Warnings}}
+<li class="warn">{{.}}</li>
+{{- end}}
+</ul>
+</section>
+{{- end}}
+</main>
+</body>
+</html>
+`))

@@ -1,0 +1,227 @@
+package citations
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/citelens/citelens/docstore/textproc"
+)
+
+// WriteMarkdown writes a as Markdown: the question as a heading, the answer
+// with a footnote marker after each statement that has citations (or needs
+// one, or lost one), and footnotes that quote every cited span exactly —
+// Markdown's special characters backslash-escaped, so the rendered quote is
+// the document's text — under its document name, page and sentence range
+// (counted from 1) and its support verdict. Unsupported citations are
+// marked in bold.
+func WriteMarkdown(w io.Writer, a *Answer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# %s\n\n", oneLineMD(a.Question))
+	fmt.Fprintf(bw, "*%s*\n\n", oneLineMD(byline(a)))
+	if a.Partial {
+		msg := "This answer is incomplete"
+		if a.Error != "" {
+			msg += ": " + a.Error
+		}
+		fmt.Fprintf(bw, "> **%s**\n\n", oneLineMD(msg))
+	}
+
+	var notes [][]string // footnote bodies, numbered from 1
+	for i, s := range a.Statements {
+		text := strings.TrimSpace(s.Text)
+		if i > 0 {
+			if isListItem(text) && isListItem(a.Statements[i-1].Text) {
+				bw.WriteString("\n")
+			} else {
+				bw.WriteString("\n\n")
+			}
+		}
+		bw.WriteString(textproc.Printable(text))
+		if body := footnote(&s); body != nil {
+			notes = append(notes, body)
+			fmt.Fprintf(bw, "[^%d]", len(notes))
+		}
+	}
+	bw.WriteString("\n")
+
+	for i, body := range notes {
+		fmt.Fprintf(bw, "\n[^%d]: %s\n", i+1, body[0])
+		for _, line := range body[1:] {
+			if line == "" {
+				bw.WriteString("\n")
+			} else {
+				bw.WriteString("    " + line + "\n")
+			}
+		}
+	}
+
+	if len(a.Stages) > 0 {
+		bw.WriteString("\n## How it was answered\n\n")
+		for _, st := range a.Stages {
+			fmt.Fprintf(bw, "1. %s\n", oneLineMD(st))
+		}
+	}
+	if a.Plan != nil {
+		plan, err := json.MarshalIndent(a.Plan, "", "  ")
+		if err == nil {
+			fmt.Fprintf(bw, "\n### Plan\n\n```json\n%s\n```\n", strings.ReplaceAll(string(plan), "```", "`\u200b``"))
+		}
+	}
+	if len(a.Warnings) > 0 {
+		bw.WriteString("\n## Warnings\n\n")
+		for _, wn := range a.Warnings {
+			fmt.Fprintf(bw, "- %s\n", oneLineMD(wn))
+		}
+	}
+	return bw.Flush()
+}
+
+// footnote returns a statement's footnote as its first line and further
+// lines (to be indented), or nil when the statement needs none.
+func footnote(s *Statement) []string {
+	if len(s.Citations) == 0 && !s.NeedsCitation && len(s.Warnings) == 0 {
+		return nil
+	}
+	var lines []string
+	for i, c := range s.Citations {
+		head := fmt.Sprintf("%s, %s, %s", escapeMD(c.DocName), pageLabel(c.Page), sentenceLabel(c.First, c.Last))
+		if i < len(s.Support) && s.Support[i].Level != "" {
+			v := s.Support[i]
+			label := string(v.Level)
+			if v.Level == Unsupported {
+				label = "**unsupported**"
+			}
+			head += fmt.Sprintf(" — %s (%.2f)", label, v.Score)
+		}
+		if i > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, head+":", "")
+		for _, l := range strings.Split(c.Text, "\n") {
+			l = strings.TrimRight(l, "\r")
+			if l == "" {
+				lines = append(lines, ">")
+			} else {
+				lines = append(lines, "> "+escapeMD(l))
+			}
+		}
+	}
+	if len(s.Citations) == 0 && s.NeedsCitation {
+		lines = append(lines, "**No citation**: this statement states a fact but cites nothing.")
+	}
+	for _, wn := range s.Warnings {
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, "*Note: "+oneLineMD(wn)+"*")
+	}
+	return lines
+}
+
+func byline(a *Answer) string {
+	var parts []string
+	if a.Strategy != "" {
+		parts = append(parts, "Strategy "+a.Strategy)
+	}
+	if a.Model != "" {
+		parts = append(parts, "model "+a.Model)
+	}
+	if len(a.Docs) > 0 {
+		names := make([]string, len(a.Docs))
+		for i, d := range a.Docs {
+			names[i] = d.Name
+			if names[i] == "" {
+				names[i] = string(d.ID)
+			}
+		}
+		parts = append(parts, "documents: "+strings.Join(names, ", "))
+	}
+	if a.Seconds > 0 {
+		parts = append(parts, fmt.Sprintf("%.1f s", a.Seconds))
+	}
+	if u := a.Usage; u.LLMCalls > 0 {
+		est := ""
+		if u.Estimated {
+			est = " (estimated)"
+		}
+		parts = append(parts, fmt.Sprintf("%d model %s, %d prompt and %d completion tokens%s",
+			u.LLMCalls, plural(u.LLMCalls, "call", "calls"), u.PromptTokens, u.CompletionTokens, est))
+	}
+	if !a.Created.IsZero() {
+		parts = append(parts, a.Created.UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	return strings.Join(parts, " · ")
+}
+
+func pageLabel(p int) string { return fmt.Sprintf("p. %d", p) }
+
+// sentenceLabel counts sentences from 1, as a reader does.
+func sentenceLabel(first, last int) string {
+	if first == last {
+		return fmt.Sprintf("sentence %d", first+1)
+	}
+	return fmt.Sprintf("sentences %d–%d", first+1, last+1)
+}
+
+func isListItem(s string) bool {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "- ") || strings.HasPrefix(s, "* ") || strings.HasPrefix(s, "+ ") || strings.HasPrefix(s, "• ") {
+		return true
+	}
+	return stripListMarker(s) != strings.TrimLeft(s, "*_# ") // "1. ", "2) "
+}
+
+// escapeMD backslash-escapes the characters that Markdown would read as
+// syntax, so the text renders as itself. CommonMark lets any ASCII
+// punctuation be escaped, so escaping a little too much is harmless.
+// Control characters become visible symbols first (textproc.Printable).
+func escapeMD(s string) string {
+	s = textproc.Printable(s) // the file may well be read on a terminal
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	lineStart := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '\\', '`', '*', '_', '[', ']', '<', '>', '|', '~', '&', '!':
+			b.WriteByte('\\')
+		case '#', '-', '+', '=':
+			if lineStart {
+				b.WriteByte('\\')
+			}
+		case '.', ')':
+			// "1. " or "2) " at the start of a line would begin a list.
+			if j := i - 1; j >= 0 && isDigitsFromLineStart(s, j) {
+				b.WriteByte('\\')
+			}
+		}
+		b.WriteByte(c)
+		lineStart = c == '\n' || (lineStart && (c == ' ' || c == '\t'))
+	}
+	return b.String()
+}
+
+// isDigitsFromLineStart reports whether s[..j] back to the line start (or
+// the string start) is all digits, with leading spaces.
+func isDigitsFromLineStart(s string, j int) bool {
+	k := j
+	for k >= 0 && '0' <= s[k] && s[k] <= '9' {
+		k--
+	}
+	if k == j {
+		return false
+	}
+	for k >= 0 && s[k] == ' ' {
+		k--
+	}
+	return k < 0 || s[k] == '\n'
+}
+
+// oneLineMD is for headings and notes: newlines become spaces, and Markdown
+// syntax is escaped.
+func oneLineMD(s string) string {
+	return escapeMD(strings.Join(strings.Fields(s), " "))
+}

@@ -335,3 +335,24 @@ func TestLongBenchCiteOffsets(t *testing.T) {
 		t.Error("export without the documents succeeded")
 	}
 }
+
+// TestStreamMatchesPipeline checks that Stream gives exactly what parsing,
+// resolving and VerifyAnswer give on the whole text.
+func TestStreamMatchesPipeline(t *testing.T) {
+	answers, _ := goldenAnswers(t)
+	a, b := samples(t)
+	n, _ := NewSentenceNumbering(Part{Doc: a}, Part{Doc: b})
+	raw, err := os.ReadFile(filepath.Join("..", "testdata", "citations", "derrickson.model.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewStream(n, answers["derrickson"].Question, ResolveOptions{MaxCitations: LongBenchCiteCap})
+	var got []Statement
+	for i := 0; i < len(raw); i += 3 {
+		got = append(got, s.Write(string(raw[i:min(i+3, len(raw))]))...)
+	}
+	got = append(got, s.Close()...)
+	if !reflect.DeepEqual(got, answers["derrickson"].Statements) {
+		t.Errorf("Stream:\n%+v\npipeline:\n%+v", got, answers["derrickson"].Statements)
+	}
+}

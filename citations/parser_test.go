@@ -106,6 +106,9 @@ func TestParseTolerance(t *testing.T) {
 		{"empty brackets and commas", "<statement>X<cite>[] [3, ] [4,5-6]</cite></statement>", []RawStatement{
 			{Text: "X", Refs: []Ref{{3, 3}, {4, 4}, {5, 6}}, Tagged: true},
 		}},
+		{"long garbled items are cut", "<statement>X<cite>[see the first paragraph of the document for details]</cite></statement>", []RawStatement{
+			{Text: "X", Tagged: true, Garbled: []string{"[see the first paragraph of the document…"}},
+		}},
 		{"overlong number", "<statement>X<cite>[12345678901]</cite></statement>", []RawStatement{
 			{Text: "X", Tagged: true, Garbled: []string{"[12345678901]"}},
 		}},

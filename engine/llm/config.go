@@ -1,0 +1,407 @@
+package llm
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Environment variables read by LoadConfig. They override the config file.
+const (
+	EnvAPIKey        = "OPENAI_API_KEY"
+	EnvBaseURL       = "OPENAI_BASE_URL"
+	EnvModel         = "CITELENS_MODEL"
+	EnvEmbedModel    = "CITELENS_EMBED_MODEL"
+	EnvAnalyzerModel = "CITELENS_ANALYZER_MODEL"
+	EnvContextWindow = "CITELENS_CONTEXT_WINDOW"
+	EnvMaxOutput     = "CITELENS_MAX_OUTPUT"
+	EnvTimeout       = "CITELENS_TIMEOUT"
+	// EnvConfig names the config file, replacing the XDG location.
+	EnvConfig = "CITELENS_CONFIG"
+)
+
+// OpenAIBaseURL is the endpoint used when only an API key is set.
+const OpenAIBaseURL = "https://api.openai.com/v1"
+
+// Defaults for settings left unset.
+const (
+	DefaultContextWindow  = 128000
+	DefaultMaxOutput      = 4096
+	DefaultTimeout        = 120 * time.Second
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultEmbedBatch     = 64
+	// The models used against api.openai.com when none is named. Other
+	// endpoints serve models of their own, so there the model must be set.
+	DefaultOpenAIModel      = "gpt-4o-mini"
+	DefaultOpenAIEmbedModel = "text-embedding-3-small"
+)
+
+// Config is the model endpoint configuration. Precedence: environment over
+// config file over defaults.
+//
+// APIKey is tagged so that no encoder ever writes it: a Config may be shown
+// or saved, the key may not.
+type Config struct {
+	// BaseURL is the OpenAI-compatible API root, ending in /v1; empty means
+	// api.openai.com (when a key is set).
+	BaseURL string `toml:"base_url" json:"base_url"`
+	APIKey  string `toml:"-" json:"-"`
+	// Model answers questions; EmbedModel embeds chunks for dense
+	// retrieval ("" disables it); AnalyzerModel classifies questions for
+	// OkraLong ("" means Model).
+	Model         string `toml:"model" json:"model"`
+	EmbedModel    string `toml:"embed_model" json:"embed_model"`
+	AnalyzerModel string `toml:"analyzer_model" json:"analyzer_model"`
+	// ContextWindow is the model's context size in tokens; MaxOutput is the
+	// most tokens one answer may use.
+	ContextWindow int     `toml:"context_window" json:"context_window"`
+	MaxOutput     int     `toml:"max_output" json:"max_output"`
+	Temperature   float64 `toml:"temperature" json:"temperature"`
+	// Timeout bounds one HTTP request (a whole streamed answer);
+	// ConnectTimeout bounds making the connection.
+	Timeout        time.Duration `toml:"timeout" json:"timeout"`
+	ConnectTimeout time.Duration `toml:"connect_timeout" json:"connect_timeout"`
+	// EmbedBatch is how many texts go in one embeddings request.
+	EmbedBatch int `toml:"embed_batch" json:"embed_batch"`
+
+	// Path is where the config file was looked for; FileFound reports
+	// whether it existed.
+	Path      string `toml:"-" json:"path"`
+	FileFound bool   `toml:"-" json:"file_found"`
+	// Sources says where each setting came from, by its file name
+	// ("model"): "env CITELENS_MODEL", "file", or "default".
+	Sources map[string]string `toml:"-" json:"sources"`
+	// Warnings are things the user should fix that do not stop citelens.
+	Warnings []string `toml:"-" json:"warnings,omitempty"`
+}
+
+// DefaultConfig returns the defaults, with nothing configured.
+func DefaultConfig() Config {
+	return Config{
+		ContextWindow:  DefaultContextWindow,
+		MaxOutput:      DefaultMaxOutput,
+		Timeout:        DefaultTimeout,
+		ConnectTimeout: DefaultConnectTimeout,
+		EmbedBatch:     DefaultEmbedBatch,
+		Sources:        map[string]string{},
+	}
+}
+
+// ConfigPath is where the config file lives: $CITELENS_CONFIG, else
+// $XDG_CONFIG_HOME/citelens/config.toml, else ~/.config/citelens/config.toml.
+func ConfigPath() string { return configPath(os.Getenv) }
+
+func configPath(getenv func(string) string) string {
+	if p := getenv(EnvConfig); p != "" {
+		return p
+	}
+	dir := getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			home = "."
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "citelens", "config.toml")
+}
+
+// LoadConfig reads the config file at ConfigPath and the environment.
+func LoadConfig() (Config, error) { return LoadConfigFrom(ConfigPath(), os.Getenv) }
+
+// fileConfig is the file's shape; pointers tell "absent" from zero. Unlike
+// Config it has api_key, which may be read (with a warning) but is never
+// written.
+type fileConfig struct {
+	BaseURL        *string        `toml:"base_url"`
+	APIKey         *string        `toml:"api_key"`
+	Model          *string        `toml:"model"`
+	EmbedModel     *string        `toml:"embed_model"`
+	AnalyzerModel  *string        `toml:"analyzer_model"`
+	ContextWindow  *int           `toml:"context_window"`
+	MaxOutput      *int           `toml:"max_output"`
+	Temperature    *float64       `toml:"temperature"`
+	Timeout        *time.Duration `toml:"timeout"`
+	ConnectTimeout *time.Duration `toml:"connect_timeout"`
+	EmbedBatch     *int           `toml:"embed_batch"`
+}
+
+// LoadConfigFrom reads the config file at path (a missing file is fine) and
+// then the variables getenv returns, and validates the result. Errors name
+// the setting, where it came from, and what is wrong.
+func LoadConfigFrom(path string, getenv func(string) string) (Config, error) {
+	c := DefaultConfig()
+	c.Path = path
+	if err := c.readFile(path); err != nil {
+		return c, err
+	}
+	if err := c.readEnv(getenv); err != nil {
+		return c, err
+	}
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	if c.Endpoint() == OpenAIBaseURL && (c.BaseURL != "" || c.APIKey != "") {
+		if c.Model == "" {
+			c.Model = DefaultOpenAIModel
+			c.Sources["model"] = "default"
+		}
+		if c.EmbedModel == "" && c.Sources["embed_model"] == "" {
+			c.EmbedModel = DefaultOpenAIEmbedModel
+			c.Sources["embed_model"] = "default"
+		}
+	}
+	return c, c.validate()
+}
+
+func (c *Config) readFile(path string) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%w: cannot read the config file: %v", ErrBadConfig, err)
+	}
+	c.FileFound = true
+	var f fileConfig
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return fmt.Errorf("%w: config file %s, line %d: %s", ErrBadConfig, path, pe.Position.Line, pe.Message)
+		}
+		return fmt.Errorf("%w: config file %s: %v", ErrBadConfig, path, err)
+	}
+	for _, k := range md.Undecoded() {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("config file %s: unknown setting %q is ignored", path, k.String()))
+	}
+	setS := func(name string, dst *string, v *string) {
+		if v != nil {
+			*dst = *v
+			c.Sources[name] = "file"
+		}
+	}
+	setI := func(name string, dst *int, v *int) {
+		if v != nil {
+			*dst = *v
+			c.Sources[name] = "file"
+		}
+	}
+	setD := func(name string, dst *time.Duration, v *time.Duration) {
+		if v != nil {
+			*dst = *v
+			c.Sources[name] = "file"
+		}
+	}
+	setS("base_url", &c.BaseURL, f.BaseURL)
+	setS("api_key", &c.APIKey, f.APIKey)
+	setS("model", &c.Model, f.Model)
+	setS("embed_model", &c.EmbedModel, f.EmbedModel)
+	setS("analyzer_model", &c.AnalyzerModel, f.AnalyzerModel)
+	setI("context_window", &c.ContextWindow, f.ContextWindow)
+	setI("max_output", &c.MaxOutput, f.MaxOutput)
+	setI("embed_batch", &c.EmbedBatch, f.EmbedBatch)
+	setD("timeout", &c.Timeout, f.Timeout)
+	setD("connect_timeout", &c.ConnectTimeout, f.ConnectTimeout)
+	if f.Temperature != nil {
+		c.Temperature = *f.Temperature
+		c.Sources["temperature"] = "file"
+	}
+	if f.APIKey != nil && *f.APIKey != "" {
+		w := fmt.Sprintf("the config file %s holds an API key; prefer setting %s in the environment so the key is not stored in a file", path, EnvAPIKey)
+		if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
+			w += fmt.Sprintf(", and note the file is readable by other users (chmod 600 %s)", path)
+		}
+		c.Warnings = append(c.Warnings, w)
+	}
+	return nil
+}
+
+func (c *Config) readEnv(getenv func(string) string) error {
+	str := func(name, env string, dst *string) {
+		if v := strings.TrimSpace(getenv(env)); v != "" {
+			*dst = v
+			c.Sources[name] = "env " + env
+		}
+	}
+	str("base_url", EnvBaseURL, &c.BaseURL)
+	str("api_key", EnvAPIKey, &c.APIKey)
+	str("model", EnvModel, &c.Model)
+	str("embed_model", EnvEmbedModel, &c.EmbedModel)
+	str("analyzer_model", EnvAnalyzerModel, &c.AnalyzerModel)
+	for _, e := range []struct {
+		name, env string
+		dst       *int
+	}{
+		{"context_window", EnvContextWindow, &c.ContextWindow},
+		{"max_output", EnvMaxOutput, &c.MaxOutput},
+	} {
+		v := strings.TrimSpace(getenv(e.env))
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(strings.ReplaceAll(v, "_", ""))
+		if err != nil {
+			return fmt.Errorf("%w: %s=%q is not a whole number of tokens", ErrBadConfig, e.env, v)
+		}
+		*e.dst = n
+		c.Sources[e.name] = "env " + e.env
+	}
+	if v := strings.TrimSpace(getenv(EnvTimeout)); v != "" {
+		d, err := parseTimeout(v)
+		if err != nil {
+			return fmt.Errorf("%w: %s=%q is not a duration (write 90s or 2m)", ErrBadConfig, EnvTimeout, v)
+		}
+		c.Timeout = d
+		c.Sources["timeout"] = "env " + EnvTimeout
+	}
+	return nil
+}
+
+// parseTimeout accepts a Go duration ("90s") or a bare number of seconds.
+func parseTimeout(v string) (time.Duration, error) {
+	if n, err := strconv.ParseFloat(v, 64); err == nil {
+		return time.Duration(n * float64(time.Second)), nil
+	}
+	return time.ParseDuration(v)
+}
+
+// from describes where setting name came from, for error messages.
+func (c *Config) from(name string) string {
+	src := c.Sources[name]
+	switch {
+	case src == "file":
+		return fmt.Sprintf("%s in %s", name, c.Path)
+	case strings.HasPrefix(src, "env "):
+		return strings.TrimPrefix(src, "env ")
+	}
+	return name
+}
+
+func (c *Config) validate() error {
+	bad := func(name, format string, args ...any) error {
+		return fmt.Errorf("%w: %s %s", ErrBadConfig, c.from(name), fmt.Sprintf(format, args...))
+	}
+	if c.BaseURL != "" {
+		u, err := url.Parse(c.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return bad("base_url", "is %q, which is not an http:// or https:// URL (for example http://localhost:8000/v1)", redactURL(c.BaseURL))
+		}
+	}
+	switch {
+	case c.ContextWindow < 512:
+		return bad("context_window", "is %d; it must be the model's context size in tokens (at least 512)", c.ContextWindow)
+	case c.MaxOutput < 16:
+		return bad("max_output", "is %d; it must be at least 16 tokens", c.MaxOutput)
+	case c.MaxOutput >= c.ContextWindow:
+		return bad("max_output", "is %d, which leaves no room for the prompt in a context window of %d tokens", c.MaxOutput, c.ContextWindow)
+	case c.Temperature < 0 || c.Temperature > 2:
+		return bad("temperature", "is %g; it must be between 0 and 2", c.Temperature)
+	case c.Timeout <= 0:
+		return bad("timeout", "must be a positive duration such as \"120s\"")
+	case c.ConnectTimeout <= 0:
+		return bad("connect_timeout", "must be a positive duration such as \"10s\"")
+	case c.EmbedBatch < 1 || c.EmbedBatch > 2048:
+		return bad("embed_batch", "is %d; it must be between 1 and 2048", c.EmbedBatch)
+	}
+	return nil
+}
+
+// Endpoint is the base URL requests go to.
+func (c Config) Endpoint() string {
+	if c.BaseURL == "" {
+		return OpenAIBaseURL
+	}
+	return c.BaseURL
+}
+
+// Configured reports whether the LLM strategies can run, and if not, says
+// exactly what to set.
+func (c Config) Configured() error {
+	if c.BaseURL == "" && c.APIKey == "" {
+		return fmt.Errorf("%w: set %s (and %s if your server needs one), or run `citelens config init` and edit the file it writes; until then only the extractive strategy answers",
+			ErrNotConfigured, EnvBaseURL, EnvAPIKey)
+	}
+	if c.Model == "" {
+		return fmt.Errorf("%w: set %s (or model in %s) to a model the server at %s serves; `citelens doctor` lists them",
+			ErrNoModel, EnvModel, c.Path, redactURL(c.Endpoint()))
+	}
+	return nil
+}
+
+// Analyzer is the model that classifies questions: AnalyzerModel, else
+// Model.
+func (c Config) Analyzer() string {
+	if c.AnalyzerModel != "" {
+		return c.AnalyzerModel
+	}
+	return c.Model
+}
+
+// PromptBudget is how many tokens (as textproc.EstimateTokens counts them) a
+// prompt may use: the context window less the answer's room and a tenth of
+// the window as slack for the estimate's error.
+func (c Config) PromptBudget() int {
+	return max(0, c.ContextWindow-c.MaxOutput-c.ContextWindow/10)
+}
+
+// Setting is one line of the effective configuration, for display.
+type Setting struct {
+	Name   string `json:"name"`
+	Value  string `json:"value"`
+	Source string `json:"source"` // "env OPENAI_BASE_URL", "file", "default" or "unset"
+}
+
+// Settings lists the effective configuration for display. The API key
+// appears only as "set" or "not set".
+func (c Config) Settings() []Setting {
+	src := func(name string, set bool) string {
+		if s := c.Sources[name]; s != "" {
+			return s
+		}
+		if set {
+			return "default"
+		}
+		return "unset"
+	}
+	str := func(name, v string) Setting { return Setting{name, v, src(name, v != "")} }
+	key := "not set"
+	if c.APIKey != "" {
+		key = "set"
+	}
+	base := str("base_url", redactURL(c.BaseURL))
+	if c.BaseURL == "" && c.APIKey != "" {
+		base = Setting{"base_url", OpenAIBaseURL, "default"}
+	}
+	return []Setting{
+		base,
+		{"api_key", key, src("api_key", false)},
+		str("model", c.Model),
+		str("embed_model", c.EmbedModel),
+		str("analyzer_model", c.AnalyzerModel),
+		str("context_window", strconv.Itoa(c.ContextWindow)),
+		str("max_output", strconv.Itoa(c.MaxOutput)),
+		str("temperature", strconv.FormatFloat(c.Temperature, 'g', -1, 64)),
+		str("timeout", c.Timeout.String()),
+		str("connect_timeout", c.ConnectTimeout.String()),
+		str("embed_batch", strconv.Itoa(c.EmbedBatch)),
+	}
+}
+
+// redactURL drops credentials and the query from a URL so it can be shown.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return s
+	}
+	u.User = nil
+	u.RawQuery = ""
+	u.Fragment = ""
+	return u.String()
+}

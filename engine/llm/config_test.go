@@ -1,0 +1,244 @@
+package llm_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/citelens/citelens/engine/llm"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func writeFile(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestConfigDefaultsWithNothingSet(t *testing.T) {
+	cfg, err := llm.LoadConfigFrom(filepath.Join(t.TempDir(), "none.toml"), env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.FileFound || cfg.ContextWindow != llm.DefaultContextWindow || cfg.MaxOutput != llm.DefaultMaxOutput ||
+		cfg.Timeout != llm.DefaultTimeout || cfg.Model != "" {
+		t.Fatalf("%+v", cfg)
+	}
+	if err := cfg.Configured(); !errors.Is(err, llm.ErrNotConfigured) {
+		t.Fatalf("Configured() = %v", err)
+	}
+}
+
+func TestConfigPrecedence(t *testing.T) {
+	p := writeFile(t, `
+base_url = "http://file:8000/v1/"
+model = "file-model"
+embed_model = "file-embed"
+context_window = 32000
+max_output = 1000
+timeout = "45s"
+temperature = 0.3
+`)
+	cfg, err := llm.LoadConfigFrom(p, env(map[string]string{
+		llm.EnvModel:         "env-model",
+		llm.EnvContextWindow: "16_000",
+		llm.EnvTimeout:       "90",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.BaseURL != "http://file:8000/v1" || cfg.Model != "env-model" || cfg.EmbedModel != "file-embed" ||
+		cfg.ContextWindow != 16000 || cfg.MaxOutput != 1000 || cfg.Timeout != 90*time.Second ||
+		cfg.Temperature != 0.3 || cfg.ConnectTimeout != llm.DefaultConnectTimeout {
+		t.Fatalf("%+v", cfg)
+	}
+	want := map[string]string{"base_url": "file", "model": "env " + llm.EnvModel, "context_window": "env " + llm.EnvContextWindow}
+	for k, v := range want {
+		if cfg.Sources[k] != v {
+			t.Fatalf("source of %s = %q, want %q", k, cfg.Sources[k], v)
+		}
+	}
+	if err := cfg.Configured(); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Analyzer() != "env-model" {
+		t.Fatal(cfg.Analyzer())
+	}
+	if b := cfg.PromptBudget(); b != 16000-1000-1600 {
+		t.Fatal(b)
+	}
+}
+
+func TestConfigKeyOnlyMeansOpenAI(t *testing.T) {
+	cfg, err := llm.LoadConfigFrom(filepath.Join(t.TempDir(), "none.toml"), env(map[string]string{llm.EnvAPIKey: testKey}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Endpoint() != llm.OpenAIBaseURL || cfg.Model != llm.DefaultOpenAIModel || cfg.EmbedModel != llm.DefaultOpenAIEmbedModel {
+		t.Fatalf("%+v", cfg)
+	}
+	if err := cfg.Configured(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConfigBaseURLWithoutKeyOrModel(t *testing.T) {
+	cfg, err := llm.LoadConfigFrom(filepath.Join(t.TempDir(), "none.toml"), env(map[string]string{llm.EnvBaseURL: "http://localhost:8080/v1"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = cfg.Configured()
+	if !errors.Is(err, llm.ErrNoModel) || !strings.Contains(err.Error(), "http://localhost:8080/v1") {
+		t.Fatalf("Configured() = %v", err)
+	}
+	cfg.Model = "local"
+	if err := cfg.Configured(); err != nil {
+		t.Fatalf("a base URL without a key must be valid: %v", err)
+	}
+}
+
+func TestConfigKeyInFileWarns(t *testing.T) {
+	p := writeFile(t, `api_key = "`+testKey+`"
+base_url = "http://x/v1"
+model = "m"
+colour = "blue"
+`)
+	os.Chmod(p, 0o644)
+	cfg, err := llm.LoadConfigFrom(p, env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.APIKey != testKey {
+		t.Fatal("key in file not read")
+	}
+	all := strings.Join(cfg.Warnings, "\n")
+	for _, want := range []string{llm.EnvAPIKey, "readable by other users", `"colour"`} {
+		if !strings.Contains(all, want) {
+			t.Fatalf("warnings %q lack %q", all, want)
+		}
+	}
+	assertNoKey(t, "warnings", all)
+	// The environment's key wins and no longer comes from the file.
+	cfg, _ = llm.LoadConfigFrom(p, env(map[string]string{llm.EnvAPIKey: "sk-env"}))
+	if cfg.APIKey != "sk-env" || cfg.Sources["api_key"] != "env "+llm.EnvAPIKey {
+		t.Fatalf("%q from %q", cfg.APIKey, cfg.Sources["api_key"])
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		env  map[string]string
+		want string
+	}{
+		{"model = \n", nil, "line 1"},
+		{"context_window = \"big\"\n", nil, "context_window"},
+		{"", map[string]string{llm.EnvContextWindow: "lots"}, "CITELENS_CONTEXT_WINDOW"},
+		{"", map[string]string{llm.EnvTimeout: "soon"}, "CITELENS_TIMEOUT"},
+		{"base_url = \"localhost:8000\"\n", nil, "base_url in"},
+		{"", map[string]string{llm.EnvBaseURL: "ftp://x"}, "OPENAI_BASE_URL"},
+		{"max_output = 200000\n", nil, "leaves no room"},
+		{"temperature = 3.0\n", nil, "between 0 and 2"},
+		{"timeout = \"-1s\"\n", nil, "timeout"},
+		{"embed_batch = 0\n", nil, "embed_batch"},
+	} {
+		_, err := llm.LoadConfigFrom(writeFile(t, tc.file), env(tc.env))
+		if !errors.Is(err, llm.ErrBadConfig) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("file %q env %v: err %v, want one mentioning %q", tc.file, tc.env, err, tc.want)
+		}
+	}
+}
+
+func TestConfigPath(t *testing.T) {
+	t.Setenv(llm.EnvConfig, "")
+	t.Setenv("XDG_CONFIG_HOME", "/xdg")
+	if p := llm.ConfigPath(); p != "/xdg/citelens/config.toml" {
+		t.Fatal(p)
+	}
+	t.Setenv(llm.EnvConfig, "/elsewhere.toml")
+	if p := llm.ConfigPath(); p != "/elsewhere.toml" {
+		t.Fatal(p)
+	}
+}
+
+func TestTemplate(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "citelens", "config.toml")
+	if err := llm.WriteConfigTemplate(p, false); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(p)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v, err %v", fi.Mode(), err)
+	}
+	// As written, the template changes nothing.
+	cfg, err := llm.LoadConfigFrom(p, env(nil))
+	if err != nil || len(cfg.Warnings) != 0 || !cfg.FileFound {
+		t.Fatalf("%v %v", err, cfg.Warnings)
+	}
+	def := llm.DefaultConfig()
+	if cfg.ContextWindow != def.ContextWindow || cfg.Model != "" || cfg.Timeout != def.Timeout {
+		t.Fatalf("%+v", cfg)
+	}
+	// Every setting it shows parses when uncommented (one base_url).
+	var lines []string
+	seen := map[string]bool{}
+	for _, l := range strings.Split(llm.ConfigTemplate, "\n") {
+		if k, _, ok := strings.Cut(strings.TrimPrefix(l, "# "), " = "); ok && !strings.Contains(k, " ") && !seen[k] {
+			seen[k] = true
+			lines = append(lines, strings.TrimPrefix(l, "# "))
+		}
+	}
+	if len(lines) != 10 || seen["api_key"] {
+		t.Fatalf("found %d settings in the template: %q", len(lines), lines)
+	}
+	cfg, err = llm.LoadConfigFrom(writeFile(t, strings.Join(lines, "\n")), env(nil))
+	if err != nil || len(cfg.Warnings) != 0 || cfg.BaseURL != "http://localhost:8000/v1" {
+		t.Fatalf("uncommented template: %v %v %+v", err, cfg.Warnings, cfg)
+	}
+	// No overwrite without force; force replaces and restores the mode.
+	os.WriteFile(p, []byte("model = \"mine\"\n"), 0o644)
+	if err := llm.WriteConfigTemplate(p, false); !errors.Is(err, llm.ErrConfigExists) {
+		t.Fatalf("err %v", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "model = \"mine\"\n" {
+		t.Fatal("file changed without force")
+	}
+	if err := llm.WriteConfigTemplate(p, true); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	fi, _ = os.Stat(p)
+	if string(b) != llm.ConfigTemplate || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("forced write: mode %v", fi.Mode())
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(p)); len(ents) != 1 {
+		t.Fatalf("left temporary files: %v", ents)
+	}
+}
+
+func TestSettingsHideTheKey(t *testing.T) {
+	cfg, err := llm.LoadConfigFrom(filepath.Join(t.TempDir(), "none.toml"), env(map[string]string{
+		llm.EnvAPIKey: testKey, llm.EnvBaseURL: "https://user:pw@host.example/v1?key=" + testKey,
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all strings.Builder
+	for _, s := range cfg.Settings() {
+		all.WriteString(s.Name + "=" + s.Value + " (" + s.Source + ")\n")
+	}
+	assertNoKey(t, "settings", all.String())
+	if !strings.Contains(all.String(), "api_key=set (env OPENAI_API_KEY)") || strings.Contains(all.String(), "pw@") {
+		t.Fatal(all.String())
+	}
+}

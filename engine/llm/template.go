@@ -1,0 +1,108 @@
+package llm
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// ConfigTemplate is the commented config file `citelens config init` writes.
+// Every setting is commented out, so the file changes nothing until edited.
+// It never holds an API key: the key belongs in the environment.
+const ConfigTemplate = `# citelens configuration.
+#
+# citelens talks to any OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp's
+# server, Ollama...). Without one, only the extractive strategy answers.
+# Environment variables override this file:
+#   OPENAI_BASE_URL, OPENAI_API_KEY, CITELENS_MODEL, CITELENS_EMBED_MODEL,
+#   CITELENS_ANALYZER_MODEL, CITELENS_CONTEXT_WINDOW, CITELENS_MAX_OUTPUT,
+#   CITELENS_TIMEOUT.
+#
+# The API key is not kept here. Set it in your environment:
+#   export OPENAI_API_KEY=...
+# (A server on your own machine usually needs none.)
+#
+# Check the result with: citelens doctor
+
+# The API root, ending in /v1. Leave unset to use api.openai.com.
+# base_url = "http://localhost:8000/v1"    # vLLM
+# base_url = "http://localhost:8080/v1"    # llama.cpp server
+# base_url = "http://localhost:11434/v1"   # Ollama
+
+# The model that answers questions. Against api.openai.com it defaults to
+# gpt-4o-mini; other servers need it named (citelens doctor lists them).
+# model = "THUDM/LongCite-llama3.1-8b"
+
+# The embedding model for dense retrieval. Unset: retrieval uses BM25 only
+# (against api.openai.com it defaults to text-embedding-3-small).
+# embed_model = "BAAI/bge-m3"
+
+# A small, fast model that classifies questions (OkraLong). Unset: model.
+# analyzer_model = ""
+
+# The model's context window and the most tokens one answer may use.
+# context_window = 128000
+# max_output = 4096
+
+# Sampling temperature, 0 to 2. 0 keeps answers and citations repeatable.
+# temperature = 0.0
+
+# How long one request (a whole streamed answer) may take, and how long
+# making the connection may take.
+# timeout = "120s"
+# connect_timeout = "10s"
+
+# Texts per embeddings request.
+# embed_batch = 64
+`
+
+// WriteConfigTemplate writes ConfigTemplate to path with mode 0600, making
+// its directory (mode 0700) if needed. It refuses to replace an existing file
+// unless force is set.
+func WriteConfigTemplate(path string, force bool) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("cannot create %s: %w", dir, err)
+	}
+	if !force {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%w: %s", ErrConfigExists, path)
+		}
+		if err != nil {
+			return fmt.Errorf("cannot write %s: %w", path, err)
+		}
+		_, err = f.WriteString(ConfigTemplate)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path)
+			return fmt.Errorf("cannot write %s: %w", path, err)
+		}
+		return nil
+	}
+	// Replace through a new file so the result has mode 0600 whatever the
+	// old file's mode was, and a crash leaves the old file whole.
+	tmp, err := os.CreateTemp(dir, ".config-*.toml")
+	if err != nil {
+		return fmt.Errorf("cannot write in %s: %w", dir, err)
+	}
+	_, err = tmp.WriteString(ConfigTemplate)
+	if err == nil {
+		err = tmp.Chmod(0o600)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	return nil
+}

@@ -37,7 +37,7 @@ type Progress struct {
 }
 
 // DefaultChunkTokens is the stored chunk size: LongCite's 128 tokens.
-const DefaultChunkTokens = 128
+const DefaultChunkTokens = segment.DefaultChunkTokens
 
 // kinds maps file extensions to loaders.
 var kinds = map[string]string{
@@ -178,7 +178,9 @@ func segmentDocument(d *Document) {
 		}
 		d.Sentences[i] = Sentence{Start: int32(sp.Start), End: int32(sp.End), Page: int32(page)}
 	}
-	d.Chunks = chunkSentences(d, DefaultChunkTokens)
+	for _, c := range segment.Chunks(d.Text, spans, segment.ChunkOptions{Tokens: DefaultChunkTokens}) {
+		d.Chunks = append(d.Chunks, Chunk{First: int32(c.First), Last: int32(c.Last), Tokens: int32(c.Tokens)})
+	}
 }
 
 // guessTitle takes a document's first sentence as its title when it is

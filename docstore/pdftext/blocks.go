@@ -155,7 +155,7 @@ func orderBlocks(bs []*block) []*block {
 // decide whether a sentence runs on from the page before.
 type pageText struct {
 	text       string
-	startsOpen bool // the first block is prose starting in lower case
+	startsOpen bool // the first block is prose
 	endsOpen   bool // the last block is prose whose last line runs to the margin without ending a sentence
 	startSize  float32
 	endSize    float32
@@ -179,7 +179,7 @@ func renderPage(blocks []*block) pageText {
 		}
 		if prev == nil {
 			first := bl.lines[0]
-			pt.startsOpen = !first.mono && startsLower(text)
+			pt.startsOpen = !first.mono
 			pt.startSize = first.size
 		} else {
 			b.WriteString(joinSep(b.String(), text, blockOpen(prev), prev.last().size, bl.lines[0]))
@@ -205,12 +205,13 @@ func blockOpen(bl *block) bool {
 // joinSep is what goes between text that ends a block and the text of the
 // next block starting with line next.
 func joinSep(before, after string, open bool, beforeSize float32, next *frag) string {
-	if open && !next.mono && startsLower(after) && !endsSentence(before) &&
-		max(beforeSize, next.size) <= 1.1*min(beforeSize, next.size) {
-		if endsHyphen(before) {
-			return string(hyphenMark)
+	if open && !next.mono && !endsSentence(before) && max(beforeSize, next.size) <= 1.1*min(beforeSize, next.size) {
+		if sep, ok := hyphenSep(before, after); ok {
+			return sep
 		}
-		return " "
+		if startsLower(after) {
+			return " "
+		}
 	}
 	return "\n\n"
 }
@@ -218,8 +219,18 @@ func joinSep(before, after string, open bool, beforeSize float32, next *frag) st
 func renderBlock(bl *block) string {
 	var b strings.Builder
 	pitch := medianPitch(bl)
+	codeLeft := bl.u0 // left edge of the current run of typewriter lines
 	for i, l := range bl.lines {
-		text := lineText(l, bl)
+		if l.mono && (i == 0 || !bl.lines[i-1].mono) {
+			codeLeft = l.u0
+			for _, m := range bl.lines[i:] {
+				if !m.mono {
+					break
+				}
+				codeLeft = min(codeLeft, m.u0)
+			}
+		}
+		text := lineText(l, codeLeft)
 		if i > 0 {
 			p := bl.lines[i-1]
 			var next *frag
@@ -255,6 +266,9 @@ func lineSep(before, text string, p, l, next *frag, bl *block, pitch float32) st
 	case pitch > 0 && l.v-p.v > 1.35*pitch:
 		return "\n\n"
 	}
+	if leaderLine(before) {
+		return "\n"
+	}
 	size := max(p.size, l.size)
 	firstW := l.words[0].u1 - l.words[0].u0
 	// The first word of l would have fitted at the end of p: p ended on
@@ -270,22 +284,47 @@ func lineSep(before, text string, p, l, next *frag, bl *block, pitch float32) st
 	if l.u0-bl.u0 > 0.8*size && p.u0-bl.u0 < 0.3*size && next != nil && next.u0-bl.u0 < 0.3*size && endsSentence(before) {
 		return "\n\n"
 	}
-	if endsHyphen(before) && startsLower(text) {
-		return string(hyphenMark)
+	if sep, ok := hyphenSep(before, text); ok {
+		return sep
 	}
 	return " "
 }
 
+// hyphenSep joins a line ending in a hyphen after a letter to the next:
+// before a lower-case letter the hyphen may have split a word (the
+// document assembly decides), before a capital or digit it is part of a
+// compound ("S-Plus") and stays, with no space.
+func hyphenSep(before, after string) (string, bool) {
+	if !endsHyphen(before) {
+		return "", false
+	}
+	r, _ := utf8.DecodeRuneInString(after)
+	switch {
+	case unicode.IsLower(r):
+		return string(hyphenMark), true
+	case unicode.IsLetter(r) || unicode.IsDigit(r):
+		return "", true
+	}
+	return "", false
+}
+
+// leaderLine reports whether a line ends with dot leaders and a number, as
+// in a table of contents or an index.
+func leaderLine(s string) bool {
+	s = strings.TrimRight(s, " 0123456789ivxlcdm")
+	return strings.HasSuffix(s, ". . .") || strings.HasSuffix(s, "....") || strings.HasSuffix(s, "…")
+}
+
 // lineText is a line's words joined by spaces; in typewriter lines the
 // spaces reproduce the indentation and alignment.
-func lineText(l *frag, bl *block) string {
+func lineText(l *frag, left float32) string {
 	if !l.mono {
 		return l.text()
 	}
 	var b strings.Builder
 	cw := charWidth(l)
 	if cw > 0 {
-		ind := int(math.Round(float64((l.u0 - bl.u0) / cw)))
+		ind := int(math.Round(float64((l.u0 - left) / cw)))
 		b.WriteString(strings.Repeat(" ", clampInt(ind, 0, 80)))
 	}
 	for i, w := range l.words {

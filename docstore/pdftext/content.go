@@ -158,9 +158,6 @@ func (pc *pageContent) op(stk *pdf.Stack, op string, rc *resCtx) {
 		}
 	case "BT":
 		pc.tm, pc.tlm = identity, identity
-		pc.space = true
-	case "ET":
-		pc.space = true
 	case "Tc":
 		g.tc = argf(a, 0)
 	case "Tw":
@@ -261,7 +258,6 @@ func (pc *pageContent) doXObject(rc *resCtx, name string) {
 	pc.depth--
 	pc.g, pc.stack = saved, pc.stack[:min(savedStack, len(pc.stack))]
 	pc.tm, pc.tlm = savedTm, savedTlm
-	pc.space = true
 }
 
 // show places the glyphs of one string.
@@ -287,11 +283,14 @@ func (pc *pageContent) show(s string) {
 		if text == "" {
 			continue
 		}
-		pc.addGlyph(text, ox, oy, ex, ey, m, f)
+		// A space breaks a word only when it moves the pen: producers
+		// also use spaces with a negative word spacing as kerning.
+		wide := math.Abs(tx) >= 0.1*math.Abs(g.fs*g.th)
+		pc.addGlyph(text, ox, oy, ex, ey, m, f, wide)
 	}
 }
 
-func (pc *pageContent) addGlyph(text string, ox, oy, ex, ey float64, m matrix, f *font) {
+func (pc *pageContent) addGlyph(text string, ox, oy, ex, ey float64, m matrix, f *font, wide bool) {
 	if len(pc.glyphs) >= maxPageGlyphs {
 		panic(errBudget)
 	}
@@ -306,7 +305,9 @@ func (pc *pageContent) addGlyph(text string, ox, oy, ex, ey float64, m matrix, f
 				pc.flushGlyph(start, ox, oy, ex, ey, m, f)
 				start = len(pc.buf)
 			}
-			pc.space = true
+			if wide {
+				pc.space = true
+			}
 			continue
 		}
 		pc.buf = append(pc.buf, c...)

@@ -476,6 +476,8 @@ func cleanRune(r rune) string {
 		return ""
 	case r == 0xAD || r == 0x2010 || r == 0x2011:
 		return "-"
+	case r == 0x2126: // the AGL's Omega is the ohm sign
+		return "Ω"
 	case r >= 0xFB00 && r <= 0xFB06:
 		return [...]string{"ff", "fi", "fl", "ffi", "ffl", "st", "st"}[r-0xFB00]
 	case r >= 0xE000 && r <= 0xF8FF: // private use: no meaning outside the font

@@ -386,10 +386,9 @@ func assemble(pages []pageText) (string, []int32) {
 		}
 		if prev != nil {
 			cur := b.String()
-			if prev.endsOpen && p.startsOpen && max(prev.endSize, p.startSize) <= 1.1*min(prev.endSize, p.startSize) {
-				if endsHyphen(cur) {
-					pre, suf := lastWord(cur[:len(cur)-1]), firstWord(text)
-					if !keepHyphen(pre, suf, vocab, compounds) {
+			if prev.endsOpen && p.startsOpen && (endsHyphen(cur) || startsLower(text)) && max(prev.endSize, p.startSize) <= 1.1*min(prev.endSize, p.startSize) {
+				if sep, ok := hyphenSep(cur, text); ok {
+					if sep == string(hyphenMark) && !keepHyphen(lastWord(cur[:len(cur)-1]), firstWord(text), vocab, compounds) {
 						s := strings.TrimSuffix(cur, "-")
 						b.Reset()
 						b.WriteString(s)

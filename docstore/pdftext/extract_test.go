@@ -1,0 +1,204 @@
+package pdftext
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+const testdata = "../../testdata/pdf"
+
+func readTestPDF(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(testdata, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func extractFile(t testing.TB, name string) (*Result, error) {
+	data := readTestPDF(t, name)
+	return Extract(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
+}
+
+// checkClean asserts the text contract the segmenter relies on.
+func checkClean(t *testing.T, res *Result) {
+	t.Helper()
+	if !utf8.ValidString(res.Text) {
+		t.Error("text is not valid UTF-8")
+	}
+	for _, r := range res.Text {
+		if r < 0x20 && r != '\n' || r >= 0x7f && r < 0xa0 || r >= 0xFB00 && r <= 0xFB06 {
+			t.Errorf("text holds %U", r)
+			break
+		}
+	}
+	if strings.Contains(res.Text, "\n\n\n") || strings.Contains(res.Text, "  \n") {
+		t.Error("text holds runs of blank lines or trailing spaces")
+	}
+	if len(res.PageStarts) != res.Pages {
+		t.Errorf("%d page starts for %d pages", len(res.PageStarts), res.Pages)
+	}
+	for i := 1; i < len(res.PageStarts); i++ {
+		if res.PageStarts[i] < res.PageStarts[i-1] || int(res.PageStarts[i]) > len(res.Text) {
+			t.Errorf("page starts not ascending within the text: %v", res.PageStarts)
+		}
+	}
+}
+
+func TestTwoColumnPDF(t *testing.T) {
+	res, err := extractFile(t, "two-column.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkClean(t, res)
+	for _, want := range []string{
+		"Reading Order in Two-Column Documents\n\nA. N. Author\n\nA text extractor",
+		"the first line of the left column is followed by the first line of the right column, and every sentence is cut in two.",
+		"must come out as separate letters so that searching for them works.",
+		"a compound such as well-known keeps its hyphen",
+		"in words like first, file, find, flow and affluent,",
+		// a sentence running from the foot of the left column to the top of the right
+		"unless something between them spans both. This simple rule orders columns, sidebars and headings on most pages.",
+		"and the extractor says so plainly",
+		"it joins words into lines.\n\nThe gutter is",
+	} {
+		if !strings.Contains(res.Text, want) {
+			t.Errorf("text lacks %q", want)
+		}
+	}
+	if strings.Contains(res.Text, "- 1 -") || strings.HasSuffix(res.Text, "1") {
+		t.Error("the page number footer was kept")
+	}
+	if i, j := strings.Index(res.Text, "Running heads"), strings.Index(res.Text, "Headings stand"); i < 0 || j < 0 || i > j {
+		t.Error("the right column is not read after the left")
+	}
+}
+
+func TestRIntroPages(t *testing.T) {
+	res, err := extractFile(t, "r-intro-p8-9.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkClean(t, res)
+	if res.Pages != 2 {
+		t.Fatalf("pages = %d", res.Pages)
+	}
+	for _, want := range []string{
+		"1.1 The R environment\n\nR is an integrated suite of software facilities",
+		"• an effective data handling and storage facility,",
+		// the sentence across the page break is one sentence
+		"A few of these are built into the base R environment, but many are supplied as packages.",
+		"$ mkdir work\n$ cd work",
+		"S-Plus",
+	} {
+		if !strings.Contains(res.Text, want) {
+			t.Errorf("text lacks %q", want)
+		}
+	}
+	if !strings.HasPrefix(res.Text[res.PageStarts[1]:], "into the base R environment") {
+		t.Errorf("page 2 starts at %q", res.Text[res.PageStarts[1]:min(len(res.Text), int(res.PageStarts[1])+40)])
+	}
+	for _, header := range []string{"Chapter 1: Introduction and preliminaries", "An Introduction to R"} {
+		if strings.Contains(res.Text, header) {
+			t.Errorf("running header %q kept", header)
+		}
+	}
+}
+
+func TestEncryptedPDF(t *testing.T) {
+	_, err := extractFile(t, "encrypted.pdf")
+	if !errors.Is(err, ErrEncrypted) {
+		t.Errorf("err = %v, want ErrEncrypted", err)
+	}
+	res, err := extractFile(t, "owner-password.pdf")
+	if err != nil {
+		t.Fatalf("owner-password-only PDF: %v", err)
+	}
+	if !strings.Contains(res.Text, "A text extractor that reads a two-column page") {
+		t.Errorf("owner-password-only PDF text: %.80q", res.Text)
+	}
+}
+
+func TestScanHasNoText(t *testing.T) {
+	_, err := extractFile(t, "scan.pdf")
+	if !errors.Is(err, ErrNoText) {
+		t.Errorf("err = %v, want ErrNoText", err)
+	}
+}
+
+func TestMalformed(t *testing.T) {
+	good := readTestPDF(t, "two-column.pdf")
+	for name, data := range map[string][]byte{
+		"empty":       nil,
+		"not a pdf":   []byte("hello, this is plain text\n%%EOF\n"),
+		"truncated":   good[:len(good)/2],
+		"header only": []byte("%PDF-1.4\n%%EOF\n"),
+		"bad xref":    bytes.Replace(good, []byte("startxref"), []byte("startxrex"), 1),
+	} {
+		_, err := Extract(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
+		if !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: err = %v, want ErrMalformed", name, err)
+		}
+	}
+}
+
+func TestCanceled(t *testing.T) {
+	data := readTestPDF(t, "r-intro-p8-9.pdf")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Extract(ctx, bytes.NewReader(data), int64(len(data)), nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	data := readTestPDF(t, "r-intro-p8-9.pdf")
+	var calls []int
+	_, err := Extract(context.Background(), bytes.NewReader(data), int64(len(data)), func(done, total int) {
+		if total != 2 {
+			t.Errorf("total = %d", total)
+		}
+		calls = append(calls, done)
+	})
+	if err != nil || len(calls) != 2 || calls[1] != 2 {
+		t.Errorf("progress calls %v, err %v", calls, err)
+	}
+}
+
+// FuzzExtract feeds real PDFs and damaged variants of them: Extract must
+// return text or an error, never panic or hang.
+func FuzzExtract(f *testing.F) {
+	for _, name := range []string{"two-column.pdf", "scan.pdf", "encrypted.pdf", "r-intro-p8-9.pdf"} {
+		data, err := os.ReadFile(filepath.Join(testdata, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+		f.Add(data[:len(data)*2/3])
+		flipped := bytes.Clone(data)
+		for i := 200; i < len(flipped); i += 997 {
+			flipped[i] ^= 0x55
+		}
+		f.Add(flipped)
+	}
+	f.Add(pagesPDF(testFonts(), textLines("F1", 72, 700, "A small page.")))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := Extract(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
+		if err != nil {
+			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrEncrypted) && !errors.Is(err, ErrNoText) {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		if !utf8.ValidString(res.Text) {
+			t.Fatal("invalid UTF-8")
+		}
+	})
+}

@@ -1,0 +1,13 @@
+package pdftext
+
+import (
+	"bytes"
+
+	"github.com/ledongthuc/pdf"
+)
+
+type pdfValue = pdf.Value
+
+func newTestReader(data []byte) (*pdf.Reader, error) {
+	return pdf.NewReader(bytes.NewReader(data), int64(len(data)))
+}

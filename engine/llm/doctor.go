@@ -1,0 +1,238 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Check statuses.
+const (
+	CheckOK   = "ok"
+	CheckWarn = "warn"
+	CheckFail = "FAIL"
+	CheckSkip = "skip"
+)
+
+// Check is one line of `citelens doctor`: what was checked, how it went, in
+// plain words, and the fix when it did not go well.
+type Check struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+// Diagnosis is the list of checks, in the order they ran.
+type Diagnosis []Check
+
+// Failed counts the failed checks.
+func (d Diagnosis) Failed() int {
+	n := 0
+	for _, c := range d {
+		if c.Status == CheckFail {
+			n++
+		}
+	}
+	return n
+}
+
+// doctorTimeout bounds each of the doctor's requests, so a hung server is
+// reported in seconds rather than after a full answer's timeout.
+const doctorTimeout = 30 * time.Second
+
+// Doctor checks the configuration (cfgErr is LoadConfig's error, if any),
+// then the endpoint, the model, a tiny streamed answer and embeddings, and
+// says what is wrong and how to fix it. Requests are retried once at most.
+func Doctor(ctx context.Context, cfg Config, cfgErr error, opts ...Option) Diagnosis {
+	var d Diagnosis
+	add := func(name, status, detail, fix string) {
+		d = append(d, Check{Name: name, Status: status, Detail: detail, Fix: fix})
+	}
+	skipRest := func(why string) {
+		for _, name := range []string{"endpoint", "model", "streaming", "embeddings"} {
+			if !slices.ContainsFunc(d, func(c Check) bool { return c.Name == name }) {
+				add(name, CheckSkip, why, "")
+			}
+		}
+	}
+
+	if cfgErr != nil {
+		add("config", CheckFail, cfgErr.Error(), "Fix the setting named above, or rewrite the file with `citelens config init --force`.")
+		skipRest("the configuration has an error")
+		return d
+	}
+	switch err := cfg.Configured(); {
+	case errors.Is(err, ErrNotConfigured):
+		add("config", CheckFail, "no model endpoint is configured, so only the extractive strategy can answer",
+			fmt.Sprintf("Set %s (and %s if your server needs one), or run `citelens config init` and edit %s.", EnvBaseURL, EnvAPIKey, cfg.Path))
+		skipRest("no endpoint configured")
+		return d
+	case errors.Is(err, ErrNoModel):
+		add("config", CheckFail, fmt.Sprintf("the endpoint %s is set but no model is", redactURL(cfg.Endpoint())),
+			fmt.Sprintf("Set %s (or model in %s) to a model the server serves; the endpoint check below lists them.", EnvModel, cfg.Path))
+	default:
+		add("config", CheckOK, configSummary(cfg), "")
+	}
+	for _, w := range cfg.Warnings {
+		add("config", CheckWarn, w, "")
+	}
+
+	// A client needs a model; use a placeholder to probe the endpoint when
+	// none is set (the failure above already says so).
+	probe := cfg
+	if probe.Model == "" {
+		probe.Model = "unset"
+	}
+	probe.Timeout = min(probe.Timeout, doctorTimeout)
+	c, err := New(probe, append([]Option{WithMaxRetries(1)}, opts...)...)
+	if err != nil {
+		add("endpoint", CheckFail, err.Error(), "")
+		skipRest("no client")
+		return d
+	}
+
+	url := redactURL(cfg.Endpoint())
+	models, err := c.Models(ctx)
+	var e *Error
+	switch {
+	case err == nil:
+		add("endpoint", CheckOK, fmt.Sprintf("%s answers and serves %d %s", url, len(models), plural(len(models), "model", "models")), "")
+	case errors.Is(err, ErrNotFound):
+		fix := "Some servers do not list models; if the checks below fail too, check OPENAI_BASE_URL."
+		if !strings.HasSuffix(url, "/v1") {
+			fix = fmt.Sprintf("OpenAI-compatible base URLs usually end in /v1: try %s/v1.", url)
+		}
+		add("endpoint", CheckWarn, fmt.Sprintf("%s answers but does not list models (HTTP 404)", url), fix)
+	default:
+		fix := ""
+		if errors.As(err, &e) {
+			fix = e.Fix()
+		}
+		add("endpoint", CheckFail, err.Error(), fix)
+		skipRest("the endpoint is not usable")
+		return d
+	}
+
+	if cfg.Model == "" {
+		add("model", CheckFail, "no model set", listFix(EnvModel, models))
+		skipRest("no model set")
+		return d
+	}
+	modelOK := true
+	for _, m := range []struct{ name, id, env string }{
+		{"model", cfg.Model, EnvModel},
+		{"analyzer model", cfg.AnalyzerModel, EnvAnalyzerModel},
+	} {
+		switch {
+		case m.id == "" || (m.name != "model" && m.id == cfg.Model):
+			continue
+		case len(models) == 0:
+			add(m.name, CheckSkip, "the server did not list its models; the streaming check tries the model directly", "")
+		case slices.Contains(models, m.id):
+			add(m.name, CheckOK, fmt.Sprintf("%s is served", m.id), "")
+		default:
+			add(m.name, CheckFail, fmt.Sprintf("%s is not among the models served at %s", m.id, url), listFix(m.env, models))
+			modelOK = modelOK && m.name != "model"
+		}
+	}
+
+	if modelOK {
+		d = append(d, checkStreaming(ctx, c))
+	} else {
+		add("streaming", CheckSkip, "the model is not served", "")
+	}
+
+	if cfg.EmbedModel == "" {
+		add("embeddings", CheckSkip, "no embedding model set, so retrieval uses BM25 only",
+			fmt.Sprintf("Set %s to an embedding model the server serves to add dense retrieval.", EnvEmbedModel))
+	} else {
+		vecs, _, err := c.Embed(ctx, []string{"citelens doctor checks that embeddings work."})
+		switch {
+		case err != nil:
+			fix := ""
+			if errors.As(err, &e) {
+				fix = e.Fix()
+				if errors.Is(err, ErrNotFound) {
+					fix = listFix(EnvEmbedModel, models)
+				}
+			}
+			add("embeddings", CheckFail, err.Error(), fix)
+		default:
+			add("embeddings", CheckOK, fmt.Sprintf("%s returns vectors of %d dimensions", cfg.EmbedModel, len(vecs[0])), "")
+		}
+	}
+	return d
+}
+
+func configSummary(cfg Config) string {
+	var parts []string
+	if cfg.FileFound {
+		parts = append(parts, "file "+cfg.Path)
+	} else {
+		parts = append(parts, "no config file (environment only)")
+	}
+	parts = append(parts, "endpoint "+redactURL(cfg.Endpoint()), "model "+cfg.Model)
+	if cfg.APIKey != "" {
+		src := cfg.Sources["api_key"]
+		if src == "file" {
+			src = "the config file"
+		}
+		parts = append(parts, "API key from "+strings.TrimPrefix(src, "env "))
+	} else {
+		parts = append(parts, "no API key")
+	}
+	parts = append(parts, fmt.Sprintf("context %d tokens, answers up to %d", cfg.ContextWindow, cfg.MaxOutput))
+	return strings.Join(parts, "; ")
+}
+
+// listFix suggests a model from the server's list.
+func listFix(env string, models []string) string {
+	if len(models) == 0 {
+		return fmt.Sprintf("Set %s to a model the server serves.", env)
+	}
+	shown := models
+	more := ""
+	if len(shown) > 8 {
+		shown, more = shown[:8], fmt.Sprintf(" (and %d more)", len(models)-8)
+	}
+	return fmt.Sprintf("Set %s to one of: %s%s.", env, strings.Join(shown, ", "), more)
+}
+
+func checkStreaming(ctx context.Context, c *Client) Check {
+	start := time.Now()
+	s := c.ChatStream(ctx, ChatRequest{Messages: []Message{User("Reply with the single word: ready")}, MaxTokens: 16})
+	defer s.Close()
+	var first time.Duration
+	n := 0
+	for s.Next() {
+		if n == 0 {
+			first = time.Since(start)
+		}
+		n++
+	}
+	if err := s.Err(); err != nil {
+		fix := ""
+		var e *Error
+		if errors.As(err, &e) {
+			fix = e.Fix()
+		}
+		if n > 0 {
+			return Check{"streaming", CheckFail, fmt.Sprintf("the answer stopped after %d chunks: %v", n, err), fix}
+		}
+		return Check{"streaming", CheckFail, err.Error(), fix}
+	}
+	if n == 0 {
+		return Check{"streaming", CheckFail, fmt.Sprintf("%s streamed no text", c.cfg.Model),
+			"Check that the model is a chat (instruct) model."}
+	}
+	usage := "the server reports token usage"
+	if s.Usage().Estimated {
+		usage = "the server does not report token usage, so usage figures are estimates"
+	}
+	return Check{"streaming", CheckOK, fmt.Sprintf("%s streamed %d %s, the first after %s; %s",
+		c.cfg.Model, n, plural(n, "chunk", "chunks"), first.Round(time.Millisecond), usage), ""}
+}

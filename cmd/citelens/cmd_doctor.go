@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine/llm"
+)
+
+func init() {
+	register(&command{
+		name:    "doctor",
+		args:    "[--json]",
+		summary: "check the model endpoint, the model, streaming and embeddings",
+		run:     runDoctor,
+	})
+}
+
+// checksFailed is doctor's error: the checks have been printed already.
+type checksFailed struct{ failed, total int }
+
+func (e checksFailed) Error() string {
+	return fmt.Sprintf("%d of %d checks failed", e.failed, e.total)
+}
+
+func (e checksFailed) ExitCode() int { return 1 }
+
+func runDoctor(ctx context.Context, a *app, args []string) error {
+	fs := newFlags(a, commands["doctor"])
+	asJSON := fs.Bool("json", false, "print the checks as JSON")
+	rest, err := parseFlags(a, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	cfg, cfgErr := llm.LoadConfig()
+	d := llm.Doctor(ctx, cfg, cfgErr)
+	if *asJSON {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			Checks llm.Diagnosis `json:"checks"`
+			Failed int           `json:"failed"`
+		}{d, d.Failed()}); err != nil {
+			return err
+		}
+	} else {
+		for _, c := range d {
+			fmt.Fprintf(a.stdout, "%-4s  %-14s  %s\n", c.Status, c.Name, textproc.OneLine(c.Detail))
+			if c.Fix != "" {
+				fmt.Fprintf(a.stdout, "      %-14s  fix: %s\n", "", textproc.OneLine(c.Fix))
+			}
+		}
+	}
+	if n := d.Failed(); n > 0 {
+		return checksFailed{n, len(d)}
+	}
+	return nil
+}

@@ -1,0 +1,226 @@
+package main
+
+import (
+	"encoding/json"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/llm/llmtest"
+)
+
+const secretKey = "sk-doctor-test-7d1e0c9b8a"
+
+// llmEnv clears every model setting and points the config file into a
+// temporary XDG_CONFIG_HOME, returning that directory.
+func llmEnv(t *testing.T, vars map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	for _, k := range []string{llm.EnvConfig, llm.EnvAPIKey, llm.EnvBaseURL, llm.EnvModel, llm.EnvEmbedModel,
+		llm.EnvAnalyzerModel, llm.EnvContextWindow, llm.EnvMaxOutput, llm.EnvTimeout} {
+		t.Setenv(k, vars[k])
+	}
+	return dir
+}
+
+func serverEnv(srv *llmtest.Server) map[string]string {
+	return map[string]string{
+		llm.EnvBaseURL: srv.URL, llm.EnvAPIKey: secretKey,
+		llm.EnvModel: llmtest.DefaultModel, llm.EnvEmbedModel: llmtest.DefaultEmbedModel,
+	}
+}
+
+// lineOf returns the output line of the named check.
+func lineOf(out, status, name string) string {
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 2 && f[0] == status && strings.HasPrefix(strings.TrimSpace(l[len(f[0]):]), name+" ") {
+			return l
+		}
+	}
+	return ""
+}
+
+func TestDoctorHealthy(t *testing.T) {
+	srv := llmtest.New(t, llmtest.WithKey(secretKey), llmtest.WithoutUsage())
+	llmEnv(t, serverEnv(srv))
+	c := newCLI(t)
+	out := c.ok("doctor")
+	for _, name := range []string{"config", "endpoint", "model", "streaming", "embeddings"} {
+		if lineOf(out, "ok", name) == "" {
+			t.Fatalf("no ok line for %s:\n%s", name, out)
+		}
+	}
+	if !strings.Contains(out, "estimates") || !strings.Contains(out, "256 dimensions") {
+		t.Fatalf("output:\n%s", out)
+	}
+	var chat int
+	for _, r := range srv.Requests() {
+		if r.Chat != nil {
+			chat++
+			if !r.Chat.Stream {
+				t.Fatal("doctor's chat check did not stream")
+			}
+		}
+	}
+	if chat != 1 {
+		t.Fatalf("%d chat requests", chat)
+	}
+}
+
+func TestDoctorNotConfigured(t *testing.T) {
+	llmEnv(t, nil)
+	out, _, code := newCLI(t).run("doctor")
+	l := lineOf(out, "FAIL", "config")
+	if code != 1 || l == "" || !strings.Contains(out, "fix: Set OPENAI_BASE_URL") || lineOf(out, "skip", "streaming") == "" {
+		t.Fatalf("status %d:\n%s", code, out)
+	}
+}
+
+func TestDoctorDeadEndpoint(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	llmEnv(t, map[string]string{llm.EnvBaseURL: "http://" + addr + "/v1", llm.EnvModel: "m", llm.EnvAPIKey: secretKey})
+	out, errs, code := newCLI(t).run("doctor")
+	l := lineOf(out, "FAIL", "endpoint")
+	if code != 1 || !strings.Contains(l, "http://"+addr+"/v1/models") || !strings.Contains(l, "refused") ||
+		!strings.Contains(out, "Is the server running?") || !strings.Contains(errs, "checks failed") {
+		t.Fatalf("status %d:\n%s%s", code, out, errs)
+	}
+}
+
+func TestDoctorWrongModelKeyAndEmbedModel(t *testing.T) {
+	srv := llmtest.New(t, llmtest.WithKey(secretKey))
+	env := serverEnv(srv)
+	env[llm.EnvModel] = "gpt-nonexistent"
+	llmEnv(t, env)
+	out, _, code := newCLI(t).run("doctor")
+	if code != 1 || !strings.Contains(lineOf(out, "FAIL", "model"), "gpt-nonexistent is not among") ||
+		!strings.Contains(out, "Set CITELENS_MODEL to one of: test-embed, test-model.") ||
+		lineOf(out, "skip", "streaming") == "" {
+		t.Fatalf("status %d:\n%s", code, out)
+	}
+
+	env = serverEnv(srv)
+	env[llm.EnvAPIKey] = "sk-wrong"
+	llmEnv(t, env)
+	out, _, code = newCLI(t).run("doctor")
+	if code != 1 || !strings.Contains(lineOf(out, "FAIL", "endpoint"), "rejected the API key") || !strings.Contains(out, "Check OPENAI_API_KEY") {
+		t.Fatalf("status %d:\n%s", code, out)
+	}
+
+	env = serverEnv(srv)
+	env[llm.EnvEmbedModel] = "no-embedder"
+	llmEnv(t, env)
+	out, _, code = newCLI(t).run("doctor")
+	if code != 1 || lineOf(out, "ok", "streaming") == "" || !strings.Contains(lineOf(out, "FAIL", "embeddings"), "does not exist") {
+		t.Fatalf("status %d:\n%s", code, out)
+	}
+}
+
+func TestDoctorJSON(t *testing.T) {
+	srv := llmtest.New(t)
+	env := serverEnv(srv)
+	delete(env, llm.EnvEmbedModel)
+	llmEnv(t, env)
+	out := newCLI(t).ok("doctor", "--json")
+	var r struct {
+		Checks []llm.Check `json:"checks"`
+		Failed int         `json:"failed"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err, out)
+	}
+	if r.Failed != 0 || len(r.Checks) != 5 || r.Checks[4].Name != "embeddings" || r.Checks[4].Status != llm.CheckSkip {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestConfigInitAndShow(t *testing.T) {
+	dir := llmEnv(t, map[string]string{llm.EnvModel: "from-env"})
+	c := newCLI(t)
+	out := c.ok("config", "init")
+	path := filepath.Join(dir, "citelens", "config.toml")
+	if !strings.Contains(out, path) {
+		t.Fatalf("init said %q", out)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatal(err, fi.Mode())
+	}
+	_, errs, code := c.run("config", "init")
+	if code != 1 || !strings.Contains(errs, "already exists") || !strings.Contains(errs, "--force") {
+		t.Fatalf("second init: %d %s", code, errs)
+	}
+	c.ok("config", "init", "--force")
+	if got := strings.TrimSpace(c.ok("config", "path")); got != path {
+		t.Fatal(got)
+	}
+
+	out = c.ok("config", "show")
+	if !strings.Contains(out, path+" (found)") || !strings.Contains(out, "env CITELENS_MODEL") || !strings.Contains(out, "unavailable") {
+		t.Fatalf("show:\n%s", out)
+	}
+	os.WriteFile(path, []byte("base_url = \"http://localhost:9/v1\"\ncontext_window = 8192\n"), 0o600)
+	var r configReport
+	if err := json.Unmarshal([]byte(c.ok("config", "show", "--json")), &r); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Configured || r.Settings[0].Value != "http://localhost:9/v1" || r.Settings[0].Source != "file" || r.Settings[5].Value != "8192" {
+		t.Fatalf("%+v", r)
+	}
+	os.WriteFile(path, []byte("context_window = \"lots\"\n"), 0o600)
+	if _, errs, code := c.run("config", "show"); code != 1 || !strings.Contains(errs, "context_window") {
+		t.Fatalf("bad file: %d %s", code, errs)
+	}
+	if _, _, code := c.run("config", "frobnicate"); code != 2 {
+		t.Fatal(code)
+	}
+}
+
+// TestKeyAppearsNowhere runs every command that touches the configuration
+// with a key set, then looks for the key in everything written.
+func TestKeyAppearsNowhere(t *testing.T) {
+	srv := llmtest.New(t, llmtest.WithKey(secretKey))
+	dir := llmEnv(t, serverEnv(srv))
+	c := newCLI(t)
+	var all strings.Builder
+	for _, args := range [][]string{
+		{"config", "init"}, {"config", "show"}, {"config", "show", "--json"},
+		{"doctor"}, {"doctor", "--json"},
+	} {
+		out, errs, _ := c.run(args...)
+		all.WriteString(out + errs)
+	}
+	// A server that echoes the key in its errors, and a failing doctor.
+	srv.Enqueue(llmtest.Reply{Status: 400, Body: `{"error":{"message":"header was Bearer ` + secretKey + `"}}`})
+	out, errs, code := c.run("doctor")
+	all.WriteString(out + errs)
+	if code != 1 || !strings.Contains(out, "[redacted]") {
+		t.Fatalf("doctor against an echoing server: %d\n%s", code, out)
+	}
+	if strings.Contains(all.String(), secretKey) {
+		t.Fatalf("the key was printed:\n%s", all.String())
+	}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			if strings.Contains(string(b), secretKey) {
+				t.Errorf("%s contains the key", p)
+			}
+		}
+		return nil
+	})
+	if all.Len() < 500 {
+		t.Fatalf("suspiciously little output: %q", all.String())
+	}
+}

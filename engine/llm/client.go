@@ -17,6 +17,7 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -185,7 +186,7 @@ func (w *doneWatcher) Read(p []byte) (int, error) {
 	if n > 0 && !w.a.sawDone {
 		buf := append(w.tail, p[:n]...)
 		for _, m := range doneMarks {
-			if strings.Contains(string(buf), string(m)) {
+			if bytes.Contains(buf, m) {
 				w.a.sawDone = true
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // refmanPDF is R's full reference manual (Debian's r-doc-pdf): 2,415 pages,
@@ -61,8 +62,17 @@ func BenchmarkSentences(b *testing.B) {
 	b.Logf("%s: %d bytes, %d sentences", name, len(text), len(Sentences(text)))
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
+	cpu0 := cpuTime()
 	for b.Loop() {
 		Sentences(text)
+	}
+	reportCPU(b, cpu0, len(text))
+}
+
+// reportCPU reports MB per CPU second since cpu0 as "cpuMB/s".
+func reportCPU(b *testing.B, cpu0 time.Duration, size int) {
+	if d := cpuTime() - cpu0; cpu0 > 0 && d > 0 {
+		b.ReportMetric(float64(size)*float64(b.N)/d.Seconds()/1e6, "cpuMB/s")
 	}
 }
 
@@ -72,7 +82,9 @@ func BenchmarkChunks(b *testing.B) {
 	sents := Sentences(text)
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
+	cpu0 := cpuTime()
 	for b.Loop() {
 		Chunks(text, sents, ChunkOptions{})
 	}
+	reportCPU(b, cpu0, len(text))
 }

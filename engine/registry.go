@@ -8,12 +8,46 @@ import (
 	"sync"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine/llm"
 )
 
 // Env is what a strategy is built with: the library, and the model
 // endpoint when one is configured.
 type Env struct {
 	Library *docstore.Library
+	// Config is the model configuration (possibly unconfigured).
+	Config llm.Config
+	// LLM is the client for Config, nil when no endpoint is configured.
+	LLM *llm.Client
+}
+
+// NewEnv builds an environment over lib with cfg, creating the client when
+// cfg names an endpoint. A configuration that cannot make a client is not
+// an error here: strategies that need a model report it through RequireLLM.
+func NewEnv(lib *docstore.Library, cfg llm.Config) *Env {
+	env := &Env{Library: lib, Config: cfg}
+	if cfg.Configured() == nil {
+		if c, err := llm.New(cfg); err == nil {
+			env.LLM = c
+		}
+	}
+	return env
+}
+
+// RequireLLM returns the client, or an error wrapping ErrUnavailable that
+// says what to configure.
+func (e *Env) RequireLLM(strategy string) (*llm.Client, error) {
+	if e.LLM != nil {
+		return e.LLM, nil
+	}
+	reason := e.Config.Configured()
+	if reason == nil {
+		_, reason = llm.New(e.Config)
+	}
+	if reason == nil {
+		reason = errors.New("no model endpoint configured")
+	}
+	return nil, fmt.Errorf("%w: %s needs a model: %v", ErrUnavailable, strategy, reason)
 }
 
 // Info describes a registered strategy.

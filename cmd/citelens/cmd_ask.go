@@ -65,7 +65,10 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	defer l.Close()
-	env := &engine.Env{Library: l}
+	env, err := a.engineEnv(l)
+	if err != nil {
+		return err
+	}
 	strategy, err := engine.New(f.strategy, env)
 	if err != nil {
 		return strategyError(err)

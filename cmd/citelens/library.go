@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/llm"
 )
 
 // openLibrary opens the library for a command. Read-only commands share the
@@ -63,4 +65,15 @@ func isTerminal(w io.Writer) bool {
 // not exist yet.
 func emptyLibraryMessage(a *app) string {
 	return fmt.Sprintf("The library is empty (%s). Add documents with 'citelens add FILE...'.", a.dbPath)
+}
+
+// engineEnv builds the strategies' environment: the library and the model
+// configuration. A broken config file is an error (the user meant
+// something by it); an absent one is not.
+func (a *app) engineEnv(l *docstore.Library) (*engine.Env, error) {
+	cfg, err := llm.LoadConfig()
+	if err != nil {
+		return nil, withHint(err, "Fix the file or run 'citelens config show'.")
+	}
+	return engine.NewEnv(l, cfg), nil
 }

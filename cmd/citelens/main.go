@@ -39,9 +39,12 @@ func register(c *command) { commands[c.name] = c }
 // app carries what every command needs: the global options and the streams.
 type app struct {
 	dbPath string
-	stdout io.Writer
-	stderr io.Writer
-	stdin  io.Reader
+	// dbExplicit is set when the user chose the library (--db or
+	// CITELENS_DB) rather than taking the default.
+	dbExplicit bool
+	stdout     io.Writer
+	stderr     io.Writer
+	stdin      io.Reader
 }
 
 func main() {
@@ -68,6 +71,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "citelens", version)
 		return 0
 	}
+	a.dbExplicit = a.dbPath != "" || os.Getenv("CITELENS_DB") != ""
 	if a.dbPath == "" {
 		a.dbPath = defaultDBPath()
 	}

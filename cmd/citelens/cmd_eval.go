@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+)
+
+func init() {
+	register(&command{
+		name:    "eval",
+		args:    "--data DIR [--strategy NAME] [--k N] [--out FILE] [--per-question]",
+		summary: "answer a data set's questions and score the citations against its gold evidence",
+		run:     runEval,
+	})
+}
+
+// evalLine is one question's record in --out and --per-question output.
+type evalLine struct {
+	Scores citations.Scores `json:"scores"`
+	Answer answerView       `json:"answer"`
+}
+
+func runEval(ctx context.Context, a *app, args []string) error {
+	fs := newFlags(a, commands["eval"])
+	data := fs.String("data", "", "the data set `DIR` (DIR/docs/ and DIR/questions.jsonl, as in EVAL.md)")
+	strategyName := fs.String("strategy", engine.DefaultStrategy, "answering strategy")
+	k := fs.Int("k", 0, "at most `N` statements or retrieved units")
+	var opts stringList
+	fs.Var(&opts, "opt", "strategy option `key=value` (repeatable)")
+	out := fs.String("out", "", "write each question's scores and answer to `FILE` (JSON lines)")
+	perQuestion := fs.Bool("per-question", false, "print each question's scores as a JSON line as it is answered")
+	limit := fs.Int("limit", 0, "answer only the first `N` questions")
+	if _, err := parseFlags(a, fs, args); err != nil {
+		return err
+	}
+	if *data == "" {
+		fmt.Fprintln(a.stderr, "citelens eval: --data is required")
+		fs.Usage()
+		return errUsage
+	}
+	golds, err := readGold(filepath.Join(*data, "questions.jsonl"))
+	if err != nil {
+		return err
+	}
+	if *limit > 0 && *limit < len(golds) {
+		golds = golds[:*limit]
+	}
+	options, err := parseOptions(opts, *k)
+	if err != nil {
+		return err
+	}
+
+	// Unless the user named a library, evaluate in a throwaway one so the
+	// data set does not land in theirs.
+	lib, cleanup, err := a.evalLibrary(ctx, *data)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	env, err := a.engineEnv(lib)
+	if err != nil {
+		return err
+	}
+	strategy, err := engine.New(*strategyName, env)
+	if err != nil {
+		return strategyError(err)
+	}
+
+	var outW *bufio.Writer
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		outW = bufio.NewWriter(f)
+		defer outW.Flush()
+	}
+	enc := json.NewEncoder(a.stdout)
+	enc.SetEscapeHTML(false)
+	var all []citations.Scores
+	showProgress := isTerminal(a.stderr)
+	for i, g := range golds {
+		if showProgress {
+			fmt.Fprintf(a.stderr, "\r\x1b[2Kquestion %d/%d", i+1, len(golds))
+		}
+		docs, err := resolveDocs(lib, g.Docs)
+		if err != nil {
+			return fmt.Errorf("question %s: %w", g.ID, err)
+		}
+		ans, runErr := engine.Run(ctx, env, strategy, engine.Request{Question: g.Question, Docs: docs, Options: options}, nil)
+		if ans == nil {
+			return fmt.Errorf("question %s: %w", g.ID, runErr)
+		}
+		if errors.Is(runErr, context.Canceled) {
+			return runErr
+		}
+		sc, err := citations.Score(ans, g)
+		if err != nil {
+			return fmt.Errorf("question %s: %w", g.ID, err)
+		}
+		all = append(all, sc)
+		line := evalLine{Scores: sc, Answer: newAnswerView(ans, g.ID)}
+		if outW != nil {
+			b, _ := json.Marshal(line)
+			outW.Write(append(b, '\n'))
+		}
+		if *perQuestion {
+			enc.Encode(sc)
+		}
+	}
+	if showProgress {
+		fmt.Fprint(a.stderr, "\r\x1b[2K")
+	}
+	report := citations.Summarize(all)
+	fmt.Fprintf(a.stderr, "%s over %d questions: evidence_recall %.3f, evidence_all %.3f, citation_precision %.3f, citation_length %.1f words, answer_hit %.3f\n",
+		strategy.Name(), report.Questions, report.EvidenceRecall, report.EvidenceAll, report.CitationPrecision, report.CitationLength, report.AnswerHit)
+	type summary struct {
+		Strategy string `json:"strategy"`
+		citations.Report
+	}
+	return enc.Encode(summary{Strategy: strategy.Name(), Report: report})
+}
+
+// readGold reads a questions.jsonl file.
+func readGold(path string) ([]citations.Gold, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, withHint(err, "A data set is a folder with docs/ and questions.jsonl (see EVAL.md).")
+	}
+	defer f.Close()
+	var out []citations.Gold
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for line := 1; sc.Scan(); line++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var g citations.Gold
+		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+		}
+		out = append(out, g)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s has no questions", path)
+	}
+	return out, nil
+}
+
+// evalLibrary returns the library to evaluate in. With --db (or
+// CITELENS_DB) it is the user's, with the data set's documents added;
+// otherwise a temporary one, removed by cleanup.
+func (a *app) evalLibrary(ctx context.Context, dir string) (*docstore.Library, func(), error) {
+	path := a.dbPath
+	cleanup := func() {}
+	if !a.dbExplicit {
+		tmp, err := os.MkdirTemp("", "citelens-eval-")
+		if err != nil {
+			return nil, nil, err
+		}
+		path = filepath.Join(tmp, "library.db")
+		cleanup = func() { os.RemoveAll(tmp) }
+	}
+	lib, err := docstore.Open(path, nil)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	files, err := os.ReadDir(filepath.Join(dir, "docs"))
+	if err != nil {
+		lib.Close()
+		cleanup()
+		return nil, nil, err
+	}
+	names := make([]string, 0, len(files))
+	for _, f := range files {
+		if f.Type().IsRegular() {
+			names = append(names, f.Name())
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		p := filepath.Join(dir, "docs", name)
+		bar := newProgressBar(a.stderr, p)
+		_, _, err := lib.Add(ctx, p, func(pr docstore.Progress) { bar.update(pr.Stage, pr.Done, pr.Total) })
+		bar.finish()
+		if err != nil {
+			lib.Close()
+			cleanup()
+			return nil, nil, err
+		}
+	}
+	return lib, func() { lib.Close(); cleanup() }, nil
+}

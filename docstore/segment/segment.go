@@ -63,7 +63,7 @@ type lineKind uint8
 
 const (
 	lineText      lineKind = iota
-	lineHeading            // "# Title" (ATX heading)
+	lineHeading            // "# Title" (ATX heading), "1.2 Title" (numbered)
 	lineList               // "- item", "* item", "• item", "12. item", "3) item"
 	lineTable              // "| a | b |", "+----+----+"
 	lineUnderline          // "=====" or "-----" (setext heading underline)
@@ -254,8 +254,11 @@ func classify(text string, ln *line) {
 		for n < len(b) && n <= 3 && '0' <= b[n] && b[n] <= '9' {
 			n++
 		}
-		if n <= 3 && n+1 < len(b) && (b[n] == '.' || b[n] == ')') && (b[n+1] == ' ' || b[n+1] == '\t') {
+		switch {
+		case n <= 3 && n+1 < len(b) && (b[n] == '.' || b[n] == ')') && (b[n+1] == ' ' || b[n+1] == '\t'):
 			ln.kind, ln.scan = lineList, ln.body+n+2
+		case isNumberedHeading(b):
+			ln.kind = lineHeading
 		}
 	case c >= utf8.RuneSelf:
 		r, n := utf8.DecodeRuneInString(b)
@@ -265,6 +268,47 @@ func classify(text string, ln *line) {
 			}
 		}
 	}
+}
+
+// maxNumberedHeading bounds the length of a numbered heading line.
+const maxNumberedHeading = 72
+
+// isNumberedHeading reports whether b (a trimmed line) is a section
+// heading such as "1.2 Related software" or "10.6.3 Scope" as PDFs and
+// RFCs number them: two or more dotted number groups, a space, a short
+// title with no closing punctuation. The length limit keeps out the full
+// lines of prose that happen to start with a decimal ("3.5 percent of…").
+func isNumberedHeading(b string) bool {
+	if len(b) > maxNumberedHeading {
+		return false
+	}
+	i, groups := 0, 0
+	for {
+		d := i
+		for i < len(b) && i-d < 3 && '0' <= b[i] && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return false
+		}
+		groups++
+		if i+1 < len(b) && b[i] == '.' && '0' <= b[i+1] && b[i+1] <= '9' {
+			i++
+			continue
+		}
+		break
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+	}
+	if groups < 2 || i >= len(b) || (b[i] != ' ' && b[i] != '\t') {
+		return false
+	}
+	switch b[len(b)-1] {
+	case '.', ',', ';', ':', '!', '?':
+		return false
+	}
+	return strings.TrimLeft(b[i:], " \t") != ""
 }
 
 // isRule reports whether b is three or more c, optionally spaced: a setext
@@ -323,6 +367,18 @@ func (s *segmenter) flush(block []line) {
 				break
 			}
 		}
+		// A block whose lines below the first are often short is a
+		// table or code, one cell or statement a line, not prose with
+		// the odd title line: it gets no title-line breaks.
+		short := 0
+		for _, ln := range block[1:] {
+			if !ln.unwrapped && ln.end-ln.start <= width*3/5 {
+				short++
+			}
+		}
+		if short >= 3 && 3*short >= len(block)-1 {
+			width = 0
+		}
 	}
 	first := 0
 	for i := range block {
@@ -341,7 +397,8 @@ func (s *segmenter) unwrapped(ln line) bool {
 }
 
 // breakAfter reports whether the newline between lines l and n is a
-// sentence boundary. width is the wrapping column estimated for the block.
+// sentence boundary. width is the wrapping column estimated for the block,
+// or 0 to turn off title lines.
 func (s *segmenter) breakAfter(l, n line, width int) bool {
 	switch {
 	case l.kind == lineHeading || n.kind == lineHeading:
@@ -359,18 +416,20 @@ func (s *segmenter) breakAfter(l, n line, width int) bool {
 		// paragraph per line, or a title line over its paragraph.
 		return true
 	}
-	// A title line: short, and the next line's first word would have
-	// fitted on it with room to spare, so no wrapper broke it here. In
-	// greedy hard-wrapped prose the next word never fits (that is why the
-	// line was broken); the margins absorb wrappers that are not greedy
-	// and justified PDF text, whose lines vary in characters by ±15%.
+	// A title line: short, over the full first line of a paragraph, and
+	// the next line's first word would have fitted on it with room to
+	// spare, so no wrapper broke it here. In greedy hard-wrapped prose the
+	// next word never fits (that is why the line was broken); the margins
+	// absorb wrappers that are not greedy and justified PDF text, whose
+	// lines vary in characters by ±15%. Requiring a full next line keeps
+	// the short lines of code and tables together.
 	text := s.text
 	w := n.body
 	for w < n.end && text[w] != ' ' && text[w] != '\t' {
 		w++
 	}
 	ll := l.end - l.start
-	return ll <= width*3/5 && ll+1+(w-n.body) <= width*4/5
+	return width > 0 && ll <= width*3/5 && ll+1+(w-n.body) <= width*4/5 && n.end-n.start >= width*3/4
 }
 
 // runLines segments a run of joined lines.
@@ -383,8 +442,15 @@ func (s *segmenter) runLines(lines []line) {
 		s.emit(first.body, last.end, true)
 		return
 	}
-	s.scan(first.body, first.scan, last.end)
+	// Three or more short lines are code, a table or a list of terms
+	// rather than wrapped prose, so cuts prefer their newlines.
+	verbatim := len(lines) >= 3 && last.end-first.start < shortLine*len(lines)
+	s.scan(first.body, first.scan, last.end, verbatim)
 }
+
+// shortLine is the mean line length below which a run of lines is taken
+// for code or a table: wrapped prose averages 60 to 75 bytes a line.
+const shortLine = 48
 
 // special marks the bytes at which scan must look closer: the ASCII
 // terminators and the lead bytes of … ‼ ⁇ ⁈ ⁉ (E2) and 。 ！ ？ ； ｡ (E3, EF).
@@ -405,7 +471,8 @@ const (
 
 // scan splits text[start:end] into sentences, looking for terminators from
 // byte i on (after a list marker, whose period is not a terminator).
-func (s *segmenter) scan(start, i, end int) {
+// verbatim is passed on to emit.
+func (s *segmenter) scan(start, i, end int, verbatim bool) {
 	text := s.text
 	for i < end {
 		if !special[text[i]] {
@@ -443,10 +510,10 @@ func (s *segmenter) scan(start, i, end int) {
 				}
 			}
 		}
-		s.emit(start, j, false)
+		s.emit(start, j, verbatim)
 		start, i = j, j
 	}
-	s.emit(start, end, false)
+	s.emit(start, end, verbatim)
 }
 
 // endsBefore decides a run of terminators at text[i] that is followed by

@@ -1,6 +1,7 @@
 package segment
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -118,6 +119,11 @@ func TestSentences(t *testing.T) {
 			[]string{"1.  Introduction",
 				"The Transmission Control Protocol is intended for use as a highly\n   reliable host-to-host protocol between hosts in packet-switched\n   computer communication networks.",
 				"It is described here."}},
+		{"PDF text layout", "1.2 Related software\n\nR can be regarded as an implementation of the S language which was developed at Bell Laboratories by Rick Becker, John Chambers and Allan Wilks. For R, the basic reference is The New S Language by Richard A. Becker, John M. Chambers and Allan R. Wilks.\n\n> x <- c(10.4, 5.6, 3.1, 6.4, 21.7)\n> mean(x)\n[1] 9.52\n\nThe next paragraph.",
+			[]string{"1.2 Related software",
+				"R can be regarded as an implementation of the S language which was developed at Bell Laboratories by Rick Becker, John Chambers and Allan Wilks.",
+				"For R, the basic reference is The New S Language by Richard A. Becker, John M. Chambers and Allan R. Wilks.",
+				"> x <- c(10.4, 5.6, 3.1, 6.4, 21.7)\n> mean(x)\n[1] 9.52", "The next paragraph."}},
 		{"Markdown", "# Title\nIntro text. More.\n\n## Sub\n- a\n- b\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```go\nx := 1. Foo()\n\ny := 2\n```\nAfter.",
 			[]string{"# Title", "Intro text.", "More.", "## Sub", "- a", "- b", "| a | b |\n|---|---|\n| 1 | 2 |", "```go\nx := 1. Foo()\n\ny := 2\n```", "After."}},
 		{"setext headings and rules", "Title\n=====\nText here.\n\n***\n\nSub\n---\nMore.",
@@ -128,6 +134,8 @@ func TestSentences(t *testing.T) {
 			[]string{"Results:", "+-----+-----+\n| a   | 1.5 |\n+=====+=====+\n| b   | 2.  |\n+-----+-----+", "Done."}},
 		{"fence closes on a long enough fence", "````\ncode\n```\nstill code\n`````\nProse. More.",
 			[]string{"````\ncode\n```\nstill code\n`````", "Prose.", "More."}},
+		{"numbered headings", "1.5 Using R interactively\nWhen you use the R program it issues a prompt.\n> x <- 1\n> y <- 2\n> z <- 3\n3.5 percent of users never quit.\n10.6.3 Recursive numerical integration\nText.",
+			[]string{"1.5 Using R interactively", "When you use the R program it issues a prompt.", "> x <- 1\n> y <- 2\n> z <- 3\n3.5 percent of users never quit.", "10.6.3 Recursive numerical integration", "Text."}},
 		{"hashtag and include are not headings", "#include <stdio.h>\n#hashtag",
 			[]string{"#include <stdio.h>\n#hashtag"}},
 	}
@@ -150,6 +158,10 @@ func TestLongRuns(t *testing.T) {
 	for i := range 60 {
 		table.WriteString("| row " + strings.Repeat("x", i%7) + " | 12.5 | 3,400 |\n")
 	}
+	var terms strings.Builder // a table as PDF text arrives: one cell a line
+	for i := range 40 {
+		fmt.Fprintf(&terms, "dist%d\nshape%d, scale, ncp\n", i, i)
+	}
 	words := strings.Repeat("lorem ipsum dolor sit amet ", 80) // 2,160 bytes, no stop
 	cjk := strings.Repeat("汉字文本没有标点符号", 60)                    // 1,800 bytes
 	for _, tc := range []struct {
@@ -157,6 +169,7 @@ func TestLongRuns(t *testing.T) {
 		endsAt     func(text string, s Span) bool
 	}{
 		{"table", table.String(), func(text string, s Span) bool { return s.End == len(text)-1 || text[s.End] == '\n' }},
+		{"pdf table", terms.String(), func(text string, s Span) bool { return s.End == len(text)-1 || text[s.End] == '\n' }},
 		{"words", words, func(text string, s Span) bool { return s.End >= len(text)-1 || text[s.End] == ' ' }},
 		{"cjk", cjk, func(string, Span) bool { return true }},
 	} {

@@ -138,8 +138,19 @@ func cluster(s string, i, col int) (next int, disp string, w int, space bool) {
 		return i + 1, s[i : i+1], 1, false
 	}
 	cl, w := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+	// No real cluster holds an ASCII character after its first rune (CR LF
+	// aside, and lines hold no LF), but invalid UTF-8 can be grouped with
+	// what follows it, a tab included: cut such a cluster short, so tabs
+	// and spaces always come here on their own.
+	_, n := utf8.DecodeRuneInString(s[i:])
+	for j := n; j < len(cl); j++ {
+		if cl[j] < utf8.RuneSelf {
+			cl = cl[:j]
+			break
+		}
+	}
 	if cl == "" {
-		cl = s[i : i+1]
+		cl = s[i : i+n]
 	}
 	disp = textproc.Printable(cl)
 	if disp != cl {

@@ -241,3 +241,55 @@ func TestFold(t *testing.T) {
 		t.Errorf("phrase across a line break: %v", got)
 	}
 }
+
+// FuzzLayout checks, for any text, width and highlight, that every row is
+// exactly the pane's width, that rows tile each line, and that nothing
+// reaching the terminal is a control character.
+func FuzzLayout(f *testing.F) {
+	f.Add("The quick brown fox.\nJumps.", 12, 4, 15)
+	f.Add("日本語のテキスト\tcafe\u0301 \x1b[31mred\x1b[0m\r\n\fnext", 7, 2, 30)
+	f.Add("a\u202eb\xffc\x00\x7f\u0085 zero\u200dwidth", 20, 0, 5)
+	f.Add(strings.Repeat("long ", 2000), 33, 100, 9000)
+	f.Fuzz(func(t *testing.T, text string, width, start, end int) {
+		width = 1 + abs(width)%200
+		ix := newLineIndex(text)
+		mk := marks{primary: Range{start, end}.clip(len(text)), current: -1}
+		paints := [numClasses]paint{clsHighlight: {"\x01", "\x02"}}
+		covered := 0
+		for i := range ix.blocks() {
+			s, base := ix.block(i)
+			if base < covered {
+				t.Fatalf("block %d starts at %d, before %d", i, base, covered)
+			}
+			covered = base + len(s)
+			rows := wrapBlock(nil, s, width)
+			for r := range rows {
+				if r > 0 && rows[r] <= rows[r-1] || int(rows[r]) > len(s) {
+					t.Fatalf("rows %v of %q do not advance", rows, s)
+				}
+				to := len(s)
+				if r+1 < len(rows) {
+					to = int(rows[r+1])
+				}
+				var b strings.Builder
+				renderRow(&b, s, base, int(rows[r]), to, width, &mk, &paints)
+				out := strings.NewReplacer("\x01", "", "\x02", "").Replace(b.String())
+				if w := ansi.StringWidth(out); w != width {
+					t.Fatalf("row %q is %d cells, want %d", out, w, width)
+				}
+				for _, c := range out {
+					if c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 || c >= 0x202a && c <= 0x202e {
+						t.Fatalf("row %q carries control %U", out, c)
+					}
+				}
+			}
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

@@ -3,16 +3,18 @@
 // point at the document's exact bytes.
 //
 // Sentences works in two layers. The layout layer reads lines: blank lines,
-// Markdown headings, list items, tables, fenced code and title lines (a
-// short line over a paragraph) are hard boundaries, while the single
-// newlines of hard-wrapped prose are not. The sentence layer then scans
-// each run of joined lines for terminators: . ! ? … and the CJK 。！？；
-// (LongCite splits on those too). A period ends a sentence only before a
-// plausible sentence start, and not after abbreviations, initials or dotted
-// acronyms unless a typical sentence-initial word follows; decimals, URLs
-// and code such as os.path.join never end one because no space follows
-// their dots. Runs that never reach a boundary (tables, code, index pages)
-// are cut at MaxSentenceBytes so citations stay fine-grained.
+// headings (Markdown's, and numbered ones such as "1.2 Scope"), list items,
+// tables, fenced code and title lines (a short line over a paragraph) are
+// hard boundaries, and so is the end of a line too long to have been
+// hard-wrapped; the single newlines of hard-wrapped prose are not. The
+// sentence layer then scans each run of joined lines for terminators:
+// . ! ? … and the CJK 。！？； (LongCite splits on those too). A period
+// ends a sentence only before a plausible sentence start, and not after
+// abbreviations, initials or dotted acronyms unless a typical
+// sentence-initial word follows; decimals, URLs and code such as
+// os.path.join never end one because no space follows their dots. Runs
+// that never reach a boundary (tables, code, index pages) are cut at
+// MaxSentenceBytes so citations stay fine-grained.
 package segment
 
 import (

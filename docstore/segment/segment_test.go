@@ -75,6 +75,8 @@ func TestSentences(t *testing.T) {
 			[]string{"Mr. and Mrs. Smith met Prof. Jones and Dr. Who.", "They talked."}},
 		{"No. as number and as word", "No. 5 is mine. No. It is not.",
 			[]string{"No. 5 is mine.", "No.", "It is not."}},
+		{"ordinary words are not abbreviations", "He studied modern art. Picasso was his idol. They wed. Ed came too.",
+			[]string{"He studied modern art.", "Picasso was his idol.", "They wed.", "Ed came too."}},
 		{"e.g. before a capital", "Bands, e.g. The Beatles, were popular. Others were not.",
 			[]string{"Bands, e.g. The Beatles, were popular.", "Others were not."}},
 		{"years and versions", "He was born in 1950. He died in 2010. Version 1.2.3 is out.",

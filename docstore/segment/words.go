@@ -44,22 +44,22 @@ func init() {
 		"Fig", "Figs", "fig", "figs", "No", "Nos", "no", "nos", "Vol",
 		"Vols", "vol", "vols", "pp", "Pp", "Eq", "Eqs", "eq", "eqs", "Ch",
 		"ch", "Chap", "chap", "Sec", "Secs", "sec", "Sect", "sect", "Art",
-		"Arts", "art", "Ref", "Refs", "ref", "refs", "Ed", "Eds", "ed",
-		"eds", "Para", "para", "Pt", "pt", "Tab", "tab", "Appx",
-		"Ex", "ex", "Op", "op", "cit", "loc", "ibid", "Ibid",
+		"Arts", "Ref", "Refs", "ref", "refs", "Eds", "ed",
+		"eds", "Para", "para", "Pt", "pt", "Tab", "Appx",
+		"Ex", "Op", "op", "cit", "ibid", "Ibid",
 		"Suppl", "suppl", "Stat", "Ser", "ser", "Repr", "repr", "Trans",
-		"trans", "comp", "Comp", "orig", "Orig", "Nr", "nr",
+		"trans", "Comp", "Orig", "Nr", "nr",
 		// Latin and general
-		"etc", "al", "approx", "Approx", "ca", "Ca", "cca", "circa", "est",
+		"etc", "al", "approx", "Approx", "ca", "Ca", "cca", "est",
 		"Est", "incl", "Incl", "excl", "resp", "esp", "Esp", "misc",
-		"min", "max", "avg", "Min", "Max", "Avg", "sq", "deg", "dia",
-		"ff", "seq", "sqq", "lit", "fl", "var",
+		"min", "max", "avg", "Min", "Max", "Avg", "sq",
+		"ff", "seq", "sqq", "fl",
 		"Var", "subsp", "ssp", "spp", "sp", "cv", "syn", "Tel", "tel",
 		"ext", "Ext", "dept",
 		// months and days
 		"Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept",
 		"Oct", "Nov", "Dec", "Mon", "Tue", "Tues", "Wed", "Thu", "Thur",
-		"Thurs", "Fri", "Sat", "Sun",
+		"Thurs", "Fri", "Sat",
 	}
 	for _, w := range maybe {
 		abbrevs[w] = abbrevMaybe

@@ -76,6 +76,7 @@ type pageContent struct {
 	stack     []gstate
 	ops       int
 	formCalls int
+	formBytes int
 	depth     int
 	space     bool // a word break is pending before the next glyph
 	args      []pdf.Value
@@ -241,6 +242,9 @@ func (pc *pageContent) doXObject(rc *resCtx, name string) {
 	}
 	pc.formCalls++
 	data, _ := readStream(x, maxStreamBytes)
+	if pc.formBytes += len(data); pc.formBytes > 4*maxStreamBytes {
+		panic(errBudget)
+	}
 	if len(data) == 0 {
 		return
 	}

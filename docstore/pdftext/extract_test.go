@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -201,4 +202,30 @@ func FuzzExtract(f *testing.F) {
 			t.Fatal("invalid UTF-8")
 		}
 	})
+}
+
+func TestArrayRefs(t *testing.T) {
+	got := fmt.Sprint(arrayRefs(`[3 0 R <</Type /Page /Parent 2 0 R>> 12 5 R "a ] b" [1 2] 7]`))
+	if want := "[3 0  12 5   ]"; got != want {
+		t.Errorf("arrayRefs = %q, want %q", got, want)
+	}
+}
+
+// A page tree whose node lists itself among its kids, and a cross-reference
+// size that would make the library allocate gigabytes, are both refused or
+// read without looping.
+func TestHostileStructure(t *testing.T) {
+	p := &testPDF{}
+	p.add("<< /Type /Catalog /Pages 2 0 R >>")
+	p.add("<< /Type /Pages /Kids [2 0 R 3 0 R 2 0 R] /Count 3 >>")
+	p.add("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font " + testFonts() + " >> /Contents 4 0 R >>")
+	p.add(stream("", "BT /F1 10 Tf 72 700 Td (Only page.) Tj ET"))
+	res := extractBytes(t, p.bytes())
+	if res.Pages != 1 || res.Text != "Only page." {
+		t.Errorf("pages %d text %q", res.Pages, res.Text)
+	}
+	huge := bytes.Replace(p.bytes(), []byte("trailer\n<</Size 5"), []byte("trailer\n<</Size 5000000000"), 1)
+	if _, err := Extract(context.Background(), bytes.NewReader(huge), int64(len(huge)), nil); !errors.Is(err, ErrMalformed) {
+		t.Errorf("huge xref: err = %v", err)
+	}
 }

@@ -54,6 +54,9 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 		}
 	}()
 	r, size = repairEnvelope(r, size)
+	if err := checkXref(r, size); err != nil {
+		return nil, fmt.Errorf("%w (%v)", ErrMalformed, err)
+	}
 	rd, err := pdf.NewReader(r, size)
 	if err != nil {
 		msg := err.Error()
@@ -167,6 +170,7 @@ func walkPages(root pdf.Value) ([]pageRef, error) {
 	}
 	var pages []pageRef
 	stack := []item{{v: root}}
+	seen := map[string]bool{}
 	nodes := 0
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
@@ -194,7 +198,17 @@ func walkPages(root pdf.Value) ([]pageRef, error) {
 			if it.depth >= 64 {
 				continue
 			}
+			refs := arrayRefs(kids.String())
+			if len(refs) != kids.Len() {
+				refs = nil
+			}
 			for i := kids.Len() - 1; i >= 0; i-- {
+				if refs != nil && refs[i] != "" {
+					if seen[refs[i]] { // a cycle or a shared node
+						continue
+					}
+					seen[refs[i]] = true
+				}
 				stack = append(stack, item{v: kids.Index(i), res: it.res, box: it.box, rotate: it.rotate, depth: it.depth + 1})
 			}
 			continue

@@ -77,6 +77,8 @@ func TestSentences(t *testing.T) {
 			[]string{"No. 5 is mine.", "No.", "It is not."}},
 		{"ordinary words are not abbreviations", "He studied modern art. Picasso was his idol. They wed. Ed came too.",
 			[]string{"He studied modern art.", "Picasso was his idol.", "They wed.", "Ed came too."}},
+		{"lit. and circa.", `Seto no Hanayome, lit. "The Inland Sea Bride", was created "circa." 1450 by him.`,
+			[]string{`Seto no Hanayome, lit. "The Inland Sea Bride", was created "circa." 1450 by him.`}},
 		{"e.g. before a capital", "Bands, e.g. The Beatles, were popular. Others were not.",
 			[]string{"Bands, e.g. The Beatles, were popular.", "Others were not."}},
 		{"years and versions", "He was born in 1950. He died in 2010. Version 1.2.3 is out.",

@@ -53,7 +53,7 @@ func init() {
 		"etc", "al", "approx", "Approx", "ca", "Ca", "cca", "est",
 		"Est", "incl", "Incl", "excl", "resp", "esp", "Esp", "misc",
 		"min", "max", "avg", "Min", "Max", "Avg", "sq",
-		"ff", "seq", "sqq", "fl",
+		"ff", "seq", "sqq", "fl", "lit", "circa",
 		"Var", "subsp", "ssp", "spp", "sp", "cv", "syn", "Tel", "tel",
 		"ext", "Ext", "dept",
 		// months and days

@@ -180,8 +180,10 @@ func paintOf(rendered string) paint {
 // The top line stays at the top across a change of width.
 func (m *Model) SetSize(width, height int) {
 	width, height = max(width, 0), max(height, 0)
-	var anchor = -1
-	if m.ds != nil && m.wraps != nil && width != m.width && m.drawable() {
+	// top was laid out at the cache's width, whatever has happened to the
+	// size since: turn it into a byte offset while that cache is at hand.
+	anchor := -1
+	if m.ds != nil && m.wraps != nil && m.wraps.width != width {
 		anchor = m.offsetOf(m.top)
 	}
 	m.width, m.height = width, height

@@ -71,6 +71,8 @@ func keyMsg(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown}
 	case "up":
 		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
 	}
 	r := []rune(s)[0]
 	if r >= 'A' && r <= 'Z' {
@@ -210,6 +212,36 @@ func TestResizeKeepsTopLine(t *testing.T) {
 	}
 }
 
+func TestResizeThroughTooSmall(t *testing.T) {
+	doc := sampleDoc()
+	m := New(themes.NoColor())
+	m.SetSize(25, 10)
+	m.Show(doc, sampleRange("hostile"), nil)
+	before := m.Offset()
+	for _, size := range [][2]int{{5, 30}, {4, 1}, {120, 3}, {25, 10}} {
+		m.SetSize(size[0], size[1])
+		_ = m.View()
+	}
+	if after := m.Offset(); after > before || after < before-120 {
+		t.Errorf("top moved from %d to %d", before, after)
+	}
+}
+
+func TestMouseWheel(t *testing.T) {
+	doc := numbered(100)
+	m := New(themes.NoColor())
+	m.SetSize(40, 12)
+	m.Show(doc, Range{0, 1}, nil)
+	m, _ = m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if got, want := m.Offset(), lineOffset(doc, 3); got != want {
+		t.Errorf("wheel down: top at %d, want %d", got, want)
+	}
+	m, _ = m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if m.Offset() != 0 {
+		t.Errorf("wheel up: top at %d, want 0", m.Offset())
+	}
+}
+
 func TestSearch(t *testing.T) {
 	doc := sampleDoc()
 	m := New(themes.NoColor())
@@ -222,9 +254,13 @@ func TestSearch(t *testing.T) {
 	}
 	// While the prompt is open keys are text: j does not scroll, esc
 	// closes the prompt and is not passed up.
-	m, _ = press(t, m, "T", "h", "e", "j")
-	m, out := press(t, m, "backspace")
-	_ = out
+	m, _ = press(t, m, "T", "h", "e", "j", "backspace")
+	if got := m.input.Value(); got != "The" {
+		t.Errorf("prompt holds %q, want %q", got, "The")
+	}
+	if m.Offset() != 0 {
+		t.Error("j in the prompt scrolled the text")
+	}
 	m, _ = press(t, m, "esc")
 	if m.Searching() {
 		t.Fatal("esc did not close the prompt")

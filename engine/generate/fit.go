@@ -1,0 +1,270 @@
+package generate
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+)
+
+// SentenceRef is sentence Sentence of the Doc-th document of a scope: what
+// a ranking returns to FitScope and FitRanked.
+type SentenceRef struct{ Doc, Sentence int }
+
+// Fit is what of a scope a sentence-level prompt shows.
+type Fit struct {
+	// Parts number the shown sentences (citations.NewSentenceNumbering),
+	// one per document in scope order. A part's Sentences is nil when the
+	// whole document is shown.
+	Parts []citations.Part
+	// Shown and Total count sentences: shown, and in the scope.
+	Shown, Total int
+	// Ranked is how many of the shown sentences were picked by rank; the
+	// rest are their neighbours (FitScope over budget) — 0 when nothing
+	// was trimmed.
+	Ranked int
+	// Tokens estimates the prompt showing the whole scope; Budget is the
+	// prompt budget it was fitted to.
+	Tokens, Budget int
+	// Trimmed reports that the scope did not fit and Parts show part of it.
+	Trimmed bool
+}
+
+// FitScope decides what a sentence-level prompt of format f shows of docs
+// within budget tokens (llm.Config.PromptBudget): every sentence when the
+// whole prompt fits. Otherwise it calls rank for the sentences ranked
+// against the question, best first, keeps those that fit in that order,
+// and spends what is left on their neighbours, outward from each in rank
+// order, so that kept sentences come with their context; with no ranked
+// sentence at all it keeps the beginning and the end of each document
+// (LongCite's own code truncates from the middle). The shown sentences
+// keep their real indices and document order. The estimate per sentence is
+// SentenceTokens, the rest Overhead.
+//
+// The work is linear in the number of sentences and does no string
+// building, so trimming a million-token scope costs little more than
+// ranking it.
+func FitScope(ctx context.Context, f Format, question string, docs []*docstore.Document, budget int,
+	rank func(context.Context) ([]SentenceRef, error)) (Fit, error) {
+	fit := Fit{Budget: budget, Parts: make([]citations.Part, len(docs))}
+	over := Overhead(f, citations.SentenceMode, question, docs)
+	tokens, num := over, 0
+	for i, d := range docs {
+		fit.Parts[i] = citations.Part{Doc: d}
+		for _, s := range d.Sentences {
+			tokens += SentenceTokens(num, d.Text[s.Start:s.End])
+			num++
+		}
+	}
+	fit.Total, fit.Tokens = num, tokens
+	if tokens <= budget {
+		fit.Shown = num
+		return fit, nil
+	}
+	var ranked []SentenceRef
+	if rank != nil {
+		var err error
+		if ranked, err = rank(ctx); err != nil {
+			return fit, err
+		}
+	}
+	sel := newSelection(docs, budget-over)
+	for _, r := range ranked {
+		sel.add(r)
+	}
+	fit.Ranked = sel.shown
+	seeds := sel.picked
+	if len(seeds) == 0 {
+		for d, doc := range docs {
+			if n := len(doc.Sentences); n > 0 {
+				seeds = append(seeds, SentenceRef{d, 0}, SentenceRef{d, n - 1})
+				sel.add(seeds[len(seeds)-2])
+				sel.add(seeds[len(seeds)-1])
+			}
+		}
+	}
+	sel.expand(seeds)
+	fit.Shown, fit.Trimmed = sel.shown, true
+	sel.parts(fit.Parts)
+	return fit, nil
+}
+
+// FitRanked decides what a sentence-level prompt shows of ranked
+// sentences (best first, as retrieval returns them): all of them if the
+// prompt fits in budget, else the best that fit, in rank order. The parts
+// show them in document order with their real indices.
+func FitRanked(f Format, question string, docs []*docstore.Document, ranked []SentenceRef, budget int) Fit {
+	fit := Fit{Budget: budget, Parts: make([]citations.Part, len(docs))}
+	for i, d := range docs {
+		fit.Parts[i] = citations.Part{Doc: d, Sentences: []int{}}
+		fit.Total += len(d.Sentences)
+	}
+	over := Overhead(f, citations.SentenceMode, question, docs)
+	sel := newSelection(docs, budget-over)
+	fit.Tokens = over
+	for _, r := range ranked {
+		if !sel.valid(r) || sel.chosen[r.Doc][r.Sentence] {
+			continue
+		}
+		fit.Tokens += sel.cost(r)
+		if !sel.add(r) {
+			fit.Trimmed = true
+		}
+	}
+	fit.Shown, fit.Ranked = sel.shown, sel.shown
+	sel.parts(fit.Parts)
+	return fit
+}
+
+// Stage describes a trimmed fit for the user, for example "the documents
+// (412k tokens) exceed the model's 128k context: kept 9,870 of 15,230
+// sentences, the most relevant to the question and those around them".
+// contextWindow is the model's context in tokens.
+func (f Fit) Stage(contextWindow int) string {
+	what := "the documents"
+	verb := "exceed"
+	if len(f.Parts) == 1 {
+		what, verb = "the document", "exceeds"
+	}
+	kept := fmt.Sprintf("kept %s of %s sentences", thousands(f.Shown), thousands(f.Total))
+	switch {
+	case f.Ranked == 0:
+		kept += ", from the beginning and the end (none matched the question's words)"
+	case f.Ranked == f.Shown:
+		kept += ", the most relevant to the question"
+	default:
+		kept += ", the most relevant to the question and those around them"
+	}
+	return fmt.Sprintf("%s (%s tokens) %s the model's %s context: %s", what, kilo(f.Tokens), verb, kilo(contextWindow), kept)
+}
+
+// selection tracks chosen sentences and the budget left.
+type selection struct {
+	docs   []*docstore.Document
+	offset []int // global number of each document's first sentence
+	chosen [][]bool
+	avail  int
+	shown  int
+	picked []SentenceRef // chosen by add, in order
+}
+
+func newSelection(docs []*docstore.Document, avail int) *selection {
+	s := &selection{docs: docs, avail: avail, offset: make([]int, len(docs)), chosen: make([][]bool, len(docs))}
+	n := 0
+	for i, d := range docs {
+		s.offset[i] = n
+		s.chosen[i] = make([]bool, len(d.Sentences))
+		n += len(d.Sentences)
+	}
+	return s
+}
+
+func (s *selection) valid(r SentenceRef) bool {
+	return r.Doc >= 0 && r.Doc < len(s.docs) && r.Sentence >= 0 && r.Sentence < len(s.docs[r.Doc].Sentences)
+}
+
+func (s *selection) cost(r SentenceRef) int {
+	d := s.docs[r.Doc]
+	st := d.Sentences[r.Sentence]
+	return SentenceTokens(s.offset[r.Doc]+r.Sentence, d.Text[st.Start:st.End])
+}
+
+// add chooses r if it is valid, new, and fits; it reports whether it did.
+func (s *selection) add(r SentenceRef) bool {
+	if !s.valid(r) || s.chosen[r.Doc][r.Sentence] {
+		return false
+	}
+	c := s.cost(r)
+	if c > s.avail {
+		return false
+	}
+	s.chosen[r.Doc][r.Sentence] = true
+	s.avail -= c
+	s.shown++
+	s.picked = append(s.picked, r)
+	return true
+}
+
+// expand grows the selection outward from each seed, one sentence per seed
+// and side per round, seeds in order, until nothing more fits. A side stops
+// at a sentence already chosen (its own seed, or the frontier that chose
+// it, carries on from there), so the work is linear.
+func (s *selection) expand(seeds []SentenceRef) {
+	type front struct {
+		doc, lo, hi int
+		loOK, hiOK  bool
+	}
+	fs := make([]front, 0, len(seeds))
+	for _, r := range seeds {
+		if s.valid(r) {
+			fs = append(fs, front{doc: r.Doc, lo: r.Sentence, hi: r.Sentence, loOK: true, hiOK: true})
+		}
+	}
+	for s.avail > 0 {
+		progress := false
+		for i := range fs {
+			f := &fs[i]
+			if f.loOK {
+				f.lo--
+				switch {
+				case f.lo < 0 || s.chosen[f.doc][f.lo]:
+					f.loOK = false
+				case s.add(SentenceRef{f.doc, f.lo}):
+					progress = true
+				default:
+					f.loOK = false // does not fit; smaller ones further out would read out of context
+				}
+			}
+			if f.hiOK {
+				f.hi++
+				switch {
+				case f.hi >= len(s.chosen[f.doc]) || s.chosen[f.doc][f.hi]:
+					f.hiOK = false
+				case s.add(SentenceRef{f.doc, f.hi}):
+					progress = true
+				default:
+					f.hiOK = false
+				}
+			}
+		}
+		if !progress {
+			return
+		}
+	}
+}
+
+// parts writes the chosen sentences into ps, in document order.
+func (s *selection) parts(ps []citations.Part) {
+	for d, ch := range s.chosen {
+		idx := make([]int, 0, 64)
+		for i, ok := range ch {
+			if ok {
+				idx = append(idx, i)
+			}
+		}
+		ps[d].Sentences = idx
+	}
+}
+
+// kilo writes a token count the way context sizes are spoken of: "412k".
+func kilo(n int) string {
+	if n < 1000 {
+		return strconv.Itoa(n)
+	}
+	return strconv.Itoa((n+500)/1000) + "k"
+}
+
+// thousands writes n with thousands separators: "9,870".
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}

@@ -35,45 +35,45 @@ type lineIndex struct {
 	ends   []int32
 }
 
-// newLineIndex indexes text. It is one pass of bytes.IndexByte over the
-// text: a few milliseconds for a 4.4 MB manual.
+// newLineIndex indexes text: one strings.IndexByte per line, a few
+// milliseconds for a 4.4 MB manual.
 func newLineIndex(text string) *lineIndex {
-	n := strings.Count(text, "\n") + 1
+	n := len(text)/32 + 1 // lines are rarely shorter on average
 	ix := &lineIndex{text: text, starts: make([]int32, 0, n), ends: make([]int32, 0, n)}
+	// Form feeds are rare (one a page): find the next one only when the
+	// last is passed, rather than looking inside every line.
+	ff := -1
+	nextFF := func(from int) {
+		ff = -1
+		if i := strings.IndexByte(text[from:], '\f'); i >= 0 {
+			ff = from + i
+		}
+	}
+	nextFF(0)
 	pos := 0
 	for {
 		nl := strings.IndexByte(text[pos:], '\n')
-		end := len(text)
-		next := len(text)
+		end, next := len(text), len(text)
 		if nl >= 0 {
 			end = pos + nl
 			next = end + 1
+		}
+		for ff >= 0 && ff < end {
+			ix.addBlocks(pos, ff)
+			pos = ff + 1
+			nextFF(pos)
 		}
 		line := end
 		if line > pos && text[line-1] == '\r' {
 			line--
 		}
-		ix.addLine(pos, line)
+		ix.addBlocks(pos, line)
 		if nl < 0 || next == len(text) {
 			break
 		}
 		pos = next
 	}
 	return ix
-}
-
-// addLine adds the line text[start:end], split at form feeds and cut to
-// maxBlock.
-func (ix *lineIndex) addLine(start, end int) {
-	for {
-		ff := strings.IndexByte(ix.text[start:end], '\f')
-		if ff < 0 {
-			break
-		}
-		ix.addBlocks(start, start+ff)
-		start += ff + 1
-	}
-	ix.addBlocks(start, end)
 }
 
 func (ix *lineIndex) addBlocks(start, end int) {

@@ -3,6 +3,7 @@ package generate
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/citelens/citelens/citations"
@@ -10,8 +11,13 @@ import (
 )
 
 // SentenceRef is sentence Sentence of the Doc-th document of a scope: what
-// a ranking returns to FitScope and FitRanked.
-type SentenceRef struct{ Doc, Sentence int }
+// a ranking returns to FitScope and FitRanked. Score is the ranking's
+// score (higher is better); FitScope uses it to weigh a hit's neighbours
+// against other hits, and takes rank order when scores are absent (0).
+type SentenceRef struct {
+	Doc, Sentence int
+	Score         float64
+}
 
 // Fit is what of a scope a sentence-level prompt shows.
 type Fit struct {
@@ -21,31 +27,40 @@ type Fit struct {
 	Parts []citations.Part
 	// Shown and Total count sentences: shown, and in the scope.
 	Shown, Total int
-	// Ranked is how many of the shown sentences were picked by rank; the
-	// rest are their neighbours (FitScope over budget) — 0 when nothing
-	// was trimmed.
+	// Ranked is how many of the shown sentences the ranking returned; the
+	// others were kept as their context. 0 when nothing was trimmed.
 	Ranked int
-	// Tokens estimates the prompt showing the whole scope; Budget is the
-	// prompt budget it was fitted to.
+	// Tokens estimates the prompt showing the whole scope (or, for
+	// FitRanked, every ranked sentence); Budget is the prompt budget it
+	// was fitted to.
 	Tokens, Budget int
 	// Trimmed reports that the scope did not fit and Parts show part of it.
 	Trimmed bool
 }
 
+// Context weighting of FitScope: a sentence within ContextRadius of a hit
+// is worth the hit's score times ContextDecay per sentence of distance, so
+// the best hits bring the sentences around them before weaker hits come in
+// (an answer is often told across neighbouring sentences, and a sentence
+// read alone loses its subject).
+const (
+	ContextRadius = 2
+	ContextDecay  = 0.5
+)
+
 // FitScope decides what a sentence-level prompt of format f shows of docs
 // within budget tokens (llm.Config.PromptBudget): every sentence when the
 // whole prompt fits. Otherwise it calls rank for the sentences ranked
-// against the question, best first, keeps those that fit in that order,
-// and spends what is left on their neighbours, outward from each in rank
-// order, so that kept sentences come with their context; with no ranked
-// sentence at all it keeps the beginning and the end of each document
-// (LongCite's own code truncates from the middle). The shown sentences
-// keep their real indices and document order. The estimate per sentence is
-// SentenceTokens, the rest Overhead.
+// against the question, weighs each by its own score or its context value
+// (see ContextRadius), keeps the best that fit, and spends what is left
+// growing the kept runs outward. With no ranked sentence at all it keeps
+// the beginning and the end of each document (LongCite's own code
+// truncates from the middle). The shown sentences keep their real indices
+// and document order. The estimate per sentence is SentenceTokens, the
+// rest Overhead.
 //
-// The work is linear in the number of sentences and does no string
-// building, so trimming a million-token scope costs little more than
-// ranking it.
+// The work is linear in the number of sentences plus a sort of the
+// candidates, and builds no strings.
 func FitScope(ctx context.Context, f Format, question string, docs []*docstore.Document, budget int,
 	rank func(context.Context) ([]SentenceRef, error)) (Fit, error) {
 	fit := Fit{Budget: budget, Parts: make([]citations.Part, len(docs))}
@@ -71,24 +86,88 @@ func FitScope(ctx context.Context, f Format, question string, docs []*docstore.D
 		}
 	}
 	sel := newSelection(docs, budget-over)
-	for _, r := range ranked {
+	hit := make([][]bool, len(docs))
+	for i, d := range docs {
+		hit[i] = make([]bool, len(d.Sentences))
+	}
+	for _, r := range weigh(docs, ranked) {
 		sel.add(r)
 	}
-	fit.Ranked = sel.shown
+	for _, r := range ranked {
+		if sel.valid(r) {
+			hit[r.Doc][r.Sentence] = true
+		}
+	}
 	seeds := sel.picked
 	if len(seeds) == 0 {
 		for d, doc := range docs {
 			if n := len(doc.Sentences); n > 0 {
-				seeds = append(seeds, SentenceRef{d, 0}, SentenceRef{d, n - 1})
-				sel.add(seeds[len(seeds)-2])
-				sel.add(seeds[len(seeds)-1])
+				sel.add(SentenceRef{Doc: d, Sentence: 0})
+				sel.add(SentenceRef{Doc: d, Sentence: n - 1})
+			}
+		}
+		seeds = sel.picked
+	}
+	sel.expand(seeds)
+	for d, ch := range sel.chosen {
+		for i, ok := range ch {
+			if ok && hit[d][i] {
+				fit.Ranked++
 			}
 		}
 	}
-	sel.expand(seeds)
 	fit.Shown, fit.Trimmed = sel.shown, true
 	sel.parts(fit.Parts)
 	return fit, nil
+}
+
+// weigh returns the candidates of a trimmed scope, best first: every
+// ranked sentence and every sentence within ContextRadius of one, each
+// worth the most of its own score and its context value.
+func weigh(docs []*docstore.Document, ranked []SentenceRef) []SentenceRef {
+	worth := make([][]float64, len(docs))
+	var out []SentenceRef
+	for i, r := range ranked {
+		if r.Doc < 0 || r.Doc >= len(docs) || r.Sentence < 0 || r.Sentence >= len(docs[r.Doc].Sentences) {
+			continue
+		}
+		score := r.Score
+		if score <= 0 {
+			score = 1 / float64(i+1)
+		}
+		w := worth[r.Doc]
+		if w == nil {
+			w = make([]float64, len(docs[r.Doc].Sentences))
+			worth[r.Doc] = w
+		}
+		v := score
+		for d := 0; d <= ContextRadius; d++ {
+			for _, j := range [2]int{r.Sentence - d, r.Sentence + d} {
+				if j >= 0 && j < len(w) && v > w[j] {
+					if w[j] == 0 {
+						out = append(out, SentenceRef{Doc: r.Doc, Sentence: j})
+					}
+					w[j] = v
+				}
+			}
+			v *= ContextDecay
+		}
+	}
+	for i := range out {
+		out[i].Score = worth[out[i].Doc][out[i].Sentence]
+	}
+	slices.SortStableFunc(out, func(a, b SentenceRef) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		case a.Doc != b.Doc:
+			return a.Doc - b.Doc
+		}
+		return a.Sentence - b.Sentence
+	})
+	return out
 }
 
 // FitRanked decides what a sentence-level prompt shows of ranked
@@ -211,7 +290,7 @@ func (s *selection) expand(seeds []SentenceRef) {
 				switch {
 				case f.lo < 0 || s.chosen[f.doc][f.lo]:
 					f.loOK = false
-				case s.add(SentenceRef{f.doc, f.lo}):
+				case s.add(SentenceRef{Doc: f.doc, Sentence: f.lo}):
 					progress = true
 				default:
 					f.loOK = false // does not fit; smaller ones further out would read out of context
@@ -222,7 +301,7 @@ func (s *selection) expand(seeds []SentenceRef) {
 				switch {
 				case f.hi >= len(s.chosen[f.doc]) || s.chosen[f.doc][f.hi]:
 					f.hiOK = false
-				case s.add(SentenceRef{f.doc, f.hi}):
+				case s.add(SentenceRef{Doc: f.doc, Sentence: f.hi}):
 					progress = true
 				default:
 					f.hiOK = false

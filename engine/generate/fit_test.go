@@ -55,7 +55,7 @@ func TestFitScopeTrims(t *testing.T) {
 	a, b := longDoc("a", 400), longDoc("b", 400)
 	docs := []*docstore.Document{a, b}
 	q := "What does sentence 250 of b report?"
-	ranked := []SentenceRef{{1, 250}, {0, 10}, {1, 399}}
+	ranked := []SentenceRef{{1, 250, 3}, {0, 10, 2}, {1, 399, 1}}
 	const budget = 3000
 	fit, err := FitScope(context.Background(), OneShot, q, docs, budget, func(context.Context) ([]SentenceRef, error) {
 		return ranked, nil
@@ -78,7 +78,7 @@ func TestFitScopeTrims(t *testing.T) {
 		}
 	}
 	// Neighbours come with each ranked sentence, evenly on both sides.
-	for _, r := range []SentenceRef{{1, 249}, {1, 251}, {0, 9}, {0, 11}, {1, 398}} {
+	for _, r := range []SentenceRef{{1, 249, 0}, {1, 251, 0}, {0, 9, 0}, {0, 11, 0}, {1, 398, 0}} {
 		if !slices.Contains(fit.Parts[r.Doc].Sentences, r.Sentence) {
 			t.Errorf("neighbour %+v was not kept", r)
 		}
@@ -123,7 +123,7 @@ func TestFitScopeNoMatches(t *testing.T) {
 
 func TestFitRanked(t *testing.T) {
 	d := longDoc("a", 100)
-	ranked := []SentenceRef{{0, 70}, {0, 3}, {0, 50}, {0, 3}, {0, 500}, {7, 1}}
+	ranked := []SentenceRef{{0, 70, 0}, {0, 3, 0}, {0, 50, 0}, {0, 3, 0}, {0, 500, 0}, {7, 1, 0}}
 	fit := FitRanked(OneShot, "q?", []*docstore.Document{d}, ranked, 100000)
 	if fit.Trimmed || !slices.Equal(fit.Parts[0].Sentences, []int{3, 50, 70}) {
 		t.Fatalf("fit %+v: want 3, 50, 70 in document order", fit)
@@ -140,7 +140,7 @@ func BenchmarkFitScopeTrim(b *testing.B) {
 	d := longDoc("a", 150000) // about 1.9M tokens
 	ranked := make([]SentenceRef, 0, 5000)
 	for i := 0; i < 150000; i += 30 {
-		ranked = append(ranked, SentenceRef{0, i})
+		ranked = append(ranked, SentenceRef{0, i, 1})
 	}
 	docs := []*docstore.Document{d}
 	rank := func(context.Context) ([]SentenceRef, error) { return ranked, nil }

@@ -1,0 +1,186 @@
+package longcite
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/llm/llmtest"
+)
+
+const declaration = "../../testdata/declaration.txt"
+
+// newLibrary opens a library in a temporary folder and adds the files,
+// returning their documents in order.
+func newLibrary(t testing.TB, paths ...string) (*docstore.Library, []*docstore.Document) {
+	t.Helper()
+	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	var docs []*docstore.Document
+	for _, p := range paths {
+		info, _, err := lib.Add(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := lib.Document(info.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, d)
+	}
+	return lib, docs
+}
+
+// writeFile writes a text file in a temporary folder.
+func writeFile(t testing.TB, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// rainfallReport writes a long report of unique facts: n paragraphs, each
+// about one station, three sentences each.
+func rainfallReport(n int) string {
+	months := []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
+	var b strings.Builder
+	b.WriteString("Regional Rainfall Survey\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "Station %d, on the %s ridge, recorded %d millimetres of rain in %s. ", i, ridge(i), 100+(i*37)%900, months[i%12])
+		fmt.Fprintf(&b, "Its gauge was last calibrated in %d by a crew of %d. ", 1990+i%30, 2+i%7)
+		fmt.Fprintf(&b, "The nearest river rose by %d centimetres that month.\n\n", 5+(i*13)%80)
+	}
+	return b.String()
+}
+
+func ridge(i int) string {
+	r := []string{"northern", "southern", "eastern", "western", "central"}
+	return r[i%len(r)]
+}
+
+// config is a model configuration for srv.
+func config(srv *llmtest.Server, model string) llm.Config {
+	cfg := llm.DefaultConfig()
+	cfg.BaseURL, cfg.Model = srv.URL, model
+	cfg.Timeout, cfg.ConnectTimeout = 20*time.Second, 2*time.Second
+	return cfg
+}
+
+// newEnv builds the strategies' environment with a client for cfg.
+func newEnv(t testing.TB, lib *docstore.Library, cfg llm.Config, opts ...llm.Option) *engine.Env {
+	t.Helper()
+	c, err := llm.New(cfg, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &engine.Env{Library: lib, Config: cfg, LLM: c}
+}
+
+// noSleep makes retries immediate.
+var noSleep = llm.WithSleep(func(context.Context, time.Duration) error { return nil })
+
+// shown is a prompt's numbered context as the model saw it: each number
+// with the text after its tag, up to the next tag or the end of the
+// context.
+type shown struct {
+	nums  []int
+	texts map[int]string
+}
+
+var tagRE = regexp.MustCompile(`<C(\d+)>`)
+
+// parseShown reads the numbered sentences of the test case in a prompt
+// (skipping the one-shot example).
+func parseShown(t testing.TB, prompt string) shown {
+	t.Helper()
+	if _, after, ok := strings.Cut(prompt, "Now get ready to handle the following test case."); ok {
+		prompt = after
+	}
+	_, ctx, ok := strings.Cut(prompt, "[Document Start]\n")
+	if !ok {
+		t.Fatalf("no document in the prompt:\n%.500s", prompt)
+	}
+	ctx, _, ok = strings.Cut(ctx, "\n[Document End]")
+	if !ok {
+		t.Fatal("the document is not closed")
+	}
+	s := shown{texts: map[int]string{}}
+	locs := tagRE.FindAllStringSubmatchIndex(ctx, -1)
+	for i, l := range locs {
+		n, _ := strconv.Atoi(ctx[l[2]:l[3]])
+		end := len(ctx)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		s.nums = append(s.nums, n)
+		s.texts[n] = ctx[l[1]:end]
+	}
+	return s
+}
+
+// find returns the number of the shown sentence containing substr.
+func (s shown) find(t testing.TB, substr string) int {
+	t.Helper()
+	for _, n := range s.nums {
+		if strings.Contains(s.texts[n], substr) {
+			return n
+		}
+	}
+	t.Fatalf("no shown sentence contains %q", substr)
+	return -1
+}
+
+// span returns what the model saw as <Ca>…<Cb>, with the breaks between
+// sentences as shown.
+func (s shown) span(a, b int) string {
+	var out strings.Builder
+	for n := a; n <= b; n++ {
+		out.WriteString(s.texts[n])
+	}
+	return strings.TrimRight(out.String(), " \n")
+}
+
+// sameWords compares texts ignoring how whitespace runs are written (the
+// prompt reduces a document's line breaks between sentences).
+func sameWords(a, b string) bool {
+	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
+}
+
+// collect gathers a strategy's events.
+type collect struct {
+	deltas      int
+	stages      []string
+	statements  int
+	firstStmtAt int // deltas received when the first statement came
+	usage       int
+}
+
+func (c *collect) emit(ev engine.Event) {
+	switch {
+	case ev.Delta != "":
+		c.deltas++
+	case ev.Stage != "":
+		c.stages = append(c.stages, ev.Stage)
+	case ev.Statement != nil:
+		if c.statements == 0 {
+			c.firstStmtAt = c.deltas
+		}
+		c.statements++
+	case ev.Usage != nil:
+		c.usage++
+	}
+}

@@ -1,0 +1,191 @@
+// Package longcite holds the one-pass strategies of the LongCite paper
+// (Zhang et al. 2024, "LongCite: Enabling LLMs to Generate Fine-grained
+// Citations in Long-context QA"):
+//
+//   - longcite, LAC-S: the model reads the whole scope, every sentence
+//     numbered "<C0>", "<C1>", … across the documents (Figure 10), and
+//     answers with sentence-level citations in one pass. A scope longer
+//     than the model's context keeps its most relevant sentences and their
+//     neighbours, in document order with their real numbers, and says so
+//     as a stage.
+//   - rag, RAC-S (and RAC-C with level=chunk): the model reads only the
+//     top k sentences retrieved for the question, in document order and
+//     numbered with their real indices as in LAC-S — or the top k chunks,
+//     numbered "Snippet [1]"… and cited "[k]" as in the paper's RAC-C.
+//
+// Both end in engine/generate, which builds the prompt, streams the answer
+// and emits each statement as its </statement> arrives. A model trained by
+// THUDM for the task (LongCite-glm4-9b, LongCite-llama3.1-8b, served by
+// vLLM) gets the input it was trained on: format=longcite-model, chosen by
+// default when the model's name contains "longcite". See Options.
+package longcite
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/generate"
+	"github.com/citelens/citelens/engine/llm"
+)
+
+// The strategies' registered names.
+const (
+	Name    = "longcite"
+	RAGName = "rag"
+)
+
+func init() {
+	engine.Register(engine.Info{
+		Name:        Name,
+		Description: "LongCite LAC-S: the model reads the whole documents, sentences numbered, and cites them in one pass (options: format, max_citations)",
+		NeedsLLM:    true,
+		New:         func(env *engine.Env) (engine.Strategy, error) { return New(env) },
+	})
+	engine.Register(engine.Info{
+		Name:        RAGName,
+		Description: "LongCite RAC-S: the model reads the k most relevant sentences (level=chunk: chunks, RAC-C) and cites them (options: k, level, format, max_citations)",
+		NeedsLLM:    true,
+		New:         func(env *engine.Env) (engine.Strategy, error) { return NewRAG(env) },
+	})
+}
+
+// base is what both strategies are built from.
+type base struct {
+	lib    *docstore.Library
+	client *llm.Client
+}
+
+func newBase(env *engine.Env, name string) (base, error) {
+	if env == nil || env.Library == nil {
+		return base{}, fmt.Errorf("%w: the %s strategy needs a library", engine.ErrUnavailable, name)
+	}
+	c, err := env.RequireLLM(name)
+	if err != nil {
+		return base{}, err
+	}
+	return base{lib: env.Library, client: c}, nil
+}
+
+// Strategy is LAC-S.
+type Strategy struct{ base }
+
+// New returns the longcite strategy, or an error wrapping
+// engine.ErrUnavailable that says what to configure.
+func New(env *engine.Env) (*Strategy, error) {
+	b, err := newBase(env, Name)
+	if err != nil {
+		return nil, err
+	}
+	return &Strategy{b}, nil
+}
+
+// Name returns "longcite".
+func (s *Strategy) Name() string { return Name }
+
+// Answer reads the scope whole (or its most relevant part, when it is
+// longer than the model's context) and answers in one pass.
+func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
+	if emit == nil {
+		emit = func(engine.Event) {}
+	}
+	opt, err := ParseOptions(Name, req.Options, false)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := loadScope(s.lib, req.Docs)
+	if err != nil {
+		return nil, err
+	}
+	cfg := s.client.Config()
+	format := opt.format(cfg.Model)
+	fit, err := generate.FitScope(ctx, format, req.Question, docs, cfg.PromptBudget(),
+		func(ctx context.Context) ([]generate.SentenceRef, error) {
+			total := 0
+			for _, d := range docs {
+				total += len(d.Sentences)
+			}
+			return rankSentences(ctx, s.lib, req.Question, docs, total)
+		})
+	if err != nil {
+		return nil, err
+	}
+	if fit.Trimmed {
+		emit(engine.Event{Stage: fit.Stage(cfg.ContextWindow)})
+		if fit.Shown == 0 && fit.Total > 0 {
+			return nil, noRoom(cfg, format)
+		}
+	}
+	num, err := citations.NewSentenceNumbering(fit.Parts...)
+	if err != nil {
+		return nil, err
+	}
+	emit(engine.Event{Stage: fmt.Sprintf("asking %s (%s prompt, %s)", cfg.Model, format, scopeSize(docs, fit.Shown))})
+	return answer(ctx, s.client, generate.Request{
+		Question: req.Question, Numbering: num, Format: format, Resolve: opt.resolve(), Model: cfg.Model,
+	}, emit)
+}
+
+// answer runs the generation step and turns its result into an answer
+// (partial, with the finished statements, when it failed).
+func answer(ctx context.Context, c *llm.Client, greq generate.Request, emit func(engine.Event)) (*engine.Answer, error) {
+	res, err := generate.Run(ctx, c, greq, emit)
+	ans := &engine.Answer{Statements: res.Statements, Model: greq.Model, Warnings: res.Warnings}
+	return ans, err
+}
+
+// loadScope loads the scope's documents in order, each once; an empty
+// scope means every document of the library.
+func loadScope(lib *docstore.Library, ids []docstore.DocID) ([]*docstore.Document, error) {
+	if len(ids) == 0 {
+		infos, err := lib.List()
+		if err != nil {
+			return nil, err
+		}
+		for _, in := range infos {
+			ids = append(ids, in.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, engine.ErrEmptyScope
+	}
+	seen := make(map[docstore.DocID]bool, len(ids))
+	docs := make([]*docstore.Document, 0, len(ids))
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		d, err := lib.Document(id)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	return docs, nil
+}
+
+// scopeSize describes what the prompt shows: "1 document, 3,412 sentences".
+func scopeSize(docs []*docstore.Document, sentences int) string {
+	d := "1 document"
+	if len(docs) != 1 {
+		d = fmt.Sprintf("%d documents", len(docs))
+	}
+	s := "sentences"
+	if sentences == 1 {
+		s = "sentence"
+	}
+	return fmt.Sprintf("%s, %d %s", d, sentences, s)
+}
+
+func noRoom(cfg llm.Config, f generate.Format) error {
+	return fmt.Errorf("%w: a context of %d tokens less %d for the answer leaves too little for the %s prompt; set context_window in the config file to the model's real context size, or lower max_output",
+		ErrNoRoom, cfg.ContextWindow, cfg.MaxOutput, f)
+}
+
+var (
+	_ engine.Strategy = (*Strategy)(nil)
+	_ engine.Strategy = (*RAG)(nil)
+)

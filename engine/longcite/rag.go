@@ -1,0 +1,152 @@
+package longcite
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/generate"
+)
+
+// RAG is RAC-S, and RAC-C with level=chunk.
+//
+// RAC-S shows the k retrieved sentences in document order, each numbered
+// with its real index as LAC-S would number it ("<C512>"), so a citation
+// means the same sentence whichever of the two strategies produced it, and
+// the gaps in the numbering tell the model where text was left out.
+//
+// RAC-C follows the paper's definition (section 3.2: "the LLM reads top-k
+// chunks … and generates response and chunk-level citation"): the k
+// retrieved chunks, in document order, numbered "Snippet [1]"… as in CoF's
+// chunk step (Figure 12), and cited "[k]". A chunk citation resolves to
+// the chunk's whole sentences, byte-exact like any other span; it is
+// coarser by design, which is what the paper measures it for (citation
+// length 128 tokens against RAC-S's 48, Table 4). Showing chunks but
+// numbering their sentences would be a third strategy, not RAC-C.
+type RAG struct{ base }
+
+// NewRAG returns the rag strategy, or an error wrapping
+// engine.ErrUnavailable that says what to configure.
+func NewRAG(env *engine.Env) (*RAG, error) {
+	b, err := newBase(env, RAGName)
+	if err != nil {
+		return nil, err
+	}
+	return &RAG{b}, nil
+}
+
+// Name returns "rag".
+func (s *RAG) Name() string { return RAGName }
+
+// Answer retrieves the top k sentences (or chunks) for the question and
+// answers from them in one pass.
+func (s *RAG) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
+	if emit == nil {
+		emit = func(engine.Event) {}
+	}
+	opt, err := ParseOptions(RAGName, req.Options, true)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := loadScope(s.lib, req.Docs)
+	if err != nil {
+		return nil, err
+	}
+	cfg := s.client.Config()
+	format := opt.format(cfg.Model)
+	emit(engine.Event{Stage: fmt.Sprintf("retrieving the %d most relevant %ss…", opt.K, opt.Level)})
+	var num *citations.Numbering
+	if opt.Level == LevelChunk {
+		num, err = s.chunkNumbering(ctx, req.Question, docs, opt.K, emit)
+	} else {
+		num, err = s.sentenceNumbering(ctx, req.Question, docs, opt.K, format, emit)
+	}
+	if err != nil {
+		return nil, err
+	}
+	emit(engine.Event{Stage: fmt.Sprintf("asking %s (%s prompt, %d %ss)", cfg.Model, format, num.Len(), opt.Level)})
+	return answer(ctx, s.client, generate.Request{
+		Question: req.Question, Numbering: num, Format: format, Resolve: opt.resolve(), Model: cfg.Model,
+	}, emit)
+}
+
+func (s *RAG) sentenceNumbering(ctx context.Context, question string, docs []*docstore.Document, k int, f generate.Format, emit func(engine.Event)) (*citations.Numbering, error) {
+	ranked, err := rankSentences(ctx, s.lib, question, docs, k)
+	if err != nil {
+		return nil, err
+	}
+	if len(ranked) == 0 {
+		return nil, nothing("sentence")
+	}
+	cfg := s.client.Config()
+	fit := generate.FitRanked(f, question, docs, ranked, cfg.PromptBudget())
+	if fit.Shown == 0 {
+		return nil, noRoom(cfg, f)
+	}
+	if fit.Trimmed {
+		emit(engine.Event{Stage: fmt.Sprintf("the %d retrieved sentences (%s tokens) exceed the model's %s context: kept the best %d",
+			len(ranked), kilo(fit.Tokens), kilo(cfg.ContextWindow), fit.Shown)})
+	}
+	return citations.NewSentenceNumbering(fit.Parts...)
+}
+
+func (s *RAG) chunkNumbering(ctx context.Context, question string, docs []*docstore.Document, k int, emit func(engine.Event)) (*citations.Numbering, error) {
+	ranked, err := rankChunks(ctx, s.lib, question, docs, k)
+	if err != nil {
+		return nil, err
+	}
+	if len(ranked) == 0 {
+		return nil, nothing("chunk")
+	}
+	// Keep the best chunks that fit, in rank order. Their snippet numbers
+	// follow document order, so the tokens of a label are bounded by the
+	// largest number.
+	cfg := s.client.Config()
+	avail := cfg.PromptBudget() - generate.Overhead(generate.OneShot, citations.ChunkMode, question, docs)
+	kept := make([]chunkRef, 0, len(ranked))
+	total := 0
+	for _, r := range ranked {
+		d := docs[r.Doc]
+		start, end := d.ChunkSpan(r.Chunk)
+		t := generate.ChunkTokens(len(ranked), d.Text[start:end])
+		total += t
+		if t <= avail {
+			avail -= t
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, noRoom(cfg, generate.OneShot)
+	}
+	if len(kept) < len(ranked) {
+		emit(engine.Event{Stage: fmt.Sprintf("the %d retrieved chunks (%s tokens) exceed the model's %s context: kept the best %d",
+			len(ranked), kilo(total), kilo(cfg.ContextWindow), len(kept))})
+	}
+	slices.SortFunc(kept, func(a, b chunkRef) int {
+		if a.Doc != b.Doc {
+			return a.Doc - b.Doc
+		}
+		return a.Chunk - b.Chunk
+	})
+	parts := make([]citations.ChunkPart, len(kept))
+	for i, r := range kept {
+		parts[i] = citations.ChunkOf(docs[r.Doc], r.Chunk)
+	}
+	return citations.NewChunkNumbering(parts...)
+}
+
+func nothing(unit string) error {
+	return fmt.Errorf("%w: no %s of the documents shares a word with the question; rephrase it with the documents' words, or use the longcite strategy, which reads the documents whole",
+		ErrNothingRetrieved, unit)
+}
+
+// kilo writes a token count the way context sizes are spoken of: "412k".
+func kilo(n int) string {
+	if n < 1000 {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%dk", (n+500)/1000)
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/citelens/citelens/engine/llm/llmtest"
+)
+
+// TestAPIKeyNeverWritten asks through the real command with an API key in
+// the environment — successfully, with a stream cut off, and against a
+// server that echoes the key in its error — saves the answers, exports
+// each in every format, and then searches every file citelens wrote, and
+// everything it printed, for the key.
+func TestAPIKeyNeverWritten(t *testing.T) {
+	const key = "sk-citelens-test-9f3a7c21e6b84d0f"
+	srv := llmtest.New(t, llmtest.WithKey(key))
+	srv.Enqueue(
+		llmtest.Text("<statement>Governments derive their just powers from the consent of the governed.<cite>[9-9]</cite></statement>"),
+		llmtest.Reply{Deltas: []string{"<statement>A finished statement.<cite>[1-1]</cite></statement>", "<statement>cut"}, Drop: true, DropAfter: 2},
+		llmtest.Reply{Status: http.StatusBadRequest, Body: `{"error":{"message":"invalid request from key ` + key + `","type":"invalid_request_error"}}`},
+	)
+	home := t.TempDir()
+	exports := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
+	t.Setenv("CITELENS_CONFIG", filepath.Join(home, "config", "citelens", "config.toml"))
+	t.Setenv("CITELENS_DB", "")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	t.Setenv("OPENAI_API_KEY", key)
+	t.Setenv("CITELENS_MODEL", llmtest.DefaultModel)
+
+	db := filepath.Join(home, "data", "citelens", "library.db")
+	var printed bytes.Buffer
+	run := func(args ...string) int {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"--db", db}, args...), strings.NewReader(""), &out, &errb)
+		printed.Write(out.Bytes())
+		printed.Write(errb.Bytes())
+		return code
+	}
+	if code := run("add", sample); code != 0 {
+		t.Fatalf("add: status %d\n%s", code, printed.String())
+	}
+	if code := run("ask", "--strategy", "longcite", "What do governments derive their powers from?"); code != 0 {
+		t.Fatalf("ask: status %d\n%s", code, printed.String())
+	}
+	if code := run("ask", "--json", "--strategy", "longcite", "What grievances are listed?"); code == 0 {
+		t.Error("ask with a dropped stream reported success")
+	}
+	if code := run("ask", "--strategy", "longcite", "Who signed it?"); code == 0 {
+		t.Error("ask against a refusing server reported success")
+	}
+	if !strings.Contains(printed.String(), "consent of the governed") || !strings.Contains(printed.String(), "[redacted]") {
+		t.Fatalf("the asks did not go as scripted:\n%s", printed.String())
+	}
+	for _, r := range srv.Requests() {
+		if !r.Auth {
+			t.Error("a request went without the API key")
+		}
+	}
+
+	var list []struct {
+		ID string `json:"answer_id"`
+	}
+	var out bytes.Buffer
+	if code := runQuiet(db, &out, "answers", "--json"); code != 0 {
+		t.Fatal("answers failed")
+	}
+	if err := json.Unmarshal(out.Bytes(), &list); err != nil || len(list) != 3 {
+		t.Fatalf("saved answers %s (%v): want 3", out.String(), err)
+	}
+	for _, a := range list {
+		for _, f := range []string{"md", "json", "longbench", "html"} {
+			if code := run("export", a.ID, "--format", f, "-o", filepath.Join(exports, a.ID+"."+f)); code != 0 {
+				t.Fatalf("export %s %s: status %d\n%s", a.ID, f, code, printed.String())
+			}
+		}
+	}
+
+	files := 0
+	for _, dir := range []string{home, exports} {
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			files++
+			if bytes.Contains(b, []byte(key)) {
+				t.Errorf("%s holds the API key", p)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if files < 13 { // the library and 12 exports
+		t.Errorf("searched only %d files", files)
+	}
+	if strings.Contains(printed.String(), key) {
+		t.Error("the API key was printed")
+	}
+}
+
+func runQuiet(db string, out *bytes.Buffer, args ...string) int {
+	var errb bytes.Buffer
+	return run(append([]string{"--db", db}, args...), strings.NewReader(""), out, &errb)
+}

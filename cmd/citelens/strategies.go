@@ -1,0 +1,7 @@
+package main
+
+// The strategies built into the command. Each registers itself with the
+// engine when imported; keep one import per line.
+import (
+	_ "github.com/citelens/citelens/engine/longcite"
+)

@@ -1,0 +1,224 @@
+package retrieve
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/citelens/citelens/docstore/textproc"
+)
+
+// unit is one analysed sentence (or heading line): where the query's terms
+// occur in it and what kinds of facts it holds.
+type unit struct {
+	length int     // index terms, as the index counts them
+	words  int     // words, stop words included
+	hits   []occ   // query-term occurrences in word order
+	tf     []uint8 // per query term, saturating at 255
+	terms  []string
+	// answer-type evidence
+	year, number, name bool
+}
+
+// occ is one occurrence of a query term: the term and its word position.
+type occ struct {
+	term int32
+	pos  int32
+}
+
+// analyseUnit reads text against q. keepTerms keeps every term, for the
+// near-duplicate test.
+func analyseUnit(q *query, text string, keepTerms bool) *unit {
+	u := &unit{tf: make([]uint8, len(q.q.Terms))}
+	pos := 0
+	prevMonth := false
+	textproc.Words(text, func(s, e int) {
+		w := text[s:e]
+		defer func() { pos++ }()
+		if hasDigit(w) {
+			u.number = true
+			if isYear(w) || prevMonth {
+				u.year = true
+			}
+		}
+		t := textproc.Term(w)
+		folded := ""
+		if t == "" || len(w) <= 9 {
+			folded = textproc.Fold(w)
+		}
+		prevMonth = months[folded]
+		if numberWords[folded] {
+			u.number = true
+		}
+		if t == "" {
+			return
+		}
+		if pos > 0 && isCapitalised(w) {
+			if _, inQuery := q.index[t]; !inQuery {
+				u.name = true
+			}
+		}
+		u.length++
+		if keepTerms {
+			u.terms = append(u.terms, t)
+		}
+		if i, ok := q.index[t]; ok {
+			u.hits = append(u.hits, occ{term: int32(i), pos: int32(pos)})
+			if u.tf[i] < 255 {
+				u.tf[i]++
+			}
+		}
+	})
+	u.words = pos
+	return u
+}
+
+// wants reports whether u holds a fact of the kind the question asks for.
+func (u *unit) wants(t AnswerType) bool {
+	switch t {
+	case TimeAnswer:
+		return u.year
+	case CountAnswer:
+		return u.number
+	case NameAnswer:
+		return u.name
+	}
+	return false
+}
+
+// proximity is the best idf-weighted pair closeness among the query terms
+// in u: for each pair of adjacent occurrences of different terms,
+// min(weight)/distance, the best pair per term pair summed, normalised by
+// the query's total weight. A sentence where the question's terms stand
+// together scores high.
+func (u *unit) proximity(q *query) float64 {
+	if len(u.hits) < 2 {
+		return 0
+	}
+	best := map[[2]int32]float64{}
+	for j := 1; j < len(u.hits); j++ {
+		a, b := u.hits[j-1], u.hits[j]
+		if a.term == b.term {
+			continue
+		}
+		d := float64(b.pos - a.pos)
+		v := min(q.weight[a.term], q.weight[b.term]) / d
+		k := [2]int32{min(a.term, b.term), max(a.term, b.term)}
+		if v > best[k] {
+			best[k] = v
+		}
+	}
+	var sum float64
+	for _, v := range best {
+		sum += v
+	}
+	return sum / q.total
+}
+
+// phrases is the weight of the question's consecutive term pairs that occur
+// as phrases in u (same order, at most one extra word between them),
+// normalised by the query's total weight.
+func (u *unit) phrases(q *query) float64 {
+	if len(q.pairs) == 0 || len(u.hits) < 2 {
+		return 0
+	}
+	var sum float64
+	for _, p := range q.pairs {
+		for j := 1; j < len(u.hits); j++ {
+			a, b := u.hits[j-1], u.hits[j]
+			if int(a.term) == p.a && int(b.term) == p.b && int(b.pos-a.pos) <= p.gap+2 {
+				sum += q.weight[p.a] + q.weight[p.b]
+				break
+			}
+		}
+	}
+	return sum / q.total
+}
+
+// subject is the idf-weighted share of the query terms that occur among
+// the first subjectWords words of u: what a sentence is about comes first
+// ("Scott Derrickson (born 1966) is…", "A factor is a vector object…").
+func (u *unit) subject(q *query) float64 {
+	var sum float64
+	seen := make([]bool, len(q.weight))
+	for _, h := range u.hits {
+		if h.pos >= subjectWords {
+			break
+		}
+		if !seen[h.term] {
+			seen[h.term] = true
+			sum += q.weight[h.term]
+		}
+	}
+	return sum / q.total
+}
+
+const subjectWords = 6
+
+// nameTerms returns the index terms of the capitalised words of text that
+// do not open it: the names it mentions.
+func nameTerms(text string) []string {
+	var out []string
+	first := true
+	textproc.Words(text, func(s, e int) {
+		w := text[s:e]
+		if !first && isCapitalised(w) {
+			if t := textproc.Term(w); t != "" {
+				out = append(out, t)
+			}
+		}
+		first = false
+	})
+	return out
+}
+
+// jaccard is the overlap of two units' term sets.
+func jaccard(a, b []string) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	set := make(map[string]bool, len(a))
+	for _, t := range a {
+		set[t] = true
+	}
+	inter, seen := 0, map[string]bool{}
+	for _, t := range b {
+		if set[t] && !seen[t] {
+			inter++
+		}
+		seen[t] = true
+	}
+	union := len(set) + len(seen) - inter
+	return float64(inter) / float64(union)
+}
+
+// isHeadingLine reports whether text (one sentence) looks like a title or
+// heading: one short line with letters and no sentence-final punctuation.
+func isHeadingLine(text string) bool {
+	t := strings.TrimSpace(text)
+	if t == "" || len(t) > 120 || strings.ContainsRune(t, '\n') {
+		return false
+	}
+	// A heading starts with a capital, a section number or a Markdown #:
+	// not with code or a prompt ("> search()"), a list bullet, or the
+	// lower-case rest of a sentence that a page break cut.
+	if r, _ := utf8.DecodeRuneInString(t); !(unicode.IsLetter(r) && !unicode.IsLower(r) || unicode.IsDigit(r) || r == '#') {
+		return false
+	}
+	switch t[len(t)-1] {
+	case '.', ',', ';', ':', '?', '!', '"', '\'':
+		return false
+	}
+	words, letters := 0, false
+	textproc.Words(t, func(s, e int) {
+		words++
+		for i := s; i < e; i++ {
+			c := t[i]
+			if c >= 0x80 || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') {
+				letters = true
+				return
+			}
+		}
+	})
+	return letters && words <= 14
+}

@@ -1,0 +1,184 @@
+package retrieve
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
+)
+
+// AnswerType is what kind of fact a question asks for, read from its
+// question words. A sentence that contains a fact of that kind is more
+// likely to answer it.
+type AnswerType uint8
+
+// Answer types.
+const (
+	AnyAnswer   AnswerType = iota
+	TimeAnswer             // "when", "what year", "in which century": years and dates
+	CountAnswer            // "how many", "how much", "how old", "what percentage": numbers
+	NameAnswer             // "who", "whom", "whose": names of people or bodies
+)
+
+// query is an analysed question: its index terms with their weights, the
+// phrases it names and the kind of answer it wants.
+type query struct {
+	text  string
+	q     docstore.Query
+	index map[string]int // term -> index in q.Terms
+	// weight[t] is the term's importance: its idf times its query weight.
+	weight []float64
+	total  float64 // sum of weight
+	// pairs are consecutive query terms (with at most stop words between
+	// them in the question), for phrase matches: multi-word names.
+	pairs []termPair
+	want  AnswerType
+	// orig is the number of the question's own terms; terms after them
+	// were added by the second hop (see Model.Hop).
+	orig int
+}
+
+type termPair struct {
+	a, b int // query term indices, a before b in the question
+	gap  int // words between them in the question (stop words)
+}
+
+func parseQuery(text string) *query {
+	q := &query{text: text, q: docstore.ParseQuery(text), index: map[string]int{}}
+	for i, t := range q.q.Terms {
+		q.index[t] = i
+	}
+	// Phrases: consecutive content words of the question.
+	prev, prevPos, pos := -1, 0, 0
+	textproc.Words(text, func(s, e int) {
+		t := textproc.Term(text[s:e])
+		if t != "" {
+			if i, ok := q.index[t]; ok {
+				if prev >= 0 && prev != i && pos-prevPos <= 3 {
+					q.pairs = append(q.pairs, termPair{a: prev, b: i, gap: pos - prevPos - 1})
+				}
+				prev, prevPos = i, pos
+			}
+		}
+		pos++
+	})
+	q.want = answerType(text)
+	q.orig = len(q.q.Terms)
+	return q
+}
+
+// extend returns q with terms added at weight w (relative to a question
+// term's), for the second hop.
+func (q *query) extend(terms []string, w float64) *query {
+	e := *q
+	e.q.Terms = slices.Clone(q.q.Terms)
+	e.q.Weights = slices.Clone(q.q.Weights)
+	e.index = maps.Clone(q.index)
+	for _, t := range terms {
+		if _, dup := e.index[t]; dup {
+			continue
+		}
+		e.index[t] = len(e.q.Terms)
+		e.q.Terms = append(e.q.Terms, t)
+		e.q.Weights = append(e.q.Weights, w)
+	}
+	return &e
+}
+
+// setWeights fills the term weights from the scope's statistics.
+func (q *query) setWeights(st docstore.TermStats) {
+	q.weight = make([]float64, len(q.q.Terms))
+	q.total = 0
+	for t := range q.q.Terms {
+		w := 1.0
+		if q.q.Weights != nil {
+			w = q.q.Weights[t]
+		}
+		q.weight[t] = w * st.IDF(t)
+		if t < q.orig {
+			q.total += q.weight[t]
+		}
+	}
+}
+
+// answerType reads the question words of a question.
+func answerType(question string) AnswerType {
+	var words []string
+	textproc.Words(question, func(s, e int) {
+		words = append(words, textproc.Fold(question[s:e]))
+	})
+	for i, w := range words {
+		next := ""
+		if i+1 < len(words) {
+			next = words[i+1]
+		}
+		switch w {
+		case "when":
+			return TimeAnswer
+		case "year", "years", "century", "decade", "date":
+			// "what year", "which century", "in what decade"
+			if i > 0 && (words[i-1] == "what" || words[i-1] == "which") {
+				return TimeAnswer
+			}
+		case "how":
+			switch next {
+			case "many", "much", "old", "long", "far", "large", "big", "tall", "high", "often":
+				return CountAnswer
+			}
+		case "number", "percentage", "percent", "population", "amount":
+			if i > 0 && (words[i-1] == "what" || words[i-1] == "which" || words[i-1] == "the") {
+				return CountAnswer
+			}
+		case "who", "whom", "whose":
+			return NameAnswer
+		}
+	}
+	return AnyAnswer
+}
+
+var months = map[string]bool{
+	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true,
+	"july": true, "august": true, "september": true, "october": true, "november": true, "december": true,
+	"jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true, "aug": true,
+	"sep": true, "sept": true, "oct": true, "nov": true, "dec": true,
+}
+
+var numberWords = map[string]bool{
+	"one": true, "two": true, "three": true, "four": true, "five": true, "six": true,
+	"seven": true, "eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true,
+	"twenty": true, "thirty": true, "forty": true, "fifty": true, "hundred": true,
+	"thousand": true, "million": true, "billion": true, "dozen": true, "half": true,
+	"once": true, "twice": true,
+}
+
+// isYear reports whether w is a plausible year ("1776", "1990s").
+func isYear(w string) bool {
+	w = strings.TrimSuffix(w, "s")
+	if len(w) != 4 {
+		return false
+	}
+	for i := 0; i < 4; i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return w[0] == '1' || (w[0] == '2' && w[1] == '0')
+}
+
+func hasDigit(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if '0' <= w[i] && w[i] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+func isCapitalised(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}

@@ -1,0 +1,346 @@
+package retrieve
+
+import (
+	"context"
+	"slices"
+
+	"github.com/citelens/citelens/docstore"
+)
+
+// Model holds the sentence re-ranker's weights. See the package comment for
+// how they combine and what each was measured to do.
+type Model struct {
+	// Heading is the term frequency a query term in the sentence's heading
+	// line counts for in the sentence's own BM25 (BM25F-style).
+	Heading float64
+	// Neighbour is the term frequency a query term in an adjacent sentence
+	// of the paragraph counts for, divided by its distance.
+	Neighbour float64
+	// Radius is how many sentences either side count as neighbours.
+	Radius int
+	// Proximity, Phrase and Answer scale the multiplicative bonuses for
+	// query terms standing close together, for the question's phrases
+	// found in order, and for holding the kind of fact the question asks
+	// for ("when": a year or date; "how many": a number; "who": a name).
+	Proximity, Phrase, Answer float64
+	// Lead scales the bonus for a sentence that opens a section (the
+	// first after a heading): lead sentences say what the section is
+	// about.
+	Lead float64
+	// Subject scales the bonus for query terms among the sentence's first
+	// words (see unit.subject): the sentence is about them.
+	Subject float64
+	// HeadingPhrases lets the question's phrases found in the heading
+	// count for the sentence's phrase bonus.
+	HeadingPhrases bool
+	// Covered is the share of its weight a query term keeps once a
+	// selected sentence (or its heading) has it: below 1, the selection
+	// favours sentences that bring the question's other terms.
+	Covered float64
+	// Duplicate is the term-set overlap (Jaccard) above which a sentence
+	// counts as a near-duplicate of a selected one and is skipped.
+	Duplicate float64
+	// PerParagraph caps the sentences selected from one paragraph (0: no
+	// cap).
+	PerParagraph int
+	// Hop is the weight (relative to the question's terms) of the names
+	// taken from the HopFrom best sentences for a second round of
+	// ranking; 0 turns the second hop off. At most HopTerms names, the
+	// rarest, are taken.
+	Hop               float64
+	HopFrom, HopTerms int
+	// HeadingFollowers is how many sentences after a matching heading line
+	// join the candidates even without a match of their own.
+	HeadingFollowers int
+}
+
+// DefaultModel is the measured default; see the package comment.
+var DefaultModel = Model{
+	Heading:        1,
+	Radius:         1,
+	Phrase:         0.5,
+	HeadingPhrases: true,
+	Answer:         0.2,
+	Lead:           0.3,
+	Covered:        0.5,
+	Duplicate:      0.8,
+	Hop:            0.5,
+	HopFrom:        2,
+	HopTerms:       8,
+}
+
+type unitKey struct {
+	doc docstore.DocID
+	at  int // sentence index, or -1-byteOffset for a heading line
+}
+
+// ranker is one request's re-ranking state.
+type ranker struct {
+	q     *query
+	m     *Model
+	bm    docstore.BM25
+	avg   float64
+	dc    *docCache
+	keep  func(docstore.DocID, int) bool
+	units map[unitKey]*unit
+}
+
+// candidate is a sentence being ranked.
+type candidate struct {
+	doc     *docstore.Document
+	idx     int
+	own     *unit
+	contrib []float64 // per query term: weight x saturated (context) tf
+	covers  []bool    // per query term: in the sentence or its heading
+	bonus   float64   // multiplicative
+	para    int       // first sentence of its paragraph
+	heading string
+	scores  Scores
+	dense   float64 // normalised, when fused
+	base    float64 // standalone score
+	lexLo   float64 // fusion normalisation
+	lexSpan float64
+	fused   bool
+	dw, lw  float64
+}
+
+func (rk *ranker) sentence(d *docstore.Document, i int, keepTerms bool) *unit {
+	k := unitKey{d.ID, i}
+	if u, ok := rk.units[k]; ok && (!keepTerms || u.terms != nil) {
+		return u
+	}
+	u := analyseUnit(rk.q, d.SentenceText(i), keepTerms)
+	rk.units[k] = u
+	return u
+}
+
+func (rk *ranker) headingUnit(d *docstore.Document, start, end int) *unit {
+	k := unitKey{d.ID, -1 - start}
+	if u, ok := rk.units[k]; ok {
+		return u
+	}
+	u := analyseUnit(rk.q, d.Text[start:end], false)
+	rk.units[k] = u
+	return u
+}
+
+// plain turns index hits into passages as they are.
+func (rk *ranker) plain(hits []docstore.Hit, k int) ([]Passage, error) {
+	var out []Passage
+	for _, h := range hits[:min(k, len(hits))] {
+		d, err := rk.dc.get(h.Doc)
+		if err != nil {
+			return nil, err
+		}
+		p := passage(d, h.Index, h.Index, h.Score)
+		p.Scores.BM25, p.Scores.Lexical = h.Score, h.Score
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// candidates expands the index hits with their context and scores them.
+func (rk *ranker) candidates(ctx context.Context, hits []docstore.Hit) ([]*candidate, error) {
+	seen := map[unitKey]bool{}
+	cands := make([]*candidate, 0, len(hits))
+	add := func(d *docstore.Document, i int) {
+		k := unitKey{d.ID, i}
+		if seen[k] || i < 0 || i >= len(d.Sentences) {
+			return
+		}
+		seen[k] = true
+		if isHeading(d, i) || (rk.keep != nil && !rk.keep(d.ID, i)) {
+			return
+		}
+		cands = append(cands, &candidate{doc: d, idx: i})
+	}
+	for n, h := range hits {
+		if n%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		d, err := rk.dc.get(h.Doc)
+		if err != nil {
+			return nil, err
+		}
+		add(d, h.Index)
+		if rk.m.HeadingFollowers > 0 && isHeading(d, h.Index) {
+			for j := h.Index + 1; j <= h.Index+rk.m.HeadingFollowers; j++ {
+				add(d, j)
+			}
+		}
+	}
+	for _, c := range cands {
+		rk.score(c)
+	}
+	return cands, nil
+}
+
+// score computes a candidate's standalone score and its parts.
+func (rk *ranker) score(c *candidate) {
+	q, m, d, i := rk.q, rk.m, c.doc, c.idx
+	c.own = rk.sentence(d, i, true)
+	nt := len(q.q.Terms)
+	ctxTF := make([]float64, nt)
+	c.covers = make([]bool, nt)
+	for t := range nt {
+		c.covers[t] = c.own.tf[t] > 0
+	}
+	var hu *unit
+	if hs, he, ok := headingOf(d, i); ok {
+		c.heading = d.Text[hs:he]
+		hu = rk.headingUnit(d, hs, he)
+		for t := range nt {
+			if hu.tf[t] > 0 {
+				ctxTF[t] += m.Heading
+				c.covers[t] = true
+			}
+		}
+	}
+	first, last := paragraph(d, i, m.Radius)
+	c.para = first
+	if m.Neighbour > 0 {
+		for j := first; j <= last; j++ {
+			if j == i {
+				continue
+			}
+			nu := rk.sentence(d, j, false)
+			dist := float64(max(j-i, i-j))
+			for t := range nt {
+				if nu.tf[t] > 0 {
+					ctxTF[t] += m.Neighbour / dist
+				}
+			}
+		}
+	}
+	c.contrib = make([]float64, nt)
+	var own, total, cover float64
+	n := float64(c.own.length)
+	for t := range nt {
+		tf := float64(c.own.tf[t])
+		own += q.weight[t] * bm25(tf, n, rk.avg, rk.bm)
+		c.contrib[t] = q.weight[t] * bm25(tf+ctxTF[t], n, rk.avg, rk.bm)
+		total += c.contrib[t]
+		if c.covers[t] {
+			cover += q.weight[t]
+		}
+	}
+	c.scores.BM25 = own
+	c.scores.Context = total - own
+	c.scores.Proximity = c.own.proximity(q)
+	c.scores.Phrase = c.own.phrases(q)
+	if hu != nil && m.HeadingPhrases {
+		// A name in the heading is the name of what the sentence is about.
+		c.scores.Phrase = max(c.scores.Phrase, hu.phrases(q))
+	}
+	c.scores.Answer = q.want != AnyAnswer && c.own.wants(q.want)
+	c.scores.Coverage = cover / max(q.total, 1e-9)
+	c.scores.Lead = isLead(d, i)
+	c.scores.Subject = c.own.subject(q)
+	c.bonus = 1 + m.Proximity*c.scores.Proximity + m.Phrase*c.scores.Phrase + m.Subject*c.scores.Subject
+	if c.scores.Lead {
+		c.bonus += m.Lead
+	}
+	if c.scores.Answer {
+		c.bonus += m.Answer
+	}
+	c.base = total * c.bonus
+	c.scores.Lexical = c.base
+}
+
+// gain is a candidate's score given the query terms already covered.
+func (rk *ranker) gain(c *candidate, covered []bool) float64 {
+	var s float64
+	for t, v := range c.contrib {
+		if covered[t] {
+			v *= rk.m.Covered
+		}
+		s += v
+	}
+	s *= c.bonus
+	if c.fused {
+		return c.lw*(s-c.lexLo)/c.lexSpan + c.dw*c.dense
+	}
+	return s
+}
+
+// selectSet picks k candidates greedily: each step takes the candidate
+// with the best gain given what the selected ones already cover, skipping
+// near-duplicates and full paragraphs. Gains only fall as terms get
+// covered, so stale gains are upper bounds and a lazy greedy is exact.
+func (rk *ranker) selectSet(cands []*candidate, k int, dedupe bool) []Passage {
+	covered := make([]bool, len(rk.q.q.Terms))
+	type entry struct {
+		c     *candidate
+		gain  float64
+		fresh int // len(selected) when gain was computed
+	}
+	es := make([]entry, len(cands))
+	for i, c := range cands {
+		es[i] = entry{c: c, gain: rk.gain(c, covered)}
+	}
+	byGain := func(a, b entry) int {
+		switch {
+		case a.gain > b.gain:
+			return -1
+		case a.gain < b.gain:
+			return 1
+		case a.c.doc.ID != b.c.doc.ID:
+			if a.c.doc.ID < b.c.doc.ID {
+				return -1
+			}
+			return 1
+		}
+		return a.c.idx - b.c.idx
+	}
+	slices.SortFunc(es, byGain)
+	var chosen []*candidate
+	var out []Passage
+	perPara := map[unitKey]int{}
+	for len(out) < k && len(es) > 0 {
+		e := es[0]
+		if e.fresh != len(chosen) {
+			es[0].gain, es[0].fresh = rk.gain(e.c, covered), len(chosen)
+			// Re-sort the head: insertion of the refreshed entry.
+			j := 0
+			for j+1 < len(es) && byGain(es[j+1], es[j]) < 0 {
+				es[j], es[j+1] = es[j+1], es[j]
+				j++
+			}
+			continue
+		}
+		es = es[1:]
+		c := e.c
+		pk := unitKey{c.doc.ID, c.para}
+		if rk.m.PerParagraph > 0 && perPara[pk] >= rk.m.PerParagraph {
+			continue
+		}
+		if dedupe && rk.duplicate(c, chosen) {
+			continue
+		}
+		perPara[pk]++
+		chosen = append(chosen, c)
+		for t, cv := range c.covers {
+			covered[t] = covered[t] || cv
+		}
+		p := passage(c.doc, c.idx, c.idx, e.gain)
+		p.Heading = c.heading
+		p.Scores = c.scores
+		out = append(out, p)
+	}
+	return out
+}
+
+// duplicate reports whether c nearly repeats a chosen sentence.
+func (rk *ranker) duplicate(c *candidate, chosen []*candidate) bool {
+	if rk.m.Duplicate <= 0 || rk.m.Duplicate >= 1 {
+		return false
+	}
+	for _, o := range chosen {
+		if jaccard(c.own.terms, o.own.terms) >= rk.m.Duplicate {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,362 @@
+package retrieve
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/citelens/citelens/docstore"
+)
+
+// Retriever ranks the sentences, chunks and segments of a library's
+// documents against questions. It is safe for concurrent use.
+type Retriever struct {
+	lib *docstore.Library
+}
+
+// New returns a Retriever over lib.
+func New(lib *docstore.Library) *Retriever { return &Retriever{lib: lib} }
+
+// Options restrict and tune a retrieval. The zero value ranks every
+// document of the library with the default model and returns 10 passages.
+type Options struct {
+	// Docs is the scope; empty means every document.
+	Docs []docstore.DocID
+	// Pages, if not empty, keeps only sentences starting on these pages.
+	Pages []PageRange
+	// Filter, if set, keeps only the sentences it returns true for.
+	Filter func(doc docstore.DocID, sentence int) bool
+	// K is the number of passages wanted (default 10).
+	K int
+	// Pool is the number of BM25 candidates re-ranked (default 300).
+	Pool int
+	// Expand sets Passage.Context to the hit with up to Expand neighbouring
+	// sentences on each side, within its paragraph.
+	Expand int
+	// Cutoff drops passages scoring below Cutoff times the best (0 keeps
+	// all; OkraLong uses 0.1).
+	Cutoff float64
+	// Plain returns the index's BM25 ranking as it is: no re-ranking, no
+	// diversity. For measuring, and for callers that want the raw order.
+	Plain bool
+	// KeepDuplicates turns off the near-duplicate filter.
+	KeepDuplicates bool
+	// Model holds the re-ranker's weights; nil means DefaultModel.
+	Model *Model
+	// BM25 parameters; zero means docstore.DefaultBM25.
+	BM25 docstore.BM25
+	// Fusion, when its Dense scorer is set, fuses dense similarity into
+	// the ranking.
+	Fusion Fusion
+}
+
+// PageRange is an inclusive range of 1-based pages.
+type PageRange struct{ First, Last int }
+
+// Passage is one retrieved unit: a sentence, or a run of sentences for
+// chunks and segments.
+type Passage struct {
+	Doc         docstore.DocID
+	DocName     string
+	First, Last int    // sentence indices, inclusive
+	Start, End  int    // byte range in the document's text
+	Page        int    // page of the first sentence
+	Text        string // the document's text[Start:End]
+	// Context is the passage with its neighbours (Options.Expand).
+	Context Range
+	// Heading is the heading line the passage sits under ("" if none).
+	Heading string
+	// Score ranks the passages: higher is better. For sentences it is the
+	// score the passage was selected with (its gain over the passages
+	// above it, see Model).
+	Score  float64
+	Scores Scores
+}
+
+// Range is a run of sentences First..Last and the bytes they cover.
+type Range struct {
+	First, Last int
+	Start, End  int
+}
+
+// Scores are a passage's component scores, for explaining and tuning.
+type Scores struct {
+	BM25      float64 // BM25 of the passage's own text
+	Lexical   float64 // the re-ranked lexical score (BM25 with context and bonuses)
+	Context   float64 // what the heading and neighbours add to BM25
+	Proximity float64 // closeness of the query terms (0..1)
+	Phrase    float64 // question phrases found (0..1)
+	Answer    bool    // holds the kind of fact the question asks for
+	Lead      bool    // opens a section
+	Subject   float64 // share of the query among its first words (0..1)
+	Coverage  float64 // idf-weighted share of the query terms in the passage and its heading
+	Dense     float64 // dense similarity, when fused
+}
+
+func (o *Options) normalise() error {
+	if o.K < 0 || o.Pool < 0 || o.Expand < 0 || o.Cutoff < 0 || o.Cutoff > 1 {
+		return fmt.Errorf("%w: K, Pool and Expand must not be negative and Cutoff must be within 0..1", ErrBadOptions)
+	}
+	if o.K == 0 {
+		o.K = 10
+	}
+	if o.Pool == 0 {
+		o.Pool = 300
+	}
+	o.Pool = max(o.Pool, o.K)
+	if o.Model == nil {
+		m := DefaultModel
+		o.Model = &m
+	}
+	if o.BM25 == (docstore.BM25{}) {
+		o.BM25 = docstore.DefaultBM25
+	}
+	return nil
+}
+
+// scope resolves the options' documents.
+func (r *Retriever) scope(opt *Options) ([]docstore.DocID, error) {
+	if len(opt.Docs) > 0 {
+		return opt.Docs, nil
+	}
+	infos, err := r.lib.List()
+	if err != nil {
+		return nil, err
+	}
+	docs := make([]docstore.DocID, len(infos))
+	for i, d := range infos {
+		docs[i] = d.ID
+	}
+	return docs, nil
+}
+
+// docCache loads the request's documents once each.
+type docCache struct {
+	lib  *docstore.Library
+	docs map[docstore.DocID]*docstore.Document
+}
+
+func (c *docCache) get(id docstore.DocID) (*docstore.Document, error) {
+	if d, ok := c.docs[id]; ok {
+		return d, nil
+	}
+	d, err := c.lib.Document(id)
+	if err != nil {
+		return nil, err
+	}
+	c.docs[id] = d
+	return d, nil
+}
+
+// filter combines the page restriction and the caller's filter. Documents
+// are loaded before the search, since the index's Filter runs inside its
+// read transaction.
+func (r *Retriever) filter(opt *Options, docs []docstore.DocID, dc *docCache) (func(docstore.DocID, int) bool, error) {
+	if len(opt.Pages) == 0 {
+		return opt.Filter, nil
+	}
+	for _, id := range docs {
+		if _, err := dc.get(id); err != nil {
+			return nil, err
+		}
+	}
+	user := opt.Filter
+	return func(id docstore.DocID, i int) bool {
+		d := dc.docs[id]
+		if d == nil || i >= len(d.Sentences) {
+			return false
+		}
+		p := int(d.Sentences[i].Page)
+		in := false
+		for _, pr := range opt.Pages {
+			if p >= pr.First && p <= pr.Last {
+				in = true
+				break
+			}
+		}
+		return in && (user == nil || user(id, i))
+	}, nil
+}
+
+// Sentences ranks the sentences of the scope against question: BM25
+// candidates from the index, re-ranked with their context (see Model), then
+// selected greedily for coverage of the question and without near-
+// duplicates.
+func (r *Retriever) Sentences(ctx context.Context, question string, opt Options) ([]Passage, error) {
+	if err := opt.normalise(); err != nil {
+		return nil, err
+	}
+	q := parseQuery(question)
+	if len(q.q.Terms) == 0 {
+		return nil, nil
+	}
+	docs, err := r.scope(&opt)
+	if err != nil || len(docs) == 0 {
+		return nil, err
+	}
+	dc := &docCache{lib: r.lib, docs: map[docstore.DocID]*docstore.Document{}}
+	keep, err := r.filter(&opt, docs, dc)
+	if err != nil {
+		return nil, err
+	}
+	st, err := r.lib.TermStats(q.q.Terms, docstore.SearchOptions{Level: docstore.SentenceLevel, Docs: docs})
+	if err != nil {
+		return nil, err
+	}
+	q.setWeights(st)
+	hits, err := r.lib.Search(q.q, docstore.SearchOptions{
+		Level: docstore.SentenceLevel, Docs: docs, K: opt.Pool, BM25: opt.BM25, Filter: keep,
+	})
+	if err != nil || len(hits) == 0 {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rk := &ranker{q: q, m: opt.Model, bm: opt.BM25, avg: st.AvgLen, dc: dc, keep: keep,
+		units: map[unitKey]*unit{}}
+	var out []Passage
+	if opt.Plain {
+		out, err = rk.plain(hits, opt.K)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		cands, err := rk.candidates(ctx, hits)
+		if err != nil {
+			return nil, err
+		}
+		if opt.Model.Hop > 0 {
+			if rk, cands, err = r.hop(ctx, rk, hits, cands, docs, &opt); err != nil {
+				return nil, err
+			}
+		}
+		if opt.Fusion.Dense != nil {
+			if cands, err = rk.fuse(ctx, question, cands, opt.Fusion); err != nil {
+				return nil, err
+			}
+		}
+		out = rk.selectSet(cands, opt.K, !opt.KeepDuplicates)
+	}
+	out = cutoff(out, opt.Cutoff)
+	for i := range out {
+		d, err := dc.get(out[i].Doc)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Context = expand(d, out[i].First, out[i].Last, opt.Expand)
+	}
+	return out, nil
+}
+
+// hop is the second hop of multi-hop questions: the names in the best
+// sentences found so far (capitalised words the question does not have)
+// join the query at weight Model.Hop, and the candidates are ranked again.
+// A question about "the woman who portrayed Corliss Archer" finds the film
+// sentence naming Shirley Temple, then Shirley Temple's own sentences.
+func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []docstore.Hit, cands []*candidate, docs []docstore.DocID, opt *Options) (*ranker, []*candidate, error) {
+	m := opt.Model
+	top := rk.selectSet(slices.Clone(cands), max(m.HopFrom, 1), !opt.KeepDuplicates)
+	var names []string
+	seen := map[string]bool{}
+	for _, p := range top {
+		for _, t := range nameTerms(p.Text) {
+			if _, inQuery := rk.q.index[t]; !inQuery && !seen[t] {
+				seen[t] = true
+				names = append(names, t)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return rk, cands, nil
+	}
+	st, err := r.lib.TermStats(names, docstore.SearchOptions{Level: docstore.SentenceLevel, Docs: docs})
+	if err != nil {
+		return nil, nil, err
+	}
+	// The rarest names identify best; common capitalised words ("The",
+	// "American") carry little.
+	idx := make([]int, len(names))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(st.IDF(b), st.IDF(a)) })
+	keep := make([]string, 0, m.HopTerms)
+	for _, i := range idx[:min(len(idx), max(m.HopTerms, 1))] {
+		keep = append(keep, names[i])
+	}
+	q2 := rk.q.extend(keep, m.Hop)
+	st2, err := r.lib.TermStats(q2.q.Terms, docstore.SearchOptions{Level: docstore.SentenceLevel, Docs: docs})
+	if err != nil {
+		return nil, nil, err
+	}
+	q2.setWeights(st2)
+	hits2, err := r.lib.Search(q2.q, docstore.SearchOptions{
+		Level: docstore.SentenceLevel, Docs: docs, K: opt.Pool, BM25: opt.BM25, Filter: rk.keep,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	rk2 := &ranker{q: q2, m: m, bm: rk.bm, avg: st2.AvgLen, dc: rk.dc, keep: rk.keep, units: map[unitKey]*unit{}}
+	cands2, err := rk2.candidates(ctx, append(slices.Clone(hits), hits2...))
+	return rk2, cands2, err
+}
+
+// cutoff drops passages scoring below frac of the best.
+func cutoff(ps []Passage, frac float64) []Passage {
+	if frac <= 0 || len(ps) == 0 {
+		return ps
+	}
+	best := ps[0].Score
+	for _, p := range ps {
+		best = max(best, p.Score)
+	}
+	return slices.DeleteFunc(ps, func(p Passage) bool { return p.Score < frac*best })
+}
+
+// expand returns sentences first..last with up to n neighbours each side,
+// within the paragraph.
+func expand(d *docstore.Document, first, last, n int) Range {
+	if n > 0 {
+		f, _ := paragraph(d, first, n)
+		_, l := paragraph(d, last, n)
+		first, last = f, l
+	}
+	return Range{First: first, Last: last,
+		Start: int(d.Sentences[first].Start), End: int(d.Sentences[last].End)}
+}
+
+// passage builds the Passage of sentences first..last of d.
+func passage(d *docstore.Document, first, last int, score float64) Passage {
+	s, e := int(d.Sentences[first].Start), int(d.Sentences[last].End)
+	return Passage{
+		Doc: d.ID, DocName: d.Name, First: first, Last: last, Start: s, End: e,
+		Page: int(d.Sentences[first].Page), Text: d.Text[s:e], Score: score,
+		Context: Range{First: first, Last: last, Start: s, End: e},
+	}
+}
+
+// sortPassages orders passages best first, ties by document and position
+// so results are deterministic.
+func sortPassages(ps []Passage) {
+	slices.SortStableFunc(ps, func(a, b Passage) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Doc, b.Doc); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.First, b.First)
+	})
+}
+
+// bm25 is the BM25 term-frequency factor for frequency tf in a unit of
+// length n, scope average avg.
+func bm25(tf, n, avg float64, p docstore.BM25) float64 {
+	if tf <= 0 {
+		return 0
+	}
+	return tf * (p.K1 + 1) / (tf + p.K1*(1-p.B+p.B*n/math.Max(avg, 1)))
+}

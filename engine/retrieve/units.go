@@ -1,0 +1,300 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
+)
+
+// Chunks ranks the stored chunks of the scope with the index's chunk-level
+// BM25 (and dense fusion when set). Pages and Filter keep a chunk when any
+// of its sentences passes. Model and the diversity settings do not apply:
+// chunks do not overlap.
+func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([]Passage, error) {
+	if err := opt.normalise(); err != nil {
+		return nil, err
+	}
+	q := docstore.ParseQuery(question)
+	if len(q.Terms) == 0 {
+		return nil, nil
+	}
+	docs, err := r.scope(&opt)
+	if err != nil || len(docs) == 0 {
+		return nil, err
+	}
+	dc := &docCache{lib: r.lib, docs: map[docstore.DocID]*docstore.Document{}}
+	keep, err := r.filter(&opt, docs, dc)
+	if err != nil {
+		return nil, err
+	}
+	var chunkKeep func(docstore.DocID, int) bool
+	if keep != nil {
+		if len(opt.Pages) == 0 { // filter did not load them
+			for _, id := range docs {
+				if _, err := dc.get(id); err != nil {
+					return nil, err
+				}
+			}
+		}
+		chunkKeep = func(id docstore.DocID, c int) bool {
+			d := dc.docs[id]
+			if d == nil || c >= len(d.Chunks) {
+				return false
+			}
+			for s := d.Chunks[c].First; s <= d.Chunks[c].Last; s++ {
+				if keep(id, int(s)) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	k := opt.K
+	if opt.Fusion.Dense != nil {
+		_, _, top := opt.Fusion.weights()
+		k = max(k, top)
+	}
+	hits, err := r.lib.Search(q, docstore.SearchOptions{
+		Level: docstore.ChunkLevel, Docs: docs, K: k, BM25: opt.BM25, Filter: chunkKeep,
+	})
+	if err != nil {
+		return nil, err
+	}
+	ps := make([]Passage, 0, len(hits))
+	for _, h := range hits {
+		d, err := dc.get(h.Doc)
+		if err != nil {
+			return nil, err
+		}
+		if h.Index >= len(d.Chunks) {
+			continue
+		}
+		c := d.Chunks[h.Index]
+		p := passage(d, int(c.First), int(c.Last), h.Score)
+		p.Scores.BM25, p.Scores.Lexical = h.Score, h.Score
+		ps = append(ps, p)
+	}
+	return r.finish(ctx, question, ps, dc, &opt)
+}
+
+// finish applies fusion, the K cap, the cut-off and context expansion to
+// passages ranked by lexical score.
+func (r *Retriever) finish(ctx context.Context, question string, ps []Passage, dc *docCache, opt *Options) ([]Passage, error) {
+	var err error
+	if opt.Fusion.Dense != nil && len(ps) > 0 {
+		if ps, err = fusePassages(ctx, opt.Fusion, question, ps); err != nil {
+			return nil, err
+		}
+	}
+	sortPassages(ps)
+	ps = cutoff(ps[:min(opt.K, len(ps))], opt.Cutoff)
+	for i := range ps {
+		d, err := dc.get(ps[i].Doc)
+		if err != nil {
+			return nil, err
+		}
+		ps[i].Context = expand(d, ps[i].First, ps[i].Last, opt.Expand)
+	}
+	return ps, nil
+}
+
+// Segmenting describes sentence-aligned segments of about Tokens tokens
+// (textproc.EstimateTokens), each starting where the last Overlap tokens
+// of the one before begin: RAIDD's 256/50, OkraLong's 150, 256 or 400.
+type Segmenting struct {
+	Tokens, Overlap int
+}
+
+func (s Segmenting) check() error {
+	if s.Tokens <= 0 || s.Overlap < 0 || s.Overlap >= s.Tokens {
+		return fmt.Errorf("%w: segments need Tokens > 0 and 0 <= Overlap < Tokens (got %d and %d)", ErrBadOptions, s.Tokens, s.Overlap)
+	}
+	return nil
+}
+
+// Segment cuts d into sentence-aligned segments as s says, in order. A
+// sentence longer than Tokens is a segment of its own; every sentence is in
+// at least one segment.
+func Segment(d *docstore.Document, s Segmenting) ([]Range, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	n := len(d.Sentences)
+	tokens := make([]int, n)
+	for i := range n {
+		tokens[i] = textproc.EstimateTokens(d.SentenceText(i))
+	}
+	var out []Range
+	for first := 0; first < n; {
+		last, sum := first, tokens[first]
+		for last+1 < n && sum+tokens[last+1] <= s.Tokens {
+			last++
+			sum += tokens[last]
+		}
+		out = append(out, Range{First: first, Last: last,
+			Start: int(d.Sentences[first].Start), End: int(d.Sentences[last].End)})
+		if last == n-1 {
+			break
+		}
+		// The next segment starts at the sentences making up the last
+		// Overlap tokens, but always moves forward.
+		next, over := last+1, 0
+		for next-1 > first && over+tokens[next-1] <= s.Overlap {
+			next--
+			over += tokens[next]
+		}
+		first = next
+	}
+	return out, nil
+}
+
+// segCache keeps each document's segmentation per Segmenting.
+type segKey struct {
+	doc docstore.DocID
+	seg Segmenting
+}
+
+var (
+	segMu    sync.Mutex
+	segCache = map[segKey][]Range{}
+)
+
+func segmentsOf(d *docstore.Document, s Segmenting) ([]Range, error) {
+	k := segKey{d.ID, s}
+	segMu.Lock()
+	rs, ok := segCache[k]
+	segMu.Unlock()
+	if ok {
+		return rs, nil
+	}
+	rs, err := Segment(d, s)
+	if err != nil {
+		return nil, err
+	}
+	segMu.Lock()
+	if len(segCache) > 64 { // a long-running process asks of many documents
+		clear(segCache)
+	}
+	segCache[k] = rs
+	segMu.Unlock()
+	return rs, nil
+}
+
+// Segments ranks segments of the scope computed on the fly (see Segment)
+// with BM25 over the segments' own text: sentence hits from the index
+// propose the segments that contain them, and the best few times K of those
+// are scored as units (idf from the scope's sentences). Pages and Filter
+// apply to the proposing sentences.
+func (r *Retriever) Segments(ctx context.Context, question string, seg Segmenting, opt Options) ([]Passage, error) {
+	if err := seg.check(); err != nil {
+		return nil, err
+	}
+	if err := opt.normalise(); err != nil {
+		return nil, err
+	}
+	q := parseQuery(question)
+	if len(q.q.Terms) == 0 {
+		return nil, nil
+	}
+	docs, err := r.scope(&opt)
+	if err != nil || len(docs) == 0 {
+		return nil, err
+	}
+	dc := &docCache{lib: r.lib, docs: map[docstore.DocID]*docstore.Document{}}
+	keep, err := r.filter(&opt, docs, dc)
+	if err != nil {
+		return nil, err
+	}
+	st, err := r.lib.TermStats(q.q.Terms, docstore.SearchOptions{Level: docstore.SentenceLevel, Docs: docs})
+	if err != nil {
+		return nil, err
+	}
+	q.setWeights(st)
+	hits, err := r.lib.Search(q.q, docstore.SearchOptions{
+		Level: docstore.SentenceLevel, Docs: docs, K: max(opt.Pool, 500), BM25: opt.BM25, Filter: keep,
+	})
+	if err != nil || len(hits) == 0 {
+		return nil, err
+	}
+	// Propose: each segment's summed sentence scores.
+	type cand struct {
+		d     *docstore.Document
+		r     Range
+		score float64
+	}
+	type rangeKey struct {
+		doc         docstore.DocID
+		first, last int
+	}
+	byKey := map[rangeKey]int{}
+	var cands []cand
+	for _, h := range hits {
+		d, err := dc.get(h.Doc)
+		if err != nil {
+			return nil, err
+		}
+		rs, err := segmentsOf(d, seg)
+		if err != nil {
+			return nil, err
+		}
+		// Segments are in order of First; those containing h.Index start
+		// at or before it and end at or after it.
+		j := sort.Search(len(rs), func(j int) bool { return rs[j].First > h.Index })
+		for j--; j >= 0 && rs[j].Last >= h.Index; j-- {
+			k := rangeKey{d.ID, rs[j].First, rs[j].Last}
+			if n, ok := byKey[k]; ok {
+				cands[n].score += h.Score
+				continue
+			}
+			byKey[k] = len(cands)
+			cands = append(cands, cand{d: d, r: rs[j], score: h.Score})
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	cands = cands[:min(len(cands), max(4*opt.K, 40))]
+	// Score: BM25 of each segment's text as one unit.
+	rk := &ranker{q: q, units: map[unitKey]*unit{}}
+	nt := len(q.q.Terms)
+	tfs := make([][]float64, len(cands))
+	lens := make([]float64, len(cands))
+	var total float64
+	for i, c := range cands {
+		tfs[i] = make([]float64, nt)
+		for s := c.r.First; s <= c.r.Last; s++ {
+			u := rk.sentence(c.d, s, false)
+			lens[i] += float64(u.length)
+			for t := range nt {
+				tfs[i][t] += float64(u.tf[t])
+			}
+		}
+		total += lens[i]
+	}
+	avg := total / float64(max(len(cands), 1))
+	ps := make([]Passage, 0, len(cands))
+	for i, c := range cands {
+		var score float64
+		for t := range nt {
+			score += q.weight[t] * bm25(tfs[i][t], lens[i], avg, opt.BM25)
+		}
+		p := passage(c.d, c.r.First, c.r.Last, score)
+		p.Scores.BM25, p.Scores.Lexical = score, score
+		ps = append(ps, p)
+	}
+	return r.finish(ctx, question, ps, dc, &opt)
+}

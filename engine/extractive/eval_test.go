@@ -1,0 +1,351 @@
+package extractive
+
+// The evaluation harness: it ingests a data set in ../shared/EVAL.md's
+// layout into a temporary library, answers every question and computes
+// evidence_recall, evidence_all and citation_precision at k = 2, 5, 10 and
+// with the auto-stop. Floors are asserted so a ranking regression fails:
+//
+//	go test ./engine/extractive -run TestHotpotQA -v     (shared data set)
+//	go test ./engine/extractive -run TestRIntroQA -v     (testdata, different kind)
+//	CITELENS_EXPERIMENTS=1 go test ./engine/extractive -run TestExperiments -v
+//
+// The experiments test prints the ablation table of the ranking ideas.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/retrieve"
+)
+
+const hotpotDir = "../../../shared/data/hotpotqa53"
+
+// rintroDir is the second, held-out check: questions about R's
+// "An Introduction to R" (pdftotext of R-intro.pdf), written by hand, with
+// the sentence that answers each marked.
+const rintroDir = "../../testdata/rintro-qa"
+
+type evidence struct {
+	Doc        string `json:"doc"`
+	Start, End int
+	Text       string
+}
+
+type question struct {
+	ID       string     `json:"id"`
+	Question string     `json:"question"`
+	Docs     []string   `json:"docs"`
+	Evidence []evidence `json:"evidence"`
+	Mode     string     `json:"evidence_mode"`
+	Type     string     `json:"type"`
+}
+
+// dataset is an ingested data set.
+type dataset struct {
+	lib   *docstore.Library
+	ids   map[string]docstore.DocID // file name -> ID
+	qs    []question
+	names map[docstore.DocID]string
+}
+
+var (
+	datasetsMu sync.Mutex
+	datasets   = map[string]*dataset{}
+)
+
+// loadDataset ingests dir once per test binary.
+func loadDataset(t testing.TB, dir string) *dataset {
+	t.Helper()
+	datasetsMu.Lock()
+	defer datasetsMu.Unlock()
+	if ds, ok := datasets[dir]; ok {
+		return ds
+	}
+	if _, err := os.Stat(filepath.Join(dir, "questions.jsonl")); err != nil {
+		t.Skipf("no data set at %s", dir)
+	}
+	tmp, err := os.MkdirTemp("", "citelens-eval-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, err := docstore.Open(filepath.Join(tmp, "library.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := &dataset{lib: lib, ids: map[string]docstore.DocID{}, names: map[docstore.DocID]string{}}
+	files, err := os.ReadDir(filepath.Join(dir, "docs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		info, _, err := lib.Add(context.Background(), filepath.Join(dir, "docs", f.Name()), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds.ids[f.Name()] = info.ID
+		ds.names[info.ID] = f.Name()
+	}
+	fh, err := os.Open(filepath.Join(dir, "questions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var q question
+		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
+			t.Fatalf("questions.jsonl: %v", err)
+		}
+		ds.qs = append(ds.qs, q)
+	}
+	datasets[dir] = ds
+	return ds
+}
+
+// answerer answers one question with citations; k = 0 is auto mode.
+type answerer func(ctx context.Context, ds *dataset, q question, k int) ([]citations.Span, error)
+
+// strategyAnswerer runs the extractive strategy with model m (nil: default).
+func strategyAnswerer(m *retrieve.Model, extra map[string]string) answerer {
+	return func(ctx context.Context, ds *dataset, q question, k int) ([]citations.Span, error) {
+		s := New(ds.lib)
+		s.Model = m
+		opts := map[string]string{}
+		for k, v := range extra {
+			opts[k] = v
+		}
+		if k > 0 {
+			opts["k"] = strconv.Itoa(k)
+		}
+		req := engine.Request{Question: q.Question, Options: opts}
+		for _, name := range q.Docs {
+			req.Docs = append(req.Docs, ds.ids[name])
+		}
+		ans, err := s.Answer(ctx, req, nil)
+		if err != nil {
+			return nil, err
+		}
+		var spans []citations.Span
+		for _, st := range ans.Statements {
+			spans = append(spans, st.Citations...)
+		}
+		return spans, nil
+	}
+}
+
+// plainAnswerer is the reference: the index's BM25 order of single
+// sentences, k of them (10 in auto mode).
+func plainAnswerer(ctx context.Context, ds *dataset, q question, k int) ([]citations.Span, error) {
+	if k == 0 {
+		k = 10
+	}
+	var docs []docstore.DocID
+	for _, name := range q.Docs {
+		docs = append(docs, ds.ids[name])
+	}
+	ps, err := retrieve.New(ds.lib).Sentences(ctx, q.Question, retrieve.Options{Docs: docs, K: k, Plain: true})
+	if err != nil {
+		return nil, err
+	}
+	var spans []citations.Span
+	for _, p := range ps {
+		spans = append(spans, citations.Span{Doc: p.Doc, DocName: p.DocName, First: p.First, Last: p.Last, Start: p.Start, End: p.End})
+	}
+	return spans, nil
+}
+
+// figures are a run's means.
+type figures struct {
+	Recall, All, Precision, Citations float64
+}
+
+// evaluate answers every question and averages EVAL.md's metrics.
+func evaluate(t testing.TB, ds *dataset, ans answerer, k int) figures {
+	t.Helper()
+	var f figures
+	for _, q := range ds.qs {
+		spans, err := ans(context.Background(), ds, q, k)
+		if err != nil {
+			t.Fatalf("%s: %v", q.ID, err)
+		}
+		r, all, p := score(ds, q, spans)
+		f.Recall += r
+		f.All += all
+		f.Precision += p
+		f.Citations += float64(len(spans))
+	}
+	n := float64(len(ds.qs))
+	return figures{f.Recall / n, f.All / n, f.Precision / n, f.Citations / n}
+}
+
+// score computes one answer's evidence_recall, evidence_all and
+// citation_precision: a citation hits an item when both are in the same
+// document and their byte ranges overlap.
+func score(ds *dataset, q question, spans []citations.Span) (recall, all, precision float64) {
+	hitItem := make([]bool, len(q.Evidence))
+	hits := 0
+	for _, s := range spans {
+		hit := false
+		for i, e := range q.Evidence {
+			if ds.ids[e.Doc] == s.Doc && s.Start < e.End && e.Start < s.End {
+				hitItem[i] = true
+				hit = true
+			}
+		}
+		if hit {
+			hits++
+		}
+	}
+	n := 0
+	for _, h := range hitItem {
+		if h {
+			n++
+		}
+	}
+	if len(spans) > 0 {
+		precision = float64(hits) / float64(len(spans))
+	}
+	if q.Mode == "any" {
+		if n > 0 {
+			return 1, 1, precision
+		}
+		return 0, 0, precision
+	}
+	recall = float64(n) / float64(len(q.Evidence))
+	if n == len(q.Evidence) {
+		all = 1
+	}
+	return recall, all, precision
+}
+
+// report evaluates at k = 2, 5, 10 and auto, and prints a table row set.
+func report(t testing.TB, ds *dataset, name string, ans answerer) map[int]figures {
+	out := map[int]figures{}
+	for _, k := range []int{2, 5, 10, 0} {
+		out[k] = evaluate(t, ds, ans, k)
+	}
+	t.Logf("%-28s recall@2 %.3f  @5 %.3f  @10 %.3f | auto: recall %.3f all %.3f precision %.3f (%.1f cites) | prec@5 %.3f all@5 %.3f",
+		name, out[2].Recall, out[5].Recall, out[10].Recall, out[0].Recall, out[0].All, out[0].Precision, out[0].Citations,
+		out[5].Precision, out[5].All)
+	return out
+}
+
+func TestHotpotQA(t *testing.T) {
+	if testing.Short() {
+		t.Skip("evaluation: skipped with -short")
+	}
+	ds := loadDataset(t, hotpotDir)
+	report(t, ds, "plain BM25", plainAnswerer)
+	got := report(t, ds, "extractive", strategyAnswerer(nil, nil))
+	if got[5].Recall < 0.75 {
+		t.Errorf("evidence_recall@5 = %.3f, want at least 0.75", got[5].Recall)
+	}
+}
+
+func TestRIntroQA(t *testing.T) {
+	if testing.Short() {
+		t.Skip("evaluation: skipped with -short")
+	}
+	ds := loadDataset(t, rintroDir)
+	base := report(t, ds, "plain BM25", plainAnswerer)
+	got := report(t, ds, "extractive", strategyAnswerer(nil, nil))
+	// The re-ranker must not lose to plain BM25 on a different kind of text.
+	for _, k := range []int{2, 5, 10} {
+		if got[k].Recall+0.02 < base[k].Recall {
+			t.Errorf("evidence_recall@%d = %.3f, below plain BM25's %.3f", k, got[k].Recall, base[k].Recall)
+		}
+	}
+}
+
+// TestExperiments prints the ablation table: every ranking idea, on both
+// data sets. It is slow and only runs when asked.
+func TestExperiments(t *testing.T) {
+	if os.Getenv("CITELENS_EXPERIMENTS") == "" {
+		t.Skip("set CITELENS_EXPERIMENTS=1 to run the ranking experiments")
+	}
+	sets := []string{hotpotDir, rintroDir}
+	for _, dir := range sets {
+		if _, err := os.Stat(dir); err != nil {
+			t.Logf("no data set at %s", dir)
+			continue
+		}
+		ds := loadDataset(t, dir)
+		t.Logf("== %s (%d questions)", filepath.Base(dir), len(ds.qs))
+		report(t, ds, "plain BM25", plainAnswerer)
+		for _, v := range variants() {
+			m := v.model
+			report(t, ds, v.name, strategyAnswerer(&m, v.opts))
+		}
+	}
+}
+
+type variant struct {
+	name  string
+	model retrieve.Model
+	opts  map[string]string
+}
+
+// variants lists the ranking ideas, each alone on a bare re-ranker and
+// then combined.
+func variants() []variant {
+	bare := retrieve.Model{Radius: 1, Covered: 1}
+	with := func(name string, f func(m *retrieve.Model)) variant {
+		m := bare
+		f(&m)
+		return variant{name: name, model: m}
+	}
+	d := retrieve.DefaultModel
+	around := func(name string, f func(m *retrieve.Model)) variant {
+		m := d
+		f(&m)
+		return variant{name: name, model: m}
+	}
+	return []variant{
+		{name: "bare (no heading lines)", model: bare},
+		with("dedupe .8", func(m *retrieve.Model) { m.Duplicate = 0.8 }),
+		with("heading 1", func(m *retrieve.Model) { m.Heading = 1 }),
+		with("covered .5", func(m *retrieve.Model) { m.Covered = 0.5 }),
+		with("phrase .5", func(m *retrieve.Model) { m.Phrase = 0.5 }),
+		with("proximity .5", func(m *retrieve.Model) { m.Proximity = 0.5 }),
+		with("answer .2", func(m *retrieve.Model) { m.Answer = 0.2 }),
+		with("neighbour .5", func(m *retrieve.Model) { m.Neighbour = 0.5 }),
+		with("lead .3", func(m *retrieve.Model) { m.Lead = 0.3 }),
+		with("subject .5", func(m *retrieve.Model) { m.Subject = 0.5 }),
+		{name: "DefaultModel", model: d},
+		around("D hop from 1", func(m *retrieve.Model) { m.HopFrom = 1 }),
+		around("D hop 0", func(m *retrieve.Model) { m.Hop = 0 }),
+		around("D lead .3", func(m *retrieve.Model) { m.Lead = 0.3 }),
+		around("D subject .5", func(m *retrieve.Model) { m.Subject = 0.5 }),
+		around("D phrase .5", func(m *retrieve.Model) { m.Phrase = 0.5 }),
+		around("D answer .2", func(m *retrieve.Model) { m.Answer = 0.2 }),
+		around("D proximity .5", func(m *retrieve.Model) { m.Proximity = 0.5 }),
+		around("D neighbour .3", func(m *retrieve.Model) { m.Neighbour = 0.3 }),
+		around("D heading 2", func(m *retrieve.Model) { m.Heading = 2 }),
+		around("D covered .3", func(m *retrieve.Model) { m.Covered = 0.3 }),
+		around("D followers 2", func(m *retrieve.Model) { m.HeadingFollowers = 2 }),
+		around("D per paragraph 2", func(m *retrieve.Model) { m.PerParagraph = 2 }),
+		around("D lead .3 phrase .5", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5 }),
+		around("D lead .3 phrase .5 +head", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5; m.HeadingPhrases = true }),
+		around("D lead .3 phrase .5 ans .2 +head", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5; m.Answer = 0.2; m.HeadingPhrases = true }),
+		around("D lead .3 phrase .3 +head", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.3; m.HeadingPhrases = true }),
+		around("D lead .3 phrase .5 ans .2", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5; m.Answer = 0.2 }),
+		around("D lead .2 phrase .5 ans .2", func(m *retrieve.Model) { m.Lead = 0.2; m.Phrase = 0.5; m.Answer = 0.2 }),
+		around("D lead .3 phr .5 ans .2 subj .5", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5; m.Answer = 0.2; m.Subject = 0.5 }),
+		around("D lead .3 phr .5 ans .2 from 1", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5; m.Answer = 0.2; m.HopFrom = 1 }),
+	}
+}
+

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Compares pdftext (through bench/cmd/pdfextract) with poppler's pdftotext on
-# the same PDF in the same hyperfine run, prints the wall-time ratio, and the
-# peak RSS of each (GNU time).
+# Compares pdftext (through bench/cmd/pdfextract) and the whole
+# `citelens add` (extraction, segmentation, indexing, bbolt commit into a
+# fresh library) with poppler's pdftotext on the same PDF in the same
+# hyperfine run, prints the wall-time ratios, and the peak RSS of each (GNU
+# time).
 #
 # usage: bench/pdf_vs_pdftotext.sh [FILE.pdf] [RUNS]
 # needs: hyperfine, poppler-utils, time (Debian packages); default FILE is
@@ -16,23 +18,28 @@ trap 'rm -rf "$tmp"' EXIT
 for tool in hyperfine pdftotext /usr/bin/time; do
 	command -v "$tool" >/dev/null || { echo "missing $tool: apt-get install hyperfine poppler-utils time" >&2; exit 1; }
 done
-(cd "$here/.." && go build -o "$tmp/pdfextract" ./bench/cmd/pdfextract)
+(cd "$here/.." && go build -o "$tmp/pdfextract" ./bench/cmd/pdfextract && go build -o "$tmp/citelens" ./cmd/citelens)
 
-hyperfine --warmup 1 --runs "$runs" -N --export-json "$tmp/h.json" \
+hyperfine --warmup 1 --runs "$runs" --export-json "$tmp/h.json" \
 	-n pdftext "$tmp/pdfextract $pdf $tmp/ours.txt" \
+	-n "citelens add" --prepare "rm -f $tmp/lib.db" "$tmp/citelens --db $tmp/lib.db add $pdf" \
 	-n pdftotext "pdftotext $pdf $tmp/ref.txt"
 
 python3 - "$tmp/h.json" <<'PY'
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-ours, ref = r["pdftext"], r["pdftotext"]
-print(f"pdftext   mean {ours['mean']:.3f} s  median {ours['median']:.3f} s  user {ours['user']:.3f} s")
-print(f"pdftotext mean {ref['mean']:.3f} s  median {ref['median']:.3f} s  user {ref['user']:.3f} s")
-print(f"ratio pdftext/pdftotext: mean {ours['mean']/ref['mean']:.2f}  median {ours['median']/ref['median']:.2f}  cpu {ours['user']/ref['user']:.2f}")
+ref = r["pdftotext"]
+for name in ("pdftext", "citelens add", "pdftotext"):
+    x = r[name]
+    print(f"{name:13} mean {x['mean']:.3f} s  median {x['median']:.3f} s  user {x['user']:.3f} s")
+for name in ("pdftext", "citelens add"):
+    x = r[name]
+    print(f"ratio {name}/pdftotext: mean {x['mean']/ref['mean']:.2f}  median {x['median']/ref['median']:.2f}  user cpu {x['user']/ref['user']:.2f}")
 PY
 
-for cmd in "$tmp/pdfextract $pdf $tmp/ours.txt" "pdftotext $pdf $tmp/ref.txt"; do
-	/usr/bin/time -f "peak RSS %M KB  ${cmd%% *}" $cmd 2>&1 >/dev/null | tail -1
+rm -f "$tmp/lib.db"
+for cmd in "$tmp/pdfextract $pdf $tmp/ours.txt" "$tmp/citelens --db $tmp/lib.db add $pdf" "pdftotext $pdf $tmp/ref.txt"; do
+	/usr/bin/time -f "peak RSS %M KB  $(basename "${cmd%% *}")" $cmd 2>&1 >/dev/null | tail -1
 done
 if [ -f /work/shared/tools/wordf1.py ] || [ -f "$here/../../shared/tools/wordf1.py" ]; then
 	f1=$(ls /work/shared/tools/wordf1.py "$here/../../shared/tools/wordf1.py" 2>/dev/null | head -1)

@@ -199,6 +199,9 @@ func renderPage(blocks []*block) pageText {
 // block's right edge: its paragraph may go on elsewhere.
 func blockOpen(bl *block) bool {
 	l := bl.last()
+	if len(bl.lines) == 1 && l.u1-l.u0 < 25*l.size {
+		return false // a short line standing alone: a heading, a caption
+	}
 	return !l.mono && l.u1 >= bl.u1-2*l.size
 }
 

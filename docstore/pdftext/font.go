@@ -31,6 +31,8 @@ type font struct {
 	cidW      map[uint32]float64
 	cidRanges []cidWidthRange
 	dw        float64
+	gidText   map[uint16]string // glyph id → text from the TrueType cmap, when there is no ToUnicode
+	cidToGID  []byte            // CIDToGIDMap stream; empty means identity
 
 	mono      bool    // fixed pitch: a typewriter font
 	sizeScale float64 // glyph height relative to the font size (Type3 fonts differ)
@@ -80,6 +82,18 @@ func (f *font) next(s string) (n int, code uint32, text string, w float64) {
 	}
 	if f.ucs2 {
 		return n, code, string(utf16.Decode(utf16Units(s[:n]))), w
+	}
+	if f.gidText != nil {
+		gid := cid
+		if i := 2 * int(cid); len(f.cidToGID) > 0 {
+			gid = 0
+			if i+1 < len(f.cidToGID) {
+				gid = uint32(f.cidToGID[i])<<8 | uint32(f.cidToGID[i+1])
+			}
+		}
+		if gid <= 0xFFFF {
+			return n, code, f.gidText[uint16(gid)], w
+		}
 	}
 	return n, code, "", w
 }
@@ -424,6 +438,9 @@ func loadType0(f *font, v pdf.Value) {
 		}
 	}
 	desc := v.Key("DescendantFonts").Index(0)
+	if f.toUni == nil && !f.ucs2 {
+		cidGlyphText(f, desc)
+	}
 	fd := desc.Key("FontDescriptor")
 	f.mono = fd.Key("Flags").Int64()&1 != 0 || monoName(f.name)
 	if dw := desc.Key("DW"); dw.Kind() == pdf.Integer || dw.Kind() == pdf.Real {

@@ -176,3 +176,60 @@ func TestRefKeys(t *testing.T) {
 		t.Errorf("refKeys = %s", got)
 	}
 }
+
+// tinyTrueType is a TrueType program holding only a format-4 cmap that
+// maps 'A'..'C' to glyphs 1..3 and 'é' to glyph 7.
+func tinyTrueType() []byte {
+	be := func(b []byte, v ...uint16) []byte {
+		for _, x := range v {
+			b = append(b, byte(x>>8), byte(x))
+		}
+		return b
+	}
+	// format 4 subtable, three segments: A-C, é, and the final 0xFFFF
+	var sub []byte
+	sub = be(sub, 4, 0, 0, 6, 4, 1, 2) // format, length (patched), language, segCountX2, search params
+	sub = be(sub, 'C', 0xE9, 0xFFFF)   // end codes
+	sub = be(sub, 0)                   // reserved pad
+	sub = be(sub, 'A', 0xE9, 0xFFFF)   // start codes
+	d1, d2 := 1-'A', 7-0xE9            // deltas, modulo 65536
+	sub = be(sub, uint16(d1), uint16(d2), 1)
+	sub = be(sub, 0, 0, 0) // range offsets
+	sub[2], sub[3] = byte(len(sub)>>8), byte(len(sub))
+	var cmap []byte
+	cmap = be(cmap, 0, 1, 3, 1, 0, 12) // version, one record (3,1) at offset 12
+	cmap = append(cmap, sub...)
+	var prog []byte
+	prog = be(prog, 1, 0, 1, 16, 0, 0) // sfnt version 1.0, one table
+	prog = append(prog, "cmap"...)
+	prog = be(prog, 0, 0, 0, 28, 0, uint16(len(cmap))) // checksum, offset 28, length
+	return append(prog, cmap...)
+}
+
+func TestTrueTypeCmap(t *testing.T) {
+	m := trueTypeGlyphText(tinyTrueType())
+	if m[1] != "A" || m[3] != "C" || m[7] != "é" || len(m) != 4 {
+		t.Errorf("glyph text = %v", m)
+	}
+	if trueTypeGlyphText([]byte("garbage that is not a font")) != nil {
+		t.Error("garbage parsed as a font")
+	}
+}
+
+// A CIDFontType2 font with no ToUnicode: text comes from its TrueType cmap.
+func TestCIDTrueTypeWithoutToUnicode(t *testing.T) {
+	prog := string(tinyTrueType())
+	p := &testPDF{}
+	p.add("<< /Type /Catalog /Pages 2 0 R >>")
+	p.add("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+	p.add("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>")
+	p.add(stream("", "BT /F1 10 Tf 72 700 Td <0003000100020007> Tj ET"))
+	p.add("<< /Type /Font /Subtype /Type0 /BaseFont /Tiny /Encoding /Identity-H /DescendantFonts [6 0 R] >>")
+	p.add("<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Tiny /CIDToGIDMap /Identity /DW 600 /FontDescriptor 7 0 R >>")
+	p.add("<< /Type /FontDescriptor /FontName /Tiny /Flags 32 /FontFile2 8 0 R >>")
+	p.add(stream("", prog))
+	res := extractBytes(t, p.bytes())
+	if res.Text != "CABé" {
+		t.Errorf("text %q", res.Text)
+	}
+}

@@ -18,6 +18,7 @@
 package segment
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"unicode"
@@ -842,11 +843,12 @@ func cutPoint(text string, a, b int, verbatim bool) int {
 	ideal := n / pieces
 	lo, hi := a+ideal/2, a+min(MaxSentenceBytes, ideal+ideal/4)
 	target := a + ideal
-	best, bestScore := hi, -1
+	best, bestScore := hi, math.MinInt
 	for p := lo + 1; p <= hi; p++ {
 		if !utf8.RuneStart(text[p]) {
 			continue
 		}
+		// Scores go negative far from the target, hence MinInt above.
 		score := cutClass(text, a, p, verbatim)<<20 - abs(p-target)
 		if score > bestScore {
 			best, bestScore = p, score

@@ -204,6 +204,12 @@ func TestSentencesSpans(t *testing.T) {
 	if got := Sentences(text); !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
+	// A 514-byte run with no space to cut at and a stray continuation
+	// byte at the ideal cut (257): every candidate scores below zero, and
+	// the cut must still fall between runes, not inside the Ⱨ at the
+	// window's end (found by FuzzSentences).
+	text = strings.Repeat("0", 257) + "\x84" + strings.Repeat("0", 62) + "Ⱨ" + strings.Repeat("0", 191)
+	checkInvariants(t, text, Sentences(text))
 	if got := Sentences(""); len(got) != 0 {
 		t.Errorf("empty text: got %v", got)
 	}

@@ -11,4 +11,6 @@ var (
 	ErrBadGold = errors.New("the gold answer cannot be scored")
 	// ErrMissingDoc: an export needs a document that is not available.
 	ErrMissingDoc = errors.New("a cited document is not available")
+	// ErrUnknownFormat: an export format that is not one of Formats.
+	ErrUnknownFormat = errors.New("unknown export format")
 )

@@ -126,17 +126,8 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	return nil
 }
 
-// exportAnswer writes ans in one of the export formats.
+// exportAnswer writes ans in one of the export formats (citations.Formats).
 func exportAnswer(w io.Writer, format string, ans *engine.Answer, docs citations.DocLookup) error {
-	switch format {
-	case "md", "markdown":
-		return citations.WriteMarkdown(w, ans)
-	case "json":
-		return citations.WriteJSON(w, ans)
-	case "longbench":
-		return citations.WriteLongBenchCite(w, docs, ans)
-	case "html":
-		return citations.WriteHTML(w, ans)
-	}
-	return withHint(fmt.Errorf("unknown export format %q", format), "Use md, json, longbench or html.")
+	// An unknown format's error already lists the formats there are.
+	return citations.Export(w, format, ans, docs)
 }

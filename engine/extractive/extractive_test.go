@@ -1,0 +1,176 @@
+package extractive
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/retrieve"
+)
+
+const text = `Tea
+Tea is an aromatic beverage prepared by pouring hot water over cured leaves of the tea plant. After water, it is the most widely consumed drink in the world.
+
+History
+Tea originated in Southwest China, where it was used as a medicinal drink. It was popularised as a recreational drink during the Tang dynasty.
+
+Coffee
+Coffee is a beverage brewed from roasted coffee beans. Coffee plants are cultivated in over 70 countries.
+`
+
+func newLibrary(t *testing.T) (*docstore.Library, docstore.DocID) {
+	t.Helper()
+	dir := t.TempDir()
+	lib, err := docstore.Open(filepath.Join(dir, "lib.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	p := filepath.Join(dir, "drinks.txt")
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	info, _, err := lib.Add(t.Context(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lib, info.ID
+}
+
+func TestAnswerQuotesAndCites(t *testing.T) {
+	lib, id := newLibrary(t)
+	d, err := lib.Document(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []engine.Event
+	ans, err := New(lib).Answer(t.Context(), engine.Request{Question: "Where did tea originate?", Docs: []docstore.DocID{id}, Options: map[string]string{"k": "3"}},
+		func(ev engine.Event) { events = append(events, ev) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Strategy != Name || ans.Model != "" || ans.Usage != (citations.Usage{}) || len(ans.Stages) != 1 {
+		t.Errorf("answer header: %+v", ans)
+	}
+	if len(ans.Statements) == 0 || len(ans.Statements) > 3 {
+		t.Fatalf("%d statements for k=3", len(ans.Statements))
+	}
+	if events[0].Stage == "" || len(events) != 1+len(ans.Statements) {
+		t.Errorf("events: a stage then one per statement, got %d events for %d statements", len(events), len(ans.Statements))
+	}
+	for i, st := range ans.Statements {
+		if events[i+1].Statement == nil || events[i+1].Statement.Text != st.Text {
+			t.Errorf("event %d is not statement %d", i+1, i)
+		}
+		if len(st.Citations) != 1 || len(st.Support) != 1 {
+			t.Fatalf("statement %d: %d citations, %d verdicts", i, len(st.Citations), len(st.Support))
+		}
+		c := st.Citations[0]
+		if c.Doc != id || c.DocName != "drinks.txt" || c.Text != d.Text[c.Start:c.End] ||
+			c.Start != int(d.Sentences[c.First].Start) || c.End != int(d.Sentences[c.Last].End) || c.Page != 1 {
+			t.Errorf("citation %+v does not point at the document's bytes", c)
+		}
+		if st.Text != c.Text {
+			t.Errorf("statement %q is not the quote %q", st.Text, c.Text)
+		}
+		if st.Support[0].Level != citations.Supported {
+			t.Errorf("a quote's verdict is %v", st.Support[0])
+		}
+	}
+	if !strings.HasPrefix(ans.Statements[0].Text, "Tea originated in Southwest China") {
+		t.Errorf("best statement %q", ans.Statements[0].Text)
+	}
+}
+
+func TestAnswerMergesAdjacentSentences(t *testing.T) {
+	lib, id := newLibrary(t)
+	q := "tea drink"
+	req := engine.Request{Question: q, Docs: []docstore.DocID{id}, Options: map[string]string{"k": "4"}}
+	merged, err := New(lib).Answer(t.Context(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Options = map[string]string{"k": "4", "merge": "false"}
+	single, err := New(lib).Answer(t.Context(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sentences := 0
+	ranged := false
+	for _, st := range merged.Statements {
+		c := st.Citations[0]
+		sentences += c.Last - c.First + 1
+		ranged = ranged || c.Last > c.First
+	}
+	if !ranged || sentences != len(single.Statements) || len(merged.Statements) >= len(single.Statements) {
+		t.Errorf("merged: %d statements over %d sentences (a range: %v); unmerged: %d", len(merged.Statements), sentences, ranged, len(single.Statements))
+	}
+	for _, st := range single.Statements {
+		if c := st.Citations[0]; c.First != c.Last {
+			t.Errorf("merge=false gave a range %d-%d", c.First, c.Last)
+		}
+	}
+}
+
+func TestAnswerOptionsAndCancel(t *testing.T) {
+	lib, id := newLibrary(t)
+	s := New(lib)
+	for _, opts := range []map[string]string{
+		{"k": "0"}, {"k": "many"}, {"stop": "2"}, {"pages": "5-3"}, {"pages": "x"}, {"merge": "perhaps"}, {"colour": "blue"},
+	} {
+		_, err := s.Answer(t.Context(), engine.Request{Question: "tea", Options: opts}, nil)
+		if !errors.Is(err, ErrOption) {
+			t.Errorf("%v: err = %v, want ErrOption", opts, err)
+		}
+	}
+	ans, err := s.Answer(t.Context(), engine.Request{Question: "tea", Docs: []docstore.DocID{id}, Options: map[string]string{"pages": "2-9"}}, nil)
+	if err != nil || len(ans.Statements) != 0 {
+		t.Errorf("pages beyond a one-page text: %v, %d statements", err, len(ans.Statements))
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	ans, err = s.Answer(ctx, engine.Request{Question: "tea", Docs: []docstore.DocID{id}}, nil)
+	if !errors.Is(err, context.Canceled) || ans == nil {
+		t.Errorf("cancelled: answer %v, err %v", ans, err)
+	}
+}
+
+func TestAutoStop(t *testing.T) {
+	ps := []retrieve.Passage{{Scores: retrieve.Scores{Lexical: 10}}, {Scores: retrieve.Scores{Lexical: 6}}, {Scores: retrieve.Scores{Lexical: 3.9}}, {Scores: retrieve.Scores{Lexical: 5}}}
+	if got := autoStop(ps, 0.4); len(got) != 2 {
+		t.Errorf("kept %d, want the 2 above 40%% of the best", len(got))
+	}
+	if got := autoStop(nil, 0.4); len(got) != 0 {
+		t.Errorf("empty: %v", got)
+	}
+}
+
+func TestMerge(t *testing.T) {
+	gs := merge([]group{{"a", 5, 5}, {"a", 9, 9}, {"a", 7, 7}, {"b", 6, 6}, {"a", 6, 6}})
+	want := []group{{"a", 5, 7}, {"a", 9, 9}, {"b", 6, 6}}
+	if !slices.Equal(gs, want) {
+		t.Errorf("merge = %v, want %v", gs, want)
+	}
+}
+
+func TestRegistered(t *testing.T) {
+	info, ok := engine.Lookup(Name)
+	if !ok || info.NeedsLLM || info.Description == "" || Name != engine.DefaultStrategy {
+		t.Fatalf("registry: %+v, %v", info, ok)
+	}
+	if _, err := engine.New(Name, &engine.Env{}); !errors.Is(err, engine.ErrUnavailable) {
+		t.Errorf("without a library: err = %v", err)
+	}
+	lib, _ := newLibrary(t)
+	s, err := engine.New(Name, &engine.Env{Library: lib})
+	if err != nil || s.Name() != Name {
+		t.Errorf("New: %v, %v", s, err)
+	}
+}

@@ -131,9 +131,34 @@ func buildRows(words []word) []*row {
 	}
 	for _, r := range rows {
 		slices.SortStableFunc(r.words, func(a, b word) int { return cmp.Compare(a.u0, b.u0) })
+		r.words = mergeTouching(r.words)
 	}
 	slices.SortStableFunc(rows, func(a, b *row) int { return cmp.Compare(a.v, b.v) })
 	return rows
+}
+
+// mergeTouching joins words of a row that touch: content drawn out of
+// order (a link, a mark added later) splits a word in content order but not
+// on the page.
+func mergeTouching(ws []word) []word {
+	out := ws[:1]
+	for _, w := range ws[1:] {
+		p := &out[len(out)-1]
+		size := max(p.size, w.size)
+		gap := w.u0 - p.u1
+		if gap < wordGap*size && gap > -0.2*size && abs32(w.v-p.v) < baselineShift*size {
+			p.text += w.text
+			p.u1 = max(p.u1, w.u1)
+			p.n += w.n
+			p.mono += w.mono
+			if w.size > p.size {
+				p.size, p.v = w.size, w.v
+			}
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // bodySize is the font size of most of the text.

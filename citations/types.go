@@ -7,6 +7,7 @@
 package citations
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/citelens/citelens/docstore"
@@ -45,7 +46,7 @@ type Verdict struct {
 type Statement struct {
 	Text      string    `json:"text"`
 	Citations []Span    `json:"citations"`
-	Support   []Verdict `json:"verdicts"` // one per citation, same order
+	Support   []Verdict `json:"-"` // one per citation, same order (JSON: inside each citation)
 	// NeedsCitation is set on an uncited statement that states a fact (as
 	// opposed to introducing, transitioning or summarising).
 	NeedsCitation bool `json:"needs_citation,omitempty"`
@@ -95,4 +96,58 @@ type Answer struct {
 type DocRef struct {
 	ID   docstore.DocID `json:"id"`
 	Name string         `json:"name"`
+}
+
+// statementJSON is a statement as JSON: each citation carries its own
+// verdict, which is how a reader (or a script) wants it. The answer record
+// saved in the library, the JSON export and `ask --json` all use it.
+type statementJSON struct {
+	Text          string         `json:"text"`
+	Citations     []citationJSON `json:"citations"`
+	NeedsCitation bool           `json:"needs_citation,omitempty"`
+	Warnings      []string       `json:"warnings,omitempty"`
+}
+
+type citationJSON struct {
+	Span
+	Support Level   `json:"support,omitempty"`
+	Score   float64 `json:"score"`
+	Judge   string  `json:"judge,omitempty"`
+}
+
+// MarshalJSON writes the statement with each verdict inside its citation.
+func (s Statement) MarshalJSON() ([]byte, error) {
+	out := statementJSON{Text: s.Text, NeedsCitation: s.NeedsCitation, Warnings: s.Warnings,
+		Citations: make([]citationJSON, len(s.Citations))}
+	for i, c := range s.Citations {
+		out.Citations[i].Span = c
+		if i < len(s.Support) {
+			v := s.Support[i]
+			out.Citations[i].Support, out.Citations[i].Score, out.Citations[i].Judge = v.Level, v.Score, v.Judge
+		}
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes. Support has one verdict per
+// citation when any citation carries one, and is nil otherwise.
+func (s *Statement) UnmarshalJSON(b []byte) error {
+	var in statementJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*s = Statement{Text: in.Text, NeedsCitation: in.NeedsCitation, Warnings: in.Warnings,
+		Citations: make([]Span, len(in.Citations))}
+	judged := false
+	for i, c := range in.Citations {
+		s.Citations[i] = c.Span
+		judged = judged || c.Support != ""
+	}
+	if judged {
+		s.Support = make([]Verdict, len(in.Citations))
+		for i, c := range in.Citations {
+			s.Support[i] = Verdict{Level: c.Support, Score: c.Score, Judge: c.Judge}
+		}
+	}
+	return nil
 }

@@ -23,12 +23,14 @@ package longcite
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/retrieve"
 )
 
 // The strategies' registered names.
@@ -55,6 +57,7 @@ func init() {
 // base is what both strategies are built from.
 type base struct {
 	lib    *docstore.Library
+	r      *retrieve.Retriever
 	client *llm.Client
 }
 
@@ -66,7 +69,7 @@ func newBase(env *engine.Env, name string) (base, error) {
 	if err != nil {
 		return base{}, err
 	}
-	return base{lib: env.Library, client: c}, nil
+	return base{lib: env.Library, r: retrieve.New(env.Library), client: c}, nil
 }
 
 // Strategy is LAC-S.
@@ -103,11 +106,7 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 	format := opt.format(cfg.Model)
 	fit, err := generate.FitScope(ctx, format, req.Question, docs, cfg.PromptBudget(),
 		func(ctx context.Context) ([]generate.SentenceRef, error) {
-			total := 0
-			for _, d := range docs {
-				total += len(d.Sentences)
-			}
-			return rankSentences(ctx, s.lib, req.Question, docs, total)
+			return rankAll(ctx, s.r, req.Question, docs)
 		})
 	if err != nil {
 		return nil, err
@@ -177,7 +176,20 @@ func scopeSize(docs []*docstore.Document, sentences int) string {
 	if sentences == 1 {
 		s = "sentence"
 	}
-	return fmt.Sprintf("%s, %d %s", d, sentences, s)
+	return fmt.Sprintf("%s, %s %s", d, thousands(sentences), s)
+}
+
+// thousands writes n with thousands separators: "9,870".
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
 }
 
 func noRoom(cfg llm.Config, f generate.Format) error {

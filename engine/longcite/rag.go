@@ -74,7 +74,7 @@ func (s *RAG) Answer(ctx context.Context, req engine.Request, emit func(engine.E
 }
 
 func (s *RAG) sentenceNumbering(ctx context.Context, question string, docs []*docstore.Document, k int, f generate.Format, emit func(engine.Event)) (*citations.Numbering, error) {
-	ranked, err := rankSentences(ctx, s.lib, question, docs, k)
+	ranked, err := rankSentences(ctx, s.r, question, docs, k)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func (s *RAG) sentenceNumbering(ctx context.Context, question string, docs []*do
 }
 
 func (s *RAG) chunkNumbering(ctx context.Context, question string, docs []*docstore.Document, k int, emit func(engine.Event)) (*citations.Numbering, error) {
-	ranked, err := rankChunks(ctx, s.lib, question, docs, k)
+	ranked, err := rankChunks(ctx, s.r, question, docs, k)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package longcite
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -8,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/engine/retrieve"
 )
 
 // TestRACSRoundTrip: rag shows the top k sentences in document order under
@@ -38,7 +39,7 @@ func TestRACSRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := parseShown(t, srv.ChatRequests()[0].Last())
-	hits, err := lib.Search(docstore.ParseQuery("taxes imposed without consent"), docstore.SearchOptions{K: 5})
+	hits, err := retrieve.New(lib).Sentences(context.Background(), "taxes imposed without consent", retrieve.Options{K: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,8 +47,8 @@ func TestRACSRoundTrip(t *testing.T) {
 		t.Fatalf("the prompt shows %d sentences, want the %d retrieved (k=5)", len(s.nums), len(hits))
 	}
 	for _, h := range hits {
-		if _, ok := s.texts[h.Index]; !ok {
-			t.Errorf("retrieved sentence %d is not shown as <C%d>", h.Index, h.Index)
+		if _, ok := s.texts[h.First]; !ok {
+			t.Errorf("retrieved sentence %d is not shown as <C%d>", h.First, h.First)
 		}
 	}
 	for i, n := range s.nums {

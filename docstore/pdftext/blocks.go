@@ -314,7 +314,7 @@ func hyphenSep(before, after string) (string, bool) {
 // leaderLine reports whether a line ends with dot leaders and a number, as
 // in a table of contents or an index.
 func leaderLine(s string) bool {
-	s = strings.TrimRight(s, " 0123456789ivxlcdm")
+	s = strings.TrimRight(s, " 0123456789ivxlcdm,–-")
 	return strings.HasSuffix(s, ". . .") || strings.HasSuffix(s, "....") || strings.HasSuffix(s, "…")
 }
 

@@ -152,3 +152,14 @@ func TestFormXObjectAndInlineImage(t *testing.T) {
 		t.Errorf("got %q", res.Text)
 	}
 }
+
+func TestLeaderLine(t *testing.T) {
+	for s, want := range map[string]bool{
+		"1.1 The R environment . . . . . . . 2": true, "anova . . . . . . 58, 60": true, "? ..................... 4": true,
+		"Preface . . . . . . . . xiv": true, "It ends. Then 3": false, "a plain line of prose": false,
+	} {
+		if got := leaderLine(s); got != want {
+			t.Errorf("leaderLine(%q) = %v", s, got)
+		}
+	}
+}

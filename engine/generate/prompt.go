@@ -22,7 +22,22 @@ const (
 	// model. In chunk mode (RAC-C) the same prompt speaks of snippets.
 	OneShot Format = "one-shot"
 	// LongCiteModel is the zero-shot input THUDM's LongCite-glm4-9b and
-	// LongCite-llama3.1-8b were trained on. Sentence mode only.
+	// LongCite-llama3.1-8b were trained on (see longCiteModelHead for the
+	// text and its source). Sentence mode only.
+	//
+	// THUDM's query_longcite splits the context with NLTK's Punkt
+	// tokenizer, splits again after 。；！？, falls back to blank lines when
+	// that yields one sentence, and shows sentence i as "<Ci>" followed by
+	// the context from its start to the next sentence's start. citelens
+	// numbers its own stored sentences instead (docstore/segment), since
+	// those are what citations resolve to; the boundaries are Punkt-like
+	// and the layout is the same, with the whitespace between sentences
+	// reduced to a blank line, a line break or a space. Two other
+	// differences: query_longcite cuts an over-long prompt out of its
+	// middle at 128,000 model tokens, where FitScope keeps the most
+	// relevant sentences; and it samples at temperature 0.95, top_p 0.7,
+	// where citelens uses the configured temperature (0 by default, for
+	// repeatable citations).
 	LongCiteModel Format = "longcite-model"
 )
 

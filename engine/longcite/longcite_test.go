@@ -390,3 +390,31 @@ func TestDeadEndpoint(t *testing.T) {
 		t.Errorf("answer %+v", ans)
 	}
 }
+
+// TestCancelKeepsStatements: cancelling mid-answer returns the statements
+// emitted so far, marked cancelled.
+func TestCancelKeepsStatements(t *testing.T) {
+	lib, _ := newLibrary(t, declaration)
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Reply{Deltas: []string{
+		"<statement>One.<cite>[0-0]</cite></statement>", "<statement>Two", " and more", " and more.</statement>",
+	}, ChunkDelay: 50 * time.Millisecond})
+	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	s, err := New(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ans, err := engine.Run(ctx, env, s, engine.Request{Question: "q?"}, func(ev engine.Event) {
+		if ev.Statement != nil {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+	if ans == nil || !ans.Partial || ans.Error != "cancelled" || len(ans.Statements) != 1 || ans.Statements[0].Text != "One." {
+		t.Errorf("answer %+v", ans)
+	}
+}

@@ -30,6 +30,11 @@ var (
 	bucketLengths  = []byte("lengths")  // DocID/{s,c} -> term counts per unit
 	bucketPostings = []byte("postings") // DocID/{s,c}/term -> postings
 	bucketAnswers  = []byte("answers")  // answer ID -> answer record JSON
+	// bucketVectors holds embeddings: DocID/… as vectors.go lays out.
+	bucketVectors = []byte("vectors")
+	// bucketDerived holds model-derived documents (RAIDD summaries and
+	// questions): DocID/… as derived.go lays out.
+	bucketDerived = []byte("derived")
 
 	keySchema = []byte("schema")
 )
@@ -37,7 +42,7 @@ var (
 // perDocBuckets lists every bucket holding data keyed by DocID. Remove
 // deletes the document from each; a bucket added for derived data (RAIDD
 // summaries, vectors) must be listed here so removal stays complete.
-var perDocBuckets = [][]byte{bucketDocs, bucketText, bucketLayout, bucketLengths, bucketPostings}
+var perDocBuckets = [][]byte{bucketDocs, bucketText, bucketLayout, bucketLengths, bucketPostings, bucketVectors, bucketDerived}
 
 // Options tune Open.
 type Options struct {

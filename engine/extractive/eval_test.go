@@ -263,11 +263,16 @@ func TestRIntroQA(t *testing.T) {
 	ds := loadDataset(t, rintroDir)
 	base := report(t, ds, "plain BM25", plainAnswerer)
 	got := report(t, ds, "extractive", strategyAnswerer(nil, nil))
-	// The re-ranker must not lose to plain BM25 on a different kind of text.
+	// The re-ranker must not lose to plain BM25 on a different kind of
+	// text by more than one question at any k, and must beat a floor.
+	one := 1/float64(len(ds.qs)) + 1e-9
 	for _, k := range []int{2, 5, 10} {
-		if got[k].Recall+0.02 < base[k].Recall {
-			t.Errorf("evidence_recall@%d = %.3f, below plain BM25's %.3f", k, got[k].Recall, base[k].Recall)
+		if got[k].Recall+one < base[k].Recall {
+			t.Errorf("evidence_recall@%d = %.3f, more than a question below plain BM25's %.3f", k, got[k].Recall, base[k].Recall)
 		}
+	}
+	if got[5].Recall < 0.82 {
+		t.Errorf("evidence_recall@5 = %.3f, want at least 0.82", got[5].Recall)
 	}
 }
 
@@ -338,6 +343,10 @@ func variants() []variant {
 		around("D covered .3", func(m *retrieve.Model) { m.Covered = 0.3 }),
 		around("D followers 2", func(m *retrieve.Model) { m.HeadingFollowers = 2 }),
 		around("D per paragraph 2", func(m *retrieve.Model) { m.PerParagraph = 2 }),
+		{name: "D auto stop .3", model: d, opts: map[string]string{"stop": "0.3"}},
+		{name: "D auto stop .5", model: d, opts: map[string]string{"stop": "0.5"}},
+		{name: "D auto stop .6", model: d, opts: map[string]string{"stop": "0.6"}},
+		{name: "D no merging", model: d, opts: map[string]string{"merge": "false"}},
 		around("D lead .3 phrase .5", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5 }),
 		around("D lead .3 phrase .5 +head", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5; m.HeadingPhrases = true }),
 		around("D lead .3 phrase .5 ans .2 +head", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5; m.Answer = 0.2; m.HeadingPhrases = true }),
@@ -348,4 +357,3 @@ func variants() []variant {
 		around("D lead .3 phr .5 ans .2 from 1", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5; m.Answer = 0.2; m.HopFrom = 1 }),
 	}
 }
-

@@ -52,8 +52,13 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 		}
 	})
 	if ans == nil {
-		if err == nil {
+		switch {
+		case err == nil:
 			return nil, fmt.Errorf("strategy %s returned no answer", s.Name())
+		case len(statements) == 0 && len(stages) == 0:
+			// Failed before doing anything (a bad option, say): there is
+			// nothing worth keeping as a partial answer.
+			return nil, err
 		}
 		ans = &Answer{Statements: statements}
 	}

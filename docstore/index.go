@@ -172,11 +172,9 @@ func (l *Library) Search(q Query, opt SearchOptions) ([]Hit, error) {
 			if q.Weights != nil {
 				w = q.Weights[t]
 			}
-			// Lucene's non-negative BM25 idf.
-			idf[t] = w * math.Log(1+(units-float64(df[t])+0.5)/(float64(df[t])+0.5))
+			idf[t] = w * bm25IDF(units, float64(df[t]))
 		}
 		// Pass 2: score each document's units.
-		k1, b := opt.BM25.K1, opt.BM25.B
 		for i, id := range docs {
 			lens := per[i].di.lens[opt.Level]
 			var scores []float32
@@ -187,13 +185,7 @@ func (l *Library) Search(q Query, opt SearchOptions) ([]Hit, error) {
 				if scores == nil {
 					scores = make([]float32, len(lens))
 				}
-				if err := forEachPosting(list, func(idx, tf int32) {
-					if int(idx) >= len(lens) {
-						return
-					}
-					norm := k1 * (1 - b + b*float64(lens[idx])/avg)
-					scores[idx] += float32(idf[t] * float64(tf) * (k1 + 1) / (float64(tf) + norm))
-				}); err != nil {
+				if err := addBM25(scores, list, idf[t], lens, avg, opt.BM25); err != nil {
 					return fmt.Errorf("document %s postings: %w", id, err)
 				}
 			}
@@ -234,6 +226,27 @@ func (l *Library) Search(q Query, opt SearchOptions) ([]Hit, error) {
 		return a.Index - b.Index
 	})
 	return out, nil
+}
+
+// bm25IDF is Lucene's non-negative BM25 idf of a term found in df of
+// units units.
+func bm25IDF(units, df float64) float64 {
+	return math.Log(1 + (units-df+0.5)/(df+0.5))
+}
+
+// addBM25 adds one query term's BM25 contribution to scores, indexed by
+// unit: list is the term's postings, idf its (weighted) idf, lens the
+// units' lengths and avg their average. Search and the derived-document
+// index (derived.go) score with it.
+func addBM25(scores []float32, list []byte, idf float64, lens []uint16, avg float64, p BM25) error {
+	k1, b := p.K1, p.B
+	return forEachPosting(list, func(idx, tf int32) {
+		if int(idx) >= len(lens) || int(idx) >= len(scores) {
+			return
+		}
+		norm := k1 * (1 - b + b*float64(lens[idx])/avg)
+		scores[idx] += float32(idf * float64(tf) * (k1 + 1) / (float64(tf) + norm))
+	})
 }
 
 // hitHeap is a min-heap on score, holding the best K hits seen so far.

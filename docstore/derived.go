@@ -1,0 +1,731 @@
+package docstore
+
+import (
+	"container/heap"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/citelens/citelens/docstore/textproc"
+)
+
+// Derived documents are text a model wrote about a document's chunks —
+// RAIDD's concept-level summaries and reading-comprehension questions —
+// kept as retrieval keys for the original text. The library stores them
+// and indexes them; engine/raidd writes them and ranks with them.
+//
+// Layout, under the derived bucket:
+//
+//	<DocID>/                     one bucket per document; Remove deletes it
+//	  <set key>/                 one per DerivedSet (prompt version, chunking, model)
+//	    meta                     JSON derivedMeta: the set, the chunk count and fingerprint
+//	    c/<u32 big-endian i>     JSON DerivedChunk of chunk i
+//	    ix/                      the BM25 index, rebuilt whole from the records
+//	      meta                   u32 generation it was built from
+//	      ranges                 nchunks × (i32 first, i32 last) sentence ranges
+//	      owner                  nquestions × i32: the chunk each question is about
+//	      len/{s,q,r}            u16 index terms per unit (encodeLengths)
+//	      p/{s,q,r}/<term>       postings (encodePostings)
+//
+// The units of the index are summaries (s, one per chunk), questions (q)
+// and raw chunks (r, the chunk's own text), so one search can rank any
+// union of them. Chunk records are written in batches as derivation goes,
+// so an interrupted derivation resumes where it stopped; the index is
+// built once every chunk has its record.
+
+// DerivedSet names one derivation of a document: which model wrote it,
+// how the document was cut into chunks, and the prompt's version. Several
+// sets of one document coexist.
+type DerivedSet struct {
+	Model   string `json:"model"`
+	Tokens  int    `json:"chunk_tokens"`  // chunk size in estimated tokens
+	Overlap int    `json:"chunk_overlap"` // overlap of consecutive chunks
+	Version int    `json:"prompt_version"`
+}
+
+// key is the set's bucket name: "v1 256/50 MODEL". The model comes last,
+// so any model name keeps the key unambiguous.
+func (s DerivedSet) key() []byte {
+	return []byte(fmt.Sprintf("v%d %d/%d %s", s.Version, s.Tokens, s.Overlap, s.Model))
+}
+
+// String describes the set for messages: "test-model, 256-token chunks".
+func (s DerivedSet) String() string {
+	return fmt.Sprintf("%s, %d-token chunks", s.Model, s.Tokens)
+}
+
+// DerivedChunk is what the model derived from one chunk.
+type DerivedChunk struct {
+	Index       int      `json:"-"` // the chunk's number in the set
+	First, Last int      `json:"-"` // the chunk's sentences, inclusive
+	Summary     string   `json:"summary,omitempty"`
+	Questions   []string `json:"questions,omitempty"`
+	// Failed, if set, says why the model's reply was unusable (after a
+	// retry); what was usable of it is kept. A later derivation retries it.
+	Failed string `json:"failed,omitempty"`
+	// The model work spent on the chunk.
+	PromptTokens     int  `json:"prompt_tokens"`
+	CompletionTokens int  `json:"completion_tokens"`
+	Calls            int  `json:"calls"`
+	Estimated        bool `json:"estimated,omitempty"`
+}
+
+// derivedChunkJSON is the stored form: the sentence range is stored too.
+type derivedChunkJSON struct {
+	First int `json:"first"`
+	Last  int `json:"last"`
+	DerivedChunk
+}
+
+// derivedMeta is a set's meta record.
+type derivedMeta struct {
+	DerivedSet
+	Chunks      int       `json:"chunks"`
+	Fingerprint uint64    `json:"fingerprint"` // of the chunks' sentence ranges
+	Gen         uint32    `json:"gen"`         // bumped by every write of records
+	Created     time.Time `json:"created"`
+	Updated     time.Time `json:"updated"`
+}
+
+// DerivedStatus is how far a document's derivation has come.
+type DerivedStatus struct {
+	Set DerivedSet
+	// Chunks is the number of chunks the document is cut into; 0 means
+	// derivation never began.
+	Chunks int
+	// Done counts chunks with a record, Failed those of them whose reply
+	// was unusable.
+	Done, Failed int
+	// Summaries and Questions count the derived texts stored.
+	Summaries, Questions int
+	// Indexed reports that the index is built from every stored record.
+	Indexed bool
+	// The model work spent so far.
+	PromptTokens, CompletionTokens, Calls int
+	Estimated                             bool
+	Updated                               time.Time
+}
+
+// Complete reports that every chunk has its record (some may have failed).
+func (s DerivedStatus) Complete() bool { return s.Chunks > 0 && s.Done == s.Chunks }
+
+// DerivedKind is a kind of unit in the derived index.
+type DerivedKind uint8
+
+// The kinds of derived-index units.
+const (
+	DerivedSummary  DerivedKind = iota // a chunk's summary
+	DerivedQuestion                    // one generated question
+	DerivedRaw                         // the chunk's own text
+)
+
+var derivedKinds = []DerivedKind{DerivedSummary, DerivedQuestion, DerivedRaw}
+
+func (k DerivedKind) key() []byte { return []byte{"sqr"[k]} }
+
+// String names the kind: "summary", "question", "raw".
+func (k DerivedKind) String() string {
+	switch k {
+	case DerivedSummary:
+		return "summary"
+	case DerivedQuestion:
+		return "question"
+	}
+	return "raw"
+}
+
+var (
+	keyDerivedMeta   = []byte("meta")
+	keyDerivedChunks = []byte("c")
+	keyDerivedIndex  = []byte("ix")
+	keyIxRanges      = []byte("ranges")
+	keyIxOwner       = []byte("owner")
+	keyIxLen         = []byte("len")
+	keyIxPostings    = []byte("p")
+)
+
+// derivedFingerprint hashes the chunks' sentence ranges.
+func derivedFingerprint(chunks []Chunk) uint64 {
+	h := fnv.New64a()
+	var b []byte
+	for _, c := range chunks {
+		b = putInt32s(b[:0], c.First, c.Last)
+		h.Write(b)
+	}
+	return h.Sum64()
+}
+
+func chunkKey(i int) []byte { return binary.BigEndian.AppendUint32(nil, uint32(i)) }
+
+// setBucket returns the set's bucket, nil if it does not exist.
+func setBucket(tx *bolt.Tx, doc DocID, set DerivedSet) *bolt.Bucket {
+	db := tx.Bucket(bucketDerived)
+	if db == nil {
+		return nil
+	}
+	if db = db.Bucket([]byte(doc)); db == nil {
+		return nil
+	}
+	return db.Bucket(set.key())
+}
+
+func readMeta(sb *bolt.Bucket) (derivedMeta, error) {
+	var m derivedMeta
+	v := sb.Get(keyDerivedMeta)
+	if v == nil {
+		return m, fmt.Errorf("derived documents without a meta record: %w", ErrCorrupt)
+	}
+	if err := json.Unmarshal(v, &m); err != nil {
+		return m, fmt.Errorf("derived documents meta: %w", ErrCorrupt)
+	}
+	return m, nil
+}
+
+func putMeta(sb *bolt.Bucket, m derivedMeta) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return sb.Put(keyDerivedMeta, b)
+}
+
+// BeginDerived prepares doc's set for a derivation over chunks (sentence
+// ranges in document order; Tokens is not used). A set begun before over
+// the same chunks is kept, so the derivation resumes; one begun over other
+// chunks (the segmentation changed) is dropped and begun again. It returns
+// the set's status.
+func (l *Library) BeginDerived(doc DocID, set DerivedSet, chunks []Chunk) (DerivedStatus, error) {
+	if len(chunks) == 0 {
+		return DerivedStatus{}, fmt.Errorf("document %s has no chunks to derive from", doc)
+	}
+	fp := derivedFingerprint(chunks)
+	err := l.db.Update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketDocs).Get([]byte(doc)) == nil {
+			return errorf(ErrNotFound, "no document %s in the library", doc)
+		}
+		db, err := tx.Bucket(bucketDerived).CreateBucketIfNotExists([]byte(doc))
+		if err != nil {
+			return err
+		}
+		if sb := db.Bucket(set.key()); sb != nil {
+			m, err := readMeta(sb)
+			if err == nil && m.Fingerprint == fp && m.Chunks == len(chunks) {
+				return nil
+			}
+			if err := db.DeleteBucket(set.key()); err != nil {
+				return err
+			}
+		}
+		sb, err := db.CreateBucket(set.key())
+		if err != nil {
+			return err
+		}
+		if _, err := sb.CreateBucket(keyDerivedChunks); err != nil {
+			return err
+		}
+		now := time.Now().UTC()
+		return putMeta(sb, derivedMeta{DerivedSet: set, Chunks: len(chunks), Fingerprint: fp, Created: now, Updated: now})
+	})
+	if err != nil {
+		return DerivedStatus{}, err
+	}
+	return l.DerivedStatus(doc, set)
+}
+
+// PutDerived stores chunk records of doc's set in one transaction,
+// replacing earlier records of the same chunks. The set must have been
+// begun (BeginDerived).
+func (l *Library) PutDerived(doc DocID, set DerivedSet, recs ...DerivedChunk) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	return l.db.Update(func(tx *bolt.Tx) error {
+		sb := setBucket(tx, doc, set)
+		if sb == nil {
+			return errorf(ErrNotFound, "no derivation of document %s by %s has begun", doc, set)
+		}
+		m, err := readMeta(sb)
+		if err != nil {
+			return err
+		}
+		cb := sb.Bucket(keyDerivedChunks)
+		for _, r := range recs {
+			if r.Index < 0 || r.Index >= m.Chunks || r.First < 0 || r.Last < r.First {
+				return fmt.Errorf("derived chunk %d (sentences %d-%d) is outside document %s's %d chunks", r.Index, r.First, r.Last, doc, m.Chunks)
+			}
+			b, err := json.Marshal(derivedChunkJSON{First: r.First, Last: r.Last, DerivedChunk: r})
+			if err != nil {
+				return err
+			}
+			if err := cb.Put(chunkKey(r.Index), b); err != nil {
+				return err
+			}
+		}
+		m.Gen++
+		m.Updated = time.Now().UTC()
+		return putMeta(sb, m)
+	})
+}
+
+// DerivedChunks returns the stored records of doc's set in chunk order
+// (chunks not derived yet are absent).
+func (l *Library) DerivedChunks(doc DocID, set DerivedSet) ([]DerivedChunk, error) {
+	var out []DerivedChunk
+	err := l.db.View(func(tx *bolt.Tx) error {
+		sb := setBucket(tx, doc, set)
+		if sb == nil {
+			return nil
+		}
+		var err error
+		out, err = readChunks(sb)
+		return err
+	})
+	return out, err
+}
+
+func readChunks(sb *bolt.Bucket) ([]DerivedChunk, error) {
+	cb := sb.Bucket(keyDerivedChunks)
+	if cb == nil {
+		return nil, fmt.Errorf("derived documents without records: %w", ErrCorrupt)
+	}
+	var out []DerivedChunk
+	err := cb.ForEach(func(k, v []byte) error {
+		if len(k) != 4 {
+			return fmt.Errorf("derived chunk key %x: %w", k, ErrCorrupt)
+		}
+		var r derivedChunkJSON
+		if err := json.Unmarshal(v, &r); err != nil {
+			return fmt.Errorf("derived chunk %d: %w", binary.BigEndian.Uint32(k), ErrCorrupt)
+		}
+		c := r.DerivedChunk
+		c.Index, c.First, c.Last = int(binary.BigEndian.Uint32(k)), r.First, r.Last
+		out = append(out, c)
+		return nil
+	})
+	return out, err
+}
+
+// DerivedStatus reports how far doc's set has come. A set never begun has
+// Chunks 0 and no error.
+func (l *Library) DerivedStatus(doc DocID, set DerivedSet) (DerivedStatus, error) {
+	st := DerivedStatus{Set: set}
+	err := l.db.View(func(tx *bolt.Tx) error {
+		sb := setBucket(tx, doc, set)
+		if sb == nil {
+			return nil
+		}
+		var err error
+		st, err = statusOf(sb)
+		return err
+	})
+	return st, err
+}
+
+func statusOf(sb *bolt.Bucket) (DerivedStatus, error) {
+	m, err := readMeta(sb)
+	if err != nil {
+		return DerivedStatus{}, err
+	}
+	st := DerivedStatus{Set: m.DerivedSet, Chunks: m.Chunks, Updated: m.Updated}
+	recs, err := readChunks(sb)
+	if err != nil {
+		return st, err
+	}
+	for _, r := range recs {
+		st.Done++
+		if r.Failed != "" {
+			st.Failed++
+		}
+		if r.Summary != "" {
+			st.Summaries++
+		}
+		st.Questions += len(r.Questions)
+		st.PromptTokens += r.PromptTokens
+		st.CompletionTokens += r.CompletionTokens
+		st.Calls += r.Calls
+		st.Estimated = st.Estimated || r.Estimated
+	}
+	if ib := sb.Bucket(keyDerivedIndex); ib != nil {
+		if v := ib.Get(keyDerivedMeta); len(v) == 4 {
+			st.Indexed = binary.LittleEndian.Uint32(v) == m.Gen
+		}
+	}
+	return st, nil
+}
+
+// DerivedSets lists the sets stored for doc, by key.
+func (l *Library) DerivedSets(doc DocID) ([]DerivedStatus, error) {
+	var out []DerivedStatus
+	err := l.db.View(func(tx *bolt.Tx) error {
+		db := tx.Bucket(bucketDerived)
+		if db == nil {
+			return nil
+		}
+		if db = db.Bucket([]byte(doc)); db == nil {
+			return nil
+		}
+		return db.ForEach(func(k, v []byte) error {
+			sb := db.Bucket(k)
+			if v != nil || sb == nil {
+				return nil
+			}
+			st, err := statusOf(sb)
+			if err != nil {
+				return fmt.Errorf("document %s, derived set %q: %w", doc, k, err)
+			}
+			out = append(out, st)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// RemoveDerived deletes doc's set (records and index). Removing a set that
+// does not exist is not an error.
+func (l *Library) RemoveDerived(doc DocID, set DerivedSet) error {
+	return l.db.Update(func(tx *bolt.Tx) error {
+		db := tx.Bucket(bucketDerived).Bucket([]byte(doc))
+		if db == nil || db.Bucket(set.key()) == nil {
+			return nil
+		}
+		return db.DeleteBucket(set.key())
+	})
+}
+
+// builtDerived is a set's index before it is written.
+type builtDerived struct {
+	ranges   []int32 // first, last per chunk
+	owner    []int32 // per question
+	lens     [3][]int32
+	postings [3]map[string][]posting
+}
+
+func (bd *builtDerived) add(kind DerivedKind, terms []string, counts map[string]int32) {
+	idx := int32(len(bd.lens[kind]))
+	bd.lens[kind] = append(bd.lens[kind], int32(len(terms)))
+	clear(counts)
+	for _, t := range terms {
+		counts[t]++
+	}
+	for t, tf := range counts {
+		bd.postings[kind][t] = append(bd.postings[kind][t], posting{idx: idx, tf: tf})
+	}
+}
+
+// IndexDerived builds the index of doc's set from its records: summaries,
+// questions, and the text of the chunks themselves. It replaces an earlier
+// index and needs every chunk to have its record.
+func (l *Library) IndexDerived(doc DocID, set DerivedSet) error {
+	d, err := l.Document(doc)
+	if err != nil {
+		return err
+	}
+	return l.db.Update(func(tx *bolt.Tx) error {
+		sb := setBucket(tx, doc, set)
+		if sb == nil {
+			return errorf(ErrNotFound, "no derivation of document %s by %s has begun", doc, set)
+		}
+		m, err := readMeta(sb)
+		if err != nil {
+			return err
+		}
+		recs, err := readChunks(sb)
+		if err != nil {
+			return err
+		}
+		if len(recs) != m.Chunks {
+			return fmt.Errorf("document %s has derived documents for %d of its %d chunks; derive the rest before indexing", doc, len(recs), m.Chunks)
+		}
+		bd := &builtDerived{}
+		for k := range bd.postings {
+			bd.postings[k] = map[string][]posting{}
+		}
+		var terms []string
+		counts := map[string]int32{}
+		for _, r := range recs {
+			if r.Last >= len(d.Sentences) {
+				return fmt.Errorf("derived chunk %d ends at sentence %d; document %s has %d: %w", r.Index, r.Last, doc, len(d.Sentences), ErrCorrupt)
+			}
+			bd.ranges = append(bd.ranges, int32(r.First), int32(r.Last))
+			terms = textproc.AppendTerms(terms[:0], r.Summary)
+			bd.add(DerivedSummary, terms, counts)
+			terms = terms[:0]
+			for s := r.First; s <= r.Last; s++ {
+				terms = textproc.AppendTerms(terms, d.SentenceText(s))
+			}
+			bd.add(DerivedRaw, terms, counts)
+			for _, q := range r.Questions {
+				bd.owner = append(bd.owner, int32(r.Index))
+				terms = textproc.AppendTerms(terms[:0], q)
+				bd.add(DerivedQuestion, terms, counts)
+			}
+		}
+		if sb.Bucket(keyDerivedIndex) != nil {
+			if err := sb.DeleteBucket(keyDerivedIndex); err != nil {
+				return err
+			}
+		}
+		ib, err := sb.CreateBucket(keyDerivedIndex)
+		if err != nil {
+			return err
+		}
+		if err := bd.write(ib); err != nil {
+			return err
+		}
+		return ib.Put(keyDerivedMeta, binary.LittleEndian.AppendUint32(nil, m.Gen))
+	})
+}
+
+func (bd *builtDerived) write(ib *bolt.Bucket) error {
+	if err := ib.Put(keyIxRanges, putInt32s(nil, bd.ranges...)); err != nil {
+		return err
+	}
+	if err := ib.Put(keyIxOwner, putInt32s(nil, bd.owner...)); err != nil {
+		return err
+	}
+	lb, err := ib.CreateBucket(keyIxLen)
+	if err != nil {
+		return err
+	}
+	pb, err := ib.CreateBucket(keyIxPostings)
+	if err != nil {
+		return err
+	}
+	var buf []byte
+	for _, k := range derivedKinds {
+		if err := lb.Put(k.key(), encodeLengths(bd.lens[k])); err != nil {
+			return err
+		}
+		b, err := pb.CreateBucket(k.key())
+		if err != nil {
+			return err
+		}
+		b.FillPercent = 0.9
+		terms := make([]string, 0, len(bd.postings[k]))
+		for t := range bd.postings[k] {
+			terms = append(terms, t)
+		}
+		slices.Sort(terms)
+		for _, t := range terms {
+			if len(t) > bolt.MaxKeySize {
+				continue
+			}
+			buf = encodePostings(buf[:0], bd.postings[k][t])
+			if err := b.Put([]byte(t), slices.Clone(buf)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// DerivedSearchOptions say what SearchDerived ranks.
+type DerivedSearchOptions struct {
+	Set  DerivedSet
+	Docs []DocID // the scope; every document must have the set indexed
+	// Kinds are the units ranked together: summaries, questions, raw
+	// chunks, or any union of them.
+	Kinds []DerivedKind
+	K     int  // hits wanted (default 10)
+	BM25  BM25 // zero: DefaultBM25
+}
+
+// DerivedHit is one ranked unit of the derived index, with the chunk it
+// stands for.
+type DerivedHit struct {
+	Doc  DocID
+	Kind DerivedKind
+	// Unit is the unit's number among its kind's in the document: the
+	// chunk for summaries and raw text, the question's running number.
+	Unit int
+	// Chunk is the chunk the unit stands for, First..Last its sentences.
+	Chunk, First, Last int
+	Score              float64
+}
+
+// DerivedUnits counts a scope's units of each kind in the index of set.
+func (l *Library) DerivedUnits(set DerivedSet, docs []DocID) (map[DerivedKind]int, error) {
+	out := map[DerivedKind]int{}
+	err := l.db.View(func(tx *bolt.Tx) error {
+		for _, id := range docs {
+			ib, err := derivedIndex(tx, id, set)
+			if err != nil {
+				return err
+			}
+			for _, k := range derivedKinds {
+				out[k] += len(ib.Bucket(keyIxLen).Get(k.key())) / 2
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+func derivedIndex(tx *bolt.Tx, doc DocID, set DerivedSet) (*bolt.Bucket, error) {
+	sb := setBucket(tx, doc, set)
+	var ib *bolt.Bucket
+	if sb != nil {
+		ib = sb.Bucket(keyDerivedIndex)
+	}
+	if ib == nil || ib.Bucket(keyIxLen) == nil || ib.Bucket(keyIxPostings) == nil {
+		return nil, errorf(ErrNotFound, "document %s has no derived-document index by %s", doc, set)
+	}
+	return ib, nil
+}
+
+// SearchDerived ranks the units of opt.Kinds in the scope's derived
+// indexes against q with BM25, as one collection: a term's idf counts the
+// units of every kind that hold it, and each unit's length is normalised
+// against the average of its own kind (a question is short, a raw chunk
+// long; BM25F's per-field normalisation), so a summary, a question and a
+// raw chunk that match the query equally score equally.
+func (l *Library) SearchDerived(q Query, opt DerivedSearchOptions) ([]DerivedHit, error) {
+	if opt.K <= 0 {
+		opt.K = 10
+	}
+	if opt.BM25 == (BM25{}) {
+		opt.BM25 = DefaultBM25
+	}
+	if len(q.Terms) == 0 || len(opt.Docs) == 0 || len(opt.Kinds) == 0 {
+		return nil, nil
+	}
+	var top derivedHeap
+	err := l.db.View(func(tx *bolt.Tx) error {
+		type part struct {
+			doc    DocID
+			kind   DerivedKind
+			lens   []uint16
+			lists  [][]byte
+			ranges []byte
+			owner  []byte
+		}
+		var parts []part
+		df := make([]float64, len(q.Terms))
+		var units float64
+		var kindUnits, kindLen [3]float64
+		for _, id := range opt.Docs {
+			ib, err := derivedIndex(tx, id, opt.Set)
+			if err != nil {
+				return err
+			}
+			ranges, owner := ib.Get(keyIxRanges), ib.Get(keyIxOwner)
+			for _, k := range opt.Kinds {
+				if int(k) >= len(derivedKinds) {
+					return fmt.Errorf("unknown derived kind %d", k)
+				}
+				p := part{doc: id, kind: k, lens: decodeLengths(ib.Bucket(keyIxLen).Get(k.key())),
+					lists: make([][]byte, len(q.Terms)), ranges: ranges, owner: owner}
+				pb := ib.Bucket(keyIxPostings).Bucket(k.key())
+				if pb == nil {
+					return fmt.Errorf("document %s derived index: %w", id, ErrCorrupt)
+				}
+				for t, term := range q.Terms {
+					if v := pb.Get([]byte(term)); v != nil {
+						p.lists[t] = v
+						df[t] += float64(postingsLen(v))
+					}
+				}
+				units += float64(len(p.lens))
+				kindUnits[k] += float64(len(p.lens))
+				for _, n := range p.lens {
+					kindLen[k] += float64(n)
+				}
+				parts = append(parts, p)
+			}
+		}
+		if units == 0 {
+			return nil
+		}
+		idf := make([]float64, len(q.Terms))
+		for t := range q.Terms {
+			w := 1.0
+			if q.Weights != nil {
+				w = q.Weights[t]
+			}
+			idf[t] = w * bm25IDF(units, df[t])
+		}
+		var scores []float32
+		for _, p := range parts {
+			avg := max(kindLen[p.kind]/max(kindUnits[p.kind], 1), 1)
+			scores = slices.Grow(scores[:0], len(p.lens))[:len(p.lens)]
+			clear(scores)
+			matched := false
+			for t, list := range p.lists {
+				if list == nil {
+					continue
+				}
+				matched = true
+				if err := addBM25(scores, list, idf[t], p.lens, avg, opt.BM25); err != nil {
+					return fmt.Errorf("document %s derived postings: %w", p.doc, err)
+				}
+			}
+			if !matched {
+				continue
+			}
+			for u, s := range scores {
+				if s <= 0 || (len(top) == opt.K && float64(s) <= top[0].Score) {
+					continue
+				}
+				chunk := u
+				if p.kind == DerivedQuestion {
+					if 4*u+4 > len(p.owner) {
+						return fmt.Errorf("document %s derived index owners: %w", p.doc, ErrCorrupt)
+					}
+					chunk = int(int32(binary.LittleEndian.Uint32(p.owner[4*u:])))
+				}
+				if chunk < 0 || 8*chunk+8 > len(p.ranges) {
+					return fmt.Errorf("document %s derived index ranges: %w", p.doc, ErrCorrupt)
+				}
+				h := DerivedHit{Doc: p.doc, Kind: p.kind, Unit: u, Chunk: chunk,
+					First: int(int32(binary.LittleEndian.Uint32(p.ranges[8*chunk:]))),
+					Last:  int(int32(binary.LittleEndian.Uint32(p.ranges[8*chunk+4:]))),
+					Score: float64(s)}
+				if len(top) < opt.K {
+					heap.Push(&top, h)
+				} else {
+					top[0] = h
+					heap.Fix(&top, 0)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := []DerivedHit(top)
+	slices.SortFunc(out, func(a, b DerivedHit) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		case a.Doc != b.Doc:
+			return strings.Compare(string(a.Doc), string(b.Doc))
+		case a.Kind != b.Kind:
+			return int(a.Kind) - int(b.Kind)
+		}
+		return a.Unit - b.Unit
+	})
+	return out, nil
+}
+
+// derivedHeap is a min-heap on score of the best hits so far.
+type derivedHeap []DerivedHit
+
+func (h derivedHeap) Len() int           { return len(h) }
+func (h derivedHeap) Less(i, j int) bool { return h[i].Score < h[j].Score }
+func (h derivedHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *derivedHeap) Push(x any)        { *h = append(*h, x.(DerivedHit)) }
+func (h *derivedHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

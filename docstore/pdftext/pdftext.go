@@ -53,6 +53,7 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 			res, err = nil, fmt.Errorf("%w (%v)", ErrMalformed, x)
 		}
 	}()
+	r = cachedReader(r, size)
 	r, size = repairEnvelope(r, size)
 	if err := checkXref(r, size); err != nil {
 		return nil, fmt.Errorf("%w (%v)", ErrMalformed, err)

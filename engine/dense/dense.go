@@ -1,0 +1,462 @@
+// Package dense is dense retrieval over embeddings kept in the library.
+//
+// With an embedding model configured (CITELENS_EMBED_MODEL, embed_model in
+// the config file), each document's sentences and chunks are embedded once
+// — in batches, through the model endpoint, with progress — and stored in
+// the library (docstore.PutVectors: int8 with a per-vector scale, keyed by
+// document, model and level, resumable batch by batch, removed with the
+// document). A Scorer then implements retrieve.DenseScorer: it embeds the
+// query (one call; Prime embeds many queries in one) and scores units by
+// cosine against the stored vectors: a unit that is exactly a stored chunk
+// by the chunk's vector, a sentence by its own, any other run of
+// sentences by the mean of its sentences' vectors. Units whose vectors are
+// not stored are embedded with the query in the same call, not stored.
+//
+// Strategies get a retrieve.Fusion from ForEnv:
+//
+//	fusion, err := dense.ForEnv(ctx, env, docIDs, emit, docstore.ChunkLevel)
+//	// err: tell the user, carry on with fusion (the zero Fusion: BM25 only)
+//	ps, err := r.Chunks(ctx, q, retrieve.Options{Docs: docIDs, K: k, Fusion: fusion})
+//
+// With no embedding model, ForEnv returns the zero Fusion and does nothing,
+// so retrieval is BM25 alone, exactly as before.
+package dense
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/retrieve"
+)
+
+// Fusion defaults of ForEnv: BM25 and dense similarity weigh the same
+// (OkraLong's 1:1), over the top DefaultTop lexical candidates, enough for
+// any k a strategy retrieves by default (rag's 40, CoF's 10 per sentence)
+// while letting meaning promote a candidate from well down the word
+// ranking.
+const (
+	DefaultTop           = 100
+	DefaultLexicalWeight = 1.0
+	DefaultDenseWeight   = 1.0
+)
+
+// Scorer scores units against queries with stored embeddings. It is safe
+// for concurrent use.
+type Scorer struct {
+	lib    *docstore.Library
+	client *llm.Client
+	model  string
+
+	// OnUsage, if set, receives the usage of each embedding call the
+	// Scorer makes (queries, and units embedded on the fly), so a strategy
+	// can report it as Usage events. It is called on the goroutine that
+	// made the call.
+	OnUsage func(llm.Usage)
+
+	mu      sync.Mutex
+	queries map[string][]float32 // query vectors, by text
+}
+
+// New returns a Scorer over lib embedding with client's embedding model,
+// or an error wrapping ErrNoEmbedModel when it has none.
+func New(lib *docstore.Library, client *llm.Client) (*Scorer, error) {
+	if lib == nil || client == nil {
+		return nil, fmt.Errorf("%w: dense retrieval needs a library and a model endpoint", ErrNoEmbedModel)
+	}
+	model := client.Config().EmbedModel
+	if model == "" {
+		return nil, fmt.Errorf("%w: set %s (or embed_model in the config file) to an embedding model the server serves", ErrNoEmbedModel, llm.EnvEmbedModel)
+	}
+	return &Scorer{lib: lib, client: client, model: model, queries: map[string][]float32{}}, nil
+}
+
+// Model is the embedding model the Scorer uses.
+func (s *Scorer) Model() string { return s.model }
+
+// Levels is every level, for Ensure and ForEnv.
+var Levels = []docstore.Level{docstore.SentenceLevel, docstore.ChunkLevel}
+
+// Progress is how an embedding run is going, reported after each stored
+// batch and once before the first.
+type Progress struct {
+	Doc   docstore.DocID
+	Name  string // the document's file name
+	Level docstore.Level
+	// Done and Total count the level's units of this document, including
+	// those stored by earlier runs.
+	Done, Total int
+}
+
+// Unit names the level's units: "sentences" or "chunks".
+func (p Progress) Unit() string { return unitName(p.Level) }
+
+func unitName(lv docstore.Level) string {
+	if lv == docstore.ChunkLevel {
+		return "chunks"
+	}
+	return "sentences"
+}
+
+// Ensure embeds whatever units of docs at levels (every level when none
+// are given) have no stored vector for the Scorer's model, batch by batch,
+// storing each batch as it arrives: an interrupted run keeps its batches
+// and the next one starts where it stopped. progress, if not nil, is
+// called before each document level with work to do and after each batch.
+// It returns the usage of the embedding calls.
+func (s *Scorer) Ensure(ctx context.Context, docs []docstore.DocID, levels []docstore.Level, progress func(Progress)) (llm.Usage, error) {
+	if len(levels) == 0 {
+		levels = Levels
+	}
+	var total llm.Usage
+	for _, id := range docs {
+		d, err := s.lib.Document(id)
+		if err != nil {
+			return total, err
+		}
+		for _, lv := range levels {
+			if err := s.ensure(ctx, d, lv, &total, progress); err != nil {
+				return total, err
+			}
+		}
+	}
+	return total, nil
+}
+
+func (s *Scorer) ensure(ctx context.Context, d *docstore.Document, lv docstore.Level, total *llm.Usage, progress func(Progress)) error {
+	key := docstore.VectorKey{Doc: d.ID, Model: s.model, Level: lv}
+	gaps, n, err := s.lib.VectorGaps(key)
+	if err != nil || len(gaps) == 0 {
+		return err
+	}
+	done := n
+	for _, g := range gaps {
+		done -= g.Last - g.First + 1
+	}
+	report := func() {
+		if progress != nil {
+			progress(Progress{Doc: d.ID, Name: d.Name, Level: lv, Done: done, Total: n})
+		}
+	}
+	report()
+	for _, g := range gaps {
+		texts := make([]string, 0, g.Last-g.First+1)
+		for i := g.First; i <= g.Last; i++ {
+			texts = append(texts, unitText(d, lv, i))
+		}
+		u, err := s.client.EmbedEach(ctx, texts, func(start int, vecs [][]float32) error {
+			if err := s.lib.PutVectors(key, g.First+start, vecs); err != nil {
+				return err
+			}
+			done += len(vecs)
+			report()
+			return nil
+		})
+		total.Add(u)
+		if err != nil {
+			return embedError(d, lv, err)
+		}
+	}
+	return nil
+}
+
+// embedError says which document failed, keeping the client's error (and
+// its Fix) reachable.
+func embedError(d *docstore.Document, lv docstore.Level, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, llm.ErrCanceled) {
+		return err
+	}
+	name := d.Name
+	if name == "" {
+		name = string(d.ID)
+	}
+	return fmt.Errorf("%w: the %s of %s: %w", ErrEmbed, unitName(lv), name, err)
+}
+
+// unitText is the text embedded for unit i of the level.
+func unitText(d *docstore.Document, lv docstore.Level, i int) string {
+	if lv == docstore.ChunkLevel {
+		start, end := d.ChunkSpan(i)
+		return d.Text[start:end]
+	}
+	return d.SentenceText(i)
+}
+
+// Prime embeds queries in one call (those not embedded already), so that
+// scoring each of them later costs no call. CoF retrieves chunks for every
+// sentence of its draft answer and primes them all at once.
+func (s *Scorer) Prime(ctx context.Context, queries []string) error {
+	var todo []string
+	s.mu.Lock()
+	for _, q := range queries {
+		if _, ok := s.queries[q]; !ok && !slices.Contains(todo, q) {
+			todo = append(todo, q)
+		}
+	}
+	s.mu.Unlock()
+	if len(todo) == 0 {
+		return nil
+	}
+	vecs, err := s.embed(ctx, todo)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	for i, q := range todo {
+		s.queries[q] = vecs[i]
+	}
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *Scorer) embed(ctx context.Context, texts []string) ([][]float32, error) {
+	vecs, u, err := s.client.Embed(ctx, texts)
+	if u.LLMCalls > 0 && s.OnUsage != nil {
+		s.OnUsage(u)
+	}
+	return vecs, err
+}
+
+// need is one stored vector a unit needs: unit Index of a level.
+type need struct {
+	level docstore.Level
+	index int
+}
+
+// ScoreDense returns the cosine similarity of each unit to query, from
+// stored vectors; units without them are embedded in the same call as the
+// query. It implements retrieve.DenseScorer.
+func (s *Scorer) ScoreDense(ctx context.Context, query string, units []retrieve.Unit) ([]float64, error) {
+	// Which stored vectors each unit needs, by document.
+	plans := make([][]need, len(units))
+	byDoc := map[docstore.DocID]map[docstore.Level][]int{}
+	for i, u := range units {
+		d, err := s.lib.Document(u.Doc)
+		if err != nil {
+			return nil, err
+		}
+		plans[i] = plan(d, u.First, u.Last)
+		if byDoc[u.Doc] == nil {
+			byDoc[u.Doc] = map[docstore.Level][]int{}
+		}
+		for _, n := range plans[i] {
+			byDoc[u.Doc][n.level] = append(byDoc[u.Doc][n.level], n.index)
+		}
+	}
+	stored := map[docstore.DocID]map[docstore.Level]map[int]docstore.Vector{}
+	for doc, levels := range byDoc {
+		stored[doc] = map[docstore.Level]map[int]docstore.Vector{}
+		for lv, idx := range levels {
+			slices.Sort(idx)
+			idx = slices.Compact(idx)
+			vs, _, err := s.lib.Vectors(docstore.VectorKey{Doc: doc, Model: s.model, Level: lv}, idx)
+			if err != nil {
+				return nil, err
+			}
+			m := make(map[int]docstore.Vector, len(idx))
+			for j, i := range idx {
+				if vs[j].Stored() {
+					m[i] = vs[j]
+				}
+			}
+			stored[doc][lv] = m
+		}
+	}
+	// Build each unit's vector, or mark it for embedding.
+	vecs := make([][]float32, len(units))
+	var missing []int
+	for i, u := range units {
+		v, ok := combine(stored[u.Doc], plans[i])
+		if !ok {
+			missing = append(missing, i)
+			continue
+		}
+		vecs[i] = v
+	}
+	s.mu.Lock()
+	qv, haveQuery := s.queries[query]
+	s.mu.Unlock()
+	var texts []string
+	if !haveQuery {
+		texts = append(texts, query)
+	}
+	for _, i := range missing {
+		texts = append(texts, units[i].Text)
+	}
+	if len(texts) > 0 {
+		got, err := s.embed(ctx, texts)
+		if err != nil {
+			return nil, err
+		}
+		if !haveQuery {
+			qv, got = got[0], got[1:]
+			s.mu.Lock()
+			s.queries[query] = qv
+			s.mu.Unlock()
+		}
+		for j, i := range missing {
+			vecs[i] = got[j]
+		}
+	}
+	out := make([]float64, len(units))
+	for i, v := range vecs {
+		out[i] = Cosine(qv, v)
+	}
+	return out, nil
+}
+
+// plan says which stored vectors stand for sentences first..last of d: the
+// chunk's when they are exactly a stored chunk, else each sentence's.
+func plan(d *docstore.Document, first, last int) []need {
+	if first < 0 || last < first || last >= len(d.Sentences) {
+		return nil
+	}
+	if first != last {
+		c, ok := slices.BinarySearchFunc(d.Chunks, first, func(c docstore.Chunk, f int) int { return int(c.First) - f })
+		if ok && int(d.Chunks[c].Last) == last {
+			return []need{{docstore.ChunkLevel, c}}
+		}
+	}
+	out := make([]need, 0, last-first+1)
+	for i := first; i <= last; i++ {
+		out = append(out, need{docstore.SentenceLevel, i})
+	}
+	return out
+}
+
+// combine returns the unit's vector from stored ones — one, or the mean of
+// several, each scaled to unit length first so long and short sentences
+// weigh the same — and false if any is missing.
+func combine(stored map[docstore.Level]map[int]docstore.Vector, needs []need) ([]float32, bool) {
+	if len(needs) == 0 {
+		return nil, false
+	}
+	var sum []float32
+	var buf []float32
+	for _, n := range needs {
+		v, ok := stored[n.level][n.index]
+		if !ok {
+			return nil, false
+		}
+		buf = v.Float32s(buf)
+		if len(needs) == 1 {
+			return slices.Clone(buf), true
+		}
+		if sum == nil {
+			sum = make([]float32, len(buf))
+		}
+		norm := math.Sqrt(dot(buf, buf))
+		if norm == 0 || len(buf) != len(sum) {
+			continue
+		}
+		for j := range sum {
+			sum[j] += float32(float64(buf[j]) / norm)
+		}
+	}
+	return sum, true
+}
+
+func dot(a, b []float32) float64 {
+	var s float64
+	for i := range min(len(a), len(b)) {
+		s += float64(a[i]) * float64(b[i])
+	}
+	return s
+}
+
+// Cosine is the cosine similarity of a and b, 0 when either is zero or
+// their lengths differ.
+func Cosine(a, b []float32) float64 {
+	if len(a) != len(b) || len(a) == 0 {
+		return 0
+	}
+	na, nb := dot(a, a), dot(b, b)
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot(a, b) / math.Sqrt(na*nb)
+}
+
+// Enabled reports whether env can do dense retrieval: a model endpoint and
+// an embedding model are configured.
+func Enabled(env *engine.Env) bool {
+	return env != nil && env.Library != nil && env.LLM != nil && env.LLM.Config().EmbedModel != ""
+}
+
+// ForEnv returns the fusion for retrieving from docs at levels (every
+// level when none are given). With an embedding model configured it
+// embeds whatever of them is not stored yet — reporting progress as Stage
+// events ("embedding 12,000/150,000 sentences of manual.pdf…") and the
+// cost as Usage events through emit, which may be nil — and returns dense
+// scores fused with BM25 (DefaultLexicalWeight:DefaultDenseWeight over the
+// DefaultTop candidates; raise Top if you retrieve more than that). The
+// scorer's later query embeddings are reported through emit too, so emit
+// must stay valid while the fusion is used (for the request).
+//
+// Without an embedding model it returns the zero Fusion (lexical ranking
+// only) and no error. On failure it returns the zero Fusion with the
+// error, so a caller can tell the user and carry on with BM25.
+func ForEnv(ctx context.Context, env *engine.Env, docs []docstore.DocID, emit func(engine.Event), levels ...docstore.Level) (retrieve.Fusion, error) {
+	if !Enabled(env) {
+		return retrieve.Fusion{}, nil
+	}
+	if emit == nil {
+		emit = func(engine.Event) {}
+	}
+	s, err := New(env.Library, env.LLM)
+	if err != nil {
+		return retrieve.Fusion{}, err
+	}
+	s.OnUsage = func(u llm.Usage) { emit(engine.Event{Usage: &u}) }
+	var last time.Time
+	u, err := s.Ensure(ctx, docs, levels, func(p Progress) {
+		if now := time.Now(); p.Done == 0 || p.Done == p.Total || now.Sub(last) >= time.Second {
+			last = now
+			emit(engine.Event{Stage: StageText(p, s.model)})
+		}
+	})
+	if u.LLMCalls > 0 {
+		emit(engine.Event{Usage: &u})
+	}
+	if err != nil {
+		return retrieve.Fusion{}, err
+	}
+	return retrieve.Fusion{Dense: s, LexicalWeight: DefaultLexicalWeight, DenseWeight: DefaultDenseWeight, Top: DefaultTop}, nil
+}
+
+// StageText describes embedding progress for the user: "embedding
+// 12,000/150,000 sentences of manual.pdf with text-embedding-3-small
+// (once; kept in the library)".
+func StageText(p Progress, model string) string {
+	name := p.Name
+	if name == "" {
+		name = string(p.Doc)
+	}
+	return fmt.Sprintf("embedding %s/%s %s of %s with %s (once; kept in the library)",
+		thousands(p.Done), thousands(p.Total), p.Unit(), name, model)
+}
+
+// thousands writes n with thousands separators: "150,000".
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return s
+	}
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
+
+var _ retrieve.DenseScorer = (*Scorer)(nil)

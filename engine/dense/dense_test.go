@@ -1,0 +1,459 @@
+package dense
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/engine/retrieve"
+)
+
+const declaration = "../../testdata/declaration.txt"
+
+func newLibrary(t testing.TB, paths ...string) (*docstore.Library, []*docstore.Document) {
+	t.Helper()
+	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := lib.Check(); err != nil {
+			t.Error(err)
+		}
+		lib.Close()
+	})
+	var docs []*docstore.Document
+	for _, p := range paths {
+		info, _, err := lib.Add(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := lib.Document(info.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, d)
+	}
+	return lib, docs
+}
+
+func writeFile(t testing.TB, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// env is an environment over srv with the embedding model set (or not),
+// embedding batch texts per request, and retries immediate.
+func env(t testing.TB, lib *docstore.Library, srv *llmtest.Server, embed string, batch int, opts ...llm.Option) *engine.Env {
+	t.Helper()
+	cfg := llm.DefaultConfig()
+	cfg.BaseURL, cfg.Model, cfg.EmbedModel = srv.URL, llmtest.DefaultModel, embed
+	cfg.EmbedBatch = batch
+	cfg.Timeout, cfg.ConnectTimeout = 20*time.Second, 2*time.Second
+	opts = append([]llm.Option{llm.WithSleep(func(context.Context, time.Duration) error { return nil })}, opts...)
+	c, err := llm.New(cfg, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &engine.Env{Library: lib, Config: cfg, LLM: c}
+}
+
+// embedInputs counts the texts sent to the embeddings endpoint.
+func embedInputs(srv *llmtest.Server) (requests, inputs int) {
+	for _, r := range srv.Requests() {
+		if r.Embed != nil {
+			requests++
+			inputs += len(r.Embed.Input)
+		}
+	}
+	return requests, inputs
+}
+
+func ids(docs []*docstore.Document) []docstore.DocID {
+	out := make([]docstore.DocID, len(docs))
+	for i, d := range docs {
+		out[i] = d.ID
+	}
+	return out
+}
+
+// TestStoredOnceAndReused embeds a document through ForEnv, then asks
+// again: the second time nothing is embedded but the query.
+func TestStoredOnceAndReused(t *testing.T) {
+	lib, docs := newLibrary(t, declaration)
+	d := docs[0]
+	srv := llmtest.New(t)
+	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 16)
+	var stages []string
+	var usage llm.Usage
+	emit := func(ev engine.Event) {
+		switch {
+		case ev.Stage != "":
+			stages = append(stages, ev.Stage)
+		case ev.Usage != nil:
+			usage.Add(*ev.Usage)
+		}
+	}
+	f, err := ForEnv(t.Context(), e, ids(docs), emit)
+	if err != nil || f.Dense == nil || f.Top != DefaultTop {
+		t.Fatalf("ForEnv: %+v %v", f, err)
+	}
+	reqs, inputs := embedInputs(srv)
+	want := len(d.Sentences) + len(d.Chunks)
+	wantReqs := (len(d.Sentences)+15)/16 + (len(d.Chunks)+15)/16
+	if inputs != want || reqs != wantReqs {
+		t.Errorf("embedded %d texts in %d requests, want %d in %d", inputs, reqs, want, wantReqs)
+	}
+	if usage.LLMCalls != reqs || usage.PromptTokens == 0 {
+		t.Errorf("usage %+v for %d requests", usage, reqs)
+	}
+	if len(stages) < 2 || !strings.Contains(stages[0], fmt.Sprintf("embedding 0/%d sentences of declaration.txt with %s", len(d.Sentences), llmtest.DefaultEmbedModel)) ||
+		!strings.Contains(strings.Join(stages, "\n"), fmt.Sprintf("%d/%d chunks", len(d.Chunks), len(d.Chunks))) {
+		t.Errorf("stages %q", stages)
+	}
+	// Stored: exactly the server's vectors, up to int8 rounding.
+	for _, lv := range Levels {
+		gaps, _, err := lib.VectorGaps(docstore.VectorKey{Doc: d.ID, Model: llmtest.DefaultEmbedModel, Level: lv})
+		if err != nil || len(gaps) != 0 {
+			t.Fatalf("level %d: gaps %v %v", lv, gaps, err)
+		}
+	}
+	vs, _, _ := lib.Vectors(docstore.VectorKey{Doc: d.ID, Model: llmtest.DefaultEmbedModel, Level: docstore.SentenceLevel}, []int{5})
+	if c := Cosine(vs[0].Float32s(nil), llmtest.Embed(d.SentenceText(5), llmtest.DefaultDim)); c < 0.99 {
+		t.Errorf("stored vector's cosine to the server's: %.4f", c)
+	}
+
+	// A second request: nothing to embed, one call for the query.
+	stages = nil
+	f2, err := ForEnv(t.Context(), e, ids(docs), emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2, _ := embedInputs(srv); r2 != reqs || len(stages) != 0 {
+		t.Fatalf("the second ForEnv embedded again (%d requests, stages %q)", r2-reqs, stages)
+	}
+	units := []retrieve.Unit{
+		{Doc: d.ID, First: 5, Last: 5, Text: d.SentenceText(5)},
+		{Doc: d.ID, First: int(d.Chunks[1].First), Last: int(d.Chunks[1].Last)},
+		{Doc: d.ID, First: 2, Last: 4},
+	}
+	q := d.SentenceText(5)
+	scores, err := f2.Dense.ScoreDense(t.Context(), q, units)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r3, in3 := embedInputs(srv)
+	if r3 != reqs+1 || in3 != want+1 {
+		t.Errorf("scoring made %d requests with %d texts, want 1 with the query", r3-reqs, in3-want)
+	}
+	if scores[0] < 0.99 || scores[1] >= scores[0] || scores[2] >= scores[0] {
+		t.Errorf("scores %v: the sentence itself should score about 1 and best", scores)
+	}
+	// The same query again costs nothing.
+	if _, err := f2.Dense.ScoreDense(t.Context(), q, units[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if r4, _ := embedInputs(srv); r4 != r3 {
+		t.Error("a query already embedded was embedded again")
+	}
+}
+
+// TestScoresMatchServerVectors checks each kind of unit against cosines
+// computed from the server's own vectors: a stored chunk by its vector, a
+// run of sentences by the mean of theirs.
+func TestScoresMatchServerVectors(t *testing.T) {
+	lib, docs := newLibrary(t, declaration)
+	d := docs[0]
+	srv := llmtest.New(t)
+	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 64)
+	s, err := New(lib, e.LLM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Ensure(t.Context(), ids(docs), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	q := "the consent of the governed and the pursuit of happiness"
+	c := d.Chunks[2]
+	start, end := d.ChunkSpan(2)
+	units := []retrieve.Unit{
+		{Doc: d.ID, First: int(c.First), Last: int(c.Last)},
+		{Doc: d.ID, First: 3, Last: 5},
+	}
+	got, err := s.ScoreDense(t.Context(), q, units)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qv := llmtest.Embed(q, llmtest.DefaultDim)
+	wantChunk := Cosine(qv, llmtest.Embed(d.Text[start:end], llmtest.DefaultDim))
+	mean := make([]float32, llmtest.DefaultDim)
+	for i := 3; i <= 5; i++ {
+		for j, x := range llmtest.Embed(d.SentenceText(i), llmtest.DefaultDim) {
+			mean[j] += x
+		}
+	}
+	wantMean := Cosine(qv, mean)
+	if diff(got[0], wantChunk) > 0.01 || diff(got[1], wantMean) > 0.01 {
+		t.Errorf("scores %.4f %.4f, want %.4f %.4f", got[0], got[1], wantChunk, wantMean)
+	}
+}
+
+func diff(a, b float64) float64 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+// TestScoreWithoutStoredVectors: units whose vectors are not stored are
+// embedded with the query, in one call, and not stored.
+func TestScoreWithoutStoredVectors(t *testing.T) {
+	lib, docs := newLibrary(t, declaration)
+	d := docs[0]
+	srv := llmtest.New(t)
+	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 64)
+	s, err := New(lib, e.LLM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls int
+	s.OnUsage = func(u llm.Usage) { calls += u.LLMCalls }
+	units := []retrieve.Unit{
+		{Doc: d.ID, First: 1, Last: 1, Text: d.SentenceText(1)},
+		{Doc: d.ID, First: 1, Last: 2, Text: d.Text[d.Sentences[1].Start:d.Sentences[2].End]},
+	}
+	got, err := s.ScoreDense(t.Context(), d.SentenceText(1), units)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs, inputs := embedInputs(srv)
+	if reqs != 1 || inputs != 3 || calls != 1 {
+		t.Errorf("%d requests, %d texts, %d calls reported; want 1, 3, 1", reqs, inputs, calls)
+	}
+	if got[0] < 0.99 || got[1] >= got[0] {
+		t.Errorf("scores %v", got)
+	}
+	if sets, _ := lib.VectorSets(d.ID); len(sets) != 0 {
+		t.Errorf("scoring stored vectors: %+v", sets)
+	}
+}
+
+// TestResumesAfterFailure: a failed batch leaves the batches before it
+// stored, and the next run embeds only the rest.
+func TestResumesAfterFailure(t *testing.T) {
+	lib, docs := newLibrary(t, declaration)
+	d := docs[0]
+	srv := llmtest.New(t)
+	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 8, llm.WithMaxRetries(0))
+	s, err := New(lib, e.LLM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.EnqueueEmbeddings(llmtest.Reply{}, llmtest.Reply{}, llmtest.Status(http.StatusServiceUnavailable))
+	_, err = s.Ensure(t.Context(), ids(docs), []docstore.Level{docstore.SentenceLevel}, nil)
+	var le *llm.Error
+	if !errors.Is(err, ErrEmbed) || !errors.As(err, &le) || le.Fix() == "" || !strings.Contains(err.Error(), "declaration.txt") {
+		t.Fatalf("Ensure: %v", err)
+	}
+	key := docstore.VectorKey{Doc: d.ID, Model: llmtest.DefaultEmbedModel, Level: docstore.SentenceLevel}
+	gaps, n, _ := lib.VectorGaps(key)
+	if len(gaps) != 1 || gaps[0] != (docstore.UnitRange{First: 16, Last: n - 1}) {
+		t.Fatalf("after the failure: gaps %v", gaps)
+	}
+	_, before := embedInputs(srv)
+	var last Progress
+	if _, err := s.Ensure(t.Context(), ids(docs), []docstore.Level{docstore.SentenceLevel}, func(p Progress) { last = p }); err != nil {
+		t.Fatal(err)
+	}
+	_, after := embedInputs(srv)
+	if after-before != n-16 {
+		t.Errorf("resumed run embedded %d texts, want the %d left", after-before, n-16)
+	}
+	if last.Done != n || last.Total != n {
+		t.Errorf("last progress %+v", last)
+	}
+}
+
+// TestCancelKeepsBatches: cancelling mid-run keeps the stored batches.
+func TestCancelKeepsBatches(t *testing.T) {
+	lib, docs := newLibrary(t, declaration)
+	srv := llmtest.New(t)
+	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 4)
+	s, _ := New(lib, e.LLM)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	_, err := s.Ensure(ctx, ids(docs), []docstore.Level{docstore.SentenceLevel}, func(p Progress) {
+		if p.Done >= 8 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Ensure: %v", err)
+	}
+	gaps, _, _ := lib.VectorGaps(docstore.VectorKey{Doc: docs[0].ID, Model: llmtest.DefaultEmbedModel, Level: docstore.SentenceLevel})
+	if len(gaps) != 1 || gaps[0].First < 8 {
+		t.Errorf("gaps after cancelling: %v", gaps)
+	}
+}
+
+// TestRemovedWithDocument: removing the document removes its vectors.
+func TestRemovedWithDocument(t *testing.T) {
+	lib, docs := newLibrary(t, declaration)
+	srv := llmtest.New(t)
+	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 64)
+	if _, err := ForEnv(t.Context(), e, ids(docs), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := lib.Remove(docs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := lib.Add(t.Context(), declaration, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, before := embedInputs(srv)
+	if _, err := ForEnv(t.Context(), e, ids(docs), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, after := embedInputs(srv); after-before != len(docs[0].Sentences)+len(docs[0].Chunks) {
+		t.Errorf("after removal and re-adding, %d texts embedded, want all %d", after-before, len(docs[0].Sentences)+len(docs[0].Chunks))
+	}
+}
+
+// TestNoEmbedModelChangesNothing: without an embedding model ForEnv is the
+// zero Fusion and talks to no one.
+func TestNoEmbedModelChangesNothing(t *testing.T) {
+	lib, docs := newLibrary(t, declaration)
+	srv := llmtest.New(t)
+	e := env(t, lib, srv, "", 64)
+	f, err := ForEnv(t.Context(), e, ids(docs), nil)
+	if err != nil || f != (retrieve.Fusion{}) || len(srv.Requests()) != 0 {
+		t.Fatalf("ForEnv without an embedding model: %+v %v, %d requests", f, err, len(srv.Requests()))
+	}
+	if _, err := New(lib, e.LLM); !errors.Is(err, ErrNoEmbedModel) {
+		t.Errorf("New: %v", err)
+	}
+	if f, err := ForEnv(t.Context(), &engine.Env{Library: lib}, ids(docs), nil); err != nil || f.Dense != nil {
+		t.Errorf("ForEnv without an endpoint: %+v %v", f, err)
+	}
+}
+
+// TestForEnvFailureFallsBack: an embedding failure is reported and leaves
+// the zero Fusion, so the caller can go on with BM25.
+func TestForEnvFailureFallsBack(t *testing.T) {
+	lib, docs := newLibrary(t, declaration)
+	srv := llmtest.New(t)
+	e := env(t, lib, srv, "no-such-embedder", 64)
+	f, err := ForEnv(t.Context(), e, ids(docs), nil)
+	if !errors.Is(err, ErrEmbed) || !errors.Is(err, llm.ErrNotFound) || f.Dense != nil {
+		t.Fatalf("ForEnv: %+v %v", f, err)
+	}
+}
+
+// fusionDoc is a document where words and meaning disagree. The question
+// asks about pruning apple trees in the orchard in winter. Paragraph A is
+// full of the rare word "grafting" and little else of the question; BM25
+// favours it for "grafting". Paragraph B shares most of the question's
+// words, each common in the document, so BM25 ranks it lower, but its bag
+// of words is the closest to the question's.
+func fusionDoc() string {
+	var b strings.Builder
+	b.WriteString("Orchard Notes\n\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "Entry %d. The apple trees in the orchard were watered in winter and pruning tools were cleaned. ", i)
+		fmt.Fprintf(&b, "Visitors walked between the rows on day %d.\n\n", i)
+	}
+	b.WriteString("Grafting grafting grafting: grafting season notes, grafting knives, grafting wax, grafting tape, grafting records for the nursery ledger and its invoices.\n\n")
+	b.WriteString("Pruning apple trees in the orchard in winter keeps them healthy.\n\n")
+	return b.String()
+}
+
+func TestFusionRanksMeaningCloserUnit(t *testing.T) {
+	lib, docs := newLibrary(t, writeFile(t, "orchard.txt", fusionDoc()))
+	d := docs[0]
+	srv := llmtest.New(t)
+	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 64)
+	r := retrieve.New(lib)
+	q := "pruning apple trees orchard winter grafting"
+	opt := retrieve.Options{Docs: ids(docs), K: 1, Plain: true}
+	lex, err := r.Sentences(t.Context(), q, opt)
+	if err != nil || len(lex) == 0 {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(lex[0].Text, "Grafting") {
+		t.Fatalf("BM25's best is %q; the test needs the grafting paragraph first", lex[0].Text)
+	}
+	f, err := ForEnv(t.Context(), e, ids(docs), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range []string{"sentences", "chunks"} {
+		var got []retrieve.Passage
+		var lexical []retrieve.Passage
+		o := retrieve.Options{Docs: ids(docs), K: 1}
+		if level == "chunks" {
+			lexical, _ = r.Chunks(t.Context(), q, o)
+			o.Fusion = f
+			got, err = r.Chunks(t.Context(), q, o)
+		} else {
+			lexical, _ = r.Sentences(t.Context(), q, o)
+			o.Fusion = f
+			got, err = r.Sentences(t.Context(), q, o)
+		}
+		if err != nil || len(got) == 0 {
+			t.Fatalf("%s: %v", level, err)
+		}
+		if len(lexical) == 0 || !strings.Contains(lexical[0].Text, "Grafting") {
+			t.Fatalf("%s: lexical best %q; the test needs the grafting paragraph first", level, lexical[0].Text)
+		}
+		if !strings.Contains(got[0].Text, "Pruning apple trees in the orchard in winter") || got[0].Scores.Dense == 0 {
+			t.Errorf("%s: fused best is %q (dense %.3f); want the pruning sentence", level, got[0].Text, got[0].Scores.Dense)
+		}
+	}
+	_ = d
+}
+
+// BenchmarkScoreDense scores DefaultTop units against a primed query from
+// stored vectors: the cost dense fusion adds to a retrieval.
+func BenchmarkScoreDense(b *testing.B) {
+	lib, docs := newLibrary(b, writeFile(b, "orchard.txt", strings.Repeat(fusionDoc(), 4)))
+	d := docs[0]
+	srv := llmtest.New(b)
+	e := env(b, lib, srv, llmtest.DefaultEmbedModel, 64)
+	s, err := New(lib, e.LLM)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Ensure(b.Context(), ids(docs), nil, nil); err != nil {
+		b.Fatal(err)
+	}
+	q := "pruning apple trees orchard winter"
+	if err := s.Prime(b.Context(), []string{q}); err != nil {
+		b.Fatal(err)
+	}
+	var units []retrieve.Unit
+	for i := 0; len(units) < DefaultTop && i < len(d.Sentences); i++ {
+		units = append(units, retrieve.Unit{Doc: d.ID, First: i, Last: i})
+	}
+	for i := 0; i < len(d.Chunks) && i < DefaultTop/2; i++ {
+		units[i] = retrieve.Unit{Doc: d.ID, First: int(d.Chunks[i].First), Last: int(d.Chunks[i].Last)}
+	}
+	for b.Loop() {
+		if _, err := s.ScoreDense(b.Context(), q, units); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

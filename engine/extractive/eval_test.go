@@ -35,6 +35,21 @@ const hotpotDir = "../../../shared/data/hotpotqa53"
 // the sentence that answers each marked.
 const rintroDir = "../../testdata/rintro-qa"
 
+// papersDir is a third check, multi-document: questions about the seed
+// papers, whose text stays in shared/ (seedsDir).
+const (
+	papersDir = "../../testdata/papers-qa"
+	seedsDir  = "../../../shared/seeds"
+)
+
+// docsOf is where a data set's documents are.
+func docsOf(dir string) string {
+	if dir == papersDir {
+		return seedsDir
+	}
+	return filepath.Join(dir, "docs")
+}
+
 type evidence struct {
 	Doc        string `json:"doc"`
 	Start, End int
@@ -71,8 +86,10 @@ func loadDataset(t testing.TB, dir string) *dataset {
 	if ds, ok := datasets[dir]; ok {
 		return ds
 	}
-	if _, err := os.Stat(filepath.Join(dir, "questions.jsonl")); err != nil {
-		t.Skipf("no data set at %s", dir)
+	for _, p := range []string{filepath.Join(dir, "questions.jsonl"), docsOf(dir)} {
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("no data set at %s", p)
+		}
 	}
 	tmp, err := os.MkdirTemp("", "citelens-eval-")
 	if err != nil {
@@ -83,12 +100,12 @@ func loadDataset(t testing.TB, dir string) *dataset {
 		t.Fatal(err)
 	}
 	ds := &dataset{lib: lib, ids: map[string]docstore.DocID{}, names: map[docstore.DocID]string{}}
-	files, err := os.ReadDir(filepath.Join(dir, "docs"))
+	files, err := os.ReadDir(docsOf(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		info, _, err := lib.Add(context.Background(), filepath.Join(dir, "docs", f.Name()), nil)
+		info, _, err := lib.Add(context.Background(), filepath.Join(docsOf(dir), f.Name()), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,17 +280,36 @@ func TestRIntroQA(t *testing.T) {
 	ds := loadDataset(t, rintroDir)
 	base := report(t, ds, "plain BM25", plainAnswerer)
 	got := report(t, ds, "extractive", strategyAnswerer(nil, nil))
-	// The re-ranker must not lose to plain BM25 on a different kind of
-	// text by more than one question at any k, and must beat a floor.
-	one := 1/float64(len(ds.qs)) + 1e-9
-	for _, k := range []int{2, 5, 10} {
-		if got[k].Recall+one < base[k].Recall {
-			t.Errorf("evidence_recall@%d = %.3f, more than a question below plain BM25's %.3f", k, got[k].Recall, base[k].Recall)
-		}
-	}
+	checkAgainstPlain(t, base, got)
 	if got[5].Recall < 0.82 {
 		t.Errorf("evidence_recall@5 = %.3f, want at least 0.82", got[5].Recall)
 	}
+}
+
+// checkAgainstPlain fails when the re-ranker's mean evidence_recall over
+// k = 2, 5, 10 falls below plain BM25's: on a small data set of another
+// kind than HotpotQA one question moves a figure by several points, so the
+// mean is the steadier guard against tuning for one kind of text.
+func checkAgainstPlain(t *testing.T, base, got map[int]figures) {
+	t.Helper()
+	var b, g float64
+	for _, k := range []int{2, 5, 10} {
+		b += base[k].Recall / 3
+		g += got[k].Recall / 3
+	}
+	if g < b {
+		t.Errorf("mean evidence_recall over k = 2, 5, 10 is %.3f, below plain BM25's %.3f", g, b)
+	}
+}
+
+func TestPapersQA(t *testing.T) {
+	if testing.Short() {
+		t.Skip("evaluation: skipped with -short")
+	}
+	ds := loadDataset(t, papersDir)
+	base := report(t, ds, "plain BM25", plainAnswerer)
+	got := report(t, ds, "extractive", strategyAnswerer(nil, nil))
+	checkAgainstPlain(t, base, got)
 }
 
 // TestExperiments prints the ablation table: every ranking idea, on both
@@ -282,9 +318,9 @@ func TestExperiments(t *testing.T) {
 	if os.Getenv("CITELENS_EXPERIMENTS") == "" {
 		t.Skip("set CITELENS_EXPERIMENTS=1 to run the ranking experiments")
 	}
-	sets := []string{hotpotDir, rintroDir}
+	sets := []string{hotpotDir, rintroDir, papersDir}
 	for _, dir := range sets {
-		if _, err := os.Stat(dir); err != nil {
+		if _, err := os.Stat(docsOf(dir)); err != nil {
 			t.Logf("no data set at %s", dir)
 			continue
 		}
@@ -320,40 +356,41 @@ func variants() []variant {
 		return variant{name: name, model: m}
 	}
 	return []variant{
-		{name: "bare (no heading lines)", model: bare},
-		with("dedupe .8", func(m *retrieve.Model) { m.Duplicate = 0.8 }),
-		with("heading 1", func(m *retrieve.Model) { m.Heading = 1 }),
-		with("covered .5", func(m *retrieve.Model) { m.Covered = 0.5 }),
-		with("phrase .5", func(m *retrieve.Model) { m.Phrase = 0.5 }),
-		with("proximity .5", func(m *retrieve.Model) { m.Proximity = 0.5 }),
-		with("answer .2", func(m *retrieve.Model) { m.Answer = 0.2 }),
-		with("neighbour .5", func(m *retrieve.Model) { m.Neighbour = 0.5 }),
-		with("lead .3", func(m *retrieve.Model) { m.Lead = 0.3 }),
-		with("subject .5", func(m *retrieve.Model) { m.Subject = 0.5 }),
+		// Each idea alone on a bare re-ranker (BM25, heading lines
+		// excluded from results).
+		{name: "bare", model: bare},
+		with("+ dedupe .8", func(m *retrieve.Model) { m.Duplicate = 0.8 }),
+		with("+ heading 1", func(m *retrieve.Model) { m.Heading = 1 }),
+		with("+ neighbour .3", func(m *retrieve.Model) { m.Neighbour = 0.3 }),
+		with("+ covered .5", func(m *retrieve.Model) { m.Covered = 0.5 }),
+		with("+ phrase .3", func(m *retrieve.Model) { m.Phrase = 0.3 }),
+		with("+ proximity .5", func(m *retrieve.Model) { m.Proximity = 0.5 }),
+		with("+ subject .5", func(m *retrieve.Model) { m.Subject = 0.5 }),
+		with("+ answer type .2", func(m *retrieve.Model) { m.Answer = 0.2 }),
+		with("+ lead .3", func(m *retrieve.Model) { m.Lead = 0.3 }),
+		with("+ hop .5", func(m *retrieve.Model) { m.Hop = 0.5; m.HopFrom = 2; m.HopTerms = 8 }),
+		// The default, and the default without each idea.
 		{name: "DefaultModel", model: d},
-		around("D hop from 1", func(m *retrieve.Model) { m.HopFrom = 1 }),
-		around("D hop 0", func(m *retrieve.Model) { m.Hop = 0 }),
-		around("D lead .3", func(m *retrieve.Model) { m.Lead = 0.3 }),
-		around("D subject .5", func(m *retrieve.Model) { m.Subject = 0.5 }),
-		around("D phrase .5", func(m *retrieve.Model) { m.Phrase = 0.5 }),
-		around("D answer .2", func(m *retrieve.Model) { m.Answer = 0.2 }),
-		around("D proximity .5", func(m *retrieve.Model) { m.Proximity = 0.5 }),
-		around("D neighbour .3", func(m *retrieve.Model) { m.Neighbour = 0.3 }),
-		around("D heading 2", func(m *retrieve.Model) { m.Heading = 2 }),
-		around("D covered .3", func(m *retrieve.Model) { m.Covered = 0.3 }),
-		around("D followers 2", func(m *retrieve.Model) { m.HeadingFollowers = 2 }),
-		around("D per paragraph 2", func(m *retrieve.Model) { m.PerParagraph = 2 }),
-		{name: "D auto stop .3", model: d, opts: map[string]string{"stop": "0.3"}},
-		{name: "D auto stop .5", model: d, opts: map[string]string{"stop": "0.5"}},
-		{name: "D auto stop .6", model: d, opts: map[string]string{"stop": "0.6"}},
-		{name: "D no merging", model: d, opts: map[string]string{"merge": "false"}},
-		around("D lead .3 phrase .5", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5 }),
-		around("D lead .3 phrase .5 +head", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5; m.HeadingPhrases = true }),
-		around("D lead .3 phrase .5 ans .2 +head", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5; m.Answer = 0.2; m.HeadingPhrases = true }),
-		around("D lead .3 phrase .3 +head", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.3; m.HeadingPhrases = true }),
-		around("D lead .3 phrase .5 ans .2", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5; m.Answer = 0.2 }),
-		around("D lead .2 phrase .5 ans .2", func(m *retrieve.Model) { m.Lead = 0.2; m.Phrase = 0.5; m.Answer = 0.2 }),
-		around("D lead .3 phr .5 ans .2 subj .5", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5; m.Answer = 0.2; m.Subject = 0.5 }),
-		around("D lead .3 phr .5 ans .2 from 1", func(m *retrieve.Model) { m.Lead = 0.3; m.Phrase = 0.5; m.Answer = 0.2; m.HopFrom = 1 }),
+		around("- heading", func(m *retrieve.Model) { m.Heading = 0; m.HeadingPhrases = false }),
+		around("- neighbour", func(m *retrieve.Model) { m.Neighbour = 0 }),
+		around("- covered", func(m *retrieve.Model) { m.Covered = 1 }),
+		around("- phrase", func(m *retrieve.Model) { m.Phrase = 0 }),
+		around("- heading phrases", func(m *retrieve.Model) { m.HeadingPhrases = false }),
+		around("- proximity", func(m *retrieve.Model) { m.Proximity = 0 }),
+		around("- subject", func(m *retrieve.Model) { m.Subject = 0 }),
+		around("- answer type", func(m *retrieve.Model) { m.Answer = 0 }),
+		around("- lead", func(m *retrieve.Model) { m.Lead = 0 }),
+		around("- hop", func(m *retrieve.Model) { m.Hop = 0 }),
+		around("- dedupe", func(m *retrieve.Model) { m.Duplicate = 0 }),
+		// Settings tried and not kept.
+		around("heading 2", func(m *retrieve.Model) { m.Heading = 2 }),
+		around("covered .3", func(m *retrieve.Model) { m.Covered = 0.3 }),
+		around("phrase .5", func(m *retrieve.Model) { m.Phrase = 0.5 }),
+		around("hop from 1", func(m *retrieve.Model) { m.HopFrom = 1 }),
+		around("heading followers 2", func(m *retrieve.Model) { m.HeadingFollowers = 2 }),
+		around("per paragraph 1", func(m *retrieve.Model) { m.PerParagraph = 1 }),
+		{name: "auto stop .3", model: d, opts: map[string]string{"stop": "0.3"}},
+		{name: "auto stop .5", model: d, opts: map[string]string{"stop": "0.5"}},
+		{name: "no merging", model: d, opts: map[string]string{"merge": "false"}},
 	}
 }

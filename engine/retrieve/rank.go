@@ -57,9 +57,12 @@ type Model struct {
 // DefaultModel is the measured default; see the package comment.
 var DefaultModel = Model{
 	Heading:        1,
+	Neighbour:      0.3,
 	Radius:         1,
-	Phrase:         0.5,
+	Phrase:         0.3,
 	HeadingPhrases: true,
+	Proximity:      0.5,
+	Subject:        0.5,
 	Answer:         0.2,
 	Lead:           0.3,
 	Covered:        0.5,

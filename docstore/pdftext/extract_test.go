@@ -137,17 +137,43 @@ func TestScanHasNoText(t *testing.T) {
 }
 
 func TestMalformed(t *testing.T) {
-	good := readTestPDF(t, "two-column.pdf")
 	for name, data := range map[string][]byte{
 		"empty":       nil,
 		"not a pdf":   []byte("hello, this is plain text\n%%EOF\n"),
-		"truncated":   good[:len(good)/2],
 		"header only": []byte("%PDF-1.4\n%%EOF\n"),
-		"bad xref":    bytes.Replace(good, []byte("startxref"), []byte("startxrex"), 1),
+		"no pages":    []byte("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"),
 	} {
 		_, err := Extract(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
 		if !errors.Is(err, ErrMalformed) {
 			t.Errorf("%s: err = %v, want ErrMalformed", name, err)
+		}
+	}
+}
+
+// Files with a damaged cross-reference table are read after rebuilding it,
+// also when their objects are packed in object streams.
+func TestRepairXref(t *testing.T) {
+	two := readTestPDF(t, "two-column.pdf")
+	rintro := readTestPDF(t, "r-intro-p8-9.pdf")
+	for name, c := range map[string]struct {
+		data []byte
+		want string
+	}{
+		"no startxref":            {bytes.Replace(two, []byte("startxref"), []byte("startxrex"), 1), "A text extractor that reads"},
+		"offsets shifted":         {append([]byte("%PDF-1.4\n%junk line to shift every offset\n"), two[9:]...), "A text extractor that reads"},
+		"junk before the header":  {append([]byte("From: someone\r\n\r\n"), two...), "A text extractor that reads"},
+		"object streams, no xref": {bytes.Replace(rintro, []byte("startxref"), []byte("startxrex"), 1), "R is an integrated suite"},
+	} {
+		res, err := Extract(context.Background(), bytes.NewReader(c.data), int64(len(c.data)), nil)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if !strings.Contains(res.Text, c.want) {
+			t.Errorf("%s: text %.80q", name, res.Text)
+		}
+		if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "rebuilt") {
+			t.Errorf("%s: warnings %q", name, res.Warnings)
 		}
 	}
 }
@@ -243,9 +269,20 @@ func TestHostileStructure(t *testing.T) {
 	if res.Pages != 1 || res.Text != "Only page." {
 		t.Errorf("pages %d text %q", res.Pages, res.Text)
 	}
+	// the absurd size is never handed to the library; the table is rebuilt
 	huge := bytes.Replace(p.bytes(), []byte("trailer\n<</Size 5"), []byte("trailer\n<</Size 5000000000"), 1)
-	if _, err := Extract(context.Background(), bytes.NewReader(huge), int64(len(huge)), nil); !errors.Is(err, ErrMalformed) {
+	if err := checkXref(bytes.NewReader(huge), int64(len(huge))); err == nil {
+		t.Error("checkXref accepted a 5e9-object table")
+	}
+	if res, err := Extract(context.Background(), bytes.NewReader(huge), int64(len(huge)), nil); err != nil || res.Text != "Only page." {
 		t.Errorf("huge xref: err = %v", err)
+	}
+	// A file cut in half keeps the text of the objects before the cut, or
+	// fails cleanly.
+	good := readTestPDF(t, "two-column.pdf")
+	half := good[:len(good)/2]
+	if _, err := Extract(context.Background(), bytes.NewReader(half), int64(len(half)), nil); err != nil && !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrNoText) {
+		t.Errorf("truncated: err = %v", err)
 	}
 }
 

@@ -55,27 +55,52 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 	}()
 	r = cachedReader(r, size)
 	r, size = repairEnvelope(r, size)
-	if err := checkXref(r, size); err != nil {
-		return nil, fmt.Errorf("%w (%v)", ErrMalformed, err)
+	var failed int
+	if err = checkXref(r, size); err != nil {
+		err = fmt.Errorf("%w (%v)", ErrMalformed, err)
+	} else {
+		res, failed, err = extract(ctx, r, size, progress)
 	}
+	// A file the library cannot open, or some of whose pages fail, may
+	// only have a damaged cross-reference table: rebuild it and try again.
+	if ctx.Err() == nil && !errors.Is(err, ErrEncrypted) && !errors.Is(err, ErrNoText) && (err != nil || failed > 0) {
+		if r2, size2, rerr := repairXref(r, size); rerr == nil {
+			res2, failed2, err2 := extract(ctx, r2, size2, progress)
+			if err2 == nil && (err != nil || failed2 < failed) {
+				res2.Warnings = append([]string{"the file is damaged; its cross-reference table was rebuilt"}, res2.Warnings...)
+				return res2, nil
+			}
+		}
+	}
+	return res, err
+}
+
+// extract reads the document once; failed counts the pages that could
+// not be read at all.
+func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int)) (res *Result, failed int, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			res, err = nil, fmt.Errorf("%w (%v)", ErrMalformed, x)
+		}
+	}()
 	rd, err := pdf.NewReader(r, size)
 	if err != nil {
 		msg := err.Error()
 		if strings.Contains(msg, "encrypt") || strings.Contains(msg, "password") || errors.Is(err, pdf.ErrInvalidPassword) {
-			return nil, fmt.Errorf("%w (%s)", ErrEncrypted, msg)
+			return nil, 0, fmt.Errorf("%w (%s)", ErrEncrypted, msg)
 		}
-		return nil, fmt.Errorf("%w (%s)", ErrMalformed, msg)
+		return nil, 0, fmt.Errorf("%w (%s)", ErrMalformed, msg)
 	}
 	res = &Result{Title: cleanTitle(rd.Trailer().Key("Info").Key("Title").Text())}
 	pages, err := walkPages(rd.Trailer().Key("Root").Key("Pages"))
 	if err != nil {
-		return nil, fmt.Errorf("%w (%v)", ErrMalformed, err)
+		return nil, 0, fmt.Errorf("%w (%v)", ErrMalformed, err)
 	}
 	res.Pages = len(pages)
 
 	layouts, err := layoutPages(ctx, pages, progress)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	edges := make([][]edgeLine, len(layouts))
 	for i, l := range layouts {
@@ -85,14 +110,13 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 		if l.warn != "" && len(res.Warnings) < 20 {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("page %d: %s", i+1, l.warn))
 		}
-	}
-	dropRunning(edges)
-	texts := make([]pageText, len(layouts))
-	failed := 0
-	for i, l := range layouts {
 		if l.failed {
 			failed++
 		}
+	}
+	dropRunning(edges)
+	texts := make([]pageText, len(layouts))
+	for i, l := range layouts {
 		var parts []pageText
 		for _, g := range l.groups {
 			if t := renderPage(buildBlocks(g.frags)); t.text != "" {
@@ -105,11 +129,11 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 	res.Text, res.PageStarts = assemble(texts)
 	if strings.TrimSpace(res.Text) == "" {
 		if failed > 0 && failed == len(pages) {
-			return nil, fmt.Errorf("%w (%s)", ErrMalformed, firstWarning(res.Warnings))
+			return nil, failed, fmt.Errorf("%w (%s)", ErrMalformed, firstWarning(res.Warnings))
 		}
-		return nil, ErrNoText
+		return nil, failed, ErrNoText
 	}
-	return res, nil
+	return res, failed, nil
 }
 
 func firstWarning(ws []string) string {
@@ -526,10 +550,14 @@ func firstWord(s string) string {
 // envelope alone: a PDF-2.0 header, a header line not ended by a newline,
 // bytes after the last %%EOF.
 func repairEnvelope(r io.ReaderAt, size int64) (io.ReaderAt, int64) {
-	head := make([]byte, 9)
+	head := make([]byte, min(size, 1024))
 	n, _ := r.ReadAt(head, 0)
+	head = head[:n]
 	patch := []byte(nil)
-	if n == 9 && string(head[:5]) == "%PDF-" && (head[5] != '1' || head[7] < '0' || head[7] > '7' || head[8] != '\n' && head[8] != '\r') {
+	switch i := strings.Index(string(head), "%PDF-"); {
+	case i == 0 && n >= 9 && (head[5] != '1' || head[7] < '0' || head[7] > '7' || head[8] != '\n' && head[8] != '\r'):
+		patch = []byte("%PDF-1.7\n")
+	case i > 0: // bytes before the header (a mail or download wrapper)
 		patch = []byte("%PDF-1.7\n")
 	}
 	// find the last %%EOF near the end

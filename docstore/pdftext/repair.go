@@ -1,0 +1,175 @@
+package pdftext
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+
+	"github.com/ledongthuc/pdf"
+)
+
+// Rebuilding the cross-reference table of a damaged file, as viewers do:
+// the objects are found by scanning for "N G obj", objects packed in object
+// streams are listed from those streams, and a new cross-reference stream
+// is appended to an in-memory copy of the file.
+
+const maxRepairBytes = 200 << 20
+
+var (
+	objDefRE  = regexp.MustCompile(`(\d{1,10})\s+(\d{1,5})\s+obj\b`)
+	rootRE    = regexp.MustCompile(`/Root\s+(\d+)\s+(\d+)\s+R`)
+	infoRE    = regexp.MustCompile(`/Info\s+(\d+)\s+(\d+)\s+R`)
+	catalogRE = regexp.MustCompile(`/Type\s*/Catalog\b`)
+	objStmRE  = regexp.MustCompile(`/Type\s*/ObjStm\b`)
+)
+
+type xrefEntry struct {
+	typ    byte // 1: at an offset; 2: in an object stream
+	gen    uint16
+	off    int64
+	stream uint32
+	index  int
+}
+
+// repairXref returns the file with a rebuilt cross-reference table.
+func repairXref(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
+	if size > maxRepairBytes {
+		return nil, 0, fmt.Errorf("the file is too large to repair")
+	}
+	head := make([]byte, min(size, 1024))
+	if n, _ := r.ReadAt(head, 0); !bytes.Contains(head[:n], []byte("%PDF-")) {
+		return nil, 0, fmt.Errorf("not a PDF file")
+	}
+	data := make([]byte, size)
+	if n, _ := r.ReadAt(data, 0); int64(n) != size {
+		return nil, 0, fmt.Errorf("the file cannot be read")
+	}
+	if bytes.Contains(data, []byte("/Encrypt")) {
+		return nil, 0, fmt.Errorf("an encrypted file cannot be repaired")
+	}
+	entries := map[uint32]xrefEntry{}
+	var maxID uint32
+	var streams []uint32
+	root, info := "", ""
+	for _, m := range objDefRE.FindAllSubmatchIndex(data, -1) {
+		if m[0] > 0 && !isWS(data[m[0]-1]) && !bytes.ContainsRune([]byte("<>[]()/%"), rune(data[m[0]-1])) {
+			continue // digits inside a larger token
+		}
+		id, err := strconv.ParseUint(string(data[m[2]:m[3]]), 10, 32)
+		if err != nil || id == 0 || id > maxXrefObjects {
+			continue
+		}
+		gen, _ := strconv.ParseUint(string(data[m[4]:m[5]]), 10, 16)
+		entries[uint32(id)] = xrefEntry{typ: 1, gen: uint16(gen), off: int64(m[0])}
+		maxID = max(maxID, uint32(id))
+		head := data[m[1]:min(len(data), m[1]+400)]
+		if objStmRE.Match(head) {
+			streams = append(streams, uint32(id))
+		}
+		if catalogRE.Match(head) {
+			root = fmt.Sprintf("%d %d R", id, gen)
+		}
+	}
+	// the trailer's own /Root and /Info, when they name existing objects
+	if ms := rootRE.FindAllSubmatch(data, -1); len(ms) > 0 {
+		m := ms[len(ms)-1]
+		if id, _ := strconv.ParseUint(string(m[1]), 10, 32); entries[uint32(id)].typ != 0 {
+			root = fmt.Sprintf("%s %s R", m[1], m[2])
+		}
+	}
+	if ms := infoRE.FindAllSubmatch(data, -1); len(ms) > 0 {
+		m := ms[len(ms)-1]
+		if id, _ := strconv.ParseUint(string(m[1]), 10, 32); entries[uint32(id)].typ != 0 {
+			info = fmt.Sprintf(" /Info %s %s R", m[1], m[2])
+		}
+	}
+	if len(entries) == 0 {
+		return nil, 0, fmt.Errorf("no objects found")
+	}
+	build := func(root string, extra string) []byte {
+		n := maxID + 1 // the new cross-reference stream is object n
+		off := int64(len(data)) + 1
+		var tbl bytes.Buffer
+		for id := uint32(0); id <= n; id++ {
+			e := entries[id]
+			if id == n {
+				e = xrefEntry{typ: 1, off: off}
+			}
+			var row [7]byte
+			row[0] = e.typ
+			switch e.typ {
+			case 1:
+				binary.BigEndian.PutUint32(row[1:], uint32(e.off))
+				binary.BigEndian.PutUint16(row[5:], e.gen)
+			case 2:
+				binary.BigEndian.PutUint32(row[1:], e.stream)
+				binary.BigEndian.PutUint16(row[5:], uint16(e.index))
+			}
+			tbl.Write(row[:])
+		}
+		var b bytes.Buffer
+		b.Write(data)
+		fmt.Fprintf(&b, "\n%d 0 obj\n<</Type /XRef /Size %d /W [1 4 2] /Root %s%s%s /Length %d>>\nstream\n", n, n+1, root, info, extra, tbl.Len())
+		b.Write(tbl.Bytes())
+		fmt.Fprintf(&b, "\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", off)
+		return b.Bytes()
+	}
+	if root == "" {
+		root = "0 0 R" // found among the packed objects below, if anywhere
+	}
+	out := build(root, "")
+	// List the objects packed in object streams through the library: the
+	// library resolves objects only from the trailer down, so the rebuilt
+	// trailer names the object streams in an extra array.
+	if len(streams) > 0 {
+		var list bytes.Buffer
+		list.WriteString(" /PdftextObjStms [")
+		for _, sid := range streams {
+			fmt.Fprintf(&list, "%d 0 R ", sid)
+		}
+		list.WriteString("]")
+		probe := build(root, list.String())
+		if rd, err := pdf.NewReader(bytes.NewReader(probe), int64(len(probe))); err == nil {
+			arr := rd.Trailer().Key("PdftextObjStms")
+			for i, sid := range streams {
+				listObjStm(arr.Index(i), sid, entries, &maxID, &root)
+			}
+			out = build(root, "")
+		}
+	}
+	return bytes.NewReader(out), int64(len(out)), nil
+}
+
+// listObjStm adds the objects packed in object stream strm (object sid)
+// to entries.
+func listObjStm(strm pdf.Value, sid uint32, entries map[uint32]xrefEntry, maxID *uint32, root *string) {
+	defer func() { _ = recover() }()
+	if strm.Kind() != pdf.Stream {
+		return
+	}
+	n := int(strm.Key("N").Int64())
+	first := int(strm.Key("First").Int64())
+	data, _ := readStream(strm, maxStreamBytes)
+	if first <= 0 || first > len(data) || n <= 0 {
+		return
+	}
+	f := bytes.Fields(data[:first])
+	for i := 0; i+1 < len(f) && i/2 < n; i += 2 {
+		id, err1 := strconv.ParseUint(string(f[i]), 10, 32)
+		off, err2 := strconv.Atoi(string(f[i+1]))
+		if err1 != nil || err2 != nil || id == 0 || id > maxXrefObjects {
+			continue
+		}
+		if e, ok := entries[uint32(id)]; ok && e.typ == 1 {
+			continue // a direct definition wins
+		}
+		entries[uint32(id)] = xrefEntry{typ: 2, stream: sid, index: i / 2}
+		*maxID = max(*maxID, uint32(id))
+		if *root == "0 0 R" && off >= 0 && first+off < len(data) && catalogRE.Match(data[first+off:min(len(data), first+off+300)]) {
+			*root = fmt.Sprintf("%d 0 R", id)
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package raidd
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/citelens/citelens/docstore"
+)
+
+// Sentinel errors of the package, wrapped with details where they occur.
+var (
+	// ErrOption means a request option the strategy cannot use; the
+	// message names it and says what it takes.
+	ErrOption = errors.New("invalid option")
+	// ErrNeedsDerivation means the scope's derived documents do not exist
+	// yet; the error is a *NeedsDerivation with the estimate.
+	ErrNeedsDerivation = errors.New("derived documents are needed")
+	// ErrNothingRetrieved means no derived document (nor raw chunk, for
+	// the + variants) shares a word with the question.
+	ErrNothingRetrieved = errors.New("nothing in the derived documents matches the question")
+	// ErrNoRoom means the model's context is too small for even one
+	// retrieved sentence after the prompt's instructions.
+	ErrNoRoom = errors.New("the model's context leaves no room for the documents")
+)
+
+// NeedsDerivation is the error of a RAIDD strategy asked about documents
+// whose derived documents (summaries and questions) do not exist yet.
+// Deriving spends model tokens, so it never happens unasked: the user runs
+// `citelens derive` (Command), or asks again with the option derive=yes,
+// which derives first and reports its progress as stages. A UI can show
+// the estimate and offer both.
+type NeedsDerivation struct {
+	Strategy string
+	Estimate
+	// Others lists models whose derived documents exist for every
+	// document of the scope; derive_model=NAME answers with them.
+	Others []string
+}
+
+// Error says what is missing, what deriving costs and how to do it.
+func (e *NeedsDerivation) Error() string {
+	var b strings.Builder
+	var what string
+	if len(e.Docs) == 1 {
+		what = fmt.Sprintf("%s has", e.Docs[0].Name)
+	} else {
+		what = fmt.Sprintf("%d of the documents have", len(e.Docs))
+	}
+	partial := 0
+	for _, d := range e.Docs {
+		partial += d.Done
+	}
+	state := "none yet"
+	if partial > 0 {
+		state = fmt.Sprintf("only part of them (%d of %d chunks)", partial, partial+e.Chunks)
+	}
+	fmt.Fprintf(&b, "%s retrieves through summaries and questions that %s writes for each %d-token chunk, and %s %s. %s",
+		e.Strategy, e.Set.Model, e.Set.Tokens, what, state, e.Fix())
+	return b.String()
+}
+
+// Unwrap makes errors.Is(err, ErrNeedsDerivation) hold.
+func (e *NeedsDerivation) Unwrap() error { return ErrNeedsDerivation }
+
+// Command is the command that derives what is missing.
+func (e *NeedsDerivation) Command() string {
+	var b strings.Builder
+	b.WriteString("citelens derive")
+	for _, d := range e.Docs {
+		fmt.Fprintf(&b, " --doc %s", d.ID)
+	}
+	if e.Set.Model != "" {
+		fmt.Fprintf(&b, " --model %s", shellQuote(e.Set.Model))
+	}
+	return b.String()
+}
+
+// Fix says how to derive, with the cost.
+func (e *NeedsDerivation) Fix() string {
+	s := fmt.Sprintf("Deriving them takes about %s model calls and %s tokens: run '%s', or ask again with --opt derive=yes.",
+		thousands(e.Calls), approx(e.Tokens()), e.Command())
+	if len(e.Others) > 0 {
+		s += fmt.Sprintf(" Documents derived by %s exist: --opt derive_model=%s uses them.", strings.Join(e.Others, ", "), shellQuote(e.Others[0]))
+	}
+	return s
+}
+
+// shellQuote quotes s for a shell command line when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@+=", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// approx writes a token count roughly: "850", "12k", "1.4M".
+func approx(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
+
+// thousands writes n with thousands separators: "9,870".
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return s
+	}
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
+
+var _ error = (*NeedsDerivation)(nil)
+
+// docName is a document's name for messages.
+func docName(d *docstore.Document) string {
+	if d.Name != "" {
+		return d.Name
+	}
+	return string(d.ID)
+}

@@ -1,0 +1,278 @@
+package raidd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/llm/llmtest"
+)
+
+// The survey document: station paragraphs, and two sentences whose key
+// words the scripted model rewrites — "burned" becomes "conflagration" in
+// summaries, "ferry" becomes "watercraft" in questions — so a question in
+// those words can only be matched through derived documents.
+const (
+	millSentence  = "Flames burned the old mill to the ground in the winter of 1911 after a lamp fell."
+	ferrySentence = "A ferry carried the survey crew across the lake every Tuesday morning."
+)
+
+func survey(stations int) string {
+	months := []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
+	ridges := []string{"northern", "southern", "eastern", "western", "central"}
+	var b strings.Builder
+	b.WriteString("Regional Rainfall Survey\n\n")
+	for i := range stations {
+		fmt.Fprintf(&b, "Station %d, on the %s ridge, recorded %d millimetres of rain in %s. ", i, ridges[i%5], 100+(i*37)%900, months[i%12])
+		fmt.Fprintf(&b, "Its gauge was last calibrated in %d by a crew of %d. ", 1990+i%30, 2+i%7)
+		fmt.Fprintf(&b, "The nearest river rose by %d centimetres that month.\n\n", 5+(i*13)%80)
+		switch i {
+		case stations / 3:
+			b.WriteString(millSentence + "\n\n")
+		case 2 * stations / 3:
+			b.WriteString(ferrySentence + "\n\n")
+		}
+	}
+	return b.String()
+}
+
+// newLibrary opens a library in a temporary folder and adds documents
+// with the given texts.
+func newLibrary(t testing.TB, texts map[string]string) (*docstore.Library, []*docstore.Document) {
+	t.Helper()
+	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := lib.Check(); err != nil {
+			t.Errorf("library inconsistent: %v", err)
+		}
+		lib.Close()
+	})
+	dir := t.TempDir()
+	var names []string
+	for name := range texts {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var docs []*docstore.Document
+	for _, name := range names {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(texts[name]), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		info, _, err := lib.Add(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := lib.Document(info.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, d)
+	}
+	return lib, docs
+}
+
+func config(srv *llmtest.Server, model string) llm.Config {
+	cfg := llm.DefaultConfig()
+	cfg.BaseURL, cfg.Model = srv.URL, model
+	cfg.Timeout, cfg.ConnectTimeout = 20*time.Second, 2*time.Second
+	return cfg
+}
+
+// noSleep makes the client's retries immediate.
+var noSleep = llm.WithSleep(func(context.Context, time.Duration) error { return nil })
+
+func newEnv(t testing.TB, lib *docstore.Library, cfg llm.Config, opts ...llm.Option) *engine.Env {
+	t.Helper()
+	c, err := llm.New(cfg, append([]llm.Option{noSleep}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &engine.Env{Library: lib, Config: cfg, LLM: c}
+}
+
+// deriveReq is a derivation prompt taken apart.
+type deriveReq struct {
+	text, prev string
+	n          int
+}
+
+var countRE = regexp.MustCompile(`generate (\d+) reading comprehension questions`)
+
+// parseDerive recognises a derivation prompt.
+func parseDerive(prompt string) (deriveReq, bool) {
+	m := countRE.FindStringSubmatch(prompt)
+	if m == nil {
+		return deriveReq{}, false
+	}
+	var r deriveReq
+	r.n, _ = strconv.Atoi(m[1])
+	_, rest, ok := strings.Cut(prompt, "Here is the text:\n\n")
+	if !ok {
+		return deriveReq{}, false
+	}
+	r.text, _, _ = strings.Cut(rest, "\n\nWrite the summary after")
+	if _, after, ok := strings.Cut(prompt, "a summary of the text that precedes it:\n\n"); ok {
+		r.prev, _, _ = strings.Cut(after, "\n\nHere is the text:")
+	}
+	return r, true
+}
+
+var sentenceRE = regexp.MustCompile(`[^.!?]+[.!?]`)
+
+// scriptedDerivation is what the scripted model derives from a chunk: a
+// digest of each sentence's first six words and one question per
+// sentence, with its own words substituted.
+func scriptedDerivation(r deriveReq) (summary string, questions []string) {
+	var parts []string
+	for _, s := range sentenceRE.FindAllString(r.text, -1) {
+		words := strings.Fields(strings.ReplaceAll(s, "burned", "conflagration"))
+		parts = append(parts, strings.Join(words[:min(6, len(words))], " "))
+		qw := strings.Fields(strings.TrimRight(strings.ReplaceAll(s, "ferry", "watercraft"), ".!?"))
+		if len(questions) < r.n {
+			questions = append(questions, "What about "+strings.Join(qw[:min(6, len(qw))], " ")+"?")
+		}
+	}
+	return "Digest: " + strings.Join(parts, " / "), questions
+}
+
+func scriptedReply(r deriveReq) string {
+	sum, qs := scriptedDerivation(r)
+	var b strings.Builder
+	b.WriteString("SUMMARY:\n" + sum + "\nQUESTIONS:\n")
+	for i, q := range qs {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, q)
+	}
+	return b.String()
+}
+
+var tagRE = regexp.MustCompile(`<C(\d+)>`)
+
+// shownSentences reads the numbered sentences of an answering prompt.
+func shownSentences(prompt string) map[int]string {
+	if _, after, ok := strings.Cut(prompt, "Now get ready to handle the following test case."); ok {
+		prompt = after
+	}
+	ctx := prompt
+	if _, after, ok := strings.Cut(ctx, "[Document Start]\n"); ok {
+		ctx, _, _ = strings.Cut(after, "\n[Document End]")
+	}
+	out := map[int]string{}
+	locs := tagRE.FindAllStringSubmatchIndex(ctx, -1)
+	for i, l := range locs {
+		n, _ := strconv.Atoi(ctx[l[2]:l[3]])
+		end := len(ctx)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		text := ctx[l[1]:end]
+		// A multi-document context starts each document with a header.
+		if i := strings.Index(text, "\n\nDocument "); i >= 0 {
+			text = text[:i]
+		}
+		out[n] = strings.TrimSpace(text)
+	}
+	return out
+}
+
+// model is the scripted model: it derives as scriptedDerivation says and
+// answers by citing the shown sentence that contains want (or the first
+// shown sentence). It counts derivation requests per chunk text.
+type model struct {
+	mu       sync.Mutex
+	want     string
+	perChunk map[string]int
+	derives  int
+	answers  []string // answering prompts
+	// fault, if set, may replace the reply to derivation request number
+	// n (1-based) of the chunk.
+	fault func(n int, r deriveReq) (llmtest.Reply, bool)
+}
+
+func newModel() *model { return &model{perChunk: map[string]int{}} }
+
+func (m *model) respond(req llmtest.ChatRequest) llmtest.Reply {
+	prompt := req.Last()
+	if r, ok := parseDerive(prompt); ok {
+		m.mu.Lock()
+		m.derives++
+		m.perChunk[r.text]++
+		n, fault := m.derives, m.fault
+		m.mu.Unlock()
+		if fault != nil {
+			if reply, ok := fault(n, r); ok {
+				return reply
+			}
+		}
+		return llmtest.Text(scriptedReply(r))
+	}
+	m.mu.Lock()
+	m.answers = append(m.answers, prompt)
+	want := m.want
+	m.mu.Unlock()
+	shown := shownSentences(prompt)
+	cite, best := -1, -1
+	for n, text := range shown {
+		if best < 0 || n < best {
+			best = n
+		}
+		if want != "" && strings.Contains(text, want) {
+			cite = n
+		}
+	}
+	if cite < 0 {
+		cite = best
+	}
+	return llmtest.Text(fmt.Sprintf("<statement>The documents say so.<cite>[%d-%d]</cite></statement>", cite, cite))
+}
+
+func (m *model) setWant(s string) {
+	m.mu.Lock()
+	m.want = s
+	m.mu.Unlock()
+}
+
+func (m *model) lastAnswerPrompt() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.answers) == 0 {
+		return ""
+	}
+	return m.answers[len(m.answers)-1]
+}
+
+// derivations counts the derivation requests the model received.
+func (m *model) derivations() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.derives
+}
+
+// collect gathers a strategy's events.
+type collect struct {
+	stages []string
+	plan   any
+}
+
+func (c *collect) emit(ev engine.Event) {
+	switch {
+	case ev.Stage != "":
+		c.stages = append(c.stages, ev.Stage)
+	case ev.Plan != nil:
+		c.plan = ev.Plan
+	}
+}

@@ -1,0 +1,104 @@
+package raidd
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/engine/generate"
+)
+
+// Defaults of the options.
+const (
+	// DefaultK is how many chunks go into the answering prompt: the
+	// paper's top-k for 256-token chunks (Table 2).
+	DefaultK = 8
+	// MaxK bounds k.
+	MaxK = 256
+	// PoolPerK is how many derived units are ranked per chunk wanted
+	// before duplicates of a chunk are dropped: the authors retrieve
+	// top_k × 32 questions (question_gen.ipynb), as a chunk has 8 of them.
+	PoolPerK = 32
+)
+
+// Options are the strategies' settings, read from Request.Options:
+//
+//	k=N                   chunks in the answering prompt (default 8)
+//	derive=yes|no         derive missing derived documents first (default
+//	                      no: the strategy fails with *NeedsDerivation)
+//	derive_model=NAME     use the documents NAME derived (default: the
+//	                      configured model)
+//	format=one-shot|longcite-model, max_citations=N
+//	                      the answering prompt, as for rag
+type Options struct {
+	K            int
+	Derive       bool
+	DeriveModel  string
+	Format       generate.Format
+	MaxCitations int // -1: LongBench-Cite's 3
+}
+
+var optionKeys = []string{"k", "derive", "derive_model", "format", "max_citations"}
+
+// ParseOptions reads the options of strategy name. An unknown key or a bad
+// value is an error that names it and says what it takes.
+func ParseOptions(name string, m map[string]string) (Options, error) {
+	o := Options{K: DefaultK, MaxCitations: -1}
+	for key, val := range m {
+		val = strings.TrimSpace(val)
+		if !slices.Contains(optionKeys, key) {
+			return o, fmt.Errorf("%w: %q; the %s strategy takes %s", ErrOption, key, name, strings.Join(optionKeys, ", "))
+		}
+		switch key {
+		case "k":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 || n > MaxK {
+				return o, fmt.Errorf("%w: k=%q: give a whole number of chunks to retrieve, 1 to %d", ErrOption, val, MaxK)
+			}
+			o.K = n
+		case "derive":
+			switch strings.ToLower(val) {
+			case "yes", "y", "true", "1", "on":
+				o.Derive = true
+			case "no", "n", "false", "0", "off", "":
+				o.Derive = false
+			default:
+				return o, fmt.Errorf("%w: derive=%q: give yes to derive missing summaries and questions first, or no", ErrOption, val)
+			}
+		case "derive_model":
+			if val == "" {
+				return o, fmt.Errorf("%w: derive_model is empty: name the model whose derived documents to use", ErrOption)
+			}
+			o.DeriveModel = val
+		case "format":
+			f, err := generate.ParseFormat(val)
+			if err != nil {
+				return o, fmt.Errorf("%w: %v", ErrOption, err)
+			}
+			o.Format = f
+		case "max_citations":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 0 {
+				return o, fmt.Errorf("%w: max_citations=%q: give a whole number, 0 for no limit", ErrOption, val)
+			}
+			o.MaxCitations = n
+		}
+	}
+	return o, nil
+}
+
+func (o Options) resolve() citations.ResolveOptions {
+	if o.MaxCitations >= 0 {
+		return citations.ResolveOptions{MaxCitations: o.MaxCitations}
+	}
+	return citations.ResolveOptions{MaxCitations: citations.LongBenchCiteCap}
+}
+
+func (o Options) format(model string) generate.Format {
+	if o.Format != "" {
+		return o.Format
+	}
+	return generate.DefaultFormat(model)
+}

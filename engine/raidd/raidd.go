@@ -1,0 +1,643 @@
+// Package raidd holds the strategies of RAIDD, "Retrieval from AI Derived
+// Documents" (Shah, Goyal and Wasserman, "Enhancing Retrieval in QA
+// Systems with Derived Feature Association"): the model writes, for every
+// chunk of a document, a concept-level summary and reading-comprehension
+// questions; a question is matched against those derived documents, and
+// the original chunks behind the best matches — never the derived text —
+// are what the model answers from.
+//
+//   - raidd-s: the summaries are the keys (RAIDD-S);
+//   - raidd-q: the questions are (RAIDD-Q; top questions of distinct
+//     chunks);
+//   - raidd-s+, raidd-q+: the chunks' own text competes too, so a raw
+//     chunk that matches better than any summary (question) is taken;
+//   - raidd-u: summaries, questions and raw text in one ranking.
+//
+// # Derivation
+//
+// Documents are cut into sentence-aligned chunks of 256 estimated tokens
+// overlapping by 50, the paper's setting (Table 2). One model call per
+// chunk writes its summary, conditioned on the previous chunk's summary,
+// and 32 questions per 1,024 tokens (8 for a full chunk), with the
+// authors' own instructions (see prompt.go). The records are stored in
+// the library per document, chunk and model (docstore/derived.go),
+// committed in batches, so an interrupted derivation resumes at the first
+// missing chunk; a reply without a summary and questions is asked again
+// once, then stored as failed and reported. Once a document is complete,
+// its summaries, questions and raw chunks are indexed for BM25.
+//
+// One call per chunk rather than the authors' two (a summary call and a
+// question call) sends the chunk once. On the declaration test document
+// the two-call prompts would be about 1.4 times the one-call prompt
+// tokens, for twice the calls (TestOneCallCost); the summaries are a
+// sequential chain per document in both designs, so two calls would buy
+// no speed.
+//
+// Deriving costs model tokens, so it never happens unasked: a strategy
+// that finds derived documents missing fails with *NeedsDerivation (the
+// estimate and the command to run), unless asked with derive=yes, when it
+// derives first and reports progress as stages. `citelens derive` derives
+// ahead of time with a progress bar and the running token cost.
+//
+// # Retrieval and answering
+//
+// The question is ranked against the variant's units with BM25 over the
+// scope's derived index (docstore.Library.SearchDerived: one collection,
+// each kind's lengths normalised against its own average, so summaries,
+// questions and raw chunks compete on one scale), the top k × 32 units are
+// mapped to their chunks, and the first k distinct chunks are kept (k = 8).
+// Their sentences are shown in document order under their real numbers
+// ("<C512>"), exactly as RAC-S shows retrieved sentences, so every
+// citation resolves to the document's own bytes. Dense similarity fuses
+// in through Strategy.Dense when an embedding scorer is set.
+package raidd
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/generate"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/retrieve"
+)
+
+// Variant is one RAIDD flavour: the kinds of units its retrieval ranks.
+type Variant struct {
+	Name        string
+	Kinds       []docstore.DerivedKind
+	Description string
+}
+
+// Variants are the registered strategies.
+var Variants = []Variant{
+	{"raidd-s", []docstore.DerivedKind{docstore.DerivedSummary},
+		"RAIDD-S: match the question against model-written summaries of each chunk; answer from the original chunks (options: k, derive, derive_model, format, max_citations)"},
+	{"raidd-q", []docstore.DerivedKind{docstore.DerivedQuestion},
+		"RAIDD-Q: match the question against model-written questions about each chunk; answer from the original chunks (options: k, derive, derive_model, format, max_citations)"},
+	{"raidd-s+", []docstore.DerivedKind{docstore.DerivedSummary, docstore.DerivedRaw},
+		"RAIDD-S+: like raidd-s, and a chunk's own text is taken when it matches better than the summaries (options: k, derive, derive_model, format, max_citations)"},
+	{"raidd-q+", []docstore.DerivedKind{docstore.DerivedQuestion, docstore.DerivedRaw},
+		"RAIDD-Q+: like raidd-q, and a chunk's own text is taken when it matches better than the questions (options: k, derive, derive_model, format, max_citations)"},
+	{"raidd-u", []docstore.DerivedKind{docstore.DerivedSummary, docstore.DerivedQuestion, docstore.DerivedRaw},
+		"RAIDD-U: match the question against summaries, questions and the chunks' own text together (options: k, derive, derive_model, format, max_citations)"},
+}
+
+func init() {
+	for _, v := range Variants {
+		engine.Register(engine.Info{
+			Name:        v.Name,
+			Description: v.Description,
+			NeedsLLM:    true,
+			New:         func(env *engine.Env) (engine.Strategy, error) { return New(env, v.Name) },
+		})
+	}
+}
+
+// IsRAIDD reports whether name is one of this package's strategies.
+func IsRAIDD(name string) bool {
+	return slices.ContainsFunc(Variants, func(v Variant) bool { return v.Name == name })
+}
+
+// Strategy is one RAIDD variant.
+type Strategy struct {
+	v      Variant
+	lib    *docstore.Library
+	client *llm.Client
+	// Dense, when set, re-scores the ranked pool of derived units by
+	// embedding similarity (min-max normalised, mixed 1:1 with BM25)
+	// before distinct chunks are taken. It is the seam for dense
+	// retrieval: nil ranks by BM25 alone.
+	Dense retrieve.DenseScorer
+}
+
+// New returns the named RAIDD strategy, or an error wrapping
+// engine.ErrUnavailable that says what to configure.
+func New(env *engine.Env, name string) (*Strategy, error) {
+	i := slices.IndexFunc(Variants, func(v Variant) bool { return v.Name == name })
+	if i < 0 {
+		return nil, fmt.Errorf("%w %q", engine.ErrUnknownStrategy, name)
+	}
+	if env == nil || env.Library == nil {
+		return nil, fmt.Errorf("%w: the %s strategy needs a library", engine.ErrUnavailable, name)
+	}
+	c, err := env.RequireLLM(name)
+	if err != nil {
+		return nil, err
+	}
+	return &Strategy{v: Variants[i], lib: env.Library, client: c}, nil
+}
+
+// Name returns the variant's name.
+func (s *Strategy) Name() string { return s.v.Name }
+
+// Variant returns the strategy's variant.
+func (s *Strategy) Variant() Variant { return s.v }
+
+// Client returns the model client the strategy derives and answers with.
+func (s *Strategy) Client() *llm.Client { return s.client }
+
+// Answer matches the question against the scope's derived documents and
+// answers from the original chunks behind the best matches.
+func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
+	if emit == nil {
+		emit = func(engine.Event) {}
+	}
+	opt, err := ParseOptions(s.v.Name, req.Options)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := loadScope(s.lib, req.Docs)
+	if err != nil {
+		return nil, err
+	}
+	cfg := s.client.Config()
+	set := SetFor(cfg.Model)
+	if opt.DeriveModel != "" {
+		set = SetFor(opt.DeriveModel)
+	}
+	if err := s.prepare(ctx, set, docs, opt.Derive, emit); err != nil {
+		return nil, err
+	}
+	chosen, err := s.retrieve(ctx, req.Question, set, docs, opt.K, emit)
+	if err != nil {
+		return nil, err
+	}
+	format := opt.format(cfg.Model)
+	var ranked []generate.SentenceRef
+	for _, c := range chosen {
+		for sent := c.First; sent <= c.Last; sent++ {
+			ranked = append(ranked, generate.SentenceRef{Doc: c.doc, Sentence: sent, Score: c.Score})
+		}
+	}
+	fit := generate.FitRanked(format, req.Question, docs, ranked, cfg.PromptBudget())
+	if fit.Shown == 0 {
+		return nil, fmt.Errorf("%w: a context of %d tokens less %d for the answer leaves too little for the %s prompt; set context_window in the config file to the model's real context size, or lower max_output",
+			ErrNoRoom, cfg.ContextWindow, cfg.MaxOutput, format)
+	}
+	if fit.Trimmed {
+		emit(engine.Event{Stage: fmt.Sprintf("the %d chunks (%s tokens) exceed the model's %s context: kept their %s best-ranked sentences",
+			len(chosen), approx(fit.Tokens), approx(cfg.ContextWindow), thousands(fit.Shown))})
+	}
+	num, err := citations.NewSentenceNumbering(fit.Parts...)
+	if err != nil {
+		return nil, err
+	}
+	emit(engine.Event{Stage: fmt.Sprintf("asking %s (%s prompt, %d chunks, %s sentences)", cfg.Model, format, len(chosen), thousands(fit.Shown))})
+	res, err := generate.Run(ctx, s.client, generate.Request{
+		Question: req.Question, Numbering: num, Format: format, Resolve: opt.resolve(), Model: cfg.Model,
+	}, emit)
+	return &engine.Answer{Statements: res.Statements, Model: res.Model, Warnings: res.Warnings}, err
+}
+
+// prepare makes sure every document of the scope has its derived documents
+// indexed: deriving what is missing when derive is set (with progress as
+// stages), else failing with *NeedsDerivation. Indexing a complete set
+// costs no tokens and is always done.
+func (s *Strategy) prepare(ctx context.Context, set docstore.DerivedSet, docs []*docstore.Document, derive bool, emit func(engine.Event)) error {
+	ids := idsOf(docs)
+	est, err := Missing(s.lib, set, ids)
+	if err != nil {
+		return err
+	}
+	if len(est.Docs) > 0 {
+		if !derive {
+			return &NeedsDerivation{Strategy: s.v.Name, Estimate: est, Others: s.others(ids, set)}
+		}
+		need := make([]docstore.DocID, len(est.Docs))
+		for i, d := range est.Docs {
+			need[i] = d.ID
+		}
+		emit(engine.Event{Stage: fmt.Sprintf("deriving summaries and questions with %s for %s chunks of %s (about %s calls, %s tokens)…",
+			set.Model, thousands(est.Chunks), describeDocs(est.Docs), thousands(est.Calls), approx(est.Tokens()))})
+		dv := &Deriver{Library: s.lib, Client: s.client, Model: set.Model}
+		rep, err := dv.Derive(ctx, need, ProgressStages(emit))
+		emit(engine.Event{Stage: DerivedStage(rep)})
+		if err != nil {
+			return err
+		}
+	}
+	for _, d := range docs {
+		st, err := s.lib.DerivedStatus(d.ID, set)
+		if err != nil {
+			return err
+		}
+		if st.Complete() && !st.Indexed {
+			if err := s.lib.IndexDerived(d.ID, set); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ProgressStages turns derivation progress into stage events, at most one
+// a second (and the last), for a UI's status line.
+func ProgressStages(emit func(engine.Event)) func(Progress) {
+	var last time.Time
+	return func(p Progress) {
+		if p.Done != p.Total && time.Since(last) < time.Second {
+			return
+		}
+		last = time.Now()
+		emit(engine.Event{Stage: fmt.Sprintf("deriving: %s/%s chunks (%s), %s tokens so far",
+			thousands(p.Done), thousands(p.Total), p.Name, approx(p.Usage.PromptTokens+p.Usage.CompletionTokens))})
+	}
+}
+
+// DerivedStage sums a derivation up in one line: "derived 120 chunks of
+// declaration.txt: 120 calls, 61k prompt and 22k completion tokens".
+func DerivedStage(rep Report) string {
+	s := fmt.Sprintf("derived %s chunks of %s: %s calls, %s prompt and %s completion tokens",
+		thousands(rep.Derived), describeDocs(rep.Docs), thousands(rep.Usage.LLMCalls),
+		approx(rep.Usage.PromptTokens), approx(rep.Usage.CompletionTokens))
+	if rep.Usage.Estimated {
+		s += " (estimated)"
+	}
+	if n := len(rep.Failures); n > 0 {
+		pages := make([]int, 0, n)
+		for _, f := range rep.Failures {
+			pages = append(pages, f.Chunk+1)
+		}
+		s += fmt.Sprintf("; %d chunks gave unusable replies (chunks %s) and will be retried next time", n, joinInts(pages))
+	}
+	return s
+}
+
+// others lists the models whose derived documents (same chunking and
+// prompt) are complete for every one of ids, other than set's.
+func (s *Strategy) others(ids []docstore.DocID, set docstore.DerivedSet) []string {
+	count := map[string]int{}
+	for _, id := range ids {
+		sets, err := s.lib.DerivedSets(id)
+		if err != nil {
+			return nil
+		}
+		for _, st := range sets {
+			o := st.Set
+			if o.Model != set.Model && o.Tokens == set.Tokens && o.Overlap == set.Overlap && o.Version == set.Version && st.Complete() {
+				count[o.Model]++
+			}
+		}
+	}
+	var out []string
+	for m, n := range count {
+		if n == len(ids) {
+			out = append(out, m)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// chunkHit is a retrieved chunk: the Doc-th document of the scope, the
+// best unit that brought it.
+type chunkHit struct {
+	doc int
+	docstore.DerivedHit
+}
+
+// retrieve ranks the variant's units and returns the first k distinct
+// chunks, best first.
+func (s *Strategy) retrieve(ctx context.Context, question string, set docstore.DerivedSet, docs []*docstore.Document, k int, emit func(engine.Event)) ([]chunkHit, error) {
+	ids := idsOf(docs)
+	units, err := s.lib.DerivedUnits(set, ids)
+	if err != nil {
+		return nil, err
+	}
+	var what []string
+	for _, kd := range s.v.Kinds {
+		what = append(what, countOf(units[kd], kd))
+	}
+	emit(engine.Event{Stage: fmt.Sprintf("matching the question against %s (written by %s)", joinAnd(what), set.Model)})
+	hits, err := s.lib.SearchDerived(docstore.ParseQuery(question), docstore.DerivedSearchOptions{
+		Set: set, Docs: ids, Kinds: s.v.Kinds, K: k * PoolPerK,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(hits) == 0 {
+		return nil, s.nothing()
+	}
+	if s.Dense != nil {
+		if hits, err = s.fuse(ctx, question, set, hits); err != nil {
+			return nil, err
+		}
+	}
+	index := make(map[docstore.DocID]int, len(docs))
+	for i, d := range docs {
+		index[d.ID] = i
+	}
+	type key struct {
+		doc   docstore.DocID
+		chunk int
+	}
+	seen := map[key]bool{}
+	var out []chunkHit
+	for _, h := range hits {
+		if seen[key{h.Doc, h.Chunk}] {
+			continue
+		}
+		seen[key{h.Doc, h.Chunk}] = true
+		out = append(out, chunkHit{doc: index[h.Doc], DerivedHit: h})
+		if len(out) == k {
+			break
+		}
+	}
+	emit(engine.Event{Stage: describeChunks(docs, out)})
+	emit(engine.Event{Plan: s.plan(set, docs, out)})
+	return out, nil
+}
+
+func (s *Strategy) nothing() error {
+	var keys string
+	switch {
+	case len(s.v.Kinds) == 1 && s.v.Kinds[0] == docstore.DerivedSummary:
+		keys = "summary"
+	case len(s.v.Kinds) == 1:
+		keys = "generated question"
+	default:
+		keys = "summary, question or chunk"
+	}
+	return fmt.Errorf("%w: no %s of the documents shares a word with the question; rephrase it, or use raidd-u, which also matches the chunks' own text", ErrNothingRetrieved, keys)
+}
+
+// Retrieval is what a RAIDD answer retrieved (the answer's plan), for a UI to explain it: each
+// chunk with the derived text (or the raw text) that matched the
+// question. The derived text is model output: sanitise before showing.
+type Retrieval struct {
+	Strategy string              `json:"strategy"`
+	Set      docstore.DerivedSet `json:"derived_by"`
+	Chunks   []RetrievedChunk    `json:"chunks"`
+}
+
+// RetrievedChunk is one retrieved chunk.
+type RetrievedChunk struct {
+	Doc         docstore.DocID `json:"doc"`
+	Chunk       int            `json:"chunk"`
+	First, Last int            `json:"-"`
+	Sentences   [2]int         `json:"sentences"` // first and last, inclusive
+	Page        int            `json:"page"`
+	MatchedBy   string         `json:"matched_by"` // "summary", "question" or "raw"
+	Key         string         `json:"key,omitempty"`
+	Score       float64        `json:"score"`
+}
+
+func (s *Strategy) plan(set docstore.DerivedSet, docs []*docstore.Document, chosen []chunkHit) Retrieval {
+	p := Retrieval{Strategy: s.v.Name, Set: set}
+	for _, c := range chosen {
+		d := docs[c.doc]
+		pc := RetrievedChunk{Doc: c.Doc, Chunk: c.Chunk, First: c.First, Last: c.Last, Sentences: [2]int{c.First, c.Last},
+			Page: int(d.Sentences[c.First].Page), MatchedBy: c.Kind.String(), Score: c.Score}
+		if c.Kind != docstore.DerivedRaw {
+			if recs, err := s.lib.DerivedChunksAt(c.Doc, set, []int{c.Chunk}); err == nil {
+				pc.Key = keyText(recs[0], c.DerivedHit)
+			}
+		}
+		p.Chunks = append(p.Chunks, pc)
+	}
+	return p
+}
+
+// keyText is the derived text a hit stands for.
+func keyText(r docstore.DerivedChunk, h docstore.DerivedHit) string {
+	switch h.Kind {
+	case docstore.DerivedSummary:
+		return r.Summary
+	case docstore.DerivedQuestion:
+		if h.Item < len(r.Questions) {
+			return r.Questions[h.Item]
+		}
+	}
+	return ""
+}
+
+// fuse re-scores the pool with dense similarity: both scores min-max
+// normalised over the pool, mixed 1:1 (retrieve.Fusion's default).
+func (s *Strategy) fuse(ctx context.Context, question string, set docstore.DerivedSet, hits []docstore.DerivedHit) ([]docstore.DerivedHit, error) {
+	units := make([]retrieve.Unit, len(hits))
+	byDoc := map[docstore.DocID][]int{}
+	for i, h := range hits {
+		byDoc[h.Doc] = append(byDoc[h.Doc], i)
+	}
+	for doc, idx := range byDoc {
+		chunks := make([]int, len(idx))
+		for j, i := range idx {
+			chunks[j] = hits[i].Chunk
+		}
+		recs, err := s.lib.DerivedChunksAt(doc, set, chunks)
+		if err != nil {
+			return nil, err
+		}
+		d, err := s.lib.Document(doc)
+		if err != nil {
+			return nil, err
+		}
+		for j, i := range idx {
+			h := hits[i]
+			text := keyText(recs[j], h)
+			if h.Kind == docstore.DerivedRaw {
+				text = d.Text[d.Sentences[h.First].Start:d.Sentences[h.Last].End]
+			}
+			units[i] = retrieve.Unit{Doc: doc, First: h.First, Last: h.Last, Text: text}
+		}
+	}
+	ds, err := s.Dense.ScoreDense(ctx, question, units)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", retrieve.ErrDense, err)
+	}
+	if len(ds) != len(hits) {
+		return nil, fmt.Errorf("%w: %d scores for %d units", retrieve.ErrDense, len(ds), len(hits))
+	}
+	lex := make([]float64, len(hits))
+	for i, h := range hits {
+		lex[i] = h.Score
+	}
+	llo, lspan := minMax(lex)
+	dlo, dspan := minMax(ds)
+	out := slices.Clone(hits)
+	for i := range out {
+		out[i].Score = (lex[i]-llo)/lspan + (ds[i]-dlo)/dspan
+	}
+	slices.SortStableFunc(out, func(a, b docstore.DerivedHit) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return 0
+	})
+	return out, nil
+}
+
+func minMax(xs []float64) (lo, span float64) {
+	if len(xs) == 0 {
+		return 0, 1
+	}
+	lo, hi := slices.Min(xs), slices.Max(xs)
+	if hi-lo <= 0 {
+		return lo, 1
+	}
+	return lo, hi - lo
+}
+
+// loadScope loads the scope's documents in order, each once; an empty
+// scope means every document of the library.
+func loadScope(lib *docstore.Library, ids []docstore.DocID) ([]*docstore.Document, error) {
+	if len(ids) == 0 {
+		infos, err := lib.List()
+		if err != nil {
+			return nil, err
+		}
+		for _, in := range infos {
+			ids = append(ids, in.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, engine.ErrEmptyScope
+	}
+	seen := make(map[docstore.DocID]bool, len(ids))
+	docs := make([]*docstore.Document, 0, len(ids))
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		d, err := lib.Document(id)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	return docs, nil
+}
+
+func idsOf(docs []*docstore.Document) []docstore.DocID {
+	out := make([]docstore.DocID, len(docs))
+	for i, d := range docs {
+		out[i] = d.ID
+	}
+	return out
+}
+
+// countOf writes "1,204 summaries", "1 question", "310 chunks".
+func countOf(n int, k docstore.DerivedKind) string {
+	names := map[docstore.DerivedKind][2]string{
+		docstore.DerivedSummary:  {"summary", "summaries"},
+		docstore.DerivedQuestion: {"question", "questions"},
+		docstore.DerivedRaw:      {"chunk", "chunks"},
+	}[k]
+	if n == 1 {
+		return "1 " + names[0]
+	}
+	return thousands(n) + " " + names[1]
+}
+
+func joinAnd(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// describeDocs names the documents of a derivation: "declaration.txt",
+// "3 documents".
+func describeDocs(docs []DocNeed) string {
+	if len(docs) == 1 {
+		return docs[0].Name
+	}
+	return fmt.Sprintf("%d documents", len(docs))
+}
+
+// describeChunks says what was retrieved and where: "8 chunks (5 by their
+// summaries, 3 by their own text) from pages 12-15, 40". Documents of one
+// page (text files) are located by sentence numbers instead.
+func describeChunks(docs []*docstore.Document, chosen []chunkHit) string {
+	by := map[docstore.DerivedKind]int{}
+	for _, c := range chosen {
+		by[c.Kind]++
+	}
+	var kinds []string
+	for _, k := range []docstore.DerivedKind{docstore.DerivedSummary, docstore.DerivedQuestion, docstore.DerivedRaw} {
+		if n := by[k]; n > 0 {
+			what := map[docstore.DerivedKind]string{docstore.DerivedSummary: "their summaries", docstore.DerivedQuestion: "their questions", docstore.DerivedRaw: "their own text"}[k]
+			kinds = append(kinds, fmt.Sprintf("%d by %s", n, what))
+		}
+	}
+	head := fmt.Sprintf("%d chunks", len(chosen))
+	if len(chosen) == 1 {
+		head = "1 chunk"
+	}
+	if len(kinds) > 1 {
+		head += " (" + strings.Join(kinds, ", ") + ")"
+	}
+	var where []string
+	for i, d := range docs {
+		var pages, sents []int
+		for _, c := range chosen {
+			if c.doc != i {
+				continue
+			}
+			for s := c.First; s <= c.Last; s++ {
+				sents = append(sents, s)
+				pages = append(pages, int(d.Sentences[s].Page))
+			}
+		}
+		if len(sents) == 0 {
+			continue
+		}
+		var loc string
+		if d.Pages > 1 {
+			loc = "pages " + joinInts(pages)
+			if ps := dedupe(pages); len(ps) == 1 {
+				loc = fmt.Sprintf("page %d", ps[0])
+			}
+		} else {
+			loc = "sentences " + joinInts(sents)
+		}
+		if len(docs) > 1 {
+			loc = docName(d) + " " + loc
+		}
+		where = append(where, loc)
+	}
+	return head + " from " + strings.Join(where, "; ")
+}
+
+func dedupe(xs []int) []int {
+	xs = slices.Clone(xs)
+	slices.Sort(xs)
+	return slices.Compact(xs)
+}
+
+// joinInts writes numbers as sorted ranges: "12-15, 40".
+func joinInts(xs []int) string {
+	xs = dedupe(xs)
+	var parts []string
+	for i := 0; i < len(xs); {
+		j := i
+		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", xs[i], xs[j]))
+		} else {
+			parts = append(parts, fmt.Sprint(xs[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+var _ engine.Strategy = (*Strategy)(nil)

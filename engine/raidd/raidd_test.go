@@ -1,0 +1,490 @@
+package raidd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/engine/retrieve"
+)
+
+// fixture is a library of two documents with their derived documents, a
+// scripted model and an environment.
+type fixture struct {
+	lib  *docstore.Library
+	docs []*docstore.Document
+	m    *model
+	srv  *llmtest.Server
+	env  *engine.Env
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	lib, docs := newLibrary(t, map[string]string{
+		"survey.txt":      survey(40),
+		"declaration.txt": mustRead(t, "../../testdata/declaration.txt"),
+	})
+	f := &fixture{lib: lib, docs: docs, m: newModel()}
+	f.srv = llmtest.New(t, llmtest.WithResponder(f.m.respond))
+	f.env = newEnv(t, lib, config(f.srv, llmtest.DefaultModel))
+	dv := &Deriver{Library: lib, Client: f.env.LLM}
+	if _, err := dv.Derive(t.Context(), []docstore.DocID{docs[0].ID, docs[1].ID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *fixture) ask(t *testing.T, strategy, question string, opts map[string]string) (*engine.Answer, *collect, error) {
+	t.Helper()
+	s, err := engine.New(strategy, f.env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev collect
+	ans, err := engine.Run(t.Context(), f.env, s, engine.Request{Question: question, Options: opts}, ev.emit)
+	return ans, &ev, err
+}
+
+// derivedTexts are every summary and question stored for docs.
+func derivedTexts(t *testing.T, lib *docstore.Library, docs []*docstore.Document) []string {
+	t.Helper()
+	var out []string
+	for _, d := range docs {
+		recs, err := lib.DerivedChunks(d.ID, SetFor(llmtest.DefaultModel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			out = append(out, r.Summary)
+			out = append(out, r.Questions...)
+		}
+	}
+	return out
+}
+
+// checkOriginalOnly checks that an answer cites only sentences of the
+// documents that its prompt showed under their real numbers, and that the
+// prompt holds no derived text.
+func checkOriginalOnly(t *testing.T, f *fixture, ans *engine.Answer) {
+	t.Helper()
+	prompt := f.m.lastAnswerPrompt()
+	shown := shownSentences(prompt)
+	if len(shown) == 0 {
+		t.Fatal("the answering prompt shows no numbered sentences")
+	}
+	for _, text := range derivedTexts(t, f.lib, f.docs) {
+		if strings.Contains(prompt, text) {
+			t.Fatalf("the answering prompt holds derived text %q", text)
+		}
+	}
+	// Numbers are the scope's global sentence numbers: the documents'
+	// sentences in scope order.
+	byNum := map[int]string{}
+	offset := 0
+	for _, d := range f.docs {
+		for i := range d.Sentences {
+			byNum[offset+i] = d.SentenceText(i)
+		}
+		offset += len(d.Sentences)
+	}
+	for n, text := range shown {
+		if strings.Join(strings.Fields(text), " ") != strings.Join(strings.Fields(byNum[n]), " ") {
+			t.Errorf("<C%d> shows %q; the scope's sentence %d is %q", n, text, n, byNum[n])
+		}
+	}
+	cites := 0
+	for _, st := range ans.Statements {
+		for _, c := range st.Citations {
+			cites++
+			d := docOf(t, f.docs, c.Doc)
+			if c.Start < 0 || c.End > len(d.Text) || c.Text != d.Text[c.Start:c.End] {
+				t.Errorf("citation %+v is not the document's bytes", c)
+			}
+			if c.Start != int(d.Sentences[c.First].Start) || c.End != int(d.Sentences[c.Last].End) {
+				t.Errorf("citation %+v is not whole sentences %d-%d", c, c.First, c.Last)
+			}
+		}
+	}
+	if cites == 0 {
+		t.Error("the answer cites nothing")
+	}
+}
+
+func docOf(t *testing.T, docs []*docstore.Document, id docstore.DocID) *docstore.Document {
+	t.Helper()
+	for _, d := range docs {
+		if d.ID == id {
+			return d
+		}
+	}
+	t.Fatalf("citation of %s, not in the scope", id)
+	return nil
+}
+
+// TestStrategiesAnswerFromOriginalChunks: each variant finds the chunk a
+// question is about through its own keys — summaries for the S variants,
+// questions for the Q variants, and the raw text too for the + variants
+// and U — shows the original chunks in document order under their real
+// sentence numbers, never derived text, and its citations resolve to the
+// documents' bytes.
+func TestStrategiesAnswerFromOriginalChunks(t *testing.T) {
+	f := newFixture(t)
+	cases := []struct {
+		strategy, question, target string
+		matchedBy                  string
+	}{
+		// "conflagration" is a word only the summaries use.
+		{"raidd-s", "Which conflagration destroyed the mill?", millSentence, "summary"},
+		// "watercraft" is a word only the questions use.
+		{"raidd-q", "What watercraft carried the crew?", ferrySentence, "question"},
+		{"raidd-s+", "Which conflagration destroyed the mill?", millSentence, "summary"},
+		{"raidd-q+", "What watercraft carried the crew?", ferrySentence, "question"},
+		// "lamp" and "1911" are in neither: only the raw text has them.
+		{"raidd-s+", "What happened when the lamp fell in 1911?", millSentence, "raw"},
+		{"raidd-q+", "What happened when the lamp fell in 1911?", millSentence, "raw"},
+		{"raidd-u", "What happened when the lamp fell in 1911?", millSentence, "raw"},
+		{"raidd-u", "Which conflagration destroyed the mill?", millSentence, "summary"},
+		{"raidd-u", "What watercraft carried the crew?", ferrySentence, "question"},
+	}
+	for _, c := range cases {
+		t.Run(c.strategy+" "+c.matchedBy, func(t *testing.T) {
+			f.m.setWant(c.target)
+			ans, ev, err := f.ask(t, c.strategy, c.question, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkOriginalOnly(t, f, ans)
+			cited := ans.Statements[0].Citations
+			if len(cited) != 1 || cited[0].Text != c.target {
+				t.Errorf("cites %+v, want the sentence %q", cited, c.target)
+			}
+			plan, ok := ev.plan.(Retrieval)
+			if !ok || len(plan.Chunks) == 0 || len(plan.Chunks) > DefaultK {
+				t.Fatalf("plan %+v, want 1 to %d chunks", ev.plan, DefaultK)
+			}
+			top := plan.Chunks[0]
+			d := docOf(t, f.docs, top.Doc)
+			var topText strings.Builder
+			for s := top.First; s <= top.Last; s++ {
+				topText.WriteString(d.SentenceText(s))
+			}
+			if top.MatchedBy != c.matchedBy || !strings.Contains(topText.String(), c.target) {
+				t.Errorf("the best chunk was matched by %s (%q): %q", top.MatchedBy, top.Key, topText.String())
+			}
+			if c.matchedBy != "raw" && !strings.Contains(top.Key, map[string]string{"summary": "conflagration", "question": "watercraft"}[c.matchedBy]) {
+				t.Errorf("plan key %q", top.Key)
+			}
+			stages := strings.Join(ev.stages, "\n")
+			for _, want := range []string{"matching the question against", fmt.Sprintf("%d chunk", len(plan.Chunks)), "asking " + llmtest.DefaultModel} {
+				if !strings.Contains(stages, want) {
+					t.Errorf("stages lack %q:\n%s", want, stages)
+				}
+			}
+		})
+	}
+	// The raw text's words alone are not enough for the variants without
+	// raw text.
+	for _, s := range []string{"raidd-s", "raidd-q"} {
+		if _, _, err := f.ask(t, s, "lamp 1911", nil); !errors.Is(err, ErrNothingRetrieved) {
+			t.Errorf("%s on raw-only words: %v", s, err)
+		}
+	}
+	// Plain BM25 over the same segments cannot find the summary's word.
+	ps, err := retrieve.New(f.lib).Segments(context.Background(), "conflagration", retrieve.Segmenting{Tokens: ChunkTokens, Overlap: ChunkOverlap}, retrieve.Options{})
+	if err != nil || len(ps) != 0 {
+		t.Errorf("raw segments found %d for a summary-only word (%v)", len(ps), err)
+	}
+}
+
+// TestDistinctChunksAndStages: raidd-q keeps the top questions of
+// distinct chunks, and the stages count the keys and locate the chunks.
+func TestDistinctChunksAndStages(t *testing.T) {
+	f := newFixture(t)
+	ans, ev, err := f.ask(t, "raidd-q", "What about the nearest river?", map[string]string{"k": "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := ev.plan.(Retrieval)
+	if len(plan.Chunks) != 3 {
+		t.Fatalf("plan has %d chunks, want 3", len(plan.Chunks))
+	}
+	seen := map[[2]any]bool{}
+	for _, c := range plan.Chunks {
+		k := [2]any{c.Doc, c.Chunk}
+		if seen[k] {
+			t.Errorf("chunk %d of %s retrieved twice", c.Chunk, c.Doc)
+		}
+		seen[k] = true
+	}
+	units, _ := f.lib.DerivedUnits(SetFor(llmtest.DefaultModel), []docstore.DocID{f.docs[0].ID, f.docs[1].ID})
+	want := "matching the question against " + thousands(units[docstore.DerivedQuestion]) + " questions (written by test-model)"
+	if !slices.Contains(ev.stages, want) {
+		t.Errorf("stages %q lack %q", ev.stages, want)
+	}
+	if !slices.ContainsFunc(ev.stages, func(s string) bool {
+		return strings.HasPrefix(s, "3 chunks from ") && strings.Contains(s, "sentences ")
+	}) {
+		t.Errorf("stages %q do not locate the chunks", ev.stages)
+	}
+	if ans.Usage.LLMCalls != 1 {
+		t.Errorf("the answer made %d calls, want 1", ans.Usage.LLMCalls)
+	}
+}
+
+// TestNeedsDerivation: asked about documents without derived documents, a
+// strategy spends nothing and says what deriving costs and how; with
+// derive=yes it derives first, reporting progress as stages.
+func TestNeedsDerivation(t *testing.T) {
+	lib, docs := newLibrary(t, map[string]string{"survey.txt": survey(40)})
+	m := newModel()
+	srv := llmtest.New(t, llmtest.WithResponder(m.respond), llmtest.WithModels(llmtest.DefaultModel, "small-model"))
+	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	s, err := New(env, "raidd-s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks, _ := Chunks(docs[0])
+	_, err = engine.Run(t.Context(), env, s, engine.Request{Question: "Which conflagration destroyed the mill?"}, nil)
+	var nd *NeedsDerivation
+	if !errors.As(err, &nd) || !errors.Is(err, ErrNeedsDerivation) {
+		t.Fatalf("error %v, want *NeedsDerivation", err)
+	}
+	if len(srv.Requests()) != 0 {
+		t.Fatalf("%d requests before deriving was asked for", len(srv.Requests()))
+	}
+	if nd.Calls != len(chunks) || nd.Chunks != len(chunks) || nd.PromptTokens < 300*len(chunks) || nd.CompletionTokens == 0 || len(nd.Docs) != 1 {
+		t.Errorf("estimate %+v for %d chunks", nd.Estimate, len(chunks))
+	}
+	msg := err.Error()
+	for _, want := range []string{"survey.txt has none yet", "citelens derive --doc " + string(docs[0].ID), "--opt derive=yes", "model calls"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message lacks %q: %s", want, msg)
+		}
+	}
+
+	var ev collect
+	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "Which conflagration destroyed the mill?",
+		Options: map[string]string{"derive": "yes"}}, ev.emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.derivations() != len(chunks) {
+		t.Errorf("%d derivation calls for %d chunks", m.derivations(), len(chunks))
+	}
+	stages := strings.Join(ev.stages, "\n")
+	for _, want := range []string{"deriving summaries and questions with test-model for " + thousands(len(chunks)) + " chunks of survey.txt",
+		"derived " + thousands(len(chunks)) + " chunks of survey.txt: " + thousands(len(chunks)) + " calls", "asking test-model"} {
+		if !strings.Contains(stages, want) {
+			t.Errorf("stages lack %q:\n%s", want, stages)
+		}
+	}
+	// The answer's usage is the answer's: derivation is reported apart.
+	if ans.Usage.LLMCalls != 1 {
+		t.Errorf("answer usage %+v, want the one answering call", ans.Usage)
+	}
+
+	// Another model's derived documents are offered, and used on request.
+	env2 := newEnv(t, lib, config(srv, "small-model"))
+	s2, _ := New(env2, "raidd-s")
+	_, err = engine.Run(t.Context(), env2, s2, engine.Request{Question: "mill"}, nil)
+	if !errors.As(err, &nd) || !slices.Equal(nd.Others, []string{llmtest.DefaultModel}) || !strings.Contains(err.Error(), "derive_model=test-model") {
+		t.Fatalf("with another model's documents: %v", err)
+	}
+	before := m.derivations()
+	if _, err := engine.Run(t.Context(), env2, s2, engine.Request{Question: "Which conflagration destroyed the mill?",
+		Options: map[string]string{"derive_model": llmtest.DefaultModel}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if m.derivations() != before {
+		t.Error("derive_model derived again")
+	}
+	if got := srv.ChatRequests(); got[len(got)-1].Model != "small-model" {
+		t.Errorf("answered by %q, want the configured small-model", got[len(got)-1].Model)
+	}
+}
+
+// TestDeriveYesCancelled: cancelling while deriving for an answer keeps
+// what was derived and answers nothing.
+func TestDeriveYesCancelled(t *testing.T) {
+	lib, _ := newLibrary(t, map[string]string{"survey.txt": survey(40)})
+	m := newModel()
+	ctx, cancel := context.WithCancel(t.Context())
+	m.fault = func(n int, r deriveReq) (llmtest.Reply, bool) {
+		if n == 3 {
+			cancel()
+		}
+		return llmtest.Reply{}, false
+	}
+	srv := llmtest.New(t, llmtest.WithResponder(m.respond))
+	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	s, _ := New(env, "raidd-u")
+	ans, err := engine.Run(ctx, env, s, engine.Request{Question: "mill", Options: map[string]string{"derive": "yes"}}, nil)
+	if !errors.Is(err, context.Canceled) || ans == nil || !ans.Partial || len(ans.Statements) != 0 {
+		t.Fatalf("cancelled derive=yes: %+v, %v", ans, err)
+	}
+	infos, _ := lib.List()
+	st, _ := lib.DerivedStatus(infos[0].ID, SetFor(llmtest.DefaultModel))
+	if st.Done < 2 || st.Complete() {
+		t.Errorf("status after cancelling %+v: what was derived should be kept", st)
+	}
+}
+
+func TestOptions(t *testing.T) {
+	for _, bad := range []map[string]string{{"k": "0"}, {"k": "x"}, {"derive": "maybe"}, {"derive_model": " "}, {"level": "chunk"}, {"format": "xml"}} {
+		if _, err := ParseOptions("raidd-s", bad); !errors.Is(err, ErrOption) {
+			t.Errorf("%v: %v", bad, err)
+		}
+	}
+	o, err := ParseOptions("raidd-s", map[string]string{"k": "4", "derive": "yes", "derive_model": "m", "max_citations": "0"})
+	if err != nil || o.K != 4 || !o.Derive || o.DeriveModel != "m" || o.resolve().MaxCitations != 0 {
+		t.Errorf("%+v %v", o, err)
+	}
+	if _, err := New(&engine.Env{Library: nil}, "raidd-s"); !errors.Is(err, engine.ErrUnavailable) {
+		t.Errorf("no library: %v", err)
+	}
+	lib, _ := newLibrary(t, map[string]string{"a.txt": "One sentence here."})
+	if _, err := New(&engine.Env{Library: lib, Config: llm.DefaultConfig()}, "raidd-q"); !errors.Is(err, engine.ErrUnavailable) {
+		t.Errorf("no model: %v", err)
+	}
+	for _, v := range Variants {
+		if _, ok := engine.Lookup(v.Name); !ok || !IsRAIDD(v.Name) {
+			t.Errorf("%s is not registered", v.Name)
+		}
+	}
+}
+
+// embedScorer scores units by the cosine of their embeddings, asked of the
+// endpoint: the dense scorer a RAIDD strategy is given when one exists.
+type embedScorer struct {
+	c      *llm.Client
+	units  [][]retrieve.Unit
+	scores [][]float64
+}
+
+func (e *embedScorer) ScoreDense(ctx context.Context, query string, units []retrieve.Unit) ([]float64, error) {
+	texts := []string{query}
+	for _, u := range units {
+		texts = append(texts, u.Text)
+	}
+	vecs, _, err := e.c.Embed(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(units))
+	for i := range units {
+		var dot float64
+		for j, x := range vecs[i+1] {
+			dot += float64(x) * float64(vecs[0][j])
+		}
+		out[i] = dot
+	}
+	e.units = append(e.units, units)
+	e.scores = append(e.scores, out)
+	return out, nil
+}
+
+// TestDenseSeam: a dense scorer set on the strategy scores the pool of
+// derived units by their own (derived or raw) text, and the chunks are
+// taken in the order of BM25 and dense scores, each min-max normalised
+// over the pool, added.
+func TestDenseSeam(t *testing.T) {
+	f := newFixture(t)
+	cfg := config(f.srv, llmtest.DefaultModel)
+	cfg.EmbedModel = llmtest.DefaultEmbedModel
+	c, _ := llm.New(cfg)
+	s, err := New(f.env, "raidd-u")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &embedScorer{c: c}
+	s.Dense = sc
+	const question = "How far did the river rise near the mill?"
+	var ev collect
+	if _, err := engine.Run(t.Context(), f.env, s, engine.Request{Question: question, Options: map[string]string{"k": "4"}}, ev.emit); err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.units) != 1 {
+		t.Fatalf("the scorer was called %d times", len(sc.units))
+	}
+	units, dense := sc.units[0], sc.scores[0]
+	derived := derivedTexts(t, f.lib, f.docs)
+	kinds := map[string]int{}
+	for _, u := range units {
+		switch {
+		case slices.Contains(derived, u.Text):
+			kinds["derived"]++
+		case strings.Contains(docOf(t, f.docs, u.Doc).Text, u.Text):
+			kinds["raw"]++
+		default:
+			t.Errorf("unit text %q is neither derived nor the document's", u.Text)
+		}
+	}
+	if kinds["derived"] == 0 || kinds["raw"] == 0 {
+		t.Errorf("units scored: %v", kinds)
+	}
+	// The expected order, from the lexical ranking and the dense scores.
+	hits, err := f.lib.SearchDerived(docstore.ParseQuery(question), docstore.DerivedSearchOptions{
+		Set: SetFor(llmtest.DefaultModel), Docs: []docstore.DocID{f.docs[0].ID, f.docs[1].ID},
+		Kinds: Variants[4].Kinds, K: 4 * PoolPerK})
+	if err != nil || len(hits) != len(units) {
+		t.Fatalf("%d hits (%v) for %d scored units", len(hits), err, len(units))
+	}
+	lex := make([]float64, len(hits))
+	for i, h := range hits {
+		lex[i] = h.Score
+	}
+	llo, lspan := minMax(lex)
+	dlo, dspan := minMax(dense)
+	type fused struct {
+		doc   docstore.DocID
+		chunk int
+		score float64
+	}
+	var all []fused
+	for i, h := range hits {
+		all = append(all, fused{h.Doc, h.Chunk, (lex[i]-llo)/lspan + (dense[i]-dlo)/dspan})
+	}
+	slices.SortStableFunc(all, func(a, b fused) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	var want []string
+	seen := map[string]bool{}
+	for _, x := range all {
+		k := fmt.Sprintf("%s/%d", x.doc, x.chunk)
+		if !seen[k] && len(want) < 4 {
+			seen[k] = true
+			want = append(want, k)
+		}
+	}
+	var got, lexOrder []string
+	for _, c := range ev.plan.(Retrieval).Chunks {
+		got = append(got, fmt.Sprintf("%s/%d", c.Doc, c.Chunk))
+	}
+	seen = map[string]bool{}
+	for _, h := range hits {
+		k := fmt.Sprintf("%s/%d", h.Doc, h.Chunk)
+		if !seen[k] && len(lexOrder) < 4 {
+			seen[k] = true
+			lexOrder = append(lexOrder, k)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("chunks %v, want %v by fused score", got, want)
+	}
+	if slices.Equal(want, lexOrder) {
+		t.Log("note: the dense scores did not change the order on this question")
+	}
+}

@@ -1,0 +1,433 @@
+// Package dag is the dag strategy: multi-hop answering by dynamic
+// in-context editing, Algorithm 1 ("Iterative QA With Fact Extraction") of
+// Fei et al. 2024, "Retrieval Meets Reasoning: Dynamic In-Context Editing
+// for Long-Text Understanding".
+//
+// The reasoning thought T starts as the question. Each step:
+//
+//  1. Plan: the model, shown P_d's worked examples and T, writes the next
+//     sub-question q_i, or "Final answer: …" when it can answer — the stop
+//     signal, which ends the steps.
+//  2. Retrieve: the top chunks for q_i (3 sentence-aligned chunks of about
+//     80 words, the seed's setting, ranked by engine/retrieve's BM25 over
+//     segments), concatenated in document order.
+//  3. Extract: the model, given P_e, q_i and the chunks' sentences numbered
+//     with their real indices, writes a one-sentence fact f_i citing the
+//     sentences it used, in LongCite's statement format.
+//  4. T ← T + q_i + f_i.
+//
+// At most max_steps steps run (M, default 5). The answer is then written
+// by engine/generate from T, with only the facts' cited sentences shown
+// under their real numbers, so every citation of the answer is a sentence
+// behind a fact. Each sub-question and fact is a stage as it happens, and
+// the steps are the answer's Plan. See prompt.go for the prompts and what
+// the seed left to fill in.
+package dag
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/generate"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/retrieve"
+)
+
+// Name is the strategy's registered name.
+const Name = "dag"
+
+func init() {
+	engine.Register(engine.Info{
+		Name:        Name,
+		Description: "Dynamic in-context editing (multi-hop): the model plans sub-questions, answers each with a cited fact from retrieved chunks, then answers from the facts (options: max_steps, chunks, chunk_words, format, max_citations)",
+		NeedsLLM:    true,
+		New:         func(env *engine.Env) (engine.Strategy, error) { return New(env) },
+	})
+}
+
+// Strategy is the dag strategy.
+type Strategy struct {
+	lib    *docstore.Library
+	r      *retrieve.Retriever
+	client *llm.Client
+}
+
+// New returns the dag strategy, or an error wrapping engine.ErrUnavailable
+// that says what to configure.
+func New(env *engine.Env) (*Strategy, error) {
+	if env == nil || env.Library == nil {
+		return nil, fmt.Errorf("%w: the %s strategy needs a library", engine.ErrUnavailable, Name)
+	}
+	c, err := env.RequireLLM(Name)
+	if err != nil {
+		return nil, err
+	}
+	return &Strategy{lib: env.Library, r: retrieve.New(env.Library), client: c}, nil
+}
+
+// Name returns "dag".
+func (s *Strategy) Name() string { return Name }
+
+// Answer runs Algorithm 1 and writes the answer from its facts. When a
+// model call fails or ctx is cancelled before the answer is written, the
+// answer returned with the error holds the steps done (Plan) and, as its
+// statements, the facts found so far with their citations.
+func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
+	if emit == nil {
+		emit = func(engine.Event) {}
+	}
+	opt, err := ParseOptions(req.Options)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := loadScope(s.lib, req.Docs)
+	if err != nil {
+		return nil, err
+	}
+	r := s.newRun(opt, docs, req.Question, emit)
+	ans := &engine.Answer{Model: r.cfg.Model, Plan: r.plan}
+	if err := r.steps(ctx); err != nil {
+		r.plan.Stopped = StopFailed
+		r.factsAsAnswer(ans, "the answer was not written: the statements are the facts found for the sub-questions before it stopped")
+		ans.Usage = r.usage
+		return ans, err
+	}
+	emit(engine.Event{Plan: r.plan})
+	err = r.answer(ctx, ans)
+	ans.Usage = r.usage
+	return ans, err
+}
+
+// run is one answer in progress.
+type run struct {
+	s        *Strategy
+	opt      Options
+	cfg      llm.Config
+	docs     []*docstore.Document
+	ids      []docstore.DocID
+	index    map[docstore.DocID]int // a document's place in docs
+	question string
+	emit     func(engine.Event)
+	seg      retrieve.Segmenting
+	// shown holds the chunks already shown for each sub-question (by its
+	// normalised text), so a repeated sub-question gets the next-best.
+	shown map[string]map[Chunk]bool
+	plan  *Plan
+	usage citations.Usage
+}
+
+func (s *Strategy) newRun(opt Options, docs []*docstore.Document, question string, emit func(engine.Event)) *run {
+	r := &run{
+		s: s, opt: opt, cfg: s.client.Config(), docs: docs, question: question, emit: emit,
+		seg:   segmenting(docs, opt.ChunkWords),
+		index: make(map[docstore.DocID]int, len(docs)),
+		shown: map[string]map[Chunk]bool{},
+		plan:  &Plan{Steps: []Step{}, MaxSteps: opt.MaxSteps, Chunks: opt.Chunks, ChunkWords: opt.ChunkWords},
+	}
+	for i, d := range docs {
+		r.index[d.ID] = i
+		r.ids = append(r.ids, d.ID)
+	}
+	return r
+}
+
+// steps is Algorithm 1's loop.
+func (r *run) steps(ctx context.Context) error {
+	for i := 1; i <= r.opt.MaxSteps; i++ {
+		next, err := r.planNext(ctx)
+		if err != nil {
+			return fmt.Errorf("planning step %d: %w", i, err)
+		}
+		if next.Final {
+			if len(r.plan.Steps) > 0 {
+				r.plan.Stopped, r.plan.Draft = StopModel, next.Text
+				return nil
+			}
+			// Algorithm 1 lets the model answer at once, from what it
+			// knows; citelens answers from the documents, so the question
+			// itself is looked up first.
+			r.plan.Draft = next.Text
+			next = planReply{Text: shorten(oneLine(r.question), maxSubQuestion)}
+		}
+		r.emit(engine.Event{Stage: subStage(i, r.opt.MaxSteps, next.Text)})
+		step, err := r.step(ctx, next.Text)
+		r.plan.Steps = append(r.plan.Steps, step)
+		if err != nil {
+			return fmt.Errorf("extracting the fact for sub-question %d: %w", i, err)
+		}
+		r.emit(engine.Event{Stage: factStage(i, &r.plan.Steps[len(r.plan.Steps)-1])})
+	}
+	r.plan.Stopped = StopLimit
+	return nil
+}
+
+// planNext asks the model for the next sub-question, or its stop signal.
+func (r *run) planNext(ctx context.Context) (planReply, error) {
+	reply, err := r.call(ctx, llm.ChatRequest{
+		Messages: planMessages(r.question, r.plan.Steps),
+		// A model that continues the pattern past its line would write the
+		// fact itself; what follows the sub-question is not needed.
+		Stop: []string{"\n" + strings.TrimSpace(factLabel)},
+	})
+	if err != nil {
+		return planReply{}, err
+	}
+	return parsePlan(reply.Text), nil
+}
+
+// step retrieves the chunks for sub and has the model extract the fact.
+func (r *run) step(ctx context.Context, sub string) (Step, error) {
+	st := Step{SubQuestion: sub, Citations: []citations.Span{}, Retrieved: []Chunk{}}
+	ps, repeated, err := r.retrieve(ctx, sub)
+	st.Repeated = repeated
+	if err != nil || len(ps) == 0 {
+		return st, err
+	}
+	var ranked []generate.SentenceRef
+	for _, p := range ps {
+		for i := p.First; i <= p.Last; i++ {
+			ranked = append(ranked, generate.SentenceRef{Doc: r.index[p.Doc], Sentence: i})
+		}
+	}
+	num, err := r.numbering(sub, generate.OneShot, ranked)
+	if err != nil {
+		return st, err
+	}
+	st.Retrieved = chunksShown(ps, num)
+	reply, err := r.call(ctx, llm.ChatRequest{Messages: factMessages(sub, num)})
+	if err != nil {
+		return st, err
+	}
+	f := parseFact(reply.Text, num, sub)
+	st.Fact, st.Warnings = f.Text, f.Warnings
+	if len(f.Citations) > 0 {
+		st.Citations = f.Citations
+	}
+	if f.Matched {
+		st.Warnings = append(st.Warnings, "the model cited nothing; the citation is the retrieved sentence that best supports the fact")
+	}
+	stmt := citations.Statement{Text: st.Fact, Citations: st.Citations}
+	citations.Verify(&stmt)
+	st.support = stmt.Support
+	return st, nil
+}
+
+// retrieve returns the top chunks for sub, best first: those sharing a
+// term with it, so there may be fewer than asked for. A sub-question asked
+// before (repeated) gets the next-best chunks, since the model asks again
+// when the first ones did not answer it.
+func (r *run) retrieve(ctx context.Context, sub string) (ps []retrieve.Passage, repeated bool, err error) {
+	key := strings.ToLower(oneLine(strings.TrimRight(sub, "?.! ")))
+	seen := r.shown[key]
+	if seen == nil {
+		seen = map[Chunk]bool{}
+		r.shown[key] = seen
+	}
+	repeated = len(seen) > 0
+	ps, err = r.s.r.Segments(ctx, sub, r.seg, retrieve.Options{Docs: r.ids, K: r.opt.Chunks + len(seen)})
+	if err != nil {
+		return nil, repeated, err
+	}
+	out := ps[:0]
+	for _, p := range ps {
+		c := Chunk{Doc: p.Doc, First: p.First, Last: p.Last}
+		if seen[c] || len(out) == r.opt.Chunks {
+			continue
+		}
+		seen[c] = true
+		out = append(out, p)
+	}
+	return out, repeated, nil
+}
+
+// numbering numbers the ranked sentences with their real indices, in
+// document order, keeping the best that fit the model's context.
+func (r *run) numbering(question string, f generate.Format, ranked []generate.SentenceRef) (*citations.Numbering, error) {
+	budget := r.cfg.PromptBudget()
+	fit := generate.FitRanked(f, question, r.docs, ranked, budget)
+	if fit.Shown == 0 {
+		return nil, fmt.Errorf("%w: a context of %d tokens less %d for the answer leaves too little for the %s prompt; set context_window in the config file to the model's real context size, or lower max_output",
+			ErrNoRoom, r.cfg.ContextWindow, r.cfg.MaxOutput, Name)
+	}
+	if fit.Trimmed {
+		r.emit(engine.Event{Stage: fmt.Sprintf("the text to show (%d tokens) exceeds the model's context: kept %d of %d sentences", fit.Tokens, fit.Shown, len(ranked))})
+	}
+	return citations.NewSentenceNumbering(fit.Parts...)
+}
+
+// chunksShown lists the retrieved chunks the numbering shows, in document
+// order.
+func chunksShown(ps []retrieve.Passage, n *citations.Numbering) []Chunk {
+	out := []Chunk{}
+	n.Each(func(u citations.Unit) bool {
+		for _, p := range ps {
+			if p.Doc == u.Doc.ID && p.First <= u.First && u.First <= p.Last {
+				c := Chunk{Doc: p.Doc, First: p.First, Last: p.Last}
+				if len(out) == 0 || out[len(out)-1] != c {
+					out = append(out, c)
+				}
+				break
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// answer writes the final answer from the thought, showing only the
+// facts' cited sentences.
+func (r *run) answer(ctx context.Context, ans *engine.Answer) error {
+	var ranked []generate.SentenceRef
+	facts := 0
+	for _, st := range r.plan.Steps {
+		if st.Fact != "" {
+			facts++
+		}
+		for _, c := range st.Citations {
+			for i := c.First; i <= c.Last; i++ {
+				ranked = append(ranked, generate.SentenceRef{Doc: r.index[c.Doc], Sentence: i})
+			}
+		}
+	}
+	if len(ranked) == 0 {
+		r.emit(engine.Event{Stage: "no fact cites the documents: the answer is the facts found"})
+		r.factsAsAnswer(ans, "no fact found cites the documents, so no answer was written from them: the statements are the facts found for the sub-questions")
+		return nil
+	}
+	format := r.opt.format(r.cfg.Model)
+	var thought strings.Builder
+	writeThought(&thought, r.question, r.plan.Steps, nil)
+	num, err := r.numbering(thought.String(), format, ranked)
+	if err != nil {
+		return err
+	}
+	why := fmt.Sprintf("the model can answer after %s", plural(len(r.plan.Steps), "step"))
+	if r.plan.Stopped == StopLimit {
+		why = fmt.Sprintf("step limit (%d) reached", r.opt.MaxSteps)
+	}
+	r.emit(engine.Event{Stage: fmt.Sprintf("%s: answering from %s, %s", why, plural(facts, "fact"), plural(num.Len(), "sentence"))})
+	res, err := generate.Run(ctx, r.s.client, generate.Request{
+		Question: finalQuestion(r.question, r.plan.Steps, num), Numbering: num, Format: format,
+		Resolve: r.opt.resolve(), Model: r.cfg.Model,
+	}, r.emit)
+	r.usage.Add(res.Usage)
+	// The stream judged whether an uncited statement needs a citation
+	// against the final question, which holds the facts; judge against the
+	// user's question, so a statement repeating a fact uncited is flagged.
+	v := citations.Answer{Question: r.question, Statements: res.Statements}
+	citations.VerifyAnswer(&v)
+	ans.Statements, ans.Model = res.Statements, res.Model
+	ans.Warnings = append(ans.Warnings, res.Warnings...)
+	if err != nil && len(ans.Statements) == 0 {
+		r.factsAsAnswer(ans, "the answer was cut off before its first statement: the statements are the facts found for the sub-questions")
+	}
+	return err
+}
+
+// factsAsAnswer makes the facts found the answer's statements, with a
+// warning saying why, when there are any.
+func (r *run) factsAsAnswer(ans *engine.Answer, why string) {
+	ans.Statements = []citations.Statement{}
+	for i := range r.plan.Steps {
+		if st := &r.plan.Steps[i]; st.Fact != "" {
+			ans.Statements = append(ans.Statements, st.statement())
+		}
+	}
+	if len(ans.Statements) > 0 {
+		ans.Warnings = append(ans.Warnings, why)
+	}
+}
+
+// call makes one model call, reporting retries as stages and the call's
+// usage as an event.
+func (r *run) call(ctx context.Context, req llm.ChatRequest) (llm.Reply, error) {
+	ctx = llm.WithRetryNotify(ctx, func(rt llm.Retry) { r.emit(engine.Event{Stage: retryStage(rt)}) })
+	req.Model = r.cfg.Model
+	reply, err := r.s.client.Chat(ctx, req)
+	if u := reply.Usage; u.LLMCalls > 0 {
+		r.usage.Add(u)
+		r.emit(engine.Event{Usage: &u})
+	}
+	return reply, err
+}
+
+// retryStage tells the user why the answer is waiting.
+func retryStage(r llm.Retry) string {
+	why := "the model endpoint failed"
+	if r.Err != nil {
+		switch {
+		case r.Err.Status == 429:
+			why = "the model endpoint is busy (rate limited)"
+		case r.Err.Status != 0:
+			why = fmt.Sprintf("the model endpoint failed (HTTP %d)", r.Err.Status)
+		}
+	}
+	return fmt.Sprintf("%s; retrying in %s (attempt %d of %d)", why, r.Wait.Round(100*time.Millisecond), r.Attempt+1, llm.MaxRetries+1)
+}
+
+// segmenting sizes chunks of about words words in the segmenter's tokens,
+// from the scope's own ratio of tokens to words (measured on the first
+// 64 KiB of each document).
+func segmenting(docs []*docstore.Document, words int) retrieve.Segmenting {
+	const sample = 64 << 10
+	w, t := 0, 0
+	for _, d := range docs {
+		s := d.Text[:min(len(d.Text), sample)]
+		textproc.Words(s, func(int, int) { w++ })
+		t += textproc.EstimateTokens(s)
+	}
+	// English prose runs about six bytes a word with its space, and a token
+	// is four bytes.
+	perWord := 1.5
+	if w > 0 && t > 0 {
+		perWord = float64(t) / float64(w)
+	}
+	return retrieve.Segmenting{Tokens: max(1, int(math.Round(float64(words)*perWord)))}
+}
+
+// loadScope loads the scope's documents in order, each once; an empty
+// scope means every document of the library.
+func loadScope(lib *docstore.Library, ids []docstore.DocID) ([]*docstore.Document, error) {
+	if len(ids) == 0 {
+		infos, err := lib.List()
+		if err != nil {
+			return nil, err
+		}
+		for _, in := range infos {
+			ids = append(ids, in.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, engine.ErrEmptyScope
+	}
+	seen := make(map[docstore.DocID]bool, len(ids))
+	docs := make([]*docstore.Document, 0, len(ids))
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		d, err := lib.Document(id)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	return docs, nil
+}
+
+func plural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %ss", n, one)
+}
+
+var _ engine.Strategy = (*Strategy)(nil)

@@ -1,0 +1,171 @@
+package dag
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
+)
+
+// Plan is the record of the reasoning: Answer.Plan of a dag answer, so the
+// saved answer, its exports and `ask --json` show how it was reached.
+type Plan struct {
+	// Steps are the sub-questions asked, in order, with their facts.
+	Steps []Step `json:"steps"`
+	// Stopped says why the steps ended: StopModel, StopLimit, or
+	// StopFailed when a call failed or the answer was cancelled.
+	Stopped string `json:"stopped"`
+	// MaxSteps is the step limit the answer ran with.
+	MaxSteps int `json:"max_steps"`
+	// Chunks and ChunkWords are the retrieval per sub-question.
+	Chunks     int `json:"chunks"`
+	ChunkWords int `json:"chunk_words"`
+	// Draft is the planner's own "Final answer:" line, when it stopped the
+	// steps; the answer's statements are written from the facts after it.
+	Draft string `json:"draft_answer,omitempty"`
+}
+
+// Why the steps ended.
+const (
+	StopModel  = "model"  // the planner wrote "Final answer:"
+	StopLimit  = "limit"  // MaxSteps sub-questions were asked
+	StopFailed = "failed" // a model call failed, or the answer was cancelled
+)
+
+// Step is one sub-question and the fact found for it.
+type Step struct {
+	SubQuestion string `json:"sub_question"`
+	// Fact is the model's one-sentence answer from the retrieved text; ""
+	// when nothing was retrieved or the model wrote nothing.
+	Fact string `json:"fact"`
+	// Citations are the sentences the fact cites, resolved and verified.
+	Citations []citations.Span `json:"citations"`
+	// Retrieved are the chunks shown to the model, in document order.
+	Retrieved []Chunk `json:"retrieved"`
+	// Repeated is set when the sub-question was asked before; it was
+	// shown the next-best chunks.
+	Repeated bool `json:"repeated,omitempty"`
+	// Warnings say what was dropped from the fact's citations, or that
+	// its citations were matched rather than given by the model.
+	Warnings []string `json:"warnings,omitempty"`
+
+	support []citations.Verdict
+}
+
+// Chunk is a retrieved run of sentences.
+type Chunk struct {
+	Doc   docstore.DocID `json:"doc"`
+	First int            `json:"first_sentence"`
+	Last  int            `json:"last_sentence"`
+}
+
+// statement is the fact as a cited statement, for an answer that ends
+// before its final step.
+func (s *Step) statement() citations.Statement {
+	return citations.Statement{Text: s.Fact, Citations: s.Citations, Support: s.support, Warnings: s.Warnings}
+}
+
+// thoughtFact is the fact as the thought shows it.
+func (s *Step) thoughtFact() string {
+	switch {
+	case len(s.Retrieved) == 0 && s.Repeated:
+		return "Nothing more in the documents matches this sub-question."
+	case len(s.Retrieved) == 0:
+		return "Nothing in the documents matches this sub-question."
+	case s.Fact == "":
+		return "The reference does not answer this sub-question."
+	}
+	return s.Fact
+}
+
+// stageWidth is the most columns a stage takes, so that it stays on one
+// line of an 80-column terminal after a spinner, or a list number in the
+// Markdown export.
+const stageWidth = 76
+
+// subStage is the stage announcing sub-question i of max:
+// "sub-question 2/5: Who directed Doctor Strange?".
+func subStage(i, max int, sub string) string {
+	head := fmt.Sprintf("sub-question %d/%d: ", i, max)
+	return head + clip(sub, stageWidth-len(head))
+}
+
+// factStage is the stage reporting step i's fact: "fact 2: Scott
+// Derrickson directed Doctor Strange [s. 585-587]". Sentences count from
+// 1, as the exports count them.
+func factStage(i int, s *Step) string {
+	head := fmt.Sprintf("fact %d: ", i)
+	switch {
+	case len(s.Retrieved) == 0 && s.Repeated:
+		return head + "nothing more in the documents matches the sub-question"
+	case len(s.Retrieved) == 0:
+		return head + "nothing in the documents matches the sub-question"
+	case s.Fact == "":
+		return head + "the model found none in the retrieved text"
+	}
+	tail := " (uncited)"
+	if len(s.Citations) > 0 {
+		tail = " [" + sentenceList(s.Citations) + "]"
+	}
+	text := strings.TrimRight(s.Fact, ".")
+	return head + clip(text, stageWidth-len(head)-utf8.RuneCountInString(tail)) + tail
+}
+
+// sentenceList writes spans as "s. 12, 40-41", at most three, then "+N".
+func sentenceList(spans []citations.Span) string {
+	var b strings.Builder
+	b.WriteString("s. ")
+	for i, c := range spans {
+		if i == 3 {
+			fmt.Fprintf(&b, " +%d", len(spans)-3)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(c.First + 1))
+		if c.Last > c.First {
+			b.WriteString("-")
+			b.WriteString(strconv.Itoa(c.Last + 1))
+		}
+	}
+	return b.String()
+}
+
+// clip makes s one terminal-safe line of at most width columns, cutting at
+// a word boundary with "…" when it is longer. Wide (CJK) characters count
+// two columns.
+func clip(s string, width int) string {
+	s = strings.TrimSpace(textproc.OneLine(s))
+	width = max(width, 8)
+	cols := 0
+	cut, space, spaceCol := -1, -1, 0 // byte offsets: the latest cut for "…", the last space before it
+	for i, r := range s {
+		w := 1
+		if textproc.IsCJK(r) {
+			w = 2
+		}
+		if cut < 0 {
+			if cols+w > width-1 {
+				cut = i
+			} else if r == ' ' {
+				space, spaceCol = i, cols
+			}
+		}
+		cols += w
+		if cols > width {
+			if space > 0 && spaceCol > width/2 {
+				cut = space
+			}
+			return strings.TrimRight(s[:cut], " ,;:") + "…"
+		}
+	}
+	return s
+}
+
+// oneLine collapses whitespace runs, newlines included, to single spaces.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,694 @@
+// Package cof is the post-hoc Coarse-to-Fine strategy of the LongCite
+// paper (Zhang et al. 2024, section 3.1, Figures 12 and 13), run after the
+// user's question:
+//
+//  1. The model answers by plain long-context QA over the scope (its most
+//     relevant part, when the scope is longer than the model's context),
+//     streamed to the user as a draft.
+//  2. Each sentence of the draft retrieves its top l = min(l_max, ⌈k/n⌉)
+//     stored 128-token chunks (n sentences; l_max = 10, k = 40 by default,
+//     so about k chunks in all; BM25, fused with dense similarity when an
+//     embedding model is configured). The union, in document order, is
+//     shown as "Snippet [1]"…, and the model rewrites the draft as
+//     <statement>…<cite>[k]</cite></statement> with chunk-level citations
+//     (Figure 12).
+//  3. For each statement citing chunks, those chunks are expanded by their
+//     neighbours, their sentences numbered <C0>, <C1>, … afresh, and the
+//     model names the supporting sentences as "[a-b]" spans or answers "No
+//     relevant information" (Figure 13). Spans map back to the documents'
+//     own sentences; a statement whose chunks support nothing stays
+//     uncited. Statements are emitted in order as each becomes final.
+//
+// CoF's last step discards an instance when fewer than 20% of its
+// statements are cited; citelens keeps the answer and warns.
+//
+// Each step's failure keeps what the steps before it did: if step 2
+// fails, the draft is returned uncited; if a step-3 extraction fails, its
+// statement (and any whose extraction had not run) keeps its chunk-level
+// citations, marked as such; the answer is then partial, with the error.
+//
+// Step 3 follows THUDM/LongCite's CoF/3_sentence_level_citation.py rather
+// than reading the paper's "each cited chunk" as one call per chunk: one
+// call per statement shows all of its cited chunks, each with its
+// neighbours, windows that touch merged into one passage. It runs up to
+// Options.Parallel extractions at once.
+package cof
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/segment"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/dense"
+	"github.com/citelens/citelens/engine/generate"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/retrieve"
+)
+
+// Name is the strategy's registered name.
+const Name = "cof"
+
+// fineMaxTokens bounds a step-3 answer: a few spans, or "No relevant
+// information". THUDM's script allows 128; a little more leaves room for
+// a model that explains itself first.
+const fineMaxTokens = 256
+
+func init() {
+	engine.Register(engine.Info{
+		Name:        Name,
+		Description: "LongCite CoF, post-hoc: the model answers from the documents, then adds chunk-level citations from retrieved chunks and narrows them to sentences (options: k, l_max, max_citations, parallel)",
+		NeedsLLM:    true,
+		New:         func(env *engine.Env) (engine.Strategy, error) { return New(env) },
+	})
+}
+
+// Strategy is CoF.
+type Strategy struct {
+	env    *engine.Env
+	client *llm.Client
+	r      *retrieve.Retriever
+}
+
+// New returns the cof strategy, or an error wrapping
+// engine.ErrUnavailable that says what to configure.
+func New(env *engine.Env) (*Strategy, error) {
+	if env == nil || env.Library == nil {
+		return nil, fmt.Errorf("%w: the %s strategy needs a library", engine.ErrUnavailable, Name)
+	}
+	c, err := env.RequireLLM(Name)
+	if err != nil {
+		return nil, err
+	}
+	return &Strategy{env: env, client: c, r: retrieve.New(env.Library)}, nil
+}
+
+// Name returns "cof".
+func (s *Strategy) Name() string { return Name }
+
+// job is one answer in the making.
+type job struct {
+	s        *Strategy
+	opt      Options
+	question string
+	docs     []*docstore.Document
+	ids      []docstore.DocID
+	emit     func(engine.Event)
+	ans      *engine.Answer
+	verified citations.Answer // the statements so far, for verifying the next in context
+	cited    int
+}
+
+// Answer runs the three steps.
+func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
+	if emit == nil {
+		emit = func(engine.Event) {}
+	}
+	opt, err := ParseOptions(req.Options)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := loadScope(s.env.Library, req.Docs)
+	if err != nil {
+		return nil, err
+	}
+	j := &job{s: s, opt: opt, question: req.Question, docs: docs, emit: emit,
+		ans:      &engine.Answer{Model: s.client.Config().Model, Statements: []citations.Statement{}},
+		verified: citations.Answer{Question: req.Question}}
+	for _, d := range docs {
+		j.ids = append(j.ids, d.ID)
+	}
+	draft, err := j.draft(ctx)
+	if err != nil {
+		return j.ans, err
+	}
+	sentences := splitSentences(draft)
+	if len(sentences) == 0 {
+		j.warn("the model's answer was empty")
+		return j.ans, nil
+	}
+	picks, err := j.retrieve(ctx, sentences)
+	if err != nil {
+		return j.ans, err
+	}
+	if len(picks) == 0 {
+		j.warn("no chunk of the documents shares a word with the answer, so it is left uncited")
+		j.uncited(sentences)
+		j.checkGrounding()
+		return j.ans, nil
+	}
+	items, err := j.chunkCitations(ctx, draft, picks)
+	if err != nil {
+		if ctx.Err() == nil {
+			j.warn(fmt.Sprintf("citations could not be added (%v); the answer is shown without them", err))
+			j.uncited(sentences)
+		}
+		return j.ans, err
+	}
+	err = j.refine(ctx, items)
+	if ctx.Err() == nil {
+		j.checkGrounding()
+	}
+	return j.ans, err
+}
+
+// warn adds an answer warning and shows it as a stage.
+func (j *job) warn(msg string) {
+	j.ans.Warnings = append(j.ans.Warnings, msg)
+	j.emit(engine.Event{Stage: msg})
+}
+
+// final verifies st in the context of the statements before it, adds it
+// to the answer and emits it.
+func (j *job) final(st citations.Statement) {
+	if st.Citations == nil {
+		st.Citations = []citations.Span{}
+	}
+	j.verified.Statements = append(j.verified.Statements, st)
+	citations.VerifyAnswer(&j.verified)
+	st = j.verified.Statements[len(j.verified.Statements)-1]
+	if len(st.Citations) > 0 {
+		j.cited++
+	}
+	j.ans.Statements = append(j.ans.Statements, st)
+	j.emit(engine.Event{Statement: &st})
+}
+
+// uncited finishes the answer as the draft's sentences without citations.
+func (j *job) uncited(sentences []string) {
+	for _, s := range sentences {
+		j.final(citations.Statement{Text: s})
+	}
+}
+
+// checkGrounding warns, as CoF's filter would discard the answer, when
+// fewer than CitedShare of the statements are cited.
+func (j *job) checkGrounding() {
+	n := len(j.ans.Statements)
+	if n == 0 || float64(j.cited) >= CitedShare*float64(n) {
+		return
+	}
+	j.warn(fmt.Sprintf("only %d of %d statements found support in the documents (CoF discards answers with fewer than %.0f%% cited): the answer may rest on the model's own knowledge",
+		j.cited, n, CitedShare*100))
+}
+
+// --- Step 1: the draft.
+
+func (j *job) draft(ctx context.Context) (string, error) {
+	c := j.s.client
+	cfg := c.Config()
+	fit, err := generate.FitScope(ctx, generate.OneShot, j.question, j.docs, cfg.PromptBudget(), j.rankAll)
+	if err != nil {
+		return "", err
+	}
+	if fit.Trimmed {
+		j.emit(engine.Event{Stage: fit.Stage(cfg.ContextWindow)})
+		if fit.Shown == 0 && fit.Total > 0 {
+			return "", fmt.Errorf("%w: a context of %d tokens less %d for the answer leaves too little for the documents; set context_window in the config file to the model's real context size, or lower max_output",
+				ErrNoRoom, cfg.ContextWindow, cfg.MaxOutput)
+		}
+	}
+	j.emit(engine.Event{Stage: fmt.Sprintf("drafting an answer with %s (%s)", cfg.Model, scopeSize(j.docs, fit.Shown))})
+	s := c.ChatStream(j.retryNotify(ctx), llm.ChatRequest{Messages: draftMessages(j.question, j.docs, fit)})
+	defer s.Close()
+	for s.Next() {
+		j.emit(engine.Event{Delta: s.Current()})
+	}
+	if u := s.Usage(); u.LLMCalls > 0 {
+		j.emit(engine.Event{Usage: &u})
+	}
+	if m := s.Model(); m != "" {
+		j.ans.Model = m
+	}
+	if err := s.Err(); err != nil {
+		return s.Text(), err
+	}
+	if s.FinishReason() == "length" {
+		j.warn(fmt.Sprintf("the draft reached the output limit of %d tokens and may be cut short; raise max_output in the config file", cfg.MaxOutput))
+	}
+	return s.Text(), nil
+}
+
+// rankAll ranks every sentence sharing a term with the question by plain
+// BM25, for trimming a scope longer than the model's context (as the
+// longcite strategy trims).
+func (j *job) rankAll(ctx context.Context) ([]generate.SentenceRef, error) {
+	total := 0
+	for _, d := range j.docs {
+		total += len(d.Sentences)
+	}
+	ps, err := j.s.r.Sentences(ctx, j.question, retrieve.Options{Docs: j.ids, K: max(total, 1), Plain: true, KeepDuplicates: true})
+	if err != nil {
+		return nil, err
+	}
+	index := j.docIndex()
+	out := make([]generate.SentenceRef, 0, len(ps))
+	for _, p := range ps {
+		if d, ok := index[p.Doc]; ok {
+			out = append(out, generate.SentenceRef{Doc: d, Sentence: p.First, Score: p.Score})
+		}
+	}
+	return out, nil
+}
+
+func (j *job) docIndex() map[docstore.DocID]int {
+	m := make(map[docstore.DocID]int, len(j.docs))
+	for i, d := range j.docs {
+		m[d.ID] = i
+	}
+	return m
+}
+
+// splitSentences splits the draft as citelens splits documents.
+func splitSentences(text string) []string {
+	var out []string
+	for _, sp := range segment.Sentences(text) {
+		out = append(out, text[sp.Start:sp.End])
+	}
+	return out
+}
+
+// --- Step 2: retrieval and chunk-level citations.
+
+// pick is one retrieved chunk: chunk Chunk of the Doc-th document of the
+// scope, and the best rank any answer sentence gave it.
+type pick struct {
+	Doc, Chunk, Rank int
+}
+
+// retrieve returns the union of each answer sentence's top l chunks, in
+// document order, trimmed (worst rank first) to what step 2's prompt has
+// room for.
+func (j *job) retrieve(ctx context.Context, sentences []string) ([]pick, error) {
+	l := j.opt.PerSentence(len(sentences))
+	j.emit(engine.Event{Stage: fmt.Sprintf("retrieving up to %d %s for each of the answer's %d sentences",
+		l, plural(l, "chunk", "chunks"), len(sentences))})
+	fusion := j.fusion(ctx, sentences, l)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	best := map[[2]int]int{}
+	index := j.docIndex()
+	for _, q := range sentences {
+		ps, err := j.s.r.Chunks(ctx, q, retrieve.Options{Docs: j.ids, K: l, Fusion: fusion})
+		if errors.Is(err, retrieve.ErrDense) && ctx.Err() == nil {
+			j.warn(fmt.Sprintf("dense retrieval failed (%v); chunks are ranked by words only", err))
+			fusion = retrieve.Fusion{}
+			ps, err = j.s.r.Chunks(ctx, q, retrieve.Options{Docs: j.ids, K: l})
+		}
+		if err != nil {
+			return nil, err
+		}
+		for rank, p := range ps {
+			d, ok := index[p.Doc]
+			if !ok {
+				continue
+			}
+			c, ok := chunkIndex(j.docs[d], p.First, p.Last)
+			if !ok {
+				continue
+			}
+			key := [2]int{d, c}
+			if r, seen := best[key]; !seen || rank < r {
+				best[key] = rank
+			}
+		}
+	}
+	picks := make([]pick, 0, len(best))
+	for k, r := range best {
+		picks = append(picks, pick{Doc: k[0], Chunk: k[1], Rank: r})
+	}
+	picks = j.fitChunks(picks)
+	slices.SortFunc(picks, func(a, b pick) int {
+		return cmp.Or(cmp.Compare(a.Doc, b.Doc), cmp.Compare(a.Chunk, b.Chunk))
+	})
+	return picks, nil
+}
+
+// fusion returns the dense fusion when an embedding model is configured,
+// with every draft sentence embedded in one call; on failure it warns and
+// returns the zero Fusion (BM25 alone).
+func (j *job) fusion(ctx context.Context, sentences []string, l int) retrieve.Fusion {
+	f, err := dense.ForEnv(ctx, j.s.env, j.ids, j.emit, docstore.ChunkLevel)
+	if err == nil && f.Dense != nil {
+		f.Top = max(f.Top, l)
+		if sc, ok := f.Dense.(*dense.Scorer); ok {
+			err = sc.Prime(ctx, sentences)
+		}
+	}
+	if err != nil {
+		if ctx.Err() == nil {
+			j.warn(fmt.Sprintf("dense retrieval is unavailable (%v); chunks are ranked by words only", err))
+		}
+		return retrieve.Fusion{}
+	}
+	return f
+}
+
+// chunkIndex finds the stored chunk that is exactly sentences first..last.
+func chunkIndex(d *docstore.Document, first, last int) (int, bool) {
+	c, ok := slices.BinarySearchFunc(d.Chunks, first, func(c docstore.Chunk, f int) int { return int(c.First) - f })
+	return c, ok && int(d.Chunks[c].Last) == last
+}
+
+// fitChunks keeps the best-ranked picks whose snippets fit step 2's prompt
+// in the model's context, saying so when some do not.
+func (j *job) fitChunks(picks []pick) []pick {
+	cfg := j.s.client.Config()
+	empty, _ := citations.NewChunkNumbering()
+	avail := cfg.PromptBudget() - llm.EstimatePromptTokens(chunkMessages(j.question, "", empty))
+	slices.SortStableFunc(picks, func(a, b pick) int {
+		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Doc, b.Doc), cmp.Compare(a.Chunk, b.Chunk))
+	})
+	kept := picks[:0:0]
+	for _, p := range picks {
+		d := j.docs[p.Doc]
+		start, end := d.ChunkSpan(p.Chunk)
+		t := generate.ChunkTokens(len(picks), d.Text[start:end])
+		if t <= avail {
+			avail -= t
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) < len(picks) {
+		j.emit(engine.Event{Stage: fmt.Sprintf("the %d retrieved chunks exceed the model's context: kept the best %d", len(picks), len(kept))})
+	}
+	return kept
+}
+
+// item is one statement of step 2's answer.
+type item struct {
+	raw citations.RawStatement
+	// chunks are the distinct chunks it cites (at most ChunkCite), in the
+	// order cited.
+	chunks []pick
+	// coarse is the statement with its chunk-level citations resolved:
+	// what it keeps if step 3 cannot refine it.
+	coarse citations.Statement
+}
+
+// chunkCitations runs step 2: the draft with chunk-level citations, one
+// item per statement.
+func (j *job) chunkCitations(ctx context.Context, draft string, picks []pick) ([]item, error) {
+	parts := make([]citations.ChunkPart, len(picks))
+	for i, p := range picks {
+		parts[i] = citations.ChunkOf(j.docs[p.Doc], p.Chunk)
+	}
+	num, err := citations.NewChunkNumbering(parts...)
+	if err != nil {
+		return nil, err
+	}
+	j.emit(engine.Event{Stage: fmt.Sprintf("adding chunk-level citations from %d %s", len(picks), plural(len(picks), "snippet", "snippets"))})
+	reply, err := j.s.client.Chat(j.retryNotify(ctx), llm.ChatRequest{Messages: chunkMessages(j.question, draft, num)})
+	if reply.Usage.LLMCalls > 0 {
+		u := reply.Usage
+		j.emit(engine.Event{Usage: &u})
+	}
+	if err != nil {
+		return nil, err
+	}
+	if reply.FinishReason == "length" {
+		j.warn("the answer with chunk-level citations reached the output limit and may be cut short; raise max_output in the config file")
+	}
+	text := reply.Text
+	if i := strings.LastIndex(text, "[Answer with Citations]"); i >= 0 {
+		text = text[i+len("[Answer with Citations]"):]
+	}
+	raws := citations.Parse(text)
+	if len(raws) == 0 {
+		return nil, errors.New("the model returned no statements")
+	}
+	items := make([]item, len(raws))
+	for i, raw := range raws {
+		it := item{raw: raw, coarse: num.Statement(raw, citations.ResolveOptions{MaxCitations: ChunkCite})}
+	refs:
+		for _, r := range raw.Refs {
+			if r.First < 1 || r.Last > len(picks) || r.Last < r.First {
+				continue // Resolve has said why
+			}
+			for k := r.First; k <= r.Last; k++ {
+				p := picks[k-1]
+				if !slices.Contains(it.chunks, p) {
+					if len(it.chunks) == ChunkCite {
+						break refs
+					}
+					it.chunks = append(it.chunks, p)
+				}
+			}
+		}
+		items[i] = it
+	}
+	return items, nil
+}
+
+// --- Step 3: sentence-level citations.
+
+// result is one statement's step 3.
+type result struct {
+	st    citations.Statement
+	usage llm.Usage
+	err   error
+}
+
+// refine runs step 3 for every statement citing chunks, up to
+// Options.Parallel at once, and finishes the statements in order as their
+// results come. After a failure, extractions not yet started are
+// cancelled and their statements keep their chunk-level citations.
+func (j *job) refine(ctx context.Context, items []item) error {
+	todo := 0
+	for _, it := range items {
+		if len(it.chunks) > 0 {
+			todo++
+		}
+	}
+	if todo > 0 {
+		j.emit(engine.Event{Stage: fmt.Sprintf("narrowing the citations of %d %s to sentences", todo, plural(todo, "statement", "statements"))})
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stages := make(chan string, 16)
+	results := make([]chan result, len(items))
+	for i, it := range items {
+		if len(it.chunks) > 0 {
+			results[i] = make(chan result, 1)
+		}
+	}
+	// Extractions start in statement order, so the first statements are
+	// final first.
+	go func() {
+		sem := make(chan struct{}, j.opt.Parallel)
+		for i, it := range items {
+			if results[i] == nil {
+				continue
+			}
+			select {
+			case sem <- struct{}{}:
+			case <-wctx.Done():
+				results[i] <- result{err: wctx.Err()}
+				continue
+			}
+			if err := wctx.Err(); err != nil {
+				<-sem
+				results[i] <- result{err: err}
+				continue
+			}
+			go func() {
+				res := j.extract(wctx, it, stages)
+				if res.err != nil {
+					cancel() // before the slot is freed: nothing starts after a failure
+				}
+				results[i] <- res
+				<-sem
+			}()
+		}
+	}()
+	var failed error
+	for i, it := range items {
+		if results[i] == nil {
+			j.final(it.coarse)
+			continue
+		}
+		var res result
+	wait:
+		for {
+			select {
+			case res = <-results[i]:
+				break wait
+			case s := <-stages:
+				j.emit(engine.Event{Stage: s})
+			}
+		}
+		if res.usage.LLMCalls > 0 {
+			u := res.usage
+			j.emit(engine.Event{Usage: &u})
+		}
+		if res.err == nil {
+			j.final(res.st)
+			continue
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if failed == nil {
+			failed = res.err
+			cancel()
+			j.warn(fmt.Sprintf("narrowing citations to sentences failed (%v); statements whose narrowing did not finish cite whole snippets", res.err))
+		}
+		st := it.coarse
+		st.Warnings = append(slices.Clone(st.Warnings), "chunk-level citations: the sentence-level step did not run")
+		j.final(st)
+	}
+	return failed
+}
+
+// extract asks for the sentences of a statement's cited chunks (with
+// their neighbours) that support it.
+func (j *job) extract(ctx context.Context, it item, stages chan<- string) result {
+	local, err := citations.NewLocalNumbering(0, j.windows(it.chunks)...)
+	if err != nil {
+		return result{err: err}
+	}
+	ctx = llm.WithRetryNotify(ctx, func(r llm.Retry) {
+		select {
+		case stages <- retryStage(r):
+		default:
+		}
+	})
+	reply, err := j.s.client.Chat(ctx, llm.ChatRequest{Messages: sentenceMessages(it.raw.Text, local), MaxTokens: fineMaxTokens})
+	res := result{usage: reply.Usage, err: err}
+	if err != nil {
+		return res
+	}
+	refs, garbled := ParseSpans(reply.Text)
+	st := local.Statement(citations.RawStatement{Text: it.raw.Text, Refs: refs, Garbled: garbled},
+		citations.ResolveOptions{MaxCitations: j.opt.MaxCitations})
+	// Keep what step 2's resolution said (chunk numbers dropped), then
+	// step 3's.
+	st.Warnings = append(slices.Clone(it.coarse.Warnings), st.Warnings...)
+	res.st = st
+	return res
+}
+
+// windows expands each cited chunk by the chunks before and after it and
+// merges windows that overlap or touch, giving the passage's parts: runs
+// of whole sentences, in document order.
+func (j *job) windows(chunks []pick) []citations.Part {
+	cs := slices.Clone(chunks)
+	slices.SortFunc(cs, func(a, b pick) int { return cmp.Or(cmp.Compare(a.Doc, b.Doc), cmp.Compare(a.Chunk, b.Chunk)) })
+	type window struct{ doc, lo, hi int }
+	var ws []window
+	for _, c := range cs {
+		n := len(j.docs[c.Doc].Chunks)
+		w := window{c.Doc, max(0, c.Chunk-1), min(n-1, c.Chunk+1)}
+		if k := len(ws) - 1; k >= 0 && ws[k].doc == w.doc && w.lo <= ws[k].hi+1 {
+			ws[k].hi = max(ws[k].hi, w.hi)
+			continue
+		}
+		ws = append(ws, w)
+	}
+	parts := make([]citations.Part, len(ws))
+	for i, w := range ws {
+		d := j.docs[w.doc]
+		first, last := int(d.Chunks[w.lo].First), int(d.Chunks[w.hi].Last)
+		idx := make([]int, 0, last-first+1)
+		for s := first; s <= last; s++ {
+			idx = append(idx, s)
+		}
+		parts[i] = citations.Part{Doc: d, Sentences: idx}
+	}
+	return parts
+}
+
+// --- Helpers.
+
+// retryNotify reports the client's retries as stages (on the calling
+// goroutine, which is the strategy's for steps 1 and 2).
+func (j *job) retryNotify(ctx context.Context) context.Context {
+	return llm.WithRetryNotify(ctx, func(r llm.Retry) { j.emit(engine.Event{Stage: retryStage(r)}) })
+}
+
+// retryStage tells the user why an answer is waiting.
+func retryStage(r llm.Retry) string {
+	why := "the server failed"
+	if r.Err != nil {
+		switch {
+		case r.Err.Status == 429:
+			why = "the server is busy (rate limited)"
+		case r.Err.Status != 0:
+			why = fmt.Sprintf("the server failed (HTTP %d)", r.Err.Status)
+		case errors.Is(r.Err, llm.ErrInterrupted):
+			why = "the connection dropped"
+		}
+	}
+	return fmt.Sprintf("%s; retrying in %s (attempt %d of %d)", why, r.Wait.Round(100*time.Millisecond), r.Attempt+1, llm.MaxRetries+1)
+}
+
+// loadScope loads the scope's documents in order, each once; an empty
+// scope means every document of the library.
+func loadScope(lib *docstore.Library, ids []docstore.DocID) ([]*docstore.Document, error) {
+	if len(ids) == 0 {
+		infos, err := lib.List()
+		if err != nil {
+			return nil, err
+		}
+		for _, in := range infos {
+			ids = append(ids, in.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, engine.ErrEmptyScope
+	}
+	seen := make(map[docstore.DocID]bool, len(ids))
+	docs := make([]*docstore.Document, 0, len(ids))
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		d, err := lib.Document(id)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	return docs, nil
+}
+
+// scopeSize describes what the draft's prompt shows: "1 document, 3,412
+// sentences".
+func scopeSize(docs []*docstore.Document, sentences int) string {
+	d := "1 document"
+	if len(docs) != 1 {
+		d = fmt.Sprintf("%d documents", len(docs))
+	}
+	return fmt.Sprintf("%s, %s %s", d, thousands(sentences), plural(sentences, "sentence", "sentences"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// thousands writes n with thousands separators: "9,870".
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
+
+var _ engine.Strategy = (*Strategy)(nil)

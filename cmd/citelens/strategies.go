@@ -3,6 +3,7 @@ package main
 // The strategies built into the command. Each registers itself with the
 // engine when imported; keep one import per line.
 import (
+	_ "github.com/citelens/citelens/engine/cof"
 	_ "github.com/citelens/citelens/engine/dag"
 	_ "github.com/citelens/citelens/engine/extractive"
 	_ "github.com/citelens/citelens/engine/longcite"

@@ -1,0 +1,44 @@
+package okra
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/dense"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/retrieve"
+)
+
+// denseScorer returns the dense half of the assembled retriever: a scorer
+// over the scope's stored sentence embeddings (embedding what is missing
+// first, once, through engine/dense), or nil and why there is none. With
+// no embedding model configured, or when embedding fails, the organizer's
+// weights have no dense scores to weigh and segments are ranked by BM25
+// alone; the plan says so. Only cancellation is an error.
+func denseScorer(ctx context.Context, env *engine.Env, docs []*docstore.Document, emit func(engine.Event)) (retrieve.DenseScorer, string, error) {
+	if !dense.Enabled(env) {
+		return nil, "no embedding model configured", nil
+	}
+	ids := make([]docstore.DocID, len(docs))
+	for i, d := range docs {
+		ids[i] = d.ID
+	}
+	// Segments are runs of sentences: the scorer gives each the mean of
+	// its sentences' vectors, so the sentence level is the one needed.
+	f, err := dense.ForEnv(ctx, env, ids, emit, docstore.SentenceLevel)
+	switch {
+	case err != nil && (ctx.Err() != nil || errors.Is(err, llm.ErrCanceled)):
+		return nil, "", err
+	case err != nil:
+		why := "embedding failed: " + clip(textproc.OneLine(err.Error()), 120)
+		emit(engine.Event{Stage: fmt.Sprintf("dense retrieval unavailable (%s); ranking by BM25 alone", why)})
+		return nil, why, nil
+	case f.Dense == nil:
+		return nil, "no embedding model configured", nil
+	}
+	return f.Dense, "", nil
+}

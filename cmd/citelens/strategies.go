@@ -7,4 +7,5 @@ import (
 	_ "github.com/citelens/citelens/engine/dag"
 	_ "github.com/citelens/citelens/engine/extractive"
 	_ "github.com/citelens/citelens/engine/longcite"
+	_ "github.com/citelens/citelens/engine/okra"
 )

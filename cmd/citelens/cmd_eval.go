@@ -76,6 +76,10 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return strategyError(err)
 	}
+	derive, err := prepareEval(ctx, a, env, strategy, golds, options) // RAIDD's derive step, costed apart
+	if err != nil {
+		return err
+	}
 
 	var outW *bufio.Writer
 	if *out != "" {
@@ -124,13 +128,14 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		fmt.Fprint(a.stderr, "\r\x1b[2K")
 	}
 	report := citations.Summarize(all)
-	fmt.Fprintf(a.stderr, "%s over %d questions: evidence_recall %.3f, evidence_all %.3f, citation_precision %.3f, citation_length %.1f words, answer_hit %.3f\n",
-		strategy.Name(), report.Questions, report.EvidenceRecall, report.EvidenceAll, report.CitationPrecision, report.CitationLength, report.AnswerHit)
+	fmt.Fprintf(a.stderr, "%s over %d questions: evidence_recall %.3f, evidence_all %.3f, citation_precision %.3f, citation_length %.1f words, answer_hit %.3f%s\n",
+		strategy.Name(), report.Questions, report.EvidenceRecall, report.EvidenceAll, report.CitationPrecision, report.CitationLength, report.AnswerHit, derive)
 	type summary struct {
 		Strategy string `json:"strategy"`
 		citations.Report
+		Derive *evalDerive `json:"derive,omitempty"`
 	}
-	return enc.Encode(summary{Strategy: strategy.Name(), Report: report})
+	return enc.Encode(summary{Strategy: strategy.Name(), Report: report, Derive: derive})
 }
 
 // readGold reads a questions.jsonl file.

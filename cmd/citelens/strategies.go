@@ -8,4 +8,5 @@ import (
 	_ "github.com/citelens/citelens/engine/extractive"
 	_ "github.com/citelens/citelens/engine/longcite"
 	_ "github.com/citelens/citelens/engine/okra"
+	_ "github.com/citelens/citelens/engine/raidd"
 )

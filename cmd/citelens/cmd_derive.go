@@ -1,0 +1,405 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/raidd"
+)
+
+func init() {
+	register(&command{
+		name:    "derive",
+		args:    "[--doc ID]... [--model NAME] [--jobs N] [--status] [--json]",
+		summary: "write the summaries and questions the raidd strategies retrieve through (spends model tokens)",
+		run:     runDerive,
+	})
+}
+
+func runDerive(ctx context.Context, a *app, args []string) error {
+	fs := newFlags(a, commands["derive"])
+	var refs stringList
+	fs.Var(&refs, "doc", "derive for this document (`ID` prefix or file name; repeatable; default: all)")
+	model := fs.String("model", "", "the model that writes them (default: the configured model)")
+	jobs := fs.Int("jobs", 1, "derive `N` documents at once (a document's chunks go in order)")
+	status := fs.Bool("status", false, "show what is derived and what the rest would cost; make no model calls")
+	asJSON := fs.Bool("json", false, "print a JSON summary")
+	if _, err := parseFlags(a, fs, args); err != nil {
+		return err
+	}
+	l, err := a.openLibrary(*status)
+	if errors.Is(err, errNoLibrary) {
+		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	docs, err := resolveDocs(l, refs)
+	if err != nil {
+		return err
+	}
+	if len(docs) == 0 {
+		infos, err := l.List()
+		if err != nil {
+			return err
+		}
+		for _, in := range infos {
+			docs = append(docs, in.ID)
+		}
+	}
+	if len(docs) == 0 {
+		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))
+		return nil
+	}
+	env, err := a.engineEnv(l)
+	if err != nil {
+		return err
+	}
+	if *status {
+		m := *model
+		if m == "" {
+			m = env.Config.Model
+		}
+		return deriveStatus(a, l, raidd.SetFor(m), docs, *asJSON)
+	}
+	client, err := env.RequireLLM("derive")
+	if err != nil {
+		return withHint(err, "Deriving needs a model endpoint: see 'citelens config show'.")
+	}
+	dv := &raidd.Deriver{Library: l, Client: client, Model: *model, Jobs: *jobs}
+	rep, err := deriveWithProgress(ctx, a, dv, docs)
+	if *asJSON {
+		if jerr := writeJSON(a.stdout, newDeriveView(rep)); jerr != nil && err == nil {
+			err = jerr
+		}
+	} else {
+		printDeriveReport(a.stdout, rep)
+	}
+	return deriveError(err, dv, docs, refs)
+}
+
+// deriveWithProgress runs dv over docs with a progress bar on a terminal:
+// chunks done of the total, the rate, and the tokens spent so far.
+func deriveWithProgress(ctx context.Context, a *app, dv *raidd.Deriver, docs []docstore.DocID) (raidd.Report, error) {
+	est, err := raidd.Missing(dv.Library, dv.Set(), docs)
+	if err != nil {
+		return raidd.Report{Set: dv.Set()}, err
+	}
+	if est.Chunks > 0 {
+		fmt.Fprintf(a.stderr, "Deriving summaries and questions for %s chunks of %s with %s: about %s calls and %s tokens.\n",
+			commaInt(est.Chunks), docCount(len(est.Docs)), textproc.OneLine(est.Set.Model), commaInt(est.Calls), approxTokens(est.Tokens()))
+	}
+	bar := &deriveBar{w: a.stderr, enabled: isTerminal(a.stderr)}
+	rep, err := dv.Derive(ctx, docs, bar.update)
+	bar.finish()
+	return rep, err
+}
+
+// deriveBar draws "[████░░░░] 40/120 chunks, 1.3/s, 25k tokens (name)".
+type deriveBar struct {
+	w       io.Writer
+	enabled bool
+	last    time.Time
+	drawn   bool
+}
+
+func (b *deriveBar) update(p raidd.Progress) {
+	if !b.enabled || (b.drawn && time.Since(b.last) < 100*time.Millisecond && p.Done != p.Total) {
+		return
+	}
+	b.last, b.drawn = time.Now(), true
+	const width = 24
+	filled := width * p.Done / max(p.Total, 1)
+	rate := float64(p.Done) / max(p.Elapsed.Seconds(), 1e-3)
+	line := fmt.Sprintf("[%s%s] %s/%s chunks, %.1f/s, %s tokens (%s prompt, %s completion)",
+		strings.Repeat("█", filled), strings.Repeat("░", width-filled), commaInt(p.Done), commaInt(p.Total), rate,
+		approxTokens(p.Usage.PromptTokens+p.Usage.CompletionTokens), approxTokens(p.Usage.PromptTokens), approxTokens(p.Usage.CompletionTokens))
+	if p.Failed > 0 {
+		line += fmt.Sprintf(", %d failed", p.Failed)
+	}
+	line += " · " + textproc.OneLine(p.Name)
+	fmt.Fprintf(b.w, "\r\x1b[2K%s", line)
+}
+
+func (b *deriveBar) finish() {
+	if b.drawn {
+		fmt.Fprint(b.w, "\r\x1b[2K")
+	}
+}
+
+// printDeriveReport writes what a derivation did.
+func printDeriveReport(w io.Writer, rep raidd.Report) {
+	if rep.Derived == 0 && len(rep.Failures) == 0 {
+		fmt.Fprintf(w, "Nothing to derive: %s already %s summaries and questions by %s (%s chunks).\n",
+			docCount(len(rep.Docs)), haveHas(len(rep.Docs)), textproc.OneLine(rep.Set.Model), commaInt(rep.Resumed))
+		return
+	}
+	fmt.Fprintf(w, "Derived %s chunks of %s with %s in %s: %s calls, %s prompt and %s completion tokens",
+		commaInt(rep.Derived), docCount(len(rep.Docs)), textproc.OneLine(rep.Set.Model), time.Duration(rep.Seconds*float64(time.Second)).Round(100*time.Millisecond),
+		commaInt(rep.Usage.LLMCalls), commaInt(rep.Usage.PromptTokens), commaInt(rep.Usage.CompletionTokens))
+	if rep.Usage.Estimated {
+		fmt.Fprint(w, " (estimated: the server reported no usage)")
+	}
+	fmt.Fprintln(w, ".")
+	if rep.Resumed > 0 {
+		fmt.Fprintf(w, "%s chunks were derived before and kept.\n", commaInt(rep.Resumed))
+	}
+	for _, f := range rep.Failures {
+		fmt.Fprintf(w, "Chunk %d of %s (page %d): %s; the next 'citelens derive' retries it.\n", f.Chunk+1, textproc.OneLine(f.Name), f.Page, f.Reason)
+	}
+}
+
+// deriveError explains a derivation that stopped: what to do, and that
+// running again resumes.
+func deriveError(err error, dv *raidd.Deriver, docs []docstore.DocID, refs []string) error {
+	if err == nil {
+		return nil
+	}
+	again := "citelens derive"
+	for _, r := range refs {
+		again += " --doc " + r
+	}
+	if dv.Model != "" {
+		again += " --model " + dv.Model
+	}
+	resume := fmt.Sprintf("What was derived is kept: '%s' resumes where it stopped.", again)
+	if errors.Is(err, context.Canceled) {
+		return withHint(errors.New("derivation interrupted"), "%s", resume)
+	}
+	var le *llm.Error
+	if errors.As(err, &le) && le.Fix() != "" {
+		return withHint(err, "%s\n%s", le.Fix(), resume)
+	}
+	return withHint(err, "%s", resume)
+}
+
+// deriveStatus prints what is derived for docs and what deriving the rest
+// would cost.
+func deriveStatus(a *app, l *docstore.Library, set docstore.DerivedSet, docs []docstore.DocID, asJSON bool) error {
+	type docStatus struct {
+		ID               docstore.DocID `json:"id"`
+		Name             string         `json:"name"`
+		Chunks           int            `json:"chunks"`
+		Derived          int            `json:"derived"`
+		Failed           int            `json:"failed"`
+		Indexed          bool           `json:"indexed"`
+		PromptTokens     int            `json:"prompt_tokens"`
+		CompletionTokens int            `json:"completion_tokens"`
+		LLMCalls         int            `json:"llm_calls"`
+	}
+	var out struct {
+		Model     string      `json:"model"`
+		Docs      []docStatus `json:"documents"`
+		Missing   int         `json:"chunks_missing"`
+		EstCalls  int         `json:"estimated_calls"`
+		EstTokens int         `json:"estimated_tokens"`
+	}
+	out.Model = set.Model
+	est, err := raidd.Missing(l, set, docs)
+	if err != nil {
+		return err
+	}
+	out.Missing, out.EstCalls, out.EstTokens = est.Chunks, est.Calls, est.Tokens()
+	for _, id := range docs {
+		d, err := l.Document(id)
+		if err != nil {
+			return err
+		}
+		st, err := l.DerivedStatus(id, set)
+		if err != nil {
+			return err
+		}
+		chunks, err := raidd.Chunks(d)
+		if err != nil {
+			return err
+		}
+		out.Docs = append(out.Docs, docStatus{ID: id, Name: d.Name, Chunks: len(chunks), Derived: st.Done - st.Failed, Failed: st.Failed,
+			Indexed: st.Indexed, PromptTokens: st.PromptTokens, CompletionTokens: st.CompletionTokens, LLMCalls: st.Calls})
+	}
+	if asJSON {
+		return writeJSON(a.stdout, out)
+	}
+	if set.Model == "" {
+		fmt.Fprintln(a.stdout, "No model is configured: name one with --model to see its derived documents.")
+		return nil
+	}
+	fmt.Fprintf(a.stdout, "Derived documents by %s (%d-token chunks):\n", textproc.OneLine(set.Model), set.Tokens)
+	for _, d := range out.Docs {
+		state := "complete"
+		switch {
+		case d.Derived+d.Failed == 0:
+			state = "none"
+		case d.Derived+d.Failed < d.Chunks:
+			state = "partial"
+		}
+		fmt.Fprintf(a.stdout, "  %s  %-30s %5s/%s chunks  %-8s", d.ID, textproc.OneLine(d.Name), commaInt(d.Derived), commaInt(d.Chunks), state)
+		if d.Failed > 0 {
+			fmt.Fprintf(a.stdout, "  %d failed", d.Failed)
+		}
+		if d.LLMCalls > 0 {
+			fmt.Fprintf(a.stdout, "  spent %s tokens", approxTokens(d.PromptTokens+d.CompletionTokens))
+		}
+		fmt.Fprintln(a.stdout)
+	}
+	if est.Chunks > 0 {
+		fmt.Fprintf(a.stdout, "Deriving the missing %s chunks takes about %s calls and %s tokens: run 'citelens derive'.\n",
+			commaInt(est.Chunks), commaInt(est.Calls), approxTokens(est.Tokens()))
+	}
+	return nil
+}
+
+// deriveView is the JSON summary of a derivation.
+type deriveView struct {
+	Model           string          `json:"model"`
+	ChunkTokens     int             `json:"chunk_tokens"`
+	ChunkOverlap    int             `json:"chunk_overlap"`
+	Documents       []deriveDocView `json:"documents"`
+	Derived         int             `json:"derived"`
+	Resumed         int             `json:"resumed"`
+	Failures        []deriveFailure `json:"failures"`
+	citations.Usage                 // prompt_tokens, completion_tokens, llm_calls, estimated
+	Seconds         float64         `json:"seconds"`
+}
+
+type deriveDocView struct {
+	ID      docstore.DocID `json:"id"`
+	Name    string         `json:"name"`
+	Chunks  int            `json:"chunks"`
+	Derived int            `json:"derived"`
+	Failed  int            `json:"failed"`
+}
+
+type deriveFailure struct {
+	Doc    docstore.DocID `json:"doc"`
+	Chunk  int            `json:"chunk"`
+	Page   int            `json:"page"`
+	Reason string         `json:"reason"`
+}
+
+func newDeriveView(rep raidd.Report) deriveView {
+	v := deriveView{Model: rep.Set.Model, ChunkTokens: rep.Set.Tokens, ChunkOverlap: rep.Set.Overlap,
+		Derived: rep.Derived, Resumed: rep.Resumed, Usage: rep.Usage, Seconds: rep.Seconds,
+		Documents: []deriveDocView{}, Failures: []deriveFailure{}}
+	for _, d := range rep.Docs {
+		v.Documents = append(v.Documents, deriveDocView{ID: d.ID, Name: d.Name, Chunks: d.Chunks, Derived: d.Done, Failed: d.Failed})
+	}
+	for _, f := range rep.Failures {
+		v.Failures = append(v.Failures, deriveFailure{Doc: f.Doc, Chunk: f.Chunk, Page: f.Page, Reason: f.Reason})
+	}
+	return v
+}
+
+// evalDerive is the derive step of an evaluation, reported apart from the
+// answers' own cost.
+type evalDerive struct {
+	Chunks  int     `json:"chunks"`
+	Resumed int     `json:"resumed"`
+	Failed  int     `json:"failed"`
+	Seconds float64 `json:"seconds"`
+	citations.Usage
+}
+
+// String is the derive cost for the summary line.
+func (d *evalDerive) String() string {
+	if d == nil {
+		return ""
+	}
+	return fmt.Sprintf("; derive step: %s chunks, %s calls, %s prompt and %s completion tokens",
+		commaInt(d.Chunks), commaInt(d.LLMCalls), commaInt(d.PromptTokens), commaInt(d.CompletionTokens))
+}
+
+// prepareEval derives, before an evaluation of a RAIDD strategy, what the
+// questions' documents lack, so the answers' usage is the answering alone
+// and the derivation's is reported on its own. Other strategies need
+// nothing (nil).
+func prepareEval(ctx context.Context, a *app, env *engine.Env, s engine.Strategy, golds []citations.Gold, options map[string]string) (*evalDerive, error) {
+	rs, ok := s.(*raidd.Strategy)
+	if !ok {
+		return nil, nil
+	}
+	opt, err := raidd.ParseOptions(rs.Name(), options)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[docstore.DocID]bool{}
+	var docs []docstore.DocID
+	for _, g := range golds {
+		ids, err := resolveDocs(env.Library, g.Docs)
+		if err != nil {
+			return nil, fmt.Errorf("question %s: %w", g.ID, err)
+		}
+		if len(g.Docs) == 0 {
+			infos, err := env.Library.List()
+			if err != nil {
+				return nil, err
+			}
+			for _, in := range infos {
+				ids = append(ids, in.ID)
+			}
+		}
+		for _, id := range ids {
+			if !seen[id] {
+				seen[id] = true
+				docs = append(docs, id)
+			}
+		}
+	}
+	dv := &raidd.Deriver{Library: env.Library, Client: rs.Client(), Model: opt.DeriveModel}
+	rep, err := deriveWithProgress(ctx, a, dv, docs)
+	if err != nil {
+		return nil, deriveError(err, dv, nil, nil)
+	}
+	return &evalDerive{Chunks: rep.Derived, Resumed: rep.Resumed, Failed: len(rep.Failures), Seconds: rep.Seconds, Usage: rep.Usage}, nil
+}
+
+func docCount(n int) string {
+	if n == 1 {
+		return "1 document"
+	}
+	return fmt.Sprintf("%d documents", n)
+}
+
+func haveHas(n int) string {
+	if n == 1 {
+		return "has"
+	}
+	return "have"
+}
+
+// commaInt writes n with thousands separators: "9,870".
+func commaInt(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return s
+	}
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
+
+// approxTokens writes a token count roughly: "850", "12k", "1.4M".
+func approxTokens(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}

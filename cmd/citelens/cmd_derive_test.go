@@ -1,0 +1,172 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/citelens/citelens/engine/llm/llmtest"
+)
+
+var (
+	deriveCountRE = regexp.MustCompile(`generate (\d+) reading comprehension questions`)
+	deriveTagRE   = regexp.MustCompile(`<C(\d+)>`)
+)
+
+// scriptedRAIDD answers derivation prompts with a summary and questions,
+// and answering prompts by citing the first sentence shown.
+func scriptedRAIDD(r llmtest.ChatRequest) llmtest.Reply {
+	p := r.Last()
+	if m := deriveCountRE.FindStringSubmatch(p); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		_, text, _ := strings.Cut(p, "Here is the text:\n\n")
+		text, _, _ = strings.Cut(text, "\n\nWrite the summary after")
+		words := strings.Fields(text)
+		var b strings.Builder
+		fmt.Fprintf(&b, "SUMMARY:\nThe passage concerns %s.\nQUESTIONS:\n", strings.Join(words[:min(8, len(words))], " "))
+		for i := range n {
+			fmt.Fprintf(&b, "%d. What does the passage say about %s?\n", i+1, words[(i*7)%len(words)])
+		}
+		return llmtest.Text(b.String())
+	}
+	if m := deriveTagRE.FindStringSubmatch(strings.SplitN(p, "Now get ready to handle the following test case.", 2)[1]); m != nil {
+		return llmtest.Text(fmt.Sprintf("<statement>The document says so.<cite>[%s-%s]</cite></statement>", m[1], m[1]))
+	}
+	return llmtest.Text("<statement>No idea.<cite></cite></statement>")
+}
+
+// modelEnv points the command at srv through the environment, with no
+// config file of the user's.
+func modelEnv(t *testing.T, srv *llmtest.Server) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
+	t.Setenv("CITELENS_CONFIG", filepath.Join(home, "config", "citelens", "config.toml"))
+	t.Setenv("CITELENS_DB", "")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("CITELENS_MODEL", llmtest.DefaultModel)
+}
+
+// TestDeriveCommand: ask refuses to spend tokens unasked and names the
+// command; derive derives, resumes nothing twice, reports its cost; ask
+// then answers with citations of the document.
+func TestDeriveCommand(t *testing.T) {
+	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
+	modelEnv(t, srv)
+	c := newCLI(t)
+	var added []addedDoc
+	if err := json.Unmarshal([]byte(c.ok("add", "--json", sample)), &added); err != nil {
+		t.Fatal(err)
+	}
+	id := string(added[0].ID)
+
+	_, errs, code := c.run("ask", "--strategy", "raidd-s", "What do governments derive their powers from?")
+	if code == 0 || !strings.Contains(errs, "citelens derive --doc "+id) || !strings.Contains(errs, "--opt derive=yes") || !strings.Contains(errs, "declaration.txt has none yet") {
+		t.Fatalf("ask without derived documents: status %d\n%s", code, errs)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("%d model requests before deriving was asked for", n)
+	}
+
+	out := c.ok("derive", "--status")
+	if !strings.Contains(out, "none") || !strings.Contains(out, "Deriving the missing") {
+		t.Errorf("derive --status before deriving:\n%s", out)
+	}
+	var view deriveView
+	if err := json.Unmarshal([]byte(c.ok("derive", "--json")), &view); err != nil {
+		t.Fatal(err)
+	}
+	if view.Derived == 0 || view.LLMCalls != view.Derived || view.PromptTokens == 0 || view.Resumed != 0 ||
+		len(view.Documents) != 1 || view.Documents[0].Derived != view.Derived || view.ChunkTokens != 256 || view.ChunkOverlap != 50 {
+		t.Fatalf("derive --json: %+v", view)
+	}
+	if n := len(srv.ChatRequests()); n != view.Derived {
+		t.Errorf("%d requests for %d chunks", n, view.Derived)
+	}
+	if out := c.ok("derive"); !strings.Contains(out, "Nothing to derive") {
+		t.Errorf("second derive: %q", out)
+	}
+	if out := c.ok("derive", "--status"); !strings.Contains(out, "complete") {
+		t.Errorf("derive --status after deriving:\n%s", out)
+	}
+
+	out = c.ok("ask", "--strategy", "raidd-u", "What do governments derive their powers from?")
+	if !strings.Contains(out, "The document says so. [1]") || !strings.Contains(out, "declaration.txt") {
+		t.Errorf("ask raidd-u:\n%s", out)
+	}
+	if n := len(srv.ChatRequests()); n != view.Derived+1 {
+		t.Errorf("%d requests after one question, want %d", n, view.Derived+1)
+	}
+	// Removing the document removes its derived documents.
+	c.ok("rm", id)
+	c.ok("add", sample)
+	if out := c.ok("derive", "--status"); !strings.Contains(out, "none") {
+		t.Errorf("derive --status after removing and re-adding:\n%s", out)
+	}
+}
+
+// TestEvalReportsDeriveCost: eval of a RAIDD strategy derives first and
+// reports that cost apart from the answers'.
+func TestEvalReportsDeriveCost(t *testing.T) {
+	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
+	modelEnv(t, srv)
+	data := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(data, "docs"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(sample)
+	if err := os.WriteFile(filepath.Join(data, "docs", "declaration.txt"), raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var qs strings.Builder
+	for i, q := range []string{"What do governments derive their powers from?", "What did the King refuse?", "What is the history of the present King of Great Britain?"} {
+		fmt.Fprintf(&qs, `{"id": "q%d", "question": %q, "answers": [], "docs": ["declaration.txt"], "evidence": [{"doc": "declaration.txt", "start": 0, "end": 40}]}`+"\n", i, q)
+	}
+	if err := os.WriteFile(filepath.Join(data, "questions.jsonl"), []byte(qs.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb strings.Builder
+	code := run([]string{"eval", "--data", data, "--strategy", "raidd-q+"}, strings.NewReader(""), &out, &errb)
+	if code != 0 {
+		t.Fatalf("eval: status %d\n%s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	var sum struct {
+		Strategy  string `json:"strategy"`
+		Questions int    `json:"questions"`
+		LLMCalls  int    `json:"llm_calls"`
+		Prompt    int    `json:"prompt_tokens"`
+		Complete  int    `json:"completion_tokens"`
+		Derive    *struct {
+			Chunks   int `json:"chunks"`
+			LLMCalls int `json:"llm_calls"`
+			Prompt   int `json:"prompt_tokens"`
+			Complete int `json:"completion_tokens"`
+		} `json:"derive"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
+		t.Fatal(err)
+	}
+	answers := 0
+	for _, r := range srv.ChatRequests() {
+		if !deriveCountRE.MatchString(r.Last()) {
+			answers++
+		}
+	}
+	if sum.Strategy != "raidd-q+" || sum.Questions != 3 || sum.LLMCalls != 3 || answers != 3 || sum.Prompt == 0 || sum.Complete == 0 {
+		t.Errorf("answers' usage %+v (%d answering requests)", sum, answers)
+	}
+	if d := sum.Derive; d == nil || d.Chunks == 0 || d.LLMCalls != d.Chunks || d.Prompt == 0 || d.Complete == 0 || d.LLMCalls+answers != len(srv.ChatRequests()) {
+		t.Errorf("derive cost %+v of %d requests", sum.Derive, len(srv.ChatRequests()))
+	}
+	if !strings.Contains(errb.String(), "derive step: ") {
+		t.Errorf("the summary line lacks the derive step:\n%s", errb.String())
+	}
+}

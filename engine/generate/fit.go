@@ -8,6 +8,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
 )
 
 // SentenceRef is sentence Sentence of the Doc-th document of a scope: what
@@ -207,7 +208,7 @@ func (f Fit) Stage(contextWindow int) string {
 	if len(f.Parts) == 1 {
 		what, verb = "the document", "exceeds"
 	}
-	kept := fmt.Sprintf("kept %s of %s sentences", thousands(f.Shown), thousands(f.Total))
+	kept := fmt.Sprintf("kept %s of %s sentences", engine.Thousands(f.Shown), engine.Thousands(f.Total))
 	switch {
 	case f.Ranked == 0:
 		kept += ", from the beginning and the end (none matched the question's words)"
@@ -333,17 +334,4 @@ func kilo(n int) string {
 		return strconv.Itoa(n)
 	}
 	return strconv.Itoa((n+500)/1000) + "k"
-}
-
-// thousands writes n with thousands separators: "9,870".
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
 }

@@ -28,7 +28,6 @@ package generate
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
@@ -114,7 +113,7 @@ func Run(ctx context.Context, c *llm.Client, req Request, emit func(engine.Event
 	if err != nil {
 		return res, err
 	}
-	ctx = llm.WithRetryNotify(ctx, func(r llm.Retry) { emit(engine.Event{Stage: retryStage(r)}) })
+	ctx = engine.ReportRetries(ctx, emit)
 	s := c.ChatStream(ctx, llm.ChatRequest{
 		Messages: msgs, Model: req.Model, MaxTokens: req.MaxTokens, Temperature: req.Temperature,
 	})
@@ -155,20 +154,4 @@ func Run(ctx context.Context, c *llm.Client, req Request, emit func(engine.Event
 			"the answer reached the output limit of %d tokens and may be cut short; raise max_output in the config file", limit))
 	}
 	return res, err
-}
-
-// retryStage tells the user why the answer is waiting.
-func retryStage(r llm.Retry) string {
-	why := "the server failed"
-	if r.Err != nil {
-		switch {
-		case r.Err.Status == 429:
-			why = "the server is busy (rate limited)"
-		case r.Err.Status != 0:
-			why = fmt.Sprintf("the server failed (HTTP %d)", r.Err.Status)
-		case r.Err.Kind == llm.ErrInterrupted:
-			why = "the connection dropped"
-		}
-	}
-	return fmt.Sprintf("%s; retrying in %s (attempt %d of %d)", why, r.Wait.Round(100*time.Millisecond), r.Attempt+1, llm.MaxRetries+1)
 }

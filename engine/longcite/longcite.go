@@ -23,7 +23,6 @@ package longcite
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
@@ -98,7 +97,7 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 	if err != nil {
 		return nil, err
 	}
-	docs, err := loadScope(s.lib, req.Docs)
+	docs, err := engine.LoadScope(s.lib, req.Docs)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +120,7 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 	if err != nil {
 		return nil, err
 	}
-	emit(engine.Event{Stage: fmt.Sprintf("asking %s (%s prompt, %s)", cfg.Model, format, scopeSize(docs, fit.Shown))})
+	emit(engine.Event{Stage: fmt.Sprintf("asking %s (%s prompt, %s)", cfg.Model, format, engine.DescribeScope(docs, fit.Shown))})
 	return answer(ctx, s.client, generate.Request{
 		Question: req.Question, Numbering: num, Format: format, Resolve: opt.resolve(), Model: cfg.Model,
 	}, emit)
@@ -133,63 +132,6 @@ func answer(ctx context.Context, c *llm.Client, greq generate.Request, emit func
 	res, err := generate.Run(ctx, c, greq, emit)
 	ans := &engine.Answer{Statements: res.Statements, Model: greq.Model, Warnings: res.Warnings}
 	return ans, err
-}
-
-// loadScope loads the scope's documents in order, each once; an empty
-// scope means every document of the library.
-func loadScope(lib *docstore.Library, ids []docstore.DocID) ([]*docstore.Document, error) {
-	if len(ids) == 0 {
-		infos, err := lib.List()
-		if err != nil {
-			return nil, err
-		}
-		for _, in := range infos {
-			ids = append(ids, in.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return nil, engine.ErrEmptyScope
-	}
-	seen := make(map[docstore.DocID]bool, len(ids))
-	docs := make([]*docstore.Document, 0, len(ids))
-	for _, id := range ids {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		d, err := lib.Document(id)
-		if err != nil {
-			return nil, err
-		}
-		docs = append(docs, d)
-	}
-	return docs, nil
-}
-
-// scopeSize describes what the prompt shows: "1 document, 3,412 sentences".
-func scopeSize(docs []*docstore.Document, sentences int) string {
-	d := "1 document"
-	if len(docs) != 1 {
-		d = fmt.Sprintf("%d documents", len(docs))
-	}
-	s := "sentences"
-	if sentences == 1 {
-		s = "sentence"
-	}
-	return fmt.Sprintf("%s, %s %s", d, thousands(sentences), s)
-}
-
-// thousands writes n with thousands separators: "9,870".
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
 }
 
 func noRoom(cfg llm.Config, f generate.Format) error {

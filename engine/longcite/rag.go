@@ -51,7 +51,7 @@ func (s *RAG) Answer(ctx context.Context, req engine.Request, emit func(engine.E
 	if err != nil {
 		return nil, err
 	}
-	docs, err := loadScope(s.lib, req.Docs)
+	docs, err := engine.LoadScope(s.lib, req.Docs)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,98 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine/llm"
+)
+
+// LoadScope loads a request's documents in order, each once; an empty
+// scope means every document of the library.
+func LoadScope(lib *docstore.Library, ids []docstore.DocID) ([]*docstore.Document, error) {
+	if len(ids) == 0 {
+		infos, err := lib.List()
+		if err != nil {
+			return nil, err
+		}
+		for _, in := range infos {
+			ids = append(ids, in.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, ErrEmptyScope
+	}
+	seen := make(map[docstore.DocID]bool, len(ids))
+	docs := make([]*docstore.Document, 0, len(ids))
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		d, err := lib.Document(id)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	return docs, nil
+}
+
+// DescribeScope says how much of the scope a prompt shows, for stages:
+// "1 document, 3,412 sentences".
+func DescribeScope(docs []*docstore.Document, sentences int) string {
+	d := "1 document"
+	if len(docs) != 1 {
+		d = fmt.Sprintf("%d documents", len(docs))
+	}
+	s := "sentences"
+	if sentences == 1 {
+		s = "sentence"
+	}
+	return fmt.Sprintf("%s, %s %s", d, Thousands(sentences), s)
+}
+
+// Thousands writes n with thousands separators: "9,870".
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	out := make([]byte, 0, len(s)+len(s)/3+1)
+	if neg {
+		out = append(out, '-')
+	}
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
+
+// RetryStage tells the user why an answer is waiting on the server.
+func RetryStage(r llm.Retry) string {
+	why := "the server failed"
+	if r.Err != nil {
+		switch {
+		case r.Err.Status == 429:
+			why = "the server is busy (rate limited)"
+		case r.Err.Status != 0:
+			why = fmt.Sprintf("the server failed (HTTP %d)", r.Err.Status)
+		case r.Err.Kind == llm.ErrInterrupted:
+			why = "the connection dropped"
+		}
+	}
+	return fmt.Sprintf("%s; retrying in %s (attempt %d of %d)", why, r.Wait.Round(100*time.Millisecond), r.Attempt+1, llm.MaxRetries+1)
+}
+
+// ReportRetries returns ctx set so that the client's retries on it are
+// emitted as stages.
+func ReportRetries(ctx context.Context, emit func(Event)) context.Context {
+	return llm.WithRetryNotify(ctx, func(r llm.Retry) { emit(Event{Stage: RetryStage(r)}) })
+}

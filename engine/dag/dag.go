@@ -10,7 +10,8 @@
 //     signal, which ends the steps.
 //  2. Retrieve: the top chunks for q_i (3 sentence-aligned chunks of about
 //     80 words, the seed's setting, ranked by engine/retrieve's BM25 over
-//     segments), concatenated in document order.
+//     segments, fused with dense similarity when an embedding model is
+//     configured), concatenated in document order.
 //  3. Extract: the model, given P_e, q_i and the chunks' sentences numbered
 //     with their real indices, writes a one-sentence fact f_i citing the
 //     sentences it used, in LongCite's statement format.
@@ -26,15 +27,16 @@ package dag
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/retrieve"
@@ -54,7 +56,7 @@ func init() {
 
 // Strategy is the dag strategy.
 type Strategy struct {
-	lib    *docstore.Library
+	env    *engine.Env
 	r      *retrieve.Retriever
 	client *llm.Client
 }
@@ -69,7 +71,7 @@ func New(env *engine.Env) (*Strategy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Strategy{lib: env.Library, r: retrieve.New(env.Library), client: c}, nil
+	return &Strategy{env: env, r: retrieve.New(env.Library), client: c}, nil
 }
 
 // Name returns "dag".
@@ -87,13 +89,17 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 	if err != nil {
 		return nil, err
 	}
-	docs, err := loadScope(s.lib, req.Docs)
+	docs, err := engine.LoadScope(s.env.Library, req.Docs)
 	if err != nil {
 		return nil, err
 	}
 	r := s.newRun(opt, docs, req.Question, emit)
 	ans := &engine.Answer{Model: r.cfg.Model, Plan: r.plan}
-	if err := r.steps(ctx); err != nil {
+	err = r.dense(ctx, ans)
+	if err == nil {
+		err = r.steps(ctx)
+	}
+	if err != nil {
 		r.plan.Stopped = StopFailed
 		r.factsAsAnswer(ans, "the answer was not written: the statements are the facts found for the sub-questions before it stopped")
 		ans.Usage = r.usage
@@ -116,6 +122,7 @@ type run struct {
 	question string
 	emit     func(engine.Event)
 	seg      retrieve.Segmenting
+	fusion   retrieve.Fusion // dense similarity, when an embedding model is configured
 	// shown holds the chunks already shown for each sub-question (by its
 	// normalised text), so a repeated sub-question gets the next-best.
 	shown map[string]map[Chunk]bool
@@ -125,17 +132,51 @@ type run struct {
 
 func (s *Strategy) newRun(opt Options, docs []*docstore.Document, question string, emit func(engine.Event)) *run {
 	r := &run{
-		s: s, opt: opt, cfg: s.client.Config(), docs: docs, question: question, emit: emit,
+		s: s, opt: opt, cfg: s.client.Config(), docs: docs, question: question,
 		seg:   segmenting(docs, opt.ChunkWords),
 		index: make(map[docstore.DocID]int, len(docs)),
 		shown: map[string]map[Chunk]bool{},
-		plan:  &Plan{Steps: []Step{}, MaxSteps: opt.MaxSteps, Chunks: opt.Chunks, ChunkWords: opt.ChunkWords},
+		plan: &Plan{Steps: []Step{}, MaxSteps: opt.MaxSteps, Chunks: opt.Chunks, ChunkWords: opt.ChunkWords,
+			Retrieval: RetrievalBM25},
+	}
+	// Every model and embedding call reports its usage as an event; the
+	// answer's usage is their sum.
+	r.emit = func(ev engine.Event) {
+		if ev.Usage != nil {
+			r.usage.Add(*ev.Usage)
+		}
+		emit(ev)
 	}
 	for i, d := range docs {
 		r.index[d.ID] = i
 		r.ids = append(r.ids, d.ID)
 	}
 	return r
+}
+
+// dense sets up dense retrieval when an embedding model is configured:
+// the seed ranks chunks with a bi-encoder (bge), which engine/dense fuses
+// with BM25. The scope's sentences are embedded once and kept; a chunk
+// scores the mean of its sentences' vectors. When embedding fails the
+// answer goes on with BM25 alone and says so; only cancellation stops it.
+func (r *run) dense(ctx context.Context, ans *engine.Answer) error {
+	if !dense.Enabled(r.s.env) {
+		return nil
+	}
+	f, err := dense.ForEnv(ctx, r.s.env, r.ids, r.emit, docstore.SentenceLevel)
+	switch {
+	case err != nil && (ctx.Err() != nil || errors.Is(err, llm.ErrCanceled)):
+		return err
+	case err != nil:
+		why := "dense retrieval is unavailable, so chunks are ranked by BM25 alone: " + textproc.OneLine(err.Error())
+		r.emit(engine.Event{Stage: clip(why, stageWidth)})
+		ans.Warnings = append(ans.Warnings, why)
+		return nil
+	case f.Dense != nil:
+		r.fusion = f
+		r.plan.Retrieval = RetrievalDense + " (" + r.cfg.EmbedModel + ")"
+	}
+	return nil
 }
 
 // steps is Algorithm 1's loop.
@@ -231,7 +272,7 @@ func (r *run) retrieve(ctx context.Context, sub string) (ps []retrieve.Passage, 
 		r.shown[key] = seen
 	}
 	repeated = len(seen) > 0
-	ps, err = r.s.r.Segments(ctx, sub, r.seg, retrieve.Options{Docs: r.ids, K: r.opt.Chunks + len(seen)})
+	ps, err = r.s.r.Segments(ctx, sub, r.seg, retrieve.Options{Docs: r.ids, K: r.opt.Chunks + len(seen), Fusion: r.fusion})
 	if err != nil {
 		return nil, repeated, err
 	}
@@ -308,16 +349,16 @@ func (r *run) answer(ctx context.Context, ans *engine.Answer) error {
 	if err != nil {
 		return err
 	}
-	why := fmt.Sprintf("the model can answer after %s", plural(len(r.plan.Steps), "step"))
+	// What happens first, as a narrow pane cuts the end.
+	why := fmt.Sprintf("the model stopped after %s", plural(len(r.plan.Steps), "step"))
 	if r.plan.Stopped == StopLimit {
-		why = fmt.Sprintf("step limit (%d) reached", r.opt.MaxSteps)
+		why = fmt.Sprintf("the step limit of %d was reached", r.opt.MaxSteps)
 	}
-	r.emit(engine.Event{Stage: fmt.Sprintf("%s: answering from %s, %s", why, plural(facts, "fact"), plural(num.Len(), "sentence"))})
+	r.emit(engine.Event{Stage: fmt.Sprintf("answering from %s (%s): %s", plural(facts, "fact"), plural(num.Len(), "sentence"), why)})
 	res, err := generate.Run(ctx, r.s.client, generate.Request{
 		Question: finalQuestion(r.question, r.plan.Steps, num), Numbering: num, Format: format,
 		Resolve: r.opt.resolve(), Model: r.cfg.Model,
 	}, r.emit)
-	r.usage.Add(res.Usage)
 	// The stream judged whether an uncited statement needs a citation
 	// against the final question, which holds the facts; judge against the
 	// user's question, so a statement repeating a fact uncited is flagged.
@@ -348,28 +389,12 @@ func (r *run) factsAsAnswer(ans *engine.Answer, why string) {
 // call makes one model call, reporting retries as stages and the call's
 // usage as an event.
 func (r *run) call(ctx context.Context, req llm.ChatRequest) (llm.Reply, error) {
-	ctx = llm.WithRetryNotify(ctx, func(rt llm.Retry) { r.emit(engine.Event{Stage: retryStage(rt)}) })
 	req.Model = r.cfg.Model
-	reply, err := r.s.client.Chat(ctx, req)
+	reply, err := r.s.client.Chat(engine.ReportRetries(ctx, r.emit), req)
 	if u := reply.Usage; u.LLMCalls > 0 {
-		r.usage.Add(u)
 		r.emit(engine.Event{Usage: &u})
 	}
 	return reply, err
-}
-
-// retryStage tells the user why the answer is waiting.
-func retryStage(r llm.Retry) string {
-	why := "the model endpoint failed"
-	if r.Err != nil {
-		switch {
-		case r.Err.Status == 429:
-			why = "the model endpoint is busy (rate limited)"
-		case r.Err.Status != 0:
-			why = fmt.Sprintf("the model endpoint failed (HTTP %d)", r.Err.Status)
-		}
-	}
-	return fmt.Sprintf("%s; retrying in %s (attempt %d of %d)", why, r.Wait.Round(100*time.Millisecond), r.Attempt+1, llm.MaxRetries+1)
 }
 
 // segmenting sizes chunks of about words words in the segmenter's tokens,
@@ -390,37 +415,6 @@ func segmenting(docs []*docstore.Document, words int) retrieve.Segmenting {
 		perWord = float64(t) / float64(w)
 	}
 	return retrieve.Segmenting{Tokens: max(1, int(math.Round(float64(words)*perWord)))}
-}
-
-// loadScope loads the scope's documents in order, each once; an empty
-// scope means every document of the library.
-func loadScope(lib *docstore.Library, ids []docstore.DocID) ([]*docstore.Document, error) {
-	if len(ids) == 0 {
-		infos, err := lib.List()
-		if err != nil {
-			return nil, err
-		}
-		for _, in := range infos {
-			ids = append(ids, in.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return nil, engine.ErrEmptyScope
-	}
-	seen := make(map[docstore.DocID]bool, len(ids))
-	docs := make([]*docstore.Document, 0, len(ids))
-	for _, id := range ids {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		d, err := lib.Document(id)
-		if err != nil {
-			return nil, err
-		}
-		docs = append(docs, d)
-	}
-	return docs, nil
 }
 
 func plural(n int, one string) string {

@@ -110,7 +110,7 @@ func TestStopsOnModelSignal(t *testing.T) {
 		"fact 1: Scott Derrickson is an American director [s. ",
 		"sub-question 2/5: What is the nationality of Ed Wood?",
 		"fact 2: Ed Wood was an American filmmaker [s. ",
-		"the model can answer after 2 steps: answering from 2 facts, 2 sentences",
+		"answering from 2 facts (2 sentences): the model stopped after 2 steps",
 	}
 	if len(ans.Stages) != len(wantStages) {
 		t.Fatalf("stages %q", ans.Stages)
@@ -149,7 +149,7 @@ func TestStopsAtStepLimit(t *testing.T) {
 			t.Errorf("max_steps=%d: %d calls (usage says %d), want %d", steps, calls, ans.Usage.LLMCalls, 2*steps+1)
 		}
 		last := ans.Stages[len(ans.Stages)-1]
-		if want := fmt.Sprintf("step limit (%d) reached: answering from %s", steps, plural(steps, "fact")); !strings.HasPrefix(last, want) {
+		if want := fmt.Sprintf("answering from %s (%s): the step limit of %d was reached", plural(steps, "fact"), plural(steps, "sentence"), steps); last != want {
 			t.Errorf("max_steps=%d: last stage %q, want %q…", steps, last, want)
 		}
 		if len(ans.Statements) == 0 {
@@ -554,5 +554,58 @@ func TestStagesFit(t *testing.T) {
 	}
 	if got := sentenceList(spans); got != "s. 584-586, 9001-9002, 13 +2" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestDense: with an embedding model configured, chunks are ranked with
+// dense similarity fused in, the embedding calls count in the usage, and
+// the plan says so; when embedding fails, BM25 carries on with a warning.
+func TestDense(t *testing.T) {
+	lib, _ := filmLibrary(t)
+	srv := llmtest.New(t)
+	srv.Respond(filmModel(t, true).respond)
+	cfg := config(srv)
+	cfg.EmbedModel = llmtest.DefaultEmbedModel
+	env := newEnv(t, lib, cfg, noSleep)
+	ans, err := ask(t, t.Context(), env, engine.Request{Question: question}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	embeds := 0
+	for _, r := range srv.Requests() {
+		if r.Embed != nil {
+			embeds++
+		}
+	}
+	plan := ans.Plan.(*Plan)
+	if embeds == 0 || plan.Retrieval != "bm25+dense (test-embed)" {
+		t.Fatalf("%d embedding calls, retrieval %q", embeds, plan.Retrieval)
+	}
+	if ans.Usage.LLMCalls != 6+embeds {
+		t.Errorf("usage counts %d calls, want 6 chat and %d embedding", ans.Usage.LLMCalls, embeds)
+	}
+	if len(plan.Steps) != 2 || len(plan.Steps[0].Citations) != 1 || len(plan.Steps[1].Citations) != 1 {
+		t.Errorf("steps %+v", plan.Steps)
+	}
+
+	// A library whose vectors are not stored yet, and an endpoint that
+	// refuses to embed.
+	lib2, _ := filmLibrary(t)
+	env = newEnv(t, lib2, cfg, noSleep)
+	for range 8 {
+		srv.EnqueueEmbeddings(llmtest.Status(400))
+	}
+	ans, err = ask(t, t.Context(), env, engine.Request{Question: question}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan := ans.Plan.(*Plan); plan.Retrieval != RetrievalBM25 || len(plan.Steps) != 2 {
+		t.Errorf("plan %+v", plan)
+	}
+	stage := slices.IndexFunc(ans.Stages, func(s string) bool {
+		return strings.HasPrefix(s, "dense retrieval is unavailable, so chunks are ranked by BM25 alone: ")
+	})
+	if len(ans.Warnings) != 1 || !strings.Contains(ans.Warnings[0], "HTTP 400") || stage < 0 {
+		t.Errorf("warnings %q, stages %q", ans.Warnings, ans.Stages)
 	}
 }

@@ -21,13 +21,22 @@ type Plan struct {
 	Stopped string `json:"stopped"`
 	// MaxSteps is the step limit the answer ran with.
 	MaxSteps int `json:"max_steps"`
-	// Chunks and ChunkWords are the retrieval per sub-question.
-	Chunks     int `json:"chunks"`
-	ChunkWords int `json:"chunk_words"`
+	// Chunks and ChunkWords are the retrieval per sub-question; Retrieval
+	// is how chunks were ranked: RetrievalBM25, or RetrievalDense and the
+	// embedding model.
+	Chunks     int    `json:"chunks"`
+	ChunkWords int    `json:"chunk_words"`
+	Retrieval  string `json:"retrieval"`
 	// Draft is the planner's own "Final answer:" line, when it stopped the
 	// steps; the answer's statements are written from the facts after it.
 	Draft string `json:"draft_answer,omitempty"`
 }
+
+// How chunks were ranked.
+const (
+	RetrievalBM25  = "bm25"
+	RetrievalDense = "bm25+dense"
+)
 
 // Why the steps ended.
 const (

@@ -8,15 +8,22 @@
 // Its scripted model is plausible, not clever:
 //
 //   - asked for RAIDD's derived documents (engine/raidd's prompt), it
-//     writes a summary (the chunk's first words) and the questions asked
-//     for, one per sentence, about each sentence's longest words;
+//     writes a summary (the first words of each sentence) and the
+//     questions asked for, spread over the sentences, about their names
+//     (or longest words);
 //   - asked to answer from numbered sentences ("<C12>…", LongCite's
 //     prompts), it cites the shown sentences sharing the most index terms
 //     with the question, one statement each, quoting their first words;
+//   - OkraLong's, CoF's, DAG's and RAC-C's prompts get replies of their
+//     own (strategies.go);
 //   - anything else gets "OK.".
 //
 // -delay slows every streamed word, to watch stages and streaming in the
-// UI.
+// UI. -stats FILE puts a timing proxy in front of the server (the URL
+// printed is the proxy's; -addr chooses its address) and writes the
+// request counts and the time spent answering to FILE when the server is
+// stopped (SIGINT or SIGTERM): bench/costs uses it to tell the time spent
+// in the model from the time spent around it.
 package main
 
 import (
@@ -37,18 +44,32 @@ import (
 func main() {
 	delay := flag.Duration("delay", 0, "wait this long before each streamed word")
 	cites := flag.Int("cites", 2, "statements (each citing one sentence) per answer")
+	stats := flag.String("stats", "", "time the requests and write the figures to `FILE` on exit")
+	addr := flag.String("addr", "127.0.0.1:0", "with -stats, the `address` the timing proxy listens on")
 	flag.Parse()
 	srv := llmtest.Start(llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
-		reply := respond(r.Last(), *cites)
+		reply := respondTo(r, *cites)
 		reply.ChunkDelay = *delay
 		return reply
 	}))
 	defer srv.Close()
-	fmt.Printf("export OPENAI_BASE_URL=%s CITELENS_MODEL=%s OPENAI_API_KEY=\n", srv.URL, llmtest.DefaultModel)
+	base, finish := srv.URL, func() error { return nil }
+	if *stats != "" {
+		var err error
+		if base, finish, err = serveTimed(srv.URL, *addr, *stats); err != nil {
+			fmt.Fprintln(os.Stderr, "llmtestd:", err)
+			os.Exit(1)
+		}
+	}
+	fmt.Printf("export OPENAI_BASE_URL=%s CITELENS_MODEL=%s OPENAI_API_KEY=\n", base, llmtest.DefaultModel)
 	fmt.Fprintln(os.Stderr, "llmtestd: serving; Ctrl-C stops it")
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
 	<-stop
+	if err := finish(); err != nil {
+		fmt.Fprintln(os.Stderr, "llmtestd:", err)
+		os.Exit(1)
+	}
 }
 
 var (
@@ -71,19 +92,35 @@ func respond(prompt string, cites int) llmtest.Reply {
 }
 
 // derive writes a chunk's summary and n questions in the layout the
-// prompt asks for.
+// prompt asks for: the summary is the first words of each sentence, and
+// each question asks about a sentence's names (its capitalised phrases),
+// or its longest words when it has none, the questions spread over the
+// sentences.
 func derive(text string, n int) string {
-	words := strings.Fields(text)
-	var b strings.Builder
-	fmt.Fprintf(&b, "SUMMARY:\nThe passage discusses %s.\nQUESTIONS:\n", strings.Join(words[:min(24, len(words))], " "))
 	sents := sentenceRE.FindAllString(text, -1)
 	if len(sents) == 0 {
 		sents = []string{text}
 	}
+	var b strings.Builder
+	b.WriteString("SUMMARY:\nThe passage says:")
+	for _, s := range sents {
+		words := strings.Fields(s)
+		fmt.Fprintf(&b, " %s;", strings.Trim(strings.Join(words[:min(8, len(words))], " "), ",.;:"))
+	}
+	b.WriteString("\nQUESTIONS:\n")
 	for i := range n {
-		s := strings.Fields(sents[i%len(sents)])
-		slices.SortStableFunc(s, func(a, b string) int { return len(b) - len(a) })
-		topic := strings.Trim(strings.Join(s[:min(3, len(s))], " "), ",.;:()\"'")
+		// Spread the questions over the chunk's sentences: with fewer
+		// questions than sentences, each asks about a run of them.
+		s := sents[i%len(sents)]
+		if n < len(sents) {
+			s = strings.Join(sents[i*len(sents)/n:(i+1)*len(sents)/n], " ")
+		}
+		topic := strings.Join(capitalised(s), " and ")
+		if topic == "" {
+			w := strings.Fields(s)
+			slices.SortStableFunc(w, func(a, b string) int { return len(b) - len(a) })
+			topic = strings.Trim(strings.Join(w[:min(3, len(w))], " "), ",.;:()\"'")
+		}
 		fmt.Fprintf(&b, "%d. What does the text say about %s?\n", i+1, topic)
 	}
 	return b.String()

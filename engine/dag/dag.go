@@ -105,7 +105,7 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 		ans.Usage = r.usage
 		return ans, err
 	}
-	emit(engine.Event{Plan: r.plan})
+	r.emit(engine.Event{Plan: r.plan})
 	err = r.answer(ctx, ans)
 	ans.Usage = r.usage
 	return ans, err

@@ -27,8 +27,8 @@ func init() {
 
 // evalLine is one question's record in --out and --per-question output.
 type evalLine struct {
-	Scores citations.Scores `json:"scores"`
-	Answer answerView       `json:"answer"`
+	Scores scoreLine  `json:"scores"`
+	Answer answerView `json:"answer"`
 }
 
 func runEval(ctx context.Context, a *app, args []string) error {
@@ -41,6 +41,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	out := fs.String("out", "", "write each question's scores and answer to `FILE` (JSON lines)")
 	perQuestion := fs.Bool("per-question", false, "print each question's scores as a JSON line as it is answered")
 	limit := fs.Int("limit", 0, "answer only the first `N` questions")
+	judgeOn := fs.Bool("judge", false, "also score citations with the configured model as judge (LongBench-Cite's recall, precision, F1)")
 	if _, err := parseFlags(a, fs, args); err != nil {
 		return err
 	}
@@ -80,6 +81,10 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	judged, err := newEvalJudge(env, *judgeOn) // nil without --judge
+	if err != nil {
+		return err
+	}
 
 	var outW *bufio.Writer
 	if *out != "" {
@@ -115,13 +120,17 @@ func runEval(ctx context.Context, a *app, args []string) error {
 			return fmt.Errorf("question %s: %w", g.ID, err)
 		}
 		all = append(all, sc)
-		line := evalLine{Scores: sc, Answer: newAnswerView(ans, g.ID)}
+		jf, err := judged.score(ctx, a.stderr, g.ID, ans)
+		if err != nil {
+			return err
+		}
+		line := evalLine{Scores: scoreLine{sc, jf}, Answer: newAnswerView(ans, g.ID)}
 		if outW != nil {
 			b, _ := json.Marshal(line)
 			outW.Write(append(b, '\n'))
 		}
 		if *perQuestion {
-			enc.Encode(sc)
+			enc.Encode(scoreLine{sc, jf})
 		}
 	}
 	if showProgress {
@@ -130,12 +139,14 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	report := citations.Summarize(all)
 	fmt.Fprintf(a.stderr, "%s over %d questions: evidence_recall %.3f, evidence_all %.3f, citation_precision %.3f, citation_length %.1f words, answer_hit %.3f%s\n",
 		strategy.Name(), report.Questions, report.EvidenceRecall, report.EvidenceAll, report.CitationPrecision, report.CitationLength, report.AnswerHit, derive)
+	judged.printSummary(a.stderr)
 	type summary struct {
 		Strategy string `json:"strategy"`
 		citations.Report
 		Derive *evalDerive `json:"derive,omitempty"`
+		*judgedReport
 	}
-	return enc.Encode(summary{Strategy: strategy.Name(), Report: report, Derive: derive})
+	return enc.Encode(summary{Strategy: strategy.Name(), Report: report, Derive: derive, judgedReport: judged.report()})
 }
 
 // readGold reads a questions.jsonl file.

@@ -1,0 +1,277 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine/dense"
+	"github.com/citelens/citelens/engine/llm"
+)
+
+func init() {
+	register(&command{
+		name:    "embed",
+		args:    "[--doc ID]... [--level sentence|chunk|all] [--status] [--json]",
+		summary: "embed documents' sentences and chunks for dense retrieval (spends embedding tokens; strategies also do it when first needed)",
+		run:     runEmbed,
+	})
+}
+
+// embedView is embed's JSON output.
+type embedView struct {
+	Model    string         `json:"model"`
+	Embedded int            `json:"embedded"`
+	Usage    llm.Usage      `json:"usage"`
+	Seconds  float64        `json:"seconds"`
+	Sets     []embedSetView `json:"sets"`
+}
+
+// embedSetView is one stored set of vectors.
+type embedSetView struct {
+	Doc    docstore.DocID `json:"doc"`
+	Name   string         `json:"name"`
+	Level  string         `json:"level"`
+	Dim    int            `json:"dim"`
+	Stored int            `json:"stored"`
+	Units  int            `json:"units"`
+	Bytes  int            `json:"bytes"`
+}
+
+func runEmbed(ctx context.Context, a *app, args []string) error {
+	fs := newFlags(a, commands["embed"])
+	var refs stringList
+	fs.Var(&refs, "doc", "embed this document (`ID` prefix or file name; repeatable; default: all)")
+	level := fs.String("level", "all", "what to embed: sentence, chunk or all")
+	status := fs.Bool("status", false, "show what is embedded with the configured model; make no model calls")
+	asJSON := fs.Bool("json", false, "print a JSON summary")
+	if _, err := parseFlags(a, fs, args); err != nil {
+		return err
+	}
+	levels, err := embedLevels(*level)
+	if err != nil {
+		return err
+	}
+	l, err := a.openLibrary(*status)
+	if errors.Is(err, errNoLibrary) {
+		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	docs, err := resolveDocs(l, refs)
+	if err != nil {
+		return err
+	}
+	if len(docs) == 0 {
+		infos, err := l.List()
+		if err != nil {
+			return err
+		}
+		for _, in := range infos {
+			docs = append(docs, in.ID)
+		}
+	}
+	if len(docs) == 0 {
+		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))
+		return nil
+	}
+	env, err := a.engineEnv(l)
+	if err != nil {
+		return err
+	}
+	model := env.Config.EmbedModel
+	if model == "" {
+		return withHint(fmt.Errorf("%w: nothing to embed with", llm.ErrNoEmbedModel),
+			"Set %s (or embed_model in %s) to an embedding model the server serves; 'citelens doctor' lists them.", llm.EnvEmbedModel, env.Config.Path)
+	}
+	view := embedView{Model: model}
+	if !*status {
+		client, err := env.RequireLLM("embed")
+		if err != nil {
+			return withHint(err, "Embedding needs a model endpoint: see 'citelens config show'.")
+		}
+		s, err := dense.New(l, client)
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		bar := &embedBar{w: a.stderr, enabled: isTerminal(a.stderr), start: start}
+		var usage llm.Usage
+		usage, view.Embedded, err = embedAll(ctx, s, docs, levels, bar.update)
+		bar.finish()
+		view.Usage, view.Seconds = usage, time.Since(start).Seconds()
+		if err != nil {
+			if !*asJSON {
+				printEmbedDone(a.stdout, view)
+			}
+			return embedError(err, refs)
+		}
+	}
+	for _, id := range docs {
+		sets, err := l.VectorSets(id)
+		if err != nil {
+			return err
+		}
+		info, _ := l.Info(id)
+		for _, set := range sets {
+			if set.Model != model {
+				continue
+			}
+			view.Sets = append(view.Sets, embedSetView{Doc: id, Name: info.Name, Level: levelName(set.Level), Dim: set.Dim,
+				Stored: set.Stored, Units: set.Units, Bytes: set.Bytes})
+		}
+	}
+	if *asJSON {
+		return writeJSON(a.stdout, view)
+	}
+	if !*status {
+		printEmbedDone(a.stdout, view)
+	}
+	printEmbedSets(a.stdout, view, len(docs))
+	return nil
+}
+
+func embedLevels(s string) ([]docstore.Level, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "all", "both", "":
+		return dense.Levels, nil
+	case "sentence", "sentences", "s":
+		return []docstore.Level{docstore.SentenceLevel}, nil
+	case "chunk", "chunks", "c":
+		return []docstore.Level{docstore.ChunkLevel}, nil
+	}
+	return nil, fmt.Errorf("--level %q: give sentence, chunk or all", s)
+}
+
+func levelName(lv docstore.Level) string {
+	if lv == docstore.ChunkLevel {
+		return "chunk"
+	}
+	return "sentence"
+}
+
+// embedAll embeds what is missing, document by document, and counts the
+// units it embedded.
+func embedAll(ctx context.Context, s *dense.Scorer, docs []docstore.DocID, levels []docstore.Level, progress func(dense.Progress)) (llm.Usage, int, error) {
+	var total llm.Usage
+	embedded := 0
+	for _, id := range docs {
+		// Each level of the document reports first what it already had.
+		first, last := map[docstore.Level]int{}, map[docstore.Level]int{}
+		u, err := s.Ensure(ctx, []docstore.DocID{id}, levels, func(p dense.Progress) {
+			if _, ok := first[p.Level]; !ok {
+				first[p.Level] = p.Done
+			}
+			last[p.Level] = p.Done
+			progress(p)
+		})
+		total.Add(u)
+		for lv, n := range last {
+			embedded += n - first[lv]
+		}
+		if err != nil {
+			return total, embedded, err
+		}
+	}
+	return total, embedded, nil
+}
+
+// embedBar draws "[████░░░░] 12,000/150,000 sentences, 850/s · manual.pdf".
+type embedBar struct {
+	w       io.Writer
+	enabled bool
+	start   time.Time
+	last    time.Time
+	drawn   bool
+	// base is where the current document level started, for the rate.
+	key  string
+	base int
+	at   time.Time
+}
+
+func (b *embedBar) update(p dense.Progress) {
+	key := string(p.Doc) + p.Unit()
+	if key != b.key {
+		b.key, b.base, b.at = key, p.Done, time.Now()
+	}
+	if !b.enabled || (b.drawn && time.Since(b.last) < 100*time.Millisecond && p.Done != p.Total) {
+		return
+	}
+	b.last, b.drawn = time.Now(), true
+	const width = 24
+	filled := width * p.Done / max(p.Total, 1)
+	rate := float64(p.Done-b.base) / max(time.Since(b.at).Seconds(), 1e-3)
+	fmt.Fprintf(b.w, "\r\x1b[2K[%s%s] %s/%s %s, %.0f/s · %s", strings.Repeat("█", filled), strings.Repeat("░", width-filled),
+		commaInt(p.Done), commaInt(p.Total), p.Unit(), rate, textproc.OneLine(p.Name))
+}
+
+func (b *embedBar) finish() {
+	if b.drawn {
+		fmt.Fprint(b.w, "\r\x1b[2K")
+	}
+}
+
+func printEmbedDone(w io.Writer, v embedView) {
+	if v.Usage.LLMCalls == 0 {
+		fmt.Fprintf(w, "Nothing to embed: everything asked for is embedded with %s.\n", textproc.OneLine(v.Model))
+		return
+	}
+	fmt.Fprintf(w, "Embedded %s sentences and chunks with %s in %s: %s calls, %s tokens", commaInt(v.Embedded), textproc.OneLine(v.Model),
+		time.Duration(v.Seconds*float64(time.Second)).Round(100*time.Millisecond), commaInt(v.Usage.LLMCalls), commaInt(v.Usage.PromptTokens))
+	if v.Usage.Estimated {
+		fmt.Fprint(w, " (estimated: the server reported no usage)")
+	}
+	fmt.Fprintln(w, ".")
+}
+
+func printEmbedSets(w io.Writer, v embedView, docs int) {
+	if len(v.Sets) == 0 {
+		fmt.Fprintf(w, "Nothing of %s is embedded with %s yet: run 'citelens embed'.\n", docCount(docs), textproc.OneLine(v.Model))
+		return
+	}
+	fmt.Fprintf(w, "Stored vectors (%s, int8 with a scale per vector):\n", textproc.OneLine(v.Model))
+	total := 0
+	for _, s := range v.Sets {
+		state := "complete"
+		if s.Stored < s.Units {
+			state = "partial"
+		}
+		fmt.Fprintf(w, "  %s  %-30s %8s/%s %ss  %-8s %4d dims  %s\n", s.Doc, textproc.OneLine(s.Name), commaInt(s.Stored), commaInt(s.Units),
+			s.Level, state, s.Dim, megabytes(s.Bytes))
+		total += s.Bytes
+	}
+	fmt.Fprintf(w, "  %s in all\n", megabytes(total))
+}
+
+func megabytes(n int) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%.0f kB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+}
+
+// embedError explains an embedding run that stopped, and that running
+// again resumes.
+func embedError(err error, refs []string) error {
+	again := "citelens embed"
+	for _, r := range refs {
+		again += " --doc " + r
+	}
+	resume := fmt.Sprintf("What was embedded is kept: '%s' resumes where it stopped.", again)
+	if errors.Is(err, context.Canceled) || errors.Is(err, llm.ErrCanceled) {
+		return withHint(errors.New("embedding interrupted"), "%s", resume)
+	}
+	var le *llm.Error
+	if errors.As(err, &le) && le.Fix() != "" {
+		return withHint(err, "%s\n%s", le.Fix(), resume)
+	}
+	return withHint(err, "%s", resume)
+}

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/citelens/citelens/engine/llm/llmtest"
+)
+
+// denseEnv points citelens at srv with the API key key (none if ""), the
+// chat model and the embedding model embed (none if ""), in a home of its
+// own.
+func denseEnv(t *testing.T, srv *llmtest.Server, key, embed string) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
+	t.Setenv("CITELENS_CONFIG", filepath.Join(home, "config", "citelens", "config.toml"))
+	t.Setenv("CITELENS_DB", "")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	t.Setenv("OPENAI_API_KEY", key)
+	t.Setenv("CITELENS_MODEL", llmtest.DefaultModel)
+	t.Setenv("CITELENS_EMBED_MODEL", embed)
+	return home
+}
+
+func embedRequests(srv *llmtest.Server) (reqs, texts int) {
+	for _, r := range srv.Requests() {
+		if r.Embed != nil {
+			reqs++
+			texts += len(r.Embed.Input)
+		}
+	}
+	return reqs, texts
+}
+
+func TestEmbedCommand(t *testing.T) {
+	srv := llmtest.New(t)
+	denseEnv(t, srv, "", "")
+	c := newCLI(t)
+	c.ok("add", sample)
+	_, errs, code := c.run("embed")
+	if code == 0 || !strings.Contains(errs, "no embedding model set") || !strings.Contains(errs, "CITELENS_EMBED_MODEL") {
+		t.Fatalf("embed without a model: status %d\n%s", code, errs)
+	}
+	t.Setenv("CITELENS_EMBED_MODEL", llmtest.DefaultEmbedModel)
+	out := c.ok("embed", "--status")
+	if !strings.Contains(out, "Nothing of 1 document is embedded") || len(srv.Requests()) != 0 {
+		t.Errorf("status before embedding:\n%s", out)
+	}
+	out = c.ok("embed")
+	reqs, texts := embedRequests(srv)
+	if reqs == 0 || !strings.Contains(out, fmt.Sprintf("Embedded %d sentences and chunks with %s", texts, llmtest.DefaultEmbedModel)) ||
+		!strings.Contains(out, fmt.Sprintf("%d calls", reqs)) || !strings.Contains(out, "complete") {
+		t.Errorf("embed (%d requests, %d texts):\n%s", reqs, texts, out)
+	}
+	out = c.ok("embed")
+	if r2, _ := embedRequests(srv); r2 != reqs || !strings.Contains(out, "Nothing to embed") {
+		t.Errorf("second embed made %d requests:\n%s", r2-reqs, out)
+	}
+	var v embedView
+	if err := json.Unmarshal([]byte(c.ok("embed", "--status", "--json")), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Sets) != 2 || v.Sets[0].Stored != v.Sets[0].Units || v.Sets[0].Dim != llmtest.DefaultDim || v.Sets[0].Bytes == 0 {
+		t.Errorf("status %+v", v)
+	}
+	if v.Sets[0].Units+v.Sets[1].Units != texts {
+		t.Errorf("%d units stored, %d texts embedded", v.Sets[0].Units+v.Sets[1].Units, texts)
+	}
+	// Removing the document removes its vectors.
+	c.ok("rm", string(v.Sets[0].Doc))
+	c.ok("add", sample)
+	if out := c.ok("embed", "--status"); !strings.Contains(out, "Nothing of 1 document is embedded") {
+		t.Errorf("status after removing and adding again:\n%s", out)
+	}
+	if _, _, code := c.run("embed", "--level", "pages"); code == 0 {
+		t.Error("a bad --level was accepted")
+	}
+}
+
+// TestEmbedResumes: a run cut off by a failing server keeps its batches;
+// the next run embeds only the rest.
+func TestEmbedResumes(t *testing.T) {
+	srv := llmtest.New(t)
+	denseEnv(t, srv, "", llmtest.DefaultEmbedModel)
+	t.Setenv("CITELENS_CONFIG", writeConfig(t, "embed_batch = 8\n"))
+	c := newCLI(t)
+	c.ok("add", sample)
+	fail := llmtest.Status(400)
+	srv.EnqueueEmbeddings(llmtest.Reply{}, llmtest.Reply{}, fail)
+	_, errs, code := c.run("embed")
+	if code == 0 || !strings.Contains(errs, "resumes where it stopped") {
+		t.Fatalf("embed against a failing server: status %d\n%s", code, errs)
+	}
+	_, before := embedRequests(srv)
+	c.ok("embed")
+	_, after := embedRequests(srv)
+	var v embedView
+	json.Unmarshal([]byte(c.ok("embed", "--status", "--json")), &v)
+	total := 0
+	for _, s := range v.Sets {
+		total += s.Units
+	}
+	// Two batches of 8 were stored before the failure.
+	if after-before != total-16 {
+		t.Errorf("the second run embedded %d texts, want %d of %d", after-before, total-16, total)
+	}
+}
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+var citeNumRE = regexp.MustCompile(`<C(\d+)>[^<]*consent of the governed`)
+
+// scriptedAnswersAndJudge answers LAC-S prompts with one cited and one
+// uncited statement, and the judge's prompts with fixed ratings.
+func scriptedAnswersAndJudge(req llmtest.ChatRequest) llmtest.Reply {
+	p := req.Last()
+	switch {
+	case strings.HasPrefix(p, "You are an expert in evaluating text quality.") && strings.Contains(p, "Need Citation"):
+		return llmtest.Text("Need Citation: [[No]] ")
+	case strings.HasPrefix(p, "You are an expert in evaluating text quality.") && strings.Contains(p, "[[Fully supported]]"):
+		return llmtest.Text("Rating: [[Partially supported]] ")
+	case strings.HasPrefix(p, "You are an expert in evaluating text quality."):
+		return llmtest.Text("Rating: [[Relevant]] ")
+	}
+	_, tc, _ := strings.Cut(p, "Now get ready to handle the following test case.")
+	n := "0"
+	if m := citeNumRE.FindStringSubmatch(tc); m != nil {
+		n = m[1]
+	}
+	return llmtest.Text("<statement>The document is the Declaration.<cite></cite></statement><statement>Governments derive their just powers from the consent of the governed.<cite>[" + n + "-" + n + "]</cite></statement>")
+}
+
+func TestEvalJudge(t *testing.T) {
+	srv := llmtest.New(t, llmtest.WithResponder(scriptedAnswersAndJudge))
+	denseEnv(t, srv, "", "")
+	data := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(data, "docs"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(sample)
+	os.WriteFile(filepath.Join(data, "docs", "declaration.txt"), raw, 0o600)
+	at := bytes.Index(raw, []byte("consent of the governed"))
+	var qs strings.Builder
+	for i := range 2 {
+		fmt.Fprintf(&qs, `{"id": "q%d", "question": "Where do governments derive their powers from?", "answers": ["consent of the governed"], "docs": ["declaration.txt"], "evidence": [{"doc": "declaration.txt", "start": %d, "end": %d}]}`+"\n", i, at, at+20)
+	}
+	os.WriteFile(filepath.Join(data, "questions.jsonl"), []byte(qs.String()), 0o600)
+	var out, errb strings.Builder
+	code := run([]string{"eval", "--data", data, "--strategy", "longcite", "--judge", "--per-question"}, strings.NewReader(""), &out, &errb)
+	if code != 0 {
+		t.Fatalf("eval --judge: status %d\n%s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines:\n%s", len(lines), out.String())
+	}
+	type figures struct {
+		Recall      *float64 `json:"citation_recall_judged"`
+		Precision   *float64 `json:"citation_precision_judged"`
+		F1          *float64 `json:"citation_f1_judged"`
+		JudgeCalls  int      `json:"judge_llm_calls"`
+		JudgePrompt int      `json:"judge_prompt_tokens"`
+		LLMCalls    int      `json:"llm_calls"`
+		Evidence    float64  `json:"evidence_recall"`
+		Judged      int      `json:"judged"`
+		JudgeModel  string   `json:"judge_model"`
+	}
+	// Recall: the introduction needs no citation (1), the cited statement
+	// is partially supported (0.5); precision: its one citation relevant.
+	wantR, wantP := 0.75, 1.0
+	wantF := 2 * wantR * wantP / (wantR + wantP)
+	for i, l := range lines {
+		var f figures
+		if err := json.Unmarshal([]byte(l), &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.Recall == nil || *f.Recall != wantR || *f.Precision != wantP || *f.F1 < wantF-1e-9 || *f.F1 > wantF+1e-9 {
+			t.Errorf("line %d: %s", i+1, l)
+		}
+		// The judge's three calls are counted apart from the answer's one.
+		if i < 2 && (f.JudgeCalls != 3 || f.JudgePrompt == 0 || f.LLMCalls != 1 || f.Evidence != 1) {
+			t.Errorf("line %d usage: %s", i+1, l)
+		}
+		if i == 2 && (f.Judged != 2 || f.JudgeCalls != 6 || f.LLMCalls != 2 || f.JudgeModel != llmtest.DefaultModel) {
+			t.Errorf("summary: %s", l)
+		}
+	}
+	if !strings.Contains(errb.String(), "judged by test-model over 2 questions: citation_recall 0.750, citation_precision 1.000, citation_f1 0.857") {
+		t.Errorf("stderr:\n%s", errb.String())
+	}
+
+	// Without --judge nothing of the judge appears.
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"eval", "--data", data, "--strategy", "longcite"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("eval: status %d\n%s", code, errb.String())
+	}
+	if strings.Contains(out.String(), "judged") || strings.Contains(errb.String(), "judged") {
+		t.Errorf("eval without --judge:\n%s\n%s", out.String(), errb.String())
+	}
+}
+
+// TestAPIKeyNeverWrittenDense: embedding, the cof strategy and the judge
+// write no API key anywhere, even when the server echoes it in an error.
+func TestAPIKeyNeverWrittenDense(t *testing.T) {
+	const key = "sk-citelens-test-5d2e8b47a1c39f60"
+	srv := llmtest.New(t, llmtest.WithKey(key), llmtest.WithResponder(func(req llmtest.ChatRequest) llmtest.Reply {
+		p := req.Last()
+		switch {
+		case strings.Contains(p, "Your task is to add citations to the existing answer."):
+			_, tc, _ := strings.Cut(p, "Now get ready to add citations for the following test case.")
+			if strings.Contains(tc, "consent of the governed") {
+				return llmtest.Text("<statement>Governments derive their just powers from the consent of the governed.<cite>[1]</cite></statement>")
+			}
+			return llmtest.Text("<statement>Governments derive their just powers from the consent of the governed.<cite></cite></statement>")
+		case strings.Contains(p, "You will receive a passage and a factual statement."):
+			return llmtest.Text("[0-1]")
+		case strings.HasPrefix(p, "You are an expert in evaluating text quality."):
+			return llmtest.Text("Rating: [[Relevant]] [[Yes]]")
+		}
+		return llmtest.Text("Governments derive their just powers from the consent of the governed.")
+	}))
+	home := denseEnv(t, srv, key, llmtest.DefaultEmbedModel)
+	db := filepath.Join(home, "data", "citelens", "library.db")
+	var printed bytes.Buffer
+	runp := func(args ...string) int {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"--db", db}, args...), strings.NewReader(""), &out, &errb)
+		printed.Write(out.Bytes())
+		printed.Write(errb.Bytes())
+		return code
+	}
+	if code := runp("add", sample); code != 0 {
+		t.Fatalf("add: %s", printed.String())
+	}
+	if code := runp("embed"); code != 0 {
+		t.Fatalf("embed: %s", printed.String())
+	}
+	if code := runp("ask", "--strategy", "cof", "Where do governments derive their powers from?"); code != 0 {
+		t.Fatalf("ask: %s", printed.String())
+	}
+	srv.EnqueueEmbeddings(llmtest.Reply{Status: 400, Body: `{"error":{"message":"bad input for key ` + key + `","type":"invalid_request_error"}}`})
+	if code := runp("ask", "--json", "--strategy", "cof", "Who signed it?"); code != 0 {
+		// The query embedding fails; cof falls back to BM25 and says so.
+		t.Fatalf("ask with a failing embedder: %s", printed.String())
+	}
+	data := t.TempDir()
+	os.MkdirAll(filepath.Join(data, "docs"), 0o700)
+	raw, _ := os.ReadFile(sample)
+	os.WriteFile(filepath.Join(data, "docs", "declaration.txt"), raw, 0o600)
+	os.WriteFile(filepath.Join(data, "questions.jsonl"), []byte(`{"id": "q", "question": "Where do governments derive their powers from?", "answers": [], "docs": ["declaration.txt"], "evidence": []}`+"\n"), 0o600)
+	outFile := filepath.Join(home, "eval.jsonl")
+	if code := runp("eval", "--data", data, "--strategy", "cof", "--judge", "--out", outFile); code != 0 {
+		t.Fatalf("eval: %s", printed.String())
+	}
+	if !strings.Contains(printed.String(), "[redacted]") || !strings.Contains(printed.String(), "judged by") {
+		t.Fatalf("the runs did not go as scripted:\n%s", printed.String())
+	}
+	files := 0
+	err := filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		files++
+		if bytes.Contains(b, []byte(key)) {
+			t.Errorf("%s holds the API key", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 2 {
+		t.Errorf("searched only %d files", files)
+	}
+	if strings.Contains(printed.String(), key) {
+		t.Error("the API key was printed")
+	}
+	for _, r := range srv.Requests() {
+		if !r.Auth {
+			t.Error("a request went without the API key")
+		}
+	}
+}

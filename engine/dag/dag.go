@@ -211,12 +211,11 @@ func (r *run) steps(ctx context.Context) error {
 
 // planNext asks the model for the next sub-question, or its stop signal.
 func (r *run) planNext(ctx context.Context) (planReply, error) {
-	reply, err := r.call(ctx, llm.ChatRequest{
-		Messages: planMessages(r.question, r.plan.Steps),
-		// A model that continues the pattern past its line would write the
-		// fact itself; what follows the sub-question is not needed.
-		Stop: []string{"\n" + strings.TrimSpace(factLabel)},
-	})
+	// No stop sequence ends the reply at its first line: OpenAI's reasoning
+	// models (o3, o4-mini, gpt-5) refuse the request when one is sent. The
+	// prompt asks for one line, and parsePlan reads only the first
+	// sub-question or final answer of a model that goes on.
+	reply, err := r.call(ctx, llm.ChatRequest{Messages: planMessages(r.question, r.plan.Steps)})
 	if err != nil {
 		return planReply{}, err
 	}

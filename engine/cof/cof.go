@@ -41,7 +41,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
@@ -115,7 +114,7 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 	if err != nil {
 		return nil, err
 	}
-	docs, err := loadScope(s.env.Library, req.Docs)
+	docs, err := engine.LoadScope(s.env.Library, req.Docs)
 	if err != nil {
 		return nil, err
 	}
@@ -215,8 +214,8 @@ func (j *job) draft(ctx context.Context) (string, error) {
 				ErrNoRoom, cfg.ContextWindow, cfg.MaxOutput)
 		}
 	}
-	j.emit(engine.Event{Stage: fmt.Sprintf("drafting an answer with %s (%s)", cfg.Model, scopeSize(j.docs, fit.Shown))})
-	s := c.ChatStream(j.retryNotify(ctx), llm.ChatRequest{Messages: draftMessages(j.question, j.docs, fit)})
+	j.emit(engine.Event{Stage: fmt.Sprintf("drafting an answer with %s (%s)", cfg.Model, engine.DescribeScope(j.docs, fit.Shown))})
+	s := c.ChatStream(engine.ReportRetries(ctx, j.emit), llm.ChatRequest{Messages: draftMessages(j.question, j.docs, fit)})
 	defer s.Close()
 	for s.Next() {
 		j.emit(engine.Event{Delta: s.Current()})
@@ -406,7 +405,7 @@ func (j *job) chunkCitations(ctx context.Context, draft string, picks []pick) ([
 		return nil, err
 	}
 	j.emit(engine.Event{Stage: fmt.Sprintf("adding chunk-level citations from %d %s", len(picks), plural(len(picks), "snippet", "snippets"))})
-	reply, err := j.s.client.Chat(j.retryNotify(ctx), llm.ChatRequest{Messages: chunkMessages(j.question, draft, num)})
+	reply, err := j.s.client.Chat(engine.ReportRetries(ctx, j.emit), llm.ChatRequest{Messages: chunkMessages(j.question, draft, num)})
 	if reply.Usage.LLMCalls > 0 {
 		u := reply.Usage
 		j.emit(engine.Event{Usage: &u})
@@ -557,7 +556,7 @@ func (j *job) extract(ctx context.Context, it item, stages chan<- string) result
 	}
 	ctx = llm.WithRetryNotify(ctx, func(r llm.Retry) {
 		select {
-		case stages <- retryStage(r):
+		case stages <- engine.RetryStage(r):
 		default:
 		}
 	})
@@ -608,87 +607,11 @@ func (j *job) windows(chunks []pick) []citations.Part {
 
 // --- Helpers.
 
-// retryNotify reports the client's retries as stages (on the calling
-// goroutine, which is the strategy's for steps 1 and 2).
-func (j *job) retryNotify(ctx context.Context) context.Context {
-	return llm.WithRetryNotify(ctx, func(r llm.Retry) { j.emit(engine.Event{Stage: retryStage(r)}) })
-}
-
-// retryStage tells the user why an answer is waiting.
-func retryStage(r llm.Retry) string {
-	why := "the server failed"
-	if r.Err != nil {
-		switch {
-		case r.Err.Status == 429:
-			why = "the server is busy (rate limited)"
-		case r.Err.Status != 0:
-			why = fmt.Sprintf("the server failed (HTTP %d)", r.Err.Status)
-		case errors.Is(r.Err, llm.ErrInterrupted):
-			why = "the connection dropped"
-		}
-	}
-	return fmt.Sprintf("%s; retrying in %s (attempt %d of %d)", why, r.Wait.Round(100*time.Millisecond), r.Attempt+1, llm.MaxRetries+1)
-}
-
-// loadScope loads the scope's documents in order, each once; an empty
-// scope means every document of the library.
-func loadScope(lib *docstore.Library, ids []docstore.DocID) ([]*docstore.Document, error) {
-	if len(ids) == 0 {
-		infos, err := lib.List()
-		if err != nil {
-			return nil, err
-		}
-		for _, in := range infos {
-			ids = append(ids, in.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return nil, engine.ErrEmptyScope
-	}
-	seen := make(map[docstore.DocID]bool, len(ids))
-	docs := make([]*docstore.Document, 0, len(ids))
-	for _, id := range ids {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		d, err := lib.Document(id)
-		if err != nil {
-			return nil, err
-		}
-		docs = append(docs, d)
-	}
-	return docs, nil
-}
-
-// scopeSize describes what the draft's prompt shows: "1 document, 3,412
-// sentences".
-func scopeSize(docs []*docstore.Document, sentences int) string {
-	d := "1 document"
-	if len(docs) != 1 {
-		d = fmt.Sprintf("%d documents", len(docs))
-	}
-	return fmt.Sprintf("%s, %s %s", d, thousands(sentences), plural(sentences, "sentence", "sentences"))
-}
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}
 	return many
-}
-
-// thousands writes n with thousands separators: "9,870".
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
 }
 
 var _ engine.Strategy = (*Strategy)(nil)

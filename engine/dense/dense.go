@@ -440,23 +440,7 @@ func StageText(p Progress, model string) string {
 		name = string(p.Doc)
 	}
 	return fmt.Sprintf("embedding %s/%s %s of %s with %s (once; kept in the library)",
-		thousands(p.Done), thousands(p.Total), p.Unit(), name, model)
-}
-
-// thousands writes n with thousands separators: "150,000".
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return s
-	}
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
+		engine.Thousands(p.Done), engine.Thousands(p.Total), p.Unit(), name, model)
 }
 
 var _ retrieve.DenseScorer = (*Scorer)(nil)

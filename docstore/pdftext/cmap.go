@@ -50,7 +50,7 @@ func parseCMap(v pdf.Value) (m *cmap) {
 	if len(data) == 0 {
 		return m
 	}
-	s, err := memStream(data)
+	s, err := memStream(stripInlineImages(data))
 	if err != nil {
 		return m
 	}

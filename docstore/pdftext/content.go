@@ -357,12 +357,24 @@ func (pc *pageContent) flushGlyph(start int, ox, oy, ex, ey float64, m matrix, f
 }
 
 // stripInlineImages blanks the binary data of inline images (BI … ID … EI),
-// which would otherwise be read as operators.
+// which would otherwise be read as operators, and cuts the data before a
+// hex string that is never closed (on which the library's lexer would loop
+// forever).
 func stripInlineImages(data []byte) []byte {
 	out := data
 	copied := false
 	for i := 0; i < len(data); i++ {
 		switch c := data[i]; c {
+		case '<':
+			if i+1 < len(data) && data[i+1] == '<' {
+				i++
+				continue
+			}
+			j := bytes.IndexByte(data[i:], '>')
+			if j < 0 {
+				return out[:i]
+			}
+			i += j
 		case '%':
 			for i < len(data) && data[i] != '\n' && data[i] != '\r' {
 				i++

@@ -1,5 +1,7 @@
 package pdftext
 
+//go:generate go run mktables.go
+
 import (
 	"strconv"
 	"strings"

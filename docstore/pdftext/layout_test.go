@@ -163,3 +163,13 @@ func TestLeaderLine(t *testing.T) {
 		}
 	}
 }
+
+// The library's lexer loops forever on a hex string left open at the end
+// of a content stream; the content is cut before it.
+func TestUnterminatedHexString(t *testing.T) {
+	content := textLines("F1", 72, 700, "Text before the damage.") + "BT /F1 10 Tf 72 600 Td <41424"
+	res := extractBytes(t, pagesPDF(testFonts(), content))
+	if res.Text != "Text before the damage." {
+		t.Errorf("text %q", res.Text)
+	}
+}

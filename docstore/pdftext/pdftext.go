@@ -75,9 +75,9 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 	return res, err
 }
 
-// extract reads the document once; failed counts the pages that could
-// not be read at all.
-func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int)) (res *Result, failed int, err error) {
+// extract reads the document once; damaged counts the pages where an
+// object could not be loaded, a sign of a damaged cross-reference table.
+func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int)) (res *Result, damaged int, err error) {
 	defer func() {
 		if x := recover(); x != nil {
 			res, err = nil, fmt.Errorf("%w (%v)", ErrMalformed, x)
@@ -103,6 +103,7 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 		return nil, 0, err
 	}
 	edges := make([][]edgeLine, len(layouts))
+	failed := 0
 	for i, l := range layouts {
 		if len(l.groups) > 0 && l.groups[0].rot == 0 {
 			edges[i] = edgeLines(i, l.groups[0].frags, l.vmin, l.vmax)
@@ -112,6 +113,9 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 		}
 		if l.failed {
 			failed++
+		}
+		if l.structural {
+			damaged++
 		}
 	}
 	dropRunning(edges)
@@ -129,11 +133,11 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 	res.Text, res.PageStarts = assemble(texts)
 	if strings.TrimSpace(res.Text) == "" {
 		if failed > 0 && failed == len(pages) {
-			return nil, failed, fmt.Errorf("%w (%s)", ErrMalformed, firstWarning(res.Warnings))
+			return nil, damaged, fmt.Errorf("%w (%s)", ErrMalformed, firstWarning(res.Warnings))
 		}
-		return nil, failed, ErrNoText
+		return nil, damaged, ErrNoText
 	}
-	return res, failed, nil
+	return res, damaged, nil
 }
 
 func firstWarning(ws []string) string {
@@ -258,7 +262,19 @@ type pageLayout struct {
 	groups     []group // the orientation with the most glyphs first
 	vmin, vmax float32 // the page box along v in the upright frame
 	warn       string
-	failed     bool
+	failed     bool // no text could be read from the page
+	structural bool // an object could not be loaded: the xref may be wrong
+}
+
+// structuralDamage reports whether a library panic message says an object
+// was not where the cross-reference table put it.
+func structuralDamage(msg string) bool {
+	for _, s := range []string{"objdef", "loading ", "not a stream", "object stream", "cannot find object", "missing First", "reading at offset"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // layoutPages interprets the pages on several workers. Each page is read
@@ -333,8 +349,10 @@ func layoutPage(ctx context.Context, fonts *fontCache, p pageRef) (pl *pageLayou
 					pl.warn = "the page is too large; its text is cut short"
 				case errCanceled:
 				default:
-					pl.warn = fmt.Sprintf("the page is damaged (%v); some of its text may be missing", x)
+					msg := fmt.Sprint(x)
+					pl.warn = fmt.Sprintf("the page is damaged (%s); some of its text may be missing", msg)
 					pl.failed = len(pc.glyphs) == 0
+					pl.structural = structuralDamage(msg)
 				}
 			}
 		}()

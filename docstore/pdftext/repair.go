@@ -50,6 +50,9 @@ func repairXref(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
 	if bytes.Contains(data, []byte("/Encrypt")) {
 		return nil, 0, fmt.Errorf("an encrypted file cannot be repaired")
 	}
+	// No file holds more objects than a few per byte; a bigger id is a
+	// damaged number that would make the library allocate a huge table.
+	idLimit := uint64(min(int64(maxXrefObjects), 4*size+1000))
 	entries := map[uint32]xrefEntry{}
 	var maxID uint32
 	var streams []uint32
@@ -59,7 +62,7 @@ func repairXref(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
 			continue // digits inside a larger token
 		}
 		id, err := strconv.ParseUint(string(data[m[2]:m[3]]), 10, 32)
-		if err != nil || id == 0 || id > maxXrefObjects {
+		if err != nil || id == 0 || id > idLimit {
 			continue
 		}
 		gen, _ := strconv.ParseUint(string(data[m[4]:m[5]]), 10, 16)
@@ -135,7 +138,7 @@ func repairXref(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
 		if rd, err := pdf.NewReader(bytes.NewReader(probe), int64(len(probe))); err == nil {
 			arr := rd.Trailer().Key("PdftextObjStms")
 			for i, sid := range streams {
-				listObjStm(arr.Index(i), sid, entries, &maxID, &root)
+				listObjStm(arr.Index(i), sid, entries, &maxID, &root, idLimit)
 			}
 			out = build(root, "")
 		}
@@ -145,7 +148,7 @@ func repairXref(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
 
 // listObjStm adds the objects packed in object stream strm (object sid)
 // to entries.
-func listObjStm(strm pdf.Value, sid uint32, entries map[uint32]xrefEntry, maxID *uint32, root *string) {
+func listObjStm(strm pdf.Value, sid uint32, entries map[uint32]xrefEntry, maxID *uint32, root *string, idLimit uint64) {
 	defer func() { _ = recover() }()
 	if strm.Kind() != pdf.Stream {
 		return
@@ -160,7 +163,7 @@ func listObjStm(strm pdf.Value, sid uint32, entries map[uint32]xrefEntry, maxID 
 	for i := 0; i+1 < len(f) && i/2 < n; i += 2 {
 		id, err1 := strconv.ParseUint(string(f[i]), 10, 32)
 		off, err2 := strconv.Atoi(string(f[i+1]))
-		if err1 != nil || err2 != nil || id == 0 || id > maxXrefObjects {
+		if err1 != nil || err2 != nil || id == 0 || id > idLimit {
 			continue
 		}
 		if e, ok := entries[uint32(id)]; ok && e.typ == 1 {

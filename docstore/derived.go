@@ -289,6 +289,37 @@ func (l *Library) DerivedChunks(doc DocID, set DerivedSet) ([]DerivedChunk, erro
 	return out, err
 }
 
+// DerivedChunksAt returns the records of the given chunks of doc's set, in
+// the order asked; a chunk without a record gets one with only its Index.
+func (l *Library) DerivedChunksAt(doc DocID, set DerivedSet, chunks []int) ([]DerivedChunk, error) {
+	out := make([]DerivedChunk, len(chunks))
+	err := l.db.View(func(tx *bolt.Tx) error {
+		sb := setBucket(tx, doc, set)
+		var cb *bolt.Bucket
+		if sb != nil {
+			cb = sb.Bucket(keyDerivedChunks)
+		}
+		for i, c := range chunks {
+			out[i].Index = c
+			if cb == nil || c < 0 {
+				continue
+			}
+			v := cb.Get(chunkKey(c))
+			if v == nil {
+				continue
+			}
+			var r derivedChunkJSON
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("derived chunk %d: %w", c, ErrCorrupt)
+			}
+			out[i] = r.DerivedChunk
+			out[i].Index, out[i].First, out[i].Last = c, r.First, r.Last
+		}
+		return nil
+	})
+	return out, err
+}
+
 func readChunks(sb *bolt.Bucket) ([]DerivedChunk, error) {
 	cb := sb.Bucket(keyDerivedChunks)
 	if cb == nil {
@@ -546,7 +577,10 @@ type DerivedHit struct {
 	Unit int
 	// Chunk is the chunk the unit stands for, First..Last its sentences.
 	Chunk, First, Last int
-	Score              float64
+	// Item is a question's place among its chunk's questions (0 for the
+	// other kinds).
+	Item  int
+	Score float64
 }
 
 // DerivedUnits counts a scope's units of each kind in the index of set.
@@ -672,12 +706,16 @@ func (l *Library) SearchDerived(q Query, opt DerivedSearchOptions) ([]DerivedHit
 				if s <= 0 || (len(top) == opt.K && float64(s) <= top[0].Score) {
 					continue
 				}
-				chunk := u
+				chunk, item := u, 0
 				if p.kind == DerivedQuestion {
 					if 4*u+4 > len(p.owner) {
 						return fmt.Errorf("document %s derived index owners: %w", p.doc, ErrCorrupt)
 					}
-					chunk = int(int32(binary.LittleEndian.Uint32(p.owner[4*u:])))
+					owner := func(u int) int { return int(int32(binary.LittleEndian.Uint32(p.owner[4*u:]))) }
+					chunk = owner(u)
+					for item < u && owner(u-item-1) == chunk {
+						item++
+					}
 				}
 				if chunk < 0 || 8*chunk+8 > len(p.ranges) {
 					return fmt.Errorf("document %s derived index ranges: %w", p.doc, ErrCorrupt)
@@ -685,7 +723,7 @@ func (l *Library) SearchDerived(q Query, opt DerivedSearchOptions) ([]DerivedHit
 				h := DerivedHit{Doc: p.doc, Kind: p.kind, Unit: u, Chunk: chunk,
 					First: int(int32(binary.LittleEndian.Uint32(p.ranges[8*chunk:]))),
 					Last:  int(int32(binary.LittleEndian.Uint32(p.ranges[8*chunk+4:]))),
-					Score: float64(s)}
+					Item:  item, Score: float64(s)}
 				if len(top) < opt.K {
 					heap.Push(&top, h)
 				} else {

@@ -136,6 +136,10 @@ func TestDerivedStoreResumeIndexSearchRemove(t *testing.T) {
 		if h.Kind != DerivedQuestion || h.First > 5 || h.Last < 5 {
 			t.Errorf("question hit %+v is about a chunk without sentence 5", h)
 		}
+		at, err := l.DerivedChunksAt(d.ID, testSet, []int{h.Chunk})
+		if err != nil || h.Item >= len(at[0].Questions) || !strings.Contains(at[0].Questions[h.Item], "location5") {
+			t.Errorf("question hit %+v is not question %d of %+v (%v)", h, h.Item, at, err)
+		}
 	}
 	// The raw text is its own kind.
 	hits = search("otter", DerivedRaw)

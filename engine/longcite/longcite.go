@@ -55,6 +55,7 @@ func init() {
 
 // base is what both strategies are built from.
 type base struct {
+	env    *engine.Env
 	lib    *docstore.Library
 	r      *retrieve.Retriever
 	client *llm.Client
@@ -68,7 +69,7 @@ func newBase(env *engine.Env, name string) (base, error) {
 	if err != nil {
 		return base{}, err
 	}
-	return base{lib: env.Library, r: retrieve.New(env.Library), client: c}, nil
+	return base{env: env, lib: env.Library, r: retrieve.New(env.Library), client: c}, nil
 }
 
 // Strategy is LAC-S.

@@ -8,7 +8,9 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/generate"
+	"github.com/citelens/citelens/engine/retrieve"
 )
 
 // RAG is RAC-S, and RAC-C with level=chunk.
@@ -58,23 +60,44 @@ func (s *RAG) Answer(ctx context.Context, req engine.Request, emit func(engine.E
 	cfg := s.client.Config()
 	format := opt.format(cfg.Model)
 	emit(engine.Event{Stage: fmt.Sprintf("retrieving the %d most relevant %ss…", opt.K, opt.Level)})
+	// With an embedding model configured, dense similarity fuses with
+	// BM25 (engine/dense embeds the scope once and keeps the vectors);
+	// without one, or if embedding fails, retrieval is BM25 alone.
+	level := docstore.SentenceLevel
+	if opt.Level == LevelChunk {
+		level = docstore.ChunkLevel
+	}
+	fusion, ferr := dense.ForEnv(ctx, s.env, ids(docs), emit, level)
+	if ferr != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if ferr != nil {
+		emit(engine.Event{Stage: fmt.Sprintf("dense retrieval is unavailable (%v); ranking by words only", ferr)})
+	}
+	if fusion.Dense != nil {
+		fusion.Top = max(fusion.Top, opt.K)
+	}
 	var num *citations.Numbering
 	if opt.Level == LevelChunk {
-		num, err = s.chunkNumbering(ctx, req.Question, docs, opt.K, emit)
+		num, err = s.chunkNumbering(ctx, req.Question, docs, opt.K, fusion, emit)
 	} else {
-		num, err = s.sentenceNumbering(ctx, req.Question, docs, opt.K, format, emit)
+		num, err = s.sentenceNumbering(ctx, req.Question, docs, opt.K, format, fusion, emit)
 	}
 	if err != nil {
 		return nil, err
 	}
 	emit(engine.Event{Stage: fmt.Sprintf("asking %s (%s prompt, %d %ss)", cfg.Model, format, num.Len(), opt.Level)})
-	return answer(ctx, s.client, generate.Request{
+	ans, err := answer(ctx, s.client, generate.Request{
 		Question: req.Question, Numbering: num, Format: format, Resolve: opt.resolve(), Model: cfg.Model,
 	}, emit)
+	if ferr != nil {
+		ans.Warnings = append(ans.Warnings, fmt.Sprintf("dense retrieval was unavailable (%v); the %ss were ranked by words only", ferr, opt.Level))
+	}
+	return ans, err
 }
 
-func (s *RAG) sentenceNumbering(ctx context.Context, question string, docs []*docstore.Document, k int, f generate.Format, emit func(engine.Event)) (*citations.Numbering, error) {
-	ranked, err := rankSentences(ctx, s.r, question, docs, k)
+func (s *RAG) sentenceNumbering(ctx context.Context, question string, docs []*docstore.Document, k int, f generate.Format, fusion retrieve.Fusion, emit func(engine.Event)) (*citations.Numbering, error) {
+	ranked, err := rankSentences(ctx, s.r, question, docs, k, fusion)
 	if err != nil {
 		return nil, err
 	}
@@ -93,8 +116,8 @@ func (s *RAG) sentenceNumbering(ctx context.Context, question string, docs []*do
 	return citations.NewSentenceNumbering(fit.Parts...)
 }
 
-func (s *RAG) chunkNumbering(ctx context.Context, question string, docs []*docstore.Document, k int, emit func(engine.Event)) (*citations.Numbering, error) {
-	ranked, err := rankChunks(ctx, s.r, question, docs, k)
+func (s *RAG) chunkNumbering(ctx context.Context, question string, docs []*docstore.Document, k int, fusion retrieve.Fusion, emit func(engine.Event)) (*citations.Numbering, error) {
+	ranked, err := rankChunks(ctx, s.r, question, docs, k, fusion)
 	if err != nil {
 		return nil, err
 	}

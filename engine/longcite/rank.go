@@ -30,9 +30,10 @@ func rankAll(ctx context.Context, r *retrieve.Retriever, question string, docs [
 
 // rankSentences returns the top k sentences for the question, as
 // engine/retrieve ranks them (re-ranked with their context, selected to
-// cover the question's parts), best first.
-func rankSentences(ctx context.Context, r *retrieve.Retriever, question string, docs []*docstore.Document, k int) ([]generate.SentenceRef, error) {
-	ps, err := r.Sentences(ctx, question, retrieve.Options{Docs: ids(docs), K: k})
+// cover the question's parts, fused with dense similarity when f has a
+// scorer), best first.
+func rankSentences(ctx context.Context, r *retrieve.Retriever, question string, docs []*docstore.Document, k int, f retrieve.Fusion) ([]generate.SentenceRef, error) {
+	ps, err := r.Sentences(ctx, question, retrieve.Options{Docs: ids(docs), K: k, Fusion: f})
 	if err != nil {
 		return nil, err
 	}
@@ -42,9 +43,10 @@ func rankSentences(ctx context.Context, r *retrieve.Retriever, question string, 
 // chunkRef is chunk Chunk of the Doc-th document of the scope.
 type chunkRef struct{ Doc, Chunk int }
 
-// rankChunks returns the top k stored chunks for the question, best first.
-func rankChunks(ctx context.Context, r *retrieve.Retriever, question string, docs []*docstore.Document, k int) ([]chunkRef, error) {
-	ps, err := r.Chunks(ctx, question, retrieve.Options{Docs: ids(docs), K: k})
+// rankChunks returns the top k stored chunks for the question (fused with
+// dense similarity when f has a scorer), best first.
+func rankChunks(ctx context.Context, r *retrieve.Retriever, question string, docs []*docstore.Document, k int, f retrieve.Fusion) ([]chunkRef, error) {
+	ps, err := r.Chunks(ctx, question, retrieve.Options{Docs: ids(docs), K: k, Fusion: f})
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
 )
 
 // Sentinel errors of the package, wrapped with details where they occur.
@@ -33,6 +34,13 @@ var (
 type NeedsDerivation struct {
 	Strategy string
 	Estimate
+	// Scope is the number of documents asked about (Docs are those of
+	// them that lack derived documents).
+	Scope int
+	// OtherModel is set when the derived documents are to be written by a
+	// model other than the configured one (derive_model): Command names
+	// it.
+	OtherModel bool
 	// Others lists models whose derived documents exist for every
 	// document of the scope; derive_model=NAME answers with them.
 	Others []string
@@ -42,10 +50,13 @@ type NeedsDerivation struct {
 func (e *NeedsDerivation) Error() string {
 	var b strings.Builder
 	var what string
-	if len(e.Docs) == 1 {
+	switch {
+	case len(e.Docs) == 1:
 		what = fmt.Sprintf("%s has", e.Docs[0].Name)
-	} else {
-		what = fmt.Sprintf("%d of the documents have", len(e.Docs))
+	case len(e.Docs) == e.Scope:
+		what = fmt.Sprintf("the %d documents have", len(e.Docs))
+	default:
+		what = fmt.Sprintf("%d of the %d documents have", len(e.Docs), e.Scope)
 	}
 	partial := 0
 	for _, d := range e.Docs {
@@ -70,7 +81,7 @@ func (e *NeedsDerivation) Command() string {
 	for _, d := range e.Docs {
 		fmt.Fprintf(&b, " --doc %s", d.ID)
 	}
-	if e.Set.Model != "" {
+	if e.OtherModel {
 		fmt.Fprintf(&b, " --model %s", shellQuote(e.Set.Model))
 	}
 	return b.String()
@@ -79,7 +90,7 @@ func (e *NeedsDerivation) Command() string {
 // Fix says how to derive, with the cost.
 func (e *NeedsDerivation) Fix() string {
 	s := fmt.Sprintf("Deriving them takes about %s model calls and %s tokens: run '%s', or ask again with --opt derive=yes.",
-		thousands(e.Calls), approx(e.Tokens()), e.Command())
+		engine.Thousands(e.Calls), approx(e.Tokens()), e.Command())
 	if len(e.Others) > 0 {
 		s += fmt.Sprintf(" Documents derived by %s exist: --opt derive_model=%s uses them.", strings.Join(e.Others, ", "), shellQuote(e.Others[0]))
 	}
@@ -105,22 +116,6 @@ func approx(n int) string {
 		return fmt.Sprintf("%dk", (n+500)/1000)
 	}
 	return fmt.Sprintf("%.1fM", float64(n)/1e6)
-}
-
-// thousands writes n with thousands separators: "9,870".
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return s
-	}
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
 }
 
 var _ error = (*NeedsDerivation)(nil)

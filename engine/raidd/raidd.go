@@ -152,7 +152,7 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 	if err != nil {
 		return nil, err
 	}
-	docs, err := loadScope(s.lib, req.Docs)
+	docs, err := engine.LoadScope(s.lib, req.Docs)
 	if err != nil {
 		return nil, err
 	}
@@ -182,13 +182,13 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 	}
 	if fit.Trimmed {
 		emit(engine.Event{Stage: fmt.Sprintf("the %d chunks (%s tokens) exceed the model's %s context: kept their %s best-ranked sentences",
-			len(chosen), approx(fit.Tokens), approx(cfg.ContextWindow), thousands(fit.Shown))})
+			len(chosen), approx(fit.Tokens), approx(cfg.ContextWindow), engine.Thousands(fit.Shown))})
 	}
 	num, err := citations.NewSentenceNumbering(fit.Parts...)
 	if err != nil {
 		return nil, err
 	}
-	emit(engine.Event{Stage: fmt.Sprintf("asking %s (%s prompt, %d chunks, %s sentences)", cfg.Model, format, len(chosen), thousands(fit.Shown))})
+	emit(engine.Event{Stage: fmt.Sprintf("asking %s (%s prompt, %d chunks, %s sentences)", cfg.Model, format, len(chosen), engine.Thousands(fit.Shown))})
 	res, err := generate.Run(ctx, s.client, generate.Request{
 		Question: req.Question, Numbering: num, Format: format, Resolve: opt.resolve(), Model: cfg.Model,
 	}, emit)
@@ -207,16 +207,17 @@ func (s *Strategy) prepare(ctx context.Context, set docstore.DerivedSet, docs []
 	}
 	if len(est.Docs) > 0 {
 		if !derive {
-			return &NeedsDerivation{Strategy: s.v.Name, Estimate: est, Others: s.others(ids, set)}
+			return &NeedsDerivation{Strategy: s.v.Name, Estimate: est, Scope: len(docs),
+				OtherModel: set.Model != s.client.Config().Model, Others: s.others(ids, set)}
 		}
 		need := make([]docstore.DocID, len(est.Docs))
 		for i, d := range est.Docs {
 			need[i] = d.ID
 		}
 		emit(engine.Event{Stage: fmt.Sprintf("deriving summaries and questions with %s for %s chunks of %s (about %s calls, %s tokens)…",
-			set.Model, thousands(est.Chunks), describeDocs(est.Docs), thousands(est.Calls), approx(est.Tokens()))})
+			set.Model, engine.Thousands(est.Chunks), describeDocs(est.Docs), engine.Thousands(est.Calls), approx(est.Tokens()))})
 		dv := &Deriver{Library: s.lib, Client: s.client, Model: set.Model}
-		rep, err := dv.Derive(ctx, need, ProgressStages(emit))
+		rep, err := dv.Derive(engine.ReportRetries(ctx, emit), need, ProgressStages(emit))
 		emit(engine.Event{Stage: DerivedStage(rep)})
 		if err != nil {
 			return err
@@ -246,7 +247,7 @@ func ProgressStages(emit func(engine.Event)) func(Progress) {
 		}
 		last = time.Now()
 		emit(engine.Event{Stage: fmt.Sprintf("deriving: %s/%s chunks (%s), %s tokens so far",
-			thousands(p.Done), thousands(p.Total), p.Name, approx(p.Usage.PromptTokens+p.Usage.CompletionTokens))})
+			engine.Thousands(p.Done), engine.Thousands(p.Total), p.Name, approx(p.Usage.PromptTokens+p.Usage.CompletionTokens))})
 	}
 }
 
@@ -254,7 +255,7 @@ func ProgressStages(emit func(engine.Event)) func(Progress) {
 // declaration.txt: 120 calls, 61k prompt and 22k completion tokens".
 func DerivedStage(rep Report) string {
 	s := fmt.Sprintf("derived %s chunks of %s: %s calls, %s prompt and %s completion tokens",
-		thousands(rep.Derived), describeDocs(rep.Docs), thousands(rep.Usage.LLMCalls),
+		engine.Thousands(rep.Derived), describeDocs(rep.Docs), engine.Thousands(rep.Usage.LLMCalls),
 		approx(rep.Usage.PromptTokens), approx(rep.Usage.CompletionTokens))
 	if rep.Usage.Estimated {
 		s += " (estimated)"
@@ -490,37 +491,6 @@ func minMax(xs []float64) (lo, span float64) {
 	return lo, hi - lo
 }
 
-// loadScope loads the scope's documents in order, each once; an empty
-// scope means every document of the library.
-func loadScope(lib *docstore.Library, ids []docstore.DocID) ([]*docstore.Document, error) {
-	if len(ids) == 0 {
-		infos, err := lib.List()
-		if err != nil {
-			return nil, err
-		}
-		for _, in := range infos {
-			ids = append(ids, in.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return nil, engine.ErrEmptyScope
-	}
-	seen := make(map[docstore.DocID]bool, len(ids))
-	docs := make([]*docstore.Document, 0, len(ids))
-	for _, id := range ids {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		d, err := lib.Document(id)
-		if err != nil {
-			return nil, err
-		}
-		docs = append(docs, d)
-	}
-	return docs, nil
-}
-
 func idsOf(docs []*docstore.Document) []docstore.DocID {
 	out := make([]docstore.DocID, len(docs))
 	for i, d := range docs {
@@ -539,7 +509,7 @@ func countOf(n int, k docstore.DerivedKind) string {
 	if n == 1 {
 		return "1 " + names[0]
 	}
-	return thousands(n) + " " + names[1]
+	return engine.Thousands(n) + " " + names[1]
 }
 
 func joinAnd(parts []string) string {

@@ -224,7 +224,7 @@ func TestDistinctChunksAndStages(t *testing.T) {
 		seen[k] = true
 	}
 	units, _ := f.lib.DerivedUnits(SetFor(llmtest.DefaultModel), []docstore.DocID{f.docs[0].ID, f.docs[1].ID})
-	want := "matching the question against " + thousands(units[docstore.DerivedQuestion]) + " questions (written by test-model)"
+	want := "matching the question against " + engine.Thousands(units[docstore.DerivedQuestion]) + " questions (written by test-model)"
 	if !slices.Contains(ev.stages, want) {
 		t.Errorf("stages %q lack %q", ev.stages, want)
 	}
@@ -279,8 +279,8 @@ func TestNeedsDerivation(t *testing.T) {
 		t.Errorf("%d derivation calls for %d chunks", m.derivations(), len(chunks))
 	}
 	stages := strings.Join(ev.stages, "\n")
-	for _, want := range []string{"deriving summaries and questions with test-model for " + thousands(len(chunks)) + " chunks of survey.txt",
-		"derived " + thousands(len(chunks)) + " chunks of survey.txt: " + thousands(len(chunks)) + " calls", "asking test-model"} {
+	for _, want := range []string{"deriving summaries and questions with test-model for " + engine.Thousands(len(chunks)) + " chunks of survey.txt",
+		"derived " + engine.Thousands(len(chunks)) + " chunks of survey.txt: " + engine.Thousands(len(chunks)) + " calls", "asking test-model"} {
 		if !strings.Contains(stages, want) {
 			t.Errorf("stages lack %q:\n%s", want, stages)
 		}

@@ -13,7 +13,7 @@ import (
 // scripts, no fonts or images to fetch, so it reads the same offline. The
 // answer's statements carry numbered citation markers that link to the
 // evidence section, where each cited span is quoted in full and highlighted,
-// with its document, page, sentence range (counted from 1) and a support
+// with its document, page, sentence range (indices as `citelens show --sentences` prints them) and a support
 // badge; uncited statements that state a fact are flagged. Stages, plan,
 // usage and warnings follow. Every text is HTML-escaped, and control
 // characters show as visible symbols (textproc.Printable).

@@ -15,7 +15,7 @@ import (
 // one, or lost one), and footnotes that quote every cited span exactly —
 // Markdown's special characters backslash-escaped, so the rendered quote is
 // the document's text — under its document name, page and sentence range
-// (counted from 1) and its support verdict. Unsupported citations are
+// (the indices `citelens show --sentences` prints) and its support verdict. Unsupported citations are
 // marked in bold.
 func WriteMarkdown(w io.Writer, a *Answer) error {
 	bw := bufio.NewWriter(w)
@@ -158,12 +158,14 @@ func byline(a *Answer) string {
 
 func pageLabel(p int) string { return fmt.Sprintf("p. %d", p) }
 
-// sentenceLabel counts sentences from 1, as a reader does.
+// sentenceLabel names a sentence range by the indices `citelens show
+// --sentences` prints (from 0, as the model's <Cn> numbers), so a reader can
+// look any citation up.
 func sentenceLabel(first, last int) string {
 	if first == last {
-		return fmt.Sprintf("sentence %d", first+1)
+		return fmt.Sprintf("sentence %d", first)
 	}
-	return fmt.Sprintf("sentences %d–%d", first+1, last+1)
+	return fmt.Sprintf("sentences %d–%d", first, last)
 }
 
 func isListItem(s string) bool {

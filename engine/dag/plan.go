@@ -104,8 +104,9 @@ func subStage(i, max int, sub string) string {
 }
 
 // factStage is the stage reporting step i's fact: "fact 2: Scott
-// Derrickson directed Doctor Strange [s. 585-587]". Sentences count from
-// 1, as the exports count them.
+// Derrickson directed Doctor Strange [s. 584-586]". Sentences are numbered
+// as everywhere a person sees them: the indices `citelens show --sentences`
+// prints.
 func factStage(i int, s *Step) string {
 	head := fmt.Sprintf("fact %d: ", i)
 	switch {
@@ -136,10 +137,10 @@ func sentenceList(spans []citations.Span) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(strconv.Itoa(c.First + 1))
+		b.WriteString(strconv.Itoa(c.First))
 		if c.Last > c.First {
 			b.WriteString("-")
-			b.WriteString(strconv.Itoa(c.Last + 1))
+			b.WriteString(strconv.Itoa(c.Last))
 		}
 	}
 	return b.String()

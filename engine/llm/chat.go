@@ -86,7 +86,6 @@ func (c *Client) wire(req ChatRequest) (openai.ChatCompletionRequest, error) {
 		Model:         req.Model,
 		Stream:        true,
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
-		Stop:          req.Stop,
 	}
 	if o.Model == "" {
 		o.Model = c.cfg.Model
@@ -99,8 +98,12 @@ func (c *Client) wire(req ChatRequest) (openai.ChatCompletionRequest, error) {
 		maxTokens = c.cfg.MaxOutput
 	}
 	if reasoningModel(o.Model) {
+		// OpenAI's reasoning models reject temperature and stop sequences
+		// (HTTP 400); a strategy's stop sequence only saves tokens, so it
+		// is dropped for them.
 		o.MaxCompletionTokens = maxTokens
 	} else {
+		o.Stop = req.Stop
 		o.MaxTokens = maxTokens
 		t := c.cfg.Temperature
 		if req.Temperature != nil {

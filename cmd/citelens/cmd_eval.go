@@ -139,6 +139,10 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	report := citations.Summarize(all)
 	fmt.Fprintf(a.stderr, "%s over %d questions: evidence_recall %.3f, evidence_all %.3f, citation_precision %.3f, citation_length %.1f words, answer_hit %.3f%s\n",
 		strategy.Name(), report.Questions, report.EvidenceRecall, report.EvidenceAll, report.CitationPrecision, report.CitationLength, report.AnswerHit, derive)
+	if report.LLMCalls > 0 {
+		fmt.Fprintf(a.stderr, "  per question: %.0f prompt tokens, %.0f completion tokens, %.1f model calls; %.2fs mean, %.2fs p95\n",
+			report.PromptTokensMean, report.CompletionTokensMean, report.LLMCallsMean, report.SecondsMean, report.SecondsP95)
+	}
 	judged.printSummary(a.stderr)
 	type summary struct {
 		Strategy string `json:"strategy"`

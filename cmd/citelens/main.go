@@ -45,6 +45,9 @@ type app struct {
 	stdout     io.Writer
 	stderr     io.Writer
 	stdin      io.Reader
+	// theme is --theme given before the command, for the terminal UI
+	// ("citelens --theme light FILE").
+	theme string
 }
 
 func main() {
@@ -57,6 +60,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	global := flag.NewFlagSet("citelens", flag.ContinueOnError)
 	global.SetOutput(io.Discard)
 	global.StringVar(&a.dbPath, "db", "", "library file (env CITELENS_DB)")
+	global.StringVar(&a.theme, "theme", "", "the terminal UI's colours")
 	showVersion := global.Bool("version", false, "print the version")
 	if err := global.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -160,6 +164,7 @@ Commands:
 	fmt.Fprintf(w, `
 Global flags:
   --db PATH     the library file (env CITELENS_DB; default %s)
+  --theme NAME  the terminal UI's colours: auto, dark, light, high-contrast, no-color
   --version     print the version
 
 Run 'citelens COMMAND --help' for a command's flags.

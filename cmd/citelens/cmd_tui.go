@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/BurntSushi/toml"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui"
+)
+
+func init() {
+	register(&command{
+		name:    "tui",
+		args:    "[--theme NAME] [--strategy NAME] [FILE...]",
+		summary: "open the terminal UI, adding FILEs first (what citelens does with no command)",
+		run:     runTUI,
+	})
+}
+
+func runTUI(ctx context.Context, a *app, args []string) error {
+	fs := newFlags(a, commands["tui"])
+	theme := fs.String("theme", "", "colours: auto, dark, light, high-contrast or no-color (default: the config's [tui] theme, else auto)")
+	strategy := fs.String("strategy", engine.DefaultStrategy, "the strategy questions go to first (s in the TUI changes it)")
+	paths, err := parseFlags(a, fs, args)
+	if err != nil {
+		return err
+	}
+	// Bad paths fail here, before the screen is taken over.
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return withHint(fmt.Errorf("cannot add %s: %w", p, unwrapStat(err)), "Check the path; run 'citelens --help' for the commands.")
+		}
+		if !st.Mode().IsRegular() {
+			return fmt.Errorf("cannot add %s: not a regular file", p)
+		}
+	}
+	name := *theme
+	if name == "" {
+		name = a.theme
+	}
+	if name == "" {
+		name, err = configTheme(llm.ConfigPath())
+		if err != nil {
+			return err
+		}
+	}
+	sel, err := themes.NewSelector(name, themes.NoColorRequested(os.Getenv))
+	if err != nil {
+		return err
+	}
+
+	// The library is opened first so that a library in use by another
+	// citelens is what gets reported, whatever else is wrong.
+	l, err := a.openLibrary(false)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	if !isTerminalFile(os.Stdin) || !isTerminalFile(os.Stdout) {
+		return withHint(errors.New("the terminal UI needs a terminal"),
+			"Use 'citelens add FILE' and 'citelens ask QUESTION' in scripts and pipes.")
+	}
+	env, err := a.engineEnv(l)
+	if err != nil {
+		return err
+	}
+	if _, ok := engine.Lookup(*strategy); !ok {
+		_, err := engine.New(*strategy, env)
+		return strategyError(err)
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return tui.Run(ctx, tui.Options{
+		Library:   l,
+		Env:       env,
+		Paths:     paths,
+		Theme:     sel,
+		Strategy:  *strategy,
+		ExportDir: dir,
+	})
+}
+
+func isTerminalFile(f *os.File) bool { return term.IsTerminal(f.Fd()) }
+
+func unwrapStat(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// configTheme reads the theme from the config file's [tui] section:
+//
+//	[tui]
+//	theme = "light"
+//
+// The model settings in the same file are engine/llm's; this reads only
+// its own key. A missing file or key is no theme ("auto").
+func configTheme(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("cannot read the config file: %w", err)
+	}
+	var f struct {
+		TUI struct {
+			Theme string `toml:"theme"`
+		} `toml:"tui"`
+	}
+	if _, err := toml.Decode(string(data), &f); err != nil {
+		return "", withHint(fmt.Errorf("config file %s: %w", path, err), "Fix the file or run 'citelens config show'.")
+	}
+	return f.TUI.Theme, nil
+}

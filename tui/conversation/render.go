@@ -1,0 +1,562 @@
+package conversation
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/tui/internal/draw"
+)
+
+// The answers are drawn as parts: for each entry a header (the question
+// and how it was answered), one part per statement, and a footer (drafts,
+// errors, warnings; often empty). Parts are wrapped once per width and
+// cached, so a frame only copies the lines it shows; the parts of an
+// answer still being written, and the selected statement, are drawn
+// afresh.
+
+// pos is a scroll position: entry e, part p (0 the header, 1…n the
+// statements, n+1 the footer) and a line within the part.
+type pos struct{ e, p, line int }
+
+func (a pos) less(b pos) bool {
+	if a.e != b.e {
+		return a.e < b.e
+	}
+	if a.p != b.p {
+		return a.p < b.p
+	}
+	return a.line < b.line
+}
+
+type partKey struct{ e, p int }
+
+// lineCache holds wrapped parts for one width. It is shared by copies of
+// the Model (View has a value receiver) and reset when the width or the
+// theme changes.
+type lineCache struct {
+	width int
+	lines map[partKey][]string
+	parts map[int]int // per entry, one past the highest part cached
+}
+
+func newLineCache() *lineCache {
+	return &lineCache{lines: map[partKey][]string{}, parts: map[int]int{}}
+}
+
+func (c *lineCache) reset(width int) {
+	c.width = width
+	c.clear()
+}
+
+func (c *lineCache) clear() {
+	c.lines = map[partKey][]string{}
+	c.parts = map[int]int{}
+}
+
+// dropEntry forgets entry e's parts, which have changed.
+func (c *lineCache) dropEntry(e int) {
+	for p := range c.parts[e] {
+		delete(c.lines, partKey{e, p})
+	}
+	delete(c.parts, e)
+}
+
+func (c *lineCache) put(e, p int, lines []string) {
+	c.lines[partKey{e, p}] = lines
+	c.parts[e] = max(c.parts[e], p+1)
+}
+
+// answerWidth is the width the answers are drawn in; answerHeight the rows
+// they get above the status line and the input.
+func (m Model) answerWidth() int  { return m.width }
+func (m Model) answerHeight() int { return max(m.height-2, 0) }
+
+func (m Model) parts(e int) int { return len(m.entries[e].stmts) + 2 }
+
+// partLines returns part p of entry e as drawn unselected.
+func (m *Model) partLines(e, p int) []string {
+	en := m.entries[e]
+	if en.streaming && (p == 0 || p == len(en.stmts)+1) {
+		// The spinner and the draft change with every frame.
+		return m.renderPart(e, p, false)
+	}
+	if l, ok := m.cache.lines[partKey{e, p}]; ok {
+		return l
+	}
+	l := m.renderPart(e, p, false)
+	m.cache.put(e, p, l)
+	return l
+}
+
+func (m *Model) partHeight(q pos) int { return len(m.partLines(q.e, q.p)) }
+
+// nextPart is the part after q's with at least one line.
+func (m *Model) nextPart(q pos) (pos, bool) {
+	for {
+		q.p++
+		q.line = 0
+		if q.p >= m.parts(q.e) {
+			q.e, q.p = q.e+1, 0
+			if q.e >= len(m.entries) {
+				return q, false
+			}
+		}
+		if m.partHeight(q) > 0 {
+			return q, true
+		}
+	}
+}
+
+// prevPart is the part before q's with at least one line, at its last line.
+func (m *Model) prevPart(q pos) (pos, bool) {
+	for {
+		q.p--
+		if q.p < 0 {
+			q.e--
+			if q.e < 0 {
+				return q, false
+			}
+			q.p = m.parts(q.e) - 1
+		}
+		if h := m.partHeight(q); h > 0 {
+			q.line = h - 1
+			return q, true
+		}
+	}
+}
+
+func (m *Model) down(q pos, n int) pos {
+	for n > 0 {
+		h := m.partHeight(q)
+		if q.line+n < h {
+			q.line += n
+			return q
+		}
+		nx, ok := m.nextPart(q)
+		if !ok {
+			q.line = max(h-1, 0)
+			return q
+		}
+		n -= h - q.line
+		q = nx
+	}
+	return q
+}
+
+func (m *Model) up(q pos, n int) pos {
+	for n > 0 {
+		if q.line >= n {
+			q.line -= n
+			return q
+		}
+		pv, ok := m.prevPart(q)
+		if !ok {
+			q.line = 0
+			return q
+		}
+		n -= q.line + 1
+		q = pv
+	}
+	return q
+}
+
+// lastPos is the last line of the conversation.
+func (m *Model) lastPos() pos {
+	e := len(m.entries) - 1
+	q := pos{e, m.parts(e), 0}
+	q, _ = m.prevPart(q)
+	return q
+}
+
+// maxTop is the top position that shows the last line at the bottom.
+func (m *Model) maxTop() pos {
+	if len(m.entries) == 0 {
+		return pos{}
+	}
+	return m.up(m.lastPos(), m.answerHeight()-1)
+}
+
+// clampPos makes q a valid position no lower than maxTop.
+func (m *Model) clampPos(q pos) pos {
+	if len(m.entries) == 0 || q.e < 0 {
+		return pos{}
+	}
+	if q.e >= len(m.entries) {
+		return m.maxTop()
+	}
+	q.p = min(q.p, m.parts(q.e)-1)
+	if h := m.partHeight(q); q.line >= h {
+		if h == 0 {
+			if nx, ok := m.nextPart(q); ok {
+				q = nx
+			} else {
+				return m.maxTop()
+			}
+		} else {
+			q.line = h - 1
+		}
+	}
+	if mt := m.maxTop(); mt.less(q) {
+		return mt
+	}
+	return q
+}
+
+// scroll moves the view n lines, down if n > 0.
+func (m *Model) scroll(n int) {
+	if len(m.entries) == 0 {
+		return
+	}
+	m.follow = false
+	if n > 0 {
+		m.top = m.down(m.top, n)
+	} else {
+		m.top = m.up(m.top, -n)
+	}
+	m.top = m.clampPos(m.top)
+}
+
+// rowsBetween counts the lines from a down to b, giving up at limit.
+func (m *Model) rowsBetween(a, b pos, limit int) int {
+	n := 0
+	for a.less(b) && n < limit {
+		if a.e == b.e && a.p == b.p {
+			return n + b.line - a.line
+		}
+		n += m.partHeight(a) - a.line
+		nx, ok := m.nextPart(a)
+		if !ok {
+			return n
+		}
+		a = nx
+	}
+	return n
+}
+
+// reveal scrolls so the selected statement is in view: from the question
+// when it is the answer's first and all fits, else whole if it fits, else
+// its beginning.
+func (m *Model) reveal() {
+	if m.sel.e < 0 || len(m.entries) == 0 {
+		m.top = m.clampPos(m.top)
+		return
+	}
+	ah := m.answerHeight()
+	start := pos{m.sel.e, m.sel.s + 1, 0}
+	h := m.partHeight(start)
+	end := pos{start.e, start.p, max(h-1, 0)}
+	switch {
+	case start.less(m.top):
+		m.top = start
+		if m.sel.s == 0 && m.partHeight(pos{m.sel.e, 0, 0})+h <= ah {
+			m.top = pos{m.sel.e, 0, 0}
+		}
+	case m.rowsBetween(m.top, end, ah) >= ah:
+		m.top = m.up(end, ah-1)
+		if start.less(m.top) {
+			m.top = start
+		}
+	}
+	m.top = m.clampPos(m.top)
+}
+
+// settle places the view after the conversation changed: following the
+// newest answer, or keeping the selection in view.
+func (m *Model) settle() {
+	if len(m.entries) == 0 {
+		m.top = pos{}
+		return
+	}
+	if m.follow {
+		m.top = m.maxTop()
+	}
+	m.reveal()
+}
+
+// renderPart draws part p of entry e.
+func (m Model) renderPart(e, p int, selected bool) []string {
+	en := m.entries[e]
+	switch {
+	case p == 0:
+		return m.renderHeader(e)
+	case p <= len(en.stmts):
+		c := -1
+		if selected {
+			c = m.sel.c
+		}
+		return m.renderStatement(en, p-1, selected, c)
+	}
+	return m.renderFooter(en)
+}
+
+func (m Model) renderHeader(e int) []string {
+	en := m.entries[e]
+	st := m.styles
+	w := m.answerWidth()
+	var out []string
+	if e > 0 {
+		out = append(out, "")
+	}
+	q := draw.Wrap(textproc.OneLine(strings.TrimSpace(en.question)), max(w-2, 1))
+	for i, l := range q {
+		lead := "  "
+		if i == 0 {
+			lead = "› "
+		}
+		out = append(out, st.Title.Render(lead+l))
+	}
+	out = append(out, draw.Truncate(m.meta(en), w))
+	return out
+}
+
+// meta is the line under a question: the stage while the answer is
+// written, else the strategy, the statements and the model work.
+func (m Model) meta(en *entry) string {
+	st := m.styles
+	if en.streaming {
+		stage := textproc.OneLine(en.stage)
+		if stage == "" {
+			stage = "starting…"
+		}
+		if en.cancelling {
+			stage = "cancelling…"
+		}
+		s := m.spin.View() + " " + st.Stage.Render(stage)
+		if len(en.stmts) > 0 {
+			s += st.Muted.Render(" · " + plural(len(en.stmts), "statement"))
+		}
+		return s
+	}
+	parts := []string{textproc.OneLine(en.strategy)}
+	if en.ans != nil {
+		parts = append(parts, plural(len(en.stmts), "statement"))
+	}
+	if u := en.usage; u.LLMCalls > 0 {
+		approx := ""
+		if u.Estimated {
+			approx = "~"
+		}
+		parts = append(parts, fmt.Sprintf("%s%s tokens in %s", approx, thousands(u.PromptTokens+u.CompletionTokens), plural(u.LLMCalls, "call")))
+	}
+	return st.Muted.Render("  " + strings.Join(parts, " · "))
+}
+
+// badge is a statement's support: the best verdict of its citations, or
+// a warning for a factual statement that cites nothing.
+func (m Model) badge(s *citations.Statement) (string, lipgloss.Style, bool) {
+	st := m.styles
+	if len(s.Citations) == 0 {
+		if s.NeedsCitation {
+			return "! uncited", st.Warning, true
+		}
+		return "", lipgloss.Style{}, false
+	}
+	best := citations.Level("")
+	rank := map[citations.Level]int{citations.Supported: 3, citations.Partial: 2, citations.Unsupported: 1}
+	for _, v := range s.Support {
+		if rank[v.Level] > rank[best] {
+			best = v.Level
+		}
+	}
+	switch best {
+	case citations.Supported:
+		return "✓ supported", st.Supported, true
+	case citations.Partial:
+		return "◐ partial", st.Partial, true
+	case citations.Unsupported:
+		return "✗ unsupported", st.Unsupported, true
+	}
+	return "", lipgloss.Style{}, false
+}
+
+// renderStatement draws statement i: its text wrapped beside a gutter, its
+// citation markers and its badge after it. Selected, the gutter shows a
+// bar, the text the selection style (when the pane has the keyboard), and
+// citation selCite is highlighted. Selection never changes the wrapping,
+// so the cached, unselected lines give the height.
+func (m Model) renderStatement(en *entry, i int, selected bool, selCite int) []string {
+	st := m.styles
+	s := &en.stmts[i]
+	w := max(m.answerWidth()-2, 1)
+	text := strings.TrimSpace(textproc.Printable(s.Text))
+	lines := draw.Wrap(text, w)
+	textStyle := st.Text
+	if selected && m.focused && !m.typing {
+		textStyle = st.Selection
+	}
+	for j, l := range lines {
+		lines[j] = textStyle.Render(l)
+	}
+
+	type token struct {
+		s     string
+		style lipgloss.Style
+	}
+	var toks []token
+	for k := range s.Citations {
+		style := st.Accent
+		if selected && k == selCite {
+			style = st.Highlight
+		}
+		toks = append(toks, token{markerLabel(en.first[i] + k), style})
+	}
+	if b, style, ok := m.badge(s); ok {
+		toks = append(toks, token{b, style})
+	}
+	last := len(lines) - 1
+	lw := ansi.StringWidth(lines[last])
+	for _, t := range toks {
+		tw := ansi.StringWidth(t.s)
+		sep := " "
+		if lw == 0 {
+			sep = ""
+		}
+		if lw > 0 && lw+1+tw > w {
+			lines = append(lines, "")
+			last++
+			lw, sep = 0, ""
+		}
+		lines[last] += sep + t.style.Render(t.s)
+		lw += len(sep) + tw
+	}
+
+	gutter := "  "
+	if selected {
+		gutter = st.Accent.Render("▌") + " "
+	}
+	for j := range lines {
+		lines[j] = gutter + lines[j]
+	}
+	for _, wn := range s.Warnings {
+		lines = append(lines, "  "+st.Warning.Render(draw.Truncate("⚠ "+textproc.OneLine(wn), w)))
+	}
+	return lines
+}
+
+// draftLines is how much of a streaming draft is shown: its tail.
+const draftLines = 3
+
+func (m Model) renderFooter(en *entry) []string {
+	st := m.styles
+	w := m.answerWidth()
+	var out []string
+	wrapped := func(style lipgloss.Style, text string) {
+		for _, l := range draw.Wrap(text, max(w-2, 1)) {
+			out = append(out, "  "+style.Render(l))
+		}
+	}
+	if en.plan != nil {
+		if b, err := json.Marshal(en.plan); err == nil {
+			out = append(out, "  "+st.Muted.Render(draw.Truncate("plan: "+textproc.OneLine(string(b)), max(w-2, 1))))
+		}
+	}
+	if en.streaming {
+		if d := strings.TrimSpace(textproc.Printable(string(en.draft))); d != "" {
+			lines := draw.Wrap(d, max(w-4, 1))
+			if len(lines) > draftLines {
+				lines = lines[len(lines)-draftLines:]
+			}
+			for _, l := range lines {
+				out = append(out, "  "+st.Muted.Render("┊ "+l))
+			}
+		}
+		return out
+	}
+	switch {
+	case en.ans == nil && en.err != "":
+		wrapped(st.Error, "Could not answer: "+textproc.OneLine(en.err))
+	case en.ans != nil && en.ans.Partial:
+		msg := "Partial answer"
+		if en.err != "" {
+			msg += ": " + textproc.OneLine(en.err)
+		}
+		wrapped(st.Warning, msg)
+	case en.ans != nil && len(en.stmts) == 0:
+		wrapped(st.Muted, "No statement: nothing in scope answers this.")
+	}
+	if en.ans != nil {
+		for _, wn := range en.ans.Warnings {
+			wrapped(st.Warning, "⚠ "+textproc.OneLine(wn))
+		}
+	}
+	return out
+}
+
+// View draws the pane in exactly its width × height: the answers, a
+// status line, and the input.
+func (m Model) View() string {
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	ah := m.answerHeight()
+	lines := make([]string, 0, h)
+	if len(m.entries) == 0 {
+		for _, l := range draw.Wrap("Ask a question about the documents in scope: type it below and press enter. Every statement of the answer cites the sentences it rests on.", max(w-2, 1)) {
+			lines = append(lines, "  "+m.styles.Muted.Render(l))
+		}
+	} else {
+		mp := &m
+		q := mp.clampPos(m.top)
+		for len(lines) < ah {
+			var part []string
+			if m.sel.e == q.e && m.sel.s+1 == q.p {
+				part = m.renderPart(q.e, q.p, true)
+			} else {
+				part = mp.partLines(q.e, q.p)
+			}
+			for l := q.line; l < len(part) && len(lines) < ah; l++ {
+				lines = append(lines, part[l])
+			}
+			nx, ok := mp.nextPart(q)
+			if !ok {
+				break
+			}
+			q = nx
+		}
+	}
+	if len(lines) > ah {
+		lines = lines[:ah]
+	}
+	for len(lines) < ah {
+		lines = append(lines, "")
+	}
+	lines = append(lines, m.statusLine(), m.input.View())
+	return strings.Join(draw.Block(lines, w, h), "\n")
+}
+
+// statusLine names the strategy and the scope the next question goes to.
+func (m Model) statusLine() string {
+	st := m.styles
+	left := st.Muted.Render("strategy ") + st.Accent.Render(textproc.OneLine(m.strategy))
+	return draw.Spread(left, st.Muted.Render(textproc.OneLine(m.scope)), m.width)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return thousands(n) + " " + what + "s"
+}
+
+// thousands writes n with thin separators: 12,345.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 || len(s) <= 3 {
+		return s
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

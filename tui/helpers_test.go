@@ -1,0 +1,417 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	_ "github.com/citelens/citelens/engine/extractive"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/themes"
+)
+
+// The tests drive the real root model in a real bubbletea program
+// (teatest) over a real library holding testdata/declaration.txt. Most
+// ask the "scripted" strategy registered below: it answers from the
+// library like any strategy (spans resolved from the stored sentences,
+// verified offline) but says what the test scripts, and can pause
+// mid-answer, so streaming can be watched frame by frame and goldens do
+// not move when the extractive ranking is tuned. One test asks the
+// extractive strategy itself.
+
+const declaration = "../testdata/declaration.txt"
+
+// script is what the scripted strategy answers. Tests run one at a time.
+var script struct {
+	mu sync.Mutex
+	// statements: text and the phrases of the sentences each cites.
+	statements []scriptedStatement
+	// pauseAfter: after that many statements, wait for gate (or cancel).
+	pauseAfter int
+	gate       chan struct{}
+	draft      string // streamed as deltas before the first statement
+	plan       any
+}
+
+type scriptedStatement struct {
+	text  string
+	cites []string // phrases; each cites the sentence holding it
+}
+
+func setScript(t *testing.T, pauseAfter int, sts ...scriptedStatement) chan struct{} {
+	t.Helper()
+	script.mu.Lock()
+	defer script.mu.Unlock()
+	script.statements, script.pauseAfter = sts, pauseAfter
+	script.gate = make(chan struct{})
+	script.draft, script.plan = "", nil
+	return script.gate
+}
+
+// declarationScript is the usual answer: three statements, the last with
+// two citations.
+func declarationScript(t *testing.T, pauseAfter int) chan struct{} {
+	return setScript(t, pauseAfter,
+		scriptedStatement{"The colonists objected to taxes imposed without their consent.", []string{"For imposing Taxes on us without our Consent"}},
+		scriptedStatement{"Standing armies were kept among them in peacetime.", []string{"Standing Armies without the Consent of our legislatures"}},
+		scriptedStatement{"Their trade was cut off and trial by jury denied.", []string{"For cutting off our Trade", "benefits of Trial by Jury"}},
+	)
+}
+
+type scripted struct{ lib *docstore.Library }
+
+func init() {
+	engine.Register(engine.Info{
+		Name:        "scripted",
+		Description: "test strategy: answers what the test scripts",
+		New:         func(env *engine.Env) (engine.Strategy, error) { return scripted{env.Library}, nil },
+	})
+	engine.Register(engine.Info{
+		Name:        "needs-model",
+		Description: "test strategy that needs a model endpoint",
+		NeedsLLM:    true,
+		New: func(env *engine.Env) (engine.Strategy, error) {
+			if _, err := env.RequireLLM("needs-model"); err != nil {
+				return nil, err
+			}
+			return scripted{env.Library}, nil
+		},
+	})
+}
+
+func (scripted) Name() string { return "scripted" }
+
+func (s scripted) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
+	script.mu.Lock()
+	sts, pause, gate, draft, plan := script.statements, script.pauseAfter, script.gate, script.draft, script.plan
+	script.mu.Unlock()
+
+	emit(engine.Event{Stage: "retrieving…"})
+	var docs []*docstore.Document
+	for _, id := range req.Docs {
+		d, err := s.lib.Document(id)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	if plan != nil {
+		emit(engine.Event{Plan: plan})
+	}
+	for _, w := range strings.SplitAfter(draft, " ") {
+		if w != "" {
+			emit(engine.Event{Delta: w})
+		}
+	}
+	ans := &engine.Answer{}
+	for i, st := range sts {
+		if i == pause {
+			emit(engine.Event{Stage: fmt.Sprintf("sub-question 2/2: %s", st.text)})
+			select {
+			case <-gate:
+			case <-ctx.Done():
+				return ans, ctx.Err()
+			}
+		}
+		out := citations.Statement{Text: st.text}
+		for _, phrase := range st.cites {
+			out.Citations = append(out.Citations, spanOf(docs, phrase))
+		}
+		citations.Verify(&out)
+		ans.Statements = append(ans.Statements, out)
+		emit(engine.Event{Statement: &out})
+	}
+	u := llm.Usage{PromptTokens: 1200, CompletionTokens: 80, LLMCalls: 1}
+	emit(engine.Event{Usage: &u})
+	return ans, nil
+}
+
+// spanOf is the citation of the sentence holding phrase.
+func spanOf(docs []*docstore.Document, phrase string) citations.Span {
+	for _, d := range docs {
+		off := strings.Index(d.Text, phrase)
+		if off < 0 {
+			continue
+		}
+		for i, s := range d.Sentences {
+			if int(s.Start) <= off && off < int(s.End) {
+				return citations.SpanOf(d, i, i)
+			}
+		}
+	}
+	panic("no sentence holds " + phrase)
+}
+
+// newLibrary is a fresh library in a temporary directory holding paths.
+func newLibrary(t testing.TB, paths ...string) *docstore.Library {
+	t.Helper()
+	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	for _, p := range paths {
+		if _, _, err := lib.Add(context.Background(), p, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return lib
+}
+
+func testOptions(t testing.TB, lib *docstore.Library, theme string) Options {
+	t.Helper()
+	sel, err := themes.NewSelector(theme, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Options{
+		Library:   lib,
+		Env:       engine.NewEnv(lib, llm.Config{}),
+		Theme:     sel,
+		Strategy:  "scripted",
+		ExportDir: t.TempDir(),
+	}
+}
+
+// harness runs the root model in teatest and publishes every frame, so a
+// test can wait for a state without depending on the renderer's timing.
+type harness struct {
+	m     Model
+	probe *probe
+}
+
+type probe struct {
+	mu     sync.Mutex
+	view   string
+	notice string
+	keys   int // key presses handled
+	focus  pane
+}
+
+func (h harness) Init() tea.Cmd { return h.m.Init() }
+
+func (h harness) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	nm, cmd := h.m.Update(msg)
+	h.m = nm.(Model)
+	v := h.m.render()
+	h.probe.mu.Lock()
+	h.probe.view, h.probe.notice, h.probe.focus = v, h.m.notice, h.m.focus
+	if _, ok := msg.(tea.KeyPressMsg); ok {
+		h.probe.keys++
+	}
+	h.probe.mu.Unlock()
+	return h, cmd
+}
+
+func (h harness) View() tea.View { return h.m.View() }
+
+// session is a running program under test.
+type session struct {
+	t     *testing.T
+	tm    *teatest.TestModel
+	probe *probe
+	w, h  int
+}
+
+func start(t *testing.T, opts Options, w, h int) *session {
+	t.Helper()
+	p := &probe{}
+	m := New(opts)
+	t.Cleanup(m.Shutdown) // before the library closes (cleanups run last first)
+	tm := teatest.NewTestModel(t, harness{m: m, probe: p},
+		teatest.WithInitialTermSize(w, h),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.TrueColor)))
+	s := &session{t: t, tm: tm, probe: p, w: w, h: h}
+	// The size reaches the program from a goroutine of its own.
+	s.waitFor(func(v string) bool { return strings.Count(v, "\n") == h-1 }, "its size")
+	return s
+}
+
+func (s *session) view() string {
+	s.probe.mu.Lock()
+	defer s.probe.mu.Unlock()
+	return s.probe.view
+}
+
+func (s *session) waitFor(ok func(string) bool, what string) {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		v := s.view()
+		if ok(v) {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen never showed %s; last:\n%s", what, ansi.Strip(v))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// settle waits for the screen to stop changing (spinner aside) and
+// returns it: what a key asks of another pane arrives as a message of its
+// own, a moment after the key.
+func (s *session) settle() string {
+	s.t.Helper()
+	const quiet = 40 * time.Millisecond
+	deadline := time.Now().Add(10 * time.Second)
+	last := spinnerRE.ReplaceAllString(s.view(), "*")
+	since := time.Now()
+	for time.Since(since) < quiet {
+		if time.Now().After(deadline) {
+			s.t.Fatal("the screen never settled")
+		}
+		time.Sleep(5 * time.Millisecond)
+		if v := spinnerRE.ReplaceAllString(s.view(), "*"); v != last {
+			last, since = v, time.Now()
+		}
+	}
+	return s.view()
+}
+
+// waitText waits for text on the screen (SGR stripped).
+func (s *session) waitText(text string) {
+	s.t.Helper()
+	s.waitFor(func(v string) bool { return strings.Contains(ansi.Strip(v), text) }, fmt.Sprintf("%q", text))
+}
+
+// waitFocus waits for p to have the keyboard.
+func (s *session) waitFocus(p pane) {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s.probe.mu.Lock()
+		f := s.probe.focus
+		s.probe.mu.Unlock()
+		if f == p {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the focus never went to the %s pane", p.title())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitGone waits for text to leave the screen.
+func (s *session) waitGone(text string) {
+	s.t.Helper()
+	s.waitFor(func(v string) bool { return !strings.Contains(ansi.Strip(v), text) }, fmt.Sprintf("no %q", text))
+}
+
+// press sends keys, each once the one before has been handled.
+func (s *session) press(keys ...string) {
+	s.t.Helper()
+	for _, k := range keys {
+		s.probe.mu.Lock()
+		n := s.probe.keys
+		s.probe.mu.Unlock()
+		s.tm.Send(keyMsg(k))
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			s.probe.mu.Lock()
+			done := s.probe.keys > n
+			s.probe.mu.Unlock()
+			if done {
+				break
+			}
+			if time.Now().After(deadline) {
+				s.t.Fatalf("key %q was never handled", k)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// typeText types text into whatever has the keyboard.
+func (s *session) typeText(text string) {
+	s.t.Helper()
+	for _, r := range text {
+		s.press(string(r))
+	}
+}
+
+// finish quits the program and returns its final model.
+func (s *session) finish() Model {
+	s.t.Helper()
+	if err := s.tm.Quit(); err != nil {
+		s.t.Fatal(err)
+	}
+	return s.tm.FinalModel(s.t, teatest.WithFinalTimeout(10*time.Second)).(harness).m
+}
+
+// spinnerRE matches the spinner's frames, which depend on time.
+var spinnerRE = regexp.MustCompile(`[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]`)
+
+// golden compares the screen with testdata/<test>/<name>.golden (go test
+// -update rewrites it), after checking every line is exactly the window's
+// width. The screen is the root model's own drawing, SGR included: the
+// renderer's byte stream depends on frame timing, the drawing does not.
+func (s *session) golden(name string) {
+	s.t.Helper()
+	v := s.settle()
+	lines := strings.Split(v, "\n")
+	if len(lines) != s.h {
+		s.t.Errorf("%s: screen has %d lines, want %d", name, len(lines), s.h)
+	}
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w != s.w {
+			s.t.Errorf("%s: line %d is %d cells, want %d: %q", name, i, w, s.w, ansi.Strip(l))
+		}
+	}
+	v = spinnerRE.ReplaceAllString(v, "*")
+	s.t.Run(name, func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(v+"\n")) })
+}
+
+func keyMsg(s string) tea.KeyPressMsg {
+	switch s {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "space", " ":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	}
+	if c, ok := strings.CutPrefix(s, "ctrl+"); ok {
+		return tea.KeyPressMsg{Code: []rune(c)[0], Mod: tea.ModCtrl}
+	}
+	r := []rune(s)[0]
+	if r >= 'A' && r <= 'Z' {
+		return tea.KeyPressMsg{Code: r + 32, ShiftedCode: r, Mod: tea.ModShift, Text: s}
+	}
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
+
+// ask types a question and asks it.
+func (s *session) ask(q string) {
+	s.t.Helper()
+	s.typeText(q)
+	s.press("enter")
+}

@@ -1,0 +1,122 @@
+// Package draw holds the few string helpers the TUI's panes share: fitting
+// styled text to a width, padding, and framing a pane. Every pane's View is
+// exactly its width × height, so the root model can put panes side by side
+// by joining lines, without measuring them again.
+package draw
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+const spaces = "                                                                                                                                "
+
+// Pad returns n spaces (none for n ≤ 0).
+func Pad(n int) string {
+	switch {
+	case n <= 0:
+		return ""
+	case n <= len(spaces):
+		return spaces[:n]
+	}
+	return strings.Repeat(" ", n)
+}
+
+// Fit pads or truncates s, which may hold SGR sequences, to exactly w cells.
+func Fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, "…")
+		sw = ansi.StringWidth(s)
+	}
+	return s + Pad(w-sw)
+}
+
+// Truncate cuts s to at most w cells, ending it with "…" when cut.
+func Truncate(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// Spread puts left and right on one line of w cells, right-aligned; when
+// both do not fit, right is dropped, then left is truncated.
+func Spread(left, right string, w int) string {
+	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
+	if right == "" || lw+rw+1 > w {
+		return Fit(left, w)
+	}
+	return left + Pad(w-lw-rw) + right
+}
+
+// Block returns lines made into exactly h lines of exactly w cells: each
+// fitted, missing ones blank, extra ones dropped.
+func Block(lines []string, w, h int) []string {
+	out := make([]string, h)
+	for i := range out {
+		if i < len(lines) {
+			out[i] = Fit(lines[i], w)
+		} else {
+			out[i] = Pad(w)
+		}
+	}
+	return out
+}
+
+// Wrap word-wraps plain text (no SGR) to w cells and returns its lines;
+// words longer than w are broken. Newlines in text start new lines.
+func Wrap(text string, w int) []string {
+	if w < 1 {
+		w = 1
+	}
+	return strings.Split(ansi.Wrap(text, w, ""), "\n")
+}
+
+// Border is a pane frame drawn from a lipgloss style's border and colour.
+type Border struct {
+	b     lipgloss.Border
+	paint func(string) string
+}
+
+// NewBorder takes the border shape and colour of a style such as
+// themes.Styles.Pane.
+func NewBorder(st lipgloss.Style) Border {
+	b := st.GetBorderStyle()
+	fg := lipgloss.NewStyle().Foreground(st.GetBorderTopForeground())
+	return Border{b: b, paint: func(s string) string { return fg.Render(s) }}
+}
+
+// Frame draws body (h-2 lines of w-2 cells each, as Block returns) inside a
+// border of w × h cells with title set into the top edge.
+func (f Border) Frame(title string, body []string, w, h int) []string {
+	if w < 2 || h < 2 {
+		return Block(nil, max(w, 0), max(h, 0))
+	}
+	inner := w - 2
+	out := make([]string, 0, h)
+	top := f.b.TopLeft
+	if title != "" && inner >= 4 {
+		t := Truncate(title, inner-2)
+		top += f.b.Top
+		top = f.paint(top) + t + f.paint(strings.Repeat(f.b.Top, inner-1-ansi.StringWidth(t))+f.b.TopRight)
+	} else {
+		top = f.paint(top + strings.Repeat(f.b.Top, inner) + f.b.TopRight)
+	}
+	out = append(out, top)
+	left, right := f.paint(f.b.Left), f.paint(f.b.Right)
+	for i := 0; i < h-2; i++ {
+		line := Pad(inner)
+		if i < len(body) {
+			line = body[i]
+		}
+		out = append(out, left+line+right)
+	}
+	out = append(out, f.paint(f.b.BottomLeft+strings.Repeat(f.b.Bottom, inner)+f.b.BottomRight))
+	return out
+}

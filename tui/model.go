@@ -1,0 +1,589 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/conversation"
+	"github.com/citelens/citelens/tui/internal/draw"
+	"github.com/citelens/citelens/tui/library"
+	"github.com/citelens/citelens/tui/picker"
+	"github.com/citelens/citelens/tui/source"
+)
+
+// pane names a pane; the order is the tab order.
+type pane int
+
+const (
+	paneLibrary pane = iota
+	paneConversation
+	paneSource
+	numPanes
+)
+
+func (p pane) title() string {
+	return [...]string{"Library", "Conversation", "Source"}[p]
+}
+
+// Model is the root model: the three panes, the layout, the help, a
+// picker when one is open, and the work in progress.
+type Model struct {
+	keys KeyMap
+	opts Options
+
+	sel    themes.Selector
+	styles *themes.Styles
+
+	width, height int
+	focus         pane
+
+	lib  library.Model
+	conv conversation.Model
+	src  source.Model
+
+	help     help.Model
+	showHelp bool
+	helpTop  int
+
+	picker       *picker.Model
+	exportTarget *engine.Answer // the answer the format picker exports
+
+	notice    string // a one-off message for the status line
+	noticeErr bool
+
+	strategy string
+	// docs holds the documents loaded for the source pane, shared by the
+	// model's copies; Update only reads and fills it.
+	docs    map[docstore.DocID]*docstore.Document
+	pending *conversation.CitationMsg // a citation waiting for its document
+
+	bg     *background
+	run    *askRun
+	runs   int // asks so far, to tell a stale run's messages
+	adding *addRun
+}
+
+// New returns the root model for opts.
+func New(opts Options) Model {
+	if opts.Strategy == "" {
+		opts.Strategy = engine.DefaultStrategy
+	}
+	if opts.ExportDir == "" {
+		opts.ExportDir = "."
+	}
+	styles := opts.Theme.Initial()
+	m := Model{
+		keys:     DefaultKeyMap(),
+		opts:     opts,
+		sel:      opts.Theme,
+		styles:   styles,
+		focus:    paneConversation,
+		lib:      library.New(styles),
+		conv:     conversation.New(styles),
+		src:      source.New(styles),
+		help:     help.New(),
+		strategy: opts.Strategy,
+		docs:     map[docstore.DocID]*docstore.Document{},
+		bg:       newBackground(context.Background()),
+	}
+	m.help.Styles = styles.Help
+	m.conv.SetStrategy(m.strategy)
+	m.conv.Focus(true)
+	m.syncScope()
+	return m
+}
+
+// Init loads the library and its saved answers, starts adding the files
+// given, and asks the terminal for its background colour when the theme
+// depends on it.
+func (m Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{loadLibrary(m.opts.Library), loadAnswers(m.opts.Library)}
+	if len(m.opts.Paths) > 0 {
+		// Started here rather than in a command so that Shutdown, which
+		// may come at any time, always knows of it.
+		run := startAdd(m.bg, m.opts.Library, m.opts.Paths)
+		cmds = append(cmds, func() tea.Msg { return addStartedMsg{run: run} })
+	}
+	if m.sel.Auto() {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+// addStartedMsg hands the add run started in Init (which cannot change
+// the model) to Update.
+type addStartedMsg struct{ run *addRun }
+
+// Update routes a message to whoever owns it.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.setStyles(m.sel.ForBackground(msg.IsDark()))
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.updateKey(msg)
+	case tea.PasteMsg, tea.MouseWheelMsg:
+		return m.updateFocused(msg)
+
+	case libraryMsg:
+		if msg.err != nil {
+			m.lib.SetError(msg.err)
+		} else {
+			m.lib.SetDocs(msg.docs)
+		}
+		m.syncScope()
+		m.layout()
+		return m, nil
+	case answersMsg:
+		m.conv.Load(msg.answers)
+		switch {
+		case msg.err != nil:
+			m.setNotice("Could not read the saved answers: "+msg.err.Error(), true)
+		case msg.skipped > 0:
+			m.setNotice(fmt.Sprintf("%d saved answers could not be read and are not shown.", msg.skipped), true)
+		}
+		return m, nil
+	case addStartedMsg:
+		m.adding = msg.run
+		for _, p := range m.opts.Paths {
+			m.lib.SetProgress(library.Progress{Path: p, Stage: docstore.StageReading})
+		}
+		m.layout()
+		return m, m.adding.next()
+	case addProgressMsg:
+		m.lib.SetProgress(library.Progress{Path: msg.Path, Stage: msg.Stage, Done: msg.Done, Total: msg.Total})
+		return m, m.adding.next()
+	case addedMsg:
+		m.lib.DoneAdding(msg.path)
+		if msg.err != nil {
+			m.setNotice(fmt.Sprintf("Could not add %s: %s", msg.path, msg.err), true)
+		}
+		m.layout()
+		return m, tea.Batch(m.adding.next(), loadLibrary(m.opts.Library))
+	case addsDoneMsg:
+		m.adding = nil
+		if len(msg.ids) > 0 {
+			m.lib.SetScopeOnly(msg.ids)
+			m.syncScope()
+		}
+		return m, nil
+
+	case conversation.AskMsg:
+		return m.ask(msg.Question)
+	case conversation.CancelMsg:
+		if m.run != nil {
+			m.run.cancel()
+			m.conv.Cancelling()
+		}
+		return m, nil
+	case askEventsMsg:
+		if m.run == nil || msg.id != m.run.id {
+			return m, nil
+		}
+		m.conv.Apply(msg.events...)
+		return m, m.run.next()
+	case askDoneMsg:
+		if m.run == nil || msg.id != m.run.id {
+			return m, nil
+		}
+		m.run = nil
+		m.conv.Finish(msg.ans, msg.err)
+		if msg.saveErr != nil {
+			m.setNotice("The answer could not be saved: "+msg.saveErr.Error(), true)
+		}
+		return m, nil
+	case conversation.CitationMsg:
+		return m, m.showCitation(msg)
+	case docMsg:
+		if msg.err == nil {
+			m.docs[msg.id] = msg.doc
+		}
+		if m.pending == nil || m.pending.Span.Doc != msg.id {
+			return m, nil
+		}
+		c := *m.pending
+		m.pending = nil
+		if msg.err != nil {
+			m.setNotice(fmt.Sprintf("Cannot show %s: %s", c.Label, msg.err), true)
+			return m, nil
+		}
+		return m, m.showCitation(c)
+	case conversation.ExportMsg:
+		if msg.Format == "" {
+			m.exportTarget = msg.Answer
+			m.openFormatPicker()
+			return m, nil
+		}
+		return m, exportAnswer(m.opts.Library, m.opts.ExportDir, msg.Format, msg.Answer)
+	case exportedMsg:
+		if msg.err != nil {
+			m.setNotice("Export failed: "+msg.err.Error(), true)
+		} else {
+			m.setNotice("Exported to "+msg.path, false)
+		}
+		return m, nil
+	case conversation.CopyMsg:
+		text := clipboardText(msg.Text)
+		m.setNotice(fmt.Sprintf("Copied %s (%d characters) to the clipboard.", msg.Label, len([]rune(text))), false)
+		return m, tea.SetClipboard(text)
+	case conversation.StrategyMsg:
+		m.openStrategyPicker()
+		return m, nil
+	case conversation.NoticeMsg:
+		m.setNotice(msg.Text, msg.Error)
+		return m, nil
+	case picker.ChosenMsg:
+		m.picker = nil
+		switch msg.Kind {
+		case "strategy":
+			m.strategy = msg.Item.Name
+			m.conv.SetStrategy(m.strategy)
+			m.setNotice("Questions now go to the "+m.strategy+" strategy.", false)
+		case "format":
+			if a := m.exportTarget; a != nil {
+				m.exportTarget = nil
+				return m, exportAnswer(m.opts.Library, m.opts.ExportDir, msg.Item.Name, a)
+			}
+		}
+		return m, nil
+	case picker.ClosedMsg:
+		m.picker = nil
+		m.exportTarget = nil
+		return m, nil
+	case source.CloseMsg:
+		return m, m.setFocus(paneConversation, false)
+	case spinner.TickMsg:
+		var cmd tea.Cmd
+		m.conv, cmd, _ = m.conv.Update(msg)
+		return m, cmd
+	}
+	// Anything else belongs to a pane (the source pane's search results,
+	// an input's own messages): each takes what is its own.
+	var c1, c2, c3 tea.Cmd
+	m.src, c1 = m.src.Update(msg)
+	m.conv, c2, _ = m.conv.Update(msg)
+	m.lib, c3 = m.lib.Update(msg)
+	return m, tea.Batch(c1, c2, c3)
+}
+
+// typing reports whether keys are text now: the question input, the
+// library's filter or the source's search prompt has the keyboard.
+func (m Model) typing() bool {
+	switch m.focus {
+	case paneConversation:
+		return m.conv.Typing()
+	case paneLibrary:
+		return m.lib.Filtering()
+	case paneSource:
+		return m.src.Searching()
+	}
+	return false
+}
+
+func (m Model) updateKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	m.notice = ""
+	k := m.keys
+	if key.Matches(msg, k.ForceQuit) {
+		return m.quit()
+	}
+	if m.showHelp {
+		switch {
+		case key.Matches(msg, k.HelpClose):
+			m.showHelp = false
+		case key.Matches(msg, k.Quit):
+			return m.quit()
+		case key.Matches(msg, k.HelpDown):
+			m.helpTop++
+		case key.Matches(msg, k.HelpUp):
+			m.helpTop = max(m.helpTop-1, 0)
+		}
+		return m, nil
+	}
+	if m.picker != nil {
+		p, outcome := m.picker.Update(msg)
+		m.picker = &p
+		if outcome != nil {
+			return m.Update(outcome)
+		}
+		return m, nil
+	}
+	typing := m.typing()
+	if !typing {
+		switch {
+		case key.Matches(msg, k.Quit):
+			return m.quit()
+		case key.Matches(msg, k.Help):
+			m.showHelp, m.helpTop = true, 0
+			return m, nil
+		}
+	}
+	// The source's search prompt owns every key; elsewhere tab moves on,
+	// even from the question input (where it would insert nothing).
+	if !(m.focus == paneSource && m.src.Searching()) && !(m.focus == paneLibrary && m.lib.Filtering()) {
+		switch {
+		case key.Matches(msg, k.NextPane):
+			return m, m.setFocus((m.focus+1)%numPanes, m.conv.Typing())
+		case key.Matches(msg, k.PrevPane):
+			return m, m.setFocus((m.focus+numPanes-1)%numPanes, m.conv.Typing())
+		}
+	}
+	return m.updateFocused(msg)
+}
+
+// updateFocused gives msg to the focused pane.
+func (m Model) updateFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch m.focus {
+	case paneLibrary:
+		before := m.lib.Scope()
+		m.lib, cmd = m.lib.Update(msg)
+		if !sameScope(before, m.lib.Scope()) {
+			m.syncScope()
+		}
+	case paneConversation:
+		var action tea.Msg
+		m.conv, cmd, action = m.conv.Update(msg)
+		if action != nil {
+			// Carried out now, in order with the keys that follow.
+			nm, acmd := m.Update(action)
+			return nm, tea.Batch(cmd, acmd)
+		}
+	case paneSource:
+		if k, ok := msg.(tea.KeyPressMsg); ok && !m.src.Searching() && key.Matches(k, m.src.KeyMap.Search.Back) {
+			// The pane would say so with a CloseMsg command; acting now
+			// keeps a quick "esc n" from giving the n to the source.
+			return m, m.setFocus(paneConversation, false)
+		}
+		m.src, cmd = m.src.Update(msg)
+	}
+	return m, cmd
+}
+
+func sameScope(a, b []docstore.DocID) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (m Model) quit() (tea.Model, tea.Cmd) {
+	if m.run != nil {
+		m.run.cancel() // saved as a partial answer before the library closes
+	}
+	return m, tea.Quit
+}
+
+// setFocus moves the keyboard to p; typing says whether the conversation
+// takes it in the input.
+func (m *Model) setFocus(p pane, typing bool) tea.Cmd {
+	m.focus = p
+	m.lib.SetFocused(p == paneLibrary)
+	var cmd tea.Cmd
+	if p == paneConversation {
+		cmd = m.conv.Focus(typing)
+	} else {
+		m.conv.Blur()
+	}
+	m.layout() // a narrow window shows only the focused pane
+	return cmd
+}
+
+func (m *Model) setStyles(s *themes.Styles) {
+	m.styles = s
+	m.lib.SetStyles(s)
+	m.conv.SetStyles(s)
+	m.src.SetStyles(s)
+	m.help.Styles = s.Help
+	if m.picker != nil {
+		m.picker.SetStyles(s)
+	}
+}
+
+func (m *Model) setNotice(text string, isErr bool) {
+	m.notice, m.noticeErr = text, isErr
+}
+
+// syncScope tells the conversation what the next question is asked of.
+func (m *Model) syncScope() {
+	n, of := m.lib.InScope()
+	var s string
+	switch {
+	case of == 0:
+		s = "no documents yet"
+	case n == of && n == 1:
+		s = "the one document"
+	case n == of:
+		s = fmt.Sprintf("all %d documents", n)
+	default:
+		s = fmt.Sprintf("%d of %d documents", n, of)
+	}
+	m.conv.SetScope(s)
+}
+
+// ask starts answering question over the library's scope.
+func (m Model) ask(question string) (tea.Model, tea.Cmd) {
+	if m.run != nil {
+		m.setNotice("An answer is still being written.", true)
+		return m, nil
+	}
+	scope := m.lib.Scope()
+	if scope != nil && len(scope) == 0 {
+		m.setNotice("Nothing is in scope: put documents in it with space in the library pane.", true)
+		return m, nil
+	}
+	m.runs++
+	m.run = startAsk(m.bg, m.runs, m.opts.Env, m.strategy, engine.Request{Question: question, Docs: scope})
+	spin := m.conv.Begin(question, m.strategy)
+	// The answers take the keyboard, so n, enter and the rest work as
+	// soon as statements arrive; i returns to the input.
+	focus := m.setFocus(paneConversation, false)
+	return m, tea.Batch(spin, focus, m.run.next())
+}
+
+// showCitation shows c in the source pane, loading its document first if
+// need be.
+func (m *Model) showCitation(c conversation.CitationMsg) tea.Cmd {
+	doc, ok := m.docs[c.Span.Doc]
+	if !ok {
+		m.pending = &c
+		return loadDocument(m.opts.Library, c.Span.Doc)
+	}
+	m.pending = nil // a citation asked for earlier must not replace this one
+	primary := source.Range{Start: c.Span.Start, End: c.Span.End}
+	var others []source.Range
+	for _, o := range c.Others {
+		if o.Doc == c.Span.Doc {
+			others = append(others, source.Range{Start: o.Start, End: o.End})
+		}
+	}
+	m.src.Show(doc, primary, others)
+	if c.Focus {
+		return m.setFocus(paneSource, false)
+	}
+	return nil
+}
+
+func (m *Model) openStrategyPicker() {
+	var items []picker.Item
+	for _, info := range engine.Strategies() {
+		it := picker.Item{Name: info.Name, Description: info.Description}
+		if info.NeedsLLM && m.opts.Env != nil && m.opts.Env.LLM == nil {
+			if _, err := m.opts.Env.RequireLLM(info.Name); err != nil {
+				it.Unavailable = strings.TrimPrefix(err.Error(), engine.ErrUnavailable.Error()+": ")
+			}
+		}
+		items = append(items, it)
+	}
+	p := picker.New("strategy", "Strategy", items, m.strategy, m.styles)
+	m.picker = &p
+}
+
+func (m *Model) openFormatPicker() {
+	items := make([]picker.Item, 0, len(citations.Formats))
+	for _, f := range citations.Formats {
+		items = append(items, picker.Item{Name: f.Name, Description: f.Description})
+	}
+	p := picker.New("format", "Export as", items, "md", m.styles)
+	m.picker = &p
+}
+
+// View draws the whole screen.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "citelens"
+	return v
+}
+
+// render draws the screen as a string of exactly width × height cells.
+func (m Model) render() string {
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	lo := m.computeLayout()
+	if lo.tooSmall {
+		return m.tooSmall()
+	}
+	var lines []string
+	if m.showHelp {
+		lines = m.helpScreen(w, h-1)
+	} else {
+		lines = m.panes(lo)
+	}
+	if m.picker != nil && !m.showHelp {
+		lines = overlay(lines, m.picker.View(w-4, h-3), w)
+	}
+	lines = append(lines, m.statusLine(w))
+	return strings.Join(lines, "\n")
+}
+
+// statusLine is the notice if there is one, else the keys that apply.
+func (m Model) statusLine(w int) string {
+	if m.notice != "" {
+		st := m.styles.Accent
+		if m.noticeErr {
+			st = m.styles.Error
+		}
+		return draw.Fit(st.Render(draw.Truncate(textproc.OneLine(m.notice), w)), w)
+	}
+	m.help.SetWidth(w)
+	var keys []key.Binding
+	switch {
+	case m.showHelp:
+		keys = []key.Binding{m.keys.HelpClose, m.keys.HelpDown, m.keys.Quit}
+	case m.picker != nil:
+		keys = m.picker.KeyMap.ShortHelp()
+	default:
+		keys = append(m.focusedHelp(), m.keys.ShortHelp()...)
+		if m.typing() {
+			keys = append(m.focusedHelp(), m.keys.NextPane, m.keys.ForceQuit)
+		}
+	}
+	return draw.Fit(m.help.ShortHelpView(keys), w)
+}
+
+func (m Model) focusedHelp() []key.Binding {
+	switch m.focus {
+	case paneLibrary:
+		return m.lib.ShortHelp()
+	case paneSource:
+		return m.src.ShortHelp()
+	}
+	return m.conv.ShortHelp()
+}
+
+// tooSmall is the whole screen when the window cannot hold the panes.
+func (m Model) tooSmall() string {
+	msg := fmt.Sprintf("window too small: citelens needs %d×%d", minWidth, minHeight)
+	lines := draw.Wrap(msg, m.width)
+	out := make([]string, m.height)
+	for i := range out {
+		if i < len(lines) {
+			out[i] = draw.Fit(m.styles.Warning.Render(lines[i]), m.width)
+		} else {
+			out[i] = draw.Pad(m.width)
+		}
+	}
+	return strings.Join(out, "\n")
+}

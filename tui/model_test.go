@@ -1,0 +1,399 @@
+package tui
+
+import (
+	"encoding/base64"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+)
+
+// TestExtractiveAnswer asks the offline extractive strategy itself, jumps
+// to the citation of its first statement, and checks the cited sentence is
+// on screen in reverse video (the no-colour theme's highlight).
+func TestExtractiveAnswer(t *testing.T) {
+	lib := newLibrary(t, declaration)
+	opts := testOptions(t, lib, "no-color")
+	opts.Strategy = "extractive"
+	s := start(t, opts, 120, 36)
+	s.waitText("declaration.txt")
+	s.ask("taxes imposed without consent")
+	s.waitText("extractive · ")
+	s.press("enter")
+	s.waitFocus(paneSource)
+	v := s.settle()
+	m := s.finish()
+	c, ok := m.conv.Citation()
+	if !ok {
+		t.Fatal("no citation selected after enter")
+	}
+	first := strings.Fields(c.Span.Text)
+	if len(first) < 3 {
+		t.Fatalf("odd citation %q", c.Span.Text)
+	}
+	// The cited sentence's first words, highlighted.
+	want := "\x1b[7m" + strings.Join(first[:3], " ")
+	if !strings.Contains(v, want) {
+		t.Errorf("the cited sentence %q is not highlighted on screen:\n%s", c.Span.Text, v)
+	}
+	saved, err := lib.Answers()
+	if err != nil || len(saved) != 1 || saved[0].Strategy != "extractive" {
+		t.Errorf("saved answers = %v, %v; want the one extractive answer", saved, err)
+	}
+}
+
+func TestCancelKeepsStatementsAndSaves(t *testing.T) {
+	for _, cancelKey := range []string{"ctrl+x", "esc"} {
+		t.Run(cancelKey, func(t *testing.T) {
+			lib := newLibrary(t, declaration)
+			declarationScript(t, 1)
+			s := start(t, testOptions(t, lib, "no-color"), 100, 30)
+			s.waitText("declaration.txt")
+			s.ask("What did the colonists object to?")
+			s.waitText("The colonists objected")
+			s.waitText("sub-question 2/2")
+			s.press(cancelKey)
+			s.waitText("Partial answer: cancelled")
+			v := ansi.Strip(s.view())
+			if !strings.Contains(v, "The colonists objected") {
+				t.Errorf("the statement shown before cancelling is gone:\n%s", v)
+			}
+			if strings.Contains(v, "Standing armies") {
+				t.Errorf("a statement written after cancelling is shown:\n%s", v)
+			}
+			s.finish()
+			metas, err := lib.Answers()
+			if err != nil || len(metas) != 1 {
+				t.Fatalf("saved answers = %v, %v", metas, err)
+			}
+			a, err := engine.Load(lib, metas[0].ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !a.Partial || a.Error != "cancelled" || len(a.Statements) != 1 {
+				t.Errorf("saved answer: partial=%v error=%q statements=%d; want a cancelled answer with 1 statement", a.Partial, a.Error, len(a.Statements))
+			}
+		})
+	}
+}
+
+// TestQuitWhileStreamingSaves quits mid-answer: the partial answer is
+// saved before the library is closed.
+func TestQuitWhileStreamingSaves(t *testing.T) {
+	lib := newLibrary(t, declaration)
+	declarationScript(t, 1)
+	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
+	s.waitText("declaration.txt")
+	s.ask("What did the colonists object to?")
+	s.waitText("sub-question 2/2")
+	s.press("q")
+	m := s.tm.FinalModel(t, teatestTimeout()).(harness).m
+	m.Shutdown()
+	metas, _ := lib.Answers()
+	if len(metas) != 1 {
+		t.Fatalf("%d answers saved after quitting mid-answer, want 1", len(metas))
+	}
+}
+
+func TestPastAnswersComeBack(t *testing.T) {
+	lib := newLibrary(t, declaration)
+	declarationScript(t, -1)
+	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
+	s.waitText("declaration.txt")
+	s.ask("What did the colonists object to?")
+	s.waitText("scripted · 3 statements")
+	s.finish().Shutdown()
+
+	s = start(t, testOptions(t, lib, "no-color"), 100, 30)
+	s.waitText("What did the colonists object to?")
+	s.waitText("Their trade was cut off")
+	// The past answer's citations work like a new one's.
+	s.press("esc", "n")
+	s.waitText("Standing Armies without the Consent")
+	s.finish()
+}
+
+func TestExport(t *testing.T) {
+	lib := newLibrary(t, declaration)
+	declarationScript(t, -1)
+	opts := testOptions(t, lib, "no-color")
+	s := start(t, opts, 100, 30)
+	s.waitText("declaration.txt")
+	s.ask("What did the colonists object to?")
+	s.waitText("scripted · 3 statements")
+
+	s.press("e")
+	s.waitText("Exported to ")
+	md := exportedPath(t, s)
+	if filepath.Dir(md) != opts.ExportDir || !strings.HasSuffix(md, ".md") {
+		t.Errorf("exported to %s, want a .md file in %s", md, opts.ExportDir)
+	}
+	b, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(b), "# What did the colonists object to?") || !strings.Contains(string(b), "> For imposing Taxes on us without our Consent:") {
+		t.Errorf("the Markdown export lacks the question or the quote:\n%s", b)
+	}
+
+	s.press("E")
+	s.waitText("Export as")
+	s.press("j", "enter") // json
+	s.waitText("Exported to ")
+	js := exportedPath(t, s)
+	f, err := os.Open(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	a, err := citations.ReadJSON(f)
+	if err != nil || len(a.Statements) != 3 {
+		t.Errorf("the JSON export reads back as %v, %v", a, err)
+	}
+	s.finish()
+}
+
+var exportedRE = regexp.MustCompile(`Exported to (\S+)`)
+
+func exportedPath(t *testing.T, s *session) string {
+	t.Helper()
+	s.probe.mu.Lock()
+	notice := s.probe.notice
+	s.probe.mu.Unlock()
+	m := exportedRE.FindStringSubmatch(notice)
+	if m == nil {
+		t.Fatalf("notice %q names no file", notice)
+	}
+	return m[1]
+}
+
+// TestCopyCitation checks y sends the cited text by OSC 52, without the
+// control characters a paste into a terminal would act on.
+func TestCopyCitation(t *testing.T) {
+	lib := newLibrary(t, declaration)
+	declarationScript(t, -1)
+	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
+	s.waitText("declaration.txt")
+	s.ask("What did the colonists object to?")
+	s.waitText("scripted · 3 statements")
+	s.press("y")
+	s.waitText("Copied [1]")
+	// The clipboard is set by a command, a moment after the key.
+	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte("For imposing Taxes on us without our Consent:"))
+	var out []byte
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(string(out), want); {
+		b, _ := io.ReadAll(s.tm.Output())
+		out = append(out, b...)
+		if time.Now().After(deadline) {
+			t.Fatal("no OSC 52 sequence with the citation in the output")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	s.finish()
+	if got := clipboardText("a\x1b[31mb\tc\nd\u009be"); got != "a[31mb\tc\nde" {
+		t.Errorf("clipboardText kept control characters: %q", got)
+	}
+}
+
+func TestStrategyPicker(t *testing.T) {
+	lib := newLibrary(t, declaration)
+	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
+	s.waitText("declaration.txt")
+	s.press("esc", "s")
+	s.waitText("Strategy")
+	v := ansi.Strip(s.view())
+	if !strings.Contains(v, "needs-model") || !strings.Contains(v, "unavailable:") {
+		t.Fatalf("the picker does not show the model strategy as unavailable:\n%s", v)
+	}
+	// Choosing the unavailable one says why and keeps the picker open.
+	for range engine.Strategies() {
+		if strings.Contains(ansi.Strip(s.view()), "▌ needs-model") {
+			break
+		}
+		s.press("j")
+	}
+	s.press("enter")
+	s.waitText("needs-model is unavailable")
+	s.press("esc")
+	s.waitGone("needs-model is unavailable")
+	s.press("s")
+	s.waitText("Strategy")
+	for range engine.Strategies() {
+		if strings.Contains(ansi.Strip(s.view()), "▌ extractive") {
+			break
+		}
+		s.press("j")
+	}
+	s.press("enter")
+	s.waitText("strategy extractive")
+	m := s.finish()
+	if m.strategy != "extractive" {
+		t.Errorf("strategy = %s after choosing extractive", m.strategy)
+	}
+}
+
+// TestStartWithFiles adds a file at start: it is added with progress, and
+// the question's scope is exactly the files given.
+func TestStartWithFiles(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other.txt")
+	if err := os.WriteFile(other, []byte("A different text. It says nothing of taxes.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	lib := newLibrary(t, other)
+	opts := testOptions(t, lib, "no-color")
+	opts.Paths = []string{declaration}
+	s := start(t, opts, 100, 30)
+	s.waitText("1/2 in scope")
+	v := ansi.Strip(s.view())
+	if !strings.Contains(v, "[x] declaration.txt") || !strings.Contains(v, "[ ] other.txt") {
+		t.Errorf("the scope is not the file given:\n%s", v)
+	}
+	m := s.finish()
+	if scope := m.lib.Scope(); len(scope) != 1 {
+		t.Errorf("scope = %v", scope)
+	}
+}
+
+func TestStartWithBadFile(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "binary.txt")
+	if err := os.WriteFile(bad, []byte("\x00\x01\x02"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	lib := newLibrary(t)
+	opts := testOptions(t, lib, "no-color")
+	opts.Paths = []string{bad}
+	s := start(t, opts, 100, 30)
+	s.waitText("Could not add")
+	s.finish()
+}
+
+func TestNothingInScope(t *testing.T) {
+	lib := newLibrary(t, declaration)
+	declarationScript(t, -1)
+	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
+	s.waitText("1/1 in scope")
+	s.press("shift+tab", "space")
+	s.waitText("nothing in scope")
+	s.press("tab", "i")
+	s.ask("anything?")
+	s.waitText("Nothing is in scope")
+	s.finish()
+	if metas, _ := lib.Answers(); len(metas) != 0 {
+		t.Errorf("an answer was asked with nothing in scope")
+	}
+}
+
+// TestHostileText shows a document and an answer full of escape sequences
+// and control characters: none may reach the screen.
+func TestHostileText(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hostile\x1b[31m.txt")
+	text := "Title line.\n\nThe \x1b]0;pwned\x07 sentence with \x1b[2J escapes is here. 日本語の文も広い文字です。\n"
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	lib := newLibrary(t, path)
+	setScript(t, -1, scriptedStatement{"Model says \x1b[5mblink\x1b[0m, \x1b[2J, \x1b]8;;http://x\x07link\x1b]8;;\x07, \x9b31m and 日本語.", []string{"sentence with"}})
+	script.draft = "draft \x1b]52;c;ZXZpbA==\x07 text"
+	script.plan = map[string]string{"step": "\x1b[2Jclear"}
+	s := start(t, testOptions(t, lib, "dark"), 100, 30)
+	s.waitText("hostile")
+	s.ask("what \x1b[31mis\x1b[0m here?")
+	s.waitText("1 statement")
+	s.press("enter")
+	s.waitFocus(paneSource)
+	v := s.settle()
+	s.finish()
+	// Only the styles' own SGR sequences may remain (never blink, SGR 5,
+	// which the model asked for): any other escape came from the text.
+	if strings.Contains(v, "\x1b[5m") {
+		t.Error("the model's SGR sequence reached the screen")
+	}
+	rest := regexp.MustCompile(`\x1b\[[0-9;:]*m`).ReplaceAllString(v, "")
+	for i, r := range rest {
+		if r == 0x1b || r == 0x07 || r >= 0x80 && r < 0xa0 || r == utf8.RuneError && !strings.HasPrefix(rest[i:], "\uFFFD") {
+			t.Errorf("a control character reached the screen: %q", rest[max(i-20, 0):min(i+20, len(rest))])
+			break
+		}
+	}
+	for i, l := range strings.Split(v, "\n") {
+		if w := ansi.StringWidth(l); w != 100 {
+			t.Errorf("line %d is %d cells wide (CJK measured wrong?): %q", i, w, ansi.Strip(l))
+		}
+	}
+	if !strings.Contains(ansi.Strip(v), "日本語") {
+		t.Errorf("the CJK text is not shown:\n%s", ansi.Strip(v))
+	}
+}
+
+// TestResize draws every layout at many sizes: every line exactly as
+// wide as the window, and as many lines as it is high.
+func TestResize(t *testing.T) {
+	lib := newLibrary(t, declaration)
+	declarationScript(t, -1)
+	s := start(t, testOptions(t, lib, "high-contrast"), 100, 30)
+	s.waitText("declaration.txt")
+	s.ask("What did the colonists object to?")
+	s.waitText("scripted · 3 statements")
+	s.press("enter")
+	s.waitFocus(paneSource)
+	for _, sz := range [][2]int{{80, 24}, {200, 60}, {60, 20}, {40, 10}, {39, 10}, {130, 12}, {79, 40}, {12, 3}, {1, 1}, {100, 30}} {
+		s.tm.Send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		s.waitFor(func(v string) bool {
+			return strings.Count(v, "\n") == sz[1]-1 && ansi.StringWidth(strings.SplitN(v, "\n", 2)[0]) == sz[0]
+		}, "the new size")
+		v := s.settle()
+		for i, l := range strings.Split(v, "\n") {
+			if w := ansi.StringWidth(l); w != sz[0] {
+				t.Errorf("%dx%d: line %d is %d cells: %q", sz[0], sz[1], i, w, ansi.Strip(l))
+			}
+		}
+	}
+	s.finish()
+}
+
+func TestHelpScrolls(t *testing.T) {
+	lib := newLibrary(t, declaration)
+	s := start(t, testOptions(t, lib, "no-color"), 60, 12)
+	s.waitText("Conversation")
+	s.press("esc", "?")
+	s.waitText("Everywhere")
+	for range 60 {
+		s.press("j")
+	}
+	s.waitText("Source")
+	s.waitGone("Everywhere")
+	s.press("k")
+	s.finish()
+}
+
+func TestLibraryProgress(t *testing.T) {
+	lib := newLibrary(t)
+	m := New(testOptions(t, lib, "no-color"))
+	t.Cleanup(m.Shutdown)
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m = nm.(Model)
+	nm, _ = m.Update(libraryMsg{docs: []docstore.DocInfo{}})
+	m = nm.(Model)
+	nm, _ = m.Update(addProgressMsg(docstore.Progress{Path: "/tmp/manual.pdf", Stage: docstore.StageExtracting, Done: 120, Total: 2415}))
+	m = nm.(Model)
+	if v := ansi.Strip(m.render()); !strings.Contains(v, "+ manual.pdf: extracting 120/2415 pages") {
+		t.Errorf("progress not shown:\n%s", v)
+	}
+}
+
+func teatestTimeout() teatest.FinalOpt { return teatest.WithFinalTimeout(10 * time.Second) }

@@ -1,0 +1,164 @@
+// Package picker is a small modal list the TUI opens over its panes to
+// choose one thing: the answering strategy, the export format. Items can
+// be unavailable, with the reason shown instead of being chosen.
+package picker
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/internal/draw"
+)
+
+// Item is one choice.
+type Item struct {
+	Name        string
+	Description string
+	// Unavailable, when set, says why the item cannot be chosen.
+	Unavailable string
+}
+
+// ChosenMsg reports the item chosen; Kind is the picker's.
+type ChosenMsg struct {
+	Kind string
+	Item Item
+}
+
+// ClosedMsg reports the picker closed without a choice.
+type ClosedMsg struct{ Kind string }
+
+// KeyMap is the picker's keys.
+type KeyMap struct {
+	Down, Up, Choose, Close key.Binding
+}
+
+// DefaultKeyMap returns the picker's default keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Down:   key.NewBinding(key.WithKeys("j", "down", "tab"), key.WithHelp("j/↓", "next")),
+		Up:     key.NewBinding(key.WithKeys("k", "up", "shift+tab"), key.WithHelp("k/↑", "previous")),
+		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+		Close:  key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
+	}
+}
+
+// ShortHelp returns the keys worth a line of help, for bubbles/help.
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Choose, k.Down, k.Up, k.Close} }
+
+// FullHelp returns all the keys, for bubbles/help.
+func (k KeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// Model is an open picker.
+type Model struct {
+	KeyMap KeyMap
+	Kind   string // what is picked, echoed in ChosenMsg ("strategy", "format")
+	Title  string
+
+	items  []Item
+	cursor int
+	styles *themes.Styles
+	notice string // why the last choice was refused
+}
+
+// New returns a picker over items with the cursor on the one named
+// current (or the first).
+func New(kind, title string, items []Item, current string, styles *themes.Styles) Model {
+	m := Model{KeyMap: DefaultKeyMap(), Kind: kind, Title: title, items: items, styles: styles}
+	for i, it := range items {
+		if it.Name == current {
+			m.cursor = i
+		}
+	}
+	return m
+}
+
+// SetStyles switches the picker to another theme.
+func (m *Model) SetStyles(s *themes.Styles) { m.styles = s }
+
+// Update handles the picker's keys. The outcome, ChosenMsg or ClosedMsg,
+// is returned for the parent to act on at once (nil while the picker
+// stays open).
+func (m Model) Update(msg tea.Msg) (Model, tea.Msg) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || len(m.items) == 0 {
+		if ok && key.Matches(k, m.KeyMap.Close) {
+			return m, ClosedMsg{Kind: m.Kind}
+		}
+		return m, nil
+	}
+	m.notice = ""
+	switch {
+	case key.Matches(k, m.KeyMap.Down):
+		m.cursor = (m.cursor + 1) % len(m.items)
+	case key.Matches(k, m.KeyMap.Up):
+		m.cursor = (m.cursor - 1 + len(m.items)) % len(m.items)
+	case key.Matches(k, m.KeyMap.Choose):
+		it := m.items[m.cursor]
+		if it.Unavailable != "" {
+			m.notice = it.Name + " is unavailable: " + it.Unavailable
+			return m, nil
+		}
+		return m, ChosenMsg{Kind: m.Kind, Item: it}
+	case key.Matches(k, m.KeyMap.Close):
+		return m, ClosedMsg{Kind: m.Kind}
+	}
+	return m, nil
+}
+
+// View draws the picker as a framed box at most maxW × maxH cells; its
+// lines are returned for the root model to lay over the panes.
+func (m Model) View(maxW, maxH int) []string {
+	st := m.styles
+	w := min(maxW, 72)
+	inner := max(w-4, 1)
+	var body []string
+	for i, it := range m.items {
+		mark := "  "
+		name := textproc.OneLine(it.Name)
+		desc := textproc.OneLine(it.Description)
+		if it.Unavailable != "" {
+			desc = "unavailable: " + textproc.OneLine(it.Unavailable)
+		}
+		line := draw.Fit(name, min(14, inner/3)) + " "
+		rest := max(inner-2-ansi.StringWidth(line), 1)
+		descLines := draw.Wrap(desc, rest)
+		if len(descLines) > 2 {
+			descLines = append(descLines[:1], draw.Truncate(strings.Join(descLines[1:], " "), rest))
+		}
+		nameStyle, descStyle := st.Text, st.Muted
+		if it.Unavailable != "" {
+			nameStyle, descStyle = st.Muted, st.Muted
+		}
+		if i == m.cursor {
+			mark = st.Accent.Render("▌") + " "
+			nameStyle = st.Selection
+		}
+		body = append(body, mark+nameStyle.Render(line)+descStyle.Render(descLines[0]))
+		for _, dl := range descLines[1:] {
+			body = append(body, "  "+draw.Pad(ansi.StringWidth(line))+descStyle.Render(dl))
+		}
+	}
+	body = append(body, "")
+	if m.notice != "" {
+		for _, l := range draw.Wrap(textproc.OneLine(m.notice), inner) {
+			body = append(body, st.Warning.Render(l))
+		}
+	} else {
+		body = append(body, st.Muted.Render(draw.Truncate("enter choose · esc close", inner)))
+	}
+	h := min(len(body)+2, maxH)
+	if h-2 < len(body) {
+		// Keep the cursor in view in a short window.
+		start := min(max(m.cursor-(h-3), 0), len(body)-(h-2))
+		body = body[start : start+h-2]
+	}
+	for i := range body {
+		body[i] = " " + draw.Fit(body[i], inner) + " "
+	}
+	return draw.NewBorder(st.PaneFocused).Frame(st.Title.Render(" "+m.Title+" "), body, w, h)
+}

@@ -1,0 +1,64 @@
+// Package tui is citelens's terminal UI: a bubbletea program with three
+// panes — the library, the conversation and the source — each its own
+// model with its own keys (tui/library, tui/conversation, tui/source), and
+// a root model (Model) that lays them out, routes messages to them and
+// does the work they ask for.
+//
+// The root model never does I/O or heavy work in Update: asking runs the
+// strategy in a goroutine whose events a command reads one batch at a
+// time; adding files, loading documents and exporting run in commands.
+package tui
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/themes"
+)
+
+// Options configure the program.
+type Options struct {
+	// Library is the open library; the program does not close it.
+	Library *docstore.Library
+	// Env builds the strategies (engine.NewEnv over Library).
+	Env *engine.Env
+	// Paths are files to add before asking; the question's scope starts
+	// as exactly these files.
+	Paths []string
+	// Theme chooses the styles, possibly from the terminal's background.
+	Theme themes.Selector
+	// Strategy is the strategy questions go to first (default
+	// engine.DefaultStrategy).
+	Strategy string
+	// ExportDir is where exports are written (default: the working
+	// directory).
+	ExportDir string
+}
+
+// shutdownWait bounds how long quitting waits for background work (a
+// cancelled answer being saved) before the library is closed.
+const shutdownWait = 5 * time.Second
+
+// Run runs the program on the terminal until the user quits or ctx is
+// done, then cancels and waits for the work it started. Program options
+// (input, output, size) are passed to tea.NewProgram.
+func Run(ctx context.Context, opts Options, progOpts ...tea.ProgramOption) error {
+	m := New(opts)
+	defer m.Shutdown()
+	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
+	_, err := p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil // interrupted by a signal: an ordinary way to leave
+	}
+	return err
+}
+
+// Shutdown cancels the work the program started (an answer being
+// written is saved as partial) and waits for it, for a few seconds at
+// most. Call it before closing the library.
+func (m Model) Shutdown() { m.bg.stop(shutdownWait) }

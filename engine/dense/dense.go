@@ -235,19 +235,21 @@ type need struct {
 // query. It implements retrieve.DenseScorer.
 func (s *Scorer) ScoreDense(ctx context.Context, query string, units []retrieve.Unit) ([]float64, error) {
 	// Which stored vectors each unit needs, by document.
-	plans := make([][]need, len(units))
+	plans := make([][][]need, len(units))
 	byDoc := map[docstore.DocID]map[docstore.Level][]int{}
 	for i, u := range units {
 		d, err := s.lib.Document(u.Doc)
 		if err != nil {
 			return nil, err
 		}
-		plans[i] = plan(d, u.First, u.Last)
+		plans[i] = unitPlans(d, u.First, u.Last)
 		if byDoc[u.Doc] == nil {
 			byDoc[u.Doc] = map[docstore.Level][]int{}
 		}
-		for _, n := range plans[i] {
-			byDoc[u.Doc][n.level] = append(byDoc[u.Doc][n.level], n.index)
+		for _, p := range plans[i] {
+			for _, n := range p {
+				byDoc[u.Doc][n.level] = append(byDoc[u.Doc][n.level], n.index)
+			}
 		}
 	}
 	stored := map[docstore.DocID]map[docstore.Level]map[int]docstore.Vector{}
@@ -273,7 +275,13 @@ func (s *Scorer) ScoreDense(ctx context.Context, query string, units []retrieve.
 	vecs := make([][]float32, len(units))
 	var missing []int
 	for i, u := range units {
-		v, ok := combine(stored[u.Doc], plans[i])
+		var v []float32
+		ok := false
+		for _, p := range plans[i] {
+			if v, ok = combine(stored[u.Doc], p); ok {
+				break
+			}
+		}
 		if !ok {
 			missing = append(missing, i)
 			continue
@@ -312,23 +320,28 @@ func (s *Scorer) ScoreDense(ctx context.Context, query string, units []retrieve.
 	return out, nil
 }
 
-// plan says which stored vectors stand for sentences first..last of d: the
-// chunk's when they are exactly a stored chunk, else each sentence's.
-func plan(d *docstore.Document, first, last int) []need {
+// plans_ says which stored vectors can stand for sentences first..last
+// of d, best first: a stored chunk's own vector when they are exactly that
+// chunk, else their sentences' vectors. A one-sentence chunk has both (the
+// same text), the sentence's first, so a unit is scored from whichever
+// level is stored.
+func unitPlans(d *docstore.Document, first, last int) [][]need {
 	if first < 0 || last < first || last >= len(d.Sentences) {
 		return nil
 	}
-	if first != last {
-		c, ok := slices.BinarySearchFunc(d.Chunks, first, func(c docstore.Chunk, f int) int { return int(c.First) - f })
-		if ok && int(d.Chunks[c].Last) == last {
-			return []need{{docstore.ChunkLevel, c}}
-		}
-	}
-	out := make([]need, 0, last-first+1)
+	sentences := make([]need, 0, last-first+1)
 	for i := first; i <= last; i++ {
-		out = append(out, need{docstore.SentenceLevel, i})
+		sentences = append(sentences, need{docstore.SentenceLevel, i})
 	}
-	return out
+	c, ok := slices.BinarySearchFunc(d.Chunks, first, func(c docstore.Chunk, f int) int { return int(c.First) - f })
+	if !ok || int(d.Chunks[c].Last) != last {
+		return [][]need{sentences}
+	}
+	chunk := []need{{docstore.ChunkLevel, c}}
+	if first == last {
+		return [][]need{sentences, chunk}
+	}
+	return [][]need{chunk, sentences}
 }
 
 // combine returns the unit's vector from stored ones — one, or the mean of

@@ -457,3 +457,36 @@ func BenchmarkScoreDense(b *testing.B) {
 		}
 	}
 }
+
+// TestChunkLevelOnly: with only chunk vectors stored, every chunk —
+// one-sentence chunks too — is scored from them: the query is the only
+// text embedded.
+func TestChunkLevelOnly(t *testing.T) {
+	lib, docs := newLibrary(t, declaration)
+	d := docs[0]
+	srv := llmtest.New(t)
+	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 64)
+	s, _ := New(lib, e.LLM)
+	if _, err := s.Ensure(t.Context(), ids(docs), []docstore.Level{docstore.ChunkLevel}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var units []retrieve.Unit
+	single := 0
+	for i, c := range d.Chunks {
+		start, end := d.ChunkSpan(i)
+		units = append(units, retrieve.Unit{Doc: d.ID, First: int(c.First), Last: int(c.Last), Text: d.Text[start:end]})
+		if c.First == c.Last {
+			single++
+		}
+	}
+	if single == 0 {
+		t.Fatal("the test needs a one-sentence chunk")
+	}
+	reqs, _ := embedInputs(srv)
+	if _, err := s.ScoreDense(t.Context(), "consent of the governed", units); err != nil {
+		t.Fatal(err)
+	}
+	if r2, in2 := embedInputs(srv); r2 != reqs+1 || in2 != len(d.Chunks)+1 {
+		t.Errorf("scoring %d chunks (%d of one sentence) embedded %d texts in %d requests; want only the query", len(units), single, in2-len(d.Chunks), r2-reqs)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/judge"
+	"github.com/citelens/citelens/engine/llm"
 )
 
 // `citelens eval --judge`: LongBench-Cite's citation recall, precision and
@@ -22,6 +23,9 @@ type evalJudge struct {
 	j       *judge.Judge
 	figures []judge.Figures
 	failed  int
+	// lost is what the judge spent on answers it could not score; the
+	// report counts it with the rest.
+	lost llm.Usage
 }
 
 // scoreLine is one question's scores: the offline figures and, with
@@ -60,6 +64,7 @@ func (e *evalJudge) score(ctx context.Context, w io.Writer, id string, ans *engi
 			return nil, err
 		}
 		e.failed++
+		e.lost.Add(res.Usage)
 		if isTerminal(w) {
 			fmt.Fprint(w, "\r\x1b[2K") // clear the progress line
 		}
@@ -77,6 +82,9 @@ func (e *evalJudge) report() *judgedReport {
 		return nil
 	}
 	r := judge.Summarize(e.j.Model(), e.figures)
+	r.JudgeCalls += e.lost.LLMCalls
+	r.JudgePromptTokens += e.lost.PromptTokens
+	r.JudgeCompletionTokens += e.lost.CompletionTokens
 	return &r
 }
 

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTUIEndToEnd runs the real binary in tmux, as a user would: start it
+// on a file (which adds it), ask, jump to a citation, and check the cited
+// sentence is on the screen and highlighted. Then it checks that a second
+// citelens is told the library is in use, and that the answer was saved.
+// It is skipped only when tmux is absent (.ci/run installs it).
+func TestTUIEndToEnd(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "citelens")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	doc, err := filepath.Abs("../../testdata/declaration.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "library.db")
+	env := []string{
+		"CITELENS_CONFIG=" + filepath.Join(dir, "no-config.toml"),
+		"OPENAI_API_KEY=", "OPENAI_BASE_URL=",
+	}
+
+	for _, theme := range []struct {
+		name string
+		env  string
+		// highlighted reports whether the attributes in force mark text.
+		highlighted func(sgrState) bool
+	}{
+		// The default: the dark theme (tmux does not say its background),
+		// the highlight a background colour.
+		{"default", "", func(s sgrState) bool { return s.background }},
+		// NO_COLOR: reverse video, and no colour at all.
+		{"no-color", "NO_COLOR=1", func(s sgrState) bool { return s.reverse && !s.background }},
+	} {
+		t.Run(theme.name, func(t *testing.T) {
+			tm := newTmux(t, dir)
+			cmd := fmt.Sprintf("env %s TERM=xterm-256color %s %q --db %q %q", strings.Join(env, " "), theme.env, bin, db, doc)
+			tm.run("new-session", "-d", "-x", "120", "-y", "40", "-s", "e2e", cmd)
+			tm.waitFor("declaration.txt", "1/1 in scope")
+
+			// Another citelens finds the library in use and says so.
+			out, err := exec.Command(bin, "--db", db, "ls").CombinedOutput()
+			if err == nil || !strings.Contains(string(out), "in use by another citelens") {
+				t.Errorf("a second citelens on the same library: err=%v, output:\n%s", err, out)
+			}
+
+			tm.run("send-keys", "-t", "e2e", "-l", "taxes imposed without our consent")
+			tm.run("send-keys", "-t", "e2e", "Enter")
+			tm.waitFor("extractive · ")
+			tm.run("send-keys", "-t", "e2e", "Enter")
+			tm.waitFor("┏━ Source") // the source pane has the keyboard
+			screen := tm.capture()
+
+			tm.run("send-keys", "-t", "e2e", "q")
+			tm.waitExit("e2e")
+
+			cited := firstCitation(t, bin, db)
+			words := strings.Fields(cited)
+			if len(words) > 4 {
+				words = words[:4]
+			}
+			head := strings.Join(words, " ")
+			found := false
+			for _, line := range strings.Split(screen, "\n") {
+				i := strings.Index(line, head)
+				if i < 0 || !strings.Contains(line, "┃") || strings.Index(line, "┃") > i {
+					continue // not in the source pane (the statement quotes it too)
+				}
+				if theme.highlighted(sgrAt(line[:i])) {
+					found = true
+				} else {
+					t.Errorf("the cited text %q is on screen but not highlighted: %q", head, line)
+				}
+			}
+			if !found {
+				t.Errorf("the cited text %q is not in the source pane:\n%s", head, stripSGR(screen))
+			}
+		})
+	}
+}
+
+// firstCitation returns the text of the first citation of the answer the
+// session saved, read back through the CLI.
+func firstCitation(t *testing.T, bin, db string) string {
+	t.Helper()
+	out, err := exec.Command(bin, "--db", db, "answers", "--json").Output()
+	if err != nil {
+		t.Fatalf("answers: %v", err)
+	}
+	var metas []struct {
+		ID string `json:"answer_id"`
+	}
+	if err := json.Unmarshal(out, &metas); err != nil || len(metas) == 0 {
+		t.Fatalf("no saved answer: %v %s", err, out)
+	}
+	out, err = exec.Command(bin, "--db", db, "export", metas[len(metas)-1].ID, "--format", "json").Output()
+	if err != nil {
+		t.Fatalf("export: %v", err)
+	}
+	var ans struct {
+		Statements []struct {
+			Citations []struct {
+				Text string `json:"text"`
+			} `json:"citations"`
+		} `json:"statements"`
+	}
+	if err := json.Unmarshal(out, &ans); err != nil || len(ans.Statements) == 0 || len(ans.Statements[0].Citations) == 0 {
+		t.Fatalf("the saved answer has no citation: %v\n%s", err, out)
+	}
+	return ans.Statements[0].Citations[0].Text
+}
+
+// tmux drives a private tmux server (its own socket, no user config).
+type tmux struct {
+	t      *testing.T
+	socket string
+}
+
+func newTmux(t *testing.T, dir string) *tmux {
+	tm := &tmux{t: t, socket: filepath.Join(dir, fmt.Sprintf("tmux-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-")))}
+	t.Cleanup(func() { exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
+	return tm
+}
+
+func (tm *tmux) run(args ...string) string {
+	tm.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", tm.socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// capture returns the screen with its SGR sequences.
+func (tm *tmux) capture() string { return tm.run("capture-pane", "-t", "e2e", "-p", "-e") }
+
+// waitFor waits until the screen shows every text.
+func (tm *tmux) waitFor(texts ...string) {
+	tm.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		screen := stripSGR(tm.capture())
+		ok := true
+		for _, s := range texts {
+			ok = ok && strings.Contains(screen, s)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("the screen never showed %q:\n%s", texts, screen)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitExit waits for the program, and so the session, to end.
+func (tm *tmux) waitExit(session string) {
+	tm.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for exec.Command("tmux", "-S", tm.socket, "has-session", "-t", session).Run() == nil {
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("citelens did not quit:\n%s", stripSGR(tm.capture()))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+var sgrRE = regexp.MustCompile(`\x1b\[([0-9;:]*)m`)
+
+// sgrState is what the SGR sequences of a line set, so far.
+type sgrState struct{ background, reverse bool }
+
+// sgrAt returns the attributes in force at the end of prefix.
+func sgrAt(prefix string) sgrState {
+	var st sgrState
+	for _, m := range sgrRE.FindAllStringSubmatch(prefix, -1) {
+		params := strings.Split(m[1], ";")
+		for i := 0; i < len(params); i++ {
+			n, _ := strconv.Atoi(params[i]) // "" is 0, a reset
+			switch {
+			case n == 0:
+				st = sgrState{}
+			case n == 7:
+				st.reverse = true
+			case n == 27:
+				st.reverse = false
+			case n == 49:
+				st.background = false
+			case n >= 40 && n <= 47 || n >= 100 && n <= 107:
+				st.background = true
+			case n == 38 || n == 48 || n == 58:
+				if n == 48 {
+					st.background = true
+				}
+				if i+1 < len(params) && params[i+1] == "5" {
+					i += 2
+				} else if i+1 < len(params) && params[i+1] == "2" {
+					i += 4
+				}
+			}
+		}
+	}
+	return st
+}
+
+func stripSGR(s string) string { return sgrRE.ReplaceAllString(s, "") }

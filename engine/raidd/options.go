@@ -30,22 +30,39 @@ const (
 //	                      no: the strategy fails with *NeedsDerivation)
 //	derive_model=NAME     use the documents NAME derived (default: the
 //	                      configured model)
+//	fuse=rank|score       how the + variants and raidd-u put their kinds
+//	                      on one ranking: rank (default), reciprocal-rank
+//	                      fusion of each kind's chunk ranking; score, one
+//	                      BM25 collection of every kind's units
 //	format=one-shot|longcite-model, max_citations=N
 //	                      the answering prompt, as for rag
 type Options struct {
 	K            int
+	Fuse         string // FuseRank or FuseScore
 	Derive       bool
 	DeriveModel  string
 	Format       generate.Format
 	MaxCitations int // -1: LongBench-Cite's 3
 }
 
-var optionKeys = []string{"k", "derive", "derive_model", "format", "max_citations"}
+var optionKeys = []string{"k", "derive", "derive_model", "fuse", "format", "max_citations"}
+
+// The ways of fusing the kinds of the + variants and raidd-u.
+const (
+	// FuseRank fuses each kind's ranking of the chunks by reciprocal
+	// rank: a chunk's own text is taken when it ranks higher among the
+	// raw chunks than the summaries' best chunks do among theirs, and a
+	// chunk several keys find comes first.
+	FuseRank = "rank"
+	// FuseScore ranks every kind's units in one BM25 collection, each
+	// kind's lengths normalised against its own average.
+	FuseScore = "score"
+)
 
 // ParseOptions reads the options of strategy name. An unknown key or a bad
 // value is an error that names it and says what it takes.
 func ParseOptions(name string, m map[string]string) (Options, error) {
-	o := Options{K: DefaultK, MaxCitations: -1}
+	o := Options{K: DefaultK, MaxCitations: -1, Fuse: FuseRank}
 	for key, val := range m {
 		val = strings.TrimSpace(val)
 		if !slices.Contains(optionKeys, key) {
@@ -66,6 +83,13 @@ func ParseOptions(name string, m map[string]string) (Options, error) {
 				o.Derive = false
 			default:
 				return o, fmt.Errorf("%w: derive=%q: give yes to derive missing summaries and questions first, or no", ErrOption, val)
+			}
+		case "fuse":
+			switch strings.ToLower(val) {
+			case FuseRank, FuseScore:
+				o.Fuse = strings.ToLower(val)
+			default:
+				return o, fmt.Errorf("%w: fuse=%q: give rank (reciprocal-rank fusion of the kinds' rankings) or score (one BM25 ranking)", ErrOption, val)
 			}
 		case "derive_model":
 			if val == "" {

@@ -164,7 +164,7 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 	if err := s.prepare(ctx, set, docs, opt.Derive, emit); err != nil {
 		return nil, err
 	}
-	chosen, err := s.retrieve(ctx, req.Question, set, docs, opt.K, emit)
+	chosen, err := s.retrieve(ctx, req.Question, set, docs, opt.K, opt.Fuse, emit)
 	if err != nil {
 		return nil, err
 	}
@@ -297,65 +297,134 @@ func (s *Strategy) others(ids []docstore.DocID, set docstore.DerivedSet) []strin
 }
 
 // chunkHit is a retrieved chunk: the Doc-th document of the scope, the
-// best unit that brought it.
+// best unit that brought it, and (rank fusion) its rank in each kind's
+// ranking.
 type chunkHit struct {
 	doc int
 	docstore.DerivedHit
+	ranks map[docstore.DerivedKind]int
 }
+
+// rrfK is reciprocal-rank fusion's constant (Cormack, Clarke and Büttcher
+// 2009): a chunk's fused score is the sum over kinds of 1/(rrfK + rank).
+const rrfK = 60
 
 // retrieve ranks the variant's units and returns the first k distinct
 // chunks, best first.
-func (s *Strategy) retrieve(ctx context.Context, question string, set docstore.DerivedSet, docs []*docstore.Document, k int, emit func(engine.Event)) ([]chunkHit, error) {
+func (s *Strategy) retrieve(ctx context.Context, question string, set docstore.DerivedSet, docs []*docstore.Document, k int, fuse string, emit func(engine.Event)) ([]chunkHit, error) {
 	ids := idsOf(docs)
 	units, err := s.lib.DerivedUnits(set, ids)
 	if err != nil {
 		return nil, err
 	}
-	var what []string
-	for _, kd := range s.v.Kinds {
-		what = append(what, countOf(units[kd], kd))
-	}
-	emit(engine.Event{Stage: fmt.Sprintf("matching the question against %s (written by %s)", joinAnd(what), set.Model)})
-	hits, err := s.lib.SearchDerived(docstore.ParseQuery(question), docstore.DerivedSearchOptions{
-		Set: set, Docs: ids, Kinds: s.v.Kinds, K: k * PoolPerK,
-	})
-	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if len(hits) == 0 {
-		return nil, s.nothing()
-	}
-	if s.Dense != nil {
-		if hits, err = s.fuse(ctx, question, set, hits); err != nil {
-			return nil, err
-		}
-	}
+	emit(engine.Event{Stage: matchingStage(s.v.Kinds, units, set.Model)})
+	q := docstore.ParseQuery(question)
 	index := make(map[docstore.DocID]int, len(docs))
 	for i, d := range docs {
 		index[d.ID] = i
 	}
-	type key struct {
-		doc   docstore.DocID
-		chunk int
-	}
-	seen := map[key]bool{}
-	var out []chunkHit
-	for _, h := range hits {
-		if seen[key{h.Doc, h.Chunk}] {
-			continue
+	// ranking lists kinds' units best first, one entry per chunk.
+	ranking := func(kinds []docstore.DerivedKind) ([]chunkHit, error) {
+		hits, err := s.lib.SearchDerived(q, docstore.DerivedSearchOptions{Set: set, Docs: ids, Kinds: kinds, K: k * PoolPerK})
+		if err != nil {
+			return nil, err
 		}
-		seen[key{h.Doc, h.Chunk}] = true
-		out = append(out, chunkHit{doc: index[h.Doc], DerivedHit: h})
-		if len(out) == k {
-			break
+		if s.Dense != nil && len(hits) > 0 {
+			if hits, err = s.fuse(ctx, question, set, hits); err != nil {
+				return nil, err
+			}
 		}
+		seen := map[chunkKey]bool{}
+		var out []chunkHit
+		for _, h := range hits {
+			if key := (chunkKey{h.Doc, h.Chunk}); !seen[key] {
+				seen[key] = true
+				out = append(out, chunkHit{doc: index[h.Doc], DerivedHit: h})
+			}
+		}
+		return out, ctx.Err()
 	}
+	var ranked []chunkHit
+	if len(s.v.Kinds) == 1 || fuse == FuseScore {
+		if ranked, err = ranking(s.v.Kinds); err != nil {
+			return nil, err
+		}
+	} else {
+		// Scores of different kinds are not comparable (a raw chunk holds
+		// more of the question's words than its summary); ranks are. Each
+		// kind ranks the chunks by its own units, and a chunk ranked well
+		// by several kinds — several keys to the same text — comes first.
+		byKey := map[chunkKey]*chunkHit{}
+		var order []chunkKey
+		fused := map[chunkKey]float64{}
+		for _, kind := range s.v.Kinds {
+			list, err := ranking([]docstore.DerivedKind{kind})
+			if err != nil {
+				return nil, err
+			}
+			for r, c := range list {
+				key := chunkKey{c.Doc, c.Chunk}
+				fused[key] += 1 / float64(rrfK+r+1)
+				if h, ok := byKey[key]; ok {
+					h.ranks[kind] = r + 1
+					if r+1 < h.ranks[h.Kind] {
+						h.DerivedHit = c.DerivedHit
+					}
+					continue
+				}
+				c.ranks = map[docstore.DerivedKind]int{kind: r + 1}
+				byKey[key] = &c
+				order = append(order, key)
+			}
+		}
+		for _, key := range order {
+			h := byKey[key]
+			h.Score = fused[key]
+			ranked = append(ranked, *h)
+		}
+		slices.SortStableFunc(ranked, func(a, b chunkHit) int {
+			switch {
+			case a.Score > b.Score:
+				return -1
+			case a.Score < b.Score:
+				return 1
+			}
+			return a.ranks[a.Kind] - b.ranks[b.Kind]
+		})
+	}
+	if len(ranked) == 0 {
+		return nil, s.nothing()
+	}
+	out := ranked[:min(k, len(ranked))]
 	emit(engine.Event{Stage: describeChunks(docs, out)})
 	emit(engine.Event{Plan: s.plan(set, docs, out)})
 	return out, nil
+}
+
+// chunkKey identifies a chunk of the scope.
+type chunkKey struct {
+	doc   docstore.DocID
+	chunk int
+}
+
+// matchingStage says what the question is matched against: "matching the
+// question against 1,204 summaries and 9,632 questions written by
+// test-model, and the 1,204 chunks' own text".
+func matchingStage(kinds []docstore.DerivedKind, units map[docstore.DerivedKind]int, model string) string {
+	var derived []string
+	raw := false
+	for _, kd := range kinds {
+		if kd == docstore.DerivedRaw {
+			raw = true
+			continue
+		}
+		derived = append(derived, countOf(units[kd], kd))
+	}
+	s := fmt.Sprintf("matching the question against %s written by %s", joinAnd(derived), model)
+	if raw {
+		s += fmt.Sprintf(", and the %s chunks' own text", engine.Thousands(units[docstore.DerivedRaw]))
+	}
+	return s
 }
 
 func (s *Strategy) nothing() error {
@@ -389,7 +458,10 @@ type RetrievedChunk struct {
 	Page        int            `json:"page"`
 	MatchedBy   string         `json:"matched_by"` // "summary", "question" or "raw"
 	Key         string         `json:"key,omitempty"`
-	Score       float64        `json:"score"`
+	// Ranks are the chunk's ranks (1 is best) in each kind's ranking,
+	// when the kinds' rankings were fused; Score is then the fused score.
+	Ranks map[string]int `json:"ranks,omitempty"`
+	Score float64        `json:"score"`
 }
 
 func (s *Strategy) plan(set docstore.DerivedSet, docs []*docstore.Document, chosen []chunkHit) Retrieval {
@@ -398,6 +470,12 @@ func (s *Strategy) plan(set docstore.DerivedSet, docs []*docstore.Document, chos
 		d := docs[c.doc]
 		pc := RetrievedChunk{Doc: c.Doc, Chunk: c.Chunk, First: c.First, Last: c.Last, Sentences: [2]int{c.First, c.Last},
 			Page: int(d.Sentences[c.First].Page), MatchedBy: c.Kind.String(), Score: c.Score}
+		for kind, r := range c.ranks {
+			if pc.Ranks == nil {
+				pc.Ranks = map[string]int{}
+			}
+			pc.Ranks[kind.String()] = r
+		}
 		if c.Kind != docstore.DerivedRaw {
 			if recs, err := s.lib.DerivedChunksAt(c.Doc, set, []int{c.Chunk}); err == nil {
 				pc.Key = keyText(recs[0], c.DerivedHit)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -175,10 +176,12 @@ func TestStrategiesAnswerFromOriginalChunks(t *testing.T) {
 			for s := top.First; s <= top.Last; s++ {
 				topText.WriteString(d.SentenceText(s))
 			}
-			if top.MatchedBy != c.matchedBy || !strings.Contains(topText.String(), c.target) {
+			// With rank fusion the chunk is credited to its best-ranked
+			// kind; the key the case is about must rank it first.
+			if (top.MatchedBy != c.matchedBy && top.Ranks[c.matchedBy] != 1) || !strings.Contains(topText.String(), c.target) {
 				t.Errorf("the best chunk was matched by %s (%q): %q", top.MatchedBy, top.Key, topText.String())
 			}
-			if c.matchedBy != "raw" && !strings.Contains(top.Key, map[string]string{"summary": "conflagration", "question": "watercraft"}[c.matchedBy]) {
+			if c.matchedBy != "raw" && top.MatchedBy == c.matchedBy && !strings.Contains(top.Key, map[string]string{"summary": "conflagration", "question": "watercraft"}[c.matchedBy]) {
 				t.Errorf("plan key %q", top.Key)
 			}
 			stages := strings.Join(ev.stages, "\n")
@@ -224,7 +227,7 @@ func TestDistinctChunksAndStages(t *testing.T) {
 		seen[k] = true
 	}
 	units, _ := f.lib.DerivedUnits(SetFor(llmtest.DefaultModel), []docstore.DocID{f.docs[0].ID, f.docs[1].ID})
-	want := "matching the question against " + engine.Thousands(units[docstore.DerivedQuestion]) + " questions (written by test-model)"
+	want := "matching the question against " + engine.Thousands(units[docstore.DerivedQuestion]) + " questions written by test-model"
 	if !slices.Contains(ev.stages, want) {
 		t.Errorf("stages %q lack %q", ev.stages, want)
 	}
@@ -407,7 +410,7 @@ func TestDenseSeam(t *testing.T) {
 	s.Dense = sc
 	const question = "How far did the river rise near the mill?"
 	var ev collect
-	if _, err := engine.Run(t.Context(), f.env, s, engine.Request{Question: question, Options: map[string]string{"k": "4"}}, ev.emit); err != nil {
+	if _, err := engine.Run(t.Context(), f.env, s, engine.Request{Question: question, Options: map[string]string{"k": "4", "fuse": "score"}}, ev.emit); err != nil {
 		t.Fatal(err)
 	}
 	if len(sc.units) != 1 {
@@ -486,5 +489,66 @@ func TestDenseSeam(t *testing.T) {
 	}
 	if slices.Equal(want, lexOrder) {
 		t.Log("note: the dense scores did not change the order on this question")
+	}
+	// With rank fusion (the default) each kind's pool is scored apart.
+	sc.units = nil
+	if _, err := engine.Run(t.Context(), f.env, s, engine.Request{Question: question}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.units) != len(Variants[4].Kinds) {
+		t.Errorf("the scorer was called %d times with rank fusion, want once per kind", len(sc.units))
+	}
+}
+
+// TestRankFusion: the + variants and raidd-u rank each kind's chunks on
+// their own and fuse the ranks, so a chunk's own text is taken when it
+// ranks higher among the raw chunks than the derived keys' chunks do
+// among theirs, and a chunk several keys find comes first; fuse=score
+// ranks all units in one BM25 collection instead.
+func TestRankFusion(t *testing.T) {
+	f := newFixture(t)
+	const question = "Which conflagration destroyed the mill when the lamp fell, and how far did the river rise?"
+	_, ev, err := f.ask(t, "raidd-u", question, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := ev.plan.(Retrieval)
+	kinds := map[string]int{}
+	for i, c := range plan.Chunks {
+		want := 0.0
+		for _, r := range c.Ranks {
+			want += 1 / float64(rrfK+r)
+		}
+		if d := c.Score - want; d > 1e-9 || d < -1e-9 {
+			t.Errorf("chunk %d scores %v; its ranks %v fuse to %v", c.Chunk, c.Score, c.Ranks, want)
+		}
+		if i > 0 && c.Score > plan.Chunks[i-1].Score {
+			t.Errorf("chunks out of order: %+v", plan.Chunks)
+		}
+		if best := c.Ranks[c.MatchedBy]; slices.ContainsFunc(slices.Collect(maps.Values(c.Ranks)), func(r int) bool { return r < best }) {
+			t.Errorf("chunk %d credited to %s (rank %d) though ranked better elsewhere: %v", c.Chunk, c.MatchedBy, best, c.Ranks)
+		}
+		kinds[c.MatchedBy]++
+	}
+	// Every kind brings its own best chunks: the summary word, the raw
+	// words and the common words each lead one kind's ranking.
+	if len(kinds) < 2 {
+		t.Errorf("chunks credited to %v; rank fusion should mix the kinds", kinds)
+	}
+	if top := plan.Chunks[0]; len(top.Ranks) < 2 {
+		t.Errorf("the best chunk %+v was found by one kind only", top)
+	}
+	if !slices.ContainsFunc(ev.stages, func(s string) bool { return strings.Contains(s, "8 chunks (") && strings.Contains(s, " by their ") }) {
+		t.Errorf("stages do not say which keys found the chunks: %q", ev.stages)
+	}
+	// One collection: plain BM25 scores, no ranks.
+	_, ev, err = f.ask(t, "raidd-u", question, map[string]string{"fuse": "score"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range ev.plan.(Retrieval).Chunks {
+		if c.Ranks != nil || c.Score < 1 {
+			t.Errorf("fuse=score chunk %+v", c)
+		}
 	}
 }

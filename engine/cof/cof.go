@@ -135,6 +135,10 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 	}
 	picks, err := j.retrieve(ctx, sentences)
 	if err != nil {
+		if ctx.Err() == nil {
+			j.warn(fmt.Sprintf("retrieving chunks for the citations failed (%v); the answer is shown without them", err))
+			j.uncited(sentences)
+		}
 		return j.ans, err
 	}
 	if len(picks) == 0 {
@@ -422,7 +426,7 @@ func (j *job) chunkCitations(ctx context.Context, draft string, picks []pick) ([
 	}
 	raws := citations.Parse(text)
 	if len(raws) == 0 {
-		return nil, errors.New("the model returned no statements")
+		return nil, ErrNoStatements
 	}
 	items := make([]item, len(raws))
 	for i, raw := range raws {

@@ -61,6 +61,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
@@ -462,6 +463,32 @@ type RetrievedChunk struct {
 	// when the kinds' rankings were fused; Score is then the fused score.
 	Ranks map[string]int `json:"ranks,omitempty"`
 	Score float64        `json:"score"`
+}
+
+// String sums the retrieval up on one line for a status display, best
+// chunk first: "sentences 170-178 (own text #1, questions #4); sentences
+// 12-21 (questions #1: “Where is help on solve?”); …". Derived text is
+// made one terminal-safe line.
+func (r Retrieval) String() string {
+	names := map[string]string{"summary": "summaries", "question": "questions", "raw": "own text"}
+	var parts []string
+	for _, c := range r.Chunks {
+		var how []string
+		if len(c.Ranks) == 0 {
+			how = append(how, names[c.MatchedBy])
+		}
+		for _, k := range []string{"summary", "question", "raw"} {
+			if rank, ok := c.Ranks[k]; ok {
+				how = append(how, fmt.Sprintf("%s #%d", names[k], rank))
+			}
+		}
+		part := fmt.Sprintf("sentences %d-%d (%s", c.First, c.Last, strings.Join(how, ", "))
+		if c.Key != "" {
+			part += ": “" + textproc.OneLine(c.Key) + "”"
+		}
+		parts = append(parts, part+")")
+	}
+	return fmt.Sprintf("%s matched %d chunks: %s", r.Strategy, len(r.Chunks), strings.Join(parts, "; "))
 }
 
 func (s *Strategy) plan(set docstore.DerivedSet, docs []*docstore.Document, chosen []chunkHit) Retrieval {

@@ -541,6 +541,9 @@ func TestRankFusion(t *testing.T) {
 	if !slices.ContainsFunc(ev.stages, func(s string) bool { return strings.Contains(s, "8 chunks (") && strings.Contains(s, " by their ") }) {
 		t.Errorf("stages do not say which keys found the chunks: %q", ev.stages)
 	}
+	if str := plan.String(); !strings.HasPrefix(str, "raidd-u matched 8 chunks: sentences ") || !strings.Contains(str, " #1") {
+		t.Errorf("plan summary %q", str)
+	}
 	// One collection: plain BM25 scores, no ranks.
 	_, ev, err = f.ask(t, "raidd-u", question, map[string]string{"fuse": "score"})
 	if err != nil {

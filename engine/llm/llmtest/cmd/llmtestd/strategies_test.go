@@ -136,8 +136,8 @@ func TestTimerStats(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Go(func() {
-			if r, err := client.Chat(t.Context(), llm.ChatRequest{Messages: []llm.Message{llm.User("hi")}}); err != nil || r.Text != "a b c" {
-				t.Errorf("%q %v", r.Text, err)
+			if r, err := client.Chat(t.Context(), llm.ChatRequest{Messages: []llm.Message{llm.User("hi")}}); err != nil || r.Text != "a b c" || r.Retries > 0 {
+				t.Errorf("%q %v, %d retries", r.Text, err, r.Retries)
 			}
 		})
 	}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
-	"net/http/httputil"
 	"net/url"
 	"os"
 	"sync"
@@ -27,10 +29,14 @@ type Stats struct {
 	RequestSeconds float64 `json:"request_seconds"`
 }
 
-// timer fronts the scripted server with a reverse proxy that times each
-// request.
+// timer fronts the scripted server with a forwarding handler that times
+// each request. It is not httputil.ReverseProxy: that cancels the request
+// to the server when the client hangs up, and the client does hang up as
+// soon as it has read [DONE], which cut other streams off mid-answer
+// under load. This one reads every answer to its end.
 type timer struct {
-	proxy *httputil.ReverseProxy
+	target string // scheme://host of the scripted server
+	client *http.Client
 
 	mu       sync.Mutex
 	stats    Stats
@@ -43,10 +49,8 @@ func newTimer(target string) (*timer, error) {
 	if err != nil {
 		return nil, err
 	}
-	u.Path = "" // target ends in /v1; requests carry the whole path
-	p := httputil.NewSingleHostReverseProxy(u)
-	p.FlushInterval = -1 // stream each event as it comes
-	return &timer{proxy: p}, nil
+	return &timer{target: u.Scheme + "://" + u.Host,
+		client: &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}}, nil
 }
 
 func (t *timer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -57,7 +61,47 @@ func (t *timer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	t.inFlight++
 	t.mu.Unlock()
-	t.proxy.ServeHTTP(w, r)
+	defer t.done(r, start)
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return
+	}
+	req, err := http.NewRequestWithContext(context.WithoutCancel(r.Context()), r.Method, t.target+r.URL.RequestURI(), bytes.NewReader(body))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	req.Header = r.Header.Clone()
+	resp, err := t.client.Do(req)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	for k, vs := range resp.Header {
+		w.Header()[k] = vs
+	}
+	w.WriteHeader(resp.StatusCode)
+	f, _ := w.(http.Flusher)
+	buf := make([]byte, 32<<10)
+	gone := false
+	for {
+		n, err := resp.Body.Read(buf)
+		if n > 0 && !gone {
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				gone = true // the client hung up; read the answer to its end
+			} else if f != nil {
+				f.Flush()
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// done accounts for a finished request that started at start.
+func (t *timer) done(r *http.Request, start time.Time) {
 	end := time.Now()
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -90,7 +134,13 @@ func serveTimed(target, addr, path string) (string, func() error, error) {
 	srv := &http.Server{Handler: t, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	stop := func() error {
-		srv.Close()
+		// Let requests in flight finish (a stream's last bytes may still be
+		// on their way when its client has read [DONE]) before the count.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if srv.Shutdown(ctx) != nil {
+			srv.Close()
+		}
 		t.mu.Lock()
 		st := t.stats
 		t.mu.Unlock()

@@ -182,13 +182,13 @@ func renderPage(blocks []*block) pageText {
 			pt.startsOpen = !first.mono
 			pt.startSize = first.size
 		} else {
-			b.WriteString(joinSep(b.String(), text, blockOpen(prev), prev.last().size, bl.lines[0]))
+			b.WriteString(joinSep(b.String(), text, blockOpen(prev, bl.lines[0]), prev.last().size, bl.lines[0]))
 		}
 		b.WriteString(text)
 		prev = bl
 	}
 	if prev != nil {
-		pt.endsOpen = blockOpen(prev) && !endsSentence(b.String())
+		pt.endsOpen = blockOpen(prev, nil) && !endsSentence(b.String())
 		pt.endSize = prev.last().size
 	}
 	pt.text = b.String()
@@ -197,12 +197,21 @@ func renderPage(blocks []*block) pageText {
 
 // blockOpen reports whether a block's last line is prose running to the
 // block's right edge: its paragraph may go on elsewhere.
-func blockOpen(bl *block) bool {
+//
+// With the next line known, the test is whether its first word would have
+// fitted at the end of this one (as within a block); without, whether the
+// line reaches into the last fifth of the block's width.
+func blockOpen(bl *block, next *frag) bool {
 	l := bl.last()
-	if len(bl.lines) == 1 && l.u1-l.u0 < 25*l.size {
-		return false // a short line standing alone: a heading, a caption
+	if l.mono || len(bl.lines) == 1 && l.u1-l.u0 < 25*l.size {
+		return false // code, or a short line standing alone: a heading, a caption
 	}
-	return !l.mono && l.u1 >= bl.u1-2*l.size
+	if next != nil {
+		size := max(l.size, next.size)
+		firstW := next.words[0].u1 - next.words[0].u0
+		return l.u1+0.3*size+firstW >= bl.u1-0.3*size
+	}
+	return l.u1 >= bl.u1-max(2*l.size, 0.2*(bl.u1-bl.u0))
 }
 
 // joinSep is what goes between text that ends a block and the text of the
@@ -223,6 +232,7 @@ func renderBlock(bl *block) string {
 	var b strings.Builder
 	pitch := medianPitch(bl)
 	codeLeft := bl.u0 // left edge of the current run of typewriter lines
+	inline := false   // the previous line was a piece of code inside a sentence
 	for i, l := range bl.lines {
 		if l.mono && (i == 0 || !bl.lines[i-1].mono) {
 			codeLeft = l.u0
@@ -240,11 +250,35 @@ func renderBlock(bl *block) string {
 			if i+1 < len(bl.lines) {
 				next = bl.lines[i+1]
 			}
-			b.WriteString(lineSep(b.String(), text, p, l, next, bl, pitch))
+			switch {
+			case !p.mono && l.mono && inlineCode(b.String(), l, next):
+				b.WriteByte(' ')
+				inline = true
+			case inline && !l.mono:
+				b.WriteByte(' ')
+				inline = false
+			default:
+				b.WriteString(lineSep(b.String(), text, p, l, next, bl, pitch))
+				inline = false
+			}
+			if inline {
+				text = strings.TrimSpace(text)
+			}
 		}
 		b.WriteString(text)
 	}
 	return b.String()
+}
+
+// inlineCode reports whether typewriter line l, after prose that does not
+// end a sentence and before prose going on in lower case, is code set
+// inside the sentence rather than a code example.
+func inlineCode(before string, l, next *frag) bool {
+	if next == nil || next.mono || endsSentence(before) {
+		return false
+	}
+	last := l.words[len(l.words)-1].text
+	return startsLower(next.words[0].text) || strings.HasSuffix(last, ",") || strings.HasSuffix(last, ";")
 }
 
 func medianPitch(bl *block) float32 {

@@ -115,6 +115,27 @@ func TestRIntroPages(t *testing.T) {
 	}
 }
 
+func TestBrowserPrintPDF(t *testing.T) {
+	res, err := extractFile(t, "browser-print.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkClean(t, res)
+	for _, want := range []string{
+		"Printing from a browser\n\nBrowsers print through Skia,",
+		"The first paragraph spans the full width of the page, so that the reader meets ordinary text before the columns begin.",
+		// across the column break of ragged-right text
+		"the shaping engine may substitute ligature glyphs, and then only the ToUnicode map knows their letters.",
+		"Accented letters — é, ü, ñ, ç — and typographic quotes “like these” must survive",
+		// inline code on a line of its own stays in its sentence
+		"Code in a monospaced font, such as extract(ctx, reader, size), keeps its punctuation.",
+	} {
+		if !strings.Contains(res.Text, want) {
+			t.Errorf("text lacks %q", want)
+		}
+	}
+}
+
 func TestEncryptedPDF(t *testing.T) {
 	_, err := extractFile(t, "encrypted.pdf")
 	if !errors.Is(err, ErrEncrypted) {
@@ -206,7 +227,7 @@ func TestProgress(t *testing.T) {
 func FuzzExtract(f *testing.F) {
 	// Small seeds keep the fuzzer fast; r-intro-p8-9.pdf is covered by
 	// TestRIntroPages.
-	for _, name := range []string{"two-column.pdf", "scan.pdf", "encrypted.pdf", "owner-password.pdf"} {
+	for _, name := range []string{"two-column.pdf", "scan.pdf", "encrypted.pdf", "owner-password.pdf", "browser-print.pdf"} {
 		data, err := os.ReadFile(filepath.Join(testdata, name))
 		if err != nil {
 			f.Fatal(err)

@@ -31,14 +31,15 @@ func TestCleanRune(t *testing.T) {
 
 // A standard font with no /Widths: metrics come from the built-in tables,
 // and the gap left by Td between two strings is a word break.
-func TestStandardFontWinAnsi(t *testing.T) {
-	fonts := "<< /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >> >>"
+func TestStandardFontEncodings(t *testing.T) {
+	fonts := "<< /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >> /F2 << /Type /Font /Subtype /Type1 /BaseFont /Times-Bold /Encoding /MacRomanEncoding >> >>"
 	// "Caf\351" is Café in WinAnsi; "na\357ve" naïve; \226 is an en dash.
 	content := "BT /F1 12 Tf 72 700 Td (Caf\\351) Tj ( na\\357ve) Tj ET\n" +
 		"BT /F1 12 Tf 72 680 Td (one) Tj 30 0 Td (two) Tj ET\n" +
-		"BT /F1 12 Tf 72 660 Td (pages 3\\2264) Tj ET"
+		"BT /F1 12 Tf 72 660 Td (pages 3\\2264) Tj ET\n" +
+		"BT /F2 12 Tf 72 640 Td (Mac \\216t\\216 \\247) Tj ET"
 	res := extractBytes(t, pagesPDF(fonts, content))
-	for _, want := range []string{"Café naïve", "one two", "3–4"} {
+	for _, want := range []string{"Café naïve", "one two", "3–4", "Mac été ß"} {
 		if !strings.Contains(res.Text, want) {
 			t.Errorf("text %q lacks %q", res.Text, want)
 		}

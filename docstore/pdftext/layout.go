@@ -213,12 +213,16 @@ func findGutters(rows []*row, body float32) []gutter {
 				st[b] = covered
 			}
 			if j > 0 {
+				// a wide gap may be a gutter; a word space is text
+				// running across
 				prev := r.words[j-1]
+				mark := uint8(covered)
 				if w.u0-prev.u1 >= 0.8*body {
-					for b := bin(prev.u1) + 1; b < bin(w.u0); b++ {
-						if st[b] == open {
-							st[b] = inGap
-						}
+					mark = inGap
+				}
+				for b := bin(prev.u1) + 1; b < bin(w.u0); b++ {
+					if st[b] == open {
+						st[b] = mark
 					}
 				}
 			}
@@ -306,7 +310,7 @@ func buildFrags(rows []*row) []frag {
 			if !split {
 				a, b := r.words[j-1], r.words[j]
 				for _, g := range gutters {
-					if i >= g.rowLo && i <= g.rowHi && a.u1 <= g.u1 && b.u0 >= g.u0 {
+					if i >= g.rowLo && i <= g.rowHi && a.u1 <= g.u1 && b.u0 >= g.u0 && b.u0-a.u1 >= 0.8*body {
 						split = true
 						break
 					}

@@ -147,9 +147,7 @@ func (c *fontCache) get(key string, v pdf.Value) *font {
 func loadFont(v pdf.Value) (f *font) {
 	f = &font{sizeScale: 1}
 	defer func() {
-		if recover() != nil {
-			// keep what was decoded
-		}
+		_ = recover() // a damaged font keeps what was decoded before the damage
 	}()
 	f.name = stripSubset(v.Key("BaseFont").Name())
 	if v.Key("Subtype").Name() == "Type0" {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"strconv"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -98,9 +97,6 @@ func refKeys(d pdf.Value) map[string]string {
 	return m
 }
 
-// num returns v as a float, accepting integers and reals.
-func num(v pdf.Value) float64 { return v.Float64() }
-
 // floats reads a numeric array.
 func floats(v pdf.Value, max int) []float64 {
 	n := min(v.Len(), max)
@@ -109,13 +105,4 @@ func floats(v pdf.Value, max int) []float64 {
 		out[i] = v.Index(i).Float64()
 	}
 	return out
-}
-
-// atoiSafe parses a decimal integer, or returns def.
-func atoiSafe(s string, def int) int {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return def
-	}
-	return n
 }

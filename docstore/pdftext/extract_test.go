@@ -2,6 +2,7 @@ package pdftext
 
 import (
 	"bytes"
+	"compress/zlib"
 	"context"
 	"errors"
 	"fmt"
@@ -329,3 +330,22 @@ func TestBlockCache(t *testing.T) {
 type readerAtOnly struct{ r io.ReaderAt }
 
 func (r readerAtOnly) ReadAt(p []byte, off int64) (int, error) { return r.r.ReadAt(p, off) }
+
+// An object stream ending inside a hex string would hang the library's
+// lexer; such a file is refused before the library reads it.
+func TestObjStmOpenHexString(t *testing.T) {
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	zw.Write([]byte("3 0 << /Type /Pages /Kids [] /Count 0 /X <4142"))
+	zw.Close()
+	p := &testPDF{}
+	p.add("<< /Type /Catalog /Pages 3 0 R >>")
+	p.add(fmt.Sprintf("<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream", z.Len(), z.String()))
+	data := p.bytes()
+	if err := checkObjStms(bytes.NewReader(data), int64(len(data))); err == nil {
+		t.Error("checkObjStms accepted an object stream ending in an open hex string")
+	}
+	if _, err := Extract(context.Background(), bytes.NewReader(data), int64(len(data)), nil); !errors.Is(err, ErrMalformed) {
+		t.Errorf("err = %v", err)
+	}
+}

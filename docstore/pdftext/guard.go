@@ -1,6 +1,8 @@
 package pdftext
 
 import (
+	"bytes"
+	"compress/zlib"
 	"fmt"
 	"io"
 	"regexp"
@@ -163,4 +165,57 @@ func isDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+var objStmHeadRE = regexp.MustCompile(`/Type\s*/ObjStm\b`)
+
+// checkObjStms refuses a file with an object stream that ends inside a hex
+// string: the library reads object streams with a lexer that loops forever
+// on one. The streams are inflated here once (FlateDecode, the filter
+// producers use for them) and scanned; streams that do not inflate are left
+// to the library, which fails on them cleanly.
+func checkObjStms(r io.ReaderAt, size int64) error {
+	if size > maxRepairBytes {
+		return nil
+	}
+	data := make([]byte, size)
+	if n, _ := r.ReadAt(data, 0); int64(n) != size {
+		return nil
+	}
+	if bytes.Contains(data, []byte("/Encrypt")) {
+		return nil // encrypted streams cannot be inflated without the key
+	}
+	for _, loc := range objStmHeadRE.FindAllIndex(data, -1) {
+		rest := data[loc[1]:]
+		i := bytes.Index(rest, []byte("stream"))
+		if i < 0 || i > 4096 {
+			continue
+		}
+		p := i + len("stream")
+		if p < len(rest) && rest[p] == '\r' {
+			p++
+		}
+		if p < len(rest) && rest[p] == '\n' {
+			p++
+		}
+		body := rest[p:]
+		if j := bytes.Index(body, []byte("endstream")); j >= 0 {
+			body = body[:j]
+		}
+		zr, err := zlib.NewReader(bytes.NewReader(body))
+		if err != nil {
+			continue
+		}
+		inflated, _ := io.ReadAll(io.LimitReader(zr, maxStreamBytes))
+		if hexOpenAtEnd(inflated) {
+			return fmt.Errorf("an object stream ends inside a hex string")
+		}
+	}
+	return nil
+}
+
+// hexOpenAtEnd reports whether data ends inside a hex string.
+func hexOpenAtEnd(data []byte) bool {
+	cut := stripInlineImages(data)
+	return len(cut) < len(data) && data[len(cut)] == '<'
 }

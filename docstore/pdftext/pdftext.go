@@ -56,6 +56,9 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 	r = cachedReader(r, size)
 	r, size = repairEnvelope(r, size)
 	var failed int
+	if err := checkObjStms(r, size); err != nil {
+		return nil, fmt.Errorf("%w (%v)", ErrMalformed, err)
+	}
 	if err = checkXref(r, size); err != nil {
 		err = fmt.Errorf("%w (%v)", ErrMalformed, err)
 	} else {

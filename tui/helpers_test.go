@@ -71,13 +71,24 @@ func declarationScript(t *testing.T, pauseAfter int) chan struct{} {
 	)
 }
 
-type scripted struct{ lib *docstore.Library }
+type scripted struct {
+	lib  *docstore.Library
+	name string
+}
 
 func init() {
 	engine.Register(engine.Info{
 		Name:        "scripted",
 		Description: "test strategy: answers what the test scripts",
-		New:         func(env *engine.Env) (engine.Strategy, error) { return scripted{env.Library}, nil },
+		New:         func(env *engine.Env) (engine.Strategy, error) { return scripted{env.Library, "scripted"}, nil },
+	})
+	// A model's strategy as the TUI sees one (NeedsLLM), which in the test
+	// answers without a model.
+	engine.Register(engine.Info{
+		Name:        "model-scripted",
+		Description: "test strategy standing in for a model's",
+		NeedsLLM:    true,
+		New:         func(env *engine.Env) (engine.Strategy, error) { return scripted{env.Library, "model-scripted"}, nil },
 	})
 	engine.Register(engine.Info{
 		Name:        "needs-model",
@@ -87,12 +98,12 @@ func init() {
 			if _, err := env.RequireLLM("needs-model"); err != nil {
 				return nil, err
 			}
-			return scripted{env.Library}, nil
+			return scripted{env.Library, "needs-model"}, nil
 		},
 	})
 }
 
-func (scripted) Name() string { return "scripted" }
+func (s scripted) Name() string { return s.name }
 
 func (s scripted) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
 	script.mu.Lock()

@@ -490,6 +490,7 @@ func (m *Model) openStrategyPicker() {
 		if info.NeedsLLM && m.opts.Env != nil && m.opts.Env.LLM == nil {
 			if _, err := m.opts.Env.RequireLLM(info.Name); err != nil {
 				it.Unavailable = strings.TrimPrefix(err.Error(), engine.ErrUnavailable.Error()+": ")
+				it.Tag = "needs a model"
 			}
 		}
 		items = append(items, it)

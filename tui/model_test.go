@@ -214,7 +214,7 @@ func TestStrategyPicker(t *testing.T) {
 	s.press("esc", "s")
 	s.waitText("Strategy")
 	v := ansi.Strip(s.view())
-	if !strings.Contains(v, "needs-model") || !strings.Contains(v, "unavailable:") {
+	if !strings.Contains(v, "needs-model") || !strings.Contains(v, "(needs a model)") {
 		t.Fatalf("the picker does not show the model strategy as unavailable:\n%s", v)
 	}
 	// Choosing the unavailable one says why and keeps the picker open.
@@ -224,6 +224,7 @@ func TestStrategyPicker(t *testing.T) {
 		}
 		s.press("j")
 	}
+	s.waitText("Unavailable: needs-model needs a model")
 	s.press("enter")
 	s.waitText("needs-model is unavailable")
 	s.press("esc")
@@ -397,3 +398,30 @@ func TestLibraryProgress(t *testing.T) {
 }
 
 func teatestTimeout() teatest.FinalOpt { return teatest.WithFinalTimeout(10 * time.Second) }
+
+// TestModelStatementsAreMarkdown: a model's statements are rendered as
+// Markdown; the same text quoted from a document would be shown verbatim.
+func TestModelStatementsAreMarkdown(t *testing.T) {
+	lib := newLibrary(t, declaration)
+	setScript(t, -1,
+		scriptedStatement{"The colonists objected to **taxes** imposed without `consent`.", []string{"For imposing Taxes on us without our Consent"}},
+		scriptedStatement{"Standing armies were kept in peacetime.", []string{"Standing Armies without the Consent of our legislatures"}})
+	opts := testOptions(t, lib, "dark")
+	opts.Strategy = "model-scripted"
+	s := start(t, opts, 100, 30)
+	s.waitText("declaration.txt")
+	s.ask("What did the colonists object to?")
+	s.waitText("model-scripted · 2 statements")
+	v := s.settle()
+	plain := ansi.Strip(v)
+	if strings.Contains(plain, "**taxes**") || strings.Contains(plain, "`consent`") || !strings.Contains(plain, "taxes") {
+		t.Errorf("the model's Markdown is not rendered:\n%s", plain)
+	}
+	if !strings.Contains(v, "\x1b[1mtaxes") && !regexp.MustCompile(`\x1b\[[0-9;]*;1mtaxes`).MatchString(v) {
+		t.Errorf("**taxes** is not bold: %q", v)
+	}
+	// Selection and citations work as for any statement.
+	s.press("n")
+	s.waitText("Standing Armies without the Consent")
+	s.finish()
+}

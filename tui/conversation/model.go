@@ -85,6 +85,16 @@ type entry struct {
 	usage      citations.Usage
 	plan       any
 	err        string // why there is no answer, or why it is partial
+	// markdown: the statements were written by a model, in Markdown, and
+	// are rendered as such; otherwise (quotes) they are shown verbatim.
+	markdown bool
+}
+
+// writesMarkdown reports whether a strategy's statements are a model's
+// writing (rendered as Markdown) rather than quotes of the documents.
+func writesMarkdown(strategy string) bool {
+	info, ok := engine.Lookup(strategy)
+	return ok && info.NeedsLLM
 }
 
 // addStatement appends s with its marker numbers.
@@ -215,7 +225,7 @@ func (m *Model) Load(answers []*engine.Answer) {
 	}
 	old := make([]*entry, 0, len(answers))
 	for _, a := range answers {
-		e := &entry{question: a.Question, strategy: a.Strategy, ans: a, usage: a.Usage, plan: a.Plan}
+		e := &entry{question: a.Question, strategy: a.Strategy, ans: a, usage: a.Usage, plan: a.Plan, markdown: writesMarkdown(a.Strategy)}
 		if a.Partial {
 			e.err = a.Error
 		}
@@ -253,7 +263,7 @@ func (m *Model) selectNewest() {
 
 // Begin starts showing the answer to question from strategy.
 func (m *Model) Begin(question, strategy string) tea.Cmd {
-	m.entries = append(m.entries, &entry{question: question, strategy: strategy, streaming: true})
+	m.entries = append(m.entries, &entry{question: question, strategy: strategy, streaming: true, markdown: writesMarkdown(strategy)})
 	m.follow = true
 	m.settle()
 	return m.spin.Tick

@@ -3,8 +3,10 @@ package conversation
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
+	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -43,26 +45,33 @@ type lineCache struct {
 	width int
 	lines map[partKey][]string
 	parts map[int]int // per entry, one past the highest part cached
+	// md holds statements rendered from Markdown, before decoration, so
+	// the selected one is not rendered again every frame.
+	md       map[partKey][]string
+	markdown *glamour.TermRenderer // for width, made on first use
 }
 
 func newLineCache() *lineCache {
-	return &lineCache{lines: map[partKey][]string{}, parts: map[int]int{}}
+	return &lineCache{lines: map[partKey][]string{}, parts: map[int]int{}, md: map[partKey][]string{}}
 }
 
 func (c *lineCache) reset(width int) {
 	c.width = width
+	c.markdown = nil
 	c.clear()
 }
 
 func (c *lineCache) clear() {
 	c.lines = map[partKey][]string{}
 	c.parts = map[int]int{}
+	c.md = map[partKey][]string{}
 }
 
 // dropEntry forgets entry e's parts, which have changed.
 func (c *lineCache) dropEntry(e int) {
 	for p := range c.parts[e] {
 		delete(c.lines, partKey{e, p})
+		delete(c.md, partKey{e, p})
 	}
 	delete(c.parts, e)
 }
@@ -384,14 +393,19 @@ func (m Model) renderStatement(en *entry, i int, selected bool, selCite int) []s
 	st := m.styles
 	s := &en.stmts[i]
 	w := max(m.answerWidth()-2, 1)
-	text := strings.TrimSpace(textproc.Printable(s.Text))
-	lines := draw.Wrap(text, w)
-	textStyle := st.Text
-	if selected && m.focused && !m.typing {
-		textStyle = st.Selection
-	}
-	for j, l := range lines {
-		lines[j] = textStyle.Render(l)
+	var lines []string
+	if md, ok := m.markdownLines(en, i, w); ok {
+		lines = md // styled by glamour; the gutter alone marks the selection
+	} else {
+		text := strings.TrimSpace(textproc.Printable(s.Text))
+		lines = draw.Wrap(text, w)
+		textStyle := st.Text
+		if selected && m.focused && !m.typing {
+			textStyle = st.Selection
+		}
+		for j, l := range lines {
+			lines[j] = textStyle.Render(l)
+		}
 	}
 
 	type token struct {
@@ -437,6 +451,62 @@ func (m Model) renderStatement(en *entry, i int, selected bool, selCite int) []s
 		lines = append(lines, "  "+st.Warning.Render(draw.Truncate("⚠ "+textproc.OneLine(wn), w)))
 	}
 	return lines
+}
+
+// markdownLines renders statement i as Markdown when the entry's
+// strategy writes with a model (a quote from a document is shown as it
+// is, whatever characters it holds): glamour in the theme's Markdown
+// style, wrapped to w, blank lines and padding trimmed. ok is false for
+// text to show verbatim.
+func (m Model) markdownLines(en *entry, i, w int) ([]string, bool) {
+	if !en.markdown {
+		return nil, false
+	}
+	e := m.entryIndex(en)
+	key := partKey{e, i + 1}
+	if l, ok := m.cache.md[key]; ok && e >= 0 {
+		return slices.Clone(l), true
+	}
+	if m.cache.markdown == nil {
+		r, err := m.styles.MarkdownRenderer(w)
+		if err != nil {
+			return nil, false
+		}
+		m.cache.markdown = r
+	}
+	out, err := m.cache.markdown.Render(textproc.Printable(strings.TrimSpace(en.stmts[i].Text)))
+	if err != nil {
+		return nil, false
+	}
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		// Drop glamour's padding, keeping the styles of what is left.
+		vis := ansi.StringWidth(strings.TrimRight(ansi.Strip(l), " "))
+		lines = append(lines, ansi.Truncate(l, vis, ""))
+	}
+	for len(lines) > 0 && ansi.Strip(lines[0]) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && ansi.Strip(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return nil, false
+	}
+	if e >= 0 {
+		m.cache.md[key] = lines
+		m.cache.parts[e] = max(m.cache.parts[e], key.p+1)
+	}
+	return slices.Clone(lines), true
+}
+
+func (m Model) entryIndex(en *entry) int {
+	for i := len(m.entries) - 1; i >= 0; i-- {
+		if m.entries[i] == en {
+			return i
+		}
+	}
+	return -1
 }
 
 // draftLines is how much of a streaming draft is shown: its tail.

@@ -21,6 +21,8 @@ type Item struct {
 	Description string
 	// Unavailable, when set, says why the item cannot be chosen.
 	Unavailable string
+	// Tag is a short label for an unavailable item: "needs a model".
+	Tag string
 }
 
 // ChosenMsg reports the item chosen; Kind is the picker's.
@@ -111,54 +113,84 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Msg) {
 }
 
 // View draws the picker as a framed box at most maxW × maxH cells; its
-// lines are returned for the root model to lay over the panes.
+// lines are returned for the root model to lay over the panes. Unavailable
+// items are dimmed with their tag; the reason shows below the list while
+// the cursor is on one.
 func (m Model) View(maxW, maxH int) []string {
 	st := m.styles
 	w := min(maxW, 72)
 	inner := max(w-4, 1)
+	nameW := 0
+	for _, it := range m.items {
+		nameW = max(nameW, ansi.StringWidth(textproc.OneLine(it.Name)))
+	}
+	nameW = min(nameW+2, max(inner/3, 1))
+	descW := max(inner-2-nameW, 1)
+
 	var body []string
+	cursorLine := 0
 	for i, it := range m.items {
-		mark := "  "
-		name := textproc.OneLine(it.Name)
 		desc := textproc.OneLine(it.Description)
-		if it.Unavailable != "" {
-			desc = "unavailable: " + textproc.OneLine(it.Unavailable)
+		if it.Unavailable != "" && it.Tag != "" {
+			desc = "(" + textproc.OneLine(it.Tag) + ") " + desc
 		}
-		line := draw.Fit(name, min(14, inner/3)) + " "
-		rest := max(inner-2-ansi.StringWidth(line), 1)
-		descLines := draw.Wrap(desc, rest)
+		descLines := draw.Wrap(desc, descW)
 		if len(descLines) > 2 {
-			descLines = append(descLines[:1], draw.Truncate(strings.Join(descLines[1:], " "), rest))
+			descLines = []string{descLines[0], draw.Truncate(strings.Join(descLines[1:], " "), descW)}
 		}
 		nameStyle, descStyle := st.Text, st.Muted
 		if it.Unavailable != "" {
-			nameStyle, descStyle = st.Muted, st.Muted
+			nameStyle = st.Muted
 		}
+		mark := "  "
 		if i == m.cursor {
 			mark = st.Accent.Render("▌") + " "
 			nameStyle = st.Selection
+			cursorLine = len(body)
 		}
-		body = append(body, mark+nameStyle.Render(line)+descStyle.Render(descLines[0]))
+		name := draw.Fit(draw.Truncate(textproc.OneLine(it.Name), nameW-1), nameW)
+		body = append(body, mark+nameStyle.Render(name)+descStyle.Render(descLines[0]))
 		for _, dl := range descLines[1:] {
-			body = append(body, "  "+draw.Pad(ansi.StringWidth(line))+descStyle.Render(dl))
+			body = append(body, "  "+draw.Pad(nameW)+descStyle.Render(dl))
 		}
 	}
-	body = append(body, "")
-	if m.notice != "" {
+
+	var foot []string
+	switch cur := m.current(); {
+	case m.notice != "":
 		for _, l := range draw.Wrap(textproc.OneLine(m.notice), inner) {
-			body = append(body, st.Warning.Render(l))
+			foot = append(foot, st.Warning.Render(l))
 		}
-	} else {
-		body = append(body, st.Muted.Render(draw.Truncate("enter choose · esc close", inner)))
+	case cur.Unavailable != "":
+		for _, l := range draw.Wrap("Unavailable: "+textproc.OneLine(cur.Unavailable), inner) {
+			foot = append(foot, st.Muted.Render(l))
+		}
+	default:
+		foot = append(foot, st.Muted.Render(draw.Truncate("enter choose · esc close", inner)))
 	}
-	h := min(len(body)+2, maxH)
-	if h-2 < len(body) {
-		// Keep the cursor in view in a short window.
-		start := min(max(m.cursor-(h-3), 0), len(body)-(h-2))
-		body = body[start : start+h-2]
+	foot = append([]string{""}, foot...)
+
+	// The box is as tall as it needs, at most maxH; the list scrolls to
+	// keep the cursor in view.
+	h := min(len(body)+len(foot)+2, maxH)
+	listH := max(h-2-len(foot), 1)
+	if listH < len(body) {
+		top := min(max(cursorLine-listH/2, 0), len(body)-listH)
+		body = body[top : top+listH]
 	}
-	for i := range body {
-		body[i] = " " + draw.Fit(body[i], inner) + " "
+	lines := append(body, foot...)
+	if len(lines) > h-2 {
+		lines = lines[:max(h-2, 0)]
 	}
-	return draw.NewBorder(st.PaneFocused).Frame(st.Title.Render(" "+m.Title+" "), body, w, h)
+	for i := range lines {
+		lines[i] = " " + draw.Fit(lines[i], inner) + " "
+	}
+	return draw.NewBorder(st.PaneFocused).Frame(st.Title.Render(" "+m.Title+" "), lines, w, h)
+}
+
+func (m Model) current() Item {
+	if m.cursor < len(m.items) {
+		return m.items[m.cursor]
+	}
+	return Item{}
 }

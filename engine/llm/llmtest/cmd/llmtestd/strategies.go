@@ -29,7 +29,10 @@ import (
 //   - DAG: the plan (a sub-question per name of the question, then the
 //     final answer from the last fact) and the fact extraction (the best
 //     reference sentence, cited);
-//   - RAC-C: the best snippets, cited.
+//   - RAC-C: the best snippets, cited;
+//   - asked to answer "unanswerable" when the text lacks the answer
+//     (okra-precise), "Unanswerable" when no shown sentence holds half the
+//     question's terms.
 //
 // "Best" is always most index terms shared with the question (or the
 // statement, or the sub-question), first in order on ties.
@@ -62,8 +65,36 @@ func respondTo(r llmtest.ChatRequest, cites int) llmtest.Reply {
 		return llmtest.Text(dagFact(p))
 	case strings.HasPrefix(p, "Please answer the user's question based on the given snippets"):
 		return llmtest.Text(snippetAnswer(p, cites))
+	case strings.Contains(p, unanswerableHint) && !answerable(p):
+		return llmtest.Text("<statement>Unanswerable: the document does not contain the information needed.<cite></cite></statement>")
 	}
 	return respond(p, cites)
+}
+
+// unanswerableHint is how okra-precise asks for "unanswerable" when the
+// shown text lacks the answer.
+const unanswerableHint = `answer "unanswerable".)`
+
+// answerable reports whether some shown sentence holds at least half of
+// the question's terms: asked to say "unanswerable" when the text lacks
+// the answer, the scripted model says so when none does.
+func answerable(p string) bool {
+	test := p
+	if _, after, ok := strings.Cut(p, "Now get ready to handle the following test case."); ok {
+		test = after
+	}
+	ctx, question, _ := strings.Cut(test, "[Document End]")
+	if q := between(question, "[Question]\n", ""); q != "" {
+		question = q
+	}
+	question, _, _ = strings.Cut(question, "(If the document does not contain")
+	want := termSet(question)
+	for _, u := range numbered(ctx, tagRE) {
+		if 2*overlap(u.text, want) >= len(want) {
+			return true
+		}
+	}
+	return false
 }
 
 // overlap counts the distinct index terms of text that are in want.

@@ -163,3 +163,20 @@ func TestTimerStats(t *testing.T) {
 		t.Errorf("stats %+v", st)
 	}
 }
+
+func TestAnswerable(t *testing.T) {
+	prompt := func(question string) string {
+		return "…Now get ready to handle the following test case.\n\n[Document Start]\n<C3>Ed Wood was an American filmmaker. <C9>Scott Derrickson lives in Los Angeles.\n[Document End]\n\n[Question]\n" +
+			question + "\n\n(If the document does not contain the information needed to answer the question, " + unanswerableHint + "\n\n[Remind]\n…"
+	}
+	if !answerable(prompt("Was Ed Wood a filmmaker?")) {
+		t.Error("a sentence holds the question's terms")
+	}
+	if answerable(prompt("Which prizes did the novelist Irene Nemirovsky win?")) {
+		t.Error("no sentence holds the question's terms")
+	}
+	r := respondTo(llmtest.ChatRequest{Messages: []llmtest.Message{{Role: "user", Content: prompt("Which prizes did Irene Nemirovsky win?")}}}, 2)
+	if !strings.Contains(r.Text, "Unanswerable") {
+		t.Errorf("reply %q", r.Text)
+	}
+}

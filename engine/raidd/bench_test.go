@@ -1,0 +1,89 @@
+package raidd
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/llm/llmtest"
+)
+
+// fullRef is R's reference manual (Debian's r-doc-pdf): 2,400 pages, about
+// a million tokens.
+const fullRef = "/usr/share/R/doc/manual/fullrefman.pdf"
+
+// BenchmarkFullrefman derives fullrefman with the scripted model (so what
+// is timed is citelens's own work: prompts, parsing, batched commits), then
+// times the index build and each variant's retrieval of a question's 8
+// chunks. go test -run XXX -bench Fullrefman -benchtime 20x ./engine/raidd
+func BenchmarkFullrefman(b *testing.B) {
+	if _, err := os.Stat(fullRef); err != nil {
+		b.Skip(fullRef + " (Debian's r-doc-pdf) is not installed")
+	}
+	lib, err := docstore.Open(filepath.Join(b.TempDir(), "library.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer lib.Close()
+	info, _, err := lib.Add(context.Background(), fullRef, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	before := fileSize(b, lib.Path())
+	est, err := Missing(lib, SetFor(llmtest.DefaultModel), []docstore.DocID{info.ID})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := newModel()
+	srv := llmtest.New(b, llmtest.WithResponder(m.respond))
+	env := newEnv(b, lib, config(srv, llmtest.DefaultModel))
+	start := time.Now()
+	rep, err := (&Deriver{Library: lib, Client: env.LLM}).Derive(context.Background(), []docstore.DocID{info.ID}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	el := time.Since(start)
+	st, _ := lib.DerivedStatus(info.ID, SetFor(llmtest.DefaultModel))
+	b.Logf("derived %d chunks (%d questions) in %s against an instant scripted model: %.0f chunks/s; %d prompt + %d completion tokens",
+		rep.Derived, st.Questions, el.Round(time.Millisecond), float64(rep.Derived)/el.Seconds(), rep.Usage.PromptTokens, rep.Usage.CompletionTokens)
+	b.Logf("estimated beforehand: %d calls, %d prompt + %d completion tokens", est.Calls, est.PromptTokens, est.CompletionTokens)
+	b.Logf("the library grew from %.1f MB to %.1f MB", float64(before)/1e6, float64(fileSize(b, lib.Path()))/1e6)
+
+	b.Run("index", func(b *testing.B) {
+		for b.Loop() {
+			if err := lib.IndexDerived(info.ID, SetFor(llmtest.DefaultModel)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	docs, err := engine.LoadScope(lib, []docstore.DocID{info.ID})
+	if err != nil {
+		b.Fatal(err)
+	}
+	const question = "How do I fit a generalized linear model with a binomial family and a logit link?"
+	for _, v := range Variants {
+		s, err := New(env, v.Name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("retrieve/"+v.Name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.retrieve(context.Background(), question, SetFor(llmtest.DefaultModel), docs, DefaultK, FuseRank, func(engine.Event) {}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func fileSize(b *testing.B, path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return fi.Size()
+}

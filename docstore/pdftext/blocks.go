@@ -303,8 +303,8 @@ func lineSep(before, text string, p, l, next *frag, bl *block, pitch float32) st
 	case pitch > 0 && l.v-p.v > 1.35*pitch:
 		return "\n\n"
 	}
-	if leaderLine(before) {
-		return "\n"
+	if leaderLine(before) || hasWideGap(l) || hasWideGap(p) && !continuesCell(p, l) {
+		return "\n" // a table of contents, a table row, aligned columns
 	}
 	size := max(p.size, l.size)
 	firstW := l.words[0].u1 - l.words[0].u0
@@ -343,6 +343,41 @@ func hyphenSep(before, after string) (string, bool) {
 		return "", true
 	}
 	return "", false
+}
+
+// hasWideGap reports whether a line has a gap between words far wider
+// than its other spaces: cells of a table row, or text aligned in columns.
+// The spaces of a justified line are stretched alike, and do not count.
+func hasWideGap(l *frag) bool {
+	if len(l.words) < 2 {
+		return false
+	}
+	gaps := make([]float32, 0, len(l.words)-1)
+	for i := 1; i < len(l.words); i++ {
+		gaps = append(gaps, l.words[i].u0-l.words[i-1].u1)
+	}
+	widest := slices.Max(gaps)
+	if widest < 1.5*l.size {
+		return false
+	}
+	if len(gaps) < 3 {
+		return widest >= 3*l.size
+	}
+	slices.Sort(gaps)
+	return widest >= 2.5*gaps[len(gaps)/2]
+}
+
+// continuesCell reports whether line l, under a line p with a wide gap,
+// starts where the text after p's widest gap starts: the description of a
+// definition list or a table cell running on.
+func continuesCell(p, l *frag) bool {
+	at, widest := float32(0), float32(-1)
+	for i := 1; i < len(p.words); i++ {
+		if g := p.words[i].u0 - p.words[i-1].u1; g > widest {
+			at, widest = p.words[i].u0, g
+		}
+	}
+	return abs32(l.u0-at) < 0.5*l.size
 }
 
 // leaderLine reports whether a line ends with dot leaders and a number, as

@@ -172,6 +172,24 @@ func overlay(lines, box []string, width int) []string {
 // of w × h that scrolls.
 func (m Model) helpScreen(w, h int) []string {
 	inner := w - 4
+	lines := m.helpLines(inner)
+	body := h - 2
+	top := min(m.helpTop, max(len(lines)-body, 0))
+	lines = lines[top:]
+	for i := range lines {
+		lines[i] = " " + draw.Fit(lines[i], inner) + " "
+	}
+	title := m.styles.Title.Render(" Keys ")
+	return draw.NewBorder(m.styles.PaneFocused).Frame(title, lines, w, h)
+}
+
+// helpMaxTop is how far the help screen scrolls in the window.
+func (m Model) helpMaxTop() int {
+	return max(len(m.helpLines(m.width-4))-(m.height-3), 0)
+}
+
+// helpLines is the help screen's text, inner cells wide.
+func (m Model) helpLines(inner int) []string {
 	st := m.styles
 	hm := m.help
 	hm.SetWidth(inner)
@@ -200,15 +218,7 @@ func (m Model) helpScreen(w, h int) []string {
 	section("Conversation", list)
 	section("Library", m.lib.KeyMap.FullHelp())
 	section("Source", m.src.KeyMap.FullHelp())
-
-	body := h - 2
-	top := min(m.helpTop, max(len(lines)-body, 0))
-	lines = lines[top:]
-	for i := range lines {
-		lines[i] = " " + draw.Fit(lines[i], inner) + " "
-	}
-	title := st.Title.Render(" Keys ")
-	return draw.NewBorder(st.PaneFocused).Frame(title, lines, w, h)
+	return lines
 }
 
 // fullWidth is the widest line of a block.

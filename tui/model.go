@@ -308,7 +308,7 @@ func (m Model) updateKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, k.Quit):
 			return m.quit()
 		case key.Matches(msg, k.HelpDown):
-			m.helpTop++
+			m.helpTop = min(m.helpTop+1, m.helpMaxTop())
 		case key.Matches(msg, k.HelpUp):
 			m.helpTop = max(m.helpTop-1, 0)
 		}

@@ -320,12 +320,19 @@ func (m Model) renderHeader(e int) []string {
 		}
 		out = append(out, st.Title.Render(lead+l))
 	}
-	out = append(out, draw.Truncate(m.meta(en), w))
+	if en.streaming {
+		out = append(out, draw.Truncate(m.meta(en), w))
+		return out
+	}
+	for _, l := range draw.Wrap(m.meta(en), max(w-2, 1)) {
+		out = append(out, "  "+m.styles.Muted.Render(l))
+	}
 	return out
 }
 
 // meta is the line under a question: the stage while the answer is
-// written, else the strategy, the statements and the model work.
+// written (styled), else the strategy, the statements and the model work
+// (plain text, for the header to wrap).
 func (m Model) meta(en *entry) string {
 	st := m.styles
 	if en.streaming {
@@ -353,7 +360,7 @@ func (m Model) meta(en *entry) string {
 		}
 		parts = append(parts, fmt.Sprintf("%s%s tokens in %s", approx, thousands(u.PromptTokens+u.CompletionTokens), plural(u.LLMCalls, "call")))
 	}
-	return st.Muted.Render("  " + strings.Join(parts, " · "))
+	return strings.Join(parts, " · ") // plain: the header wraps and styles it
 }
 
 // badge is a statement's support: the best verdict of its citations, or
@@ -399,9 +406,9 @@ func (m Model) renderStatement(en *entry, i int, selected bool, selCite int) []s
 	} else {
 		text := strings.TrimSpace(textproc.Printable(s.Text))
 		lines = draw.Wrap(text, w)
-		textStyle := st.Text
+		textStyle := draw.PaintOf(st.Text)
 		if selected && m.focused && !m.typing {
-			textStyle = st.Selection
+			textStyle = draw.PaintOf(st.Selection)
 		}
 		for j, l := range lines {
 			lines[j] = textStyle.Render(l)
@@ -410,18 +417,21 @@ func (m Model) renderStatement(en *entry, i int, selected bool, selCite int) []s
 
 	type token struct {
 		s     string
-		style lipgloss.Style
+		style draw.Paint
 	}
 	var toks []token
 	for k := range s.Citations {
-		style := st.Accent
+		style := draw.PaintOf(st.Accent)
 		if selected && k == selCite {
-			style = st.Highlight
+			style = draw.PaintOf(st.Highlight)
 		}
 		toks = append(toks, token{markerLabel(en.first[i] + k), style})
 	}
 	if b, style, ok := m.badge(s); ok {
-		toks = append(toks, token{b, style})
+		if w < compactBadgeWidth {
+			b, _, _ = strings.Cut(b, " ") // the symbol alone
+		}
+		toks = append(toks, token{b, draw.PaintOf(style)})
 	}
 	last := len(lines) - 1
 	lw := ansi.StringWidth(lines[last])
@@ -508,6 +518,9 @@ func (m Model) entryIndex(en *entry) int {
 	}
 	return -1
 }
+
+// compactBadgeWidth: in a narrower pane a badge is its symbol alone.
+const compactBadgeWidth = 40
 
 // draftLines is how much of a streaming draft is shown: its tail.
 const draftLines = 3
@@ -597,8 +610,18 @@ func (m Model) View() string {
 	for len(lines) < ah {
 		lines = append(lines, "")
 	}
-	lines = append(lines, m.statusLine(), m.input.View())
+	lines = append(lines, m.statusLine(), m.inputLine())
 	return strings.Join(draw.Block(lines, w, h), "\n")
+}
+
+// inputLine is the question input; while the answers have the keyboard,
+// an empty input says how to get back to it.
+func (m Model) inputLine() string {
+	if !m.typing && m.input.Value() == "" {
+		k := m.KeyMap.List.Input.Help()
+		return m.styles.Muted.Render(m.input.Prompt + k.Key + ": " + k.Desc)
+	}
+	return m.input.View()
 }
 
 // statusLine names the strategy and the scope the next question goes to.

@@ -355,6 +355,13 @@ func (m Model) View() string {
 		for i := m.top; i < len(m.visible) && len(lines) < lh; i++ {
 			lines = append(lines, m.row(m.docs[m.visible[i]], i == m.cursor, now))
 		}
+		// Room to spare: the current document's details.
+		if d, ok := m.Current(); ok {
+			if det := m.details(d); lh-len(lines) >= len(det)+1 {
+				lines = append(lines, "")
+				lines = append(lines, det...)
+			}
+		}
 	}
 	if len(lines) > lh {
 		lines = lines[:lh]
@@ -397,6 +404,46 @@ func (m Model) row(d docstore.DocInfo, selected bool, now time.Time) string {
 		return m.styles.Accent.Render(mark) + name + m.styles.Muted.Render(cols)
 	}
 	return mark + name + m.styles.Muted.Render(cols)
+}
+
+// details describes a document in a few lines: its title, what it is,
+// its ID (for the command line).
+func (m Model) details(d docstore.DocInfo) []string {
+	st := m.styles
+	w := m.width
+	var out []string
+	if t := textproc.OneLine(d.Title); t != "" && t != d.Name {
+		for _, l := range draw.Wrap(t, w) {
+			if len(out) == 2 {
+				break
+			}
+			out = append(out, st.Title.Render(l))
+		}
+	}
+	stats := fmt.Sprintf("%s · %s · %s sentences · %s", d.Kind, pagesLabel(d.Pages), count(d.NumSents), sizeLabel(d.Bytes))
+	for _, l := range draw.Wrap(stats, w) {
+		out = append(out, st.Muted.Render(l))
+	}
+	out = append(out, st.Muted.Render(draw.Truncate("id "+string(d.ID), w)))
+	return out
+}
+
+func count(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func sizeLabel(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d kB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
 }
 
 func pagesLabel(n int) string {

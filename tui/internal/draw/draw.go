@@ -120,3 +120,27 @@ func (f Border) Frame(title string, body []string, w, h int) []string {
 	out = append(out, f.paint(f.b.BottomLeft+strings.Repeat(f.b.Bottom, inner)+f.b.BottomRight))
 	return out
 }
+
+// Paint applies a style by concatenation: the SGR sequences the style
+// puts before and after a character, around any run of text. lipgloss
+// renders some attributes (underline) one character at a time; painting
+// a run whole is shorter and cheaper, and looks the same.
+type Paint struct{ prefix, suffix string }
+
+// PaintOf returns the paint of a style.
+func PaintOf(st lipgloss.Style) Paint {
+	r := st.Render("x")
+	i := strings.IndexByte(r, 'x')
+	if i < 0 {
+		return Paint{}
+	}
+	return Paint{prefix: r[:i], suffix: r[i+1:]}
+}
+
+// Render paints s, which must be one line without SGR sequences.
+func (p Paint) Render(s string) string {
+	if p.prefix == "" && p.suffix == "" || s == "" {
+		return s
+	}
+	return p.prefix + s + p.suffix
+}

@@ -346,25 +346,28 @@ func hyphenSep(before, after string) (string, bool) {
 }
 
 // hasWideGap reports whether a line has a gap between words far wider
-// than its other spaces: cells of a table row, or text aligned in columns.
-// The spaces of a justified line are stretched alike, and do not count.
+// than its ordinary spaces: cells of a table row, or text aligned in
+// columns. Justification stretches spaces alike (more after a full stop,
+// not at all in typewriter text), so the widest gap is compared with the
+// ordinary spaces between proportional words.
 func hasWideGap(l *frag) bool {
-	if len(l.words) < 2 {
-		return false
-	}
-	gaps := make([]float32, 0, len(l.words)-1)
+	var widest float32
+	var ordinary []float32
 	for i := 1; i < len(l.words); i++ {
-		gaps = append(gaps, l.words[i].u0-l.words[i-1].u1)
+		a, b := l.words[i-1], l.words[i]
+		g := b.u0 - a.u1
+		widest = max(widest, g)
+		if a.mono == 0 && b.mono == 0 && !endsSentence(a.text) {
+			ordinary = append(ordinary, g)
+		}
 	}
-	widest := slices.Max(gaps)
-	if widest < 1.5*l.size {
+	if widest < 2*l.size {
 		return false
 	}
-	if len(gaps) < 3 {
+	if len(ordinary) == 0 {
 		return widest >= 3*l.size
 	}
-	slices.Sort(gaps)
-	return widest >= 2.5*gaps[len(gaps)/2]
+	return widest >= 2.5*max(slices.Min(ordinary), 0.1*l.size)
 }
 
 // continuesCell reports whether line l, under a line p with a wide gap,

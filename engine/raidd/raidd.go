@@ -42,10 +42,19 @@
 // # Retrieval and answering
 //
 // The question is ranked against the variant's units with BM25 over the
-// scope's derived index (docstore.Library.SearchDerived: one collection,
-// each kind's lengths normalised against its own average, so summaries,
-// questions and raw chunks compete on one scale), the top k × 32 units are
-// mapped to their chunks, and the first k distinct chunks are kept (k = 8).
+// scope's derived index (docstore.Library.SearchDerived), the top k × 32
+// units are mapped to their chunks, and the first k distinct chunks are
+// kept (k = 8; raidd-q thus takes the top questions of distinct chunks, as
+// the authors do). The + variants and raidd-u rank each kind's chunks on
+// their own and fuse the rankings by reciprocal rank (fuse=rank): BM25
+// scores of a raw chunk and of its summary are not comparable — the raw
+// text holds more of the question's words, and on one scale it took all 8
+// places in our runs — while ranks are, so a chunk's own text is taken
+// when it ranks higher among the raw chunks than the derived keys' chunks
+// among theirs, and a chunk that several keys find comes first (the
+// paper's "multiple keys for the same value"). fuse=score ranks all units
+// in one BM25 collection instead, each kind's lengths normalised against
+// its own average.
 // Their sentences are shown in document order under their real numbers
 // ("<C512>"), exactly as RAC-S shows retrieved sentences, so every
 // citation resolves to the document's own bytes. Dense similarity fuses
@@ -82,11 +91,11 @@ var Variants = []Variant{
 	{"raidd-q", []docstore.DerivedKind{docstore.DerivedQuestion},
 		"RAIDD-Q: match the question against model-written questions about each chunk; answer from the original chunks (options: k, derive, derive_model, format, max_citations)"},
 	{"raidd-s+", []docstore.DerivedKind{docstore.DerivedSummary, docstore.DerivedRaw},
-		"RAIDD-S+: like raidd-s, and a chunk's own text is taken when it matches better than the summaries (options: k, derive, derive_model, format, max_citations)"},
+		"RAIDD-S+: like raidd-s, and a chunk's own text is taken when it ranks higher than the summaries' matches (options: k, fuse, derive, derive_model, format, max_citations)"},
 	{"raidd-q+", []docstore.DerivedKind{docstore.DerivedQuestion, docstore.DerivedRaw},
-		"RAIDD-Q+: like raidd-q, and a chunk's own text is taken when it matches better than the questions (options: k, derive, derive_model, format, max_citations)"},
+		"RAIDD-Q+: like raidd-q, and a chunk's own text is taken when it ranks higher than the questions' matches (options: k, fuse, derive, derive_model, format, max_citations)"},
 	{"raidd-u", []docstore.DerivedKind{docstore.DerivedSummary, docstore.DerivedQuestion, docstore.DerivedRaw},
-		"RAIDD-U: match the question against summaries, questions and the chunks' own text together (options: k, derive, derive_model, format, max_citations)"},
+		"RAIDD-U: match the question against summaries, questions and the chunks' own text, their rankings fused (options: k, fuse, derive, derive_model, format, max_citations)"},
 }
 
 func init() {

@@ -108,10 +108,13 @@ type Plan struct {
 	Precise *Precise     `json:"precise,omitempty"`
 }
 
-// ContextSize is what the final generation read.
+// ContextSize is what the final generation read: the distinct segments
+// retrieved, the passages they made once processed and merged, the
+// sentences shown, and the final prompt's estimated tokens (instructions
+// and example included).
 type ContextSize struct {
 	Segments  int `json:"segments"`
-	Passages  int `json:"passages"` // runs after merging
+	Passages  int `json:"passages"`
 	Sentences int `json:"sentences"`
 	Tokens    int `json:"tokens"`
 }

@@ -1,0 +1,140 @@
+package library
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/themes"
+)
+
+var now = time.Date(2025, 6, 10, 12, 0, 0, 0, time.Local)
+
+func docs() []docstore.DocInfo {
+	return []docstore.DocInfo{
+		{ID: "a1", Name: "manual.pdf", Kind: "pdf", Pages: 2415, NumSents: 58191, Bytes: 4 << 20, Added: now.Add(-3 * 24 * time.Hour)},
+		{ID: "b2", Name: "notes\x1b[31m.md", Title: "Notes", Kind: "markdown", Pages: 1, Added: now},
+		{ID: "c3", Name: "日本語の資料.txt", Kind: "text", Pages: 1, Added: now.AddDate(-1, 0, 0)},
+	}
+}
+
+func press(m Model, keys ...string) Model {
+	for _, k := range keys {
+		var msg tea.KeyPressMsg
+		switch k {
+		case "space":
+			msg = tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+		case "enter":
+			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+		default:
+			msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+		}
+		m, _ = m.Update(msg)
+	}
+	return m
+}
+
+func view(t *testing.T, m Model, w, h int) string {
+	t.Helper()
+	lines := strings.Split(m.View(), "\n")
+	if len(lines) != h {
+		t.Fatalf("%d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if lw := ansi.StringWidth(l); lw != w {
+			t.Fatalf("line %d is %d cells, want %d: %q", i, lw, w, ansi.Strip(l))
+		}
+		if strings.Contains(ansi.Strip(l), "\x1b") {
+			t.Fatalf("line %d holds a raw escape: %q", i, l)
+		}
+	}
+	return ansi.Strip(strings.Join(lines, "\n"))
+}
+
+func TestScopeAndFilter(t *testing.T) {
+	m := New(themes.NoColor())
+	m.Now = func() time.Time { return now }
+	m.SetSize(50, 12)
+	m.SetFocused(true)
+	m.SetDocs(docs())
+	v := view(t, m, 50, 12)
+	for _, want := range []string{"[x] manual.pdf", "2415 p", "3 days ago", "today", "2024-06-10", "3/3 in scope", "日本語の資料.txt", "notes␛[31m.md"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("view lacks %q:\n%s", want, v)
+		}
+	}
+	if m.Scope() != nil {
+		t.Error("all in scope should be a nil scope")
+	}
+	m = press(m, "j", "space")
+	if got := m.Scope(); len(got) != 2 || got[0] != "a1" || got[1] != "c3" {
+		t.Errorf("scope after toggling notes = %v", got)
+	}
+	// a: all in scope, then only this one.
+	m = press(m, "a")
+	if m.Scope() != nil {
+		t.Errorf("a did not put all in scope: %v", m.Scope())
+	}
+	m = press(m, "a")
+	if got := m.Scope(); len(got) != 1 || got[0] != "b2" {
+		t.Errorf("a with all in scope = %v, want only the current document", got)
+	}
+	m = press(m, "space")
+	if got := m.Scope(); got == nil || len(got) != 0 {
+		t.Errorf("scope = %v, want none", got)
+	}
+	if v := view(t, m, 50, 12); !strings.Contains(v, "nothing in scope") {
+		t.Errorf("an empty scope is not pointed out:\n%s", v)
+	}
+	m.SetScopeOnly([]docstore.DocID{"a1"})
+
+	// The filter narrows the list as it is typed; esc clears it.
+	m = press(m, "/", "m", "a", "n")
+	if !m.Filtering() {
+		t.Fatal("/ did not open the filter")
+	}
+	v = view(t, m, 50, 12)
+	if !strings.Contains(v, "manual.pdf") || strings.Contains(v, "notes") {
+		t.Errorf("filter 'man':\n%s", v)
+	}
+	m = press(m, "enter")
+	if m.Filtering() {
+		t.Fatal("enter did not close the filter")
+	}
+	if d, _ := m.Current(); d.ID != "a1" {
+		t.Errorf("cursor on %s under the filter", d.ID)
+	}
+	m = press(m, "esc")
+	if v := view(t, m, 50, 12); !strings.Contains(v, "notes") {
+		t.Errorf("esc did not clear the filter:\n%s", v)
+	}
+	// A new list keeps the choices made and puts new documents in scope.
+	m.SetDocs(append(docs(), docstore.DocInfo{ID: "d4", Name: "new.txt", Pages: 1}))
+	if got := m.Scope(); len(got) != 2 || got[1] != "d4" {
+		t.Errorf("scope after a document was added = %v", got)
+	}
+}
+
+func TestSmallAndEmpty(t *testing.T) {
+	m := New(themes.Dark())
+	m.SetSize(20, 3)
+	view(t, m, 20, 3) // loading
+	m.SetDocs(nil)
+	view(t, m, 20, 3)
+	m.SetProgress(Progress{Path: "/x/big.pdf", Stage: "extracting", Done: 5, Total: 10})
+	if v := view(t, m, 20, 3); !strings.Contains(v, "+ big.pdf") {
+		t.Errorf("progress not shown:\n%s", v)
+	}
+	m.DoneAdding("/x/big.pdf")
+	m.SetDocs(docs())
+	for _, sz := range [][2]int{{1, 1}, {30, 2}, {100, 40}} {
+		m.SetSize(sz[0], sz[1])
+		view(t, m, sz[0], sz[1])
+	}
+}

@@ -27,11 +27,13 @@ import (
 //     "older", "first", "more"); or a yes/no question (is, are, was, were,
 //     do, does, did, has, have, had, can, could) with a name on each side
 //     of "and" ("Were Scott Derrickson and Ed Wood…").
-//  3. multi-bridge: a role of another entity ("the director of…", "the
-//     author of…"); a noun phrase with a relative clause ("the woman who
-//     portrayed…", "of the band that…"); or a participle phrase naming
-//     another entity ("the film directed by…", "a western film, starring
-//     an actress…", "the city named after…", "a company based in…").
+//  3. multi-bridge: a role of another entity ("the director of…", "this
+//     singer of…"); a noun phrase or a name with a relative clause ("the
+//     woman who portrayed…", "of the band that…", "…University which was
+//     founded…"); or a participle phrase naming another entity ("the film
+//     directed by…", "a series … written and illustrated by…", "a western
+//     film, starring an actress…", "the city named after…", "a company
+//     based in…").
 //  4. abstractive: "why", or "how" not followed by a measure word (many,
 //     much, old, long, far, large, big, tall, often, high, deep, wide,
 //     early, late, fast); or explain, describe, summarise/summarize,
@@ -63,12 +65,15 @@ var (
 	reChoice     = regexp.MustCompile(`^(which|who|whom|whose|what)\b.*\bor\b`)
 	reYesNo      = regexp.MustCompile(`^(is|are|was|were|do|does|did|has|have|had|can|could)\b`)
 	reRelative   = regexp.MustCompile(`\b(the|a|an|of|by|to|for|with|from|in|on)\s+([\w'’,-]+\s+){1,4}?(who|whom|whose|which|that|where)\s+\w`)
-	reParticiple = regexp.MustCompile(`\b(the|a|an)\s+([\w'’,-]+\s+){0,3}?((directed|written|produced|founded|created|composed|designed|owned|played|performed|released|published|developed|built|hosted|led|coached|managed|sung|recorded|invented|discovered|won) by|(starring|featuring) \w+|(named|known) (after|as|for)|(located|based|born|headquartered) in)\b`)
-	reRole       = regexp.MustCompile(`\b(the|whose)\s+(director|author|founder|creator|composer|writer|producer|star|owner|father|mother|wife|husband|son|daughter|brother|sister|spouse|capital|president|leader|head|ceo|singer|member|host|coach|manager|successor|predecessor|publisher|manufacturer|parent company|headquarters)s?\s+of\b`)
-	reWhy        = regexp.MustCompile(`^why\b|\bwhy (is|are|was|were|do|does|did|has|have|had|would|should|could|can)\b`)
-	reHow        = regexp.MustCompile(`^how\s+(\w+)`)
-	reAbstract   = regexp.MustCompile(`\b(explain|explains|describe|describes|summari[sz]e|summary|overview|discuss|elaborate|outline)\b|\bin what ways?\b|\bwhat (are|were) the (main|key|major)\b|\bwhat (is|was|are|were) the (purpose|role|significance|impact|effect|effects|reason|reasons) of\b`)
-	reQuoted     = regexp.MustCompile(`"[^"]+"|“[^”]+”|«[^»]+»`)
+	reParticiple = regexp.MustCompile(`\b(the|a|an)\s+([\w'’,-]+\s+){0,3}?((directed|written|produced|founded|created|composed|designed|owned|played|performed|released|published|developed|built|hosted|led|coached|managed|sung|recorded|invented|discovered|won|illustrated)( and \w+)? by|(starring|featuring) \w+|(named|known) (after|as|for)|(located|born|headquartered) in|based (in|on))\b`)
+	reRole       = regexp.MustCompile(`\b(the|whose|this|that|these|its|their|his|her)\s+(director|author|founder|creator|composer|writer|producer|star|owner|father|mother|wife|husband|son|daughter|brother|sister|spouse|capital|president|leader|head|ceo|singer|member|host|coach|manager|successor|predecessor|publisher|manufacturer|parent company|headquarters)s?\s+of\b`)
+	// A name followed by a relative clause, on the original casing:
+	// "…represented Virginia Commonwealth University which was founded…".
+	reNameRelative = regexp.MustCompile(`\S\s+\p{Lu}[\p{L}'’-]*,?\s+(who|whom|whose|which)\s+\p{Ll}`)
+	reWhy          = regexp.MustCompile(`^why\b|\bwhy (is|are|was|were|do|does|did|has|have|had|would|should|could|can)\b`)
+	reHow          = regexp.MustCompile(`^how\s+(\w+)`)
+	reAbstract     = regexp.MustCompile(`\b(explain|explains|describe|describes|summari[sz]e|summary|overview|discuss|elaborate|outline)\b|\bin what ways?\b|\bwhat (are|were) the (main|key|major)\b|\bwhat (is|was|are|were) the (purpose|role|significance|impact|effect|effects|reason|reasons) of\b`)
+	reQuoted       = regexp.MustCompile(`"[^"]+"|“[^”]+”|«[^»]+»`)
 )
 
 // measureWords follow "how" in factoid questions.
@@ -106,6 +111,8 @@ func ruleQuestionType(question string) (string, string) {
 		return MultiBridge, fmt.Sprintf("multi-bridge: %q is an entity to find first", reRole.FindString(q))
 	case reRelative.MatchString(q):
 		return MultiBridge, fmt.Sprintf("multi-bridge: %q is a relative clause to resolve first", strings.TrimSpace(reRelative.FindString(q)))
+	case reNameRelative.MatchString(orig):
+		return MultiBridge, fmt.Sprintf("multi-bridge: %q is a relative clause to resolve first", strings.TrimSpace(reNameRelative.FindString(orig)))
 	case reParticiple.MatchString(q):
 		return MultiBridge, fmt.Sprintf("multi-bridge: %q names an entity to find first", reParticiple.FindString(q))
 	case reWhy.MatchString(q):

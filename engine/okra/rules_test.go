@@ -28,6 +28,10 @@ func TestRuleQuestionType(t *testing.T) {
 		{"In what year was the director of The Lost Valley born?", MultiBridge},
 		{"What is the name of the band that released the album Hot Fuss?", MultiBridge},
 		{"Where was the film directed by Tom Gries shot?", MultiBridge},
+		{"This singer of A Rather Blustery Day also voiced what hedgehog?", MultiBridge},
+		{"The team represented Virginia Commonwealth University which was founded in what year?", MultiBridge},
+		{"A manga series about a student is written and illustrated by someone born in what year?", MultiBridge},
+		{"Which University was founded first?", Extractive},
 		// abstractive
 		{"Why did the harbour silt up?", Abstractive},
 		{"How did the breakwater change the current?", Abstractive},

@@ -161,7 +161,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case addStartedMsg:
 		m.adding = msg.run
 		for _, p := range m.opts.Paths {
-			m.lib.SetProgress(library.Progress{Path: p, Stage: docstore.StageReading})
+			m.lib.SetProgress(library.Progress{Path: p, Stage: "waiting"})
 		}
 		m.layout()
 		return m, m.adding.next()

@@ -27,13 +27,17 @@ func init() {
 
 func runTUI(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["tui"])
-	theme := fs.String("theme", "", "colours: auto, dark, light, high-contrast or no-color (default: the config's [tui] theme, else auto)")
-	strategy := fs.String("strategy", engine.DefaultStrategy, "the strategy questions go to first (s in the TUI changes it)")
+	theme := fs.String("theme", "", "colour theme `NAME`: auto, dark, light, high-contrast or no-color (default: the config's [tui] theme, else auto)")
+	strategy := fs.String("strategy", engine.DefaultStrategy, "the strategy `NAME` questions go to first (s in the TUI changes it)")
 	paths, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
 	}
-	// Bad paths fail here, before the screen is taken over.
+	// Bad arguments fail here, before the screen is taken over.
+	if _, ok := engine.Lookup(*strategy); !ok {
+		_, err := engine.New(*strategy, nil) // the error lists the strategies
+		return strategyError(err)
+	}
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -72,10 +76,6 @@ func runTUI(ctx context.Context, a *app, args []string) error {
 	env, err := a.engineEnv(l)
 	if err != nil {
 		return err
-	}
-	if _, ok := engine.Lookup(*strategy); !ok {
-		_, err := engine.New(*strategy, env)
-		return strategyError(err)
 	}
 	dir, err := os.Getwd()
 	if err != nil {

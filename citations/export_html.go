@@ -1,7 +1,6 @@
 package citations
 
 import (
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -51,11 +50,7 @@ func WriteHTML(w io.Writer, a *Answer) error {
 	for _, st := range a.Stages {
 		v.Stages = append(v.Stages, textproc.Printable(st))
 	}
-	if a.Plan != nil {
-		if b, err := json.MarshalIndent(a.Plan, "", "  "); err == nil {
-			v.Plan = textproc.Printable(string(b))
-		}
-	}
+	v.PlanSummary, v.Plan = PlanLines(a.Plan)
 	for _, wn := range a.Warnings {
 		v.Warnings = append(v.Warnings, textproc.Printable(wn))
 	}
@@ -71,7 +66,8 @@ type htmlView struct {
 	Error            string
 	Statements       []htmlStatement
 	Stages           []string
-	Plan             string
+	PlanSummary      string
+	Plan             []string
 	Warnings         []string
 }
 
@@ -158,7 +154,7 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 </article>
 {{- end}}{{end}}
 </section>
-{{- if or .Stages .Plan}}
+{{- if or .Stages .Plan .PlanSummary}}
 <section class="process">
 <h2>How it was answered</h2>
 {{- if .Stages}}
@@ -168,8 +164,15 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 {{- end}}
 </ol>
 {{- end}}
+{{- if .PlanSummary}}
+<p class="plan"><strong>Plan:</strong> {{.PlanSummary}}</p>
+{{- end}}
 {{- if .Plan}}
-<pre>{{.Plan}}</pre>
+<ul class="plan">
+{{- range .Plan}}
+<li>{{.}}</li>
+{{- end}}
+</ul>
 {{- end}}
 </section>
 {{- end}}

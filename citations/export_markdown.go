@@ -2,7 +2,6 @@ package citations
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -64,10 +63,17 @@ func WriteMarkdown(w io.Writer, a *Answer) error {
 			fmt.Fprintf(bw, "1. %s\n", oneLineMD(st))
 		}
 	}
-	if a.Plan != nil {
-		plan, err := json.MarshalIndent(a.Plan, "", "  ")
-		if err == nil {
-			fmt.Fprintf(bw, "\n### Plan\n\n```json\n%s\n```\n", strings.ReplaceAll(string(plan), "```", "`\u200b``"))
+	if summary, details := PlanLines(a.Plan); summary != "" || len(details) > 0 {
+		bw.WriteString("\n### Plan\n\n")
+		if summary != "" {
+			fmt.Fprintf(bw, "%s\n\n", oneLineMD(summary))
+		}
+		for _, d := range details {
+			if item, ok := strings.CutPrefix(d, "  "); ok {
+				fmt.Fprintf(bw, "  - %s\n", oneLineMD(item))
+			} else {
+				fmt.Fprintf(bw, "- %s\n", oneLineMD(d))
+			}
 		}
 	}
 	if len(a.Warnings) > 0 {

@@ -170,6 +170,10 @@ func (p *statementPrinter) event(ev engine.Event) {
 	switch {
 	case ev.Stage != "" && p.showStages:
 		fmt.Fprintf(p.stageW, "\x1b[2m%s\x1b[0m\n", textproc.OneLine(ev.Stage))
+	case ev.Plan != nil && p.showStages:
+		if summary, _ := citations.PlanLines(ev.Plan); summary != "" {
+			fmt.Fprintf(p.stageW, "\x1b[2mplan: %s\x1b[0m\n", summary)
+		}
 	case ev.Statement != nil:
 		p.printStatement(ev.Statement)
 	}
@@ -211,6 +215,12 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 				sents = fmt.Sprintf("sentences %d-%d", c.First, c.Last)
 			}
 			fmt.Fprintf(p.w, "[%d] %s, p. %d, %s%s\n    %q\n", n, textproc.OneLine(c.DocName), c.Page, sents, verdict, textproc.OneLine(c.Text))
+		}
+	}
+	if len(ans.Warnings) > 0 {
+		fmt.Fprintln(p.w, "\nWarnings")
+		for _, w := range ans.Warnings {
+			fmt.Fprintf(p.w, "- %s\n", textproc.OneLine(w))
 		}
 	}
 	if ans.Partial {

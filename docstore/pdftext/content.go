@@ -397,8 +397,8 @@ func stripInlineImages(data []byte) []byte {
 		case 'B':
 			if i+1 < len(data) && data[i+1] == 'I' && (i == 0 || isWS(data[i-1])) && (i+2 == len(data) || isWS(data[i+2])) {
 				id := indexToken(data, i+2, "ID")
-				if id < 0 {
-					return out
+				if id < 0 { // an inline image cut short: nothing readable follows
+					return out[:i]
 				}
 				ei := id + 3
 				for ei < len(data) && !(data[ei] == 'E' && ei+1 < len(data) && data[ei+1] == 'I' && isWS(data[ei-1]) && (ei+2 == len(data) || isWS(data[ei+2]))) {

@@ -101,10 +101,12 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 	}
 	if err != nil {
 		r.plan.Stopped = StopFailed
+		r.plan.summarize()
 		r.factsAsAnswer(ans, "the answer was not written: the statements are the facts found for the sub-questions before it stopped")
 		ans.Usage = r.usage
 		return ans, err
 	}
+	r.plan.summarize()
 	r.emit(engine.Event{Plan: r.plan})
 	err = r.answer(ctx, ans)
 	ans.Usage = r.usage

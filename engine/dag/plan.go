@@ -14,6 +14,9 @@ import (
 // Plan is the record of the reasoning: Answer.Plan of a dag answer, so the
 // saved answer, its exports and `ask --json` show how it was reached.
 type Plan struct {
+	// Summary is the plan in one line, for people: how many steps, and why
+	// they ended.
+	Summary string `json:"summary"`
 	// Steps are the sub-questions asked, in order, with their facts.
 	Steps []Step `json:"steps"`
 	// Stopped says why the steps ended: StopModel, StopLimit, or
@@ -30,6 +33,20 @@ type Plan struct {
 	// Draft is the planner's own "Final answer:" line, when it stopped the
 	// steps; the answer's statements are written from the facts after it.
 	Draft string `json:"draft_answer,omitempty"`
+}
+
+// summarize sets Summary from the steps and why they ended.
+func (p *Plan) summarize() {
+	why := map[string]string{
+		StopModel:  "the model had enough to answer",
+		StopLimit:  fmt.Sprintf("the limit of %d steps was reached", p.MaxSteps),
+		StopFailed: "a model call failed or the answer was cancelled",
+	}[p.Stopped]
+	steps := "1 sub-question"
+	if len(p.Steps) != 1 {
+		steps = fmt.Sprintf("%d sub-questions", len(p.Steps))
+	}
+	p.Summary = fmt.Sprintf("%s, then stopped: %s (%s retrieval)", steps, why, p.Retrieval)
 }
 
 // How chunks were ranked.

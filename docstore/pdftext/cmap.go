@@ -50,7 +50,7 @@ func parseCMap(v pdf.Value) (m *cmap) {
 	if len(data) == 0 {
 		return m
 	}
-	s, err := memStream(stripInlineImages(data))
+	s, err := memStream(append(stripInlineImages(data), "\n%>"...)) // see pageContent.run
 	if err != nil {
 		return m
 	}

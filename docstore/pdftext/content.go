@@ -106,7 +106,10 @@ func (pc *pageContent) font(rc *resCtx, name string) *font {
 
 // run interprets content (already decoded bytes) with resources rc.
 func (pc *pageContent) run(content []byte, rc *resCtx) {
-	content = stripInlineImages(content)
+	// "%>" is a comment after normal content, and ends a hex string left
+	// open by damage that the scan above did not see, which the library's
+	// lexer would otherwise read forever.
+	content = append(stripInlineImages(content), "\n%>"...)
 	strm, err := memStream(content)
 	if err != nil {
 		return

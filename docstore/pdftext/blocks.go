@@ -3,6 +3,7 @@ package pdftext
 import (
 	"cmp"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -306,6 +307,12 @@ func lineSep(before, text string, p, l, next *frag, bl *block, pitch float32) st
 	if leaderLine(before) || hasWideGap(l) || hasWideGap(p) && !continuesCell(p, l) {
 		return "\n" // a table of contents, a table row, aligned columns
 	}
+	if itemStart(l.words[0].text) {
+		if endsSentence(before) {
+			return "\n\n"
+		}
+		return "\n"
+	}
 	size := max(p.size, l.size)
 	firstW := l.words[0].u1 - l.words[0].u0
 	// The first word of l would have fitted at the end of p: p ended on
@@ -368,6 +375,18 @@ func hasWideGap(l *frag) bool {
 		return widest >= 3*l.size
 	}
 	return widest >= 2.5*max(slices.Min(ordinary), 0.1*l.size)
+}
+
+var itemRE = regexp.MustCompile(`^(\(?\d{1,2}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|[•◦▪▫‣∙·])$`)
+
+// itemStart reports whether a line's first word marks a list item: a
+// bullet or an enumerator such as "2.", "b)" or "(iv)".
+func itemStart(first string) bool {
+	if itemRE.MatchString(first) {
+		return true
+	}
+	r, n := utf8.DecodeRuneInString(first)
+	return n < len(first) && strings.ContainsRune("•◦▪▫‣∙", r)
 }
 
 // continuesCell reports whether line l, under a line p with a wide gap,

@@ -213,3 +213,11 @@ func TestHexGuardSuffix(t *testing.T) {
 		t.Fatal("the lexer did not stop")
 	}
 }
+
+func TestItemStart(t *testing.T) {
+	for s, want := range map[string]bool{"•": true, "•Item": true, "2.": true, "b)": true, "(iv)": true, "(3)": true, "–": false, "1990.": false, "word": false} {
+		if got := itemStart(s); got != want {
+			t.Errorf("itemStart(%q) = %v", s, got)
+		}
+	}
+}

@@ -89,8 +89,11 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 	rd, err := pdf.NewReader(r, size)
 	if err != nil {
 		msg := err.Error()
-		if strings.Contains(msg, "encrypt") || strings.Contains(msg, "password") || errors.Is(err, pdf.ErrInvalidPassword) {
-			return nil, 0, fmt.Errorf("%w (%s)", ErrEncrypted, msg)
+		if errors.Is(err, pdf.ErrInvalidPassword) || strings.Contains(msg, "password") {
+			return nil, 0, fmt.Errorf("%w: it needs a password; save a decrypted copy first (qpdf --password=PASSWORD --decrypt in.pdf out.pdf)", ErrEncrypted)
+		}
+		if strings.Contains(msg, "encrypt") {
+			return nil, 0, fmt.Errorf("%w with a method this reader does not support (%s); save a decrypted copy first (qpdf --decrypt in.pdf out.pdf)", ErrEncrypted, msg)
 		}
 		return nil, 0, fmt.Errorf("%w (%s)", ErrMalformed, msg)
 	}

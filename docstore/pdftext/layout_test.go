@@ -221,3 +221,15 @@ func TestItemStart(t *testing.T) {
 		}
 	}
 }
+
+// Text at another angle (a margin stamp) is placed where it stands and does
+// not cut the sentence that runs on to the next page.
+func TestRotatedTextKeepsPageContinuation(t *testing.T) {
+	p1 := textLines("F1", 72, 700, "The first page has a sentence", "that goes on and on until the") +
+		"BT /F1 8 Tf 0 1 -1 0 40 400 Tm (A stamp in the margin) Tj ET\n"
+	p2 := textLines("F1", 72, 700, "second page, where it ends.")
+	res := extractBytes(t, pagesPDF(testFonts(), p1, p2))
+	if !strings.Contains(res.Text, "on until the second page, where it ends.") || !strings.Contains(res.Text, "A stamp in the margin") {
+		t.Errorf("got %q", res.Text)
+	}
+}

@@ -415,7 +415,65 @@ func layoutPage(ctx context.Context, fonts *fontCache, p pageRef) (pl *pageLayou
 		}
 		pl.groups = append(pl.groups, group{rot: rot, frags: buildFrags(buildRows(words))})
 	}
+	// Text at other angles (axis labels, margin stamps, a turned table
+	// heading) becomes fragments of the main orientation, placed where it
+	// stands, so that reading order puts it beside its figure rather than
+	// between two pages' sentences.
+	if len(pl.groups) > 1 {
+		main := &pl.groups[0]
+		for _, g := range pl.groups[1:] {
+			for i := range g.frags {
+				main.frags = append(main.frags, turnFrag(&g.frags[i], g.rot, main.rot))
+			}
+		}
+		pl.groups = pl.groups[:1]
+	}
 	return pl
+}
+
+// toDevice maps a point of an orientation's reading frame to device space;
+// fromDevice is its inverse.
+func toDevice(rot uint8, u, v float32) (x, y float32) {
+	switch rot {
+	case 1:
+		return v, u
+	case 2:
+		return -u, v
+	case 3:
+		return -v, -u
+	}
+	return u, -v
+}
+
+func fromDevice(rot uint8, x, y float32) (u, v float32) {
+	switch rot {
+	case 1:
+		return y, x
+	case 2:
+		return -x, y
+	case 3:
+		return -y, -x
+	}
+	return x, -y
+}
+
+// turnFrag re-expresses fragment f of orientation from in the frame of
+// orientation to, as one word covering its box.
+func turnFrag(f *frag, from, to uint8) frag {
+	u0, u1 := float32(1e30), float32(-1e30)
+	v0, v1 := float32(1e30), float32(-1e30)
+	for _, c := range [4][2]float32{{f.u0, f.top}, {f.u1, f.top}, {f.u0, f.bot}, {f.u1, f.bot}} {
+		x, y := toDevice(from, c[0], c[1])
+		u, v := fromDevice(to, x, y)
+		u0, u1 = min(u0, u), max(u1, u)
+		v0, v1 = min(v0, v), max(v1, v)
+	}
+	w := word{u0: u0, u1: u1, v: v1, size: f.size, text: f.text()}
+	for _, x := range f.words {
+		w.n += x.n
+		w.mono += x.mono
+	}
+	return frag{words: []word{w}, u0: u0, u1: u1, v: v1, size: f.size, top: v0, bot: v1, mono: f.mono}
 }
 
 // rotation is the matrix that turns a page by its /Rotate (clockwise

@@ -18,6 +18,7 @@ type edgeLine struct {
 	lead   int    // leading number, or -1
 	trail  int    // trailing number, or -1
 	pageNo bool   // the line is nothing but a page number
+	big    bool   // set larger than the page's text: a title, not a running head
 }
 
 var (
@@ -62,13 +63,23 @@ func edgeLines(page int, frags []frag, vmin, vmax float32) []edgeLine {
 		lines = append(lines, []*frag{f})
 	}
 	h := vmax - vmin
+	sizes := make([]float32, len(frags))
+	for i := range frags {
+		sizes[i] = frags[i].size
+	}
+	slices.Sort(sizes)
+	body := sizes[len(sizes)/2]
 	var out []edgeLine
 	add := func(l []*frag, top bool) {
 		v := l[0].v
 		if h > 0 && (top && v > vmin+0.2*h || !top && v < vmax-0.2*h) {
 			return
 		}
-		out = append(out, newEdgeLine(page, l, top))
+		e := newEdgeLine(page, l, top)
+		for _, f := range l {
+			e.big = e.big || f.size > 1.15*body
+		}
+		out = append(out, e)
 	}
 	for i := 0; i < 2 && i < len(lines); i++ {
 		add(lines[i], true)
@@ -174,7 +185,7 @@ func dropRunning(edges [][]edgeLine) {
 					continue
 				}
 			}
-			drop := e.pageNo || letters(e.core) >= 3 && len(pages[key{e.core, e.top}]) >= 2 || numbered(e, p)
+			drop := e.pageNo || !e.big && (letters(e.core) >= 3 && len(pages[key{e.core, e.top}]) >= 2 || numbered(e, p))
 			if !drop {
 				if e.top {
 					droppedTop = false

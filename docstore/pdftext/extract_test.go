@@ -151,6 +151,25 @@ func TestEncryptedPDF(t *testing.T) {
 	}
 }
 
+// AES-256 files, which the PDF library cannot decrypt, are decrypted here
+// when they need no user password.
+func TestAES256(t *testing.T) {
+	plain, err := extractFile(t, "two-column.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := extractFile(t, "aes256-owner-password.pdf")
+	if err != nil {
+		t.Fatalf("AES-256 with an owner password only: %v", err)
+	}
+	if res.Text != plain.Text {
+		t.Errorf("decrypted text differs:\n%.200q", res.Text)
+	}
+	if _, err := extractFile(t, "aes256-user-password.pdf"); !errors.Is(err, ErrEncrypted) || !strings.Contains(err.Error(), "password") {
+		t.Errorf("AES-256 with a user password: err = %v", err)
+	}
+}
+
 func TestScanHasNoText(t *testing.T) {
 	_, err := extractFile(t, "scan.pdf")
 	if !errors.Is(err, ErrNoText) {
@@ -228,7 +247,7 @@ func TestProgress(t *testing.T) {
 func FuzzExtract(f *testing.F) {
 	// Small seeds keep the fuzzer fast; r-intro-p8-9.pdf is covered by
 	// TestRIntroPages.
-	for _, name := range []string{"two-column.pdf", "scan.pdf", "encrypted.pdf", "owner-password.pdf", "browser-print.pdf"} {
+	for _, name := range []string{"two-column.pdf", "scan.pdf", "encrypted.pdf", "owner-password.pdf", "browser-print.pdf", "aes256-owner-password.pdf"} {
 		data, err := os.ReadFile(filepath.Join(testdata, name))
 		if err != nil {
 			f.Fatal(err)

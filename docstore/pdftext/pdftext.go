@@ -87,6 +87,17 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 		}
 	}()
 	rd, err := pdf.NewReader(r, size)
+	if err != nil && strings.Contains(err.Error(), "encrypt") {
+		// AES-256, which the library cannot decrypt: without a user
+		// password it can be decrypted here
+		switch dr, derr := decryptAES256(r, size); {
+		case derr == nil:
+			r = dr
+			rd, err = pdf.NewReader(r, size)
+		case errors.As(derr, &pdfPasswordError{}):
+			err = pdf.ErrInvalidPassword
+		}
+	}
 	if err != nil {
 		msg := err.Error()
 		if errors.Is(err, pdf.ErrInvalidPassword) || strings.Contains(msg, "password") {

@@ -8,6 +8,11 @@
 // operators place glyphs, and a layout pass turns glyphs into words, lines,
 // blocks and paragraphs in reading order, dropping running headers,
 // footers and page numbers.
+//
+// Around the library it also guards against what would make it allocate
+// without bound or loop forever, rebuilds a damaged cross-reference table,
+// and decrypts AES-256 files that need no user password, which the library
+// cannot. Pages are interpreted in parallel.
 package pdftext
 
 import (
@@ -93,7 +98,9 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 		switch dr, derr := decryptAES256(r, size); {
 		case derr == nil:
 			r = dr
-			rd, err = pdf.NewReader(r, size)
+			if err = checkObjStms(r, size); err == nil {
+				rd, err = pdf.NewReader(r, size)
+			}
 		case errors.As(derr, &pdfPasswordError{}):
 			err = pdf.ErrInvalidPassword
 		}

@@ -130,7 +130,7 @@ func (s scripted) Answer(ctx context.Context, req engine.Request, emit func(engi
 	ans := &engine.Answer{}
 	for i, st := range sts {
 		if i == pause {
-			emit(engine.Event{Stage: fmt.Sprintf("sub-question 2/2: %s", st.text)})
+			emit(engine.Event{Stage: "sub-question 2/2: what else did the colonists hold against the king, and how did they say it?"})
 			select {
 			case <-gate:
 			case <-ctx.Done():

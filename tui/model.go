@@ -209,6 +209,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case conversation.CitationMsg:
 		return m, m.showCitation(msg)
+	case library.OpenMsg:
+		// A document read from its start: a citation of nothing at 0.
+		return m, m.showCitation(conversation.CitationMsg{
+			Span: citations.Span{Doc: msg.Doc.ID}, Focus: true, Label: textproc.OneLine(msg.Doc.Name)})
 	case docMsg:
 		if msg.err == nil {
 			m.docs[msg.id] = msg.doc
@@ -277,7 +281,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var c1, c2, c3 tea.Cmd
 	m.src, c1 = m.src.Update(msg)
 	m.conv, c2, _ = m.conv.Update(msg)
-	m.lib, c3 = m.lib.Update(msg)
+	m.lib, c3, _ = m.lib.Update(msg)
 	return m, tea.Batch(c1, c2, c3)
 }
 
@@ -315,6 +319,9 @@ func (m Model) updateKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.picker != nil {
+		if key.Matches(msg, k.Quit) {
+			return m.quit()
+		}
 		p, outcome := m.picker.Update(msg)
 		m.picker = &p
 		if outcome != nil {
@@ -351,9 +358,14 @@ func (m Model) updateFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m.focus {
 	case paneLibrary:
 		before := m.lib.Scope()
-		m.lib, cmd = m.lib.Update(msg)
+		var action tea.Msg
+		m.lib, cmd, action = m.lib.Update(msg)
 		if !sameScope(before, m.lib.Scope()) {
 			m.syncScope()
+		}
+		if action != nil {
+			nm, acmd := m.Update(action)
+			return nm, tea.Batch(cmd, acmd)
 		}
 	case paneConversation:
 		var action tea.Msg

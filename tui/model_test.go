@@ -425,3 +425,17 @@ func TestModelStatementsAreMarkdown(t *testing.T) {
 	s.waitText("Standing Armies without the Consent")
 	s.finish()
 }
+
+// TestLibraryOpensDocument: enter on a document reads it in the source
+// pane from its start, and esc comes back to the conversation.
+func TestLibraryOpensDocument(t *testing.T) {
+	lib := newLibrary(t, declaration)
+	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
+	s.waitText("1/1 in scope")
+	s.press("shift+tab", "enter")
+	s.waitFocus(paneSource)
+	s.waitText("In Congress, July 4, 1776.")
+	s.press("G", "esc")
+	s.waitFocus(paneConversation)
+	s.finish()
+}

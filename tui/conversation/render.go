@@ -321,7 +321,18 @@ func (m Model) renderHeader(e int) []string {
 		out = append(out, st.Title.Render(lead+l))
 	}
 	if en.streaming {
-		out = append(out, draw.Truncate(m.meta(en), w))
+		// The spinner, then the stage on up to two lines.
+		lines := draw.Wrap(m.stageText(en), max(w-2, 1))
+		if len(lines) > 2 {
+			lines = []string{lines[0], draw.Truncate(strings.Join(lines[1:], " "), max(w-2, 1))}
+		}
+		for i, l := range lines {
+			lead := m.spin.View() + " "
+			if i > 0 {
+				lead = "  "
+			}
+			out = append(out, lead+m.styles.Stage.Render(l))
+		}
 		return out
 	}
 	for _, l := range draw.Wrap(m.meta(en), max(w-2, 1)) {
@@ -330,25 +341,24 @@ func (m Model) renderHeader(e int) []string {
 	return out
 }
 
-// meta is the line under a question: the stage while the answer is
-// written (styled), else the strategy, the statements and the model work
-// (plain text, for the header to wrap).
-func (m Model) meta(en *entry) string {
-	st := m.styles
-	if en.streaming {
-		stage := textproc.OneLine(en.stage)
-		if stage == "" {
-			stage = "starting…"
-		}
-		if en.cancelling {
-			stage = "cancelling…"
-		}
-		s := m.spin.View() + " " + st.Stage.Render(stage)
-		if len(en.stmts) > 0 {
-			s += st.Muted.Render(" · " + plural(len(en.stmts), "statement"))
-		}
-		return s
+// stageText is what the strategy is doing, while the answer is written.
+func (m Model) stageText(en *entry) string {
+	stage := textproc.OneLine(en.stage)
+	switch {
+	case en.cancelling:
+		stage = "cancelling…"
+	case stage == "":
+		stage = "starting…"
 	}
+	if len(en.stmts) > 0 {
+		stage += " · " + plural(len(en.stmts), "statement")
+	}
+	return stage
+}
+
+// meta is the line under a finished question: the strategy, the
+// statements and the model work (plain text, for the header to wrap).
+func (m Model) meta(en *entry) string {
 	parts := []string{textproc.OneLine(en.strategy)}
 	if en.ans != nil {
 		parts = append(parts, plural(len(en.stmts), "statement"))

@@ -11,6 +11,7 @@ type KeyMap struct {
 		Toggle      key.Binding // put the document in or out of the question's scope
 		All         key.Binding // every document in scope, or (when all are) only this one
 		Filter      key.Binding // open the filter prompt
+		Open        key.Binding // read the document in the source pane
 		ClearFilter key.Binding
 	}
 	Filter struct {
@@ -28,6 +29,7 @@ func DefaultKeyMap() KeyMap {
 	k.List.Toggle = key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "in/out of scope"))
 	k.List.All = key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all / only this"))
 	k.List.Filter = key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter"))
+	k.List.Open = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "read it"))
 	k.List.ClearFilter = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"))
 	k.Filter.Apply = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply filter"))
 	k.Filter.Cancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"))
@@ -36,14 +38,14 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp returns the keys worth a line of help, for bubbles/help.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.List.Toggle, k.List.All, k.List.Filter}
+	return []key.Binding{k.List.Toggle, k.List.All, k.List.Filter, k.List.Open}
 }
 
 // FullHelp returns all the keys in columns, for bubbles/help.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.List.Down, k.List.Up, k.List.Top, k.List.Bottom},
-		{k.List.Toggle, k.List.All, k.List.Filter, k.List.ClearFilter},
+		{k.List.Toggle, k.List.All, k.List.Filter, k.List.ClearFilter, k.List.Open},
 	}
 }
 

@@ -24,6 +24,9 @@ import (
 	"github.com/citelens/citelens/tui/internal/draw"
 )
 
+// OpenMsg asks to read a document in the source pane, from its start.
+type OpenMsg struct{ Doc docstore.DocInfo }
+
 // Progress is a file being added, as the pane shows it.
 type Progress struct {
 	Path        string
@@ -196,14 +199,24 @@ func (m Model) helpKeys() help.KeyMap {
 	return m.KeyMap
 }
 
-// Update handles the pane's keys.
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+// Update handles the pane's keys. What the user asks of the rest of the
+// program (OpenMsg) is returned as an action for the parent to carry out
+// at once; nil for none.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if m.filtering {
-			return m.updateFilter(msg)
+			m, cmd := m.updateFilter(msg)
+			return m, cmd, nil
 		}
-		return m.updateList(msg)
+		if key.Matches(msg, m.KeyMap.List.Open) {
+			if d, ok := m.Current(); ok {
+				return m, nil, OpenMsg{Doc: d}
+			}
+			return m, nil, nil
+		}
+		m, cmd := m.updateList(msg)
+		return m, cmd, nil
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelDown:
@@ -211,14 +224,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case tea.MouseWheelUp:
 			m.move(-1)
 		}
-		return m, nil
+		return m, nil, nil
 	}
 	if m.filtering {
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
-		return m, cmd
+		return m, cmd, nil
 	}
-	return m, nil
+	return m, nil, nil
 }
 
 func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd) {

@@ -35,7 +35,7 @@ func press(m Model, keys ...string) Model {
 		default:
 			msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
 		}
-		m, _ = m.Update(msg)
+		m, _, _ = m.Update(msg)
 	}
 	return m
 }

@@ -45,7 +45,7 @@ func DefaultKeyMap() KeyMap {
 		Down:   key.NewBinding(key.WithKeys("j", "down", "tab"), key.WithHelp("j/↓", "next")),
 		Up:     key.NewBinding(key.WithKeys("k", "up", "shift+tab"), key.WithHelp("k/↑", "previous")),
 		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
-		Close:  key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
+		Close:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
 	}
 }
 

@@ -269,7 +269,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.picker = nil
 		m.exportTarget = nil
 		return m, nil
-	case source.CloseMsg:
+	case source.CloseMsg, library.CloseMsg:
 		return m, m.setFocus(paneConversation, false)
 	case spinner.TickMsg:
 		var cmd tea.Cmd

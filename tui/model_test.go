@@ -437,5 +437,10 @@ func TestLibraryOpensDocument(t *testing.T) {
 	s.waitText("In Congress, July 4, 1776.")
 	s.press("G", "esc")
 	s.waitFocus(paneConversation)
+	// esc in the library goes back to the conversation too.
+	s.press("shift+tab")
+	s.waitFocus(paneLibrary)
+	s.press("esc")
+	s.waitFocus(paneConversation)
 	s.finish()
 }

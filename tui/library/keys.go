@@ -30,7 +30,7 @@ func DefaultKeyMap() KeyMap {
 	k.List.All = key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all / only this"))
 	k.List.Filter = key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter"))
 	k.List.Open = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "read it"))
-	k.List.ClearFilter = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"))
+	k.List.ClearFilter = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter / back"))
 	k.Filter.Apply = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply filter"))
 	k.Filter.Cancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"))
 	return k

@@ -27,6 +27,9 @@ import (
 // OpenMsg asks to read a document in the source pane, from its start.
 type OpenMsg struct{ Doc docstore.DocInfo }
 
+// CloseMsg is esc with no filter to clear: back to the conversation.
+type CloseMsg struct{}
+
 // Progress is a file being added, as the pane shows it.
 type Progress struct {
 	Path        string
@@ -208,6 +211,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 		if m.filtering {
 			m, cmd := m.updateFilter(msg)
 			return m, cmd, nil
+		}
+		if key.Matches(msg, m.KeyMap.List.ClearFilter) && m.filter == "" {
+			return m, nil, CloseMsg{}
 		}
 		if key.Matches(msg, m.KeyMap.List.Open) {
 			if d, ok := m.Current(); ok {

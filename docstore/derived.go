@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash"
 	"hash/fnv"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -30,6 +32,7 @@ import (
 //	      meta                   u32 generation it was built from
 //	      ranges                 nchunks × (i32 first, i32 last) sentence ranges
 //	      owner                  nquestions × i32: the chunk each question is about
+//	      fp                     3 × u64: fingerprints of the s, q and r units' texts
 //	      len/{s,q,r}            u16 index terms per unit (encodeLengths)
 //	      p/{s,q,r}/<term>       postings (encodePostings)
 //
@@ -38,6 +41,13 @@ import (
 // union of them. Chunk records are written in batches as derivation goes,
 // so an interrupted derivation resumes where it stopped; the index is
 // built once every chunk has its record.
+//
+// The index's units are also what dense retrieval embeds: their vectors
+// are kept with the document's other vectors (vectors.go, one set per
+// embedding model, derivation and kind), numbered as the index numbers
+// them and checked against the index's fingerprint of their texts, and
+// SearchDerivedVectors ranks them by cosine similarity as SearchDerived
+// ranks them by BM25.
 
 // DerivedSet names one derivation of a document: which model wrote it,
 // how the document was cut into chunks, and the prompt's version. Several
@@ -146,6 +156,7 @@ var (
 	keyDerivedIndex  = []byte("ix")
 	keyIxRanges      = []byte("ranges")
 	keyIxOwner       = []byte("owner")
+	keyIxFingerprint = []byte("fp")
 	keyIxLen         = []byte("len")
 	keyIxPostings    = []byte("p")
 )
@@ -383,7 +394,9 @@ func statusOf(sb *bolt.Bucket) (DerivedStatus, error) {
 		st.Estimated = st.Estimated || r.Estimated
 	}
 	if ib := sb.Bucket(keyDerivedIndex); ib != nil {
-		if v := ib.Get(keyDerivedMeta); len(v) == 4 {
+		// An index without the texts' fingerprints (written by an older
+		// citelens) counts as out of date, so it is built again.
+		if v := ib.Get(keyDerivedMeta); len(v) == 4 && len(ib.Get(keyIxFingerprint)) == 8*len(derivedKinds) {
 			st.Indexed = binary.LittleEndian.Uint32(v) == m.Gen
 		}
 	}
@@ -417,16 +430,57 @@ func (l *Library) DerivedSets(doc DocID) ([]DerivedStatus, error) {
 	return out, err
 }
 
-// RemoveDerived deletes doc's set (records and index). Removing a set that
-// does not exist is not an error.
+// RemoveDerived deletes doc's set (records and index) and the vectors of
+// its units, of every embedding model. Removing a set that does not exist
+// is not an error.
 func (l *Library) RemoveDerived(doc DocID, set DerivedSet) error {
 	return l.db.Update(func(tx *bolt.Tx) error {
+		if err := deleteDerivedVectors(tx, doc, set, ""); err != nil {
+			return err
+		}
 		db := tx.Bucket(bucketDerived).Bucket([]byte(doc))
 		if db == nil || db.Bucket(set.key()) == nil {
 			return nil
 		}
 		return db.DeleteBucket(set.key())
 	})
+}
+
+// RemoveDerivedVectors deletes the vectors model computed for the units of
+// doc's set (every model's when model is ""); the set itself stays.
+func (l *Library) RemoveDerivedVectors(doc DocID, set DerivedSet, model string) error {
+	return l.db.Update(func(tx *bolt.Tx) error { return deleteDerivedVectors(tx, doc, set, model) })
+}
+
+func deleteDerivedVectors(tx *bolt.Tx, doc DocID, set DerivedSet, model string) error {
+	root := tx.Bucket(bucketVectors)
+	if root == nil {
+		return nil
+	}
+	db := root.Bucket([]byte(doc))
+	if db == nil {
+		return nil
+	}
+	var models [][]byte
+	_ = db.ForEachBucket(func(m []byte) error {
+		if model == "" || string(m) == model {
+			models = append(models, slices.Clone(m))
+		}
+		return nil
+	})
+	for _, m := range models {
+		mb := db.Bucket(m)
+		for _, k := range derivedKinds {
+			name := derivedUnitSet(k, set)
+			if mb.Bucket(name) == nil {
+				continue
+			}
+			if err := mb.DeleteBucket(name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // builtDerived is a set's index before it is written.
@@ -479,6 +533,7 @@ func (l *Library) IndexDerived(doc DocID, set DerivedSet) error {
 		}
 		var terms []string
 		counts := map[string]int32{}
+		var fps [3]textsFingerprint
 		for _, r := range recs {
 			if r.Last >= len(d.Sentences) {
 				return fmt.Errorf("derived chunk %d ends at sentence %d; document %s has %d: %w", r.Index, r.Last, doc, len(d.Sentences), ErrCorrupt)
@@ -486,15 +541,18 @@ func (l *Library) IndexDerived(doc DocID, set DerivedSet) error {
 			bd.ranges = append(bd.ranges, int32(r.First), int32(r.Last))
 			terms = textproc.AppendTerms(terms[:0], r.Summary)
 			bd.add(DerivedSummary, terms, counts)
+			fps[DerivedSummary].add(r.Summary)
 			terms = terms[:0]
 			for s := r.First; s <= r.Last; s++ {
 				terms = textproc.AppendTerms(terms, d.SentenceText(s))
 			}
 			bd.add(DerivedRaw, terms, counts)
+			fps[DerivedRaw].add(rawText(d, r.First, r.Last))
 			for _, q := range r.Questions {
 				bd.owner = append(bd.owner, int32(r.Index))
 				terms = textproc.AppendTerms(terms[:0], q)
 				bd.add(DerivedQuestion, terms, counts)
+				fps[DerivedQuestion].add(q)
 			}
 		}
 		if sb.Bucket(keyDerivedIndex) != nil {
@@ -507,6 +565,13 @@ func (l *Library) IndexDerived(doc DocID, set DerivedSet) error {
 			return err
 		}
 		if err := bd.write(ib); err != nil {
+			return err
+		}
+		var fp []byte
+		for _, k := range derivedKinds {
+			fp = binary.LittleEndian.AppendUint64(fp, fps[k].sum())
+		}
+		if err := ib.Put(keyIxFingerprint, fp); err != nil {
 			return err
 		}
 		return ib.Put(keyDerivedMeta, binary.LittleEndian.AppendUint32(nil, m.Gen))
@@ -706,30 +771,11 @@ func (l *Library) SearchDerived(q Query, opt DerivedSearchOptions) ([]DerivedHit
 				if s <= 0 || (len(top) == opt.K && float64(s) <= top[0].Score) {
 					continue
 				}
-				chunk, item := u, 0
-				if p.kind == DerivedQuestion {
-					if 4*u+4 > len(p.owner) {
-						return fmt.Errorf("document %s derived index owners: %w", p.doc, ErrCorrupt)
-					}
-					owner := func(u int) int { return int(int32(binary.LittleEndian.Uint32(p.owner[4*u:]))) }
-					chunk = owner(u)
-					for item < u && owner(u-item-1) == chunk {
-						item++
-					}
+				h, err := unitHit(p.doc, p.kind, u, p.ranges, p.owner, float64(s))
+				if err != nil {
+					return err
 				}
-				if chunk < 0 || 8*chunk+8 > len(p.ranges) {
-					return fmt.Errorf("document %s derived index ranges: %w", p.doc, ErrCorrupt)
-				}
-				h := DerivedHit{Doc: p.doc, Kind: p.kind, Unit: u, Chunk: chunk,
-					First: int(int32(binary.LittleEndian.Uint32(p.ranges[8*chunk:]))),
-					Last:  int(int32(binary.LittleEndian.Uint32(p.ranges[8*chunk+4:]))),
-					Item:  item, Score: float64(s)}
-				if len(top) < opt.K {
-					heap.Push(&top, h)
-				} else {
-					top[0] = h
-					heap.Fix(&top, 0)
-				}
+				top.offer(h, opt.K)
 			}
 		}
 		return nil
@@ -737,7 +783,48 @@ func (l *Library) SearchDerived(q Query, opt DerivedSearchOptions) ([]DerivedHit
 	if err != nil {
 		return nil, err
 	}
-	out := []DerivedHit(top)
+	return top.sorted(), nil
+}
+
+// unitHit is the hit of unit u of kind in doc's index (ranges and owner
+// are the index's records): the chunk it stands for and, for a question,
+// its place among the chunk's questions.
+func unitHit(doc DocID, kind DerivedKind, u int, ranges, owner []byte, score float64) (DerivedHit, error) {
+	chunk, item := u, 0
+	if kind == DerivedQuestion {
+		if u < 0 || 4*u+4 > len(owner) {
+			return DerivedHit{}, fmt.Errorf("document %s derived index owners: %w", doc, ErrCorrupt)
+		}
+		ownerOf := func(u int) int { return int(int32(binary.LittleEndian.Uint32(owner[4*u:]))) }
+		chunk = ownerOf(u)
+		for item < u && ownerOf(u-item-1) == chunk {
+			item++
+		}
+	}
+	if chunk < 0 || 8*chunk+8 > len(ranges) {
+		return DerivedHit{}, fmt.Errorf("document %s derived index ranges: %w", doc, ErrCorrupt)
+	}
+	return DerivedHit{Doc: doc, Kind: kind, Unit: u, Chunk: chunk,
+		First: int(int32(binary.LittleEndian.Uint32(ranges[8*chunk:]))),
+		Last:  int(int32(binary.LittleEndian.Uint32(ranges[8*chunk+4:]))),
+		Item:  item, Score: score}, nil
+}
+
+// offer keeps h if it is among the k best so far.
+func (h *derivedHeap) offer(hit DerivedHit, k int) {
+	switch {
+	case len(*h) < k:
+		heap.Push(h, hit)
+	case hit.Score > (*h)[0].Score:
+		(*h)[0] = hit
+		heap.Fix(h, 0)
+	}
+}
+
+// sorted returns the kept hits best first; ties go by document, kind and
+// unit, so rankings are deterministic.
+func (h derivedHeap) sorted() []DerivedHit {
+	out := []DerivedHit(h)
 	slices.SortFunc(out, func(a, b DerivedHit) int {
 		switch {
 		case a.Score > b.Score:
@@ -751,7 +838,7 @@ func (l *Library) SearchDerived(q Query, opt DerivedSearchOptions) ([]DerivedHit
 		}
 		return a.Unit - b.Unit
 	})
-	return out, nil
+	return out
 }
 
 // derivedHeap is a min-heap on score of the best hits so far.
@@ -766,4 +853,173 @@ func (h *derivedHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// textsFingerprint hashes a sequence of texts, each with its length, so
+// that no two sequences of different texts collide by concatenation.
+type textsFingerprint struct{ h hash.Hash64 }
+
+func (f *textsFingerprint) add(text string) {
+	if f.h == nil {
+		f.h = fnv.New64a()
+	}
+	var n [4]byte
+	binary.LittleEndian.PutUint32(n[:], uint32(len(text)))
+	f.h.Write(n[:])
+	io.WriteString(f.h, text)
+}
+
+func (f *textsFingerprint) sum() uint64 {
+	if f.h == nil {
+		f.h = fnv.New64a()
+	}
+	return f.h.Sum64()
+}
+
+// rawText is the text of sentences first..last of d: a raw chunk.
+func rawText(d *Document, first, last int) string {
+	return d.Text[d.Sentences[first].Start:d.Sentences[last].End]
+}
+
+// derivedLayout is the fingerprint and number of the units of kind in
+// doc's index of set: what the vectors of those units are checked against.
+func derivedLayout(tx *bolt.Tx, doc DocID, set DerivedSet, kind DerivedKind) (uint64, int, error) {
+	ib, err := derivedIndex(tx, doc, set)
+	if err != nil {
+		return 0, 0, err
+	}
+	fp := ib.Get(keyIxFingerprint)
+	if len(fp) != 8*len(derivedKinds) {
+		return 0, 0, errorf(ErrNotFound, "document %s's derived-document index by %s is from an older citelens; it is built again when a raidd strategy or 'citelens derive' next runs", doc, set)
+	}
+	units := len(ib.Get(keyIxRanges)) / 8
+	if kind == DerivedQuestion {
+		units = len(ib.Get(keyIxOwner)) / 4
+	}
+	return binary.LittleEndian.Uint64(fp[8*int(kind):]), units, nil
+}
+
+// DerivedTexts returns the texts of the units of kind in doc's index of
+// set, numbered as the index numbers them (DerivedHit.Unit): each chunk's
+// summary (blank for a chunk whose derivation failed), every question in
+// chunk order, or each chunk's own text. They are the texts dense
+// retrieval embeds. An index older than the records (records written
+// since it was built) is an error: build it again first (IndexDerived).
+func (l *Library) DerivedTexts(doc DocID, set DerivedSet, kind DerivedKind) ([]string, error) {
+	if int(kind) >= len(derivedKinds) {
+		return nil, fmt.Errorf("unknown derived kind %d", kind)
+	}
+	d, err := l.Document(doc)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	err = l.db.View(func(tx *bolt.Tx) error {
+		fp, units, err := derivedLayout(tx, doc, set, kind)
+		if err != nil {
+			return err
+		}
+		recs, err := readChunks(setBucket(tx, doc, set))
+		if err != nil {
+			return err
+		}
+		var got textsFingerprint
+		for _, r := range recs {
+			switch kind {
+			case DerivedSummary:
+				out = append(out, r.Summary)
+			case DerivedQuestion:
+				out = append(out, r.Questions...)
+			case DerivedRaw:
+				if r.First < 0 || r.Last < r.First || r.Last >= len(d.Sentences) {
+					return fmt.Errorf("derived chunk %d of document %s: %w", r.Index, doc, ErrCorrupt)
+				}
+				out = append(out, rawText(d, r.First, r.Last))
+			}
+		}
+		for _, t := range out {
+			got.add(t)
+		}
+		if len(out) != units || got.sum() != fp {
+			return fmt.Errorf("document %s's derived-document index by %s is older than its records: index it again", doc, set)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SearchDerivedVectors ranks the units of opt.Kinds in the scope's derived
+// indexes by the cosine similarity of their vectors, embedded by model,
+// to the query vector q: the dense counterpart of SearchDerived, with the
+// same hits (Score is the cosine). Units whose vectors are not stored are
+// not ranked, nor are units without any similarity (cosine ≤ 0); vectors
+// stored for other texts than the index's (a stale set) are ignored. A
+// query of another length than the stored vectors is an error wrapping
+// ErrBadVectors: the model behind the name changed, and the units must be
+// embedded again (RemoveDerivedVectors).
+func (l *Library) SearchDerivedVectors(model string, q []float32, opt DerivedSearchOptions) ([]DerivedHit, error) {
+	if opt.K <= 0 {
+		opt.K = 10
+	}
+	if len(q) == 0 || len(opt.Docs) == 0 || len(opt.Kinds) == 0 {
+		return nil, nil
+	}
+	var top derivedHeap
+	err := l.db.View(func(tx *bolt.Tx) error {
+		for _, id := range opt.Docs {
+			ib, err := derivedIndex(tx, id, opt.Set)
+			if err != nil {
+				return err
+			}
+			ranges, owner := ib.Get(keyIxRanges), ib.Get(keyIxOwner)
+			for _, kind := range opt.Kinds {
+				k := DerivedVectorKey(id, model, opt.Set, kind)
+				if err := k.check(); err != nil {
+					return err
+				}
+				layout, units, err := derivedLayout(tx, id, opt.Set, kind)
+				if err != nil {
+					return err
+				}
+				b, err := vectorBucket(tx, k, false)
+				if err != nil {
+					return err
+				}
+				if b == nil {
+					continue
+				}
+				m, ok := currentMeta(b, vectorMeta{units: units, layout: layout})
+				if !ok {
+					continue
+				}
+				if m.dim != len(q) {
+					return fmt.Errorf("%w: the %s vectors of document %s have %d coordinates and the query's %d; the model %s changed behind its name",
+						ErrBadVectors, kind, id, m.dim, len(q), model)
+				}
+				var hitErr error
+				scanCosines(b, m.dim, q, func(u int, cos float64) {
+					if cos <= 0 || hitErr != nil || (len(top) == opt.K && cos <= top[0].Score) {
+						return
+					}
+					h, err := unitHit(id, kind, u, ranges, owner, cos)
+					if err != nil {
+						hitErr = err
+						return
+					}
+					top.offer(h, opt.K)
+				})
+				if hitErr != nil {
+					return hitErr
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return top.sorted(), nil
 }

@@ -14,8 +14,14 @@ import (
 // Embeddings of a document's sentences and chunks, one set per embedding
 // model and level, computed once (by the engine, through the model
 // endpoint) and kept here so dense retrieval never embeds a document twice.
+// The units of a derivation (derived.go: its summaries, questions and raw
+// chunks) are embedded the same way, one set per embedding model,
+// derivation and kind.
 //
-// Layout: vectors/<DocID>/<model name>/<level "s" or "c"> is a bucket with
+// Layout: vectors/<DocID>/<model name>/<unit set> is a bucket, where the
+// unit set is the level ("s" or "c") or, for a derivation's units, "d",
+// the kind's letter, a space and the derivation's key ("ds v1 256/50
+// MODEL", "dq …", "dr …"), with
 //
 //	"meta"            u32 format (1), u32 dim, u32 units, u64 layout fingerprint
 //	"b" + u32be start a block of consecutive units start…start+n-1:
@@ -34,15 +40,47 @@ import (
 // what is left. The model name keys the set, so vectors of another model
 // never mix in; the fingerprint of the document's sentence (or chunk)
 // table is checked, so vectors of another segmentation are never read as
-// this one's. Removing the document removes its vectors (vectors is one of
-// perDocBuckets).
+// this one's. A derivation's units are checked against the fingerprint
+// of their texts that the derived index keeps (derived.go), so a
+// summary rewritten since (a failed chunk derived again) never keeps the
+// old summary's vector: the kind's set is embedded afresh. Removing the
+// document removes its vectors (vectors is one of perDocBuckets), and
+// removing a derivation removes its units' vectors.
 
 // VectorKey names one set of stored embeddings: a document's sentences or
-// chunks (Level) embedded by Model.
+// chunks (Level) embedded by Model, or, when Derived is set, the units of
+// one kind of that derivation of the document.
 type VectorKey struct {
 	Doc   DocID
 	Model string
 	Level Level
+	// Derived, when its Model is set, makes the key name the embeddings of
+	// that derivation's units of Kind — summaries, questions or raw chunks,
+	// numbered as DerivedHit.Unit numbers them — instead of the document's
+	// own sentences or chunks; Level is then not used.
+	Derived DerivedSet
+	Kind    DerivedKind
+}
+
+// DerivedVectorKey names the embeddings by model of the units of kind of
+// doc's derivation set.
+func DerivedVectorKey(doc DocID, model string, set DerivedSet, kind DerivedKind) VectorKey {
+	return VectorKey{Doc: doc, Model: model, Derived: set, Kind: kind}
+}
+
+// IsDerived reports whether k names a derivation's units.
+func (k VectorKey) IsDerived() bool { return k.Derived.Model != "" }
+
+// unitSet is the bucket name of k's units under its model.
+func (k VectorKey) unitSet() []byte {
+	if k.IsDerived() {
+		return derivedUnitSet(k.Kind, k.Derived)
+	}
+	return k.Level.key()
+}
+
+func derivedUnitSet(kind DerivedKind, set DerivedSet) []byte {
+	return append([]byte{'d', kind.key()[0], ' '}, set.key()...)
 }
 
 // Vector is one stored embedding.
@@ -87,8 +125,10 @@ func (i VectorInfo) Complete() bool { return i.Stored >= i.Units }
 // UnitRange is units First..Last, inclusive.
 type UnitRange struct{ First, Last int }
 
-// ErrBadVectors means vectors handed to PutVectors cannot be stored: out
-// of the document's range, of different lengths, or not finite.
+// ErrBadVectors means vectors handed to PutVectors cannot be stored (out
+// of the document's range, of different lengths, or not finite), or a
+// query vector cannot be compared with the stored ones (another length:
+// the model behind the name changed).
 var ErrBadVectors = errors.New("cannot store these vectors")
 
 const vectorFormat = 1
@@ -173,6 +213,22 @@ func layoutFingerprint(d *Document, lv Level) (uint64, int) {
 	return h.Sum64(), len(d.Sentences)
 }
 
+// layoutFunc returns what k's vectors are checked against, read inside a
+// transaction: the fingerprint of the units and their number. A document's
+// own levels are fingerprinted from its (cached) tables, read here, outside
+// any transaction; a derivation's units from its index, which must exist.
+func (l *Library) layoutFunc(k VectorKey) (func(*bolt.Tx) (uint64, int, error), error) {
+	if k.IsDerived() {
+		return func(tx *bolt.Tx) (uint64, int, error) { return derivedLayout(tx, k.Doc, k.Derived, k.Kind) }, nil
+	}
+	d, err := l.Document(k.Doc)
+	if err != nil {
+		return nil, err
+	}
+	layout, units := layoutFingerprint(d, k.Level)
+	return func(*bolt.Tx) (uint64, int, error) { return layout, units, nil }, nil
+}
+
 // vectorBucket returns the set's bucket (nil if absent); create makes it.
 func vectorBucket(tx *bolt.Tx, k VectorKey, create bool) (*bolt.Bucket, error) {
 	root := tx.Bucket(bucketVectors)
@@ -182,7 +238,7 @@ func vectorBucket(tx *bolt.Tx, k VectorKey, create bool) (*bolt.Bucket, error) {
 		}
 		return nil, fmt.Errorf("the library has no vectors bucket: %w", ErrCorrupt)
 	}
-	path := [][]byte{[]byte(k.Doc), []byte(k.Model), k.Level.key()}
+	path := [][]byte{[]byte(k.Doc), []byte(k.Model), k.unitSet()}
 	b := root
 	for _, name := range path {
 		next := b.Bucket(name)
@@ -203,6 +259,12 @@ func vectorBucket(tx *bolt.Tx, k VectorKey, create bool) (*bolt.Bucket, error) {
 func (k VectorKey) check() error {
 	if k.Model == "" {
 		return fmt.Errorf("%w: no embedding model named", ErrBadVectors)
+	}
+	if k.IsDerived() {
+		if int(k.Kind) >= len(derivedKinds) {
+			return fmt.Errorf("%w: unknown derived kind %d", ErrBadVectors, k.Kind)
+		}
+		return nil
 	}
 	if k.Level != SentenceLevel && k.Level != ChunkLevel {
 		return fmt.Errorf("%w: unknown level %d", ErrBadVectors, k.Level)
@@ -229,13 +291,9 @@ func (l *Library) PutVectors(k VectorKey, start int, vecs [][]float32) error {
 	if err := k.check(); err != nil {
 		return err
 	}
-	d, err := l.Document(k.Doc)
+	layoutOf, err := l.layoutFunc(k)
 	if err != nil {
 		return err
-	}
-	layout, units := layoutFingerprint(d, k.Level)
-	if start < 0 || start+len(vecs) > units {
-		return fmt.Errorf("%w: units %d-%d of a document with %d", ErrBadVectors, start, start+len(vecs)-1, units)
 	}
 	dim := 0
 	for i, v := range vecs {
@@ -260,6 +318,13 @@ func (l *Library) PutVectors(k VectorKey, start int, vecs [][]float32) error {
 	return l.db.Update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketDocs).Get([]byte(k.Doc)) == nil {
 			return errorf(ErrNotFound, "no document %s in the library", k.Doc)
+		}
+		layout, units, err := layoutOf(tx)
+		if err != nil {
+			return err
+		}
+		if start < 0 || start+len(vecs) > units {
+			return fmt.Errorf("%w: units %d-%d of a set of %d", ErrBadVectors, start, start+len(vecs)-1, units)
 		}
 		want := vectorMeta{dim: dim, units: units, layout: layout}
 		b, err := vectorBucket(tx, k, dim != 0)
@@ -390,13 +455,18 @@ func (l *Library) VectorGaps(k VectorKey) ([]UnitRange, int, error) {
 	if err := k.check(); err != nil {
 		return nil, 0, err
 	}
-	d, err := l.Document(k.Doc)
+	layoutOf, err := l.layoutFunc(k)
 	if err != nil {
 		return nil, 0, err
 	}
-	layout, units := layoutFingerprint(d, k.Level)
 	var gaps []UnitRange
+	var units int
 	err = l.db.View(func(tx *bolt.Tx) error {
+		var layout uint64
+		var err error
+		if layout, units, err = layoutOf(tx); err != nil {
+			return err
+		}
 		next := 0
 		b, err := vectorBucket(tx, k, false)
 		if err != nil {
@@ -433,14 +503,17 @@ func (l *Library) Vectors(k VectorKey, units []int) ([]Vector, int, error) {
 	if err := k.check(); err != nil {
 		return nil, 0, err
 	}
-	d, err := l.Document(k.Doc)
+	layoutOf, err := l.layoutFunc(k)
 	if err != nil {
 		return nil, 0, err
 	}
-	layout, n := layoutFingerprint(d, k.Level)
 	out := make([]Vector, len(units))
 	dim := 0
 	err = l.db.View(func(tx *bolt.Tx) error {
+		layout, n, err := layoutOf(tx)
+		if err != nil {
+			return err
+		}
 		b, err := vectorBucket(tx, k, false)
 		if err != nil || b == nil {
 			return err
@@ -469,7 +542,8 @@ func (l *Library) Vectors(k VectorKey, units []int) ([]Vector, int, error) {
 	return out, dim, err
 }
 
-// VectorSets lists the embedding sets stored for doc, by model and level.
+// VectorSets lists the embedding sets of doc's own sentences and chunks,
+// by model and level (a derivation's sets are not listed).
 func (l *Library) VectorSets(doc DocID) ([]VectorInfo, error) {
 	d, err := l.Document(doc)
 	if err != nil {
@@ -532,4 +606,63 @@ func (l *Library) DeleteVectors(doc DocID, model string) error {
 		}
 		return db.DeleteBucket([]byte(model))
 	})
+}
+
+// scanCosines calls fn with the cosine similarity to q of every unit of
+// the set stored in b (of dimension dim), in unit order; units stored
+// without text (zero vectors) are skipped. The similarity is computed on
+// the int8 codes as they are stored: a vector's scale multiplies its dot
+// product and its norm alike, so it cancels and is never applied.
+func scanCosines(b *bolt.Bucket, dim int, q []float32, fn func(unit int, cos float64)) {
+	var qq float64
+	for _, x := range q {
+		qq += float64(x) * float64(x)
+	}
+	if qq == 0 || len(q) != dim {
+		return
+	}
+	qn := math.Sqrt(qq)
+	c := b.Cursor()
+	for k, v := c.Seek([]byte{vectorBlockTag}); k != nil && k[0] == vectorBlockTag; k, v = c.Next() {
+		blk, ok := decodeBlock(k, v, dim)
+		if !ok {
+			continue
+		}
+		for i := range blk.n {
+			rec := blk.data[i*(dim+4) : (i+1)*(dim+4)]
+			if binary.LittleEndian.Uint32(rec) == 0 {
+				continue // scale 0: a unit without text
+			}
+			dot, cc := int8Dot(rec[4:], q)
+			if cc == 0 {
+				continue
+			}
+			fn(blk.start+i, dot/(math.Sqrt(cc)*qn))
+		}
+	}
+}
+
+// int8Dot returns the dot product of the int8 codes with q and the codes'
+// squared norm. Four independent sums keep the adds from waiting on each
+// other (twice as fast as one sum on 768 dimensions).
+func int8Dot(codes []byte, q []float32) (dot, norm2 float64) {
+	q = q[:len(codes)]
+	var d0, d1, d2, d3 float32
+	var n0, n1 int32
+	j := 0
+	for ; j+4 <= len(codes); j += 4 {
+		c0, c1, c2, c3 := int8(codes[j]), int8(codes[j+1]), int8(codes[j+2]), int8(codes[j+3])
+		d0 += float32(c0) * q[j]
+		d1 += float32(c1) * q[j+1]
+		d2 += float32(c2) * q[j+2]
+		d3 += float32(c3) * q[j+3]
+		n0 += int32(c0)*int32(c0) + int32(c1)*int32(c1)
+		n1 += int32(c2)*int32(c2) + int32(c3)*int32(c3)
+	}
+	for ; j < len(codes); j++ {
+		c := int8(codes[j])
+		d0 += float32(c) * q[j]
+		n0 += int32(c) * int32(c)
+	}
+	return float64(d0 + d1 + d2 + d3), float64(n0 + n1)
 }

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"encoding/base64"
+	"fmt"
+	"math/rand/v2"
 	"io"
 	"os"
 	"path/filepath"
@@ -443,4 +445,79 @@ func TestLibraryOpensDocument(t *testing.T) {
 	s.press("esc")
 	s.waitFocus(paneConversation)
 	s.finish()
+}
+
+// TestRandomKeys presses random keys at random sizes on a model holding
+// answers (the program's commands are not run): nothing may panic, and
+// every frame must fill the window exactly.
+func TestRandomKeys(t *testing.T) {
+	lib := newLibrary(t, declaration)
+	docs, _ := lib.List()
+	doc, err := lib.Document(docs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answers []*engine.Answer
+	for i, phrases := range [][]string{
+		{"For imposing Taxes on us without our Consent"},
+		{},
+		{"Standing Armies without the Consent of our legislatures", "For cutting off our Trade", "benefits of Trial by Jury"},
+	} {
+		a := &engine.Answer{ID: fmt.Sprint(i), Question: fmt.Sprintf("question %d", i), Strategy: "scripted"}
+		for _, p := range phrases {
+			st := citations.Statement{Text: "About " + p, Citations: []citations.Span{spanOf([]*docstore.Document{doc}, p)}}
+			citations.Verify(&st)
+			a.Statements = append(a.Statements, st)
+		}
+		answers = append(answers, a)
+	}
+	keys := []string{"tab", "shift+tab", "esc", "enter", "j", "k", "n", "N", "g", "G", "pgup", "pgdown",
+		"/", "a", "space", "x", "?", "s", "E", "i", "backspace", "up", "down", "ctrl+x", "y", "e"}
+	sizes := [][2]int{{80, 24}, {200, 60}, {60, 20}, {40, 10}, {30, 8}, {130, 40}, {100, 12}}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for run := range 20 {
+		m := New(testOptions(t, lib, "no-color"))
+		m = step(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+		m = step(m, libraryMsg{docs: docs})
+		m = step(m, answersMsg{answers: answers})
+		m = step(m, docMsg{id: doc.ID, doc: doc})
+		w, h := 100, 30
+		var trail []string
+		for range 300 {
+			if rng.IntN(20) == 0 {
+				sz := sizes[rng.IntN(len(sizes))]
+				w, h = sz[0], sz[1]
+				m = step(m, tea.WindowSizeMsg{Width: w, Height: h})
+				trail = append(trail, fmt.Sprintf("%dx%d", w, h))
+				continue
+			}
+			k := keys[rng.IntN(len(keys))]
+			if k == "?" && rng.IntN(2) == 0 {
+				k = "esc"
+			}
+			trail = append(trail, k)
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Fatalf("run %d: panic %v after %v", run, r, trail)
+					}
+				}()
+				if k == "ctrl+c" || k == "q" {
+					return
+				}
+				m = step(m, keyMsg(k))
+			}()
+			v := m.render()
+			lines := strings.Split(v, "\n")
+			if len(lines) != h {
+				t.Fatalf("run %d: %d lines at %dx%d after %v", run, len(lines), w, h, trail)
+			}
+			for i, l := range lines {
+				if lw := ansi.StringWidth(l); lw != w {
+					t.Fatalf("run %d: line %d is %d cells at %dx%d after %v: %q", run, i, lw, w, h, trail, ansi.Strip(l))
+				}
+			}
+		}
+		m.Shutdown()
+	}
 }

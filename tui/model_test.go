@@ -3,8 +3,8 @@ package tui
 import (
 	"encoding/base64"
 	"fmt"
-	"math/rand/v2"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"

@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/base64"
 	"fmt"
+	"image/color"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/themes"
 )
 
 // TestExtractiveAnswer asks the offline extractive strategy itself, jumps
@@ -519,5 +521,40 @@ func TestRandomKeys(t *testing.T) {
 			}
 		}
 		m.Shutdown()
+	}
+}
+
+// TestThemeFromBackground: with the theme left to "auto" the program asks
+// the terminal for its background and draws in the theme that suits it;
+// a fixed theme does not ask.
+func TestThemeFromBackground(t *testing.T) {
+	lib := newLibrary(t, declaration)
+	opts := testOptions(t, lib, "auto")
+	m := New(opts)
+	t.Cleanup(m.Shutdown)
+	if m.styles.Name != themes.NameDark {
+		t.Errorf("before the terminal answers: %s, want dark", m.styles.Name)
+	}
+	m = step(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	m = step(m, tea.BackgroundColorMsg{Color: color.White})
+	if m.styles.Name != themes.NameLight {
+		t.Errorf("on a white background: %s, want light", m.styles.Name)
+	}
+	// The panes draw in it too: the light palette's border colour.
+	if !strings.Contains(m.render(), "38;2;200;209;218") {
+		t.Error("the panes are not drawn in the light theme")
+	}
+	m = step(m, tea.BackgroundColorMsg{Color: color.Black})
+	if m.styles.Name != themes.NameDark {
+		t.Errorf("on a black background: %s, want dark", m.styles.Name)
+	}
+
+	fixed := testOptions(t, lib, "high-contrast")
+	if fixed.Theme.Auto() {
+		t.Error("a fixed theme asks for the background")
+	}
+	nc, _ := themes.NewSelector("", true)
+	if nc.Auto() || nc.Initial().Name != themes.NameNoColor {
+		t.Error("NO_COLOR with auto is not the no-colour theme")
 	}
 }

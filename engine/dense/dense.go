@@ -20,6 +20,11 @@
 //
 // With no embedding model, ForEnv returns the zero Fusion and does nothing,
 // so retrieval is BM25 alone, exactly as before.
+//
+// A derivation's units (RAIDD's summaries, questions and chunks) are
+// embedded the same way by EnsureDerived (DerivedForEnv for a strategy),
+// and ranked by cosine with docstore.Library.SearchDerivedVectors against
+// Scorer.QueryVector.
 package dense
 
 import (
@@ -29,7 +34,6 @@ import (
 	"math"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
@@ -90,13 +94,33 @@ type Progress struct {
 	Doc   docstore.DocID
 	Name  string // the document's file name
 	Level docstore.Level
+	// Derived is set (its Model named) when the units are a derivation's
+	// (EnsureDerived), of Kind; Level is then not used.
+	Derived docstore.DerivedSet
+	Kind    docstore.DerivedKind
 	// Done and Total count the level's units of this document, including
 	// those stored by earlier runs.
 	Done, Total int
 }
 
-// Unit names the level's units: "sentences" or "chunks".
-func (p Progress) Unit() string { return unitName(p.Level) }
+// Unit names the units: "sentences" or "chunks", or a derivation's
+// "summaries", "questions" or "chunks".
+func (p Progress) Unit() string {
+	if p.Derived.Model != "" {
+		return kindName(p.Kind)
+	}
+	return unitName(p.Level)
+}
+
+func kindName(k docstore.DerivedKind) string {
+	switch k {
+	case docstore.DerivedSummary:
+		return "summaries"
+	case docstore.DerivedQuestion:
+		return "questions"
+	}
+	return "chunks"
+}
 
 func unitName(lv docstore.Level) string {
 	if lv == docstore.ChunkLevel {
@@ -132,52 +156,79 @@ func (s *Scorer) Ensure(ctx context.Context, docs []docstore.DocID, levels []doc
 
 func (s *Scorer) ensure(ctx context.Context, d *docstore.Document, lv docstore.Level, total *llm.Usage, progress func(Progress)) error {
 	key := docstore.VectorKey{Doc: d.ID, Model: s.model, Level: lv}
+	_, err := s.fill(ctx, d, key, func() ([]string, error) {
+		n := len(d.Sentences)
+		if lv == docstore.ChunkLevel {
+			n = len(d.Chunks)
+		}
+		texts := make([]string, n)
+		for i := range texts {
+			texts[i] = unitText(d, lv, i)
+		}
+		return texts, nil
+	}, Progress{Doc: d.ID, Name: d.Name, Level: lv}, total, progress)
+	return err
+}
+
+// fill embeds the units of key that have no stored vector, storing each
+// batch as it arrives, and returns how many it embedded. texts gives every
+// unit's text; it is called only when something is missing.
+func (s *Scorer) fill(ctx context.Context, d *docstore.Document, key docstore.VectorKey, texts func() ([]string, error),
+	p Progress, total *llm.Usage, progress func(Progress)) (int, error) {
 	gaps, n, err := s.lib.VectorGaps(key)
 	if err != nil || len(gaps) == 0 {
-		return err
+		return 0, err
 	}
-	done := n
+	all, err := texts()
+	if err != nil {
+		return 0, err
+	}
+	if len(all) != n {
+		return 0, fmt.Errorf("%w: %d texts for %d %s of %s", ErrEmbed, len(all), n, p.Unit(), docName(d))
+	}
+	p.Done, p.Total = n, n
 	for _, g := range gaps {
-		done -= g.Last - g.First + 1
+		p.Done -= g.Last - g.First + 1
 	}
 	report := func() {
 		if progress != nil {
-			progress(Progress{Doc: d.ID, Name: d.Name, Level: lv, Done: done, Total: n})
+			progress(p)
 		}
 	}
 	report()
+	embedded := 0
 	for _, g := range gaps {
-		texts := make([]string, 0, g.Last-g.First+1)
-		for i := g.First; i <= g.Last; i++ {
-			texts = append(texts, unitText(d, lv, i))
-		}
-		u, err := s.client.EmbedEach(ctx, texts, func(start int, vecs [][]float32) error {
+		u, err := s.client.EmbedEach(ctx, all[g.First:g.Last+1], func(start int, vecs [][]float32) error {
 			if err := s.lib.PutVectors(key, g.First+start, vecs); err != nil {
 				return err
 			}
-			done += len(vecs)
+			p.Done += len(vecs)
+			embedded += len(vecs)
 			report()
 			return nil
 		})
 		total.Add(u)
 		if err != nil {
-			return embedError(d, lv, err)
+			return embedded, embedError(d, p.Unit(), err)
 		}
 	}
-	return nil
+	return embedded, nil
 }
 
 // embedError says which document failed, keeping the client's error (and
 // its Fix) reachable.
-func embedError(d *docstore.Document, lv docstore.Level, err error) error {
+func embedError(d *docstore.Document, units string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, llm.ErrCanceled) {
 		return err
 	}
-	name := d.Name
-	if name == "" {
-		name = string(d.ID)
+	return fmt.Errorf("%w: the %s of %s: %w", ErrEmbed, units, docName(d), err)
+}
+
+func docName(d *docstore.Document) string {
+	if d.Name != "" {
+		return d.Name
 	}
-	return fmt.Errorf("%w: the %s of %s: %w", ErrEmbed, unitName(lv), name, err)
+	return string(d.ID)
 }
 
 // unitText is the text embedded for unit i of the level.
@@ -187,6 +238,17 @@ func unitText(d *docstore.Document, lv docstore.Level, i int) string {
 		return d.Text[start:end]
 	}
 	return d.SentenceText(i)
+}
+
+// QueryVector returns query's embedding, embedding it (one call) unless
+// it was embedded before by this Scorer.
+func (s *Scorer) QueryVector(ctx context.Context, query string) ([]float32, error) {
+	if err := s.Prime(ctx, []string{query}); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.queries[query], nil
 }
 
 // Prime embeds queries in one call (those not embedded already), so that
@@ -428,13 +490,7 @@ func ForEnv(ctx context.Context, env *engine.Env, docs []docstore.DocID, emit fu
 		return retrieve.Fusion{}, err
 	}
 	s.OnUsage = func(u llm.Usage) { emit(engine.Event{Usage: &u}) }
-	var last time.Time
-	u, err := s.Ensure(ctx, docs, levels, func(p Progress) {
-		if now := time.Now(); p.Done == 0 || p.Done == p.Total || now.Sub(last) >= time.Second {
-			last = now
-			emit(engine.Event{Stage: StageText(p, s.model)})
-		}
-	})
+	u, err := s.Ensure(ctx, docs, levels, ThrottledStages(emit, s.model))
 	if u.LLMCalls > 0 {
 		emit(engine.Event{Usage: &u})
 	}

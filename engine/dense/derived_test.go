@@ -1,0 +1,180 @@
+package dense
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/llm/llmtest"
+)
+
+var derivedSet = docstore.DerivedSet{Model: llmtest.DefaultModel, Tokens: 256, Overlap: 50, Version: 1}
+
+// derive stores a derivation of d (chunks of four sentences: a summary
+// naming the chunk and two questions) and indexes it, as engine/raidd
+// would through a model.
+func derive(t *testing.T, lib *docstore.Library, d *docstore.Document) {
+	t.Helper()
+	var chunks []docstore.Chunk
+	for first := 0; first < len(d.Sentences); first += 4 {
+		chunks = append(chunks, docstore.Chunk{First: int32(first), Last: int32(min(first+3, len(d.Sentences)-1))})
+	}
+	if _, err := lib.BeginDerived(d.ID, derivedSet, chunks); err != nil {
+		t.Fatal(err)
+	}
+	var recs []docstore.DerivedChunk
+	for i, c := range chunks {
+		words := strings.Fields(d.SentenceText(int(c.First)))
+		recs = append(recs, docstore.DerivedChunk{Index: i, First: int(c.First), Last: int(c.Last),
+			Summary:   fmt.Sprintf("Part %d concerns %s.", i, strings.Join(words[:min(5, len(words))], " ")),
+			Questions: []string{fmt.Sprintf("What opens part %d?", i), fmt.Sprintf("Who is named in part %d?", i)}})
+	}
+	if err := lib.PutDerived(d.ID, derivedSet, recs...); err != nil {
+		t.Fatal(err)
+	}
+	if err := lib.IndexDerived(d.ID, derivedSet); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEnsureDerived: a derivation's units are embedded once, in batches,
+// with progress; a run cut short by a failing endpoint resumes where it
+// stopped; the stored vectors rank the units by cosine.
+func TestEnsureDerived(t *testing.T) {
+	lib, docs := newLibrary(t, declaration)
+	d := docs[0]
+	derive(t, lib, d)
+	srv := llmtest.New(t)
+	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 4, llm.WithMaxRetries(0))
+	s, err := New(lib, e.LLM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	units, _ := lib.DerivedUnits(derivedSet, ids(docs))
+	if units[docstore.DerivedSummary] <= 12 {
+		t.Fatalf("the test wants more than 12 chunks: %v", units)
+	}
+	// The endpoint fails on the third request: two batches are kept.
+	srv.EnqueueEmbeddings(llmtest.Reply{}, llmtest.Reply{}, llmtest.Status(http.StatusServiceUnavailable))
+	rep, err := s.EnsureDerived(t.Context(), ids(docs), derivedSet, nil, nil)
+	if !errors.Is(err, ErrEmbed) || !strings.Contains(err.Error(), "summaries of declaration.txt") {
+		t.Fatalf("EnsureDerived against a failing endpoint: %v", err)
+	}
+	if rep.Embedded[docstore.DerivedSummary] != 8 || rep.Usage.LLMCalls != 2 {
+		t.Fatalf("report of the cut run: %+v", rep)
+	}
+	_, before := embedInputs(srv)
+	var stages []Progress
+	rep, err = s.EnsureDerived(t.Context(), ids(docs), derivedSet, nil, func(p Progress) { stages = append(stages, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after := embedInputs(srv)
+	want := units[docstore.DerivedSummary] - 8 + units[docstore.DerivedQuestion] + units[docstore.DerivedRaw]
+	if after-before != want || rep.EmbeddedTotal() != want {
+		t.Errorf("the resumed run embedded %d texts (report %d), want the %d left", after-before, rep.EmbeddedTotal(), want)
+	}
+	for _, k := range DerivedKinds {
+		if rep.Units[k] != units[k] {
+			t.Errorf("report counts %d %s, the index %d", rep.Units[k], kindName(k), units[k])
+		}
+	}
+	if first := stages[0]; first.Kind != docstore.DerivedSummary || first.Done != 8 || first.Unit() != "summaries" {
+		t.Errorf("first progress %+v", first)
+	}
+	if last := stages[len(stages)-1]; last.Kind != docstore.DerivedRaw || last.Done != last.Total || last.Unit() != "chunks" {
+		t.Errorf("last progress %+v", last)
+	}
+	if s := StageText(stages[0], s.Model()); !strings.Contains(s, "embedding 8/") || !strings.Contains(s, " summaries of declaration.txt with test-embed") {
+		t.Errorf("stage %q", s)
+	}
+	if s := rep.String(); !strings.HasPrefix(s, "embedded ") || !strings.Contains(s, " questions and ") || !strings.Contains(s, "with test-embed") {
+		t.Errorf("report %q", s)
+	}
+
+	// Stored once: a second run embeds nothing.
+	reqs, _ := embedInputs(srv)
+	if rep, err := s.EnsureDerived(t.Context(), ids(docs), derivedSet, nil, nil); err != nil || rep.EmbeddedTotal() != 0 {
+		t.Fatalf("second run: %+v, %v", rep, err)
+	}
+	if again, _ := embedInputs(srv); again != reqs {
+		t.Errorf("a second run made %d embedding requests", again-reqs)
+	}
+
+	// The query is embedded once and ranks the units as llmtest's vectors do.
+	texts, _ := lib.DerivedTexts(d.ID, derivedSet, docstore.DerivedSummary)
+	query := strings.TrimSuffix(strings.TrimPrefix(texts[3], "Part 3 concerns "), ".")
+	qv, err := s.QueryVector(t.Context(), query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.QueryVector(t.Context(), query); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := embedInputs(srv); again != reqs+1 {
+		t.Errorf("two QueryVector calls made %d requests", again-reqs)
+	}
+	hits, err := lib.SearchDerivedVectors(s.Model(), qv, docstore.DerivedSearchOptions{Set: derivedSet, Docs: ids(docs), Kinds: []docstore.DerivedKind{docstore.DerivedSummary}, K: 3})
+	if err != nil || len(hits) == 0 || hits[0].Chunk != 3 {
+		t.Fatalf("summary %q ranks %+v (%v)", texts[3], hits, err)
+	}
+	if want := Cosine(llmtest.Embed(query, llmtest.DefaultDim), llmtest.Embed(texts[3], llmtest.DefaultDim)); hits[0].Score < want-0.01 || hits[0].Score > want+0.01 {
+		t.Errorf("cosine %.3f, want %.3f", hits[0].Score, want)
+	}
+}
+
+// TestDerivedForEnv: with no embedding model, nothing is embedded and no
+// scorer returned; with one, the units are embedded with stages and usage
+// reported, and removing the document removes them.
+func TestDerivedForEnv(t *testing.T) {
+	lib, docs := newLibrary(t, declaration)
+	derive(t, lib, docs[0])
+	srv := llmtest.New(t)
+	var events []engine.Event
+	emit := func(ev engine.Event) { events = append(events, ev) }
+	s, err := DerivedForEnv(t.Context(), env(t, lib, srv, "", 16), ids(docs), derivedSet, nil, emit)
+	if s != nil || err != nil || len(events) != 0 || len(srv.Requests()) != 0 {
+		t.Fatalf("without an embedding model: %v, %v, %d events, %d requests", s, err, len(events), len(srv.Requests()))
+	}
+	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 16)
+	kinds := []docstore.DerivedKind{docstore.DerivedQuestion}
+	if s, err = DerivedForEnv(t.Context(), e, ids(docs), derivedSet, kinds, emit); s == nil || err != nil {
+		t.Fatalf("DerivedForEnv: %v", err)
+	}
+	var stages []string
+	usage := 0
+	for _, ev := range events {
+		if ev.Stage != "" {
+			stages = append(stages, ev.Stage)
+		}
+		if ev.Usage != nil {
+			usage += ev.Usage.LLMCalls
+		}
+	}
+	reqs, _ := embedInputs(srv)
+	if usage != reqs || !slices.ContainsFunc(stages, func(s string) bool {
+		return strings.HasPrefix(s, "embedding 0/") && strings.Contains(s, " questions of ")
+	}) {
+		t.Errorf("%d calls reported for %d requests; stages %q", usage, reqs, stages)
+	}
+	if gaps, _, _ := lib.VectorGaps(docstore.DerivedVectorKey(docs[0].ID, llmtest.DefaultEmbedModel, derivedSet, docstore.DerivedSummary)); len(gaps) != 1 {
+		t.Errorf("summaries embedded though only questions were asked for: gaps %v", gaps)
+	}
+	if err := lib.Remove(docs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := lib.Add(t.Context(), declaration, nil); err != nil {
+		t.Fatal(err)
+	}
+	derive(t, lib, docs[0])
+	qk := docstore.DerivedVectorKey(docs[0].ID, llmtest.DefaultEmbedModel, derivedSet, docstore.DerivedQuestion)
+	if gaps, n, _ := lib.VectorGaps(qk); len(gaps) != 1 || gaps[0] != (docstore.UnitRange{First: 0, Last: n - 1}) {
+		t.Errorf("question vectors survived the document's removal: gaps %v", gaps)
+	}
+}

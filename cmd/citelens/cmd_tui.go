@@ -7,11 +7,9 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/BurntSushi/toml"
 	"github.com/charmbracelet/x/term"
 
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui"
 )
@@ -52,10 +50,11 @@ func runTUI(ctx context.Context, a *app, args []string) error {
 		name = a.theme
 	}
 	if name == "" {
-		name, err = configTheme(llm.ConfigPath())
+		cfg, err := a.config()
 		if err != nil {
 			return err
 		}
+		name = cfg.Theme
 	}
 	sel, err := themes.NewSelector(name, themes.NoColorRequested(os.Getenv))
 	if err != nil {
@@ -99,30 +98,4 @@ func unwrapStat(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// configTheme reads the theme from the config file's [tui] section:
-//
-//	[tui]
-//	theme = "light"
-//
-// The model settings in the same file are engine/llm's; this reads only
-// its own key. A missing file or key is no theme ("auto").
-func configTheme(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("cannot read the config file: %w", err)
-	}
-	var f struct {
-		TUI struct {
-			Theme string `toml:"theme"`
-		} `toml:"tui"`
-	}
-	if _, err := toml.Decode(string(data), &f); err != nil {
-		return "", withHint(fmt.Errorf("config file %s: %w", path, err), "Fix the file or run 'citelens config show'.")
-	}
-	return f.TUI.Theme, nil
 }

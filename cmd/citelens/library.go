@@ -71,9 +71,21 @@ func emptyLibraryMessage(a *app) string {
 // configuration. A broken config file is an error (the user meant
 // something by it); an absent one is not.
 func (a *app) engineEnv(l *docstore.Library) (*engine.Env, error) {
-	cfg, err := llm.LoadConfig()
+	cfg, err := a.config()
 	if err != nil {
-		return nil, withHint(err, "Fix the file or run 'citelens config show'.")
+		return nil, err
 	}
 	return engine.NewEnv(l, cfg), nil
+}
+
+// config loads the configuration (file and environment) once per run.
+func (a *app) config() (llm.Config, error) {
+	if a.cfg == nil {
+		cfg, err := llm.LoadConfig()
+		if err != nil {
+			return cfg, withHint(err, "Fix the file or run 'citelens config show'.")
+		}
+		a.cfg = &cfg
+	}
+	return *a.cfg, nil
 }

@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/citelens/citelens/engine/llm"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -48,6 +50,8 @@ type app struct {
 	// theme is --theme given before the command, for the terminal UI
 	// ("citelens --theme light FILE").
 	theme string
+	// cfg is the configuration, loaded on first use by config().
+	cfg *llm.Config
 }
 
 func main() {

@@ -71,6 +71,10 @@ type Config struct {
 	ConnectTimeout time.Duration `toml:"connect_timeout" json:"connect_timeout"`
 	// EmbedBatch is how many texts go in one embeddings request.
 	EmbedBatch int `toml:"embed_batch" json:"embed_batch"`
+	// Theme is the terminal UI's colour theme, from the file's [tui]
+	// section ("" means chosen from the terminal's background). It lives
+	// here because this is where the one config file is read.
+	Theme string `toml:"-" json:"theme,omitempty"`
 
 	// Path is where the config file was looked for; FileFound reports
 	// whether it existed.
@@ -132,6 +136,9 @@ type fileConfig struct {
 	Timeout        *time.Duration `toml:"timeout"`
 	ConnectTimeout *time.Duration `toml:"connect_timeout"`
 	EmbedBatch     *int           `toml:"embed_batch"`
+	TUI            struct {
+		Theme *string `toml:"theme"`
+	} `toml:"tui"`
 }
 
 // LoadConfigFrom reads the config file at path (a missing file is fine) and
@@ -207,6 +214,7 @@ func (c *Config) readFile(path string) error {
 	setI("context_window", &c.ContextWindow, f.ContextWindow)
 	setI("max_output", &c.MaxOutput, f.MaxOutput)
 	setI("embed_batch", &c.EmbedBatch, f.EmbedBatch)
+	setS("tui.theme", &c.Theme, f.TUI.Theme)
 	setD("timeout", &c.Timeout, f.Timeout)
 	setD("connect_timeout", &c.ConnectTimeout, f.ConnectTimeout)
 	if f.Temperature != nil {
@@ -391,6 +399,7 @@ func (c Config) Settings() []Setting {
 		str("timeout", c.Timeout.String()),
 		str("connect_timeout", c.ConnectTimeout.String()),
 		str("embed_batch", strconv.Itoa(c.EmbedBatch)),
+		str("tui.theme", c.Theme),
 	}
 }
 

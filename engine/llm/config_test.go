@@ -193,12 +193,16 @@ func TestTemplate(t *testing.T) {
 	var lines []string
 	seen := map[string]bool{}
 	for _, l := range strings.Split(llm.ConfigTemplate, "\n") {
+		if strings.HasPrefix(l, "[") { // a table header such as [tui]
+			lines = append(lines, l)
+			continue
+		}
 		if k, _, ok := strings.Cut(strings.TrimPrefix(l, "# "), " = "); ok && !strings.Contains(k, " ") && !seen[k] {
 			seen[k] = true
 			lines = append(lines, strings.TrimPrefix(l, "# "))
 		}
 	}
-	if len(lines) != 10 || seen["api_key"] {
+	if len(seen) != 11 || seen["api_key"] {
 		t.Fatalf("found %d settings in the template: %q", len(lines), lines)
 	}
 	cfg, err = llm.LoadConfigFrom(writeFile(t, strings.Join(lines, "\n")), env(nil))
@@ -240,5 +244,19 @@ func TestSettingsHideTheKey(t *testing.T) {
 	assertNoKey(t, "settings", all.String())
 	if !strings.Contains(all.String(), "api_key=set (env OPENAI_API_KEY)") || strings.Contains(all.String(), "pw@") {
 		t.Fatal(all.String())
+	}
+}
+
+func TestConfigTUITheme(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(path, []byte("model = \"m\"\n\n[tui]\ntheme = \"high-contrast\"\n"), 0o600)
+	c, err := llm.LoadConfigFrom(path, func(string) string { return "" })
+	if err != nil || c.Theme != "high-contrast" || len(c.Warnings) != 0 || c.Sources["tui.theme"] != "file" {
+		t.Errorf("[tui] theme: %q, warnings %v, err %v", c.Theme, c.Warnings, err)
+	}
+	os.WriteFile(path, []byte("[tui]\ntheme = \"x\"\nfont = \"y\"\n"), 0o600)
+	c, _ = llm.LoadConfigFrom(path, func(string) string { return "" })
+	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "tui.font") {
+		t.Errorf("unknown [tui] key: %v", c.Warnings)
 	}
 }

@@ -56,6 +56,11 @@ const ConfigTemplate = `# citelens configuration.
 
 # Texts per embeddings request.
 # embed_batch = 64
+
+# The terminal UI. theme: dark, light, high-contrast or no-color; unset, it
+# follows the terminal's background (and NO_COLOR). --theme overrides it.
+[tui]
+# theme = "dark"
 `
 
 // WriteConfigTemplate writes ConfigTemplate to path with mode 0600, making

@@ -83,11 +83,22 @@ type entry struct {
 	stage      string
 	draft      []byte // the model's raw text so far (Event.Delta)
 	usage      citations.Usage
-	plan       any
+	planText   string // the strategy's plan in one line (citations.PlanLines)
 	err        string // why there is no answer, or why it is partial
 	// markdown: the statements were written by a model, in Markdown, and
 	// are rendered as such; otherwise (quotes) they are shown verbatim.
 	markdown bool
+}
+
+// setPlan keeps a plan's one-line account: its summary, or its details
+// joined when it has none. Rendering it once here keeps JSON work out of
+// every frame.
+func (e *entry) setPlan(plan any) {
+	summary, details := citations.PlanLines(plan)
+	if summary == "" {
+		summary = strings.Join(details, " · ")
+	}
+	e.planText = summary
 }
 
 // writesMarkdown reports whether a strategy's statements are a model's
@@ -225,7 +236,8 @@ func (m *Model) Load(answers []*engine.Answer) {
 	}
 	old := make([]*entry, 0, len(answers))
 	for _, a := range answers {
-		e := &entry{question: a.Question, strategy: a.Strategy, ans: a, usage: a.Usage, plan: a.Plan, markdown: writesMarkdown(a.Strategy)}
+		e := &entry{question: a.Question, strategy: a.Strategy, ans: a, usage: a.Usage, markdown: writesMarkdown(a.Strategy)}
+		e.setPlan(a.Plan)
 		if a.Partial {
 			e.err = a.Error
 		}
@@ -293,7 +305,7 @@ func (m *Model) Apply(evs ...engine.Event) {
 		case ev.Usage != nil:
 			e.usage.Add(*ev.Usage)
 		case ev.Plan != nil:
-			e.plan = ev.Plan
+			e.setPlan(ev.Plan)
 		}
 	}
 	m.cache.dropEntry(ei)
@@ -329,7 +341,8 @@ func (m *Model) Finish(ans *engine.Answer, err error) {
 		for _, s := range ans.Statements {
 			e.addStatement(s)
 		}
-		e.usage, e.plan = ans.Usage, ans.Plan
+		e.usage = ans.Usage
+		e.setPlan(ans.Plan)
 		if ans.Partial {
 			e.err = ans.Error
 		}

@@ -1,7 +1,6 @@
 package conversation
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -544,10 +543,8 @@ func (m Model) renderFooter(en *entry) []string {
 			out = append(out, "  "+style.Render(l))
 		}
 	}
-	if en.plan != nil {
-		if b, err := json.Marshal(en.plan); err == nil {
-			out = append(out, "  "+st.Muted.Render(draw.Truncate("plan: "+textproc.OneLine(string(b)), max(w-2, 1))))
-		}
+	if en.planText != "" {
+		wrapped(st.Muted, "plan: "+en.planText)
 	}
 	if en.streaming {
 		if d := strings.TrimSpace(textproc.Printable(string(en.draft))); d != "" {

@@ -38,7 +38,14 @@ func WriteMarkdown(w io.Writer, a *Answer) error {
 				bw.WriteString("\n\n")
 			}
 		}
-		bw.WriteString(textproc.Printable(text))
+		if isQuote(&s) {
+			// The statement is the document's own text (the extractive
+			// strategy quotes): escaped like the footnotes' quotes, so a
+			// line such as "> x <- 1" stays text, not Markdown.
+			bw.WriteString(escapeMD(text))
+		} else {
+			bw.WriteString(textproc.Printable(text))
+		}
 		if body := footnote(&s); body != nil {
 			notes = append(notes, body)
 			fmt.Fprintf(bw, "[^%d]", len(notes))
@@ -172,6 +179,11 @@ func sentenceLabel(first, last int) string {
 		return fmt.Sprintf("sentence %d", first)
 	}
 	return fmt.Sprintf("sentences %d–%d", first, last)
+}
+
+// isQuote reports whether a statement is, word for word, the text it cites.
+func isQuote(s *Statement) bool {
+	return len(s.Citations) == 1 && strings.TrimSpace(s.Text) == strings.TrimSpace(s.Citations[0].Text)
 }
 
 func isListItem(s string) bool {

@@ -387,3 +387,25 @@ func TestStreamMatchesPipeline(t *testing.T) {
 		t.Errorf("Stream:\n%+v\npipeline:\n%+v", got, answers["derrickson"].Statements)
 	}
 }
+
+// TestMarkdownEscapesQuotedStatements: a statement that is the document's
+// own text (as the extractive strategy writes them) is escaped, so code
+// such as "> x <- 1" is not turned into Markdown.
+func TestMarkdownEscapesQuotedStatements(t *testing.T) {
+	quote := "> HousePrice <- read.table(\"houses.data\")"
+	a := &Answer{Question: "q", Statements: []Statement{
+		{Text: quote, Citations: []Span{{DocName: "R-intro.pdf", Text: quote, Page: 39, First: 823, Last: 823}}},
+		{Text: "A **model** wrote this.", Citations: []Span{{DocName: "d", Text: "other", Page: 1}}},
+	}}
+	var buf bytes.Buffer
+	if err := WriteMarkdown(&buf, a); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	if !strings.Contains(md, "\\> HousePrice \\<- read.table(\"houses.data\")[^1]") {
+		t.Errorf("quoted statement not escaped:\n%s", md)
+	}
+	if !strings.Contains(md, "A **model** wrote this.[^2]") {
+		t.Errorf("model statement escaped:\n%s", md)
+	}
+}

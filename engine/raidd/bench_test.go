@@ -9,6 +9,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
 
@@ -19,7 +20,8 @@ const fullRef = "/usr/share/R/doc/manual/fullrefman.pdf"
 // BenchmarkFullrefman derives fullrefman with the scripted model (so what
 // is timed is citelens's own work: prompts, parsing, batched commits), then
 // times the index build and each variant's retrieval of a question's 8
-// chunks. go test -run XXX -bench Fullrefman -benchtime 20x ./engine/raidd
+// chunks, by BM25, then with every unit embedded, by BM25 and cosine.
+// go test -run XXX -bench Fullrefman -benchtime 20x ./engine/raidd
 func BenchmarkFullrefman(b *testing.B) {
 	if _, err := os.Stat(fullRef); err != nil {
 		b.Skip(fullRef + " (Debian's r-doc-pdf) is not installed")
@@ -72,7 +74,46 @@ func BenchmarkFullrefman(b *testing.B) {
 		}
 		b.Run("retrieve/"+v.Name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := s.retrieve(context.Background(), question, SetFor(llmtest.DefaultModel), docs, DefaultK, FuseRank, func(engine.Event) {}); err != nil {
+				if _, err := s.retrieve(context.Background(), question, SetFor(llmtest.DefaultModel), docs, DefaultK, FuseRank, nil, func(engine.Event) {}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+
+	// Dense: every unit embedded at 768 dimensions (llmtest's hashed
+	// vectors; what is timed is citelens's batching and storing), then
+	// each variant's retrieval by words and meaning, the question's
+	// embedding made once beforehand.
+	esrv := llmtest.New(b, llmtest.WithResponder(m.respond), llmtest.WithEmbeddingDim(768))
+	ecfg := config(esrv, llmtest.DefaultModel)
+	ecfg.EmbedModel = llmtest.DefaultEmbedModel
+	eenv := newEnv(b, lib, ecfg)
+	sc, err := dense.New(lib, eenv.LLM)
+	if err != nil {
+		b.Fatal(err)
+	}
+	before = fileSize(b, lib.Path())
+	start = time.Now()
+	erep, err := sc.EnsureDerived(context.Background(), []docstore.DocID{info.ID}, SetFor(llmtest.DefaultModel), nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	el = time.Since(start)
+	b.Logf("%s in %s (%.0f units/s against an instant scripted endpoint); the library grew from %.1f MB to %.1f MB",
+		erep, el.Round(time.Millisecond), float64(erep.EmbeddedTotal())/el.Seconds(), float64(before)/1e6, float64(fileSize(b, lib.Path()))/1e6)
+	for _, v := range Variants {
+		s, err := New(eenv, v.Name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		mn, err := s.meaning(context.Background(), question, SetFor(llmtest.DefaultModel), docs, func(engine.Event) {})
+		if err != nil || mn == nil {
+			b.Fatal("no ranking by meaning: ", err)
+		}
+		b.Run("retrieve+dense/"+v.Name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.retrieve(context.Background(), question, SetFor(llmtest.DefaultModel), docs, DefaultK, FuseRank, mn, func(engine.Event) {}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -30,10 +30,13 @@ const (
 //	                      no: the strategy fails with *NeedsDerivation)
 //	derive_model=NAME     use the documents NAME derived (default: the
 //	                      configured model)
-//	fuse=rank|score       how the + variants and raidd-u put their kinds
-//	                      on one ranking: rank (default), reciprocal-rank
-//	                      fusion of each kind's chunk ranking; score, one
-//	                      BM25 collection of every kind's units
+//	fuse=rank|score       how the + variants and raidd-u put their kinds,
+//	                      and every variant its BM25 and embedding
+//	                      rankings, on one ranking: rank (default),
+//	                      reciprocal-rank fusion of each ranking of the
+//	                      chunks; score, one collection of every kind's
+//	                      units by BM25 score (plus the min-max normalised
+//	                      cosine, with an embedding model)
 //	format=one-shot|longcite-model, max_citations=N
 //	                      the answering prompt, as for rag
 type Options struct {
@@ -49,13 +52,16 @@ var optionKeys = []string{"k", "derive", "derive_model", "fuse", "format", "max_
 
 // The ways of fusing the kinds of the + variants and raidd-u.
 const (
-	// FuseRank fuses each kind's ranking of the chunks by reciprocal
-	// rank: a chunk's own text is taken when it ranks higher among the
-	// raw chunks than the summaries' best chunks do among theirs, and a
-	// chunk several keys find comes first.
+	// FuseRank fuses each kind's ranking of the chunks (by BM25, and by
+	// embedding similarity when an embedding model is configured) by
+	// reciprocal rank: a chunk's own text is taken when it ranks higher
+	// among the raw chunks than the summaries' best chunks do among
+	// theirs, and a chunk several keys find comes first.
 	FuseRank = "rank"
 	// FuseScore ranks every kind's units in one BM25 collection, each
-	// kind's lengths normalised against its own average.
+	// kind's lengths normalised against its own average; with an
+	// embedding model, each unit's BM25 score and cosine are min-max
+	// normalised over the pool and added.
 	FuseScore = "score"
 )
 
@@ -89,7 +95,7 @@ func ParseOptions(name string, m map[string]string) (Options, error) {
 			case FuseRank, FuseScore:
 				o.Fuse = strings.ToLower(val)
 			default:
-				return o, fmt.Errorf("%w: fuse=%q: give rank (reciprocal-rank fusion of the kinds' rankings) or score (one BM25 ranking)", ErrOption, val)
+				return o, fmt.Errorf("%w: fuse=%q: give rank (reciprocal-rank fusion of the rankings) or score (one ranking by score)", ErrOption, val)
 			}
 		case "derive_model":
 			if val == "" {

@@ -24,7 +24,8 @@
 // committed in batches, so an interrupted derivation resumes at the first
 // missing chunk; a reply without a summary and questions is asked again
 // once, then stored as failed and reported. Once a document is complete,
-// its summaries, questions and raw chunks are indexed for BM25.
+// its summaries, questions and raw chunks are indexed for BM25, and, when
+// an embedding model is configured, embedded (see Dense retrieval).
 //
 // One call per chunk rather than the authors' two (a summary call and a
 // question call) sends the chunk once. On the declaration test document
@@ -57,8 +58,37 @@
 // its own average.
 // Their sentences are shown in document order under their real numbers
 // ("<C512>"), exactly as RAC-S shows retrieved sentences, so every
-// citation resolves to the document's own bytes. Dense similarity fuses
-// in through Strategy.Dense when an embedding scorer is set.
+// citation resolves to the document's own bytes.
+//
+// # Dense retrieval
+//
+// The paper retrieves by the cosine similarity of embeddings (LlamaIndex,
+// text-embedding-ada-002). With an embedding model configured
+// (embed_model, CITELENS_EMBED_MODEL), each summary, question and raw
+// chunk is embedded once — by `citelens derive` after deriving, or by the
+// strategy the first time it needs them, with stages ("embedding
+// 1,204/1,204 summaries of manual.pdf…") and the cost in the answer's
+// usage — and kept in the library by document, derivation and embedding
+// model (engine/dense.EnsureDerived; int8 vectors beside the document's
+// own, resumable batch by batch, removed with the document). A question
+// is then embedded once and ranks the same units by cosine
+// (docstore.Library.SearchDerivedVectors) as BM25 ranks them, and the two
+// are fused the way the kinds already are, so one rule covers both:
+//
+//   - fuse=rank (default): each kind ranks the chunks twice, by words and
+//     by meaning, and every ranking joins the reciprocal-rank fusion
+//     (raidd-s and raidd-q fuse their two). BM25 scores and cosines are
+//     no more comparable than a summary's and a raw chunk's BM25 scores;
+//     ranks are. A chunk found by meaning alone, whose keys share no word
+//     with the question, can still be taken.
+//   - fuse=score: one collection by score, as retrieve.Fusion fuses: the
+//     pool's BM25 scores and its cosines, each min-max normalised, added
+//     1:1 (dense.DefaultLexicalWeight : dense.DefaultDenseWeight).
+//
+// Ranking by meaning finds the chunks whose keys say what the question
+// asks in other words, which BM25 cannot. Without an embedding model,
+// retrieval is BM25 alone and nothing is embedded; if embedding fails,
+// a stage says so and the answer is ranked by BM25.
 package raidd
 
 import (
@@ -74,7 +104,6 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
-	"github.com/citelens/citelens/engine/retrieve"
 )
 
 // Variant is one RAIDD flavour: the kinds of units its retrieval ranks.
@@ -87,9 +116,9 @@ type Variant struct {
 // Variants are the registered strategies.
 var Variants = []Variant{
 	{"raidd-s", []docstore.DerivedKind{docstore.DerivedSummary},
-		"RAIDD-S: match the question against model-written summaries of each chunk; answer from the original chunks (options: k, derive, derive_model, format, max_citations)"},
+		"RAIDD-S: match the question against model-written summaries of each chunk; answer from the original chunks (options: k, fuse, derive, derive_model, format, max_citations)"},
 	{"raidd-q", []docstore.DerivedKind{docstore.DerivedQuestion},
-		"RAIDD-Q: match the question against model-written questions about each chunk; answer from the original chunks (options: k, derive, derive_model, format, max_citations)"},
+		"RAIDD-Q: match the question against model-written questions about each chunk; answer from the original chunks (options: k, fuse, derive, derive_model, format, max_citations)"},
 	{"raidd-s+", []docstore.DerivedKind{docstore.DerivedSummary, docstore.DerivedRaw},
 		"RAIDD-S+: like raidd-s, and a chunk's own text is taken when it ranks higher than the summaries' matches (options: k, fuse, derive, derive_model, format, max_citations)"},
 	{"raidd-q+", []docstore.DerivedKind{docstore.DerivedQuestion, docstore.DerivedRaw},
@@ -117,13 +146,9 @@ func IsRAIDD(name string) bool {
 // Strategy is one RAIDD variant.
 type Strategy struct {
 	v      Variant
+	env    *engine.Env
 	lib    *docstore.Library
 	client *llm.Client
-	// Dense, when set, re-scores the ranked pool of derived units by
-	// embedding similarity (min-max normalised, mixed 1:1 with BM25)
-	// before distinct chunks are taken. It is the seam for dense
-	// retrieval: nil ranks by BM25 alone.
-	Dense retrieve.DenseScorer
 }
 
 // New returns the named RAIDD strategy, or an error wrapping
@@ -140,7 +165,7 @@ func New(env *engine.Env, name string) (*Strategy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Strategy{v: Variants[i], lib: env.Library, client: c}, nil
+	return &Strategy{v: Variants[i], env: env, lib: env.Library, client: c}, nil
 }
 
 // Name returns the variant's name.
@@ -174,7 +199,11 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 	if err := s.prepare(ctx, set, docs, opt.Derive, emit); err != nil {
 		return nil, err
 	}
-	chosen, err := s.retrieve(ctx, req.Question, set, docs, opt.K, opt.Fuse, emit)
+	m, err := s.meaning(ctx, req.Question, set, docs, emit)
+	if err != nil {
+		return nil, err
+	}
+	chosen, err := s.retrieve(ctx, req.Question, set, docs, opt.K, opt.Fuse, m, emit)
 	if err != nil {
 		return nil, err
 	}
@@ -306,101 +335,106 @@ func (s *Strategy) others(ids []docstore.DocID, set docstore.DerivedSet) []strin
 	return out
 }
 
-// chunkHit is a retrieved chunk: the Doc-th document of the scope, the
-// best unit that brought it, and (rank fusion) its rank in each kind's
-// ranking.
+// chunkHit is a retrieved chunk: the doc-th document of the scope, the
+// best unit that brought it, and (rank fusion) its rank in each ranking.
 type chunkHit struct {
 	doc int
 	docstore.DerivedHit
-	ranks map[docstore.DerivedKind]int
+	// byMeaning says the unit was found by embedding similarity.
+	byMeaning bool
+	ranks     map[ranking]int
+	best      int // the unit's rank in its ranking (rank fusion)
+}
+
+// ranking names one ranking of the chunks: a kind's units by BM25, or by
+// cosine similarity when byMeaning.
+type ranking struct {
+	kind      docstore.DerivedKind
+	byMeaning bool
 }
 
 // rrfK is reciprocal-rank fusion's constant (Cormack, Clarke and Büttcher
-// 2009): a chunk's fused score is the sum over kinds of 1/(rrfK + rank).
+// 2009): a chunk's fused score is the sum over rankings of 1/(rrfK + rank).
 const rrfK = 60
 
-// retrieve ranks the variant's units and returns the first k distinct
-// chunks, best first.
-func (s *Strategy) retrieve(ctx context.Context, question string, set docstore.DerivedSet, docs []*docstore.Document, k int, fuse string, emit func(engine.Event)) ([]chunkHit, error) {
+// retrieve ranks the variant's units — by BM25, and by cosine similarity
+// when m is not nil — and returns the first k distinct chunks, best first.
+func (s *Strategy) retrieve(ctx context.Context, question string, set docstore.DerivedSet, docs []*docstore.Document, k int, fuse string, m *meaning, emit func(engine.Event)) ([]chunkHit, error) {
 	ids := idsOf(docs)
 	units, err := s.lib.DerivedUnits(set, ids)
 	if err != nil {
 		return nil, err
 	}
-	emit(engine.Event{Stage: matchingStage(s.v.Kinds, units, set.Model)})
+	emit(engine.Event{Stage: matchingStage(s.v.Kinds, units, set.Model, m.model())})
 	q := docstore.ParseQuery(question)
 	index := make(map[docstore.DocID]int, len(docs))
 	for i, d := range docs {
 		index[d.ID] = i
 	}
-	// ranking lists kinds' units best first, one entry per chunk.
-	ranking := func(kinds []docstore.DerivedKind) ([]chunkHit, error) {
-		hits, err := s.lib.SearchDerived(q, docstore.DerivedSearchOptions{Set: set, Docs: ids, Kinds: kinds, K: k * PoolPerK})
-		if err != nil {
-			return nil, err
+	pool := k * PoolPerK
+	search := func(kinds []docstore.DerivedKind, byMeaning bool) ([]docstore.DerivedHit, error) {
+		if byMeaning {
+			return m.search(ctx, question, kinds, pool)
 		}
-		if s.Dense != nil && len(hits) > 0 {
-			if hits, err = s.fuse(ctx, question, set, hits); err != nil {
-				return nil, err
-			}
-		}
+		return s.lib.SearchDerived(q, docstore.DerivedSearchOptions{Set: set, Docs: ids, Kinds: kinds, K: pool})
+	}
+	// distinct keeps each chunk's best unit, in order.
+	distinct := func(hits []docstore.DerivedHit, byMeaning bool) []chunkHit {
 		seen := map[chunkKey]bool{}
 		var out []chunkHit
 		for _, h := range hits {
 			if key := (chunkKey{h.Doc, h.Chunk}); !seen[key] {
 				seen[key] = true
-				out = append(out, chunkHit{doc: index[h.Doc], DerivedHit: h})
+				out = append(out, chunkHit{doc: index[h.Doc], DerivedHit: h, byMeaning: byMeaning})
 			}
 		}
-		return out, ctx.Err()
+		return out
 	}
 	var ranked []chunkHit
-	if len(s.v.Kinds) == 1 || fuse == FuseScore {
-		if ranked, err = ranking(s.v.Kinds); err != nil {
+	if fuse == FuseScore {
+		// One collection of every kind's units: BM25 scores, and with
+		// embeddings their cosines, each min-max normalised and added.
+		hits, err := search(s.v.Kinds, false)
+		if err != nil {
 			return nil, err
 		}
-	} else {
-		// Scores of different kinds are not comparable (a raw chunk holds
-		// more of the question's words than its summary); ranks are. Each
-		// kind ranks the chunks by its own units, and a chunk ranked well
-		// by several kinds — several keys to the same text — comes first.
-		byKey := map[chunkKey]*chunkHit{}
-		var order []chunkKey
-		fused := map[chunkKey]float64{}
-		for _, kind := range s.v.Kinds {
-			list, err := ranking([]docstore.DerivedKind{kind})
+		if m != nil {
+			near, err := search(s.v.Kinds, true)
 			if err != nil {
 				return nil, err
 			}
-			for r, c := range list {
-				key := chunkKey{c.Doc, c.Chunk}
-				fused[key] += 1 / float64(rrfK+r+1)
-				if h, ok := byKey[key]; ok {
-					h.ranks[kind] = r + 1
-					if r+1 < h.ranks[h.Kind] {
-						h.DerivedHit = c.DerivedHit
-					}
-					continue
+			hits = fuseScores(hits, near)
+		}
+		ranked = distinct(hits, false)
+	} else {
+		// Scores of different kinds are not comparable (a raw chunk holds
+		// more of the question's words than its summary), nor are BM25
+		// scores and cosines; ranks are. Each kind ranks the chunks by its
+		// own units, by words and by meaning, and a chunk ranked well by
+		// several — several keys to the same text — comes first.
+		var lists [][]chunkHit
+		var names []ranking
+		for _, byMeaning := range []bool{false, true} {
+			if byMeaning && m == nil {
+				break
+			}
+			for _, kind := range s.v.Kinds {
+				hits, err := search([]docstore.DerivedKind{kind}, byMeaning)
+				if err != nil {
+					return nil, err
 				}
-				c.ranks = map[docstore.DerivedKind]int{kind: r + 1}
-				byKey[key] = &c
-				order = append(order, key)
+				lists = append(lists, distinct(hits, byMeaning))
+				names = append(names, ranking{kind, byMeaning})
 			}
 		}
-		for _, key := range order {
-			h := byKey[key]
-			h.Score = fused[key]
-			ranked = append(ranked, *h)
+		if len(lists) == 1 {
+			ranked = lists[0]
+		} else {
+			ranked = fuseRanks(names, lists)
 		}
-		slices.SortStableFunc(ranked, func(a, b chunkHit) int {
-			switch {
-			case a.Score > b.Score:
-				return -1
-			case a.Score < b.Score:
-				return 1
-			}
-			return a.ranks[a.Kind] - b.ranks[b.Kind]
-		})
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if len(ranked) == 0 {
 		return nil, s.nothing()
@@ -411,6 +445,49 @@ func (s *Strategy) retrieve(ctx context.Context, question string, set docstore.D
 	return out, nil
 }
 
+// fuseRanks fuses rankings of the chunks by reciprocal rank. A chunk is
+// represented by the unit of the ranking where it ranks best (the first
+// such ranking on a tie: words before meaning, kinds in the variant's
+// order).
+func fuseRanks(names []ranking, lists [][]chunkHit) []chunkHit {
+	byKey := map[chunkKey]*chunkHit{}
+	var order []chunkKey
+	fused := map[chunkKey]float64{}
+	for i, list := range lists {
+		for r, c := range list {
+			key := chunkKey{c.Doc, c.Chunk}
+			fused[key] += 1 / float64(rrfK+r+1)
+			if h, ok := byKey[key]; ok {
+				h.ranks[names[i]] = r + 1
+				if r+1 < h.best {
+					h.DerivedHit, h.byMeaning, h.best = c.DerivedHit, c.byMeaning, r+1
+				}
+				continue
+			}
+			c.ranks = map[ranking]int{names[i]: r + 1}
+			c.best = r + 1
+			byKey[key] = &c
+			order = append(order, key)
+		}
+	}
+	out := make([]chunkHit, 0, len(order))
+	for _, key := range order {
+		h := byKey[key]
+		h.Score = fused[key]
+		out = append(out, *h)
+	}
+	slices.SortStableFunc(out, func(a, b chunkHit) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return a.best - b.best
+	})
+	return out
+}
+
 // chunkKey identifies a chunk of the scope.
 type chunkKey struct {
 	doc   docstore.DocID
@@ -419,8 +496,9 @@ type chunkKey struct {
 
 // matchingStage says what the question is matched against: "matching the
 // question against 1,204 summaries and 9,632 questions written by
-// test-model, and the 1,204 chunks' own text".
-func matchingStage(kinds []docstore.DerivedKind, units map[docstore.DerivedKind]int, model string) string {
+// test-model, and the 1,204 chunks' own text", and "by their words and
+// by their meaning (embeddings by test-embed)" when embed names a model.
+func matchingStage(kinds []docstore.DerivedKind, units map[docstore.DerivedKind]int, model, embed string) string {
 	var derived []string
 	raw := false
 	for _, kd := range kinds {
@@ -433,6 +511,9 @@ func matchingStage(kinds []docstore.DerivedKind, units map[docstore.DerivedKind]
 	s := fmt.Sprintf("matching the question against %s written by %s", joinAnd(derived), model)
 	if raw {
 		s += fmt.Sprintf(", and the %s chunks' own text", engine.Thousands(units[docstore.DerivedRaw]))
+	}
+	if embed != "" {
+		s += fmt.Sprintf(", by their words and by their meaning (embeddings by %s)", embed)
 	}
 	return s
 }
@@ -467,28 +548,42 @@ type RetrievedChunk struct {
 	Sentences   [2]int         `json:"sentences"` // first and last, inclusive
 	Page        int            `json:"page"`
 	MatchedBy   string         `json:"matched_by"` // "summary", "question" or "raw"
-	Key         string         `json:"key,omitempty"`
-	// Ranks are the chunk's ranks (1 is best) in each kind's ranking,
-	// when the kinds' rankings were fused; Score is then the fused score.
-	Ranks map[string]int `json:"ranks,omitempty"`
-	Score float64        `json:"score"`
+	// ByMeaning says the unit that matched was found by the similarity
+	// of its embedding to the question's, not by BM25.
+	ByMeaning bool   `json:"by_meaning,omitempty"`
+	Key       string `json:"key,omitempty"`
+	// Ranks are the chunk's ranks (1 is best) in each kind's BM25
+	// ranking, and DenseRanks in each kind's embedding ranking, when
+	// rankings were fused; Score is then the fused score.
+	Ranks      map[string]int `json:"ranks,omitempty"`
+	DenseRanks map[string]int `json:"dense_ranks,omitempty"`
+	Score      float64        `json:"score"`
 }
 
 // String sums the retrieval up on one line for a status display, best
-// chunk first: "sentences 170-178 (own text #1, questions #4); sentences
-// 12-21 (questions #1: “Where is help on solve?”); …". Derived text is
-// made one terminal-safe line.
+// chunk first: "sentences 170-178 (own text #1, questions #4, summaries by
+// meaning #2); sentences 12-21 (questions #1: “Where is help on solve?”);
+// …". Derived text is made one terminal-safe line.
 func (r Retrieval) String() string {
 	names := map[string]string{"summary": "summaries", "question": "questions", "raw": "own text"}
 	var parts []string
 	for _, c := range r.Chunks {
 		var how []string
-		if len(c.Ranks) == 0 {
-			how = append(how, names[c.MatchedBy])
+		if len(c.Ranks)+len(c.DenseRanks) == 0 {
+			name := names[c.MatchedBy]
+			if c.ByMeaning {
+				name += " by meaning"
+			}
+			how = append(how, name)
 		}
 		for _, k := range []string{"summary", "question", "raw"} {
 			if rank, ok := c.Ranks[k]; ok {
 				how = append(how, fmt.Sprintf("%s #%d", names[k], rank))
+			}
+		}
+		for _, k := range []string{"summary", "question", "raw"} {
+			if rank, ok := c.DenseRanks[k]; ok {
+				how = append(how, fmt.Sprintf("%s by meaning #%d", names[k], rank))
 			}
 		}
 		part := fmt.Sprintf("sentences %d-%d (%s", c.First, c.Last, strings.Join(how, ", "))
@@ -505,12 +600,16 @@ func (s *Strategy) plan(set docstore.DerivedSet, docs []*docstore.Document, chos
 	for _, c := range chosen {
 		d := docs[c.doc]
 		pc := RetrievedChunk{Doc: c.Doc, Chunk: c.Chunk, First: c.First, Last: c.Last, Sentences: [2]int{c.First, c.Last},
-			Page: int(d.Sentences[c.First].Page), MatchedBy: c.Kind.String(), Score: c.Score}
-		for kind, r := range c.ranks {
-			if pc.Ranks == nil {
-				pc.Ranks = map[string]int{}
+			Page: int(d.Sentences[c.First].Page), MatchedBy: c.Kind.String(), ByMeaning: c.byMeaning, Score: c.Score}
+		for rk, r := range c.ranks {
+			ranks := &pc.Ranks
+			if rk.byMeaning {
+				ranks = &pc.DenseRanks
 			}
-			pc.Ranks[kind.String()] = r
+			if *ranks == nil {
+				*ranks = map[string]int{}
+			}
+			(*ranks)[rk.kind.String()] = r
 		}
 		if c.Kind != docstore.DerivedRaw {
 			if recs, err := s.lib.DerivedChunksAt(c.Doc, set, []int{c.Chunk}); err == nil {
@@ -533,76 +632,6 @@ func keyText(r docstore.DerivedChunk, h docstore.DerivedHit) string {
 		}
 	}
 	return ""
-}
-
-// fuse re-scores the pool with dense similarity: both scores min-max
-// normalised over the pool, mixed 1:1 (retrieve.Fusion's default).
-func (s *Strategy) fuse(ctx context.Context, question string, set docstore.DerivedSet, hits []docstore.DerivedHit) ([]docstore.DerivedHit, error) {
-	units := make([]retrieve.Unit, len(hits))
-	byDoc := map[docstore.DocID][]int{}
-	for i, h := range hits {
-		byDoc[h.Doc] = append(byDoc[h.Doc], i)
-	}
-	for doc, idx := range byDoc {
-		chunks := make([]int, len(idx))
-		for j, i := range idx {
-			chunks[j] = hits[i].Chunk
-		}
-		recs, err := s.lib.DerivedChunksAt(doc, set, chunks)
-		if err != nil {
-			return nil, err
-		}
-		d, err := s.lib.Document(doc)
-		if err != nil {
-			return nil, err
-		}
-		for j, i := range idx {
-			h := hits[i]
-			text := keyText(recs[j], h)
-			if h.Kind == docstore.DerivedRaw {
-				text = d.Text[d.Sentences[h.First].Start:d.Sentences[h.Last].End]
-			}
-			units[i] = retrieve.Unit{Doc: doc, First: h.First, Last: h.Last, Text: text}
-		}
-	}
-	ds, err := s.Dense.ScoreDense(ctx, question, units)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", retrieve.ErrDense, err)
-	}
-	if len(ds) != len(hits) {
-		return nil, fmt.Errorf("%w: %d scores for %d units", retrieve.ErrDense, len(ds), len(hits))
-	}
-	lex := make([]float64, len(hits))
-	for i, h := range hits {
-		lex[i] = h.Score
-	}
-	llo, lspan := minMax(lex)
-	dlo, dspan := minMax(ds)
-	out := slices.Clone(hits)
-	for i := range out {
-		out[i].Score = (lex[i]-llo)/lspan + (ds[i]-dlo)/dspan
-	}
-	slices.SortStableFunc(out, func(a, b docstore.DerivedHit) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return 0
-	})
-	return out, nil
-}
-
-func minMax(xs []float64) (lo, span float64) {
-	if len(xs) == 0 {
-		return 0, 1
-	}
-	lo, hi := slices.Min(xs), slices.Max(xs)
-	if hi-lo <= 0 {
-		return lo, 1
-	}
-	return lo, hi - lo
 }
 
 func idsOf(docs []*docstore.Document) []docstore.DocID {

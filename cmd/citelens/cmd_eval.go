@@ -209,7 +209,8 @@ func (a *app) evalLibrary(ctx context.Context, dir string) (*docstore.Library, f
 	}
 	names := make([]string, 0, len(files))
 	for _, f := range files {
-		if f.Type().IsRegular() {
+		// Stat follows symbolic links: a data set may link its documents.
+		if st, err := os.Stat(filepath.Join(dir, "docs", f.Name())); err == nil && st.Mode().IsRegular() {
 			names = append(names, f.Name())
 		}
 	}

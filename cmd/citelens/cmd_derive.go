@@ -12,6 +12,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/raidd"
 )
@@ -19,8 +20,8 @@ import (
 func init() {
 	register(&command{
 		name:    "derive",
-		args:    "[--doc ID]... [--model NAME] [--jobs N] [--status] [--json]",
-		summary: "write the summaries and questions the raidd strategies retrieve through (spends model tokens)",
+		args:    "[--doc ID]... [--model NAME] [--jobs N] [--no-embed] [--status] [--json]",
+		summary: "write the summaries and questions the raidd strategies retrieve through, and embed them if an embedding model is set (spends model tokens)",
 		run:     runDerive,
 	})
 }
@@ -31,7 +32,8 @@ func runDerive(ctx context.Context, a *app, args []string) error {
 	fs.Var(&refs, "doc", "derive for this document (`ID` prefix or file name; repeatable; default: all)")
 	model := fs.String("model", "", "the model that writes them (default: the configured model)")
 	jobs := fs.Int("jobs", 1, "derive `N` documents at once (a document's chunks go in order)")
-	status := fs.Bool("status", false, "show what is derived and what the rest would cost; make no model calls")
+	noEmbed := fs.Bool("no-embed", false, "do not embed the derived documents (with an embedding model set, the raidd strategies embed what they need when first asked)")
+	status := fs.Bool("status", false, "show what is derived and embedded and what the rest would cost; make no model calls")
 	asJSON := fs.Bool("json", false, "print a JSON summary")
 	if _, err := parseFlags(a, fs, args); err != nil {
 		return err
@@ -71,7 +73,7 @@ func runDerive(ctx context.Context, a *app, args []string) error {
 		if m == "" {
 			m = env.Config.Model
 		}
-		return deriveStatus(a, l, raidd.SetFor(m), docs, *asJSON)
+		return deriveStatus(a, l, raidd.SetFor(m), docs, env.Config.EmbedModel, *asJSON)
 	}
 	client, err := env.RequireLLM("derive")
 	if err != nil {
@@ -79,14 +81,116 @@ func runDerive(ctx context.Context, a *app, args []string) error {
 	}
 	dv := &raidd.Deriver{Library: l, Client: client, Model: *model, Jobs: *jobs}
 	rep, err := deriveWithProgress(ctx, a, dv, docs)
+	// Then the derived documents of every complete document are embedded,
+	// once, so that no question pays for it.
+	var emb *dense.DerivedReport
+	var eerr error
+	if err == nil && !*noEmbed && dense.Enabled(env) {
+		var r dense.DerivedReport
+		r, eerr = embedDerived(ctx, a, l, client, dv.Set(), completeDocs(rep), dense.DerivedKinds)
+		emb = &r
+	}
 	if *asJSON {
-		if jerr := writeJSON(a.stdout, newDeriveView(rep)); jerr != nil && err == nil {
+		view := newDeriveView(rep)
+		view.Embedding = newDeriveEmbedView(emb)
+		if jerr := writeJSON(a.stdout, view); jerr != nil && err == nil {
 			err = jerr
 		}
 	} else {
 		printDeriveReport(a.stdout, rep)
+		printDeriveEmbedded(a.stdout, emb)
 	}
-	return deriveError(err, dv, docs, refs)
+	if err != nil {
+		return deriveError(err, dv, docs, refs)
+	}
+	return embedDerivedError(eerr, dv, refs)
+}
+
+// completeDocs are the documents of a derivation with every chunk derived
+// (some perhaps failed): those whose derived documents are indexed.
+func completeDocs(rep raidd.Report) []docstore.DocID {
+	var out []docstore.DocID
+	for _, d := range rep.Docs {
+		if d.Chunks > 0 && d.Done+d.Failed == d.Chunks {
+			out = append(out, d.ID)
+		}
+	}
+	return out
+}
+
+// embedDerived embeds the units of kinds of set's derivation of docs that
+// are not embedded yet, with a progress bar on a terminal.
+func embedDerived(ctx context.Context, a *app, l *docstore.Library, client *llm.Client, set docstore.DerivedSet, docs []docstore.DocID, kinds []docstore.DerivedKind) (dense.DerivedReport, error) {
+	s, err := dense.New(l, client)
+	if err != nil {
+		return dense.DerivedReport{}, err
+	}
+	bar := &embedBar{w: a.stderr, enabled: isTerminal(a.stderr), start: time.Now()}
+	rep, err := s.EnsureDerived(ctx, docs, set, kinds, bar.update)
+	bar.finish()
+	return rep, err
+}
+
+// printDeriveEmbedded says what embedding the derived documents did.
+func printDeriveEmbedded(w io.Writer, rep *dense.DerivedReport) {
+	if rep == nil {
+		return
+	}
+	if rep.EmbeddedTotal() == 0 {
+		if len(rep.Units) > 0 {
+			fmt.Fprintf(w, "The derived documents are embedded with %s already.\n", textproc.OneLine(rep.Model))
+		}
+		return
+	}
+	fmt.Fprintf(w, "Embedded %s with %s in %s: %s calls, %s tokens", embeddedList(rep), textproc.OneLine(rep.Model),
+		time.Duration(rep.Seconds*float64(time.Second)).Round(100*time.Millisecond), commaInt(rep.Usage.LLMCalls), commaInt(rep.Usage.PromptTokens))
+	if rep.Usage.Estimated {
+		fmt.Fprint(w, " (estimated: the server reported no usage)")
+	}
+	fmt.Fprintln(w, ".")
+}
+
+// embeddedList names what a run embedded: "1,204 summaries, 9,632
+// questions and 1,204 chunks".
+func embeddedList(rep *dense.DerivedReport) string {
+	names := map[docstore.DerivedKind]string{docstore.DerivedSummary: "summaries", docstore.DerivedQuestion: "questions", docstore.DerivedRaw: "chunks"}
+	var parts []string
+	for _, k := range dense.DerivedKinds {
+		if n := rep.Embedded[k]; n > 0 {
+			parts = append(parts, commaInt(n)+" "+names[k])
+		}
+	}
+	switch len(parts) {
+	case 0:
+		return "nothing"
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// embedDerivedError explains an embedding of derived documents that
+// stopped: the derivation is kept, and deriving again embeds the rest.
+func embedDerivedError(err error, dv *raidd.Deriver, refs []string) error {
+	if err == nil {
+		return nil
+	}
+	again := "citelens derive"
+	for _, r := range refs {
+		again += " --doc " + r
+	}
+	if dv.Model != "" {
+		again += " --model " + dv.Model
+	}
+	resume := fmt.Sprintf("The derived documents and what was embedded are kept: '%s' embeds the rest (or ask: the raidd strategies embed what they need).", again)
+	if errors.Is(err, context.Canceled) || errors.Is(err, llm.ErrCanceled) {
+		return withHint(errors.New("embedding interrupted"), "%s", resume)
+	}
+	var le *llm.Error
+	if errors.As(err, &le) && le.Fix() != "" {
+		return withHint(err, "%s\n%s", le.Fix(), resume)
+	}
+	return withHint(err, "%s", resume)
 }
 
 // deriveWithProgress runs dv over docs with a progress bar on a terminal:
@@ -186,7 +290,7 @@ func deriveError(err error, dv *raidd.Deriver, docs []docstore.DocID, refs []str
 
 // deriveStatus prints what is derived for docs and what deriving the rest
 // would cost.
-func deriveStatus(a *app, l *docstore.Library, set docstore.DerivedSet, docs []docstore.DocID, asJSON bool) error {
+func deriveStatus(a *app, l *docstore.Library, set docstore.DerivedSet, docs []docstore.DocID, embedModel string, asJSON bool) error {
 	type docStatus struct {
 		ID               docstore.DocID `json:"id"`
 		Name             string         `json:"name"`
@@ -197,15 +301,20 @@ func deriveStatus(a *app, l *docstore.Library, set docstore.DerivedSet, docs []d
 		PromptTokens     int            `json:"prompt_tokens"`
 		CompletionTokens int            `json:"completion_tokens"`
 		LLMCalls         int            `json:"llm_calls"`
+		// With an embedding model: the derived units (summaries, questions,
+		// chunks) of an indexed derivation, and how many are embedded.
+		Units    int `json:"units,omitempty"`
+		Embedded int `json:"embedded,omitempty"`
 	}
 	var out struct {
-		Model     string      `json:"model"`
-		Docs      []docStatus `json:"documents"`
-		Missing   int         `json:"chunks_missing"`
-		EstCalls  int         `json:"estimated_calls"`
-		EstTokens int         `json:"estimated_tokens"`
+		Model      string      `json:"model"`
+		EmbedModel string      `json:"embed_model,omitempty"`
+		Docs       []docStatus `json:"documents"`
+		Missing    int         `json:"chunks_missing"`
+		EstCalls   int         `json:"estimated_calls"`
+		EstTokens  int         `json:"estimated_tokens"`
 	}
-	out.Model = set.Model
+	out.Model, out.EmbedModel = set.Model, embedModel
 	est, err := raidd.Missing(l, set, docs)
 	if err != nil {
 		return err
@@ -224,8 +333,22 @@ func deriveStatus(a *app, l *docstore.Library, set docstore.DerivedSet, docs []d
 		if err != nil {
 			return err
 		}
-		out.Docs = append(out.Docs, docStatus{ID: id, Name: d.Name, Chunks: len(chunks), Derived: st.Done - st.Failed, Failed: st.Failed,
-			Indexed: st.Indexed, PromptTokens: st.PromptTokens, CompletionTokens: st.CompletionTokens, LLMCalls: st.Calls})
+		ds := docStatus{ID: id, Name: d.Name, Chunks: len(chunks), Derived: st.Done - st.Failed, Failed: st.Failed,
+			Indexed: st.Indexed, PromptTokens: st.PromptTokens, CompletionTokens: st.CompletionTokens, LLMCalls: st.Calls}
+		if embedModel != "" && st.Indexed {
+			for _, k := range dense.DerivedKinds {
+				gaps, n, err := l.VectorGaps(docstore.DerivedVectorKey(id, embedModel, set, k))
+				if err != nil {
+					return err
+				}
+				ds.Units += n
+				ds.Embedded += n
+				for _, g := range gaps {
+					ds.Embedded -= g.Last - g.First + 1
+				}
+			}
+		}
+		out.Docs = append(out.Docs, ds)
 	}
 	if asJSON {
 		return writeJSON(a.stdout, out)
@@ -250,11 +373,24 @@ func deriveStatus(a *app, l *docstore.Library, set docstore.DerivedSet, docs []d
 		if d.LLMCalls > 0 {
 			fmt.Fprintf(a.stdout, "  spent %s tokens", approxTokens(d.PromptTokens+d.CompletionTokens))
 		}
+		if d.Units > 0 {
+			fmt.Fprintf(a.stdout, "  embedded %s/%s", commaInt(d.Embedded), commaInt(d.Units))
+		}
 		fmt.Fprintln(a.stdout)
 	}
 	if est.Chunks > 0 {
 		fmt.Fprintf(a.stdout, "Deriving the missing %s chunks takes about %s calls and %s tokens: run 'citelens derive'.\n",
 			commaInt(est.Chunks), commaInt(est.Calls), approxTokens(est.Tokens()))
+	}
+	if embedModel != "" {
+		units, embedded := 0, 0
+		for _, d := range out.Docs {
+			units, embedded = units+d.Units, embedded+d.Embedded
+		}
+		if embedded < units {
+			fmt.Fprintf(a.stdout, "%s of the derived summaries, questions and chunks are not embedded with %s yet: 'citelens derive' embeds them.\n",
+				commaInt(units-embedded), textproc.OneLine(embedModel))
+		}
 	}
 	return nil
 }
@@ -270,6 +406,31 @@ type deriveView struct {
 	Failures        []deriveFailure `json:"failures"`
 	citations.Usage                 // prompt_tokens, completion_tokens, llm_calls, estimated
 	Seconds         float64         `json:"seconds"`
+	// Embedding is what embedding the derived documents did, when an
+	// embedding model is configured.
+	Embedding *deriveEmbedView `json:"embedding,omitempty"`
+}
+
+// deriveEmbedView is what embedding the derived documents did.
+type deriveEmbedView struct {
+	Model string `json:"model"`
+	// Units counts the derived units (summaries, questions, chunks) of the
+	// complete documents; Embedded those this run embedded.
+	Units    int             `json:"units"`
+	Embedded int             `json:"embedded"`
+	Usage    citations.Usage `json:"usage"`
+	Seconds  float64         `json:"seconds"`
+}
+
+func newDeriveEmbedView(rep *dense.DerivedReport) *deriveEmbedView {
+	if rep == nil {
+		return nil
+	}
+	v := &deriveEmbedView{Model: rep.Model, Embedded: rep.EmbeddedTotal(), Usage: rep.Usage, Seconds: rep.Seconds}
+	for _, n := range rep.Units {
+		v.Units += n
+	}
+	return v
 }
 
 type deriveDocView struct {
@@ -308,6 +469,9 @@ type evalDerive struct {
 	Failed  int     `json:"failed"`
 	Seconds float64 `json:"seconds"`
 	citations.Usage
+	// Embedding is what embedding the strategy's derived units did, with
+	// an embedding model configured.
+	Embedding *deriveEmbedView `json:"embedding,omitempty"`
 }
 
 // String is the derive cost for the summary line.
@@ -315,8 +479,12 @@ func (d *evalDerive) String() string {
 	if d == nil {
 		return ""
 	}
-	return fmt.Sprintf("; derive step: %s chunks, %s calls, %s prompt and %s completion tokens",
+	s := fmt.Sprintf("; derive step: %s chunks, %s calls, %s prompt and %s completion tokens",
 		commaInt(d.Chunks), commaInt(d.LLMCalls), commaInt(d.PromptTokens), commaInt(d.CompletionTokens))
+	if e := d.Embedding; e != nil && e.Embedded > 0 {
+		s += fmt.Sprintf(", then %s derived units embedded in %s calls, %s tokens", commaInt(e.Embedded), commaInt(e.Usage.LLMCalls), commaInt(e.Usage.PromptTokens))
+	}
+	return s
 }
 
 // prepareEval derives, before an evaluation of a RAIDD strategy, what the
@@ -360,7 +528,17 @@ func prepareEval(ctx context.Context, a *app, env *engine.Env, s engine.Strategy
 	if err != nil {
 		return nil, deriveError(err, dv, nil, nil)
 	}
-	return &evalDerive{Chunks: rep.Derived, Resumed: rep.Resumed, Failed: len(rep.Failures), Seconds: rep.Seconds, Usage: rep.Usage}, nil
+	out := &evalDerive{Chunks: rep.Derived, Resumed: rep.Resumed, Failed: len(rep.Failures), Seconds: rep.Seconds, Usage: rep.Usage}
+	if dense.Enabled(env) {
+		// The strategy's own kinds, as it would embed them at its first
+		// question.
+		emb, err := embedDerived(ctx, a, env.Library, rs.Client(), dv.Set(), completeDocs(rep), rs.Variant().Kinds)
+		if err != nil {
+			return nil, embedDerivedError(err, dv, nil)
+		}
+		out.Embedding = newDeriveEmbedView(&emb)
+	}
+	return out, nil
 }
 
 func docCount(n int) string {

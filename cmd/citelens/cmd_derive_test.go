@@ -170,3 +170,151 @@ func TestEvalReportsDeriveCost(t *testing.T) {
 		t.Errorf("the summary line lacks the derive step:\n%s", errb.String())
 	}
 }
+
+// TestDeriveEmbeds: with an embedding model, derive embeds the summaries,
+// questions and chunks once, after deriving, with the cost; --status says
+// how much is embedded; a run cut short resumes; ask then embeds only its
+// question; --no-embed leaves them to the strategy; no embedding model,
+// no embedding calls.
+func TestDeriveEmbeds(t *testing.T) {
+	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
+	modelEnv(t, srv)
+	t.Setenv("CITELENS_EMBED_MODEL", llmtest.DefaultEmbedModel)
+	t.Setenv("CITELENS_CONFIG", writeConfig(t, "embed_batch = 8\n"))
+	c := newCLI(t)
+	c.ok("add", sample)
+
+	// The third embedding request fails: derivation is kept, the two
+	// batches too, and the error says how to go on.
+	srv.EnqueueEmbeddings(llmtest.Reply{}, llmtest.Reply{}, llmtest.Status(400))
+	_, errs, code := c.run("derive")
+	if code == 0 || !strings.Contains(errs, "embeds the rest") {
+		t.Fatalf("derive against a failing embedding endpoint: status %d\n%s", code, errs)
+	}
+	_, before := embedRequests(srv)
+	var view deriveView
+	if err := json.Unmarshal([]byte(c.ok("derive", "--json")), &view); err != nil {
+		t.Fatal(err)
+	}
+	_, after := embedRequests(srv)
+	e := view.Embedding
+	// Every unit is sent once, but for the failed batch of 8.
+	if view.Derived != 0 || e == nil || e.Model != llmtest.DefaultEmbedModel || e.Embedded == 0 || e.Embedded >= e.Units ||
+		after-before != e.Embedded || before+e.Embedded != e.Units+8 || e.Usage.LLMCalls == 0 || e.Usage.PromptTokens == 0 {
+		t.Fatalf("the resumed derive: %+v, embedding %+v; %d texts sent before, %d after", view, e, before, after-before)
+	}
+	out := c.ok("derive")
+	if !strings.Contains(out, "embedded with test-embed already") {
+		t.Errorf("derive once embedded:\n%s", out)
+	}
+	if out := c.ok("derive", "--status"); !strings.Contains(out, fmt.Sprintf("embedded %d/%d", e.Units, e.Units)) || strings.Contains(out, "not embedded") {
+		t.Errorf("derive --status once embedded:\n%s", out)
+	}
+	if _, again := embedRequests(srv); again != after {
+		t.Errorf("%d texts embedded again", again-after)
+	}
+	const question = "What do governments derive their powers from?"
+	c.ok("ask", "--strategy", "raidd-u", question)
+	var asked []string
+	for _, r := range srv.Requests() {
+		if r.Embed != nil {
+			asked = append(asked, r.Embed.Input...)
+		}
+	}
+	if got := asked[after:]; len(got) != 1 || got[0] != question {
+		t.Errorf("ask embedded %q; want its question only", got)
+	}
+
+	// --no-embed: derived, not embedded.
+	var added []addedDoc
+	other := filepath.Join(t.TempDir(), "other.txt")
+	if err := os.WriteFile(other, []byte(strings.Repeat("The river rose after the long rains of spring. ", 40)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(c.ok("add", "--json", other)), &added); err != nil {
+		t.Fatal(err)
+	}
+	_, before = embedRequests(srv)
+	if out := c.ok("derive", "--no-embed"); strings.Contains(out, "Embedded") {
+		t.Errorf("derive --no-embed:\n%s", out)
+	}
+	if _, after := embedRequests(srv); after != before {
+		t.Errorf("derive --no-embed embedded %d texts", after-before)
+	}
+	if out := c.ok("derive", "--status"); !strings.Contains(out, "not embedded with test-embed yet") {
+		t.Errorf("derive --status with a document not embedded:\n%s", out)
+	}
+
+	// No embedding model: no embedding calls, no embedding in the report.
+	t.Setenv("CITELENS_EMBED_MODEL", "")
+	c.ok("rm", string(added[0].ID))
+	c.ok("add", other)
+	view = deriveView{}
+	if err := json.Unmarshal([]byte(c.ok("derive", "--json")), &view); err != nil {
+		t.Fatal(err)
+	}
+	if _, after := embedRequests(srv); after != before || view.Embedding != nil || view.Derived == 0 {
+		t.Errorf("derive without an embedding model: %d texts embedded, %+v", after-before, view)
+	}
+}
+
+// TestEvalEmbedsBeforeAnswers: with an embedding model, eval's derive step
+// also embeds the strategy's derived units, reported with it, so each
+// answer pays only for embedding its question.
+func TestEvalEmbedsBeforeAnswers(t *testing.T) {
+	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
+	modelEnv(t, srv)
+	t.Setenv("CITELENS_EMBED_MODEL", llmtest.DefaultEmbedModel)
+	data := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(data, "docs"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(sample)
+	if err := os.WriteFile(filepath.Join(data, "docs", "declaration.txt"), raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	questions := []string{"What do governments derive their powers from?", "What is the history of the present King of Great Britain?"}
+	var qs strings.Builder
+	for i, q := range questions {
+		fmt.Fprintf(&qs, `{"id": "q%d", "question": %q, "answers": [], "docs": ["declaration.txt"], "evidence": [{"doc": "declaration.txt", "start": 0, "end": 40}]}`+"\n", i, q)
+	}
+	if err := os.WriteFile(filepath.Join(data, "questions.jsonl"), []byte(qs.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb strings.Builder
+	if code := run([]string{"eval", "--data", data, "--strategy", "raidd-u", "--out", filepath.Join(data, "out.jsonl")}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("eval: status %d\n%s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	var sum struct {
+		LLMCalls int `json:"llm_calls"`
+		Derive   *struct {
+			Embedding *deriveEmbedView `json:"embedding"`
+		} `json:"derive"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
+		t.Fatal(err)
+	}
+	var embedded []string
+	embedCalls := 0
+	for _, r := range srv.Requests() {
+		if r.Embed != nil {
+			embedCalls++
+			embedded = append(embedded, r.Embed.Input...)
+		}
+	}
+	if sum.Derive == nil || sum.Derive.Embedding == nil {
+		t.Fatalf("no embedding in the derive step: %s", lines[len(lines)-1])
+	}
+	e := sum.Derive.Embedding
+	// raidd-u's kinds (summaries, questions, raw chunks) once, then one
+	// question per answer.
+	if e.Embedded == 0 || e.Embedded != e.Units || len(embedded) != e.Embedded+len(questions) ||
+		embedCalls != e.Usage.LLMCalls+len(questions) || sum.LLMCalls != 2*len(questions) {
+		o, _ := os.ReadFile(filepath.Join(data, "out.jsonl"))
+		t.Errorf("derive embedding %+v; %d texts in %d calls; answers' calls %d\n%s", e, len(embedded), embedCalls, sum.LLMCalls, o)
+	}
+	if !strings.Contains(errb.String(), "derived units embedded in ") {
+		t.Errorf("the summary line lacks the embedding:\n%s", errb.String())
+	}
+}

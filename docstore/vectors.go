@@ -586,8 +586,9 @@ func (l *Library) VectorSets(doc DocID) ([]VectorInfo, error) {
 	return out, err
 }
 
-// DeleteVectors removes the vectors model computed for doc (every model's
-// when model is "").
+// DeleteVectors removes the vectors model computed for doc — of its
+// sentences, its chunks and its derivations' units — (every model's when
+// model is "").
 func (l *Library) DeleteVectors(doc DocID, model string) error {
 	return l.db.Update(func(tx *bolt.Tx) error {
 		root := tx.Bucket(bucketVectors)

@@ -577,7 +577,7 @@ func TestOptions(t *testing.T) {
 		t.Fatalf("%+v %v", o, err)
 	}
 	for _, bad := range []map[string]string{{"k": "0"}, {"l_max": "x"}, {"max_citations": "-1"}, {"parallel": "99"}, {"level": "chunk"}} {
-		if _, err := ParseOptions(bad); !errors.Is(err, ErrOption) {
+		if _, err := ParseOptions(bad); !errors.Is(err, engine.ErrOption) {
 			t.Errorf("%v: %v", bad, err)
 		}
 	}

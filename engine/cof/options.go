@@ -1,10 +1,8 @@
 package cof
 
 import (
-	"fmt"
-	"slices"
-	"strconv"
-	"strings"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/generate"
 )
 
 // Defaults of the options: the paper's retrieval settings (section 3.2,
@@ -44,31 +42,21 @@ func ParseOptions(m map[string]string) (Options, error) {
 	o := Options{K: DefaultK, LMax: DefaultLMax, MaxCitations: DefaultCite, Parallel: DefaultParallel}
 	keys := []string{"k", "l_max", "max_citations", "parallel"}
 	for key, val := range m {
-		if !slices.Contains(keys, key) {
-			return o, fmt.Errorf("%w: %q; the %s strategy takes %s", ErrOption, key, Name, strings.Join(keys, ", "))
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(val))
+		var err error
 		switch key {
 		case "k":
-			if err != nil || n < 1 || n > MaxK {
-				return o, fmt.Errorf("%w: k=%q: give about how many chunks to show, 1 to %d", ErrOption, val, MaxK)
-			}
-			o.K = n
+			o.K, err = engine.IntOption(key, val, 1, MaxK, "about how many chunks to show")
 		case "l_max":
-			if err != nil || n < 1 || n > MaxK {
-				return o, fmt.Errorf("%w: l_max=%q: give how many chunks each answer sentence retrieves at most, 1 to %d", ErrOption, val, MaxK)
-			}
-			o.LMax = n
+			o.LMax, err = engine.IntOption(key, val, 1, MaxK, "how many chunks each answer sentence retrieves at most")
 		case "max_citations":
-			if err != nil || n < 0 {
-				return o, fmt.Errorf("%w: max_citations=%q: give a whole number, 0 for no limit", ErrOption, val)
-			}
-			o.MaxCitations = n
+			o.MaxCitations, err = generate.ParseMaxCitations(val)
 		case "parallel":
-			if err != nil || n < 1 || n > 32 {
-				return o, fmt.Errorf("%w: parallel=%q: give how many extractions may run at once, 1 to 32", ErrOption, val)
-			}
-			o.Parallel = n
+			o.Parallel, err = engine.IntOption(key, val, 1, 32, "how many extractions may run at once")
+		default:
+			err = engine.UnknownOption(Name, key, "", keys)
+		}
+		if err != nil {
+			return o, err
 		}
 	}
 	return o, nil

@@ -343,7 +343,7 @@ func (r *run) answer(ctx context.Context, ans *engine.Answer) error {
 		r.factsAsAnswer(ans, "no fact found cites the documents, so no answer was written from them: the statements are the facts found for the sub-questions")
 		return nil
 	}
-	format := r.opt.format(r.cfg.Model)
+	format := r.opt.FormatFor(r.cfg.Model)
 	var thought strings.Builder
 	writeThought(&thought, r.question, r.plan.Steps, nil)
 	num, err := r.numbering(thought.String(), format, ranked)

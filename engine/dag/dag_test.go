@@ -512,7 +512,7 @@ func TestOptions(t *testing.T) {
 		{"level", "chunk", "takes max_steps, chunks"},
 	} {
 		_, err := ParseOptions(map[string]string{tc.key: tc.val})
-		if !errors.Is(err, ErrOption) || !strings.Contains(err.Error(), tc.want) {
+		if !errors.Is(err, engine.ErrOption) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s=%s: %v", tc.key, tc.val, err)
 		}
 	}

@@ -4,9 +4,6 @@ import "errors"
 
 // Sentinel errors of the package, wrapped with details where they occur.
 var (
-	// ErrOption means a request option the strategy cannot use; the
-	// message names it and says what it takes.
-	ErrOption = errors.New("invalid option")
 	// ErrNoRoom means the model's context is too small for even one
 	// retrieved sentence after the prompt's instructions.
 	ErrNoRoom = errors.New("the model's context leaves no room for the documents")

@@ -1,12 +1,12 @@
 package dag
 
 import (
-	"fmt"
+	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/generate"
 )
 
@@ -42,70 +42,40 @@ const (
 //	                   (default 0: the final prompt shows only the facts'
 //	                   sentences, so there is nothing to over-cite)
 type Options struct {
-	MaxSteps     int
-	Chunks       int
-	ChunkWords   int
-	Format       generate.Format // "" means the model's default
-	MaxCitations int
+	MaxSteps   int
+	Chunks     int
+	ChunkWords int
+	generate.Options
 }
 
-var optionKeys = []string{"max_steps", "chunks", "k", "chunk_words", "format", "max_citations"}
+var optionKeys = append([]string{"max_steps", "chunks", "k", "chunk_words"}, generate.OptionKeys...)
 
 // ParseOptions reads the options. An unknown key or a bad value is an
 // error that names it and says what it takes.
 func ParseOptions(m map[string]string) (Options, error) {
 	o := Options{MaxSteps: DefaultMaxSteps, Chunks: DefaultChunks, ChunkWords: DefaultChunkWords}
 	// Sorted, so that with several bad options the same one is reported.
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, key := range keys {
+	for _, key := range slices.Sorted(maps.Keys(m)) {
 		val := strings.TrimSpace(m[key])
+		var err error
 		switch key {
 		case "max_steps":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 || n > MaxMaxSteps {
-				return o, fmt.Errorf("%w: max_steps=%q: give a whole number of sub-questions, 1 to %d", ErrOption, val, MaxMaxSteps)
-			}
-			o.MaxSteps = n
+			o.MaxSteps, err = engine.IntOption(key, val, 1, MaxMaxSteps, "a whole number of sub-questions")
 		case "chunks", "k":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 || n > MaxChunks {
-				return o, fmt.Errorf("%w: %s=%q: give a whole number of chunks to retrieve per sub-question, 1 to %d", ErrOption, key, val, MaxChunks)
-			}
-			o.Chunks = n
+			o.Chunks, err = engine.IntOption(key, val, 1, MaxChunks, "a whole number of chunks to retrieve per sub-question")
 		case "chunk_words":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < MinChunkWords || n > MaxChunkWords {
-				return o, fmt.Errorf("%w: chunk_words=%q: give a chunk size in words, %d to %d", ErrOption, val, MinChunkWords, MaxChunkWords)
-			}
-			o.ChunkWords = n
-		case "format":
-			f, err := generate.ParseFormat(val)
-			if err != nil {
-				return o, fmt.Errorf("%w: %v", ErrOption, err)
-			}
-			o.Format = f
-		case "max_citations":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 0 {
-				return o, fmt.Errorf("%w: max_citations=%q: give a whole number, 0 for no limit", ErrOption, val)
-			}
-			o.MaxCitations = n
+			o.ChunkWords, err = engine.IntOption(key, val, MinChunkWords, MaxChunkWords, "a chunk size in words")
 		default:
-			return o, fmt.Errorf("%w: %q; the %s strategy takes %s", ErrOption, key, Name, strings.Join(optionKeys, ", "))
+			var handled bool
+			if handled, err = o.ParseOption(key, val); !handled {
+				err = engine.UnknownOption(Name, key, "", optionKeys)
+			}
+		}
+		if err != nil {
+			return o, err
 		}
 	}
 	return o, nil
-}
-
-func (o Options) format(model string) generate.Format {
-	if o.Format != "" {
-		return o.Format
-	}
-	return generate.DefaultFormat(model)
 }
 
 func (o Options) resolve() citations.ResolveOptions {

@@ -101,13 +101,13 @@ func ParseOptions(m map[string]string) (Options, error) {
 		case "k":
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 1 {
-				return o, fmt.Errorf("%w: k=%q: give a whole number of statements, 1 or more", ErrOption, val)
+				return o, fmt.Errorf("%w: k=%q: give a whole number of statements, 1 or more", engine.ErrOption, val)
 			}
 			o.K = n
 		case "stop":
 			r, err := strconv.ParseFloat(val, 64)
 			if err != nil || r <= 0 || r >= 1 {
-				return o, fmt.Errorf("%w: stop=%q: give a ratio between 0 and 1, such as 0.4", ErrOption, val)
+				return o, fmt.Errorf("%w: stop=%q: give a ratio between 0 and 1, such as 0.4", engine.ErrOption, val)
 			}
 			o.Stop = r
 		case "pages":
@@ -119,11 +119,11 @@ func ParseOptions(m map[string]string) (Options, error) {
 		case "merge":
 			b, err := strconv.ParseBool(val)
 			if err != nil {
-				return o, fmt.Errorf("%w: merge=%q: give true or false", ErrOption, val)
+				return o, fmt.Errorf("%w: merge=%q: give true or false", engine.ErrOption, val)
 			}
 			o.Merge = b
 		default:
-			return o, fmt.Errorf("%w: %q; the extractive strategy takes k, stop, pages and merge", ErrOption, key)
+			return o, fmt.Errorf("%w: %q; the extractive strategy takes k, stop, pages and merge", engine.ErrOption, key)
 		}
 	}
 	return o, nil
@@ -141,7 +141,7 @@ func parsePages(s string) ([]retrieve.PageRange, error) {
 			last, err2 = strconv.Atoi(strings.TrimSpace(b))
 		}
 		if err1 != nil || err2 != nil || first < 1 || last < first {
-			return nil, fmt.Errorf("%w: pages=%q: give pages like 12 or 3-5,9", ErrOption, s)
+			return nil, fmt.Errorf("%w: pages=%q: give pages like 12 or 3-5,9", engine.ErrOption, s)
 		}
 		out = append(out, retrieve.PageRange{First: first, Last: last})
 	}

@@ -126,7 +126,7 @@ func TestAnswerOptionsAndCancel(t *testing.T) {
 		{"k": "0"}, {"k": "many"}, {"stop": "2"}, {"pages": "5-3"}, {"pages": "x"}, {"merge": "perhaps"}, {"colour": "blue"},
 	} {
 		_, err := s.Answer(t.Context(), engine.Request{Question: "tea", Options: opts}, nil)
-		if !errors.Is(err, ErrOption) {
+		if !errors.Is(err, engine.ErrOption) {
 			t.Errorf("%v: err = %v, want ErrOption", opts, err)
 		}
 	}

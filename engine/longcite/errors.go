@@ -4,9 +4,6 @@ import "errors"
 
 // Sentinel errors of the package, wrapped with details where they occur.
 var (
-	// ErrOption means a request option the strategy cannot use; the
-	// message names it and says what it takes.
-	ErrOption = errors.New("invalid option")
 	// ErrNothingRetrieved means retrieval found no sentence or chunk that
 	// shares a word with the question, so rag has nothing to answer from.
 	ErrNothingRetrieved = errors.New("nothing in the documents matches the question")

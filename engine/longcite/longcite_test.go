@@ -257,7 +257,7 @@ func TestOptions(t *testing.T) {
 		{RAGName, map[string]string{"top": "3"}, "takes format, max_citations, k, level"},
 	} {
 		_, err := ask(t, env, c.name, engine.Request{Question: "q?", Options: c.opts}, nil)
-		if !errors.Is(err, ErrOption) || !strings.Contains(err.Error(), c.want) {
+		if !errors.Is(err, engine.ErrOption) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %v: err %v, want one mentioning %q", c.name, c.opts, err, c.want)
 		}
 	}

@@ -3,10 +3,10 @@ package longcite
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/generate"
 )
 
@@ -39,49 +39,33 @@ const (
 //	k=N                              rag: units retrieved (default 40)
 //	level=sentence|chunk             rag: RAC-S (default) or RAC-C
 type Options struct {
-	Format       generate.Format // "" means the model's default
-	MaxCitations int             // -1 means the default for the level
-	K            int
-	Level        string
+	generate.Options // MaxCitations -1 means the default for the level
+	K                int
+	Level            string
 }
 
 // ParseOptions reads the options of strategy name; rag says whether the
 // retrieval options apply. An unknown key or a bad value is an error that
 // names it and says what it takes.
 func ParseOptions(name string, m map[string]string, rag bool) (Options, error) {
-	o := Options{MaxCitations: -1, K: DefaultK, Level: LevelSentence}
-	keys := []string{"format", "max_citations"}
+	o := Options{Options: generate.Options{MaxCitations: -1}, K: DefaultK, Level: LevelSentence}
+	keys := slices.Clone(generate.OptionKeys)
 	if rag {
 		keys = append(keys, "k", "level")
 	}
 	for key, val := range m {
 		val = strings.TrimSpace(val)
 		if !slices.Contains(keys, key) {
-			hint := ""
+			note := ""
 			if !rag && (key == "k" || key == "level") {
-				hint = " (longcite reads the whole scope; retrieval settings are for the rag strategy)"
+				note = " (longcite reads the whole scope; retrieval settings are for the rag strategy)"
 			}
-			return o, fmt.Errorf("%w: %q%s; the %s strategy takes %s", ErrOption, key, hint, name, strings.Join(keys, ", "))
+			return o, engine.UnknownOption(name, key, note, keys)
 		}
+		var err error
 		switch key {
-		case "format":
-			f, err := generate.ParseFormat(val)
-			if err != nil {
-				return o, fmt.Errorf("%w: %v", ErrOption, err)
-			}
-			o.Format = f
-		case "max_citations":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 0 {
-				return o, fmt.Errorf("%w: max_citations=%q: give a whole number, 0 for no limit", ErrOption, val)
-			}
-			o.MaxCitations = n
 		case "k":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 || n > MaxK {
-				return o, fmt.Errorf("%w: k=%q: give a whole number of units to retrieve, 1 to %d", ErrOption, val, MaxK)
-			}
-			o.K = n
+			o.K, err = engine.IntOption(key, val, 1, MaxK, "a whole number of units to retrieve")
 		case "level":
 			switch strings.ToLower(val) {
 			case LevelSentence, "sentences", "s":
@@ -89,13 +73,18 @@ func ParseOptions(name string, m map[string]string, rag bool) (Options, error) {
 			case LevelChunk, "chunks", "c":
 				o.Level = LevelChunk
 			default:
-				return o, fmt.Errorf("%w: level=%q: give sentence (RAC-S) or chunk (RAC-C)", ErrOption, val)
+				err = fmt.Errorf("%w: level=%q: give sentence (RAC-S) or chunk (RAC-C)", engine.ErrOption, val)
 			}
+		default:
+			_, err = o.ParseOption(key, val)
+		}
+		if err != nil {
+			return o, err
 		}
 	}
 	if o.Format == generate.LongCiteModel && o.Level == LevelChunk {
 		return o, fmt.Errorf("%w: format=%s numbers sentences; LongCite's models were not trained on chunks, so use level=sentence or format=%s",
-			ErrOption, generate.LongCiteModel, generate.OneShot)
+			engine.ErrOption, generate.LongCiteModel, generate.OneShot)
 	}
 	return o, nil
 }
@@ -111,13 +100,11 @@ func (o Options) resolve() citations.ResolveOptions {
 	return citations.ResolveOptions{MaxCitations: citations.LongBenchCiteCap}
 }
 
-// format returns the prompt format for model.
+// format returns the prompt format for model: chunks are numbered only in
+// the one-shot prompt.
 func (o Options) format(model string) generate.Format {
-	if o.Format != "" {
-		return o.Format
-	}
-	if o.Level == LevelChunk {
+	if o.Format == "" && o.Level == LevelChunk {
 		return generate.OneShot
 	}
-	return generate.DefaultFormat(model)
+	return o.FormatFor(model)
 }

@@ -4,9 +4,6 @@ import "errors"
 
 // Sentinel errors of the package, wrapped with details where they occur.
 var (
-	// ErrOption means a request option the strategy cannot use; the
-	// message names it and says what it takes.
-	ErrOption = errors.New("invalid option")
 	// ErrNothingRetrieved means no segment of the documents shares a word
 	// with the question (or its sub-questions), so okra has nothing to
 	// answer from; okra-precise reads the whole documents instead.

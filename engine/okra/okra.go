@@ -347,7 +347,7 @@ func (ru *run) generate(ctx context.Context) (*engine.Answer, *generate.Result, 
 	}
 	spans = merge(recoverTables(ru.docs, spans), MergeGap)
 	cfg := ru.s.client.Config()
-	format := ru.opt.format(cfg.Model)
+	format := ru.opt.FormatFor(cfg.Model)
 	question := ru.req.Question
 	if ru.s.precise {
 		question += unanswerableHint

@@ -485,7 +485,7 @@ func TestOptions(t *testing.T) {
 	for _, bad := range []map[string]string{
 		{"k": "5"}, {"analyzer": "gpt"}, {"steps": "0"}, {"steps": "11"}, {"format": "xml"}, {"max_citations": "-1"},
 	} {
-		if _, err := ParseOptions(Name, bad); !errors.Is(err, ErrOption) {
+		if _, err := ParseOptions(Name, bad); !errors.Is(err, engine.ErrOption) {
 			t.Errorf("%v: err %v", bad, err)
 		}
 	}

@@ -2,11 +2,11 @@ package okra
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/generate"
 )
 
@@ -32,59 +32,41 @@ const MaxStepsLimit = 10
 //	max_citations=N          citations kept per statement (default 3,
 //	                         LongBench-Cite's cap; 0 keeps all)
 type Options struct {
-	Analyzer     string
-	Steps        int
-	Format       generate.Format
-	MaxCitations int
+	Analyzer string
+	Steps    int
+	generate.Options
 }
 
-var optionKeys = []string{"analyzer", "steps", "format", "max_citations"}
+var optionKeys = append([]string{"analyzer", "steps"}, generate.OptionKeys...)
 
 // ParseOptions reads the options of strategy name. An unknown key or a bad
 // value is an error that names it and says what it takes.
 func ParseOptions(name string, m map[string]string) (Options, error) {
-	o := Options{Analyzer: AnalyzerModel, Steps: DefaultSteps, MaxCitations: citations.LongBenchCiteCap}
+	o := Options{Analyzer: AnalyzerModel, Steps: DefaultSteps, Options: generate.Options{MaxCitations: citations.LongBenchCiteCap}}
 	for key, val := range m {
 		val = strings.TrimSpace(val)
-		if !slices.Contains(optionKeys, key) {
-			return o, fmt.Errorf("%w: %q; the %s strategy takes %s", ErrOption, key, name, strings.Join(optionKeys, ", "))
-		}
+		var err error
 		switch key {
 		case "analyzer":
 			switch strings.ToLower(val) {
 			case AnalyzerModel, AnalyzerRules:
 				o.Analyzer = strings.ToLower(val)
 			default:
-				return o, fmt.Errorf("%w: analyzer=%q: give model (ask the analyzer model) or rules (the rule-based analyzer)", ErrOption, val)
+				err = fmt.Errorf("%w: analyzer=%q: give model (ask the analyzer model) or rules (the rule-based analyzer)", engine.ErrOption, val)
 			}
 		case "steps":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 || n > MaxStepsLimit {
-				return o, fmt.Errorf("%w: steps=%q: give a whole number of reasoning rounds, 1 to %d", ErrOption, val, MaxStepsLimit)
+			o.Steps, err = engine.IntOption(key, val, 1, MaxStepsLimit, "a whole number of reasoning rounds")
+		default:
+			var handled bool
+			if handled, err = o.ParseOption(key, val); !handled {
+				err = engine.UnknownOption(name, key, "", optionKeys)
 			}
-			o.Steps = n
-		case "format":
-			f, err := generate.ParseFormat(val)
-			if err != nil {
-				return o, fmt.Errorf("%w: %v", ErrOption, err)
-			}
-			o.Format = f
-		case "max_citations":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 0 {
-				return o, fmt.Errorf("%w: max_citations=%q: give a whole number, 0 for no limit", ErrOption, val)
-			}
-			o.MaxCitations = n
+		}
+		if err != nil {
+			return o, err
 		}
 	}
 	return o, nil
-}
-
-func (o Options) format(model string) generate.Format {
-	if o.Format != "" {
-		return o.Format
-	}
-	return generate.DefaultFormat(model)
 }
 
 // longcite is the options precise mode's whole-context rerun takes.

@@ -11,9 +11,6 @@ import (
 
 // Sentinel errors of the package, wrapped with details where they occur.
 var (
-	// ErrOption means a request option the strategy cannot use; the
-	// message names it and says what it takes.
-	ErrOption = errors.New("invalid option")
 	// ErrNeedsDerivation means the scope's derived documents do not exist
 	// yet; the error is a *NeedsDerivation with the estimate.
 	ErrNeedsDerivation = errors.New("derived documents are needed")

@@ -2,11 +2,10 @@ package raidd
 
 import (
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/generate"
 )
 
@@ -40,15 +39,14 @@ const (
 //	format=one-shot|longcite-model, max_citations=N
 //	                      the answering prompt, as for rag
 type Options struct {
-	K            int
-	Fuse         string // FuseRank or FuseScore
-	Derive       bool
-	DeriveModel  string
-	Format       generate.Format
-	MaxCitations int // -1: LongBench-Cite's 3
+	K                int
+	Fuse             string // FuseRank or FuseScore
+	Derive           bool
+	DeriveModel      string
+	generate.Options // MaxCitations -1: LongBench-Cite's 3
 }
 
-var optionKeys = []string{"k", "derive", "derive_model", "fuse", "format", "max_citations"}
+var optionKeys = append([]string{"k", "derive", "derive_model", "fuse"}, generate.OptionKeys...)
 
 // The ways of fusing the kinds of the + variants and raidd-u.
 const (
@@ -68,19 +66,13 @@ const (
 // ParseOptions reads the options of strategy name. An unknown key or a bad
 // value is an error that names it and says what it takes.
 func ParseOptions(name string, m map[string]string) (Options, error) {
-	o := Options{K: DefaultK, MaxCitations: -1, Fuse: FuseRank}
+	o := Options{K: DefaultK, Fuse: FuseRank, Options: generate.Options{MaxCitations: -1}}
 	for key, val := range m {
 		val = strings.TrimSpace(val)
-		if !slices.Contains(optionKeys, key) {
-			return o, fmt.Errorf("%w: %q; the %s strategy takes %s", ErrOption, key, name, strings.Join(optionKeys, ", "))
-		}
+		var err error
 		switch key {
 		case "k":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 || n > MaxK {
-				return o, fmt.Errorf("%w: k=%q: give a whole number of chunks to retrieve, 1 to %d", ErrOption, val, MaxK)
-			}
-			o.K = n
+			o.K, err = engine.IntOption(key, val, 1, MaxK, "a whole number of chunks to retrieve")
 		case "derive":
 			switch strings.ToLower(val) {
 			case "yes", "y", "true", "1", "on":
@@ -88,32 +80,28 @@ func ParseOptions(name string, m map[string]string) (Options, error) {
 			case "no", "n", "false", "0", "off", "":
 				o.Derive = false
 			default:
-				return o, fmt.Errorf("%w: derive=%q: give yes to derive missing summaries and questions first, or no", ErrOption, val)
+				err = fmt.Errorf("%w: derive=%q: give yes to derive missing summaries and questions first, or no", engine.ErrOption, val)
 			}
 		case "fuse":
 			switch strings.ToLower(val) {
 			case FuseRank, FuseScore:
 				o.Fuse = strings.ToLower(val)
 			default:
-				return o, fmt.Errorf("%w: fuse=%q: give rank (reciprocal-rank fusion of the rankings) or score (one ranking by score)", ErrOption, val)
+				err = fmt.Errorf("%w: fuse=%q: give rank (reciprocal-rank fusion of the rankings) or score (one ranking by score)", engine.ErrOption, val)
 			}
 		case "derive_model":
 			if val == "" {
-				return o, fmt.Errorf("%w: derive_model is empty: name the model whose derived documents to use", ErrOption)
+				err = fmt.Errorf("%w: derive_model is empty: name the model whose derived documents to use", engine.ErrOption)
 			}
 			o.DeriveModel = val
-		case "format":
-			f, err := generate.ParseFormat(val)
-			if err != nil {
-				return o, fmt.Errorf("%w: %v", ErrOption, err)
+		default:
+			var handled bool
+			if handled, err = o.ParseOption(key, val); !handled {
+				err = engine.UnknownOption(name, key, "", optionKeys)
 			}
-			o.Format = f
-		case "max_citations":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 0 {
-				return o, fmt.Errorf("%w: max_citations=%q: give a whole number, 0 for no limit", ErrOption, val)
-			}
-			o.MaxCitations = n
+		}
+		if err != nil {
+			return o, err
 		}
 	}
 	return o, nil
@@ -124,11 +112,4 @@ func (o Options) resolve() citations.ResolveOptions {
 		return citations.ResolveOptions{MaxCitations: o.MaxCitations}
 	}
 	return citations.ResolveOptions{MaxCitations: citations.LongBenchCiteCap}
-}
-
-func (o Options) format(model string) generate.Format {
-	if o.Format != "" {
-		return o.Format
-	}
-	return generate.DefaultFormat(model)
 }

@@ -207,7 +207,7 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 	if err != nil {
 		return nil, err
 	}
-	format := opt.format(cfg.Model)
+	format := opt.FormatFor(cfg.Model)
 	var ranked []generate.SentenceRef
 	for _, c := range chosen {
 		for sent := c.First; sent <= c.Last; sent++ {

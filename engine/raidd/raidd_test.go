@@ -341,7 +341,7 @@ func TestDeriveYesCancelled(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	for _, bad := range []map[string]string{{"k": "0"}, {"k": "x"}, {"derive": "maybe"}, {"derive_model": " "}, {"level": "chunk"}, {"format": "xml"}} {
-		if _, err := ParseOptions("raidd-s", bad); !errors.Is(err, ErrOption) {
+		if _, err := ParseOptions("raidd-s", bad); !errors.Is(err, engine.ErrOption) {
 			t.Errorf("%v: %v", bad, err)
 		}
 	}

@@ -143,7 +143,7 @@ func printDeriveEmbedded(w io.Writer, rep *dense.DerivedReport) {
 		return
 	}
 	fmt.Fprintf(w, "Embedded %s with %s in %s: %s calls, %s tokens", embeddedList(rep), textproc.OneLine(rep.Model),
-		time.Duration(rep.Seconds*float64(time.Second)).Round(100*time.Millisecond), commaInt(rep.Usage.LLMCalls), commaInt(rep.Usage.PromptTokens))
+		time.Duration(rep.Seconds*float64(time.Second)).Round(100*time.Millisecond), engine.Thousands(rep.Usage.LLMCalls), engine.Thousands(rep.Usage.PromptTokens))
 	if rep.Usage.Estimated {
 		fmt.Fprint(w, " (estimated: the server reported no usage)")
 	}
@@ -157,7 +157,7 @@ func embeddedList(rep *dense.DerivedReport) string {
 	var parts []string
 	for _, k := range dense.DerivedKinds {
 		if n := rep.Embedded[k]; n > 0 {
-			parts = append(parts, commaInt(n)+" "+names[k])
+			parts = append(parts, engine.Thousands(n)+" "+names[k])
 		}
 	}
 	switch len(parts) {
@@ -202,7 +202,7 @@ func deriveWithProgress(ctx context.Context, a *app, dv *raidd.Deriver, docs []d
 	}
 	if est.Chunks > 0 {
 		fmt.Fprintf(a.stderr, "Deriving summaries and questions for %s chunks of %s with %s: about %s calls and %s tokens.\n",
-			commaInt(est.Chunks), docCount(len(est.Docs)), textproc.OneLine(est.Set.Model), commaInt(est.Calls), approxTokens(est.Tokens()))
+			engine.Thousands(est.Chunks), docCount(len(est.Docs)), textproc.OneLine(est.Set.Model), engine.Thousands(est.Calls), approxTokens(est.Tokens()))
 	}
 	bar := &deriveBar{w: a.stderr, enabled: isTerminal(a.stderr)}
 	rep, err := dv.Derive(ctx, docs, bar.update)
@@ -227,7 +227,7 @@ func (b *deriveBar) update(p raidd.Progress) {
 	filled := width * p.Done / max(p.Total, 1)
 	rate := float64(p.Done) / max(p.Elapsed.Seconds(), 1e-3)
 	line := fmt.Sprintf("[%s%s] %s/%s chunks, %.1f/s, %s tokens (%s prompt, %s completion)",
-		strings.Repeat("█", filled), strings.Repeat("░", width-filled), commaInt(p.Done), commaInt(p.Total), rate,
+		strings.Repeat("█", filled), strings.Repeat("░", width-filled), engine.Thousands(p.Done), engine.Thousands(p.Total), rate,
 		approxTokens(p.Usage.PromptTokens+p.Usage.CompletionTokens), approxTokens(p.Usage.PromptTokens), approxTokens(p.Usage.CompletionTokens))
 	if p.Failed > 0 {
 		line += fmt.Sprintf(", %d failed", p.Failed)
@@ -246,18 +246,18 @@ func (b *deriveBar) finish() {
 func printDeriveReport(w io.Writer, rep raidd.Report) {
 	if rep.Derived == 0 && len(rep.Failures) == 0 {
 		fmt.Fprintf(w, "Nothing to derive: %s already %s summaries and questions by %s (%s chunks).\n",
-			docCount(len(rep.Docs)), haveHas(len(rep.Docs)), textproc.OneLine(rep.Set.Model), commaInt(rep.Resumed))
+			docCount(len(rep.Docs)), haveHas(len(rep.Docs)), textproc.OneLine(rep.Set.Model), engine.Thousands(rep.Resumed))
 		return
 	}
 	fmt.Fprintf(w, "Derived %s chunks of %s with %s in %s: %s calls, %s prompt and %s completion tokens",
-		commaInt(rep.Derived), docCount(len(rep.Docs)), textproc.OneLine(rep.Set.Model), time.Duration(rep.Seconds*float64(time.Second)).Round(100*time.Millisecond),
-		commaInt(rep.Usage.LLMCalls), commaInt(rep.Usage.PromptTokens), commaInt(rep.Usage.CompletionTokens))
+		engine.Thousands(rep.Derived), docCount(len(rep.Docs)), textproc.OneLine(rep.Set.Model), time.Duration(rep.Seconds*float64(time.Second)).Round(100*time.Millisecond),
+		engine.Thousands(rep.Usage.LLMCalls), engine.Thousands(rep.Usage.PromptTokens), engine.Thousands(rep.Usage.CompletionTokens))
 	if rep.Usage.Estimated {
 		fmt.Fprint(w, " (estimated: the server reported no usage)")
 	}
 	fmt.Fprintln(w, ".")
 	if rep.Resumed > 0 {
-		fmt.Fprintf(w, "%s chunks were derived before and kept.\n", commaInt(rep.Resumed))
+		fmt.Fprintf(w, "%s chunks were derived before and kept.\n", engine.Thousands(rep.Resumed))
 	}
 	for _, f := range rep.Failures {
 		fmt.Fprintf(w, "Chunk %d of %s (page %d): %s; the next 'citelens derive' retries it.\n", f.Chunk+1, textproc.OneLine(f.Name), f.Page, f.Reason)
@@ -366,7 +366,7 @@ func deriveStatus(a *app, l *docstore.Library, set docstore.DerivedSet, docs []d
 		case d.Derived+d.Failed < d.Chunks:
 			state = "partial"
 		}
-		fmt.Fprintf(a.stdout, "  %s  %-30s %5s/%s chunks  %-8s", d.ID, textproc.OneLine(d.Name), commaInt(d.Derived), commaInt(d.Chunks), state)
+		fmt.Fprintf(a.stdout, "  %s  %-30s %5s/%s chunks  %-8s", d.ID, textproc.OneLine(d.Name), engine.Thousands(d.Derived), engine.Thousands(d.Chunks), state)
 		if d.Failed > 0 {
 			fmt.Fprintf(a.stdout, "  %d failed", d.Failed)
 		}
@@ -374,13 +374,13 @@ func deriveStatus(a *app, l *docstore.Library, set docstore.DerivedSet, docs []d
 			fmt.Fprintf(a.stdout, "  spent %s tokens", approxTokens(d.PromptTokens+d.CompletionTokens))
 		}
 		if d.Units > 0 {
-			fmt.Fprintf(a.stdout, "  embedded %s/%s", commaInt(d.Embedded), commaInt(d.Units))
+			fmt.Fprintf(a.stdout, "  embedded %s/%s", engine.Thousands(d.Embedded), engine.Thousands(d.Units))
 		}
 		fmt.Fprintln(a.stdout)
 	}
 	if est.Chunks > 0 {
 		fmt.Fprintf(a.stdout, "Deriving the missing %s chunks takes about %s calls and %s tokens: run 'citelens derive'.\n",
-			commaInt(est.Chunks), commaInt(est.Calls), approxTokens(est.Tokens()))
+			engine.Thousands(est.Chunks), engine.Thousands(est.Calls), approxTokens(est.Tokens()))
 	}
 	if embedModel != "" {
 		units, embedded := 0, 0
@@ -389,7 +389,7 @@ func deriveStatus(a *app, l *docstore.Library, set docstore.DerivedSet, docs []d
 		}
 		if embedded < units {
 			fmt.Fprintf(a.stdout, "%s of the derived summaries, questions and chunks are not embedded with %s yet: 'citelens derive' embeds them.\n",
-				commaInt(units-embedded), textproc.OneLine(embedModel))
+				engine.Thousands(units-embedded), textproc.OneLine(embedModel))
 		}
 	}
 	return nil
@@ -480,9 +480,9 @@ func (d *evalDerive) String() string {
 		return ""
 	}
 	s := fmt.Sprintf("; derive step: %s chunks, %s calls, %s prompt and %s completion tokens",
-		commaInt(d.Chunks), commaInt(d.LLMCalls), commaInt(d.PromptTokens), commaInt(d.CompletionTokens))
+		engine.Thousands(d.Chunks), engine.Thousands(d.LLMCalls), engine.Thousands(d.PromptTokens), engine.Thousands(d.CompletionTokens))
 	if e := d.Embedding; e != nil && e.Embedded > 0 {
-		s += fmt.Sprintf(", then %s derived units embedded in %s calls, %s tokens", commaInt(e.Embedded), commaInt(e.Usage.LLMCalls), commaInt(e.Usage.PromptTokens))
+		s += fmt.Sprintf(", then %s derived units embedded in %s calls, %s tokens", engine.Thousands(e.Embedded), engine.Thousands(e.Usage.LLMCalls), engine.Thousands(e.Usage.PromptTokens))
 	}
 	return s
 }
@@ -553,22 +553,6 @@ func haveHas(n int) string {
 		return "has"
 	}
 	return "have"
-}
-
-// commaInt writes n with thousands separators: "9,870".
-func commaInt(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return s
-	}
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
 }
 
 // approxTokens writes a token count roughly: "850", "12k", "1.4M".

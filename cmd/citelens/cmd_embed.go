@@ -10,6 +10,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/llm"
 )
@@ -210,7 +211,7 @@ func (b *embedBar) update(p dense.Progress) {
 	filled := width * p.Done / max(p.Total, 1)
 	rate := float64(p.Done-b.base) / max(time.Since(b.at).Seconds(), 1e-3)
 	fmt.Fprintf(b.w, "\r\x1b[2K[%s%s] %s/%s %s, %.0f/s · %s", strings.Repeat("█", filled), strings.Repeat("░", width-filled),
-		commaInt(p.Done), commaInt(p.Total), p.Unit(), rate, textproc.OneLine(p.Name))
+		engine.Thousands(p.Done), engine.Thousands(p.Total), p.Unit(), rate, textproc.OneLine(p.Name))
 }
 
 func (b *embedBar) finish() {
@@ -224,8 +225,8 @@ func printEmbedDone(w io.Writer, v embedView) {
 		fmt.Fprintf(w, "Nothing to embed: everything asked for is embedded with %s.\n", textproc.OneLine(v.Model))
 		return
 	}
-	fmt.Fprintf(w, "Embedded %s sentences and chunks with %s in %s: %s calls, %s tokens", commaInt(v.Embedded), textproc.OneLine(v.Model),
-		time.Duration(v.Seconds*float64(time.Second)).Round(100*time.Millisecond), commaInt(v.Usage.LLMCalls), commaInt(v.Usage.PromptTokens))
+	fmt.Fprintf(w, "Embedded %s sentences and chunks with %s in %s: %s calls, %s tokens", engine.Thousands(v.Embedded), textproc.OneLine(v.Model),
+		time.Duration(v.Seconds*float64(time.Second)).Round(100*time.Millisecond), engine.Thousands(v.Usage.LLMCalls), engine.Thousands(v.Usage.PromptTokens))
 	if v.Usage.Estimated {
 		fmt.Fprint(w, " (estimated: the server reported no usage)")
 	}
@@ -244,7 +245,7 @@ func printEmbedSets(w io.Writer, v embedView, docs int) {
 		if s.Stored < s.Units {
 			state = "partial"
 		}
-		fmt.Fprintf(w, "  %s  %-30s %8s/%s %ss  %-8s %4d dims  %s\n", s.Doc, textproc.OneLine(s.Name), commaInt(s.Stored), commaInt(s.Units),
+		fmt.Fprintf(w, "  %s  %-30s %8s/%s %ss  %-8s %4d dims  %s\n", s.Doc, textproc.OneLine(s.Name), engine.Thousands(s.Stored), engine.Thousands(s.Units),
 			s.Level, state, s.Dim, megabytes(s.Bytes))
 		total += s.Bytes
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
@@ -93,7 +92,7 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 	if err != nil {
 		return nil, err
 	}
-	docs, err := loadScope(s.lib, req.Docs)
+	docs, err := engine.LoadScope(s.lib, req.Docs)
 	if err != nil {
 		return nil, err
 	}
@@ -236,10 +235,7 @@ func (ru *run) idf(question string) (map[string]float64, error) {
 
 // chat makes one model call, reporting its usage and any retries.
 func (ru *run) chat(ctx context.Context, req llm.ChatRequest) (llm.Reply, error) {
-	ctx = llm.WithRetryNotify(ctx, func(r llm.Retry) {
-		ru.emit(engine.Event{Stage: fmt.Sprintf("the server failed; retrying in %s (attempt %d of %d)", r.Wait.Round(100*time.Millisecond), r.Attempt+1, llm.MaxRetries+1)})
-	})
-	reply, err := ru.s.client.Chat(ctx, req)
+	reply, err := ru.s.client.Chat(engine.ReportRetries(ctx, ru.emit), req)
 	if reply.Usage.LLMCalls > 0 {
 		u := reply.Usage
 		ru.emit(engine.Event{Usage: &u})
@@ -397,37 +393,6 @@ func (ru *run) whole(ctx context.Context, first *engine.Answer, reason string) (
 	}
 	ans.Warnings = append([]string{fmt.Sprintf("okra-precise reread the whole documents: the answer from %d retrieved segments was insufficient (%s)", ru.gathered.segments, reason)}, ans.Warnings...)
 	return ans, err
-}
-
-// loadScope loads the scope's documents in order, each once; an empty
-// scope means every document of the library.
-func loadScope(lib *docstore.Library, ids []docstore.DocID) ([]*docstore.Document, error) {
-	if len(ids) == 0 {
-		infos, err := lib.List()
-		if err != nil {
-			return nil, err
-		}
-		for _, in := range infos {
-			ids = append(ids, in.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return nil, engine.ErrEmptyScope
-	}
-	seen := make(map[docstore.DocID]bool, len(ids))
-	docs := make([]*docstore.Document, 0, len(ids))
-	for _, id := range ids {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		d, err := lib.Document(id)
-		if err != nil {
-			return nil, err
-		}
-		docs = append(docs, d)
-	}
-	return docs, nil
 }
 
 var _ engine.Strategy = (*Strategy)(nil)

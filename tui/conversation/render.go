@@ -11,6 +11,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/tui/internal/draw"
 )
 
@@ -367,7 +368,7 @@ func (m Model) meta(en *entry) string {
 		if u.Estimated {
 			approx = "~"
 		}
-		parts = append(parts, fmt.Sprintf("%s%s tokens in %s", approx, thousands(u.PromptTokens+u.CompletionTokens), plural(u.LLMCalls, "call")))
+		parts = append(parts, fmt.Sprintf("%s%s tokens in %s", approx, engine.Thousands(u.PromptTokens+u.CompletionTokens), plural(u.LLMCalls, "call")))
 	}
 	return strings.Join(parts, " · ") // plain: the header wraps and styles it
 }
@@ -642,21 +643,5 @@ func plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
-	return thousands(n) + " " + what + "s"
-}
-
-// thousands writes n with thin separators: 12,345.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 || len(s) <= 3 {
-		return s
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
+	return engine.Thousands(n) + " " + what + "s"
 }

@@ -125,7 +125,7 @@ func Load(ctx context.Context, path string, content []byte, progress func(done, 
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		d.Text, d.PageStarts, d.Pages, d.Title = res.Text, res.PageStarts, res.Pages, res.Title
+		d.Text, d.PageStarts, d.Pages, d.Title, d.Warnings = res.Text, res.PageStarts, res.Pages, res.Title, res.Warnings
 	default:
 		if err := checkText(content); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)

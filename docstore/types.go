@@ -49,6 +49,9 @@ type DocInfo struct {
 	NumChunks int       `json:"chunks"`
 	Bytes     int       `json:"bytes"` // length of the stored text
 	Added     time.Time `json:"added"`
+	// Warnings say what of the file could not be read (a damaged PDF
+	// page, say): the document is usable but incomplete.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // SentenceText returns the text of sentence i.

@@ -101,3 +101,22 @@ func TestCLIErrors(t *testing.T) {
 		t.Errorf("ls of no library: %q", out)
 	}
 }
+
+// TestAddReportsLostText: a PDF that needed repair is added, and the user
+// is told, at add time and by show.
+func TestAddReportsLostText(t *testing.T) {
+	c := newCLI(t)
+	pdf, err := os.ReadFile("../../testdata/pdf/r-intro-p8-9.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := filepath.Join(t.TempDir(), "damaged.pdf")
+	os.WriteFile(damaged, bytes.Replace(pdf, []byte("startxref"), []byte("startxrex"), 1), 0o644)
+	out, errs, code := c.run("add", damaged)
+	if code != 0 || !strings.Contains(out, "added") || !strings.Contains(errs, "warning: damaged.pdf:") {
+		t.Fatalf("add: status %d\n%s\n%s", code, out, errs)
+	}
+	if show := c.ok("show", "damaged.pdf"); !strings.Contains(show, "warning ") {
+		t.Errorf("show does not repeat the warning:\n%s", show)
+	}
+}

@@ -33,6 +33,7 @@ type addedDoc struct {
 	Bytes     int            `json:"bytes"`
 	Existed   bool           `json:"existed"`
 	Seconds   float64        `json:"seconds"`
+	Warnings  []string       `json:"warnings,omitempty"`
 	Error     string         `json:"error,omitempty"`
 }
 
@@ -63,7 +64,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 		info, existed, err := l.Add(ctx, path, func(p docstore.Progress) { bar.update(p.Stage, p.Done, p.Total) })
 		bar.finish()
 		r := addedDoc{ID: info.ID, Name: info.Name, Path: info.Path, Kind: info.Kind, Pages: info.Pages,
-			Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: existed,
+			Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: existed, Warnings: info.Warnings,
 			Seconds: time.Since(start).Seconds()}
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
@@ -81,6 +82,9 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 			} else {
 				fmt.Fprintf(a.stdout, "%s  %s  added: %d pages, %d sentences, %d chunks in %.1fs\n",
 					info.ID, name, info.Pages, info.NumSents, info.NumChunks, r.Seconds)
+			}
+			for _, w := range info.Warnings {
+				fmt.Fprintf(a.stderr, "citelens: warning: %s: %s\n", name, textproc.OneLine(w))
 			}
 		}
 		results = append(results, r)

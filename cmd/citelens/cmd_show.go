@@ -78,6 +78,9 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	}
 	fmt.Fprintf(a.stdout, "pages      %d\nsentences  %d\nchunks     %d\nbytes      %d\nadded      %s\n",
 		i.Pages, i.NumSents, i.NumChunks, i.Bytes, i.Added.Local().Format("2006-01-02 15:04:05"))
+	for _, w := range i.Warnings {
+		fmt.Fprintf(a.stdout, "warning    %s\n", textproc.OneLine(w))
+	}
 	return nil
 }
 

@@ -50,6 +50,17 @@ func (e *Env) RequireLLM(strategy string) (*llm.Client, error) {
 	return nil, fmt.Errorf("%w: %s needs a model: %v", ErrUnavailable, strategy, reason)
 }
 
+// RequireLibraryLLM returns the client for strategy, which reads env's
+// library with a model, or an error wrapping ErrUnavailable that says what
+// is missing: the library, or the model endpoint (see RequireLLM). env may
+// be nil.
+func RequireLibraryLLM(env *Env, strategy string) (*llm.Client, error) {
+	if env == nil || env.Library == nil {
+		return nil, fmt.Errorf("%w: the %s strategy needs a library", ErrUnavailable, strategy)
+	}
+	return env.RequireLLM(strategy)
+}
+
 // Info describes a registered strategy.
 type Info struct {
 	Name        string

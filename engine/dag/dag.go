@@ -64,10 +64,7 @@ type Strategy struct {
 // New returns the dag strategy, or an error wrapping engine.ErrUnavailable
 // that says what to configure.
 func New(env *engine.Env) (*Strategy, error) {
-	if env == nil || env.Library == nil {
-		return nil, fmt.Errorf("%w: the %s strategy needs a library", engine.ErrUnavailable, Name)
-	}
-	c, err := env.RequireLLM(Name)
+	c, err := engine.RequireLibraryLLM(env, Name)
 	if err != nil {
 		return nil, err
 	}

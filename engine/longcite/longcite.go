@@ -62,10 +62,7 @@ type base struct {
 }
 
 func newBase(env *engine.Env, name string) (base, error) {
-	if env == nil || env.Library == nil {
-		return base{}, fmt.Errorf("%w: the %s strategy needs a library", engine.ErrUnavailable, name)
-	}
-	c, err := env.RequireLLM(name)
+	c, err := engine.RequireLibraryLLM(env, name)
 	if err != nil {
 		return base{}, err
 	}

@@ -52,10 +52,7 @@ func New(env *engine.Env, precise bool) (*Strategy, error) {
 	if precise {
 		name = PreciseName
 	}
-	if env == nil || env.Library == nil {
-		return nil, fmt.Errorf("%w: the %s strategy needs a library", engine.ErrUnavailable, name)
-	}
-	c, err := env.RequireLLM(name)
+	c, err := engine.RequireLibraryLLM(env, name)
 	if err != nil {
 		return nil, err
 	}

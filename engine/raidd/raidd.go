@@ -158,10 +158,7 @@ func New(env *engine.Env, name string) (*Strategy, error) {
 	if i < 0 {
 		return nil, fmt.Errorf("%w %q", engine.ErrUnknownStrategy, name)
 	}
-	if env == nil || env.Library == nil {
-		return nil, fmt.Errorf("%w: the %s strategy needs a library", engine.ErrUnavailable, name)
-	}
-	c, err := env.RequireLLM(name)
+	c, err := engine.RequireLibraryLLM(env, name)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -38,32 +37,11 @@ func runDerive(ctx context.Context, a *app, args []string) error {
 	if _, err := parseFlags(a, fs, args); err != nil {
 		return err
 	}
-	l, err := a.openLibrary(*status)
-	if errors.Is(err, errNoLibrary) {
-		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))
-		return nil
-	}
-	if err != nil {
+	l, docs, err := a.openScope(*status, refs)
+	if l == nil {
 		return err
 	}
 	defer l.Close()
-	docs, err := resolveDocs(l, refs)
-	if err != nil {
-		return err
-	}
-	if len(docs) == 0 {
-		infos, err := l.List()
-		if err != nil {
-			return err
-		}
-		for _, in := range infos {
-			docs = append(docs, in.ID)
-		}
-	}
-	if len(docs) == 0 {
-		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))
-		return nil
-	}
 	env, err := a.engineEnv(l)
 	if err != nil {
 		return err
@@ -125,7 +103,7 @@ func embedDerived(ctx context.Context, a *app, l *docstore.Library, client *llm.
 	if err != nil {
 		return dense.DerivedReport{}, err
 	}
-	bar := &embedBar{w: a.stderr, enabled: isTerminal(a.stderr), start: time.Now()}
+	bar := &embedBar{liveLine: newLiveLine(a.stderr)}
 	rep, err := s.EnsureDerived(ctx, docs, set, kinds, bar.update)
 	bar.finish()
 	return rep, err
@@ -175,22 +153,8 @@ func embedDerivedError(err error, dv *raidd.Deriver, refs []string) error {
 	if err == nil {
 		return nil
 	}
-	again := "citelens derive"
-	for _, r := range refs {
-		again += " --doc " + r
-	}
-	if dv.Model != "" {
-		again += " --model " + dv.Model
-	}
-	resume := fmt.Sprintf("The derived documents and what was embedded are kept: '%s' embeds the rest (or ask: the raidd strategies embed what they need).", again)
-	if errors.Is(err, context.Canceled) || errors.Is(err, llm.ErrCanceled) {
-		return withHint(errors.New("embedding interrupted"), "%s", resume)
-	}
-	var le *llm.Error
-	if errors.As(err, &le) && le.Fix() != "" {
-		return withHint(err, "%s\n%s", le.Fix(), resume)
-	}
-	return withHint(err, "%s", resume)
+	return resumeError(err, "embedding", fmt.Sprintf("The derived documents and what was embedded are kept: '%s' embeds the rest (or ask: the raidd strategies embed what they need).",
+		rerunCommand("derive", refs, dv.Model)))
 }
 
 // deriveWithProgress runs dv over docs with a progress bar on a terminal:
@@ -204,42 +168,27 @@ func deriveWithProgress(ctx context.Context, a *app, dv *raidd.Deriver, docs []d
 		fmt.Fprintf(a.stderr, "Deriving summaries and questions for %s chunks of %s with %s: about %s calls and %s tokens.\n",
 			engine.Thousands(est.Chunks), docCount(len(est.Docs)), textproc.OneLine(est.Set.Model), engine.Thousands(est.Calls), approxTokens(est.Tokens()))
 	}
-	bar := &deriveBar{w: a.stderr, enabled: isTerminal(a.stderr)}
+	bar := &deriveBar{newLiveLine(a.stderr)}
 	rep, err := dv.Derive(ctx, docs, bar.update)
 	bar.finish()
 	return rep, err
 }
 
 // deriveBar draws "[████░░░░] 40/120 chunks, 1.3/s, 25k tokens (name)".
-type deriveBar struct {
-	w       io.Writer
-	enabled bool
-	last    time.Time
-	drawn   bool
-}
+type deriveBar struct{ liveLine }
 
 func (b *deriveBar) update(p raidd.Progress) {
-	if !b.enabled || (b.drawn && time.Since(b.last) < 100*time.Millisecond && p.Done != p.Total) {
+	if !b.due(p.Done == p.Total) {
 		return
 	}
-	b.last, b.drawn = time.Now(), true
-	const width = 24
-	filled := width * p.Done / max(p.Total, 1)
 	rate := float64(p.Done) / max(p.Elapsed.Seconds(), 1e-3)
-	line := fmt.Sprintf("[%s%s] %s/%s chunks, %.1f/s, %s tokens (%s prompt, %s completion)",
-		strings.Repeat("█", filled), strings.Repeat("░", width-filled), engine.Thousands(p.Done), engine.Thousands(p.Total), rate,
+	line := fmt.Sprintf("[%s] %s/%s chunks, %.1f/s, %s tokens (%s prompt, %s completion)",
+		barCells(p.Done, p.Total), engine.Thousands(p.Done), engine.Thousands(p.Total), rate,
 		approxTokens(p.Usage.PromptTokens+p.Usage.CompletionTokens), approxTokens(p.Usage.PromptTokens), approxTokens(p.Usage.CompletionTokens))
 	if p.Failed > 0 {
 		line += fmt.Sprintf(", %d failed", p.Failed)
 	}
-	line += " · " + textproc.OneLine(p.Name)
-	fmt.Fprintf(b.w, "\r\x1b[2K%s", line)
-}
-
-func (b *deriveBar) finish() {
-	if b.drawn {
-		fmt.Fprint(b.w, "\r\x1b[2K")
-	}
+	b.draw(line + " · " + textproc.OneLine(p.Name))
 }
 
 // printDeriveReport writes what a derivation did.
@@ -270,22 +219,7 @@ func deriveError(err error, dv *raidd.Deriver, docs []docstore.DocID, refs []str
 	if err == nil {
 		return nil
 	}
-	again := "citelens derive"
-	for _, r := range refs {
-		again += " --doc " + r
-	}
-	if dv.Model != "" {
-		again += " --model " + dv.Model
-	}
-	resume := fmt.Sprintf("What was derived is kept: '%s' resumes where it stopped.", again)
-	if errors.Is(err, context.Canceled) {
-		return withHint(errors.New("derivation interrupted"), "%s", resume)
-	}
-	var le *llm.Error
-	if errors.As(err, &le) && le.Fix() != "" {
-		return withHint(err, "%s\n%s", le.Fix(), resume)
-	}
-	return withHint(err, "%s", resume)
+	return resumeError(err, "derivation", fmt.Sprintf("What was derived is kept: '%s' resumes where it stopped.", rerunCommand("derive", refs, dv.Model)))
 }
 
 // deriveStatus prints what is derived for docs and what deriving the rest

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -58,32 +57,11 @@ func runEmbed(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	l, err := a.openLibrary(*status)
-	if errors.Is(err, errNoLibrary) {
-		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))
-		return nil
-	}
-	if err != nil {
+	l, docs, err := a.openScope(*status, refs)
+	if l == nil {
 		return err
 	}
 	defer l.Close()
-	docs, err := resolveDocs(l, refs)
-	if err != nil {
-		return err
-	}
-	if len(docs) == 0 {
-		infos, err := l.List()
-		if err != nil {
-			return err
-		}
-		for _, in := range infos {
-			docs = append(docs, in.ID)
-		}
-	}
-	if len(docs) == 0 {
-		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))
-		return nil
-	}
 	env, err := a.engineEnv(l)
 	if err != nil {
 		return err
@@ -104,7 +82,7 @@ func runEmbed(ctx context.Context, a *app, args []string) error {
 			return err
 		}
 		start := time.Now()
-		bar := &embedBar{w: a.stderr, enabled: isTerminal(a.stderr), start: start}
+		bar := &embedBar{liveLine: newLiveLine(a.stderr)}
 		var usage llm.Usage
 		usage, view.Embedded, err = embedAll(ctx, s, docs, levels, bar.update)
 		bar.finish()
@@ -187,11 +165,7 @@ func embedAll(ctx context.Context, s *dense.Scorer, docs []docstore.DocID, level
 
 // embedBar draws "[████░░░░] 12,000/150,000 sentences, 850/s · manual.pdf".
 type embedBar struct {
-	w       io.Writer
-	enabled bool
-	start   time.Time
-	last    time.Time
-	drawn   bool
+	liveLine
 	// base is where the current document level started, for the rate.
 	key  string
 	base int
@@ -203,21 +177,12 @@ func (b *embedBar) update(p dense.Progress) {
 	if key != b.key {
 		b.key, b.base, b.at = key, p.Done, time.Now()
 	}
-	if !b.enabled || (b.drawn && time.Since(b.last) < 100*time.Millisecond && p.Done != p.Total) {
+	if !b.due(p.Done == p.Total) {
 		return
 	}
-	b.last, b.drawn = time.Now(), true
-	const width = 24
-	filled := width * p.Done / max(p.Total, 1)
 	rate := float64(p.Done-b.base) / max(time.Since(b.at).Seconds(), 1e-3)
-	fmt.Fprintf(b.w, "\r\x1b[2K[%s%s] %s/%s %s, %.0f/s · %s", strings.Repeat("█", filled), strings.Repeat("░", width-filled),
-		engine.Thousands(p.Done), engine.Thousands(p.Total), p.Unit(), rate, textproc.OneLine(p.Name))
-}
-
-func (b *embedBar) finish() {
-	if b.drawn {
-		fmt.Fprint(b.w, "\r\x1b[2K")
-	}
+	b.draw(fmt.Sprintf("[%s] %s/%s %s, %.0f/s · %s", barCells(p.Done, p.Total),
+		engine.Thousands(p.Done), engine.Thousands(p.Total), p.Unit(), rate, textproc.OneLine(p.Name)))
 }
 
 func printEmbedDone(w io.Writer, v embedView) {
@@ -262,17 +227,5 @@ func megabytes(n int) string {
 // embedError explains an embedding run that stopped, and that running
 // again resumes.
 func embedError(err error, refs []string) error {
-	again := "citelens embed"
-	for _, r := range refs {
-		again += " --doc " + r
-	}
-	resume := fmt.Sprintf("What was embedded is kept: '%s' resumes where it stopped.", again)
-	if errors.Is(err, context.Canceled) || errors.Is(err, llm.ErrCanceled) {
-		return withHint(errors.New("embedding interrupted"), "%s", resume)
-	}
-	var le *llm.Error
-	if errors.As(err, &le) && le.Fix() != "" {
-		return withHint(err, "%s\n%s", le.Fix(), resume)
-	}
-	return withHint(err, "%s", resume)
+	return resumeError(err, "embedding", fmt.Sprintf("What was embedded is kept: '%s' resumes where it stopped.", rerunCommand("embed", refs, "")))
 }

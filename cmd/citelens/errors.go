@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine/llm"
 )
 
 // hinted is an error that carries a suggestion for the user, printed on its
@@ -35,4 +37,31 @@ func printError(w io.Writer, err error) {
 			fmt.Fprintf(w, "  %s\n", textproc.Printable(line))
 		}
 	}
+}
+
+// resumeError explains a long run (derive, embed) that stopped and says
+// how to resume it: a cancellation reads "<what> interrupted"; a model
+// endpoint's failure also gets its fix; resume is the last line.
+func resumeError(err error, what, resume string) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, llm.ErrCanceled) {
+		return withHint(fmt.Errorf("%s interrupted", what), "%s", resume)
+	}
+	var le *llm.Error
+	if errors.As(err, &le) && le.Fix() != "" {
+		return withHint(err, "%s\n%s", le.Fix(), resume)
+	}
+	return withHint(err, "%s", resume)
+}
+
+// rerunCommand is the command line that runs command again over the same
+// --doc references, with model as --model when it is set.
+func rerunCommand(command string, refs []string, model string) string {
+	s := "citelens " + command
+	for _, r := range refs {
+		s += " --doc " + r
+	}
+	if model != "" {
+		s += " --model " + model
+	}
+	return s
 }

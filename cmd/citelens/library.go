@@ -54,6 +54,39 @@ func resolveDocs(l *docstore.Library, refs []string) ([]docstore.DocID, error) {
 	return ids, nil
 }
 
+// openScope opens the library and turns --doc references into the
+// documents to work on: those named, or every document when none is. When
+// there is nothing to work on l is nil, and err says why, or is nil when
+// the library is missing or empty, which openScope has told the user.
+func (a *app) openScope(readOnly bool, refs []string) (l *docstore.Library, docs []docstore.DocID, err error) {
+	l, err = a.openLibrary(readOnly)
+	if errors.Is(err, errNoLibrary) {
+		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	docs, err = resolveDocs(l, refs)
+	if err == nil && len(docs) == 0 {
+		var infos []docstore.DocInfo
+		infos, err = l.List()
+		for _, in := range infos {
+			docs = append(docs, in.ID)
+		}
+	}
+	switch {
+	case err != nil:
+		l.Close()
+		return nil, nil, err
+	case len(docs) == 0:
+		l.Close()
+		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))
+		return nil, nil, nil
+	}
+	return l, docs, nil
+}
+
 // isTerminal reports whether w is a terminal, where text from documents
 // must be sanitised and progress can be drawn.
 func isTerminal(w io.Writer) bool {

@@ -9,49 +9,69 @@ import (
 	"github.com/citelens/citelens/docstore/textproc"
 )
 
+// liveLine is one line redrawn in place on a terminal, never on a pipe:
+// at most ten times a second, but always for the last update of a job, and
+// cleared by finish. The progress bars are built on it.
+type liveLine struct {
+	w       io.Writer
+	enabled bool
+	last    time.Time
+	drawn   bool
+}
+
+func newLiveLine(w io.Writer) liveLine { return liveLine{w: w, enabled: isTerminal(w)} }
+
+// due reports whether to draw an update now; final marks the job's last.
+func (l *liveLine) due(final bool) bool {
+	if !l.enabled || (l.drawn && time.Since(l.last) < 100*time.Millisecond && !final) {
+		return false
+	}
+	l.last, l.drawn = time.Now(), true
+	return true
+}
+
+// draw replaces the line with s.
+func (l *liveLine) draw(s string) { fmt.Fprintf(l.w, "\r\x1b[2K%s", s) }
+
+// finish clears the line.
+func (l *liveLine) finish() {
+	if l.drawn {
+		fmt.Fprint(l.w, "\r\x1b[2K")
+	}
+}
+
+// barCells draws done of total as 24 cells: "██████░░░░░░…".
+func barCells(done, total int) string {
+	const width = 24
+	filled := min(max(width*done/max(total, 1), 0), width)
+	return strings.Repeat("█", filled) + strings.Repeat("░", width-filled)
+}
+
 // progressBar draws one self-updating line on a terminal: a bar for work
 // with a known total (pages), otherwise the stage. It stays silent for the
 // first moments so quick jobs print nothing, and never draws on a pipe.
 type progressBar struct {
-	w       io.Writer
-	enabled bool
-	label   string
-	start   time.Time
-	last    time.Time
-	drawn   bool
+	liveLine
+	label string
+	start time.Time
 }
 
 // progressDelay is how long a job runs before its progress is shown.
 const progressDelay = 300 * time.Millisecond
 
 func newProgressBar(w io.Writer, label string) *progressBar {
-	return &progressBar{w: w, enabled: isTerminal(w), label: textproc.OneLine(label), start: time.Now()}
+	return &progressBar{liveLine: newLiveLine(w), label: textproc.OneLine(label), start: time.Now()}
 }
 
 // update redraws the line, at most ten times a second.
 func (p *progressBar) update(stage string, done, total int) {
-	if !p.enabled {
+	if time.Since(p.start) < progressDelay || !p.due(done == total) {
 		return
 	}
-	now := time.Now()
-	if now.Sub(p.start) < progressDelay || (p.drawn && now.Sub(p.last) < 100*time.Millisecond && done != total) {
-		return
-	}
-	p.last, p.drawn = now, true
 	line := fmt.Sprintf("%s: %s", p.label, stage)
 	if total > 0 {
-		const width = 24
-		filled := width * done / total
-		rate := float64(done) / now.Sub(p.start).Seconds()
-		line = fmt.Sprintf("%s [%s%s] %d/%d pages, %.0f pages/s", p.label,
-			strings.Repeat("█", filled), strings.Repeat("░", width-filled), done, total, rate)
+		rate := float64(done) / time.Since(p.start).Seconds()
+		line = fmt.Sprintf("%s [%s] %d/%d pages, %.0f pages/s", p.label, barCells(done, total), done, total, rate)
 	}
-	fmt.Fprintf(p.w, "\r\x1b[2K%s", line)
-}
-
-// finish clears the line.
-func (p *progressBar) finish() {
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\x1b[2K")
-	}
+	p.draw(line)
 }

@@ -113,7 +113,9 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 		if strings.Contains(msg, "encrypt") {
 			return nil, 0, fmt.Errorf("%w with a method this reader does not support (%s); save a decrypted copy first (qpdf --decrypt in.pdf out.pdf)", ErrEncrypted, msg)
 		}
-		return nil, 0, fmt.Errorf("%w (%s)", ErrMalformed, msg)
+		// The library writes "%%EOF" in some messages (a format string's
+		// escape that was never formatted).
+		return nil, 0, fmt.Errorf("%w (%s)", ErrMalformed, strings.ReplaceAll(msg, "%%", "%"))
 	}
 	res = &Result{Title: cleanTitle(rd.Trailer().Key("Info").Key("Title").Text())}
 	pages, err := walkPages(rd.Trailer().Key("Root").Key("Pages"))

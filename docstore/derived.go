@@ -1,7 +1,6 @@
 package docstore
 
 import (
-	"container/heap"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -186,6 +185,18 @@ func setBucket(tx *bolt.Tx, doc DocID, set DerivedSet) *bolt.Bucket {
 	return db.Bucket(set.key())
 }
 
+// begunSet returns the bucket of doc's set and its meta record, or an
+// error wrapping ErrNotFound when no derivation of it has begun
+// (BeginDerived).
+func begunSet(tx *bolt.Tx, doc DocID, set DerivedSet) (*bolt.Bucket, derivedMeta, error) {
+	sb := setBucket(tx, doc, set)
+	if sb == nil {
+		return nil, derivedMeta{}, errorf(ErrNotFound, "no derivation of document %s by %s has begun", doc, set)
+	}
+	m, err := readMeta(sb)
+	return sb, m, err
+}
+
 func readMeta(sb *bolt.Bucket) (derivedMeta, error) {
 	var m derivedMeta
 	v := sb.Get(keyDerivedMeta)
@@ -257,11 +268,7 @@ func (l *Library) PutDerived(doc DocID, set DerivedSet, recs ...DerivedChunk) er
 		return nil
 	}
 	return l.db.Update(func(tx *bolt.Tx) error {
-		sb := setBucket(tx, doc, set)
-		if sb == nil {
-			return errorf(ErrNotFound, "no derivation of document %s by %s has begun", doc, set)
-		}
-		m, err := readMeta(sb)
+		sb, m, err := begunSet(tx, doc, set)
 		if err != nil {
 			return err
 		}
@@ -512,11 +519,7 @@ func (l *Library) IndexDerived(doc DocID, set DerivedSet) error {
 		return err
 	}
 	return l.db.Update(func(tx *bolt.Tx) error {
-		sb := setBucket(tx, doc, set)
-		if sb == nil {
-			return errorf(ErrNotFound, "no derivation of document %s by %s has begun", doc, set)
-		}
-		m, err := readMeta(sb)
+		sb, m, err := begunSet(tx, doc, set)
 		if err != nil {
 			return err
 		}
@@ -593,29 +596,12 @@ func (bd *builtDerived) write(ib *bolt.Bucket) error {
 	if err != nil {
 		return err
 	}
-	var buf []byte
 	for _, k := range derivedKinds {
 		if err := lb.Put(k.key(), encodeLengths(bd.lens[k])); err != nil {
 			return err
 		}
-		b, err := pb.CreateBucket(k.key())
-		if err != nil {
+		if err := putPostings(pb, k.key(), bd.postings[k]); err != nil {
 			return err
-		}
-		b.FillPercent = 0.9
-		terms := make([]string, 0, len(bd.postings[k]))
-		for t := range bd.postings[k] {
-			terms = append(terms, t)
-		}
-		slices.Sort(terms)
-		for _, t := range terms {
-			if len(t) > bolt.MaxKeySize {
-				continue
-			}
-			buf = encodePostings(buf[:0], bd.postings[k][t])
-			if err := b.Put([]byte(t), slices.Clone(buf)); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
@@ -694,7 +680,7 @@ func (l *Library) SearchDerived(q Query, opt DerivedSearchOptions) ([]DerivedHit
 	if len(q.Terms) == 0 || len(opt.Docs) == 0 || len(opt.Kinds) == 0 {
 		return nil, nil
 	}
-	var top derivedHeap
+	var top topHits[DerivedHit]
 	err := l.db.View(func(tx *bolt.Tx) error {
 		type part struct {
 			doc    DocID
@@ -705,7 +691,7 @@ func (l *Library) SearchDerived(q Query, opt DerivedSearchOptions) ([]DerivedHit
 			owner  []byte
 		}
 		var parts []part
-		df := make([]float64, len(q.Terms))
+		df := make([]int, len(q.Terms))
 		var units float64
 		var kindUnits, kindLen [3]float64
 		for _, id := range opt.Docs {
@@ -724,12 +710,7 @@ func (l *Library) SearchDerived(q Query, opt DerivedSearchOptions) ([]DerivedHit
 				if pb == nil {
 					return fmt.Errorf("document %s derived index: %w", id, ErrCorrupt)
 				}
-				for t, term := range q.Terms {
-					if v := pb.Get([]byte(term)); v != nil {
-						p.lists[t] = v
-						df[t] += float64(postingsLen(v))
-					}
-				}
+				lookupTerms(pb, q.Terms, p.lists, df)
 				units += float64(len(p.lens))
 				kindUnits[k] += float64(len(p.lens))
 				for _, n := range p.lens {
@@ -741,14 +722,7 @@ func (l *Library) SearchDerived(q Query, opt DerivedSearchOptions) ([]DerivedHit
 		if units == 0 {
 			return nil
 		}
-		idf := make([]float64, len(q.Terms))
-		for t := range q.Terms {
-			w := 1.0
-			if q.Weights != nil {
-				w = q.Weights[t]
-			}
-			idf[t] = w * bm25IDF(units, df[t])
-		}
+		idf := q.idf(units, df)
 		var scores []float32
 		for _, p := range parts {
 			avg := max(kindLen[p.kind]/max(kindUnits[p.kind], 1), 1)
@@ -783,7 +757,7 @@ func (l *Library) SearchDerived(q Query, opt DerivedSearchOptions) ([]DerivedHit
 	if err != nil {
 		return nil, err
 	}
-	return top.sorted(), nil
+	return sortDerivedHits(top), nil
 }
 
 // unitHit is the hit of unit u of kind in doc's index (ranges and owner
@@ -810,21 +784,10 @@ func unitHit(doc DocID, kind DerivedKind, u int, ranges, owner []byte, score flo
 		Item:  item, Score: score}, nil
 }
 
-// offer keeps h if it is among the k best so far.
-func (h *derivedHeap) offer(hit DerivedHit, k int) {
-	switch {
-	case len(*h) < k:
-		heap.Push(h, hit)
-	case hit.Score > (*h)[0].Score:
-		(*h)[0] = hit
-		heap.Fix(h, 0)
-	}
-}
-
-// sorted returns the kept hits best first; ties go by document, kind and
-// unit, so rankings are deterministic.
-func (h derivedHeap) sorted() []DerivedHit {
-	out := []DerivedHit(h)
+// sortDerivedHits returns the kept hits best first; ties go by document,
+// kind and unit, so rankings are deterministic.
+func sortDerivedHits(top topHits[DerivedHit]) []DerivedHit {
+	out := []DerivedHit(top)
 	slices.SortFunc(out, func(a, b DerivedHit) int {
 		switch {
 		case a.Score > b.Score:
@@ -839,20 +802,6 @@ func (h derivedHeap) sorted() []DerivedHit {
 		return a.Unit - b.Unit
 	})
 	return out
-}
-
-// derivedHeap is a min-heap on score of the best hits so far.
-type derivedHeap []DerivedHit
-
-func (h derivedHeap) Len() int           { return len(h) }
-func (h derivedHeap) Less(i, j int) bool { return h[i].Score < h[j].Score }
-func (h derivedHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *derivedHeap) Push(x any)        { *h = append(*h, x.(DerivedHit)) }
-func (h *derivedHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }
 
 // textsFingerprint hashes a sequence of texts, each with its length, so
@@ -967,7 +916,7 @@ func (l *Library) SearchDerivedVectors(model string, q []float32, opt DerivedSea
 	if len(q) == 0 || len(opt.Docs) == 0 || len(opt.Kinds) == 0 {
 		return nil, nil
 	}
-	var top derivedHeap
+	var top topHits[DerivedHit]
 	err := l.db.View(func(tx *bolt.Tx) error {
 		for _, id := range opt.Docs {
 			ib, err := derivedIndex(tx, id, opt.Set)
@@ -1021,5 +970,5 @@ func (l *Library) SearchDerivedVectors(model string, q []float32, opt DerivedSea
 	if err != nil {
 		return nil, err
 	}
-	return top.sorted(), nil
+	return sortDerivedHits(top), nil
 }

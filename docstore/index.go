@@ -117,21 +117,15 @@ func (l *Library) Search(q Query, opt SearchOptions) ([]Hit, error) {
 	if opt.BM25 == (BM25{}) {
 		opt.BM25 = DefaultBM25
 	}
-	docs := opt.Docs
-	if len(docs) == 0 {
-		infos, err := l.List()
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range infos {
-			docs = append(docs, d.ID)
-		}
+	docs, err := l.scope(opt.Docs)
+	if err != nil {
+		return nil, err
 	}
 	if len(q.Terms) == 0 || len(docs) == 0 {
 		return nil, nil
 	}
-	var top hitHeap
-	err := l.db.View(func(tx *bolt.Tx) error {
+	var top topHits[Hit]
+	err = l.db.View(func(tx *bolt.Tx) error {
 		// Pass 1: scope statistics.
 		type docTerms struct {
 			di    *docIndex
@@ -145,20 +139,12 @@ func (l *Library) Search(q Query, opt SearchOptions) ([]Hit, error) {
 			if err != nil {
 				return err
 			}
-			pb := tx.Bucket(bucketPostings).Bucket([]byte(id))
-			if pb != nil {
-				pb = pb.Bucket(opt.Level.key())
-			}
-			if pb == nil {
-				return fmt.Errorf("document %s has no index: %w", id, ErrCorrupt)
+			pb, err := levelPostings(tx, id, opt.Level)
+			if err != nil {
+				return err
 			}
 			per[i] = docTerms{di: di, lists: make([][]byte, len(q.Terms))}
-			for t, term := range q.Terms {
-				if v := pb.Get([]byte(term)); v != nil {
-					per[i].lists[t] = v
-					df[t] += postingsLen(v)
-				}
-			}
+			lookupTerms(pb, q.Terms, per[i].lists, df)
 			units += float64(len(di.lens[opt.Level]))
 			total += di.sum[opt.Level]
 		}
@@ -166,14 +152,7 @@ func (l *Library) Search(q Query, opt SearchOptions) ([]Hit, error) {
 			return nil
 		}
 		avg := max(total/units, 1)
-		idf := make([]float64, len(q.Terms))
-		for t := range q.Terms {
-			w := 1.0
-			if q.Weights != nil {
-				w = q.Weights[t]
-			}
-			idf[t] = w * bm25IDF(units, float64(df[t]))
-		}
+		idf := q.idf(units, df)
 		// Pass 2: score each document's units.
 		for i, id := range docs {
 			lens := per[i].di.lens[opt.Level]
@@ -196,13 +175,7 @@ func (l *Library) Search(q Query, opt SearchOptions) ([]Hit, error) {
 				if opt.Filter != nil && !opt.Filter(id, idx) {
 					continue
 				}
-				h := Hit{Doc: id, Index: idx, Score: float64(s)}
-				if len(top) < opt.K {
-					heap.Push(&top, h)
-				} else {
-					top[0] = h
-					heap.Fix(&top, 0)
-				}
+				top.offer(Hit{Doc: id, Index: idx, Score: float64(s)}, opt.K)
 			}
 		}
 		return nil
@@ -228,10 +201,67 @@ func (l *Library) Search(q Query, opt SearchOptions) ([]Hit, error) {
 	return out, nil
 }
 
+// scope returns docs, or every document of the library when docs is
+// empty: the scope of a search.
+func (l *Library) scope(docs []DocID) ([]DocID, error) {
+	if len(docs) > 0 {
+		return docs, nil
+	}
+	infos, err := l.List()
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]DocID, len(infos))
+	for i, d := range infos {
+		ids[i] = d.ID
+	}
+	return ids, nil
+}
+
+// levelPostings returns the bucket of document id's postings at level lv.
+func levelPostings(tx *bolt.Tx, id DocID, lv Level) (*bolt.Bucket, error) {
+	pb := tx.Bucket(bucketPostings).Bucket([]byte(id))
+	if pb != nil {
+		pb = pb.Bucket(lv.key())
+	}
+	if pb == nil {
+		return nil, fmt.Errorf("document %s has no index: %w", id, ErrCorrupt)
+	}
+	return pb, nil
+}
+
+// lookupTerms reads the postings of terms from pb: each term's list into
+// lists (unless lists is nil; a term pb lacks stays nil) and the number of
+// units holding it added to df.
+func lookupTerms(pb *bolt.Bucket, terms []string, lists [][]byte, df []int) {
+	for t, term := range terms {
+		if v := pb.Get([]byte(term)); v != nil {
+			if lists != nil {
+				lists[t] = v
+			}
+			df[t] += postingsLen(v)
+		}
+	}
+}
+
 // bm25IDF is Lucene's non-negative BM25 idf of a term found in df of
 // units units.
 func bm25IDF(units, df float64) float64 {
 	return math.Log(1 + (units-df+0.5)/(df+0.5))
+}
+
+// idf returns each query term's BM25 idf over units units, df[t] of which
+// hold term t, times the term's weight.
+func (q Query) idf(units float64, df []int) []float64 {
+	idf := make([]float64, len(q.Terms))
+	for t := range q.Terms {
+		w := 1.0
+		if q.Weights != nil {
+			w = q.Weights[t]
+		}
+		idf[t] = w * bm25IDF(units, float64(df[t]))
+	}
+	return idf
 }
 
 // addBM25 adds one query term's BM25 contribution to scores, indexed by
@@ -249,14 +279,29 @@ func addBM25(scores []float32, list []byte, idf float64, lens []uint16, avg floa
 	})
 }
 
-// hitHeap is a min-heap on score, holding the best K hits seen so far.
-type hitHeap []Hit
+// topHits is a min-heap on score, holding the best hits seen so far: of
+// Search (Hit) and of the derived-document searches (DerivedHit).
+type topHits[H interface{ score() float64 }] []H
 
-func (h hitHeap) Len() int           { return len(h) }
-func (h hitHeap) Less(i, j int) bool { return h[i].Score < h[j].Score }
-func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *hitHeap) Push(x any)        { *h = append(*h, x.(Hit)) }
-func (h *hitHeap) Pop() any {
+func (h Hit) score() float64        { return h.Score }
+func (h DerivedHit) score() float64 { return h.Score }
+
+// offer keeps hit if it is among the k best so far.
+func (h *topHits[H]) offer(hit H, k int) {
+	switch {
+	case len(*h) < k:
+		heap.Push(h, hit)
+	case hit.score() > (*h)[0].score():
+		(*h)[0] = hit
+		heap.Fix(h, 0)
+	}
+}
+
+func (h topHits[H]) Len() int           { return len(h) }
+func (h topHits[H]) Less(i, j int) bool { return h[i].score() < h[j].score() }
+func (h topHits[H]) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *topHits[H]) Push(x any)        { *h = append(*h, x.(H)) }
+func (h *topHits[H]) Pop() any {
 	old := *h
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
@@ -329,31 +374,41 @@ func (bi *builtIndex) write(tx *bolt.Tx, id DocID) error {
 	if err != nil {
 		return err
 	}
-	var buf []byte
 	for lv := SentenceLevel; lv <= ChunkLevel; lv++ {
 		if err := lb.Put(lv.key(), encodeLengths(bi.lens[lv])); err != nil {
 			return err
 		}
-		b, err := pb.CreateBucket(lv.key())
-		if err != nil {
+		if err := putPostings(pb, lv.key(), bi.postings[lv]); err != nil {
 			return err
 		}
-		// Sorted keys fill bbolt's pages sequentially, and 90% full pages
-		// suit a bucket that is written once and then only read.
-		b.FillPercent = 0.9
-		terms := make([]string, 0, len(bi.postings[lv]))
-		for t := range bi.postings[lv] {
-			terms = append(terms, t)
+	}
+	return nil
+}
+
+// putPostings writes postings, term by term, as the new bucket key of
+// parent: Search's (and SearchDerived's) inverted index of one level or
+// kind.
+func putPostings(parent *bolt.Bucket, key []byte, postings map[string][]posting) error {
+	b, err := parent.CreateBucket(key)
+	if err != nil {
+		return err
+	}
+	// Sorted keys fill bbolt's pages sequentially, and 90% full pages
+	// suit a bucket that is written once and then only read.
+	b.FillPercent = 0.9
+	terms := make([]string, 0, len(postings))
+	for t := range postings {
+		terms = append(terms, t)
+	}
+	slices.Sort(terms)
+	var buf []byte
+	for _, t := range terms {
+		if len(t) > bolt.MaxKeySize {
+			continue
 		}
-		slices.Sort(terms)
-		for _, t := range terms {
-			if len(t) > bolt.MaxKeySize {
-				continue
-			}
-			buf = encodePostings(buf[:0], bi.postings[lv][t])
-			if err := b.Put([]byte(t), slices.Clone(buf)); err != nil {
-				return err
-			}
+		buf = encodePostings(buf[:0], postings[t])
+		if err := b.Put([]byte(t), slices.Clone(buf)); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -1,9 +1,6 @@
 package docstore
 
 import (
-	"fmt"
-	"math"
-
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -18,8 +15,7 @@ type TermStats struct {
 // IDF returns term t's BM25 idf, the same (Lucene, non-negative) formula
 // Search uses.
 func (s TermStats) IDF(t int) float64 {
-	n, df := float64(s.Units), float64(s.DF[t])
-	return math.Log(1 + (n-df+0.5)/(df+0.5))
+	return bm25IDF(float64(s.Units), float64(s.DF[t]))
 }
 
 // TermStats returns the statistics of terms over the scope of opt (Docs and
@@ -27,35 +23,22 @@ func (s TermStats) IDF(t int) float64 {
 // decoding postings.
 func (l *Library) TermStats(terms []string, opt SearchOptions) (TermStats, error) {
 	st := TermStats{DF: make([]int, len(terms)), AvgLen: 1}
-	docs := opt.Docs
-	if len(docs) == 0 {
-		infos, err := l.List()
-		if err != nil {
-			return st, err
-		}
-		for _, d := range infos {
-			docs = append(docs, d.ID)
-		}
+	docs, err := l.scope(opt.Docs)
+	if err != nil {
+		return st, err
 	}
 	var total float64
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err = l.db.View(func(tx *bolt.Tx) error {
 		for _, id := range docs {
 			di, err := l.loadIndex(tx, id)
 			if err != nil {
 				return err
 			}
-			pb := tx.Bucket(bucketPostings).Bucket([]byte(id))
-			if pb != nil {
-				pb = pb.Bucket(opt.Level.key())
+			pb, err := levelPostings(tx, id, opt.Level)
+			if err != nil {
+				return err
 			}
-			if pb == nil {
-				return fmt.Errorf("document %s has no index: %w", id, ErrCorrupt)
-			}
-			for t, term := range terms {
-				if v := pb.Get([]byte(term)); v != nil {
-					st.DF[t] += postingsLen(v)
-				}
-			}
+			lookupTerms(pb, terms, nil, st.DF)
 			st.Units += len(di.lens[opt.Level])
 			total += di.sum[opt.Level]
 		}

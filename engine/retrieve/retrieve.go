@@ -180,42 +180,65 @@ func (r *Retriever) filter(opt *Options, docs []docstore.DocID, dc *docCache) (f
 	}, nil
 }
 
+// sentenceSearch is where Sentences and Segments start from: the
+// question's query weighted by the scope's statistics, the scope with its
+// documents' cache and filter, and the index's sentence hits.
+type sentenceSearch struct {
+	q    *query
+	docs []docstore.DocID
+	dc   *docCache
+	keep func(docstore.DocID, int) bool
+	st   docstore.TermStats
+	hits []docstore.Hit
+}
+
+// searchSentences normalises opt and takes the scope's best sentences for
+// question by BM25: opt.Pool of them, at least minPool. It returns nil
+// when there is nothing to rank (no index terms in the question, an empty
+// scope, no hits) or with an error.
+func (r *Retriever) searchSentences(question string, opt *Options, minPool int) (*sentenceSearch, error) {
+	if err := opt.normalise(); err != nil {
+		return nil, err
+	}
+	ss := &sentenceSearch{q: parseQuery(question)}
+	if len(ss.q.q.Terms) == 0 {
+		return nil, nil
+	}
+	var err error
+	if ss.docs, err = r.scope(opt); err != nil || len(ss.docs) == 0 {
+		return nil, err
+	}
+	ss.dc = &docCache{lib: r.lib, docs: map[docstore.DocID]*docstore.Document{}}
+	if ss.keep, err = r.filter(opt, ss.docs, ss.dc); err != nil {
+		return nil, err
+	}
+	if ss.st, err = r.lib.TermStats(ss.q.q.Terms, docstore.SearchOptions{Level: docstore.SentenceLevel, Docs: ss.docs}); err != nil {
+		return nil, err
+	}
+	ss.q.setWeights(ss.st)
+	ss.hits, err = r.lib.Search(ss.q.q, docstore.SearchOptions{
+		Level: docstore.SentenceLevel, Docs: ss.docs, K: max(opt.Pool, minPool), BM25: opt.BM25, Filter: ss.keep,
+	})
+	if err != nil || len(ss.hits) == 0 {
+		return nil, err
+	}
+	return ss, nil
+}
+
 // Sentences ranks the sentences of the scope against question: BM25
 // candidates from the index, re-ranked with their context (see Model), then
 // selected greedily for coverage of the question and without near-
 // duplicates.
 func (r *Retriever) Sentences(ctx context.Context, question string, opt Options) ([]Passage, error) {
-	if err := opt.normalise(); err != nil {
-		return nil, err
-	}
-	q := parseQuery(question)
-	if len(q.q.Terms) == 0 {
-		return nil, nil
-	}
-	docs, err := r.scope(&opt)
-	if err != nil || len(docs) == 0 {
-		return nil, err
-	}
-	dc := &docCache{lib: r.lib, docs: map[docstore.DocID]*docstore.Document{}}
-	keep, err := r.filter(&opt, docs, dc)
-	if err != nil {
-		return nil, err
-	}
-	st, err := r.lib.TermStats(q.q.Terms, docstore.SearchOptions{Level: docstore.SentenceLevel, Docs: docs})
-	if err != nil {
-		return nil, err
-	}
-	q.setWeights(st)
-	hits, err := r.lib.Search(q.q, docstore.SearchOptions{
-		Level: docstore.SentenceLevel, Docs: docs, K: opt.Pool, BM25: opt.BM25, Filter: keep,
-	})
-	if err != nil || len(hits) == 0 {
+	ss, err := r.searchSentences(question, &opt, 0)
+	if ss == nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	rk := &ranker{q: q, m: opt.Model, bm: opt.BM25, avg: st.AvgLen, dc: dc, keep: keep,
+	q, docs, dc, keep, hits := ss.q, ss.docs, ss.dc, ss.keep, ss.hits
+	rk := &ranker{q: q, m: opt.Model, bm: opt.BM25, avg: ss.st.AvgLen, dc: dc, keep: keep,
 		units: map[unitKey]*unit{}}
 	var out []Passage
 	if opt.Plain {

@@ -194,33 +194,11 @@ func (r *Retriever) Segments(ctx context.Context, question string, seg Segmentin
 	if err := seg.check(); err != nil {
 		return nil, err
 	}
-	if err := opt.normalise(); err != nil {
+	ss, err := r.searchSentences(question, &opt, 500)
+	if ss == nil {
 		return nil, err
 	}
-	q := parseQuery(question)
-	if len(q.q.Terms) == 0 {
-		return nil, nil
-	}
-	docs, err := r.scope(&opt)
-	if err != nil || len(docs) == 0 {
-		return nil, err
-	}
-	dc := &docCache{lib: r.lib, docs: map[docstore.DocID]*docstore.Document{}}
-	keep, err := r.filter(&opt, docs, dc)
-	if err != nil {
-		return nil, err
-	}
-	st, err := r.lib.TermStats(q.q.Terms, docstore.SearchOptions{Level: docstore.SentenceLevel, Docs: docs})
-	if err != nil {
-		return nil, err
-	}
-	q.setWeights(st)
-	hits, err := r.lib.Search(q.q, docstore.SearchOptions{
-		Level: docstore.SentenceLevel, Docs: docs, K: max(opt.Pool, 500), BM25: opt.BM25, Filter: keep,
-	})
-	if err != nil || len(hits) == 0 {
-		return nil, err
-	}
+	q, dc, hits := ss.q, ss.dc, ss.hits
 	// Propose: each segment's summed sentence scores.
 	type cand struct {
 		d     *docstore.Document

@@ -154,16 +154,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	}
 	req, perr := parseChat(body)
 	s.record(r, body, req, nil)
-	if !s.authorized(w, r) {
-		return
-	}
-	if perr != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "", perr.Error())
-		return
-	}
-	if !s.knowsModel(req.Model) {
-		writeError(w, http.StatusNotFound, "invalid_request_error", "model_not_found",
-			fmt.Sprintf("The model `%s` does not exist.", req.Model))
+	if s.refuse(w, r, perr, func() string { return req.Model }) {
 		return
 	}
 	s.mu.Lock()

@@ -214,6 +214,26 @@ func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
 
 func (s *Server) knowsModel(model string) bool { return slices.Contains(s.models, model) }
 
+// refuse answers a request the server will not serve, in the order the
+// real API checks: the API key (401), the body, whose parse error is perr
+// (400), then the model, which model returns once the body parsed (404).
+// It reports whether it answered.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, perr error, model func() string) bool {
+	if !s.authorized(w, r) {
+		return true
+	}
+	if perr != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "", perr.Error())
+		return true
+	}
+	if m := model(); !s.knowsModel(m) {
+		writeError(w, http.StatusNotFound, "invalid_request_error", "model_not_found",
+			fmt.Sprintf("The model `%s` does not exist.", m))
+		return true
+	}
+	return false
+}
+
 func (s *Server) id() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

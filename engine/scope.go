@@ -75,6 +75,17 @@ func Thousands(n int) string {
 	return string(out)
 }
 
+// ApproxTokens writes a token count roughly: "850", "12k", "1.4M".
+func ApproxTokens(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
+
 // RetryStage tells the user why an answer is waiting on the server.
 func RetryStage(r llm.Retry) string {
 	why := "the server failed"

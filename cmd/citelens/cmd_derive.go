@@ -166,7 +166,7 @@ func deriveWithProgress(ctx context.Context, a *app, dv *raidd.Deriver, docs []d
 	}
 	if est.Chunks > 0 {
 		fmt.Fprintf(a.stderr, "Deriving summaries and questions for %s chunks of %s with %s: about %s calls and %s tokens.\n",
-			engine.Thousands(est.Chunks), docCount(len(est.Docs)), textproc.OneLine(est.Set.Model), engine.Thousands(est.Calls), approxTokens(est.Tokens()))
+			engine.Thousands(est.Chunks), docCount(len(est.Docs)), textproc.OneLine(est.Set.Model), engine.Thousands(est.Calls), engine.ApproxTokens(est.Tokens()))
 	}
 	bar := &deriveBar{newLiveLine(a.stderr)}
 	rep, err := dv.Derive(ctx, docs, bar.update)
@@ -184,7 +184,7 @@ func (b *deriveBar) update(p raidd.Progress) {
 	rate := float64(p.Done) / max(p.Elapsed.Seconds(), 1e-3)
 	line := fmt.Sprintf("[%s] %s/%s chunks, %.1f/s, %s tokens (%s prompt, %s completion)",
 		barCells(p.Done, p.Total), engine.Thousands(p.Done), engine.Thousands(p.Total), rate,
-		approxTokens(p.Usage.PromptTokens+p.Usage.CompletionTokens), approxTokens(p.Usage.PromptTokens), approxTokens(p.Usage.CompletionTokens))
+		engine.ApproxTokens(p.Usage.PromptTokens+p.Usage.CompletionTokens), engine.ApproxTokens(p.Usage.PromptTokens), engine.ApproxTokens(p.Usage.CompletionTokens))
 	if p.Failed > 0 {
 		line += fmt.Sprintf(", %d failed", p.Failed)
 	}
@@ -305,7 +305,7 @@ func deriveStatus(a *app, l *docstore.Library, set docstore.DerivedSet, docs []d
 			fmt.Fprintf(a.stdout, "  %d failed", d.Failed)
 		}
 		if d.LLMCalls > 0 {
-			fmt.Fprintf(a.stdout, "  spent %s tokens", approxTokens(d.PromptTokens+d.CompletionTokens))
+			fmt.Fprintf(a.stdout, "  spent %s tokens", engine.ApproxTokens(d.PromptTokens+d.CompletionTokens))
 		}
 		if d.Units > 0 {
 			fmt.Fprintf(a.stdout, "  embedded %s/%s", engine.Thousands(d.Embedded), engine.Thousands(d.Units))
@@ -314,7 +314,7 @@ func deriveStatus(a *app, l *docstore.Library, set docstore.DerivedSet, docs []d
 	}
 	if est.Chunks > 0 {
 		fmt.Fprintf(a.stdout, "Deriving the missing %s chunks takes about %s calls and %s tokens: run 'citelens derive'.\n",
-			engine.Thousands(est.Chunks), engine.Thousands(est.Calls), approxTokens(est.Tokens()))
+			engine.Thousands(est.Chunks), engine.Thousands(est.Calls), engine.ApproxTokens(est.Tokens()))
 	}
 	if embedModel != "" {
 		units, embedded := 0, 0
@@ -487,15 +487,4 @@ func haveHas(n int) string {
 		return "has"
 	}
 	return "have"
-}
-
-// approxTokens writes a token count roughly: "850", "12k", "1.4M".
-func approxTokens(n int) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprint(n)
-	case n < 1_000_000:
-		return fmt.Sprintf("%dk", (n+500)/1000)
-	}
-	return fmt.Sprintf("%.1fM", float64(n)/1e6)
 }

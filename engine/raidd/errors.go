@@ -87,7 +87,7 @@ func (e *NeedsDerivation) Command() string {
 // Fix says how to derive, with the cost.
 func (e *NeedsDerivation) Fix() string {
 	s := fmt.Sprintf("Deriving them takes about %s model calls and %s tokens: run '%s', or ask again with --opt derive=yes.",
-		engine.Thousands(e.Calls), approx(e.Tokens()), e.Command())
+		engine.Thousands(e.Calls), engine.ApproxTokens(e.Tokens()), e.Command())
 	if len(e.Others) > 0 {
 		s += fmt.Sprintf(" Documents derived by %s exist: --opt derive_model=%s uses them.", strings.Join(e.Others, ", "), shellQuote(e.Others[0]))
 	}
@@ -102,17 +102,6 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// approx writes a token count roughly: "850", "12k", "1.4M".
-func approx(n int) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprint(n)
-	case n < 1_000_000:
-		return fmt.Sprintf("%dk", (n+500)/1000)
-	}
-	return fmt.Sprintf("%.1fM", float64(n)/1e6)
 }
 
 var _ error = (*NeedsDerivation)(nil)

@@ -218,7 +218,7 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 	}
 	if fit.Trimmed {
 		emit(engine.Event{Stage: fmt.Sprintf("the %d chunks (%s tokens) exceed the model's %s context: kept their %s best-ranked sentences",
-			len(chosen), approx(fit.Tokens), approx(cfg.ContextWindow), engine.Thousands(fit.Shown))})
+			len(chosen), engine.ApproxTokens(fit.Tokens), engine.ApproxTokens(cfg.ContextWindow), engine.Thousands(fit.Shown))})
 	}
 	num, err := citations.NewSentenceNumbering(fit.Parts...)
 	if err != nil {
@@ -251,7 +251,7 @@ func (s *Strategy) prepare(ctx context.Context, set docstore.DerivedSet, docs []
 			need[i] = d.ID
 		}
 		emit(engine.Event{Stage: fmt.Sprintf("deriving summaries and questions with %s for %s chunks of %s (about %s calls, %s tokens)…",
-			set.Model, engine.Thousands(est.Chunks), describeDocs(est.Docs), engine.Thousands(est.Calls), approx(est.Tokens()))})
+			set.Model, engine.Thousands(est.Chunks), describeDocs(est.Docs), engine.Thousands(est.Calls), engine.ApproxTokens(est.Tokens()))})
 		dv := &Deriver{Library: s.lib, Client: s.client, Model: set.Model}
 		rep, err := dv.Derive(engine.ReportRetries(ctx, emit), need, ProgressStages(emit))
 		emit(engine.Event{Stage: DerivedStage(rep)})
@@ -283,7 +283,7 @@ func ProgressStages(emit func(engine.Event)) func(Progress) {
 		}
 		last = time.Now()
 		emit(engine.Event{Stage: fmt.Sprintf("deriving: %s/%s chunks (%s), %s tokens so far",
-			engine.Thousands(p.Done), engine.Thousands(p.Total), p.Name, approx(p.Usage.PromptTokens+p.Usage.CompletionTokens))})
+			engine.Thousands(p.Done), engine.Thousands(p.Total), p.Name, engine.ApproxTokens(p.Usage.PromptTokens+p.Usage.CompletionTokens))})
 	}
 }
 
@@ -292,7 +292,7 @@ func ProgressStages(emit func(engine.Event)) func(Progress) {
 func DerivedStage(rep Report) string {
 	s := fmt.Sprintf("derived %s chunks of %s: %s calls, %s prompt and %s completion tokens",
 		engine.Thousands(rep.Derived), describeDocs(rep.Docs), engine.Thousands(rep.Usage.LLMCalls),
-		approx(rep.Usage.PromptTokens), approx(rep.Usage.CompletionTokens))
+		engine.ApproxTokens(rep.Usage.PromptTokens), engine.ApproxTokens(rep.Usage.CompletionTokens))
 	if rep.Usage.Estimated {
 		s += " (estimated)"
 	}

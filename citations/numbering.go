@@ -126,7 +126,7 @@ func NewChunkNumbering(chunks ...ChunkPart) (*Numbering, error) {
 		}
 		if c.First < 0 || c.Last < c.First || c.Last >= len(c.Doc.Sentences) {
 			return nil, fmt.Errorf("%w: chunk %d covers sentences %d-%d of %q, which has %d",
-				ErrBadNumbering, i+1, c.First, c.Last, docName(c.Doc), len(c.Doc.Sentences))
+				ErrBadNumbering, i+1, c.First, c.Last, c.Doc.DisplayName(), len(c.Doc.Sentences))
 		}
 		d, ok := index[c.Doc]
 		if !ok {
@@ -170,7 +170,7 @@ func shown(p Part) ([]int, error) {
 	idx = slices.Compact(idx)
 	if len(idx) > 0 && (idx[0] < 0 || idx[len(idx)-1] >= len(p.Doc.Sentences)) {
 		return nil, fmt.Errorf("%w: sentence %d shown from %q, which has %d sentences",
-			ErrBadNumbering, outOf(idx, len(p.Doc.Sentences)), docName(p.Doc), len(p.Doc.Sentences))
+			ErrBadNumbering, outOf(idx, len(p.Doc.Sentences)), p.Doc.DisplayName(), len(p.Doc.Sentences))
 	}
 	return idx, nil
 }
@@ -372,7 +372,7 @@ func SpanOf(doc *docstore.Document, first, last int) Span {
 		page = doc.PageOf(s)
 	}
 	return Span{
-		Doc: doc.ID, DocName: docName(doc),
+		Doc: doc.ID, DocName: doc.DisplayName(),
 		First: first, Last: last,
 		Start: s, End: e, Page: page,
 		Text: doc.Text[s:e],
@@ -415,16 +415,6 @@ func (r Ref) String() string {
 		return fmt.Sprintf("[%d]", r.First)
 	}
 	return fmt.Sprintf("[%d-%d]", r.First, r.Last)
-}
-
-func docName(d *docstore.Document) string {
-	switch {
-	case d.Name != "":
-		return d.Name
-	case d.Title != "":
-		return d.Title
-	}
-	return string(d.ID)
 }
 
 func plural(n int, one, many string) string {

@@ -261,7 +261,7 @@ func needsCitation(text string, known map[string]bool) bool {
 	if last == '?' || last == ':' || last == '：' || last == '？' {
 		return false
 	}
-	low := asciiLower(t) // same length as t, so offsets carry over
+	low := textproc.ASCIILower(t) // same length as t, so offsets carry over
 	for _, p := range lacking {
 		if strings.Contains(low, p) {
 			return false
@@ -363,15 +363,4 @@ func stripListMarker(s string) string {
 		}
 	}
 	return strings.TrimLeft(s, "*_# ")
-}
-
-// asciiLower lower-cases ASCII letters only, keeping byte offsets intact.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }

@@ -54,6 +54,18 @@ type DocInfo struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
+// DisplayName is what people call the document: the file name it was
+// added from, else its title, else its ID.
+func (d *Document) DisplayName() string {
+	switch {
+	case d.Name != "":
+		return d.Name
+	case d.Title != "":
+		return d.Title
+	}
+	return string(d.ID)
+}
+
 // SentenceText returns the text of sentence i.
 func (d *Document) SentenceText(i int) string {
 	s := d.Sentences[i]

@@ -86,6 +86,14 @@ func ApproxTokens(n int) string {
 	return fmt.Sprintf("%.1fM", float64(n)/1e6)
 }
 
+// Kilo writes a token count briefly: "950", "12k".
+func Kilo(n int) string {
+	if n < 1000 {
+		return strconv.Itoa(n)
+	}
+	return strconv.Itoa((n+500)/1000) + "k"
+}
+
 // RetryStage tells the user why an answer is waiting on the server.
 func RetryStage(r llm.Retry) string {
 	why := "the server failed"

@@ -155,6 +155,18 @@ func fold(w string) string {
 	return w
 }
 
+// ASCIILower lower-cases the ASCII letters of s and leaves every other
+// byte as it is, so offsets into the result are offsets into s.
+func ASCIILower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
 // Fold returns the case-folded form of a word, as terms use it.
 func Fold(word string) string { return fold(word) }
 

@@ -38,7 +38,7 @@ func draftMessages(question string, docs []*docstore.Document, fit generate.Fit)
 			b.WriteString("Document ")
 			b.WriteString(strconv.Itoa(i + 1))
 			b.WriteString(": ")
-			generate.Neutralise(&b, textproc.OneLine(docName(p.Doc)))
+			generate.Neutralise(&b, textproc.OneLine(p.Doc.DisplayName()))
 			b.WriteString("\n")
 		}
 		writePlain(&b, p)
@@ -223,14 +223,4 @@ func neutralise(b *strings.Builder, s string) {
 	var t strings.Builder
 	generate.Neutralise(&t, s)
 	b.WriteString(cofMarkers.ReplaceAllString(t.String(), "($1)"))
-}
-
-func docName(d *docstore.Document) string {
-	switch {
-	case d.Name != "":
-		return d.Name
-	case d.Title != "":
-		return d.Title
-	}
-	return string(d.ID)
 }

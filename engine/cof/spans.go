@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore/textproc"
 )
 
 // NoRelevant is what Figure 13 tells the model to answer when the passage
@@ -42,7 +43,7 @@ func ParseSpans(text string) (refs []citations.Ref, garbled []string) {
 		if ok {
 			refs = append(refs, got...)
 		} else if strings.TrimSpace(inner) != "" {
-			garbled = append(garbled, clip(inner, 40))
+			garbled = append(garbled, textproc.Clip(inner, 40))
 		}
 	}
 	if len(refs) > 0 {
@@ -145,14 +146,4 @@ func digits(s string) (int, int) {
 		return 0, 0
 	}
 	return n, k
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
 )
 
 // planReply is what the planner wrote: the next sub-question, or the stop
@@ -91,7 +92,7 @@ func parsePlan(text string) planReply {
 // answer:", "**Subquestion 2:**") or, for "so the final answer is", by
 // anything.
 func cutLabel(line string) (label, rest string, ok bool) {
-	lower := asciiLower(line)
+	lower := textproc.ASCIILower(line)
 	for _, group := range [][]string{subLabels, finalLabels, skipLabels} {
 		for _, l := range group {
 			if !strings.HasPrefix(lower, l) {
@@ -140,7 +141,7 @@ func cleanLine(s string) string {
 // stripThink drops a reasoning model's <think>…</think> blocks; an
 // unclosed one runs to the end.
 func stripThink(s string) string {
-	low := asciiLower(s)
+	low := textproc.ASCIILower(s)
 	if !strings.Contains(low, "<think>") {
 		return s
 	}
@@ -159,18 +160,6 @@ func stripThink(s string) string {
 		i += j + k + len("</think>")
 	}
 	return b.String()
-}
-
-// asciiLower lowers ASCII letters only, so byte offsets into the result
-// are offsets into s.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // shorten cuts s to at most n bytes at a word boundary, without splitting a

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
@@ -217,7 +216,7 @@ func (f Fit) Stage(contextWindow int) string {
 	default:
 		kept += ", the most relevant to the question and those around them"
 	}
-	return fmt.Sprintf("%s (%s tokens) %s the model's %s context: %s", what, kilo(f.Tokens), verb, kilo(contextWindow), kept)
+	return fmt.Sprintf("%s (%s tokens) %s the model's %s context: %s", what, engine.Kilo(f.Tokens), verb, engine.Kilo(contextWindow), kept)
 }
 
 // selection tracks chosen sentences and the budget left.
@@ -326,12 +325,4 @@ func (s *selection) parts(ps []citations.Part) {
 		}
 		ps[d].Sentences = idx
 	}
-}
-
-// kilo writes a token count the way context sizes are spoken of: "412k".
-func kilo(n int) string {
-	if n < 1000 {
-		return strconv.Itoa(n)
-	}
-	return strconv.Itoa((n+500)/1000) + "k"
 }

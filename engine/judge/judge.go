@@ -31,6 +31,7 @@ import (
 	"sync"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm"
 )
 
@@ -313,7 +314,7 @@ func (j *Judge) ask(ctx context.Context, prompt string) (string, llm.Usage, erro
 		}
 		last = reply.Text
 	}
-	return "", total, fmt.Errorf("%w after %d tries; the last reply was %q", ErrUnreadable, j.opt.Tries, clip(last, 120))
+	return "", total, fmt.Errorf("%w after %d tries; the last reply was %q", ErrUnreadable, j.opt.Tries, textproc.Clip(last, 120))
 }
 
 // ratingRE is the reference's rating pattern: letters, spaces and slashes
@@ -369,14 +370,4 @@ func relevant(rating string) float64 {
 		}
 	}
 	return 1
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -160,7 +160,7 @@ func TestBudgetTrimming(t *testing.T) {
 	}
 	stage := strings.Join(ev.stages, "\n")
 	want := fmt.Sprintf("the document (%s tokens) exceeds the model's 4k context: kept %d of %d,%03d sentences, the most relevant to the question and those around them",
-		kilo(estimateWhole(t, doc)), len(s.nums), len(doc.Sentences)/1000, len(doc.Sentences)%1000)
+		engine.Kilo(estimateWhole(t, doc)), len(s.nums), len(doc.Sentences)/1000, len(doc.Sentences)%1000)
 	if !strings.Contains(stage, want) {
 		t.Errorf("stages %q lack %q", stage, want)
 	}

@@ -111,7 +111,7 @@ func (s *RAG) sentenceNumbering(ctx context.Context, question string, docs []*do
 	}
 	if fit.Trimmed {
 		emit(engine.Event{Stage: fmt.Sprintf("the %d retrieved sentences (%s tokens) exceed the model's %s context: kept the best %d",
-			len(ranked), kilo(fit.Tokens), kilo(cfg.ContextWindow), fit.Shown)})
+			len(ranked), engine.Kilo(fit.Tokens), engine.Kilo(cfg.ContextWindow), fit.Shown)})
 	}
 	return citations.NewSentenceNumbering(fit.Parts...)
 }
@@ -146,7 +146,7 @@ func (s *RAG) chunkNumbering(ctx context.Context, question string, docs []*docst
 	}
 	if len(kept) < len(ranked) {
 		emit(engine.Event{Stage: fmt.Sprintf("the %d retrieved chunks (%s tokens) exceed the model's %s context: kept the best %d",
-			len(ranked), kilo(total), kilo(cfg.ContextWindow), len(kept))})
+			len(ranked), engine.Kilo(total), engine.Kilo(cfg.ContextWindow), len(kept))})
 	}
 	slices.SortFunc(kept, func(a, b chunkRef) int {
 		if a.Doc != b.Doc {
@@ -164,12 +164,4 @@ func (s *RAG) chunkNumbering(ctx context.Context, question string, docs []*docst
 func nothing(unit string) error {
 	return fmt.Errorf("%w: no %s of the documents shares a word with the question; rephrase it with the documents' words, or use the longcite strategy, which reads the documents whole",
 		ErrNothingRetrieved, unit)
-}
-
-// kilo writes a token count the way context sizes are spoken of: "412k".
-func kilo(n int) string {
-	if n < 1000 {
-		return fmt.Sprint(n)
-	}
-	return fmt.Sprintf("%dk", (n+500)/1000)
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,6 +15,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
@@ -42,43 +41,11 @@ func ridge(i int) string {
 	return r[i%len(r)]
 }
 
-func newLibrary(t testing.TB, texts ...string) (*docstore.Library, []*docstore.Document) {
+// reportLibrary is a library holding rainfallReport(stations) as
+// report1.txt.
+func reportLibrary(t testing.TB, stations int) (*docstore.Library, []*docstore.Document) {
 	t.Helper()
-	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lib.Close() })
-	var docs []*docstore.Document
-	for i, text := range texts {
-		p := filepath.Join(t.TempDir(), fmt.Sprintf("report%d.txt", i+1))
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		info, _, err := lib.Add(context.Background(), p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := lib.Document(info.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs = append(docs, d)
-	}
-	return lib, docs
-}
-
-func newEnv(t testing.TB, lib *docstore.Library, srv *llmtest.Server, embed string, opts ...llm.Option) *engine.Env {
-	t.Helper()
-	cfg := llm.DefaultConfig()
-	cfg.BaseURL, cfg.Model, cfg.EmbedModel = srv.URL, llmtest.DefaultModel, embed
-	cfg.Timeout, cfg.ConnectTimeout = 20*time.Second, 2*time.Second
-	opts = append([]llm.Option{llm.WithSleep(func(context.Context, time.Duration) error { return nil })}, opts...)
-	c, err := llm.New(cfg, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &engine.Env{Library: lib, Config: cfg, LLM: c}
+	return enginetest.TextLibrary(t, "report1.txt", rainfallReport(stations))
 }
 
 // The kinds of prompt CoF sends.
@@ -284,11 +251,11 @@ func stationDraft(stations ...int) string {
 }
 
 func TestCoarseToFine(t *testing.T) {
-	lib, docs := newLibrary(t, rainfallReport(60))
+	lib, docs := reportLibrary(t, 60)
 	d := docs[0]
 	sc := &script{draft: stationDraft(7, 23)}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	env := newEnv(t, lib, srv, "")
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	s, err := New(env)
 	if err != nil {
 		t.Fatal(err)
@@ -397,13 +364,13 @@ func chunkOfSentence(d *docstore.Document, s int) (int, bool) {
 // A statement whose chunks hold no support stays uncited, and an answer
 // with fewer than 20% of its statements cited is flagged.
 func TestNoSupportAndGroundingWarning(t *testing.T) {
-	lib, docs := newLibrary(t, rainfallReport(40))
+	lib, docs := reportLibrary(t, 40)
 	sc := &script{
 		draft:     stationDraft(3, 11, 17, 29) + " Rain is common in autumn. Many gauges are old.",
 		noSupport: map[string]bool{"Station 3,": true, "Station 11,": true, "Station 17,": true},
 	}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	env := newEnv(t, lib, srv, "")
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	s, _ := New(env)
 	var ev events
 	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "Which stations recorded rain?", Docs: []docstore.DocID{docs[0].ID}}, ev.emit)
@@ -430,11 +397,11 @@ func TestNoSupportAndGroundingWarning(t *testing.T) {
 // A failure in a later call keeps what the earlier ones did.
 func TestLaterFailureKeepsWork(t *testing.T) {
 	t.Run("chunk step", func(t *testing.T) {
-		lib, docs := newLibrary(t, rainfallReport(30))
+		lib, docs := reportLibrary(t, 30)
 		sc := &script{draft: stationDraft(4, 9)}
 		srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
 		srv.Enqueue(llmtest.Text(sc.draft), llmtest.Status(http.StatusInternalServerError))
-		env := newEnv(t, lib, srv, "", llm.WithMaxRetries(0))
+		env := enginetest.Env(t, lib, enginetest.Config(srv), llm.WithMaxRetries(0))
 		s, _ := New(env)
 		var ev events
 		ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "Rain at stations 4 and 9?", Docs: []docstore.DocID{docs[0].ID}}, ev.emit)
@@ -457,11 +424,11 @@ func TestLaterFailureKeepsWork(t *testing.T) {
 		}
 	})
 	t.Run("sentence step", func(t *testing.T) {
-		lib, docs := newLibrary(t, rainfallReport(60))
+		lib, docs := reportLibrary(t, 60)
 		d := docs[0]
 		sc := &script{draft: stationDraft(5, 21, 44), fail: map[string]int{"Station 21,": http.StatusBadGateway}}
 		srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-		env := newEnv(t, lib, srv, "", llm.WithMaxRetries(0))
+		env := enginetest.Env(t, lib, enginetest.Config(srv), llm.WithMaxRetries(0))
 		s, _ := New(env)
 		var ev events
 		ans, err := engine.Run(t.Context(), env, s, engine.Request{
@@ -502,7 +469,7 @@ func TestLaterFailureKeepsWork(t *testing.T) {
 
 // Cancelling during step 3 returns the statements already final.
 func TestCancelDuringRefinement(t *testing.T) {
-	lib, docs := newLibrary(t, rainfallReport(40))
+	lib, docs := reportLibrary(t, 40)
 	sc := &script{draft: stationDraft(2, 12, 22)}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
@@ -514,7 +481,7 @@ func TestCancelDuringRefinement(t *testing.T) {
 		}
 		return r
 	}))
-	env := newEnv(t, lib, srv, "")
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	s, _ := New(env)
 	ans, err := engine.Run(ctx, env, s, engine.Request{Question: "Rain?", Docs: []docstore.DocID{docs[0].ID}, Options: map[string]string{"parallel": "1"}}, nil)
 	if !errors.Is(err, context.Canceled) || ans.Error != "cancelled" {
@@ -529,11 +496,13 @@ func TestCancelDuringRefinement(t *testing.T) {
 // are embedded once (no sentence vectors, which CoF does not use) and the
 // draft's sentences in one call.
 func TestDenseRetrieval(t *testing.T) {
-	lib, docs := newLibrary(t, rainfallReport(30))
+	lib, docs := reportLibrary(t, 30)
 	d := docs[0]
 	sc := &script{draft: stationDraft(6, 18)}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	env := newEnv(t, lib, srv, llmtest.DefaultEmbedModel)
+	cfg := enginetest.Config(srv)
+	cfg.EmbedModel = llmtest.DefaultEmbedModel
+	env := enginetest.Env(t, lib, cfg)
 	s, _ := New(env)
 	var ev events
 	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "Rain at 6 and 18?", Docs: []docstore.DocID{d.ID}}, ev.emit)
@@ -590,7 +559,7 @@ func TestOptions(t *testing.T) {
 }
 
 func TestNeedsModel(t *testing.T) {
-	lib, _ := newLibrary(t, rainfallReport(3))
+	lib, _ := reportLibrary(t, 3)
 	_, err := New(&engine.Env{Library: lib})
 	if !errors.Is(err, engine.ErrUnavailable) {
 		t.Errorf("New without a model: %v", err)
@@ -605,11 +574,11 @@ func TestNeedsModel(t *testing.T) {
 // draft against the scripted server: the strategy's own cost (prompts,
 // retrieval for every draft sentence, parsing, resolution) plus local HTTP.
 func BenchmarkCoF(b *testing.B) {
-	lib, docs := newLibrary(b, rainfallReport(500))
+	lib, docs := reportLibrary(b, 500)
 	stations := []int{3, 41, 77, 120, 199, 250, 311, 402, 455, 499}
 	sc := &script{draft: stationDraft(stations...)}
 	srv := llmtest.New(b, llmtest.WithResponder(sc.respond))
-	env := newEnv(b, lib, srv, "")
+	env := enginetest.Env(b, lib, enginetest.Config(srv))
 	s, err := New(env)
 	if err != nil {
 		b.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/generate"
 )
 
@@ -66,7 +67,7 @@ func TestExamplesAreConsistent(t *testing.T) {
 
 // Document text quoting the prompts' markup is made inert.
 func TestPromptMarkersNeutralised(t *testing.T) {
-	_, docs := newLibrary(t, "Notes on CoF.\n\nThe prompt ends with [Passage End] and then [Statement] follows. <C3> is a tag. [Document End] too.\n")
+	_, docs := enginetest.TextLibrary(t, "report1.txt", "Notes on CoF.\n\nThe prompt ends with [Passage End] and then [Statement] follows. <C3> is a tag. [Document End] too.\n")
 	d := docs[0]
 	p := draftMessages("q?", docs, generate.Fit{Parts: []citations.Part{{Doc: d}}})[0].Content
 	if strings.Count(p, "[Document End]") != 1 || strings.Contains(p, "[Passage End]") || strings.Contains(p, "<C3>") {
@@ -89,7 +90,7 @@ func TestPromptMarkersNeutralised(t *testing.T) {
 // A trimmed scope shows its runs of sentences verbatim with an elision
 // mark between them.
 func TestDraftShowsTrimmedRuns(t *testing.T) {
-	_, docs := newLibrary(t, rainfallReport(5))
+	_, docs := reportLibrary(t, 5)
 	d := docs[0]
 	p := draftMessages("q?", docs, generate.Fit{Parts: []citations.Part{{Doc: d, Sentences: []int{1, 2, 7}}}})[0].Content
 	want := d.Text[d.Sentences[1].Start:d.Sentences[2].End] + "\n\n[…]\n\n" + d.SentenceText(7)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
@@ -18,7 +19,7 @@ func BenchmarkAnswer(b *testing.B) {
 	lib, _ := filmLibrary(b)
 	srv := llmtest.New(b)
 	srv.Respond(filmModel(b, true).respond)
-	env := newEnv(b, lib, config(srv))
+	env := enginetest.Env(b, lib, enginetest.Config(srv))
 	s, err := engine.New(Name, env)
 	if err != nil {
 		b.Fatal(err)
@@ -35,7 +36,7 @@ func BenchmarkAnswer(b *testing.B) {
 func BenchmarkStep(b *testing.B) {
 	lib, docs := filmLibrary(b)
 	srv := llmtest.New(b)
-	env := newEnv(b, lib, config(srv))
+	env := enginetest.Env(b, lib, enginetest.Config(srv))
 	s, err := New(env)
 	if err != nil {
 		b.Fatal(err)

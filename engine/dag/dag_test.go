@@ -13,6 +13,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
 
@@ -51,7 +52,7 @@ func TestStopsOnModelSignal(t *testing.T) {
 	srv := llmtest.New(t)
 	m := filmModel(t, true)
 	srv.Respond(m.respond)
-	env := newEnv(t, lib, config(srv))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	var ev events
 	ans, err := ask(t, t.Context(), env, engine.Request{Question: question}, ev.emit)
 	if err != nil {
@@ -134,7 +135,7 @@ func TestStopsAtStepLimit(t *testing.T) {
 	m.subs = append(m.subs, "Who directed Doctor Strange?")
 	m.facts["Who directed Doctor Strange?"] = fact{"It was directed by Scott Derrickson", "Scott Derrickson directed Doctor Strange."}
 	srv.Respond(m.respond)
-	env := newEnv(t, lib, config(srv))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	for _, steps := range []int{1, 3} {
 		before := len(srv.ChatRequests())
 		ans, err := ask(t, t.Context(), env, engine.Request{Question: question, Options: map[string]string{"max_steps": fmt.Sprint(steps)}}, nil)
@@ -167,7 +168,7 @@ func TestRepeatedSubQuestion(t *testing.T) {
 	sub := "How many tonnes of barley did the farms grow?"
 	m := &model{t: t, subs: []string{sub}, facts: map[string]fact{sub: {"tonnes of barley", "The farms grew barley."}}}
 	srv.Respond(m.respond)
-	env := newEnv(t, lib, config(srv))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	ans, err := ask(t, t.Context(), env, engine.Request{Question: "How much barley was grown?", Options: map[string]string{"max_steps": "3"}}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +232,7 @@ func TestFinalCitationsAreFactSentences(t *testing.T) {
 			a, a, b, b, a+1, a+1)
 	}
 	srv.Respond(m.respond)
-	env := newEnv(t, lib, config(srv))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	ans, err := ask(t, t.Context(), env, engine.Request{Question: question}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -286,7 +287,7 @@ func TestFailureMidway(t *testing.T) {
 		}
 		return m.respond(r)
 	})
-	env := newEnv(t, lib, config(srv), noSleep)
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	ans, err := ask(t, t.Context(), env, engine.Request{Question: question}, nil)
 	if err == nil || !strings.Contains(err.Error(), "extracting the fact for sub-question 2") {
 		t.Fatalf("error %v", err)
@@ -337,7 +338,7 @@ func TestCancellation(t *testing.T) {
 		}
 		return m.respond(r)
 	})
-	env := newEnv(t, lib, config(srv))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	ans, err := ask(t, ctx, env, engine.Request{Question: question}, func(ev engine.Event) {
 		if strings.HasPrefix(ev.Stage, "fact 1:") {
 			cancel()
@@ -363,7 +364,7 @@ func TestModelAnswersAtOnce(t *testing.T) {
 	m.subs = nil
 	m.facts[question] = fact{"Scott Derrickson (born July 16, 1966) is an American director", "Scott Derrickson is American."}
 	srv.Respond(m.respond)
-	env := newEnv(t, lib, config(srv))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	ans, err := ask(t, t.Context(), env, engine.Request{Question: question}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -389,7 +390,7 @@ func TestUncitedFact(t *testing.T) {
 		}
 		return m.respond(r)
 	})
-	env := newEnv(t, lib, config(srv))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	ans, err := ask(t, t.Context(), env, engine.Request{Question: question}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -436,7 +437,7 @@ func TestRetrieval(t *testing.T) {
 		subs[1]: {"harvest of rye", "The rye harvest ended."},
 	}}
 	srv.Respond(m.respond)
-	env := newEnv(t, lib, config(srv))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	for _, tc := range []struct {
 		opts          map[string]string
 		chunks, words int
@@ -564,9 +565,9 @@ func TestDense(t *testing.T) {
 	lib, _ := filmLibrary(t)
 	srv := llmtest.New(t)
 	srv.Respond(filmModel(t, true).respond)
-	cfg := config(srv)
+	cfg := enginetest.Config(srv)
 	cfg.EmbedModel = llmtest.DefaultEmbedModel
-	env := newEnv(t, lib, cfg, noSleep)
+	env := enginetest.Env(t, lib, cfg)
 	ans, err := ask(t, t.Context(), env, engine.Request{Question: question}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -591,7 +592,7 @@ func TestDense(t *testing.T) {
 	// A library whose vectors are not stored yet, and an endpoint that
 	// refuses to embed.
 	lib2, _ := filmLibrary(t)
-	env = newEnv(t, lib2, cfg, noSleep)
+	env = enginetest.Env(t, lib2, cfg)
 	for range 8 {
 		srv.EnqueueEmbeddings(llmtest.Status(400))
 	}

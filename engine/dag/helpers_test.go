@@ -3,18 +3,15 @@ package dag
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
 
@@ -52,63 +49,13 @@ func filler(seed string, n int) string {
 	return b.String()
 }
 
-// newLibrary opens a library in a temporary folder with the texts added
-// as files, returning their documents in order.
-func newLibrary(t testing.TB, texts map[string]string, order ...string) (*docstore.Library, []*docstore.Document) {
-	t.Helper()
-	dir := t.TempDir()
-	lib, err := docstore.Open(filepath.Join(dir, "library.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lib.Close() })
-	var docs []*docstore.Document
-	for _, name := range order {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(texts[name]), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		info, _, err := lib.Add(context.Background(), p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := lib.Document(info.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs = append(docs, d)
-	}
-	return lib, docs
-}
-
 // filmLibrary is the two-document library of the Doctor Strange question.
 func filmLibrary(t testing.TB) (*docstore.Library, []*docstore.Document) {
-	return newLibrary(t, map[string]string{
-		"film.txt":   filmText + filler("Grain", 40),
-		"people.txt": filler("Orchard", 30) + "\n" + peopleText + filler("Dairy", 30),
-	}, "film.txt", "people.txt")
-}
-
-// config is a model configuration for srv.
-func config(srv *llmtest.Server) llm.Config {
-	cfg := llm.DefaultConfig()
-	cfg.BaseURL, cfg.Model = srv.URL, llmtest.DefaultModel
-	cfg.Timeout, cfg.ConnectTimeout = 20*time.Second, 2*time.Second
-	return cfg
-}
-
-// newEnv builds the strategy's environment with a client for cfg.
-func newEnv(t testing.TB, lib *docstore.Library, cfg llm.Config, opts ...llm.Option) *engine.Env {
 	t.Helper()
-	c, err := llm.New(cfg, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &engine.Env{Library: lib, Config: cfg, LLM: c}
+	return enginetest.TextLibrary(t,
+		"film.txt", filmText+filler("Grain", 40),
+		"people.txt", filler("Orchard", 30)+"\n"+peopleText+filler("Dairy", 30))
 }
-
-// noSleep makes retries immediate.
-var noSleep = llm.WithSleep(func(context.Context, time.Duration) error { return nil })
 
 // ask runs the dag strategy through engine.Run, as the command does.
 func ask(t testing.TB, ctx context.Context, env *engine.Env, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {

@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
@@ -20,56 +18,13 @@ import (
 
 const declaration = "../../testdata/declaration.txt"
 
-func newLibrary(t testing.TB, paths ...string) (*docstore.Library, []*docstore.Document) {
-	t.Helper()
-	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := lib.Check(); err != nil {
-			t.Error(err)
-		}
-		lib.Close()
-	})
-	var docs []*docstore.Document
-	for _, p := range paths {
-		info, _, err := lib.Add(context.Background(), p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := lib.Document(info.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs = append(docs, d)
-	}
-	return lib, docs
-}
-
-func writeFile(t testing.TB, name, text string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // env is an environment over srv with the embedding model set (or not),
 // embedding batch texts per request, and retries immediate.
 func env(t testing.TB, lib *docstore.Library, srv *llmtest.Server, embed string, batch int, opts ...llm.Option) *engine.Env {
 	t.Helper()
-	cfg := llm.DefaultConfig()
-	cfg.BaseURL, cfg.Model, cfg.EmbedModel = srv.URL, llmtest.DefaultModel, embed
-	cfg.EmbedBatch = batch
-	cfg.Timeout, cfg.ConnectTimeout = 20*time.Second, 2*time.Second
-	opts = append([]llm.Option{llm.WithSleep(func(context.Context, time.Duration) error { return nil })}, opts...)
-	c, err := llm.New(cfg, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &engine.Env{Library: lib, Config: cfg, LLM: c}
+	cfg := enginetest.Config(srv)
+	cfg.EmbedModel, cfg.EmbedBatch = embed, batch
+	return enginetest.Env(t, lib, cfg, opts...)
 }
 
 // embedInputs counts the texts sent to the embeddings endpoint.
@@ -94,7 +49,7 @@ func ids(docs []*docstore.Document) []docstore.DocID {
 // TestStoredOnceAndReused embeds a document through ForEnv, then asks
 // again: the second time nothing is embedded but the query.
 func TestStoredOnceAndReused(t *testing.T) {
-	lib, docs := newLibrary(t, declaration)
+	lib, docs := enginetest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t)
 	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 16)
@@ -176,7 +131,7 @@ func TestStoredOnceAndReused(t *testing.T) {
 // computed from the server's own vectors: a stored chunk by its vector, a
 // run of sentences by the mean of theirs.
 func TestScoresMatchServerVectors(t *testing.T) {
-	lib, docs := newLibrary(t, declaration)
+	lib, docs := enginetest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t)
 	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 64)
@@ -222,7 +177,7 @@ func diff(a, b float64) float64 {
 // TestScoreWithoutStoredVectors: units whose vectors are not stored are
 // embedded with the query, in one call, and not stored.
 func TestScoreWithoutStoredVectors(t *testing.T) {
-	lib, docs := newLibrary(t, declaration)
+	lib, docs := enginetest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t)
 	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 64)
@@ -255,7 +210,7 @@ func TestScoreWithoutStoredVectors(t *testing.T) {
 // TestResumesAfterFailure: a failed batch leaves the batches before it
 // stored, and the next run embeds only the rest.
 func TestResumesAfterFailure(t *testing.T) {
-	lib, docs := newLibrary(t, declaration)
+	lib, docs := enginetest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t)
 	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 8, llm.WithMaxRetries(0))
@@ -290,7 +245,7 @@ func TestResumesAfterFailure(t *testing.T) {
 
 // TestCancelKeepsBatches: cancelling mid-run keeps the stored batches.
 func TestCancelKeepsBatches(t *testing.T) {
-	lib, docs := newLibrary(t, declaration)
+	lib, docs := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 4)
 	s, _ := New(lib, e.LLM)
@@ -312,7 +267,7 @@ func TestCancelKeepsBatches(t *testing.T) {
 
 // TestRemovedWithDocument: removing the document removes its vectors.
 func TestRemovedWithDocument(t *testing.T) {
-	lib, docs := newLibrary(t, declaration)
+	lib, docs := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 64)
 	if _, err := ForEnv(t.Context(), e, ids(docs), nil); err != nil {
@@ -336,7 +291,7 @@ func TestRemovedWithDocument(t *testing.T) {
 // TestNoEmbedModelChangesNothing: without an embedding model ForEnv is the
 // zero Fusion and talks to no one.
 func TestNoEmbedModelChangesNothing(t *testing.T) {
-	lib, docs := newLibrary(t, declaration)
+	lib, docs := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	e := env(t, lib, srv, "", 64)
 	f, err := ForEnv(t.Context(), e, ids(docs), nil)
@@ -354,7 +309,7 @@ func TestNoEmbedModelChangesNothing(t *testing.T) {
 // TestForEnvFailureFallsBack: an embedding failure is reported and leaves
 // the zero Fusion, so the caller can go on with BM25.
 func TestForEnvFailureFallsBack(t *testing.T) {
-	lib, docs := newLibrary(t, declaration)
+	lib, docs := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	e := env(t, lib, srv, "no-such-embedder", 64)
 	f, err := ForEnv(t.Context(), e, ids(docs), nil)
@@ -382,7 +337,7 @@ func fusionDoc() string {
 }
 
 func TestFusionRanksMeaningCloserUnit(t *testing.T) {
-	lib, docs := newLibrary(t, writeFile(t, "orchard.txt", fusionDoc()))
+	lib, docs := enginetest.Library(t, enginetest.WriteFile(t, "orchard.txt", fusionDoc()))
 	d := docs[0]
 	srv := llmtest.New(t)
 	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 64)
@@ -429,7 +384,7 @@ func TestFusionRanksMeaningCloserUnit(t *testing.T) {
 // BenchmarkScoreDense scores DefaultTop units against a primed query from
 // stored vectors: the cost dense fusion adds to a retrieval.
 func BenchmarkScoreDense(b *testing.B) {
-	lib, docs := newLibrary(b, writeFile(b, "orchard.txt", strings.Repeat(fusionDoc(), 4)))
+	lib, docs := enginetest.Library(b, enginetest.WriteFile(b, "orchard.txt", strings.Repeat(fusionDoc(), 4)))
 	d := docs[0]
 	srv := llmtest.New(b)
 	e := env(b, lib, srv, llmtest.DefaultEmbedModel, 64)
@@ -462,7 +417,7 @@ func BenchmarkScoreDense(b *testing.B) {
 // one-sentence chunks too — is scored from them: the query is the only
 // text embedded.
 func TestChunkLevelOnly(t *testing.T) {
-	lib, docs := newLibrary(t, declaration)
+	lib, docs := enginetest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t)
 	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 64)

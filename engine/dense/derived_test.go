@@ -10,6 +10,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
@@ -47,7 +48,7 @@ func derive(t *testing.T, lib *docstore.Library, d *docstore.Document) {
 // with progress; a run cut short by a failing endpoint resumes where it
 // stopped; the stored vectors rank the units by cosine.
 func TestEnsureDerived(t *testing.T) {
-	lib, docs := newLibrary(t, declaration)
+	lib, docs := enginetest.Library(t, declaration)
 	d := docs[0]
 	derive(t, lib, d)
 	srv := llmtest.New(t)
@@ -133,7 +134,7 @@ func TestEnsureDerived(t *testing.T) {
 // scorer returned; with one, the units are embedded with stages and usage
 // reported, and removing the document removes them.
 func TestDerivedForEnv(t *testing.T) {
-	lib, docs := newLibrary(t, declaration)
+	lib, docs := enginetest.Library(t, declaration)
 	derive(t, lib, docs[0])
 	srv := llmtest.New(t)
 	var events []engine.Event

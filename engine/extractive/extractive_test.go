@@ -3,8 +3,6 @@ package extractive
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +10,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/retrieve"
 )
 
@@ -25,27 +24,15 @@ Coffee
 Coffee is a beverage brewed from roasted coffee beans. Coffee plants are cultivated in over 70 countries.
 `
 
-func newLibrary(t *testing.T) (*docstore.Library, docstore.DocID) {
+// drinksLibrary is a library holding text as drinks.txt.
+func drinksLibrary(t *testing.T) (*docstore.Library, docstore.DocID) {
 	t.Helper()
-	dir := t.TempDir()
-	lib, err := docstore.Open(filepath.Join(dir, "lib.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lib.Close() })
-	p := filepath.Join(dir, "drinks.txt")
-	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	info, _, err := lib.Add(t.Context(), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return lib, info.ID
+	lib, docs := enginetest.TextLibrary(t, "drinks.txt", text)
+	return lib, docs[0].ID
 }
 
 func TestAnswerQuotesAndCites(t *testing.T) {
-	lib, id := newLibrary(t)
+	lib, id := drinksLibrary(t)
 	d, err := lib.Document(id)
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +77,7 @@ func TestAnswerQuotesAndCites(t *testing.T) {
 }
 
 func TestAnswerMergesAdjacentSentences(t *testing.T) {
-	lib, id := newLibrary(t)
+	lib, id := drinksLibrary(t)
 	q := "tea drink"
 	req := engine.Request{Question: q, Docs: []docstore.DocID{id}, Options: map[string]string{"k": "4"}}
 	merged, err := New(lib).Answer(t.Context(), req, nil)
@@ -120,7 +107,7 @@ func TestAnswerMergesAdjacentSentences(t *testing.T) {
 }
 
 func TestAnswerOptionsAndCancel(t *testing.T) {
-	lib, id := newLibrary(t)
+	lib, id := drinksLibrary(t)
 	s := New(lib)
 	for _, opts := range []map[string]string{
 		{"k": "0"}, {"k": "many"}, {"stop": "2"}, {"pages": "5-3"}, {"pages": "x"}, {"merge": "perhaps"}, {"colour": "blue"},
@@ -168,7 +155,7 @@ func TestRegistered(t *testing.T) {
 	if _, err := engine.New(Name, &engine.Env{}); !errors.Is(err, engine.ErrUnavailable) {
 		t.Errorf("without a library: err = %v", err)
 	}
-	lib, _ := newLibrary(t)
+	lib, _ := drinksLibrary(t)
 	s, err := engine.New(Name, &engine.Env{Library: lib})
 	if err != nil || s.Name() != Name {
 		t.Errorf("New: %v, %v", s, err)

@@ -9,20 +9,10 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
-
-func client(t *testing.T, srv *llmtest.Server, opts ...llm.Option) *llm.Client {
-	t.Helper()
-	cfg := llm.DefaultConfig()
-	cfg.BaseURL, cfg.Model = srv.URL, llmtest.DefaultModel
-	c, err := llm.New(cfg, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
 
 // recorder collects events, noting how many deltas had arrived when each
 // statement was emitted.
@@ -60,7 +50,7 @@ func TestRunStreamsStatements(t *testing.T) {
 	var rec recorder
 	start := time.Now()
 	var firstAt time.Duration
-	res, err := Run(context.Background(), client(t, srv), Request{
+	res, err := Run(context.Background(), enginetest.Client(t, enginetest.Config(srv)), Request{
 		Question: "What happened in 2021?", Numbering: mustNumber(t, citations.Part{Doc: d}),
 	}, func(ev engine.Event) {
 		if ev.Statement != nil && firstAt == 0 {
@@ -97,7 +87,7 @@ func TestRunLengthWarning(t *testing.T) {
 	d := makeDoc("a", []string{"One."})
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "<statement>One<cite>[0-0]</cite></statement><statement>Tw", FinishReason: "length"})
-	res, err := Run(context.Background(), client(t, srv), Request{Question: "q?", Numbering: mustNumber(t, citations.Part{Doc: d}), MaxTokens: 20}, nil)
+	res, err := Run(context.Background(), enginetest.Client(t, enginetest.Config(srv)), Request{Question: "q?", Numbering: mustNumber(t, citations.Part{Doc: d}), MaxTokens: 20}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +104,7 @@ func TestRunInterrupted(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Deltas: []string{"<statement>One.<cite>[0-0]</cite></statement>", "<statement>Half a sta"}, Drop: true, DropAfter: 2})
 	var rec recorder
-	res, err := Run(context.Background(), client(t, srv), Request{Question: "q?", Numbering: mustNumber(t, citations.Part{Doc: d})}, rec.emit)
+	res, err := Run(context.Background(), enginetest.Client(t, enginetest.Config(srv)), Request{Question: "q?", Numbering: mustNumber(t, citations.Part{Doc: d})}, rec.emit)
 	if !errors.Is(err, llm.ErrInterrupted) {
 		t.Fatalf("err %v, want ErrInterrupted", err)
 	}
@@ -134,7 +124,7 @@ func TestRunRetryStage(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Status(503), llmtest.Text("<statement>One.<cite>[0-0]</cite></statement>"))
 	var rec recorder
-	c := client(t, srv, llm.WithSleep(func(context.Context, time.Duration) error { return nil }))
+	c := enginetest.Client(t, enginetest.Config(srv))
 	if _, err := Run(context.Background(), c, Request{Question: "q?", Numbering: mustNumber(t, citations.Part{Doc: d})}, rec.emit); err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -9,25 +8,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
-
-func client(t *testing.T, srv *llmtest.Server, opts ...llm.Option) *llm.Client {
-	t.Helper()
-	cfg := llm.DefaultConfig()
-	cfg.BaseURL, cfg.Model = srv.URL, llmtest.DefaultModel
-	cfg.Timeout, cfg.ConnectTimeout = 20*time.Second, 2*time.Second
-	opts = append([]llm.Option{llm.WithSleep(func(context.Context, time.Duration) error { return nil })}, opts...)
-	c, err := llm.New(cfg, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
 
 // between returns the text between the tags open and close in p.
 func between(p, open, close string) string {
@@ -104,7 +90,7 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 func TestScore(t *testing.T) {
 	sj := &scriptedJudge{}
 	srv := llmtest.New(t, llmtest.WithResponder(sj.respond))
-	j := New(client(t, srv), Options{})
+	j := New(enginetest.Client(t, enginetest.Config(srv)), Options{})
 	res, err := j.Score(t.Context(), sampleAnswer())
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +144,7 @@ func TestRetriesUnreadableRating(t *testing.T) {
 	sj := &scriptedJudge{}
 	srv := llmtest.New(t, llmtest.WithResponder(sj.respond))
 	srv.Enqueue(llmtest.Text("I would say it is supported."), llmtest.Text("Rating: [Fully]"))
-	j := New(client(t, srv), Options{Parallel: 1})
+	j := New(enginetest.Client(t, enginetest.Config(srv)), Options{Parallel: 1})
 	ans := &citations.Answer{Question: "q", Statements: []citations.Statement{{Text: "x (full)", Citations: []citations.Span{span("x")}}}}
 	res, err := j.Score(t.Context(), ans)
 	if err != nil {
@@ -178,7 +164,7 @@ func TestRetriesUnreadableRating(t *testing.T) {
 	}
 
 	srv2 := llmtest.New(t, llmtest.WithResponder(func(llmtest.ChatRequest) llmtest.Reply { return llmtest.Text("no idea") }))
-	_, err = New(client(t, srv2), Options{Tries: 3}).Score(t.Context(), ans)
+	_, err = New(enginetest.Client(t, enginetest.Config(srv2)), Options{Tries: 3}).Score(t.Context(), ans)
 	if !errors.Is(err, ErrUnreadable) || !strings.Contains(err.Error(), "no idea") {
 		t.Errorf("unreadable: %v", err)
 	}
@@ -187,7 +173,7 @@ func TestRetriesUnreadableRating(t *testing.T) {
 func TestScoreEdgeCases(t *testing.T) {
 	sj := &scriptedJudge{}
 	srv := llmtest.New(t, llmtest.WithResponder(sj.respond))
-	j := New(client(t, srv), Options{})
+	j := New(enginetest.Client(t, enginetest.Config(srv)), Options{})
 	// No statements: 0 everywhere, no calls.
 	res, err := j.Score(t.Context(), &citations.Answer{Question: "q"})
 	if err != nil || res.Recall != 0 || res.Precision != 0 || res.F1 != 0 || res.Usage.LLMCalls != 0 {
@@ -212,7 +198,7 @@ func TestScoreEdgeCases(t *testing.T) {
 
 func TestEndpointFailure(t *testing.T) {
 	srv := llmtest.New(t, llmtest.WithResponder(func(llmtest.ChatRequest) llmtest.Reply { return llmtest.Status(http.StatusServiceUnavailable) }))
-	_, err := New(client(t, srv, llm.WithMaxRetries(0)), Options{}).Score(t.Context(), sampleAnswer())
+	_, err := New(enginetest.Client(t, enginetest.Config(srv), llm.WithMaxRetries(0)), Options{}).Score(t.Context(), sampleAnswer())
 	if !errors.Is(err, llm.ErrServer) {
 		t.Errorf("err %v", err)
 	}

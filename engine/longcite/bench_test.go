@@ -16,6 +16,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
@@ -53,7 +54,7 @@ func manualText(b *testing.B, pdf string, maxTokens int) string {
 	if cut := strings.LastIndex(text[:lo], "\n\n"); cut > 0 {
 		lo = cut
 	}
-	return writeFile(b, "manual.txt", text[:lo])
+	return enginetest.WriteFile(b, "manual.txt", text[:lo])
 }
 
 // firstByteProxy forwards connections to an upstream server and records
@@ -132,7 +133,7 @@ func BenchmarkQuestionToFirstByteMillion(b *testing.B) {
 }
 
 func benchFirstByte(b *testing.B, path string, windows []int) {
-	lib, docs := newLibrary(b, path)
+	lib, docs := enginetest.Library(b, path)
 	srv := llmtest.New(b)
 	srv.Respond(func(llmtest.ChatRequest) llmtest.Reply {
 		return llmtest.Text("<statement>See section 1.1.<cite>[3-4]</cite></statement>")
@@ -142,10 +143,10 @@ func benchFirstByte(b *testing.B, path string, windows []int) {
 	b.Logf("document: %d bytes, %d sentences", len(docs[0].Text), len(docs[0].Sentences))
 	for _, window := range windows {
 		b.Run(fmt.Sprintf("context=%dk", window/1000), func(b *testing.B) {
-			cfg := config(srv, llmtest.DefaultModel)
+			cfg := enginetest.Config(srv)
 			cfg.BaseURL = "http://" + proxy.ln.Addr().String() + "/v1"
 			cfg.ContextWindow = window
-			env := newEnv(b, lib, cfg, llm.WithHTTPClient(&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}))
+			env := enginetest.Env(b, lib, cfg, llm.WithHTTPClient(&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}))
 			s, err := New(env)
 			if err != nil {
 				b.Fatal(err)

@@ -1,57 +1,16 @@
 package longcite
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/llm"
-	"github.com/citelens/citelens/engine/llm/llmtest"
 )
 
 const declaration = "../../testdata/declaration.txt"
-
-// newLibrary opens a library in a temporary folder and adds the files,
-// returning their documents in order.
-func newLibrary(t testing.TB, paths ...string) (*docstore.Library, []*docstore.Document) {
-	t.Helper()
-	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lib.Close() })
-	var docs []*docstore.Document
-	for _, p := range paths {
-		info, _, err := lib.Add(context.Background(), p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := lib.Document(info.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs = append(docs, d)
-	}
-	return lib, docs
-}
-
-// writeFile writes a text file in a temporary folder.
-func writeFile(t testing.TB, name, text string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // rainfallReport writes a long report of unique facts: n paragraphs, each
 // about one station, three sentences each.
@@ -71,27 +30,6 @@ func ridge(i int) string {
 	r := []string{"northern", "southern", "eastern", "western", "central"}
 	return r[i%len(r)]
 }
-
-// config is a model configuration for srv.
-func config(srv *llmtest.Server, model string) llm.Config {
-	cfg := llm.DefaultConfig()
-	cfg.BaseURL, cfg.Model = srv.URL, model
-	cfg.Timeout, cfg.ConnectTimeout = 20*time.Second, 2*time.Second
-	return cfg
-}
-
-// newEnv builds the strategies' environment with a client for cfg.
-func newEnv(t testing.TB, lib *docstore.Library, cfg llm.Config, opts ...llm.Option) *engine.Env {
-	t.Helper()
-	c, err := llm.New(cfg, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &engine.Env{Library: lib, Config: cfg, LLM: c}
-}
-
-// noSleep makes retries immediate.
-var noSleep = llm.WithSleep(func(context.Context, time.Duration) error { return nil })
 
 // shown is a prompt's numbered context as the model saw it: each number
 // with the text after its tag, up to the next tag or the end of the

@@ -12,6 +12,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
@@ -31,7 +32,7 @@ func ask(t testing.TB, env *engine.Env, name string, req engine.Request, emit fu
 // resolves to exactly the document bytes of those sentences — the same
 // text the model was shown.
 func TestNumberingRoundTrip(t *testing.T) {
-	lib, docs := newLibrary(t, declaration)
+	lib, docs := enginetest.Library(t, declaration)
 	doc := docs[0]
 	srv := llmtest.New(t)
 	var a, b, c int
@@ -44,7 +45,7 @@ func TestNumberingRoundTrip(t *testing.T) {
 			"<statement>The colonists objected to taxes imposed without their consent and to other abuses.<cite>[%d-%d]</cite></statement>"+
 				"<statement>They held certain truths to be self-evident.<cite>[%d-%d]</cite></statement>", a, b, c, c)}
 	})
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	ans, err := ask(t, env, Name, engine.Request{Question: "What did the colonists object to?"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -86,8 +87,8 @@ func TestNumberingRoundTrip(t *testing.T) {
 // TestMultiDocumentNumbering: the numbering runs across the scope's
 // documents in order, and a number in the second maps back to it.
 func TestMultiDocumentNumbering(t *testing.T) {
-	second := writeFile(t, "rainfall.txt", rainfallReport(20))
-	lib, docs := newLibrary(t, declaration, second)
+	second := enginetest.WriteFile(t, "rainfall.txt", rainfallReport(20))
+	lib, docs := enginetest.Library(t, declaration, second)
 	srv := llmtest.New(t)
 	var n int
 	srv.Respond(func(r llmtest.ChatRequest) llmtest.Reply {
@@ -95,7 +96,7 @@ func TestMultiDocumentNumbering(t *testing.T) {
 		n = s.find(t, "Station 7, on the")
 		return llmtest.Text(fmt.Sprintf("<statement>Station 7 recorded rain in August.<cite>[%d-%d]</cite></statement>", n, n))
 	})
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	ans, err := ask(t, env, Name, engine.Request{Question: "How much rain fell at station 7?", Docs: []docstore.DocID{docs[0].ID, docs[1].ID}}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +120,7 @@ func TestMultiDocumentNumbering(t *testing.T) {
 // most relevant sentences and their neighbours within the budget, in
 // document order with their real numbers, and says so.
 func TestBudgetTrimming(t *testing.T) {
-	lib, docs := newLibrary(t, writeFile(t, "rainfall.txt", rainfallReport(600)))
+	lib, docs := enginetest.Library(t, enginetest.WriteFile(t, "rainfall.txt", rainfallReport(600)))
 	doc := docs[0]
 	srv := llmtest.New(t)
 	var n int
@@ -127,9 +128,9 @@ func TestBudgetTrimming(t *testing.T) {
 		n = parseShown(t, r.Last()).find(t, "Station 417,")
 		return llmtest.Text(fmt.Sprintf("<statement>Station 417 is on the ridge.<cite>[%d-%d]</cite></statement>", n, n))
 	})
-	cfg := config(srv, llmtest.DefaultModel)
+	cfg := enginetest.Config(srv)
 	cfg.ContextWindow, cfg.MaxOutput = 4000, 500
-	env := newEnv(t, lib, cfg)
+	env := enginetest.Env(t, lib, cfg)
 	var ev collect
 	ans, err := ask(t, env, Name, engine.Request{Question: "When was the gauge of station 417 calibrated?"}, ev.emit)
 	if err != nil {
@@ -179,11 +180,11 @@ func estimateWhole(t *testing.T, d *docstore.Document) int {
 // TestStatementsStream: statements reach the caller while the model is
 // still writing.
 func TestStatementsStream(t *testing.T) {
-	lib, _ := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	deltas := []string{"<statement>First", " point.<cite>[1-1]</cite>", "</statement>", "<statement>Second", " point.", "<cite>[2-2]</cite></statement>", "<statement>Done.<cite></cite></statement>"}
 	srv.Enqueue(llmtest.Reply{Deltas: deltas, ChunkDelay: 30 * time.Millisecond})
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	var ev collect
 	start := time.Now()
 	var firstAt time.Duration
@@ -211,11 +212,13 @@ func TestStatementsStream(t *testing.T) {
 // TestLongCiteModelFormat: a LongCite model gets the input it was trained
 // on, without being told.
 func TestLongCiteModelFormat(t *testing.T) {
-	lib, _ := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	const model = "THUDM/LongCite-llama3.1-8b"
 	srv := llmtest.New(t, llmtest.WithModels(model))
 	srv.Enqueue(llmtest.Text("<statement>Yes.<cite>[0-0]</cite></statement>"))
-	env := newEnv(t, lib, config(srv, model))
+	cfg := enginetest.Config(srv)
+	cfg.Model = model
+	env := enginetest.Env(t, lib, cfg)
 	ans, err := ask(t, env, Name, engine.Request{Question: "Is this the Declaration?"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -240,9 +243,9 @@ func TestLongCiteModelFormat(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	lib, _ := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	for _, c := range []struct {
 		name string
 		opts map[string]string
@@ -267,7 +270,7 @@ func TestOptions(t *testing.T) {
 }
 
 func TestUnavailableWithoutModel(t *testing.T) {
-	lib, _ := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	env := engine.NewEnv(lib, llm.DefaultConfig())
 	for _, name := range []string{Name, RAGName} {
 		_, err := engine.New(name, env)
@@ -278,11 +281,11 @@ func TestUnavailableWithoutModel(t *testing.T) {
 }
 
 func TestMaxCitations(t *testing.T) {
-	lib, _ := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	reply := "<statement>Many.<cite>[1-1][3-3][5-5][7-7][9-9]</cite></statement>"
 	srv.Enqueue(llmtest.Text(reply), llmtest.Text(reply))
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	ans, err := ask(t, env, Name, engine.Request{Question: "q?"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -302,10 +305,10 @@ func TestMaxCitations(t *testing.T) {
 // Faults, through the strategy and engine.Run.
 
 func TestTwoServerErrorsThenSuccess(t *testing.T) {
-	lib, _ := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Status(500), llmtest.Status(500), llmtest.Text("<statement>Fine.<cite>[0-0]</cite></statement>"))
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel), noSleep)
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	var ev collect
 	ans, err := ask(t, env, Name, engine.Request{Question: "q?"}, ev.emit)
 	if err != nil {
@@ -326,10 +329,10 @@ func TestTwoServerErrorsThenSuccess(t *testing.T) {
 }
 
 func TestRateLimitWaitsRetryAfter(t *testing.T) {
-	lib, _ := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.RateLimited("1"), llmtest.Text("<statement>Fine.<cite>[0-0]</cite></statement>"))
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(t, lib, enginetest.Config(srv), enginetest.RealWaits)
 	ans, err := ask(t, env, Name, engine.Request{Question: "q?"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -344,12 +347,12 @@ func TestRateLimitWaitsRetryAfter(t *testing.T) {
 }
 
 func TestDropMidStreamKeepsStatements(t *testing.T) {
-	lib, _ := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Deltas: []string{
 		"<statement>One.<cite>[0-0]</cite></statement>", "<statement>Two.<cite>[1-1]</cite></statement>", "<statement>Thr", "ee.",
 	}, Drop: true, DropAfter: 3})
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel), noSleep)
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	var ev collect
 	ans, err := ask(t, env, Name, engine.Request{Question: "q?"}, ev.emit)
 	if !errors.Is(err, llm.ErrInterrupted) {
@@ -368,7 +371,7 @@ func TestDropMidStreamKeepsStatements(t *testing.T) {
 }
 
 func TestDeadEndpoint(t *testing.T) {
-	lib, _ := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -377,7 +380,7 @@ func TestDeadEndpoint(t *testing.T) {
 	l.Close() // nothing listens there now
 	cfg := llm.DefaultConfig()
 	cfg.BaseURL, cfg.Model, cfg.ConnectTimeout = url, "m", 2*time.Second
-	env := newEnv(t, lib, cfg)
+	env := enginetest.Env(t, lib, cfg, enginetest.RealWaits)
 	start := time.Now()
 	ans, err := ask(t, env, Name, engine.Request{Question: "q?"}, nil)
 	if took := time.Since(start); took > cfg.ConnectTimeout+time.Second {
@@ -394,12 +397,12 @@ func TestDeadEndpoint(t *testing.T) {
 // TestCancelKeepsStatements: cancelling mid-answer returns the statements
 // emitted so far, marked cancelled.
 func TestCancelKeepsStatements(t *testing.T) {
-	lib, _ := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Deltas: []string{
 		"<statement>One.<cite>[0-0]</cite></statement>", "<statement>Two", " and more", " and more.</statement>",
 	}, ChunkDelay: 50 * time.Millisecond})
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	s, err := New(env)
 	if err != nil {
 		t.Fatal(err)

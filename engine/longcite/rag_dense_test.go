@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
 
@@ -12,14 +13,14 @@ import (
 // scope's units of its level once (engine/dense), then only the question;
 // a failing embedder leaves BM25 alone, with a warning.
 func TestRAGDenseFusion(t *testing.T) {
-	lib, docs := newLibrary(t, declaration)
+	lib, docs := enginetest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t, llmtest.WithResponder(func(llmtest.ChatRequest) llmtest.Reply {
 		return llmtest.Text("<statement>Taxes were imposed without consent.<cite></cite></statement>")
 	}))
-	cfg := config(srv, llmtest.DefaultModel)
+	cfg := enginetest.Config(srv)
 	cfg.EmbedModel = llmtest.DefaultEmbedModel
-	env := newEnv(t, lib, cfg, noSleep)
+	env := enginetest.Env(t, lib, cfg)
 	embedded := func() []int {
 		var n []int
 		for _, r := range srv.Requests() {
@@ -49,7 +50,7 @@ func TestRAGDenseFusion(t *testing.T) {
 	}
 	// A failing embedder: the answer comes from BM25, with a warning.
 	cfg.EmbedModel = "missing-embedder"
-	env = newEnv(t, lib, cfg, noSleep)
+	env = enginetest.Env(t, lib, cfg)
 	ans, err = ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent"}, nil)
 	if err != nil || len(ans.Statements) != 1 || len(ans.Warnings) != 1 || !strings.Contains(ans.Warnings[0], "ranked by words only") {
 		t.Errorf("with a failing embedder: %v, %+v", err, ans.Warnings)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
 )
@@ -17,7 +18,7 @@ import (
 // TestRACSRoundTrip: rag shows the top k sentences in document order under
 // their real numbers, and a citation of one resolves to its exact bytes.
 func TestRACSRoundTrip(t *testing.T) {
-	lib, docs := newLibrary(t, declaration)
+	lib, docs := enginetest.Library(t, declaration)
 	doc := docs[0]
 	srv := llmtest.New(t)
 	var cited, unshown int
@@ -32,7 +33,7 @@ func TestRACSRoundTrip(t *testing.T) {
 			"<statement>Taxes were imposed without consent.<cite>[%d-%d]</cite></statement><statement>Something unseen.<cite>[%d-%d]</cite></statement>",
 			cited, cited, unshown, unshown))
 	})
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	var ev collect
 	ans, err := ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent", Options: map[string]string{"k": "5"}}, ev.emit)
 	if err != nil {
@@ -77,11 +78,11 @@ var snippetRE = regexp.MustCompile(`(?m)^Snippet \[(\d+)\]\n`)
 // TestRACCRoundTrip: level=chunk shows the top k chunks as numbered
 // snippets in document order, and "[k]" resolves to the chunk's sentences.
 func TestRACCRoundTrip(t *testing.T) {
-	lib, docs := newLibrary(t, declaration)
+	lib, docs := enginetest.Library(t, declaration)
 	doc := docs[0]
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Text("<statement>The King imposed taxes without consent.<cite>[2]</cite></statement>"))
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	ans, err := ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent", Options: map[string]string{"k": "3", "level": "chunk"}}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -126,9 +127,9 @@ func TestRACCRoundTrip(t *testing.T) {
 }
 
 func TestRAGNothingRetrieved(t *testing.T) {
-	lib, _ := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	for _, level := range []string{"sentence", "chunk"} {
 		_, err := ask(t, env, RAGName, engine.Request{Question: "zyxwvut qqqqq", Options: map[string]string{"level": level}}, nil)
 		if !errors.Is(err, ErrNothingRetrieved) || !strings.Contains(err.Error(), "longcite") {
@@ -143,12 +144,12 @@ func TestRAGNothingRetrieved(t *testing.T) {
 // TestRAGTrimsToBudget: retrieved sentences beyond the model's context are
 // dropped from the worst up.
 func TestRAGTrimsToBudget(t *testing.T) {
-	lib, _ := newLibrary(t, writeFile(t, "rainfall.txt", rainfallReport(300)))
+	lib, _ := enginetest.Library(t, enginetest.WriteFile(t, "rainfall.txt", rainfallReport(300)))
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Text("<statement>Done.<cite></cite></statement>"))
-	cfg := config(srv, llmtest.DefaultModel)
+	cfg := enginetest.Config(srv)
 	cfg.ContextWindow, cfg.MaxOutput = 2600, 400
-	env := newEnv(t, lib, cfg)
+	env := enginetest.Env(t, lib, cfg)
 	var ev collect
 	if _, err := ask(t, env, RAGName, engine.Request{Question: "gauge calibrated crew", Options: map[string]string{"k": "300"}}, ev.emit); err != nil {
 		t.Fatal(err)

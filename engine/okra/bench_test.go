@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
 
@@ -12,7 +13,7 @@ import (
 // numbering and parsing — on an 80k-token document, each workflow, with a
 // scripted model that answers at once.
 func BenchmarkAnswer(b *testing.B) {
-	lib, _ := newLibrary(b, almanacOf(1300))
+	lib, _ := enginetest.TextLibrary(b, "doc0.txt", almanacOf(1300))
 	for _, c := range []struct {
 		name, analysis, question string
 	}{
@@ -28,7 +29,7 @@ func BenchmarkAnswer(b *testing.B) {
 				steps: []string{"### Evidence: Raquel Welch stars. ### Next-Query: What is the nationality of Raquel Welch? ### Answer: None"},
 				cite:  []string{"Raquel Welch"}}
 			srv := llmtest.New(b, llmtest.WithResponder(sc.respond))
-			env := newEnv(b, lib, config(srv))
+			env := enginetest.Env(b, lib, enginetest.Config(srv))
 			s, err := New(env, false)
 			if err != nil {
 				b.Fatal(err)

@@ -1,20 +1,17 @@
 package okra
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
@@ -80,54 +77,10 @@ func sentenceAt(d *docstore.Document, off int) int {
 	return -1
 }
 
-// newLibrary opens a library in a temporary folder with the almanac and
-// any other texts added, returning the documents in order.
-func newLibrary(t testing.TB, texts ...string) (*docstore.Library, []*docstore.Document) {
+// almanacLibrary is a library holding the almanac as doc0.txt.
+func almanacLibrary(t testing.TB) (*docstore.Library, []*docstore.Document) {
 	t.Helper()
-	dir := t.TempDir()
-	lib, err := docstore.Open(filepath.Join(dir, "library.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lib.Close() })
-	if len(texts) == 0 {
-		texts = []string{almanac()}
-	}
-	var docs []*docstore.Document
-	for i, text := range texts {
-		p := filepath.Join(dir, fmt.Sprintf("doc%d.txt", i))
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		info, _, err := lib.Add(context.Background(), p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := lib.Document(info.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs = append(docs, d)
-	}
-	return lib, docs
-}
-
-// config is a model configuration for srv.
-func config(srv *llmtest.Server) llm.Config {
-	cfg := llm.DefaultConfig()
-	cfg.BaseURL, cfg.Model = srv.URL, llmtest.DefaultModel
-	cfg.Timeout, cfg.ConnectTimeout = 20*time.Second, 2*time.Second
-	return cfg
-}
-
-// newEnv builds the environment with a client for cfg.
-func newEnv(t testing.TB, lib *docstore.Library, cfg llm.Config) *engine.Env {
-	t.Helper()
-	c, err := llm.New(cfg, llm.WithSleep(func(context.Context, time.Duration) error { return nil }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &engine.Env{Library: lib, Config: cfg, LLM: c}
+	return enginetest.TextLibrary(t, "doc0.txt", almanac())
 }
 
 // The kinds of prompt okra sends.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/longcite"
@@ -29,13 +30,13 @@ func cited(ans *engine.Answer, substr string) bool {
 }
 
 func TestExtractiveExactEvidence(t *testing.T) {
-	lib, _ := newLibrary(t)
+	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "exact", "yes"), cite: []string{"born in Chicago"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond), llmtest.WithModels(llmtest.DefaultModel, "tiny-analyzer"))
-	cfg := config(srv)
+	cfg := enginetest.Config(srv)
 	cfg.AnalyzerModel = "tiny-analyzer"
 	q := "Where was Raquel Welch born?"
-	ans, ev, err := ask(t, newEnv(t, lib, cfg), false, q, nil)
+	ans, ev, err := ask(t, enginetest.Env(t, lib, cfg), false, q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,10 +91,10 @@ func TestExtractiveExactEvidence(t *testing.T) {
 }
 
 func TestAbstractiveSemanticNoEvidence(t *testing.T) {
-	lib, _ := newLibrary(t)
+	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("abstractive", "semantic", "no"), cite: []string{"river changed its course"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	ans, _, err := ask(t, newEnv(t, lib, config(srv)), false, "Why did the harbour silt up?", nil)
+	ans, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "Why did the harbour silt up?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,10 +108,10 @@ func TestAbstractiveSemanticNoEvidence(t *testing.T) {
 }
 
 func TestFactoidNoEvidenceRescales(t *testing.T) {
-	lib, _ := newLibrary(t)
+	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "same", "no"), cite: []string{"1,600 acres"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	ans, _, err := ask(t, newEnv(t, lib, config(srv)), false, "How large is the campus of West Florida?", nil)
+	ans, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "How large is the campus of West Florida?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestFactoidNoEvidenceRescales(t *testing.T) {
 }
 
 func TestArithmeticExtendsContextAndRecoversTable(t *testing.T) {
-	lib, docs := newLibrary(t)
+	lib, docs := almanacLibrary(t)
 	d := docs[0]
 	// The table must span several sentences for recovery to matter.
 	if first, last := strings.Index(d.Text, "1980  400"), strings.Index(d.Text, "2019  517"); sentenceAt(d, first) == sentenceAt(d, last) {
@@ -129,7 +130,7 @@ func TestArithmeticExtendsContextAndRecoversTable(t *testing.T) {
 	}
 	sc := &script{analysis: analysisJSON("arithmetic", "exact", "yes"), cite: []string{"2019  517"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	ans, _, err := ask(t, newEnv(t, lib, config(srv)), false, "What was the total revenue of the harbour authority in 2019 and 2018?", nil)
+	ans, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "What was the total revenue of the harbour authority in 2019 and 2018?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestArithmeticExtendsContextAndRecoversTable(t *testing.T) {
 }
 
 func TestMultiSourceSplitsTheQuery(t *testing.T) {
-	lib, _ := newLibrary(t)
+	lib, _ := almanacLibrary(t)
 	sc := &script{
 		analysis: analysisJSON("multi-source", "exact", "no"),
 		subs:     []string{"1. What is the campus size of University of New Haven?", "2. What is the campus size of University of West Florida?"},
@@ -160,7 +161,7 @@ func TestMultiSourceSplitsTheQuery(t *testing.T) {
 	}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
 	q := "Which university has the larger campus, University of New Haven or University of West Florida?"
-	ans, ev, err := ask(t, newEnv(t, lib, config(srv)), false, q, nil)
+	ans, ev, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,10 +186,10 @@ func TestMultiSourceSplitsTheQuery(t *testing.T) {
 }
 
 func TestMultiSourceFailedSplitUsesTheQuestion(t *testing.T) {
-	lib, _ := newLibrary(t)
+	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("multi-source", "exact", "yes"), subs: []string{""}, cite: []string{"84 acres"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	ans, _, err := ask(t, newEnv(t, lib, config(srv)), false, "Is the University of New Haven campus larger than 50 acres?", nil)
+	ans, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "Is the University of New Haven campus larger than 50 acres?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +203,7 @@ func TestMultiSourceFailedSplitUsesTheQuestion(t *testing.T) {
 }
 
 func TestMultiBridgeReasonsStepByStep(t *testing.T) {
-	lib, _ := newLibrary(t)
+	lib, _ := almanacLibrary(t)
 	sc := &script{
 		analysis: analysisJSON("multi-bridge", "exact", "no"),
 		steps: []string{
@@ -213,7 +214,7 @@ func TestMultiBridgeReasonsStepByStep(t *testing.T) {
 	}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
 	q := "The Lost Valley is a western film starring an actress of what nationality?"
-	ans, ev, err := ask(t, newEnv(t, lib, config(srv)), false, q, nil)
+	ans, ev, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,11 +244,11 @@ func TestMultiBridgeReasonsStepByStep(t *testing.T) {
 }
 
 func TestStepwiseStopsOnRepeatAndLimit(t *testing.T) {
-	lib, _ := newLibrary(t)
+	lib, _ := almanacLibrary(t)
 	again := "### Evidence: nothing. ### Next-Query: What is the nationality of Raquel Welch? ### Answer: None"
 	sc := &script{analysis: analysisJSON("multi-bridge", "exact", "no"), steps: []string{again, again, again}, cite: []string{"Raquel Welch"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	ans, _, err := ask(t, newEnv(t, lib, config(srv)), false, "The Lost Valley stars an actress of what nationality?", nil)
+	ans, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "The Lost Valley stars an actress of what nationality?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +263,7 @@ func TestStepwiseStopsOnRepeatAndLimit(t *testing.T) {
 		"### Next-Query: first? ### Answer: None", "### Next-Query: second? ### Answer: None", "### Next-Query: third? ### Answer: None",
 	}, cite: []string{"Raquel Welch"}}
 	srv.Respond(sc2.respond)
-	if _, _, err := ask(t, newEnv(t, lib, config(srv)), false, "The Lost Valley stars an actress of what nationality?", map[string]string{"steps": "2"}); err != nil {
+	if _, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "The Lost Valley stars an actress of what nationality?", map[string]string{"steps": "2"}); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(sc2.requests(kindReasoner)); n != 2 {
@@ -271,12 +272,12 @@ func TestStepwiseStopsOnRepeatAndLimit(t *testing.T) {
 }
 
 func TestDenseWeightsWhenEmbeddingsConfigured(t *testing.T) {
-	lib, _ := newLibrary(t)
+	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "semantic", "yes"), cite: []string{"born in Chicago"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	cfg := config(srv)
+	cfg := enginetest.Config(srv)
 	cfg.EmbedModel = llmtest.DefaultEmbedModel
-	ans, ev, err := ask(t, newEnv(t, lib, cfg), false, "Where was Raquel Welch born?", nil)
+	ans, ev, err := ask(t, enginetest.Env(t, lib, cfg), false, "Where was Raquel Welch born?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,12 +311,12 @@ func TestMalformedAnalysisFallsBackToRules(t *testing.T) {
 		`{"question-type": "multi-source", `,
 	} {
 		t.Run(reply, func(t *testing.T) {
-			lib, _ := newLibrary(t)
+			lib, _ := almanacLibrary(t)
 			sc := &script{analysis: reply,
 				subs: []string{"What is the campus size of University of New Haven?", "What is the campus size of University of West Florida?"},
 				cite: []string{"84 acres"}}
 			srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-			ans, ev, err := ask(t, newEnv(t, lib, config(srv)), false,
+			ans, ev, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false,
 				"Which university has the larger campus, University of New Haven or University of West Florida?", nil)
 			if err != nil {
 				t.Fatal(err)
@@ -336,13 +337,13 @@ func TestMalformedAnalysisFallsBackToRules(t *testing.T) {
 }
 
 func TestAnalyzerModelFailureFallsBackToRules(t *testing.T) {
-	lib, _ := newLibrary(t)
+	lib, _ := almanacLibrary(t)
 	sc := &script{cite: []string{"born in Chicago"}}
 	// The server does not serve the analyzer model: a 404, not retried.
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	cfg := config(srv)
+	cfg := enginetest.Config(srv)
 	cfg.AnalyzerModel = "missing-analyzer"
-	ans, _, err := ask(t, newEnv(t, lib, cfg), false, "Where was Raquel Welch born?", nil)
+	ans, _, err := ask(t, enginetest.Env(t, lib, cfg), false, "Where was Raquel Welch born?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,10 +357,10 @@ func TestAnalyzerModelFailureFallsBackToRules(t *testing.T) {
 }
 
 func TestRulesOption(t *testing.T) {
-	lib, _ := newLibrary(t)
+	lib, _ := almanacLibrary(t)
 	sc := &script{cite: []string{"born in Chicago"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	ans, _, err := ask(t, newEnv(t, lib, config(srv)), false, "Where was Raquel Welch born?", map[string]string{"analyzer": "rules"})
+	ans, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "Where was Raquel Welch born?", map[string]string{"analyzer": "rules"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +376,7 @@ func TestRulesOption(t *testing.T) {
 // With no model to ask, the analyzer is the rules: the strategy itself
 // needs a model to generate, so this runs the analyzer step alone.
 func TestNoModelAnalyzerIsRules(t *testing.T) {
-	lib, docs := newLibrary(t)
+	lib, docs := almanacLibrary(t)
 	s := &Strategy{lib: lib, r: nil}
 	ru := &run{s: s, req: engine.Request{Question: "Were Raquel Welch and Tom Gries both American?"}, opt: Options{Analyzer: AnalyzerModel},
 		emit: func(engine.Event) {}, docs: docs, ids: []docstore.DocID{docs[0].ID}}
@@ -389,7 +390,7 @@ func TestNoModelAnalyzerIsRules(t *testing.T) {
 }
 
 func TestPreciseRereadsWholeDocuments(t *testing.T) {
-	lib, docs := newLibrary(t)
+	lib, docs := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "exact", "yes")}
 	whole := 0
 	sc.answer = func(prompt string) string {
@@ -401,7 +402,7 @@ func TestPreciseRereadsWholeDocuments(t *testing.T) {
 		return "<statement>Station 5's gauge was calibrated by a crew of seven.<cite>[" + strconv.Itoa(n) + "-" + strconv.Itoa(n) + "]</cite></statement>"
 	}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	ans, ev, err := ask(t, newEnv(t, lib, config(srv)), true, "Who calibrated the gauge of Station 5?", nil)
+	ans, ev, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), true, "Who calibrated the gauge of Station 5?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -431,10 +432,10 @@ func TestPreciseRereadsWholeDocuments(t *testing.T) {
 }
 
 func TestPreciseKeepsAnAnsweredQuestion(t *testing.T) {
-	lib, _ := newLibrary(t)
+	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "exact", "yes"), cite: []string{"born in Chicago"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	ans, _, err := ask(t, newEnv(t, lib, config(srv)), true, "Where was Raquel Welch born?", nil)
+	ans, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), true, "Where was Raquel Welch born?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,12 +448,12 @@ func TestPreciseKeepsAnAnsweredQuestion(t *testing.T) {
 }
 
 func TestOkraKeepsAnUnanswerableAnswer(t *testing.T) {
-	lib, _ := newLibrary(t)
+	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "exact", "yes"), answer: func(string) string {
 		return "<statement>Unanswerable.<cite></cite></statement>"
 	}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	ans, _, err := ask(t, newEnv(t, lib, config(srv)), false, "Who calibrated the gauge of Station 5?", nil)
+	ans, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "Who calibrated the gauge of Station 5?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -462,12 +463,12 @@ func TestOkraKeepsAnUnanswerableAnswer(t *testing.T) {
 }
 
 func TestNothingRetrieved(t *testing.T) {
-	lib, _ := newLibrary(t)
+	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "exact", "no"), answer: func(p string) string {
 		return "<statement>The word is not in the document.<cite></cite></statement>"
 	}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	env := newEnv(t, lib, config(srv))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	_, _, err := ask(t, env, false, "zyzzyva quokka?", nil)
 	if !errors.Is(err, ErrNothingRetrieved) {
 		t.Fatalf("err %v, want ErrNothingRetrieved", err)
@@ -502,7 +503,7 @@ func TestOptions(t *testing.T) {
 }
 
 func TestUnavailableWithoutModel(t *testing.T) {
-	lib, _ := newLibrary(t)
+	lib, _ := almanacLibrary(t)
 	for _, precise := range []bool{false, true} {
 		if _, err := New(engine.NewEnv(lib, llm.DefaultConfig()), precise); !errors.Is(err, engine.ErrUnavailable) {
 			t.Errorf("precise=%v: err %v", precise, err)
@@ -511,10 +512,10 @@ func TestUnavailableWithoutModel(t *testing.T) {
 }
 
 func TestCancellation(t *testing.T) {
-	lib, _ := newLibrary(t)
+	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "exact", "yes"), cite: []string{"born in Chicago"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	env := newEnv(t, lib, config(srv))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	s, _ := New(env, true)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
@@ -528,12 +529,12 @@ func TestCancellation(t *testing.T) {
 // document (longcite) sends, on a document the size of HotpotQA's merged
 // paragraphs (about 80k tokens).
 func TestOkraCostsAFractionOfLongcite(t *testing.T) {
-	lib, _ := newLibrary(t, almanacOf(1300))
+	lib, _ := enginetest.TextLibrary(t, "doc0.txt", almanacOf(1300))
 	sc := &script{analysis: analysisJSON("multi-bridge", "exact", "no"), steps: []string{
 		"### Evidence: The Lost Valley stars Raquel Welch. ### Next-Query: What is the nationality of Raquel Welch? ### Answer: None",
 	}, cite: []string{"Raquel Welch"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	env := newEnv(t, lib, config(srv))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	q := "The Lost Valley is a western film starring an actress of what nationality?"
 	ok, _, err := ask(t, env, false, q, nil)
 	if err != nil {

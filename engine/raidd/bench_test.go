@@ -3,13 +3,13 @@ package raidd
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/dense"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
 
@@ -26,15 +26,8 @@ func BenchmarkFullrefman(b *testing.B) {
 	if _, err := os.Stat(fullRef); err != nil {
 		b.Skip(fullRef + " (Debian's r-doc-pdf) is not installed")
 	}
-	lib, err := docstore.Open(filepath.Join(b.TempDir(), "library.db"), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer lib.Close()
-	info, _, err := lib.Add(context.Background(), fullRef, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	lib, added := enginetest.Library(b, fullRef)
+	info := added[0]
 	before := fileSize(b, lib.Path())
 	est, err := Missing(lib, SetFor(llmtest.DefaultModel), []docstore.DocID{info.ID})
 	if err != nil {
@@ -42,7 +35,7 @@ func BenchmarkFullrefman(b *testing.B) {
 	}
 	m := newModel()
 	srv := llmtest.New(b, llmtest.WithResponder(m.respond))
-	env := newEnv(b, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(b, lib, enginetest.Config(srv))
 	start := time.Now()
 	rep, err := (&Deriver{Library: lib, Client: env.LLM}).Derive(context.Background(), []docstore.DocID{info.ID}, nil)
 	if err != nil {
@@ -86,9 +79,9 @@ func BenchmarkFullrefman(b *testing.B) {
 	// each variant's retrieval by words and meaning, the question's
 	// embedding made once beforehand.
 	esrv := llmtest.New(b, llmtest.WithResponder(m.respond), llmtest.WithEmbeddingDim(768))
-	ecfg := config(esrv, llmtest.DefaultModel)
+	ecfg := enginetest.Config(esrv)
 	ecfg.EmbedModel = llmtest.DefaultEmbedModel
-	eenv := newEnv(b, lib, ecfg)
+	eenv := enginetest.Env(b, lib, ecfg)
 	sc, err := dense.New(lib, eenv.LLM)
 	if err != nil {
 		b.Fatal(err)

@@ -2,8 +2,6 @@ package raidd
 
 import (
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +9,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/dense"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
@@ -23,9 +22,9 @@ func (f *fixture) withEmbed(t *testing.T, srv *llmtest.Server, batch int, opts .
 	if srv == nil {
 		srv = f.srv
 	}
-	cfg := config(srv, llmtest.DefaultModel)
+	cfg := enginetest.Config(srv)
 	cfg.EmbedModel, cfg.EmbedBatch = llmtest.DefaultEmbedModel, batch
-	return newEnv(t, f.lib, cfg, opts...)
+	return enginetest.Env(t, f.lib, cfg, opts...)
 }
 
 // askIn asks strategy in env.
@@ -263,11 +262,7 @@ func TestDenseRemovedWithDocument(t *testing.T) {
 	if err := f.lib.Check(); err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(t.TempDir(), "survey.txt")
-	if err := os.WriteFile(p, []byte(survey.Text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if info, _, err := f.lib.Add(t.Context(), p, nil); err != nil || info.ID != survey.ID {
+	if info, _, err := f.lib.Add(t.Context(), enginetest.WriteFile(t, "survey.txt", survey.Text), nil); err != nil || info.ID != survey.ID {
 		t.Fatalf("added again as %s (%v), was %s", info.ID, err, survey.ID)
 	}
 	if _, err := (&Deriver{Library: f.lib, Client: f.env.LLM}).Derive(t.Context(), []docstore.DocID{survey.ID}, nil); err != nil {

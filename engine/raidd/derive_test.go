@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
@@ -23,11 +23,11 @@ import (
 // 1,024 tokens; each summary is asked in the context of the previous
 // one; the document is indexed at the end.
 func TestDeriveStores(t *testing.T) {
-	lib, docs := newLibrary(t, map[string]string{"survey.txt": survey(40)})
+	lib, docs := enginetest.TextLibrary(t, "survey.txt", survey(40))
 	d := docs[0]
 	m := newModel()
 	srv := llmtest.New(t, llmtest.WithResponder(m.respond))
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	chunks, err := Chunks(d)
 	if err != nil {
 		t.Fatal(err)
@@ -98,12 +98,12 @@ func TestDeriveStores(t *testing.T) {
 func TestDeriveResumes(t *testing.T) {
 	for _, how := range []string{"server error", "cancelled"} {
 		t.Run(how, func(t *testing.T) {
-			lib, docs := newLibrary(t, map[string]string{"survey.txt": survey(40)})
+			lib, docs := enginetest.TextLibrary(t, "survey.txt", survey(40))
 			d := docs[0]
 			chunks, _ := Chunks(d)
 			m := newModel()
 			srv := llmtest.New(t, llmtest.WithResponder(m.respond))
-			env := newEnv(t, lib, config(srv, llmtest.DefaultModel), llm.WithMaxRetries(1))
+			env := enginetest.Env(t, lib, enginetest.Config(srv), llm.WithMaxRetries(1))
 			const stopAt = 5 // derivation calls that succeed before the failure
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
@@ -199,7 +199,7 @@ func lastDerivePromptFor(t *testing.T, srv *llmtest.Server, first int, d *docsto
 // the retry is no better the chunk is stored as failed, with what was
 // usable, and reported; the next derivation retries it.
 func TestUnusableReplies(t *testing.T) {
-	lib, docs := newLibrary(t, map[string]string{"survey.txt": survey(40)})
+	lib, docs := enginetest.TextLibrary(t, "survey.txt", survey(40))
 	d := docs[0]
 	chunks, _ := Chunks(d)
 	const bad = 2
@@ -212,7 +212,7 @@ func TestUnusableReplies(t *testing.T) {
 		return llmtest.Reply{}, false
 	}
 	srv := llmtest.New(t, llmtest.WithResponder(m.respond))
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	dv := &Deriver{Library: lib, Client: env.LLM}
 	rep, err := dv.Derive(t.Context(), []docstore.DocID{d.ID}, nil)
 	if err != nil {
@@ -254,10 +254,10 @@ func TestUnusableReplies(t *testing.T) {
 // TestRemovedWithTheDocument: removing a document removes its derived
 // documents and their index, and leaves the library consistent.
 func TestRemovedWithTheDocument(t *testing.T) {
-	lib, docs := newLibrary(t, map[string]string{"a.txt": survey(12), "b.txt": survey(14)})
+	lib, docs := enginetest.TextLibrary(t, "a.txt", survey(12), "b.txt", survey(14))
 	m := newModel()
 	srv := llmtest.New(t, llmtest.WithResponder(m.respond))
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	dv := &Deriver{Library: lib, Client: env.LLM, Jobs: 2}
 	if _, err := dv.Derive(t.Context(), []docstore.DocID{docs[0].ID, docs[1].ID}, nil); err != nil {
 		t.Fatal(err)
@@ -284,7 +284,7 @@ func TestRemovedWithTheDocument(t *testing.T) {
 // TestOneCallCost measures the design choice of one call per chunk
 // against the authors' two (a summary prompt and a question prompt).
 func TestOneCallCost(t *testing.T) {
-	_, docs := newLibrary(t, map[string]string{"declaration.txt": mustRead(t, "../../testdata/declaration.txt")})
+	_, docs := enginetest.Library(t, "../../testdata/declaration.txt")
 	d := docs[0]
 	chunks, err := Chunks(d)
 	if err != nil {
@@ -316,13 +316,4 @@ func twoCallTokens(text, prev string, n int) int {
 	}
 	qs := text + "\n\n" + fmt.Sprintf("Generate %d reading comprehension questions based on the text above. Each question should be unique and should require a thoughtful answer. Each question should begin with a number followed by a period and a space, denoting its position in the list. Separate each question with a line break.\n\nQuestions:", n)
 	return textproc.EstimateTokens(sum) + 4 + textproc.EstimateTokens(qs) + 4
-}
-
-func mustRead(t testing.TB, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

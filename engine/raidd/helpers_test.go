@@ -1,21 +1,13 @@
 package raidd
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
-	"time"
 
-	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
 
@@ -45,64 +37,6 @@ func survey(stations int) string {
 		}
 	}
 	return b.String()
-}
-
-// newLibrary opens a library in a temporary folder and adds documents
-// with the given texts.
-func newLibrary(t testing.TB, texts map[string]string) (*docstore.Library, []*docstore.Document) {
-	t.Helper()
-	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := lib.Check(); err != nil {
-			t.Errorf("library inconsistent: %v", err)
-		}
-		lib.Close()
-	})
-	dir := t.TempDir()
-	var names []string
-	for name := range texts {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	var docs []*docstore.Document
-	for _, name := range names {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(texts[name]), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		info, _, err := lib.Add(context.Background(), p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := lib.Document(info.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs = append(docs, d)
-	}
-	return lib, docs
-}
-
-func config(srv *llmtest.Server, model string) llm.Config {
-	cfg := llm.DefaultConfig()
-	cfg.BaseURL, cfg.Model = srv.URL, model
-	cfg.Timeout, cfg.ConnectTimeout = 20*time.Second, 2*time.Second
-	return cfg
-}
-
-// noSleep makes the client's retries immediate.
-var noSleep = llm.WithSleep(func(context.Context, time.Duration) error { return nil })
-
-func newEnv(t testing.TB, lib *docstore.Library, cfg llm.Config, opts ...llm.Option) *engine.Env {
-	t.Helper()
-	c, err := llm.New(cfg, append([]llm.Option{noSleep}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &engine.Env{Library: lib, Config: cfg, LLM: c}
 }
 
 // deriveReq is a derivation prompt taken apart.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
@@ -28,13 +29,10 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	lib, docs := newLibrary(t, map[string]string{
-		"survey.txt":      survey(40),
-		"declaration.txt": mustRead(t, "../../testdata/declaration.txt"),
-	})
+	lib, docs := enginetest.Library(t, "../../testdata/declaration.txt", enginetest.WriteFile(t, "survey.txt", survey(40)))
 	f := &fixture{lib: lib, docs: docs, m: newModel()}
 	f.srv = llmtest.New(t, llmtest.WithResponder(f.m.respond))
-	f.env = newEnv(t, lib, config(f.srv, llmtest.DefaultModel))
+	f.env = enginetest.Env(t, lib, enginetest.Config(f.srv))
 	dv := &Deriver{Library: lib, Client: f.env.LLM}
 	if _, err := dv.Derive(t.Context(), []docstore.DocID{docs[0].ID, docs[1].ID}, nil); err != nil {
 		t.Fatal(err)
@@ -245,10 +243,10 @@ func TestDistinctChunksAndStages(t *testing.T) {
 // strategy spends nothing and says what deriving costs and how; with
 // derive=yes it derives first, reporting progress as stages.
 func TestNeedsDerivation(t *testing.T) {
-	lib, docs := newLibrary(t, map[string]string{"survey.txt": survey(40)})
+	lib, docs := enginetest.TextLibrary(t, "survey.txt", survey(40))
 	m := newModel()
 	srv := llmtest.New(t, llmtest.WithResponder(m.respond), llmtest.WithModels(llmtest.DefaultModel, "small-model"))
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	s, err := New(env, "raidd-s")
 	if err != nil {
 		t.Fatal(err)
@@ -294,7 +292,9 @@ func TestNeedsDerivation(t *testing.T) {
 	}
 
 	// Another model's derived documents are offered, and used on request.
-	env2 := newEnv(t, lib, config(srv, "small-model"))
+	cfg := enginetest.Config(srv)
+	cfg.Model = "small-model"
+	env2 := enginetest.Env(t, lib, cfg)
 	s2, _ := New(env2, "raidd-s")
 	_, err = engine.Run(t.Context(), env2, s2, engine.Request{Question: "mill"}, nil)
 	if !errors.As(err, &nd) || !slices.Equal(nd.Others, []string{llmtest.DefaultModel}) || !strings.Contains(err.Error(), "derive_model=test-model") {
@@ -316,7 +316,7 @@ func TestNeedsDerivation(t *testing.T) {
 // TestDeriveYesCancelled: cancelling while deriving for an answer keeps
 // what was derived and answers nothing.
 func TestDeriveYesCancelled(t *testing.T) {
-	lib, _ := newLibrary(t, map[string]string{"survey.txt": survey(40)})
+	lib, _ := enginetest.TextLibrary(t, "survey.txt", survey(40))
 	m := newModel()
 	ctx, cancel := context.WithCancel(t.Context())
 	m.fault = func(n int, r deriveReq) (llmtest.Reply, bool) {
@@ -326,7 +326,7 @@ func TestDeriveYesCancelled(t *testing.T) {
 		return llmtest.Reply{}, false
 	}
 	srv := llmtest.New(t, llmtest.WithResponder(m.respond))
-	env := newEnv(t, lib, config(srv, llmtest.DefaultModel))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	s, _ := New(env, "raidd-u")
 	ans, err := engine.Run(ctx, env, s, engine.Request{Question: "mill", Options: map[string]string{"derive": "yes"}}, nil)
 	if !errors.Is(err, context.Canceled) || ans == nil || !ans.Partial || len(ans.Statements) != 0 {
@@ -352,7 +352,7 @@ func TestOptions(t *testing.T) {
 	if _, err := New(&engine.Env{Library: nil}, "raidd-s"); !errors.Is(err, engine.ErrUnavailable) {
 		t.Errorf("no library: %v", err)
 	}
-	lib, _ := newLibrary(t, map[string]string{"a.txt": "One sentence here."})
+	lib, _ := enginetest.TextLibrary(t, "a.txt", "One sentence here.")
 	if _, err := New(&engine.Env{Library: lib, Config: llm.DefaultConfig()}, "raidd-q"); !errors.Is(err, engine.ErrUnavailable) {
 		t.Errorf("no model: %v", err)
 	}

@@ -1,0 +1,122 @@
+// Package enginetest is the setup the engine's tests share: a library in a
+// temporary folder with documents added, checked for consistency when the
+// test ends, and a model client or strategy environment pointed at an
+// llmtest server. It is imported by tests only.
+package enginetest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/llm/llmtest"
+)
+
+// Library opens a library in a temporary folder and adds the files at
+// paths, returning it with their documents in the same order. When the
+// test ends the library is checked (Library.Check) and closed, so a test
+// that leaves it inconsistent fails even if its own assertions pass.
+func Library(t testing.TB, paths ...string) (*docstore.Library, []*docstore.Document) {
+	t.Helper()
+	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := lib.Check(); err != nil {
+			t.Errorf("library inconsistent at the end of the test: %v", err)
+		}
+		if err := lib.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	docs := make([]*docstore.Document, 0, len(paths))
+	for _, p := range paths {
+		info, _, err := lib.Add(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := lib.Document(info.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, d)
+	}
+	return lib, docs
+}
+
+// TextLibrary is Library over texts written to files first: nameText
+// holds name, text pairs ("a.txt", textA, "b.txt", textB…), and the
+// documents come back in the order of the pairs. The name is the file's,
+// so it is what citations and prompts call the document.
+func TextLibrary(t testing.TB, nameText ...string) (*docstore.Library, []*docstore.Document) {
+	t.Helper()
+	if len(nameText)%2 != 0 {
+		t.Fatalf("enginetest.TextLibrary takes name, text pairs; got %d strings", len(nameText))
+	}
+	paths := make([]string, 0, len(nameText)/2)
+	for i := 0; i < len(nameText); i += 2 {
+		paths = append(paths, WriteFile(t, nameText[i], nameText[i+1]))
+	}
+	return Library(t, paths...)
+}
+
+// WriteFile writes text to a file called name in a new temporary folder
+// (so two calls with one name do not collide) and returns its path.
+func WriteFile(t testing.TB, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Config is a model configuration for srv: its URL, llmtest.DefaultModel,
+// and timeouts short enough that a hung test fails rather than stalls.
+// Tests change its fields (model, embedding model, budgets) before
+// passing it to Env or Client.
+func Config(srv *llmtest.Server) llm.Config {
+	cfg := llm.DefaultConfig()
+	cfg.BaseURL, cfg.Model = srv.URL, llmtest.DefaultModel
+	cfg.Timeout, cfg.ConnectTimeout = 20*time.Second, 2*time.Second
+	return cfg
+}
+
+// Client is a model client for cfg whose retries do not wait, so a test
+// of retrying takes no time; opts come after and may override that
+// (RealWaits).
+func Client(t testing.TB, cfg llm.Config, opts ...llm.Option) *llm.Client {
+	t.Helper()
+	c, err := llm.New(cfg, append([]llm.Option{noWaits}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Env is a strategy environment over lib with a Client for cfg.
+func Env(t testing.TB, lib *docstore.Library, cfg llm.Config, opts ...llm.Option) *engine.Env {
+	t.Helper()
+	return &engine.Env{Library: lib, Config: cfg, LLM: Client(t, cfg, opts...)}
+}
+
+// noWaits makes retries immediate.
+var noWaits = llm.WithSleep(func(context.Context, time.Duration) error { return nil })
+
+// RealWaits makes a Client wait between retries for as long as it is
+// told, or until the context ends, as a client outside tests does: for a
+// test of the wait itself.
+var RealWaits = llm.WithSleep(func(ctx context.Context, d time.Duration) error {
+	select {
+	case <-time.After(d):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+})

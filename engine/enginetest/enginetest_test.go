@@ -1,0 +1,34 @@
+package enginetest_test
+
+import (
+	"testing"
+
+	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/llm/llmtest"
+)
+
+// The documents come back in the order of the pairs, named by them, with
+// their text verbatim.
+func TestTextLibraryKeepsOrderAndNames(t *testing.T) {
+	lib, docs := enginetest.TextLibrary(t, "b.txt", "Second file. It comes first.\n", "a.txt", "First file.\n")
+	if len(docs) != 2 || docs[0].Name != "b.txt" || docs[1].Name != "a.txt" || docs[1].Text != "First file.\n" {
+		t.Fatalf("documents %v", docs)
+	}
+	if list, err := lib.List(); err != nil || len(list) != 2 {
+		t.Fatalf("library lists %d documents (%v)", len(list), err)
+	}
+}
+
+// Env's client talks to the server it was configured for, and a
+// retryable failure is retried.
+func TestEnvRetriesAgainstServer(t *testing.T) {
+	lib, _ := enginetest.Library(t)
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Status(503), llmtest.Text("Hello."))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
+	reply, err := env.LLM.Chat(t.Context(), llm.ChatRequest{Messages: []llm.Message{llm.User("Hi?")}})
+	if err != nil || reply.Text != "Hello." || len(srv.Requests()) != 2 {
+		t.Fatalf("reply %+v, err %v, %d requests", reply, err, len(srv.Requests()))
+	}
+}

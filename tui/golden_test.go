@@ -13,11 +13,7 @@ import (
 // column layout, 140×34 three columns, 60×20 the narrow one-pane layout.
 
 func TestGoldenAskStreams(t *testing.T) {
-	lib := newLibrary(t, declaration)
-	gate := declarationScript(t, 2)
-	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
-	s.waitText("declaration.txt")
-	s.ask("What did the colonists object to?")
+	_, s, gate := asking(t, "no-color", 100, 30, 2)
 	// Two statements are shown while the third is worked on.
 	s.waitText("sub-question 2/2")
 	s.waitText("Standing armies were kept")
@@ -32,12 +28,7 @@ func TestGoldenAskStreams(t *testing.T) {
 }
 
 func TestGoldenJumpToCitation(t *testing.T) {
-	lib := newLibrary(t, declaration)
-	declarationScript(t, -1)
-	s := start(t, testOptions(t, lib, "no-color"), 140, 34)
-	s.waitText("declaration.txt")
-	s.ask("What did the colonists object to?")
-	s.waitText("scripted · 3 statements")
+	_, s := answered(t, "no-color", 140, 34)
 	s.press("j", "j", "enter")
 	// The third statement's first citation, the other one marked faintly.
 	s.waitText("For cutting off our Trade")
@@ -49,12 +40,7 @@ func TestGoldenJumpToCitation(t *testing.T) {
 }
 
 func TestGoldenJumpToCitationDark(t *testing.T) {
-	lib := newLibrary(t, declaration)
-	declarationScript(t, -1)
-	s := start(t, testOptions(t, lib, "dark"), 100, 30)
-	s.waitText("declaration.txt")
-	s.ask("What did the colonists object to?")
-	s.waitText("scripted · 3 statements")
+	_, s := answered(t, "dark", 100, 30)
 	s.press("enter")
 	s.waitFocus(paneSource)
 	s.golden("source")
@@ -62,12 +48,7 @@ func TestGoldenJumpToCitationDark(t *testing.T) {
 }
 
 func TestGoldenNextPreviousCitation(t *testing.T) {
-	lib := newLibrary(t, declaration)
-	declarationScript(t, -1)
-	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
-	s.waitText("declaration.txt")
-	s.ask("What did the colonists object to?")
-	s.waitText("scripted · 3 statements")
+	_, s := answered(t, "no-color", 100, 30)
 	// n from the first statement's only citation crosses to the second
 	// statement, then to the third's two; N steps back.
 	s.press("n")
@@ -86,12 +67,7 @@ func TestGoldenNextPreviousCitation(t *testing.T) {
 }
 
 func TestGoldenSourceSearch(t *testing.T) {
-	lib := newLibrary(t, declaration)
-	declarationScript(t, -1)
-	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
-	s.waitText("declaration.txt")
-	s.ask("What did the colonists object to?")
-	s.waitText("scripted · 3 statements")
+	_, s := answered(t, "no-color", 100, 30)
 	s.press("enter")
 	s.waitFocus(paneSource)
 	s.press("/")
@@ -108,8 +84,7 @@ func TestGoldenSourceSearch(t *testing.T) {
 }
 
 func TestGoldenHelp(t *testing.T) {
-	lib := newLibrary(t, declaration)
-	s := start(t, testOptions(t, lib, "no-color"), 100, 40)
+	_, s := startDeclaration(t, "no-color", 100, 40)
 	s.waitText("declaration.txt")
 	s.press("esc", "?")
 	s.waitText("Everywhere")
@@ -120,11 +95,10 @@ func TestGoldenHelp(t *testing.T) {
 }
 
 func TestGoldenNarrow(t *testing.T) {
-	lib := newLibrary(t, declaration)
 	declarationScript(t, -1)
-	s := start(t, testOptions(t, lib, "no-color"), 60, 20)
+	_, s := startDeclaration(t, "no-color", 60, 20)
 	s.waitText("Conversation")
-	s.ask("What did the colonists object to?")
+	s.ask(question)
 	s.waitText("scripted · 3 statements")
 	s.golden("conversation")
 	s.press("enter")
@@ -134,8 +108,7 @@ func TestGoldenNarrow(t *testing.T) {
 }
 
 func TestGoldenTooSmall(t *testing.T) {
-	lib := newLibrary(t, declaration)
-	s := start(t, testOptions(t, lib, "no-color"), 30, 8)
+	_, s := startDeclaration(t, "no-color", 30, 8)
 	s.waitText("window too small")
 	s.golden("too-small")
 	s.finish()

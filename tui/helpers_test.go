@@ -232,6 +232,7 @@ func (h harness) View() tea.View { return h.m.View() }
 // session is a running program under test.
 type session struct {
 	t     *testing.T
+	opts  Options
 	tm    *teatest.TestModel
 	probe *probe
 	w, h  int
@@ -245,10 +246,43 @@ func start(t *testing.T, opts Options, w, h int) *session {
 	tm := teatest.NewTestModel(t, harness{m: m, probe: p},
 		teatest.WithInitialTermSize(w, h),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.TrueColor)))
-	s := &session{t: t, tm: tm, probe: p, w: w, h: h}
+	s := &session{t: t, opts: opts, tm: tm, probe: p, w: w, h: h}
 	// The size reaches the program from a goroutine of its own.
 	s.waitFor(func(v string) bool { return strings.Count(v, "\n") == h-1 }, "its size")
 	return s
+}
+
+// startDeclaration starts the program at w×h in theme over a new library
+// holding the declaration.
+func startDeclaration(t *testing.T, theme string, w, h int) (*docstore.Library, *session) {
+	t.Helper()
+	lib := newLibrary(t, declaration)
+	return lib, start(t, testOptions(t, lib, theme), w, h)
+}
+
+// question is what most tests ask.
+const question = "What did the colonists object to?"
+
+// asking starts the program at w×h in theme over a library holding the
+// declaration and, once the library shows, asks the question of the
+// scripted strategy answering declarationScript(pauseAfter); the gate
+// releases a paused answer.
+func asking(t *testing.T, theme string, w, h, pauseAfter int) (*docstore.Library, *session, chan struct{}) {
+	t.Helper()
+	gate := declarationScript(t, pauseAfter)
+	lib, s := startDeclaration(t, theme, w, h)
+	s.waitText("declaration.txt")
+	s.ask(question)
+	return lib, s, gate
+}
+
+// answered is asking with no pause, once the answer's three statements
+// are shown.
+func answered(t *testing.T, theme string, w, h int) (*docstore.Library, *session) {
+	t.Helper()
+	lib, s, _ := asking(t, theme, w, h, -1)
+	s.waitText("scripted · 3 statements")
+	return lib, s
 }
 
 func (s *session) view() string {

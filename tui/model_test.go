@@ -61,11 +61,7 @@ func TestExtractiveAnswer(t *testing.T) {
 func TestCancelKeepsStatementsAndSaves(t *testing.T) {
 	for _, cancelKey := range []string{"ctrl+x", "esc"} {
 		t.Run(cancelKey, func(t *testing.T) {
-			lib := newLibrary(t, declaration)
-			declarationScript(t, 1)
-			s := start(t, testOptions(t, lib, "no-color"), 100, 30)
-			s.waitText("declaration.txt")
-			s.ask("What did the colonists object to?")
+			lib, s, _ := asking(t, "no-color", 100, 30, 1)
 			s.waitText("The colonists objected")
 			s.waitText("sub-question 2/2")
 			s.press(cancelKey)
@@ -96,11 +92,7 @@ func TestCancelKeepsStatementsAndSaves(t *testing.T) {
 // TestQuitWhileStreamingSaves quits mid-answer: the partial answer is
 // saved before the library is closed.
 func TestQuitWhileStreamingSaves(t *testing.T) {
-	lib := newLibrary(t, declaration)
-	declarationScript(t, 1)
-	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
-	s.waitText("declaration.txt")
-	s.ask("What did the colonists object to?")
+	lib, s, _ := asking(t, "no-color", 100, 30, 1)
 	s.waitText("sub-question 2/2")
 	s.press("q")
 	m := s.tm.FinalModel(t, teatestTimeout()).(harness).m
@@ -112,16 +104,11 @@ func TestQuitWhileStreamingSaves(t *testing.T) {
 }
 
 func TestPastAnswersComeBack(t *testing.T) {
-	lib := newLibrary(t, declaration)
-	declarationScript(t, -1)
-	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
-	s.waitText("declaration.txt")
-	s.ask("What did the colonists object to?")
-	s.waitText("scripted · 3 statements")
+	lib, s := answered(t, "no-color", 100, 30)
 	s.finish().Shutdown()
 
 	s = start(t, testOptions(t, lib, "no-color"), 100, 30)
-	s.waitText("What did the colonists object to?")
+	s.waitText(question)
 	s.waitText("Their trade was cut off")
 	// The past answer's citations work like a new one's.
 	s.press("esc", "n")
@@ -130,19 +117,13 @@ func TestPastAnswersComeBack(t *testing.T) {
 }
 
 func TestExport(t *testing.T) {
-	lib := newLibrary(t, declaration)
-	declarationScript(t, -1)
-	opts := testOptions(t, lib, "no-color")
-	s := start(t, opts, 100, 30)
-	s.waitText("declaration.txt")
-	s.ask("What did the colonists object to?")
-	s.waitText("scripted · 3 statements")
+	_, s := answered(t, "no-color", 100, 30)
 
 	s.press("e")
 	s.waitText("Exported to ")
 	md := exportedPath(t, s)
-	if filepath.Dir(md) != opts.ExportDir || !strings.HasSuffix(md, ".md") {
-		t.Errorf("exported to %s, want a .md file in %s", md, opts.ExportDir)
+	if filepath.Dir(md) != s.opts.ExportDir || !strings.HasSuffix(md, ".md") {
+		t.Errorf("exported to %s, want a .md file in %s", md, s.opts.ExportDir)
 	}
 	b, err := os.ReadFile(md)
 	if err != nil {
@@ -186,12 +167,7 @@ func exportedPath(t *testing.T, s *session) string {
 // TestCopyCitation checks y sends the cited text by OSC 52, without the
 // control characters a paste into a terminal would act on.
 func TestCopyCitation(t *testing.T) {
-	lib := newLibrary(t, declaration)
-	declarationScript(t, -1)
-	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
-	s.waitText("declaration.txt")
-	s.ask("What did the colonists object to?")
-	s.waitText("scripted · 3 statements")
+	_, s := answered(t, "no-color", 100, 30)
 	s.press("y")
 	s.waitText("Copied [1]")
 	// The clipboard is set by a command, a moment after the key.
@@ -212,8 +188,7 @@ func TestCopyCitation(t *testing.T) {
 }
 
 func TestStrategyPicker(t *testing.T) {
-	lib := newLibrary(t, declaration)
-	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
+	_, s := startDeclaration(t, "no-color", 100, 30)
 	s.waitText("declaration.txt")
 	s.press("esc", "s")
 	s.waitText("Strategy")
@@ -222,12 +197,7 @@ func TestStrategyPicker(t *testing.T) {
 		t.Fatalf("the picker does not show the model strategy as unavailable:\n%s", v)
 	}
 	// Choosing the unavailable one says why and keeps the picker open.
-	for range engine.Strategies() {
-		if strings.Contains(ansi.Strip(s.view()), "▌ needs-model") {
-			break
-		}
-		s.press("j")
-	}
+	s.selectStrategy("needs-model")
 	s.waitText("Unavailable: needs-model needs a model")
 	s.press("enter")
 	s.waitText("needs-model is unavailable")
@@ -235,17 +205,24 @@ func TestStrategyPicker(t *testing.T) {
 	s.waitGone("needs-model is unavailable")
 	s.press("s")
 	s.waitText("Strategy")
-	for range engine.Strategies() {
-		if strings.Contains(ansi.Strip(s.view()), "▌ extractive") {
-			break
-		}
-		s.press("j")
-	}
+	s.selectStrategy("extractive")
 	s.press("enter")
 	s.waitText("strategy extractive")
 	m := s.finish()
 	if m.strategy != "extractive" {
 		t.Errorf("strategy = %s after choosing extractive", m.strategy)
+	}
+}
+
+// selectStrategy moves the strategy picker's selection down to name,
+// going at most once through the list.
+func (s *session) selectStrategy(name string) {
+	s.t.Helper()
+	for range engine.Strategies() {
+		if strings.Contains(ansi.Strip(s.view()), "▌ "+name) {
+			return
+		}
+		s.press("j")
 	}
 }
 
@@ -287,9 +264,8 @@ func TestStartWithBadFile(t *testing.T) {
 }
 
 func TestNothingInScope(t *testing.T) {
-	lib := newLibrary(t, declaration)
 	declarationScript(t, -1)
-	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
+	lib, s := startDeclaration(t, "no-color", 100, 30)
 	s.waitText("1/1 in scope")
 	s.press("shift+tab", "space")
 	s.waitText("nothing in scope")
@@ -348,12 +324,7 @@ func TestHostileText(t *testing.T) {
 // TestResize draws every layout at many sizes: every line exactly as
 // wide as the window, and as many lines as it is high.
 func TestResize(t *testing.T) {
-	lib := newLibrary(t, declaration)
-	declarationScript(t, -1)
-	s := start(t, testOptions(t, lib, "high-contrast"), 100, 30)
-	s.waitText("declaration.txt")
-	s.ask("What did the colonists object to?")
-	s.waitText("scripted · 3 statements")
+	_, s := answered(t, "high-contrast", 100, 30)
 	s.press("enter")
 	s.waitFocus(paneSource)
 	for _, sz := range [][2]int{{80, 24}, {200, 60}, {60, 20}, {40, 10}, {39, 10}, {130, 12}, {79, 40}, {12, 3}, {1, 1}, {100, 30}} {
@@ -372,8 +343,7 @@ func TestResize(t *testing.T) {
 }
 
 func TestHelpScrolls(t *testing.T) {
-	lib := newLibrary(t, declaration)
-	s := start(t, testOptions(t, lib, "no-color"), 60, 12)
+	_, s := startDeclaration(t, "no-color", 60, 12)
 	s.waitText("Conversation")
 	s.press("esc", "?")
 	s.waitText("Everywhere")
@@ -414,7 +384,7 @@ func TestModelStatementsAreMarkdown(t *testing.T) {
 	opts.Strategy = "model-scripted"
 	s := start(t, opts, 100, 30)
 	s.waitText("declaration.txt")
-	s.ask("What did the colonists object to?")
+	s.ask(question)
 	s.waitText("model-scripted · 2 statements")
 	v := s.settle()
 	plain := ansi.Strip(v)
@@ -433,8 +403,7 @@ func TestModelStatementsAreMarkdown(t *testing.T) {
 // TestLibraryOpensDocument: enter on a document reads it in the source
 // pane from its start, and esc comes back to the conversation.
 func TestLibraryOpensDocument(t *testing.T) {
-	lib := newLibrary(t, declaration)
-	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
+	_, s := startDeclaration(t, "no-color", 100, 30)
 	s.waitText("1/1 in scope")
 	s.press("shift+tab", "enter")
 	s.waitFocus(paneSource)

@@ -3,12 +3,11 @@ package engine_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 )
 
 // scripted is a strategy whose behaviour each test sets: the engine's
@@ -24,14 +23,7 @@ func (s scripted) Answer(ctx context.Context, _ engine.Request, emit func(engine
 
 func testEnv(t *testing.T) *engine.Env {
 	t.Helper()
-	lib, err := docstore.Open(filepath.Join(t.TempDir(), "l.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lib.Close() })
-	if _, _, err := lib.Add(t.Context(), "../testdata/declaration.txt", nil); err != nil {
-		t.Fatal(err)
-	}
+	lib, _ := enginetest.Library(t, "../testdata/declaration.txt")
 	return &engine.Env{Library: lib}
 }
 

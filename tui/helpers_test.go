@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	_ "github.com/citelens/citelens/engine/extractive"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/themes"
@@ -166,22 +166,6 @@ func spanOf(docs []*docstore.Document, phrase string) citations.Span {
 	panic("no sentence holds " + phrase)
 }
 
-// newLibrary is a fresh library in a temporary directory holding paths.
-func newLibrary(t testing.TB, paths ...string) *docstore.Library {
-	t.Helper()
-	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lib.Close() })
-	for _, p := range paths {
-		if _, _, err := lib.Add(context.Background(), p, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return lib
-}
-
 func testOptions(t testing.TB, lib *docstore.Library, theme string) Options {
 	t.Helper()
 	sel, err := themes.NewSelector(theme, false)
@@ -256,7 +240,7 @@ func start(t *testing.T, opts Options, w, h int) *session {
 // holding the declaration.
 func startDeclaration(t *testing.T, theme string, w, h int) (*docstore.Library, *session) {
 	t.Helper()
-	lib := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	return lib, start(t, testOptions(t, lib, theme), w, h)
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/themes"
 )
 
@@ -28,7 +29,7 @@ import (
 // to the citation of its first statement, and checks the cited sentence is
 // on screen in reverse video (the no-colour theme's highlight).
 func TestExtractiveAnswer(t *testing.T) {
-	lib := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	opts := testOptions(t, lib, "no-color")
 	opts.Strategy = "extractive"
 	s := start(t, opts, 120, 36)
@@ -229,12 +230,7 @@ func (s *session) selectStrategy(name string) {
 // TestStartWithFiles adds a file at start: it is added with progress, and
 // the question's scope is exactly the files given.
 func TestStartWithFiles(t *testing.T) {
-	dir := t.TempDir()
-	other := filepath.Join(dir, "other.txt")
-	if err := os.WriteFile(other, []byte("A different text. It says nothing of taxes.\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	lib := newLibrary(t, other)
+	lib, _ := enginetest.Library(t, enginetest.WriteFile(t, "other.txt", "A different text. It says nothing of taxes.\n"))
 	opts := testOptions(t, lib, "no-color")
 	opts.Paths = []string{declaration}
 	s := start(t, opts, 100, 30)
@@ -250,12 +246,8 @@ func TestStartWithFiles(t *testing.T) {
 }
 
 func TestStartWithBadFile(t *testing.T) {
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "binary.txt")
-	if err := os.WriteFile(bad, []byte("\x00\x01\x02"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	lib := newLibrary(t)
+	bad := enginetest.WriteFile(t, "binary.txt", "\x00\x01\x02")
+	lib, _ := enginetest.Library(t)
 	opts := testOptions(t, lib, "no-color")
 	opts.Paths = []string{bad}
 	s := start(t, opts, 100, 30)
@@ -281,13 +273,8 @@ func TestNothingInScope(t *testing.T) {
 // TestHostileText shows a document and an answer full of escape sequences
 // and control characters: none may reach the screen.
 func TestHostileText(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "hostile\x1b[31m.txt")
 	text := "Title line.\n\nThe \x1b]0;pwned\x07 sentence with \x1b[2J escapes is here. 日本語の文も広い文字です。\n"
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	lib := newLibrary(t, path)
+	lib, _ := enginetest.Library(t, enginetest.WriteFile(t, "hostile\x1b[31m.txt", text))
 	setScript(t, -1, scriptedStatement{"Model says \x1b[5mblink\x1b[0m, \x1b[2J, \x1b]8;;http://x\x07link\x1b]8;;\x07, \x9b31m and 日本語.", []string{"sentence with"}})
 	script.draft = "draft \x1b]52;c;ZXZpbA==\x07 text"
 	script.plan = map[string]string{"step": "\x1b[2Jclear"}
@@ -357,7 +344,7 @@ func TestHelpScrolls(t *testing.T) {
 }
 
 func TestLibraryProgress(t *testing.T) {
-	lib := newLibrary(t)
+	lib, _ := enginetest.Library(t)
 	m := New(testOptions(t, lib, "no-color"))
 	t.Cleanup(m.Shutdown)
 	nm, _ := m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -376,7 +363,7 @@ func teatestTimeout() teatest.FinalOpt { return teatest.WithFinalTimeout(10 * ti
 // TestModelStatementsAreMarkdown: a model's statements are rendered as
 // Markdown; the same text quoted from a document would be shown verbatim.
 func TestModelStatementsAreMarkdown(t *testing.T) {
-	lib := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	setScript(t, -1,
 		scriptedStatement{"The colonists objected to **taxes** imposed without `consent`.", []string{"For imposing Taxes on us without our Consent"}},
 		scriptedStatement{"Standing armies were kept in peacetime.", []string{"Standing Armies without the Consent of our legislatures"}})
@@ -422,7 +409,7 @@ func TestLibraryOpensDocument(t *testing.T) {
 // answers (the program's commands are not run): nothing may panic, and
 // every frame must fill the window exactly.
 func TestRandomKeys(t *testing.T) {
-	lib := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	docs, _ := lib.List()
 	doc, err := lib.Document(docs[0].ID)
 	if err != nil {
@@ -497,7 +484,7 @@ func TestRandomKeys(t *testing.T) {
 // the terminal for its background and draws in the theme that suits it;
 // a fixed theme does not ask.
 func TestThemeFromBackground(t *testing.T) {
-	lib := newLibrary(t, declaration)
+	lib, _ := enginetest.Library(t, declaration)
 	opts := testOptions(t, lib, "auto")
 	m := New(opts)
 	t.Cleanup(m.Shutdown)

@@ -3,14 +3,13 @@ package retrieve
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine/enginetest"
 )
 
 // A small collection in HotpotQA's shape: titled paragraphs.
@@ -51,31 +50,10 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	dir := t.TempDir()
-	lib, err := docstore.Open(filepath.Join(dir, "lib.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lib.Close() })
-	add := func(name, text string) (docstore.DocID, *docstore.Document) {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		info, _, err := lib.Add(t.Context(), p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := lib.Document(info.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return info.ID, d
-	}
-	f := &fixture{lib: lib, r: New(lib)}
-	f.films, f.filmDoc = add("films.txt", films)
-	f.manual, f.manDoc = add("manual.txt", manual)
-	return f
+	lib, docs := enginetest.TextLibrary(t, "films.txt", films, "manual.txt", manual)
+	return &fixture{lib: lib, r: New(lib),
+		films: docs[0].ID, filmDoc: docs[0],
+		manual: docs[1].ID, manDoc: docs[1]}
 }
 
 func checkPassage(t *testing.T, f *fixture, p Passage) {

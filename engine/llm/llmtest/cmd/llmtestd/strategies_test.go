@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 
@@ -45,19 +45,7 @@ Shirley Temple Black (April 23, 1928 – February 10, 2014) was an American actr
 // each of its prompts is recognised (none gets the fallback "OK.") and the
 // answer cites the document.
 func TestEveryStrategyRuns(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "films.txt")
-	if err := os.WriteFile(path, []byte(films), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	lib, err := docstore.Open(filepath.Join(dir, "library.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	if _, _, err := lib.Add(t.Context(), path, nil); err != nil {
-		t.Fatal(err)
-	}
+	lib, _ := enginetest.TextLibrary(t, "films.txt", films)
 	var (
 		mu      sync.Mutex
 		unknown []string
@@ -71,14 +59,7 @@ func TestEveryStrategyRuns(t *testing.T) {
 		}
 		return reply
 	}))
-	cfg := llm.DefaultConfig()
-	cfg.BaseURL, cfg.Model = srv.URL, llmtest.DefaultModel
-	cfg.Timeout = 20 * time.Second
-	client, err := llm.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := &engine.Env{Library: lib, Config: cfg, LLM: client}
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	questions := []string{
 		"Were Scott Derrickson and Ed Wood of the same nationality?",
 		"What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?",

@@ -15,6 +15,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/internal/keytest"
 )
 
 // The benchmarks run on R's reference manual (2415 pages, about a million
@@ -111,9 +112,9 @@ func BenchmarkNextCitation(b *testing.B) {
 			m = step(m, libraryMsg{docs: docs})
 			m = step(m, answersMsg{answers: []*engine.Answer{ans}})
 			m.docs[doc.ID] = doc // loaded by the first jump, as in use
-			m = step(m, keyMsg("esc"))
-			m = step(m, keyMsg("enter"))
-			m = step(m, keyMsg("esc"))
+			m = step(m, keytest.Press("esc"))
+			m = step(m, keytest.Press("enter"))
+			m = step(m, keytest.Press("esc"))
 			cites := 0
 			for _, s := range ans.Statements {
 				cites += len(s.Citations)
@@ -121,7 +122,7 @@ func BenchmarkNextCitation(b *testing.B) {
 			if cites < 2 {
 				b.Fatalf("the answer has %d citations", cites)
 			}
-			next, prev := keyMsg("n"), keyMsg("N")
+			next, prev := keytest.Press("n"), keytest.Press("N")
 			var times []time.Duration
 			i := 0
 			for b.Loop() {

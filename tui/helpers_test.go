@@ -21,6 +21,7 @@ import (
 	_ "github.com/citelens/citelens/engine/extractive"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/internal/keytest"
 )
 
 // The tests drive the real root model in a real bubbletea program
@@ -348,7 +349,7 @@ func (s *session) press(keys ...string) {
 		s.probe.mu.Lock()
 		n := s.probe.keys
 		s.probe.mu.Unlock()
-		s.tm.Send(keyMsg(k))
+		s.tm.Send(keytest.Press(k))
 		deadline := time.Now().Add(5 * time.Second)
 		for {
 			s.probe.mu.Lock()
@@ -403,39 +404,6 @@ func (s *session) golden(name string) {
 	}
 	v = spinnerRE.ReplaceAllString(v, "*")
 	s.t.Run(name, func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(v+"\n")) })
-}
-
-func keyMsg(s string) tea.KeyPressMsg {
-	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "space", " ":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	}
-	if c, ok := strings.CutPrefix(s, "ctrl+"); ok {
-		return tea.KeyPressMsg{Code: []rune(c)[0], Mod: tea.ModCtrl}
-	}
-	r := []rune(s)[0]
-	if r >= 'A' && r <= 'Z' {
-		return tea.KeyPressMsg{Code: r + 32, ShiftedCode: r, Mod: tea.ModShift, Text: s}
-	}
-	return tea.KeyPressMsg{Code: r, Text: s}
 }
 
 // ask types a question and asks it.

@@ -23,6 +23,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/internal/keytest"
 )
 
 // TestExtractiveAnswer asks the offline extractive strategy itself, jumps
@@ -463,7 +464,7 @@ func TestRandomKeys(t *testing.T) {
 				if k == "ctrl+c" || k == "q" {
 					return
 				}
-				m = step(m, keyMsg(k))
+				m = step(m, keytest.Press(k))
 			}()
 			v := m.render()
 			lines := strings.Split(v, "\n")

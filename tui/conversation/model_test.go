@@ -11,33 +11,14 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/internal/keytest"
 )
-
-func keyPress(s string) tea.KeyPressMsg {
-	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	case "ctrl+x":
-		return tea.KeyPressMsg{Code: 'x', Mod: tea.ModCtrl}
-	}
-	r := []rune(s)[0]
-	if r >= 'A' && r <= 'Z' {
-		return tea.KeyPressMsg{Code: r + 32, ShiftedCode: r, Mod: tea.ModShift, Text: s}
-	}
-	return tea.KeyPressMsg{Code: r, Text: s}
-}
 
 // press sends keys and returns the last action.
 func press(m Model, keys ...string) (Model, tea.Msg) {
 	var act tea.Msg
 	for _, k := range keys {
-		m, _, act = m.Update(keyPress(k))
+		m, _, act = m.Update(keytest.Press(k))
 	}
 	return m, act
 }

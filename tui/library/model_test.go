@@ -5,11 +5,11 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/internal/keytest"
 )
 
 var now = time.Date(2025, 6, 10, 12, 0, 0, 0, time.Local)
@@ -24,18 +24,7 @@ func docs() []docstore.DocInfo {
 
 func press(m Model, keys ...string) Model {
 	for _, k := range keys {
-		var msg tea.KeyPressMsg
-		switch k {
-		case "space":
-			msg = tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-		case "enter":
-			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-		case "esc":
-			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-		default:
-			msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
-		}
-		m, _, _ = m.Update(msg)
+		m, _, _ = m.Update(keytest.Press(k))
 	}
 	return m
 }

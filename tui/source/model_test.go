@@ -14,6 +14,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/internal/keytest"
 )
 
 // sampleText is three "pages" of prose with the awkward cases mixed in: a
@@ -57,30 +58,6 @@ func sampleRange(sub string) Range {
 	return Range{i, i + len(sub)}
 }
 
-func keyMsg(s string) tea.KeyPressMsg {
-	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	}
-	r := []rune(s)[0]
-	if r >= 'A' && r <= 'Z' {
-		return tea.KeyPressMsg{Code: r + 32, ShiftedCode: r, Mod: tea.ModShift, Text: s}
-	}
-	return tea.KeyPressMsg{Code: r, Text: s}
-}
-
 // press runs keys through Update, running any command synchronously and
 // feeding its message back, as the program would.
 func press(t *testing.T, m Model, keys ...string) (Model, []tea.Msg) {
@@ -88,7 +65,7 @@ func press(t *testing.T, m Model, keys ...string) (Model, []tea.Msg) {
 	var emitted []tea.Msg
 	for _, k := range keys {
 		var cmd tea.Cmd
-		m, cmd = m.Update(keyMsg(k))
+		m, cmd = m.Update(keytest.Press(k))
 		for cmd != nil {
 			msg := cmd()
 			cmd = nil
@@ -311,11 +288,11 @@ func TestStaleSearchDropped(t *testing.T) {
 	m := New(themes.NoColor())
 	m.SetSize(60, 12)
 	m.Show(doc, sampleRange("Chapter 1"), nil)
-	m, _ = m.Update(keyMsg("/"))
+	m, _ = m.Update(keytest.Press("/"))
 	for _, r := range "the" {
-		m, _ = m.Update(keyMsg(string(r)))
+		m, _ = m.Update(keytest.Press(string(r)))
 	}
-	m, cmd := m.Update(keyMsg("enter"))
+	m, cmd := m.Update(keytest.Press("enter"))
 	// Another document arrives before the search result.
 	m.Show(numbered(50), Range{0, 4}, nil)
 	m, _ = m.Update(cmd())
@@ -502,7 +479,7 @@ func runGolden(t *testing.T, styles *themes.Styles, w, h int, stages ...stage) {
 func keys(ks ...string) []tea.Msg {
 	out := make([]tea.Msg, len(ks))
 	for i, k := range ks {
-		out[i] = keyMsg(k)
+		out[i] = keytest.Press(k)
 	}
 	return out
 }

@@ -71,7 +71,6 @@ func kind(req llmtest.ChatRequest) int {
 var (
 	stationRE = regexp.MustCompile(`Station (\d+),`)
 	snippetRE = regexp.MustCompile(`(?m)^Snippet \[(\d+)\]\n`)
-	tagRE     = regexp.MustCompile(`<C(\d+)>`)
 )
 
 // testCase returns the part of a prompt after its examples.
@@ -108,16 +107,7 @@ func numbered(p string) (map[int]string, string) {
 	passage, rest, _ := strings.Cut(tc, "\n[Passage End]")
 	_, stmt, _ := strings.Cut(rest, "[Statement]\n")
 	stmt, _, _ = strings.Cut(stmt, "\n\n[Output]")
-	out := map[int]string{}
-	locs := tagRE.FindAllStringSubmatchIndex(passage, -1)
-	for i, l := range locs {
-		n, _ := strconv.Atoi(passage[l[2]:l[3]])
-		end := len(passage)
-		if i+1 < len(locs) {
-			end = locs[i+1][0]
-		}
-		out[n] = passage[l[1]:end]
-	}
+	_, out := enginetest.Numbered(passage)
 	return out, stmt
 }
 

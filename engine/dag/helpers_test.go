@@ -3,8 +3,6 @@ package dag
 import (
 	"context"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -73,21 +71,9 @@ type shown struct {
 	texts map[int]string
 }
 
-var tagRE = regexp.MustCompile(`<C(\d+)>`)
-
 func parseNumbered(ctx string) shown {
-	s := shown{texts: map[int]string{}}
-	locs := tagRE.FindAllStringSubmatchIndex(ctx, -1)
-	for i, l := range locs {
-		n, _ := strconv.Atoi(ctx[l[2]:l[3]])
-		end := len(ctx)
-		if i+1 < len(locs) {
-			end = locs[i+1][0]
-		}
-		s.nums = append(s.nums, n)
-		s.texts[n] = ctx[l[1]:end]
-	}
-	return s
+	nums, texts := enginetest.Numbered(ctx)
+	return shown{nums, texts}
 }
 
 // find returns the number of the shown sentence containing substr, or -1.

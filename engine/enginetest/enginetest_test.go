@@ -1,6 +1,7 @@
 package enginetest_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/citelens/citelens/engine/enginetest"
@@ -30,5 +31,15 @@ func TestEnvRetriesAgainstServer(t *testing.T) {
 	reply, err := env.LLM.Chat(t.Context(), llm.ChatRequest{Messages: []llm.Message{llm.User("Hi?")}})
 	if err != nil || reply.Text != "Hello." || len(srv.Requests()) != 2 {
 		t.Fatalf("reply %+v, err %v, %d requests", reply, err, len(srv.Requests()))
+	}
+}
+
+func TestNumbered(t *testing.T) {
+	nums, texts := enginetest.Numbered("Intro <C3>First. <C4>Second.\n<C10>Last")
+	if !slices.Equal(nums, []int{3, 4, 10}) || texts[3] != "First. " || texts[4] != "Second.\n" || texts[10] != "Last" || len(texts) != 3 {
+		t.Errorf("Numbered = %v, %v", nums, texts)
+	}
+	if nums, texts := enginetest.Numbered("no tags"); nums != nil || len(texts) != 0 {
+		t.Errorf("untagged text: %v, %v", nums, texts)
 	}
 }

@@ -2,12 +2,11 @@ package longcite
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 )
 
 const declaration = "../../testdata/declaration.txt"
@@ -39,8 +38,6 @@ type shown struct {
 	texts map[int]string
 }
 
-var tagRE = regexp.MustCompile(`<C(\d+)>`)
-
 // parseShown reads the numbered sentences of the test case in a prompt
 // (skipping the one-shot example).
 func parseShown(t testing.TB, prompt string) shown {
@@ -56,18 +53,8 @@ func parseShown(t testing.TB, prompt string) shown {
 	if !ok {
 		t.Fatal("the document is not closed")
 	}
-	s := shown{texts: map[int]string{}}
-	locs := tagRE.FindAllStringSubmatchIndex(ctx, -1)
-	for i, l := range locs {
-		n, _ := strconv.Atoi(ctx[l[2]:l[3]])
-		end := len(ctx)
-		if i+1 < len(locs) {
-			end = locs[i+1][0]
-		}
-		s.nums = append(s.nums, n)
-		s.texts[n] = ctx[l[1]:end]
-	}
-	return s
+	nums, texts := enginetest.Numbered(ctx)
+	return shown{nums, texts}
 }
 
 // find returns the number of the shown sentence containing substr.

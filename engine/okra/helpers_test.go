@@ -3,8 +3,6 @@ package okra
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -168,8 +166,6 @@ func (s *script) requests(k string) []llmtest.ChatRequest {
 	return s.byKind[k]
 }
 
-var tagRE = regexp.MustCompile(`<C(\d+)>`)
-
 // shownNumber finds the number of the shown sentence (of the test case,
 // not the one-shot example) that contains substr.
 func shownNumber(prompt, substr string) (int, bool) {
@@ -181,14 +177,9 @@ func shownNumber(prompt, substr string) (int, bool) {
 		return 0, false
 	}
 	ctx, _, _ = strings.Cut(ctx, "\n[Document End]")
-	locs := tagRE.FindAllStringSubmatchIndex(ctx, -1)
-	for i, l := range locs {
-		end := len(ctx)
-		if i+1 < len(locs) {
-			end = locs[i+1][0]
-		}
-		if strings.Contains(ctx[l[1]:end], substr) {
-			n, _ := strconv.Atoi(ctx[l[2]:l[3]])
+	nums, texts := enginetest.Numbered(ctx)
+	for _, n := range nums {
+		if strings.Contains(texts[n], substr) {
 			return n, true
 		}
 	}

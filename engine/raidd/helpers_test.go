@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
 
@@ -94,8 +95,6 @@ func scriptedReply(r deriveReq) string {
 	return b.String()
 }
 
-var tagRE = regexp.MustCompile(`<C(\d+)>`)
-
 // shownSentences reads the numbered sentences of an answering prompt.
 func shownSentences(prompt string) map[int]string {
 	if _, after, ok := strings.Cut(prompt, "Now get ready to handle the following test case."); ok {
@@ -105,15 +104,8 @@ func shownSentences(prompt string) map[int]string {
 	if _, after, ok := strings.Cut(ctx, "[Document Start]\n"); ok {
 		ctx, _, _ = strings.Cut(after, "\n[Document End]")
 	}
-	out := map[int]string{}
-	locs := tagRE.FindAllStringSubmatchIndex(ctx, -1)
-	for i, l := range locs {
-		n, _ := strconv.Atoi(ctx[l[2]:l[3]])
-		end := len(ctx)
-		if i+1 < len(locs) {
-			end = locs[i+1][0]
-		}
-		text := ctx[l[1]:end]
+	_, out := enginetest.Numbered(ctx)
+	for n, text := range out {
 		// A multi-document context starts each document with a header.
 		if i := strings.Index(text, "\n\nDocument "); i >= 0 {
 			text = text[:i]

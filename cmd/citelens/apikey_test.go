@@ -26,26 +26,11 @@ func TestAPIKeyNeverWritten(t *testing.T) {
 		llmtest.Reply{Deltas: []string{"<statement>A finished statement.<cite>[1-1]</cite></statement>", "<statement>cut"}, Drop: true, DropAfter: 2},
 		llmtest.Reply{Status: http.StatusBadRequest, Body: `{"error":{"message":"invalid request from key ` + key + `","type":"invalid_request_error"}}`},
 	)
-	home := t.TempDir()
+	home := modelEnv(t, srv, key, "")
 	exports := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
-	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
-	t.Setenv("CITELENS_CONFIG", filepath.Join(home, "config", "citelens", "config.toml"))
-	t.Setenv("CITELENS_DB", "")
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
-	t.Setenv("OPENAI_API_KEY", key)
-	t.Setenv("CITELENS_MODEL", llmtest.DefaultModel)
 
 	db := filepath.Join(home, "data", "citelens", "library.db")
-	var printed bytes.Buffer
-	run := func(args ...string) int {
-		var out, errb bytes.Buffer
-		code := run(append([]string{"--db", db}, args...), strings.NewReader(""), &out, &errb)
-		printed.Write(out.Bytes())
-		printed.Write(errb.Bytes())
-		return code
-	}
+	run, printed := recordedRun(db)
 	if code := run("add", sample); code != 0 {
 		t.Fatalf("add: status %d\n%s", code, printed.String())
 	}
@@ -85,8 +70,38 @@ func TestAPIKeyNeverWritten(t *testing.T) {
 		}
 	}
 
+	if files := searchKey(t, key, home, exports); files < 13 { // the library and 12 exports
+		t.Errorf("searched only %d files", files)
+	}
+	if strings.Contains(printed.String(), key) {
+		t.Error("the API key was printed")
+	}
+}
+
+func runQuiet(db string, out *bytes.Buffer, args ...string) int {
+	var errb bytes.Buffer
+	return run(append([]string{"--db", db}, args...), strings.NewReader(""), out, &errb)
+}
+
+// recordedRun returns a runner of the command on the library db and the
+// buffer that keeps everything the runs print, out and errors alike.
+func recordedRun(db string) (func(args ...string) int, *bytes.Buffer) {
+	var printed bytes.Buffer
+	return func(args ...string) int {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"--db", db}, args...), strings.NewReader(""), &out, &errb)
+		printed.Write(out.Bytes())
+		printed.Write(errb.Bytes())
+		return code
+	}, &printed
+}
+
+// searchKey fails the test for every file under dirs that holds key, and
+// returns how many files it read.
+func searchKey(t *testing.T, key string, dirs ...string) int {
+	t.Helper()
 	files := 0
-	for _, dir := range []string{home, exports} {
+	for _, dir := range dirs {
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
@@ -105,15 +120,5 @@ func TestAPIKeyNeverWritten(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if files < 13 { // the library and 12 exports
-		t.Errorf("searched only %d files", files)
-	}
-	if strings.Contains(printed.String(), key) {
-		t.Error("the API key was printed")
-	}
-}
-
-func runQuiet(db string, out *bytes.Buffer, args ...string) int {
-	var errb bytes.Buffer
-	return run(append([]string{"--db", db}, args...), strings.NewReader(""), out, &errb)
+	return files
 }

@@ -40,9 +40,12 @@ func scriptedRAIDD(r llmtest.ChatRequest) llmtest.Reply {
 	return llmtest.Text("<statement>No idea.<cite></cite></statement>")
 }
 
-// modelEnv points the command at srv through the environment, with no
-// config file of the user's.
-func modelEnv(t *testing.T, srv *llmtest.Server) {
+// modelEnv points the command at srv through the environment with the
+// API key key (none if ""), the chat model and the embedding model embed
+// (none if ""), in a home of its own with no config file of the user's,
+// and returns the home.
+func modelEnv(t *testing.T, srv *llmtest.Server, key, embed string) string {
+	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
@@ -50,8 +53,10 @@ func modelEnv(t *testing.T, srv *llmtest.Server) {
 	t.Setenv("CITELENS_CONFIG", filepath.Join(home, "config", "citelens", "config.toml"))
 	t.Setenv("CITELENS_DB", "")
 	t.Setenv("OPENAI_BASE_URL", srv.URL)
-	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_API_KEY", key)
 	t.Setenv("CITELENS_MODEL", llmtest.DefaultModel)
+	t.Setenv("CITELENS_EMBED_MODEL", embed)
+	return home
 }
 
 // TestDeriveCommand: ask refuses to spend tokens unasked and names the
@@ -59,7 +64,7 @@ func modelEnv(t *testing.T, srv *llmtest.Server) {
 // then answers with citations of the document.
 func TestDeriveCommand(t *testing.T) {
 	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
-	modelEnv(t, srv)
+	modelEnv(t, srv, "", "")
 	c := newCLI(t)
 	var added []addedDoc
 	if err := json.Unmarshal([]byte(c.ok("add", "--json", sample)), &added); err != nil {
@@ -116,7 +121,7 @@ func TestDeriveCommand(t *testing.T) {
 // reports that cost apart from the answers'.
 func TestEvalReportsDeriveCost(t *testing.T) {
 	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
-	modelEnv(t, srv)
+	modelEnv(t, srv, "", "")
 	data := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(data, "docs"), 0o700); err != nil {
 		t.Fatal(err)
@@ -178,7 +183,7 @@ func TestEvalReportsDeriveCost(t *testing.T) {
 // no embedding calls.
 func TestDeriveEmbeds(t *testing.T) {
 	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
-	modelEnv(t, srv)
+	modelEnv(t, srv, "", "")
 	t.Setenv("CITELENS_EMBED_MODEL", llmtest.DefaultEmbedModel)
 	t.Setenv("CITELENS_CONFIG", writeConfig(t, "embed_batch = 8\n"))
 	c := newCLI(t)
@@ -263,7 +268,7 @@ func TestDeriveEmbeds(t *testing.T) {
 // answer pays only for embedding its question.
 func TestEvalEmbedsBeforeAnswers(t *testing.T) {
 	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
-	modelEnv(t, srv)
+	modelEnv(t, srv, "", "")
 	t.Setenv("CITELENS_EMBED_MODEL", llmtest.DefaultEmbedModel)
 	data := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(data, "docs"), 0o700); err != nil {

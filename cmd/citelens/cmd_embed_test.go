@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,24 +12,6 @@ import (
 
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
-
-// denseEnv points citelens at srv with the API key key (none if ""), the
-// chat model and the embedding model embed (none if ""), in a home of its
-// own.
-func denseEnv(t *testing.T, srv *llmtest.Server, key, embed string) string {
-	t.Helper()
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
-	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
-	t.Setenv("CITELENS_CONFIG", filepath.Join(home, "config", "citelens", "config.toml"))
-	t.Setenv("CITELENS_DB", "")
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
-	t.Setenv("OPENAI_API_KEY", key)
-	t.Setenv("CITELENS_MODEL", llmtest.DefaultModel)
-	t.Setenv("CITELENS_EMBED_MODEL", embed)
-	return home
-}
 
 func embedRequests(srv *llmtest.Server) (reqs, texts int) {
 	for _, r := range srv.Requests() {
@@ -44,7 +25,7 @@ func embedRequests(srv *llmtest.Server) (reqs, texts int) {
 
 func TestEmbedCommand(t *testing.T) {
 	srv := llmtest.New(t)
-	denseEnv(t, srv, "", "")
+	modelEnv(t, srv, "", "")
 	c := newCLI(t)
 	c.ok("add", sample)
 	_, errs, code := c.run("embed")
@@ -91,7 +72,7 @@ func TestEmbedCommand(t *testing.T) {
 // the next run embeds only the rest.
 func TestEmbedResumes(t *testing.T) {
 	srv := llmtest.New(t)
-	denseEnv(t, srv, "", llmtest.DefaultEmbedModel)
+	modelEnv(t, srv, "", llmtest.DefaultEmbedModel)
 	t.Setenv("CITELENS_CONFIG", writeConfig(t, "embed_batch = 8\n"))
 	c := newCLI(t)
 	c.ok("add", sample)
@@ -149,7 +130,7 @@ func scriptedAnswersAndJudge(req llmtest.ChatRequest) llmtest.Reply {
 
 func TestEvalJudge(t *testing.T) {
 	srv := llmtest.New(t, llmtest.WithResponder(scriptedAnswersAndJudge))
-	denseEnv(t, srv, "", "")
+	modelEnv(t, srv, "", "")
 	data := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(data, "docs"), 0o700); err != nil {
 		t.Fatal(err)
@@ -237,16 +218,9 @@ func TestAPIKeyNeverWrittenDense(t *testing.T) {
 		}
 		return llmtest.Text("Governments derive their just powers from the consent of the governed.")
 	}))
-	home := denseEnv(t, srv, key, llmtest.DefaultEmbedModel)
+	home := modelEnv(t, srv, key, llmtest.DefaultEmbedModel)
 	db := filepath.Join(home, "data", "citelens", "library.db")
-	var printed bytes.Buffer
-	runp := func(args ...string) int {
-		var out, errb bytes.Buffer
-		code := run(append([]string{"--db", db}, args...), strings.NewReader(""), &out, &errb)
-		printed.Write(out.Bytes())
-		printed.Write(errb.Bytes())
-		return code
-	}
+	runp, printed := recordedRun(db)
 	if code := runp("add", sample); code != 0 {
 		t.Fatalf("add: %s", printed.String())
 	}
@@ -273,25 +247,7 @@ func TestAPIKeyNeverWrittenDense(t *testing.T) {
 	if !strings.Contains(printed.String(), "[redacted]") || !strings.Contains(printed.String(), "judged by") {
 		t.Fatalf("the runs did not go as scripted:\n%s", printed.String())
 	}
-	files := 0
-	err := filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		files++
-		if bytes.Contains(b, []byte(key)) {
-			t.Errorf("%s holds the API key", p)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if files < 2 {
+	if files := searchKey(t, key, home); files < 2 {
 		t.Errorf("searched only %d files", files)
 	}
 	if strings.Contains(printed.String(), key) {

@@ -69,6 +69,34 @@ func newBase(env *engine.Env, name string) (base, error) {
 	return base{env: env, lib: env.Library, r: retrieve.New(env.Library), client: c}, nil
 }
 
+// call is what every answer of this package starts from: the request's
+// options, its documents, and the model configuration and prompt format.
+type call struct {
+	emit   func(engine.Event)
+	opt    Options
+	docs   []*docstore.Document
+	cfg    llm.Config
+	format generate.Format
+}
+
+// begin parses the options (of strategy name; rag says whether the
+// retrieval options apply) and loads the scope.
+func (b base) begin(name string, rag bool, req engine.Request, emit func(engine.Event)) (*call, error) {
+	if emit == nil {
+		emit = func(engine.Event) {}
+	}
+	opt, err := ParseOptions(name, req.Options, rag)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := engine.LoadScope(b.lib, req.Docs)
+	if err != nil {
+		return nil, err
+	}
+	cfg := b.client.Config()
+	return &call{emit: emit, opt: opt, docs: docs, cfg: cfg, format: opt.format(cfg.Model)}, nil
+}
+
 // Strategy is LAC-S.
 type Strategy struct{ base }
 
@@ -88,19 +116,11 @@ func (s *Strategy) Name() string { return Name }
 // Answer reads the scope whole (or its most relevant part, when it is
 // longer than the model's context) and answers in one pass.
 func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
-	if emit == nil {
-		emit = func(engine.Event) {}
-	}
-	opt, err := ParseOptions(Name, req.Options, false)
+	c, err := s.begin(Name, false, req, emit)
 	if err != nil {
 		return nil, err
 	}
-	docs, err := engine.LoadScope(s.lib, req.Docs)
-	if err != nil {
-		return nil, err
-	}
-	cfg := s.client.Config()
-	format := opt.format(cfg.Model)
+	emit, opt, docs, cfg, format := c.emit, c.opt, c.docs, c.cfg, c.format
 	fit, err := generate.FitScope(ctx, format, req.Question, docs, cfg.PromptBudget(),
 		func(ctx context.Context) ([]generate.SentenceRef, error) {
 			return rankAll(ctx, s.r, req.Question, docs)

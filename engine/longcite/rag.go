@@ -46,19 +46,11 @@ func (s *RAG) Name() string { return RAGName }
 // Answer retrieves the top k sentences (or chunks) for the question and
 // answers from them in one pass.
 func (s *RAG) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
-	if emit == nil {
-		emit = func(engine.Event) {}
-	}
-	opt, err := ParseOptions(RAGName, req.Options, true)
+	c, err := s.begin(RAGName, true, req, emit)
 	if err != nil {
 		return nil, err
 	}
-	docs, err := engine.LoadScope(s.lib, req.Docs)
-	if err != nil {
-		return nil, err
-	}
-	cfg := s.client.Config()
-	format := opt.format(cfg.Model)
+	emit, opt, docs, cfg, format := c.emit, c.opt, c.docs, c.cfg, c.format
 	emit(engine.Event{Stage: fmt.Sprintf("retrieving the %d most relevant %ss…", opt.K, opt.Level)})
 	// With an embedding model configured, dense similarity fuses with
 	// BM25 (engine/dense embeds the scope once and keeps the vectors);

@@ -38,7 +38,7 @@ func WriteMarkdown(w io.Writer, a *Answer) error {
 				bw.WriteString("\n\n")
 			}
 		}
-		if isQuote(&s) {
+		if s.IsQuote() {
 			// The statement is the document's own text (the extractive
 			// strategy quotes): escaped like the footnotes' quotes, so a
 			// line such as "> x <- 1" stays text, not Markdown.
@@ -179,11 +179,6 @@ func sentenceLabel(first, last int) string {
 		return fmt.Sprintf("sentence %d", first)
 	}
 	return fmt.Sprintf("sentences %d–%d", first, last)
-}
-
-// isQuote reports whether a statement is, word for word, the text it cites.
-func isQuote(s *Statement) bool {
-	return len(s.Citations) == 1 && strings.TrimSpace(s.Text) == strings.TrimSpace(s.Citations[0].Text)
 }
 
 func isListItem(s string) bool {

@@ -8,6 +8,7 @@ package citations
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/citelens/citelens/docstore"
@@ -96,6 +97,14 @@ type Answer struct {
 type DocRef struct {
 	ID   docstore.DocID `json:"id"`
 	Name string         `json:"name"`
+}
+
+// IsQuote reports whether the statement is, word for word, the text of its
+// one citation: the document's own words (as the extractive strategy writes
+// them) rather than a model's prose. Quotes are shown and exported verbatim,
+// never read as Markdown.
+func (s *Statement) IsQuote() bool {
+	return len(s.Citations) == 1 && strings.TrimSpace(s.Text) == strings.TrimSpace(s.Citations[0].Text)
 }
 
 // statementJSON is a statement as JSON: each citation carries its own

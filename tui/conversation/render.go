@@ -474,12 +474,13 @@ func (m Model) renderStatement(en *entry, i int, selected bool, selCite int) []s
 }
 
 // markdownLines renders statement i as Markdown when the entry's
-// strategy writes with a model (a quote from a document is shown as it
-// is, whatever characters it holds): glamour in the theme's Markdown
-// style, wrapped to w, blank lines and padding trimmed. ok is false for
-// text to show verbatim.
+// strategy writes with a model, unless the statement is a quote of the
+// document (citations.Statement.IsQuote, the rule the exports follow too),
+// which is shown as it is, whatever characters it holds: glamour in the
+// theme's Markdown style, wrapped to w, blank lines and padding trimmed.
+// ok is false for text to show verbatim.
 func (m Model) markdownLines(en *entry, i, w int) ([]string, bool) {
-	if !en.markdown {
+	if !en.markdown || en.stmts[i].IsQuote() {
 		return nil, false
 	}
 	e := m.entryIndex(en)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/citelens/citelens/docstore/pdftext"
 	"github.com/citelens/citelens/docstore/segment"
+	"github.com/citelens/citelens/docstore/structure"
 )
 
 // Ingest stages, reported through Progress.Stage.
@@ -119,6 +120,7 @@ func Load(ctx context.Context, path string, content []byte, progress func(done, 
 		Kind:  kind,
 		Added: time.Now().UTC().Truncate(time.Second),
 	}}
+	var found structure.Input
 	switch kind {
 	case "pdf":
 		res, err := pdftext.Extract(ctx, bytes.NewReader(content), int64(len(content)), progress)
@@ -130,12 +132,15 @@ func Load(ctx context.Context, path string, content []byte, progress func(done, 
 		if err := checkText(content); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		d.Text, d.PageStarts, d.Pages = string(content), []int32{0}, 1
+		d.Text = string(content)
+		d.PageStarts = formFeedPages(d.Text)
+		d.Pages = len(d.PageStarts)
+		found.Markdown = kind == "markdown"
 	}
 	if len(d.Text) > 1<<31-1 {
 		return nil, fmt.Errorf("%s: the text is over 2 GB, too large for one document", path)
 	}
-	segmentDocument(d)
+	segmentDocument(d, found)
 	if len(d.Sentences) == 0 {
 		return nil, fmt.Errorf("%s: %w to index (the file is empty or only whitespace)", path, ErrEmpty)
 	}
@@ -166,17 +171,47 @@ func checkText(b []byte) error {
 	return nil
 }
 
-// segmentDocument fills Sentences (with pages) and Chunks from Text.
-func segmentDocument(d *Document) {
+// formFeedPages returns the page starts of a text whose pages are
+// separated by form feeds, as pdftotext writes them: a page begins after
+// each form feed that has text after it.
+func formFeedPages(text string) []int32 {
+	starts := []int32{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\f' && strings.TrimSpace(text[i+1:min(len(text), i+4096)]) != "" {
+			starts = append(starts, int32(i+1))
+		}
+	}
+	return starts
+}
+
+// segmentDocument fills Sentences (with pages, sections, tables and
+// flags), Sections, Tables and Chunks from Text and what the loader found.
+// Table rows are made one sentence each, so a row is cited and indexed
+// whole.
+func segmentDocument(d *Document, found structure.Input) {
 	spans := segment.Sentences(d.Text)
-	d.Sentences = make([]Sentence, len(spans))
-	page, next := 1, 1 // next: index into PageStarts of the following page
+	sents := make([]structure.Span, len(spans))
 	for i, sp := range spans {
-		for next < len(d.PageStarts) && int(d.PageStarts[next]) <= sp.Start {
+		sents[i] = structure.Span{Start: int32(sp.Start), End: int32(sp.End)}
+	}
+	if found.Markdown {
+		found.Tables = append(found.Tables, structure.PipeTables(d.Text)...)
+	}
+	sents = structure.SplitRows(d.Text, sents, found.Tables)
+	found.PageStarts = d.PageStarts
+	an := structure.Analyse(d.Text, sents, found)
+	d.Sections, d.Tables = an.Sections, an.Tables
+	d.Sentences = make([]Sentence, len(sents))
+	spans = spans[:0]
+	page, next := 1, 1 // next: index into PageStarts of the following page
+	for i, sp := range sents {
+		for next < len(d.PageStarts) && d.PageStarts[next] <= sp.Start {
 			next++
 			page = next
 		}
-		d.Sentences[i] = Sentence{Start: int32(sp.Start), End: int32(sp.End), Page: int32(page)}
+		d.Sentences[i] = Sentence{Start: sp.Start, End: sp.End, Page: int32(page),
+			Section: an.Section[i], Table: an.Table[i], Flags: an.Flags[i]}
+		spans = append(spans, segment.Span{Start: int(sp.Start), End: int(sp.End)})
 	}
 	for _, c := range segment.Chunks(d.Text, spans, segment.ChunkOptions{Tokens: DefaultChunkTokens}) {
 		d.Chunks = append(d.Chunks, Chunk{First: int32(c.First), Last: int32(c.Last), Tokens: int32(c.Tokens)})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine/retrieve"
 )
 
 func init() {
@@ -39,8 +40,8 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	fs.Var(&docRefs, "doc", "search only this document (`ID` prefix or file name; repeatable)")
 	k := fs.Int("k", 10, "number of hits")
 	chunks := fs.Bool("chunks", false, "rank chunks (about 128 tokens) instead of sentences")
-	k1 := fs.Float64("k1", docstore.DefaultBM25.K1, "BM25 term-frequency saturation")
-	b := fs.Float64("b", docstore.DefaultBM25.B, "BM25 length normalisation")
+	k1 := fs.Float64("k1", retrieve.DefaultBM25.K1, "BM25 term-frequency saturation")
+	b := fs.Float64("b", retrieve.DefaultBM25.B, "BM25 length normalisation")
 	asJSON := fs.Bool("json", false, "print hits as JSON")
 	words, err := parseFlags(a, fs, args)
 	if err != nil {
@@ -61,15 +62,15 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	q := docstore.ParseQuery(query)
+	q := retrieve.ParseQuery(query)
 	if len(q.Terms) == 0 {
 		return withHint(fmt.Errorf("the query %q has only stop words", query), "Search for content words.")
 	}
-	opt := docstore.SearchOptions{Docs: ids, K: *k, BM25: docstore.BM25{K1: *k1, B: *b}}
+	opt := retrieve.SearchOptions{Docs: ids, K: *k, BM25: retrieve.BM25{K1: *k1, B: *b}}
 	if *chunks {
-		opt.Level = docstore.ChunkLevel
+		opt.Field = docstore.FieldChunks
 	}
-	hits, err := l.Search(q, opt)
+	hits, err := retrieve.Search(l, q, opt)
 	if err != nil {
 		return err
 	}

@@ -219,13 +219,13 @@ func (ru *run) idf(question string) (map[string]float64, error) {
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	st, err := ru.s.lib.TermStats(terms, docstore.SearchOptions{Level: docstore.SentenceLevel, Docs: ru.ids})
+	idf, err := retrieve.IDFs(ru.s.lib, ru.ids, terms)
 	if err != nil {
 		return nil, err
 	}
 	m := make(map[string]float64, len(terms))
 	for i, t := range terms {
-		m[t] = st.IDF(i)
+		m[t] = idf[i]
 	}
 	return m, nil
 }

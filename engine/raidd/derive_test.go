@@ -16,6 +16,7 @@ import (
 	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/engine/retrieve"
 )
 
 // TestDeriveStores: every chunk of the 256/50 segmentation gets one call
@@ -274,9 +275,9 @@ func TestRemovedWithTheDocument(t *testing.T) {
 	if err := lib.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lib.SearchDerived(docstore.ParseQuery("rain"), docstore.DerivedSearchOptions{
+	if _, err := retrieve.SearchDerived(lib, retrieve.ParseQuery("rain"), docstore.DerivedSearchOptions{
 		Set: SetFor(llmtest.DefaultModel), Docs: []docstore.DocID{docs[0].ID}, Kinds: []docstore.DerivedKind{docstore.DerivedSummary},
-	}); !errors.Is(err, docstore.ErrNotFound) {
+	}, retrieve.BM25{}); !errors.Is(err, docstore.ErrNotFound) {
 		t.Errorf("search of a removed document's derived index: %v", err)
 	}
 }

@@ -104,6 +104,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/retrieve"
 )
 
 // Variant is one RAIDD flavour: the kinds of units its retrieval ranks.
@@ -363,7 +364,7 @@ func (s *Strategy) retrieve(ctx context.Context, question string, set docstore.D
 		return nil, err
 	}
 	emit(engine.Event{Stage: matchingStage(s.v.Kinds, units, set.Model, m.model())})
-	q := docstore.ParseQuery(question)
+	q := retrieve.ParseQuery(question)
 	index := make(map[docstore.DocID]int, len(docs))
 	for i, d := range docs {
 		index[d.ID] = i
@@ -373,7 +374,7 @@ func (s *Strategy) retrieve(ctx context.Context, question string, set docstore.D
 		if byMeaning {
 			return m.search(ctx, question, kinds, pool)
 		}
-		return s.lib.SearchDerived(q, docstore.DerivedSearchOptions{Set: set, Docs: ids, Kinds: kinds, K: pool})
+		return retrieve.SearchDerived(s.lib, q, docstore.DerivedSearchOptions{Set: set, Docs: ids, Kinds: kinds, K: pool}, retrieve.BM25{})
 	}
 	// distinct keeps each chunk's best unit, in order.
 	distinct := func(hits []docstore.DerivedHit, byMeaning bool) []chunkHit {

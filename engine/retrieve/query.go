@@ -28,7 +28,7 @@ const (
 // phrases it names and the kind of answer it wants.
 type query struct {
 	text  string
-	q     docstore.Query
+	q     Query
 	index map[string]int // term -> index in q.Terms
 	// weight[t] is the term's importance: its idf times its query weight.
 	weight []float64
@@ -48,7 +48,7 @@ type termPair struct {
 }
 
 func parseQuery(text string) *query {
-	q := &query{text: text, q: docstore.ParseQuery(text), index: map[string]int{}}
+	q := &query{text: text, q: ParseQuery(text), index: map[string]int{}}
 	for i, t := range q.q.Terms {
 		q.index[t] = i
 	}
@@ -90,7 +90,7 @@ func (q *query) extend(terms []string, w float64) *query {
 }
 
 // setWeights fills the term weights from the scope's statistics.
-func (q *query) setWeights(st docstore.TermStats) {
+func (q *query) setWeights(st docstore.FieldStats) {
 	q.weight = make([]float64, len(q.q.Terms))
 	q.total = 0
 	for t := range q.q.Terms {
@@ -98,7 +98,7 @@ func (q *query) setWeights(st docstore.TermStats) {
 		if q.q.Weights != nil {
 			w = q.q.Weights[t]
 		}
-		q.weight[t] = w * st.IDF(t)
+		q.weight[t] = w * fieldIDF(st, t)
 		if t < q.orig {
 			q.total += q.weight[t]
 		}

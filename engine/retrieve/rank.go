@@ -81,7 +81,7 @@ type unitKey struct {
 type ranker struct {
 	q     *query
 	m     *Model
-	bm    docstore.BM25
+	bm    BM25
 	avg   float64
 	dc    *docCache
 	keep  func(docstore.DocID, int) bool
@@ -128,7 +128,7 @@ func (rk *ranker) headingUnit(d *docstore.Document, start, end int) *unit {
 }
 
 // plain turns index hits into passages as they are.
-func (rk *ranker) plain(hits []docstore.Hit, k int) ([]Passage, error) {
+func (rk *ranker) plain(hits []Hit, k int) ([]Passage, error) {
 	var out []Passage
 	for _, h := range hits[:min(k, len(hits))] {
 		d, err := rk.dc.get(h.Doc)
@@ -143,7 +143,7 @@ func (rk *ranker) plain(hits []docstore.Hit, k int) ([]Passage, error) {
 }
 
 // candidates expands the index hits with their context and scores them.
-func (rk *ranker) candidates(ctx context.Context, hits []docstore.Hit) ([]*candidate, error) {
+func (rk *ranker) candidates(ctx context.Context, hits []Hit) ([]*candidate, error) {
 	seen := map[unitKey]bool{}
 	cands := make([]*candidate, 0, len(hits))
 	add := func(d *docstore.Document, i int) {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/citelens/citelens/docstore"
@@ -45,8 +44,8 @@ type Options struct {
 	KeepDuplicates bool
 	// Model holds the re-ranker's weights; nil means DefaultModel.
 	Model *Model
-	// BM25 parameters; zero means docstore.DefaultBM25.
-	BM25 docstore.BM25
+	// BM25 parameters; zero means DefaultBM25.
+	BM25 BM25
 	// Fusion, when its Dense scorer is set, fuses dense similarity into
 	// the ranking.
 	Fusion Fusion
@@ -110,8 +109,8 @@ func (o *Options) normalise() error {
 		m := DefaultModel
 		o.Model = &m
 	}
-	if o.BM25 == (docstore.BM25{}) {
-		o.BM25 = docstore.DefaultBM25
+	if o.BM25 == (BM25{}) {
+		o.BM25 = DefaultBM25
 	}
 	return nil
 }
@@ -188,8 +187,8 @@ type sentenceSearch struct {
 	docs []docstore.DocID
 	dc   *docCache
 	keep func(docstore.DocID, int) bool
-	st   docstore.TermStats
-	hits []docstore.Hit
+	st   docstore.FieldStats
+	hits []Hit
 }
 
 // searchSentences normalises opt and takes the scope's best sentences for
@@ -212,12 +211,12 @@ func (r *Retriever) searchSentences(question string, opt *Options, minPool int) 
 	if ss.keep, err = r.filter(opt, ss.docs, ss.dc); err != nil {
 		return nil, err
 	}
-	if ss.st, err = r.lib.TermStats(ss.q.q.Terms, docstore.SearchOptions{Level: docstore.SentenceLevel, Docs: ss.docs}); err != nil {
+	if ss.st, err = r.lib.FieldStats(ss.docs, docstore.FieldSentences, ss.q.q.Terms); err != nil {
 		return nil, err
 	}
 	ss.q.setWeights(ss.st)
-	ss.hits, err = r.lib.Search(ss.q.q, docstore.SearchOptions{
-		Level: docstore.SentenceLevel, Docs: ss.docs, K: max(opt.Pool, minPool), BM25: opt.BM25, Filter: ss.keep,
+	ss.hits, err = Search(r.lib, ss.q.q, SearchOptions{
+		Field: docstore.FieldSentences, Docs: ss.docs, K: max(opt.Pool, minPool), BM25: opt.BM25, Filter: ss.keep,
 	})
 	if err != nil || len(ss.hits) == 0 {
 		return nil, err
@@ -279,7 +278,7 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 // join the query at weight Model.Hop, and the candidates are ranked again.
 // A question about "the woman who portrayed Corliss Archer" finds the film
 // sentence naming Shirley Temple, then Shirley Temple's own sentences.
-func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []docstore.Hit, cands []*candidate, docs []docstore.DocID, opt *Options) (*ranker, []*candidate, error) {
+func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []Hit, cands []*candidate, docs []docstore.DocID, opt *Options) (*ranker, []*candidate, error) {
 	m := opt.Model
 	top := rk.selectSet(slices.Clone(cands), max(m.HopFrom, 1), !opt.KeepDuplicates)
 	var names []string
@@ -295,7 +294,7 @@ func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []docstore.Hit, ca
 	if len(names) == 0 {
 		return rk, cands, nil
 	}
-	st, err := r.lib.TermStats(names, docstore.SearchOptions{Level: docstore.SentenceLevel, Docs: docs})
+	st, err := r.lib.FieldStats(docs, docstore.FieldSentences, names)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -305,19 +304,19 @@ func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []docstore.Hit, ca
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(st.IDF(b), st.IDF(a)) })
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(fieldIDF(st, b), fieldIDF(st, a)) })
 	keep := make([]string, 0, m.HopTerms)
 	for _, i := range idx[:min(len(idx), max(m.HopTerms, 1))] {
 		keep = append(keep, names[i])
 	}
 	q2 := rk.q.extend(keep, m.Hop)
-	st2, err := r.lib.TermStats(q2.q.Terms, docstore.SearchOptions{Level: docstore.SentenceLevel, Docs: docs})
+	st2, err := r.lib.FieldStats(docs, docstore.FieldSentences, q2.q.Terms)
 	if err != nil {
 		return nil, nil, err
 	}
 	q2.setWeights(st2)
-	hits2, err := r.lib.Search(q2.q, docstore.SearchOptions{
-		Level: docstore.SentenceLevel, Docs: docs, K: opt.Pool, BM25: opt.BM25, Filter: rk.keep,
+	hits2, err := Search(r.lib, q2.q, SearchOptions{
+		Field: docstore.FieldSentences, Docs: docs, K: opt.Pool, BM25: opt.BM25, Filter: rk.keep,
 	})
 	if err != nil {
 		return nil, nil, err
@@ -377,9 +376,9 @@ func sortPassages(ps []Passage) {
 
 // bm25 is the BM25 term-frequency factor for frequency tf in a unit of
 // length n, scope average avg.
-func bm25(tf, n, avg float64, p docstore.BM25) float64 {
-	if tf <= 0 {
-		return 0
-	}
-	return tf * (p.K1 + 1) / (tf + p.K1*(1-p.B+p.B*n/math.Max(avg, 1)))
+func bm25(tf, n, avg float64, p BM25) float64 { return p.tf(tf, n, avg) }
+
+// fieldIDF is term t's idf in the scope st describes.
+func fieldIDF(st docstore.FieldStats, t int) float64 {
+	return IDF(float64(st.Units), float64(st.DF[t]))
 }

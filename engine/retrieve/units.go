@@ -19,7 +19,7 @@ func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([
 	if err := opt.normalise(); err != nil {
 		return nil, err
 	}
-	q := docstore.ParseQuery(question)
+	q := ParseQuery(question)
 	if len(q.Terms) == 0 {
 		return nil, nil
 	}
@@ -59,8 +59,8 @@ func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([
 		_, _, top := opt.Fusion.weights()
 		k = max(k, top)
 	}
-	hits, err := r.lib.Search(q, docstore.SearchOptions{
-		Level: docstore.ChunkLevel, Docs: docs, K: k, BM25: opt.BM25, Filter: chunkKeep,
+	hits, err := Search(r.lib, q, SearchOptions{
+		Field: docstore.FieldChunks, Docs: docs, K: k, BM25: opt.BM25, Filter: chunkKeep,
 	})
 	if err != nil {
 		return nil, err

@@ -197,7 +197,7 @@ func segmentDocument(d *Document, found structure.Input) {
 	if found.Markdown {
 		found.Tables = append(found.Tables, structure.PipeTables(d.Text)...)
 	}
-	sents = structure.SplitRows(d.Text, sents, found.Tables)
+	sents = structure.SplitRows(d.Text, structure.SplitHeadings(d.Text, sents), found.Tables)
 	found.PageStarts = d.PageStarts
 	an := structure.Analyse(d.Text, sents, found)
 	d.Sections, d.Tables = an.Sections, an.Tables

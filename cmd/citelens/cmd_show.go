@@ -12,8 +12,8 @@ import (
 func init() {
 	register(&command{
 		name:    "show",
-		args:    "[--text | --sentences | --page N | --json] ID",
-		summary: "show a document's metadata, text, sentences or one page",
+		args:    "[--text | --sentences | --outline | --page N | --json] ID",
+		summary: "show a document's metadata, text, sentences, headings or one page",
 		run:     runShow,
 	})
 }
@@ -22,6 +22,7 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["show"])
 	text := fs.Bool("text", false, "print the stored text exactly")
 	sents := fs.Bool("sentences", false, "print index<TAB>page<TAB>start<TAB>end<TAB>text per sentence")
+	outline := fs.Bool("outline", false, "print the section headings found, indented by level, with their sentence and page")
 	page := fs.Int("page", 0, "print the text of page `N`")
 	asJSON := fs.Bool("json", false, "print the metadata as JSON")
 	refs, err := parseFlags(a, fs, args)
@@ -61,6 +62,25 @@ func runShow(ctx context.Context, a *app, args []string) error {
 			fmt.Fprintf(a.stdout, "%d\t%d\t%d\t%d\t%s\n", i, s.Page, s.Start, s.End, textproc.OneLine(d.SentenceText(i)))
 		}
 		return nil
+	case *outline:
+		if len(d.Sections) == 0 {
+			fmt.Fprintln(a.stdout, "no headings found")
+			return nil
+		}
+		for _, sec := range d.Sections {
+			at, pg := "", 0
+			if i := int(sec.Sentence); i >= 0 && i < len(d.Sentences) {
+				at, pg = fmt.Sprintf("s%d", i), int(d.Sentences[i].Page)
+			} else {
+				pg = d.PageOf(int(sec.Heading.Start))
+			}
+			title := ""
+			if sec.Heading.Valid(len(d.Text)) {
+				title = textproc.OneLine(d.Text[sec.Heading.Start:sec.Heading.End])
+			}
+			fmt.Fprintf(a.stdout, "%s%s  (%s p.%d)\n", indent(sec.Level), title, at, pg)
+		}
+		return nil
 	case *page > 0:
 		start, end, err := pageSpan(d, *page)
 		if err != nil {
@@ -94,4 +114,14 @@ func pageSpan(d *docstore.Document, n int) (int, int, error) {
 		end = int(d.PageStarts[n])
 	}
 	return int(d.PageStarts[n-1]), end, nil
+}
+
+// indent is two spaces per level below the first.
+func indent(level int) string {
+	n := max(0, min(level, 12)-1)
+	b := make([]byte, 2*n)
+	for i := range b {
+		b[i] = ' '
+	}
+	return string(b)
 }

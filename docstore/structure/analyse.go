@@ -1,6 +1,7 @@
 package structure
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -138,11 +139,13 @@ func Analyse(text string, sents []Span, in Input) *Analysis {
 	return a
 }
 
-// heading is a heading candidate: a sentence and its level (0: unknown).
+// heading is a heading candidate: a sentence and its level (0: unknown),
+// and its section number when it has one.
 type heading struct {
 	sent  int
 	span  Span
 	level int
+	nums  []int
 }
 
 // buildSections finds the heading sentences and nests them.
@@ -157,8 +160,40 @@ func (a *Analysis) buildSections(text string, sents []Span, in Input) {
 			hs = append(hs, heading{sent: i, span: s, level: lv})
 			continue
 		}
-		if lv, ok := textHeading(text, sents, i, in.Markdown, len(in.Headings) > 0); ok {
-			hs = append(hs, heading{sent: i, span: s, level: lv})
+		if h, ok := textHeading(text, sents, i, in.Markdown, len(in.Headings) > 0); ok {
+			h.sent, h.span = i, s
+			hs = append(hs, h)
+		}
+	}
+	// A section number takes its level from its groups only where it
+	// continues the document's numbering, and a one-group number only in
+	// the document's own style ("2 Title" or "2. Title", whichever comes
+	// first): "2. Header line" inside "1.2", or "1 Colorado" in an
+	// example, is a numbered paragraph, nested like an unnumbered heading.
+	var numbering []int
+	style := -1 // 0: "2 Title", 1: "2. Title"
+	for i := range hs {
+		h := &hs[i]
+		if h.nums == nil {
+			continue
+		}
+		if len(h.nums) == 1 {
+			dotted := 0
+			if t := text[h.span.Start:h.span.End]; strings.IndexByte(t, '.') >= 0 && strings.IndexByte(t, '.') < strings.IndexByte(t+" ", ' ') {
+				dotted = 1
+			}
+			if style < 0 {
+				style = dotted
+			}
+			if dotted != style {
+				h.level = 0
+				continue
+			}
+		}
+		if follows(numbering, h.nums) {
+			h.level, numbering = len(h.nums), h.nums
+		} else {
+			h.level = 0
 		}
 	}
 	// Nest: a stack of open sections. A heading of unknown level goes one
@@ -246,43 +281,40 @@ func loaderHeadings(sents []Span, hs []Heading) map[int]int {
 }
 
 // textHeading reports whether sentence i looks like a heading by its text
-// alone, and its level if the text tells (numbering, Markdown #s).
+// alone, with its level if the text tells (numbering, Markdown #s).
 // trustLoader: the loader reported headings, so only explicit markers
 // (Markdown, numbering, keywords) count, not the appearance of a line.
-func textHeading(text string, sents []Span, i int, markdown, trustLoader bool) (level int, ok bool) {
+func textHeading(text string, sents []Span, i int, markdown, trustLoader bool) (heading, bool) {
 	s := sents[i]
 	t := text[s.Start:s.End]
 	if markdown {
 		if n := atxLevel(t); n > 0 {
-			return n, true
+			return heading{level: n}, true
 		}
 		if n := setextLevel(text, s); n > 0 {
-			return n, true
+			return heading{level: n}, true
 		}
 	}
 	if !startsLine(text, int(s.Start)) {
-		return 0, false
+		return heading{}, false
 	}
 	runIn := !endsLine(text, int(s.End))
-	if lv, ok := numberedHeading(t, runIn); ok {
-		return lv, true
+	if nums, ok := headingNumber(t, runIn); ok {
+		return heading{level: len(nums), nums: nums}, true
 	}
 	if lv, ok := keywordHeading(t); ok && (!runIn || strings.HasSuffix(t, ".")) {
-		return lv, true
+		return heading{level: lv}, true
 	}
 	if runIn || trustLoader || strings.ContainsRune(t, '\n') {
-		return 0, false
+		return heading{}, false
 	}
 	if !blankBefore(text, int(s.Start)) {
-		return 0, false
+		return heading{}, false
 	}
-	if isCapsHeading(t) {
-		return 0, true
+	if isCapsHeading(t) || (isTitleLine(t) && followedByBody(text, sents, i)) {
+		return heading{}, true
 	}
-	if isTitleLine(t) && followedByBody(text, sents, i) {
-		return 0, true
-	}
-	return 0, false
+	return heading{}, false
 }
 
 // atxLevel is the level of a Markdown "## Title" heading, 0 if t is none.
@@ -319,24 +351,28 @@ func setextLevel(text string, s Span) int {
 	return 0
 }
 
-// numberedHeading reads "2 Spreadsheet-like data", "7.1 Governing Law",
+// headingNumber reads "2 Spreadsheet-like data", "7.1 Governing Law",
 // "12. Termination", "4.1.2 Scope": a section number and a short title.
-// Its level is the number of groups. runIn: the sentence continues on its
+// It returns the number's groups: [7 1] for "7.1 Governing Law". runIn: the sentence continues on its
 // line, as in "7.1 Governing Law. This Agreement…", where the title must
 // end in a period.
-func numberedHeading(t string, runIn bool) (int, bool) {
+func headingNumber(t string, runIn bool) ([]int, bool) {
 	if len(t) > 90 || strings.ContainsRune(t, '\n') {
-		return 0, false
+		return nil, false
 	}
 	i, groups := 0, 0
+	var nums []int
 	for {
 		d := i
+		n := 0
 		for i < len(t) && i-d < 3 && '0' <= t[i] && t[i] <= '9' {
+			n = 10*n + int(t[i]-'0')
 			i++
 		}
 		if i == d {
-			return 0, false
+			return nil, false
 		}
+		nums = append(nums, n)
 		groups++
 		if i+1 < len(t) && t[i] == '.' && '0' <= t[i+1] && t[i+1] <= '9' {
 			i++
@@ -346,29 +382,49 @@ func numberedHeading(t string, runIn bool) (int, bool) {
 	}
 	if i < len(t) && (t[i] == '.' || t[i] == ')') {
 		if t[i] == ')' && groups == 1 {
-			return 0, false // "3) item": a list
+			return nil, false // "3) item": a list
 		}
 		i++
 	}
 	if i >= len(t) || (t[i] != ' ' && t[i] != '\t') {
-		return 0, false
+		return nil, false
 	}
 	title := strings.TrimLeft(t[i:], " \t")
 	if title == "" || groups > 6 {
-		return 0, false
+		return nil, false
 	}
 	r, _ := utf8.DecodeRuneInString(title)
-	if !unicode.IsUpper(r) {
-		return 0, false
-	}
 	words := len(strings.Fields(title))
+	// A title starts with a capital; "5.2 dBase files" shows a deeper
+	// number may start with a lower-case name.
+	if !unicode.IsUpper(r) && !(len(nums) >= 2 && words <= 8 && hasUpper(strings.Fields(title)[0])) {
+		return nil, false
+	}
 	if runIn {
-		return groups, strings.HasSuffix(title, ".") && words <= 8 && !strings.HasSuffix(title, "..")
+		return nums, strings.HasSuffix(title, ".") && words <= 8 && !strings.HasSuffix(title, "..")
 	}
 	if words > 12 || (endsSentence(title) && !strings.HasSuffix(title, "?")) {
-		return 0, false
+		return nil, false
 	}
-	return groups, true
+	return nums, true
+}
+
+// follows reports whether section number n can come after cur in a
+// document's numbering: its first child (cur.1), the next sibling of cur
+// or of one of its ancestors (a gap of a few allowed for headings the
+// text lost), or the first number at all.
+func follows(cur, n []int) bool {
+	if len(cur) == 0 {
+		return true
+	}
+	if len(n) == len(cur)+1 && slices.Equal(n[:len(cur)], cur) {
+		return n[len(n)-1] <= 1
+	}
+	if len(n) > len(cur) {
+		return false
+	}
+	k := len(n) - 1
+	return slices.Equal(n[:k], cur[:k]) && n[k] > cur[k] && n[k] <= cur[k]+3
 }
 
 // keywordHeading reads "ARTICLE VII", "Article 7 Termination", "Section
@@ -430,24 +486,33 @@ func isSectionNumber(s string) bool {
 }
 
 // isCapsHeading reads a short line in capitals: "GOVERNING LAW", "RISK
-// FACTORS".
+// FACTORS". Identifiers ("FIRST_OFFSET", "CARD32") and code are not.
 func isCapsHeading(t string) bool {
-	if len(t) > 80 || endsSentence(t) {
+	if len(t) > 80 || endsSentence(t) || strings.ContainsAny(t, "_{}[]<>=;|\\$@") {
 		return false
 	}
-	letters, words := 0, 0
+	letters, words, long := 0, 0, false
 	for _, w := range strings.Fields(t) {
 		words++
+		n, digits := 0, false
 		for _, r := range w {
-			if unicode.IsLetter(r) {
+			switch {
+			case unicode.IsLetter(r):
 				if !unicode.IsUpper(r) {
 					return false
 				}
-				letters++
+				n++
+			case unicode.IsDigit(r):
+				digits = true
 			}
 		}
+		if n > 0 && digits {
+			return false
+		}
+		letters += n
+		long = long || n >= 3
 	}
-	return letters >= 4 && words <= 10
+	return long && letters >= 4 && words <= 10
 }
 
 // isTitleLine reads a short line that could title what follows: it starts
@@ -473,8 +538,8 @@ func isTitleLine(t string) bool {
 	if words > 12 || letters < 3 {
 		return false
 	}
-	// Code and markup are not titles.
-	return !strings.ContainsAny(t, "{}[]<>=;|\\$@")
+	// Code and markup are not titles, nor is the tail of a parenthesis.
+	return !strings.ContainsAny(t, "{}[]<>=;|\\$@") && strings.Count(t, "(") == strings.Count(t, ")")
 }
 
 // followedByBody reports whether the sentence after i starts a paragraph
@@ -559,4 +624,58 @@ func blankBefore(text string, at int) bool {
 		j--
 	}
 	return j < 0 || text[j] == '\n' || text[j] == '\f'
+}
+
+// SplitHeadings cuts heading lines off the sentences they were run into:
+// a sentence that starts a paragraph with a line such as "4 Relational
+// databases", "ARTICLE VII" or a short title over a line of prose
+// ("Pointsize" over "The set pointsize command scales…") becomes the
+// heading and the rest. sents must be in order; so is the result.
+func SplitHeadings(text string, sents []Span) []Span {
+	out := make([]Span, 0, len(sents))
+	for _, s := range sents {
+		lead := blankBefore(text, int(s.Start))
+		for lead && s.End-s.Start > 0 {
+			t := text[s.Start:s.End]
+			nl := strings.IndexByte(t, '\n')
+			if nl < 0 {
+				break
+			}
+			first := strings.TrimRight(t[:nl], " \t\r")
+			rest := trim(text, Span{s.Start + int32(nl), s.End})
+			if rest.Start >= rest.End || !headingOver(first, firstLine(text[rest.Start:rest.End])) {
+				break
+			}
+			out = append(out, Span{s.Start, s.Start + int32(len(first))})
+			s = rest
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// headingOver reports whether line, standing first in a paragraph, is a
+// heading over next rather than the first line of wrapped prose.
+func headingOver(line, next string) bool {
+	if line == "" {
+		return false
+	}
+	if _, ok := headingNumber(line, false); ok {
+		return true
+	}
+	if _, ok := keywordHeading(line); ok {
+		return true
+	}
+	if isCapsHeading(line) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(next)
+	// A title is short and the prose under it starts a sentence; a
+	// wrapped line of prose is as long as the lines after it.
+	return isTitleLine(line) && len(line) <= 60 && len(next) >= len(line)+12 && (unicode.IsUpper(r) || unicode.IsDigit(r))
+}
+
+// hasUpper reports whether w has a capital letter: "dBase", "macOS".
+func hasUpper(w string) bool {
+	return strings.IndexFunc(w, unicode.IsUpper) >= 0
 }

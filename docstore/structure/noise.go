@@ -1,6 +1,7 @@
 package structure
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -22,16 +23,19 @@ const edgeLines = 3
 
 // findFurniture finds the page headers, footers and page numbers left in
 // a text: at the top or bottom of a page, a line that is only a page
-// number, or a line that recurs (digits aside) at the edges of at least
-// three pages and a fifth of them. Extractors that drop running heads
-// leave nothing for it; pdftotext's output and pasted PDF text keep them.
+// number, or a line that recurs (digits aside) at page edges — on at least
+// three pages and a fifth of them, or on two when a page number stands
+// beside it, as running heads that change by chapter do. Extractors that
+// drop running heads leave nothing for it; pdftotext's output and pasted
+// PDF text keep them.
 func findFurniture(text string, pageStarts []int32) spanSet {
 	if len(pageStarts) < 3 {
 		return nil
 	}
 	type edge struct {
-		span Span
-		key  string
+		span     Span
+		key      string
+		numbered bool // a page number is on the same edge of its page
 	}
 	var edges []edge
 	count := map[string]int{}
@@ -45,29 +49,68 @@ func findFurniture(text string, pageStarts []int32) spanSet {
 		}
 		lines := nonBlankLines(text, int(start), end)
 		seen := map[string]bool{}
-		for j, ln := range lines {
-			if j >= edgeLines && j < len(lines)-edgeLines {
-				continue
+		for side := range 2 {
+			lo, hi := 0, min(edgeLines, len(lines))
+			if side == 1 {
+				lo, hi = max(hi, len(lines)-edgeLines), len(lines)
 			}
-			t := strings.TrimSpace(text[ln.Start:ln.End])
-			k := furnitureKey(t)
-			edges = append(edges, edge{span: ln, key: k})
-			if !seen[k] {
-				seen[k] = true
-				count[k]++
+			numbered := false
+			for _, ln := range lines[lo:hi] {
+				numbered = numbered || isPageNumber(text[ln.Start:ln.End])
+			}
+			for _, ln := range lines[lo:hi] {
+				k := furnitureKey(text[ln.Start:ln.End])
+				edges = append(edges, edge{span: ln, key: k, numbered: numbered})
+				if !seen[k] {
+					seen[k] = true
+					count[k]++
+				}
 			}
 		}
 	}
-	min := max(3, len(pageStarts)/5)
+	often := max(3, len(pageStarts)/5)
+	titles := lineKeys(text, edges, func(e edge) Span { return e.span })
 	var out spanSet
 	for _, e := range edges {
-		t := strings.TrimSpace(text[e.span.Start:e.span.End])
-		if isPageNumber(t) || (count[e.key] >= min && len(t) <= 100) {
+		t := text[e.span.Start:e.span.End]
+		n := count[e.key]
+		repeated := n >= often || (e.numbered && (n >= 2 || titles[untitled(e.key)]))
+		if isPageNumber(t) || (repeated && len(t) <= 100 && e.key != "" && !endsSentence(t)) {
 			out = append(out, e.span)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return slices.Compact(out)
+}
+
+// lineKeys returns the furniture keys, without a leading "chapter"-like
+// word, of the short lines of text that are not page edges: the titles a
+// running head may repeat ("Chapter 3: Importing…" over "3 Importing…").
+func lineKeys[E any](text string, edges []E, span func(E) Span) map[string]bool {
+	edge := make(map[int32]bool, len(edges))
+	for _, e := range edges {
+		edge[span(e).Start] = true
+	}
+	out := map[string]bool{}
+	for _, ln := range nonBlankLines(text, 0, len(text)) {
+		if !edge[ln.Start] && ln.End-ln.Start <= 100 {
+			out[untitled(furnitureKey(text[ln.Start:ln.End]))] = true
+		}
+	}
 	return out
+}
+
+// untitled drops a leading structural word and punctuation from a key:
+// "chapter : importing data" → "importing data".
+func untitled(key string) string {
+	w, rest, ok := strings.Cut(key, " ")
+	switch w {
+	case "chapter", "section", "part", "appendix", "article", "chapter:", "section:":
+		if ok {
+			key = rest
+		}
+	}
+	return strings.TrimLeft(key, ":.-–— ")
 }
 
 // nonBlankLines returns the spans of the non-blank lines of text[start:end],
@@ -177,55 +220,83 @@ func hasLeader(ln string) bool {
 	return strings.Trim(tail, ". ") == ""
 }
 
-// isCode reads a sentence that is code, markup, a shell or REPL line, or a
-// run of such lines: at least half its lines look like code.
+// isCode reads a sentence that is code, markup, or shell or REPL lines:
+// most of its lines are comments, prompts or markup, or most of its words
+// are code tokens.
 func isCode(t string, markdown bool) bool {
 	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 		return true
 	}
 	lines := strings.Split(t, "\n")
-	code := 0
+	marked := 0
 	for _, ln := range lines {
-		if codeLine(strings.TrimSpace(ln), markdown) {
-			code++
+		if markedLine(strings.TrimSpace(ln), markdown) {
+			marked++
 		}
 	}
-	return 2*code >= len(lines) && code > 0
+	if 2*marked >= len(lines) && marked > 0 {
+		return true
+	}
+	var code, prose, words int
+	for _, w := range strings.Fields(t) {
+		if strings.Contains(w, "://") || strings.HasPrefix(w, "www.") {
+			continue
+		}
+		words++
+		switch {
+		case codeToken(w):
+			code++
+		case proseWord(w):
+			prose++
+		}
+	}
+	last, _ := utf8.DecodeLastRuneInString(t)
+	if (last == ';' || last == '{' || last == '}') && code >= 1 && prose < 2*code {
+		return true
+	}
+	return code >= 1 && (3*code >= words || 2*prose < words)
 }
 
-// codeLine reads one line of code: a comment or prompt line, markup, or a
-// line dense with the punctuation of programs.
-func codeLine(ln string, markdown bool) bool {
-	if ln == "" {
-		return false
-	}
+// markedLine reads a line that says it is code or markup: a comment, a
+// prompt, a tag.
+func markedLine(ln string, markdown bool) bool {
 	switch {
+	case ln == "":
+		return false
 	case !markdown && strings.HasPrefix(ln, "#"),
 		strings.HasPrefix(ln, "//"), strings.HasPrefix(ln, "/*"),
 		strings.HasPrefix(ln, "$ "), strings.HasPrefix(ln, "> "), strings.HasPrefix(ln, "% "),
 		strings.HasPrefix(ln, ">>> "):
 		return true
-	case strings.HasPrefix(ln, "<") && strings.HasSuffix(ln, ">"):
-		return true // markup: <mime-type type="…">
 	}
-	var letters, marks, words int
-	for _, r := range ln {
-		switch {
-		case unicode.IsLetter(r):
-			letters++
-		case strings.ContainsRune("{}[]()=;<>$\\|&*_/\"'`~^", r):
-			marks++
-		case r == ' ':
-			words++
-		}
+	return strings.HasPrefix(ln, "<") && strings.HasSuffix(ln, ">") // <mime-type type="…">
+}
+
+// codeToken reads a word of a program: an operator, an assignment, a
+// brace, a statement end.
+func codeToken(w string) bool {
+	if t := strings.TrimRight(w, ".,;:"); t != "" {
+		w = t
 	}
-	words++
-	last, _ := utf8.DecodeLastRuneInString(ln)
-	if (last == ';' || last == '{' || last == '}') && marks >= 2 {
+	if strings.ContainsAny(w, "={};$\\|") || (strings.Contains(w, "&") && w != "&") || strings.Contains(w, "->") || strings.Contains(w, "::") || strings.Contains(w, "<-") {
 		return true
 	}
-	// Prose has a mark every few words at most; code one or more a word.
-	return marks >= 3 && float64(marks) >= 0.6*float64(words) && letters < 12*marks
+	return w == "<" || w == ">" || w == "+" || w == "*" || w == "-" || w == "&&"
+}
+
+// proseWord reads a word of running text: letters, perhaps closed by
+// punctuation.
+func proseWord(w string) bool {
+	w = strings.TrimRight(strings.TrimLeft(w, "(“\"'‘"), ".,;:!?)”\"'’")
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsLetter(r) && r != '-' && r != '’' && r != '\'' {
+			return false
+		}
+	}
+	return true
 }
 
 // fragment reports whether t has too few words to say anything: a bare

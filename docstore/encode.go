@@ -3,6 +3,7 @@ package docstore
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/citelens/citelens/docstore/structure"
 )
@@ -55,6 +56,23 @@ func encodeLayout(d *Document) []byte {
 		b = putInt32s(b, t.Caption.Start, t.Caption.End)
 		putSpans(t.Header)
 		putSpans(t.Rows)
+	}
+	words := make([]string, 0, len(d.Compounds))
+	for w := range d.Compounds {
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	putString := func(s string) {
+		b = putInt32s(b, int32(len(s)))
+		b = append(b, s...)
+	}
+	b = putInt32s(b, int32(len(words)))
+	for _, w := range words {
+		putString(w)
+		b = putInt32s(b, int32(len(d.Compounds[w])))
+		for _, p := range d.Compounds[w] {
+			putString(p)
+		}
 	}
 	return b
 }
@@ -124,6 +142,23 @@ func decodeLayout(b []byte, d *Document) error {
 		d.Tables[i].Caption = structure.Span{Start: r.i32(), End: r.i32()}
 		d.Tables[i].Header = spans()
 		d.Tables[i].Rows = spans()
+	}
+	str := func() string {
+		n := r.count(1)
+		v := string(r.b[:n])
+		r.b = r.b[n:]
+		return v
+	}
+	if n = r.count(8); n > 0 {
+		d.Compounds = make(map[string][]string, n)
+		for range n {
+			w := str()
+			parts := make([]string, r.count(4))
+			for j := range parts {
+				parts[j] = str()
+			}
+			d.Compounds[w] = parts
+		}
 	}
 	if r.err != nil {
 		return fmt.Errorf("document %s layout: %w", d.ID, r.err)

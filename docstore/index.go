@@ -230,8 +230,26 @@ func buildIndex(d *Document) *builtIndex {
 	}
 	var terms []string
 	counts := map[string]int32{}
+	// Long words, by sentence: the compounds among them get their parts
+	// indexed too once the document's vocabulary is known.
+	long := map[string][]posting{}
+	words := map[string]int{} // lower-case words by uses, for compounds' parts
 	for i, s := range d.Sentences {
-		terms = textproc.AppendTerms(terms[:0], d.Text[s.Start:s.End])
+		terms = terms[:0]
+		textproc.EachWordTerm(d.Text[s.Start:s.End], func(word, term string) {
+			terms = append(terms, term)
+			if len(word) >= 4 && len(word) <= 24 {
+				words[textproc.Fold(word)]++
+			}
+			if len(word) >= compoundMin {
+				list := long[word]
+				if n := len(list); n > 0 && list[n-1].idx == int32(i) {
+					list[n-1].tf++
+				} else {
+					long[word] = append(list, posting{idx: int32(i), tf: 1})
+				}
+			}
+		})
 		bi.lens[SentenceLevel][i] = int32(len(terms))
 		clear(counts)
 		for _, t := range terms {
@@ -242,24 +260,26 @@ func buildIndex(d *Document) *builtIndex {
 			bi.lens[ChunkLevel][c] += int32(len(terms))
 		}
 		for t, tf := range counts {
-			sp := bi.postings[SentenceLevel]
-			sp[t] = append(sp[t], posting{idx: int32(i), tf: tf})
-			if c < 0 {
-				continue
-			}
-			cp := bi.postings[ChunkLevel]
-			list := cp[t]
-			if n := len(list); n > 0 && list[n-1].idx == c {
-				list[n-1].tf += tf
-			} else {
-				cp[t] = append(list, posting{idx: c, tf: tf})
+			bi.addPosting(FieldSentences, t, int32(i), tf)
+			if c >= 0 {
+				bi.addPosting(FieldChunks, t, c, tf)
 			}
 		}
+	}
+	parts := bi.addCompounds(long, chunkOf, func(w string) int { return words[w] })
+	d.Compounds = parts
+	analyse := func(text string) []string {
+		terms = terms[:0]
+		textproc.EachWordTerm(text, func(word, term string) {
+			terms = append(terms, term)
+			terms = append(terms, parts[word]...)
+		})
+		return terms
 	}
 	addUnits := func(f Field, n int, text func(u int) string) {
 		bi.lens[f] = make([]int32, n)
 		for u := range n {
-			terms = textproc.AppendTerms(terms[:0], text(u))
+			terms := analyse(text(u))
 			bi.lens[f][u] = int32(len(terms))
 			clear(counts)
 			for _, t := range terms {
@@ -279,9 +299,73 @@ func buildIndex(d *Document) *builtIndex {
 		}
 		return strings.Join(parts, "\n")
 	})
-	// Postings lists must be in unit order; the map iteration above kept
-	// each term's list in order since units were visited in order.
 	return bi
+}
+
+// compoundMin is the shortest word looked at as a compound (see
+// textproc.CompoundParts).
+const compoundMin = 6
+
+// addPosting adds tf occurrences of term in unit u of field f. Units come
+// in order, except for compound parts, which addCompounds sorts after.
+func (bi *builtIndex) addPosting(f Field, term string, u, tf int32) {
+	list := bi.postings[f][term]
+	if n := len(list); n > 0 && list[n-1].idx == u {
+		list[n-1].tf += tf
+		return
+	}
+	bi.postings[f][term] = append(list, posting{idx: u, tf: tf})
+}
+
+// addCompounds indexes the parts of the compound words among long (word
+// → its sentences) as terms of their own in those sentences and their
+// chunks, judged against the document's words (lower-cased word → uses),
+// and returns the parts found by word, for the other fields.
+func (bi *builtIndex) addCompounds(long map[string][]posting, chunkOf []int32, words func(string) int) map[string][]string {
+	parts := map[string][]string{}
+	for word := range long {
+		if p := textproc.CompoundParts(word, words); p != nil {
+			parts[word] = p
+		}
+	}
+	touched := map[[2]string]bool{}
+	for word, ps := range parts {
+		for _, occ := range long[word] {
+			c := chunkOf[occ.idx]
+			for _, t := range ps {
+				bi.postings[SentenceLevel][t] = append(bi.postings[SentenceLevel][t], occ)
+				bi.lens[SentenceLevel][occ.idx] += occ.tf
+				touched[[2]string{"s", t}] = true
+				if c >= 0 {
+					bi.postings[ChunkLevel][t] = append(bi.postings[ChunkLevel][t], posting{idx: c, tf: occ.tf})
+					bi.lens[ChunkLevel][c] += occ.tf
+					touched[[2]string{"c", t}] = true
+				}
+			}
+		}
+	}
+	for k := range touched {
+		f := SentenceLevel
+		if k[0] == "c" {
+			f = ChunkLevel
+		}
+		bi.postings[f][k[1]] = sortPostings(bi.postings[f][k[1]])
+	}
+	return parts
+}
+
+// sortPostings orders a list by unit and merges a unit's entries.
+func sortPostings(list []posting) []posting {
+	slices.SortStableFunc(list, func(a, b posting) int { return int(a.idx) - int(b.idx) })
+	out := list[:0]
+	for _, p := range list {
+		if n := len(out); n > 0 && out[n-1].idx == p.idx {
+			out[n-1].tf += p.tf
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // write stores the index under the document's buckets.

@@ -51,6 +51,11 @@ type Document struct {
 	// Parent; Tables its tables, kept as rows.
 	Sections []structure.Section
 	Tables   []structure.Table
+	// Compounds maps the document's run-together words to the index
+	// terms of their parts ("pointsize" → point, size), as the index
+	// found them against the document's vocabulary; ranking reads
+	// sentences with the same eyes.
+	Compounds map[string][]string
 }
 
 // DocInfo is a document's metadata, cheap to list without loading its text.

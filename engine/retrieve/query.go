@@ -105,6 +105,54 @@ func (q *query) setWeights(st docstore.FieldStats) {
 	}
 }
 
+// defaultTerm is the index term of "default".
+var defaultTerm = textproc.Term("default")
+
+// asksDefault reports whether a question asks what happens when the user
+// leaves something unset: "by default", "out of the box", "unless I change
+// it", "if I don't give an angle", "without saying which". Manuals and
+// specifications state those answers as defaults ("the default is 1.0",
+// "by default, these options are off"), in words the question lacks.
+func asksDefault(question string) bool {
+	var words []string
+	textproc.Words(question, func(s, e int) {
+		words = append(words, textproc.Fold(question[s:e]))
+	})
+	for i, w := range words {
+		next := func(k int) string {
+			if i+k < len(words) {
+				return words[i+k]
+			}
+			return ""
+		}
+		switch w {
+		case "default", "defaults", "preset", "assumed", "assume", "assumes":
+			return true
+		case "box":
+			if i >= 2 && words[i-2] == "of" && words[i-1] == "the" && i >= 3 && words[i-3] == "out" {
+				return true
+			}
+		case "unless":
+			return true
+		case "without":
+			switch next(1) {
+			case "saying", "specifying", "naming", "giving", "setting", "choosing", "telling", "any", "a", "an":
+				return true
+			}
+		case "don't", "dont", "never", "not":
+			if i > 0 && (words[i-1] == "i" || words[i-1] == "you" || words[i-1] == "do" || words[i-1] == "if") {
+				switch next(1) {
+				case "give", "set", "say", "specify", "change", "position", "configure", "assign", "assigned", "ask", "name", "choose", "pass", "provide", "touch":
+					return true
+				}
+			}
+		case "leave", "leaves", "left", "omit", "omits", "omitted":
+			return true
+		}
+	}
+	return false
+}
+
 // answerType reads the question words of a question.
 func answerType(question string) AnswerType {
 	var words []string

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/structure"
 )
 
 // Retriever ranks the sentences, chunks and segments of a library's
@@ -203,6 +204,9 @@ func (r *Retriever) searchSentences(question string, opt *Options, minPool int) 
 	if len(ss.q.q.Terms) == 0 {
 		return nil, nil
 	}
+	if _, has := ss.q.index[defaultTerm]; !has && opt.Model.Default > 0 && !opt.Plain && asksDefault(question) {
+		ss.q = ss.q.extend([]string{defaultTerm}, opt.Model.Default)
+	}
 	var err error
 	if ss.docs, err = r.scope(opt); err != nil || len(ss.docs) == 0 {
 		return nil, err
@@ -239,6 +243,11 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 	q, docs, dc, keep, hits := ss.q, ss.docs, ss.dc, ss.keep, ss.hits
 	rk := &ranker{q: q, m: opt.Model, bm: opt.BM25, avg: ss.st.AvgLen, dc: dc, keep: keep,
 		units: map[unitKey]*unit{}}
+	if !opt.Plain {
+		if rk.followers, err = r.sectionFollowers(q.q, docs, dc, opt.Model); err != nil {
+			return nil, err
+		}
+	}
 	var out []Passage
 	if opt.Plain {
 		out, err = rk.plain(hits, opt.K)
@@ -269,6 +278,41 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 			return nil, err
 		}
 		out[i].Context = expand(d, out[i].First, out[i].Last, opt.Expand)
+	}
+	return out, nil
+}
+
+// sectionFollowers returns the sentences that open the sections whose
+// headings match q best: the first m.HeadingFollowers sentences under each
+// of the m.HeadingSections best headings. They join the candidates even
+// when they share no term with the question, so a sentence that answers
+// "what law governs the agreement?" under "Governing Law" is found.
+func (r *Retriever) sectionFollowers(q Query, docs []docstore.DocID, dc *docCache, m *Model) ([]Hit, error) {
+	if m.HeadingFollowers <= 0 || m.HeadingSections <= 0 {
+		return nil, nil
+	}
+	secs, err := Search(r.lib, q, SearchOptions{Field: docstore.FieldHeadings, Docs: docs, K: m.HeadingSections})
+	if err != nil {
+		return nil, err
+	}
+	var out []Hit
+	for _, h := range secs {
+		d, err := dc.get(h.Doc)
+		if err != nil {
+			return nil, err
+		}
+		first := headingSentence(d, h.Index)
+		if first < 0 {
+			continue
+		}
+		n := 0
+		for i := first + 1; i < len(d.Sentences) && n < m.HeadingFollowers && sectionOf(d, i) == h.Index; i++ {
+			if flags(d, i)&(structure.FlagFurniture|structure.FlagHeading) != 0 {
+				continue
+			}
+			out = append(out, Hit{Doc: h.Doc, Index: i, Score: h.Score})
+			n++
+		}
 	}
 	return out, nil
 }
@@ -321,7 +365,8 @@ func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []Hit, cands []*ca
 	if err != nil {
 		return nil, nil, err
 	}
-	rk2 := &ranker{q: q2, m: m, bm: rk.bm, avg: st2.AvgLen, dc: rk.dc, keep: rk.keep, units: map[unitKey]*unit{}}
+	rk2 := &ranker{q: q2, m: m, bm: rk.bm, avg: st2.AvgLen, dc: rk.dc, keep: rk.keep, units: map[unitKey]*unit{},
+		followers: rk.followers}
 	cands2, err := rk2.candidates(ctx, append(slices.Clone(hits), hits2...))
 	return rk2, cands2, err
 }

@@ -233,14 +233,21 @@ func buildIndex(d *Document) *builtIndex {
 	// Long words, by sentence: the compounds among them get their parts
 	// indexed too once the document's vocabulary is known.
 	long := map[string][]posting{}
-	words := map[string]int{} // lower-case words by uses, for compounds' parts
+	words := map[string]int{}  // lower-case words by uses, for compounds' parts
+	names := map[string]bool{} // words capitalised inside a sentence
 	for i, s := range d.Sentences {
 		terms = terms[:0]
+		first := true
 		textproc.EachWordTerm(d.Text[s.Start:s.End], func(word, term string) {
 			terms = append(terms, term)
 			if len(word) >= 4 && len(word) <= 24 {
-				words[textproc.Fold(word)]++
+				if f := textproc.Fold(word); f == word {
+					words[f]++
+				} else if !first && len(word) >= compoundMin {
+					names[f] = true
+				}
 			}
+			first = false
 			if len(word) >= compoundMin {
 				list := long[word]
 				if n := len(list); n > 0 && list[n-1].idx == int32(i) {
@@ -266,7 +273,7 @@ func buildIndex(d *Document) *builtIndex {
 			}
 		}
 	}
-	parts := bi.addCompounds(long, chunkOf, func(w string) int { return words[w] })
+	parts := bi.addCompounds(long, chunkOf, func(w string) int { return words[w] }, func(w string) bool { return names[w] })
 	d.Compounds = parts
 	analyse := func(text string) []string {
 		terms = terms[:0]
@@ -321,10 +328,10 @@ func (bi *builtIndex) addPosting(f Field, term string, u, tf int32) {
 // → its sentences) as terms of their own in those sentences and their
 // chunks, judged against the document's words (lower-cased word → uses),
 // and returns the parts found by word, for the other fields.
-func (bi *builtIndex) addCompounds(long map[string][]posting, chunkOf []int32, words func(string) int) map[string][]string {
+func (bi *builtIndex) addCompounds(long map[string][]posting, chunkOf []int32, words func(string) int, names func(string) bool) map[string][]string {
 	parts := map[string][]string{}
 	for word := range long {
-		if p := textproc.CompoundParts(word, words); p != nil {
+		if p := textproc.CompoundParts(word, words, names); p != nil {
 			parts[word] = p
 		}
 	}

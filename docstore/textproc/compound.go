@@ -21,12 +21,12 @@ const (
 // compound: a camelCase word split at its humps ("readBin" → read, bin),
 // or a run-together word of two words the text also uses on their own
 // ("pointsize" → point, size), preferring the split whose rarer part is
-// most used. words counts a lower-cased word's uses in the text. To keep
+// most used. words counts a lower-cased word's uses in the text, and name
+// reports whether the text capitalises it inside sentences. To keep
 // inflections and names whole ("consid|ered", "Mary|land"), parts have
-// four letters or more, are whole words of the text used at least twice,
-// and a capitalised word counts only when the text also has it in lower
-// case. nil when word is no compound.
-func CompoundParts(word string, words func(folded string) int) []string {
+// four letters or more and are whole words of the text used at least
+// twice, and names are left alone. nil when word is no compound.
+func CompoundParts(word string, words func(folded string) int, name func(folded string) bool) []string {
 	if parts := camelParts(word); parts != nil {
 		return parts
 	}
@@ -39,8 +39,8 @@ func CompoundParts(word string, words func(folded string) int) []string {
 			return nil // letters only: no digits, no accents, no apostrophes
 		}
 	}
-	if w != word && words(w) == 0 {
-		return nil // a name: never written in lower case
+	if w != word && words(w) == 0 && name(w) {
+		return nil // a name: capitalised mid-sentence, never in lower case
 	}
 	var best []string
 	bestScore := 0

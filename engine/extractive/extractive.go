@@ -30,6 +30,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
@@ -183,8 +185,14 @@ func (s *Strategy) statements(ctx context.Context, req engine.Request, opt Optio
 	if k == 0 {
 		k = MaxStatements
 	}
+	// Adjacent sentences merge into one statement, so ask for more than k
+	// and keep k statements after merging.
+	want := k
+	if opt.Merge {
+		want = 2 * k
+	}
 	ps, err := s.r.Sentences(ctx, req.Question, retrieve.Options{
-		Docs: req.Docs, Pages: opt.Pages, K: k, Model: s.Model,
+		Docs: req.Docs, Pages: opt.Pages, K: want, Model: s.Model,
 	})
 	if err != nil {
 		return nil, err
@@ -198,7 +206,12 @@ func (s *Strategy) statements(ctx context.Context, req engine.Request, opt Optio
 	}
 	if opt.Merge {
 		groups = merge(groups)
+		if err := s.complete(groups); err != nil {
+			return nil, err
+		}
+		groups = merge(groups)
 	}
+	groups = groups[:min(k, len(groups))]
 	out := make([]citations.Statement, 0, len(groups))
 	for _, g := range groups {
 		d, err := s.lib.Document(g.doc)
@@ -217,6 +230,57 @@ func (s *Strategy) statements(ctx context.Context, req engine.Request, opt Optio
 		out = append(out, st)
 	}
 	return out, nil
+}
+
+// complete widens each group to whole statements: a group whose last
+// sentence breaks off ("…and LEN !=" before "0. With this instruction…")
+// takes the sentence that finishes it, and one that starts mid-sentence
+// takes the one it continues. Extraction cuts sentences at page breaks,
+// hyphens and list-like numbers; a quote should not.
+func (s *Strategy) complete(gs []group) error {
+	for i := range gs {
+		d, err := s.lib.Document(gs[i].doc)
+		if err != nil {
+			return err
+		}
+		g := &gs[i]
+		for n := 0; n < maxWiden && g.last+1 < len(d.Sentences) && breaksOff(d, g.last); n++ {
+			g.last++
+		}
+		for n := 0; n < maxWiden && g.first > 0 && continues(d, g.first); n++ {
+			g.first--
+		}
+	}
+	return nil
+}
+
+// maxWiden bounds how far complete widens a group each way.
+const maxWiden = 2
+
+// breaksOff reports whether sentence i of d stops mid-sentence, with the
+// next sentence of its paragraph finishing it: no closing punctuation.
+func breaksOff(d *docstore.Document, i int) bool {
+	t := strings.TrimRight(d.SentenceText(i), " \t\n\"'’”)]")
+	if t == "" || d.Sentences[i].Flags.Noise() || d.Sentences[i+1].Flags.Noise() {
+		return false
+	}
+	switch r, _ := utf8.DecodeLastRuneInString(t); r {
+	case '.', '!', '?', ':', ';', '。', '！', '？':
+		return false
+	}
+	gap := d.Text[d.Sentences[i].End:d.Sentences[i+1].Start]
+	return strings.Count(gap, "\n") <= 1 && !strings.ContainsRune(gap, '\f')
+}
+
+// continues reports whether sentence i of d carries on the sentence before
+// it: it starts in lower case, on the line the previous one ended.
+func continues(d *docstore.Document, i int) bool {
+	r, _ := utf8.DecodeRuneInString(d.SentenceText(i))
+	if !unicode.IsLower(r) || d.Sentences[i-1].Flags.Noise() {
+		return false
+	}
+	gap := d.Text[d.Sentences[i-1].End:d.Sentences[i].Start]
+	return strings.Count(gap, "\n") <= 1 && !strings.ContainsRune(gap, '\f') && breaksOff(d, i-1)
 }
 
 // autoStop keeps the passages scoring at least ratio of the best.

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -60,8 +61,9 @@ type rerankState struct {
 // {"results": [{"index", "relevance_score"}], "usage"}), and falls back to
 // Text Embeddings Inference's ({"query", "texts"} answered by
 // [{"index", "score"}]) when the server refuses the first for want of
-// "texts", as TEI does; the client then keeps to TEI's shape. TEI ignores
-// the model and top_n; Rerank cuts its answer to topN itself.
+// "texts", as TEI does; once that works the client keeps to TEI's
+// shape. TEI ignores the model and top_n; Rerank cuts its answer to topN
+// itself.
 //
 // Each attempt is bounded by Config.RerankTimeout; failures are retried
 // and reported as for other requests (*Error, Op "rerank"), and the
@@ -89,8 +91,11 @@ func (c *Client) Rerank(ctx context.Context, model, query string, documents []st
 		var err error
 		results, usage, err = rc.postRerank(actx, tei, model, query, documents, topN)
 		if !tei && wantsTEIShape(err) {
-			c.rerank.tei.Store(true)
 			results, usage, err = rc.postRerank(actx, true, model, query, documents, topN)
+			// Remembered only once TEI's shape worked: a Jina server's
+			// error that happens to mention "texts" must not switch the
+			// client for good.
+			c.rerank.tei.Store(err == nil)
 		}
 		return err
 	})
@@ -277,14 +282,8 @@ func checkRerank(wire []wireRerankResult, n, topN int) ([]RerankResult, error) {
 	if len(out) < topN {
 		return nil, &protocolError{fmt.Sprintf("asked for the best %d of %d documents, got %d %s", topN, n, len(out), plural(len(out), "result", "results"))}
 	}
-	slices.SortStableFunc(out, func(a, b RerankResult) int {
-		if a.Score != b.Score {
-			if a.Score > b.Score {
-				return -1
-			}
-			return 1
-		}
-		return a.Index - b.Index
+	slices.SortFunc(out, func(a, b RerankResult) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), a.Index-b.Index)
 	})
 	return out[:topN], nil
 }

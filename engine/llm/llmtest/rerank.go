@@ -1,6 +1,7 @@
 package llmtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -231,15 +232,7 @@ func (s *Server) rank(req *RerankRequest) []RerankResult {
 	for i, d := range req.Documents {
 		out[i] = RerankResult{Index: i, Score: s.Relevance(req.Query, d)}
 	}
-	slices.SortStableFunc(out, func(a, b RerankResult) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(a, b RerankResult) int { return cmp.Compare(b.Score, a.Score) })
 	if req.TopN > 0 && req.TopN < len(out) {
 		out = out[:req.TopN]
 	}

@@ -46,7 +46,8 @@ const doctorTimeout = 30 * time.Second
 
 // Doctor checks the configuration (cfgErr is LoadConfig's error, if any),
 // then the endpoint, the model, a tiny streamed answer, embeddings and the
-// reranker, and says what is wrong and how to fix it. Requests are retried once at most.
+// reranker, and says what is wrong and how to fix it. Requests are retried
+// once at most.
 func Doctor(ctx context.Context, cfg Config, cfgErr error, opts ...Option) Diagnosis {
 	var d Diagnosis
 	add := func(name, status, detail, fix string) {

@@ -13,7 +13,7 @@ func init() {
 	register(&command{
 		name:    "doctor",
 		args:    "[--json]",
-		summary: "check the model endpoint, the model, streaming and embeddings",
+		summary: "check the model endpoint, the model, streaming, embeddings and the reranker",
 		run:     runDoctor,
 	})
 }

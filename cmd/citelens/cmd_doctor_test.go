@@ -22,7 +22,8 @@ func llmEnv(t *testing.T, vars map[string]string) string {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir)
 	for _, k := range []string{llm.EnvConfig, llm.EnvAPIKey, llm.EnvBaseURL, llm.EnvModel, llm.EnvEmbedModel,
-		llm.EnvAnalyzerModel, llm.EnvContextWindow, llm.EnvMaxOutput, llm.EnvTimeout} {
+		llm.EnvAnalyzerModel, llm.EnvContextWindow, llm.EnvMaxOutput, llm.EnvTimeout,
+		llm.EnvRerankModel, llm.EnvRerankURL, llm.EnvRerankAPIKey} {
 		t.Setenv(k, vars[k])
 	}
 	return dir
@@ -105,7 +106,7 @@ func TestDoctorWrongModelKeyAndEmbedModel(t *testing.T) {
 	llmEnv(t, env)
 	out, _, code := newCLI(t).run("doctor")
 	if code != 1 || !strings.Contains(lineOf(out, "FAIL", "model"), "gpt-nonexistent is not among") ||
-		!strings.Contains(out, "Set CITELENS_MODEL to one of: test-embed, test-model.") ||
+		!strings.Contains(out, "Set CITELENS_MODEL to one of: test-embed, test-model, test-rerank.") ||
 		lineOf(out, "skip", "streaming") == "" {
 		t.Fatalf("status %d:\n%s", code, out)
 	}
@@ -140,7 +141,8 @@ func TestDoctorJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err, out)
 	}
-	if r.Failed != 0 || len(r.Checks) != 5 || r.Checks[4].Name != "embeddings" || r.Checks[4].Status != llm.CheckSkip {
+	if r.Failed != 0 || len(r.Checks) != 6 || r.Checks[4].Name != "embeddings" || r.Checks[4].Status != llm.CheckSkip ||
+		r.Checks[5].Name != "reranker" || r.Checks[5].Status != llm.CheckSkip {
 		t.Fatalf("%+v", r)
 	}
 }

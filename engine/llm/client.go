@@ -55,6 +55,10 @@ type Client struct {
 	url        string // the endpoint, without credentials, for messages
 	sleep      func(context.Context, time.Duration) error
 	maxRetries int
+	// http is the transport under api, for the requests go-openai has no
+	// call for (rerank); rerank remembers what the rerank server speaks.
+	http   *doer
+	rerank *rerankState
 }
 
 // Option configures a Client.
@@ -85,7 +89,7 @@ func New(cfg Config, opts ...Option) (*Client, error) {
 	if err := cfg.Configured(); err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, sleep: sleepCtx, maxRetries: MaxRetries, url: redactURL(cfg.Endpoint())}
+	c := &Client{cfg: cfg, sleep: sleepCtx, maxRetries: MaxRetries, url: redactURL(cfg.Endpoint()), rerank: &rerankState{}}
 	dialer := &net.Dialer{Timeout: cfg.ConnectTimeout, KeepAlive: 30 * time.Second}
 	hc := &http.Client{Transport: &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
@@ -100,7 +104,8 @@ func New(cfg Config, opts ...Option) (*Client, error) {
 	}
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.Endpoint()
-	oc.HTTPClient = &doer{hc: hc}
+	c.http = &doer{hc: hc}
+	oc.HTTPClient = c.http
 	c.api = openai.NewClientWithConfig(oc)
 	return c, nil
 }
@@ -111,7 +116,7 @@ func (c *Client) Config() Config { return c.cfg }
 
 // Retry describes a retry about to happen, for WithRetryNotify.
 type Retry struct {
-	Op      string        // "chat", "embeddings", "list models"
+	Op      string        // "chat", "embeddings", "list models", "rerank"
 	Attempt int           // 1 for the first retry
 	Wait    time.Duration // how long before it
 	Err     *Error        // why the previous attempt failed

@@ -150,6 +150,10 @@ func TestConfigErrors(t *testing.T) {
 		{"temperature = 3.0\n", nil, "between 0 and 2"},
 		{"timeout = \"-1s\"\n", nil, "timeout"},
 		{"embed_batch = 0\n", nil, "embed_batch"},
+		{"", map[string]string{llm.EnvRerankURL: "localhost:8081"}, "CITELENS_RERANK_URL"},
+		{"rerank_timeout = \"0s\"\n", nil, "rerank_timeout"},
+		{"rerank_top = 201\n", nil, "between 1 and 200"},
+		{"rerank_batch = 0\n", nil, "rerank_batch"},
 	} {
 		_, err := llm.LoadConfigFrom(writeFile(t, tc.file), env(tc.env))
 		if !errors.Is(err, llm.ErrBadConfig) || !strings.Contains(err.Error(), tc.want) {
@@ -202,7 +206,7 @@ func TestTemplate(t *testing.T) {
 			lines = append(lines, strings.TrimPrefix(l, "# "))
 		}
 	}
-	if len(seen) != 11 || seen["api_key"] {
+	if len(seen) != 16 || seen["api_key"] {
 		t.Fatalf("found %d settings in the template: %q", len(lines), lines)
 	}
 	cfg, err = llm.LoadConfigFrom(writeFile(t, strings.Join(lines, "\n")), env(nil))

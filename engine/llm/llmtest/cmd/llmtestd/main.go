@@ -18,6 +18,14 @@
 //     own (strategies.go);
 //   - anything else gets "OK.".
 //
+// It also embeds (model test-embed) and reranks (test-rerank, at /v1/rerank
+// and /rerank); export CITELENS_EMBED_MODEL=test-embed and
+// CITELENS_RERANK_MODEL=test-rerank to use them. Both compare index terms
+// and know no synonyms unless -concepts FILE names some: one group of
+// words or phrases that mean the same a line, members separated by "|",
+// "#" starting a comment (see llmtest.ReadConcepts). That file stands in
+// for a real model's knowledge of the language.
+//
 // -delay slows every streamed word, to watch stages and streaming in the
 // UI. -stats FILE puts a timing proxy in front of the server (the URL
 // printed is the proxy's; -addr chooses its address) and writes the
@@ -46,12 +54,22 @@ func main() {
 	cites := flag.Int("cites", 2, "statements (each citing one sentence) per answer")
 	stats := flag.String("stats", "", "time the requests and write the figures to `FILE` on exit")
 	addr := flag.String("addr", "127.0.0.1:0", "with -stats, the `address` the timing proxy listens on")
+	conceptsFile := flag.String("concepts", "", "read groups of synonyms the embedding model and reranker know from `FILE`")
 	flag.Parse()
-	srv := llmtest.Start(llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
+	opts := []llmtest.Option{llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
 		reply := respondTo(r, *cites)
 		reply.ChunkDelay = *delay
 		return reply
-	}))
+	})}
+	if *conceptsFile != "" {
+		c, err := readConcepts(*conceptsFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "llmtestd:", err)
+			os.Exit(1)
+		}
+		opts = append(opts, llmtest.WithConceptTable(c))
+	}
+	srv := llmtest.Start(opts...)
 	defer srv.Close()
 	base, finish := srv.URL, func() error { return nil }
 	if *stats != "" {
@@ -70,6 +88,20 @@ func main() {
 		fmt.Fprintln(os.Stderr, "llmtestd:", err)
 		os.Exit(1)
 	}
+}
+
+// readConcepts reads a -concepts file, naming it in its errors.
+func readConcepts(path string) (*llmtest.Concepts, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	c, err := llmtest.ReadConcepts(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
 }
 
 var (

@@ -38,7 +38,9 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/rerank"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/topk"
 )
 
 // Fusion defaults of ForEnv: BM25 and dense similarity weigh the same
@@ -469,25 +471,35 @@ func Enabled(env *engine.Env) bool {
 // level when none are given). With an embedding model configured it
 // embeds whatever of them is not stored yet — reporting progress as Stage
 // events ("embedding 12,000/150,000 sentences of manual.pdf…") and the
-// cost as Usage events through emit, which may be nil — and returns dense
-// scores fused with BM25 (DefaultLexicalWeight:DefaultDenseWeight over the
-// DefaultTop candidates; raise Top if you retrieve more than that). The
-// scorer's later query embeddings are reported through emit too, so emit
-// must stay valid while the fusion is used (for the request).
+// cost as Usage events through emit, which may be nil — and returns a
+// hybrid fusion: dense search proposes candidates of its own, and dense
+// scores are fused with BM25 by reciprocal rank (DefaultLexicalWeight:
+// DefaultDenseWeight). The scorer's later query embeddings are reported
+// through emit too, so emit must stay valid while the fusion is used (for
+// the request). With a rerank model configured, the fusion also reranks
+// its best candidates (rerank_top); a reranker failure becomes a warning
+// stage and the fused order stands.
 //
-// Without an embedding model it returns the zero Fusion (lexical ranking
-// only) and no error. On failure it returns the zero Fusion with the
-// error, so a caller can tell the user and carry on with BM25.
+// Without an embedding model it returns the lexical fusion (with the
+// reranker if one is configured) and no error. On failure it returns that
+// same fusion with the error, so a caller can tell the user and carry on.
 func ForEnv(ctx context.Context, env *engine.Env, docs []docstore.DocID, emit func(engine.Event), levels ...docstore.Level) (retrieve.Fusion, error) {
-	if !Enabled(env) {
-		return retrieve.Fusion{}, nil
-	}
 	if emit == nil {
 		emit = func(engine.Event) {}
 	}
+	var f retrieve.Fusion
+	if env != nil && env.LLM != nil {
+		if rr := rerank.New(env.LLM, env.LLM.Config()); rr.Enabled() {
+			f.Rerank, f.RerankTop = rr, rr.Top()
+			f.Warn = func(msg string) { emit(engine.Event{Stage: "warning: " + msg}) }
+		}
+	}
+	if !Enabled(env) {
+		return f, nil
+	}
 	s, err := New(env.Library, env.LLM)
 	if err != nil {
-		return retrieve.Fusion{}, err
+		return f, err
 	}
 	s.OnUsage = func(u llm.Usage) { emit(engine.Event{Usage: &u}) }
 	u, err := s.Ensure(ctx, docs, levels, ThrottledStages(emit, s.model))
@@ -495,9 +507,10 @@ func ForEnv(ctx context.Context, env *engine.Env, docs []docstore.DocID, emit fu
 		emit(engine.Event{Usage: &u})
 	}
 	if err != nil {
-		return retrieve.Fusion{}, err
+		return f, err
 	}
-	return retrieve.Fusion{Dense: s, LexicalWeight: DefaultLexicalWeight, DenseWeight: DefaultDenseWeight, Top: DefaultTop}, nil
+	f.Dense, f.LexicalWeight, f.DenseWeight, f.Top = s, DefaultLexicalWeight, DefaultDenseWeight, DefaultTop
+	return f, nil
 }
 
 // StageText describes embedding progress for the user: "embedding
@@ -513,3 +526,34 @@ func StageText(p Progress, model string) string {
 }
 
 var _ retrieve.DenseScorer = (*Scorer)(nil)
+
+// SearchDense returns the n units of level in docs whose stored vectors
+// are most similar in meaning to query, best first: dense retrieval's own
+// candidates, found whether or not they share a word with the query.
+// Units without a stored vector are not found; Ensure stores them. It
+// implements retrieve.DenseSearcher.
+func (s *Scorer) SearchDense(ctx context.Context, query string, docs []docstore.DocID, level docstore.Level, n int) ([]retrieve.Hit, error) {
+	qv, err := s.QueryVector(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	top := topk.New(n, func(h retrieve.Hit) float64 { return h.Score })
+	for _, doc := range docs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		err := s.lib.ScanCosines(docstore.VectorKey{Doc: doc, Model: s.model, Level: level}, qv, func(u int, cos float64) {
+			if cos > 0 && top.Admits(cos) {
+				top.Offer(retrieve.Hit{Doc: doc, Index: u, Score: cos})
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := top.Items()
+	retrieve.SortHits(out)
+	return out, nil
+}
+
+var _ retrieve.DenseSearcher = (*Scorer)(nil)

@@ -295,7 +295,7 @@ func TestNoEmbedModelChangesNothing(t *testing.T) {
 	srv := llmtest.New(t)
 	e := env(t, lib, srv, "", 64)
 	f, err := ForEnv(t.Context(), e, ids(docs), nil)
-	if err != nil || f != (retrieve.Fusion{}) || len(srv.Requests()) != 0 {
+	if err != nil || f.Dense != nil || f.Rerank != nil || f.Warn != nil || len(srv.Requests()) != 0 {
 		t.Fatalf("ForEnv without an embedding model: %+v %v, %d requests", f, err, len(srv.Requests()))
 	}
 	if _, err := New(lib, e.LLM); !errors.Is(err, ErrNoEmbedModel) {

@@ -36,6 +36,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/retrieve"
 )
 
@@ -59,7 +60,9 @@ func init() {
 			if env == nil || env.Library == nil {
 				return nil, fmt.Errorf("%w: the extractive strategy needs a library", engine.ErrUnavailable)
 			}
-			return New(env.Library), nil
+			s := New(env.Library)
+			s.env = env
+			return s, nil
 		},
 	})
 }
@@ -68,6 +71,9 @@ func init() {
 type Strategy struct {
 	lib *docstore.Library
 	r   *retrieve.Retriever
+	// env, when it has an embedding or rerank model, makes retrieval
+	// hybrid (engine/dense): the quotes are still the document's own.
+	env *engine.Env
 	// Model, if set, replaces the retriever's default ranking model (for
 	// experiments).
 	Model *retrieve.Model
@@ -164,7 +170,7 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 	stage := "retrieving…"
 	ans.Stages = append(ans.Stages, stage)
 	emit(engine.Event{Stage: stage})
-	sts, err := s.statements(ctx, req, opt)
+	sts, err := s.statements(ctx, req, opt, emit)
 	if err != nil {
 		return ans, err
 	}
@@ -180,7 +186,11 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 
 // statements ranks the scope's sentences and turns the best into verified
 // statements.
-func (s *Strategy) statements(ctx context.Context, req engine.Request, opt Options) ([]citations.Statement, error) {
+func (s *Strategy) statements(ctx context.Context, req engine.Request, opt Options, emit func(engine.Event)) ([]citations.Statement, error) {
+	fusion, err := s.fusion(ctx, req.Docs, emit)
+	if err != nil {
+		return nil, err
+	}
 	k := opt.K
 	if k == 0 {
 		k = MaxStatements
@@ -192,7 +202,7 @@ func (s *Strategy) statements(ctx context.Context, req engine.Request, opt Optio
 		want = 2 * k
 	}
 	ps, err := s.r.Sentences(ctx, req.Question, retrieve.Options{
-		Docs: req.Docs, Pages: opt.Pages, K: want, Model: s.Model,
+		Docs: req.Docs, Pages: opt.Pages, K: want, Model: s.Model, Fusion: fusion,
 	})
 	if err != nil {
 		return nil, err
@@ -230,6 +240,33 @@ func (s *Strategy) statements(ctx context.Context, req engine.Request, opt Optio
 		out = append(out, st)
 	}
 	return out, nil
+}
+
+// fusion is the hybrid ranking of the scope when the environment has an
+// embedding or rerank model (embedding the scope's sentences once, with
+// progress), and the lexical ranking otherwise. An embedding failure is
+// reported as a warning stage and the answer goes on with BM25.
+func (s *Strategy) fusion(ctx context.Context, docs []docstore.DocID, emit func(engine.Event)) (retrieve.Fusion, error) {
+	if s.env == nil || s.env.LLM == nil {
+		return retrieve.Fusion{}, nil
+	}
+	if len(docs) == 0 {
+		infos, err := s.lib.List()
+		if err != nil {
+			return retrieve.Fusion{}, err
+		}
+		for _, d := range infos {
+			docs = append(docs, d.ID)
+		}
+	}
+	f, err := dense.ForEnv(ctx, s.env, docs, emit, docstore.SentenceLevel)
+	if err != nil {
+		if ctx.Err() != nil {
+			return f, ctx.Err()
+		}
+		emit(engine.Event{Stage: fmt.Sprintf("warning: dense retrieval is off for this answer (%v); ranking by words only", err)})
+	}
+	return f, nil
 }
 
 // complete widens each group to whole statements: a group whose last

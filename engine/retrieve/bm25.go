@@ -141,12 +141,12 @@ func Search(lib *docstore.Library, q Query, opt SearchOptions) ([]Hit, error) {
 		return nil, err
 	}
 	out := top.Items()
-	sortHits(out)
+	SortHits(out)
 	return out, nil
 }
 
-// sortHits orders hits best first, ties by document and unit.
-func sortHits(hs []Hit) {
+// SortHits orders hits best first, ties by document and unit.
+func SortHits(hs []Hit) {
 	slices.SortFunc(hs, func(a, b Hit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c

@@ -127,12 +127,11 @@ type candidate struct {
 	para    int       // first sentence of its paragraph
 	heading string
 	scores  Scores
-	dense   float64 // normalised, when fused
-	base    float64 // standalone score
-	lexLo   float64 // fusion normalisation
-	lexSpan float64
-	fused   bool
-	dw, lw  float64
+	base    float64 // standalone lexical score
+	// fusedScore is the reciprocal-rank fusion of lexical and dense
+	// ranks (when fused); rerankScore the reranker's (when reranked).
+	fusedScore, rerankScore float64
+	fused, reranked         bool
 }
 
 func (rk *ranker) sentence(d *docstore.Document, i int, keepTerms bool) *unit {
@@ -387,10 +386,16 @@ func (rk *ranker) gain(c *candidate, covered []bool) float64 {
 		s += v
 	}
 	s *= c.bonus
-	if c.fused {
-		return c.lw*(s-c.lexLo)/c.lexSpan + c.dw*c.dense
+	if !c.fused && !c.reranked {
+		return s
 	}
-	return s
+	// Fused or reranked: the candidate's standalone score, lowered as the
+	// lexical gain is by what the chosen ones already cover.
+	ratio := 1.0
+	if c.base > 0 {
+		ratio = s / c.base
+	}
+	return rk.standalone(c) * ratio
 }
 
 // selectSet picks k candidates greedily: each step takes the candidate

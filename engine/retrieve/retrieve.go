@@ -93,6 +93,7 @@ type Scores struct {
 	Subject   float64 // share of the query among its first words (0..1)
 	Coverage  float64 // idf-weighted share of the query terms in the passage and its heading
 	Dense     float64 // dense similarity, when fused
+	Rerank    float64 // the reranker's relevance, when reranked
 }
 
 func (o *Options) normalise() error {
@@ -104,6 +105,9 @@ func (o *Options) normalise() error {
 	}
 	if o.Pool == 0 {
 		o.Pool = 300
+	}
+	if o.Fusion.RerankTop <= 0 {
+		o.Fusion.RerankTop = 50
 	}
 	o.Pool = max(o.Pool, o.K)
 	if o.Model == nil {
@@ -190,18 +194,23 @@ type sentenceSearch struct {
 	keep func(docstore.DocID, int) bool
 	st   docstore.FieldStats
 	hits []Hit
+	// dense are dense search's own candidates (Score: cosine), when the
+	// fusion has a searcher.
+	dense []Hit
 }
 
 // searchSentences normalises opt and takes the scope's best sentences for
-// question by BM25: opt.Pool of them, at least minPool. It returns nil
-// when there is nothing to rank (no index terms in the question, an empty
-// scope, no hits) or with an error.
-func (r *Retriever) searchSentences(question string, opt *Options, minPool int) (*sentenceSearch, error) {
+// question by BM25: opt.Pool of them, at least minPool. With dense search
+// (opt.Fusion) its own candidates join them. It returns nil when there is
+// nothing to rank (no index terms in the question and no dense search, an
+// empty scope, no hits) or with an error.
+func (r *Retriever) searchSentences(ctx context.Context, question string, opt *Options, minPool int) (*sentenceSearch, error) {
 	if err := opt.normalise(); err != nil {
 		return nil, err
 	}
 	ss := &sentenceSearch{q: parseQuery(question)}
-	if len(ss.q.q.Terms) == 0 {
+	dense := opt.Fusion.searcher() != nil && !opt.Plain
+	if len(ss.q.q.Terms) == 0 && !dense {
 		return nil, nil
 	}
 	if _, has := ss.q.index[defaultTerm]; !has && opt.Model.Default > 0 && !opt.Plain && asksDefault(question) {
@@ -219,11 +228,27 @@ func (r *Retriever) searchSentences(question string, opt *Options, minPool int) 
 		return nil, err
 	}
 	ss.q.setWeights(ss.st)
-	ss.hits, err = Search(r.lib, ss.q.q, SearchOptions{
-		Field: docstore.FieldSentences, Docs: ss.docs, K: max(opt.Pool, minPool), BM25: opt.BM25, Filter: ss.keep,
-	})
-	if err != nil || len(ss.hits) == 0 {
-		return nil, err
+	if !opt.Fusion.DenseOnly {
+		ss.hits, err = Search(r.lib, ss.q.q, SearchOptions{
+			Field: docstore.FieldSentences, Docs: ss.docs, K: max(opt.Pool, minPool), BM25: opt.BM25, Filter: ss.keep,
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if dense {
+		dh, err := denseCandidates(ctx, opt.Fusion, question, ss.docs, docstore.SentenceLevel)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range dh {
+			if ss.keep == nil || ss.keep(h.Doc, h.Index) {
+				ss.dense = append(ss.dense, h)
+			}
+		}
+	}
+	if len(ss.hits) == 0 && len(ss.dense) == 0 {
+		return nil, nil
 	}
 	return ss, nil
 }
@@ -233,14 +258,15 @@ func (r *Retriever) searchSentences(question string, opt *Options, minPool int) 
 // selected greedily for coverage of the question and without near-
 // duplicates.
 func (r *Retriever) Sentences(ctx context.Context, question string, opt Options) ([]Passage, error) {
-	ss, err := r.searchSentences(question, &opt, 0)
+	ss, err := r.searchSentences(ctx, question, &opt, 0)
 	if ss == nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	q, docs, dc, keep, hits := ss.q, ss.docs, ss.dc, ss.keep, ss.hits
+	q, docs, dc, keep := ss.q, ss.docs, ss.dc, ss.keep
+	hits := append(slices.Clone(ss.hits), ss.dense...)
 	rk := &ranker{q: q, m: opt.Model, bm: opt.BM25, avg: ss.st.AvgLen, dc: dc, keep: keep,
 		units: map[unitKey]*unit{}}
 	if !opt.Plain {
@@ -269,6 +295,7 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 				return nil, err
 			}
 		}
+		cands = rk.rerank(ctx, question, cands, opt.Fusion.Rerank, opt.Fusion.RerankTop, opt.Fusion.Warn)
 		out = rk.selectSet(cands, opt.K, !opt.KeepDuplicates)
 	}
 	out = cutoff(out, opt.Cutoff)

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"io"
 	"math"
+
 	"slices"
 	"strings"
 
@@ -43,7 +44,9 @@ type conceptPhrase struct {
 }
 
 // conceptCoords is how many coordinates a concept spreads over, each
-// getting ±1/√conceptCoords so a concept weighs what one term weighs.
+// getting ±1, so a concept weighs what two terms weigh: the idea a
+// paraphrase names is what a sentence is about, and real embedding models
+// let it dominate the few other words of a short text.
 const conceptCoords = 4
 
 // NewConcepts builds the table from groups of synonyms. Each group needs at
@@ -154,7 +157,7 @@ func (c *Concepts) Embed(text string, dim int) []float32 {
 			v[coord%uint64(dim)] += sign
 			return
 		}
-		w := float32(1 / math.Sqrt(conceptCoords))
+		const w = 1
 		for j := range conceptCoords {
 			coord, sign := hashCoord(fmt.Sprintf("%s\x00%d", u, j))
 			v[coord%uint64(dim)] += sign * w

@@ -66,7 +66,7 @@ func TestConceptsMakeParaphrasesSimilar(t *testing.T) {
 	}
 	// Hashing puts an unrelated text's terms on a concept's coordinates now
 	// and then, as it does with two terms, so unrelated is not quite 0.
-	if c := cosine(srv.Embed(q), srv.Embed(unrelated)); math.Abs(c) > 0.25 || c > meant/2 {
+	if c := cosine(srv.Embed(q), srv.Embed(unrelated)); math.Abs(c) > 0.3 || c > meant/2 {
 		t.Fatalf("unrelated text: cosine %.3f", c)
 	}
 	// Every member of a group is one meaning; plurals are matched by stem.

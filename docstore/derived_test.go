@@ -202,7 +202,6 @@ func TestDerivedStoreResumeIndexSearchRemove(t *testing.T) {
 	}
 }
 
-
 // matchDerived reads the derived postings of q's terms and ranks the units
 // holding them by their summed term frequency over their length: enough
 // to check what the index holds (engine/retrieve ranks them for real).

@@ -101,6 +101,9 @@ func footnote(s *Statement) []string {
 	var lines []string
 	for i, c := range s.Citations {
 		head := fmt.Sprintf("%s, %s, %s", escapeMD(c.DocName), pageLabel(c.Page), sentenceLabel(c.First, c.Last))
+		if c.Heading != "" {
+			head += ", under " + escapeMD(textproc.OneLine(c.Heading))
+		}
 		if i < len(s.Support) && s.Support[i].Level != "" {
 			v := s.Support[i]
 			label := string(v.Level)

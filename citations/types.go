@@ -23,7 +23,10 @@ type Span struct {
 	Start   int            `json:"start"` // byte offsets into the document's stored text
 	End     int            `json:"end"`
 	Page    int            `json:"page"`
-	Text    string         `json:"text"` // the cited bytes, Text == doc.Text[Start:End]
+	// Heading is the heading path the cited sentences lie under, "7 Data
+	// import > 7.1 Spreadsheet-like data" ("" when under none).
+	Heading string `json:"heading,omitempty"`
+	Text    string `json:"text"` // the cited bytes, Text == doc.Text[Start:End]
 }
 
 // Level is a support verdict.

@@ -214,7 +214,11 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 			if c.Last != c.First {
 				sents = fmt.Sprintf("sentences %d-%d", c.First, c.Last)
 			}
-			fmt.Fprintf(p.w, "[%d] %s, p. %d, %s%s\n    %q\n", n, textproc.OneLine(c.DocName), c.Page, sents, verdict, textproc.OneLine(c.Text))
+			under := ""
+			if c.Heading != "" {
+				under = "\n    under " + textproc.OneLine(c.Heading)
+			}
+			fmt.Fprintf(p.w, "[%d] %s, p. %d, %s%s%s\n    %q\n", n, textproc.OneLine(c.DocName), c.Page, sents, verdict, under, textproc.OneLine(c.Text))
 		}
 	}
 	if len(ans.Warnings) > 0 {

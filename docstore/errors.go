@@ -12,6 +12,9 @@ var (
 	ErrLocked = errors.New("library is in use by another citelens process")
 	// ErrNewerSchema means the library was written by a newer citelens.
 	ErrNewerSchema = errors.New("library was written by a newer citelens")
+	// ErrOlderSchema means the library was written by an older citelens
+	// and must be reindexed (Library.Reindex, `citelens reindex`).
+	ErrOlderSchema = errors.New("library was written by an older citelens")
 	// ErrNotFound means no document (or answer) matches the reference.
 	ErrNotFound = errors.New("not found")
 	// ErrAmbiguous means a reference matches more than one document.

@@ -135,7 +135,7 @@ func Load(ctx context.Context, path string, content []byte, progress func(done, 
 		d.Text = string(content)
 		d.PageStarts = formFeedPages(d.Text)
 		d.Pages = len(d.PageStarts)
-		found.Markdown = kind == "markdown"
+		found = structureInput(d)
 	}
 	if len(d.Text) > 1<<31-1 {
 		return nil, fmt.Errorf("%s: the text is over 2 GB, too large for one document", path)
@@ -252,4 +252,10 @@ func (l *Library) put(d *Document, bi *builtIndex) error {
 		// nothing is visible before the commit anyway.
 		return tx.Bucket(bucketDocs).Put(key, meta)
 	})
+}
+
+// structureInput is what a document's kind alone says of its structure;
+// a loader that knows more (a PDF's outline and fonts) adds to it.
+func structureInput(d *Document) structure.Input {
+	return structure.Input{Markdown: d.Kind == "markdown"}
 }

@@ -16,8 +16,14 @@ import (
 )
 
 // SchemaVersion is the layout version this build writes. Opening a library
-// with a higher version fails with ErrNewerSchema rather than misreading it.
-const SchemaVersion = 1
+// with a higher version fails with ErrNewerSchema rather than misreading it;
+// one with a lower version holding documents fails with ErrOlderSchema
+// until Reindex rebuilds it (Options.Upgrade opens it for that).
+//
+// Version 2 stores each sentence's section, table and flags, the
+// documents' headings, tables and compound words, and indexes headings and
+// table contexts as fields of their own.
+const SchemaVersion = 2
 
 // Bucket names. Per-document data lives in a sub-bucket (or key) named by
 // the DocID in each of the per-document buckets, so removing a document is
@@ -51,12 +57,18 @@ type Options struct {
 	ReadOnly bool
 	// LockTimeout bounds the wait for another process's lock (default 1 s).
 	LockTimeout time.Duration
+	// Upgrade opens a library of an older schema so Reindex can rebuild
+	// it; nothing else may be done with it until then.
+	Upgrade bool
 }
 
 // Library is an open library file. It is safe for concurrent use.
 type Library struct {
 	db   *bolt.DB
 	path string
+
+	// schema is the library's schema version as opened.
+	schema int
 
 	mu   sync.Mutex
 	docs map[DocID]*Document // decoded documents, loaded on first use
@@ -93,14 +105,14 @@ func Open(path string, opt *Options) (*Library, error) {
 		_ = os.Chmod(path, 0o600)
 	}
 	l := &Library{db: db, path: path, docs: map[DocID]*Document{}, idx: map[DocID]*docIndex{}}
-	if err := l.checkSchema(opt.ReadOnly); err != nil {
+	if err := l.checkSchema(opt.ReadOnly, opt.Upgrade); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return l, nil
 }
 
-func (l *Library) checkSchema(readOnly bool) error {
+func (l *Library) checkSchema(readOnly, upgrade bool) error {
 	check := func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta == nil {
@@ -111,9 +123,16 @@ func (l *Library) checkSchema(readOnly bool) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w (bad schema version %q)", l.path, ErrCorrupt, v)
 		}
+		l.schema = n
 		if n > SchemaVersion {
 			return fmt.Errorf("%w: %s has schema version %d, this citelens reads up to %d; upgrade citelens",
 				ErrNewerSchema, l.path, n, SchemaVersion)
+		}
+		if n < SchemaVersion && !upgrade {
+			if docs := tx.Bucket(bucketDocs); docs != nil && docs.Stats().KeyN > 0 {
+				return fmt.Errorf("%w: %s has index version %d and this citelens needs %d; run 'citelens reindex' to rebuild it (your documents and saved answers are kept)",
+					ErrOlderSchema, l.path, n, SchemaVersion)
+			}
 		}
 		return nil
 	}
@@ -130,7 +149,9 @@ func (l *Library) checkSchema(readOnly bool) error {
 			}
 		}
 		meta := tx.Bucket(bucketMeta)
-		if meta.Get(keySchema) == nil {
+		if meta.Get(keySchema) == nil || (!upgrade && l.schema < SchemaVersion) {
+			// New, or older but empty: nothing to rebuild.
+			l.schema = SchemaVersion
 			return meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
 		}
 		return nil

@@ -17,7 +17,14 @@ import (
 // ends, checks its consistency and closes it.
 func openTestLibrary(t testing.TB) *Library {
 	t.Helper()
-	l, err := Open(filepath.Join(t.TempDir(), "library.db"), nil)
+	return openAt(t, filepath.Join(t.TempDir(), "library.db"))
+}
+
+// openAt opens the library at path, checked for consistency and closed at
+// the end of the test.
+func openAt(t testing.TB, path string) *Library {
+	t.Helper()
+	l, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

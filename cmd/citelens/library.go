@@ -26,7 +26,7 @@ func (a *app) openLibrary(readOnly bool) (*docstore.Library, error) {
 	switch {
 	case errors.Is(err, docstore.ErrLocked):
 		return nil, withHint(err, "Close the other citelens (the terminal UI keeps the library open while it runs),\nor point --db at another library.")
-	case errors.Is(err, docstore.ErrNewerSchema):
+	case errors.Is(err, docstore.ErrNewerSchema), errors.Is(err, docstore.ErrOlderSchema):
 		return nil, err
 	case err != nil:
 		return nil, withHint(err, "Check the path given by --db or CITELENS_DB.")

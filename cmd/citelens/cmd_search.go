@@ -31,6 +31,7 @@ type searchHit struct {
 	Page     int            `json:"page"`
 	Start    int            `json:"start"`
 	End      int            `json:"end"`
+	Heading  string         `json:"heading,omitempty"`
 	Text     string         `json:"text"`
 }
 
@@ -89,6 +90,7 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 		sh.Start, sh.End = int(d.Sentences[sh.First].Start), int(d.Sentences[sh.Last].End)
 		sh.Page = int(d.Sentences[sh.First].Page)
 		sh.Text = d.Text[sh.Start:sh.End]
+		sh.Heading = d.HeadingTrail(sh.First)
 		out = append(out, sh)
 	}
 	if *asJSON {
@@ -104,6 +106,9 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 			unit = fmt.Sprintf("c%d (s%d-%d)", *h.Chunk, h.First, h.Last)
 		}
 		fmt.Fprintf(a.stdout, "%6.2f  %s  %s  p.%d  %s\n", h.Score, shortID(h.Doc), unit, h.Page, textproc.OneLine(h.Text))
+		if h.Heading != "" {
+			fmt.Fprintf(a.stdout, "        under %s\n", textproc.OneLine(h.Heading))
+		}
 	}
 	return nil
 }

@@ -93,17 +93,28 @@ func (s *Strategy) Name() string { return Name }
 //	stop=R       auto-stop ratio, 0 < R < 1 (default StopRatio)
 //	pages=LIST   only sentences on these pages: "12", "3-5,9"
 //	merge=false  one statement per sentence, even for adjacent ones
+//	retrieval=R  hybrid (default: words and, with an embedding model,
+//	             meaning), words (BM25 only) or meaning (dense only, for
+//	             experiments; needs an embedding model)
 type Options struct {
-	K     int
-	Stop  float64
-	Pages []retrieve.PageRange
-	Merge bool
+	K         int
+	Stop      float64
+	Pages     []retrieve.PageRange
+	Merge     bool
+	Retrieval string
 }
+
+// Retrieval modes.
+const (
+	RetrievalHybrid  = "hybrid"
+	RetrievalWords   = "words"
+	RetrievalMeaning = "meaning"
+)
 
 // ParseOptions reads Request.Options; an unknown key or a bad value is an
 // error naming it.
 func ParseOptions(m map[string]string) (Options, error) {
-	o := Options{Stop: StopRatio, Merge: true}
+	o := Options{Stop: StopRatio, Merge: true, Retrieval: RetrievalHybrid}
 	for key, val := range m {
 		switch key {
 		case "k":
@@ -130,8 +141,15 @@ func ParseOptions(m map[string]string) (Options, error) {
 				return o, fmt.Errorf("%w: merge=%q: give true or false", engine.ErrOption, val)
 			}
 			o.Merge = b
+		case "retrieval":
+			switch val {
+			case RetrievalHybrid, RetrievalWords, RetrievalMeaning:
+				o.Retrieval = val
+			default:
+				return o, fmt.Errorf("%w: retrieval=%q: give hybrid, words or meaning", engine.ErrOption, val)
+			}
 		default:
-			return o, fmt.Errorf("%w: %q; the extractive strategy takes k, stop, pages and merge", engine.ErrOption, key)
+			return o, fmt.Errorf("%w: %q; the extractive strategy takes k, stop, pages, merge and retrieval", engine.ErrOption, key)
 		}
 	}
 	return o, nil
@@ -187,9 +205,19 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 // statements ranks the scope's sentences and turns the best into verified
 // statements.
 func (s *Strategy) statements(ctx context.Context, req engine.Request, opt Options, emit func(engine.Event)) ([]citations.Statement, error) {
-	fusion, err := s.fusion(ctx, req.Docs, emit)
-	if err != nil {
-		return nil, err
+	var fusion retrieve.Fusion
+	if opt.Retrieval != RetrievalWords {
+		f, err := s.fusion(ctx, req.Docs, emit)
+		if err != nil {
+			return nil, err
+		}
+		fusion = f
+	}
+	if opt.Retrieval == RetrievalMeaning {
+		if fusion.Dense == nil {
+			return nil, fmt.Errorf("%w: retrieval=meaning needs an embedding model (set CITELENS_EMBED_MODEL)", engine.ErrOption)
+		}
+		fusion.DenseOnly = true
 	}
 	k := opt.K
 	if k == 0 {

@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -66,5 +67,33 @@ func TestHybridFindsParaphrase(t *testing.T) {
 	}
 	if c := ans.Statements[0].Citations[0]; docs[0].Text[c.Start:c.End] != c.Text {
 		t.Errorf("citation %d-%d is not the document's bytes", c.Start, c.End)
+	}
+}
+
+// TestRetrievalModes: words ignores the embedding model, meaning ranks by
+// it alone, and meaning without one is refused.
+func TestRetrievalModes(t *testing.T) {
+	lib, docs := enginetest.TextLibrary(t, "report.txt", paraphraseDoc)
+	srv := paraphraseServer(t)
+	cfg := enginetest.Config(srv)
+	cfg.EmbedModel = llmtest.DefaultEmbedModel
+	s, err := engine.New(Name, enginetest.Env(t, lib, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(mode string) (*engine.Answer, error) {
+		return s.Answer(t.Context(), engine.Request{Question: paraphraseQuestion, Docs: []docstore.DocID{docs[0].ID},
+			Options: map[string]string{"k": "1", "retrieval": mode}}, nil)
+	}
+	words, err := ask("words")
+	if err != nil || len(words.Statements) != 1 || strings.Contains(words.Statements[0].Text, "Purchases") {
+		t.Fatalf("words: %+v %v", words, err)
+	}
+	meaning, err := ask("meaning")
+	if err != nil || len(meaning.Statements) != 1 || !strings.Contains(meaning.Statements[0].Text, "Purchases") {
+		t.Fatalf("meaning: %+v %v", meaning, err)
+	}
+	if _, err := New(lib).Answer(t.Context(), engine.Request{Question: "capital", Options: map[string]string{"retrieval": "meaning"}}, nil); !errors.Is(err, engine.ErrOption) {
+		t.Errorf("meaning without a model: %v", err)
 	}
 }

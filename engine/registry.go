@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine/llm"
 )
@@ -16,7 +18,7 @@ import (
 type Env struct {
 	Library *docstore.Library
 	// Config is the model configuration (possibly unconfigured).
-	Config llm.Config
+	Config config.Config
 	// LLM is the client for Config, nil when no endpoint is configured.
 	LLM *llm.Client
 }
@@ -24,7 +26,7 @@ type Env struct {
 // NewEnv builds an environment over lib with cfg, creating the client when
 // cfg names an endpoint. A configuration that cannot make a client is not
 // an error here: strategies that need a model report it through RequireLLM.
-func NewEnv(lib *docstore.Library, cfg llm.Config) *Env {
+func NewEnv(lib *docstore.Library, cfg config.Config) *Env {
 	env := &Env{Library: lib, Config: cfg}
 	if cfg.Configured() == nil {
 		if c, err := llm.New(cfg); err == nil {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // scripted is a strategy whose behaviour each test sets: the engine's

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citelens/citelens/internal/config"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
@@ -17,9 +19,9 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	_ "github.com/citelens/citelens/engine/extractive"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/internal/enginetest"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/keytest"
 )
@@ -175,7 +177,7 @@ func testOptions(t testing.TB, lib *docstore.Library, theme string) Options {
 	}
 	return Options{
 		Library:   lib,
-		Env:       engine.NewEnv(lib, llm.Config{}),
+		Env:       engine.NewEnv(lib, config.Config{}),
 		Theme:     sel,
 		Strategy:  "scripted",
 		ExportDir: t.TempDir(),

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
@@ -69,7 +71,7 @@ func runEmbed(ctx context.Context, a *app, args []string) error {
 	model := env.Config.EmbedModel
 	if model == "" {
 		return withHint(fmt.Errorf("%w: nothing to embed with", llm.ErrNoEmbedModel),
-			"Set %s (or embed_model in %s) to an embedding model the server serves; 'citelens doctor' lists them.", llm.EnvEmbedModel, env.Config.Path)
+			"Set %s (or embed_model in %s) to an embedding model the server serves; 'citelens doctor' lists them.", config.EnvEmbedModel, env.Config.Path)
 	}
 	view := embedView{Model: model}
 	if !*status {

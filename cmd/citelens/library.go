@@ -6,11 +6,12 @@ import (
 	"io"
 	"os"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/charmbracelet/x/term"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/llm"
 )
 
 // openLibrary opens the library for a command. Read-only commands share the
@@ -112,9 +113,9 @@ func (a *app) engineEnv(l *docstore.Library) (*engine.Env, error) {
 }
 
 // config loads the configuration (file and environment) once per run.
-func (a *app) config() (llm.Config, error) {
+func (a *app) config() (config.Config, error) {
 	if a.cfg == nil {
-		cfg, err := llm.LoadConfig()
+		cfg, err := config.Load()
 		if err != nil {
 			return cfg, withHint(err, "Fix the file or run 'citelens config show'.")
 		}

@@ -32,6 +32,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
@@ -114,7 +116,7 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 type run struct {
 	s        *Strategy
 	opt      Options
-	cfg      llm.Config
+	cfg      config.Config
 	docs     []*docstore.Document
 	ids      []docstore.DocID
 	index    map[docstore.DocID]int // a document's place in docs

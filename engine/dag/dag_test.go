@@ -13,8 +13,8 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 const question = "Were Scott Derrickson and Ed Wood of the same nationality?"

@@ -35,6 +35,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/llm"
@@ -77,7 +79,7 @@ func New(lib *docstore.Library, client *llm.Client) (*Scorer, error) {
 	}
 	model := client.Config().EmbedModel
 	if model == "" {
-		return nil, fmt.Errorf("%w: set %s (or embed_model in the config file) to an embedding model the server serves", ErrNoEmbedModel, llm.EnvEmbedModel)
+		return nil, fmt.Errorf("%w: set %s (or embed_model in the config file) to an embedding model the server serves", ErrNoEmbedModel, config.EnvEmbedModel)
 	}
 	return &Scorer{lib: lib, client: client, model: model, queries: map[string][]float32{}}, nil
 }

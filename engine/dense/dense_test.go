@@ -10,10 +10,10 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 const declaration = "../../testdata/declaration.txt"

@@ -49,7 +49,7 @@ const (
 )
 
 // FitScope decides what a sentence-level prompt of format f shows of docs
-// within budget tokens (llm.Config.PromptBudget): every sentence when the
+// within budget tokens (config.Config.PromptBudget): every sentence when the
 // whole prompt fits. Otherwise it calls rank for the sentences ranked
 // against the question, weighs each by its own score or its context value
 // (see ContextRadius), keeps the best that fit, and spends what is left

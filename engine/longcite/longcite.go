@@ -24,6 +24,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
@@ -75,7 +77,7 @@ type call struct {
 	emit   func(engine.Event)
 	opt    Options
 	docs   []*docstore.Document
-	cfg    llm.Config
+	cfg    config.Config
 	format generate.Format
 }
 
@@ -152,7 +154,7 @@ func answer(ctx context.Context, c *llm.Client, greq generate.Request, emit func
 	return ans, err
 }
 
-func noRoom(cfg llm.Config, f generate.Format) error {
+func noRoom(cfg config.Config, f generate.Format) error {
 	return fmt.Errorf("%w: a context of %d tokens less %d for the answer leaves too little for the %s prompt; set context_window in the config file to the model's real context size, or lower max_output",
 		ErrNoRoom, cfg.ContextWindow, cfg.MaxOutput, f)
 }

@@ -9,13 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 func ask(t testing.TB, env *engine.Env, name string, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
@@ -271,10 +273,10 @@ func TestOptions(t *testing.T) {
 
 func TestUnavailableWithoutModel(t *testing.T) {
 	lib, _ := enginetest.Library(t, declaration)
-	env := engine.NewEnv(lib, llm.DefaultConfig())
+	env := engine.NewEnv(lib, config.Default())
 	for _, name := range []string{Name, RAGName} {
 		_, err := engine.New(name, env)
-		if !errors.Is(err, engine.ErrUnavailable) || !strings.Contains(err.Error(), llm.EnvBaseURL) {
+		if !errors.Is(err, engine.ErrUnavailable) || !strings.Contains(err.Error(), config.EnvBaseURL) {
 			t.Errorf("%s without a model: %v", name, err)
 		}
 	}
@@ -378,7 +380,7 @@ func TestDeadEndpoint(t *testing.T) {
 	}
 	url := "http://" + l.Addr().String() + "/v1"
 	l.Close() // nothing listens there now
-	cfg := llm.DefaultConfig()
+	cfg := config.Default()
 	cfg.BaseURL, cfg.Model, cfg.ConnectTimeout = url, "m", 2*time.Second
 	env := enginetest.Env(t, lib, cfg, enginetest.RealWaits)
 	start := time.Now()

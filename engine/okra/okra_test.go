@@ -8,12 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/longcite"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // cited reports whether some statement of ans cites text containing
@@ -505,7 +506,7 @@ func TestOptions(t *testing.T) {
 func TestUnavailableWithoutModel(t *testing.T) {
 	lib, _ := almanacLibrary(t)
 	for _, precise := range []bool{false, true} {
-		if _, err := New(engine.NewEnv(lib, llm.DefaultConfig()), precise); !errors.Is(err, engine.ErrUnavailable) {
+		if _, err := New(engine.NewEnv(lib, config.Default()), precise); !errors.Is(err, engine.ErrUnavailable) {
 			t.Errorf("precise=%v: err %v", precise, err)
 		}
 	}

@@ -9,12 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // fixture is a library of two documents with their derived documents, a
@@ -353,7 +354,7 @@ func TestOptions(t *testing.T) {
 		t.Errorf("no library: %v", err)
 	}
 	lib, _ := enginetest.TextLibrary(t, "a.txt", "One sentence here.")
-	if _, err := New(&engine.Env{Library: lib, Config: llm.DefaultConfig()}, "raidd-q"); !errors.Is(err, engine.ErrUnavailable) {
+	if _, err := New(&engine.Env{Library: lib, Config: config.Default()}, "raidd-q"); !errors.Is(err, engine.ErrUnavailable) {
 		t.Errorf("no model: %v", err)
 	}
 	for _, v := range Variants {

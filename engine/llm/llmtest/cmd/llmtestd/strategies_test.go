@@ -10,10 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 
 	_ "github.com/citelens/citelens/engine/cof"
 	_ "github.com/citelens/citelens/engine/dag"
@@ -108,7 +110,7 @@ func TestTimerStats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := llm.DefaultConfig()
+	cfg := config.Default()
 	cfg.BaseURL, cfg.Model, cfg.EmbedModel = base, llmtest.DefaultModel, llmtest.DefaultEmbedModel
 	client, err := llm.New(cfg)
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/llm"
@@ -81,8 +83,8 @@ func WriteFile(t testing.TB, name, text string) string {
 // and timeouts short enough that a hung test fails rather than stalls.
 // Tests change its fields (model, embedding model, budgets) before
 // passing it to Env or Client.
-func Config(srv *llmtest.Server) llm.Config {
-	cfg := llm.DefaultConfig()
+func Config(srv *llmtest.Server) config.Config {
+	cfg := config.Default()
 	cfg.BaseURL, cfg.Model = srv.URL, llmtest.DefaultModel
 	cfg.Timeout, cfg.ConnectTimeout = 20*time.Second, 2*time.Second
 	return cfg
@@ -91,7 +93,7 @@ func Config(srv *llmtest.Server) llm.Config {
 // Client is a model client for cfg whose retries do not wait, so a test
 // of retrying takes no time; opts come after and may override that
 // (RealWaits).
-func Client(t testing.TB, cfg llm.Config, opts ...llm.Option) *llm.Client {
+func Client(t testing.TB, cfg config.Config, opts ...llm.Option) *llm.Client {
 	t.Helper()
 	c, err := llm.New(cfg, append([]llm.Option{noWaits}, opts...)...)
 	if err != nil {
@@ -101,7 +103,7 @@ func Client(t testing.TB, cfg llm.Config, opts ...llm.Option) *llm.Client {
 }
 
 // Env is a strategy environment over lib with a Client for cfg.
-func Env(t testing.TB, lib *docstore.Library, cfg llm.Config, opts ...llm.Option) *engine.Env {
+func Env(t testing.TB, lib *docstore.Library, cfg config.Config, opts ...llm.Option) *engine.Env {
 	t.Helper()
 	return &engine.Env{Library: lib, Config: cfg, LLM: Client(t, cfg, opts...)}
 }

@@ -75,7 +75,7 @@ func refman(b *testing.B) (*docstore.Library, *docstore.Document, *engine.Answer
 		ans, err := engine.Run(context.Background(), env, s, engine.Request{
 			Question: "how are missing values (NA) handled when fitting a linear model?",
 			Docs:     []docstore.DocID{info.ID},
-			Options:  map[string]string{"k": "40", "merge": "false"},
+			Options:  engine.Settings("k", "40", "merge", "false"),
 		}, nil)
 		if err != nil {
 			benchErr = err.Error()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/fix"
 
 	"github.com/citelens/citelens/docstore/textproc"
 )
@@ -61,7 +62,7 @@ func runConfigInit(a *app, args []string) error {
 	path := config.Path()
 	if err := config.WriteTemplate(path, *force); err != nil {
 		if errors.Is(err, config.ErrConfigExists) {
-			return withHint(err, "Edit it, or run `citelens config init --force` to replace it with the template.")
+			return fix.With(err, "Edit it, or run `citelens config init --force` to replace it with the template.")
 		}
 		return err
 	}
@@ -95,7 +96,7 @@ func runConfigShow(a *app, args []string) error {
 	}
 	cfg, err := config.Load()
 	if err != nil {
-		return withHint(err, "Fix the setting named above; `citelens config init --force` rewrites the file from the template.")
+		return fix.With(err, "Fix the setting named above; `citelens config init --force` rewrites the file from the template.")
 	}
 	problem := cfg.Configured()
 	if *asJSON {

@@ -14,6 +14,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/internal/fix"
 )
 
 func init() {
@@ -75,9 +76,9 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	}
 	strategy, err := engine.New(*strategyName, env)
 	if err != nil {
-		return strategyError(err)
+		return err
 	}
-	derive, err := prepareEval(ctx, a, env, strategy, golds, options) // RAIDD's derive step, costed apart
+	derive, err := prepareEval(ctx, a, env, strategy.Name(), golds, options) // RAIDD's derive step, costed apart
 	if err != nil {
 		return err
 	}
@@ -157,7 +158,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 func readGold(path string) ([]citations.Gold, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, withHint(err, "A data set is a folder with docs/ and questions.jsonl (see EVAL.md).")
+		return nil, fix.With(err, "A data set is a folder with docs/ and questions.jsonl (see EVAL.md).")
 	}
 	defer f.Close()
 	var out []citations.Gold

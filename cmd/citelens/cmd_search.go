@@ -7,6 +7,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/fix"
 )
 
 func init() {
@@ -63,7 +64,7 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	}
 	q := docstore.ParseQuery(query)
 	if len(q.Terms) == 0 {
-		return withHint(fmt.Errorf("the query %q has only stop words", query), "Search for content words.")
+		return fix.With(fmt.Errorf("the query %q has only stop words", query), "Search for content words.")
 	}
 	opt := docstore.SearchOptions{Docs: ids, K: *k, BM25: docstore.BM25{K1: *k1, B: *b}}
 	if *chunks {

@@ -193,18 +193,20 @@ type events struct {
 }
 
 func (e *events) emit(ev engine.Event) {
-	switch {
-	case ev.Stage != "":
-		e.stages = append(e.stages, ev.Stage)
-	case ev.Delta != "":
-		e.deltas = append(e.deltas, ev.Delta)
+	switch ev := ev.(type) {
+	case engine.Stage:
+		e.stages = append(e.stages, string(ev))
+	case engine.Warning:
+		e.stages = append(e.stages, string(ev))
+	case engine.Delta:
+		e.deltas = append(e.deltas, string(ev))
 		if len(e.statements) > 0 {
 			e.deltasAfterStatement++
 		}
-	case ev.Statement != nil:
-		e.statements = append(e.statements, *ev.Statement)
-	case ev.Usage != nil:
-		e.usage = append(e.usage, *ev.Usage)
+	case engine.Statement:
+		e.statements = append(e.statements, ev.Statement)
+	case engine.Usage:
+		e.usage = append(e.usage, ev.Usage)
 	}
 }
 
@@ -246,7 +248,7 @@ func TestCoarseToFine(t *testing.T) {
 	sc := &script{draft: stationDraft(7, 23)}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	s, err := New(env)
+	s, err := engine.New(Name, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +363,7 @@ func TestNoSupportAndGroundingWarning(t *testing.T) {
 	}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	s, _ := New(env)
+	s, _ := engine.New(Name, env)
 	var ev events
 	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "Which stations recorded rain?", Docs: []docstore.DocID{docs[0].ID}}, ev.emit)
 	if err != nil {
@@ -392,7 +394,7 @@ func TestLaterFailureKeepsWork(t *testing.T) {
 		srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
 		srv.Enqueue(llmtest.Text(sc.draft), llmtest.Status(http.StatusInternalServerError))
 		env := enginetest.Env(t, lib, enginetest.Config(srv), llm.WithMaxRetries(0))
-		s, _ := New(env)
+		s, _ := engine.New(Name, env)
 		var ev events
 		ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "Rain at stations 4 and 9?", Docs: []docstore.DocID{docs[0].ID}}, ev.emit)
 		if !errors.Is(err, llm.ErrServer) || !ans.Partial {
@@ -419,11 +421,11 @@ func TestLaterFailureKeepsWork(t *testing.T) {
 		sc := &script{draft: stationDraft(5, 21, 44), fail: map[string]int{"Station 21,": http.StatusBadGateway}}
 		srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
 		env := enginetest.Env(t, lib, enginetest.Config(srv), llm.WithMaxRetries(0))
-		s, _ := New(env)
+		s, _ := engine.New(Name, env)
 		var ev events
 		ans, err := engine.Run(t.Context(), env, s, engine.Request{
 			Question: "Rain at stations 5, 21 and 44?", Docs: []docstore.DocID{d.ID},
-			Options: map[string]string{"parallel": "1"},
+			Options: engine.Settings("parallel", "1"),
 		}, ev.emit)
 		if !errors.Is(err, llm.ErrServer) || !ans.Partial {
 			t.Fatalf("err %v, partial %v", err, ans.Partial)
@@ -472,8 +474,8 @@ func TestCancelDuringRefinement(t *testing.T) {
 		return r
 	}))
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	s, _ := New(env)
-	ans, err := engine.Run(ctx, env, s, engine.Request{Question: "Rain?", Docs: []docstore.DocID{docs[0].ID}, Options: map[string]string{"parallel": "1"}}, nil)
+	s, _ := engine.New(Name, env)
+	ans, err := engine.Run(ctx, env, s, engine.Request{Question: "Rain?", Docs: []docstore.DocID{docs[0].ID}, Options: engine.Settings("parallel", "1")}, nil)
 	if !errors.Is(err, context.Canceled) || ans.Error != "cancelled" {
 		t.Fatalf("err %v, answer error %q", err, ans.Error)
 	}
@@ -493,7 +495,7 @@ func TestDenseRetrieval(t *testing.T) {
 	cfg := enginetest.Config(srv)
 	cfg.EmbedModel = llmtest.DefaultEmbedModel
 	env := enginetest.Env(t, lib, cfg)
-	s, _ := New(env)
+	s, _ := engine.New(Name, env)
 	var ev events
 	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "Rain at 6 and 18?", Docs: []docstore.DocID{d.ID}}, ev.emit)
 	if err != nil {
@@ -531,18 +533,17 @@ func TestDenseRetrieval(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	o, err := ParseOptions(map[string]string{"k": "20", "l_max": "3", "max_citations": "0", "parallel": "2"})
-	if err != nil || o != (Options{K: 20, LMax: 3, MaxCitations: 0, Parallel: 2}) {
+	o, err := options.Parse(Name, engine.Settings("k", "20", "l_max", "3", "max_citations", "0", "parallel", "2"))
+	if err != nil || o.Int("k") != 20 || o.Int("l_max") != 3 || o.Int("max_citations") != 0 || o.Int("parallel") != 2 {
 		t.Fatalf("%+v %v", o, err)
 	}
-	for _, bad := range []map[string]string{{"k": "0"}, {"l_max": "x"}, {"max_citations": "-1"}, {"parallel": "99"}, {"level": "chunk"}} {
-		if _, err := ParseOptions(bad); !errors.Is(err, engine.ErrOption) {
+	for _, bad := range [][]engine.Setting{engine.Settings("k", "0"), engine.Settings("l_max", "x"), engine.Settings("max_citations", "-1"), engine.Settings("parallel", "99"), engine.Settings("level", "chunk")} {
+		if _, err := options.Parse(Name, bad); !errors.Is(err, engine.ErrOption) {
 			t.Errorf("%v: %v", bad, err)
 		}
 	}
-	d := Options{K: 40, LMax: 10}
 	for _, c := range []struct{ n, l int }{{1, 10}, {4, 10}, {5, 8}, {7, 6}, {40, 1}, {100, 1}, {0, 0}} {
-		if got := d.PerSentence(c.n); got != c.l {
+		if got := PerSentence(40, 10, c.n); got != c.l {
 			t.Errorf("PerSentence(%d) = %d, want %d", c.n, got, c.l)
 		}
 	}
@@ -550,7 +551,7 @@ func TestOptions(t *testing.T) {
 
 func TestNeedsModel(t *testing.T) {
 	lib, _ := reportLibrary(t, 3)
-	_, err := New(&engine.Env{Library: lib})
+	_, err := engine.New(Name, &engine.Env{Library: lib})
 	if !errors.Is(err, engine.ErrUnavailable) {
 		t.Errorf("New without a model: %v", err)
 	}
@@ -569,13 +570,13 @@ func BenchmarkCoF(b *testing.B) {
 	sc := &script{draft: stationDraft(stations...)}
 	srv := llmtest.New(b, llmtest.WithResponder(sc.respond))
 	env := enginetest.Env(b, lib, enginetest.Config(srv))
-	s, err := New(env)
+	s, err := engine.New(Name, env)
 	if err != nil {
 		b.Fatal(err)
 	}
 	req := engine.Request{Question: "Rain at the ten stations?", Docs: []docstore.DocID{docs[0].ID}}
 	for b.Loop() {
-		ans, err := s.Answer(b.Context(), req, nil)
+		ans, err := engine.Run(b.Context(), env, s, req, nil)
 		if err != nil || len(ans.Statements) != len(stations)+2 {
 			b.Fatalf("%v: %d statements", err, len(ans.Statements))
 		}

@@ -199,12 +199,14 @@ type events struct {
 }
 
 func (e *events) emit(ev engine.Event) {
-	switch {
-	case ev.Stage != "":
-		e.stages = append(e.stages, ev.Stage)
-	case ev.Usage != nil:
+	switch ev := ev.(type) {
+	case engine.Stage:
+		e.stages = append(e.stages, string(ev))
+	case engine.Warning:
+		e.stages = append(e.stages, string(ev))
+	case engine.Usage:
 		e.usage++
-	case ev.Plan != nil:
+	case engine.PlanEvent:
 		e.plans++
 	}
 }

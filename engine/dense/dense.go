@@ -14,7 +14,7 @@
 //
 // Strategies get a retrieve.Fusion from ForEnv:
 //
-//	fusion, err := dense.ForEnv(ctx, env, docIDs, emit, docstore.ChunkLevel)
+//	fusion, err := dense.ForEnv(ctx, rt.Env(), rt.IDs(), rt, docstore.ChunkLevel)
 //	// err: tell the user, carry on with fusion (the zero Fusion: BM25 only)
 //	ps, err := r.Chunks(ctx, q, retrieve.Options{Docs: docIDs, K: k, Fusion: fusion})
 //
@@ -469,37 +469,48 @@ func Enabled(env *engine.Env) bool {
 
 // ForEnv returns the fusion for retrieving from docs at levels (every
 // level when none are given). With an embedding model configured it
-// embeds whatever of them is not stored yet — reporting progress as Stage
-// events ("embedding 12,000/150,000 sentences of manual.pdf…") and the
-// cost as Usage events through emit, which may be nil — and returns dense
-// scores fused with BM25 (DefaultLexicalWeight:DefaultDenseWeight over the
+// embeds whatever of them is not stored yet — reporting progress as stages
+// ("embedding 12,000/150,000 sentences of manual.pdf…") and the cost as
+// usage to rep (an answer's Runtime, or nil) — and returns dense scores
+// fused with BM25 (DefaultLexicalWeight:DefaultDenseWeight over the
 // DefaultTop candidates; raise Top if you retrieve more than that). The
-// scorer's later query embeddings are reported through emit too, so emit
-// must stay valid while the fusion is used (for the request).
+// scorer's later query embeddings are reported to rep too.
 //
 // Without an embedding model it returns the zero Fusion (lexical ranking
 // only) and no error. On failure it returns the zero Fusion with the
 // error, so a caller can tell the user and carry on with BM25.
-func ForEnv(ctx context.Context, env *engine.Env, docs []docstore.DocID, emit func(engine.Event), levels ...docstore.Level) (retrieve.Fusion, error) {
+func ForEnv(ctx context.Context, env *engine.Env, docs []docstore.DocID, rep engine.Reporter, levels ...docstore.Level) (retrieve.Fusion, error) {
 	if !Enabled(env) {
 		return retrieve.Fusion{}, nil
 	}
-	if emit == nil {
-		emit = func(engine.Event) {}
-	}
-	s, err := New(env.Library, env.LLM)
+	s, err := forReporter(env, rep)
 	if err != nil {
 		return retrieve.Fusion{}, err
 	}
-	s.OnUsage = func(u llm.Usage) { emit(engine.Event{Usage: &u}) }
-	u, err := s.Ensure(ctx, docs, levels, ThrottledStages(emit, s.model))
-	if u.LLMCalls > 0 {
-		emit(engine.Event{Usage: &u})
-	}
+	u, err := s.Ensure(ctx, docs, levels, ThrottledStages(rep, s.model))
+	report(rep, u)
 	if err != nil {
 		return retrieve.Fusion{}, err
 	}
 	return retrieve.Fusion{Dense: s, LexicalWeight: DefaultLexicalWeight, DenseWeight: DefaultDenseWeight, Top: DefaultTop}, nil
+}
+
+// forReporter is a Scorer over env's library and client whose query
+// embeddings are reported to rep.
+func forReporter(env *engine.Env, rep engine.Reporter) (*Scorer, error) {
+	s, err := New(env.Library, env.LLM)
+	if err != nil {
+		return nil, err
+	}
+	s.OnUsage = func(u llm.Usage) { report(rep, u) }
+	return s, nil
+}
+
+// report reports usage u to rep, if there is one and u is not nothing.
+func report(rep engine.Reporter, u llm.Usage) {
+	if rep != nil && u.LLMCalls > 0 {
+		rep.Usage(u)
+	}
 }
 
 // StageText describes embedding progress for the user: "embedding

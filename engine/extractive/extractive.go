@@ -51,86 +51,34 @@ const (
 
 func init() {
 	engine.Register(engine.Info{
-		Name:        Name,
+		Strategy:    Strategy{},
 		Description: "offline: quotes the document sentences that best answer the question, no model needed",
-		New: func(env *engine.Env) (engine.Strategy, error) {
-			if env == nil || env.Library == nil {
-				return nil, fmt.Errorf("%w: the extractive strategy needs a library", engine.ErrUnavailable)
-			}
-			return New(env.Library), nil
-		},
 	})
 }
 
 // Strategy is the extractive strategy.
 type Strategy struct {
-	lib *docstore.Library
-	r   *retrieve.Retriever
 	// Model, if set, replaces the retriever's default ranking model (for
 	// experiments).
 	Model *retrieve.Model
 }
 
-// New returns the extractive strategy over lib.
-func New(lib *docstore.Library) *Strategy {
-	return &Strategy{lib: lib, r: retrieve.New(lib)}
-}
-
 // Name returns "extractive".
-func (s *Strategy) Name() string { return Name }
+func (Strategy) Name() string { return Name }
 
-// Options are the strategy's settings, read from Request.Options:
-//
-//	k=N          at most N statements (default: auto-stop, see StopRatio)
-//	stop=R       auto-stop ratio, 0 < R < 1 (default StopRatio)
-//	pages=LIST   only sentences on these pages: "12", "3-5,9"
-//	merge=false  one statement per sentence, even for adjacent ones
-type Options struct {
-	K     int
-	Stop  float64
-	Pages []retrieve.PageRange
-	Merge bool
+// options are the strategy's settings.
+var options = engine.Options{
+	{Name: "k", Kind: engine.Int, Min: 1, Help: "statements at most; by default the answer stops at the first sentence scoring under stop of the best"},
+	{Name: "stop", Kind: engine.Ratio, Default: strconv.FormatFloat(StopRatio, 'g', -1, 64), Help: "auto-stop: sentences scoring under this share of the best are left out"},
+	{Name: "pages", Kind: engine.Custom, Parse: parsePages, Syntax: "pages like 12 or 3-5,9", Help: "only sentences on these pages"},
+	{Name: "merge", Kind: engine.Bool, Default: "yes", Help: "adjacent sentences make one statement citing the range"},
 }
 
-// ParseOptions reads Request.Options; an unknown key or a bad value is an
-// error naming it.
-func ParseOptions(m map[string]string) (Options, error) {
-	o := Options{Stop: StopRatio, Merge: true}
-	for key, val := range m {
-		switch key {
-		case "k":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 {
-				return o, fmt.Errorf("%w: k=%q: give a whole number of statements, 1 or more", engine.ErrOption, val)
-			}
-			o.K = n
-		case "stop":
-			r, err := strconv.ParseFloat(val, 64)
-			if err != nil || r <= 0 || r >= 1 {
-				return o, fmt.Errorf("%w: stop=%q: give a ratio between 0 and 1, such as 0.4", engine.ErrOption, val)
-			}
-			o.Stop = r
-		case "pages":
-			pr, err := parsePages(val)
-			if err != nil {
-				return o, err
-			}
-			o.Pages = pr
-		case "merge":
-			b, err := strconv.ParseBool(val)
-			if err != nil {
-				return o, fmt.Errorf("%w: merge=%q: give true or false", engine.ErrOption, val)
-			}
-			o.Merge = b
-		default:
-			return o, fmt.Errorf("%w: %q; the extractive strategy takes k, stop, pages and merge", engine.ErrOption, key)
-		}
-	}
-	return o, nil
-}
+// Options are k, stop, pages and merge.
+func (Strategy) Options() engine.Options { return options }
 
 // parsePages reads "3", "3-5", "3-5,9".
-func parsePages(s string) ([]retrieve.PageRange, error) {
+func parsePages(s string) (any, error) {
 	var out []retrieve.PageRange
 	for part := range strings.SplitSeq(s, ",") {
 		part = strings.TrimSpace(part)
@@ -141,70 +89,62 @@ func parsePages(s string) ([]retrieve.PageRange, error) {
 			last, err2 = strconv.Atoi(strings.TrimSpace(b))
 		}
 		if err1 != nil || err2 != nil || first < 1 || last < first {
-			return nil, fmt.Errorf("%w: pages=%q: give pages like 12 or 3-5,9", engine.ErrOption, s)
+			return nil, fmt.Errorf("not a page list")
 		}
 		out = append(out, retrieve.PageRange{First: first, Last: last})
 	}
 	return out, nil
 }
 
-// Answer answers req: a "retrieving…" stage, then one statement per
+// Answer answers with a "retrieving…" stage, then one statement per
 // selected sentence (or run of adjacent sentences), best first.
-func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
-	if emit == nil {
-		emit = func(engine.Event) {}
-	}
-	opt, err := ParseOptions(req.Options)
+func (s Strategy) Answer(ctx context.Context, rt *engine.Runtime) error {
+	rt.Stage("retrieving…")
+	sts, err := s.statements(ctx, rt)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	ans := &engine.Answer{Question: req.Question, Strategy: Name, Statements: []citations.Statement{}}
-	stage := "retrieving…"
-	ans.Stages = append(ans.Stages, stage)
-	emit(engine.Event{Stage: stage})
-	sts, err := s.statements(ctx, req, opt)
-	if err != nil {
-		return ans, err
-	}
-	for i := range sts {
+	for _, st := range sts {
 		if err := ctx.Err(); err != nil {
-			return ans, err
+			return err
 		}
-		ans.Statements = append(ans.Statements, sts[i])
-		emit(engine.Event{Statement: &sts[i]})
+		rt.Statement(st)
 	}
-	return ans, nil
+	return nil
 }
 
 // statements ranks the scope's sentences and turns the best into verified
 // statements.
-func (s *Strategy) statements(ctx context.Context, req engine.Request, opt Options) ([]citations.Statement, error) {
-	k := opt.K
+func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citations.Statement, error) {
+	opt := rt.Options()
+	k := opt.Int("k")
 	if k == 0 {
 		k = MaxStatements
 	}
-	ps, err := s.r.Sentences(ctx, req.Question, retrieve.Options{
-		Docs: req.Docs, Pages: opt.Pages, K: k, Model: s.Model,
+	pages, _ := opt.Value("pages").([]retrieve.PageRange)
+	ps, err := retrieve.New(rt.Library()).Sentences(ctx, rt.Question(), retrieve.Options{
+		Docs: rt.IDs(), Pages: pages, K: k, Model: s.Model,
 	})
 	if err != nil {
 		return nil, err
 	}
-	if opt.K == 0 {
-		ps = autoStop(ps, opt.Stop)
+	if !opt.Given("k") {
+		ps = autoStop(ps, opt.Ratio("stop"))
 	}
 	groups := make([]group, 0, len(ps))
 	for _, p := range ps {
 		groups = append(groups, group{doc: p.Doc, first: p.First, last: p.Last})
 	}
-	if opt.Merge {
+	if opt.Bool("merge") {
 		groups = merge(groups)
 	}
 	out := make([]citations.Statement, 0, len(groups))
 	for _, g := range groups {
-		d, err := s.lib.Document(g.doc)
-		if err != nil {
-			return nil, err
+		i, ok := rt.Place(g.doc)
+		if !ok {
+			continue
 		}
+		d := rt.Docs()[i]
 		first, last := g.first, g.last
 		span := citations.Span{
 			Doc: d.ID, DocName: d.Name, First: first, Last: last,
@@ -264,4 +204,4 @@ func merge(gs []group) []group {
 	}
 }
 
-var _ engine.Strategy = (*Strategy)(nil)
+var _ engine.Strategy = Strategy{}

@@ -149,19 +149,15 @@ func benchFirstByte(b *testing.B, path string, windows []int) {
 			cfg.BaseURL = "http://" + proxy.ln.Addr().String() + "/v1"
 			cfg.ContextWindow = window
 			env := enginetest.Env(b, lib, cfg, llm.WithHTTPClient(&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}))
-			s, err := New(env)
-			if err != nil {
-				b.Fatal(err)
-			}
 			req := engine.Request{Question: "How do I register native routines for .Call in a package?", Docs: []docstore.DocID{docs[0].ID}}
 			var total time.Duration
 			var stages []string
 			for b.Loop() {
 				start := time.Now()
 				stages = stages[:0]
-				if _, err := s.Answer(context.Background(), req, func(ev engine.Event) {
-					if ev.Stage != "" {
-						stages = append(stages, ev.Stage)
+				if _, err := engine.Run(context.Background(), env, LAC{}, req, func(ev engine.Event) {
+					if s, ok := ev.(engine.Stage); ok {
+						stages = append(stages, string(s))
 					}
 				}); err != nil {
 					b.Fatal(err)

@@ -95,17 +95,19 @@ type collect struct {
 }
 
 func (c *collect) emit(ev engine.Event) {
-	switch {
-	case ev.Delta != "":
+	switch ev := ev.(type) {
+	case engine.Delta:
 		c.deltas++
-	case ev.Stage != "":
-		c.stages = append(c.stages, ev.Stage)
-	case ev.Statement != nil:
+	case engine.Stage:
+		c.stages = append(c.stages, string(ev))
+	case engine.Warning:
+		c.stages = append(c.stages, string(ev))
+	case engine.Statement:
 		if c.statements == 0 {
 			c.firstStmtAt = c.deltas
 		}
 		c.statements++
-	case ev.Usage != nil:
+	case engine.Usage:
 		c.usage++
 	}
 }

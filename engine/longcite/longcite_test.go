@@ -191,7 +191,7 @@ func TestStatementsStream(t *testing.T) {
 	start := time.Now()
 	var firstAt time.Duration
 	ans, err := ask(t, env, Name, engine.Request{Question: "What are the points?"}, func(e engine.Event) {
-		if e.Statement != nil && firstAt == 0 {
+		if _, ok := e.(engine.Statement); ok && firstAt == 0 {
 			firstAt = time.Since(start)
 		}
 		ev.emit(e)
@@ -236,7 +236,7 @@ func TestLongCiteModelFormat(t *testing.T) {
 	}
 	// format=one-shot overrides the default.
 	srv.Enqueue(llmtest.Text("<statement>Yes.<cite>[0-0]</cite></statement>"))
-	if _, err := ask(t, env, Name, engine.Request{Question: "Is this the Declaration?", Options: map[string]string{"format": "one-shot"}}, nil); err != nil {
+	if _, err := ask(t, env, Name, engine.Request{Question: "Is this the Declaration?", Options: engine.Settings("format", "one-shot")}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if p := srv.ChatRequests()[1].Last(); !strings.Contains(p, "Here is an example") {
@@ -250,16 +250,16 @@ func TestOptions(t *testing.T) {
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	for _, c := range []struct {
 		name string
-		opts map[string]string
+		opts []engine.Setting
 		want string
 	}{
-		{Name, map[string]string{"k": "5"}, "retrieval settings are for the rag strategy"},
-		{Name, map[string]string{"format": "few-shot"}, "format=\"few-shot\""},
-		{Name, map[string]string{"max_citations": "-1"}, "max_citations"},
-		{RAGName, map[string]string{"k": "0"}, "k=\"0\""},
-		{RAGName, map[string]string{"level": "page"}, "level=\"page\""},
-		{RAGName, map[string]string{"level": "chunk", "format": "longcite-model"}, "were not trained on chunks"},
-		{RAGName, map[string]string{"top": "3"}, "takes format, max_citations, k, level"},
+		{Name, engine.Settings("k", "5"), "retrieval settings are for the rag strategy"},
+		{Name, engine.Settings("format", "few-shot"), "format=\"few-shot\""},
+		{Name, engine.Settings("max_citations", "-1"), "max_citations"},
+		{RAGName, engine.Settings("k", "0"), "k=\"0\""},
+		{RAGName, engine.Settings("level", "page"), "level=\"page\""},
+		{RAGName, engine.Settings("level", "chunk", "format", "longcite-model"), "were not trained on chunks"},
+		{RAGName, engine.Settings("top", "3"), "takes format, max_citations, k, level"},
 	} {
 		_, err := ask(t, env, c.name, engine.Request{Question: "q?", Options: c.opts}, nil)
 		if !errors.Is(err, engine.ErrOption) || !strings.Contains(err.Error(), c.want) {
@@ -295,7 +295,7 @@ func TestMaxCitations(t *testing.T) {
 	if st := ans.Statements[0]; len(st.Citations) != citations.LongBenchCiteCap || len(st.Warnings) != 1 {
 		t.Errorf("default cap: %d citations, warnings %q", len(st.Citations), st.Warnings)
 	}
-	ans, err = ask(t, env, Name, engine.Request{Question: "q?", Options: map[string]string{"max_citations": "0"}}, nil)
+	ans, err = ask(t, env, Name, engine.Request{Question: "q?", Options: engine.Settings("max_citations", "0")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,14 +405,10 @@ func TestCancelKeepsStatements(t *testing.T) {
 		"<statement>One.<cite>[0-0]</cite></statement>", "<statement>Two", " and more", " and more.</statement>",
 	}, ChunkDelay: 50 * time.Millisecond})
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	s, err := New(env)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ans, err := engine.Run(ctx, env, s, engine.Request{Question: "q?"}, func(ev engine.Event) {
-		if ev.Statement != nil {
+	ans, err := engine.Run(ctx, env, LAC{}, engine.Request{Question: "q?"}, func(ev engine.Event) {
+		if _, ok := ev.(engine.Statement); ok {
 			cancel()
 		}
 	})

@@ -31,7 +31,7 @@ func TestRAGDenseFusion(t *testing.T) {
 		return n
 	}
 	var ev collect
-	ans, err := ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent", Options: map[string]string{"k": "5"}}, ev.emit)
+	ans, err := ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent", Options: engine.Settings("k", "5")}, ev.emit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestRAGDenseFusion(t *testing.T) {
 		t.Errorf("warnings %q, stages %q", ans.Warnings, ev.stages)
 	}
 	// Chunks are a level of their own.
-	if _, err := ask(t, env, RAGName, engine.Request{Question: "taxes", Options: map[string]string{"level": "chunk"}}, nil); err != nil {
+	if _, err := ask(t, env, RAGName, engine.Request{Question: "taxes", Options: engine.Settings("level", "chunk")}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := embedded(); len(got) != 4 || got[2] != len(d.Chunks) || got[3] != 1 {

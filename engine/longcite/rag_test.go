@@ -35,7 +35,7 @@ func TestRACSRoundTrip(t *testing.T) {
 	})
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	var ev collect
-	ans, err := ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent", Options: map[string]string{"k": "5"}}, ev.emit)
+	ans, err := ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent", Options: engine.Settings("k", "5")}, ev.emit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestRACCRoundTrip(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Text("<statement>The King imposed taxes without consent.<cite>[2]</cite></statement>"))
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	ans, err := ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent", Options: map[string]string{"k": "3", "level": "chunk"}}, nil)
+	ans, err := ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent", Options: engine.Settings("k", "3", "level", "chunk")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,8 +131,8 @@ func TestRAGNothingRetrieved(t *testing.T) {
 	srv := llmtest.New(t)
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	for _, level := range []string{"sentence", "chunk"} {
-		_, err := ask(t, env, RAGName, engine.Request{Question: "zyxwvut qqqqq", Options: map[string]string{"level": level}}, nil)
-		if !errors.Is(err, ErrNothingRetrieved) || !strings.Contains(err.Error(), "longcite") {
+		_, err := ask(t, env, RAGName, engine.Request{Question: "zyxwvut qqqqq", Options: engine.Settings("level", level)}, nil)
+		if !errors.Is(err, engine.ErrNothingRetrieved) || !strings.Contains(err.Error(), "longcite") {
 			t.Errorf("level %s: err %v", level, err)
 		}
 	}
@@ -151,7 +151,7 @@ func TestRAGTrimsToBudget(t *testing.T) {
 	cfg.ContextWindow, cfg.MaxOutput = 2600, 400
 	env := enginetest.Env(t, lib, cfg)
 	var ev collect
-	if _, err := ask(t, env, RAGName, engine.Request{Question: "gauge calibrated crew", Options: map[string]string{"k": "300"}}, ev.emit); err != nil {
+	if _, err := ask(t, env, RAGName, engine.Request{Question: "gauge calibrated crew", Options: engine.Settings("k", "300")}, ev.emit); err != nil {
 		t.Fatal(err)
 	}
 	req := srv.ChatRequests()[0]

@@ -204,13 +204,15 @@ type events struct {
 }
 
 func (e *events) emit(ev engine.Event) {
-	switch {
-	case ev.Stage != "":
-		e.stages = append(e.stages, ev.Stage)
-	case ev.Plan != nil:
+	switch ev := ev.(type) {
+	case engine.Stage:
+		e.stages = append(e.stages, string(ev))
+	case engine.Warning:
+		e.stages = append(e.stages, string(ev))
+	case engine.PlanEvent:
 		e.plans = append(e.plans, ev.Plan.(*Plan))
-	case ev.Usage != nil:
-		e.usage.Add(*ev.Usage)
+	case engine.Usage:
+		e.usage.Add(ev.Usage)
 	}
 }
 
@@ -223,8 +225,16 @@ func (e *events) hasStage(substr string) bool {
 	return false
 }
 
+// New builds okra (okra-precise when precise) in env.
+func New(env *engine.Env, precise bool) (engine.Strategy, error) {
+	if precise {
+		return engine.New(PreciseName, env)
+	}
+	return engine.New(Name, env)
+}
+
 // ask runs a strategy through engine.Run.
-func ask(t *testing.T, env *engine.Env, precise bool, question string, opts map[string]string) (*engine.Answer, *events, error) {
+func ask(t *testing.T, env *engine.Env, precise bool, question string, opts []engine.Setting) (*engine.Answer, *events, error) {
 	t.Helper()
 	s, err := New(env, precise)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/citelens/citelens/internal/config"
 
-	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/longcite"
@@ -264,7 +263,7 @@ func TestStepwiseStopsOnRepeatAndLimit(t *testing.T) {
 		"### Next-Query: first? ### Answer: None", "### Next-Query: second? ### Answer: None", "### Next-Query: third? ### Answer: None",
 	}, cite: []string{"Raquel Welch"}}
 	srv.Respond(sc2.respond)
-	if _, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "The Lost Valley stars an actress of what nationality?", map[string]string{"steps": "2"}); err != nil {
+	if _, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "The Lost Valley stars an actress of what nationality?", engine.Settings("steps", "2")); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(sc2.requests(kindReasoner)); n != 2 {
@@ -361,7 +360,7 @@ func TestRulesOption(t *testing.T) {
 	lib, _ := almanacLibrary(t)
 	sc := &script{cite: []string{"born in Chicago"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	ans, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "Where was Raquel Welch born?", map[string]string{"analyzer": "rules"})
+	ans, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "Where was Raquel Welch born?", engine.Settings("analyzer", "rules"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,12 +376,15 @@ func TestRulesOption(t *testing.T) {
 // With no model to ask, the analyzer is the rules: the strategy itself
 // needs a model to generate, so this runs the analyzer step alone.
 func TestNoModelAnalyzerIsRules(t *testing.T) {
-	lib, docs := almanacLibrary(t)
-	s := &Strategy{lib: lib, r: nil}
-	ru := &run{s: s, req: engine.Request{Question: "Were Raquel Welch and Tom Gries both American?"}, opt: Options{Analyzer: AnalyzerModel},
-		emit: func(engine.Event) {}, docs: docs, ids: []docstore.DocID{docs[0].ID}}
-	a, err := ru.analyze(t.Context(), nil)
-	if err != nil {
+	lib, _ := almanacLibrary(t)
+	var a Analysis
+	analyzer := enginetest.Strategy{Table: options, Run: func(ctx context.Context, rt *engine.Runtime) error {
+		var err error
+		a, err = (&run{rt: rt}).analyze(ctx, nil)
+		return err
+	}}
+	req := engine.Request{Question: "Were Raquel Welch and Tom Gries both American?", Options: engine.Settings("analyzer", AnalyzerModel)}
+	if _, err := engine.Run(t.Context(), &engine.Env{Library: lib}, analyzer, req, nil); err != nil {
 		t.Fatal(err)
 	}
 	if a.Source != SourceRules || a.QuestionType != MultiSource || a.EvidenceContained {
@@ -471,7 +473,7 @@ func TestNothingRetrieved(t *testing.T) {
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	_, _, err := ask(t, env, false, "zyzzyva quokka?", nil)
-	if !errors.Is(err, ErrNothingRetrieved) {
+	if !errors.Is(err, engine.ErrNothingRetrieved) {
 		t.Fatalf("err %v, want ErrNothingRetrieved", err)
 	}
 	ans, _, err := ask(t, env, true, "zyzzyva quokka?", nil)
@@ -484,22 +486,17 @@ func TestNothingRetrieved(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	for _, bad := range []map[string]string{
-		{"k": "5"}, {"analyzer": "gpt"}, {"steps": "0"}, {"steps": "11"}, {"format": "xml"}, {"max_citations": "-1"},
+	for _, bad := range [][]engine.Setting{
+		engine.Settings("k", "5"), engine.Settings("analyzer", "gpt"), engine.Settings("steps", "0"), engine.Settings("steps", "11"),
+		engine.Settings("format", "xml"), engine.Settings("max_citations", "-1"),
 	} {
-		if _, err := ParseOptions(Name, bad); !errors.Is(err, engine.ErrOption) {
+		if _, err := options.Parse(Name, bad); !errors.Is(err, engine.ErrOption) {
 			t.Errorf("%v: err %v", bad, err)
 		}
 	}
-	o, err := ParseOptions(Name, map[string]string{"analyzer": "Rules", "steps": "5", "format": "longcite-model", "max_citations": "0"})
-	if err != nil || o.Analyzer != AnalyzerRules || o.Steps != 5 || o.Format != "longcite-model" || o.MaxCitations != 0 {
+	o, err := options.Parse(Name, engine.Settings("analyzer", "Rules", "steps", "5", "format", "longcite-model", "max_citations", "0"))
+	if err != nil || o.String("analyzer") != AnalyzerRules || o.Int("steps") != 5 || o.String("format") != "longcite-model" || o.Int("max_citations") != 0 {
 		t.Errorf("%+v %v", o, err)
-	}
-	if lc := o.longcite(); lc["format"] != "longcite-model" || lc["max_citations"] != "0" || len(lc) != 2 {
-		t.Errorf("longcite options %v", lc)
-	}
-	if _, err := longcite.ParseOptions(longcite.Name, o.longcite(), false); err != nil {
-		t.Errorf("longcite refuses precise mode's options: %v", err)
 	}
 }
 
@@ -520,7 +517,7 @@ func TestCancellation(t *testing.T) {
 	s, _ := New(env, true)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	_, err := s.Answer(ctx, engine.Request{Question: "Where was Raquel Welch born?"}, nil)
+	_, err := engine.Run(ctx, env, s, engine.Request{Question: "Where was Raquel Welch born?"}, nil)
 	if err == nil {
 		t.Fatal("no error after cancellation")
 	}
@@ -541,7 +538,7 @@ func TestOkraCostsAFractionOfLongcite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lc, err := longcite.New(env)
+	lc, err := engine.New(longcite.Name, env)
 	if err != nil {
 		t.Fatal(err)
 	}

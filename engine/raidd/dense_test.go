@@ -28,7 +28,7 @@ func (f *fixture) withEmbed(t *testing.T, srv *llmtest.Server, batch int, opts .
 }
 
 // askIn asks strategy in env.
-func (f *fixture) askIn(t *testing.T, env *engine.Env, strategy, question string, opts map[string]string) (*engine.Answer, *collect) {
+func (f *fixture) askIn(t *testing.T, env *engine.Env, strategy, question string, opts []engine.Setting) (*engine.Answer, *collect) {
 	t.Helper()
 	s, err := engine.New(strategy, env)
 	if err != nil {
@@ -90,7 +90,7 @@ func sameTexts(a, b []string) bool {
 func TestDenseRanksByMeaning(t *testing.T) {
 	f := newFixture(t)
 	const question = "Which station on the eastern ridge had the old mill?"
-	opts := map[string]string{"k": "3"}
+	opts := engine.Settings("k", "3")
 	_, ev := f.askIn(t, f.env, "raidd-q", question, opts)
 	if n := len(embedded(f.srv)); n != 0 {
 		t.Fatalf("%d texts embedded with no embedding model", n)
@@ -144,7 +144,7 @@ func TestDenseRanksByMeaning(t *testing.T) {
 
 	// One collection (fuse=score): BM25 and cosine min-max normalised and
 	// added; the closest question wins there too.
-	_, ev = f.askIn(t, env, "raidd-q", question, map[string]string{"k": "3", "fuse": "score"})
+	_, ev = f.askIn(t, env, "raidd-q", question, engine.Settings("k", "3", "fuse", "score"))
 	plan = ev.plan.(Retrieval)
 	if plan.Chunks[0].Key != closest || plan.Chunks[0].Ranks != nil || plan.Chunks[0].Score <= 1 {
 		t.Errorf("fuse=score with embeddings: %s (%+v)", plan, plan.Chunks[0])

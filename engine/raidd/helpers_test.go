@@ -195,10 +195,12 @@ type collect struct {
 }
 
 func (c *collect) emit(ev engine.Event) {
-	switch {
-	case ev.Stage != "":
-		c.stages = append(c.stages, ev.Stage)
-	case ev.Plan != nil:
+	switch ev := ev.(type) {
+	case engine.Stage:
+		c.stages = append(c.stages, string(ev))
+	case engine.Warning:
+		c.stages = append(c.stages, string(ev))
+	case engine.PlanEvent:
 		c.plan = ev.Plan
 	}
 }

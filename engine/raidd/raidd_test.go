@@ -41,7 +41,7 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-func (f *fixture) ask(t *testing.T, strategy, question string, opts map[string]string) (*engine.Answer, *collect, error) {
+func (f *fixture) ask(t *testing.T, strategy, question string, opts []engine.Setting) (*engine.Answer, *collect, error) {
 	t.Helper()
 	s, err := engine.New(strategy, f.env)
 	if err != nil {
@@ -194,7 +194,7 @@ func TestStrategiesAnswerFromOriginalChunks(t *testing.T) {
 	// The raw text's words alone are not enough for the variants without
 	// raw text.
 	for _, s := range []string{"raidd-s", "raidd-q"} {
-		if _, _, err := f.ask(t, s, "lamp 1911", nil); !errors.Is(err, ErrNothingRetrieved) {
+		if _, _, err := f.ask(t, s, "lamp 1911", nil); !errors.Is(err, engine.ErrNothingRetrieved) {
 			t.Errorf("%s on raw-only words: %v", s, err)
 		}
 	}
@@ -209,7 +209,7 @@ func TestStrategiesAnswerFromOriginalChunks(t *testing.T) {
 // distinct chunks, and the stages count the keys and locate the chunks.
 func TestDistinctChunksAndStages(t *testing.T) {
 	f := newFixture(t)
-	ans, ev, err := f.ask(t, "raidd-q", "What about the nearest river?", map[string]string{"k": "3"})
+	ans, ev, err := f.ask(t, "raidd-q", "What about the nearest river?", engine.Settings("k", "3"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +248,7 @@ func TestNeedsDerivation(t *testing.T) {
 	m := newModel()
 	srv := llmtest.New(t, llmtest.WithResponder(m.respond), llmtest.WithModels(llmtest.DefaultModel, "small-model"))
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	s, err := New(env, "raidd-s")
+	s, err := engine.New("raidd-s", env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +273,7 @@ func TestNeedsDerivation(t *testing.T) {
 
 	var ev collect
 	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "Which conflagration destroyed the mill?",
-		Options: map[string]string{"derive": "yes"}}, ev.emit)
+		Options: engine.Settings("derive", "yes")}, ev.emit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,14 +296,14 @@ func TestNeedsDerivation(t *testing.T) {
 	cfg := enginetest.Config(srv)
 	cfg.Model = "small-model"
 	env2 := enginetest.Env(t, lib, cfg)
-	s2, _ := New(env2, "raidd-s")
+	s2, _ := engine.New("raidd-s", env2)
 	_, err = engine.Run(t.Context(), env2, s2, engine.Request{Question: "mill"}, nil)
 	if !errors.As(err, &nd) || !slices.Equal(nd.Others, []string{llmtest.DefaultModel}) || !strings.Contains(err.Error(), "derive_model=test-model") {
 		t.Fatalf("with another model's documents: %v", err)
 	}
 	before := m.derivations()
 	if _, err := engine.Run(t.Context(), env2, s2, engine.Request{Question: "Which conflagration destroyed the mill?",
-		Options: map[string]string{"derive_model": llmtest.DefaultModel}}, nil); err != nil {
+		Options: engine.Settings("derive_model", llmtest.DefaultModel)}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if m.derivations() != before {
@@ -328,8 +328,8 @@ func TestDeriveYesCancelled(t *testing.T) {
 	}
 	srv := llmtest.New(t, llmtest.WithResponder(m.respond))
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	s, _ := New(env, "raidd-u")
-	ans, err := engine.Run(ctx, env, s, engine.Request{Question: "mill", Options: map[string]string{"derive": "yes"}}, nil)
+	s, _ := engine.New("raidd-u", env)
+	ans, err := engine.Run(ctx, env, s, engine.Request{Question: "mill", Options: engine.Settings("derive", "yes")}, nil)
 	if !errors.Is(err, context.Canceled) || ans == nil || !ans.Partial || len(ans.Statements) != 0 {
 		t.Fatalf("cancelled derive=yes: %+v, %v", ans, err)
 	}
@@ -341,20 +341,21 @@ func TestDeriveYesCancelled(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	for _, bad := range []map[string]string{{"k": "0"}, {"k": "x"}, {"derive": "maybe"}, {"derive_model": " "}, {"level": "chunk"}, {"format": "xml"}} {
-		if _, err := ParseOptions("raidd-s", bad); !errors.Is(err, engine.ErrOption) {
+	for _, bad := range [][]engine.Setting{engine.Settings("k", "0"), engine.Settings("k", "x"), engine.Settings("derive", "maybe"),
+		engine.Settings("derive_model", " "), engine.Settings("level", "chunk"), engine.Settings("format", "xml")} {
+		if _, err := options.Parse("raidd-s", bad); !errors.Is(err, engine.ErrOption) {
 			t.Errorf("%v: %v", bad, err)
 		}
 	}
-	o, err := ParseOptions("raidd-s", map[string]string{"k": "4", "derive": "yes", "derive_model": "m", "max_citations": "0"})
-	if err != nil || o.K != 4 || !o.Derive || o.DeriveModel != "m" || o.resolve().MaxCitations != 0 {
+	o, err := options.Parse("raidd-s", engine.Settings("k", "4", "derive", "yes", "derive_model", "m", "max_citations", "0"))
+	if err != nil || o.Int("k") != 4 || !o.Bool("derive") || o.String("derive_model") != "m" || o.Int("max_citations") != 0 {
 		t.Errorf("%+v %v", o, err)
 	}
-	if _, err := New(&engine.Env{Library: nil}, "raidd-s"); !errors.Is(err, engine.ErrUnavailable) {
+	if _, err := engine.New("raidd-s", &engine.Env{Library: nil}); !errors.Is(err, engine.ErrUnavailable) {
 		t.Errorf("no library: %v", err)
 	}
 	lib, _ := enginetest.TextLibrary(t, "a.txt", "One sentence here.")
-	if _, err := New(&engine.Env{Library: lib, Config: config.Default()}, "raidd-q"); !errors.Is(err, engine.ErrUnavailable) {
+	if _, err := engine.New("raidd-q", &engine.Env{Library: lib, Config: config.Default()}); !errors.Is(err, engine.ErrUnavailable) {
 		t.Errorf("no model: %v", err)
 	}
 	for _, v := range Variants {
@@ -409,7 +410,7 @@ func TestRankFusion(t *testing.T) {
 		t.Errorf("plan summary %q", str)
 	}
 	// One collection: plain BM25 scores, no ranks.
-	_, ev, err = f.ask(t, "raidd-u", question, map[string]string{"fuse": "score"})
+	_, ev, err = f.ask(t, "raidd-u", question, engine.Settings("fuse", "score"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/internal/config"
 
 	"github.com/citelens/citelens/docstore"
@@ -122,3 +125,80 @@ var RealWaits = llm.WithSleep(func(ctx context.Context, d time.Duration) error {
 		return ctx.Err()
 	}
 })
+
+// Strategy is a strategy made of a function, for testing what runs inside
+// an answer (generate.Run, the Runtime, the Caller) without a real
+// strategy around it.
+type Strategy struct {
+	Label string // the name; "test" when empty
+	Table engine.Options
+	Run   func(ctx context.Context, rt *engine.Runtime) error
+}
+
+// Name is the strategy's name.
+func (s Strategy) Name() string {
+	if s.Label == "" {
+		return "test"
+	}
+	return s.Label
+}
+
+// Options is the strategy's table.
+func (s Strategy) Options() engine.Options { return s.Table }
+
+// Answer runs Run.
+func (s Strategy) Answer(ctx context.Context, rt *engine.Runtime) error { return s.Run(ctx, rt) }
+
+// Answer answers question with run as the strategy, over every document
+// of env's library, passing the events to emit (which may be nil).
+func Answer(ctx context.Context, env *engine.Env, question string, run func(context.Context, *engine.Runtime) error, emit func(engine.Event)) (*engine.Answer, error) {
+	return engine.Run(ctx, env, Strategy{Run: run}, engine.Request{Question: question}, emit)
+}
+
+// Events gathers an answer's events by kind, for a test to check.
+type Events struct {
+	Stages     []string
+	Warnings   []string
+	Deltas     []string
+	Statements []citations.Statement
+	Plans      []engine.Plan
+	Usage      []llm.Usage
+}
+
+// Emit records ev; pass it as an answer's emit.
+func (e *Events) Emit(ev engine.Event) {
+	switch ev := ev.(type) {
+	case engine.Stage:
+		e.Stages = append(e.Stages, string(ev))
+	case engine.Warning:
+		e.Warnings = append(e.Warnings, string(ev))
+	case engine.Delta:
+		e.Deltas = append(e.Deltas, string(ev))
+	case engine.Statement:
+		e.Statements = append(e.Statements, ev.Statement)
+	case engine.PlanEvent:
+		e.Plans = append(e.Plans, ev.Plan)
+	case engine.Usage:
+		e.Usage = append(e.Usage, ev.Usage)
+	}
+}
+
+// HasStage reports whether a stage (or a warning, which shows as one)
+// contains substr.
+func (e *Events) HasStage(substr string) bool {
+	for _, s := range append(slices.Clone(e.Stages), e.Warnings...) {
+		if strings.Contains(s, substr) {
+			return true
+		}
+	}
+	return false
+}
+
+// Calls sums the usage events' model calls.
+func (e *Events) Calls() int {
+	n := 0
+	for _, u := range e.Usage {
+		n += u.LLMCalls
+	}
+	return n
+}

@@ -68,14 +68,14 @@ func TestEveryStrategyRuns(t *testing.T) {
 	}
 	for _, info := range engine.Strategies() {
 		for _, q := range questions {
-			t.Run(info.Name+"/"+q[:12], func(t *testing.T) {
-				s, err := engine.New(info.Name, env)
+			t.Run(info.Name()+"/"+q[:12], func(t *testing.T) {
+				s, err := engine.New(info.Name(), env)
 				if err != nil {
 					t.Fatal(err)
 				}
-				var opts map[string]string
-				if strings.HasPrefix(info.Name, "raidd") {
-					opts = map[string]string{"derive": "yes"}
+				var opts []engine.Setting
+				if strings.HasPrefix(info.Name(), "raidd") {
+					opts = engine.Settings("derive", "yes")
 				}
 				ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 				defer cancel()

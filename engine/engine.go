@@ -74,3 +74,25 @@ func Settings(nameValue ...string) []Setting {
 	}
 	return out
 }
+
+// Define makes a strategy of its name, its option table and its answer:
+// what a strategy package registers.
+//
+//	engine.Register(engine.Info{
+//		Strategy:    engine.Define("cof", options, answer),
+//		Description: "LongCite CoF, post-hoc: …",
+//		NeedsLLM:    true,
+//	})
+func Define(name string, options Options, answer func(context.Context, *Runtime) error) Strategy {
+	return defined{name, options, answer}
+}
+
+type defined struct {
+	name    string
+	options Options
+	answer  func(context.Context, *Runtime) error
+}
+
+func (d defined) Name() string                                  { return d.name }
+func (d defined) Options() Options                              { return d.options }
+func (d defined) Answer(ctx context.Context, rt *Runtime) error { return d.answer(ctx, rt) }

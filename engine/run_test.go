@@ -15,7 +15,7 @@ import (
 )
 
 // The engine's bookkeeping is what is under test here, not any real
-// strategy: each test's strategy is a function (enginetest.Strategy).
+// strategy: each test's strategy is a function (engine.Define).
 
 func testEnv(t *testing.T) *engine.Env {
 	t.Helper()
@@ -25,7 +25,7 @@ func testEnv(t *testing.T) *engine.Env {
 
 func run(t *testing.T, env *engine.Env, req engine.Request, fn func(context.Context, *engine.Runtime) error, emit func(engine.Event)) (*engine.Answer, error) {
 	t.Helper()
-	return engine.Run(t.Context(), env, enginetest.Strategy{Label: "scripted", Run: fn}, req, emit)
+	return engine.Run(t.Context(), env, engine.Define("scripted", nil, fn), req, emit)
 }
 
 func TestRunBookkeeping(t *testing.T) {
@@ -82,11 +82,11 @@ func TestRunPartialAndNothing(t *testing.T) {
 		t.Fatalf("a strategy that did nothing left an answer: %+v", ans)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
-	ans, err = engine.Run(ctx, env, enginetest.Strategy{Run: func(ctx context.Context, rt *engine.Runtime) error {
+	ans, err = engine.Run(ctx, env, engine.Define("test", nil, func(ctx context.Context, rt *engine.Runtime) error {
 		rt.Stage("working…")
 		cancel()
 		return ctx.Err()
-	}}, engine.Request{Question: "q"}, nil)
+	}), engine.Request{Question: "q"}, nil)
 	if !errors.Is(err, context.Canceled) || ans == nil || ans.Error != "cancelled" {
 		t.Fatalf("cancelled: %+v %v", ans, err)
 	}
@@ -97,10 +97,10 @@ func TestRunPartialAndNothing(t *testing.T) {
 func TestRunOptionsFirst(t *testing.T) {
 	env := &engine.Env{} // no library: reading the scope would fail
 	ran := false
-	s := enginetest.Strategy{Table: engine.Options{{Name: "k", Kind: engine.Int, Min: 1, Default: "3"}}, Run: func(context.Context, *engine.Runtime) error {
+	s := engine.Define("test", engine.Options{{Name: "k", Kind: engine.Int, Min: 1, Default: "3"}}, func(context.Context, *engine.Runtime) error {
 		ran = true
 		return nil
-	}}
+	})
 	_, err := engine.Run(t.Context(), env, s, engine.Request{Question: "q", Options: engine.Settings("k", "0")}, nil)
 	if !errors.Is(err, engine.ErrOption) || ran {
 		t.Fatalf("err %v, ran %v", err, ran)

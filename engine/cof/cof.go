@@ -62,20 +62,11 @@ const fineMaxTokens = 256
 
 func init() {
 	engine.Register(engine.Info{
-		Strategy:    Strategy{},
+		Strategy:    engine.Define(Name, options, answer),
 		Description: "LongCite CoF, post-hoc: the model answers from the documents, then adds chunk-level citations from retrieved chunks and narrows them to sentences",
 		NeedsLLM:    true,
 	})
 }
-
-// Strategy is CoF.
-type Strategy struct{}
-
-// Name returns "cof".
-func (Strategy) Name() string { return Name }
-
-// Options are k, l_max, max_citations and parallel.
-func (Strategy) Options() engine.Options { return options }
 
 // job is one answer in the making.
 type job struct {
@@ -87,8 +78,8 @@ type job struct {
 	cited    int
 }
 
-// Answer runs the three steps.
-func (Strategy) Answer(ctx context.Context, rt *engine.Runtime) error {
+// answer runs the three steps.
+func answer(ctx context.Context, rt *engine.Runtime) error {
 	o := rt.Options()
 	j := &job{rt: rt, k: o.Int("k"), lMax: o.Int("l_max"), keep: o.Int("max_citations"), parallel: o.Int("parallel"),
 		verified: citations.Answer{Question: rt.Question()}}
@@ -482,5 +473,3 @@ func (j *job) windows(chunks []pick) []citations.Part {
 	}
 	return parts
 }
-
-var _ engine.Strategy = Strategy{}

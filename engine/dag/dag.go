@@ -47,27 +47,17 @@ const Name = "dag"
 
 func init() {
 	engine.Register(engine.Info{
-		Strategy:    Strategy{},
+		Strategy:    engine.Define(Name, options, answer),
 		Description: "Dynamic in-context editing (multi-hop): the model plans sub-questions, answers each with a cited fact from retrieved chunks, then answers from the facts",
 		NeedsLLM:    true,
 	})
 }
 
-// Strategy is the dag strategy.
-type Strategy struct{}
-
-// Name returns "dag".
-func (Strategy) Name() string { return Name }
-
-// Options are max_steps, chunks (or k), chunk_words, format and
-// max_citations.
-func (Strategy) Options() engine.Options { return options }
-
-// Answer runs Algorithm 1 and writes the answer from its facts. When a
+// answer runs Algorithm 1 and writes the answer from its facts. When a
 // model call fails or ctx is cancelled before the answer is written, the
 // answer keeps the steps done (its plan) and, as its statements, the facts
 // found so far with their citations.
-func (Strategy) Answer(ctx context.Context, rt *engine.Runtime) error {
+func answer(ctx context.Context, rt *engine.Runtime) error {
 	r := newRun(rt)
 	err := r.dense(ctx)
 	if err == nil {
@@ -355,5 +345,3 @@ func segmenting(docs []*docstore.Document, words int) retrieve.Segmenting {
 	}
 	return retrieve.Segmenting{Tokens: max(1, int(math.Round(float64(words)*perWord)))}
 }
-
-var _ engine.Strategy = Strategy{}

@@ -155,7 +155,7 @@ func benchFirstByte(b *testing.B, path string, windows []int) {
 			for b.Loop() {
 				start := time.Now()
 				stages = stages[:0]
-				if _, err := engine.Run(context.Background(), env, LAC{}, req, func(ev engine.Event) {
+				if _, err := engine.Run(context.Background(), env, mustNew(b, env), req, func(ev engine.Event) {
 					if s, ok := ev.(engine.Stage); ok {
 						stages = append(stages, string(s))
 					}

@@ -111,3 +111,13 @@ func (c *collect) emit(ev engine.Event) {
 		c.usage++
 	}
 }
+
+// mustNew is the longcite strategy in env.
+func mustNew(t testing.TB, env *engine.Env) engine.Strategy {
+	t.Helper()
+	s, err := engine.New(Name, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

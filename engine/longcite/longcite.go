@@ -37,29 +37,21 @@ const (
 
 func init() {
 	engine.Register(engine.Info{
-		Strategy:    LAC{},
+		Strategy:    engine.Define(Name, lacOptions, answerLAC),
 		Description: "LongCite LAC-S: the model reads the whole documents, sentences numbered, and cites them in one pass",
 		NeedsLLM:    true,
 	})
 	engine.Register(engine.Info{
-		Strategy:    RAG{},
+		Strategy:    engine.Define(RAGName, ragOptions, answerRAG),
 		Description: "LongCite RAC-S: the model reads the k most relevant sentences (level=chunk: chunks, RAC-C) and cites them",
 		NeedsLLM:    true,
 	})
 }
 
-// LAC is LAC-S: the whole scope in one pass.
-type LAC struct{}
-
-// Name returns "longcite".
-func (LAC) Name() string { return Name }
-
-// Options are format and max_citations.
-func (LAC) Options() engine.Options { return lacOptions }
-
-// Answer reads the scope whole (or its most relevant part, when it is
-// longer than the model's context) and answers in one pass.
-func (LAC) Answer(ctx context.Context, rt *engine.Runtime) error {
+// answerLAC is LAC-S: it reads the scope whole (or its most relevant
+// part, when it is longer than the model's context) and answers in one
+// pass.
+func answerLAC(ctx context.Context, rt *engine.Runtime) error {
 	p, err := passOf(rt, LevelSentence)
 	if err != nil {
 		return err
@@ -106,8 +98,3 @@ func Whole(ctx context.Context, rt *engine.Runtime, p Pass) (*generate.Result, e
 func noRoom(rt *engine.Runtime, f generate.Format) error {
 	return generate.NoRoom(rt.Config(), fmt.Sprintf("the %s prompt", f))
 }
-
-var (
-	_ engine.Strategy = LAC{}
-	_ engine.Strategy = RAG{}
-)

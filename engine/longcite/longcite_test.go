@@ -407,7 +407,7 @@ func TestCancelKeepsStatements(t *testing.T) {
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ans, err := engine.Run(ctx, env, LAC{}, engine.Request{Question: "q?"}, func(ev engine.Event) {
+	ans, err := engine.Run(ctx, env, mustNew(t, env), engine.Request{Question: "q?"}, func(ev engine.Event) {
 		if _, ok := ev.(engine.Statement); ok {
 			cancel()
 		}

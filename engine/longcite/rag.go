@@ -13,7 +13,7 @@ import (
 	"github.com/citelens/citelens/engine/retrieve"
 )
 
-// RAG is RAC-S, and RAC-C with level=chunk.
+// answerRAG is RAC-S, and RAC-C with level=chunk.
 //
 // RAC-S shows the k retrieved sentences in document order, each numbered
 // with its real index as LAC-S would number it ("<C512>"), so a citation
@@ -28,17 +28,10 @@ import (
 // coarser by design, which is what the paper measures it for (citation
 // length 128 tokens against RAC-S's 48, Table 4). Showing chunks but
 // numbering their sentences would be a third strategy, not RAC-C.
-type RAG struct{}
-
-// Name returns "rag".
-func (RAG) Name() string { return RAGName }
-
-// Options are k, level, format and max_citations.
-func (RAG) Options() engine.Options { return ragOptions }
-
-// Answer retrieves the top k sentences (or chunks) for the question and
+//
+// It retrieves the top k sentences (or chunks) for the question and
 // answers from them in one pass.
-func (RAG) Answer(ctx context.Context, rt *engine.Runtime) error {
+func answerRAG(ctx context.Context, rt *engine.Runtime) error {
 	level, k := rt.Options().String("level"), rt.Options().Int("k")
 	p, err := passOf(rt, level)
 	if err != nil {

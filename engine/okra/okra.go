@@ -23,30 +23,16 @@ const (
 
 func init() {
 	engine.Register(engine.Info{
-		Strategy:    Strategy{},
+		Strategy:    engine.Define(Name, options, answer(false)),
 		Description: "OkraLong: classify the question, then plan the retrieval (segments, granularity, BM25/dense weights) and workflow (query splitter, step-wise reasoner, context extension) before answering with citations",
 		NeedsLLM:    true,
 	})
 	engine.Register(engine.Info{
-		Strategy:    Strategy{Precise: true},
+		Strategy:    engine.Define(PreciseName, options, answer(true)),
 		Description: "OkraLong with precise mode: as okra, and when the answer says the context is insufficient, reread the whole documents (LAC-S)",
 		NeedsLLM:    true,
 	})
 }
-
-// Strategy is OkraLong: okra, or okra-precise when Precise.
-type Strategy struct{ Precise bool }
-
-// Name returns "okra" or "okra-precise".
-func (s Strategy) Name() string {
-	if s.Precise {
-		return PreciseName
-	}
-	return Name
-}
-
-// Options are analyzer, steps, format and max_citations.
-func (Strategy) Options() engine.Options { return options }
 
 // run is one answer in progress.
 type run struct {
@@ -57,9 +43,16 @@ type run struct {
 	gathered *gathered
 }
 
-// Answer runs the analyzer, the organizer and the executor.
-func (s Strategy) Answer(ctx context.Context, rt *engine.Runtime) error {
-	ru := &run{rt: rt, precise: s.Precise}
+// answer is OkraLong (with precise mode when precise): it runs the
+// analyzer, the organizer and the executor.
+func answer(precise bool) func(context.Context, *engine.Runtime) error {
+	return func(ctx context.Context, rt *engine.Runtime) error {
+		return (&run{rt: rt, precise: precise}).answer(ctx)
+	}
+}
+
+func (ru *run) answer(ctx context.Context) error {
+	rt := ru.rt
 	dense, why, err := denseScorer(ctx, rt)
 	if err != nil {
 		return err
@@ -96,14 +89,14 @@ func (s Strategy) Answer(ctx context.Context, rt *engine.Runtime) error {
 		return err
 	}
 	if ru.gathered.segments == 0 {
-		if s.Precise {
+		if ru.precise {
 			return ru.whole(ctx, nil, "nothing was retrieved")
 		}
 		return fmt.Errorf("%w: no segment of the documents shares a word with the question; rephrase it with the documents' words, or use %s or longcite, which read the documents whole",
 			engine.ErrNothingRetrieved, PreciseName)
 	}
 	res, err := ru.generate(ctx)
-	if !s.Precise {
+	if !ru.precise {
 		return err
 	}
 	// Precise mode held the statements back until the answer is judged.
@@ -360,5 +353,3 @@ func (ru *run) whole(ctx context.Context, first []citations.Statement, reason st
 	}
 	return err
 }
-
-var _ engine.Strategy = Strategy{}

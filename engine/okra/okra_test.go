@@ -378,11 +378,11 @@ func TestRulesOption(t *testing.T) {
 func TestNoModelAnalyzerIsRules(t *testing.T) {
 	lib, _ := almanacLibrary(t)
 	var a Analysis
-	analyzer := enginetest.Strategy{Table: options, Run: func(ctx context.Context, rt *engine.Runtime) error {
+	analyzer := engine.Define("analyzer", options, func(ctx context.Context, rt *engine.Runtime) error {
 		var err error
 		a, err = (&run{rt: rt}).analyze(ctx, nil)
 		return err
-	}}
+	})
 	req := engine.Request{Question: "Were Raquel Welch and Tom Gries both American?", Options: engine.Settings("analyzer", AnalyzerModel)}
 	if _, err := engine.Run(t.Context(), &engine.Env{Library: lib}, analyzer, req, nil); err != nil {
 		t.Fatal(err)

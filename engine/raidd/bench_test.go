@@ -58,7 +58,7 @@ func BenchmarkFullrefman(b *testing.B) {
 	const question = "How do I fit a generalized linear model with a binomial family and a logit link?"
 	set := SetFor(llmtest.DefaultModel)
 	for _, v := range Variants {
-		s := Strategy{v}
+		s := v
 		inAnswer(b, env, question, func(ctx context.Context, rt *engine.Runtime) {
 			b.Run("retrieve/"+v.Name, func(b *testing.B) {
 				for b.Loop() {
@@ -92,7 +92,7 @@ func BenchmarkFullrefman(b *testing.B) {
 	b.Logf("%s in %s (%.0f units/s against an instant scripted endpoint); the library grew from %.1f MB to %.1f MB",
 		erep, el.Round(time.Millisecond), float64(erep.EmbeddedTotal())/el.Seconds(), float64(before)/1e6, float64(fileSize(b, lib.Path()))/1e6)
 	for _, v := range Variants {
-		s := Strategy{v}
+		s := v
 		inAnswer(b, eenv, question, func(ctx context.Context, rt *engine.Runtime) {
 			mn, err := s.meaning(ctx, rt, set)
 			if err != nil || mn == nil {
@@ -112,10 +112,10 @@ func BenchmarkFullrefman(b *testing.B) {
 // inAnswer runs fn inside an answer to question over env's library.
 func inAnswer(b *testing.B, env *engine.Env, question string, fn func(context.Context, *engine.Runtime)) {
 	b.Helper()
-	_, err := engine.Run(b.Context(), env, enginetest.Strategy{Table: options, Run: func(ctx context.Context, rt *engine.Runtime) error {
+	_, err := engine.Run(b.Context(), env, engine.Define("bench", options, func(ctx context.Context, rt *engine.Runtime) error {
 		fn(ctx, rt)
 		return nil
-	}}, engine.Request{Question: question}, nil)
+	}), engine.Request{Question: question}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package raidd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -28,11 +29,11 @@ type meaning struct {
 // returns nil and makes no call. When embedding fails, it says so in a
 // stage and returns nil, so the strategy ranks by BM25 alone, as rag
 // does; only a cancellation is an error.
-func (s Strategy) meaning(ctx context.Context, rt *engine.Runtime, set docstore.DerivedSet) (*meaning, error) {
+func (v Variant) meaning(ctx context.Context, rt *engine.Runtime, set docstore.DerivedSet) (*meaning, error) {
 	if !dense.Enabled(rt.Env()) {
 		return nil, nil
 	}
-	sc, err := dense.DerivedForEnv(ctx, rt.Env(), rt.IDs(), set, s.v.Kinds, rt)
+	sc, err := dense.DerivedForEnv(ctx, rt.Env(), rt.IDs(), set, v.Kinds, rt)
 	if err == nil && sc != nil {
 		_, err = sc.QueryVector(ctx, rt.Question())
 	}
@@ -45,7 +46,7 @@ func (s Strategy) meaning(ctx context.Context, rt *engine.Runtime, set docstore.
 	case sc == nil:
 		return nil, nil
 	}
-	return &meaning{rt: rt, sc: sc, set: set, kinds: s.v.Kinds}, nil
+	return &meaning{rt: rt, sc: sc, set: set, kinds: v.Kinds}, nil
 }
 
 // model is the embedding model, "" for none.
@@ -127,14 +128,6 @@ func fuseScores(lexical, near []docstore.DerivedHit) []docstore.DerivedHit {
 		h.Score = score
 		out = append(out, h)
 	}
-	slices.SortStableFunc(out, func(a, b docstore.DerivedHit) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(a, b docstore.DerivedHit) int { return cmp.Compare(b.Score, a.Score) })
 	return out
 }

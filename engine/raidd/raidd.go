@@ -92,6 +92,7 @@
 package raidd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -129,7 +130,7 @@ var Variants = []Variant{
 
 func init() {
 	for _, v := range Variants {
-		engine.Register(engine.Info{Strategy: Strategy{v}, Description: v.Description, NeedsLLM: true, Preparer: preparer{}})
+		engine.Register(engine.Info{Strategy: engine.Define(v.Name, options, v.answer), Description: v.Description, NeedsLLM: true, Preparer: preparer{}})
 	}
 }
 
@@ -145,32 +146,20 @@ func variant(name string) (Variant, bool) {
 	return Variants[i], true
 }
 
-// Strategy is one RAIDD variant.
-type Strategy struct{ v Variant }
-
-// Name returns the variant's name.
-func (s Strategy) Name() string { return s.v.Name }
-
-// Options are k, fuse, derive, derive_model, format and max_citations.
-func (Strategy) Options() engine.Options { return options }
-
-// Variant returns the strategy's variant.
-func (s Strategy) Variant() Variant { return s.v }
-
-// Answer matches the question against the scope's derived documents and
+// answer matches the question against the scope's derived documents and
 // answers from the original chunks behind the best matches.
-func (s Strategy) Answer(ctx context.Context, rt *engine.Runtime) error {
+func (v Variant) answer(ctx context.Context, rt *engine.Runtime) error {
 	o := rt.Options()
 	cfg := rt.Config()
 	set := setOf(cfg.Model, o)
-	if err := s.ready(ctx, rt, set, o.Bool("derive")); err != nil {
+	if err := v.ready(ctx, rt, set, o.Bool("derive")); err != nil {
 		return err
 	}
-	m, err := s.meaning(ctx, rt, set)
+	m, err := v.meaning(ctx, rt, set)
 	if err != nil {
 		return err
 	}
-	chosen, err := s.retrieve(ctx, rt, set, o.Int("k"), o.String("fuse"), m)
+	chosen, err := v.retrieve(ctx, rt, set, o.Int("k"), o.String("fuse"), m)
 	if err != nil {
 		return err
 	}
@@ -215,7 +204,7 @@ func setOf(model string, o engine.Values) docstore.DerivedSet {
 // stages; its cost is not the answer's), else failing with
 // *NeedsDerivation. Indexing a complete set costs no tokens and is always
 // done.
-func (s Strategy) ready(ctx context.Context, rt *engine.Runtime, set docstore.DerivedSet, derive bool) error {
+func (v Variant) ready(ctx context.Context, rt *engine.Runtime, set docstore.DerivedSet, derive bool) error {
 	lib := rt.Library()
 	est, err := Missing(lib, set, rt.IDs())
 	if err != nil {
@@ -223,7 +212,7 @@ func (s Strategy) ready(ctx context.Context, rt *engine.Runtime, set docstore.De
 	}
 	if len(est.Docs) > 0 {
 		if !derive {
-			return &NeedsDerivation{Strategy: s.v.Name, Estimate: est, Scope: len(rt.Docs()),
+			return &NeedsDerivation{Strategy: v.Name, Estimate: est, Scope: len(rt.Docs()),
 				OtherModel: set.Model != rt.Config().Model, Others: others(lib, rt.IDs(), set)}
 		}
 		need := make([]docstore.DocID, len(est.Docs))
@@ -341,13 +330,13 @@ const rrfK = 60
 
 // retrieve ranks the variant's units — by BM25, and by cosine similarity
 // when m is not nil — and returns the first k distinct chunks, best first.
-func (s Strategy) retrieve(ctx context.Context, rt *engine.Runtime, set docstore.DerivedSet, k int, fuse string, m *meaning) ([]chunkHit, error) {
+func (v Variant) retrieve(ctx context.Context, rt *engine.Runtime, set docstore.DerivedSet, k int, fuse string, m *meaning) ([]chunkHit, error) {
 	lib, ids, question := rt.Library(), rt.IDs(), rt.Question()
 	units, err := lib.DerivedUnits(set, ids)
 	if err != nil {
 		return nil, err
 	}
-	rt.Stage(matchingStage(s.v.Kinds, units, set.Model, m.model()))
+	rt.Stage(matchingStage(v.Kinds, units, set.Model, m.model()))
 	q := docstore.ParseQuery(question)
 	pool := k * PoolPerK
 	search := func(kinds []docstore.DerivedKind, byMeaning bool) ([]docstore.DerivedHit, error) {
@@ -373,12 +362,12 @@ func (s Strategy) retrieve(ctx context.Context, rt *engine.Runtime, set docstore
 	if fuse == FuseScore {
 		// One collection of every kind's units: BM25 scores, and with
 		// embeddings their cosines, each min-max normalised and added.
-		hits, err := search(s.v.Kinds, false)
+		hits, err := search(v.Kinds, false)
 		if err != nil {
 			return nil, err
 		}
 		if m != nil {
-			near, err := search(s.v.Kinds, true)
+			near, err := search(v.Kinds, true)
 			if err != nil {
 				return nil, err
 			}
@@ -397,7 +386,7 @@ func (s Strategy) retrieve(ctx context.Context, rt *engine.Runtime, set docstore
 			if byMeaning && m == nil {
 				break
 			}
-			for _, kind := range s.v.Kinds {
+			for _, kind := range v.Kinds {
 				hits, err := search([]docstore.DerivedKind{kind}, byMeaning)
 				if err != nil {
 					return nil, err
@@ -416,11 +405,11 @@ func (s Strategy) retrieve(ctx context.Context, rt *engine.Runtime, set docstore
 		return nil, err
 	}
 	if len(ranked) == 0 {
-		return nil, s.nothing()
+		return nil, v.nothing()
 	}
 	out := ranked[:min(k, len(ranked))]
 	rt.Stage(describeChunks(rt.Docs(), out))
-	rt.Plan(s.plan(lib, set, rt.Docs(), out))
+	rt.Plan(v.plan(lib, set, rt.Docs(), out))
 	return out, nil
 }
 
@@ -455,15 +444,7 @@ func fuseRanks(names []ranking, lists [][]chunkHit) []chunkHit {
 		h.Score = fused[key]
 		out = append(out, *h)
 	}
-	slices.SortStableFunc(out, func(a, b chunkHit) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return a.best - b.best
-	})
+	slices.SortStableFunc(out, func(a, b chunkHit) int { return cmp.Or(cmp.Compare(b.Score, a.Score), a.best-b.best) })
 	return out
 }
 
@@ -497,12 +478,12 @@ func matchingStage(kinds []docstore.DerivedKind, units map[docstore.DerivedKind]
 	return s
 }
 
-func (s Strategy) nothing() error {
+func (v Variant) nothing() error {
 	var keys string
 	switch {
-	case len(s.v.Kinds) == 1 && s.v.Kinds[0] == docstore.DerivedSummary:
+	case len(v.Kinds) == 1 && v.Kinds[0] == docstore.DerivedSummary:
 		keys = "summary"
-	case len(s.v.Kinds) == 1:
+	case len(v.Kinds) == 1:
 		keys = "generated question"
 	default:
 		keys = "summary, question or chunk"
@@ -577,8 +558,8 @@ func (r Retrieval) String() string {
 	return fmt.Sprintf("%s matched %d chunks: %s", r.Strategy, len(r.Chunks), strings.Join(parts, "; "))
 }
 
-func (s Strategy) plan(lib *docstore.Library, set docstore.DerivedSet, docs []*docstore.Document, chosen []chunkHit) Retrieval {
-	p := Retrieval{Strategy: s.v.Name, Set: set}
+func (v Variant) plan(lib *docstore.Library, set docstore.DerivedSet, docs []*docstore.Document, chosen []chunkHit) Retrieval {
+	p := Retrieval{Strategy: v.Name, Set: set}
 	for _, c := range chosen {
 		d := docs[c.doc]
 		pc := RetrievedChunk{Doc: c.Doc, Chunk: c.Chunk, First: c.First, Last: c.Last, Sentences: [2]int{c.First, c.Last},
@@ -719,5 +700,3 @@ func joinInts(xs []int) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-var _ engine.Strategy = Strategy{}

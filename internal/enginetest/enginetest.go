@@ -126,33 +126,10 @@ var RealWaits = llm.WithSleep(func(ctx context.Context, d time.Duration) error {
 	}
 })
 
-// Strategy is a strategy made of a function, for testing what runs inside
-// an answer (generate.Run, the Runtime, the Caller) without a real
-// strategy around it.
-type Strategy struct {
-	Label string // the name; "test" when empty
-	Table engine.Options
-	Run   func(ctx context.Context, rt *engine.Runtime) error
-}
-
-// Name is the strategy's name.
-func (s Strategy) Name() string {
-	if s.Label == "" {
-		return "test"
-	}
-	return s.Label
-}
-
-// Options is the strategy's table.
-func (s Strategy) Options() engine.Options { return s.Table }
-
-// Answer runs Run.
-func (s Strategy) Answer(ctx context.Context, rt *engine.Runtime) error { return s.Run(ctx, rt) }
-
 // Answer answers question with run as the strategy, over every document
 // of env's library, passing the events to emit (which may be nil).
 func Answer(ctx context.Context, env *engine.Env, question string, run func(context.Context, *engine.Runtime) error, emit func(engine.Event)) (*engine.Answer, error) {
-	return engine.Run(ctx, env, Strategy{Run: run}, engine.Request{Question: question}, emit)
+	return engine.Run(ctx, env, engine.Define("test", nil, run), engine.Request{Question: question}, emit)
 }
 
 // Events gathers an answer's events by kind, for a test to check.

@@ -1,6 +1,7 @@
 package longcite
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -96,12 +97,22 @@ func chunkNumbering(ctx context.Context, rt *engine.Runtime, k int, fusion retri
 	if len(ranked) == 0 {
 		return nil, nothing("chunk")
 	}
-	// Keep the best chunks that fit, in rank order. Their snippet numbers
-	// follow document order, so the tokens of a label are bounded by the
-	// largest number.
-	cfg := rt.Config()
+	num, tokens, err := keepChunks(rt, ranked)
+	if err == nil && num.Len() < len(ranked) {
+		rt.Stagef("the %d retrieved chunks (%s tokens) exceed the model's %s context: kept the best %d",
+			len(ranked), engine.Kilo(tokens), engine.Kilo(rt.Config().ContextWindow), num.Len())
+	}
+	return num, err
+}
+
+// keepChunks keeps the best chunks of ranked (best first) that fit the
+// model's context, in rank order, and numbers them in document order; it
+// also returns the tokens all of ranked would take. The snippet numbers
+// follow document order, so the tokens of a label are bounded by the
+// largest number.
+func keepChunks(rt *engine.Runtime, ranked []chunkRef) (*citations.Numbering, int, error) {
 	docs := rt.Docs()
-	avail := cfg.PromptBudget() - generate.Overhead(generate.OneShot, citations.ChunkMode, rt.Question(), docs)
+	avail := rt.Config().PromptBudget() - generate.Overhead(generate.OneShot, citations.ChunkMode, rt.Question(), docs)
 	kept := make([]chunkRef, 0, len(ranked))
 	total := 0
 	for _, r := range ranked {
@@ -115,23 +126,15 @@ func chunkNumbering(ctx context.Context, rt *engine.Runtime, k int, fusion retri
 		}
 	}
 	if len(kept) == 0 {
-		return nil, noRoom(rt, generate.OneShot)
+		return nil, total, noRoom(rt, generate.OneShot)
 	}
-	if len(kept) < len(ranked) {
-		rt.Stagef("the %d retrieved chunks (%s tokens) exceed the model's %s context: kept the best %d",
-			len(ranked), engine.Kilo(total), engine.Kilo(cfg.ContextWindow), len(kept))
-	}
-	slices.SortFunc(kept, func(a, b chunkRef) int {
-		if a.Doc != b.Doc {
-			return a.Doc - b.Doc
-		}
-		return a.Chunk - b.Chunk
-	})
+	slices.SortFunc(kept, func(a, b chunkRef) int { return cmp.Or(a.Doc-b.Doc, a.Chunk-b.Chunk) })
 	parts := make([]citations.ChunkPart, len(kept))
 	for i, r := range kept {
 		parts[i] = citations.ChunkOf(docs[r.Doc], r.Chunk)
 	}
-	return citations.NewChunkNumbering(parts...)
+	num, err := citations.NewChunkNumbering(parts...)
+	return num, total, err
 }
 
 func nothing(unit string) error {

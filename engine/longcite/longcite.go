@@ -7,7 +7,8 @@
 //     answers with sentence-level citations in one pass. A scope longer
 //     than the model's context keeps its most relevant sentences and their
 //     neighbours, in document order with their real numbers, and says so
-//     as a stage.
+//     as a stage. With level=chunk it is LAC-C: the scope's stored chunks
+//     numbered "Snippet [1]"… and cited "[k]", as RAC-C cites.
 //   - rag, RAC-S (and RAC-C with level=chunk): the model reads only the
 //     top k sentences retrieved for the question, in document order and
 //     numbered with their real indices as in LAC-S — or the top k chunks,
@@ -23,10 +24,12 @@ package longcite
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/generate"
+	"github.com/citelens/citelens/engine/retrieve"
 )
 
 // The strategies' registered names.
@@ -38,7 +41,7 @@ const (
 func init() {
 	engine.Register(engine.Info{
 		Strategy:    engine.Define(Name, lacOptions, answerLAC),
-		Description: "LongCite LAC-S: the model reads the whole documents, sentences numbered, and cites them in one pass",
+		Description: "LongCite LAC-S: the model reads the whole documents, sentences numbered (level=chunk: chunks, LAC-C), and cites them in one pass",
 		NeedsLLM:    true,
 	})
 	engine.Register(engine.Info{
@@ -52,12 +55,51 @@ func init() {
 // part, when it is longer than the model's context) and answers in one
 // pass.
 func answerLAC(ctx context.Context, rt *engine.Runtime) error {
-	p, err := passOf(rt, LevelSentence)
+	level := rt.Options().String("level")
+	p, err := passOf(rt, level)
 	if err != nil {
 		return err
 	}
-	_, err = Whole(ctx, rt, p)
+	if level == LevelSentence {
+		_, err = Whole(ctx, rt, p)
+		return err
+	}
+	num, err := wholeChunks(ctx, rt)
+	if err != nil {
+		return err
+	}
+	rt.Stagef("asking %s (%s prompt, %s)", rt.Config().Model, p.Format, engine.Plural(num.Len(), "chunk", "chunks"))
+	_, err = generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve})
 	return err
+}
+
+// wholeChunks numbers every stored chunk of the scope (LAC-C), or when
+// they do not fit the model's context the most relevant that do.
+func wholeChunks(ctx context.Context, rt *engine.Runtime) (*citations.Numbering, error) {
+	var all []chunkRef
+	for d, doc := range rt.Docs() {
+		for c := range doc.Chunks {
+			all = append(all, chunkRef{Doc: d, Chunk: c})
+		}
+	}
+	num, tokens, err := keepChunks(rt, all)
+	if err != nil || num.Len() == len(all) {
+		return num, err
+	}
+	ranked, err := rankChunks(ctx, rt, len(all), retrieve.Fusion{})
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range all { // the chunks sharing no word with the question last
+		if !slices.Contains(ranked, c) {
+			ranked = append(ranked, c)
+		}
+	}
+	if num, _, err = keepChunks(rt, ranked); err == nil {
+		rt.Stagef("the documents (%s tokens) exceed the model's %s context: kept the %d chunks most relevant to the question",
+			engine.Kilo(tokens), engine.Kilo(rt.Config().ContextWindow), num.Len())
+	}
+	return num, err
 }
 
 // Pass is how a one-pass answer is asked: the prompt format and the

@@ -31,14 +31,11 @@ var (
 	maxCitations = generate.MaxCitations("", "by default 3 for sentences (LongBench-Cite's cap), 5 for chunks (CoF's)")
 	levelOption  = engine.Option{Name: "level", Kind: engine.OneOf, Default: LevelSentence, Help: "what is numbered and cited",
 		Choices: []engine.Choice{
-			{Value: LevelSentence, Help: "RAC-S", Also: []string{"sentences", "s"}},
-			{Value: LevelChunk, Help: "RAC-C", Also: []string{"chunks", "c"}},
+			{Value: LevelSentence, Help: "LAC-S, RAC-S", Also: []string{"sentences", "s"}},
+			{Value: LevelChunk, Help: "LAC-C, RAC-C", Also: []string{"chunks", "c"}},
 		}}
 	notHere    = "longcite reads the whole scope; retrieval settings are for the rag strategy"
-	lacOptions = engine.Options{
-		generate.FormatOption, maxCitations,
-		{Name: "k", Refused: notHere}, {Name: "level", Refused: notHere},
-	}
+	lacOptions = engine.Options{generate.FormatOption, maxCitations, levelOption, {Name: "k", Refused: notHere}}
 	ragOptions = engine.Options{
 		generate.FormatOption, maxCitations,
 		{Name: "k", Kind: engine.Int, Min: 1, Max: MaxK, Default: fmt.Sprint(DefaultK), Help: "sentences or chunks retrieved"},

@@ -163,3 +163,39 @@ func TestRAGTrimsToBudget(t *testing.T) {
 		t.Errorf("%d sentences shown; stages %q", n, ev.stages)
 	}
 }
+
+// TestLACC: longcite level=chunk (LAC-C) shows every chunk of the scope as
+// a snippet, in document order, and "[k]" cites the k-th chunk; a scope
+// longer than the context keeps its most relevant chunks.
+func TestLACC(t *testing.T) {
+	lib, docs := enginetest.Library(t, declaration)
+	doc := docs[0]
+	srv := llmtest.New(t)
+	srv.Respond(func(llmtest.ChatRequest) llmtest.Reply {
+		return llmtest.Text("<statement>The King imposed taxes without consent.<cite>[2]</cite></statement>")
+	})
+	cfg := enginetest.Config(srv)
+	env := enginetest.Env(t, lib, cfg)
+	ans, err := ask(t, env, Name, engine.Request{Question: "taxes imposed without consent", Options: engine.Settings("level", "chunk")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(snippetRE.FindAllString(srv.ChatRequests()[0].Last(), -1)); n != len(doc.Chunks)+3 { // and the example's 3
+		t.Errorf("%d snippets shown, want the %d chunks", n-3, len(doc.Chunks))
+	}
+	c := doc.Chunks[1]
+	if sp := ans.Statements[0].Citations; len(sp) != 1 || sp[0].First != int(c.First) || sp[0].Last != int(c.Last) {
+		t.Errorf("[2] resolved to %+v, want chunk 2 (sentences %d-%d)", sp, c.First, c.Last)
+	}
+	cfg.ContextWindow, cfg.MaxOutput = 3000, 500
+	var ev collect
+	if _, err := ask(t, enginetest.Env(t, lib, cfg), Name, engine.Request{Question: "taxes imposed without consent", Options: engine.Settings("level", "chunk")}, ev.emit); err != nil {
+		t.Fatal(err)
+	}
+	if p := srv.ChatRequests()[1].Last(); !strings.Contains(strings.Join(ev.stages, "\n"), "kept the") || !strings.Contains(p, "Taxes on us without our Consent") {
+		t.Errorf("trimmed LAC-C: stages %q", ev.stages)
+	}
+	if _, err := ask(t, env, Name, engine.Request{Question: "q", Options: engine.Settings("level", "chunk", "format", "longcite-model")}, nil); !errors.Is(err, engine.ErrOption) {
+		t.Errorf("LAC-C with the LongCite model format: %v", err)
+	}
+}

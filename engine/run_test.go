@@ -55,7 +55,7 @@ func TestRunBookkeeping(t *testing.T) {
 	if len(ans.Warnings) != 1 || len(ans.Statements) != 1 || ans.Statements[0].Citations == nil {
 		t.Errorf("warnings %q, statements %+v", ans.Warnings, ans.Statements)
 	}
-	if len(ev.Stages) != 1 || len(ev.Warnings) != 1 || len(ev.Statements) != 1 || len(ev.Usage) != 2 {
+	if len(ev.Stages) != 2 || len(ev.Warnings) != 1 || len(ev.Statements) != 1 || len(ev.Usage) != 2 {
 		t.Errorf("events %+v", ev)
 	}
 	if err := engine.Save(env.Library, ans); err != nil {
@@ -141,7 +141,7 @@ func TestCaller(t *testing.T) {
 	if streamed.String() != "Hello." || strings.Join(ev.Deltas, "") != "Hello." {
 		t.Errorf("streamed %q, deltas %q", streamed.String(), ev.Deltas)
 	}
-	if len(ev.Stages) != 1 || !strings.Contains(ev.Stages[0], "HTTP 503") || len(ev.Warnings) != 1 || len(ans.Stages) != 2 {
+	if len(ev.Stages) != 2 || !strings.Contains(ev.Stages[0], "HTTP 503") || len(ev.Warnings) != 1 || len(ans.Stages) != 2 {
 		t.Errorf("stages %q, warnings %q: want the retry, then the warning", ev.Stages, ev.Warnings)
 	}
 	if len(ans.Warnings) != 1 || ans.Warnings[0] != "the draft reached the output limit of 20 tokens and may be cut short; raise max_output in the config file" {

@@ -182,41 +182,18 @@ func (s *script) sent(k int) []string {
 	return append([]string(nil), s.prompts[k]...)
 }
 
-// events gathers a strategy's events.
+// events gathers a strategy's events, and counts the deltas that come
+// after the first statement.
 type events struct {
-	stages     []string
-	deltas     []string
-	statements []citations.Statement
-	usage      []llm.Usage
-	// deltasAfterStatement counts deltas after the first statement.
+	enginetest.Events
 	deltasAfterStatement int
 }
 
 func (e *events) emit(ev engine.Event) {
-	switch ev := ev.(type) {
-	case engine.Stage:
-		e.stages = append(e.stages, string(ev))
-	case engine.Warning:
-		e.stages = append(e.stages, string(ev))
-	case engine.Delta:
-		e.deltas = append(e.deltas, string(ev))
-		if len(e.statements) > 0 {
-			e.deltasAfterStatement++
-		}
-	case engine.Statement:
-		e.statements = append(e.statements, ev.Statement)
-	case engine.Usage:
-		e.usage = append(e.usage, ev.Usage)
+	if _, ok := ev.(engine.Delta); ok && len(e.Statements) > 0 {
+		e.deltasAfterStatement++
 	}
-}
-
-func (e *events) hasStage(sub string) bool {
-	for _, s := range e.stages {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
+	e.Emit(ev)
 }
 
 // stationSentence returns the index of station n's first sentence.
@@ -257,18 +234,18 @@ func TestCoarseToFine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ans.Statements) != 4 || len(ev.statements) != 4 {
-		t.Fatalf("%d statements (%d emitted), want 4: %+v", len(ans.Statements), len(ev.statements), ans.Statements)
+	if len(ans.Statements) != 4 || len(ev.Statements) != 4 {
+		t.Fatalf("%d statements (%d emitted), want 4: %+v", len(ans.Statements), len(ev.Statements), ans.Statements)
 	}
-	if got := strings.Join(ev.deltas, ""); got != sc.draft {
+	if got := strings.Join(ev.Deltas, ""); got != sc.draft {
 		t.Errorf("the draft was not streamed as deltas: %q", got)
 	}
 	if ev.deltasAfterStatement != 0 {
 		t.Error("deltas came after statements: only the draft streams")
 	}
-	if !ev.hasStage("drafting an answer") || !ev.hasStage("retrieving up to 10 chunks for each of the answer's 4 sentences") ||
-		!ev.hasStage("adding chunk-level citations") || !ev.hasStage("narrowing the citations of 2 statements") {
-		t.Errorf("stages %q", ev.stages)
+	if !ev.HasStage("drafting an answer") || !ev.HasStage("retrieving up to 10 chunks for each of the answer's 4 sentences") ||
+		!ev.HasStage("adding chunk-level citations") || !ev.HasStage("narrowing the citations of 2 statements") {
+		t.Errorf("stages %q", ev.Stages)
 	}
 	for i, st := range ans.Statements {
 		switch i {
@@ -296,8 +273,8 @@ func TestCoarseToFine(t *testing.T) {
 	}
 	// One call for the draft, one for chunk citations, one per cited
 	// statement; each reported as a Usage event and summed in the answer.
-	if len(ev.usage) != 4 || ans.Usage.LLMCalls != 4 || ans.Usage.PromptTokens == 0 {
-		t.Errorf("usage events %d, answer usage %+v", len(ev.usage), ans.Usage)
+	if len(ev.Usage) != 4 || ans.Usage.LLMCalls != 4 || ans.Usage.PromptTokens == 0 {
+		t.Errorf("usage events %d, answer usage %+v", len(ev.Usage), ans.Usage)
 	}
 	if len(ans.Warnings) != 0 {
 		t.Errorf("warnings %q", ans.Warnings)
@@ -381,7 +358,7 @@ func TestNoSupportAndGroundingWarning(t *testing.T) {
 	if cited != 1 || len(ans.Statements) != 8 {
 		t.Fatalf("%d of %d statements cited, want 1 of 8", cited, len(ans.Statements))
 	}
-	if len(ans.Warnings) != 1 || !strings.Contains(ans.Warnings[0], "only 1 of 8 statements") || !ev.hasStage("only 1 of 8 statements") {
+	if len(ans.Warnings) != 1 || !strings.Contains(ans.Warnings[0], "only 1 of 8 statements") || !ev.HasStage("only 1 of 8 statements") {
 		t.Errorf("warnings %q", ans.Warnings)
 	}
 }
@@ -400,8 +377,8 @@ func TestLaterFailureKeepsWork(t *testing.T) {
 		if !errors.Is(err, llm.ErrServer) || !ans.Partial {
 			t.Fatalf("err %v, partial %v", err, ans.Partial)
 		}
-		if len(ans.Statements) != 4 || len(ev.statements) != 4 {
-			t.Fatalf("%d statements (%d emitted): the draft should be kept, uncited", len(ans.Statements), len(ev.statements))
+		if len(ans.Statements) != 4 || len(ev.Statements) != 4 {
+			t.Fatalf("%d statements (%d emitted): the draft should be kept, uncited", len(ans.Statements), len(ev.Statements))
 		}
 		for _, st := range ans.Statements {
 			if len(st.Citations) != 0 {
@@ -430,8 +407,8 @@ func TestLaterFailureKeepsWork(t *testing.T) {
 		if !errors.Is(err, llm.ErrServer) || !ans.Partial {
 			t.Fatalf("err %v, partial %v", err, ans.Partial)
 		}
-		if len(ans.Statements) != 5 || len(ev.statements) != 5 {
-			t.Fatalf("%d statements (%d emitted), want all 5", len(ans.Statements), len(ev.statements))
+		if len(ans.Statements) != 5 || len(ev.Statements) != 5 {
+			t.Fatalf("%d statements (%d emitted), want all 5", len(ans.Statements), len(ev.Statements))
 		}
 		first := ans.Statements[1]
 		if want := stationSentence(t, d, 5); len(first.Citations) != 1 || first.Citations[0].First != want || first.Citations[0].Last != want {
@@ -511,8 +488,8 @@ func TestDenseRetrieval(t *testing.T) {
 	if len(embedded) != 2 || embedded[0] != chunks || embedded[1] != 4 {
 		t.Errorf("embedding requests of %v texts, want [%d chunks, 4 draft sentences]", embedded, chunks)
 	}
-	if !ev.hasStage(fmt.Sprintf("embedding %d/%d chunks", chunks, chunks)) {
-		t.Errorf("stages %q", ev.stages)
+	if !ev.HasStage(fmt.Sprintf("embedding %d/%d chunks", chunks, chunks)) {
+		t.Errorf("stages %q", ev.Stages)
 	}
 	if ans.Usage.LLMCalls != 4+2 {
 		t.Errorf("usage %+v: want 4 chat calls and 2 embedding calls", ans.Usage)

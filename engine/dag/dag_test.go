@@ -53,8 +53,8 @@ func TestStopsOnModelSignal(t *testing.T) {
 	m := filmModel(t, true)
 	srv.Respond(m.respond)
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	var ev events
-	ans, err := ask(t, t.Context(), env, engine.Request{Question: question}, ev.emit)
+	var ev enginetest.Events
+	ans, err := ask(t, t.Context(), env, engine.Request{Question: question}, ev.Emit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,8 +73,8 @@ func TestStopsOnModelSignal(t *testing.T) {
 	if kinds[kindPlan] != 3 || kinds[kindFact] != 2 || kinds[kindFinal] != 1 {
 		t.Errorf("calls %v, want 3 plan, 2 fact, 1 final", kinds)
 	}
-	if ans.Usage.LLMCalls != 6 || ans.Usage.PromptTokens == 0 || ans.Usage.CompletionTokens == 0 || ev.usage != 6 {
-		t.Errorf("usage %+v from %d events, want 6 calls with tokens", ans.Usage, ev.usage)
+	if ans.Usage.LLMCalls != 6 || ans.Usage.PromptTokens == 0 || ans.Usage.CompletionTokens == 0 || len(ev.Usage) != 6 {
+		t.Errorf("usage %+v from %d events, want 6 calls with tokens", ans.Usage, len(ev.Usage))
 	}
 	// Each fact cites the sentence with its words, in its own document.
 	want := []struct {
@@ -121,8 +121,8 @@ func TestStopsOnModelSignal(t *testing.T) {
 			t.Errorf("stage %d is %q, want %q…", i+1, ans.Stages[i], w)
 		}
 	}
-	if ev.plans != 1 {
-		t.Errorf("%d plan events", ev.plans)
+	if len(ev.Plans) != 1 {
+		t.Errorf("%d plan events", len(ev.Plans))
 	}
 }
 

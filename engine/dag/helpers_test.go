@@ -190,23 +190,3 @@ func (m *model) respond(r llmtest.ChatRequest) llmtest.Reply {
 	m.t.Errorf("unexpected prompt:\n%.300s", p)
 	return llmtest.Status(400)
 }
-
-// events gathers a strategy's events.
-type events struct {
-	stages []string
-	usage  int
-	plans  int
-}
-
-func (e *events) emit(ev engine.Event) {
-	switch ev := ev.(type) {
-	case engine.Stage:
-		e.stages = append(e.stages, string(ev))
-	case engine.Warning:
-		e.stages = append(e.stages, string(ev))
-	case engine.Usage:
-		e.usage++
-	case engine.PlanEvent:
-		e.plans++
-	}
-}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/internal/enginetest"
 )
@@ -196,35 +195,6 @@ func shownContext(prompt string) string {
 	return ctx
 }
 
-// events gathers a strategy's events.
-type events struct {
-	stages []string
-	plans  []*Plan
-	usage  llm.Usage
-}
-
-func (e *events) emit(ev engine.Event) {
-	switch ev := ev.(type) {
-	case engine.Stage:
-		e.stages = append(e.stages, string(ev))
-	case engine.Warning:
-		e.stages = append(e.stages, string(ev))
-	case engine.PlanEvent:
-		e.plans = append(e.plans, ev.Plan.(*Plan))
-	case engine.Usage:
-		e.usage.Add(ev.Usage)
-	}
-}
-
-func (e *events) hasStage(substr string) bool {
-	for _, s := range e.stages {
-		if strings.Contains(s, substr) {
-			return true
-		}
-	}
-	return false
-}
-
 // New builds okra (okra-precise when precise) in env.
 func New(env *engine.Env, precise bool) (engine.Strategy, error) {
 	if precise {
@@ -234,14 +204,14 @@ func New(env *engine.Env, precise bool) (engine.Strategy, error) {
 }
 
 // ask runs a strategy through engine.Run.
-func ask(t *testing.T, env *engine.Env, precise bool, question string, opts []engine.Setting) (*engine.Answer, *events, error) {
+func ask(t *testing.T, env *engine.Env, precise bool, question string, opts []engine.Setting) (*engine.Answer, *enginetest.Events, error) {
 	t.Helper()
 	s, err := New(env, precise)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := &events{}
-	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: question, Options: opts}, ev.emit)
+	ev := &enginetest.Events{}
+	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: question, Options: opts}, ev.Emit)
 	return ans, ev, err
 }
 

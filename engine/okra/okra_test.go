@@ -71,11 +71,11 @@ func TestExtractiveExactEvidence(t *testing.T) {
 		p.Analysis.InformationType != Exact || !p.Analysis.EvidenceContained {
 		t.Errorf("analysis %+v", p.Analysis)
 	}
-	if !ev.hasStage("plan: extractive, exact information, evidence found (model) → retrieve and generate, 5 × 150-token segments, BM25:dense 3:2 (dense unavailable: lexical only)") {
-		t.Errorf("no plan stage in %q", ev.stages)
+	if !ev.HasStage("plan: extractive, exact information, evidence found (model) → retrieve and generate, 5 × 150-token segments, BM25:dense 3:2 (dense unavailable: lexical only)") {
+		t.Errorf("no plan stage in %q", ev.Stages)
 	}
-	if len(ev.plans) == 0 || ev.plans[len(ev.plans)-1].Context == nil {
-		t.Fatalf("plan events: %d, the last without the context size", len(ev.plans))
+	if len(ev.Plans) == 0 || ev.Plan().(*Plan).Context == nil {
+		t.Fatalf("plan events: %d, the last without the context size", len(ev.Plans))
 	}
 	if !cited(ans, "born in Chicago") {
 		t.Errorf("the answer does not cite the evidence: %+v", ans.Statements)
@@ -177,8 +177,8 @@ func TestMultiSourceSplitsTheQuery(t *testing.T) {
 	if p.Workflow != WorkflowSplit || !slices.Equal(p.SubQueries, want) || p.Granularity != 256 {
 		t.Errorf("plan %+v", p)
 	}
-	if !ev.hasStage("sub-question 2/2: What is the campus size of University of West Florida?") {
-		t.Errorf("stages %q", ev.stages)
+	if !ev.HasStage("sub-question 2/2: What is the campus size of University of West Florida?") {
+		t.Errorf("stages %q", ev.Stages)
 	}
 	if !cited(ans, "84 acres") || !cited(ans, "1,600 acres") {
 		t.Errorf("the answer does not cite both sources: %+v", ans.Statements)
@@ -230,8 +230,8 @@ func TestMultiBridgeReasonsStepByStep(t *testing.T) {
 	if !strings.Contains(rs[1].Last(), "Raquel Welch was an American actress") {
 		t.Errorf("the second step's context lacks what the next query found:\n%s", rs[1].Last())
 	}
-	if !ev.hasStage("step 2/3: retrieving for: What is the nationality of Raquel Welch?") {
-		t.Errorf("stages %q", ev.stages)
+	if !ev.HasStage("step 2/3: retrieving for: What is the nationality of Raquel Welch?") {
+		t.Errorf("stages %q", ev.Stages)
 	}
 	p := planOf(t, ans)
 	if p.Workflow != WorkflowStepwise || len(p.Steps) != 2 || p.Steps[1].Answer != "American" ||
@@ -294,8 +294,8 @@ func TestDenseWeightsWhenEmbeddingsConfigured(t *testing.T) {
 			embeds++
 		}
 	}
-	if embeds == 0 || !ev.hasStage("embedding") {
-		t.Errorf("%d embedding requests, stages %q", embeds, ev.stages)
+	if embeds == 0 || !ev.HasStage("embedding") {
+		t.Errorf("%d embedding requests, stages %q", embeds, ev.Stages)
 	}
 	if !cited(ans, "born in Chicago") {
 		t.Errorf("statements %+v", ans.Statements)
@@ -329,8 +329,8 @@ func TestMalformedAnalysisFallsBackToRules(t *testing.T) {
 			if p.Analysis.QuestionType != MultiSource || p.Workflow != WorkflowSplit || len(sc.requests(kindSplitter)) != 1 {
 				t.Errorf("plan %+v", p)
 			}
-			if len(p.Analysis.Reasons) != 3 || !ev.hasStage("analyzer: rules (model reply unusable") {
-				t.Errorf("reasons %q, stages %q", p.Analysis.Reasons, ev.stages)
+			if len(p.Analysis.Reasons) != 3 || !ev.HasStage("analyzer: rules (model reply unusable") {
+				t.Errorf("reasons %q, stages %q", p.Analysis.Reasons, ev.Stages)
 			}
 		})
 	}
@@ -416,8 +416,8 @@ func TestPreciseRereadsWholeDocuments(t *testing.T) {
 	if !strings.Contains(gen[0].Text(), `answer "unanswerable".)`) || strings.Contains(gen[1].Text(), "unanswerable") {
 		t.Errorf("the first prompt should ask for \"unanswerable\", the whole-context one not")
 	}
-	if !ev.hasStage("the answer says \"does not contain\": the context is insufficient; rereading the whole documents") {
-		t.Errorf("stages %q", ev.stages)
+	if !ev.HasStage("the answer says \"does not contain\": the context is insufficient; rereading the whole documents") {
+		t.Errorf("stages %q", ev.Stages)
 	}
 	p := planOf(t, ans)
 	if p.Precise == nil || !p.Precise.Reread || !slices.Contains(p.Operators, OpWhole) {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/internal/enginetest"
 )
@@ -186,21 +185,4 @@ func (m *model) derivations() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.derives
-}
-
-// collect gathers a strategy's events.
-type collect struct {
-	stages []string
-	plan   any
-}
-
-func (c *collect) emit(ev engine.Event) {
-	switch ev := ev.(type) {
-	case engine.Stage:
-		c.stages = append(c.stages, string(ev))
-	case engine.Warning:
-		c.stages = append(c.stages, string(ev))
-	case engine.PlanEvent:
-		c.plan = ev.Plan
-	}
 }

@@ -41,14 +41,14 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-func (f *fixture) ask(t *testing.T, strategy, question string, opts []engine.Setting) (*engine.Answer, *collect, error) {
+func (f *fixture) ask(t *testing.T, strategy, question string, opts []engine.Setting) (*engine.Answer, *enginetest.Events, error) {
 	t.Helper()
 	s, err := engine.New(strategy, f.env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ev collect
-	ans, err := engine.Run(t.Context(), f.env, s, engine.Request{Question: question, Options: opts}, ev.emit)
+	var ev enginetest.Events
+	ans, err := engine.Run(t.Context(), f.env, s, engine.Request{Question: question, Options: opts}, ev.Emit)
 	return ans, &ev, err
 }
 
@@ -165,9 +165,9 @@ func TestStrategiesAnswerFromOriginalChunks(t *testing.T) {
 			if len(cited) != 1 || cited[0].Text != c.target {
 				t.Errorf("cites %+v, want the sentence %q", cited, c.target)
 			}
-			plan, ok := ev.plan.(Retrieval)
+			plan, ok := ev.Plan().(Retrieval)
 			if !ok || len(plan.Chunks) == 0 || len(plan.Chunks) > DefaultK {
-				t.Fatalf("plan %+v, want 1 to %d chunks", ev.plan, DefaultK)
+				t.Fatalf("plan %+v, want 1 to %d chunks", ev.Plan(), DefaultK)
 			}
 			top := plan.Chunks[0]
 			d := docOf(t, f.docs, top.Doc)
@@ -183,7 +183,7 @@ func TestStrategiesAnswerFromOriginalChunks(t *testing.T) {
 			if c.matchedBy != "raw" && top.MatchedBy == c.matchedBy && !strings.Contains(top.Key, map[string]string{"summary": "conflagration", "question": "watercraft"}[c.matchedBy]) {
 				t.Errorf("plan key %q", top.Key)
 			}
-			stages := strings.Join(ev.stages, "\n")
+			stages := strings.Join(ev.Stages, "\n")
 			for _, want := range []string{"matching the question against", fmt.Sprintf("%d chunk", len(plan.Chunks)), "asking " + llmtest.DefaultModel} {
 				if !strings.Contains(stages, want) {
 					t.Errorf("stages lack %q:\n%s", want, stages)
@@ -213,7 +213,7 @@ func TestDistinctChunksAndStages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := ev.plan.(Retrieval)
+	plan := ev.Plan().(Retrieval)
 	if len(plan.Chunks) != 3 {
 		t.Fatalf("plan has %d chunks, want 3", len(plan.Chunks))
 	}
@@ -227,13 +227,13 @@ func TestDistinctChunksAndStages(t *testing.T) {
 	}
 	units, _ := f.lib.DerivedUnits(SetFor(llmtest.DefaultModel), []docstore.DocID{f.docs[0].ID, f.docs[1].ID})
 	want := "matching the question against " + engine.Thousands(units[docstore.DerivedQuestion]) + " questions written by test-model"
-	if !slices.Contains(ev.stages, want) {
-		t.Errorf("stages %q lack %q", ev.stages, want)
+	if !slices.Contains(ev.Stages, want) {
+		t.Errorf("stages %q lack %q", ev.Stages, want)
 	}
-	if !slices.ContainsFunc(ev.stages, func(s string) bool {
+	if !slices.ContainsFunc(ev.Stages, func(s string) bool {
 		return strings.HasPrefix(s, "3 chunks from ") && strings.Contains(s, "sentences ")
 	}) {
-		t.Errorf("stages %q do not locate the chunks", ev.stages)
+		t.Errorf("stages %q do not locate the chunks", ev.Stages)
 	}
 	if ans.Usage.LLMCalls != 1 {
 		t.Errorf("the answer made %d calls, want 1", ans.Usage.LLMCalls)
@@ -271,16 +271,16 @@ func TestNeedsDerivation(t *testing.T) {
 		}
 	}
 
-	var ev collect
+	var ev enginetest.Events
 	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "Which conflagration destroyed the mill?",
-		Options: engine.Settings("derive", "yes")}, ev.emit)
+		Options: engine.Settings("derive", "yes")}, ev.Emit)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.derivations() != len(chunks) {
 		t.Errorf("%d derivation calls for %d chunks", m.derivations(), len(chunks))
 	}
-	stages := strings.Join(ev.stages, "\n")
+	stages := strings.Join(ev.Stages, "\n")
 	for _, want := range []string{"deriving summaries and questions with test-model for " + engine.Thousands(len(chunks)) + " chunks of survey.txt",
 		"derived " + engine.Thousands(len(chunks)) + " chunks of survey.txt: " + engine.Thousands(len(chunks)) + " calls", "asking test-model"} {
 		if !strings.Contains(stages, want) {
@@ -377,7 +377,7 @@ func TestRankFusion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := ev.plan.(Retrieval)
+	plan := ev.Plan().(Retrieval)
 	kinds := map[string]int{}
 	for i, c := range plan.Chunks {
 		want := 0.0
@@ -403,8 +403,8 @@ func TestRankFusion(t *testing.T) {
 	if top := plan.Chunks[0]; len(top.Ranks) < 2 {
 		t.Errorf("the best chunk %+v was found by one kind only", top)
 	}
-	if !slices.ContainsFunc(ev.stages, func(s string) bool { return strings.Contains(s, "8 chunks (") && strings.Contains(s, " by their ") }) {
-		t.Errorf("stages do not say which keys found the chunks: %q", ev.stages)
+	if !slices.ContainsFunc(ev.Stages, func(s string) bool { return strings.Contains(s, "8 chunks (") && strings.Contains(s, " by their ") }) {
+		t.Errorf("stages do not say which keys found the chunks: %q", ev.Stages)
 	}
 	if str := plan.String(); !strings.HasPrefix(str, "raidd-u matched 8 chunks: sentences ") || !strings.Contains(str, " #1") {
 		t.Errorf("plan summary %q", str)
@@ -414,7 +414,7 @@ func TestRankFusion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range ev.plan.(Retrieval).Chunks {
+	for _, c := range ev.Plan().(Retrieval).Chunks {
 		if c.Ranks != nil || c.Score < 1 {
 			t.Errorf("fuse=score chunk %+v", c)
 		}

@@ -8,7 +8,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -132,7 +131,8 @@ func Answer(ctx context.Context, env *engine.Env, question string, run func(cont
 	return engine.Run(ctx, env, engine.Define("test", nil, run), engine.Request{Question: question}, emit)
 }
 
-// Events gathers an answer's events by kind, for a test to check.
+// Events gathers an answer's events by kind, for a test to check. A
+// warning is among the stages too, as the answer keeps it.
 type Events struct {
 	Stages     []string
 	Warnings   []string
@@ -148,6 +148,7 @@ func (e *Events) Emit(ev engine.Event) {
 	case engine.Stage:
 		e.Stages = append(e.Stages, string(ev))
 	case engine.Warning:
+		e.Stages = append(e.Stages, string(ev))
 		e.Warnings = append(e.Warnings, string(ev))
 	case engine.Delta:
 		e.Deltas = append(e.Deltas, string(ev))
@@ -160,15 +161,22 @@ func (e *Events) Emit(ev engine.Event) {
 	}
 }
 
-// HasStage reports whether a stage (or a warning, which shows as one)
-// contains substr.
+// HasStage reports whether a stage (or a warning) contains substr.
 func (e *Events) HasStage(substr string) bool {
-	for _, s := range append(slices.Clone(e.Stages), e.Warnings...) {
+	for _, s := range e.Stages {
 		if strings.Contains(s, substr) {
 			return true
 		}
 	}
 	return false
+}
+
+// Plan is the last plan reported, nil if none was.
+func (e *Events) Plan() engine.Plan {
+	if len(e.Plans) == 0 {
+		return nil
+	}
+	return e.Plans[len(e.Plans)-1]
 }
 
 // Calls sums the usage events' model calls.

@@ -43,7 +43,7 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	fs.Var(&f.docs, "doc", "ask of this document (`ID` prefix, file name, or a PATH to add first; repeatable; default: all)")
 	fs.StringVar(&f.strategy, "strategy", engine.DefaultStrategy, "answering strategy (see 'citelens strategies')")
 	fs.IntVar(&f.k, "k", 0, "at most `N` statements (extractive) or retrieved units (retrieval strategies)")
-	fs.Var(&f.opts, "opt", "strategy option `key=value` (repeatable)")
+	fs.Var(&f.opts, "opt", "strategy option `name=value` (repeatable; 'citelens strategies NAME' lists them)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the answer as one JSON object")
 	fs.StringVar(&f.batch, "batch", "", "answer every question of a questions.jsonl `FILE`, one JSON object per line")
 	fs.BoolVar(&f.noSave, "no-save", false, "do not save the answer in the library")

@@ -38,7 +38,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	strategyName := fs.String("strategy", engine.DefaultStrategy, "answering strategy")
 	k := fs.Int("k", 0, "at most `N` statements or retrieved units")
 	var opts stringList
-	fs.Var(&opts, "opt", "strategy option `key=value` (repeatable)")
+	fs.Var(&opts, "opt", "strategy option `name=value` (repeatable; 'citelens strategies NAME' lists them)")
 	out := fs.String("out", "", "write each question's scores and answer to `FILE` (JSON lines)")
 	perQuestion := fs.Bool("per-question", false, "print each question's scores as a JSON line as it is answered")
 	limit := fs.Int("limit", 0, "answer only the first `N` questions")

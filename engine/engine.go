@@ -1,7 +1,3 @@
-// Package engine answers questions over documents of the library. A Strategy
-// turns a Request into an Answer, emitting Events (stages, streamed text,
-// finished statements, usage) as it goes so a UI can show progress.
-// Strategies register themselves by name in the registry.
 package engine
 
 import (
@@ -9,35 +5,95 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/llm"
 )
 
 // Request is one question over a scope of documents.
 type Request struct {
 	Question string
 	Docs     []docstore.DocID // the scope; empty means every document
-	// Options are strategy-specific settings ("k", "chunk", "format"...),
-	// documented by each strategy.
-	Options map[string]string
+	// Options are the strategy's settings, in the order given ("k=5" on
+	// the command line is {Name: "k", Value: "5"}); each strategy
+	// declares those it takes (Strategy.Options).
+	Options []Setting
 }
 
-// Event is one thing a strategy reports while answering. Exactly one field
-// is set.
-type Event struct {
-	Stage     string               // "retrieving…", "sub-question 2/3: …"
-	Delta     string               // raw model text as it streams
-	Statement *citations.Statement // a finished statement
-	Usage     *llm.Usage           // the usage of one model call
-	Plan      any                  // a strategy's plan, once known
-}
+// Setting is one strategy option as given: a name and its value, not yet
+// read.
+type Setting struct{ Name, Value string }
 
 // Answer is the finished answer; see citations.Answer.
 type Answer = citations.Answer
 
-// Strategy answers questions. Answer must honour ctx: on cancellation it
-// returns what it has so far (statements already emitted) with ctx.Err().
-// emit is called from the goroutine that called Answer.
+// Strategy answers questions. Run parses the request's options against
+// Options, loads the scope, and calls Answer with the Runtime of that one
+// answer; everything the strategy has to say — stages, warnings,
+// statements, its plan, the usage of its model calls — it says through
+// the Runtime, which assembles the Answer. Answer must honour ctx: on
+// cancellation it returns ctx.Err() (or an error wrapping it), and what it
+// reported so far is kept as a partial answer.
+//
+// A strategy holds no state of its own between answers: it is a value
+// registered once (Register) and used for every answer, possibly at once.
 type Strategy interface {
 	Name() string
-	Answer(ctx context.Context, req Request, emit func(Event)) (*Answer, error)
+	// Options declares the settings the strategy takes.
+	Options() Options
+	Answer(ctx context.Context, rt *Runtime) error
 }
+
+// Plan is a strategy's account of what it chose to do and why (OkraLong's
+// workflow, dag's sub-questions, RAIDD's retrieved chunks). The answer
+// keeps it as Answer.Plan and front ends show its Line; its JSON (the
+// value's encoding/json form) is what `ask --json`, the saved answer and
+// the exports carry.
+type Plan interface {
+	// Line is the plan in one line, for a status line: "multi-bridge →
+	// step-wise reasoner, 5 × 150-token segments, BM25:dense 3:2".
+	Line() string
+}
+
+// Reporter is where work done for an answer says what it is doing and
+// what it spends (the Runtime is one): engine/dense reports embedding
+// progress and cost to it.
+type Reporter interface {
+	Stage(s string)
+	Warn(s string)
+	Usage(u citations.Usage)
+}
+
+var _ Reporter = (*Runtime)(nil)
+
+// Settings makes settings of name, value pairs, in order:
+// Settings("k", "5", "level", "chunk").
+func Settings(nameValue ...string) []Setting {
+	if len(nameValue)%2 != 0 {
+		panic("engine.Settings takes name, value pairs")
+	}
+	out := make([]Setting, 0, len(nameValue)/2)
+	for i := 0; i < len(nameValue); i += 2 {
+		out = append(out, Setting{Name: nameValue[i], Value: nameValue[i+1]})
+	}
+	return out
+}
+
+// Define makes a strategy of its name, its option table and its answer:
+// what a strategy package registers.
+//
+//	engine.Register(engine.Info{
+//		Strategy:    engine.Define("cof", options, answer),
+//		Description: "LongCite CoF, post-hoc: …",
+//		NeedsLLM:    true,
+//	})
+func Define(name string, options Options, answer func(context.Context, *Runtime) error) Strategy {
+	return defined{name, options, answer}
+}
+
+type defined struct {
+	name    string
+	options Options
+	answer  func(context.Context, *Runtime) error
+}
+
+func (d defined) Name() string                                  { return d.name }
+func (d defined) Options() Options                              { return d.options }
+func (d defined) Answer(ctx context.Context, rt *Runtime) error { return d.answer(ctx, rt) }

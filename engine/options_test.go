@@ -7,35 +7,66 @@ import (
 	"github.com/citelens/citelens/engine"
 )
 
-func TestIntOption(t *testing.T) {
+var table = engine.Options{
+	{Name: "k", Aliases: []string{"top"}, Kind: engine.Int, Min: 1, Max: 20, Default: "5", Help: "chunks retrieved"},
+	{Name: "cap", Kind: engine.Int, Min: 0, Help: "citations kept, 0 for no limit"},
+	{Name: "stop", Kind: engine.Ratio, Default: "0.4", Help: "the share of the best kept"},
+	{Name: "merge", Kind: engine.Bool, Default: "yes"},
+	{Name: "level", Kind: engine.OneOf, Default: "sentence", Choices: []engine.Choice{
+		{Value: "sentence", Help: "RAC-S", Also: []string{"s"}}, {Value: "chunk", Help: "RAC-C"}}},
+	{Name: "model", Kind: engine.Text, Help: "the model whose work to use"},
+	{Name: "level_of_detail", Refused: "not here"},
+}
+
+func TestOptionsParse(t *testing.T) {
+	v, err := table.Parse("rag", engine.Settings("top", " 7 ", "level", "S", "merge", "off", "stop", "0.25", "model", "m", "k", "8"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Int("k") != 8 || !v.Given("k") || v.String("level") != "sentence" || v.Bool("merge") || v.Ratio("stop") != 0.25 || v.String("model") != "m" {
+		t.Errorf("values: k %d level %q merge %v stop %g model %q", v.Int("k"), v.String("level"), v.Bool("merge"), v.Ratio("stop"), v.String("model"))
+	}
+	if v.Int("cap") != 0 || v.Given("cap") {
+		t.Errorf("cap without a default: %d, given %v", v.Int("cap"), v.Given("cap"))
+	}
+	d, _ := table.Parse("rag", nil)
+	if d.Int("k") != 5 || d.Given("k") || !d.Bool("merge") || d.Ratio("stop") != 0.4 || d.String("level") != "sentence" {
+		t.Errorf("defaults wrong")
+	}
+}
+
+func TestOptionErrors(t *testing.T) {
 	for _, c := range []struct {
-		val  string
-		want int
-		err  string
+		given []engine.Setting
+		want  string
 	}{
-		{"1", 1, ""},
-		{" 20 ", 20, ""},
-		{" 0", 0, `invalid option: k=" 0": give a whole number of chunks, 1 to 20`}, // quoted as given
-		{"21", 0, `invalid option: k="21": give a whole number of chunks, 1 to 20`},
-		{"x", 0, `invalid option: k="x": give a whole number of chunks, 1 to 20`},
+		{engine.Settings("k", "x"), `invalid option: k="x": give a whole number from 1 to 20 (chunks retrieved)`},
+		{engine.Settings("k", " 0"), `invalid option: k=" 0": give a whole number from 1 to 20 (chunks retrieved)`}, // quoted as given
+		{engine.Settings("cap", "-1"), `invalid option: cap="-1": give a whole number from 0 up (citations kept, 0 for no limit)`},
+		{engine.Settings("stop", "1"), `invalid option: stop="1": give a number between 0 and 1, such as 0.4 (the share of the best kept)`},
+		{engine.Settings("merge", "perhaps"), `invalid option: merge="perhaps": give yes or no`},
+		{engine.Settings("level", "page"), `invalid option: level="page": give sentence (RAC-S) or chunk (RAC-C)`},
+		{engine.Settings("model", " "), `invalid option: model=" ": give the model whose work to use`},
+		{engine.Settings("l_max", "3"), `invalid option: "l_max"; the rag strategy takes k, cap, stop, merge, level, model`},
+		{engine.Settings("level_of_detail", "3"), `invalid option: "level_of_detail" (not here); the rag strategy takes k, cap, stop, merge, level, model`},
+		// The first bad setting in the order given is the one reported.
+		{engine.Settings("k", "3", "zz", "1", "k", "99", "aa", "2"), `invalid option: "zz"; the rag strategy takes k, cap, stop, merge, level, model`},
+		{engine.Settings("merge", "x", "k", "0"), `invalid option: merge="x": give yes or no`},
 	} {
-		n, err := engine.IntOption("k", c.val, 1, 20, "a whole number of chunks")
-		switch {
-		case c.err == "" && (err != nil || n != c.want):
-			t.Errorf("IntOption(%q) = %d, %v; want %d", c.val, n, err, c.want)
-		case c.err != "" && (!errors.Is(err, engine.ErrOption) || err.Error() != c.err):
-			t.Errorf("IntOption(%q) error = %v; want %s", c.val, err, c.err)
+		_, err := table.Parse("rag", c.given)
+		if !errors.Is(err, engine.ErrOption) || err.Error() != c.want {
+			t.Errorf("%v:\n got %v\nwant %s", c.given, err, c.want)
 		}
 	}
 }
 
-func TestUnknownOption(t *testing.T) {
-	err := engine.UnknownOption("rag", "l_max", "", []string{"k", "level"})
-	if want := `invalid option: "l_max"; the rag strategy takes k, level`; !errors.Is(err, engine.ErrOption) || err.Error() != want {
-		t.Errorf("got %v, want %s", err, want)
+func TestOptionRange(t *testing.T) {
+	for i, want := range []string{"from 1 to 20", "from 0 up", "between 0 and 1", "yes|no", "sentence|chunk", "text"} {
+		if got := table[i].Range(); got != want {
+			t.Errorf("%s: range %q, want %q", table[i].Name, got, want)
+		}
 	}
-	err = engine.UnknownOption("longcite", "k", " (not here)", []string{"format"})
-	if want := `invalid option: "k" (not here); the longcite strategy takes format`; err.Error() != want {
-		t.Errorf("got %v, want %s", err, want)
+	if n := len(table.Listed()); n != len(table)-1 {
+		t.Errorf("%d listed, want all but the refused name", n)
 	}
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/fix"
 )
 
 // Env is what a strategy is built with: the library, and the model
@@ -16,7 +18,7 @@ import (
 type Env struct {
 	Library *docstore.Library
 	// Config is the model configuration (possibly unconfigured).
-	Config llm.Config
+	Config config.Config
 	// LLM is the client for Config, nil when no endpoint is configured.
 	LLM *llm.Client
 }
@@ -24,7 +26,7 @@ type Env struct {
 // NewEnv builds an environment over lib with cfg, creating the client when
 // cfg names an endpoint. A configuration that cannot make a client is not
 // an error here: strategies that need a model report it through RequireLLM.
-func NewEnv(lib *docstore.Library, cfg llm.Config) *Env {
+func NewEnv(lib *docstore.Library, cfg config.Config) *Env {
 	env := &Env{Library: lib, Config: cfg}
 	if cfg.Configured() == nil {
 		if c, err := llm.New(cfg); err == nil {
@@ -50,26 +52,21 @@ func (e *Env) RequireLLM(strategy string) (*llm.Client, error) {
 	return nil, fmt.Errorf("%w: %s needs a model: %v", ErrUnavailable, strategy, reason)
 }
 
-// RequireLibraryLLM returns the client for strategy, which reads env's
-// library with a model, or an error wrapping ErrUnavailable that says what
-// is missing: the library, or the model endpoint (see RequireLLM). env may
-// be nil.
-func RequireLibraryLLM(env *Env, strategy string) (*llm.Client, error) {
-	if env == nil || env.Library == nil {
-		return nil, fmt.Errorf("%w: the %s strategy needs a library", ErrUnavailable, strategy)
-	}
-	return env.RequireLLM(strategy)
+// Info is a registered strategy: the strategy itself and what front ends
+// say about it.
+type Info struct {
+	Strategy    Strategy
+	Description string // one line, for `citelens strategies` and the picker
+	// NeedsLLM says the strategy cannot run without a model endpoint; New
+	// refuses it in an environment without one, saying what to set.
+	NeedsLLM bool
+	// Preparer, when the strategy needs work done on documents before it
+	// can answer about them, does that work (see Preparer); nil for most.
+	Preparer Preparer
 }
 
-// Info describes a registered strategy.
-type Info struct {
-	Name        string
-	Description string // one line, for `citelens strategies` and the picker
-	NeedsLLM    bool   // it cannot run without a model endpoint
-	// New builds the strategy. It returns an error wrapping ErrUnavailable
-	// when the environment lacks what the strategy needs.
-	New func(env *Env) (Strategy, error)
-}
+// Name is the strategy's name.
+func (i Info) Name() string { return i.Strategy.Name() }
 
 // ErrUnavailable means a strategy cannot run in this environment (no model
 // endpoint configured, say); its message says what to set.
@@ -91,10 +88,10 @@ var (
 func Register(info Info) {
 	regMu.Lock()
 	defer regMu.Unlock()
-	if _, dup := registry[info.Name]; dup {
-		panic("engine: strategy registered twice: " + info.Name)
+	if _, dup := registry[info.Name()]; dup {
+		panic("engine: strategy registered twice: " + info.Name())
 	}
-	registry[info.Name] = info
+	registry[info.Name()] = info
 }
 
 // Strategies lists the registered strategies, the default first and the
@@ -108,12 +105,12 @@ func Strategies() []Info {
 	}
 	slices.SortFunc(out, func(a, b Info) int {
 		switch {
-		case a.Name == DefaultStrategy:
+		case a.Name() == DefaultStrategy:
 			return -1
-		case b.Name == DefaultStrategy:
+		case b.Name() == DefaultStrategy:
 			return 1
 		}
-		return strings.Compare(a.Name, b.Name)
+		return strings.Compare(a.Name(), b.Name())
 	})
 	return out
 }
@@ -126,15 +123,27 @@ func Lookup(name string) (Info, bool) {
 	return info, ok
 }
 
-// New builds the named strategy in env.
+// New returns the named strategy, ready to Run in env: an error wrapping
+// ErrUnknownStrategy when no strategy has that name, or ErrUnavailable
+// when env lacks what it needs (a library; a model endpoint, for one that
+// NeedsLLM), each saying what to do.
 func New(name string, env *Env) (Strategy, error) {
 	info, ok := Lookup(name)
 	if !ok {
 		names := make([]string, 0)
 		for _, i := range Strategies() {
-			names = append(names, i.Name)
+			names = append(names, i.Name())
 		}
-		return nil, fmt.Errorf("%w %q; the strategies are: %s", ErrUnknownStrategy, name, strings.Join(names, ", "))
+		return nil, fix.With(fmt.Errorf("%w %q; the strategies are: %s", ErrUnknownStrategy, name, strings.Join(names, ", ")),
+			"See 'citelens strategies'.")
 	}
-	return info.New(env)
+	if env == nil || env.Library == nil {
+		return nil, fmt.Errorf("%w: the %s strategy needs a library", ErrUnavailable, name)
+	}
+	if info.NeedsLLM {
+		if _, err := env.RequireLLM(name); err != nil {
+			return nil, fix.With(err, "The extractive strategy needs no model.")
+		}
+	}
+	return info.Strategy, nil
 }

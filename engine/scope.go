@@ -1,18 +1,15 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/llm"
 )
 
-// LoadScope loads a request's documents in order, each once; an empty
+// loadScope loads a request's documents in order, each once; an empty
 // scope means every document of the library.
-func LoadScope(lib *docstore.Library, ids []docstore.DocID) ([]*docstore.Document, error) {
+func loadScope(lib *docstore.Library, ids []docstore.DocID) ([]*docstore.Document, error) {
 	if len(ids) == 0 {
 		infos, err := lib.List()
 		if err != nil {
@@ -44,15 +41,7 @@ func LoadScope(lib *docstore.Library, ids []docstore.DocID) ([]*docstore.Documen
 // DescribeScope says how much of the scope a prompt shows, for stages:
 // "1 document, 3,412 sentences".
 func DescribeScope(docs []*docstore.Document, sentences int) string {
-	d := "1 document"
-	if len(docs) != 1 {
-		d = fmt.Sprintf("%d documents", len(docs))
-	}
-	s := "sentences"
-	if sentences == 1 {
-		s = "sentence"
-	}
-	return fmt.Sprintf("%s, %s %s", d, Thousands(sentences), s)
+	return Plural(len(docs), "document", "documents") + ", " + Plural(sentences, "sentence", "sentences")
 }
 
 // Thousands writes n with thousands separators: "9,870".
@@ -94,24 +83,12 @@ func Kilo(n int) string {
 	return strconv.Itoa((n+500)/1000) + "k"
 }
 
-// RetryStage tells the user why an answer is waiting on the server.
-func RetryStage(r llm.Retry) string {
-	why := "the server failed"
-	if r.Err != nil {
-		switch {
-		case r.Err.Status == 429:
-			why = "the server is busy (rate limited)"
-		case r.Err.Status != 0:
-			why = fmt.Sprintf("the server failed (HTTP %d)", r.Err.Status)
-		case r.Err.Kind == llm.ErrInterrupted:
-			why = "the connection dropped"
-		}
+// Plural writes n (with thousands separators) and the noun that agrees
+// with it: Plural(1, "chunk", "chunks") is "1 chunk", Plural(1204,
+// "summary", "summaries") is "1,204 summaries".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
 	}
-	return fmt.Sprintf("%s; retrying in %s (attempt %d of %d)", why, r.Wait.Round(100*time.Millisecond), r.Attempt+1, llm.MaxRetries+1)
-}
-
-// ReportRetries returns ctx set so that the client's retries on it are
-// emitted as stages.
-func ReportRetries(ctx context.Context, emit func(Event)) context.Context {
-	return llm.WithRetryNotify(ctx, func(r llm.Retry) { emit(Event{Stage: RetryStage(r)}) })
+	return Thousands(n) + " " + many
 }

@@ -9,11 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citelens/citelens/internal/config"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/keytest"
 )
@@ -65,7 +66,7 @@ func refman(b *testing.B) (*docstore.Library, *docstore.Document, *engine.Answer
 		}
 		// A real answer: the extractive strategy's, with many citations
 		// spread through the manual.
-		env := engine.NewEnv(lib, llm.Config{})
+		env := engine.NewEnv(lib, config.Config{})
 		s, err := engine.New("extractive", env)
 		if err != nil {
 			benchErr = err.Error()
@@ -74,7 +75,7 @@ func refman(b *testing.B) (*docstore.Library, *docstore.Document, *engine.Answer
 		ans, err := engine.Run(context.Background(), env, s, engine.Request{
 			Question: "how are missing values (NA) handled when fitting a linear model?",
 			Docs:     []docstore.DocID{info.ID},
-			Options:  map[string]string{"k": "40", "merge": "false"},
+			Options:  engine.Settings("k", "40", "merge", "false"),
 		}, nil)
 		if err != nil {
 			benchErr = err.Error()
@@ -102,7 +103,7 @@ func BenchmarkNextCitation(b *testing.B) {
 	}{{"80x24", 80, 24}, {"240x70", 240, 70}} {
 		b.Run(size.name, func(b *testing.B) {
 			sel, _ := themes.NewSelector("dark", false)
-			m := New(Options{Library: lib, Env: engine.NewEnv(lib, llm.Config{}), Theme: sel, ExportDir: b.TempDir()})
+			m := New(Options{Library: lib, Env: engine.NewEnv(lib, config.Config{}), Theme: sel, ExportDir: b.TempDir()})
 			b.Cleanup(m.Shutdown)
 			m = step(m, tea.WindowSizeMsg{Width: size.w, Height: size.h})
 			docs, err := lib.List()

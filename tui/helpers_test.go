@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citelens/citelens/internal/config"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
@@ -17,9 +19,9 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	_ "github.com/citelens/citelens/engine/extractive"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/internal/enginetest"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/keytest"
 )
@@ -43,9 +45,17 @@ var script struct {
 	// pauseAfter: after that many statements, wait for gate (or cancel).
 	pauseAfter int
 	gate       chan struct{}
-	draft      string // streamed as deltas before the first statement
-	plan       any
+	// draft is streamed before the first statement, by the model the
+	// answer's environment has (the scripted strategy asks it for the
+	// draft): the test's llmtest server.
+	draft string
+	plan  engine.Plan
 }
+
+// textPlan is a plan that is its line.
+type textPlan string
+
+func (p textPlan) Line() string { return string(p) }
 
 type scriptedStatement struct {
 	text  string
@@ -72,83 +82,63 @@ func declarationScript(t *testing.T, pauseAfter int) chan struct{} {
 	)
 }
 
-type scripted struct {
-	lib  *docstore.Library
-	name string
-}
+type scripted struct{ name string }
 
 func init() {
 	engine.Register(engine.Info{
-		Name:        "scripted",
+		Strategy:    scripted{"scripted"},
 		Description: "test strategy: answers what the test scripts",
-		New:         func(env *engine.Env) (engine.Strategy, error) { return scripted{env.Library, "scripted"}, nil },
 	})
 	// A model's strategy as the TUI sees one (NeedsLLM), which in the test
-	// answers without a model.
+	// answers without calling the model.
 	engine.Register(engine.Info{
-		Name:        "model-scripted",
+		Strategy:    scripted{"model-scripted"},
 		Description: "test strategy standing in for a model's",
 		NeedsLLM:    true,
-		New:         func(env *engine.Env) (engine.Strategy, error) { return scripted{env.Library, "model-scripted"}, nil },
 	})
 	engine.Register(engine.Info{
-		Name:        "needs-model",
+		Strategy:    scripted{"needs-model"},
 		Description: "test strategy that needs a model endpoint",
 		NeedsLLM:    true,
-		New: func(env *engine.Env) (engine.Strategy, error) {
-			if _, err := env.RequireLLM("needs-model"); err != nil {
-				return nil, err
-			}
-			return scripted{env.Library, "needs-model"}, nil
-		},
 	})
 }
 
 func (s scripted) Name() string { return s.name }
 
-func (s scripted) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
+func (scripted) Options() engine.Options { return nil }
+
+func (s scripted) Answer(ctx context.Context, rt *engine.Runtime) error {
 	script.mu.Lock()
 	sts, pause, gate, draft, plan := script.statements, script.pauseAfter, script.gate, script.draft, script.plan
 	script.mu.Unlock()
 
-	emit(engine.Event{Stage: "retrieving…"})
-	var docs []*docstore.Document
-	for _, id := range req.Docs {
-		d, err := s.lib.Document(id)
-		if err != nil {
-			return nil, err
-		}
-		docs = append(docs, d)
-	}
+	rt.Stage("retrieving…")
 	if plan != nil {
-		emit(engine.Event{Plan: plan})
+		rt.Plan(plan)
 	}
-	for _, w := range strings.SplitAfter(draft, " ") {
-		if w != "" {
-			emit(engine.Event{Delta: w})
+	if draft != "" {
+		if _, err := rt.Model().Stream(ctx, engine.Working, llm.ChatRequest{Messages: []llm.Message{llm.User("draft")}}, nil); err != nil {
+			return err
 		}
 	}
-	ans := &engine.Answer{}
 	for i, st := range sts {
 		if i == pause {
-			emit(engine.Event{Stage: "sub-question 2/2: what else did the colonists hold against the king, and how did they say it?"})
+			rt.Stage("sub-question 2/2: what else did the colonists hold against the king, and how did they say it?")
 			select {
 			case <-gate:
 			case <-ctx.Done():
-				return ans, ctx.Err()
+				return ctx.Err()
 			}
 		}
 		out := citations.Statement{Text: st.text}
 		for _, phrase := range st.cites {
-			out.Citations = append(out.Citations, spanOf(docs, phrase))
+			out.Citations = append(out.Citations, spanOf(rt.Docs(), phrase))
 		}
 		citations.Verify(&out)
-		ans.Statements = append(ans.Statements, out)
-		emit(engine.Event{Statement: &out})
+		rt.Statement(out)
 	}
-	u := llm.Usage{PromptTokens: 1200, CompletionTokens: 80, LLMCalls: 1}
-	emit(engine.Event{Usage: &u})
-	return ans, nil
+	rt.Usage(llm.Usage{PromptTokens: 1200, CompletionTokens: 80, LLMCalls: 1})
+	return nil
 }
 
 // spanOf is the citation of the sentence holding phrase.
@@ -175,7 +165,7 @@ func testOptions(t testing.TB, lib *docstore.Library, theme string) Options {
 	}
 	return Options{
 		Library:   lib,
-		Env:       engine.NewEnv(lib, llm.Config{}),
+		Env:       engine.NewEnv(lib, config.Config{}),
 		Theme:     sel,
 		Strategy:  "scripted",
 		ExportDir: t.TempDir(),

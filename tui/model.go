@@ -498,9 +498,9 @@ func (m *Model) showCitation(c conversation.CitationMsg) tea.Cmd {
 func (m *Model) openStrategyPicker() {
 	var items []picker.Item
 	for _, info := range engine.Strategies() {
-		it := picker.Item{Name: info.Name, Description: info.Description}
+		it := picker.Item{Name: info.Name(), Description: info.Description}
 		if info.NeedsLLM && m.opts.Env != nil && m.opts.Env.LLM == nil {
-			if _, err := m.opts.Env.RequireLLM(info.Name); err != nil {
+			if _, err := m.opts.Env.RequireLLM(info.Name()); err != nil {
 				it.Unavailable = strings.TrimPrefix(err.Error(), engine.ErrUnavailable.Error()+": ")
 				it.Tag = "needs a model"
 			}

@@ -21,7 +21,8 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/keytest"
 )
@@ -278,8 +279,12 @@ func TestHostileText(t *testing.T) {
 	lib, _ := enginetest.Library(t, enginetest.WriteFile(t, "hostile\x1b[31m.txt", text))
 	setScript(t, -1, scriptedStatement{"Model says \x1b[5mblink\x1b[0m, \x1b[2J, \x1b]8;;http://x\x07link\x1b]8;;\x07, \x9b31m and 日本語.", []string{"sentence with"}})
 	script.draft = "draft \x1b]52;c;ZXZpbA==\x07 text"
-	script.plan = map[string]string{"step": "\x1b[2Jclear"}
-	s := start(t, testOptions(t, lib, "dark"), 100, 30)
+	script.plan = textPlan("step: \x1b[2Jclear")
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Reply{Deltas: strings.SplitAfter(script.draft, " ")})
+	opts := testOptions(t, lib, "dark")
+	opts.Env = enginetest.Env(t, lib, enginetest.Config(srv))
+	s := start(t, opts, 100, 30)
 	s.waitText("hostile")
 	s.ask("what \x1b[31mis\x1b[0m here?")
 	s.waitText("1 statement")
@@ -369,6 +374,7 @@ func TestModelStatementsAreMarkdown(t *testing.T) {
 		scriptedStatement{"The colonists objected to **taxes** imposed without `consent`.", []string{"For imposing Taxes on us without our Consent"}},
 		scriptedStatement{"Standing armies were kept in peacetime.", []string{"Standing Armies without the Consent of our legislatures"}})
 	opts := testOptions(t, lib, "dark")
+	opts.Env = enginetest.Env(t, lib, enginetest.Config(llmtest.New(t))) // a model the strategy does not call
 	opts.Strategy = "model-scripted"
 	s := start(t, opts, 100, 30)
 	s.waitText("declaration.txt")

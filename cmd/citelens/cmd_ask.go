@@ -15,6 +15,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/internal/fix"
 )
 
 func init() {
@@ -42,7 +43,7 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	fs.Var(&f.docs, "doc", "ask of this document (`ID` prefix, file name, or a PATH to add first; repeatable; default: all)")
 	fs.StringVar(&f.strategy, "strategy", engine.DefaultStrategy, "answering strategy (see 'citelens strategies')")
 	fs.IntVar(&f.k, "k", 0, "at most `N` statements (extractive) or retrieved units (retrieval strategies)")
-	fs.Var(&f.opts, "opt", "strategy option `key=value` (repeatable)")
+	fs.Var(&f.opts, "opt", "strategy option `name=value` (repeatable; 'citelens strategies NAME' lists them)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the answer as one JSON object")
 	fs.StringVar(&f.batch, "batch", "", "answer every question of a questions.jsonl `FILE`, one JSON object per line")
 	fs.BoolVar(&f.noSave, "no-save", false, "do not save the answer in the library")
@@ -71,7 +72,7 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	}
 	strategy, err := engine.New(f.strategy, env)
 	if err != nil {
-		return strategyError(err)
+		return err
 	}
 	if f.batch != "" {
 		return askBatch(ctx, a, env, strategy, f, options)
@@ -106,31 +107,22 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	return runErr
 }
 
-// parseOptions turns --opt key=value pairs (and --k) into strategy options.
-func parseOptions(pairs []string, k int) (map[string]string, error) {
-	opts := map[string]string{}
+// parseOptions turns --opt key=value pairs (and --k, last) into strategy
+// options, in the order given: the strategy reads them in that order, so
+// the first it cannot use is the one reported.
+func parseOptions(pairs []string, k int) ([]engine.Setting, error) {
+	var opts []engine.Setting
 	for _, p := range pairs {
 		key, val, ok := strings.Cut(p, "=")
 		if !ok || key == "" {
-			return nil, fmt.Errorf("--opt %q is not key=value", p)
+			return nil, fix.With(fmt.Errorf("--opt %q is not key=value", p), "Give each option as --opt name=value.")
 		}
-		opts[key] = val
+		opts = append(opts, engine.Setting{Name: key, Value: val})
 	}
 	if k > 0 {
-		opts["k"] = strconv.Itoa(k)
+		opts = append(opts, engine.Setting{Name: "k", Value: strconv.Itoa(k)})
 	}
 	return opts, nil
-}
-
-// strategyError explains why a strategy cannot be built.
-func strategyError(err error) error {
-	switch {
-	case errors.Is(err, engine.ErrUnknownStrategy):
-		return withHint(err, "See 'citelens strategies'.")
-	case errors.Is(err, engine.ErrUnavailable):
-		return withHint(err, "The extractive strategy needs no model: --strategy extractive.")
-	}
-	return err
 }
 
 // scopeDocs resolves --doc references; one that names a file not in the
@@ -148,7 +140,7 @@ func scopeDocs(ctx context.Context, a *app, l *docstore.Library, refs []string) 
 		}
 		if err != nil {
 			if errors.Is(err, docstore.ErrNotFound) {
-				return nil, withHint(err, "Give an ID prefix or file name from 'citelens ls', or the path of a file to add.")
+				return nil, fix.With(err, "Give an ID prefix or file name from 'citelens ls', or the path of a file to add.")
 			}
 			return nil, err
 		}
@@ -167,15 +159,24 @@ type statementPrinter struct {
 }
 
 func (p *statementPrinter) event(ev engine.Event) {
-	switch {
-	case ev.Stage != "" && p.showStages:
-		fmt.Fprintf(p.stageW, "\x1b[2m%s\x1b[0m\n", textproc.OneLine(ev.Stage))
-	case ev.Plan != nil && p.showStages:
-		if summary, _ := citations.PlanLines(ev.Plan); summary != "" {
-			fmt.Fprintf(p.stageW, "\x1b[2mplan: %s\x1b[0m\n", summary)
+	switch ev := ev.(type) {
+	case engine.Stage:
+		p.stage(string(ev))
+	case engine.Warning:
+		p.stage(string(ev))
+	case engine.PlanEvent:
+		if line := ev.Plan.Line(); line != "" {
+			p.stage("plan: " + line)
 		}
-	case ev.Statement != nil:
-		p.printStatement(ev.Statement)
+	case engine.Statement:
+		p.printStatement(&ev.Statement)
+	}
+}
+
+// stage shows what the answer is doing, dimmed, on a terminal.
+func (p *statementPrinter) stage(s string) {
+	if p.showStages {
+		fmt.Fprintf(p.stageW, "\x1b[2m%s\x1b[0m\n", textproc.OneLine(s))
 	}
 }
 
@@ -196,7 +197,7 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 	for i := p.printed; i < len(ans.Statements); i++ {
 		p.printStatement(&ans.Statements[i])
 	}
-	if len(ans.Statements) == 0 {
+	if len(ans.Statements) == 0 && !ans.Partial {
 		fmt.Fprintln(p.w, "No supporting sentences found.")
 	}
 	if p.n > 0 {
@@ -227,7 +228,8 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 			fmt.Fprintf(p.w, "- %s\n", textproc.OneLine(w))
 		}
 	}
-	if ans.Partial {
+	if ans.Partial && len(ans.Statements) > 0 {
+		// The error itself, with what to do, is the command's own.
 		fmt.Fprintf(p.w, "\n(partial answer: %s)\n", textproc.OneLine(ans.Error))
 	}
 }
@@ -239,7 +241,7 @@ type batchQuestion struct {
 	Docs     []string `json:"docs"`
 }
 
-func askBatch(ctx context.Context, a *app, env *engine.Env, strategy engine.Strategy, f askFlags, options map[string]string) error {
+func askBatch(ctx context.Context, a *app, env *engine.Env, strategy engine.Strategy, f askFlags, options []engine.Setting) error {
 	in, err := os.Open(f.batch)
 	if err != nil {
 		return err

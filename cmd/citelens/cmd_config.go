@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/fix"
+
 	"github.com/citelens/citelens/docstore/textproc"
-	"github.com/citelens/citelens/engine/llm"
 )
 
 func init() {
@@ -33,7 +35,7 @@ func runConfig(ctx context.Context, a *app, args []string) error {
 		if len(args) > 1 {
 			return errors.New("config path takes no arguments")
 		}
-		fmt.Fprintln(a.stdout, textproc.OneLine(llm.ConfigPath()))
+		fmt.Fprintln(a.stdout, textproc.OneLine(config.Path()))
 		return nil
 	case "-h", "-help", "--help":
 		printCommandUsage(a.stdout, commands["config"], newFlags(a, commands["config"]))
@@ -46,7 +48,7 @@ func runConfig(ctx context.Context, a *app, args []string) error {
 
 func runConfigInit(a *app, args []string) error {
 	c := &command{name: "config init", args: "[--force]",
-		summary: "Write a commented config file (mode 0600) to " + llm.ConfigPath() + ".\nIt holds no API key: set OPENAI_API_KEY in the environment."}
+		summary: "Write a commented config file (mode 0600) to " + config.Path() + ".\nIt holds no API key: set OPENAI_API_KEY in the environment."}
 	fs := newFlags(a, c)
 	force := fs.Bool("force", false, "replace an existing file")
 	rest, err := parseFlags(a, fs, args)
@@ -57,26 +59,26 @@ func runConfigInit(a *app, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	path := llm.ConfigPath()
-	if err := llm.WriteConfigTemplate(path, *force); err != nil {
-		if errors.Is(err, llm.ErrConfigExists) {
-			return withHint(err, "Edit it, or run `citelens config init --force` to replace it with the template.")
+	path := config.Path()
+	if err := config.WriteTemplate(path, *force); err != nil {
+		if errors.Is(err, config.ErrConfigExists) {
+			return fix.With(err, "Edit it, or run `citelens config init --force` to replace it with the template.")
 		}
 		return err
 	}
 	fmt.Fprintf(a.stdout, "Wrote %s (readable only by you).\n", textproc.OneLine(path))
-	fmt.Fprintf(a.stdout, "Edit it, set %s in your environment if your server needs a key, then run `citelens doctor`.\n", llm.EnvAPIKey)
+	fmt.Fprintf(a.stdout, "Edit it, set %s in your environment if your server needs a key, then run `citelens doctor`.\n", config.EnvAPIKey)
 	return nil
 }
 
 // configReport is `config show --json`.
 type configReport struct {
-	Path       string        `json:"path"`
-	FileFound  bool          `json:"file_found"`
-	Settings   []llm.Setting `json:"settings"`
-	Warnings   []string      `json:"warnings"`
-	Configured bool          `json:"configured"`
-	Problem    string        `json:"problem,omitempty"`
+	Path       string           `json:"path"`
+	FileFound  bool             `json:"file_found"`
+	Settings   []config.Setting `json:"settings"`
+	Warnings   []string         `json:"warnings"`
+	Configured bool             `json:"configured"`
+	Problem    string           `json:"problem,omitempty"`
 }
 
 func runConfigShow(a *app, args []string) error {
@@ -92,9 +94,9 @@ func runConfigShow(a *app, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	cfg, err := llm.LoadConfig()
+	cfg, err := config.Load()
 	if err != nil {
-		return withHint(err, "Fix the setting named above; `citelens config init --force` rewrites the file from the template.")
+		return fix.With(err, "Fix the setting named above; `citelens config init --force` rewrites the file from the template.")
 	}
 	problem := cfg.Configured()
 	if *asJSON {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,9 +12,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/dense"
-	"github.com/citelens/citelens/engine/llm"
-	"github.com/citelens/citelens/engine/raidd"
+	"github.com/citelens/citelens/internal/fix"
 )
 
 func init() {
@@ -25,6 +24,9 @@ func init() {
 	})
 }
 
+// runDerive prepares the documents for every strategy that needs work
+// done on them before it answers (engine.Preparer): today, RAIDD's
+// derived documents and their embeddings.
 func runDerive(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["derive"])
 	var refs stringList
@@ -46,83 +48,125 @@ func runDerive(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *status {
-		m := *model
-		if m == "" {
-			m = env.Config.Model
+	p := engine.Preparation{Docs: docs, Model: *model, Jobs: *jobs, NoEmbed: *noEmbed}
+	for _, prep := range preparers() {
+		if *status {
+			st, err := prep.Status(env, p)
+			if err != nil {
+				return err
+			}
+			if err := printPrepStatus(a, st, *asJSON); err != nil {
+				return err
+			}
+			continue
 		}
-		return deriveStatus(a, l, raidd.SetFor(m), docs, env.Config.EmbedModel, *asJSON)
-	}
-	client, err := env.RequireLLM("derive")
-	if err != nil {
-		return withHint(err, "Deriving needs a model endpoint: see 'citelens config show'.")
-	}
-	dv := &raidd.Deriver{Library: l, Client: client, Model: *model, Jobs: *jobs}
-	rep, err := deriveWithProgress(ctx, a, dv, docs)
-	// Then the derived documents of every complete document are embedded,
-	// once, so that no question pays for it.
-	var emb *dense.DerivedReport
-	var eerr error
-	if err == nil && !*noEmbed && dense.Enabled(env) {
-		var r dense.DerivedReport
-		r, eerr = embedDerived(ctx, a, l, client, dv.Set(), completeDocs(rep), dense.DerivedKinds)
-		emb = &r
-	}
-	if *asJSON {
-		view := newDeriveView(rep)
-		view.Embedding = newDeriveEmbedView(emb)
-		if jerr := writeJSON(a.stdout, view); jerr != nil && err == nil {
-			err = jerr
+		if _, err := env.RequireLLM("derive"); err != nil {
+			return fix.With(err, "Deriving needs a model endpoint: see 'citelens config show'.")
 		}
-	} else {
-		printDeriveReport(a.stdout, rep)
-		printDeriveEmbedded(a.stdout, emb)
+		rep, err := prepareWithProgress(ctx, a, env, prep, p)
+		if *asJSON {
+			if jerr := writeJSON(a.stdout, newDeriveView(rep)); jerr != nil && err == nil {
+				err = jerr
+			}
+		} else {
+			printDeriveReport(a.stdout, rep)
+			printDeriveEmbedded(a.stdout, rep.Embedding)
+		}
+		if err != nil {
+			return prepareError(err, rep, refs, *model)
+		}
 	}
-	if err != nil {
-		return deriveError(err, dv, docs, refs)
-	}
-	return embedDerivedError(eerr, dv, refs)
+	return nil
 }
 
-// completeDocs are the documents of a derivation with every chunk derived
-// (some perhaps failed): those whose derived documents are indexed.
-func completeDocs(rep raidd.Report) []docstore.DocID {
-	var out []docstore.DocID
-	for _, d := range rep.Docs {
-		if d.Chunks > 0 && d.Done+d.Failed == d.Chunks {
-			out = append(out, d.ID)
+// preparers are the distinct Preparers of the registered strategies, in
+// the registry's order (RAIDD's variants share one).
+func preparers() []engine.Preparer {
+	var out []engine.Preparer
+	for _, info := range engine.Strategies() {
+		if info.Preparer != nil && !slices.Contains(out, info.Preparer) {
+			out = append(out, info.Preparer)
 		}
 	}
 	return out
 }
 
-// embedDerived embeds the units of kinds of set's derivation of docs that
-// are not embedded yet, with a progress bar on a terminal.
-func embedDerived(ctx context.Context, a *app, l *docstore.Library, client *llm.Client, set docstore.DerivedSet, docs []docstore.DocID, kinds []docstore.DerivedKind) (dense.DerivedReport, error) {
-	s, err := dense.New(l, client)
-	if err != nil {
-		return dense.DerivedReport{}, err
+// prepareWithProgress runs prep over p's documents, first saying what the
+// work will cost, with a progress bar on a terminal.
+func prepareWithProgress(ctx context.Context, a *app, env *engine.Env, prep engine.Preparer, p engine.Preparation) (*engine.Prepared, error) {
+	if st, err := prep.Status(env, p); err == nil && st.Missing.Units > 0 {
+		fmt.Fprintf(a.stderr, "Deriving summaries and questions for %s of %s with %s: about %s calls and %s tokens.\n",
+			engine.Plural(st.Missing.Units, "chunk", "chunks"), docCount(missingDocs(st)), textproc.OneLine(st.Model),
+			engine.Thousands(st.Missing.Calls), engine.ApproxTokens(st.Missing.Tokens()))
 	}
-	bar := &embedBar{liveLine: newLiveLine(a.stderr)}
-	rep, err := s.EnsureDerived(ctx, docs, set, kinds, bar.update)
+	bar := &prepareBar{liveLine: newLiveLine(a.stderr)}
+	p.Progress = bar.update
+	rep, err := prep.Prepare(ctx, env, p)
 	bar.finish()
+	if rep == nil {
+		rep = &engine.Prepared{}
+	}
 	return rep, err
 }
 
-// printDeriveEmbedded says what embedding the derived documents did.
-func printDeriveEmbedded(w io.Writer, rep *dense.DerivedReport) {
-	if rep == nil {
+// missingDocs counts the documents with work left.
+func missingDocs(st *engine.Prepared) int {
+	n := 0
+	for _, d := range st.Docs {
+		if d.Done+d.Failed < d.Units {
+			n++
+		}
+	}
+	return n
+}
+
+// prepareBar draws "[████░░░░] 40/120 chunks, 1.3/s, 25k tokens (…) · name"
+// for both steps of a preparation.
+type prepareBar struct {
+	liveLine
+	// key and base are where the current document and unit started, for
+	// the rate of a step counted per document.
+	key  string
+	base int
+	at   time.Time
+}
+
+func (b *prepareBar) update(p engine.Progress) {
+	key := p.Step + p.Doc + p.Unit
+	if p.Step == "deriving" {
+		key = p.Step // counted over the run
+	}
+	if key != b.key {
+		b.key, b.base, b.at = key, p.Done, time.Now()
+	}
+	if !b.due(p.Done == p.Total) {
 		return
 	}
-	if rep.EmbeddedTotal() == 0 {
-		if len(rep.Units) > 0 {
-			fmt.Fprintf(w, "The derived documents are embedded with %s already.\n", textproc.OneLine(rep.Model))
+	rate := float64(p.Done-b.base) / max(time.Since(b.at).Seconds(), 1e-3)
+	line := fmt.Sprintf("[%s] %s/%s %s, %.1f/s", barCells(p.Done, p.Total), engine.Thousands(p.Done), engine.Thousands(p.Total), p.Unit, rate)
+	if u := p.Usage; u.LLMCalls > 0 {
+		line += fmt.Sprintf(", %s tokens (%s prompt, %s completion)", engine.ApproxTokens(u.PromptTokens+u.CompletionTokens), engine.ApproxTokens(u.PromptTokens), engine.ApproxTokens(u.CompletionTokens))
+	}
+	if p.Failed > 0 {
+		line += fmt.Sprintf(", %d failed", p.Failed)
+	}
+	b.draw(line + " · " + textproc.OneLine(p.Doc))
+}
+
+// printDeriveEmbedded says what embedding the derived documents did.
+func printDeriveEmbedded(w io.Writer, e *engine.Embedding) {
+	if e == nil {
+		return
+	}
+	if e.Embedded == 0 {
+		if e.Units > 0 {
+			fmt.Fprintf(w, "The derived documents are embedded with %s already.\n", textproc.OneLine(e.Model))
 		}
 		return
 	}
-	fmt.Fprintf(w, "Embedded %s with %s in %s: %s calls, %s tokens", embeddedList(rep), textproc.OneLine(rep.Model),
-		time.Duration(rep.Seconds*float64(time.Second)).Round(100*time.Millisecond), engine.Thousands(rep.Usage.LLMCalls), engine.Thousands(rep.Usage.PromptTokens))
-	if rep.Usage.Estimated {
+	fmt.Fprintf(w, "Embedded %s with %s in %s: %s calls, %s tokens", embeddedList(e), textproc.OneLine(e.Model),
+		time.Duration(e.Seconds*float64(time.Second)).Round(100*time.Millisecond), engine.Thousands(e.Usage.LLMCalls), engine.Thousands(e.Usage.PromptTokens))
+	if e.Usage.Estimated {
 		fmt.Fprint(w, " (estimated: the server reported no usage)")
 	}
 	fmt.Fprintln(w, ".")
@@ -130,13 +174,10 @@ func printDeriveEmbedded(w io.Writer, rep *dense.DerivedReport) {
 
 // embeddedList names what a run embedded: "1,204 summaries, 9,632
 // questions and 1,204 chunks".
-func embeddedList(rep *dense.DerivedReport) string {
-	names := map[docstore.DerivedKind]string{docstore.DerivedSummary: "summaries", docstore.DerivedQuestion: "questions", docstore.DerivedRaw: "chunks"}
+func embeddedList(e *engine.Embedding) string {
 	var parts []string
-	for _, k := range dense.DerivedKinds {
-		if n := rep.Embedded[k]; n > 0 {
-			parts = append(parts, engine.Thousands(n)+" "+names[k])
-		}
+	for _, k := range e.Kinds {
+		parts = append(parts, engine.Thousands(k.N)+" "+k.What)
 	}
 	switch len(parts) {
 	case 0:
@@ -147,59 +188,25 @@ func embeddedList(rep *dense.DerivedReport) string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
-// embedDerivedError explains an embedding of derived documents that
-// stopped: the derivation is kept, and deriving again embeds the rest.
-func embedDerivedError(err error, dv *raidd.Deriver, refs []string) error {
-	if err == nil {
-		return nil
+// prepareError explains a preparation that stopped: what was done is
+// kept, and deriving again resumes.
+func prepareError(err error, rep *engine.Prepared, refs []string, model string) error {
+	if rep.Embedding != nil {
+		return resumeError(err, "embedding", fmt.Sprintf("The derived documents and what was embedded are kept: '%s' embeds the rest (or ask: the raidd strategies embed what they need).",
+			rerunCommand("derive", refs, model)))
 	}
-	return resumeError(err, "embedding", fmt.Sprintf("The derived documents and what was embedded are kept: '%s' embeds the rest (or ask: the raidd strategies embed what they need).",
-		rerunCommand("derive", refs, dv.Model)))
-}
-
-// deriveWithProgress runs dv over docs with a progress bar on a terminal:
-// chunks done of the total, the rate, and the tokens spent so far.
-func deriveWithProgress(ctx context.Context, a *app, dv *raidd.Deriver, docs []docstore.DocID) (raidd.Report, error) {
-	est, err := raidd.Missing(dv.Library, dv.Set(), docs)
-	if err != nil {
-		return raidd.Report{Set: dv.Set()}, err
-	}
-	if est.Chunks > 0 {
-		fmt.Fprintf(a.stderr, "Deriving summaries and questions for %s chunks of %s with %s: about %s calls and %s tokens.\n",
-			engine.Thousands(est.Chunks), docCount(len(est.Docs)), textproc.OneLine(est.Set.Model), engine.Thousands(est.Calls), engine.ApproxTokens(est.Tokens()))
-	}
-	bar := &deriveBar{newLiveLine(a.stderr)}
-	rep, err := dv.Derive(ctx, docs, bar.update)
-	bar.finish()
-	return rep, err
-}
-
-// deriveBar draws "[████░░░░] 40/120 chunks, 1.3/s, 25k tokens (name)".
-type deriveBar struct{ liveLine }
-
-func (b *deriveBar) update(p raidd.Progress) {
-	if !b.due(p.Done == p.Total) {
-		return
-	}
-	rate := float64(p.Done) / max(p.Elapsed.Seconds(), 1e-3)
-	line := fmt.Sprintf("[%s] %s/%s chunks, %.1f/s, %s tokens (%s prompt, %s completion)",
-		barCells(p.Done, p.Total), engine.Thousands(p.Done), engine.Thousands(p.Total), rate,
-		engine.ApproxTokens(p.Usage.PromptTokens+p.Usage.CompletionTokens), engine.ApproxTokens(p.Usage.PromptTokens), engine.ApproxTokens(p.Usage.CompletionTokens))
-	if p.Failed > 0 {
-		line += fmt.Sprintf(", %d failed", p.Failed)
-	}
-	b.draw(line + " · " + textproc.OneLine(p.Name))
+	return resumeError(err, "derivation", fmt.Sprintf("What was derived is kept: '%s' resumes where it stopped.", rerunCommand("derive", refs, model)))
 }
 
 // printDeriveReport writes what a derivation did.
-func printDeriveReport(w io.Writer, rep raidd.Report) {
-	if rep.Derived == 0 && len(rep.Failures) == 0 {
+func printDeriveReport(w io.Writer, rep *engine.Prepared) {
+	if rep.Done == 0 && len(rep.Failures) == 0 {
 		fmt.Fprintf(w, "Nothing to derive: %s already %s summaries and questions by %s (%s chunks).\n",
-			docCount(len(rep.Docs)), haveHas(len(rep.Docs)), textproc.OneLine(rep.Set.Model), engine.Thousands(rep.Resumed))
+			docCount(len(rep.Docs)), haveHas(len(rep.Docs)), textproc.OneLine(rep.Model), engine.Thousands(rep.Resumed))
 		return
 	}
 	fmt.Fprintf(w, "Derived %s chunks of %s with %s in %s: %s calls, %s prompt and %s completion tokens",
-		engine.Thousands(rep.Derived), docCount(len(rep.Docs)), textproc.OneLine(rep.Set.Model), time.Duration(rep.Seconds*float64(time.Second)).Round(100*time.Millisecond),
+		engine.Thousands(rep.Done), docCount(len(rep.Docs)), textproc.OneLine(rep.Model), time.Duration(rep.Seconds*float64(time.Second)).Round(100*time.Millisecond),
 		engine.Thousands(rep.Usage.LLMCalls), engine.Thousands(rep.Usage.PromptTokens), engine.Thousands(rep.Usage.CompletionTokens))
 	if rep.Usage.Estimated {
 		fmt.Fprint(w, " (estimated: the server reported no usage)")
@@ -209,22 +216,13 @@ func printDeriveReport(w io.Writer, rep raidd.Report) {
 		fmt.Fprintf(w, "%s chunks were derived before and kept.\n", engine.Thousands(rep.Resumed))
 	}
 	for _, f := range rep.Failures {
-		fmt.Fprintf(w, "Chunk %d of %s (page %d): %s; the next 'citelens derive' retries it.\n", f.Chunk+1, textproc.OneLine(f.Name), f.Page, f.Reason)
+		fmt.Fprintf(w, "Chunk %d of %s (page %d): %s; the next 'citelens derive' retries it.\n", f.Unit+1, textproc.OneLine(f.Name), f.Page, f.Reason)
 	}
 }
 
-// deriveError explains a derivation that stopped: what to do, and that
-// running again resumes.
-func deriveError(err error, dv *raidd.Deriver, docs []docstore.DocID, refs []string) error {
-	if err == nil {
-		return nil
-	}
-	return resumeError(err, "derivation", fmt.Sprintf("What was derived is kept: '%s' resumes where it stopped.", rerunCommand("derive", refs, dv.Model)))
-}
-
-// deriveStatus prints what is derived for docs and what deriving the rest
-// would cost.
-func deriveStatus(a *app, l *docstore.Library, set docstore.DerivedSet, docs []docstore.DocID, embedModel string, asJSON bool) error {
+// printPrepStatus prints what is derived for the documents and what
+// deriving the rest would cost.
+func printPrepStatus(a *app, st *engine.Prepared, asJSON bool) error {
 	type docStatus struct {
 		ID               docstore.DocID `json:"id"`
 		Name             string         `json:"name"`
@@ -248,50 +246,24 @@ func deriveStatus(a *app, l *docstore.Library, set docstore.DerivedSet, docs []d
 		EstCalls   int         `json:"estimated_calls"`
 		EstTokens  int         `json:"estimated_tokens"`
 	}
-	out.Model, out.EmbedModel = set.Model, embedModel
-	est, err := raidd.Missing(l, set, docs)
-	if err != nil {
-		return err
+	out.Model = st.Model
+	if st.Embedding != nil {
+		out.EmbedModel = st.Embedding.Model
 	}
-	out.Missing, out.EstCalls, out.EstTokens = est.Chunks, est.Calls, est.Tokens()
-	for _, id := range docs {
-		d, err := l.Document(id)
-		if err != nil {
-			return err
-		}
-		st, err := l.DerivedStatus(id, set)
-		if err != nil {
-			return err
-		}
-		chunks, err := raidd.Chunks(d)
-		if err != nil {
-			return err
-		}
-		ds := docStatus{ID: id, Name: d.Name, Chunks: len(chunks), Derived: st.Done - st.Failed, Failed: st.Failed,
-			Indexed: st.Indexed, PromptTokens: st.PromptTokens, CompletionTokens: st.CompletionTokens, LLMCalls: st.Calls}
-		if embedModel != "" && st.Indexed {
-			for _, k := range dense.DerivedKinds {
-				gaps, n, err := l.VectorGaps(docstore.DerivedVectorKey(id, embedModel, set, k))
-				if err != nil {
-					return err
-				}
-				ds.Units += n
-				ds.Embedded += n
-				for _, g := range gaps {
-					ds.Embedded -= g.Last - g.First + 1
-				}
-			}
-		}
-		out.Docs = append(out.Docs, ds)
+	out.Missing, out.EstCalls, out.EstTokens = st.Missing.Units, st.Missing.Calls, st.Missing.Tokens()
+	for _, d := range st.Docs {
+		out.Docs = append(out.Docs, docStatus{ID: d.ID, Name: d.Name, Chunks: d.Units, Derived: d.Done, Failed: d.Failed, Indexed: d.Complete,
+			PromptTokens: d.Spent.PromptTokens, CompletionTokens: d.Spent.CompletionTokens, LLMCalls: d.Spent.LLMCalls,
+			Units: d.Embeddable, Embedded: d.Embedded})
 	}
 	if asJSON {
 		return writeJSON(a.stdout, out)
 	}
-	if set.Model == "" {
+	if st.Model == "" {
 		fmt.Fprintln(a.stdout, "No model is configured: name one with --model to see its derived documents.")
 		return nil
 	}
-	fmt.Fprintf(a.stdout, "Derived documents by %s (%d-token chunks):\n", textproc.OneLine(set.Model), set.Tokens)
+	fmt.Fprintf(a.stdout, "Derived documents by %s (%d-token chunks):\n", textproc.OneLine(st.Model), st.UnitTokens)
 	for _, d := range out.Docs {
 		state := "complete"
 		switch {
@@ -312,19 +284,13 @@ func deriveStatus(a *app, l *docstore.Library, set docstore.DerivedSet, docs []d
 		}
 		fmt.Fprintln(a.stdout)
 	}
-	if est.Chunks > 0 {
+	if st.Missing.Units > 0 {
 		fmt.Fprintf(a.stdout, "Deriving the missing %s chunks takes about %s calls and %s tokens: run 'citelens derive'.\n",
-			engine.Thousands(est.Chunks), engine.Thousands(est.Calls), engine.ApproxTokens(est.Tokens()))
+			engine.Thousands(st.Missing.Units), engine.Thousands(st.Missing.Calls), engine.ApproxTokens(st.Missing.Tokens()))
 	}
-	if embedModel != "" {
-		units, embedded := 0, 0
-		for _, d := range out.Docs {
-			units, embedded = units+d.Units, embedded+d.Embedded
-		}
-		if embedded < units {
-			fmt.Fprintf(a.stdout, "%s of the derived summaries, questions and chunks are not embedded with %s yet: 'citelens derive' embeds them.\n",
-				engine.Thousands(units-embedded), textproc.OneLine(embedModel))
-		}
+	if e := st.Embedding; e != nil && e.Embedded < e.Units {
+		fmt.Fprintf(a.stdout, "%s of the derived summaries, questions and chunks are not embedded with %s yet: 'citelens derive' embeds them.\n",
+			engine.Thousands(e.Units-e.Embedded), textproc.OneLine(e.Model))
 	}
 	return nil
 }
@@ -356,15 +322,11 @@ type deriveEmbedView struct {
 	Seconds  float64         `json:"seconds"`
 }
 
-func newDeriveEmbedView(rep *dense.DerivedReport) *deriveEmbedView {
-	if rep == nil {
+func newDeriveEmbedView(e *engine.Embedding) *deriveEmbedView {
+	if e == nil {
 		return nil
 	}
-	v := &deriveEmbedView{Model: rep.Model, Embedded: rep.EmbeddedTotal(), Usage: rep.Usage, Seconds: rep.Seconds}
-	for _, n := range rep.Units {
-		v.Units += n
-	}
-	return v
+	return &deriveEmbedView{Model: e.Model, Units: e.Units, Embedded: e.Embedded, Usage: e.Usage, Seconds: e.Seconds}
 }
 
 type deriveDocView struct {
@@ -382,21 +344,21 @@ type deriveFailure struct {
 	Reason string         `json:"reason"`
 }
 
-func newDeriveView(rep raidd.Report) deriveView {
-	v := deriveView{Model: rep.Set.Model, ChunkTokens: rep.Set.Tokens, ChunkOverlap: rep.Set.Overlap,
-		Derived: rep.Derived, Resumed: rep.Resumed, Usage: rep.Usage, Seconds: rep.Seconds,
-		Documents: []deriveDocView{}, Failures: []deriveFailure{}}
+func newDeriveView(rep *engine.Prepared) deriveView {
+	v := deriveView{Model: rep.Model, ChunkTokens: rep.UnitTokens, ChunkOverlap: rep.UnitOverlap,
+		Derived: rep.Done, Resumed: rep.Resumed, Usage: rep.Usage, Seconds: rep.Seconds,
+		Documents: []deriveDocView{}, Failures: []deriveFailure{}, Embedding: newDeriveEmbedView(rep.Embedding)}
 	for _, d := range rep.Docs {
-		v.Documents = append(v.Documents, deriveDocView{ID: d.ID, Name: d.Name, Chunks: d.Chunks, Derived: d.Done, Failed: d.Failed})
+		v.Documents = append(v.Documents, deriveDocView{ID: d.ID, Name: d.Name, Chunks: d.Units, Derived: d.Done, Failed: d.Failed})
 	}
 	for _, f := range rep.Failures {
-		v.Failures = append(v.Failures, deriveFailure{Doc: f.Doc, Chunk: f.Chunk, Page: f.Page, Reason: f.Reason})
+		v.Failures = append(v.Failures, deriveFailure{Doc: f.Doc, Chunk: f.Unit, Page: f.Page, Reason: f.Reason})
 	}
 	return v
 }
 
-// evalDerive is the derive step of an evaluation, reported apart from the
-// answers' own cost.
+// evalDerive is the preparation step of an evaluation, reported apart from
+// the answers' own cost.
 type evalDerive struct {
 	Chunks  int     `json:"chunks"`
 	Resumed int     `json:"resumed"`
@@ -421,18 +383,15 @@ func (d *evalDerive) String() string {
 	return s
 }
 
-// prepareEval derives, before an evaluation of a RAIDD strategy, what the
-// questions' documents lack, so the answers' usage is the answering alone
-// and the derivation's is reported on its own. Other strategies need
-// nothing (nil).
-func prepareEval(ctx context.Context, a *app, env *engine.Env, s engine.Strategy, golds []citations.Gold, options map[string]string) (*evalDerive, error) {
-	rs, ok := s.(*raidd.Strategy)
-	if !ok {
+// prepareEval prepares, before an evaluation, what the questions'
+// documents lack for the strategy (engine.Preparer: RAIDD's derivation and
+// embeddings), so the answers' usage is the answering alone and the
+// preparation's is reported on its own. A strategy that needs no
+// preparation gives nil.
+func prepareEval(ctx context.Context, a *app, env *engine.Env, strategy string, golds []citations.Gold, options []engine.Setting) (*evalDerive, error) {
+	info, ok := engine.Lookup(strategy)
+	if !ok || info.Preparer == nil {
 		return nil, nil
-	}
-	opt, err := raidd.ParseOptions(rs.Name(), options)
-	if err != nil {
-		return nil, err
 	}
 	seen := map[docstore.DocID]bool{}
 	var docs []docstore.DocID
@@ -457,22 +416,12 @@ func prepareEval(ctx context.Context, a *app, env *engine.Env, s engine.Strategy
 			}
 		}
 	}
-	dv := &raidd.Deriver{Library: env.Library, Client: rs.Client(), Model: opt.DeriveModel}
-	rep, err := deriveWithProgress(ctx, a, dv, docs)
+	rep, err := prepareWithProgress(ctx, a, env, info.Preparer, engine.Preparation{Strategy: strategy, Docs: docs, Options: options})
 	if err != nil {
-		return nil, deriveError(err, dv, nil, nil)
+		return nil, prepareError(err, rep, nil, "")
 	}
-	out := &evalDerive{Chunks: rep.Derived, Resumed: rep.Resumed, Failed: len(rep.Failures), Seconds: rep.Seconds, Usage: rep.Usage}
-	if dense.Enabled(env) {
-		// The strategy's own kinds, as it would embed them at its first
-		// question.
-		emb, err := embedDerived(ctx, a, env.Library, rs.Client(), dv.Set(), completeDocs(rep), rs.Variant().Kinds)
-		if err != nil {
-			return nil, embedDerivedError(err, dv, nil)
-		}
-		out.Embedding = newDeriveEmbedView(&emb)
-	}
-	return out, nil
+	return &evalDerive{Chunks: rep.Done, Resumed: rep.Resumed, Failed: len(rep.Failures), Seconds: rep.Seconds, Usage: rep.Usage,
+		Embedding: newDeriveEmbedView(rep.Embedding)}, nil
 }
 
 func docCount(n int) string {

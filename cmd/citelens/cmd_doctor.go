@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm"
 )
@@ -38,7 +40,7 @@ func runDoctor(ctx context.Context, a *app, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	cfg, cfgErr := llm.LoadConfig()
+	cfg, cfgErr := config.Load()
 	d := llm.Doctor(ctx, cfg, cfgErr)
 	if *asJSON {
 		enc := json.NewEncoder(a.stdout)

@@ -8,14 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/config"
 )
 
 // rerankEnv is serverEnv with the scripted reranker configured.
 func rerankEnv(srv *llmtest.Server) map[string]string {
 	env := serverEnv(srv)
-	env[llm.EnvRerankModel] = llmtest.DefaultRerankModel
+	env[config.EnvRerankModel] = llmtest.DefaultRerankModel
 	return env
 }
 
@@ -40,7 +40,7 @@ func TestDoctorReranker(t *testing.T) {
 	// TEI at the root of another server, which is not sent the key.
 	tei := llmtest.New(t, llmtest.WithTEIRerank())
 	env := rerankEnv(srv)
-	env[llm.EnvRerankURL] = strings.TrimSuffix(tei.URL, "/v1")
+	env[config.EnvRerankURL] = strings.TrimSuffix(tei.URL, "/v1")
 	llmEnv(t, env)
 	out = newCLI(t).ok("doctor")
 	if l := lineOf(out, "ok", "reranker"); !strings.Contains(l, "TEI's shape") || !strings.Contains(l, "OPENAI_API_KEY is not sent to it") {
@@ -63,11 +63,11 @@ func TestDoctorRerankerFailures(t *testing.T) {
 		reply     *llmtest.RerankReply
 		want, fix string
 	}{
-		{"no such endpoint", map[string]string{llm.EnvRerankURL: srv.URL + "/chat"}, "", nil,
+		{"no such endpoint", map[string]string{config.EnvRerankURL: srv.URL + "/chat"}, "", nil,
 			"not found (HTTP 404)", "does not serve " + srv.URL + "/chat/rerank: start vLLM with a reranker model (older vLLM: --task score), llama.cpp's llama-server with --reranking"},
-		{"unknown model", map[string]string{llm.EnvRerankModel: "bge-nope"}, "", nil,
+		{"unknown model", map[string]string{config.EnvRerankModel: "bge-nope"}, "", nil,
 			"does not exist", "Set CITELENS_RERANK_MODEL to one of: test-embed, test-model, test-rerank."},
-		{"dead server", map[string]string{llm.EnvRerankURL: dead}, "", nil,
+		{"dead server", map[string]string{config.EnvRerankURL: dead}, "", nil,
 			"connection refused", "Is the reranker running? Check rerank_url (or CITELENS_RERANK_URL)"},
 		{"slow server", nil, "200ms", &llmtest.RerankReply{Reply: llmtest.Reply{HeaderDelay: 3 * time.Second}},
 			"no complete answer in time", "raise it in the config file"},

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
@@ -21,9 +23,9 @@ func llmEnv(t *testing.T, vars map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir)
-	for _, k := range []string{llm.EnvConfig, llm.EnvAPIKey, llm.EnvBaseURL, llm.EnvModel, llm.EnvEmbedModel,
-		llm.EnvAnalyzerModel, llm.EnvContextWindow, llm.EnvMaxOutput, llm.EnvTimeout,
-		llm.EnvRerankModel, llm.EnvRerankURL, llm.EnvRerankAPIKey} {
+	for _, k := range []string{config.EnvConfig, config.EnvAPIKey, config.EnvBaseURL, config.EnvModel, config.EnvEmbedModel,
+		config.EnvAnalyzerModel, config.EnvContextWindow, config.EnvMaxOutput, config.EnvTimeout,
+		config.EnvRerankModel, config.EnvRerankURL, config.EnvRerankAPIKey} {
 		t.Setenv(k, vars[k])
 	}
 	return dir
@@ -31,8 +33,8 @@ func llmEnv(t *testing.T, vars map[string]string) string {
 
 func serverEnv(srv *llmtest.Server) map[string]string {
 	return map[string]string{
-		llm.EnvBaseURL: srv.URL, llm.EnvAPIKey: secretKey,
-		llm.EnvModel: llmtest.DefaultModel, llm.EnvEmbedModel: llmtest.DefaultEmbedModel,
+		config.EnvBaseURL: srv.URL, config.EnvAPIKey: secretKey,
+		config.EnvModel: llmtest.DefaultModel, config.EnvEmbedModel: llmtest.DefaultEmbedModel,
 	}
 }
 
@@ -90,7 +92,7 @@ func TestDoctorDeadEndpoint(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	llmEnv(t, map[string]string{llm.EnvBaseURL: "http://" + addr + "/v1", llm.EnvModel: "m", llm.EnvAPIKey: secretKey})
+	llmEnv(t, map[string]string{config.EnvBaseURL: "http://" + addr + "/v1", config.EnvModel: "m", config.EnvAPIKey: secretKey})
 	out, errs, code := newCLI(t).run("doctor")
 	l := lineOf(out, "FAIL", "endpoint")
 	if code != 1 || !strings.Contains(l, "http://"+addr+"/v1/models") || !strings.Contains(l, "refused") ||
@@ -102,7 +104,7 @@ func TestDoctorDeadEndpoint(t *testing.T) {
 func TestDoctorWrongModelKeyAndEmbedModel(t *testing.T) {
 	srv := llmtest.New(t, llmtest.WithKey(secretKey))
 	env := serverEnv(srv)
-	env[llm.EnvModel] = "gpt-nonexistent"
+	env[config.EnvModel] = "gpt-nonexistent"
 	llmEnv(t, env)
 	out, _, code := newCLI(t).run("doctor")
 	if code != 1 || !strings.Contains(lineOf(out, "FAIL", "model"), "gpt-nonexistent is not among") ||
@@ -112,7 +114,7 @@ func TestDoctorWrongModelKeyAndEmbedModel(t *testing.T) {
 	}
 
 	env = serverEnv(srv)
-	env[llm.EnvAPIKey] = "sk-wrong"
+	env[config.EnvAPIKey] = "sk-wrong"
 	llmEnv(t, env)
 	out, _, code = newCLI(t).run("doctor")
 	if code != 1 || !strings.Contains(lineOf(out, "FAIL", "endpoint"), "rejected the API key") || !strings.Contains(out, "Check OPENAI_API_KEY") {
@@ -120,7 +122,7 @@ func TestDoctorWrongModelKeyAndEmbedModel(t *testing.T) {
 	}
 
 	env = serverEnv(srv)
-	env[llm.EnvEmbedModel] = "no-embedder"
+	env[config.EnvEmbedModel] = "no-embedder"
 	llmEnv(t, env)
 	out, _, code = newCLI(t).run("doctor")
 	if code != 1 || lineOf(out, "ok", "streaming") == "" || !strings.Contains(lineOf(out, "FAIL", "embeddings"), "does not exist") {
@@ -131,7 +133,7 @@ func TestDoctorWrongModelKeyAndEmbedModel(t *testing.T) {
 func TestDoctorJSON(t *testing.T) {
 	srv := llmtest.New(t)
 	env := serverEnv(srv)
-	delete(env, llm.EnvEmbedModel)
+	delete(env, config.EnvEmbedModel)
 	llmEnv(t, env)
 	out := newCLI(t).ok("doctor", "--json")
 	var r struct {
@@ -148,7 +150,7 @@ func TestDoctorJSON(t *testing.T) {
 }
 
 func TestConfigInitAndShow(t *testing.T) {
-	dir := llmEnv(t, map[string]string{llm.EnvModel: "from-env"})
+	dir := llmEnv(t, map[string]string{config.EnvModel: "from-env"})
 	c := newCLI(t)
 	out := c.ok("config", "init")
 	path := filepath.Join(dir, "citelens", "config.toml")

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/fix"
+
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
@@ -68,14 +71,14 @@ func runEmbed(ctx context.Context, a *app, args []string) error {
 	}
 	model := env.Config.EmbedModel
 	if model == "" {
-		return withHint(fmt.Errorf("%w: nothing to embed with", llm.ErrNoEmbedModel),
-			"Set %s (or embed_model in %s) to an embedding model the server serves; 'citelens doctor' lists them.", llm.EnvEmbedModel, env.Config.Path)
+		return fix.With(fmt.Errorf("%w: nothing to embed with", llm.ErrNoEmbedModel),
+			"Set %s (or embed_model in %s) to an embedding model the server serves; 'citelens doctor' lists them.", config.EnvEmbedModel, env.Config.Path)
 	}
 	view := embedView{Model: model}
 	if !*status {
 		client, err := env.RequireLLM("embed")
 		if err != nil {
-			return withHint(err, "Embedding needs a model endpoint: see 'citelens config show'.")
+			return fix.With(err, "Embedding needs a model endpoint: see 'citelens config show'.")
 		}
 		s, err := dense.New(l, client)
 		if err != nil {

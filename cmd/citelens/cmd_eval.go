@@ -14,6 +14,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/internal/fix"
 )
 
 func init() {
@@ -37,7 +38,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	strategyName := fs.String("strategy", engine.DefaultStrategy, "answering strategy")
 	k := fs.Int("k", 0, "at most `N` statements or retrieved units")
 	var opts stringList
-	fs.Var(&opts, "opt", "strategy option `key=value` (repeatable)")
+	fs.Var(&opts, "opt", "strategy option `name=value` (repeatable; 'citelens strategies NAME' lists them)")
 	out := fs.String("out", "", "write each question's scores and answer to `FILE` (JSON lines)")
 	perQuestion := fs.Bool("per-question", false, "print each question's scores as a JSON line as it is answered")
 	limit := fs.Int("limit", 0, "answer only the first `N` questions")
@@ -75,9 +76,9 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	}
 	strategy, err := engine.New(*strategyName, env)
 	if err != nil {
-		return strategyError(err)
+		return err
 	}
-	derive, err := prepareEval(ctx, a, env, strategy, golds, options) // RAIDD's derive step, costed apart
+	derive, err := prepareEval(ctx, a, env, strategy.Name(), golds, options) // RAIDD's derive step, costed apart
 	if err != nil {
 		return err
 	}
@@ -157,7 +158,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 func readGold(path string) ([]citations.Gold, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, withHint(err, "A data set is a folder with docs/ and questions.jsonl (see EVAL.md).")
+		return nil, fix.With(err, "A data set is a folder with docs/ and questions.jsonl (see EVAL.md).")
 	}
 	defer f.Close()
 	var out []citations.Gold

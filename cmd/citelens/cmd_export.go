@@ -13,6 +13,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/internal/fix"
 )
 
 func init() {
@@ -94,7 +95,7 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	ans, err := engine.Load(l, refs[0])
 	if err != nil {
 		if errors.Is(err, docstore.ErrNotFound) {
-			return withHint(err, "List saved answers with 'citelens answers'.")
+			return fix.With(err, "List saved answers with 'citelens answers'.")
 		}
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/fix"
 )
 
 func init() {
@@ -65,7 +66,7 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	}
 	q := retrieve.ParseQuery(query)
 	if len(q.Terms) == 0 {
-		return withHint(fmt.Errorf("the query %q has only stop words", query), "Search for content words.")
+		return fix.With(fmt.Errorf("the query %q has only stop words", query), "Search for content words.")
 	}
 	opt := retrieve.SearchOptions{Docs: ids, K: *k, BM25: retrieve.BM25{K1: *k1, B: *b}}
 	if *chunks {

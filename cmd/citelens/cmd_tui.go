@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui"
 )
@@ -34,12 +35,12 @@ func runTUI(ctx context.Context, a *app, args []string) error {
 	// Bad arguments fail here, before the screen is taken over.
 	if _, ok := engine.Lookup(*strategy); !ok {
 		_, err := engine.New(*strategy, nil) // the error lists the strategies
-		return strategyError(err)
+		return err
 	}
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
-			return withHint(fmt.Errorf("cannot add %s: %w", p, unwrapStat(err)), "Check the path; run 'citelens --help' for the commands.")
+			return fix.With(fmt.Errorf("cannot add %s: %w", p, unwrapStat(err)), "Check the path; run 'citelens --help' for the commands.")
 		}
 		if !st.Mode().IsRegular() {
 			return fmt.Errorf("cannot add %s: not a regular file", p)
@@ -69,7 +70,7 @@ func runTUI(ctx context.Context, a *app, args []string) error {
 	}
 	defer l.Close()
 	if !isTerminalFile(os.Stdin) || !isTerminalFile(os.Stdout) {
-		return withHint(errors.New("the terminal UI needs a terminal"),
+		return fix.With(errors.New("the terminal UI needs a terminal"),
 			"Use 'citelens add FILE' and 'citelens ask QUESTION' in scripts and pipes.")
 	}
 	env, err := a.engineEnv(l)

@@ -9,31 +9,17 @@ import (
 
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/internal/fix"
 )
 
-// hinted is an error that carries a suggestion for the user, printed on its
-// own line under the error.
-type hinted struct {
-	err  error
-	hint string
-}
-
-func (h *hinted) Error() string { return h.err.Error() }
-func (h *hinted) Unwrap() error { return h.err }
-
-// withHint attaches a user-facing fix to err.
-func withHint(err error, format string, args ...any) error {
-	return &hinted{err: err, hint: fmt.Sprintf(format, args...)}
-}
-
-// printError writes err for a person: one line, control characters
-// neutralised (errors may quote file names and document text), and the hint
-// if there is one.
+// printError writes err for a person: the reason on one line, control
+// characters neutralised (errors may quote file names and document text),
+// and its fix, if it has one, on the lines under it.
 func printError(w io.Writer, err error) {
-	fmt.Fprintf(w, "citelens: %s\n", textproc.Printable(err.Error()))
-	var h *hinted
-	if errors.As(err, &h) && h.hint != "" {
-		for _, line := range strings.Split(h.hint, "\n") {
+	reason, how := fix.Message(err)
+	fmt.Fprintf(w, "citelens: %s\n", textproc.Printable(reason))
+	if how != "" {
+		for _, line := range strings.Split(how, "\n") {
 			fmt.Fprintf(w, "  %s\n", textproc.Printable(line))
 		}
 	}
@@ -44,13 +30,12 @@ func printError(w io.Writer, err error) {
 // endpoint's failure also gets its fix; resume is the last line.
 func resumeError(err error, what, resume string) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, llm.ErrCanceled) {
-		return withHint(fmt.Errorf("%s interrupted", what), "%s", resume)
+		return fix.With(fmt.Errorf("%s interrupted", what), "%s", resume)
 	}
-	var le *llm.Error
-	if errors.As(err, &le) && le.Fix() != "" {
-		return withHint(err, "%s\n%s", le.Fix(), resume)
+	if how := fix.Of(err); how != "" {
+		return fix.With(err, "%s\n%s", how, resume)
 	}
-	return withHint(err, "%s", resume)
+	return fix.With(err, "%s", resume)
 }
 
 // rerunCommand is the command line that runs command again over the same

@@ -11,6 +11,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/judge"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/internal/fix"
 )
 
 // `citelens eval --judge`: LongBench-Cite's citation recall, precision and
@@ -46,7 +47,7 @@ func newEvalJudge(env *engine.Env, on bool) (*evalJudge, error) {
 	}
 	c, err := env.RequireLLM("eval --judge")
 	if err != nil {
-		return nil, withHint(err, "The judge is the configured model: set OPENAI_BASE_URL (or OPENAI_API_KEY) and CITELENS_MODEL.")
+		return nil, fix.With(err, "The judge is the configured model: set OPENAI_BASE_URL (or OPENAI_API_KEY) and CITELENS_MODEL.")
 	}
 	return &evalJudge{j: judge.New(c, judge.Options{})}, nil
 }

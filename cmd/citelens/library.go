@@ -6,11 +6,13 @@ import (
 	"io"
 	"os"
 
+	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/fix"
+
 	"github.com/charmbracelet/x/term"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/llm"
 )
 
 // openLibrary opens the library for a command. Read-only commands share the
@@ -25,11 +27,11 @@ func (a *app) openLibrary(readOnly bool) (*docstore.Library, error) {
 	l, err := docstore.Open(a.dbPath, &docstore.Options{ReadOnly: readOnly})
 	switch {
 	case errors.Is(err, docstore.ErrLocked):
-		return nil, withHint(err, "Close the other citelens (the terminal UI keeps the library open while it runs),\nor point --db at another library.")
+		return nil, fix.With(err, "Close the other citelens (the terminal UI keeps the library open while it runs),\nor point --db at another library.")
 	case errors.Is(err, docstore.ErrNewerSchema), errors.Is(err, docstore.ErrOlderSchema):
 		return nil, err
 	case err != nil:
-		return nil, withHint(err, "Check the path given by --db or CITELENS_DB.")
+		return nil, fix.With(err, "Check the path given by --db or CITELENS_DB.")
 	}
 	return l, nil
 }
@@ -45,7 +47,7 @@ func resolveDocs(l *docstore.Library, refs []string) ([]docstore.DocID, error) {
 		info, err := l.Resolve(ref)
 		if err != nil {
 			if errors.Is(err, docstore.ErrNotFound) {
-				return nil, withHint(err, "List the library with 'citelens ls'.")
+				return nil, fix.With(err, "List the library with 'citelens ls'.")
 			}
 			return nil, err
 		}
@@ -112,11 +114,11 @@ func (a *app) engineEnv(l *docstore.Library) (*engine.Env, error) {
 }
 
 // config loads the configuration (file and environment) once per run.
-func (a *app) config() (llm.Config, error) {
+func (a *app) config() (config.Config, error) {
 	if a.cfg == nil {
-		cfg, err := llm.LoadConfig()
+		cfg, err := config.Load()
 		if err != nil {
-			return cfg, withHint(err, "Fix the file or run 'citelens config show'.")
+			return cfg, fix.With(err, "Fix the file or run 'citelens config show'.")
 		}
 		a.cfg = &cfg
 	}

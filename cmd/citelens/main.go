@@ -18,7 +18,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/internal/config"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -51,7 +51,7 @@ type app struct {
 	// ("citelens --theme light FILE").
 	theme string
 	// cfg is the configuration, loaded on first use by config().
-	cfg *llm.Config
+	cfg *config.Config
 }
 
 func main() {

@@ -15,12 +15,12 @@ type codeRange struct {
 }
 
 // uniRange maps a range of codes to text: base for lo, incremented in its
-// last UTF-16 unit for the codes after it, or one entry of arr per code.
+// last UTF-16 unit for the codes after it. (A bfrange given as an array is
+// stored code by code.)
 type uniRange struct {
 	lo, hi uint32
 	n      int
 	base   []uint16
-	arr    []string
 }
 
 type cidRange struct {

@@ -80,7 +80,6 @@ type pageContent struct {
 	depth     int
 	space     bool // a word break is pending before the next glyph
 	args      []pdf.Value
-	warn      string
 }
 
 func (pc *pageContent) font(rc *resCtx, name string) *font {

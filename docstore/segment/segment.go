@@ -396,7 +396,7 @@ func (s *segmenter) flush(block []line) {
 // hard-wrapping editor or converter would have broken it: it comes from
 // one-paragraph-per-line text, or PDF text whose paragraphs arrive joined.
 func (s *segmenter) unwrapped(ln line) bool {
-	return ln.end-ln.start > wrapWidth && strings.IndexAny(s.text[ln.start+wrapWidth:ln.end], " \t") >= 0
+	return ln.end-ln.start > wrapWidth && strings.ContainsAny(s.text[ln.start+wrapWidth:ln.end], " \t")
 }
 
 // breakAfter reports whether the newline between lines l and n is a

@@ -31,7 +31,7 @@
 // than reading the paper's "each cited chunk" as one call per chunk: one
 // call per statement shows all of its cited chunks, each with its
 // neighbours, windows that touch merged into one passage. It runs up to
-// Options.Parallel extractions at once.
+// the parallel option's extractions at once.
 package cof
 
 import (
@@ -62,123 +62,75 @@ const fineMaxTokens = 256
 
 func init() {
 	engine.Register(engine.Info{
-		Name:        Name,
-		Description: "LongCite CoF, post-hoc: the model answers from the documents, then adds chunk-level citations from retrieved chunks and narrows them to sentences (options: k, l_max, max_citations, parallel)",
+		Strategy:    engine.Define(Name, options, answer),
+		Description: "LongCite CoF, post-hoc: the model answers from the documents, then adds chunk-level citations from retrieved chunks and narrows them to sentences",
 		NeedsLLM:    true,
-		New:         func(env *engine.Env) (engine.Strategy, error) { return New(env) },
 	})
 }
 
-// Strategy is CoF.
-type Strategy struct {
-	env    *engine.Env
-	client *llm.Client
-	r      *retrieve.Retriever
-}
-
-// New returns the cof strategy, or an error wrapping
-// engine.ErrUnavailable that says what to configure.
-func New(env *engine.Env) (*Strategy, error) {
-	c, err := engine.RequireLibraryLLM(env, Name)
-	if err != nil {
-		return nil, err
-	}
-	return &Strategy{env: env, client: c, r: retrieve.New(env.Library)}, nil
-}
-
-// Name returns "cof".
-func (s *Strategy) Name() string { return Name }
-
 // job is one answer in the making.
 type job struct {
-	s        *Strategy
-	opt      Options
-	question string
-	docs     []*docstore.Document
-	ids      []docstore.DocID
-	emit     func(engine.Event)
-	ans      *engine.Answer
+	rt       *engine.Runtime
+	k, lMax  int
+	keep     int // sentence-level citations kept per statement
+	parallel int
 	verified citations.Answer // the statements so far, for verifying the next in context
 	cited    int
 }
 
-// Answer runs the three steps.
-func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
-	if emit == nil {
-		emit = func(engine.Event) {}
-	}
-	opt, err := ParseOptions(req.Options)
-	if err != nil {
-		return nil, err
-	}
-	docs, err := engine.LoadScope(s.env.Library, req.Docs)
-	if err != nil {
-		return nil, err
-	}
-	j := &job{s: s, opt: opt, question: req.Question, docs: docs, emit: emit,
-		ans:      &engine.Answer{Model: s.client.Config().Model, Statements: []citations.Statement{}},
-		verified: citations.Answer{Question: req.Question}}
-	for _, d := range docs {
-		j.ids = append(j.ids, d.ID)
-	}
+// answer runs the three steps.
+func answer(ctx context.Context, rt *engine.Runtime) error {
+	o := rt.Options()
+	j := &job{rt: rt, k: o.Int("k"), lMax: o.Int("l_max"), keep: o.Int("max_citations"), parallel: o.Int("parallel"),
+		verified: citations.Answer{Question: rt.Question()}}
 	draft, err := j.draft(ctx)
 	if err != nil {
-		return j.ans, err
+		return err
 	}
 	sentences := splitSentences(draft)
 	if len(sentences) == 0 {
-		j.warn("the model's answer was empty")
-		return j.ans, nil
+		rt.Warn("the model's answer was empty")
+		return nil
 	}
 	picks, err := j.retrieve(ctx, sentences)
 	if err != nil {
 		if ctx.Err() == nil {
-			j.warn(fmt.Sprintf("retrieving chunks for the citations failed (%v); the answer is shown without them", err))
+			rt.Warn(fmt.Sprintf("retrieving chunks for the citations failed (%v); the answer is shown without them", err))
 			j.uncited(sentences)
 		}
-		return j.ans, err
+		return err
 	}
 	if len(picks) == 0 {
-		j.warn("no chunk of the documents shares a word with the answer, so it is left uncited")
+		rt.Warn("no chunk of the documents shares a word with the answer, so it is left uncited")
 		j.uncited(sentences)
 		j.checkGrounding()
-		return j.ans, nil
+		return nil
 	}
 	items, err := j.chunkCitations(ctx, draft, picks)
 	if err != nil {
 		if ctx.Err() == nil {
-			j.warn(fmt.Sprintf("citations could not be added (%v); the answer is shown without them", err))
+			rt.Warn(fmt.Sprintf("citations could not be added (%v); the answer is shown without them", err))
 			j.uncited(sentences)
 		}
-		return j.ans, err
+		return err
 	}
 	err = j.refine(ctx, items)
 	if ctx.Err() == nil {
 		j.checkGrounding()
 	}
-	return j.ans, err
+	return err
 }
 
-// warn adds an answer warning and shows it as a stage.
-func (j *job) warn(msg string) {
-	j.ans.Warnings = append(j.ans.Warnings, msg)
-	j.emit(engine.Event{Stage: msg})
-}
-
-// final verifies st in the context of the statements before it, adds it
-// to the answer and emits it.
+// final verifies st in the context of the statements before it and
+// reports it.
 func (j *job) final(st citations.Statement) {
-	if st.Citations == nil {
-		st.Citations = []citations.Span{}
-	}
 	j.verified.Statements = append(j.verified.Statements, st)
 	citations.VerifyAnswer(&j.verified)
 	st = j.verified.Statements[len(j.verified.Statements)-1]
 	if len(st.Citations) > 0 {
 		j.cited++
 	}
-	j.ans.Statements = append(j.ans.Statements, st)
-	j.emit(engine.Event{Statement: &st})
+	j.rt.Statement(st)
 }
 
 // uncited finishes the answer as the draft's sentences without citations.
@@ -191,79 +143,33 @@ func (j *job) uncited(sentences []string) {
 // checkGrounding warns, as CoF's filter would discard the answer, when
 // fewer than CitedShare of the statements are cited.
 func (j *job) checkGrounding() {
-	n := len(j.ans.Statements)
+	n := len(j.verified.Statements)
 	if n == 0 || float64(j.cited) >= CitedShare*float64(n) {
 		return
 	}
-	j.warn(fmt.Sprintf("only %d of %d statements found support in the documents (CoF discards answers with fewer than %.0f%% cited): the answer may rest on the model's own knowledge",
+	j.rt.Warn(fmt.Sprintf("only %d of %d statements found support in the documents (CoF discards answers with fewer than %.0f%% cited): the answer may rest on the model's own knowledge",
 		j.cited, n, CitedShare*100))
 }
 
 // --- Step 1: the draft.
 
 func (j *job) draft(ctx context.Context) (string, error) {
-	c := j.s.client
-	cfg := c.Config()
-	fit, err := generate.FitScope(ctx, generate.OneShot, j.question, j.docs, cfg.PromptBudget(), j.rankAll)
+	rt := j.rt
+	cfg := rt.Config()
+	fit, err := generate.FitScope(ctx, generate.OneShot, rt.Question(), rt.Docs(), cfg.PromptBudget(),
+		func(ctx context.Context) ([]generate.SentenceRef, error) { return generate.RankScope(ctx, rt) })
 	if err != nil {
 		return "", err
 	}
 	if fit.Trimmed {
-		j.emit(engine.Event{Stage: fit.Stage(cfg.ContextWindow)})
+		rt.Stage(fit.Stage(cfg.ContextWindow))
 		if fit.Shown == 0 && fit.Total > 0 {
-			return "", fmt.Errorf("%w: a context of %d tokens less %d for the answer leaves too little for the documents; set context_window in the config file to the model's real context size, or lower max_output",
-				ErrNoRoom, cfg.ContextWindow, cfg.MaxOutput)
+			return "", generate.NoRoom(cfg, "the documents")
 		}
 	}
-	j.emit(engine.Event{Stage: fmt.Sprintf("drafting an answer with %s (%s)", cfg.Model, engine.DescribeScope(j.docs, fit.Shown))})
-	s := c.ChatStream(engine.ReportRetries(ctx, j.emit), llm.ChatRequest{Messages: draftMessages(j.question, j.docs, fit)})
-	defer s.Close()
-	for s.Next() {
-		j.emit(engine.Event{Delta: s.Current()})
-	}
-	if u := s.Usage(); u.LLMCalls > 0 {
-		j.emit(engine.Event{Usage: &u})
-	}
-	if m := s.Model(); m != "" {
-		j.ans.Model = m
-	}
-	if err := s.Err(); err != nil {
-		return s.Text(), err
-	}
-	if s.FinishReason() == "length" {
-		j.warn(fmt.Sprintf("the draft reached the output limit of %d tokens and may be cut short; raise max_output in the config file", cfg.MaxOutput))
-	}
-	return s.Text(), nil
-}
-
-// rankAll ranks every sentence sharing a term with the question by plain
-// BM25, for trimming a scope longer than the model's context (as the
-// longcite strategy trims).
-func (j *job) rankAll(ctx context.Context) ([]generate.SentenceRef, error) {
-	total := 0
-	for _, d := range j.docs {
-		total += len(d.Sentences)
-	}
-	ps, err := j.s.r.Sentences(ctx, j.question, retrieve.Options{Docs: j.ids, K: max(total, 1), Plain: true, KeepDuplicates: true})
-	if err != nil {
-		return nil, err
-	}
-	index := j.docIndex()
-	out := make([]generate.SentenceRef, 0, len(ps))
-	for _, p := range ps {
-		if d, ok := index[p.Doc]; ok {
-			out = append(out, generate.SentenceRef{Doc: d, Sentence: p.First, Score: p.Score})
-		}
-	}
-	return out, nil
-}
-
-func (j *job) docIndex() map[docstore.DocID]int {
-	m := make(map[docstore.DocID]int, len(j.docs))
-	for i, d := range j.docs {
-		m[d.ID] = i
-	}
-	return m
+	rt.Stagef("drafting an answer with %s (%s)", cfg.Model, engine.DescribeScope(rt.Docs(), fit.Shown))
+	reply, err := rt.Model().Stream(ctx, "the draft", llm.ChatRequest{Messages: draftMessages(rt.Question(), rt.Docs(), fit)}, nil)
+	return reply.Text, err
 }
 
 // splitSentences splits the draft as citelens splits documents.
@@ -287,31 +193,31 @@ type pick struct {
 // document order, trimmed (worst rank first) to what step 2's prompt has
 // room for.
 func (j *job) retrieve(ctx context.Context, sentences []string) ([]pick, error) {
-	l := j.opt.PerSentence(len(sentences))
-	j.emit(engine.Event{Stage: fmt.Sprintf("retrieving up to %d %s for each of the answer's %d sentences",
-		l, plural(l, "chunk", "chunks"), len(sentences))})
+	rt := j.rt
+	l := PerSentence(j.k, j.lMax, len(sentences))
+	rt.Stagef("retrieving up to %s for each of the answer's %d sentences", engine.Plural(l, "chunk", "chunks"), len(sentences))
 	fusion := j.fusion(ctx, sentences, l)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	r := retrieve.New(rt.Library())
 	best := map[[2]int]int{}
-	index := j.docIndex()
 	for _, q := range sentences {
-		ps, err := j.s.r.Chunks(ctx, q, retrieve.Options{Docs: j.ids, K: l, Fusion: fusion})
+		ps, err := r.Chunks(ctx, q, retrieve.Options{Docs: rt.IDs(), K: l, Fusion: fusion})
 		if errors.Is(err, retrieve.ErrDense) && ctx.Err() == nil {
-			j.warn(fmt.Sprintf("dense retrieval failed (%v); chunks are ranked by words only", err))
+			rt.Warn(fmt.Sprintf("dense retrieval failed (%v); chunks are ranked by words only", err))
 			fusion = retrieve.Fusion{}
-			ps, err = j.s.r.Chunks(ctx, q, retrieve.Options{Docs: j.ids, K: l})
+			ps, err = r.Chunks(ctx, q, retrieve.Options{Docs: rt.IDs(), K: l})
 		}
 		if err != nil {
 			return nil, err
 		}
 		for rank, p := range ps {
-			d, ok := index[p.Doc]
+			d, ok := rt.Place(p.Doc)
 			if !ok {
 				continue
 			}
-			c, ok := chunkIndex(j.docs[d], p.First, p.Last)
+			c, ok := generate.StoredChunk(rt.Docs()[d], p.First, p.Last)
 			if !ok {
 				continue
 			}
@@ -326,17 +232,18 @@ func (j *job) retrieve(ctx context.Context, sentences []string) ([]pick, error) 
 		picks = append(picks, pick{Doc: k[0], Chunk: k[1], Rank: r})
 	}
 	picks = j.fitChunks(picks)
-	slices.SortFunc(picks, func(a, b pick) int {
-		return cmp.Or(cmp.Compare(a.Doc, b.Doc), cmp.Compare(a.Chunk, b.Chunk))
-	})
+	slices.SortFunc(picks, byPlace)
 	return picks, nil
 }
+
+// byPlace orders picks by document and chunk.
+func byPlace(a, b pick) int { return cmp.Or(cmp.Compare(a.Doc, b.Doc), cmp.Compare(a.Chunk, b.Chunk)) }
 
 // fusion returns the dense fusion when an embedding model is configured,
 // with every draft sentence embedded in one call; on failure it warns and
 // returns the zero Fusion (BM25 alone).
 func (j *job) fusion(ctx context.Context, sentences []string, l int) retrieve.Fusion {
-	f, err := dense.ForEnv(ctx, j.s.env, j.ids, j.emit, docstore.ChunkLevel)
+	f, err := dense.ForEnv(ctx, j.rt.Env(), j.rt.IDs(), j.rt, docstore.ChunkLevel)
 	if err == nil && f.Dense != nil {
 		f.Top = max(f.Top, l)
 		if sc, ok := f.Dense.(*dense.Scorer); ok {
@@ -345,31 +252,22 @@ func (j *job) fusion(ctx context.Context, sentences []string, l int) retrieve.Fu
 	}
 	if err != nil {
 		if ctx.Err() == nil {
-			j.warn(fmt.Sprintf("dense retrieval is unavailable (%v); chunks are ranked by words only", err))
+			j.rt.Warn(fmt.Sprintf("dense retrieval is unavailable (%v); chunks are ranked by words only", err))
 		}
 		return retrieve.Fusion{}
 	}
 	return f
 }
 
-// chunkIndex finds the stored chunk that is exactly sentences first..last.
-func chunkIndex(d *docstore.Document, first, last int) (int, bool) {
-	c, ok := slices.BinarySearchFunc(d.Chunks, first, func(c docstore.Chunk, f int) int { return int(c.First) - f })
-	return c, ok && int(d.Chunks[c].Last) == last
-}
-
 // fitChunks keeps the best-ranked picks whose snippets fit step 2's prompt
 // in the model's context, saying so when some do not.
 func (j *job) fitChunks(picks []pick) []pick {
-	cfg := j.s.client.Config()
 	empty, _ := citations.NewChunkNumbering()
-	avail := cfg.PromptBudget() - llm.EstimatePromptTokens(chunkMessages(j.question, "", empty))
-	slices.SortStableFunc(picks, func(a, b pick) int {
-		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Doc, b.Doc), cmp.Compare(a.Chunk, b.Chunk))
-	})
+	avail := j.rt.Config().PromptBudget() - llm.EstimatePromptTokens(chunkMessages(j.rt.Question(), "", empty))
+	slices.SortStableFunc(picks, func(a, b pick) int { return cmp.Or(cmp.Compare(a.Rank, b.Rank), byPlace(a, b)) })
 	kept := picks[:0:0]
 	for _, p := range picks {
-		d := j.docs[p.Doc]
+		d := j.rt.Docs()[p.Doc]
 		start, end := d.ChunkSpan(p.Chunk)
 		t := generate.ChunkTokens(len(picks), d.Text[start:end])
 		if t <= avail {
@@ -378,7 +276,7 @@ func (j *job) fitChunks(picks []pick) []pick {
 		}
 	}
 	if len(kept) < len(picks) {
-		j.emit(engine.Event{Stage: fmt.Sprintf("the %d retrieved chunks exceed the model's context: kept the best %d", len(picks), len(kept))})
+		j.rt.Stagef("the %d retrieved chunks exceed the model's context: kept the best %d", len(picks), len(kept))
 	}
 	return kept
 }
@@ -399,23 +297,16 @@ type item struct {
 func (j *job) chunkCitations(ctx context.Context, draft string, picks []pick) ([]item, error) {
 	parts := make([]citations.ChunkPart, len(picks))
 	for i, p := range picks {
-		parts[i] = citations.ChunkOf(j.docs[p.Doc], p.Chunk)
+		parts[i] = citations.ChunkOf(j.rt.Docs()[p.Doc], p.Chunk)
 	}
 	num, err := citations.NewChunkNumbering(parts...)
 	if err != nil {
 		return nil, err
 	}
-	j.emit(engine.Event{Stage: fmt.Sprintf("adding chunk-level citations from %d %s", len(picks), plural(len(picks), "snippet", "snippets"))})
-	reply, err := j.s.client.Chat(engine.ReportRetries(ctx, j.emit), llm.ChatRequest{Messages: chunkMessages(j.question, draft, num)})
-	if reply.Usage.LLMCalls > 0 {
-		u := reply.Usage
-		j.emit(engine.Event{Usage: &u})
-	}
+	j.rt.Stagef("adding chunk-level citations from %s", engine.Plural(len(picks), "snippet", "snippets"))
+	reply, err := j.rt.Model().Chat(ctx, "the answer with chunk-level citations", llm.ChatRequest{Messages: chunkMessages(j.rt.Question(), draft, num)})
 	if err != nil {
 		return nil, err
-	}
-	if reply.FinishReason == "length" {
-		j.warn("the answer with chunk-level citations reached the output limit and may be cut short; raise max_output in the config file")
 	}
 	text := reply.Text
 	if i := strings.LastIndex(text, "[Answer with Citations]"); i >= 0 {
@@ -452,15 +343,14 @@ func (j *job) chunkCitations(ctx context.Context, draft string, picks []pick) ([
 
 // result is one statement's step 3.
 type result struct {
-	st    citations.Statement
-	usage llm.Usage
-	err   error
+	st  citations.Statement
+	err error
 }
 
-// refine runs step 3 for every statement citing chunks, up to
-// Options.Parallel at once, and finishes the statements in order as their
-// results come. After a failure, extractions not yet started are
-// cancelled and their statements keep their chunk-level citations.
+// refine runs step 3 for every statement citing chunks, up to parallel at
+// once, and finishes the statements in order as their results come. After
+// a failure, extractions not yet started are cancelled and their
+// statements keep their chunk-level citations.
 func (j *job) refine(ctx context.Context, items []item) error {
 	todo := 0
 	for _, it := range items {
@@ -469,11 +359,10 @@ func (j *job) refine(ctx context.Context, items []item) error {
 		}
 	}
 	if todo > 0 {
-		j.emit(engine.Event{Stage: fmt.Sprintf("narrowing the citations of %d %s to sentences", todo, plural(todo, "statement", "statements"))})
+		j.rt.Stagef("narrowing the citations of %s to sentences", engine.Plural(todo, "statement", "statements"))
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stages := make(chan string, 16)
 	results := make([]chan result, len(items))
 	for i, it := range items {
 		if len(it.chunks) > 0 {
@@ -483,7 +372,7 @@ func (j *job) refine(ctx context.Context, items []item) error {
 	// Extractions start in statement order, so the first statements are
 	// final first.
 	go func() {
-		sem := make(chan struct{}, j.opt.Parallel)
+		sem := make(chan struct{}, j.parallel)
 		for i, it := range items {
 			if results[i] == nil {
 				continue
@@ -500,7 +389,7 @@ func (j *job) refine(ctx context.Context, items []item) error {
 				continue
 			}
 			go func() {
-				res := j.extract(wctx, it, stages)
+				res := j.extract(wctx, it)
 				if res.err != nil {
 					cancel() // before the slot is freed: nothing starts after a failure
 				}
@@ -515,20 +404,7 @@ func (j *job) refine(ctx context.Context, items []item) error {
 			j.final(it.coarse)
 			continue
 		}
-		var res result
-	wait:
-		for {
-			select {
-			case res = <-results[i]:
-				break wait
-			case s := <-stages:
-				j.emit(engine.Event{Stage: s})
-			}
-		}
-		if res.usage.LLMCalls > 0 {
-			u := res.usage
-			j.emit(engine.Event{Usage: &u})
-		}
+		res := <-results[i]
 		if res.err == nil {
 			j.final(res.st)
 			continue
@@ -539,7 +415,7 @@ func (j *job) refine(ctx context.Context, items []item) error {
 		if failed == nil {
 			failed = res.err
 			cancel()
-			j.warn(fmt.Sprintf("narrowing citations to sentences failed (%v); statements whose narrowing did not finish cite whole snippets", res.err))
+			j.rt.Warn(fmt.Sprintf("narrowing citations to sentences failed (%v); statements whose narrowing did not finish cite whole snippets", res.err))
 		}
 		st := it.coarse
 		st.Warnings = append(slices.Clone(st.Warnings), "chunk-level citations: the sentence-level step did not run")
@@ -550,30 +426,22 @@ func (j *job) refine(ctx context.Context, items []item) error {
 
 // extract asks for the sentences of a statement's cited chunks (with
 // their neighbours) that support it.
-func (j *job) extract(ctx context.Context, it item, stages chan<- string) result {
+func (j *job) extract(ctx context.Context, it item) result {
 	local, err := citations.NewLocalNumbering(0, j.windows(it.chunks)...)
 	if err != nil {
 		return result{err: err}
 	}
-	ctx = llm.WithRetryNotify(ctx, func(r llm.Retry) {
-		select {
-		case stages <- engine.RetryStage(r):
-		default:
-		}
-	})
-	reply, err := j.s.client.Chat(ctx, llm.ChatRequest{Messages: sentenceMessages(it.raw.Text, local), MaxTokens: fineMaxTokens})
-	res := result{usage: reply.Usage, err: err}
+	reply, err := j.rt.Model().Chat(ctx, engine.Working, llm.ChatRequest{Messages: sentenceMessages(it.raw.Text, local), MaxTokens: fineMaxTokens})
 	if err != nil {
-		return res
+		return result{err: err}
 	}
 	refs, garbled := ParseSpans(reply.Text)
 	st := local.Statement(citations.RawStatement{Text: it.raw.Text, Refs: refs, Garbled: garbled},
-		citations.ResolveOptions{MaxCitations: j.opt.MaxCitations})
+		citations.ResolveOptions{MaxCitations: j.keep})
 	// Keep what step 2's resolution said (chunk numbers dropped), then
 	// step 3's.
 	st.Warnings = append(slices.Clone(it.coarse.Warnings), st.Warnings...)
-	res.st = st
-	return res
+	return result{st: st}
 }
 
 // windows expands each cited chunk by the chunks before and after it and
@@ -581,11 +449,11 @@ func (j *job) extract(ctx context.Context, it item, stages chan<- string) result
 // of whole sentences, in document order.
 func (j *job) windows(chunks []pick) []citations.Part {
 	cs := slices.Clone(chunks)
-	slices.SortFunc(cs, func(a, b pick) int { return cmp.Or(cmp.Compare(a.Doc, b.Doc), cmp.Compare(a.Chunk, b.Chunk)) })
+	slices.SortFunc(cs, byPlace)
 	type window struct{ doc, lo, hi int }
 	var ws []window
 	for _, c := range cs {
-		n := len(j.docs[c.Doc].Chunks)
+		n := len(j.rt.Docs()[c.Doc].Chunks)
 		w := window{c.Doc, max(0, c.Chunk-1), min(n-1, c.Chunk+1)}
 		if k := len(ws) - 1; k >= 0 && ws[k].doc == w.doc && w.lo <= ws[k].hi+1 {
 			ws[k].hi = max(ws[k].hi, w.hi)
@@ -595,7 +463,7 @@ func (j *job) windows(chunks []pick) []citations.Part {
 	}
 	parts := make([]citations.Part, len(ws))
 	for i, w := range ws {
-		d := j.docs[w.doc]
+		d := j.rt.Docs()[w.doc]
 		first, last := int(d.Chunks[w.lo].First), int(d.Chunks[w.hi].Last)
 		idx := make([]int, 0, last-first+1)
 		for s := first; s <= last; s++ {
@@ -605,14 +473,3 @@ func (j *job) windows(chunks []pick) []citations.Part {
 	}
 	return parts
 }
-
-// --- Helpers.
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-var _ engine.Strategy = (*Strategy)(nil)

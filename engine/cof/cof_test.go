@@ -15,9 +15,9 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // rainfallReport is a report of unique facts: n paragraphs, one station
@@ -182,39 +182,18 @@ func (s *script) sent(k int) []string {
 	return append([]string(nil), s.prompts[k]...)
 }
 
-// events gathers a strategy's events.
+// events gathers a strategy's events, and counts the deltas that come
+// after the first statement.
 type events struct {
-	stages     []string
-	deltas     []string
-	statements []citations.Statement
-	usage      []llm.Usage
-	// deltasAfterStatement counts deltas after the first statement.
+	enginetest.Events
 	deltasAfterStatement int
 }
 
 func (e *events) emit(ev engine.Event) {
-	switch {
-	case ev.Stage != "":
-		e.stages = append(e.stages, ev.Stage)
-	case ev.Delta != "":
-		e.deltas = append(e.deltas, ev.Delta)
-		if len(e.statements) > 0 {
-			e.deltasAfterStatement++
-		}
-	case ev.Statement != nil:
-		e.statements = append(e.statements, *ev.Statement)
-	case ev.Usage != nil:
-		e.usage = append(e.usage, *ev.Usage)
+	if _, ok := ev.(engine.Delta); ok && len(e.Statements) > 0 {
+		e.deltasAfterStatement++
 	}
-}
-
-func (e *events) hasStage(sub string) bool {
-	for _, s := range e.stages {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
+	e.Emit(ev)
 }
 
 // stationSentence returns the index of station n's first sentence.
@@ -246,7 +225,7 @@ func TestCoarseToFine(t *testing.T) {
 	sc := &script{draft: stationDraft(7, 23)}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	s, err := New(env)
+	s, err := engine.New(Name, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,18 +234,18 @@ func TestCoarseToFine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ans.Statements) != 4 || len(ev.statements) != 4 {
-		t.Fatalf("%d statements (%d emitted), want 4: %+v", len(ans.Statements), len(ev.statements), ans.Statements)
+	if len(ans.Statements) != 4 || len(ev.Statements) != 4 {
+		t.Fatalf("%d statements (%d emitted), want 4: %+v", len(ans.Statements), len(ev.Statements), ans.Statements)
 	}
-	if got := strings.Join(ev.deltas, ""); got != sc.draft {
+	if got := strings.Join(ev.Deltas, ""); got != sc.draft {
 		t.Errorf("the draft was not streamed as deltas: %q", got)
 	}
 	if ev.deltasAfterStatement != 0 {
 		t.Error("deltas came after statements: only the draft streams")
 	}
-	if !ev.hasStage("drafting an answer") || !ev.hasStage("retrieving up to 10 chunks for each of the answer's 4 sentences") ||
-		!ev.hasStage("adding chunk-level citations") || !ev.hasStage("narrowing the citations of 2 statements") {
-		t.Errorf("stages %q", ev.stages)
+	if !ev.HasStage("drafting an answer") || !ev.HasStage("retrieving up to 10 chunks for each of the answer's 4 sentences") ||
+		!ev.HasStage("adding chunk-level citations") || !ev.HasStage("narrowing the citations of 2 statements") {
+		t.Errorf("stages %q", ev.Stages)
 	}
 	for i, st := range ans.Statements {
 		switch i {
@@ -294,8 +273,8 @@ func TestCoarseToFine(t *testing.T) {
 	}
 	// One call for the draft, one for chunk citations, one per cited
 	// statement; each reported as a Usage event and summed in the answer.
-	if len(ev.usage) != 4 || ans.Usage.LLMCalls != 4 || ans.Usage.PromptTokens == 0 {
-		t.Errorf("usage events %d, answer usage %+v", len(ev.usage), ans.Usage)
+	if len(ev.Usage) != 4 || ans.Usage.LLMCalls != 4 || ans.Usage.PromptTokens == 0 {
+		t.Errorf("usage events %d, answer usage %+v", len(ev.Usage), ans.Usage)
 	}
 	if len(ans.Warnings) != 0 {
 		t.Errorf("warnings %q", ans.Warnings)
@@ -361,7 +340,7 @@ func TestNoSupportAndGroundingWarning(t *testing.T) {
 	}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	s, _ := New(env)
+	s, _ := engine.New(Name, env)
 	var ev events
 	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "Which stations recorded rain?", Docs: []docstore.DocID{docs[0].ID}}, ev.emit)
 	if err != nil {
@@ -379,7 +358,7 @@ func TestNoSupportAndGroundingWarning(t *testing.T) {
 	if cited != 1 || len(ans.Statements) != 8 {
 		t.Fatalf("%d of %d statements cited, want 1 of 8", cited, len(ans.Statements))
 	}
-	if len(ans.Warnings) != 1 || !strings.Contains(ans.Warnings[0], "only 1 of 8 statements") || !ev.hasStage("only 1 of 8 statements") {
+	if len(ans.Warnings) != 1 || !strings.Contains(ans.Warnings[0], "only 1 of 8 statements") || !ev.HasStage("only 1 of 8 statements") {
 		t.Errorf("warnings %q", ans.Warnings)
 	}
 }
@@ -392,14 +371,14 @@ func TestLaterFailureKeepsWork(t *testing.T) {
 		srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
 		srv.Enqueue(llmtest.Text(sc.draft), llmtest.Status(http.StatusInternalServerError))
 		env := enginetest.Env(t, lib, enginetest.Config(srv), llm.WithMaxRetries(0))
-		s, _ := New(env)
+		s, _ := engine.New(Name, env)
 		var ev events
 		ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "Rain at stations 4 and 9?", Docs: []docstore.DocID{docs[0].ID}}, ev.emit)
 		if !errors.Is(err, llm.ErrServer) || !ans.Partial {
 			t.Fatalf("err %v, partial %v", err, ans.Partial)
 		}
-		if len(ans.Statements) != 4 || len(ev.statements) != 4 {
-			t.Fatalf("%d statements (%d emitted): the draft should be kept, uncited", len(ans.Statements), len(ev.statements))
+		if len(ans.Statements) != 4 || len(ev.Statements) != 4 {
+			t.Fatalf("%d statements (%d emitted): the draft should be kept, uncited", len(ans.Statements), len(ev.Statements))
 		}
 		for _, st := range ans.Statements {
 			if len(st.Citations) != 0 {
@@ -419,17 +398,17 @@ func TestLaterFailureKeepsWork(t *testing.T) {
 		sc := &script{draft: stationDraft(5, 21, 44), fail: map[string]int{"Station 21,": http.StatusBadGateway}}
 		srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
 		env := enginetest.Env(t, lib, enginetest.Config(srv), llm.WithMaxRetries(0))
-		s, _ := New(env)
+		s, _ := engine.New(Name, env)
 		var ev events
 		ans, err := engine.Run(t.Context(), env, s, engine.Request{
 			Question: "Rain at stations 5, 21 and 44?", Docs: []docstore.DocID{d.ID},
-			Options: map[string]string{"parallel": "1"},
+			Options: engine.Settings("parallel", "1"),
 		}, ev.emit)
 		if !errors.Is(err, llm.ErrServer) || !ans.Partial {
 			t.Fatalf("err %v, partial %v", err, ans.Partial)
 		}
-		if len(ans.Statements) != 5 || len(ev.statements) != 5 {
-			t.Fatalf("%d statements (%d emitted), want all 5", len(ans.Statements), len(ev.statements))
+		if len(ans.Statements) != 5 || len(ev.Statements) != 5 {
+			t.Fatalf("%d statements (%d emitted), want all 5", len(ans.Statements), len(ev.Statements))
 		}
 		first := ans.Statements[1]
 		if want := stationSentence(t, d, 5); len(first.Citations) != 1 || first.Citations[0].First != want || first.Citations[0].Last != want {
@@ -472,8 +451,8 @@ func TestCancelDuringRefinement(t *testing.T) {
 		return r
 	}))
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	s, _ := New(env)
-	ans, err := engine.Run(ctx, env, s, engine.Request{Question: "Rain?", Docs: []docstore.DocID{docs[0].ID}, Options: map[string]string{"parallel": "1"}}, nil)
+	s, _ := engine.New(Name, env)
+	ans, err := engine.Run(ctx, env, s, engine.Request{Question: "Rain?", Docs: []docstore.DocID{docs[0].ID}, Options: engine.Settings("parallel", "1")}, nil)
 	if !errors.Is(err, context.Canceled) || ans.Error != "cancelled" {
 		t.Fatalf("err %v, answer error %q", err, ans.Error)
 	}
@@ -493,7 +472,7 @@ func TestDenseRetrieval(t *testing.T) {
 	cfg := enginetest.Config(srv)
 	cfg.EmbedModel = llmtest.DefaultEmbedModel
 	env := enginetest.Env(t, lib, cfg)
-	s, _ := New(env)
+	s, _ := engine.New(Name, env)
 	var ev events
 	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "Rain at 6 and 18?", Docs: []docstore.DocID{d.ID}}, ev.emit)
 	if err != nil {
@@ -509,8 +488,8 @@ func TestDenseRetrieval(t *testing.T) {
 	if len(embedded) != 2 || embedded[0] != chunks || embedded[1] != 4 {
 		t.Errorf("embedding requests of %v texts, want [%d chunks, 4 draft sentences]", embedded, chunks)
 	}
-	if !ev.hasStage(fmt.Sprintf("embedding %d/%d chunks", chunks, chunks)) {
-		t.Errorf("stages %q", ev.stages)
+	if !ev.HasStage(fmt.Sprintf("embedding %d/%d chunks", chunks, chunks)) {
+		t.Errorf("stages %q", ev.Stages)
 	}
 	if ans.Usage.LLMCalls != 4+2 {
 		t.Errorf("usage %+v: want 4 chat calls and 2 embedding calls", ans.Usage)
@@ -531,18 +510,17 @@ func TestDenseRetrieval(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	o, err := ParseOptions(map[string]string{"k": "20", "l_max": "3", "max_citations": "0", "parallel": "2"})
-	if err != nil || o != (Options{K: 20, LMax: 3, MaxCitations: 0, Parallel: 2}) {
+	o, err := options.Parse(Name, engine.Settings("k", "20", "l_max", "3", "max_citations", "0", "parallel", "2"))
+	if err != nil || o.Int("k") != 20 || o.Int("l_max") != 3 || o.Int("max_citations") != 0 || o.Int("parallel") != 2 {
 		t.Fatalf("%+v %v", o, err)
 	}
-	for _, bad := range []map[string]string{{"k": "0"}, {"l_max": "x"}, {"max_citations": "-1"}, {"parallel": "99"}, {"level": "chunk"}} {
-		if _, err := ParseOptions(bad); !errors.Is(err, engine.ErrOption) {
+	for _, bad := range [][]engine.Setting{engine.Settings("k", "0"), engine.Settings("l_max", "x"), engine.Settings("max_citations", "-1"), engine.Settings("parallel", "99"), engine.Settings("level", "chunk")} {
+		if _, err := options.Parse(Name, bad); !errors.Is(err, engine.ErrOption) {
 			t.Errorf("%v: %v", bad, err)
 		}
 	}
-	d := Options{K: 40, LMax: 10}
 	for _, c := range []struct{ n, l int }{{1, 10}, {4, 10}, {5, 8}, {7, 6}, {40, 1}, {100, 1}, {0, 0}} {
-		if got := d.PerSentence(c.n); got != c.l {
+		if got := PerSentence(40, 10, c.n); got != c.l {
 			t.Errorf("PerSentence(%d) = %d, want %d", c.n, got, c.l)
 		}
 	}
@@ -550,7 +528,7 @@ func TestOptions(t *testing.T) {
 
 func TestNeedsModel(t *testing.T) {
 	lib, _ := reportLibrary(t, 3)
-	_, err := New(&engine.Env{Library: lib})
+	_, err := engine.New(Name, &engine.Env{Library: lib})
 	if !errors.Is(err, engine.ErrUnavailable) {
 		t.Errorf("New without a model: %v", err)
 	}
@@ -569,13 +547,13 @@ func BenchmarkCoF(b *testing.B) {
 	sc := &script{draft: stationDraft(stations...)}
 	srv := llmtest.New(b, llmtest.WithResponder(sc.respond))
 	env := enginetest.Env(b, lib, enginetest.Config(srv))
-	s, err := New(env)
+	s, err := engine.New(Name, env)
 	if err != nil {
 		b.Fatal(err)
 	}
 	req := engine.Request{Question: "Rain at the ten stations?", Docs: []docstore.DocID{docs[0].ID}}
 	for b.Loop() {
-		ans, err := s.Answer(b.Context(), req, nil)
+		ans, err := engine.Run(b.Context(), env, s, req, nil)
 		if err != nil || len(ans.Statements) != len(stations)+2 {
 			b.Fatalf("%v: %d statements", err, len(ans.Statements))
 		}

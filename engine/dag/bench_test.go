@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // BenchmarkAnswer is a whole two-step answer against the scripted server
@@ -34,32 +34,34 @@ func BenchmarkAnswer(b *testing.B) {
 // BenchmarkStep is one step's work on the citelens side: retrieving the
 // chunks for a sub-question and building the fact prompt.
 func BenchmarkStep(b *testing.B) {
-	lib, docs := filmLibrary(b)
+	lib, _ := filmLibrary(b)
 	srv := llmtest.New(b)
 	env := enginetest.Env(b, lib, enginetest.Config(srv))
-	s, err := New(env)
+	sub := "What is the nationality of Scott Derrickson?"
+	_, err := enginetest.Answer(b.Context(), env, question, func(ctx context.Context, rt *engine.Runtime) error {
+		for b.Loop() {
+			r := newRun(rt)
+			ps, _, err := r.retrieve(ctx, sub)
+			if err != nil || len(ps) == 0 {
+				b.Fatal(err)
+			}
+			var ranked []generate.SentenceRef
+			for _, p := range ps {
+				d, _ := rt.Place(p.Doc)
+				for i := p.First; i <= p.Last; i++ {
+					ranked = append(ranked, generate.SentenceRef{Doc: d, Sentence: i})
+				}
+			}
+			num, err := r.numbering(sub, generate.OneShot, ranked)
+			if err != nil {
+				b.Fatal(err)
+			}
+			factMessages(sub, num)
+		}
+		return nil
+	}, nil)
 	if err != nil {
 		b.Fatal(err)
-	}
-	opt, _ := ParseOptions(nil)
-	sub := "What is the nationality of Scott Derrickson?"
-	for b.Loop() {
-		r := s.newRun(opt, docs, question, func(engine.Event) {})
-		ps, _, err := r.retrieve(context.Background(), sub)
-		if err != nil || len(ps) == 0 {
-			b.Fatal(err)
-		}
-		var ranked []generate.SentenceRef
-		for _, p := range ps {
-			for i := p.First; i <= p.Last; i++ {
-				ranked = append(ranked, generate.SentenceRef{Doc: r.index[p.Doc], Sentence: i})
-			}
-		}
-		num, err := r.numbering(sub, generate.OneShot, ranked)
-		if err != nil {
-			b.Fatal(err)
-		}
-		factMessages(sub, num)
 	}
 }
 

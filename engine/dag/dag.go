@@ -47,109 +47,57 @@ const Name = "dag"
 
 func init() {
 	engine.Register(engine.Info{
-		Name:        Name,
-		Description: "Dynamic in-context editing (multi-hop): the model plans sub-questions, answers each with a cited fact from retrieved chunks, then answers from the facts (options: max_steps, chunks, chunk_words, format, max_citations)",
+		Strategy:    engine.Define(Name, options, answer),
+		Description: "Dynamic in-context editing (multi-hop): the model plans sub-questions, answers each with a cited fact from retrieved chunks, then answers from the facts",
 		NeedsLLM:    true,
-		New:         func(env *engine.Env) (engine.Strategy, error) { return New(env) },
 	})
 }
 
-// Strategy is the dag strategy.
-type Strategy struct {
-	env    *engine.Env
-	r      *retrieve.Retriever
-	client *llm.Client
-}
-
-// New returns the dag strategy, or an error wrapping engine.ErrUnavailable
-// that says what to configure.
-func New(env *engine.Env) (*Strategy, error) {
-	c, err := engine.RequireLibraryLLM(env, Name)
-	if err != nil {
-		return nil, err
-	}
-	return &Strategy{env: env, r: retrieve.New(env.Library), client: c}, nil
-}
-
-// Name returns "dag".
-func (s *Strategy) Name() string { return Name }
-
-// Answer runs Algorithm 1 and writes the answer from its facts. When a
+// answer runs Algorithm 1 and writes the answer from its facts. When a
 // model call fails or ctx is cancelled before the answer is written, the
-// answer returned with the error holds the steps done (Plan) and, as its
-// statements, the facts found so far with their citations.
-func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
-	if emit == nil {
-		emit = func(engine.Event) {}
-	}
-	opt, err := ParseOptions(req.Options)
-	if err != nil {
-		return nil, err
-	}
-	docs, err := engine.LoadScope(s.env.Library, req.Docs)
-	if err != nil {
-		return nil, err
-	}
-	r := s.newRun(opt, docs, req.Question, emit)
-	ans := &engine.Answer{Model: r.cfg.Model, Plan: r.plan}
-	err = r.dense(ctx, ans)
+// answer keeps the steps done (its plan) and, as its statements, the facts
+// found so far with their citations.
+func answer(ctx context.Context, rt *engine.Runtime) error {
+	r := newRun(rt)
+	err := r.dense(ctx)
 	if err == nil {
 		err = r.steps(ctx)
 	}
 	if err != nil {
 		r.plan.Stopped = StopFailed
 		r.plan.summarize()
-		r.factsAsAnswer(ans, "the answer was not written: the statements are the facts found for the sub-questions before it stopped")
-		ans.Usage = r.usage
-		return ans, err
+		rt.Plan(r.plan)
+		r.factsAsAnswer("the answer was not written: the statements are the facts found for the sub-questions before it stopped")
+		return err
 	}
 	r.plan.summarize()
-	r.emit(engine.Event{Plan: r.plan})
-	err = r.answer(ctx, ans)
-	ans.Usage = r.usage
-	return ans, err
+	rt.Plan(r.plan)
+	return r.answer(ctx)
 }
 
 // run is one answer in progress.
 type run struct {
-	s        *Strategy
-	opt      Options
-	cfg      llm.Config
-	docs     []*docstore.Document
-	ids      []docstore.DocID
-	index    map[docstore.DocID]int // a document's place in docs
-	question string
-	emit     func(engine.Event)
-	seg      retrieve.Segmenting
-	fusion   retrieve.Fusion // dense similarity, when an embedding model is configured
+	rt                      *engine.Runtime
+	maxSteps, chunks, words int
+	format                  generate.Format
+	keep                    int // citations kept per final statement
+	seg                     retrieve.Segmenting
+	fusion                  retrieve.Fusion // dense similarity, when an embedding model is configured
 	// shown holds the chunks already shown for each sub-question (by its
 	// normalised text), so a repeated sub-question gets the next-best.
 	shown map[string]map[Chunk]bool
 	plan  *Plan
-	usage citations.Usage
 }
 
-func (s *Strategy) newRun(opt Options, docs []*docstore.Document, question string, emit func(engine.Event)) *run {
+func newRun(rt *engine.Runtime) *run {
+	o := rt.Options()
 	r := &run{
-		s: s, opt: opt, cfg: s.client.Config(), docs: docs, question: question,
-		seg:   segmenting(docs, opt.ChunkWords),
-		index: make(map[docstore.DocID]int, len(docs)),
+		rt: rt, maxSteps: o.Int("max_steps"), chunks: o.Int("chunks"), words: o.Int("chunk_words"),
+		format: generate.FormatOf(o, rt.Config().Model), keep: o.Int("max_citations"),
 		shown: map[string]map[Chunk]bool{},
-		plan: &Plan{Steps: []Step{}, MaxSteps: opt.MaxSteps, Chunks: opt.Chunks, ChunkWords: opt.ChunkWords,
-			Retrieval: RetrievalBM25},
 	}
-	// Every model and embedding call reports its usage as an event; the
-	// answer's usage is their sum.
-	r.emit = func(ev engine.Event) {
-		if ev.Usage != nil {
-			r.usage.Add(*ev.Usage)
-		}
-		emit(ev)
-	}
-	for i, d := range docs {
-		r.index[d.ID] = i
-		r.ids = append(r.ids, d.ID)
-	}
+	r.seg = segmenting(rt.Docs(), r.words)
+	r.plan = &Plan{Steps: []Step{}, MaxSteps: r.maxSteps, Chunks: r.chunks, ChunkWords: r.words, Retrieval: RetrievalBM25}
 	return r
 }
 
@@ -158,29 +106,26 @@ func (s *Strategy) newRun(opt Options, docs []*docstore.Document, question strin
 // with BM25. The scope's sentences are embedded once and kept; a chunk
 // scores the mean of its sentences' vectors. When embedding fails the
 // answer goes on with BM25 alone and says so; only cancellation stops it.
-func (r *run) dense(ctx context.Context, ans *engine.Answer) error {
-	if !dense.Enabled(r.s.env) {
+func (r *run) dense(ctx context.Context) error {
+	if !dense.Enabled(r.rt.Env()) {
 		return nil
 	}
-	f, err := dense.ForEnv(ctx, r.s.env, r.ids, r.emit, docstore.SentenceLevel)
+	f, err := dense.ForEnv(ctx, r.rt.Env(), r.rt.IDs(), r.rt, docstore.SentenceLevel)
 	switch {
 	case err != nil && (ctx.Err() != nil || errors.Is(err, llm.ErrCanceled)):
 		return err
 	case err != nil:
-		why := "dense retrieval is unavailable, so chunks are ranked by BM25 alone: " + textproc.OneLine(err.Error())
-		r.emit(engine.Event{Stage: clip(why, stageWidth)})
-		ans.Warnings = append(ans.Warnings, why)
-		return nil
+		r.rt.Warn("dense retrieval is unavailable, so chunks are ranked by BM25 alone: " + textproc.OneLine(err.Error()))
 	case f.Dense != nil:
 		r.fusion = f
-		r.plan.Retrieval = RetrievalDense + " (" + r.cfg.EmbedModel + ")"
+		r.plan.Retrieval = RetrievalDense + " (" + r.rt.Config().EmbedModel + ")"
 	}
 	return nil
 }
 
 // steps is Algorithm 1's loop.
 func (r *run) steps(ctx context.Context) error {
-	for i := 1; i <= r.opt.MaxSteps; i++ {
+	for i := 1; i <= r.maxSteps; i++ {
 		next, err := r.planNext(ctx)
 		if err != nil {
 			return fmt.Errorf("planning step %d: %w", i, err)
@@ -194,15 +139,15 @@ func (r *run) steps(ctx context.Context) error {
 			// knows; citelens answers from the documents, so the question
 			// itself is looked up first.
 			r.plan.Draft = next.Text
-			next = planReply{Text: shorten(oneLine(r.question), maxSubQuestion)}
+			next = planReply{Text: shorten(oneLine(r.rt.Question()), maxSubQuestion)}
 		}
-		r.emit(engine.Event{Stage: subStage(i, r.opt.MaxSteps, next.Text)})
+		r.rt.Stage(subStage(i, r.maxSteps, next.Text))
 		step, err := r.step(ctx, next.Text)
 		r.plan.Steps = append(r.plan.Steps, step)
 		if err != nil {
 			return fmt.Errorf("extracting the fact for sub-question %d: %w", i, err)
 		}
-		r.emit(engine.Event{Stage: factStage(i, &r.plan.Steps[len(r.plan.Steps)-1])})
+		r.rt.Stage(factStage(i, &r.plan.Steps[len(r.plan.Steps)-1]))
 	}
 	r.plan.Stopped = StopLimit
 	return nil
@@ -214,7 +159,7 @@ func (r *run) planNext(ctx context.Context) (planReply, error) {
 	// models (o3, o4-mini, gpt-5) refuse the request when one is sent. The
 	// prompt asks for one line, and parsePlan reads only the first
 	// sub-question or final answer of a model that goes on.
-	reply, err := r.call(ctx, llm.ChatRequest{Messages: planMessages(r.question, r.plan.Steps)})
+	reply, err := r.rt.Model().Chat(ctx, engine.Working, llm.ChatRequest{Messages: planMessages(r.rt.Question(), r.plan.Steps)})
 	if err != nil {
 		return planReply{}, err
 	}
@@ -232,7 +177,8 @@ func (r *run) step(ctx context.Context, sub string) (Step, error) {
 	var ranked []generate.SentenceRef
 	for _, p := range ps {
 		for i := p.First; i <= p.Last; i++ {
-			ranked = append(ranked, generate.SentenceRef{Doc: r.index[p.Doc], Sentence: i})
+			d, _ := r.rt.Place(p.Doc)
+			ranked = append(ranked, generate.SentenceRef{Doc: d, Sentence: i})
 		}
 	}
 	num, err := r.numbering(sub, generate.OneShot, ranked)
@@ -240,7 +186,7 @@ func (r *run) step(ctx context.Context, sub string) (Step, error) {
 		return st, err
 	}
 	st.Retrieved = chunksShown(ps, num)
-	reply, err := r.call(ctx, llm.ChatRequest{Messages: factMessages(sub, num)})
+	reply, err := r.rt.Model().Chat(ctx, engine.Working, llm.ChatRequest{Messages: factMessages(sub, num)})
 	if err != nil {
 		return st, err
 	}
@@ -270,14 +216,14 @@ func (r *run) retrieve(ctx context.Context, sub string) (ps []retrieve.Passage, 
 		r.shown[key] = seen
 	}
 	repeated = len(seen) > 0
-	ps, err = r.s.r.Segments(ctx, sub, r.seg, retrieve.Options{Docs: r.ids, K: r.opt.Chunks + len(seen), Fusion: r.fusion})
+	ps, err = retrieve.New(r.rt.Library()).Segments(ctx, sub, r.seg, retrieve.Options{Docs: r.rt.IDs(), K: r.chunks + len(seen), Fusion: r.fusion})
 	if err != nil {
 		return nil, repeated, err
 	}
 	out := ps[:0]
 	for _, p := range ps {
 		c := Chunk{Doc: p.Doc, First: p.First, Last: p.Last}
-		if seen[c] || len(out) == r.opt.Chunks {
+		if seen[c] || len(out) == r.chunks {
 			continue
 		}
 		seen[c] = true
@@ -289,14 +235,13 @@ func (r *run) retrieve(ctx context.Context, sub string) (ps []retrieve.Passage, 
 // numbering numbers the ranked sentences with their real indices, in
 // document order, keeping the best that fit the model's context.
 func (r *run) numbering(question string, f generate.Format, ranked []generate.SentenceRef) (*citations.Numbering, error) {
-	budget := r.cfg.PromptBudget()
-	fit := generate.FitRanked(f, question, r.docs, ranked, budget)
+	cfg := r.rt.Config()
+	fit := generate.FitRanked(f, question, r.rt.Docs(), ranked, cfg.PromptBudget())
 	if fit.Shown == 0 {
-		return nil, fmt.Errorf("%w: a context of %d tokens less %d for the answer leaves too little for the %s prompt; set context_window in the config file to the model's real context size, or lower max_output",
-			ErrNoRoom, r.cfg.ContextWindow, r.cfg.MaxOutput, Name)
+		return nil, generate.NoRoom(cfg, "the "+Name+" prompt")
 	}
 	if fit.Trimmed {
-		r.emit(engine.Event{Stage: fmt.Sprintf("the text to show (%d tokens) exceeds the model's context: kept %d of %d sentences", fit.Tokens, fit.Shown, len(ranked))})
+		r.rt.Stagef("the text to show (%d tokens) exceeds the model's context: kept %d of %d sentences", fit.Tokens, fit.Shown, len(ranked))
 	}
 	return citations.NewSentenceNumbering(fit.Parts...)
 }
@@ -322,7 +267,7 @@ func chunksShown(ps []retrieve.Passage, n *citations.Numbering) []Chunk {
 
 // answer writes the final answer from the thought, showing only the
 // facts' cited sentences.
-func (r *run) answer(ctx context.Context, ans *engine.Answer) error {
+func (r *run) answer(ctx context.Context) error {
 	var ranked []generate.SentenceRef
 	facts := 0
 	for _, st := range r.plan.Steps {
@@ -330,69 +275,55 @@ func (r *run) answer(ctx context.Context, ans *engine.Answer) error {
 			facts++
 		}
 		for _, c := range st.Citations {
+			d, _ := r.rt.Place(c.Doc)
 			for i := c.First; i <= c.Last; i++ {
-				ranked = append(ranked, generate.SentenceRef{Doc: r.index[c.Doc], Sentence: i})
+				ranked = append(ranked, generate.SentenceRef{Doc: d, Sentence: i})
 			}
 		}
 	}
 	if len(ranked) == 0 {
-		r.emit(engine.Event{Stage: "no fact cites the documents: the answer is the facts found"})
-		r.factsAsAnswer(ans, "no fact found cites the documents, so no answer was written from them: the statements are the facts found for the sub-questions")
+		r.rt.Stage("no fact cites the documents: the answer is the facts found")
+		r.factsAsAnswer("no fact found cites the documents, so no answer was written from them: the statements are the facts found for the sub-questions")
 		return nil
 	}
-	format := r.opt.FormatFor(r.cfg.Model)
 	var thought strings.Builder
-	writeThought(&thought, r.question, r.plan.Steps, nil)
-	num, err := r.numbering(thought.String(), format, ranked)
+	writeThought(&thought, r.rt.Question(), r.plan.Steps, nil)
+	num, err := r.numbering(thought.String(), r.format, ranked)
 	if err != nil {
 		return err
 	}
 	// What happens first, as a narrow pane cuts the end.
-	why := fmt.Sprintf("the model stopped after %s", plural(len(r.plan.Steps), "step"))
+	why := fmt.Sprintf("the model stopped after %s", engine.Plural(len(r.plan.Steps), "step", "steps"))
 	if r.plan.Stopped == StopLimit {
-		why = fmt.Sprintf("the step limit of %d was reached", r.opt.MaxSteps)
+		why = fmt.Sprintf("the step limit of %d was reached", r.maxSteps)
 	}
-	r.emit(engine.Event{Stage: fmt.Sprintf("answering from %s (%s): %s", plural(facts, "fact"), plural(num.Len(), "sentence"), why)})
-	res, err := generate.Run(ctx, r.s.client, generate.Request{
-		Question: finalQuestion(r.question, r.plan.Steps, num), Numbering: num, Format: format,
-		Resolve: r.opt.resolve(), Model: r.cfg.Model,
-	}, r.emit)
-	// The stream judged whether an uncited statement needs a citation
-	// against the final question, which holds the facts; judge against the
-	// user's question, so a statement repeating a fact uncited is flagged.
-	v := citations.Answer{Question: r.question, Statements: res.Statements}
-	citations.VerifyAnswer(&v)
-	ans.Statements, ans.Model = res.Statements, res.Model
-	ans.Warnings = append(ans.Warnings, res.Warnings...)
-	if err != nil && len(ans.Statements) == 0 {
-		r.factsAsAnswer(ans, "the answer was cut off before its first statement: the statements are the facts found for the sub-questions")
+	r.rt.Stagef("answering from %s (%s): %s", engine.Plural(facts, "fact", "facts"), engine.Plural(num.Len(), "sentence", "sentences"), why)
+	// The final question holds the facts; whether an uncited statement
+	// needs a citation is judged against the user's question, so a
+	// statement repeating a fact uncited is flagged.
+	res, err := generate.Run(ctx, r.rt, generate.Request{
+		Question: finalQuestion(r.rt.Question(), r.plan.Steps, num), JudgeAgainst: r.rt.Question(),
+		Numbering: num, Format: r.format, Resolve: citations.ResolveOptions{MaxCitations: r.keep},
+	})
+	if err != nil && len(res.Statements) == 0 {
+		r.factsAsAnswer("the answer was cut off before its first statement: the statements are the facts found for the sub-questions")
 	}
 	return err
 }
 
-// factsAsAnswer makes the facts found the answer's statements, with a
-// warning saying why, when there are any.
-func (r *run) factsAsAnswer(ans *engine.Answer, why string) {
-	ans.Statements = []citations.Statement{}
+// factsAsAnswer reports the facts found as the answer's statements, with
+// a warning saying why, when there are any.
+func (r *run) factsAsAnswer(why string) {
+	n := 0
 	for i := range r.plan.Steps {
 		if st := &r.plan.Steps[i]; st.Fact != "" {
-			ans.Statements = append(ans.Statements, st.statement())
+			r.rt.Statement(st.statement())
+			n++
 		}
 	}
-	if len(ans.Statements) > 0 {
-		ans.Warnings = append(ans.Warnings, why)
+	if n > 0 {
+		r.rt.Warn(why)
 	}
-}
-
-// call makes one model call, reporting retries as stages and the call's
-// usage as an event.
-func (r *run) call(ctx context.Context, req llm.ChatRequest) (llm.Reply, error) {
-	req.Model = r.cfg.Model
-	reply, err := r.s.client.Chat(engine.ReportRetries(ctx, r.emit), req)
-	if u := reply.Usage; u.LLMCalls > 0 {
-		r.emit(engine.Event{Usage: &u})
-	}
-	return reply, err
 }
 
 // segmenting sizes chunks of about words words in the segmenter's tokens,
@@ -414,12 +345,3 @@ func segmenting(docs []*docstore.Document, words int) retrieve.Segmenting {
 	}
 	return retrieve.Segmenting{Tokens: max(1, int(math.Round(float64(words)*perWord)))}
 }
-
-func plural(n int, one string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %ss", n, one)
-}
-
-var _ engine.Strategy = (*Strategy)(nil)

@@ -13,8 +13,8 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 const question = "Were Scott Derrickson and Ed Wood of the same nationality?"
@@ -53,8 +53,8 @@ func TestStopsOnModelSignal(t *testing.T) {
 	m := filmModel(t, true)
 	srv.Respond(m.respond)
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	var ev events
-	ans, err := ask(t, t.Context(), env, engine.Request{Question: question}, ev.emit)
+	var ev enginetest.Events
+	ans, err := ask(t, t.Context(), env, engine.Request{Question: question}, ev.Emit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,8 +73,8 @@ func TestStopsOnModelSignal(t *testing.T) {
 	if kinds[kindPlan] != 3 || kinds[kindFact] != 2 || kinds[kindFinal] != 1 {
 		t.Errorf("calls %v, want 3 plan, 2 fact, 1 final", kinds)
 	}
-	if ans.Usage.LLMCalls != 6 || ans.Usage.PromptTokens == 0 || ans.Usage.CompletionTokens == 0 || ev.usage != 6 {
-		t.Errorf("usage %+v from %d events, want 6 calls with tokens", ans.Usage, ev.usage)
+	if ans.Usage.LLMCalls != 6 || ans.Usage.PromptTokens == 0 || ans.Usage.CompletionTokens == 0 || len(ev.Usage) != 6 {
+		t.Errorf("usage %+v from %d events, want 6 calls with tokens", ans.Usage, len(ev.Usage))
 	}
 	// Each fact cites the sentence with its words, in its own document.
 	want := []struct {
@@ -121,8 +121,8 @@ func TestStopsOnModelSignal(t *testing.T) {
 			t.Errorf("stage %d is %q, want %q…", i+1, ans.Stages[i], w)
 		}
 	}
-	if ev.plans != 1 {
-		t.Errorf("%d plan events", ev.plans)
+	if len(ev.Plans) != 1 {
+		t.Errorf("%d plan events", len(ev.Plans))
 	}
 }
 
@@ -138,7 +138,7 @@ func TestStopsAtStepLimit(t *testing.T) {
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	for _, steps := range []int{1, 3} {
 		before := len(srv.ChatRequests())
-		ans, err := ask(t, t.Context(), env, engine.Request{Question: question, Options: map[string]string{"max_steps": fmt.Sprint(steps)}}, nil)
+		ans, err := ask(t, t.Context(), env, engine.Request{Question: question, Options: engine.Settings("max_steps", fmt.Sprint(steps))}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +150,7 @@ func TestStopsAtStepLimit(t *testing.T) {
 			t.Errorf("max_steps=%d: %d calls (usage says %d), want %d", steps, calls, ans.Usage.LLMCalls, 2*steps+1)
 		}
 		last := ans.Stages[len(ans.Stages)-1]
-		if want := fmt.Sprintf("answering from %s (%s): the step limit of %d was reached", plural(steps, "fact"), plural(steps, "sentence"), steps); last != want {
+		if want := fmt.Sprintf("answering from %s (%s): the step limit of %d was reached", engine.Plural(steps, "fact", "facts"), engine.Plural(steps, "sentence", "sentences"), steps); last != want {
 			t.Errorf("max_steps=%d: last stage %q, want %q…", steps, last, want)
 		}
 		if len(ans.Statements) == 0 {
@@ -169,7 +169,7 @@ func TestRepeatedSubQuestion(t *testing.T) {
 	m := &model{t: t, subs: []string{sub}, facts: map[string]fact{sub: {"tonnes of barley", "The farms grew barley."}}}
 	srv.Respond(m.respond)
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	ans, err := ask(t, t.Context(), env, engine.Request{Question: "How much barley was grown?", Options: map[string]string{"max_steps": "3"}}, nil)
+	ans, err := ask(t, t.Context(), env, engine.Request{Question: "How much barley was grown?", Options: engine.Settings("max_steps", "3")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestRepeatedSubQuestion(t *testing.T) {
 	m.subs = m.subs[1:]
 	srv.Respond(m.respond)
 	before := len(srv.ChatRequests())
-	ans, err = ask(t, t.Context(), env, engine.Request{Question: question, Options: map[string]string{"max_steps": "6"}}, nil)
+	ans, err = ask(t, t.Context(), env, engine.Request{Question: question, Options: engine.Settings("max_steps", "6")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +340,7 @@ func TestCancellation(t *testing.T) {
 	})
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	ans, err := ask(t, ctx, env, engine.Request{Question: question}, func(ev engine.Event) {
-		if strings.HasPrefix(ev.Stage, "fact 1:") {
+		if s, ok := ev.(engine.Stage); ok && strings.HasPrefix(string(s), "fact 1:") {
 			cancel()
 		}
 	})
@@ -439,12 +439,12 @@ func TestRetrieval(t *testing.T) {
 	srv.Respond(m.respond)
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	for _, tc := range []struct {
-		opts          map[string]string
+		opts          []engine.Setting
 		chunks, words int
 	}{
 		{nil, 3, 80},
-		{map[string]string{"chunks": "5", "chunk_words": "40"}, 5, 40},
-		{map[string]string{"k": "2", "chunk_words": "200"}, 2, 200},
+		{engine.Settings("chunks", "5", "chunk_words", "40"), 5, 40},
+		{engine.Settings("k", "2", "chunk_words", "200"), 2, 200},
 	} {
 		ans, err := ask(t, t.Context(), env, engine.Request{Question: "How much barley and rye was grown?", Options: tc.opts}, nil)
 		if err != nil {
@@ -512,13 +512,13 @@ func TestOptions(t *testing.T) {
 		{"max_citations", "-1", "0 for no limit"},
 		{"level", "chunk", "takes max_steps, chunks"},
 	} {
-		_, err := ParseOptions(map[string]string{tc.key: tc.val})
+		_, err := options.Parse(Name, engine.Settings(tc.key, tc.val))
 		if !errors.Is(err, engine.ErrOption) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s=%s: %v", tc.key, tc.val, err)
 		}
 	}
-	o, err := ParseOptions(map[string]string{"max_steps": "7", "chunks": "4", "chunk_words": "120", "format": "longcite-model", "max_citations": "2"})
-	if err != nil || o.MaxSteps != 7 || o.Chunks != 4 || o.ChunkWords != 120 || o.Format != "longcite-model" || o.MaxCitations != 2 {
+	o, err := options.Parse(Name, engine.Settings("max_steps", "7", "chunks", "4", "chunk_words", "120", "format", "longcite-model", "max_citations", "2"))
+	if err != nil || o.Int("max_steps") != 7 || o.Int("chunks") != 4 || o.Int("chunk_words") != 120 || o.String("format") != "longcite-model" || o.Int("max_citations") != 2 {
 		t.Errorf("%+v %v", o, err)
 	}
 }

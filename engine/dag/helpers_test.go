@@ -9,8 +9,8 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // Two documents of a multi-hop question, each padded with unrelated
@@ -189,22 +189,4 @@ func (m *model) respond(r llmtest.ChatRequest) llmtest.Reply {
 	}
 	m.t.Errorf("unexpected prompt:\n%.300s", p)
 	return llmtest.Status(400)
-}
-
-// events gathers a strategy's events.
-type events struct {
-	stages []string
-	usage  int
-	plans  int
-}
-
-func (e *events) emit(ev engine.Event) {
-	switch {
-	case ev.Stage != "":
-		e.stages = append(e.stages, ev.Stage)
-	case ev.Usage != nil:
-		e.usage++
-	case ev.Plan != nil:
-		e.plans++
-	}
 }

@@ -1,11 +1,8 @@
 package dag
 
 import (
-	"maps"
-	"slices"
-	"strings"
+	"fmt"
 
-	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/generate"
 )
@@ -29,55 +26,11 @@ const (
 	MaxChunkWords = 1000
 )
 
-// Options are the strategy's settings, read from Request.Options:
-//
-//	max_steps=N        sub-questions at most before answering (default 5)
-//	chunks=N           chunks retrieved per sub-question (default 3); k is
-//	                   the same setting, as `citelens eval --k` passes it
-//	chunk_words=N      words per chunk, cut at sentence ends (default 80)
-//	format=one-shot|longcite-model
-//	                   the final answer's prompt (default: longcite-model
-//	                   when the model's name contains "longcite")
-//	max_citations=N    citations kept per final statement; 0 keeps all
-//	                   (default 0: the final prompt shows only the facts'
-//	                   sentences, so there is nothing to over-cite)
-type Options struct {
-	MaxSteps   int
-	Chunks     int
-	ChunkWords int
-	generate.Options
-}
-
-var optionKeys = append([]string{"max_steps", "chunks", "k", "chunk_words"}, generate.OptionKeys...)
-
-// ParseOptions reads the options. An unknown key or a bad value is an
-// error that names it and says what it takes.
-func ParseOptions(m map[string]string) (Options, error) {
-	o := Options{MaxSteps: DefaultMaxSteps, Chunks: DefaultChunks, ChunkWords: DefaultChunkWords}
-	// Sorted, so that with several bad options the same one is reported.
-	for _, key := range slices.Sorted(maps.Keys(m)) {
-		val := strings.TrimSpace(m[key])
-		var err error
-		switch key {
-		case "max_steps":
-			o.MaxSteps, err = engine.IntOption(key, val, 1, MaxMaxSteps, "a whole number of sub-questions")
-		case "chunks", "k":
-			o.Chunks, err = engine.IntOption(key, val, 1, MaxChunks, "a whole number of chunks to retrieve per sub-question")
-		case "chunk_words":
-			o.ChunkWords, err = engine.IntOption(key, val, MinChunkWords, MaxChunkWords, "a chunk size in words")
-		default:
-			var handled bool
-			if handled, err = o.ParseOption(key, val); !handled {
-				err = engine.UnknownOption(Name, key, "", optionKeys)
-			}
-		}
-		if err != nil {
-			return o, err
-		}
-	}
-	return o, nil
-}
-
-func (o Options) resolve() citations.ResolveOptions {
-	return citations.ResolveOptions{MaxCitations: o.MaxCitations}
+// options are the strategy's settings.
+var options = engine.Options{
+	{Name: "max_steps", Kind: engine.Int, Min: 1, Max: MaxMaxSteps, Default: fmt.Sprint(DefaultMaxSteps), Help: "sub-questions at most before answering (M of Algorithm 1)"},
+	{Name: "chunks", Aliases: []string{"k"}, Kind: engine.Int, Min: 1, Max: MaxChunks, Default: fmt.Sprint(DefaultChunks), Help: "chunks retrieved per sub-question (eval --k sets it)"},
+	{Name: "chunk_words", Kind: engine.Int, Min: MinChunkWords, Max: MaxChunkWords, Default: fmt.Sprint(DefaultChunkWords), Help: "words per chunk, cut at sentence ends"},
+	generate.FormatOption,
+	generate.MaxCitations("0", "the final prompt shows only the facts' sentences, so there is nothing to over-cite"),
 }

@@ -35,6 +35,9 @@ type Plan struct {
 	Draft string `json:"draft_answer,omitempty"`
 }
 
+// Line is the plan's summary.
+func (p *Plan) Line() string { return p.Summary }
+
 // summarize sets Summary from the steps and why they ended.
 func (p *Plan) summarize() {
 	why := map[string]string{

@@ -14,7 +14,7 @@
 //
 // Strategies get a retrieve.Fusion from ForEnv:
 //
-//	fusion, err := dense.ForEnv(ctx, env, docIDs, emit, docstore.ChunkLevel)
+//	fusion, err := dense.ForEnv(ctx, rt.Env(), rt.IDs(), rt, docstore.ChunkLevel)
 //	// err: tell the user, carry on with fusion (the zero Fusion: BM25 only)
 //	ps, err := r.Chunks(ctx, q, retrieve.Options{Docs: docIDs, K: k, Fusion: fusion})
 //
@@ -34,6 +34,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/citelens/citelens/internal/config"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
@@ -79,7 +81,7 @@ func New(lib *docstore.Library, client *llm.Client) (*Scorer, error) {
 	}
 	model := client.Config().EmbedModel
 	if model == "" {
-		return nil, fmt.Errorf("%w: set %s (or embed_model in the config file) to an embedding model the server serves", ErrNoEmbedModel, llm.EnvEmbedModel)
+		return nil, fmt.Errorf("%w: set %s (or embed_model in the config file) to an embedding model the server serves", ErrNoEmbedModel, config.EnvEmbedModel)
 	}
 	return &Scorer{lib: lib, client: client, model: model, queries: map[string][]float32{}}, nil
 }
@@ -469,48 +471,61 @@ func Enabled(env *engine.Env) bool {
 
 // ForEnv returns the fusion for retrieving from docs at levels (every
 // level when none are given). With an embedding model configured it
-// embeds whatever of them is not stored yet — reporting progress as Stage
-// events ("embedding 12,000/150,000 sentences of manual.pdf…") and the
-// cost as Usage events through emit, which may be nil — and returns a
-// hybrid fusion: dense search proposes candidates of its own, and dense
-// scores are fused with BM25 by reciprocal rank (DefaultLexicalWeight:
-// DefaultDenseWeight). The scorer's later query embeddings are reported
-// through emit too, so emit must stay valid while the fusion is used (for
-// the request). With a rerank model configured, the fusion also reranks
-// its best candidates (rerank_top); a reranker failure becomes a warning
-// stage and the fused order stands.
+// embeds whatever of them is not stored yet — reporting progress as stages
+// ("embedding 12,000/150,000 sentences of manual.pdf…") and the cost as
+// usage to rep (an answer's Runtime, or nil) — and returns a hybrid
+// fusion: dense search proposes candidates of its own, and dense scores
+// are fused with BM25 by reciprocal rank (DefaultLexicalWeight:
+// DefaultDenseWeight). The scorer's later query embeddings are reported to
+// rep too. With a rerank model configured, the fusion also reranks its
+// best candidates (rerank_top); a reranker failure is a warning to rep and
+// the fused order stands.
 //
 // Without an embedding model it returns the lexical fusion (with the
 // reranker if one is configured) and no error. On failure it returns that
 // same fusion with the error, so a caller can tell the user and carry on.
-func ForEnv(ctx context.Context, env *engine.Env, docs []docstore.DocID, emit func(engine.Event), levels ...docstore.Level) (retrieve.Fusion, error) {
-	if emit == nil {
-		emit = func(engine.Event) {}
-	}
+func ForEnv(ctx context.Context, env *engine.Env, docs []docstore.DocID, rep engine.Reporter, levels ...docstore.Level) (retrieve.Fusion, error) {
 	var f retrieve.Fusion
 	if env != nil && env.LLM != nil {
 		if rr := rerank.New(env.LLM, env.LLM.Config()); rr.Enabled() {
 			f.Rerank, f.RerankTop = rr, rr.Top()
-			f.Warn = func(msg string) { emit(engine.Event{Stage: "warning: " + msg}) }
+			if rep != nil {
+				f.Warn = rep.Warn
+			}
 		}
 	}
 	if !Enabled(env) {
 		return f, nil
 	}
-	s, err := New(env.Library, env.LLM)
+	s, err := forReporter(env, rep)
 	if err != nil {
 		return f, err
 	}
-	s.OnUsage = func(u llm.Usage) { emit(engine.Event{Usage: &u}) }
-	u, err := s.Ensure(ctx, docs, levels, ThrottledStages(emit, s.model))
-	if u.LLMCalls > 0 {
-		emit(engine.Event{Usage: &u})
-	}
+	u, err := s.Ensure(ctx, docs, levels, ThrottledStages(rep, s.model))
+	report(rep, u)
 	if err != nil {
 		return f, err
 	}
 	f.Dense, f.LexicalWeight, f.DenseWeight, f.Top = s, DefaultLexicalWeight, DefaultDenseWeight, DefaultTop
 	return f, nil
+}
+
+// forReporter is a Scorer over env's library and client whose query
+// embeddings are reported to rep.
+func forReporter(env *engine.Env, rep engine.Reporter) (*Scorer, error) {
+	s, err := New(env.Library, env.LLM)
+	if err != nil {
+		return nil, err
+	}
+	s.OnUsage = func(u llm.Usage) { report(rep, u) }
+	return s, nil
+}
+
+// report reports usage u to rep, if there is one and u is not nothing.
+func report(rep engine.Reporter, u llm.Usage) {
+	if rep != nil && u.LLMCalls > 0 {
+		rep.Usage(u)
+	}
 }
 
 // StageText describes embedding progress for the user: "embedding

@@ -8,12 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 const declaration = "../../testdata/declaration.txt"
@@ -38,6 +39,17 @@ func embedInputs(srv *llmtest.Server) (requests, inputs int) {
 	return requests, inputs
 }
 
+// reports gathers what dense reports to an answer.
+type reports struct {
+	stages, warnings []string
+	usage            llm.Usage
+	n                int
+}
+
+func (r *reports) Stage(s string)          { r.stages = append(r.stages, s); r.n++ }
+func (r *reports) Warn(s string)           { r.warnings = append(r.warnings, s); r.n++ }
+func (r *reports) Usage(u citations.Usage) { r.usage.Add(u); r.n++ }
+
 func ids(docs []*docstore.Document) []docstore.DocID {
 	out := make([]docstore.DocID, len(docs))
 	for i, d := range docs {
@@ -53,17 +65,8 @@ func TestStoredOnceAndReused(t *testing.T) {
 	d := docs[0]
 	srv := llmtest.New(t)
 	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 16)
-	var stages []string
-	var usage llm.Usage
-	emit := func(ev engine.Event) {
-		switch {
-		case ev.Stage != "":
-			stages = append(stages, ev.Stage)
-		case ev.Usage != nil:
-			usage.Add(*ev.Usage)
-		}
-	}
-	f, err := ForEnv(t.Context(), e, ids(docs), emit)
+	rec := &reports{}
+	f, err := ForEnv(t.Context(), e, ids(docs), rec)
 	if err != nil || f.Dense == nil || f.Top != DefaultTop {
 		t.Fatalf("ForEnv: %+v %v", f, err)
 	}
@@ -73,9 +76,10 @@ func TestStoredOnceAndReused(t *testing.T) {
 	if inputs != want || reqs != wantReqs {
 		t.Errorf("embedded %d texts in %d requests, want %d in %d", inputs, reqs, want, wantReqs)
 	}
-	if usage.LLMCalls != reqs || usage.PromptTokens == 0 {
+	if usage := rec.usage; usage.LLMCalls != reqs || usage.PromptTokens == 0 {
 		t.Errorf("usage %+v for %d requests", usage, reqs)
 	}
+	stages := rec.stages
 	if len(stages) < 2 || !strings.Contains(stages[0], fmt.Sprintf("embedding 0/%d sentences of declaration.txt with %s", len(d.Sentences), llmtest.DefaultEmbedModel)) ||
 		!strings.Contains(strings.Join(stages, "\n"), fmt.Sprintf("%d/%d chunks", len(d.Chunks), len(d.Chunks))) {
 		t.Errorf("stages %q", stages)
@@ -93,13 +97,13 @@ func TestStoredOnceAndReused(t *testing.T) {
 	}
 
 	// A second request: nothing to embed, one call for the query.
-	stages = nil
-	f2, err := ForEnv(t.Context(), e, ids(docs), emit)
+	rec.stages = nil
+	f2, err := ForEnv(t.Context(), e, ids(docs), rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r2, _ := embedInputs(srv); r2 != reqs || len(stages) != 0 {
-		t.Fatalf("the second ForEnv embedded again (%d requests, stages %q)", r2-reqs, stages)
+	if r2, _ := embedInputs(srv); r2 != reqs || len(rec.stages) != 0 {
+		t.Fatalf("the second ForEnv embedded again (%d requests, stages %q)", r2-reqs, rec.stages)
 	}
 	units := []retrieve.Unit{
 		{Doc: d.ID, First: 5, Last: 5, Text: d.SentenceText(5)},

@@ -78,46 +78,42 @@ func (s *Scorer) EnsureDerived(ctx context.Context, docs []docstore.DocID, set d
 
 // DerivedForEnv returns a Scorer for ranking set's derived units of docs
 // by meaning, after embedding whatever of kinds is not stored yet —
-// reporting progress as Stage events ("embedding 1,204/1,204 summaries of
+// reporting progress as stages ("embedding 1,204/1,204 summaries of
 // manual.pdf with text-embedding-3-small (once; kept in the library)")
-// and the cost as Usage events through emit, which may be nil. The
-// Scorer's query embeddings are reported through emit too, so emit must
-// stay valid while the Scorer is used (for the request).
+// and the cost as usage to rep (an answer's Runtime, or nil). The
+// Scorer's query embeddings are reported to rep too.
 //
 // Without an embedding model it returns nil and no error: ranking is
 // BM25 alone, with no call made. On failure it returns nil with the
 // error, so a caller can tell the user and carry on with BM25.
-func DerivedForEnv(ctx context.Context, env *engine.Env, docs []docstore.DocID, set docstore.DerivedSet, kinds []docstore.DerivedKind, emit func(engine.Event)) (*Scorer, error) {
+func DerivedForEnv(ctx context.Context, env *engine.Env, docs []docstore.DocID, set docstore.DerivedSet, kinds []docstore.DerivedKind, rep engine.Reporter) (*Scorer, error) {
 	if !Enabled(env) {
 		return nil, nil
 	}
-	if emit == nil {
-		emit = func(engine.Event) {}
-	}
-	s, err := New(env.Library, env.LLM)
+	s, err := forReporter(env, rep)
 	if err != nil {
 		return nil, err
 	}
-	s.OnUsage = func(u llm.Usage) { emit(engine.Event{Usage: &u}) }
-	rep, err := s.EnsureDerived(ctx, docs, set, kinds, ThrottledStages(emit, s.model))
-	if rep.Usage.LLMCalls > 0 {
-		emit(engine.Event{Usage: &rep.Usage})
-	}
+	r, err := s.EnsureDerived(ctx, docs, set, kinds, ThrottledStages(rep, s.model))
+	report(rep, r.Usage)
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// ThrottledStages turns embedding progress into Stage events
+// ThrottledStages turns embedding progress into stages reported to rep
 // (StageText), at most one a second besides each document's first and
-// last.
-func ThrottledStages(emit func(engine.Event), model string) func(Progress) {
+// last; nothing when rep is nil.
+func ThrottledStages(rep engine.Reporter, model string) func(Progress) {
 	var last time.Time
 	return func(p Progress) {
+		if rep == nil {
+			return
+		}
 		if now := time.Now(); p.Done == 0 || p.Done == p.Total || now.Sub(last) >= time.Second {
 			last = now
-			emit(engine.Event{Stage: StageText(p, model)})
+			rep.Stage(StageText(p, model))
 		}
 	}
 }

@@ -9,10 +9,9 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 var derivedSet = docstore.DerivedSet{Model: llmtest.DefaultModel, Tokens: 256, Overlap: 50, Version: 1}
@@ -137,27 +136,17 @@ func TestDerivedForEnv(t *testing.T) {
 	lib, docs := enginetest.Library(t, declaration)
 	derive(t, lib, docs[0])
 	srv := llmtest.New(t)
-	var events []engine.Event
-	emit := func(ev engine.Event) { events = append(events, ev) }
-	s, err := DerivedForEnv(t.Context(), env(t, lib, srv, "", 16), ids(docs), derivedSet, nil, emit)
-	if s != nil || err != nil || len(events) != 0 || len(srv.Requests()) != 0 {
-		t.Fatalf("without an embedding model: %v, %v, %d events, %d requests", s, err, len(events), len(srv.Requests()))
+	rec := &reports{}
+	s, err := DerivedForEnv(t.Context(), env(t, lib, srv, "", 16), ids(docs), derivedSet, nil, rec)
+	if s != nil || err != nil || rec.n != 0 || len(srv.Requests()) != 0 {
+		t.Fatalf("without an embedding model: %v, %v, %d events, %d requests", s, err, rec.n, len(srv.Requests()))
 	}
 	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 16)
 	kinds := []docstore.DerivedKind{docstore.DerivedQuestion}
-	if s, err = DerivedForEnv(t.Context(), e, ids(docs), derivedSet, kinds, emit); s == nil || err != nil {
+	if s, err = DerivedForEnv(t.Context(), e, ids(docs), derivedSet, kinds, rec); s == nil || err != nil {
 		t.Fatalf("DerivedForEnv: %v", err)
 	}
-	var stages []string
-	usage := 0
-	for _, ev := range events {
-		if ev.Stage != "" {
-			stages = append(stages, ev.Stage)
-		}
-		if ev.Usage != nil {
-			usage += ev.Usage.LLMCalls
-		}
-	}
+	stages, usage := rec.stages, rec.usage.LLMCalls
 	reqs, _ := embedInputs(srv)
 	if usage != reqs || !slices.ContainsFunc(stages, func(s string) bool {
 		return strings.HasPrefix(s, "embedding 0/") && strings.Contains(s, " questions of ")

@@ -108,12 +108,11 @@ func BenchmarkPlainBM25(b *testing.B) {
 // BenchmarkAnswer is the whole strategy: ranking, statements, verification.
 func BenchmarkAnswer(b *testing.B) {
 	lib := bigLibrary(b)
-	s := New(lib)
 	ctx := context.Background()
 	i := 0
 	for b.Loop() {
 		req := engine.Request{Question: benchQuestions[i%len(benchQuestions)]}
-		if _, err := s.Answer(ctx, req, nil); err != nil {
+		if _, err := answer(ctx, lib, req, nil); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -142,22 +143,17 @@ func loadDataset(t testing.TB, dir string) *dataset {
 type answerer func(ctx context.Context, ds *dataset, q question, k int) ([]citations.Span, error)
 
 // strategyAnswerer runs the extractive strategy with model m (nil: default).
-func strategyAnswerer(m *retrieve.Model, extra map[string]string) answerer {
+func strategyAnswerer(m *retrieve.Model, extra []engine.Setting) answerer {
 	return func(ctx context.Context, ds *dataset, q question, k int) ([]citations.Span, error) {
-		s := New(ds.lib)
-		s.Model = m
-		opts := map[string]string{}
-		for k, v := range extra {
-			opts[k] = v
-		}
+		opts := slices.Clone(extra)
 		if k > 0 {
-			opts["k"] = strconv.Itoa(k)
+			opts = append(opts, engine.Setting{Name: "k", Value: strconv.Itoa(k)})
 		}
 		req := engine.Request{Question: q.Question, Options: opts}
 		for _, name := range q.Docs {
 			req.Docs = append(req.Docs, ds.ids[name])
 		}
-		ans, err := s.Answer(ctx, req, nil)
+		ans, err := engine.Run(ctx, &engine.Env{Library: ds.lib}, Strategy{Model: m}, req, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -359,7 +355,7 @@ func TestExperiments(t *testing.T) {
 type variant struct {
 	name  string
 	model retrieve.Model
-	opts  map[string]string
+	opts  []engine.Setting
 }
 
 // variants lists the ranking ideas, each alone on a bare re-ranker and
@@ -428,8 +424,8 @@ func variants() []variant {
 		around("hop from 1", func(m *retrieve.Model) { m.HopFrom = 1 }),
 		around("heading followers 2", func(m *retrieve.Model) { m.HeadingFollowers = 2 }),
 		around("per paragraph 1", func(m *retrieve.Model) { m.PerParagraph = 1 }),
-		{name: "auto stop .3", model: d, opts: map[string]string{"stop": "0.3"}},
-		{name: "auto stop .5", model: d, opts: map[string]string{"stop": "0.5"}},
-		{name: "no merging", model: d, opts: map[string]string{"merge": "false"}},
+		{name: "auto stop .3", model: d, opts: engine.Settings("stop", "0.3")},
+		{name: "auto stop .5", model: d, opts: engine.Settings("stop", "0.5")},
+		{name: "no merging", model: d, opts: engine.Settings("merge", "false")},
 	}
 }

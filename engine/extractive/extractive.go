@@ -38,6 +38,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/fix"
 )
 
 // Name is the strategy's registered name.
@@ -54,54 +55,32 @@ const (
 
 func init() {
 	engine.Register(engine.Info{
-		Name:        Name,
+		Strategy:    Strategy{},
 		Description: "offline: quotes the document sentences that best answer the question, no model needed",
-		New: func(env *engine.Env) (engine.Strategy, error) {
-			if env == nil || env.Library == nil {
-				return nil, fmt.Errorf("%w: the extractive strategy needs a library", engine.ErrUnavailable)
-			}
-			s := New(env.Library)
-			s.env = env
-			return s, nil
-		},
 	})
 }
 
 // Strategy is the extractive strategy.
 type Strategy struct {
-	lib *docstore.Library
-	r   *retrieve.Retriever
-	// env, when it has an embedding or rerank model, makes retrieval
-	// hybrid (engine/dense): the quotes are still the document's own.
-	env *engine.Env
 	// Model, if set, replaces the retriever's default ranking model (for
 	// experiments).
 	Model *retrieve.Model
 }
 
-// New returns the extractive strategy over lib.
-func New(lib *docstore.Library) *Strategy {
-	return &Strategy{lib: lib, r: retrieve.New(lib)}
-}
-
 // Name returns "extractive".
-func (s *Strategy) Name() string { return Name }
+func (Strategy) Name() string { return Name }
 
-// Options are the strategy's settings, read from Request.Options:
-//
-//	k=N          at most N statements (default: auto-stop, see StopRatio)
-//	stop=R       auto-stop ratio, 0 < R < 1 (default StopRatio)
-//	pages=LIST   only sentences on these pages: "12", "3-5,9"
-//	merge=false  one statement per sentence, even for adjacent ones
-//	retrieval=R  hybrid (default: words and, with an embedding model,
-//	             meaning), words (BM25 only) or meaning (dense only, for
-//	             experiments; needs an embedding model)
-type Options struct {
-	K         int
-	Stop      float64
-	Pages     []retrieve.PageRange
-	Merge     bool
-	Retrieval string
+// options are the strategy's settings.
+var options = engine.Options{
+	{Name: "k", Kind: engine.Int, Min: 1, Help: "statements at most; by default the answer stops at the first sentence scoring under stop of the best"},
+	{Name: "stop", Kind: engine.Ratio, Default: strconv.FormatFloat(StopRatio, 'g', -1, 64), Help: "auto-stop: sentences scoring under this share of the best are left out"},
+	{Name: "pages", Kind: engine.Custom, Parse: parsePages, Syntax: "pages like 12 or 3-5,9", Help: "only sentences on these pages"},
+	{Name: "merge", Kind: engine.Bool, Default: "yes", Help: "adjacent sentences make one statement citing the range"},
+	{Name: "retrieval", Kind: engine.OneOf, Default: RetrievalHybrid, Help: "how sentences are found", Choices: []engine.Choice{
+		{Value: RetrievalHybrid, Help: "words, and meaning when an embedding model is set"},
+		{Value: RetrievalWords, Help: "BM25 and the document's structure only"},
+		{Value: RetrievalMeaning, Help: "the embedding model only, for experiments"},
+	}},
 }
 
 // Retrieval modes.
@@ -111,52 +90,11 @@ const (
 	RetrievalMeaning = "meaning"
 )
 
-// ParseOptions reads Request.Options; an unknown key or a bad value is an
-// error naming it.
-func ParseOptions(m map[string]string) (Options, error) {
-	o := Options{Stop: StopRatio, Merge: true, Retrieval: RetrievalHybrid}
-	for key, val := range m {
-		switch key {
-		case "k":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 {
-				return o, fmt.Errorf("%w: k=%q: give a whole number of statements, 1 or more", engine.ErrOption, val)
-			}
-			o.K = n
-		case "stop":
-			r, err := strconv.ParseFloat(val, 64)
-			if err != nil || r <= 0 || r >= 1 {
-				return o, fmt.Errorf("%w: stop=%q: give a ratio between 0 and 1, such as 0.4", engine.ErrOption, val)
-			}
-			o.Stop = r
-		case "pages":
-			pr, err := parsePages(val)
-			if err != nil {
-				return o, err
-			}
-			o.Pages = pr
-		case "merge":
-			b, err := strconv.ParseBool(val)
-			if err != nil {
-				return o, fmt.Errorf("%w: merge=%q: give true or false", engine.ErrOption, val)
-			}
-			o.Merge = b
-		case "retrieval":
-			switch val {
-			case RetrievalHybrid, RetrievalWords, RetrievalMeaning:
-				o.Retrieval = val
-			default:
-				return o, fmt.Errorf("%w: retrieval=%q: give hybrid, words or meaning", engine.ErrOption, val)
-			}
-		default:
-			return o, fmt.Errorf("%w: %q; the extractive strategy takes k, stop, pages, merge and retrieval", engine.ErrOption, key)
-		}
-	}
-	return o, nil
-}
+// Options are k, stop, pages, merge and retrieval.
+func (Strategy) Options() engine.Options { return options }
 
 // parsePages reads "3", "3-5", "3-5,9".
-func parsePages(s string) ([]retrieve.PageRange, error) {
+func parsePages(s string) (any, error) {
 	var out []retrieve.PageRange
 	for part := range strings.SplitSeq(s, ",") {
 		part = strings.TrimSpace(part)
@@ -167,96 +105,82 @@ func parsePages(s string) ([]retrieve.PageRange, error) {
 			last, err2 = strconv.Atoi(strings.TrimSpace(b))
 		}
 		if err1 != nil || err2 != nil || first < 1 || last < first {
-			return nil, fmt.Errorf("%w: pages=%q: give pages like 12 or 3-5,9", engine.ErrOption, s)
+			return nil, fmt.Errorf("not a page list")
 		}
 		out = append(out, retrieve.PageRange{First: first, Last: last})
 	}
 	return out, nil
 }
 
-// Answer answers req: a "retrieving…" stage, then one statement per
+// Answer answers with a "retrieving…" stage, then one statement per
 // selected sentence (or run of adjacent sentences), best first.
-func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
-	if emit == nil {
-		emit = func(engine.Event) {}
-	}
-	opt, err := ParseOptions(req.Options)
+func (s Strategy) Answer(ctx context.Context, rt *engine.Runtime) error {
+	rt.Stage("retrieving…")
+	sts, err := s.statements(ctx, rt)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	ans := &engine.Answer{Question: req.Question, Strategy: Name, Statements: []citations.Statement{}}
-	stage := "retrieving…"
-	ans.Stages = append(ans.Stages, stage)
-	emit(engine.Event{Stage: stage})
-	sts, err := s.statements(ctx, req, opt, emit)
-	if err != nil {
-		return ans, err
-	}
-	for i := range sts {
+	for _, st := range sts {
 		if err := ctx.Err(); err != nil {
-			return ans, err
+			return err
 		}
-		ans.Statements = append(ans.Statements, sts[i])
-		emit(engine.Event{Statement: &sts[i]})
+		rt.Statement(st)
 	}
-	return ans, nil
+	return nil
 }
 
 // statements ranks the scope's sentences and turns the best into verified
 // statements.
-func (s *Strategy) statements(ctx context.Context, req engine.Request, opt Options, emit func(engine.Event)) ([]citations.Statement, error) {
+func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citations.Statement, error) {
+	opt := rt.Options()
 	var fusion retrieve.Fusion
-	if opt.Retrieval != RetrievalWords {
-		f, err := s.fusion(ctx, req.Docs, emit)
-		if err != nil {
-			return nil, err
+	if mode := opt.String("retrieval"); mode != RetrievalWords {
+		fusion = hybrid(ctx, rt)
+		if mode == RetrievalMeaning {
+			if fusion.Dense == nil {
+				return nil, fix.With(fmt.Errorf("%w: retrieval=meaning needs an embedding model", engine.ErrOption),
+					"Set CITELENS_EMBED_MODEL (or embed_model in the config file), or use retrieval=hybrid.")
+			}
+			fusion.DenseOnly = true
 		}
-		fusion = f
 	}
-	if opt.Retrieval == RetrievalMeaning {
-		if fusion.Dense == nil {
-			return nil, fmt.Errorf("%w: retrieval=meaning needs an embedding model (set CITELENS_EMBED_MODEL)", engine.ErrOption)
-		}
-		fusion.DenseOnly = true
-	}
-	k := opt.K
+	k := opt.Int("k")
 	if k == 0 {
 		k = MaxStatements
 	}
 	// Adjacent sentences merge into one statement, so ask for more than k
 	// and keep k statements after merging.
 	want := k
-	if opt.Merge {
+	if opt.Bool("merge") {
 		want = 2 * k
 	}
-	ps, err := s.r.Sentences(ctx, req.Question, retrieve.Options{
-		Docs: req.Docs, Pages: opt.Pages, K: want, Model: s.Model, Fusion: fusion,
+	pages, _ := opt.Value("pages").([]retrieve.PageRange)
+	ps, err := retrieve.New(rt.Library()).Sentences(ctx, rt.Question(), retrieve.Options{
+		Docs: rt.IDs(), Pages: pages, K: want, Model: s.Model, Fusion: fusion,
 	})
 	if err != nil {
 		return nil, err
 	}
-	if opt.K == 0 {
-		ps = autoStop(ps, opt.Stop)
+	if !opt.Given("k") {
+		ps = autoStop(ps, opt.Ratio("stop"), fusion.Dense != nil || fusion.Rerank != nil)
 	}
 	groups := make([]group, 0, len(ps))
 	for _, p := range ps {
 		groups = append(groups, group{doc: p.Doc, first: p.First, last: p.Last})
 	}
-	if opt.Merge {
+	if opt.Bool("merge") {
 		groups = merge(groups)
-		if err := s.complete(groups); err != nil {
-			return nil, err
-		}
+		complete(rt, groups)
 		groups = merge(groups)
 	}
 	groups = groups[:min(k, len(groups))]
 	out := make([]citations.Statement, 0, len(groups))
 	for _, g := range groups {
-		d, err := s.lib.Document(g.doc)
-		if err != nil {
-			return nil, err
+		i, ok := rt.Place(g.doc)
+		if !ok {
+			continue
 		}
-		span := citations.SpanOf(d, g.first, g.last)
+		span := citations.SpanOf(rt.Docs()[i], g.first, g.last)
 		st := citations.Statement{Text: span.Text, Citations: []citations.Span{span}}
 		citations.Verify(&st)
 		out = append(out, st)
@@ -264,44 +188,18 @@ func (s *Strategy) statements(ctx context.Context, req engine.Request, opt Optio
 	return out, nil
 }
 
-// fusion is the hybrid ranking of the scope when the environment has an
-// embedding or rerank model (embedding the scope's sentences once, with
-// progress), and the lexical ranking otherwise. An embedding failure is
-// reported as a warning stage and the answer goes on with BM25.
-func (s *Strategy) fusion(ctx context.Context, docs []docstore.DocID, emit func(engine.Event)) (retrieve.Fusion, error) {
-	if s.env == nil || s.env.LLM == nil {
-		return retrieve.Fusion{}, nil
-	}
-	if len(docs) == 0 {
-		infos, err := s.lib.List()
-		if err != nil {
-			return retrieve.Fusion{}, err
-		}
-		for _, d := range infos {
-			docs = append(docs, d.ID)
-		}
-	}
-	f, err := dense.ForEnv(ctx, s.env, docs, emit, docstore.SentenceLevel)
-	if err != nil {
-		if ctx.Err() != nil {
-			return f, ctx.Err()
-		}
-		emit(engine.Event{Stage: fmt.Sprintf("warning: dense retrieval is off for this answer (%v); ranking by words only", err)})
-	}
-	return f, nil
-}
-
 // complete widens each group to whole statements: a group whose last
 // sentence breaks off ("…and LEN !=" before "0. With this instruction…")
 // takes the sentence that finishes it, and one that starts mid-sentence
 // takes the one it continues. Extraction cuts sentences at page breaks,
 // hyphens and list-like numbers; a quote should not.
-func (s *Strategy) complete(gs []group) error {
+func complete(rt *engine.Runtime, gs []group) {
 	for i := range gs {
-		d, err := s.lib.Document(gs[i].doc)
-		if err != nil {
-			return err
+		p, ok := rt.Place(gs[i].doc)
+		if !ok {
+			continue
 		}
+		d := rt.Docs()[p]
 		g := &gs[i]
 		for n := 0; n < maxWiden && g.last+1 < len(d.Sentences) && breaksOff(d, g.last); n++ {
 			g.last++
@@ -310,7 +208,6 @@ func (s *Strategy) complete(gs []group) error {
 			g.first--
 		}
 	}
-	return nil
 }
 
 // maxWiden bounds how far complete widens a group each way.
@@ -342,18 +239,38 @@ func continues(d *docstore.Document, i int) bool {
 	return strings.Count(gap, "\n") <= 1 && !strings.ContainsRune(gap, '\f') && breaksOff(d, i-1)
 }
 
-// autoStop keeps the passages scoring at least ratio of the best.
-func autoStop(ps []retrieve.Passage, ratio float64) []retrieve.Passage {
+// autoStop keeps the passages scoring at least ratio of the best: by
+// their lexical score, or by the fused (or reranked) one the selection
+// used when fused is set.
+func autoStop(ps []retrieve.Passage, ratio float64, fused bool) []retrieve.Passage {
 	if len(ps) == 0 {
 		return ps
 	}
-	best := ps[0].Scores.Lexical
+	score := func(p retrieve.Passage) float64 {
+		if fused {
+			return p.Score
+		}
+		return p.Scores.Lexical
+	}
+	best := score(ps[0])
 	for i, p := range ps {
-		if p.Scores.Lexical < ratio*best {
+		if score(p) < ratio*best {
 			return ps[:i]
 		}
 	}
 	return ps
+}
+
+// hybrid is the ranking of the answer's scope with meaning when the
+// environment has an embedding or rerank model (embedding the scope's
+// sentences once, with progress), and by words otherwise. An embedding
+// failure is a warning and the answer goes on with words.
+func hybrid(ctx context.Context, rt *engine.Runtime) retrieve.Fusion {
+	f, err := dense.ForEnv(ctx, rt.Env(), rt.IDs(), rt, docstore.SentenceLevel)
+	if err != nil && ctx.Err() == nil {
+		rt.Warn(fmt.Sprintf("dense retrieval is off for this answer (%v); ranking by words only", err))
+	}
+	return f
 }
 
 // group is a run of selected sentences of one document.
@@ -387,4 +304,4 @@ func merge(gs []group) []group {
 	}
 }
 
-var _ engine.Strategy = (*Strategy)(nil)
+var _ engine.Strategy = Strategy{}

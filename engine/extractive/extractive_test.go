@@ -10,8 +10,8 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 const text = `Tea
@@ -31,6 +31,11 @@ func drinksLibrary(t *testing.T) (*docstore.Library, docstore.DocID) {
 	return lib, docs[0].ID
 }
 
+// answer runs the strategy through engine.Run over lib.
+func answer(ctx context.Context, lib *docstore.Library, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
+	return engine.Run(ctx, &engine.Env{Library: lib}, Strategy{}, req, emit)
+}
+
 func TestAnswerQuotesAndCites(t *testing.T) {
 	lib, id := drinksLibrary(t)
 	d, err := lib.Document(id)
@@ -38,7 +43,7 @@ func TestAnswerQuotesAndCites(t *testing.T) {
 		t.Fatal(err)
 	}
 	var events []engine.Event
-	ans, err := New(lib).Answer(t.Context(), engine.Request{Question: "Where did tea originate?", Docs: []docstore.DocID{id}, Options: map[string]string{"k": "3"}},
+	ans, err := answer(t.Context(), lib, engine.Request{Question: "Where did tea originate?", Docs: []docstore.DocID{id}, Options: engine.Settings("k", "3")},
 		func(ev engine.Event) { events = append(events, ev) })
 	if err != nil {
 		t.Fatal(err)
@@ -49,11 +54,11 @@ func TestAnswerQuotesAndCites(t *testing.T) {
 	if len(ans.Statements) == 0 || len(ans.Statements) > 3 {
 		t.Fatalf("%d statements for k=3", len(ans.Statements))
 	}
-	if events[0].Stage == "" || len(events) != 1+len(ans.Statements) {
+	if _, ok := events[0].(engine.Stage); !ok || len(events) != 1+len(ans.Statements) {
 		t.Errorf("events: a stage then one per statement, got %d events for %d statements", len(events), len(ans.Statements))
 	}
 	for i, st := range ans.Statements {
-		if events[i+1].Statement == nil || events[i+1].Statement.Text != st.Text {
+		if ev, ok := events[i+1].(engine.Statement); !ok || ev.Text != st.Text {
 			t.Errorf("event %d is not statement %d", i+1, i)
 		}
 		if len(st.Citations) != 1 || len(st.Support) != 1 {
@@ -79,13 +84,13 @@ func TestAnswerQuotesAndCites(t *testing.T) {
 func TestAnswerMergesAdjacentSentences(t *testing.T) {
 	lib, id := drinksLibrary(t)
 	q := "tea drink"
-	req := engine.Request{Question: q, Docs: []docstore.DocID{id}, Options: map[string]string{"k": "4"}}
-	merged, err := New(lib).Answer(t.Context(), req, nil)
+	req := engine.Request{Question: q, Docs: []docstore.DocID{id}, Options: engine.Settings("k", "4")}
+	merged, err := answer(t.Context(), lib, req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Options = map[string]string{"k": "4", "merge": "false"}
-	single, err := New(lib).Answer(t.Context(), req, nil)
+	req.Options = engine.Settings("k", "4", "merge", "false")
+	single, err := answer(t.Context(), lib, req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,22 +113,22 @@ func TestAnswerMergesAdjacentSentences(t *testing.T) {
 
 func TestAnswerOptionsAndCancel(t *testing.T) {
 	lib, id := drinksLibrary(t)
-	s := New(lib)
-	for _, opts := range []map[string]string{
-		{"k": "0"}, {"k": "many"}, {"stop": "2"}, {"pages": "5-3"}, {"pages": "x"}, {"merge": "perhaps"}, {"colour": "blue"},
+	for _, opts := range [][]engine.Setting{
+		engine.Settings("k", "0"), engine.Settings("k", "many"), engine.Settings("stop", "2"), engine.Settings("pages", "5-3"),
+		engine.Settings("pages", "x"), engine.Settings("merge", "perhaps"), engine.Settings("colour", "blue"),
 	} {
-		_, err := s.Answer(t.Context(), engine.Request{Question: "tea", Options: opts}, nil)
+		_, err := answer(t.Context(), lib, engine.Request{Question: "tea", Options: opts}, nil)
 		if !errors.Is(err, engine.ErrOption) {
 			t.Errorf("%v: err = %v, want ErrOption", opts, err)
 		}
 	}
-	ans, err := s.Answer(t.Context(), engine.Request{Question: "tea", Docs: []docstore.DocID{id}, Options: map[string]string{"pages": "2-9"}}, nil)
+	ans, err := answer(t.Context(), lib, engine.Request{Question: "tea", Docs: []docstore.DocID{id}, Options: engine.Settings("pages", "2-9")}, nil)
 	if err != nil || len(ans.Statements) != 0 {
 		t.Errorf("pages beyond a one-page text: %v, %d statements", err, len(ans.Statements))
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	ans, err = s.Answer(ctx, engine.Request{Question: "tea", Docs: []docstore.DocID{id}}, nil)
+	ans, err = answer(ctx, lib, engine.Request{Question: "tea", Docs: []docstore.DocID{id}}, nil)
 	if !errors.Is(err, context.Canceled) || ans == nil {
 		t.Errorf("cancelled: answer %v, err %v", ans, err)
 	}
@@ -131,10 +136,10 @@ func TestAnswerOptionsAndCancel(t *testing.T) {
 
 func TestAutoStop(t *testing.T) {
 	ps := []retrieve.Passage{{Scores: retrieve.Scores{Lexical: 10}}, {Scores: retrieve.Scores{Lexical: 6}}, {Scores: retrieve.Scores{Lexical: 3.9}}, {Scores: retrieve.Scores{Lexical: 5}}}
-	if got := autoStop(ps, 0.4); len(got) != 2 {
+	if got := autoStop(ps, 0.4, false); len(got) != 2 {
 		t.Errorf("kept %d, want the 2 above 40%% of the best", len(got))
 	}
-	if got := autoStop(nil, 0.4); len(got) != 0 {
+	if got := autoStop(nil, 0.4, false); len(got) != 0 {
 		t.Errorf("empty: %v", got)
 	}
 }

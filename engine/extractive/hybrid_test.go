@@ -7,8 +7,9 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // paraphraseDoc holds the answer to paraphraseQuestion in words the
@@ -21,79 +22,81 @@ The board met eleven times. Expenditure on travel fell by a third.
 Revenue grew by eight percent, driven by export sales.
 `
 
-const paraphraseQuestion = "How much capital expenditure did the firm make?"
+const (
+	paraphraseQuestion = "How much capital expenditure did the firm make?"
+	paraphraseAnswer   = "Purchases of property, plant and equipment"
+)
 
-// paraphraseServer is a scripted embedding model that knows the
-// paraphrase, as a real one does.
-func paraphraseServer(t *testing.T) *llmtest.Server {
-	return llmtest.New(t, llmtest.WithConcepts(
+// paraphraseEnv is a library holding paraphraseDoc and, unless words
+// only, a scripted embedding model that knows the paraphrase, as a real
+// one does.
+func paraphraseEnv(t *testing.T, embed bool) (*engine.Env, docstore.DocID) {
+	lib, docs := enginetest.TextLibrary(t, "report.txt", paraphraseDoc)
+	if !embed {
+		return engine.NewEnv(lib, config.Default()), docs[0].ID
+	}
+	srv := llmtest.New(t, llmtest.WithConcepts(
 		[]string{"capital expenditure", "purchases of property, plant and equipment", "capex"},
 	))
+	cfg := enginetest.Config(srv)
+	cfg.EmbedModel = llmtest.DefaultEmbedModel
+	return enginetest.Env(t, lib, cfg), docs[0].ID
+}
+
+func askExtractive(t *testing.T, env *engine.Env, doc docstore.DocID, settings ...string) (*engine.Answer, error) {
+	t.Helper()
+	s, err := engine.New(Name, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return engine.Run(t.Context(), env, s, engine.Request{Question: paraphraseQuestion, Docs: []docstore.DocID{doc},
+		Options: engine.Settings(settings...)}, nil)
 }
 
 // TestHybridFindsParaphrase: the sentence that answers shares no content
 // word with the question, so BM25 alone cannot find it; with an embedding
 // model dense retrieval proposes it and it comes first.
 func TestHybridFindsParaphrase(t *testing.T) {
-	lib, docs := enginetest.TextLibrary(t, "report.txt", paraphraseDoc)
-	req := engine.Request{Question: paraphraseQuestion, Docs: []docstore.DocID{docs[0].ID}, Options: map[string]string{"k": "2"}}
-	const want = "Purchases of property, plant and equipment"
-
-	// Words only: the answer is not among the quotes.
-	ans, err := New(lib).Answer(t.Context(), req, nil)
+	env, doc := paraphraseEnv(t, false)
+	ans, err := askExtractive(t, env, doc, "k", "2")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, st := range ans.Statements {
-		if strings.Contains(st.Text, want) {
+		if strings.Contains(st.Text, paraphraseAnswer) {
 			t.Fatalf("BM25 alone found the paraphrase; the test proves nothing: %q", st.Text)
 		}
 	}
 
-	// With an embedding model: it is the first quote.
-	srv := paraphraseServer(t)
-	cfg := enginetest.Config(srv)
-	cfg.EmbedModel = llmtest.DefaultEmbedModel
-	s, err := engine.New(Name, enginetest.Env(t, lib, cfg))
+	env, doc = paraphraseEnv(t, true)
+	ans, err = askExtractive(t, env, doc, "k", "2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ans, err = s.Answer(t.Context(), req, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ans.Statements) == 0 || !strings.Contains(ans.Statements[0].Text, want) {
+	if len(ans.Statements) == 0 || !strings.Contains(ans.Statements[0].Text, paraphraseAnswer) {
 		t.Fatalf("hybrid answer does not start with the paraphrase: %+v", ans.Statements)
 	}
-	if c := ans.Statements[0].Citations[0]; docs[0].Text[c.Start:c.End] != c.Text {
-		t.Errorf("citation %d-%d is not the document's bytes", c.Start, c.End)
+	c := ans.Statements[0].Citations[0]
+	d, err := env.Library.Document(doc)
+	if err != nil || d.Text[c.Start:c.End] != c.Text {
+		t.Errorf("citation %d-%d is not the document's bytes (%v)", c.Start, c.End, err)
 	}
 }
 
 // TestRetrievalModes: words ignores the embedding model, meaning ranks by
-// it alone, and meaning without one is refused.
+// it alone, and meaning without one is refused with the fix.
 func TestRetrievalModes(t *testing.T) {
-	lib, docs := enginetest.TextLibrary(t, "report.txt", paraphraseDoc)
-	srv := paraphraseServer(t)
-	cfg := enginetest.Config(srv)
-	cfg.EmbedModel = llmtest.DefaultEmbedModel
-	s, err := engine.New(Name, enginetest.Env(t, lib, cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ask := func(mode string) (*engine.Answer, error) {
-		return s.Answer(t.Context(), engine.Request{Question: paraphraseQuestion, Docs: []docstore.DocID{docs[0].ID},
-			Options: map[string]string{"k": "1", "retrieval": mode}}, nil)
-	}
-	words, err := ask("words")
-	if err != nil || len(words.Statements) != 1 || strings.Contains(words.Statements[0].Text, "Purchases") {
+	env, doc := paraphraseEnv(t, true)
+	words, err := askExtractive(t, env, doc, "k", "1", "retrieval", "words")
+	if err != nil || len(words.Statements) != 1 || strings.Contains(words.Statements[0].Text, paraphraseAnswer) {
 		t.Fatalf("words: %+v %v", words, err)
 	}
-	meaning, err := ask("meaning")
-	if err != nil || len(meaning.Statements) != 1 || !strings.Contains(meaning.Statements[0].Text, "Purchases") {
+	meaning, err := askExtractive(t, env, doc, "k", "1", "retrieval", "meaning")
+	if err != nil || len(meaning.Statements) != 1 || !strings.Contains(meaning.Statements[0].Text, paraphraseAnswer) {
 		t.Fatalf("meaning: %+v %v", meaning, err)
 	}
-	if _, err := New(lib).Answer(t.Context(), engine.Request{Question: "capital", Options: map[string]string{"retrieval": "meaning"}}, nil); !errors.Is(err, engine.ErrOption) {
+	plain, doc := paraphraseEnv(t, false)
+	if _, err := askExtractive(t, plain, doc, "retrieval", "meaning"); !errors.Is(err, engine.ErrOption) || !strings.Contains(err.Error(), "embedding model") {
 		t.Errorf("meaning without a model: %v", err)
 	}
 }

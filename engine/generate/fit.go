@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -49,7 +50,7 @@ const (
 )
 
 // FitScope decides what a sentence-level prompt of format f shows of docs
-// within budget tokens (llm.Config.PromptBudget): every sentence when the
+// within budget tokens (config.Config.PromptBudget): every sentence when the
 // whole prompt fits. Otherwise it calls rank for the sentences ranked
 // against the question, weighs each by its own score or its context value
 // (see ContextRadius), keeps the best that fit, and spends what is left
@@ -157,15 +158,7 @@ func weigh(docs []*docstore.Document, ranked []SentenceRef) []SentenceRef {
 		out[i].Score = worth[out[i].Doc][out[i].Sentence]
 	}
 	slices.SortStableFunc(out, func(a, b SentenceRef) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		case a.Doc != b.Doc:
-			return a.Doc - b.Doc
-		}
-		return a.Sentence - b.Sentence
+		return cmp.Or(cmp.Compare(b.Score, a.Score), a.Doc-b.Doc, a.Sentence-b.Sentence)
 	})
 	return out
 }

@@ -6,19 +6,17 @@
 // A strategy decides what to show and numbers it (a citations.Numbering:
 // the whole scope for LAC-S, retrieved sentences with their real indices
 // for RAC-S, chunks for RAC-C); Run builds the prompt (Messages), streams
-// the chat, and emits engine Events: each Delta, each Statement the moment
-// its </statement> arrives, a Stage when the server makes it retry, and
-// the call's Usage. On failure it returns the statements finished so far
-// with the error, so the strategy can return a partial answer.
+// the chat through the answer's Caller, and reports each statement to
+// the Runtime the moment its </statement> arrives. On failure the
+// statements finished so far are the answer's, with the error.
 //
 //	num, _ := citations.NewSentenceNumbering(parts...)
-//	res, err := generate.Run(ctx, client, generate.Request{
-//		Question:  req.Question,
+//	_, err := generate.Run(ctx, rt, generate.Request{
+//		Question:  rt.Question(),
 //		Numbering: num,
 //		Resolve:   citations.ResolveOptions{MaxCitations: citations.LongBenchCiteCap},
-//	}, emit)
-//	ans := &engine.Answer{Statements: res.Statements, Model: res.Model, Warnings: res.Warnings}
-//	return ans, err
+//	})
+//	return err
 //
 // Fitting a scope into the model's context is FitScope (everything, or the
 // most relevant sentences when it is too long) and FitRanked (retrieved
@@ -27,11 +25,14 @@ package generate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/fix"
 )
 
 // Request is one generation.
@@ -45,6 +46,14 @@ type Request struct {
 	Format Format
 	// Resolve tunes how citations become spans (the per-statement cap).
 	Resolve citations.ResolveOptions
+	// JudgeAgainst is the question the statements' need for a citation is
+	// judged against, when it is not Question (dag asks its final
+	// question with the facts in it, but is judged against the user's).
+	JudgeAgainst string
+	// Hold keeps the statements from being reported: they are returned,
+	// for a strategy that decides afterwards whether the answer stands
+	// (okra-precise) and reports them itself.
+	Hold bool
 	// Model overrides the client's model; MaxTokens and Temperature
 	// override the configuration's when set.
 	Model       string
@@ -77,81 +86,71 @@ type Result struct {
 	// Statements are the finished statements, in order. After a failure,
 	// those whose </statement> arrived before it.
 	Statements []citations.Statement
-	// Text is the raw model text received.
+	// Text is the model text received (as the reply checks passed it).
 	Text string
 	// Model is the model that answered: the server's report, else the one
 	// asked for.
 	Model string
 	Usage llm.Usage
 	// FinishReason is the server's: "stop", or "length" when the answer
-	// hit the output limit.
+	// hit the output limit (the Caller has warned about it).
 	FinishReason string
-	// Warnings are things about the answer as a whole the reader should
-	// know (it was cut off by the output limit, say).
-	Warnings []string
 }
 
-// Run asks req's question of the model behind c and streams the answer.
-// emit (which may be nil) receives each Delta, each Statement as soon as
-// it is finished, a Stage before each retry, and finally the Usage of the
-// call (when a request reached the server). It is called on the calling
-// goroutine.
+// Run asks req's question of the answer's model (rt.Model) and streams
+// the answer: its text goes to the front end as it arrives, and each
+// statement is reported to rt the moment its </statement> arrives (or,
+// with req.Hold, returned only). The Caller reports the call's usage and
+// retries, and warns when the output limit cut the answer short.
 //
 // On error Run still returns a Result: the statements finished before the
 // failure and the text received. A statement the model had not finished
 // when the stream broke is left out, since its text and citations may be
 // cut short; it stays in Result.Text.
-func Run(ctx context.Context, c *llm.Client, req Request, emit func(engine.Event)) (*Result, error) {
-	if emit == nil {
-		emit = func(engine.Event) {}
-	}
+func Run(ctx context.Context, rt *engine.Runtime, req Request) (*Result, error) {
+	m := rt.Model()
 	if req.Model == "" {
-		req.Model = c.Config().Model
+		req.Model = m.Config().Model
 	}
 	res := &Result{Model: req.Model, Statements: []citations.Statement{}}
 	msgs, err := Messages(req)
 	if err != nil {
 		return res, err
 	}
-	ctx = engine.ReportRetries(ctx, emit)
-	s := c.ChatStream(ctx, llm.ChatRequest{
-		Messages: msgs, Model: req.Model, MaxTokens: req.MaxTokens, Temperature: req.Temperature,
-	})
-	defer s.Close()
-	cs := citations.NewStream(req.Numbering, req.Question, req.Resolve)
+	judged := req.Question
+	if req.JudgeAgainst != "" {
+		judged = req.JudgeAgainst
+	}
+	cs := citations.NewStream(req.Numbering, judged, req.Resolve)
 	add := func(sts []citations.Statement) {
-		for i := range sts {
-			res.Statements = append(res.Statements, sts[i])
-			st := sts[i]
-			emit(engine.Event{Statement: &st})
+		for _, st := range sts {
+			res.Statements = append(res.Statements, st)
+			if !req.Hold {
+				rt.Statement(st)
+			}
 		}
 	}
-	for s.Next() {
-		d := s.Current()
-		emit(engine.Event{Delta: d})
-		add(cs.Write(d))
-	}
-	err = s.Err()
+	reply, err := m.Stream(ctx, "the answer", llm.ChatRequest{
+		Messages: msgs, Model: req.Model, MaxTokens: req.MaxTokens, Temperature: req.Temperature,
+	}, func(d string) { add(cs.Write(d)) })
 	if err == nil {
 		add(cs.Close())
 	}
-	res.Text = s.Text()
-	res.FinishReason = s.FinishReason()
-	if m := s.Model(); m != "" {
-		res.Model = m
-	}
-	res.Usage = s.Usage()
-	if res.Usage.LLMCalls > 0 {
-		u := res.Usage
-		emit(engine.Event{Usage: &u})
-	}
-	if err == nil && res.FinishReason == "length" {
-		limit := req.MaxTokens
-		if limit <= 0 {
-			limit = c.Config().MaxOutput
-		}
-		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"the answer reached the output limit of %d tokens and may be cut short; raise max_output in the config file", limit))
+	res.Text, res.FinishReason, res.Usage = reply.Text, reply.FinishReason, reply.Usage
+	if reply.Model != "" {
+		res.Model = reply.Model
 	}
 	return res, err
+}
+
+// ErrNoRoom means the model's context is too small for a prompt's
+// instructions and even one unit of the documents.
+var ErrNoRoom = errors.New("the model's context leaves no room for the documents")
+
+// NoRoom is the error for a prompt (what: "the one-shot prompt") that the
+// context of cfg's model has no room for; it says what to set.
+func NoRoom(cfg config.Config, what string) error {
+	return fix.With(fmt.Errorf("%w: a context of %d tokens less %d for the answer leaves too little for %s",
+		ErrNoRoom, cfg.ContextWindow, cfg.MaxOutput, what),
+		"Set context_window in the config file to the model's real context size, or lower max_output.")
 }

@@ -9,9 +9,9 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // recorder collects events, noting how many deltas had arrived when each
@@ -25,17 +25,32 @@ type recorder struct {
 }
 
 func (r *recorder) emit(ev engine.Event) {
-	switch {
-	case ev.Delta != "":
+	switch ev := ev.(type) {
+	case engine.Delta:
 		r.deltas++
-	case ev.Statement != nil:
+	case engine.Statement:
 		r.statementAt = append(r.statementAt, r.deltas)
-		r.statements = append(r.statements, *ev.Statement)
-	case ev.Stage != "":
-		r.stages = append(r.stages, ev.Stage)
-	case ev.Usage != nil:
-		r.usage = append(r.usage, *ev.Usage)
+		r.statements = append(r.statements, ev.Statement)
+	case engine.Stage:
+		r.stages = append(r.stages, string(ev))
+	case engine.Usage:
+		r.usage = append(r.usage, ev.Usage)
 	}
+}
+
+// run runs generate.Run for req in an answer of its own against srv,
+// passing the events to emit, and returns the result and the answer.
+func run(t *testing.T, srv *llmtest.Server, req Request, emit func(engine.Event)) (*Result, *engine.Answer, error) {
+	t.Helper()
+	lib, _ := enginetest.TextLibrary(t, "scope.txt", "The answers are scripted.")
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
+	var res *Result
+	ans, err := enginetest.Answer(t.Context(), env, req.Question, func(ctx context.Context, rt *engine.Runtime) error {
+		var err error
+		res, err = Run(ctx, rt, req)
+		return err
+	}, emit)
+	return res, ans, err
 }
 
 func TestRunStreamsStatements(t *testing.T) {
@@ -50,10 +65,10 @@ func TestRunStreamsStatements(t *testing.T) {
 	var rec recorder
 	start := time.Now()
 	var firstAt time.Duration
-	res, err := Run(context.Background(), enginetest.Client(t, enginetest.Config(srv)), Request{
+	res, _, err := run(t, srv, Request{
 		Question: "What happened in 2021?", Numbering: mustNumber(t, citations.Part{Doc: d}),
 	}, func(ev engine.Event) {
-		if ev.Statement != nil && firstAt == 0 {
+		if _, ok := ev.(engine.Statement); ok && firstAt == 0 {
 			firstAt = time.Since(start)
 		}
 		rec.emit(ev)
@@ -87,12 +102,12 @@ func TestRunLengthWarning(t *testing.T) {
 	d := makeDoc("a", []string{"One."})
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "<statement>One<cite>[0-0]</cite></statement><statement>Tw", FinishReason: "length"})
-	res, err := Run(context.Background(), enginetest.Client(t, enginetest.Config(srv)), Request{Question: "q?", Numbering: mustNumber(t, citations.Part{Doc: d}), MaxTokens: 20}, nil)
+	_, ans, err := run(t, srv, Request{Question: "q?", Numbering: mustNumber(t, citations.Part{Doc: d}), MaxTokens: 20}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "output limit of 20 tokens") {
-		t.Errorf("warnings %q", res.Warnings)
+	if len(ans.Warnings) != 1 || !strings.Contains(ans.Warnings[0], "output limit of 20 tokens") {
+		t.Errorf("warnings %q", ans.Warnings)
 	}
 	if len(srv.ChatRequests()) != 1 || srv.ChatRequests()[0].MaxTokens != 20 {
 		t.Errorf("max_tokens not passed on")
@@ -104,7 +119,7 @@ func TestRunInterrupted(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Deltas: []string{"<statement>One.<cite>[0-0]</cite></statement>", "<statement>Half a sta"}, Drop: true, DropAfter: 2})
 	var rec recorder
-	res, err := Run(context.Background(), enginetest.Client(t, enginetest.Config(srv)), Request{Question: "q?", Numbering: mustNumber(t, citations.Part{Doc: d})}, rec.emit)
+	res, _, err := run(t, srv, Request{Question: "q?", Numbering: mustNumber(t, citations.Part{Doc: d})}, rec.emit)
 	if !errors.Is(err, llm.ErrInterrupted) {
 		t.Fatalf("err %v, want ErrInterrupted", err)
 	}
@@ -124,8 +139,7 @@ func TestRunRetryStage(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Status(503), llmtest.Text("<statement>One.<cite>[0-0]</cite></statement>"))
 	var rec recorder
-	c := enginetest.Client(t, enginetest.Config(srv))
-	if _, err := Run(context.Background(), c, Request{Question: "q?", Numbering: mustNumber(t, citations.Part{Doc: d})}, rec.emit); err != nil {
+	if _, _, err := run(t, srv, Request{Question: "q?", Numbering: mustNumber(t, citations.Part{Doc: d})}, rec.emit); err != nil {
 		t.Fatal(err)
 	}
 	if len(rec.stages) != 1 || !strings.Contains(rec.stages[0], "HTTP 503") || !strings.Contains(rec.stages[0], "retrying") {

@@ -1,70 +1,40 @@
 package generate
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
-
 	"github.com/citelens/citelens/engine"
 )
 
-// OptionKeys are the names of the options Options reads, for a strategy's
-// listing of the keys it takes.
-var OptionKeys = []string{"format", "max_citations"}
+// The options of every strategy that answers through Run: the prompt
+// format and the citations kept per statement. A strategy lists
+// FormatOption and a MaxCitations declaration in its table and reads them
+// with FormatOf and Values.Int("max_citations").
 
-// Options are the generation settings every LLM strategy takes from
-// Request.Options:
-//
-//	format=one-shot|longcite-model   the answering prompt (default: the
-//	                                 model's, see DefaultFormat)
-//	max_citations=N                  citations kept per statement; 0 keeps
-//	                                 all
-//
-// A strategy embeds Options in its own and sets MaxCitations's default
-// before parsing; what a negative MaxCitations means is the strategy's.
-type Options struct {
-	Format       Format // "" means the model's default
-	MaxCitations int
+// FormatOption declares format: the answering prompt.
+var FormatOption = engine.Option{
+	Name: "format", Kind: engine.OneOf,
+	Choices: []engine.Choice{
+		{Value: string(OneShot), Help: "any instruction model"},
+		{Value: string(LongCiteModel), Help: "THUDM's LongCite-8B/9B"},
+	},
+	Help: "the answering prompt; by default longcite-model for a model named LongCite, else one-shot",
 }
 
-// ParseOption reads key=val when key is one of OptionKeys and reports
-// whether it was; a bad value is an error wrapping engine.ErrOption.
-func (o *Options) ParseOption(key, val string) (handled bool, err error) {
-	switch key {
-	case "format":
-		f, err := ParseFormat(val)
-		if err != nil {
-			return true, fmt.Errorf("%w: %v", engine.ErrOption, err)
-		}
-		o.Format = f
-	case "max_citations":
-		n, err := ParseMaxCitations(val)
-		if err != nil {
-			return true, err
-		}
-		o.MaxCitations = n
-	default:
-		return false, nil
+// MaxCitations declares max_citations with the strategy's default (def,
+// "" when it depends on other options) and help saying what the default
+// is when def cannot.
+func MaxCitations(def, help string) engine.Option {
+	h := "citations kept per statement, 0 for no limit"
+	if help != "" {
+		h += "; " + help
 	}
-	return true, nil
+	return engine.Option{Name: "max_citations", Kind: engine.Int, Min: 0, Default: def, Help: h}
 }
 
-// FormatFor is the prompt format for model: the one asked for, else the
-// model's default.
-func (o Options) FormatFor(model string) Format {
-	if o.Format != "" {
-		return o.Format
+// FormatOf is the prompt format of an answer by model: the format option
+// when given, else the model's default (DefaultFormat).
+func FormatOf(v engine.Values, model string) Format {
+	if f := v.String("format"); f != "" {
+		return Format(f)
 	}
 	return DefaultFormat(model)
-}
-
-// ParseMaxCitations reads the value of max_citations, for strategies that
-// take it without a format; a bad value is an error wrapping
-// engine.ErrOption.
-func ParseMaxCitations(val string) (int, error) {
-	n, err := strconv.Atoi(strings.TrimSpace(val))
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("%w: max_citations=%q: give a whole number, 0 for no limit", engine.ErrOption, val)
-	}
-	return n, nil
 }

@@ -104,6 +104,11 @@ func (c *Client) wire(req ChatRequest) (openai.ChatCompletionRequest, error) {
 		o.MaxCompletionTokens = maxTokens
 	} else {
 		o.Stop = req.Stop
+		// max_tokens, deprecated by OpenAI for max_completion_tokens, is
+		// the one field every OpenAI-compatible server reads: Ollama and
+		// LM Studio ignore the new one, which would leave the answer
+		// unbounded there.
+		//lint:ignore SA1019 servers other than OpenAI's read only max_tokens
 		o.MaxTokens = maxTokens
 		t := c.cfg.Temperature
 		if req.Temperature != nil {

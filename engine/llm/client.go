@@ -11,8 +11,8 @@
 // never the API key.
 //
 // Configuration comes from the environment and
-// $XDG_CONFIG_HOME/citelens/config.toml (LoadConfig). Without an endpoint,
-// New returns ErrNotConfigured saying what to set; strategies that need a
+// $XDG_CONFIG_HOME/citelens/config.toml (config.Load). Without an endpoint,
+// New returns config.ErrNotConfigured saying what to set; strategies that need a
 // model report it and the extractive strategy keeps working.
 package llm
 
@@ -32,6 +32,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/citelens/citelens/internal/config"
+
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -50,7 +52,7 @@ const (
 // Client talks to one OpenAI-compatible endpoint. It is safe for concurrent
 // use.
 type Client struct {
-	cfg        Config
+	cfg        config.Config
 	api        *openai.Client
 	url        string // the endpoint, without credentials, for messages
 	sleep      func(context.Context, time.Duration) error
@@ -85,11 +87,11 @@ func WithMaxRetries(n int) Option {
 
 // New returns a client for cfg, or an error saying what to set if cfg has no
 // endpoint or no model.
-func New(cfg Config, opts ...Option) (*Client, error) {
+func New(cfg config.Config, opts ...Option) (*Client, error) {
 	if err := cfg.Configured(); err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, sleep: sleepCtx, maxRetries: MaxRetries, url: redactURL(cfg.Endpoint()), rerank: &rerankState{}}
+	c := &Client{cfg: cfg, sleep: sleepCtx, maxRetries: MaxRetries, url: config.RedactURL(cfg.Endpoint()), rerank: &rerankState{}}
 	dialer := &net.Dialer{Timeout: cfg.ConnectTimeout, KeepAlive: 30 * time.Second}
 	hc := &http.Client{Transport: &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
@@ -112,7 +114,7 @@ func New(cfg Config, opts ...Option) (*Client, error) {
 
 // Config returns the client's configuration (strategies read ContextWindow,
 // MaxOutput, PromptBudget and the model names from it).
-func (c *Client) Config() Config { return c.cfg }
+func (c *Client) Config() config.Config { return c.cfg }
 
 // Retry describes a retry about to happen, for WithRetryNotify.
 type Retry struct {

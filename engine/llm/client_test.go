@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
@@ -37,8 +39,8 @@ func (s *sleeps) all() []time.Duration {
 	return slices.Clone(s.d)
 }
 
-func testConfig(url string) llm.Config {
-	cfg := llm.DefaultConfig()
+func testConfig(url string) config.Config {
+	cfg := config.Default()
 	cfg.BaseURL = url
 	cfg.APIKey = testKey
 	cfg.Model = llmtest.DefaultModel
@@ -47,7 +49,7 @@ func testConfig(url string) llm.Config {
 }
 
 // newClient returns a client for srv whose retries do not sleep.
-func newClient(t *testing.T, cfg llm.Config) (*llm.Client, *sleeps) {
+func newClient(t *testing.T, cfg config.Config) (*llm.Client, *sleeps) {
 	t.Helper()
 	sl := &sleeps{}
 	c, err := llm.New(cfg, llm.WithSleep(sl.sleep))
@@ -99,7 +101,7 @@ func TestStreamDeliversDeltasAndServerUsage(t *testing.T) {
 	if u != want {
 		t.Fatalf("usage %+v, want the server's %+v", u, want)
 	}
-	if !r.Stream || !r.IncludeUsage || r.MaxTokens != llm.DefaultMaxOutput || r.Model != llmtest.DefaultModel {
+	if !r.Stream || !r.IncludeUsage || r.MaxTokens != config.DefaultMaxOutput || r.Model != llmtest.DefaultModel {
 		t.Fatalf("request %+v", r)
 	}
 	if r.Temperature == nil || *r.Temperature > 1e-6 {
@@ -164,7 +166,7 @@ func TestRequestParameters(t *testing.T) {
 		t.Fatalf("first request %+v", r)
 	}
 	r = reqs[1]
-	if r.Model != "o3-mini" || r.Temperature != nil || r.MaxTokens != llm.DefaultMaxOutput {
+	if r.Model != "o3-mini" || r.Temperature != nil || r.MaxTokens != config.DefaultMaxOutput {
 		t.Fatalf("reasoning-model request %+v", r)
 	}
 	if !strings.Contains(string(srv.Requests()[1].Body), `"max_completion_tokens"`) {
@@ -588,14 +590,14 @@ func TestEmptyRequest(t *testing.T) {
 }
 
 func TestNotConfigured(t *testing.T) {
-	_, err := llm.New(llm.DefaultConfig())
-	if !errors.Is(err, llm.ErrNotConfigured) || !strings.Contains(err.Error(), "OPENAI_BASE_URL") {
+	_, err := llm.New(config.Default())
+	if !errors.Is(err, config.ErrNotConfigured) || !strings.Contains(err.Error(), "OPENAI_BASE_URL") {
 		t.Fatalf("err %v", err)
 	}
-	cfg := llm.DefaultConfig()
+	cfg := config.Default()
 	cfg.BaseURL = "http://localhost:8000/v1"
 	_, err = llm.New(cfg)
-	if !errors.Is(err, llm.ErrNoModel) || !strings.Contains(err.Error(), "CITELENS_MODEL") {
+	if !errors.Is(err, config.ErrNoModel) || !strings.Contains(err.Error(), "CITELENS_MODEL") {
 		t.Fatalf("err %v", err)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/citelens/citelens/internal/config"
 )
 
 // Check statuses.
@@ -44,11 +46,11 @@ func (d Diagnosis) Failed() int {
 // reported in seconds rather than after a full answer's timeout.
 const doctorTimeout = 30 * time.Second
 
-// Doctor checks the configuration (cfgErr is LoadConfig's error, if any),
+// Doctor checks the configuration (cfgErr is config.Load's error, if any),
 // then the endpoint, the model, a tiny streamed answer, embeddings and the
 // reranker, and says what is wrong and how to fix it. Requests are retried
 // once at most.
-func Doctor(ctx context.Context, cfg Config, cfgErr error, opts ...Option) Diagnosis {
+func Doctor(ctx context.Context, cfg config.Config, cfgErr error, opts ...Option) Diagnosis {
 	var d Diagnosis
 	add := func(name, status, detail, fix string) {
 		d = append(d, Check{Name: name, Status: status, Detail: detail, Fix: fix})
@@ -67,14 +69,14 @@ func Doctor(ctx context.Context, cfg Config, cfgErr error, opts ...Option) Diagn
 		return d
 	}
 	switch err := cfg.Configured(); {
-	case errors.Is(err, ErrNotConfigured):
+	case errors.Is(err, config.ErrNotConfigured):
 		add("config", CheckFail, "no model endpoint is configured, so only the extractive strategy can answer",
-			fmt.Sprintf("Set %s (and %s if your server needs one), or run `citelens config init` and edit %s.", EnvBaseURL, EnvAPIKey, cfg.Path))
+			fmt.Sprintf("Set %s (and %s if your server needs one), or run `citelens config init` and edit %s.", config.EnvBaseURL, config.EnvAPIKey, cfg.Path))
 		skipRest("no endpoint configured")
 		return d
-	case errors.Is(err, ErrNoModel):
-		add("config", CheckFail, fmt.Sprintf("the endpoint %s is set but no model is", redactURL(cfg.Endpoint())),
-			fmt.Sprintf("Set %s (or model in %s) to a model the server serves; the endpoint check below lists them.", EnvModel, cfg.Path))
+	case errors.Is(err, config.ErrNoModel):
+		add("config", CheckFail, fmt.Sprintf("the endpoint %s is set but no model is", config.RedactURL(cfg.Endpoint())),
+			fmt.Sprintf("Set %s (or model in %s) to a model the server serves; the endpoint check below lists them.", config.EnvModel, cfg.Path))
 	default:
 		add("config", CheckOK, configSummary(cfg), "")
 	}
@@ -96,7 +98,7 @@ func Doctor(ctx context.Context, cfg Config, cfgErr error, opts ...Option) Diagn
 		return d
 	}
 
-	url := redactURL(cfg.Endpoint())
+	url := config.RedactURL(cfg.Endpoint())
 	models, err := c.Models(ctx)
 	var e *Error
 	switch {
@@ -119,14 +121,14 @@ func Doctor(ctx context.Context, cfg Config, cfgErr error, opts ...Option) Diagn
 	}
 
 	if cfg.Model == "" {
-		add("model", CheckFail, "no model set", listFix(EnvModel, models))
+		add("model", CheckFail, "no model set", listFix(config.EnvModel, models))
 		skipRest("no model set")
 		return d
 	}
 	modelOK := true
 	for _, m := range []struct{ name, id, env string }{
-		{"model", cfg.Model, EnvModel},
-		{"analyzer model", cfg.AnalyzerModel, EnvAnalyzerModel},
+		{"model", cfg.Model, config.EnvModel},
+		{"analyzer model", cfg.AnalyzerModel, config.EnvAnalyzerModel},
 	} {
 		switch {
 		case m.id == "" || (m.name != "model" && m.id == cfg.Model):
@@ -149,7 +151,7 @@ func Doctor(ctx context.Context, cfg Config, cfgErr error, opts ...Option) Diagn
 
 	if cfg.EmbedModel == "" {
 		add("embeddings", CheckSkip, "no embedding model set, so retrieval uses BM25 only",
-			fmt.Sprintf("Set %s to an embedding model the server serves to add dense retrieval.", EnvEmbedModel))
+			fmt.Sprintf("Set %s to an embedding model the server serves to add dense retrieval.", config.EnvEmbedModel))
 	} else {
 		vecs, _, err := c.Embed(ctx, []string{"citelens doctor checks that embeddings work."})
 		switch {
@@ -158,7 +160,7 @@ func Doctor(ctx context.Context, cfg Config, cfgErr error, opts ...Option) Diagn
 			if errors.As(err, &e) {
 				fix = e.Fix()
 				if errors.Is(err, ErrNotFound) {
-					fix = listFix(EnvEmbedModel, models)
+					fix = listFix(config.EnvEmbedModel, models)
 				}
 			}
 			add("embeddings", CheckFail, err.Error(), fix)
@@ -169,14 +171,14 @@ func Doctor(ctx context.Context, cfg Config, cfgErr error, opts ...Option) Diagn
 	return append(d, checkReranker(ctx, c, cfg, models))
 }
 
-func configSummary(cfg Config) string {
+func configSummary(cfg config.Config) string {
 	var parts []string
 	if cfg.FileFound {
 		parts = append(parts, "file "+cfg.Path)
 	} else {
 		parts = append(parts, "no config file (environment only)")
 	}
-	parts = append(parts, "endpoint "+redactURL(cfg.Endpoint()), "model "+cfg.Model)
+	parts = append(parts, "endpoint "+config.RedactURL(cfg.Endpoint()), "model "+cfg.Model)
 	if cfg.APIKey != "" {
 		src := cfg.Sources["api_key"]
 		if src == "file" {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/citelens/citelens/internal/config"
+
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/citelens/citelens/docstore/textproc"
@@ -33,7 +35,7 @@ func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, Usage,
 func (c *Client) EmbedEach(ctx context.Context, texts []string, fn func(start int, vecs [][]float32) error) (Usage, error) {
 	var total Usage
 	if c.cfg.EmbedModel == "" {
-		return total, fmt.Errorf("%w: set %s (or embed_model in %s) to an embedding model the server serves", ErrNoEmbedModel, EnvEmbedModel, c.cfg.Path)
+		return total, fmt.Errorf("%w: set %s (or embed_model in %s) to an embedding model the server serves", ErrNoEmbedModel, config.EnvEmbedModel, c.cfg.Path)
 	}
 	dim := 0
 	for start := 0; start < len(texts); start += c.cfg.EmbedBatch {

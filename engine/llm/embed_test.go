@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
@@ -89,7 +91,7 @@ func TestEmbedErrors(t *testing.T) {
 	cfg := testConfig(srv.URL)
 	cfg.EmbedModel = ""
 	c, _ := newClient(t, cfg)
-	if _, _, err := c.Embed(t.Context(), []string{"x"}); !errors.Is(err, llm.ErrNoEmbedModel) || !strings.Contains(err.Error(), llm.EnvEmbedModel) {
+	if _, _, err := c.Embed(t.Context(), []string{"x"}); !errors.Is(err, llm.ErrNoEmbedModel) || !strings.Contains(err.Error(), config.EnvEmbedModel) {
 		t.Fatalf("err %v", err)
 	}
 	cfg.EmbedModel = "missing"

@@ -9,21 +9,9 @@ import (
 	"github.com/citelens/citelens/docstore/textproc"
 )
 
-// Configuration errors.
-var (
-	// ErrNotConfigured means neither a base URL nor an API key is set, so
-	// there is no endpoint to talk to; the LLM strategies are unavailable.
-	ErrNotConfigured = errors.New("no model endpoint configured")
-	// ErrNoModel means an endpoint is set but no chat model.
-	ErrNoModel = errors.New("no model set")
-	// ErrNoEmbedModel means embeddings were asked for without an embedding
-	// model.
-	ErrNoEmbedModel = errors.New("no embedding model set")
-	// ErrBadConfig means a setting has a value citelens cannot use.
-	ErrBadConfig = errors.New("bad configuration")
-	// ErrConfigExists means config init found a file already there.
-	ErrConfigExists = errors.New("the config file already exists")
-)
+// ErrNoEmbedModel means embeddings were asked for without an embedding
+// model.
+var ErrNoEmbedModel = errors.New("no embedding model set")
 
 // Kinds of request failure. An *Error wraps exactly one of them, so callers
 // can test with errors.Is.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/citelens/citelens/internal/config"
 	"io"
 	"math"
 	"net/http"
@@ -73,7 +74,7 @@ type rerankState struct {
 // one call and the server's reported tokens, else an estimate.
 func (c *Client) Rerank(ctx context.Context, model, query string, documents []string, topN int) ([]RerankResult, Usage, error) {
 	if model == "" {
-		return nil, Usage{}, fmt.Errorf("%w: set %s (or rerank_model in %s) to a reranker model the server serves", ErrNoRerankModel, EnvRerankModel, c.cfg.Path)
+		return nil, Usage{}, fmt.Errorf("%w: set %s (or rerank_model in %s) to a reranker model the server serves", ErrNoRerankModel, config.EnvRerankModel, c.cfg.Path)
 	}
 	if len(documents) == 0 {
 		return nil, Usage{}, nil
@@ -110,8 +111,8 @@ func (c *Client) Rerank(ctx context.Context, model, query string, documents []st
 func (c *Client) forRerank() *Client {
 	rc := *c
 	rc.cfg.Timeout = c.cfg.RerankTimeout
-	rc.cfg.APIKey = c.cfg.rerankKey()
-	rc.url = redactURL(c.cfg.RerankEndpoint())
+	rc.cfg.APIKey = c.cfg.RerankKey()
+	rc.url = config.RedactURL(c.cfg.RerankEndpoint())
 	return &rc
 }
 
@@ -294,18 +295,18 @@ func checkRerank(wire []wireRerankResult, n, topN int) ([]RerankResult, error) {
 func rerankFix(e *Error) string {
 	switch e.Kind {
 	case ErrUnreachable:
-		return fmt.Sprintf("Is the reranker running? Check rerank_url (or %s); unset, it is base_url.", EnvRerankURL)
+		return fmt.Sprintf("Is the reranker running? Check rerank_url (or %s); unset, it is base_url.", config.EnvRerankURL)
 	case ErrTimeout:
 		return "The reranker took longer than rerank_timeout; raise it in the config file or serve a smaller reranker. Until then answers keep the retrieval order."
 	case ErrAuth:
-		return fmt.Sprintf("Check %s: %s goes to the reranker only when it is on base_url's host.", EnvRerankAPIKey, EnvAPIKey)
+		return fmt.Sprintf("Check %s: %s goes to the reranker only when it is on base_url's host.", config.EnvRerankAPIKey, config.EnvAPIKey)
 	case ErrNotFound:
 		if strings.Contains(strings.ToLower(e.Detail), "model") {
-			return fmt.Sprintf("Set %s to the reranker model the server serves.", EnvRerankModel)
+			return fmt.Sprintf("Set %s to the reranker model the server serves.", config.EnvRerankModel)
 		}
-		return fmt.Sprintf("This server does not serve %s: start vLLM with a reranker model (older vLLM: --task score), llama.cpp's llama-server with --reranking, or set rerank_url (or %s) to a TEI or Infinity server.", e.URL, EnvRerankURL)
+		return fmt.Sprintf("This server does not serve %s: start vLLM with a reranker model (older vLLM: --task score), llama.cpp's llama-server with --reranking, or set rerank_url (or %s) to a TEI or Infinity server.", e.URL, config.EnvRerankURL)
 	case ErrBadRequest:
-		return fmt.Sprintf("Check that %s is a reranker (cross-encoder) model; chat and embedding models cannot rerank. A server that takes fewer documents per request needs a smaller rerank_batch.", EnvRerankModel)
+		return fmt.Sprintf("Check that %s is a reranker (cross-encoder) model; chat and embedding models cannot rerank. A server that takes fewer documents per request needs a smaller rerank_batch.", config.EnvRerankModel)
 	case ErrBadResponse:
 		return "Check that rerank_url points at a rerank server (vLLM, llama.cpp, TEI, Infinity): citelens reads the Jina/Cohere and TEI answers."
 	}

@@ -3,13 +3,13 @@ package llm_test
 import (
 	"errors"
 	"net"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/config"
 )
 
 var bridgeDocs = []string{
@@ -20,7 +20,7 @@ var bridgeDocs = []string{
 
 const bridgeQuery = "When was the bridge over the river built?"
 
-func rerankConfig(url string) llm.Config {
+func rerankConfig(url string) config.Config {
 	cfg := testConfig(url)
 	cfg.RerankModel = llmtest.DefaultRerankModel
 	return cfg
@@ -58,7 +58,7 @@ func TestRerankBestFirst(t *testing.T) {
 	if res, _, err := c.Rerank(t.Context(), llmtest.DefaultRerankModel, bridgeQuery, nil, 0); res != nil || err != nil || len(srv.Requests()) != 2 {
 		t.Fatalf("no documents: %v %v", res, err)
 	}
-	if _, _, err := c.Rerank(t.Context(), "", bridgeQuery, bridgeDocs, 0); !errors.Is(err, llm.ErrNoRerankModel) || !strings.Contains(err.Error(), llm.EnvRerankModel) {
+	if _, _, err := c.Rerank(t.Context(), "", bridgeQuery, bridgeDocs, 0); !errors.Is(err, llm.ErrNoRerankModel) || !strings.Contains(err.Error(), config.EnvRerankModel) {
 		t.Fatalf("no model: %v", err)
 	}
 }
@@ -174,7 +174,7 @@ func TestRerankNotFoundFixes(t *testing.T) {
 	}
 	c, _ = newClient(t, rerankConfig(srv.URL))
 	_, _, err = c.Rerank(t.Context(), "bge-nope", bridgeQuery, bridgeDocs, 0)
-	if !errors.As(err, &e) || !errors.Is(err, llm.ErrNotFound) || !strings.Contains(e.Fix(), "Set "+llm.EnvRerankModel) {
+	if !errors.As(err, &e) || !errors.Is(err, llm.ErrNotFound) || !strings.Contains(e.Fix(), "Set "+config.EnvRerankModel) {
 		t.Fatalf("%v; fix %q", err, e.Fix())
 	}
 
@@ -215,46 +215,5 @@ func TestRerankKey(t *testing.T) {
 	_, _, err := c.Rerank(t.Context(), llmtest.DefaultRerankModel, bridgeQuery, bridgeDocs, 0)
 	if err == nil || strings.Contains(err.Error(), rerankKey) || !strings.Contains(err.Error(), "[redacted]") {
 		t.Fatalf("echoed key: %v", err)
-	}
-}
-
-func TestRerankConfig(t *testing.T) {
-	p := writeFile(t, `
-base_url = "http://chat:8000/v1"
-model = "m"
-rerank_model = "file-reranker"
-rerank_url = "http://rerank:8081/v1/"
-rerank_timeout = "2s"
-rerank_top = 80
-rerank_batch = 16
-`)
-	cfg, err := llm.LoadConfigFrom(p, env(map[string]string{llm.EnvRerankModel: "env-reranker", llm.EnvRerankAPIKey: "sk-r"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.RerankModel != "env-reranker" || cfg.RerankURL != "http://rerank:8081/v1" || cfg.RerankTimeout != 2*time.Second ||
-		cfg.RerankTop != 80 || cfg.RerankBatch != 16 || cfg.RerankAPIKey != "sk-r" ||
-		cfg.Sources["rerank_model"] != "env "+llm.EnvRerankModel || cfg.Sources["rerank_top"] != "file" {
-		t.Fatalf("%+v", cfg)
-	}
-	var shown strings.Builder
-	for _, s := range cfg.Settings() {
-		shown.WriteString(s.Name + "=" + s.Value + " (" + s.Source + ")\n")
-	}
-	for _, want := range []string{"rerank_model=env-reranker (env CITELENS_RERANK_MODEL)", "rerank_url=http://rerank:8081/v1 (file)",
-		"rerank_api_key=set (env CITELENS_RERANK_API_KEY)", "rerank_timeout=2s (file)", "rerank_top=80 (file)"} {
-		if !strings.Contains(shown.String(), want) {
-			t.Fatalf("settings lack %q:\n%s", want, shown.String())
-		}
-	}
-	if strings.Contains(shown.String(), "sk-r\n") {
-		t.Fatal("settings show the rerank key")
-	}
-
-	// Defaults: off, at the base URL, a few seconds, 50 candidates.
-	cfg, err = llm.LoadConfigFrom(filepath.Join(t.TempDir(), "none.toml"), env(map[string]string{llm.EnvBaseURL: "http://chat:8000/v1"}))
-	if err != nil || cfg.RerankModel != "" || cfg.RerankEndpoint() != "http://chat:8000/v1" || cfg.RerankTop != llm.DefaultRerankTop ||
-		cfg.RerankTimeout != llm.DefaultRerankTimeout || cfg.RerankBatch != llm.DefaultRerankBatch {
-		t.Fatalf("%v %+v", err, cfg)
 	}
 }

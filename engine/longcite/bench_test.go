@@ -13,12 +13,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // R's manuals, from Debian's r-doc-pdf.
@@ -123,13 +125,13 @@ func (p *firstByteProxy) serve() {
 //	context=32k:  the document is ranked against the question and its
 //	              most relevant sentences kept
 func BenchmarkQuestionToFirstByte(b *testing.B) {
-	benchFirstByte(b, manualText(b, rExts, 100000), []int{llm.DefaultContextWindow, 32000})
+	benchFirstByte(b, manualText(b, rExts, 100000), []int{config.DefaultContextWindow, 32000})
 }
 
 // BenchmarkQuestionToFirstByteMillion is the same for the R reference
 // manual (2,400 pages, about a million tokens) in a 128k context.
 func BenchmarkQuestionToFirstByteMillion(b *testing.B) {
-	benchFirstByte(b, manualText(b, fullRef, 1<<30), []int{llm.DefaultContextWindow})
+	benchFirstByte(b, manualText(b, fullRef, 1<<30), []int{config.DefaultContextWindow})
 }
 
 func benchFirstByte(b *testing.B, path string, windows []int) {
@@ -147,19 +149,15 @@ func benchFirstByte(b *testing.B, path string, windows []int) {
 			cfg.BaseURL = "http://" + proxy.ln.Addr().String() + "/v1"
 			cfg.ContextWindow = window
 			env := enginetest.Env(b, lib, cfg, llm.WithHTTPClient(&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}))
-			s, err := New(env)
-			if err != nil {
-				b.Fatal(err)
-			}
 			req := engine.Request{Question: "How do I register native routines for .Call in a package?", Docs: []docstore.DocID{docs[0].ID}}
 			var total time.Duration
 			var stages []string
 			for b.Loop() {
 				start := time.Now()
 				stages = stages[:0]
-				if _, err := s.Answer(context.Background(), req, func(ev engine.Event) {
-					if ev.Stage != "" {
-						stages = append(stages, ev.Stage)
+				if _, err := engine.Run(context.Background(), env, mustNew(b, env), req, func(ev engine.Event) {
+					if s, ok := ev.(engine.Stage); ok {
+						stages = append(stages, string(s))
 					}
 				}); err != nil {
 					b.Fatal(err)

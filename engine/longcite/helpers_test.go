@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 const declaration = "../../testdata/declaration.txt"
@@ -95,17 +95,29 @@ type collect struct {
 }
 
 func (c *collect) emit(ev engine.Event) {
-	switch {
-	case ev.Delta != "":
+	switch ev := ev.(type) {
+	case engine.Delta:
 		c.deltas++
-	case ev.Stage != "":
-		c.stages = append(c.stages, ev.Stage)
-	case ev.Statement != nil:
+	case engine.Stage:
+		c.stages = append(c.stages, string(ev))
+	case engine.Warning:
+		c.stages = append(c.stages, string(ev))
+	case engine.Statement:
 		if c.statements == 0 {
 			c.firstStmtAt = c.deltas
 		}
 		c.statements++
-	case ev.Usage != nil:
+	case engine.Usage:
 		c.usage++
 	}
+}
+
+// mustNew is the longcite strategy in env.
+func mustNew(t testing.TB, env *engine.Env) engine.Strategy {
+	t.Helper()
+	s, err := engine.New(Name, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

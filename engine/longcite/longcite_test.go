@@ -9,13 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 func ask(t testing.TB, env *engine.Env, name string, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
@@ -189,7 +191,7 @@ func TestStatementsStream(t *testing.T) {
 	start := time.Now()
 	var firstAt time.Duration
 	ans, err := ask(t, env, Name, engine.Request{Question: "What are the points?"}, func(e engine.Event) {
-		if e.Statement != nil && firstAt == 0 {
+		if _, ok := e.(engine.Statement); ok && firstAt == 0 {
 			firstAt = time.Since(start)
 		}
 		ev.emit(e)
@@ -234,7 +236,7 @@ func TestLongCiteModelFormat(t *testing.T) {
 	}
 	// format=one-shot overrides the default.
 	srv.Enqueue(llmtest.Text("<statement>Yes.<cite>[0-0]</cite></statement>"))
-	if _, err := ask(t, env, Name, engine.Request{Question: "Is this the Declaration?", Options: map[string]string{"format": "one-shot"}}, nil); err != nil {
+	if _, err := ask(t, env, Name, engine.Request{Question: "Is this the Declaration?", Options: engine.Settings("format", "one-shot")}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if p := srv.ChatRequests()[1].Last(); !strings.Contains(p, "Here is an example") {
@@ -248,16 +250,16 @@ func TestOptions(t *testing.T) {
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	for _, c := range []struct {
 		name string
-		opts map[string]string
+		opts []engine.Setting
 		want string
 	}{
-		{Name, map[string]string{"k": "5"}, "retrieval settings are for the rag strategy"},
-		{Name, map[string]string{"format": "few-shot"}, "format=\"few-shot\""},
-		{Name, map[string]string{"max_citations": "-1"}, "max_citations"},
-		{RAGName, map[string]string{"k": "0"}, "k=\"0\""},
-		{RAGName, map[string]string{"level": "page"}, "level=\"page\""},
-		{RAGName, map[string]string{"level": "chunk", "format": "longcite-model"}, "were not trained on chunks"},
-		{RAGName, map[string]string{"top": "3"}, "takes format, max_citations, k, level"},
+		{Name, engine.Settings("k", "5"), "retrieval settings are for the rag strategy"},
+		{Name, engine.Settings("format", "few-shot"), "format=\"few-shot\""},
+		{Name, engine.Settings("max_citations", "-1"), "max_citations"},
+		{RAGName, engine.Settings("k", "0"), "k=\"0\""},
+		{RAGName, engine.Settings("level", "page"), "level=\"page\""},
+		{RAGName, engine.Settings("level", "chunk", "format", "longcite-model"), "were not trained on chunks"},
+		{RAGName, engine.Settings("top", "3"), "takes format, max_citations, k, level"},
 	} {
 		_, err := ask(t, env, c.name, engine.Request{Question: "q?", Options: c.opts}, nil)
 		if !errors.Is(err, engine.ErrOption) || !strings.Contains(err.Error(), c.want) {
@@ -271,10 +273,10 @@ func TestOptions(t *testing.T) {
 
 func TestUnavailableWithoutModel(t *testing.T) {
 	lib, _ := enginetest.Library(t, declaration)
-	env := engine.NewEnv(lib, llm.DefaultConfig())
+	env := engine.NewEnv(lib, config.Default())
 	for _, name := range []string{Name, RAGName} {
 		_, err := engine.New(name, env)
-		if !errors.Is(err, engine.ErrUnavailable) || !strings.Contains(err.Error(), llm.EnvBaseURL) {
+		if !errors.Is(err, engine.ErrUnavailable) || !strings.Contains(err.Error(), config.EnvBaseURL) {
 			t.Errorf("%s without a model: %v", name, err)
 		}
 	}
@@ -293,7 +295,7 @@ func TestMaxCitations(t *testing.T) {
 	if st := ans.Statements[0]; len(st.Citations) != citations.LongBenchCiteCap || len(st.Warnings) != 1 {
 		t.Errorf("default cap: %d citations, warnings %q", len(st.Citations), st.Warnings)
 	}
-	ans, err = ask(t, env, Name, engine.Request{Question: "q?", Options: map[string]string{"max_citations": "0"}}, nil)
+	ans, err = ask(t, env, Name, engine.Request{Question: "q?", Options: engine.Settings("max_citations", "0")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +380,7 @@ func TestDeadEndpoint(t *testing.T) {
 	}
 	url := "http://" + l.Addr().String() + "/v1"
 	l.Close() // nothing listens there now
-	cfg := llm.DefaultConfig()
+	cfg := config.Default()
 	cfg.BaseURL, cfg.Model, cfg.ConnectTimeout = url, "m", 2*time.Second
 	env := enginetest.Env(t, lib, cfg, enginetest.RealWaits)
 	start := time.Now()
@@ -403,14 +405,10 @@ func TestCancelKeepsStatements(t *testing.T) {
 		"<statement>One.<cite>[0-0]</cite></statement>", "<statement>Two", " and more", " and more.</statement>",
 	}, ChunkDelay: 50 * time.Millisecond})
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	s, err := New(env)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ans, err := engine.Run(ctx, env, s, engine.Request{Question: "q?"}, func(ev engine.Event) {
-		if ev.Statement != nil {
+	ans, err := engine.Run(ctx, env, mustNew(t, env), engine.Request{Question: "q?"}, func(ev engine.Event) {
+		if _, ok := ev.(engine.Statement); ok {
 			cancel()
 		}
 	})

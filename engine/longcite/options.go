@@ -2,8 +2,6 @@ package longcite
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
@@ -27,84 +25,43 @@ const (
 	LevelChunk    = "chunk"    // RAC-C
 )
 
-// Options are the strategies' settings, read from Request.Options:
-//
-//	format=one-shot|longcite-model   the prompt (default: longcite-model when
-//	                                 the model's name contains "longcite",
-//	                                 else one-shot); see engine/generate
-//	max_citations=N                  citations kept per statement after
-//	                                 merging; 0 keeps all (default 3 for
-//	                                 sentences, LongBench-Cite's cap; 5 for
-//	                                 chunks, CoF's)
-//	k=N                              rag: units retrieved (default 40)
-//	level=sentence|chunk             rag: RAC-S (default) or RAC-C
-type Options struct {
-	generate.Options // MaxCitations -1 means the default for the level
-	K                int
-	Level            string
-}
+// The option tables. max_citations defaults to LongBench-Cite's cap of 3
+// for sentences, CoF's 5 for chunks.
+var (
+	maxCitations = generate.MaxCitations("", "by default 3 for sentences (LongBench-Cite's cap), 5 for chunks (CoF's)")
+	levelOption  = engine.Option{Name: "level", Kind: engine.OneOf, Default: LevelSentence, Help: "what is numbered and cited",
+		Choices: []engine.Choice{
+			{Value: LevelSentence, Help: "LAC-S, RAC-S", Also: []string{"sentences", "s"}},
+			{Value: LevelChunk, Help: "LAC-C, RAC-C", Also: []string{"chunks", "c"}},
+		}}
+	notHere    = "longcite reads the whole scope; retrieval settings are for the rag strategy"
+	lacOptions = engine.Options{generate.FormatOption, maxCitations, levelOption, {Name: "k", Refused: notHere}}
+	ragOptions = engine.Options{
+		generate.FormatOption, maxCitations,
+		{Name: "k", Kind: engine.Int, Min: 1, Max: MaxK, Default: fmt.Sprint(DefaultK), Help: "sentences or chunks retrieved"},
+		levelOption,
+	}
+)
 
-// ParseOptions reads the options of strategy name; rag says whether the
-// retrieval options apply. An unknown key or a bad value is an error that
-// names it and says what it takes.
-func ParseOptions(name string, m map[string]string, rag bool) (Options, error) {
-	o := Options{Options: generate.Options{MaxCitations: -1}, K: DefaultK, Level: LevelSentence}
-	keys := slices.Clone(generate.OptionKeys)
-	if rag {
-		keys = append(keys, "k", "level")
-	}
-	for key, val := range m {
-		val = strings.TrimSpace(val)
-		if !slices.Contains(keys, key) {
-			note := ""
-			if !rag && (key == "k" || key == "level") {
-				note = " (longcite reads the whole scope; retrieval settings are for the rag strategy)"
-			}
-			return o, engine.UnknownOption(name, key, note, keys)
+// passOf reads how an answer at level is asked from its options: the
+// format (chunks are numbered only in the one-shot prompt) and the
+// citations kept.
+func passOf(rt *engine.Runtime, level string) (Pass, error) {
+	o := rt.Options()
+	f := generate.FormatOf(o, rt.Config().Model)
+	if level == LevelChunk {
+		if f == generate.LongCiteModel && o.Given("format") {
+			return Pass{}, fmt.Errorf("%w: format=%s numbers sentences; LongCite's models were not trained on chunks, so use level=sentence or format=%s",
+				engine.ErrOption, generate.LongCiteModel, generate.OneShot)
 		}
-		var err error
-		switch key {
-		case "k":
-			o.K, err = engine.IntOption(key, val, 1, MaxK, "a whole number of units to retrieve")
-		case "level":
-			switch strings.ToLower(val) {
-			case LevelSentence, "sentences", "s":
-				o.Level = LevelSentence
-			case LevelChunk, "chunks", "c":
-				o.Level = LevelChunk
-			default:
-				err = fmt.Errorf("%w: level=%q: give sentence (RAC-S) or chunk (RAC-C)", engine.ErrOption, val)
-			}
-		default:
-			_, err = o.ParseOption(key, val)
-		}
-		if err != nil {
-			return o, err
-		}
+		f = generate.OneShot
 	}
-	if o.Format == generate.LongCiteModel && o.Level == LevelChunk {
-		return o, fmt.Errorf("%w: format=%s numbers sentences; LongCite's models were not trained on chunks, so use level=sentence or format=%s",
-			engine.ErrOption, generate.LongCiteModel, generate.OneShot)
-	}
-	return o, nil
-}
-
-// resolve returns the resolution options for the level.
-func (o Options) resolve() citations.ResolveOptions {
+	keep := citations.LongBenchCiteCap
 	switch {
-	case o.MaxCitations >= 0:
-		return citations.ResolveOptions{MaxCitations: o.MaxCitations}
-	case o.Level == LevelChunk:
-		return citations.ResolveOptions{MaxCitations: citations.ChunkCap}
+	case o.Given("max_citations"):
+		keep = o.Int("max_citations")
+	case level == LevelChunk:
+		keep = citations.ChunkCap
 	}
-	return citations.ResolveOptions{MaxCitations: citations.LongBenchCiteCap}
-}
-
-// format returns the prompt format for model: chunks are numbered only in
-// the one-shot prompt.
-func (o Options) format(model string) generate.Format {
-	if o.Format == "" && o.Level == LevelChunk {
-		return generate.OneShot
-	}
-	return o.FormatFor(model)
+	return Pass{Format: f, Resolve: citations.ResolveOptions{MaxCitations: keep}}, nil
 }

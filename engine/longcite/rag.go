@@ -1,6 +1,7 @@
 package longcite
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -13,7 +14,7 @@ import (
 	"github.com/citelens/citelens/engine/retrieve"
 )
 
-// RAG is RAC-S, and RAC-C with level=chunk.
+// answerRAG is RAC-S, and RAC-C with level=chunk.
 //
 // RAC-S shows the k retrieved sentences in document order, each numbered
 // with its real index as LAC-S would number it ("<C512>"), so a citation
@@ -28,99 +29,90 @@ import (
 // coarser by design, which is what the paper measures it for (citation
 // length 128 tokens against RAC-S's 48, Table 4). Showing chunks but
 // numbering their sentences would be a third strategy, not RAC-C.
-type RAG struct{ base }
-
-// NewRAG returns the rag strategy, or an error wrapping
-// engine.ErrUnavailable that says what to configure.
-func NewRAG(env *engine.Env) (*RAG, error) {
-	b, err := newBase(env, RAGName)
-	if err != nil {
-		return nil, err
-	}
-	return &RAG{b}, nil
-}
-
-// Name returns "rag".
-func (s *RAG) Name() string { return RAGName }
-
-// Answer retrieves the top k sentences (or chunks) for the question and
+//
+// It retrieves the top k sentences (or chunks) for the question and
 // answers from them in one pass.
-func (s *RAG) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
-	c, err := s.begin(RAGName, true, req, emit)
+func answerRAG(ctx context.Context, rt *engine.Runtime) error {
+	level, k := rt.Options().String("level"), rt.Options().Int("k")
+	p, err := passOf(rt, level)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	emit, opt, docs, cfg, format := c.emit, c.opt, c.docs, c.cfg, c.format
-	emit(engine.Event{Stage: fmt.Sprintf("retrieving the %d most relevant %ss…", opt.K, opt.Level)})
+	rt.Stagef("retrieving the %d most relevant %ss…", k, level)
 	// With an embedding model configured, dense similarity fuses with
 	// BM25 (engine/dense embeds the scope once and keeps the vectors);
 	// without one, or if embedding fails, retrieval is BM25 alone.
-	level := docstore.SentenceLevel
-	if opt.Level == LevelChunk {
-		level = docstore.ChunkLevel
+	lv := docstore.SentenceLevel
+	if level == LevelChunk {
+		lv = docstore.ChunkLevel
 	}
-	fusion, ferr := dense.ForEnv(ctx, s.env, ids(docs), emit, level)
-	if ferr != nil && ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	if ferr != nil {
-		emit(engine.Event{Stage: fmt.Sprintf("dense retrieval is unavailable (%v); ranking by words only", ferr)})
-	}
-	if fusion.Dense != nil {
-		fusion.Top = max(fusion.Top, opt.K)
+	fusion, err := dense.ForEnv(ctx, rt.Env(), rt.IDs(), rt, lv)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		rt.Warn(fmt.Sprintf("dense retrieval is unavailable (%v); the %ss are ranked by words only", err, level))
+	case fusion.Dense != nil:
+		fusion.Top = max(fusion.Top, k)
 	}
 	var num *citations.Numbering
-	if opt.Level == LevelChunk {
-		num, err = s.chunkNumbering(ctx, req.Question, docs, opt.K, fusion, emit)
+	if level == LevelChunk {
+		num, err = chunkNumbering(ctx, rt, k, fusion)
 	} else {
-		num, err = s.sentenceNumbering(ctx, req.Question, docs, opt.K, format, fusion, emit)
+		num, err = sentenceNumbering(ctx, rt, k, p.Format, fusion)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	emit(engine.Event{Stage: fmt.Sprintf("asking %s (%s prompt, %d %ss)", cfg.Model, format, num.Len(), opt.Level)})
-	ans, err := answer(ctx, s.client, generate.Request{
-		Question: req.Question, Numbering: num, Format: format, Resolve: opt.resolve(), Model: cfg.Model,
-	}, emit)
-	if ferr != nil {
-		ans.Warnings = append(ans.Warnings, fmt.Sprintf("dense retrieval was unavailable (%v); the %ss were ranked by words only", ferr, opt.Level))
-	}
-	return ans, err
+	rt.Stagef("asking %s (%s prompt, %d %ss)", rt.Config().Model, p.Format, num.Len(), level)
+	_, err = generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve})
+	return err
 }
 
-func (s *RAG) sentenceNumbering(ctx context.Context, question string, docs []*docstore.Document, k int, f generate.Format, fusion retrieve.Fusion, emit func(engine.Event)) (*citations.Numbering, error) {
-	ranked, err := rankSentences(ctx, s.r, question, docs, k, fusion)
+func sentenceNumbering(ctx context.Context, rt *engine.Runtime, k int, f generate.Format, fusion retrieve.Fusion) (*citations.Numbering, error) {
+	ranked, err := rankSentences(ctx, rt, k, fusion)
 	if err != nil {
 		return nil, err
 	}
 	if len(ranked) == 0 {
 		return nil, nothing("sentence")
 	}
-	cfg := s.client.Config()
-	fit := generate.FitRanked(f, question, docs, ranked, cfg.PromptBudget())
+	cfg := rt.Config()
+	fit := generate.FitRanked(f, rt.Question(), rt.Docs(), ranked, cfg.PromptBudget())
 	if fit.Shown == 0 {
-		return nil, noRoom(cfg, f)
+		return nil, noRoom(rt, f)
 	}
 	if fit.Trimmed {
-		emit(engine.Event{Stage: fmt.Sprintf("the %d retrieved sentences (%s tokens) exceed the model's %s context: kept the best %d",
-			len(ranked), engine.Kilo(fit.Tokens), engine.Kilo(cfg.ContextWindow), fit.Shown)})
+		rt.Stagef("the %d retrieved sentences (%s tokens) exceed the model's %s context: kept the best %d",
+			len(ranked), engine.Kilo(fit.Tokens), engine.Kilo(cfg.ContextWindow), fit.Shown)
 	}
 	return citations.NewSentenceNumbering(fit.Parts...)
 }
 
-func (s *RAG) chunkNumbering(ctx context.Context, question string, docs []*docstore.Document, k int, fusion retrieve.Fusion, emit func(engine.Event)) (*citations.Numbering, error) {
-	ranked, err := rankChunks(ctx, s.r, question, docs, k, fusion)
+func chunkNumbering(ctx context.Context, rt *engine.Runtime, k int, fusion retrieve.Fusion) (*citations.Numbering, error) {
+	ranked, err := rankChunks(ctx, rt, k, fusion)
 	if err != nil {
 		return nil, err
 	}
 	if len(ranked) == 0 {
 		return nil, nothing("chunk")
 	}
-	// Keep the best chunks that fit, in rank order. Their snippet numbers
-	// follow document order, so the tokens of a label are bounded by the
-	// largest number.
-	cfg := s.client.Config()
-	avail := cfg.PromptBudget() - generate.Overhead(generate.OneShot, citations.ChunkMode, question, docs)
+	num, tokens, err := keepChunks(rt, ranked)
+	if err == nil && num.Len() < len(ranked) {
+		rt.Stagef("the %d retrieved chunks (%s tokens) exceed the model's %s context: kept the best %d",
+			len(ranked), engine.Kilo(tokens), engine.Kilo(rt.Config().ContextWindow), num.Len())
+	}
+	return num, err
+}
+
+// keepChunks keeps the best chunks of ranked (best first) that fit the
+// model's context, in rank order, and numbers them in document order; it
+// also returns the tokens all of ranked would take. The snippet numbers
+// follow document order, so the tokens of a label are bounded by the
+// largest number.
+func keepChunks(rt *engine.Runtime, ranked []chunkRef) (*citations.Numbering, int, error) {
+	docs := rt.Docs()
+	avail := rt.Config().PromptBudget() - generate.Overhead(generate.OneShot, citations.ChunkMode, rt.Question(), docs)
 	kept := make([]chunkRef, 0, len(ranked))
 	total := 0
 	for _, r := range ranked {
@@ -134,26 +126,18 @@ func (s *RAG) chunkNumbering(ctx context.Context, question string, docs []*docst
 		}
 	}
 	if len(kept) == 0 {
-		return nil, noRoom(cfg, generate.OneShot)
+		return nil, total, noRoom(rt, generate.OneShot)
 	}
-	if len(kept) < len(ranked) {
-		emit(engine.Event{Stage: fmt.Sprintf("the %d retrieved chunks (%s tokens) exceed the model's %s context: kept the best %d",
-			len(ranked), engine.Kilo(total), engine.Kilo(cfg.ContextWindow), len(kept))})
-	}
-	slices.SortFunc(kept, func(a, b chunkRef) int {
-		if a.Doc != b.Doc {
-			return a.Doc - b.Doc
-		}
-		return a.Chunk - b.Chunk
-	})
+	slices.SortFunc(kept, func(a, b chunkRef) int { return cmp.Or(a.Doc-b.Doc, a.Chunk-b.Chunk) })
 	parts := make([]citations.ChunkPart, len(kept))
 	for i, r := range kept {
 		parts[i] = citations.ChunkOf(docs[r.Doc], r.Chunk)
 	}
-	return citations.NewChunkNumbering(parts...)
+	num, err := citations.NewChunkNumbering(parts...)
+	return num, total, err
 }
 
 func nothing(unit string) error {
 	return fmt.Errorf("%w: no %s of the documents shares a word with the question; rephrase it with the documents' words, or use the longcite strategy, which reads the documents whole",
-		ErrNothingRetrieved, unit)
+		engine.ErrNothingRetrieved, unit)
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // TestRAGDenseFusion: with an embedding model configured, rag embeds the
@@ -32,7 +32,7 @@ func TestRAGDenseFusion(t *testing.T) {
 		return n
 	}
 	var ev collect
-	ans, err := ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent", Options: map[string]string{"k": "5"}}, ev.emit)
+	ans, err := ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent", Options: engine.Settings("k", "5")}, ev.emit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestRAGDenseFusion(t *testing.T) {
 		t.Errorf("warnings %q, stages %q", ans.Warnings, ev.stages)
 	}
 	// Chunks are a level of their own.
-	if _, err := ask(t, env, RAGName, engine.Request{Question: "taxes", Options: map[string]string{"level": "chunk"}}, nil); err != nil {
+	if _, err := ask(t, env, RAGName, engine.Request{Question: "taxes", Options: engine.Settings("level", "chunk")}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := embedded(); len(got) != 4 || got[2] != len(d.Chunks) || got[3] != 1 {
@@ -87,7 +87,7 @@ Revenue grew by eight percent, driven by export sales.
 		}))
 	cfg := enginetest.Config(srv)
 	cfg.EmbedModel = llmtest.DefaultEmbedModel
-	ans, err := ask(t, enginetest.Env(t, lib, cfg), RAGName, engine.Request{Question: "How much capital expenditure did the firm make?", Options: map[string]string{"k": "3"}}, nil)
+	ans, err := ask(t, enginetest.Env(t, lib, cfg), RAGName, engine.Request{Question: "How much capital expenditure did the firm make?", Options: engine.Settings("k", "3")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // TestRACSRoundTrip: rag shows the top k sentences in document order under
@@ -35,7 +35,7 @@ func TestRACSRoundTrip(t *testing.T) {
 	})
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	var ev collect
-	ans, err := ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent", Options: map[string]string{"k": "5"}}, ev.emit)
+	ans, err := ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent", Options: engine.Settings("k", "5")}, ev.emit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestRACCRoundTrip(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Text("<statement>The King imposed taxes without consent.<cite>[2]</cite></statement>"))
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	ans, err := ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent", Options: map[string]string{"k": "3", "level": "chunk"}}, nil)
+	ans, err := ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent", Options: engine.Settings("k", "3", "level", "chunk")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,8 +131,8 @@ func TestRAGNothingRetrieved(t *testing.T) {
 	srv := llmtest.New(t)
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	for _, level := range []string{"sentence", "chunk"} {
-		_, err := ask(t, env, RAGName, engine.Request{Question: "zyxwvut qqqqq", Options: map[string]string{"level": level}}, nil)
-		if !errors.Is(err, ErrNothingRetrieved) || !strings.Contains(err.Error(), "longcite") {
+		_, err := ask(t, env, RAGName, engine.Request{Question: "zyxwvut qqqqq", Options: engine.Settings("level", level)}, nil)
+		if !errors.Is(err, engine.ErrNothingRetrieved) || !strings.Contains(err.Error(), "longcite") {
 			t.Errorf("level %s: err %v", level, err)
 		}
 	}
@@ -151,7 +151,7 @@ func TestRAGTrimsToBudget(t *testing.T) {
 	cfg.ContextWindow, cfg.MaxOutput = 2600, 400
 	env := enginetest.Env(t, lib, cfg)
 	var ev collect
-	if _, err := ask(t, env, RAGName, engine.Request{Question: "gauge calibrated crew", Options: map[string]string{"k": "300"}}, ev.emit); err != nil {
+	if _, err := ask(t, env, RAGName, engine.Request{Question: "gauge calibrated crew", Options: engine.Settings("k", "300")}, ev.emit); err != nil {
 		t.Fatal(err)
 	}
 	req := srv.ChatRequests()[0]
@@ -161,5 +161,41 @@ func TestRAGTrimsToBudget(t *testing.T) {
 	n := len(parseShown(t, req.Last()).nums)
 	if n == 0 || n >= 300 || !strings.Contains(strings.Join(ev.stages, "\n"), fmt.Sprintf("exceed the model's 3k context: kept the best %d", n)) {
 		t.Errorf("%d sentences shown; stages %q", n, ev.stages)
+	}
+}
+
+// TestLACC: longcite level=chunk (LAC-C) shows every chunk of the scope as
+// a snippet, in document order, and "[k]" cites the k-th chunk; a scope
+// longer than the context keeps its most relevant chunks.
+func TestLACC(t *testing.T) {
+	lib, docs := enginetest.Library(t, declaration)
+	doc := docs[0]
+	srv := llmtest.New(t)
+	srv.Respond(func(llmtest.ChatRequest) llmtest.Reply {
+		return llmtest.Text("<statement>The King imposed taxes without consent.<cite>[2]</cite></statement>")
+	})
+	cfg := enginetest.Config(srv)
+	env := enginetest.Env(t, lib, cfg)
+	ans, err := ask(t, env, Name, engine.Request{Question: "taxes imposed without consent", Options: engine.Settings("level", "chunk")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(snippetRE.FindAllString(srv.ChatRequests()[0].Last(), -1)); n != len(doc.Chunks)+3 { // and the example's 3
+		t.Errorf("%d snippets shown, want the %d chunks", n-3, len(doc.Chunks))
+	}
+	c := doc.Chunks[1]
+	if sp := ans.Statements[0].Citations; len(sp) != 1 || sp[0].First != int(c.First) || sp[0].Last != int(c.Last) {
+		t.Errorf("[2] resolved to %+v, want chunk 2 (sentences %d-%d)", sp, c.First, c.Last)
+	}
+	cfg.ContextWindow, cfg.MaxOutput = 3000, 500
+	var ev collect
+	if _, err := ask(t, enginetest.Env(t, lib, cfg), Name, engine.Request{Question: "taxes imposed without consent", Options: engine.Settings("level", "chunk")}, ev.emit); err != nil {
+		t.Fatal(err)
+	}
+	if p := srv.ChatRequests()[1].Last(); !strings.Contains(strings.Join(ev.stages, "\n"), "kept the") || !strings.Contains(p, "Taxes on us without our Consent") {
+		t.Errorf("trimmed LAC-C: stages %q", ev.stages)
+	}
+	if _, err := ask(t, env, Name, engine.Request{Question: "q", Options: engine.Settings("level", "chunk", "format", "longcite-model")}, nil); !errors.Is(err, engine.ErrOption) {
+		t.Errorf("LAC-C with the LongCite model format: %v", err)
 	}
 }

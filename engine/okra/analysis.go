@@ -44,8 +44,6 @@ type Analysis struct {
 	Reasons []string `json:"reasons,omitempty"`
 }
 
-var questionTypes = []string{Extractive, Abstractive, Arithmetic, MultiBridge, MultiSource}
-
 // parseAnalysis reads the analyzer model's reply: a dictionary with the
 // keys "question-type", "info-type" and "containing" as Table 7 asks. It
 // takes the first {...} in the reply, in JSON or as a Python dict (single

@@ -3,7 +3,6 @@ package okra
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
@@ -19,23 +18,19 @@ import (
 // no embedding model configured, or when embedding fails, the organizer's
 // weights have no dense scores to weigh and segments are ranked by BM25
 // alone; the plan says so. Only cancellation is an error.
-func denseScorer(ctx context.Context, env *engine.Env, docs []*docstore.Document, emit func(engine.Event)) (retrieve.DenseScorer, string, error) {
-	if !dense.Enabled(env) {
+func denseScorer(ctx context.Context, rt *engine.Runtime) (retrieve.DenseScorer, string, error) {
+	if !dense.Enabled(rt.Env()) {
 		return nil, "no embedding model configured", nil
-	}
-	ids := make([]docstore.DocID, len(docs))
-	for i, d := range docs {
-		ids[i] = d.ID
 	}
 	// Segments are runs of sentences: the scorer gives each the mean of
 	// its sentences' vectors, so the sentence level is the one needed.
-	f, err := dense.ForEnv(ctx, env, ids, emit, docstore.SentenceLevel)
+	f, err := dense.ForEnv(ctx, rt.Env(), rt.IDs(), rt, docstore.SentenceLevel)
 	switch {
 	case err != nil && (ctx.Err() != nil || errors.Is(err, llm.ErrCanceled)):
 		return nil, "", err
 	case err != nil:
 		why := "embedding failed: " + clip(textproc.OneLine(err.Error()), 120)
-		emit(engine.Event{Stage: fmt.Sprintf("dense retrieval unavailable (%s); ranking by BM25 alone", why)})
+		rt.Stagef("dense retrieval unavailable (%s); ranking by BM25 alone", why)
 		return nil, why, nil
 	case f.Dense == nil:
 		return nil, "no embedding model configured", nil

@@ -9,9 +9,8 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // almanac is a test document: facts for every workflow among many
@@ -196,42 +195,23 @@ func shownContext(prompt string) string {
 	return ctx
 }
 
-// events gathers a strategy's events.
-type events struct {
-	stages []string
-	plans  []*Plan
-	usage  llm.Usage
-}
-
-func (e *events) emit(ev engine.Event) {
-	switch {
-	case ev.Stage != "":
-		e.stages = append(e.stages, ev.Stage)
-	case ev.Plan != nil:
-		e.plans = append(e.plans, ev.Plan.(*Plan))
-	case ev.Usage != nil:
-		e.usage.Add(*ev.Usage)
+// New builds okra (okra-precise when precise) in env.
+func New(env *engine.Env, precise bool) (engine.Strategy, error) {
+	if precise {
+		return engine.New(PreciseName, env)
 	}
-}
-
-func (e *events) hasStage(substr string) bool {
-	for _, s := range e.stages {
-		if strings.Contains(s, substr) {
-			return true
-		}
-	}
-	return false
+	return engine.New(Name, env)
 }
 
 // ask runs a strategy through engine.Run.
-func ask(t *testing.T, env *engine.Env, precise bool, question string, opts map[string]string) (*engine.Answer, *events, error) {
+func ask(t *testing.T, env *engine.Env, precise bool, question string, opts []engine.Setting) (*engine.Answer, *enginetest.Events, error) {
 	t.Helper()
 	s, err := New(env, precise)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := &events{}
-	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: question, Options: opts}, ev.emit)
+	ev := &enginetest.Events{}
+	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: question, Options: opts}, ev.Emit)
 	return ans, ev, err
 }
 

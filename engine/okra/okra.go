@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/generate"
@@ -23,105 +22,60 @@ const (
 
 func init() {
 	engine.Register(engine.Info{
-		Name:        Name,
-		Description: "OkraLong: classify the question, then plan the retrieval (segments, granularity, BM25/dense weights) and workflow (query splitter, step-wise reasoner, context extension) before answering with citations (options: analyzer, steps, format, max_citations)",
+		Strategy:    engine.Define(Name, options, answer(false)),
+		Description: "OkraLong: classify the question, then plan the retrieval (segments, granularity, BM25/dense weights) and workflow (query splitter, step-wise reasoner, context extension) before answering with citations",
 		NeedsLLM:    true,
-		New:         func(env *engine.Env) (engine.Strategy, error) { return New(env, false) },
 	})
 	engine.Register(engine.Info{
-		Name:        PreciseName,
-		Description: "OkraLong with precise mode: as okra, and when the answer says the context is insufficient, reread the whole documents (LAC-S) (options: as okra)",
+		Strategy:    engine.Define(PreciseName, options, answer(true)),
+		Description: "OkraLong with precise mode: as okra, and when the answer says the context is insufficient, reread the whole documents (LAC-S)",
 		NeedsLLM:    true,
-		New:         func(env *engine.Env) (engine.Strategy, error) { return New(env, true) },
 	})
-}
-
-// Strategy is OkraLong: okra, or okra-precise when precise.
-type Strategy struct {
-	env     *engine.Env
-	lib     *docstore.Library
-	r       *retrieve.Retriever
-	client  *llm.Client
-	precise bool
-}
-
-// New returns the okra strategy (okra-precise when precise), or an error
-// wrapping engine.ErrUnavailable that says what to configure.
-func New(env *engine.Env, precise bool) (*Strategy, error) {
-	name := Name
-	if precise {
-		name = PreciseName
-	}
-	c, err := engine.RequireLibraryLLM(env, name)
-	if err != nil {
-		return nil, err
-	}
-	return &Strategy{env: env, lib: env.Library, r: retrieve.New(env.Library), client: c, precise: precise}, nil
-}
-
-// Name returns "okra" or "okra-precise".
-func (s *Strategy) Name() string {
-	if s.precise {
-		return PreciseName
-	}
-	return Name
 }
 
 // run is one answer in progress.
 type run struct {
-	s        *Strategy
-	req      engine.Request
-	opt      Options
-	emit     func(engine.Event)
-	docs     []*docstore.Document
-	ids      []docstore.DocID
+	rt       *engine.Runtime
+	precise  bool
 	dense    retrieve.DenseScorer
 	plan     Plan
 	gathered *gathered
 }
 
-// Answer runs the analyzer, the organizer and the executor.
-func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
-	if emit == nil {
-		emit = func(engine.Event) {}
+// answer is OkraLong (with precise mode when precise): it runs the
+// analyzer, the organizer and the executor.
+func answer(precise bool) func(context.Context, *engine.Runtime) error {
+	return func(ctx context.Context, rt *engine.Runtime) error {
+		return (&run{rt: rt, precise: precise}).answer(ctx)
 	}
-	opt, err := ParseOptions(s.Name(), req.Options)
+}
+
+func (ru *run) answer(ctx context.Context) error {
+	rt := ru.rt
+	dense, why, err := denseScorer(ctx, rt)
 	if err != nil {
-		return nil, err
-	}
-	docs, err := engine.LoadScope(s.lib, req.Docs)
-	if err != nil {
-		return nil, err
-	}
-	ru := &run{s: s, req: req, opt: opt, emit: emit, docs: docs, ids: make([]docstore.DocID, len(docs))}
-	for i, d := range docs {
-		ru.ids[i] = d.ID
-	}
-	ru.req.Docs = ru.ids
-	dense, why, err := denseScorer(ctx, s.env, docs, emit)
-	if err != nil {
-		return nil, err
+		return err
 	}
 	ru.dense = dense
 
 	// Analyzer: primary retrieval, then the analysis.
-	emit(engine.Event{Stage: fmt.Sprintf("analyzer: retrieving %d segments of %d tokens…", PrimarySegments, PrimaryTokens)})
-	primary, err := ru.retrieve(ctx, req.Question, PrimaryTokens, PrimarySegments, Weights{Lexical: 1, Dense: 1})
+	rt.Stagef("analyzer: retrieving %d segments of %d tokens…", PrimarySegments, PrimaryTokens)
+	primary, err := ru.retrieve(ctx, rt.Question(), PrimaryTokens, PrimarySegments, Weights{Lexical: 1, Dense: 1})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	analysis, err := ru.analyze(ctx, primary)
 	if err != nil {
-		return nil, err
+		return err
 	}
 
 	// Organizer.
 	ru.plan = organize(analysis, dense != nil, why)
-	emit(engine.Event{Stage: "plan: " + ru.plan.Summary})
-	ru.emitPlan()
+	rt.Stage("plan: " + ru.plan.Summary)
+	ru.report()
 
 	// Executor.
-	ru.gathered = newGathered(docs)
+	ru.gathered = newGathered(rt.Docs())
 	switch ru.plan.Workflow {
 	case WorkflowSplit:
 		err = ru.splitAggregate(ctx)
@@ -131,38 +85,52 @@ func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(eng
 		err = ru.direct(ctx)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if ru.gathered.segments == 0 {
-		if s.precise {
+		if ru.precise {
 			return ru.whole(ctx, nil, "nothing was retrieved")
 		}
-		return nil, fmt.Errorf("%w: no segment of the documents shares a word with the question; rephrase it with the documents' words, or use %s or longcite, which read the documents whole",
-			ErrNothingRetrieved, PreciseName)
+		return fmt.Errorf("%w: no segment of the documents shares a word with the question; rephrase it with the documents' words, or use %s or longcite, which read the documents whole",
+			engine.ErrNothingRetrieved, PreciseName)
 	}
-	ans, res, err := ru.generate(ctx)
-	if err != nil || !s.precise {
-		return ans, err
+	res, err := ru.generate(ctx)
+	if !ru.precise {
+		return err
 	}
-	if bad, reason := insufficient(res.Statements, res.Text); bad {
-		return ru.whole(ctx, ans, reason)
+	// Precise mode held the statements back until the answer is judged.
+	if err == nil {
+		if bad, reason := insufficient(res.Statements, res.Text); bad {
+			return ru.whole(ctx, res.Statements, reason)
+		}
+		ru.plan.Precise = &Precise{Reread: false}
+		ru.report()
 	}
-	ru.plan.Precise = &Precise{Reread: false}
-	ru.emitPlan()
-	return ans, nil
+	if res != nil {
+		ru.statements(res.Statements)
+	}
+	return err
 }
 
-func (ru *run) emitPlan() { ru.emit(engine.Event{Plan: ru.plan.clone()}) }
+// report reports the plan as it is now (a copy: the plan grows).
+func (ru *run) report() { ru.rt.Plan(ru.plan.clone()) }
+
+// statements reports the statements of an answer.
+func (ru *run) statements(sts []citations.Statement) {
+	for _, st := range sts {
+		ru.rt.Statement(st)
+	}
+}
 
 // retrieve is the assembled retriever: segments of tokens tokens, the
 // top k by BM25 fused with dense scores at the weights (min-max normalised
 // over the top FusionTop), under Cutoff of the best dropped.
 func (ru *run) retrieve(ctx context.Context, query string, tokens, k int, w Weights) ([]retrieve.Passage, error) {
-	opt := retrieve.Options{Docs: ru.ids, K: k, Cutoff: Cutoff}
+	opt := retrieve.Options{Docs: ru.rt.IDs(), K: k, Cutoff: Cutoff}
 	if ru.dense != nil {
 		opt.Fusion = retrieve.Fusion{Dense: ru.dense, LexicalWeight: w.Lexical, DenseWeight: w.Dense, Top: FusionTop}
 	}
-	return ru.s.r.Segments(ctx, query, retrieve.Segmenting{Tokens: tokens}, opt)
+	return retrieve.New(ru.rt.Library()).Segments(ctx, query, retrieve.Segmenting{Tokens: tokens}, opt)
 }
 
 // analyze characterises the question from the primary segments: the
@@ -173,25 +141,26 @@ func (ru *run) analyze(ctx context.Context, primary []retrieve.Passage) (Analysi
 	for i, p := range primary {
 		texts[i] = p.Text
 	}
-	idf, err := ru.idf(ru.req.Question)
+	rt := ru.rt
+	idf, err := ru.idf(rt.Question())
 	if err != nil {
 		return Analysis{}, err
 	}
 	rules := func(source string) Analysis {
-		a := analyzeRules(ru.req.Question, texts, idf)
+		a := analyzeRules(rt.Question(), texts, idf)
 		a.Source = source
 		return a
 	}
-	if ru.opt.Analyzer == AnalyzerRules || ru.s.client == nil {
-		ru.emit(engine.Event{Stage: "analyzer: classifying the question by rules"})
+	if rt.Options().String("analyzer") == AnalyzerRules || rt.Model() == nil {
+		rt.Stage("analyzer: classifying the question by rules")
 		return rules(SourceRules), nil
 	}
-	g := newGathered(ru.docs)
+	g := newGathered(rt.Docs())
 	g.add(primary)
-	model := ru.s.client.Config().Analyzer()
-	ru.emit(engine.Event{Stage: fmt.Sprintf("analyzer: asking %s to classify the question…", model)})
-	reply, err := ru.chat(ctx, llm.ChatRequest{
-		Messages: analyzerMessages(g.text(), ru.req.Question), Model: model, MaxTokens: 100,
+	model := rt.Config().Analyzer()
+	rt.Stagef("analyzer: asking %s to classify the question…", model)
+	reply, err := rt.Model().Chat(ctx, engine.Working, llm.ChatRequest{
+		Messages: analyzerMessages(g.text(), rt.Question()), Model: model, MaxTokens: 100,
 	})
 	var a Analysis
 	switch {
@@ -207,7 +176,7 @@ func (ru *run) analyze(ctx context.Context, primary []retrieve.Passage) (Analysi
 	}
 	a.Model = model
 	if a.Source != SourceModel {
-		ru.emit(engine.Event{Stage: "analyzer: " + a.Source})
+		rt.Stage("analyzer: " + a.Source)
 	}
 	return a, nil
 }
@@ -219,7 +188,7 @@ func (ru *run) idf(question string) (map[string]float64, error) {
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	idf, err := retrieve.IDFs(ru.s.lib, ru.ids, terms)
+	idf, err := retrieve.IDFs(ru.rt.Library(), ru.rt.IDs(), terms)
 	if err != nil {
 		return nil, err
 	}
@@ -230,23 +199,13 @@ func (ru *run) idf(question string) (map[string]float64, error) {
 	return m, nil
 }
 
-// chat makes one model call, reporting its usage and any retries.
-func (ru *run) chat(ctx context.Context, req llm.ChatRequest) (llm.Reply, error) {
-	reply, err := ru.s.client.Chat(engine.ReportRetries(ctx, ru.emit), req)
-	if reply.Usage.LLMCalls > 0 {
-		u := reply.Usage
-		ru.emit(engine.Event{Usage: &u})
-	}
-	return reply, err
-}
-
 // direct retrieves the plan's segments for the question: the workflow of
 // extractive, abstractive and (with context extension) arithmetic
 // questions.
 func (ru *run) direct(ctx context.Context) error {
 	p := &ru.plan
-	ru.emit(engine.Event{Stage: fmt.Sprintf("retrieving %d segments of %d tokens…", p.Segments, p.Granularity)})
-	ps, err := ru.retrieve(ctx, ru.req.Question, p.Granularity, p.Segments, p.Weights)
+	ru.rt.Stagef("retrieving %d segments of %d tokens…", p.Segments, p.Granularity)
+	ps, err := ru.retrieve(ctx, ru.rt.Question(), p.Granularity, p.Segments, p.Weights)
 	if err != nil {
 		return err
 	}
@@ -259,21 +218,22 @@ func (ru *run) direct(ctx context.Context) error {
 // answer reads them all.
 func (ru *run) splitAggregate(ctx context.Context) error {
 	p := &ru.plan
-	ru.emit(engine.Event{Stage: "query splitter: splitting the question…"})
-	reply, err := ru.chat(ctx, llm.ChatRequest{Messages: splitterMessages(ru.req.Question), MaxTokens: 300})
+	question := ru.rt.Question()
+	ru.rt.Stage("query splitter: splitting the question…")
+	reply, err := ru.rt.Model().Chat(ctx, engine.Working, llm.ChatRequest{Messages: splitterMessages(question), MaxTokens: 300})
 	if err != nil {
 		return err
 	}
-	subs := parseSubQueries(reply.Text, ru.req.Question)
+	subs := parseSubQueries(reply.Text, question)
 	if len(subs) < 2 {
 		p.Reasons = append(p.Reasons, fmt.Sprintf("the query splitter gave %d sub-question(s): retrieving for the question itself", len(subs)))
-		subs = []string{ru.req.Question}
+		subs = []string{question}
 	} else {
 		p.SubQueries = subs
 	}
-	ru.emitPlan()
+	ru.report()
 	for i, q := range subs {
-		ru.emit(engine.Event{Stage: fmt.Sprintf("sub-question %d/%d: %s", i+1, len(subs), q)})
+		ru.rt.Stagef("sub-question %d/%d: %s", i+1, len(subs), q)
 		ps, err := ru.retrieve(ctx, q, p.Granularity, p.Segments, p.Weights)
 		if err != nil {
 			return err
@@ -289,32 +249,33 @@ func (ru *run) splitAggregate(ctx context.Context) error {
 // has no next query, repeats itself, or the rounds run out.
 func (ru *run) stepwise(ctx context.Context) error {
 	p := &ru.plan
-	query := ru.req.Question
+	question, rounds := ru.rt.Question(), ru.rt.Options().Int("steps")
+	query := question
 	asked := map[string]bool{}
-	budget := ru.s.client.Config().PromptBudget()
-	for step := 1; step <= ru.opt.Steps; step++ {
+	budget := ru.rt.Config().PromptBudget()
+	for step := 1; step <= rounds; step++ {
 		asked[fold(query)] = true
-		ru.emit(engine.Event{Stage: fmt.Sprintf("step %d/%d: retrieving for: %s", step, ru.opt.Steps, query)})
+		ru.rt.Stagef("step %d/%d: retrieving for: %s", step, rounds, query)
 		ps, err := ru.retrieve(ctx, query, p.Granularity, p.Segments, p.Weights)
 		if err != nil {
 			return err
 		}
 		st := Step{Query: query, Segments: ru.gathered.add(ps)}
 		ctxText := ru.gathered.text()
-		if llm.EstimatePromptTokens(reasonerMessages(ctxText, ru.req.Question)) > budget {
+		if llm.EstimatePromptTokens(reasonerMessages(ctxText, question)) > budget {
 			p.Steps = append(p.Steps, st)
 			p.Reasons = append(p.Reasons, "the gathered context outgrew the model's context: the reasoner stopped")
 			break
 		}
-		ru.emit(engine.Event{Stage: fmt.Sprintf("step %d/%d: reasoning over %d segments…", step, ru.opt.Steps, ru.gathered.segments)})
-		reply, err := ru.chat(ctx, llm.ChatRequest{Messages: reasonerMessages(ctxText, ru.req.Question), MaxTokens: 400})
+		ru.rt.Stagef("step %d/%d: reasoning over %d segments…", step, rounds, ru.gathered.segments)
+		reply, err := ru.rt.Model().Chat(ctx, engine.Working, llm.ChatRequest{Messages: reasonerMessages(ctxText, question), MaxTokens: 400})
 		if err != nil {
 			return err
 		}
 		r := parseStep(reply.Text)
 		st.Evidence, st.NextQuery, st.Answer = r.Evidence, r.NextQuery, r.Answer
 		p.Steps = append(p.Steps, st)
-		ru.emitPlan()
+		ru.report()
 		switch {
 		case r.Answer != "":
 			return nil
@@ -331,65 +292,63 @@ func (ru *run) stepwise(ctx context.Context) error {
 }
 
 // generate runs the context processor over the gathered segments and the
-// final generation with sentence-level citations.
-func (ru *run) generate(ctx context.Context) (*engine.Answer, *generate.Result, error) {
-	p := &ru.plan
+// final generation with sentence-level citations. okra-precise holds the
+// statements back: they are reported once the answer is judged
+// sufficient.
+func (ru *run) generate(ctx context.Context) (*generate.Result, error) {
+	rt, p := ru.rt, &ru.plan
 	spans := ru.gathered.spans
 	if p.Workflow == WorkflowExtension {
-		spans = extend(ru.docs, spans, p.Granularity)
+		spans = extend(rt.Docs(), spans, p.Granularity)
 	}
-	spans = merge(recoverTables(ru.docs, spans), MergeGap)
-	cfg := ru.s.client.Config()
-	format := ru.opt.FormatFor(cfg.Model)
-	question := ru.req.Question
-	if ru.s.precise {
+	spans = merge(recoverTables(rt.Docs(), spans), MergeGap)
+	cfg := rt.Config()
+	format := generate.FormatOf(rt.Options(), cfg.Model)
+	question := rt.Question()
+	if ru.precise {
 		question += unanswerableHint
 	}
 	refs := ranked(spans)
-	fit := generate.FitRanked(format, question, ru.docs, refs, cfg.PromptBudget())
+	fit := generate.FitRanked(format, question, rt.Docs(), refs, cfg.PromptBudget())
 	if fit.Shown == 0 {
-		return nil, nil, fmt.Errorf("%w: a context of %d tokens less %d for the answer leaves too little for the %s prompt; set context_window in the config file to the model's real context size, or lower max_output",
-			ErrNoRoom, cfg.ContextWindow, cfg.MaxOutput, format)
+		return nil, generate.NoRoom(cfg, fmt.Sprintf("the %s prompt", format))
 	}
 	p.Context = &ContextSize{Segments: ru.gathered.segments, Passages: len(spans), Sentences: fit.Shown, Tokens: fit.Tokens}
 	if fit.Trimmed {
 		p.Reasons = append(p.Reasons, fmt.Sprintf("the context (%d tokens) exceeds the model's: kept the %d most relevant sentences", fit.Tokens, fit.Shown))
 	}
-	ru.emitPlan()
+	ru.report()
 	num, err := citations.NewSentenceNumbering(fit.Parts...)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	ru.emit(engine.Event{Stage: fmt.Sprintf("asking %s (%s prompt, %d passages, %d sentences)", cfg.Model, format, len(spans), fit.Shown)})
-	res, err := generate.Run(ctx, ru.s.client, generate.Request{
-		Question: question, Numbering: num, Format: format,
-		Resolve: citations.ResolveOptions{MaxCitations: ru.opt.MaxCitations}, Model: cfg.Model,
-	}, ru.emit)
-	ans := &engine.Answer{Statements: res.Statements, Model: res.Model, Warnings: res.Warnings}
-	return ans, res, err
+	rt.Stagef("asking %s (%s prompt, %d passages, %d sentences)", cfg.Model, format, len(spans), fit.Shown)
+	return generate.Run(ctx, rt, generate.Request{
+		Question: question, Numbering: num, Format: format, Hold: ru.precise,
+		Resolve: citations.ResolveOptions{MaxCitations: rt.Options().Int("max_citations")},
+	})
 }
 
 // whole is precise mode's second pass: LongCite's LAC-S over the whole
 // scope (engine/longcite), after an answer that said the context was
-// insufficient (first, which may be nil when nothing was retrieved).
-func (ru *run) whole(ctx context.Context, first *engine.Answer, reason string) (*engine.Answer, error) {
+// insufficient (first: its statements, held back; none when nothing was
+// retrieved).
+func (ru *run) whole(ctx context.Context, first []citations.Statement, reason string) error {
+	rt := ru.rt
 	ru.plan.Precise = &Precise{Reread: true, Reason: reason}
 	ru.plan.Operators = append(ru.plan.Operators, OpWhole)
-	ru.emitPlan()
-	ru.emit(engine.Event{Stage: fmt.Sprintf("%s: the context is insufficient; rereading the whole documents", reason)})
-	lc, err := longcite.New(ru.s.env)
-	if err != nil {
-		return first, err
+	ru.report()
+	rt.Stagef("%s: the context is insufficient; rereading the whole documents", reason)
+	rt.Warn(fmt.Sprintf("okra-precise reread the whole documents: the answer from %d retrieved segments was insufficient (%s)", ru.gathered.segments, reason))
+	o := rt.Options()
+	res, err := longcite.Whole(ctx, rt, longcite.Pass{
+		Format:  generate.FormatOf(o, rt.Config().Model),
+		Resolve: citations.ResolveOptions{MaxCitations: o.Int("max_citations")},
+	})
+	if res == nil && errors.Is(err, context.Canceled) {
+		// Cancelled before the reread answered: the first answer is
+		// what there is.
+		ru.statements(first)
 	}
-	ans, err := lc.Answer(ctx, engine.Request{Question: ru.req.Question, Docs: ru.ids, Options: ru.opt.longcite()}, ru.emit)
-	if ans == nil {
-		if first != nil && errors.Is(err, context.Canceled) {
-			return first, err
-		}
-		return nil, err
-	}
-	ans.Warnings = append([]string{fmt.Sprintf("okra-precise reread the whole documents: the answer from %d retrieved segments was insufficient (%s)", ru.gathered.segments, reason)}, ans.Warnings...)
-	return ans, err
+	return err
 }
-
-var _ engine.Strategy = (*Strategy)(nil)

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/longcite"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // cited reports whether some statement of ans cites text containing
@@ -71,11 +71,11 @@ func TestExtractiveExactEvidence(t *testing.T) {
 		p.Analysis.InformationType != Exact || !p.Analysis.EvidenceContained {
 		t.Errorf("analysis %+v", p.Analysis)
 	}
-	if !ev.hasStage("plan: extractive, exact information, evidence found (model) → retrieve and generate, 5 × 150-token segments, BM25:dense 3:2 (dense unavailable: lexical only)") {
-		t.Errorf("no plan stage in %q", ev.stages)
+	if !ev.HasStage("plan: extractive, exact information, evidence found (model) → retrieve and generate, 5 × 150-token segments, BM25:dense 3:2 (dense unavailable: lexical only)") {
+		t.Errorf("no plan stage in %q", ev.Stages)
 	}
-	if len(ev.plans) == 0 || ev.plans[len(ev.plans)-1].Context == nil {
-		t.Fatalf("plan events: %d, the last without the context size", len(ev.plans))
+	if len(ev.Plans) == 0 || ev.Plan().(*Plan).Context == nil {
+		t.Fatalf("plan events: %d, the last without the context size", len(ev.Plans))
 	}
 	if !cited(ans, "born in Chicago") {
 		t.Errorf("the answer does not cite the evidence: %+v", ans.Statements)
@@ -177,8 +177,8 @@ func TestMultiSourceSplitsTheQuery(t *testing.T) {
 	if p.Workflow != WorkflowSplit || !slices.Equal(p.SubQueries, want) || p.Granularity != 256 {
 		t.Errorf("plan %+v", p)
 	}
-	if !ev.hasStage("sub-question 2/2: What is the campus size of University of West Florida?") {
-		t.Errorf("stages %q", ev.stages)
+	if !ev.HasStage("sub-question 2/2: What is the campus size of University of West Florida?") {
+		t.Errorf("stages %q", ev.Stages)
 	}
 	if !cited(ans, "84 acres") || !cited(ans, "1,600 acres") {
 		t.Errorf("the answer does not cite both sources: %+v", ans.Statements)
@@ -230,8 +230,8 @@ func TestMultiBridgeReasonsStepByStep(t *testing.T) {
 	if !strings.Contains(rs[1].Last(), "Raquel Welch was an American actress") {
 		t.Errorf("the second step's context lacks what the next query found:\n%s", rs[1].Last())
 	}
-	if !ev.hasStage("step 2/3: retrieving for: What is the nationality of Raquel Welch?") {
-		t.Errorf("stages %q", ev.stages)
+	if !ev.HasStage("step 2/3: retrieving for: What is the nationality of Raquel Welch?") {
+		t.Errorf("stages %q", ev.Stages)
 	}
 	p := planOf(t, ans)
 	if p.Workflow != WorkflowStepwise || len(p.Steps) != 2 || p.Steps[1].Answer != "American" ||
@@ -263,7 +263,7 @@ func TestStepwiseStopsOnRepeatAndLimit(t *testing.T) {
 		"### Next-Query: first? ### Answer: None", "### Next-Query: second? ### Answer: None", "### Next-Query: third? ### Answer: None",
 	}, cite: []string{"Raquel Welch"}}
 	srv.Respond(sc2.respond)
-	if _, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "The Lost Valley stars an actress of what nationality?", map[string]string{"steps": "2"}); err != nil {
+	if _, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "The Lost Valley stars an actress of what nationality?", engine.Settings("steps", "2")); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(sc2.requests(kindReasoner)); n != 2 {
@@ -294,8 +294,8 @@ func TestDenseWeightsWhenEmbeddingsConfigured(t *testing.T) {
 			embeds++
 		}
 	}
-	if embeds == 0 || !ev.hasStage("embedding") {
-		t.Errorf("%d embedding requests, stages %q", embeds, ev.stages)
+	if embeds == 0 || !ev.HasStage("embedding") {
+		t.Errorf("%d embedding requests, stages %q", embeds, ev.Stages)
 	}
 	if !cited(ans, "born in Chicago") {
 		t.Errorf("statements %+v", ans.Statements)
@@ -329,8 +329,8 @@ func TestMalformedAnalysisFallsBackToRules(t *testing.T) {
 			if p.Analysis.QuestionType != MultiSource || p.Workflow != WorkflowSplit || len(sc.requests(kindSplitter)) != 1 {
 				t.Errorf("plan %+v", p)
 			}
-			if len(p.Analysis.Reasons) != 3 || !ev.hasStage("analyzer: rules (model reply unusable") {
-				t.Errorf("reasons %q, stages %q", p.Analysis.Reasons, ev.stages)
+			if len(p.Analysis.Reasons) != 3 || !ev.HasStage("analyzer: rules (model reply unusable") {
+				t.Errorf("reasons %q, stages %q", p.Analysis.Reasons, ev.Stages)
 			}
 		})
 	}
@@ -360,7 +360,7 @@ func TestRulesOption(t *testing.T) {
 	lib, _ := almanacLibrary(t)
 	sc := &script{cite: []string{"born in Chicago"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
-	ans, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "Where was Raquel Welch born?", map[string]string{"analyzer": "rules"})
+	ans, _, err := ask(t, enginetest.Env(t, lib, enginetest.Config(srv)), false, "Where was Raquel Welch born?", engine.Settings("analyzer", "rules"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,12 +376,15 @@ func TestRulesOption(t *testing.T) {
 // With no model to ask, the analyzer is the rules: the strategy itself
 // needs a model to generate, so this runs the analyzer step alone.
 func TestNoModelAnalyzerIsRules(t *testing.T) {
-	lib, docs := almanacLibrary(t)
-	s := &Strategy{lib: lib, r: nil}
-	ru := &run{s: s, req: engine.Request{Question: "Were Raquel Welch and Tom Gries both American?"}, opt: Options{Analyzer: AnalyzerModel},
-		emit: func(engine.Event) {}, docs: docs, ids: []docstore.DocID{docs[0].ID}}
-	a, err := ru.analyze(t.Context(), nil)
-	if err != nil {
+	lib, _ := almanacLibrary(t)
+	var a Analysis
+	analyzer := engine.Define("analyzer", options, func(ctx context.Context, rt *engine.Runtime) error {
+		var err error
+		a, err = (&run{rt: rt}).analyze(ctx, nil)
+		return err
+	})
+	req := engine.Request{Question: "Were Raquel Welch and Tom Gries both American?", Options: engine.Settings("analyzer", AnalyzerModel)}
+	if _, err := engine.Run(t.Context(), &engine.Env{Library: lib}, analyzer, req, nil); err != nil {
 		t.Fatal(err)
 	}
 	if a.Source != SourceRules || a.QuestionType != MultiSource || a.EvidenceContained {
@@ -413,8 +416,8 @@ func TestPreciseRereadsWholeDocuments(t *testing.T) {
 	if !strings.Contains(gen[0].Text(), `answer "unanswerable".)`) || strings.Contains(gen[1].Text(), "unanswerable") {
 		t.Errorf("the first prompt should ask for \"unanswerable\", the whole-context one not")
 	}
-	if !ev.hasStage("the answer says \"does not contain\": the context is insufficient; rereading the whole documents") {
-		t.Errorf("stages %q", ev.stages)
+	if !ev.HasStage("the answer says \"does not contain\": the context is insufficient; rereading the whole documents") {
+		t.Errorf("stages %q", ev.Stages)
 	}
 	p := planOf(t, ans)
 	if p.Precise == nil || !p.Precise.Reread || !slices.Contains(p.Operators, OpWhole) {
@@ -470,7 +473,7 @@ func TestNothingRetrieved(t *testing.T) {
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
 	_, _, err := ask(t, env, false, "zyzzyva quokka?", nil)
-	if !errors.Is(err, ErrNothingRetrieved) {
+	if !errors.Is(err, engine.ErrNothingRetrieved) {
 		t.Fatalf("err %v, want ErrNothingRetrieved", err)
 	}
 	ans, _, err := ask(t, env, true, "zyzzyva quokka?", nil)
@@ -483,29 +486,24 @@ func TestNothingRetrieved(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	for _, bad := range []map[string]string{
-		{"k": "5"}, {"analyzer": "gpt"}, {"steps": "0"}, {"steps": "11"}, {"format": "xml"}, {"max_citations": "-1"},
+	for _, bad := range [][]engine.Setting{
+		engine.Settings("k", "5"), engine.Settings("analyzer", "gpt"), engine.Settings("steps", "0"), engine.Settings("steps", "11"),
+		engine.Settings("format", "xml"), engine.Settings("max_citations", "-1"),
 	} {
-		if _, err := ParseOptions(Name, bad); !errors.Is(err, engine.ErrOption) {
+		if _, err := options.Parse(Name, bad); !errors.Is(err, engine.ErrOption) {
 			t.Errorf("%v: err %v", bad, err)
 		}
 	}
-	o, err := ParseOptions(Name, map[string]string{"analyzer": "Rules", "steps": "5", "format": "longcite-model", "max_citations": "0"})
-	if err != nil || o.Analyzer != AnalyzerRules || o.Steps != 5 || o.Format != "longcite-model" || o.MaxCitations != 0 {
+	o, err := options.Parse(Name, engine.Settings("analyzer", "Rules", "steps", "5", "format", "longcite-model", "max_citations", "0"))
+	if err != nil || o.String("analyzer") != AnalyzerRules || o.Int("steps") != 5 || o.String("format") != "longcite-model" || o.Int("max_citations") != 0 {
 		t.Errorf("%+v %v", o, err)
-	}
-	if lc := o.longcite(); lc["format"] != "longcite-model" || lc["max_citations"] != "0" || len(lc) != 2 {
-		t.Errorf("longcite options %v", lc)
-	}
-	if _, err := longcite.ParseOptions(longcite.Name, o.longcite(), false); err != nil {
-		t.Errorf("longcite refuses precise mode's options: %v", err)
 	}
 }
 
 func TestUnavailableWithoutModel(t *testing.T) {
 	lib, _ := almanacLibrary(t)
 	for _, precise := range []bool{false, true} {
-		if _, err := New(engine.NewEnv(lib, llm.DefaultConfig()), precise); !errors.Is(err, engine.ErrUnavailable) {
+		if _, err := New(engine.NewEnv(lib, config.Default()), precise); !errors.Is(err, engine.ErrUnavailable) {
 			t.Errorf("precise=%v: err %v", precise, err)
 		}
 	}
@@ -519,7 +517,7 @@ func TestCancellation(t *testing.T) {
 	s, _ := New(env, true)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	_, err := s.Answer(ctx, engine.Request{Question: "Where was Raquel Welch born?"}, nil)
+	_, err := engine.Run(ctx, env, s, engine.Request{Question: "Where was Raquel Welch born?"}, nil)
 	if err == nil {
 		t.Fatal("no error after cancellation")
 	}
@@ -540,7 +538,7 @@ func TestOkraCostsAFractionOfLongcite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lc, err := longcite.New(env)
+	lc, err := engine.New(longcite.Name, env)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -179,6 +179,9 @@ func organize(a Analysis, denseOK bool, denseNote string) Plan {
 	return p
 }
 
+// Line is the plan's summary.
+func (p Plan) Line() string { return p.Summary }
+
 // summary is the plan in one line: "multi-bridge → step-wise reasoner, 5 ×
 // 150-token segments, BM25:dense 3:2 (dense unavailable: lexical only)".
 func (p Plan) summary() string {

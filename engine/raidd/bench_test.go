@@ -9,8 +9,8 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/dense"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // fullRef is R's reference manual (Debian's r-doc-pdf): 2,400 pages, about
@@ -55,22 +55,18 @@ func BenchmarkFullrefman(b *testing.B) {
 			}
 		}
 	})
-	docs, err := engine.LoadScope(lib, []docstore.DocID{info.ID})
-	if err != nil {
-		b.Fatal(err)
-	}
 	const question = "How do I fit a generalized linear model with a binomial family and a logit link?"
+	set := SetFor(llmtest.DefaultModel)
 	for _, v := range Variants {
-		s, err := New(env, v.Name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run("retrieve/"+v.Name, func(b *testing.B) {
-			for b.Loop() {
-				if _, err := s.retrieve(context.Background(), question, SetFor(llmtest.DefaultModel), docs, DefaultK, FuseRank, nil, func(engine.Event) {}); err != nil {
-					b.Fatal(err)
+		s := v
+		inAnswer(b, env, question, func(ctx context.Context, rt *engine.Runtime) {
+			b.Run("retrieve/"+v.Name, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := s.retrieve(ctx, rt, set, DefaultK, FuseRank, nil); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
+			})
 		})
 	}
 
@@ -96,21 +92,32 @@ func BenchmarkFullrefman(b *testing.B) {
 	b.Logf("%s in %s (%.0f units/s against an instant scripted endpoint); the library grew from %.1f MB to %.1f MB",
 		erep, el.Round(time.Millisecond), float64(erep.EmbeddedTotal())/el.Seconds(), float64(before)/1e6, float64(fileSize(b, lib.Path()))/1e6)
 	for _, v := range Variants {
-		s, err := New(eenv, v.Name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		mn, err := s.meaning(context.Background(), question, SetFor(llmtest.DefaultModel), docs, func(engine.Event) {})
-		if err != nil || mn == nil {
-			b.Fatal("no ranking by meaning: ", err)
-		}
-		b.Run("retrieve+dense/"+v.Name, func(b *testing.B) {
-			for b.Loop() {
-				if _, err := s.retrieve(context.Background(), question, SetFor(llmtest.DefaultModel), docs, DefaultK, FuseRank, mn, func(engine.Event) {}); err != nil {
-					b.Fatal(err)
-				}
+		s := v
+		inAnswer(b, eenv, question, func(ctx context.Context, rt *engine.Runtime) {
+			mn, err := s.meaning(ctx, rt, set)
+			if err != nil || mn == nil {
+				b.Fatal("no ranking by meaning: ", err)
 			}
+			b.Run("retrieve+dense/"+v.Name, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := s.retrieve(ctx, rt, set, DefaultK, FuseRank, mn); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		})
+	}
+}
+
+// inAnswer runs fn inside an answer to question over env's library.
+func inAnswer(b *testing.B, env *engine.Env, question string, fn func(context.Context, *engine.Runtime)) {
+	b.Helper()
+	_, err := engine.Run(b.Context(), env, engine.Define("bench", options, func(ctx context.Context, rt *engine.Runtime) error {
+		fn(ctx, rt)
+		return nil
+	}), engine.Request{Question: question}, nil)
+	if err != nil {
+		b.Fatal(err)
 	}
 }
 

@@ -1,9 +1,9 @@
 package raidd
 
 import (
+	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/citelens/citelens/docstore"
@@ -16,12 +16,10 @@ import (
 // meaning is a request's dense side: the question's embedding and the
 // scope's embedded derived units, ranked by cosine similarity.
 type meaning struct {
-	lib    *docstore.Library
+	rt     *engine.Runtime
 	sc     *dense.Scorer
 	set    docstore.DerivedSet
-	ids    []docstore.DocID
 	kinds  []docstore.DerivedKind
-	emit   func(engine.Event)
 	healed bool
 }
 
@@ -31,25 +29,24 @@ type meaning struct {
 // returns nil and makes no call. When embedding fails, it says so in a
 // stage and returns nil, so the strategy ranks by BM25 alone, as rag
 // does; only a cancellation is an error.
-func (s *Strategy) meaning(ctx context.Context, question string, set docstore.DerivedSet, docs []*docstore.Document, emit func(engine.Event)) (*meaning, error) {
-	if !dense.Enabled(s.env) {
+func (v Variant) meaning(ctx context.Context, rt *engine.Runtime, set docstore.DerivedSet) (*meaning, error) {
+	if !dense.Enabled(rt.Env()) {
 		return nil, nil
 	}
-	ids := idsOf(docs)
-	sc, err := dense.DerivedForEnv(ctx, s.env, ids, set, s.v.Kinds, emit)
+	sc, err := dense.DerivedForEnv(ctx, rt.Env(), rt.IDs(), set, v.Kinds, rt)
 	if err == nil && sc != nil {
-		_, err = sc.QueryVector(ctx, question)
+		_, err = sc.QueryVector(ctx, rt.Question())
 	}
 	switch {
 	case err != nil && (ctx.Err() != nil || errors.Is(err, llm.ErrCanceled)):
 		return nil, err
 	case err != nil:
-		emit(engine.Event{Stage: fmt.Sprintf("ranking by meaning is unavailable (%s); ranking by words only", textproc.OneLine(err.Error()))})
+		rt.Stagef("ranking by meaning is unavailable (%s); ranking by words only", textproc.OneLine(err.Error()))
 		return nil, nil
 	case sc == nil:
 		return nil, nil
 	}
-	return &meaning{lib: s.lib, sc: sc, set: set, ids: ids, kinds: s.v.Kinds, emit: emit}, nil
+	return &meaning{rt: rt, sc: sc, set: set, kinds: v.Kinds}, nil
 }
 
 // model is the embedding model, "" for none.
@@ -69,26 +66,25 @@ func (m *meaning) search(ctx context.Context, question string, kinds []docstore.
 	if err != nil {
 		return nil, err
 	}
-	opt := docstore.DerivedSearchOptions{Set: m.set, Docs: m.ids, Kinds: kinds, K: n}
-	hits, err := m.lib.SearchDerivedVectors(m.sc.Model(), qv, opt)
+	lib, ids := m.rt.Library(), m.rt.IDs()
+	opt := docstore.DerivedSearchOptions{Set: m.set, Docs: ids, Kinds: kinds, K: n}
+	hits, err := lib.SearchDerivedVectors(m.sc.Model(), qv, opt)
 	if !errors.Is(err, docstore.ErrBadVectors) || m.healed {
 		return hits, err
 	}
 	m.healed = true
-	m.emit(engine.Event{Stage: fmt.Sprintf("the stored embeddings of the derived documents do not fit %s's question embedding (the model changed): embedding them again", m.sc.Model())})
-	for _, id := range m.ids {
-		if err := m.lib.RemoveDerivedVectors(id, m.set, m.sc.Model()); err != nil {
+	m.rt.Stagef("the stored embeddings of the derived documents do not fit %s's question embedding (the model changed): embedding them again", m.sc.Model())
+	for _, id := range ids {
+		if err := lib.RemoveDerivedVectors(id, m.set, m.sc.Model()); err != nil {
 			return nil, err
 		}
 	}
-	rep, err := m.sc.EnsureDerived(ctx, m.ids, m.set, m.kinds, dense.ThrottledStages(m.emit, m.sc.Model()))
-	if rep.Usage.LLMCalls > 0 {
-		m.emit(engine.Event{Usage: &rep.Usage})
-	}
+	rep, err := m.sc.EnsureDerived(ctx, ids, m.set, m.kinds, dense.ThrottledStages(m.rt, m.sc.Model()))
+	m.rt.Usage(rep.Usage)
 	if err != nil {
 		return nil, err
 	}
-	return m.lib.SearchDerivedVectors(m.sc.Model(), qv, opt)
+	return lib.SearchDerivedVectors(m.sc.Model(), qv, opt)
 }
 
 // fuseScores puts BM25 hits and cosine hits of the same units on one
@@ -132,14 +128,6 @@ func fuseScores(lexical, near []docstore.DerivedHit) []docstore.DerivedHit {
 		h.Score = score
 		out = append(out, h)
 	}
-	slices.SortStableFunc(out, func(a, b docstore.DerivedHit) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(a, b docstore.DerivedHit) int { return cmp.Compare(b.Score, a.Score) })
 	return out
 }

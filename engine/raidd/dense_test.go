@@ -9,9 +9,9 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/dense"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // withEmbed is the fixture's environment with the embedding model set,
@@ -28,14 +28,14 @@ func (f *fixture) withEmbed(t *testing.T, srv *llmtest.Server, batch int, opts .
 }
 
 // askIn asks strategy in env.
-func (f *fixture) askIn(t *testing.T, env *engine.Env, strategy, question string, opts map[string]string) (*engine.Answer, *collect) {
+func (f *fixture) askIn(t *testing.T, env *engine.Env, strategy, question string, opts []engine.Setting) (*engine.Answer, *enginetest.Events) {
 	t.Helper()
 	s, err := engine.New(strategy, env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ev collect
-	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: question, Options: opts}, ev.emit)
+	var ev enginetest.Events
+	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: question, Options: opts}, ev.Emit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,12 +90,12 @@ func sameTexts(a, b []string) bool {
 func TestDenseRanksByMeaning(t *testing.T) {
 	f := newFixture(t)
 	const question = "Which station on the eastern ridge had the old mill?"
-	opts := map[string]string{"k": "3"}
+	opts := engine.Settings("k", "3")
 	_, ev := f.askIn(t, f.env, "raidd-q", question, opts)
 	if n := len(embedded(f.srv)); n != 0 {
 		t.Fatalf("%d texts embedded with no embedding model", n)
 	}
-	lexical := ev.plan.(Retrieval)
+	lexical := ev.Plan().(Retrieval)
 	if !strings.Contains(lexical.Chunks[0].Key, "mill") {
 		t.Fatalf("BM25 alone: %s; the test expects the mill question first", lexical)
 	}
@@ -113,7 +113,7 @@ func TestDenseRanksByMeaning(t *testing.T) {
 
 	env := f.withEmbed(t, nil, 64)
 	_, ev = f.askIn(t, env, "raidd-q", question, opts)
-	plan := ev.plan.(Retrieval)
+	plan := ev.Plan().(Retrieval)
 	top := plan.Chunks[0]
 	if top.Key != closest || top.DenseRanks["question"] != 1 {
 		t.Errorf("with embeddings: %s; want first the chunk of %q, ranked 1 by meaning", plan, closest)
@@ -133,10 +133,10 @@ func TestDenseRanksByMeaning(t *testing.T) {
 			t.Errorf("chunks out of order: %s", plan)
 		}
 	}
-	if !slices.ContainsFunc(ev.stages, func(s string) bool {
+	if !slices.ContainsFunc(ev.Stages, func(s string) bool {
 		return strings.HasPrefix(s, "matching the question against ") && strings.HasSuffix(s, "by their words and by their meaning (embeddings by test-embed)")
 	}) {
-		t.Errorf("stages do not say the question is matched by meaning: %q", ev.stages)
+		t.Errorf("stages do not say the question is matched by meaning: %q", ev.Stages)
 	}
 	if s := plan.String(); !strings.Contains(s, "questions by meaning #1") {
 		t.Errorf("plan summary %q", s)
@@ -144,8 +144,8 @@ func TestDenseRanksByMeaning(t *testing.T) {
 
 	// One collection (fuse=score): BM25 and cosine min-max normalised and
 	// added; the closest question wins there too.
-	_, ev = f.askIn(t, env, "raidd-q", question, map[string]string{"k": "3", "fuse": "score"})
-	plan = ev.plan.(Retrieval)
+	_, ev = f.askIn(t, env, "raidd-q", question, engine.Settings("k", "3", "fuse", "score"))
+	plan = ev.Plan().(Retrieval)
 	if plan.Chunks[0].Key != closest || plan.Chunks[0].Ranks != nil || plan.Chunks[0].Score <= 1 {
 		t.Errorf("fuse=score with embeddings: %s (%+v)", plan, plan.Chunks[0])
 	}
@@ -176,11 +176,11 @@ func TestDenseEmbedsOnce(t *testing.T) {
 		t.Errorf("the answer's usage counts %d calls; %d chat and %d embedding calls were made", ans.Usage.LLMCalls, chat, embedCalls)
 	}
 	for _, want := range []string{" summaries of survey.txt with test-embed", " questions of declaration.txt with test-embed", " chunks of survey.txt with test-embed"} {
-		if !slices.ContainsFunc(ev.stages, func(s string) bool { return strings.HasPrefix(s, "embedding ") && strings.Contains(s, want) }) {
-			t.Errorf("no stage says %q: %q", want, ev.stages)
+		if !slices.ContainsFunc(ev.Stages, func(s string) bool { return strings.HasPrefix(s, "embedding ") && strings.Contains(s, want) }) {
+			t.Errorf("no stage says %q: %q", want, ev.Stages)
 		}
 	}
-	if plan := ev.plan.(Retrieval); !slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return len(c.DenseRanks) > 0 }) {
+	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return len(c.DenseRanks) > 0 }) {
 		t.Errorf("no chunk was ranked by meaning: %s", plan)
 	}
 
@@ -191,8 +191,8 @@ func TestDenseEmbedsOnce(t *testing.T) {
 	if got := embedded(f.srv)[before:]; !slices.Equal(got, []string{other}) {
 		t.Errorf("the second ask embedded %q", got)
 	}
-	if slices.ContainsFunc(ev.stages, func(s string) bool { return strings.HasPrefix(s, "embedding ") }) {
-		t.Errorf("the second ask reports embedding: %q", ev.stages)
+	if slices.ContainsFunc(ev.Stages, func(s string) bool { return strings.HasPrefix(s, "embedding ") }) {
+		t.Errorf("the second ask reports embedding: %q", ev.Stages)
 	}
 }
 
@@ -205,10 +205,10 @@ func TestDenseResumes(t *testing.T) {
 	f.srv.EnqueueEmbeddings(llmtest.Reply{}, llmtest.Reply{}, llmtest.Status(http.StatusServiceUnavailable))
 	const question = "Which station on the eastern ridge had the old mill?"
 	_, ev := f.askIn(t, env, "raidd-s", question, nil)
-	if !slices.ContainsFunc(ev.stages, func(s string) bool { return strings.HasPrefix(s, "ranking by meaning is unavailable (") }) {
-		t.Errorf("stages do not say ranking by meaning failed: %q", ev.stages)
+	if !slices.ContainsFunc(ev.Stages, func(s string) bool { return strings.HasPrefix(s, "ranking by meaning is unavailable (") }) {
+		t.Errorf("stages do not say ranking by meaning failed: %q", ev.Stages)
 	}
-	if plan := ev.plan.(Retrieval); slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return c.DenseRanks != nil }) {
+	if plan := ev.Plan().(Retrieval); slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return c.DenseRanks != nil }) {
 		t.Errorf("ranked by meaning though embedding failed: %s", plan)
 	}
 	// What is stored, and what is left.
@@ -237,8 +237,8 @@ func TestDenseResumes(t *testing.T) {
 	if got := embedded(f.srv)[before:]; !sameTexts(got, append(missing, question)) {
 		t.Errorf("the resumed ask embedded %d texts; want the %d summaries left and the question", len(got), len(missing))
 	}
-	if plan := ev.plan.(Retrieval); !slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return c.DenseRanks != nil }) {
-		t.Errorf("not ranked by meaning once embedded: %s %q", plan, ev.stages)
+	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return c.DenseRanks != nil }) {
+		t.Errorf("not ranked by meaning once embedded: %s %q", plan, ev.Stages)
 	}
 }
 
@@ -286,14 +286,14 @@ func TestDenseModelChanged(t *testing.T) {
 	f.askIn(t, f.withEmbed(t, nil, 64), "raidd-s", "Where did the survey crew cross?", nil)
 	other := llmtest.New(t, llmtest.WithResponder(f.m.respond), llmtest.WithEmbeddingDim(64))
 	_, ev := f.askIn(t, f.withEmbed(t, other, 64), "raidd-s", "Where did the survey crew cross?", nil)
-	if !slices.ContainsFunc(ev.stages, func(s string) bool { return strings.Contains(s, "embedding them again") }) {
-		t.Errorf("stages %q", ev.stages)
+	if !slices.ContainsFunc(ev.Stages, func(s string) bool { return strings.Contains(s, "embedding them again") }) {
+		t.Errorf("stages %q", ev.Stages)
 	}
 	summaries := unitTexts(t, f, docstore.DerivedSummary)
 	if n := len(embedded(other)); n != len(summaries)+1 {
 		t.Errorf("embedded %d texts with the changed model; want the %d summaries and the question", n, len(summaries))
 	}
-	if plan := ev.plan.(Retrieval); !slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return c.DenseRanks != nil }) {
+	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return c.DenseRanks != nil }) {
 		t.Errorf("not ranked by meaning after embedding again: %s", plan)
 	}
 }

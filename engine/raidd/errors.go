@@ -14,12 +14,6 @@ var (
 	// ErrNeedsDerivation means the scope's derived documents do not exist
 	// yet; the error is a *NeedsDerivation with the estimate.
 	ErrNeedsDerivation = errors.New("derived documents are needed")
-	// ErrNothingRetrieved means no derived document (nor raw chunk, for
-	// the + variants) shares a word with the question.
-	ErrNothingRetrieved = errors.New("nothing in the derived documents matches the question")
-	// ErrNoRoom means the model's context is too small for even one
-	// retrieved sentence after the prompt's instructions.
-	ErrNoRoom = errors.New("the model's context leaves no room for the documents")
 )
 
 // NeedsDerivation is the error of a RAIDD strategy asked about documents
@@ -68,8 +62,9 @@ func (e *NeedsDerivation) Error() string {
 	return b.String()
 }
 
-// Unwrap makes errors.Is(err, ErrNeedsDerivation) hold.
-func (e *NeedsDerivation) Unwrap() error { return ErrNeedsDerivation }
+// Unwrap makes errors.Is(err, ErrNeedsDerivation) and errors.Is(err,
+// engine.ErrNotPrepared) hold.
+func (e *NeedsDerivation) Unwrap() []error { return []error{ErrNeedsDerivation, engine.ErrNotPrepared} }
 
 // Command is the command that derives what is missing.
 func (e *NeedsDerivation) Command() string {

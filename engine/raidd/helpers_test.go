@@ -7,9 +7,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // The survey document: station paragraphs, and two sentences whose key
@@ -186,19 +185,4 @@ func (m *model) derivations() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.derives
-}
-
-// collect gathers a strategy's events.
-type collect struct {
-	stages []string
-	plan   any
-}
-
-func (c *collect) emit(ev engine.Event) {
-	switch {
-	case ev.Stage != "":
-		c.stages = append(c.stages, ev.Stage)
-	case ev.Plan != nil:
-		c.plan = ev.Plan
-	}
 }

@@ -92,6 +92,7 @@
 package raidd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -117,174 +118,147 @@ type Variant struct {
 // Variants are the registered strategies.
 var Variants = []Variant{
 	{"raidd-s", []docstore.DerivedKind{docstore.DerivedSummary},
-		"RAIDD-S: match the question against model-written summaries of each chunk; answer from the original chunks (options: k, fuse, derive, derive_model, format, max_citations)"},
+		"RAIDD-S: match the question against model-written summaries of each chunk; answer from the original chunks"},
 	{"raidd-q", []docstore.DerivedKind{docstore.DerivedQuestion},
-		"RAIDD-Q: match the question against model-written questions about each chunk; answer from the original chunks (options: k, fuse, derive, derive_model, format, max_citations)"},
+		"RAIDD-Q: match the question against model-written questions about each chunk; answer from the original chunks"},
 	{"raidd-s+", []docstore.DerivedKind{docstore.DerivedSummary, docstore.DerivedRaw},
-		"RAIDD-S+: like raidd-s, and a chunk's own text is taken when it ranks higher than the summaries' matches (options: k, fuse, derive, derive_model, format, max_citations)"},
+		"RAIDD-S+: like raidd-s, and a chunk's own text is taken when it ranks higher than the summaries' matches"},
 	{"raidd-q+", []docstore.DerivedKind{docstore.DerivedQuestion, docstore.DerivedRaw},
-		"RAIDD-Q+: like raidd-q, and a chunk's own text is taken when it ranks higher than the questions' matches (options: k, fuse, derive, derive_model, format, max_citations)"},
+		"RAIDD-Q+: like raidd-q, and a chunk's own text is taken when it ranks higher than the questions' matches"},
 	{"raidd-u", []docstore.DerivedKind{docstore.DerivedSummary, docstore.DerivedQuestion, docstore.DerivedRaw},
-		"RAIDD-U: match the question against summaries, questions and the chunks' own text, their rankings fused (options: k, fuse, derive, derive_model, format, max_citations)"},
+		"RAIDD-U: match the question against summaries, questions and the chunks' own text, their rankings fused"},
 }
 
 func init() {
 	for _, v := range Variants {
-		engine.Register(engine.Info{
-			Name:        v.Name,
-			Description: v.Description,
-			NeedsLLM:    true,
-			New:         func(env *engine.Env) (engine.Strategy, error) { return New(env, v.Name) },
-		})
+		engine.Register(engine.Info{Strategy: engine.Define(v.Name, options, v.answer), Description: v.Description, NeedsLLM: true, Preparer: preparer{}})
 	}
 }
 
 // IsRAIDD reports whether name is one of this package's strategies.
-func IsRAIDD(name string) bool {
-	return slices.ContainsFunc(Variants, func(v Variant) bool { return v.Name == name })
-}
+func IsRAIDD(name string) bool { _, ok := variant(name); return ok }
 
-// Strategy is one RAIDD variant.
-type Strategy struct {
-	v      Variant
-	env    *engine.Env
-	lib    *docstore.Library
-	client *llm.Client
-}
-
-// New returns the named RAIDD strategy, or an error wrapping
-// engine.ErrUnavailable that says what to configure.
-func New(env *engine.Env, name string) (*Strategy, error) {
+// variant is the variant called name.
+func variant(name string) (Variant, bool) {
 	i := slices.IndexFunc(Variants, func(v Variant) bool { return v.Name == name })
 	if i < 0 {
-		return nil, fmt.Errorf("%w %q", engine.ErrUnknownStrategy, name)
+		return Variant{}, false
 	}
-	c, err := engine.RequireLibraryLLM(env, name)
-	if err != nil {
-		return nil, err
-	}
-	return &Strategy{v: Variants[i], env: env, lib: env.Library, client: c}, nil
+	return Variants[i], true
 }
 
-// Name returns the variant's name.
-func (s *Strategy) Name() string { return s.v.Name }
-
-// Variant returns the strategy's variant.
-func (s *Strategy) Variant() Variant { return s.v }
-
-// Client returns the model client the strategy derives and answers with.
-func (s *Strategy) Client() *llm.Client { return s.client }
-
-// Answer matches the question against the scope's derived documents and
+// answer matches the question against the scope's derived documents and
 // answers from the original chunks behind the best matches.
-func (s *Strategy) Answer(ctx context.Context, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
-	if emit == nil {
-		emit = func(engine.Event) {}
+func (v Variant) answer(ctx context.Context, rt *engine.Runtime) error {
+	o := rt.Options()
+	cfg := rt.Config()
+	set := setOf(cfg.Model, o)
+	if err := v.ready(ctx, rt, set, o.Bool("derive")); err != nil {
+		return err
 	}
-	opt, err := ParseOptions(s.v.Name, req.Options)
+	m, err := v.meaning(ctx, rt, set)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	docs, err := engine.LoadScope(s.lib, req.Docs)
+	chosen, err := v.retrieve(ctx, rt, set, o.Int("k"), o.String("fuse"), m)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	cfg := s.client.Config()
-	set := SetFor(cfg.Model)
-	if opt.DeriveModel != "" {
-		set = SetFor(opt.DeriveModel)
-	}
-	if err := s.prepare(ctx, set, docs, opt.Derive, emit); err != nil {
-		return nil, err
-	}
-	m, err := s.meaning(ctx, req.Question, set, docs, emit)
-	if err != nil {
-		return nil, err
-	}
-	chosen, err := s.retrieve(ctx, req.Question, set, docs, opt.K, opt.Fuse, m, emit)
-	if err != nil {
-		return nil, err
-	}
-	format := opt.FormatFor(cfg.Model)
+	format := generate.FormatOf(o, cfg.Model)
 	var ranked []generate.SentenceRef
 	for _, c := range chosen {
 		for sent := c.First; sent <= c.Last; sent++ {
 			ranked = append(ranked, generate.SentenceRef{Doc: c.doc, Sentence: sent, Score: c.Score})
 		}
 	}
-	fit := generate.FitRanked(format, req.Question, docs, ranked, cfg.PromptBudget())
+	fit := generate.FitRanked(format, rt.Question(), rt.Docs(), ranked, cfg.PromptBudget())
 	if fit.Shown == 0 {
-		return nil, fmt.Errorf("%w: a context of %d tokens less %d for the answer leaves too little for the %s prompt; set context_window in the config file to the model's real context size, or lower max_output",
-			ErrNoRoom, cfg.ContextWindow, cfg.MaxOutput, format)
+		return generate.NoRoom(cfg, fmt.Sprintf("the %s prompt", format))
 	}
 	if fit.Trimmed {
-		emit(engine.Event{Stage: fmt.Sprintf("the %d chunks (%s tokens) exceed the model's %s context: kept their %s best-ranked sentences",
-			len(chosen), engine.ApproxTokens(fit.Tokens), engine.ApproxTokens(cfg.ContextWindow), engine.Thousands(fit.Shown))})
+		rt.Stagef("the %d chunks (%s tokens) exceed the model's %s context: kept their %s best-ranked sentences",
+			len(chosen), engine.ApproxTokens(fit.Tokens), engine.ApproxTokens(cfg.ContextWindow), engine.Thousands(fit.Shown))
 	}
 	num, err := citations.NewSentenceNumbering(fit.Parts...)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	emit(engine.Event{Stage: fmt.Sprintf("asking %s (%s prompt, %d chunks, %s sentences)", cfg.Model, format, len(chosen), engine.Thousands(fit.Shown))})
-	res, err := generate.Run(ctx, s.client, generate.Request{
-		Question: req.Question, Numbering: num, Format: format, Resolve: opt.resolve(), Model: cfg.Model,
-	}, emit)
-	return &engine.Answer{Statements: res.Statements, Model: res.Model, Warnings: res.Warnings}, err
+	rt.Stagef("asking %s (%s prompt, %d chunks, %s sentences)", cfg.Model, format, len(chosen), engine.Thousands(fit.Shown))
+	_, err = generate.Run(ctx, rt, generate.Request{
+		Question: rt.Question(), Numbering: num, Format: format,
+		Resolve: citations.ResolveOptions{MaxCitations: o.Int("max_citations")},
+	})
+	return err
 }
 
-// prepare makes sure every document of the scope has its derived documents
+// setOf is the derivation an answer reads: derive_model's, else the
+// model's.
+func setOf(model string, o engine.Values) docstore.DerivedSet {
+	if m := o.String("derive_model"); m != "" {
+		model = m
+	}
+	return SetFor(model)
+}
+
+// ready makes sure every document of the scope has its derived documents
 // indexed: deriving what is missing when derive is set (with progress as
-// stages), else failing with *NeedsDerivation. Indexing a complete set
-// costs no tokens and is always done.
-func (s *Strategy) prepare(ctx context.Context, set docstore.DerivedSet, docs []*docstore.Document, derive bool, emit func(engine.Event)) error {
-	ids := idsOf(docs)
-	est, err := Missing(s.lib, set, ids)
+// stages; its cost is not the answer's), else failing with
+// *NeedsDerivation. Indexing a complete set costs no tokens and is always
+// done.
+func (v Variant) ready(ctx context.Context, rt *engine.Runtime, set docstore.DerivedSet, derive bool) error {
+	lib := rt.Library()
+	est, err := Missing(lib, set, rt.IDs())
 	if err != nil {
 		return err
 	}
 	if len(est.Docs) > 0 {
 		if !derive {
-			return &NeedsDerivation{Strategy: s.v.Name, Estimate: est, Scope: len(docs),
-				OtherModel: set.Model != s.client.Config().Model, Others: s.others(ids, set)}
+			return &NeedsDerivation{Strategy: v.Name, Estimate: est, Scope: len(rt.Docs()),
+				OtherModel: set.Model != rt.Config().Model, Others: others(lib, rt.IDs(), set)}
 		}
 		need := make([]docstore.DocID, len(est.Docs))
 		for i, d := range est.Docs {
 			need[i] = d.ID
 		}
-		emit(engine.Event{Stage: fmt.Sprintf("deriving summaries and questions with %s for %s chunks of %s (about %s calls, %s tokens)…",
-			set.Model, engine.Thousands(est.Chunks), describeDocs(est.Docs), engine.Thousands(est.Calls), engine.ApproxTokens(est.Tokens()))})
-		dv := &Deriver{Library: s.lib, Client: s.client, Model: set.Model}
-		rep, err := dv.Derive(engine.ReportRetries(ctx, emit), need, ProgressStages(emit))
-		emit(engine.Event{Stage: DerivedStage(rep)})
+		rt.Stagef("deriving summaries and questions with %s for %s chunks of %s (about %s calls, %s tokens)…",
+			set.Model, engine.Thousands(est.Chunks), describeDocs(est.Docs), engine.Thousands(est.Calls), engine.ApproxTokens(est.Tokens()))
+		dv := &Deriver{Library: lib, Client: rt.Env().LLM, Model: set.Model}
+		rctx := llm.WithRetryNotify(ctx, func(r llm.Retry) { rt.Stage(engine.RetryStage(r)) })
+		rep, err := dv.Derive(rctx, need, ProgressStages(rt))
+		rt.Stage(DerivedStage(rep))
 		if err != nil {
 			return err
 		}
 	}
-	for _, d := range docs {
-		st, err := s.lib.DerivedStatus(d.ID, set)
-		if err != nil {
+	for _, id := range rt.IDs() {
+		if err := indexComplete(lib, id, set); err != nil {
 			return err
-		}
-		if st.Complete() && !st.Indexed {
-			if err := s.lib.IndexDerived(d.ID, set); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
 }
 
-// ProgressStages turns derivation progress into stage events, at most one
-// a second (and the last), for a UI's status line.
-func ProgressStages(emit func(engine.Event)) func(Progress) {
+// indexComplete indexes set's derivation of document id for BM25 when it
+// is complete and not indexed yet.
+func indexComplete(lib *docstore.Library, id docstore.DocID, set docstore.DerivedSet) error {
+	st, err := lib.DerivedStatus(id, set)
+	if err != nil || !st.Complete() || st.Indexed {
+		return err
+	}
+	return lib.IndexDerived(id, set)
+}
+
+// ProgressStages turns derivation progress into stages, at most one a
+// second (and the last), for a UI's status line.
+func ProgressStages(rt *engine.Runtime) func(Progress) {
 	var last time.Time
 	return func(p Progress) {
 		if p.Done != p.Total && time.Since(last) < time.Second {
 			return
 		}
 		last = time.Now()
-		emit(engine.Event{Stage: fmt.Sprintf("deriving: %s/%s chunks (%s), %s tokens so far",
-			engine.Thousands(p.Done), engine.Thousands(p.Total), p.Name, engine.ApproxTokens(p.Usage.PromptTokens+p.Usage.CompletionTokens))})
+		rt.Stagef("deriving: %s/%s chunks (%s), %s tokens so far",
+			engine.Thousands(p.Done), engine.Thousands(p.Total), p.Name, engine.ApproxTokens(p.Usage.PromptTokens+p.Usage.CompletionTokens))
 	}
 }
 
@@ -309,10 +283,10 @@ func DerivedStage(rep Report) string {
 
 // others lists the models whose derived documents (same chunking and
 // prompt) are complete for every one of ids, other than set's.
-func (s *Strategy) others(ids []docstore.DocID, set docstore.DerivedSet) []string {
+func others(lib *docstore.Library, ids []docstore.DocID, set docstore.DerivedSet) []string {
 	count := map[string]int{}
 	for _, id := range ids {
-		sets, err := s.lib.DerivedSets(id)
+		sets, err := lib.DerivedSets(id)
 		if err != nil {
 			return nil
 		}
@@ -357,24 +331,20 @@ const rrfK = 60
 
 // retrieve ranks the variant's units — by BM25, and by cosine similarity
 // when m is not nil — and returns the first k distinct chunks, best first.
-func (s *Strategy) retrieve(ctx context.Context, question string, set docstore.DerivedSet, docs []*docstore.Document, k int, fuse string, m *meaning, emit func(engine.Event)) ([]chunkHit, error) {
-	ids := idsOf(docs)
-	units, err := s.lib.DerivedUnits(set, ids)
+func (v Variant) retrieve(ctx context.Context, rt *engine.Runtime, set docstore.DerivedSet, k int, fuse string, m *meaning) ([]chunkHit, error) {
+	lib, ids, question := rt.Library(), rt.IDs(), rt.Question()
+	units, err := lib.DerivedUnits(set, ids)
 	if err != nil {
 		return nil, err
 	}
-	emit(engine.Event{Stage: matchingStage(s.v.Kinds, units, set.Model, m.model())})
+	rt.Stage(matchingStage(v.Kinds, units, set.Model, m.model()))
 	q := retrieve.ParseQuery(question)
-	index := make(map[docstore.DocID]int, len(docs))
-	for i, d := range docs {
-		index[d.ID] = i
-	}
 	pool := k * PoolPerK
 	search := func(kinds []docstore.DerivedKind, byMeaning bool) ([]docstore.DerivedHit, error) {
 		if byMeaning {
 			return m.search(ctx, question, kinds, pool)
 		}
-		return retrieve.SearchDerived(s.lib, q, docstore.DerivedSearchOptions{Set: set, Docs: ids, Kinds: kinds, K: pool}, retrieve.BM25{})
+		return retrieve.SearchDerived(lib, q, docstore.DerivedSearchOptions{Set: set, Docs: ids, Kinds: kinds, K: pool}, retrieve.BM25{})
 	}
 	// distinct keeps each chunk's best unit, in order.
 	distinct := func(hits []docstore.DerivedHit, byMeaning bool) []chunkHit {
@@ -383,7 +353,8 @@ func (s *Strategy) retrieve(ctx context.Context, question string, set docstore.D
 		for _, h := range hits {
 			if key := (chunkKey{h.Doc, h.Chunk}); !seen[key] {
 				seen[key] = true
-				out = append(out, chunkHit{doc: index[h.Doc], DerivedHit: h, byMeaning: byMeaning})
+				d, _ := rt.Place(h.Doc)
+				out = append(out, chunkHit{doc: d, DerivedHit: h, byMeaning: byMeaning})
 			}
 		}
 		return out
@@ -392,12 +363,12 @@ func (s *Strategy) retrieve(ctx context.Context, question string, set docstore.D
 	if fuse == FuseScore {
 		// One collection of every kind's units: BM25 scores, and with
 		// embeddings their cosines, each min-max normalised and added.
-		hits, err := search(s.v.Kinds, false)
+		hits, err := search(v.Kinds, false)
 		if err != nil {
 			return nil, err
 		}
 		if m != nil {
-			near, err := search(s.v.Kinds, true)
+			near, err := search(v.Kinds, true)
 			if err != nil {
 				return nil, err
 			}
@@ -416,7 +387,7 @@ func (s *Strategy) retrieve(ctx context.Context, question string, set docstore.D
 			if byMeaning && m == nil {
 				break
 			}
-			for _, kind := range s.v.Kinds {
+			for _, kind := range v.Kinds {
 				hits, err := search([]docstore.DerivedKind{kind}, byMeaning)
 				if err != nil {
 					return nil, err
@@ -435,11 +406,11 @@ func (s *Strategy) retrieve(ctx context.Context, question string, set docstore.D
 		return nil, err
 	}
 	if len(ranked) == 0 {
-		return nil, s.nothing()
+		return nil, v.nothing()
 	}
 	out := ranked[:min(k, len(ranked))]
-	emit(engine.Event{Stage: describeChunks(docs, out)})
-	emit(engine.Event{Plan: s.plan(set, docs, out)})
+	rt.Stage(describeChunks(rt.Docs(), out))
+	rt.Plan(v.plan(lib, set, rt.Docs(), out))
 	return out, nil
 }
 
@@ -474,15 +445,7 @@ func fuseRanks(names []ranking, lists [][]chunkHit) []chunkHit {
 		h.Score = fused[key]
 		out = append(out, *h)
 	}
-	slices.SortStableFunc(out, func(a, b chunkHit) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return a.best - b.best
-	})
+	slices.SortStableFunc(out, func(a, b chunkHit) int { return cmp.Or(cmp.Compare(b.Score, a.Score), a.best-b.best) })
 	return out
 }
 
@@ -516,17 +479,17 @@ func matchingStage(kinds []docstore.DerivedKind, units map[docstore.DerivedKind]
 	return s
 }
 
-func (s *Strategy) nothing() error {
+func (v Variant) nothing() error {
 	var keys string
 	switch {
-	case len(s.v.Kinds) == 1 && s.v.Kinds[0] == docstore.DerivedSummary:
+	case len(v.Kinds) == 1 && v.Kinds[0] == docstore.DerivedSummary:
 		keys = "summary"
-	case len(s.v.Kinds) == 1:
+	case len(v.Kinds) == 1:
 		keys = "generated question"
 	default:
 		keys = "summary, question or chunk"
 	}
-	return fmt.Errorf("%w: no %s of the documents shares a word with the question; rephrase it, or use raidd-u, which also matches the chunks' own text", ErrNothingRetrieved, keys)
+	return fmt.Errorf("%w: no %s of the documents shares a word with the question; rephrase it, or use raidd-u, which also matches the chunks' own text", engine.ErrNothingRetrieved, keys)
 }
 
 // Retrieval is what a RAIDD answer retrieved (the answer's plan), for a UI to explain it: each
@@ -557,6 +520,9 @@ type RetrievedChunk struct {
 	DenseRanks map[string]int `json:"dense_ranks,omitempty"`
 	Score      float64        `json:"score"`
 }
+
+// Line is the retrieval in one line (String).
+func (r Retrieval) Line() string { return r.String() }
 
 // String sums the retrieval up on one line for a status display, best
 // chunk first: "sentences 170-178 (own text #1, questions #4, summaries by
@@ -593,8 +559,8 @@ func (r Retrieval) String() string {
 	return fmt.Sprintf("%s matched %d chunks: %s", r.Strategy, len(r.Chunks), strings.Join(parts, "; "))
 }
 
-func (s *Strategy) plan(set docstore.DerivedSet, docs []*docstore.Document, chosen []chunkHit) Retrieval {
-	p := Retrieval{Strategy: s.v.Name, Set: set}
+func (v Variant) plan(lib *docstore.Library, set docstore.DerivedSet, docs []*docstore.Document, chosen []chunkHit) Retrieval {
+	p := Retrieval{Strategy: v.Name, Set: set}
 	for _, c := range chosen {
 		d := docs[c.doc]
 		pc := RetrievedChunk{Doc: c.Doc, Chunk: c.Chunk, First: c.First, Last: c.Last, Sentences: [2]int{c.First, c.Last},
@@ -610,7 +576,7 @@ func (s *Strategy) plan(set docstore.DerivedSet, docs []*docstore.Document, chos
 			(*ranks)[rk.kind.String()] = r
 		}
 		if c.Kind != docstore.DerivedRaw {
-			if recs, err := s.lib.DerivedChunksAt(c.Doc, set, []int{c.Chunk}); err == nil {
+			if recs, err := lib.DerivedChunksAt(c.Doc, set, []int{c.Chunk}); err == nil {
 				pc.Key = keyText(recs[0], c.DerivedHit)
 			}
 		}
@@ -632,25 +598,10 @@ func keyText(r docstore.DerivedChunk, h docstore.DerivedHit) string {
 	return ""
 }
 
-func idsOf(docs []*docstore.Document) []docstore.DocID {
-	out := make([]docstore.DocID, len(docs))
-	for i, d := range docs {
-		out[i] = d.ID
-	}
-	return out
-}
-
 // countOf writes "1,204 summaries", "1 question", "310 chunks".
 func countOf(n int, k docstore.DerivedKind) string {
-	names := map[docstore.DerivedKind][2]string{
-		docstore.DerivedSummary:  {"summary", "summaries"},
-		docstore.DerivedQuestion: {"question", "questions"},
-		docstore.DerivedRaw:      {"chunk", "chunks"},
-	}[k]
-	if n == 1 {
-		return "1 " + names[0]
-	}
-	return engine.Thousands(n) + " " + names[1]
+	one := map[docstore.DerivedKind]string{docstore.DerivedSummary: "summary", docstore.DerivedQuestion: "question", docstore.DerivedRaw: "chunk"}[k]
+	return engine.Plural(n, one, kindNames[k])
 }
 
 func joinAnd(parts []string) string {
@@ -750,5 +701,3 @@ func joinInts(xs []int) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-var _ engine.Strategy = (*Strategy)(nil)

@@ -9,12 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // fixture is a library of two documents with their derived documents, a
@@ -40,14 +41,14 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-func (f *fixture) ask(t *testing.T, strategy, question string, opts map[string]string) (*engine.Answer, *collect, error) {
+func (f *fixture) ask(t *testing.T, strategy, question string, opts []engine.Setting) (*engine.Answer, *enginetest.Events, error) {
 	t.Helper()
 	s, err := engine.New(strategy, f.env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ev collect
-	ans, err := engine.Run(t.Context(), f.env, s, engine.Request{Question: question, Options: opts}, ev.emit)
+	var ev enginetest.Events
+	ans, err := engine.Run(t.Context(), f.env, s, engine.Request{Question: question, Options: opts}, ev.Emit)
 	return ans, &ev, err
 }
 
@@ -164,9 +165,9 @@ func TestStrategiesAnswerFromOriginalChunks(t *testing.T) {
 			if len(cited) != 1 || cited[0].Text != c.target {
 				t.Errorf("cites %+v, want the sentence %q", cited, c.target)
 			}
-			plan, ok := ev.plan.(Retrieval)
+			plan, ok := ev.Plan().(Retrieval)
 			if !ok || len(plan.Chunks) == 0 || len(plan.Chunks) > DefaultK {
-				t.Fatalf("plan %+v, want 1 to %d chunks", ev.plan, DefaultK)
+				t.Fatalf("plan %+v, want 1 to %d chunks", ev.Plan(), DefaultK)
 			}
 			top := plan.Chunks[0]
 			d := docOf(t, f.docs, top.Doc)
@@ -182,7 +183,7 @@ func TestStrategiesAnswerFromOriginalChunks(t *testing.T) {
 			if c.matchedBy != "raw" && top.MatchedBy == c.matchedBy && !strings.Contains(top.Key, map[string]string{"summary": "conflagration", "question": "watercraft"}[c.matchedBy]) {
 				t.Errorf("plan key %q", top.Key)
 			}
-			stages := strings.Join(ev.stages, "\n")
+			stages := strings.Join(ev.Stages, "\n")
 			for _, want := range []string{"matching the question against", fmt.Sprintf("%d chunk", len(plan.Chunks)), "asking " + llmtest.DefaultModel} {
 				if !strings.Contains(stages, want) {
 					t.Errorf("stages lack %q:\n%s", want, stages)
@@ -193,7 +194,7 @@ func TestStrategiesAnswerFromOriginalChunks(t *testing.T) {
 	// The raw text's words alone are not enough for the variants without
 	// raw text.
 	for _, s := range []string{"raidd-s", "raidd-q"} {
-		if _, _, err := f.ask(t, s, "lamp 1911", nil); !errors.Is(err, ErrNothingRetrieved) {
+		if _, _, err := f.ask(t, s, "lamp 1911", nil); !errors.Is(err, engine.ErrNothingRetrieved) {
 			t.Errorf("%s on raw-only words: %v", s, err)
 		}
 	}
@@ -208,11 +209,11 @@ func TestStrategiesAnswerFromOriginalChunks(t *testing.T) {
 // distinct chunks, and the stages count the keys and locate the chunks.
 func TestDistinctChunksAndStages(t *testing.T) {
 	f := newFixture(t)
-	ans, ev, err := f.ask(t, "raidd-q", "What about the nearest river?", map[string]string{"k": "3"})
+	ans, ev, err := f.ask(t, "raidd-q", "What about the nearest river?", engine.Settings("k", "3"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := ev.plan.(Retrieval)
+	plan := ev.Plan().(Retrieval)
 	if len(plan.Chunks) != 3 {
 		t.Fatalf("plan has %d chunks, want 3", len(plan.Chunks))
 	}
@@ -226,13 +227,13 @@ func TestDistinctChunksAndStages(t *testing.T) {
 	}
 	units, _ := f.lib.DerivedUnits(SetFor(llmtest.DefaultModel), []docstore.DocID{f.docs[0].ID, f.docs[1].ID})
 	want := "matching the question against " + engine.Thousands(units[docstore.DerivedQuestion]) + " questions written by test-model"
-	if !slices.Contains(ev.stages, want) {
-		t.Errorf("stages %q lack %q", ev.stages, want)
+	if !slices.Contains(ev.Stages, want) {
+		t.Errorf("stages %q lack %q", ev.Stages, want)
 	}
-	if !slices.ContainsFunc(ev.stages, func(s string) bool {
+	if !slices.ContainsFunc(ev.Stages, func(s string) bool {
 		return strings.HasPrefix(s, "3 chunks from ") && strings.Contains(s, "sentences ")
 	}) {
-		t.Errorf("stages %q do not locate the chunks", ev.stages)
+		t.Errorf("stages %q do not locate the chunks", ev.Stages)
 	}
 	if ans.Usage.LLMCalls != 1 {
 		t.Errorf("the answer made %d calls, want 1", ans.Usage.LLMCalls)
@@ -247,7 +248,7 @@ func TestNeedsDerivation(t *testing.T) {
 	m := newModel()
 	srv := llmtest.New(t, llmtest.WithResponder(m.respond), llmtest.WithModels(llmtest.DefaultModel, "small-model"))
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	s, err := New(env, "raidd-s")
+	s, err := engine.New("raidd-s", env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,16 +271,16 @@ func TestNeedsDerivation(t *testing.T) {
 		}
 	}
 
-	var ev collect
+	var ev enginetest.Events
 	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "Which conflagration destroyed the mill?",
-		Options: map[string]string{"derive": "yes"}}, ev.emit)
+		Options: engine.Settings("derive", "yes")}, ev.Emit)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.derivations() != len(chunks) {
 		t.Errorf("%d derivation calls for %d chunks", m.derivations(), len(chunks))
 	}
-	stages := strings.Join(ev.stages, "\n")
+	stages := strings.Join(ev.Stages, "\n")
 	for _, want := range []string{"deriving summaries and questions with test-model for " + engine.Thousands(len(chunks)) + " chunks of survey.txt",
 		"derived " + engine.Thousands(len(chunks)) + " chunks of survey.txt: " + engine.Thousands(len(chunks)) + " calls", "asking test-model"} {
 		if !strings.Contains(stages, want) {
@@ -295,14 +296,14 @@ func TestNeedsDerivation(t *testing.T) {
 	cfg := enginetest.Config(srv)
 	cfg.Model = "small-model"
 	env2 := enginetest.Env(t, lib, cfg)
-	s2, _ := New(env2, "raidd-s")
+	s2, _ := engine.New("raidd-s", env2)
 	_, err = engine.Run(t.Context(), env2, s2, engine.Request{Question: "mill"}, nil)
 	if !errors.As(err, &nd) || !slices.Equal(nd.Others, []string{llmtest.DefaultModel}) || !strings.Contains(err.Error(), "derive_model=test-model") {
 		t.Fatalf("with another model's documents: %v", err)
 	}
 	before := m.derivations()
 	if _, err := engine.Run(t.Context(), env2, s2, engine.Request{Question: "Which conflagration destroyed the mill?",
-		Options: map[string]string{"derive_model": llmtest.DefaultModel}}, nil); err != nil {
+		Options: engine.Settings("derive_model", llmtest.DefaultModel)}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if m.derivations() != before {
@@ -327,8 +328,8 @@ func TestDeriveYesCancelled(t *testing.T) {
 	}
 	srv := llmtest.New(t, llmtest.WithResponder(m.respond))
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
-	s, _ := New(env, "raidd-u")
-	ans, err := engine.Run(ctx, env, s, engine.Request{Question: "mill", Options: map[string]string{"derive": "yes"}}, nil)
+	s, _ := engine.New("raidd-u", env)
+	ans, err := engine.Run(ctx, env, s, engine.Request{Question: "mill", Options: engine.Settings("derive", "yes")}, nil)
 	if !errors.Is(err, context.Canceled) || ans == nil || !ans.Partial || len(ans.Statements) != 0 {
 		t.Fatalf("cancelled derive=yes: %+v, %v", ans, err)
 	}
@@ -340,20 +341,21 @@ func TestDeriveYesCancelled(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	for _, bad := range []map[string]string{{"k": "0"}, {"k": "x"}, {"derive": "maybe"}, {"derive_model": " "}, {"level": "chunk"}, {"format": "xml"}} {
-		if _, err := ParseOptions("raidd-s", bad); !errors.Is(err, engine.ErrOption) {
+	for _, bad := range [][]engine.Setting{engine.Settings("k", "0"), engine.Settings("k", "x"), engine.Settings("derive", "maybe"),
+		engine.Settings("derive_model", " "), engine.Settings("level", "chunk"), engine.Settings("format", "xml")} {
+		if _, err := options.Parse("raidd-s", bad); !errors.Is(err, engine.ErrOption) {
 			t.Errorf("%v: %v", bad, err)
 		}
 	}
-	o, err := ParseOptions("raidd-s", map[string]string{"k": "4", "derive": "yes", "derive_model": "m", "max_citations": "0"})
-	if err != nil || o.K != 4 || !o.Derive || o.DeriveModel != "m" || o.resolve().MaxCitations != 0 {
+	o, err := options.Parse("raidd-s", engine.Settings("k", "4", "derive", "yes", "derive_model", "m", "max_citations", "0"))
+	if err != nil || o.Int("k") != 4 || !o.Bool("derive") || o.String("derive_model") != "m" || o.Int("max_citations") != 0 {
 		t.Errorf("%+v %v", o, err)
 	}
-	if _, err := New(&engine.Env{Library: nil}, "raidd-s"); !errors.Is(err, engine.ErrUnavailable) {
+	if _, err := engine.New("raidd-s", &engine.Env{Library: nil}); !errors.Is(err, engine.ErrUnavailable) {
 		t.Errorf("no library: %v", err)
 	}
 	lib, _ := enginetest.TextLibrary(t, "a.txt", "One sentence here.")
-	if _, err := New(&engine.Env{Library: lib, Config: llm.DefaultConfig()}, "raidd-q"); !errors.Is(err, engine.ErrUnavailable) {
+	if _, err := engine.New("raidd-q", &engine.Env{Library: lib, Config: config.Default()}); !errors.Is(err, engine.ErrUnavailable) {
 		t.Errorf("no model: %v", err)
 	}
 	for _, v := range Variants {
@@ -375,7 +377,7 @@ func TestRankFusion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := ev.plan.(Retrieval)
+	plan := ev.Plan().(Retrieval)
 	kinds := map[string]int{}
 	for i, c := range plan.Chunks {
 		want := 0.0
@@ -401,18 +403,18 @@ func TestRankFusion(t *testing.T) {
 	if top := plan.Chunks[0]; len(top.Ranks) < 2 {
 		t.Errorf("the best chunk %+v was found by one kind only", top)
 	}
-	if !slices.ContainsFunc(ev.stages, func(s string) bool { return strings.Contains(s, "8 chunks (") && strings.Contains(s, " by their ") }) {
-		t.Errorf("stages do not say which keys found the chunks: %q", ev.stages)
+	if !slices.ContainsFunc(ev.Stages, func(s string) bool { return strings.Contains(s, "8 chunks (") && strings.Contains(s, " by their ") }) {
+		t.Errorf("stages do not say which keys found the chunks: %q", ev.Stages)
 	}
 	if str := plan.String(); !strings.HasPrefix(str, "raidd-u matched 8 chunks: sentences ") || !strings.Contains(str, " #1") {
 		t.Errorf("plan summary %q", str)
 	}
 	// One collection: plain BM25 scores, no ranks.
-	_, ev, err = f.ask(t, "raidd-u", question, map[string]string{"fuse": "score"})
+	_, ev, err = f.ask(t, "raidd-u", question, engine.Settings("fuse", "score"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range ev.plan.(Retrieval).Chunks {
+	for _, c := range ev.Plan().(Retrieval).Chunks {
 		if c.Ranks != nil || c.Score < 1 {
 			t.Errorf("fuse=score chunk %+v", c)
 		}

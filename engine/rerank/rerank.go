@@ -23,6 +23,7 @@ import (
 
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/internal/config"
 )
 
 // ErrDisabled is Rerank's error on a nil Reranker: no rerank model is
@@ -54,7 +55,7 @@ type Reranker struct {
 // and takes the model, rerank_top, rerank_batch and the time budget from
 // cfg, usually client.Config(). It returns nil, a disabled Reranker, when
 // client is nil or cfg names no rerank model.
-func New(client *llm.Client, cfg llm.Config) *Reranker {
+func New(client *llm.Client, cfg config.Config) *Reranker {
 	if client == nil || cfg.RerankModel == "" {
 		return nil
 	}

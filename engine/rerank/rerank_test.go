@@ -12,6 +12,7 @@ import (
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/rerank"
+	"github.com/citelens/citelens/internal/config"
 )
 
 // The method set engine/retrieve calls.
@@ -19,9 +20,9 @@ var _ interface {
 	Rerank(ctx context.Context, query string, texts []string) ([]float64, error)
 } = (*rerank.Reranker)(nil)
 
-func newReranker(t *testing.T, srv *llmtest.Server, edit func(*llm.Config)) *rerank.Reranker {
+func newReranker(t *testing.T, srv *llmtest.Server, edit func(*config.Config)) *rerank.Reranker {
 	t.Helper()
-	cfg := llm.DefaultConfig()
+	cfg := config.Default()
 	cfg.BaseURL, cfg.Model, cfg.RerankModel = srv.URL, llmtest.DefaultModel, llmtest.DefaultRerankModel
 	if edit != nil {
 		edit(&cfg)
@@ -60,7 +61,7 @@ func TestScoresInInputOrder(t *testing.T) {
 			t.Fatalf("text %d scored %v, the server says %v", i, scores[i], srv.Relevance(question, text))
 		}
 	}
-	if r.Model() != llmtest.DefaultRerankModel || r.Top() != llm.DefaultRerankTop {
+	if r.Model() != llmtest.DefaultRerankModel || r.Top() != config.DefaultRerankTop {
 		t.Fatalf("model %q top %d", r.Model(), r.Top())
 	}
 }
@@ -100,7 +101,7 @@ func TestBatches(t *testing.T) {
 		texts[i] = strings.Repeat("capital ", i%4) + "expenditure report number " + string(rune('a'+i))
 	}
 	texts[4] = "  "
-	r := newReranker(t, srv, func(c *llm.Config) { c.RerankBatch = 3 })
+	r := newReranker(t, srv, func(c *config.Config) { c.RerankBatch = 3 })
 	scores, err := r.Rerank(t.Context(), "capital expenditure", texts)
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +138,7 @@ func TestBatches(t *testing.T) {
 // timed out.
 func TestTimeBudget(t *testing.T) {
 	srv := llmtest.New(t)
-	r := newReranker(t, srv, func(c *llm.Config) { c.RerankTimeout = 150 * time.Millisecond; c.RerankBatch = 2 })
+	r := newReranker(t, srv, func(c *config.Config) { c.RerankTimeout = 150 * time.Millisecond; c.RerankBatch = 2 })
 	srv.EnqueueRerank(llmtest.RerankReply{Reply: llmtest.Reply{HeaderDelay: 3 * time.Second}})
 	start := time.Now()
 	_, err := r.Rerank(t.Context(), question, candidates)
@@ -170,7 +171,7 @@ func TestLongTextsClipped(t *testing.T) {
 
 func TestDisabled(t *testing.T) {
 	srv := llmtest.New(t)
-	cfg := llm.DefaultConfig()
+	cfg := config.Default()
 	cfg.BaseURL, cfg.Model = srv.URL, llmtest.DefaultModel
 	c, err := llm.New(cfg)
 	if err != nil {

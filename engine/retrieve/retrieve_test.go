@@ -9,7 +9,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
-	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // A small collection in HotpotQA's shape: titled paragraphs.

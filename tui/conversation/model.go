@@ -25,7 +25,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/themes"
 )
 
@@ -85,15 +87,20 @@ type entry struct {
 	usage      citations.Usage
 	planText   string // the strategy's plan in one line (citations.PlanLines)
 	err        string // why there is no answer, or why it is partial
+	fix        string // what to do about err, when something can be done
 	// markdown: the statements were written by a model, in Markdown, and
 	// are rendered as such; otherwise (quotes) they are shown verbatim.
 	markdown bool
 }
 
-// setPlan keeps a plan's one-line account: its summary, or its details
-// joined when it has none. Rendering it once here keeps JSON work out of
-// every frame.
+// setPlan keeps a plan's one-line account: its Line, or for a saved plan
+// (read back as JSON) its summary, or its details joined when it has none.
+// Rendering it once here keeps JSON work out of every frame.
 func (e *entry) setPlan(plan any) {
+	if p, ok := plan.(engine.Plan); ok {
+		e.planText = textproc.OneLine(p.Line())
+		return
+	}
 	summary, details := citations.PlanLines(plan)
 	if summary == "" {
 		summary = strings.Join(details, " · ")
@@ -289,22 +296,24 @@ func (m *Model) Apply(evs ...engine.Event) {
 	}
 	ei := len(m.entries) - 1
 	for _, ev := range evs {
-		switch {
-		case ev.Stage != "":
-			e.stage = ev.Stage
-		case ev.Delta != "":
-			e.draft = append(e.draft, ev.Delta...)
+		switch ev := ev.(type) {
+		case engine.Stage:
+			e.stage = string(ev)
+		case engine.Warning:
+			e.stage = string(ev)
+		case engine.Delta:
+			e.draft = append(e.draft, ev...)
 			if len(e.draft) > maxDraft {
 				e.draft = e.draft[len(e.draft)-maxDraft/2:]
 			}
-		case ev.Statement != nil:
-			e.addStatement(*ev.Statement)
+		case engine.Statement:
+			e.addStatement(ev.Statement)
 			if m.follow && m.sel.e != ei {
 				m.sel = sel{ei, 0, 0}
 			}
-		case ev.Usage != nil:
-			e.usage.Add(*ev.Usage)
-		case ev.Plan != nil:
+		case engine.Usage:
+			e.usage.Add(ev.Usage)
+		case engine.PlanEvent:
 			e.setPlan(ev.Plan)
 		}
 	}
@@ -348,6 +357,9 @@ func (m *Model) Finish(ans *engine.Answer, err error) {
 		}
 	} else if err != nil {
 		e.err = err.Error()
+	}
+	if err != nil {
+		_, e.fix = fix.Message(err)
 	}
 	if m.sel.e == ei && m.sel.s >= len(e.stmts) {
 		m.sel = noSel

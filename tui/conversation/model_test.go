@@ -126,16 +126,16 @@ func TestStreamingAndResize(t *testing.T) {
 	m.SetSize(50, 10)
 	m.SetStrategy("cof")
 	m.Begin("what happened?", "cof")
-	m.Apply(engine.Event{Stage: "drafting…"})
+	m.Apply(engine.Stage("drafting…"))
 	for _, w := range strings.Fields("the model writes a draft answer first, then cites it afterwards in a second pass") {
-		m.Apply(engine.Event{Delta: w + " "})
+		m.Apply(engine.Delta(w + " "))
 	}
 	v := checkView(t, m, 50, 10)
 	if !strings.Contains(v, "drafting…") || !strings.Contains(v, "second pass") {
 		t.Errorf("the stage or the draft's tail is not shown:\n%s", v)
 	}
 	st := citations.Statement{Text: "It happened.", Citations: []citations.Span{span("a.pdf", 5)}, Support: []citations.Verdict{{Level: citations.Partial}}}
-	m.Apply(engine.Event{Statement: &st}, engine.Event{Usage: &citations.Usage{PromptTokens: 1000, CompletionTokens: 234, LLMCalls: 2}})
+	m.Apply(engine.Statement{Statement: st}, engine.Usage{Usage: citations.Usage{PromptTokens: 1000, CompletionTokens: 234, LLMCalls: 2}})
 	if !m.Streaming() {
 		t.Fatal("not streaming")
 	}

@@ -572,6 +572,11 @@ func (m Model) renderFooter(en *entry) []string {
 	case en.ans != nil && len(en.stmts) == 0:
 		wrapped(st.Muted, "No statement: nothing in scope answers this.")
 	}
+	for _, l := range strings.Split(en.fix, "\n") {
+		if l != "" {
+			wrapped(st.Muted, textproc.OneLine(l))
+		}
+	}
 	if en.ans != nil {
 		for _, wn := range en.ans.Warnings {
 			wrapped(st.Warning, "⚠ "+textproc.OneLine(wn))

@@ -227,9 +227,8 @@ type chunkChoice struct {
 // sse writes server-sent events, cutting the connection once a byte budget
 // is spent.
 type sse struct {
-	w       http.ResponseWriter
-	budget  int // bytes left before the cut; <0 means no cut
-	written int
+	w      http.ResponseWriter
+	budget int // bytes left before the cut; <0 means no cut
 }
 
 func (e *sse) event(data []byte) {

@@ -10,10 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citelens/citelens/internal/config"
+
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/enginetest"
 
 	_ "github.com/citelens/citelens/engine/cof"
 	_ "github.com/citelens/citelens/engine/dag"
@@ -66,14 +68,14 @@ func TestEveryStrategyRuns(t *testing.T) {
 	}
 	for _, info := range engine.Strategies() {
 		for _, q := range questions {
-			t.Run(info.Name+"/"+q[:12], func(t *testing.T) {
-				s, err := engine.New(info.Name, env)
+			t.Run(info.Name()+"/"+q[:12], func(t *testing.T) {
+				s, err := engine.New(info.Name(), env)
 				if err != nil {
 					t.Fatal(err)
 				}
-				var opts map[string]string
-				if strings.HasPrefix(info.Name, "raidd") {
-					opts = map[string]string{"derive": "yes"}
+				var opts []engine.Setting
+				if strings.HasPrefix(info.Name(), "raidd") {
+					opts = engine.Settings("derive", "yes")
 				}
 				ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 				defer cancel()
@@ -108,7 +110,7 @@ func TestTimerStats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := llm.DefaultConfig()
+	cfg := config.Default()
 	cfg.BaseURL, cfg.Model, cfg.EmbedModel = base, llmtest.DefaultModel, llmtest.DefaultEmbedModel
 	client, err := llm.New(cfg)
 	if err != nil {

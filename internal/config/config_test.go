@@ -1,4 +1,4 @@
-package llm_test
+package config_test
 
 import (
 	"errors"
@@ -8,8 +8,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/internal/config"
 )
+
+// testKey is an API key the tests check never leaks.
+const testKey = "sk-test-4f9c2a7e1b3d5a6c8e0f"
+
+func assertNoKey(t *testing.T, what, s string) {
+	t.Helper()
+	if strings.Contains(s, testKey) {
+		t.Fatalf("%s contains the API key: %s", what, s)
+	}
+}
 
 func env(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
@@ -25,15 +35,15 @@ func writeFile(t *testing.T, text string) string {
 }
 
 func TestConfigDefaultsWithNothingSet(t *testing.T) {
-	cfg, err := llm.LoadConfigFrom(filepath.Join(t.TempDir(), "none.toml"), env(nil))
+	cfg, err := config.LoadFrom(filepath.Join(t.TempDir(), "none.toml"), env(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.FileFound || cfg.ContextWindow != llm.DefaultContextWindow || cfg.MaxOutput != llm.DefaultMaxOutput ||
-		cfg.Timeout != llm.DefaultTimeout || cfg.Model != "" {
+	if cfg.FileFound || cfg.ContextWindow != config.DefaultContextWindow || cfg.MaxOutput != config.DefaultMaxOutput ||
+		cfg.Timeout != config.DefaultTimeout || cfg.Model != "" {
 		t.Fatalf("%+v", cfg)
 	}
-	if err := cfg.Configured(); !errors.Is(err, llm.ErrNotConfigured) {
+	if err := cfg.Configured(); !errors.Is(err, config.ErrNotConfigured) {
 		t.Fatalf("Configured() = %v", err)
 	}
 }
@@ -48,20 +58,20 @@ max_output = 1000
 timeout = "45s"
 temperature = 0.3
 `)
-	cfg, err := llm.LoadConfigFrom(p, env(map[string]string{
-		llm.EnvModel:         "env-model",
-		llm.EnvContextWindow: "16_000",
-		llm.EnvTimeout:       "90",
+	cfg, err := config.LoadFrom(p, env(map[string]string{
+		config.EnvModel:         "env-model",
+		config.EnvContextWindow: "16_000",
+		config.EnvTimeout:       "90",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.BaseURL != "http://file:8000/v1" || cfg.Model != "env-model" || cfg.EmbedModel != "file-embed" ||
 		cfg.ContextWindow != 16000 || cfg.MaxOutput != 1000 || cfg.Timeout != 90*time.Second ||
-		cfg.Temperature != 0.3 || cfg.ConnectTimeout != llm.DefaultConnectTimeout {
+		cfg.Temperature != 0.3 || cfg.ConnectTimeout != config.DefaultConnectTimeout {
 		t.Fatalf("%+v", cfg)
 	}
-	want := map[string]string{"base_url": "file", "model": "env " + llm.EnvModel, "context_window": "env " + llm.EnvContextWindow}
+	want := map[string]string{"base_url": "file", "model": "env " + config.EnvModel, "context_window": "env " + config.EnvContextWindow}
 	for k, v := range want {
 		if cfg.Sources[k] != v {
 			t.Fatalf("source of %s = %q, want %q", k, cfg.Sources[k], v)
@@ -79,11 +89,11 @@ temperature = 0.3
 }
 
 func TestConfigKeyOnlyMeansOpenAI(t *testing.T) {
-	cfg, err := llm.LoadConfigFrom(filepath.Join(t.TempDir(), "none.toml"), env(map[string]string{llm.EnvAPIKey: testKey}))
+	cfg, err := config.LoadFrom(filepath.Join(t.TempDir(), "none.toml"), env(map[string]string{config.EnvAPIKey: testKey}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Endpoint() != llm.OpenAIBaseURL || cfg.Model != llm.DefaultOpenAIModel || cfg.EmbedModel != llm.DefaultOpenAIEmbedModel {
+	if cfg.Endpoint() != config.OpenAIBaseURL || cfg.Model != config.DefaultOpenAIModel || cfg.EmbedModel != config.DefaultOpenAIEmbedModel {
 		t.Fatalf("%+v", cfg)
 	}
 	if err := cfg.Configured(); err != nil {
@@ -92,12 +102,12 @@ func TestConfigKeyOnlyMeansOpenAI(t *testing.T) {
 }
 
 func TestConfigBaseURLWithoutKeyOrModel(t *testing.T) {
-	cfg, err := llm.LoadConfigFrom(filepath.Join(t.TempDir(), "none.toml"), env(map[string]string{llm.EnvBaseURL: "http://localhost:8080/v1"}))
+	cfg, err := config.LoadFrom(filepath.Join(t.TempDir(), "none.toml"), env(map[string]string{config.EnvBaseURL: "http://localhost:8080/v1"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = cfg.Configured()
-	if !errors.Is(err, llm.ErrNoModel) || !strings.Contains(err.Error(), "http://localhost:8080/v1") {
+	if !errors.Is(err, config.ErrNoModel) || !strings.Contains(err.Error(), "http://localhost:8080/v1") {
 		t.Fatalf("Configured() = %v", err)
 	}
 	cfg.Model = "local"
@@ -113,7 +123,7 @@ model = "m"
 colour = "blue"
 `)
 	os.Chmod(p, 0o644)
-	cfg, err := llm.LoadConfigFrom(p, env(nil))
+	cfg, err := config.LoadFrom(p, env(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,15 +131,15 @@ colour = "blue"
 		t.Fatal("key in file not read")
 	}
 	all := strings.Join(cfg.Warnings, "\n")
-	for _, want := range []string{llm.EnvAPIKey, "readable by other users", `"colour"`} {
+	for _, want := range []string{config.EnvAPIKey, "readable by other users", `"colour"`} {
 		if !strings.Contains(all, want) {
 			t.Fatalf("warnings %q lack %q", all, want)
 		}
 	}
 	assertNoKey(t, "warnings", all)
 	// The environment's key wins and no longer comes from the file.
-	cfg, _ = llm.LoadConfigFrom(p, env(map[string]string{llm.EnvAPIKey: "sk-env"}))
-	if cfg.APIKey != "sk-env" || cfg.Sources["api_key"] != "env "+llm.EnvAPIKey {
+	cfg, _ = config.LoadFrom(p, env(map[string]string{config.EnvAPIKey: "sk-env"}))
+	if cfg.APIKey != "sk-env" || cfg.Sources["api_key"] != "env "+config.EnvAPIKey {
 		t.Fatalf("%q from %q", cfg.APIKey, cfg.Sources["api_key"])
 	}
 }
@@ -142,34 +152,34 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{"model = \n", nil, "line 1"},
 		{"context_window = \"big\"\n", nil, "context_window"},
-		{"", map[string]string{llm.EnvContextWindow: "lots"}, "CITELENS_CONTEXT_WINDOW"},
-		{"", map[string]string{llm.EnvTimeout: "soon"}, "CITELENS_TIMEOUT"},
+		{"", map[string]string{config.EnvContextWindow: "lots"}, "CITELENS_CONTEXT_WINDOW"},
+		{"", map[string]string{config.EnvTimeout: "soon"}, "CITELENS_TIMEOUT"},
 		{"base_url = \"localhost:8000\"\n", nil, "base_url in"},
-		{"", map[string]string{llm.EnvBaseURL: "ftp://x"}, "OPENAI_BASE_URL"},
+		{"", map[string]string{config.EnvBaseURL: "ftp://x"}, "OPENAI_BASE_URL"},
 		{"max_output = 200000\n", nil, "leaves no room"},
 		{"temperature = 3.0\n", nil, "between 0 and 2"},
 		{"timeout = \"-1s\"\n", nil, "timeout"},
 		{"embed_batch = 0\n", nil, "embed_batch"},
-		{"", map[string]string{llm.EnvRerankURL: "localhost:8081"}, "CITELENS_RERANK_URL"},
+		{"", map[string]string{config.EnvRerankURL: "localhost:8081"}, "CITELENS_RERANK_URL"},
 		{"rerank_timeout = \"0s\"\n", nil, "rerank_timeout"},
 		{"rerank_top = 201\n", nil, "between 1 and 200"},
 		{"rerank_batch = 0\n", nil, "rerank_batch"},
 	} {
-		_, err := llm.LoadConfigFrom(writeFile(t, tc.file), env(tc.env))
-		if !errors.Is(err, llm.ErrBadConfig) || !strings.Contains(err.Error(), tc.want) {
+		_, err := config.LoadFrom(writeFile(t, tc.file), env(tc.env))
+		if !errors.Is(err, config.ErrBadConfig) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("file %q env %v: err %v, want one mentioning %q", tc.file, tc.env, err, tc.want)
 		}
 	}
 }
 
 func TestConfigPath(t *testing.T) {
-	t.Setenv(llm.EnvConfig, "")
+	t.Setenv(config.EnvConfig, "")
 	t.Setenv("XDG_CONFIG_HOME", "/xdg")
-	if p := llm.ConfigPath(); p != "/xdg/citelens/config.toml" {
+	if p := config.Path(); p != "/xdg/citelens/config.toml" {
 		t.Fatal(p)
 	}
-	t.Setenv(llm.EnvConfig, "/elsewhere.toml")
-	if p := llm.ConfigPath(); p != "/elsewhere.toml" {
+	t.Setenv(config.EnvConfig, "/elsewhere.toml")
+	if p := config.Path(); p != "/elsewhere.toml" {
 		t.Fatal(p)
 	}
 }
@@ -177,7 +187,7 @@ func TestConfigPath(t *testing.T) {
 func TestTemplate(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "citelens", "config.toml")
-	if err := llm.WriteConfigTemplate(p, false); err != nil {
+	if err := config.WriteTemplate(p, false); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(p)
@@ -185,18 +195,18 @@ func TestTemplate(t *testing.T) {
 		t.Fatalf("mode %v, err %v", fi.Mode(), err)
 	}
 	// As written, the template changes nothing.
-	cfg, err := llm.LoadConfigFrom(p, env(nil))
+	cfg, err := config.LoadFrom(p, env(nil))
 	if err != nil || len(cfg.Warnings) != 0 || !cfg.FileFound {
 		t.Fatalf("%v %v", err, cfg.Warnings)
 	}
-	def := llm.DefaultConfig()
+	def := config.Default()
 	if cfg.ContextWindow != def.ContextWindow || cfg.Model != "" || cfg.Timeout != def.Timeout {
 		t.Fatalf("%+v", cfg)
 	}
 	// Every setting it shows parses when uncommented (one base_url).
 	var lines []string
 	seen := map[string]bool{}
-	for _, l := range strings.Split(llm.ConfigTemplate, "\n") {
+	for _, l := range strings.Split(config.Template, "\n") {
 		if strings.HasPrefix(l, "[") { // a table header such as [tui]
 			lines = append(lines, l)
 			continue
@@ -209,24 +219,24 @@ func TestTemplate(t *testing.T) {
 	if len(seen) != 16 || seen["api_key"] {
 		t.Fatalf("found %d settings in the template: %q", len(lines), lines)
 	}
-	cfg, err = llm.LoadConfigFrom(writeFile(t, strings.Join(lines, "\n")), env(nil))
+	cfg, err = config.LoadFrom(writeFile(t, strings.Join(lines, "\n")), env(nil))
 	if err != nil || len(cfg.Warnings) != 0 || cfg.BaseURL != "http://localhost:8000/v1" {
 		t.Fatalf("uncommented template: %v %v %+v", err, cfg.Warnings, cfg)
 	}
 	// No overwrite without force; force replaces and restores the mode.
 	os.WriteFile(p, []byte("model = \"mine\"\n"), 0o644)
-	if err := llm.WriteConfigTemplate(p, false); !errors.Is(err, llm.ErrConfigExists) {
+	if err := config.WriteTemplate(p, false); !errors.Is(err, config.ErrConfigExists) {
 		t.Fatalf("err %v", err)
 	}
 	if b, _ := os.ReadFile(p); string(b) != "model = \"mine\"\n" {
 		t.Fatal("file changed without force")
 	}
-	if err := llm.WriteConfigTemplate(p, true); err != nil {
+	if err := config.WriteTemplate(p, true); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(p)
 	fi, _ = os.Stat(p)
-	if string(b) != llm.ConfigTemplate || fi.Mode().Perm() != 0o600 {
+	if string(b) != config.Template || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("forced write: mode %v", fi.Mode())
 	}
 	if ents, _ := os.ReadDir(filepath.Dir(p)); len(ents) != 1 {
@@ -235,8 +245,8 @@ func TestTemplate(t *testing.T) {
 }
 
 func TestSettingsHideTheKey(t *testing.T) {
-	cfg, err := llm.LoadConfigFrom(filepath.Join(t.TempDir(), "none.toml"), env(map[string]string{
-		llm.EnvAPIKey: testKey, llm.EnvBaseURL: "https://user:pw@host.example/v1?key=" + testKey,
+	cfg, err := config.LoadFrom(filepath.Join(t.TempDir(), "none.toml"), env(map[string]string{
+		config.EnvAPIKey: testKey, config.EnvBaseURL: "https://user:pw@host.example/v1?key=" + testKey,
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -254,13 +264,54 @@ func TestSettingsHideTheKey(t *testing.T) {
 func TestConfigTUITheme(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(path, []byte("model = \"m\"\n\n[tui]\ntheme = \"high-contrast\"\n"), 0o600)
-	c, err := llm.LoadConfigFrom(path, func(string) string { return "" })
+	c, err := config.LoadFrom(path, func(string) string { return "" })
 	if err != nil || c.Theme != "high-contrast" || len(c.Warnings) != 0 || c.Sources["tui.theme"] != "file" {
 		t.Errorf("[tui] theme: %q, warnings %v, err %v", c.Theme, c.Warnings, err)
 	}
 	os.WriteFile(path, []byte("[tui]\ntheme = \"x\"\nfont = \"y\"\n"), 0o600)
-	c, _ = llm.LoadConfigFrom(path, func(string) string { return "" })
+	c, _ = config.LoadFrom(path, func(string) string { return "" })
 	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "tui.font") {
 		t.Errorf("unknown [tui] key: %v", c.Warnings)
+	}
+}
+
+func TestRerankConfig(t *testing.T) {
+	p := writeFile(t, `
+base_url = "http://chat:8000/v1"
+model = "m"
+rerank_model = "file-reranker"
+rerank_url = "http://rerank:8081/v1/"
+rerank_timeout = "2s"
+rerank_top = 80
+rerank_batch = 16
+`)
+	cfg, err := config.LoadFrom(p, env(map[string]string{config.EnvRerankModel: "env-reranker", config.EnvRerankAPIKey: "sk-r"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.RerankModel != "env-reranker" || cfg.RerankURL != "http://rerank:8081/v1" || cfg.RerankTimeout != 2*time.Second ||
+		cfg.RerankTop != 80 || cfg.RerankBatch != 16 || cfg.RerankAPIKey != "sk-r" ||
+		cfg.Sources["rerank_model"] != "env "+config.EnvRerankModel || cfg.Sources["rerank_top"] != "file" {
+		t.Fatalf("%+v", cfg)
+	}
+	var shown strings.Builder
+	for _, s := range cfg.Settings() {
+		shown.WriteString(s.Name + "=" + s.Value + " (" + s.Source + ")\n")
+	}
+	for _, want := range []string{"rerank_model=env-reranker (env CITELENS_RERANK_MODEL)", "rerank_url=http://rerank:8081/v1 (file)",
+		"rerank_api_key=set (env CITELENS_RERANK_API_KEY)", "rerank_timeout=2s (file)", "rerank_top=80 (file)"} {
+		if !strings.Contains(shown.String(), want) {
+			t.Fatalf("settings lack %q:\n%s", want, shown.String())
+		}
+	}
+	if strings.Contains(shown.String(), "sk-r\n") {
+		t.Fatal("settings show the rerank key")
+	}
+
+	// Defaults: off, at the base URL, a few seconds, 50 candidates.
+	cfg, err = config.LoadFrom(filepath.Join(t.TempDir(), "none.toml"), env(map[string]string{config.EnvBaseURL: "http://chat:8000/v1"}))
+	if err != nil || cfg.RerankModel != "" || cfg.RerankEndpoint() != "http://chat:8000/v1" || cfg.RerankTop != config.DefaultRerankTop ||
+		cfg.RerankTimeout != config.DefaultRerankTimeout || cfg.RerankBatch != config.DefaultRerankBatch {
+		t.Fatalf("%v %+v", err, cfg)
 	}
 }

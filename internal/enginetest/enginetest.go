@@ -8,8 +8,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/internal/config"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
@@ -81,8 +85,8 @@ func WriteFile(t testing.TB, name, text string) string {
 // and timeouts short enough that a hung test fails rather than stalls.
 // Tests change its fields (model, embedding model, budgets) before
 // passing it to Env or Client.
-func Config(srv *llmtest.Server) llm.Config {
-	cfg := llm.DefaultConfig()
+func Config(srv *llmtest.Server) config.Config {
+	cfg := config.Default()
 	cfg.BaseURL, cfg.Model = srv.URL, llmtest.DefaultModel
 	cfg.Timeout, cfg.ConnectTimeout = 20*time.Second, 2*time.Second
 	return cfg
@@ -91,7 +95,7 @@ func Config(srv *llmtest.Server) llm.Config {
 // Client is a model client for cfg whose retries do not wait, so a test
 // of retrying takes no time; opts come after and may override that
 // (RealWaits).
-func Client(t testing.TB, cfg llm.Config, opts ...llm.Option) *llm.Client {
+func Client(t testing.TB, cfg config.Config, opts ...llm.Option) *llm.Client {
 	t.Helper()
 	c, err := llm.New(cfg, append([]llm.Option{noWaits}, opts...)...)
 	if err != nil {
@@ -101,7 +105,7 @@ func Client(t testing.TB, cfg llm.Config, opts ...llm.Option) *llm.Client {
 }
 
 // Env is a strategy environment over lib with a Client for cfg.
-func Env(t testing.TB, lib *docstore.Library, cfg llm.Config, opts ...llm.Option) *engine.Env {
+func Env(t testing.TB, lib *docstore.Library, cfg config.Config, opts ...llm.Option) *engine.Env {
 	t.Helper()
 	return &engine.Env{Library: lib, Config: cfg, LLM: Client(t, cfg, opts...)}
 }
@@ -120,3 +124,66 @@ var RealWaits = llm.WithSleep(func(ctx context.Context, d time.Duration) error {
 		return ctx.Err()
 	}
 })
+
+// Answer answers question with run as the strategy, over every document
+// of env's library, passing the events to emit (which may be nil).
+func Answer(ctx context.Context, env *engine.Env, question string, run func(context.Context, *engine.Runtime) error, emit func(engine.Event)) (*engine.Answer, error) {
+	return engine.Run(ctx, env, engine.Define("test", nil, run), engine.Request{Question: question}, emit)
+}
+
+// Events gathers an answer's events by kind, for a test to check. A
+// warning is among the stages too, as the answer keeps it.
+type Events struct {
+	Stages     []string
+	Warnings   []string
+	Deltas     []string
+	Statements []citations.Statement
+	Plans      []engine.Plan
+	Usage      []llm.Usage
+}
+
+// Emit records ev; pass it as an answer's emit.
+func (e *Events) Emit(ev engine.Event) {
+	switch ev := ev.(type) {
+	case engine.Stage:
+		e.Stages = append(e.Stages, string(ev))
+	case engine.Warning:
+		e.Stages = append(e.Stages, string(ev))
+		e.Warnings = append(e.Warnings, string(ev))
+	case engine.Delta:
+		e.Deltas = append(e.Deltas, string(ev))
+	case engine.Statement:
+		e.Statements = append(e.Statements, ev.Statement)
+	case engine.PlanEvent:
+		e.Plans = append(e.Plans, ev.Plan)
+	case engine.Usage:
+		e.Usage = append(e.Usage, ev.Usage)
+	}
+}
+
+// HasStage reports whether a stage (or a warning) contains substr.
+func (e *Events) HasStage(substr string) bool {
+	for _, s := range e.Stages {
+		if strings.Contains(s, substr) {
+			return true
+		}
+	}
+	return false
+}
+
+// Plan is the last plan reported, nil if none was.
+func (e *Events) Plan() engine.Plan {
+	if len(e.Plans) == 0 {
+		return nil
+	}
+	return e.Plans[len(e.Plans)-1]
+}
+
+// Calls sums the usage events' model calls.
+func (e *Events) Calls() int {
+	n := 0
+	for _, u := range e.Usage {
+		n += u.LLMCalls
+	}
+	return n
+}

@@ -1,4 +1,8 @@
-package llm
+// Package config is citelens's configuration: the model endpoint and its
+// models, limits and timeouts, and the terminal UI's theme, read from the
+// config file ($XDG_CONFIG_HOME/citelens/config.toml) and the environment,
+// which overrides it. The API key is read but never written.
+package config
 
 import (
 	"errors"
@@ -14,7 +18,7 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// Environment variables read by LoadConfig. They override the config file.
+// Environment variables read by Load. They override the config file.
 const (
 	EnvAPIKey        = "OPENAI_API_KEY"
 	EnvBaseURL       = "OPENAI_BASE_URL"
@@ -31,6 +35,19 @@ const (
 	EnvRerankAPIKey = "CITELENS_RERANK_API_KEY"
 	// EnvConfig names the config file, replacing the XDG location.
 	EnvConfig = "CITELENS_CONFIG"
+)
+
+// Configuration errors.
+var (
+	// ErrNotConfigured means neither a base URL nor an API key is set, so
+	// there is no endpoint to talk to; the LLM strategies are unavailable.
+	ErrNotConfigured = errors.New("no model endpoint configured")
+	// ErrNoModel means an endpoint is set but no chat model.
+	ErrNoModel = errors.New("no model set")
+	// ErrBadConfig means a setting has a value citelens cannot use.
+	ErrBadConfig = errors.New("bad configuration")
+	// ErrConfigExists means config init found a file already there.
+	ErrConfigExists = errors.New("the config file already exists")
 )
 
 // OpenAIBaseURL is the endpoint used when only an API key is set.
@@ -111,8 +128,8 @@ type Config struct {
 	Warnings []string `toml:"-" json:"warnings,omitempty"`
 }
 
-// DefaultConfig returns the defaults, with nothing configured.
-func DefaultConfig() Config {
+// Default returns the defaults, with nothing configured.
+func Default() Config {
 	return Config{
 		ContextWindow:  DefaultContextWindow,
 		MaxOutput:      DefaultMaxOutput,
@@ -126,9 +143,9 @@ func DefaultConfig() Config {
 	}
 }
 
-// ConfigPath is where the config file lives: $CITELENS_CONFIG, else
+// Path is where the config file lives: $CITELENS_CONFIG, else
 // $XDG_CONFIG_HOME/citelens/config.toml, else ~/.config/citelens/config.toml.
-func ConfigPath() string { return configPath(os.Getenv) }
+func Path() string { return configPath(os.Getenv) }
 
 func configPath(getenv func(string) string) string {
 	if p := getenv(EnvConfig); p != "" {
@@ -145,8 +162,8 @@ func configPath(getenv func(string) string) string {
 	return filepath.Join(dir, "citelens", "config.toml")
 }
 
-// LoadConfig reads the config file at ConfigPath and the environment.
-func LoadConfig() (Config, error) { return LoadConfigFrom(ConfigPath(), os.Getenv) }
+// Load reads the config file at Path and the environment.
+func Load() (Config, error) { return LoadFrom(Path(), os.Getenv) }
 
 // fileConfig is the file's shape; pointers tell "absent" from zero. Unlike
 // Config it has api_key, which may be read (with a warning) but is never
@@ -173,11 +190,11 @@ type fileConfig struct {
 	} `toml:"tui"`
 }
 
-// LoadConfigFrom reads the config file at path (a missing file is fine) and
+// LoadFrom reads the config file at path (a missing file is fine) and
 // then the variables getenv returns, and validates the result. Errors name
 // the setting, where it came from, and what is wrong.
-func LoadConfigFrom(path string, getenv func(string) string) (Config, error) {
-	c := DefaultConfig()
+func LoadFrom(path string, getenv func(string) string) (Config, error) {
+	c := Default()
 	c.Path = path
 	if err := c.readFile(path); err != nil {
 		return c, err
@@ -338,7 +355,7 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%w: %s %s", ErrBadConfig, c.from(name), fmt.Sprintf(format, args...))
 	}
 	if c.BaseURL != "" && !isHTTPURL(c.BaseURL) {
-		return bad("base_url", "is %q, which is not an http:// or https:// URL (for example http://localhost:8000/v1)", redactURL(c.BaseURL))
+		return bad("base_url", "is %q, which is not an http:// or https:// URL (for example http://localhost:8000/v1)", RedactURL(c.BaseURL))
 	}
 	switch {
 	case c.ContextWindow < 512:
@@ -356,7 +373,7 @@ func (c *Config) validate() error {
 	case c.EmbedBatch < 1 || c.EmbedBatch > 2048:
 		return bad("embed_batch", "is %d; it must be between 1 and 2048", c.EmbedBatch)
 	case c.RerankURL != "" && !isHTTPURL(c.RerankURL):
-		return bad("rerank_url", "is %q, which is not an http:// or https:// URL (for example http://localhost:8081/v1)", redactURL(c.RerankURL))
+		return bad("rerank_url", "is %q, which is not an http:// or https:// URL (for example http://localhost:8081/v1)", RedactURL(c.RerankURL))
 	case c.RerankTimeout <= 0:
 		return bad("rerank_timeout", "must be a positive duration such as \"5s\"")
 	case c.RerankTop < 1 || c.RerankTop > 200:
@@ -384,14 +401,14 @@ func (c Config) RerankEndpoint() string {
 	return c.RerankURL
 }
 
-// rerankKey is the key sent to the reranker: RerankAPIKey, else APIKey
+// RerankKey is the key sent to the reranker: RerankAPIKey, else APIKey
 // when the reranker is on the base URL's own host (scheme, host and port),
 // else none, so the key never reaches a server it was not given for.
-func (c Config) rerankKey() string {
+func (c Config) RerankKey() string {
 	if c.RerankAPIKey != "" {
 		return c.RerankAPIKey
 	}
-	if sameOrigin(c.RerankEndpoint(), c.Endpoint()) {
+	if SameOrigin(c.RerankEndpoint(), c.Endpoint()) {
 		return c.APIKey
 	}
 	return ""
@@ -406,7 +423,7 @@ func (c Config) Configured() error {
 	}
 	if c.Model == "" {
 		return fmt.Errorf("%w: set %s (or model in %s) to a model the server at %s serves; `citelens doctor` lists them",
-			ErrNoModel, EnvModel, c.Path, redactURL(c.Endpoint()))
+			ErrNoModel, EnvModel, c.Path, RedactURL(c.Endpoint()))
 	}
 	return nil
 }
@@ -451,13 +468,13 @@ func (c Config) Settings() []Setting {
 	if c.APIKey != "" {
 		key = "set"
 	}
-	base := str("base_url", redactURL(c.BaseURL))
+	base := str("base_url", RedactURL(c.BaseURL))
 	if c.BaseURL == "" && c.APIKey != "" {
 		base = Setting{"base_url", OpenAIBaseURL, "default"}
 	}
-	rerankURL, rerankKey := str("rerank_url", redactURL(c.RerankURL)), "not set"
+	rerankURL, rerankKey := str("rerank_url", RedactURL(c.RerankURL)), "not set"
 	if c.RerankURL == "" && c.RerankModel != "" {
-		rerankURL = Setting{"rerank_url", redactURL(c.RerankEndpoint()), "default"}
+		rerankURL = Setting{"rerank_url", RedactURL(c.RerankEndpoint()), "default"}
 	}
 	if c.RerankAPIKey != "" {
 		rerankKey = "set"
@@ -490,16 +507,16 @@ func isHTTPURL(s string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
-// sameOrigin reports whether two URLs have one scheme, host and port.
-func sameOrigin(a, b string) bool {
+// SameOrigin reports whether two URLs have one scheme, host and port.
+func SameOrigin(a, b string) bool {
 	ua, err1 := url.Parse(a)
 	ub, err2 := url.Parse(b)
 	return err1 == nil && err2 == nil && ua.Host != "" &&
 		strings.EqualFold(ua.Scheme, ub.Scheme) && strings.EqualFold(ua.Host, ub.Host)
 }
 
-// redactURL drops credentials and the query from a URL so it can be shown.
-func redactURL(s string) string {
+// RedactURL drops credentials and the query from a URL so it can be shown.
+func RedactURL(s string) string {
 	u, err := url.Parse(s)
 	if err != nil || u.Host == "" {
 		return s

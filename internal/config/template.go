@@ -1,4 +1,4 @@
-package llm
+package config
 
 import (
 	"errors"
@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 )
 
-// ConfigTemplate is the commented config file `citelens config init` writes.
+// Template is the commented config file `citelens config init` writes.
 // Every setting is commented out, so the file changes nothing until edited.
 // It never holds an API key: the key belongs in the environment.
-const ConfigTemplate = `# citelens configuration.
+const Template = `# citelens configuration.
 #
 # citelens talks to any OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp's
 # server, Ollama...). Without one, only the extractive strategy answers.
@@ -82,10 +82,10 @@ const ConfigTemplate = `# citelens configuration.
 # theme = "dark"
 `
 
-// WriteConfigTemplate writes ConfigTemplate to path with mode 0600, making
+// WriteTemplate writes Template to path with mode 0600, making
 // its directory (mode 0700) if needed. It refuses to replace an existing file
 // unless force is set.
-func WriteConfigTemplate(path string, force bool) error {
+func WriteTemplate(path string, force bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("cannot create %s: %w", dir, err)
@@ -98,7 +98,7 @@ func WriteConfigTemplate(path string, force bool) error {
 		if err != nil {
 			return fmt.Errorf("cannot write %s: %w", path, err)
 		}
-		_, err = f.WriteString(ConfigTemplate)
+		_, err = f.WriteString(Template)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -114,7 +114,7 @@ func WriteConfigTemplate(path string, force bool) error {
 	if err != nil {
 		return fmt.Errorf("cannot write in %s: %w", dir, err)
 	}
-	_, err = tmp.WriteString(ConfigTemplate)
+	_, err = tmp.WriteString(Template)
 	if err == nil {
 		err = tmp.Chmod(0o600)
 	}

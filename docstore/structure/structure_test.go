@@ -44,7 +44,7 @@ Write with write.table.
 `
 	a, s := analyse(text, Input{})
 	want := map[string]string{
-		"Data comes in many shapes.":             "7 Data import",
+		"Data comes in many shapes.":              "7 Data import",
 		"Use read.csv for comma-separated files.": "7 Data import > 7.1 Spreadsheet-like data",
 		"Use read.fwf for those.":                 "7 Data import > 7.2 Fixed width",
 		"Write with write.table.":                 "8 Export",

@@ -1,6 +1,11 @@
 package docstore
 
-import "time"
+import (
+	"slices"
+	"time"
+
+	"github.com/citelens/citelens/docstore/structure"
+)
 
 // DocID identifies a document by a prefix of the SHA-256 of its file bytes,
 // so adding the same content twice yields the same ID.
@@ -35,6 +40,10 @@ type Document struct {
 	PageStarts []int32
 	Sentences  []Sentence
 	Chunks     []Chunk
+	// Headings and Tables are the structure the loader found, as byte
+	// spans of Text. Load fills them; the library does not store them yet.
+	Headings []structure.Heading
+	Tables   []structure.Table
 }
 
 // DocInfo is a document's metadata, cheap to list without loading its text.
@@ -52,7 +61,13 @@ type DocInfo struct {
 	// Warnings say what of the file could not be read (a damaged PDF
 	// page, say): the document is usable but incomplete.
 	Warnings []string `json:"warnings,omitempty"`
+	// OCRPages lists the pages (1-based) whose text was read by OCR from
+	// their image, and may hold recognition errors.
+	OCRPages []int `json:"ocr_pages,omitempty"`
 }
+
+// IsOCRPage reports whether page (1-based) was read by OCR.
+func (i DocInfo) IsOCRPage(page int) bool { return slices.Contains(i.OCRPages, page) }
 
 // DisplayName is what people call the document: the file name it was
 // added from, else its title, else its ID.

@@ -31,7 +31,7 @@ func WriteHTML(w io.Writer, a *Answer) error {
 			hc := htmlCitation{
 				N: n, ID: fmt.Sprintf("c%d", n), Statement: hs.ID,
 				Doc:   textproc.Printable(c.DocName),
-				Where: fmt.Sprintf("%s, %s", pageLabel(c.Page), sentenceLabel(c.First, c.Last)),
+				Where: fmt.Sprintf("%s, %s", c.PageLabel(), sentenceLabel(c.First, c.Last)),
 				Bytes: fmt.Sprintf("bytes %d–%d", c.Start, c.End),
 				Text:  textproc.Printable(c.Text),
 			}

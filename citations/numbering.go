@@ -376,6 +376,7 @@ func SpanOf(doc *docstore.Document, first, last int) Span {
 		First: first, Last: last,
 		Start: s, End: e, Page: page,
 		Text: doc.Text[s:e],
+		OCR:  doc.IsOCRPage(page),
 	}
 }
 

@@ -8,6 +8,7 @@ package citations
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -24,6 +25,18 @@ type Span struct {
 	End     int            `json:"end"`
 	Page    int            `json:"page"`
 	Text    string         `json:"text"` // the cited bytes, Text == doc.Text[Start:End]
+	// OCR is set when the cited page was read by OCR from a scan, so its
+	// text may hold recognition errors.
+	OCR bool `json:"ocr,omitempty"`
+}
+
+// PageLabel names the cited page for people: "p. 3", or "p. 3 (OCR)"
+// when the page was read by OCR.
+func (s Span) PageLabel() string {
+	if s.OCR {
+		return fmt.Sprintf("p. %d (OCR)", s.Page)
+	}
+	return fmt.Sprintf("p. %d", s.Page)
 }
 
 // Level is a support verdict.

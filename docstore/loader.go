@@ -154,14 +154,14 @@ func SupportedExtensions() string {
 }
 
 func init() {
-	Register(Format{Kind: "pdf", Extensions: []string{".pdf"}, Description: "PDF (scans with --ocr)", Loader: LoaderFunc(loadPDF)})
-	Register(Format{Kind: "text", Extensions: []string{".txt", ".text"}, Description: "plain text", Loader: LoaderFunc(loadText)})
+	Register(Format{Kind: "pdf", Extensions: []string{".pdf"}, Description: "PDF; pages without a text layer (scans) are read by OCR when asked", Loader: LoaderFunc(loadPDF)})
+	Register(Format{Kind: "text", Extensions: []string{".txt", ".text"}, Description: "plain text (UTF-8)", Loader: LoaderFunc(loadText)})
 	Register(Format{Kind: "markdown", Extensions: []string{".md", ".markdown"}, Description: "Markdown", Loader: LoaderFunc(loadMarkdown)})
-	Register(Format{Kind: "html", Extensions: []string{".html", ".htm", ".xhtml"}, Description: "web pages", Loader: structured(func(b []byte) (*textbuild.Result, error) {
+	Register(Format{Kind: "html", Extensions: []string{".html", ".htm", ".xhtml"}, Description: "web pages: the article, without menus, ads and scripts", Loader: structured(func(b []byte) (*textbuild.Result, error) {
 		return htmltext.Extract(b, htmltext.Options{})
 	})})
 	Register(Format{Kind: "docx", Extensions: []string{".docx"}, Description: "Word documents", Loader: structured(docx.Extract)})
-	Register(Format{Kind: "epub", Extensions: []string{".epub"}, Description: "e-books", Loader: structured(epub.Extract)})
+	Register(Format{Kind: "epub", Extensions: []string{".epub"}, Description: "e-books (EPUB, without DRM): one page per chapter", Loader: structured(epub.Extract)})
 }
 
 // loadText reads a text file: its bytes, verbatim, are the stored text.

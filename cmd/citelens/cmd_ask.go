@@ -214,7 +214,7 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 			if c.Last != c.First {
 				sents = fmt.Sprintf("sentences %d-%d", c.First, c.Last)
 			}
-			fmt.Fprintf(p.w, "[%d] %s, p. %d, %s%s\n    %q\n", n, textproc.OneLine(c.DocName), c.Page, sents, verdict, textproc.OneLine(c.Text))
+			fmt.Fprintf(p.w, "[%d] %s, %s, %s%s\n    %q\n", n, textproc.OneLine(c.DocName), c.PageLabel(), sents, verdict, textproc.OneLine(c.Text))
 		}
 	}
 	if len(ans.Warnings) > 0 {

@@ -91,42 +91,49 @@ func parseTSV(b []byte) ([]tsvWord, error) {
 
 // ocrLine is a line of words.
 type ocrLine struct {
-	words      []tsvWord
-	block, par int
-	box        image.Rectangle
+	words []tsvWord
+	block int
+	box   image.Rectangle
 }
 
 // layout builds a page's text from its words: lines from Tesseract's
-// line numbers, paragraphs from its paragraphs split further at gaps
-// wider than a line, and headings from paragraphs of at most two short
+// line numbers, paragraphs from the lines' spacing, and headings from paragraphs of at most two short
 // lines set at least 1.3 times the page's usual line height.
 func layout(words []tsvWord) Page {
 	var lines []*ocrLine
 	for _, w := range words {
 		if n := len(lines); n > 0 {
 			l := lines[n-1]
-			if l.block == w.block && l.par == w.par && l.words[len(l.words)-1].line == w.line {
+			last := l.words[len(l.words)-1]
+			if l.block == w.block && last.par == w.par && last.line == w.line {
 				l.words = append(l.words, w)
 				l.box = l.box.Union(w.box)
 				continue
 			}
 		}
-		lines = append(lines, &ocrLine{words: []tsvWord{w}, block: w.block, par: w.par, box: w.box})
+		lines = append(lines, &ocrLine{words: []tsvWord{w}, block: w.block, box: w.box})
 	}
 	heights := make([]int, len(lines))
+	var pitches []int
 	for i, l := range lines {
 		heights[i] = l.box.Dy()
+		if i > 0 && lines[i-1].block == l.block && l.box.Min.Y > lines[i-1].box.Min.Y {
+			pitches = append(pitches, l.box.Min.Y-lines[i-1].box.Min.Y)
+		}
 	}
 	body := max(median(heights), 1)
+	pitch := median(pitches)
 
-	// Paragraphs: runs of lines of one Tesseract paragraph with no gap
-	// between them wider than a line.
+	// Paragraphs: runs of lines of one block with no gap between them
+	// wider than the usual line pitch allows. Tesseract's own paragraphs
+	// are not used: in ragged-right text without indents it splits them
+	// at lines that happen to end short.
 	var paras [][]*ocrLine
 	for i, l := range lines {
 		if i > 0 {
 			prev := lines[i-1]
-			gap := l.box.Min.Y - prev.box.Max.Y
-			if prev.block == l.block && prev.par == l.par && gap < body {
+			step := l.box.Min.Y - prev.box.Min.Y
+			if prev.block == l.block && step > 0 && (pitch == 0 || step*2 <= pitch*3) {
 				paras[len(paras)-1] = append(paras[len(paras)-1], l)
 				continue
 			}

@@ -220,11 +220,12 @@ func firstLine(stderr string, err error) string {
 	return err.Error()
 }
 
-// median returns the median of xs (0 for none); xs is sorted in place.
+// median returns the (lower) median of xs, 0 for none; xs is sorted in
+// place.
 func median(xs []int) int {
 	if len(xs) == 0 {
 		return 0
 	}
 	sort.Ints(xs)
-	return xs[len(xs)/2]
+	return xs[(len(xs)-1)/2]
 }

@@ -75,6 +75,8 @@ type Config struct {
 	// section ("" means chosen from the terminal's background). It lives
 	// here because this is where the one config file is read.
 	Theme string `toml:"-" json:"theme,omitempty"`
+	// OCRConfig says how scanned PDF pages are read (config_ocr.go).
+	OCRConfig
 
 	// Path is where the config file was looked for; FileFound reports
 	// whether it existed.
@@ -139,6 +141,7 @@ type fileConfig struct {
 	TUI            struct {
 		Theme *string `toml:"theme"`
 	} `toml:"tui"`
+	fileOCRConfig
 }
 
 // LoadConfigFrom reads the config file at path (a missing file is fine) and
@@ -215,6 +218,7 @@ func (c *Config) readFile(path string) error {
 	setI("max_output", &c.MaxOutput, f.MaxOutput)
 	setI("embed_batch", &c.EmbedBatch, f.EmbedBatch)
 	setS("tui.theme", &c.Theme, f.TUI.Theme)
+	c.readOCR(f.fileOCRConfig)
 	setD("timeout", &c.Timeout, f.Timeout)
 	setD("connect_timeout", &c.ConnectTimeout, f.ConnectTimeout)
 	if f.Temperature != nil {
@@ -293,9 +297,7 @@ func (c *Config) from(name string) string {
 }
 
 func (c *Config) validate() error {
-	bad := func(name, format string, args ...any) error {
-		return fmt.Errorf("%w: %s %s", ErrBadConfig, c.from(name), fmt.Sprintf(format, args...))
-	}
+	bad := func(name, format string, args ...any) error { return errorAt(c, name, format, args...) }
 	if c.BaseURL != "" {
 		u, err := url.Parse(c.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -318,7 +320,7 @@ func (c *Config) validate() error {
 	case c.EmbedBatch < 1 || c.EmbedBatch > 2048:
 		return bad("embed_batch", "is %d; it must be between 1 and 2048", c.EmbedBatch)
 	}
-	return nil
+	return c.validateOCR()
 }
 
 // Endpoint is the base URL requests go to.
@@ -399,6 +401,8 @@ func (c Config) Settings() []Setting {
 		str("timeout", c.Timeout.String()),
 		str("connect_timeout", c.ConnectTimeout.String()),
 		str("embed_batch", strconv.Itoa(c.EmbedBatch)),
+		str("ocr", c.OCR),
+		str("ocr_lang", c.OCRLang),
 		str("tui.theme", c.Theme),
 	}
 }

@@ -202,7 +202,7 @@ func TestTemplate(t *testing.T) {
 			lines = append(lines, strings.TrimPrefix(l, "# "))
 		}
 	}
-	if len(seen) != 11 || seen["api_key"] {
+	if len(seen) != 13 || seen["api_key"] {
 		t.Fatalf("found %d settings in the template: %q", len(lines), lines)
 	}
 	cfg, err = llm.LoadConfigFrom(writeFile(t, strings.Join(lines, "\n")), env(nil))

@@ -57,6 +57,13 @@ const ConfigTemplate = `# citelens configuration.
 # Texts per embeddings request.
 # embed_batch = 64
 
+# Scanned PDFs: "auto" reads the pages without a text layer with Tesseract
+# (Debian: tesseract-ocr, tesseract-ocr-eng, poppler-utils), as
+# 'citelens add --ocr' does; "off" refuses them. ocr_lang: Tesseract
+# languages joined by +, such as "eng+deu".
+# ocr = "off"
+# ocr_lang = "eng"
+
 # The terminal UI. theme: dark, light, high-contrast or no-color; unset, it
 # follows the terminal's background (and NO_COLOR). --theme overrides it.
 [tui]

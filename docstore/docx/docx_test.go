@@ -1,13 +1,23 @@
 package docx
 
 import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/citelens/citelens/docstore/doctest"
+	"github.com/citelens/citelens/docstore/structure"
+	"github.com/citelens/citelens/docstore/textbuild"
+	"github.com/citelens/citelens/docstore/zipread"
 )
 
-func TestTry(t *testing.T) {
-	d := doctest.NewDOCX("Survey report")
+// survey is a Word document with every construct the extractor reads.
+func survey() *doctest.DOCX {
+	d := doctest.NewDOCX("Template leftover")
 	d.Title("Survey of the Harbour Wall")
 	d.Heading(1, "1 Findings")
 	d.Para("The wall |was built in |1874 and rebuilt in 1952.")
@@ -19,18 +29,235 @@ func TestTry(t *testing.T) {
 	d.Table([]string{"Section", "Settlement (mm)"}, []string{"North", "12"}, []string{"South", "31"})
 	d.Numbered(0, "Survey the north arm")
 	d.Numbered(1, "with sonar")
+	d.Numbered(1, "with divers")
 	d.Numbered(0, "Repair the south arm")
-	d.WithDeletion("The cost is ", "unknown", "estimated at £2 million.")
-	d.Heading(4, "Annex")
-	res, err := Extract(d.Bytes())
+	d.WithDeletion("The cost is ", "unknown and ", "estimated at £2 million.")
+	d.Heading(4, "Annex\tA")
+	return d
+}
+
+func spanText(res *textbuild.Result, s structure.Span) string { return res.Text[s.Start:s.End] }
+
+func TestSurvey(t *testing.T) {
+	res, err := Extract(survey().Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("title %q\n%s", res.Title, res.Text)
+	want := `Survey of the Harbour Wall
+
+1 Findings
+
+The wall was built in 1874 and rebuilt in 1952.
+
+Its foundations rest on timber piles.[1]
+
+• Cracks in the parapet
+• Spalling of the coping stones
+
+1.1 Measurements
+
+Table 1: Settlement by section
+
+Section  Settlement (mm)
+North  12
+South  31
+
+1. Survey the north arm
+a) with sonar
+b) with divers
+2. Repair the south arm
+
+The cost is estimated at £2 million.
+
+Annex A
+
+Footnotes
+
+[1] Piles were inspected by divers in 2019.`
+	if res.Text != want {
+		t.Errorf("text\n%s\nwant\n%s", res.Text, want)
+	}
+	if res.Title != "Survey of the Harbour Wall" {
+		t.Errorf("title %q: the Title paragraph comes before the core property", res.Title)
+	}
+	var heads []string
 	for _, h := range res.Headings {
-		t.Logf("h%d %q", h.Level, res.Text[h.Span.Start:h.Span.End])
+		heads = append(heads, fmt.Sprintf("%d %s", h.Level, spanText(res, h.Span)))
+	}
+	if got := strings.Join(heads, " | "); got != "1 1 Findings | 2 1.1 Measurements | 4 Annex A | 1 Footnotes" {
+		t.Errorf("headings %s", got)
+	}
+	if len(res.Tables) != 1 {
+		t.Fatalf("tables %+v", res.Tables)
+	}
+	tb := res.Tables[0]
+	if spanText(res, tb.Caption) != "Table 1: Settlement by section" || len(tb.Header) != 1 || spanText(res, tb.Header[0]) != "Section  Settlement (mm)" ||
+		len(tb.Rows) != 2 || spanText(res, tb.Rows[1]) != "South  31" {
+		t.Errorf("table %+v", tb)
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("warnings %v", res.Warnings)
+	}
+}
+
+// rezip rewrites one part of a DOCX.
+func rezip(t *testing.T, docx []byte, name string, content []byte) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(docx), int64(len(docx)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range zr.File {
+		w, _ := zw.Create(f.Name)
+		if f.Name == name {
+			w.Write(content)
+			continue
+		}
+		rc, _ := f.Open()
+		var b bytes.Buffer
+		b.ReadFrom(rc)
+		rc.Close()
+		w.Write(b.Bytes())
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+func TestBadFilesGetClearErrors(t *testing.T) {
+	good := survey().Bytes()
+	bomb := func() []byte {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		w, _ := zw.Create("word/document.xml")
+		zeros := make([]byte, 1<<20)
+		for range zipread.MaxPartBytes>>20 + 1 {
+			w.Write(zeros)
+		}
+		zw.Close()
+		return buf.Bytes()
+	}()
+	for _, c := range []struct {
+		name    string
+		file    []byte
+		mention string
+	}{
+		{"not a zip", []byte("plain text, not a zip"), "not a DOCX file"},
+		{"encrypted", append([]byte{0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1}, make([]byte, 512)...), "password-protected"},
+		{"malformed XML", rezip(t, good, "word/document.xml", []byte(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>cut`)), "malformed"},
+		{"zip bomb", bomb, "zip bomb"},
+	} {
+		_, err := Extract(c.file)
+		if err == nil || !strings.Contains(err.Error(), c.mention) {
+			t.Errorf("%s: %v, want an error mentioning %q", c.name, err, c.mention)
+		}
+		if c.name == "zip bomb" && !errors.Is(err, zipread.ErrTooLarge) {
+			t.Errorf("zip bomb: %v does not wrap ErrTooLarge", err)
+		}
+	}
+	// A package without word/document.xml is not a Word document.
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("xl/workbook.xml")
+	w.Write([]byte("<workbook/>"))
+	zw.Close()
+	if _, err := Extract(buf.Bytes()); err == nil || !strings.Contains(err.Error(), "not a Word document") {
+		t.Errorf("a spreadsheet: %v", err)
+	}
+	// Broken styles cost headings, not the document.
+	res, err := Extract(rezip(t, good, "word/styles.xml", []byte("<w:styles><w:style")))
+	if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Text, "1874") {
+		t.Errorf("broken styles: %v %v", err, res)
+	}
+}
+
+func FuzzExtract(f *testing.F) {
+	f.Add(survey().Bytes())
+	f.Add(doctest.NewDOCX("").Bytes())
+	f.Fuzz(func(t *testing.T, file []byte) {
+		res, err := Extract(file)
+		if err != nil {
+			return
+		}
+		checkResult(t, res)
+	})
+}
+
+// FuzzDocumentXML fuzzes the body parser with a document.xml inside a
+// valid package, where a fuzzer mutating the zip would rarely reach.
+func FuzzDocumentXML(f *testing.F) {
+	good := survey().Bytes()
+	zr, _ := zip.NewReader(bytes.NewReader(good), int64(len(good)))
+	for _, zf := range zr.File {
+		if zf.Name == "word/document.xml" {
+			rc, _ := zf.Open()
+			var b bytes.Buffer
+			b.ReadFrom(rc)
+			rc.Close()
+			f.Add(b.Bytes())
+		}
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		x := &extractor{notes: map[string]*noteList{}}
+		if err := x.body(doc); err != nil {
+			return
+		}
+		checkResult(t, x.b.Result())
+	})
+}
+
+func checkResult(t *testing.T, res *textbuild.Result) {
+	t.Helper()
+	if !utf8.ValidString(res.Text) {
+		t.Fatalf("invalid UTF-8")
+	}
+	for _, h := range res.Headings {
+		if !h.Span.Valid(len(res.Text)) {
+			t.Fatalf("heading %+v outside the text", h)
+		}
 	}
 	for _, tb := range res.Tables {
-		t.Logf("table cap %q header %d rows %d", res.Text[tb.Caption.Start:tb.Caption.End], len(tb.Header), len(tb.Rows))
+		for _, s := range append(append([]structure.Span{}, tb.Header...), tb.Rows...) {
+			if !s.Valid(len(res.Text)) {
+				t.Fatalf("row %+v outside the text", s)
+			}
+		}
+	}
+}
+
+// oneMegabyte is a Word document of about 1 MB of text: the survey's
+// sections repeated.
+func oneMegabyte() []byte {
+	d := doctest.NewDOCX("Big")
+	n := 0
+	for i := 0; n < 1<<20; i++ {
+		d.Heading(1, fmt.Sprintf("%d Section", i))
+		for _, p := range []string{
+			"The wall was built in 1874 and rebuilt in 1952, |when the harbour was |deepened for larger ships and the old quay was taken down stone by stone.",
+			"Inspectors found cracks in the parapet and spalling of the coping stones along most of the north arm, and recommended repairs within five years.",
+		} {
+			d.Para(p)
+			n += len(p)
+		}
+		d.Table([]string{"Section", "Settlement (mm)"}, []string{"North", "12"}, []string{"South", "31"})
+		d.Bullet("Cracks in the parapet")
+		n += 80
+	}
+	return d.Bytes()
+}
+
+func BenchmarkExtract1MB(b *testing.B) {
+	file := oneMegabyte()
+	res, err := Extract(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(len(res.Text))/(1<<20), "MB-text")
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Extract(file); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -1,22 +1,211 @@
 package epub
 
 import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/citelens/citelens/docstore/doctest"
+	"github.com/citelens/citelens/docstore/structure"
+	"github.com/citelens/citelens/docstore/textbuild"
 )
 
-func TestTry(t *testing.T) {
-	b := doctest.EPUB("The Lighthouse Keepers",
+// keepers is a two-chapter book: the first chapter's h1 repeats its
+// table-of-contents title, the second has no heading at all.
+func keepers() []byte {
+	return doctest.EPUB("The Lighthouse Keepers",
 		doctest.Chapter{Title: "Chapter 1: The Rock", Body: `<h1>Chapter 1: The Rock</h1><p>The lighthouse stood on a rock <a id="n1"/>eleven miles out.</p><h2>Arrival</h2><p>Keepers arrived by boat every fortnight.</p>`},
-		doctest.Chapter{Title: "Chapter 2: Storms", Body: `<p class="first">In the winter of 1896 the keepers were cut off for nine weeks.</p><table><tr><th>Year</th><th>Weeks cut off</th></tr><tr><td>1896</td><td>9</td></tr></table>`},
+		doctest.Chapter{Title: "Chapter 2: Storms", Body: `<div/><p class="first">In the winter of 1896 the keepers were cut off for nine weeks.</p><table><tr><th>Year</th><th>Weeks cut off</th></tr><tr><td>1896</td><td>9</td></tr></table>`},
 	)
-	res, err := Extract(b)
+}
+
+func spanText(res *textbuild.Result, s structure.Span) string { return res.Text[s.Start:s.End] }
+
+func TestTwoChapters(t *testing.T) {
+	res, err := Extract(keepers())
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("title %q pages %v warn %v\n%s", res.Title, res.PageStarts, res.Warnings, res.Text)
+	checkResult(t, res)
+	ch2 := "Chapter 2: Storms\n\nIn the winter of 1896 the keepers were cut off for nine weeks.\n\nYear  Weeks cut off\n1896  9"
+	want := "Chapter 1: The Rock\n\nThe lighthouse stood on a rock eleven miles out.\n\nArrival\n\nKeepers arrived by boat every fortnight.\n\n" + ch2
+	if res.Text != want {
+		t.Errorf("text\n%q\nwant\n%q", res.Text, want)
+	}
+	if res.Title != "The Lighthouse Keepers" || len(res.Warnings) != 0 {
+		t.Errorf("title %q, warnings %v", res.Title, res.Warnings)
+	}
+	// One page per chapter, in spine order (the archive has them the
+	// other way round).
+	if len(res.PageStarts) != 2 || res.PageStarts[0] != 0 || res.Text[res.PageStarts[1]:] != ch2 {
+		t.Errorf("page starts %v", res.PageStarts)
+	}
+	var heads []string
 	for _, h := range res.Headings {
-		t.Logf("h%d %q", h.Level, res.Text[h.Span.Start:h.Span.End])
+		heads = append(heads, fmt.Sprintf("%d %s", h.Level, spanText(res, h.Span)))
+	}
+	if got := strings.Join(heads, " | "); got != "1 Chapter 1: The Rock | 2 Arrival | 1 Chapter 2: Storms" {
+		t.Errorf("headings %s", got)
+	}
+	if len(res.Tables) != 1 || len(res.Tables[0].Header) != 1 || spanText(res, res.Tables[0].Rows[0]) != "1896  9" {
+		t.Errorf("tables %+v", res.Tables)
+	}
+}
+
+func TestChapterTitleShiftsItsHeadings(t *testing.T) {
+	book := doctest.EPUB("B", doctest.Chapter{Title: "Part One", Body: `<h1>Loomings</h1><p>Call me Ishmael.</p><h2>Later</h2><p>Text.</p>`})
+	res, err := Extract(book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var heads []string
+	for _, h := range res.Headings {
+		heads = append(heads, fmt.Sprintf("%d %s", h.Level, spanText(res, h.Span)))
+	}
+	if got := strings.Join(heads, " | "); got != "1 Part One | 2 Loomings | 3 Later" {
+		t.Errorf("headings %s", got)
+	}
+}
+
+// edit rewrites or drops (nil) parts of an EPUB.
+func edit(t *testing.T, book []byte, parts map[string][]byte) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(book), int64(len(book)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range zr.File {
+		content, replaced := parts[f.Name]
+		if replaced && content == nil {
+			continue
+		}
+		if !replaced {
+			rc, _ := f.Open()
+			var b bytes.Buffer
+			b.ReadFrom(rc)
+			rc.Close()
+			content = b.Bytes()
+		}
+		w, _ := zw.Create(f.Name)
+		w.Write(content)
+	}
+	for name, content := range parts {
+		if _, err := zr.Open(name); err != nil && content != nil {
+			w, _ := zw.Create(name)
+			w.Write(content)
+		}
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+func TestBadBooks(t *testing.T) {
+	good := keepers()
+	drm := []byte(`<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData><enc:CipherData><enc:CipherReference URI="OEBPS/text/part01.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>`)
+	fonts := []byte(`<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData><enc:CipherData><enc:CipherReference URI="OEBPS/fonts/a.otf"/></enc:CipherData></enc:EncryptedData></encryption>`)
+	for _, c := range []struct {
+		name    string
+		book    []byte
+		mention string
+	}{
+		{"not a zip", []byte("hello"), "not an EPUB file"},
+		{"no container", edit(t, good, map[string][]byte{"META-INF/container.xml": nil}), "no META-INF/container.xml"},
+		{"broken package", edit(t, good, map[string][]byte{"OEBPS/content.opf": []byte("<package><manifest>")}), "malformed"},
+		{"DRM", edit(t, good, map[string][]byte{"META-INF/encryption.xml": drm}), "DRM"},
+	} {
+		if _, err := Extract(c.book); err == nil || !strings.Contains(err.Error(), c.mention) {
+			t.Errorf("%s: %v, want an error mentioning %q", c.name, err, c.mention)
+		}
+	}
+	// Obfuscated fonts are no DRM; a missing chapter costs that chapter.
+	res, err := Extract(edit(t, good, map[string][]byte{"META-INF/encryption.xml": fonts, "OEBPS/text/part02.xhtml": nil}))
+	if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "part02.xhtml") || !strings.HasPrefix(res.Text, "Chapter 2") {
+		t.Errorf("missing chapter: %v %+v", err, res)
+	}
+	// Without a navigation document the NCX names the chapters.
+	res, err = Extract(edit(t, good, map[string][]byte{"OEBPS/nav.xhtml": []byte("<html><body><p>no nav</p></body></html>")}))
+	if err != nil || !strings.Contains(res.Text, "Chapter 2: Storms\n\nIn the winter") {
+		t.Errorf("NCX titles: %v %+v", err, res)
+	}
+}
+
+func checkResult(t *testing.T, res *textbuild.Result) {
+	t.Helper()
+	if !utf8.ValidString(res.Text) {
+		t.Fatalf("invalid UTF-8")
+	}
+	for i, s := range res.PageStarts {
+		if int(s) > len(res.Text) || i > 0 && s < res.PageStarts[i-1] {
+			t.Fatalf("page starts %v", res.PageStarts)
+		}
+	}
+	for _, h := range res.Headings {
+		if !h.Span.Valid(len(res.Text)) || h.Level < 1 {
+			t.Fatalf("heading %+v outside the text", h)
+		}
+	}
+}
+
+func FuzzExtract(f *testing.F) {
+	f.Add(keepers())
+	f.Fuzz(func(t *testing.T, book []byte) {
+		res, err := Extract(book)
+		if err != nil {
+			return
+		}
+		checkResult(t, res)
+	})
+}
+
+// FuzzPackage fuzzes the package document inside a valid book, where a
+// fuzzer mutating the zip would rarely reach.
+func FuzzPackage(f *testing.F) {
+	f.Add([]byte(`<package><metadata><title>T</title></metadata><manifest><item id="a" href="text/part01.xhtml%20#x" media-type="application/xhtml+xml"/><item id="n" href="nav.xhtml" properties="nav"/></manifest><spine toc="a"><itemref idref="a"/><itemref idref="a"/><itemref idref="zz"/></spine></package>`))
+	book := keepers()
+	f.Fuzz(func(t *testing.T, opf []byte) {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		zr, _ := zip.NewReader(bytes.NewReader(book), int64(len(book)))
+		for _, zf := range zr.File {
+			w, _ := zw.Create(zf.Name)
+			if zf.Name == "OEBPS/content.opf" {
+				w.Write(opf)
+				continue
+			}
+			rc, _ := zf.Open()
+			var b bytes.Buffer
+			b.ReadFrom(rc)
+			rc.Close()
+			w.Write(b.Bytes())
+		}
+		zw.Close()
+		res, err := Extract(buf.Bytes())
+		if err != nil {
+			return
+		}
+		checkResult(t, res)
+	})
+}
+
+func BenchmarkExtract1MB(b *testing.B) {
+	para := "<p>The lighthouse stood on a rock eleven miles out, and the keepers arrived by boat every fortnight when the sea allowed it.</p>"
+	var chapters []doctest.Chapter
+	n := 0
+	for i := 0; n < 1<<20; i++ {
+		body := fmt.Sprintf("<h1>Chapter %d</h1>", i+1) + strings.Repeat(para, 200)
+		chapters = append(chapters, doctest.Chapter{Title: fmt.Sprintf("Chapter %d", i+1), Body: body})
+		n += len(body)
+	}
+	book := doctest.EPUB("Big", chapters...)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Extract(book); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -159,6 +159,7 @@ type writer struct {
 	para   strings.Builder // inline text of the block being gathered
 	lines  bool            // the block had a <br>: its parts are lines
 	marker string          // list marker for the next line written
+	lists  int             // depth of lists being written
 }
 
 // flush writes the inline text gathered so far as a paragraph, or as a
@@ -221,8 +222,11 @@ func (w *writer) node(n *html.Node) {
 		w.b.Preformatted(textOf(n))
 	case atom.Ul, atom.Ol, atom.Menu:
 		w.endBlock()
+		w.lists++
 		w.list(n)
-		w.b.EndGroup()
+		if w.lists--; w.lists == 0 { // a nested list's items go on with its parent's
+			w.b.EndGroup()
+		}
 	case atom.Table:
 		w.endBlock()
 		w.table(n)

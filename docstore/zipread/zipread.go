@@ -40,7 +40,7 @@ type Archive struct {
 func Open(content []byte, kind string) (*Archive, error) {
 	zr, err := zip.NewReader(bytes.NewReader(content), int64(len(content)))
 	if err != nil {
-		return nil, fmt.Errorf("not a %s file: it is not a readable zip archive (%v)", kind, err)
+		return nil, fmt.Errorf("not %s %s file: it is not a readable zip archive (%v)", article(kind), kind, err)
 	}
 	if len(zr.File) > MaxEntries {
 		return nil, fmt.Errorf("the %s lists %d files, over the %d citelens reads", kind, len(zr.File), MaxEntries)
@@ -106,4 +106,12 @@ func (a *Archive) Read(name string) ([]byte, error) {
 		return nil, fmt.Errorf("the %s's %s is damaged (%v)", a.kind, name, err)
 	}
 	return data, nil
+}
+
+// article is "an" before a kind read with a vowel sound (EPUB), else "a".
+func article(kind string) string {
+	if kind != "" && strings.ContainsRune("AEIOU", rune(kind[0])) {
+		return "an"
+	}
+	return "a"
 }

@@ -205,13 +205,7 @@ func (s *Strategy) statements(ctx context.Context, req engine.Request, opt Optio
 		if err != nil {
 			return nil, err
 		}
-		first, last := g.first, g.last
-		span := citations.Span{
-			Doc: d.ID, DocName: d.Name, First: first, Last: last,
-			Start: int(d.Sentences[first].Start), End: int(d.Sentences[last].End),
-			Page: int(d.Sentences[first].Page),
-		}
-		span.Text = d.Text[span.Start:span.End]
+		span := citations.SpanOf(d, g.first, g.last)
 		st := citations.Statement{Text: span.Text, Citations: []citations.Span{span}}
 		citations.Verify(&st)
 		out = append(out, st)

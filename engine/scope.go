@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/citelens/citelens/docstore"
@@ -92,6 +94,25 @@ func Kilo(n int) string {
 		return strconv.Itoa(n)
 	}
 	return strconv.Itoa((n+500)/1000) + "k"
+}
+
+// Ranges writes numbers (pages, chunks) sorted, as ranges: "1-3, 7".
+func Ranges(xs []int) string {
+	xs = slices.Compact(slices.Sorted(slices.Values(xs)))
+	var parts []string
+	for i := 0; i < len(xs); {
+		j := i
+		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", xs[i], xs[j]))
+		} else {
+			parts = append(parts, fmt.Sprint(xs[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
 }
 
 // RetryStage tells the user why an answer is waiting on the server.

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine"
 )
 
 func init() {
@@ -80,30 +80,12 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	fmt.Fprintf(a.stdout, "pages      %d\nsentences  %d\nchunks     %d\nbytes      %d\nadded      %s\n",
 		i.Pages, i.NumSents, i.NumChunks, i.Bytes, i.Added.Local().Format("2006-01-02 15:04:05"))
 	if len(i.OCRPages) > 0 {
-		fmt.Fprintf(a.stdout, "ocr pages  %s (read from their image; may hold recognition errors)\n", pageRanges(i.OCRPages))
+		fmt.Fprintf(a.stdout, "ocr pages  %s (read from their image; may hold recognition errors)\n", engine.Ranges(i.OCRPages))
 	}
 	for _, w := range i.Warnings {
 		fmt.Fprintf(a.stdout, "warning    %s\n", textproc.OneLine(w))
 	}
 	return nil
-}
-
-// pageRanges writes sorted page numbers compactly: "1-3, 7".
-func pageRanges(pages []int) string {
-	var parts []string
-	for i := 0; i < len(pages); {
-		j := i
-		for j+1 < len(pages) && pages[j+1] == pages[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", pages[i], pages[j]))
-		} else {
-			parts = append(parts, fmt.Sprint(pages[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ", ")
 }
 
 // pageSpan returns the byte range of page n (1-based) of d.

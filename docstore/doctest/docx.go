@@ -117,6 +117,12 @@ func runs(text string) string {
 	return sb.String()
 }
 
+// DocumentXML returns the document's word/document.xml.
+func (d *DOCX) DocumentXML() []byte {
+	return []byte(xmlHead + `<w:document ` + wNS + `><w:body>` + d.body.String() +
+		`<w:sectPr><w:pgSz w:w="12240" w:h="15840"/></w:sectPr></w:body></w:document>`)
+}
+
 // Bytes returns the .docx file.
 func (d *DOCX) Bytes() []byte {
 	var notes strings.Builder
@@ -151,8 +157,7 @@ func (d *DOCX) Bytes() []byte {
 		{"word/styles.xml", docxStyles},
 		{"word/numbering.xml", docxNumbering},
 		{"word/footnotes.xml", notes.String()},
-		{"word/document.xml", xmlHead + `<w:document ` + wNS + `><w:body>` + d.body.String() +
-			`<w:sectPr><w:pgSz w:w="12240" w:h="15840"/></w:sectPr></w:body></w:document>`},
+		{"word/document.xml", string(d.DocumentXML())},
 	})
 }
 

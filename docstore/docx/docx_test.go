@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/citelens/citelens/docstore/doctest"
 	"github.com/citelens/citelens/docstore/structure"
@@ -80,11 +79,7 @@ Footnotes
 	if res.Title != "Survey of the Harbour Wall" {
 		t.Errorf("title %q: the Title paragraph comes before the core property", res.Title)
 	}
-	var heads []string
-	for _, h := range res.Headings {
-		heads = append(heads, fmt.Sprintf("%d %s", h.Level, spanText(res, h.Span)))
-	}
-	if got := strings.Join(heads, " | "); got != "1 1 Findings | 2 1.1 Measurements | 4 Annex A | 1 Footnotes" {
+	if got := doctest.Outline(res); got != "1 1 Findings | 2 1.1 Measurements | 4 Annex A | 1 Footnotes" {
 		t.Errorf("headings %s", got)
 	}
 	if len(res.Tables) != 1 {
@@ -100,30 +95,6 @@ Footnotes
 	}
 }
 
-// rezip rewrites one part of a DOCX.
-func rezip(t *testing.T, docx []byte, name string, content []byte) []byte {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(docx), int64(len(docx)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, f := range zr.File {
-		w, _ := zw.Create(f.Name)
-		if f.Name == name {
-			w.Write(content)
-			continue
-		}
-		rc, _ := f.Open()
-		var b bytes.Buffer
-		b.ReadFrom(rc)
-		rc.Close()
-		w.Write(b.Bytes())
-	}
-	zw.Close()
-	return buf.Bytes()
-}
 
 func TestBadFilesGetClearErrors(t *testing.T) {
 	good := survey().Bytes()
@@ -145,7 +116,7 @@ func TestBadFilesGetClearErrors(t *testing.T) {
 	}{
 		{"not a zip", []byte("plain text, not a zip"), "not a DOCX file"},
 		{"encrypted", append([]byte{0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1}, make([]byte, 512)...), "password-protected"},
-		{"malformed XML", rezip(t, good, "word/document.xml", []byte(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>cut`)), "malformed"},
+		{"malformed XML", doctest.Rezip(good, map[string][]byte{"word/document.xml": []byte(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>cut`)}), "malformed"},
 		{"zip bomb", bomb, "zip bomb"},
 	} {
 		_, err := Extract(c.file)
@@ -166,7 +137,7 @@ func TestBadFilesGetClearErrors(t *testing.T) {
 		t.Errorf("a spreadsheet: %v", err)
 	}
 	// Broken styles cost headings, not the document.
-	res, err := Extract(rezip(t, good, "word/styles.xml", []byte("<w:styles><w:style")))
+	res, err := Extract(doctest.Rezip(good, map[string][]byte{"word/styles.xml": []byte("<w:styles><w:style")}))
 	if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Text, "1874") {
 		t.Errorf("broken styles: %v %v", err, res)
 	}
@@ -175,55 +146,18 @@ func TestBadFilesGetClearErrors(t *testing.T) {
 func FuzzExtract(f *testing.F) {
 	f.Add(survey().Bytes())
 	f.Add(doctest.NewDOCX("").Bytes())
-	f.Fuzz(func(t *testing.T, file []byte) {
-		res, err := Extract(file)
-		if err != nil {
-			return
-		}
-		checkResult(t, res)
-	})
+	doctest.Fuzz(f, Extract)
 }
 
 // FuzzDocumentXML fuzzes the body parser with a document.xml inside a
 // valid package, where a fuzzer mutating the zip would rarely reach.
 func FuzzDocumentXML(f *testing.F) {
-	good := survey().Bytes()
-	zr, _ := zip.NewReader(bytes.NewReader(good), int64(len(good)))
-	for _, zf := range zr.File {
-		if zf.Name == "word/document.xml" {
-			rc, _ := zf.Open()
-			var b bytes.Buffer
-			b.ReadFrom(rc)
-			rc.Close()
-			f.Add(b.Bytes())
-		}
-	}
-	f.Fuzz(func(t *testing.T, doc []byte) {
+	f.Add(survey().DocumentXML())
+	doctest.Fuzz(f, func(doc []byte) (*textbuild.Result, error) {
 		x := &extractor{notes: map[string]*noteList{}}
-		if err := x.body(doc); err != nil {
-			return
-		}
-		checkResult(t, x.b.Result())
+		err := x.body(doc)
+		return x.b.Result(), err
 	})
-}
-
-func checkResult(t *testing.T, res *textbuild.Result) {
-	t.Helper()
-	if !utf8.ValidString(res.Text) {
-		t.Fatalf("invalid UTF-8")
-	}
-	for _, h := range res.Headings {
-		if !h.Span.Valid(len(res.Text)) {
-			t.Fatalf("heading %+v outside the text", h)
-		}
-	}
-	for _, tb := range res.Tables {
-		for _, s := range append(append([]structure.Span{}, tb.Header...), tb.Rows...) {
-			if !s.Valid(len(res.Text)) {
-				t.Fatalf("row %+v outside the text", s)
-			}
-		}
-	}
 }
 
 // oneMegabyte is a Word document of about 1 MB of text: the survey's

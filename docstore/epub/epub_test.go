@@ -1,12 +1,9 @@
 package epub
 
 import (
-	"archive/zip"
-	"bytes"
 	"fmt"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/citelens/citelens/docstore/doctest"
 	"github.com/citelens/citelens/docstore/structure"
@@ -29,7 +26,7 @@ func TestTwoChapters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkResult(t, res)
+	doctest.CheckResult(t, res)
 	ch2 := "Chapter 2: Storms\n\nIn the winter of 1896 the keepers were cut off for nine weeks.\n\nYear  Weeks cut off\n1896  9"
 	want := "Chapter 1: The Rock\n\nThe lighthouse stood on a rock eleven miles out.\n\nArrival\n\nKeepers arrived by boat every fortnight.\n\n" + ch2
 	if res.Text != want {
@@ -43,11 +40,7 @@ func TestTwoChapters(t *testing.T) {
 	if len(res.PageStarts) != 2 || res.PageStarts[0] != 0 || res.Text[res.PageStarts[1]:] != ch2 {
 		t.Errorf("page starts %v", res.PageStarts)
 	}
-	var heads []string
-	for _, h := range res.Headings {
-		heads = append(heads, fmt.Sprintf("%d %s", h.Level, spanText(res, h.Span)))
-	}
-	if got := strings.Join(heads, " | "); got != "1 Chapter 1: The Rock | 2 Arrival | 1 Chapter 2: Storms" {
+	if got := doctest.Outline(res); got != "1 Chapter 1: The Rock | 2 Arrival | 1 Chapter 2: Storms" {
 		t.Errorf("headings %s", got)
 	}
 	if len(res.Tables) != 1 || len(res.Tables[0].Header) != 1 || spanText(res, res.Tables[0].Rows[0]) != "1896  9" {
@@ -61,48 +54,11 @@ func TestChapterTitleShiftsItsHeadings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var heads []string
-	for _, h := range res.Headings {
-		heads = append(heads, fmt.Sprintf("%d %s", h.Level, spanText(res, h.Span)))
-	}
-	if got := strings.Join(heads, " | "); got != "1 Part One | 2 Loomings | 3 Later" {
+	if got := doctest.Outline(res); got != "1 Part One | 2 Loomings | 3 Later" {
 		t.Errorf("headings %s", got)
 	}
 }
 
-// edit rewrites or drops (nil) parts of an EPUB.
-func edit(t *testing.T, book []byte, parts map[string][]byte) []byte {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(book), int64(len(book)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, f := range zr.File {
-		content, replaced := parts[f.Name]
-		if replaced && content == nil {
-			continue
-		}
-		if !replaced {
-			rc, _ := f.Open()
-			var b bytes.Buffer
-			b.ReadFrom(rc)
-			rc.Close()
-			content = b.Bytes()
-		}
-		w, _ := zw.Create(f.Name)
-		w.Write(content)
-	}
-	for name, content := range parts {
-		if _, err := zr.Open(name); err != nil && content != nil {
-			w, _ := zw.Create(name)
-			w.Write(content)
-		}
-	}
-	zw.Close()
-	return buf.Bytes()
-}
 
 func TestBadBooks(t *testing.T) {
 	good := keepers()
@@ -114,52 +70,30 @@ func TestBadBooks(t *testing.T) {
 		mention string
 	}{
 		{"not a zip", []byte("hello"), "not an EPUB file"},
-		{"no container", edit(t, good, map[string][]byte{"META-INF/container.xml": nil}), "no META-INF/container.xml"},
-		{"broken package", edit(t, good, map[string][]byte{"OEBPS/content.opf": []byte("<package><manifest>")}), "malformed"},
-		{"DRM", edit(t, good, map[string][]byte{"META-INF/encryption.xml": drm}), "DRM"},
+		{"no container", doctest.Rezip(good, map[string][]byte{"META-INF/container.xml": nil}), "no META-INF/container.xml"},
+		{"broken package", doctest.Rezip(good, map[string][]byte{"OEBPS/content.opf": []byte("<package><manifest>")}), "malformed"},
+		{"DRM", doctest.Rezip(good, map[string][]byte{"META-INF/encryption.xml": drm}), "DRM"},
 	} {
 		if _, err := Extract(c.book); err == nil || !strings.Contains(err.Error(), c.mention) {
 			t.Errorf("%s: %v, want an error mentioning %q", c.name, err, c.mention)
 		}
 	}
 	// Obfuscated fonts are no DRM; a missing chapter costs that chapter.
-	res, err := Extract(edit(t, good, map[string][]byte{"META-INF/encryption.xml": fonts, "OEBPS/text/part02.xhtml": nil}))
+	res, err := Extract(doctest.Rezip(good, map[string][]byte{"META-INF/encryption.xml": fonts, "OEBPS/text/part02.xhtml": nil}))
 	if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "part02.xhtml") || !strings.HasPrefix(res.Text, "Chapter 2") {
 		t.Errorf("missing chapter: %v %+v", err, res)
 	}
 	// Without a navigation document the NCX names the chapters.
-	res, err = Extract(edit(t, good, map[string][]byte{"OEBPS/nav.xhtml": []byte("<html><body><p>no nav</p></body></html>")}))
+	res, err = Extract(doctest.Rezip(good, map[string][]byte{"OEBPS/nav.xhtml": []byte("<html><body><p>no nav</p></body></html>")}))
 	if err != nil || !strings.Contains(res.Text, "Chapter 2: Storms\n\nIn the winter") {
 		t.Errorf("NCX titles: %v %+v", err, res)
 	}
 }
 
-func checkResult(t *testing.T, res *textbuild.Result) {
-	t.Helper()
-	if !utf8.ValidString(res.Text) {
-		t.Fatalf("invalid UTF-8")
-	}
-	for i, s := range res.PageStarts {
-		if int(s) > len(res.Text) || i > 0 && s < res.PageStarts[i-1] {
-			t.Fatalf("page starts %v", res.PageStarts)
-		}
-	}
-	for _, h := range res.Headings {
-		if !h.Span.Valid(len(res.Text)) || h.Level < 1 {
-			t.Fatalf("heading %+v outside the text", h)
-		}
-	}
-}
 
 func FuzzExtract(f *testing.F) {
 	f.Add(keepers())
-	f.Fuzz(func(t *testing.T, book []byte) {
-		res, err := Extract(book)
-		if err != nil {
-			return
-		}
-		checkResult(t, res)
-	})
+	doctest.Fuzz(f, Extract)
 }
 
 // FuzzPackage fuzzes the package document inside a valid book, where a
@@ -167,28 +101,8 @@ func FuzzExtract(f *testing.F) {
 func FuzzPackage(f *testing.F) {
 	f.Add([]byte(`<package><metadata><title>T</title></metadata><manifest><item id="a" href="text/part01.xhtml%20#x" media-type="application/xhtml+xml"/><item id="n" href="nav.xhtml" properties="nav"/></manifest><spine toc="a"><itemref idref="a"/><itemref idref="a"/><itemref idref="zz"/></spine></package>`))
 	book := keepers()
-	f.Fuzz(func(t *testing.T, opf []byte) {
-		var buf bytes.Buffer
-		zw := zip.NewWriter(&buf)
-		zr, _ := zip.NewReader(bytes.NewReader(book), int64(len(book)))
-		for _, zf := range zr.File {
-			w, _ := zw.Create(zf.Name)
-			if zf.Name == "OEBPS/content.opf" {
-				w.Write(opf)
-				continue
-			}
-			rc, _ := zf.Open()
-			var b bytes.Buffer
-			b.ReadFrom(rc)
-			rc.Close()
-			w.Write(b.Bytes())
-		}
-		zw.Close()
-		res, err := Extract(buf.Bytes())
-		if err != nil {
-			return
-		}
-		checkResult(t, res)
+	doctest.Fuzz(f, func(opf []byte) (*textbuild.Result, error) {
+		return Extract(doctest.Rezip(book, map[string][]byte{"OEBPS/content.opf": opf}))
 	})
 }
 

@@ -4,8 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/citelens/citelens/docstore/doctest"
 	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/docstore/textbuild"
 )
@@ -16,35 +16,10 @@ func extract(t *testing.T, page string, opt Options) *textbuild.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkResult(t, res)
+	doctest.CheckResult(t, res)
 	return res
 }
 
-// checkResult verifies what every extraction must hold: valid UTF-8 with
-// no control character but newlines, and spans inside the text.
-func checkResult(t testing.TB, res *textbuild.Result) {
-	t.Helper()
-	if !utf8.ValidString(res.Text) {
-		t.Fatalf("invalid UTF-8 in %q", res.Text)
-	}
-	for i, r := range res.Text {
-		if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r < 0xa0 {
-			t.Fatalf("control character %U at %d", r, i)
-		}
-	}
-	for _, h := range res.Headings {
-		if !h.Span.Valid(len(res.Text)) || h.Level < 1 {
-			t.Fatalf("heading %+v outside the text of %d bytes", h, len(res.Text))
-		}
-	}
-	for _, tb := range res.Tables {
-		for _, s := range append(append([]structure.Span{}, tb.Header...), tb.Rows...) {
-			if !s.Valid(len(res.Text)) || strings.Contains(res.Text[s.Start:s.End], "\n") {
-				t.Fatalf("table row %+v is not one line of the text", s)
-			}
-		}
-	}
-}
 
 func spanText(res *textbuild.Result, s structure.Span) string { return res.Text[s.Start:s.End] }
 
@@ -77,14 +52,12 @@ func TestArticlePageKeepsTheArticleOnly(t *testing.T) {
 			t.Errorf("the text keeps boilerplate %q:\n%s", junk, res.Text)
 		}
 	}
-	var heads []string
 	for _, h := range res.Headings {
-		heads = append(heads, strings.Repeat("#", h.Level)+" "+spanText(res, h.Span))
 		if h.Source != structure.SourceMarkup {
 			t.Errorf("heading source %v", h.Source)
 		}
 	}
-	if got := strings.Join(heads, " | "); got != "# Kestrel Bridge reopens after two-year repair | ## What was repaired | ## Tolls and traffic | ### Night closures" {
+	if got := doctest.Outline(res); got != "1 Kestrel Bridge reopens after two-year repair | 2 What was repaired | 2 Tolls and traffic | 3 Night closures" {
 		t.Errorf("headings %s", got)
 	}
 	if len(res.Tables) != 1 {
@@ -192,7 +165,7 @@ func FuzzExtract(f *testing.F) {
 		if err != nil {
 			return
 		}
-		checkResult(t, res)
+		doctest.CheckResult(t, res)
 	})
 }
 

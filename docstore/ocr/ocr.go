@@ -176,29 +176,18 @@ func Recognize(ctx context.Context, content []byte, pages []int, opt Options, pr
 // into tesseract, whose TSV is parsed into the page.
 func recognizePage(ctx context.Context, pdf string, page int, opt Options) (Page, error) {
 	n := fmt.Sprint(page)
-	render := exec.CommandContext(ctx, "pdftoppm", "-r", fmt.Sprint(opt.dpi()), "-gray", "-png", "-f", n, "-l", n, "-singlefile", pdf)
-	var renderErr bytes.Buffer
-	render.Stderr = &renderErr
-	png, err := render.Output()
+	png, err := output(exec.CommandContext(ctx, "pdftoppm", "-r", fmt.Sprint(opt.dpi()), "-gray", "-png", "-f", n, "-l", n, "-singlefile", pdf))
 	if err != nil {
-		if ctx.Err() != nil {
-			return Page{}, ctx.Err()
-		}
-		return Page{}, fmt.Errorf("page %d cannot be rendered for OCR: pdftoppm: %s", page, firstLine(renderErr.String(), err))
+		return Page{}, toolError(ctx, err, "page %d cannot be rendered for OCR: pdftoppm: %w", page)
 	}
 	read := exec.CommandContext(ctx, "tesseract", "stdin", "stdout", "-l", opt.languages(), "--dpi", fmt.Sprint(opt.dpi()), "--psm", "3", "tsv")
 	// One thread per tesseract: pages are already read in parallel, and
 	// OpenMP threads on top of that slow every page down.
 	read.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
 	read.Stdin = bytes.NewReader(png)
-	var readErr bytes.Buffer
-	read.Stderr = &readErr
-	tsv, err := read.Output()
+	tsv, err := output(read)
 	if err != nil {
-		if ctx.Err() != nil {
-			return Page{}, ctx.Err()
-		}
-		return Page{}, fmt.Errorf("page %d cannot be read by OCR: tesseract: %s", page, firstLine(readErr.String(), err))
+		return Page{}, toolError(ctx, err, "page %d cannot be read by OCR: tesseract: %w", page)
 	}
 	words, err := parseTSV(tsv)
 	if err != nil {
@@ -209,15 +198,30 @@ func recognizePage(ctx context.Context, pdf string, page int, opt Options) (Page
 	return p, nil
 }
 
-// firstLine is the first non-empty line of a tool's error output, else
-// the exit error.
-func firstLine(stderr string, err error) string {
-	for _, l := range strings.Split(stderr, "\n") {
+// output runs a tool and returns its standard output. A failure is told by
+// the first line of the tool's error output, else its exit status.
+func output(cmd *exec.Cmd) ([]byte, error) {
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err == nil {
+		return out, nil
+	}
+	for _, l := range strings.Split(stderr.String(), "\n") {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "Estimating resolution") {
-			return l
+			return nil, errors.New(l)
 		}
 	}
-	return err.Error()
+	return nil, err
+}
+
+// toolError is ctx's error when a tool failed because ctx was done (the
+// tool was killed), else err worded with format.
+func toolError(ctx context.Context, err error, format string, page int) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return fmt.Errorf(format, page, err)
 }
 
 // median returns the (lower) median of xs, 0 for none; xs is sorted in

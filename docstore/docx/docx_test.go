@@ -95,7 +95,6 @@ Footnotes
 	}
 }
 
-
 func TestBadFilesGetClearErrors(t *testing.T) {
 	good := survey().Bytes()
 	bomb := func() []byte {

@@ -59,7 +59,6 @@ func TestChapterTitleShiftsItsHeadings(t *testing.T) {
 	}
 }
 
-
 func TestBadBooks(t *testing.T) {
 	good := keepers()
 	drm := []byte(`<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData><enc:CipherData><enc:CipherReference URI="OEBPS/text/part01.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>`)
@@ -89,7 +88,6 @@ func TestBadBooks(t *testing.T) {
 		t.Errorf("NCX titles: %v %+v", err, res)
 	}
 }
-
 
 func FuzzExtract(f *testing.F) {
 	f.Add(keepers())

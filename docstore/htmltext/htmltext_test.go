@@ -20,7 +20,6 @@ func extract(t *testing.T, page string, opt Options) *textbuild.Result {
 	return res
 }
 
-
 func spanText(res *textbuild.Result, s structure.Span) string { return res.Text[s.Start:s.End] }
 
 func TestArticlePageKeepsTheArticleOnly(t *testing.T) {

@@ -193,3 +193,34 @@ func TestScannedAndMixedPDFs(t *testing.T) {
 		t.Errorf("scan: OCR pages %v, sentences %q", d.OCRPages, d.Text)
 	}
 }
+
+// BenchmarkLoad1MB is ingest short of the write: a 1 MB document of each
+// structured format read, segmented and chunked, with a 1 MB text file
+// as the baseline.
+func BenchmarkLoad1MB(b *testing.B) {
+	article, err := os.ReadFile("../testdata/formats/article.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	decl, err := os.ReadFile("../testdata/declaration.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		content []byte
+	}{
+		{"large.txt", []byte(strings.Repeat(string(decl)+"\n\n", 1<<20/len(decl)+1))},
+		{"large.html", doctest.LargeHTML(article, 1<<20)},
+		{"large.docx", doctest.LargeDOCX(1 << 20)},
+		{"large.epub", doctest.LargeEPUB(1 << 20)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Load(context.Background(), c.name, c.content, LoadOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -159,35 +158,8 @@ func FuzzDocumentXML(f *testing.F) {
 	})
 }
 
-// oneMegabyte is a Word document of about 1 MB of text: the survey's
-// sections repeated.
-func oneMegabyte() []byte {
-	d := doctest.NewDOCX("Big")
-	n := 0
-	for i := 0; n < 1<<20; i++ {
-		d.Heading(1, fmt.Sprintf("%d Section", i))
-		for _, p := range []string{
-			"The wall was built in 1874 and rebuilt in 1952, |when the harbour was |deepened for larger ships and the old quay was taken down stone by stone.",
-			"Inspectors found cracks in the parapet and spalling of the coping stones along most of the north arm, and recommended repairs within five years.",
-		} {
-			d.Para(p)
-			n += len(p)
-		}
-		d.Table([]string{"Section", "Settlement (mm)"}, []string{"North", "12"}, []string{"South", "31"})
-		d.Bullet("Cracks in the parapet")
-		n += 80
-	}
-	return d.Bytes()
-}
-
 func BenchmarkExtract1MB(b *testing.B) {
-	file := oneMegabyte()
-	res, err := Extract(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(float64(len(res.Text))/(1<<20), "MB-text")
-	b.ResetTimer()
+	file := doctest.LargeDOCX(1 << 20)
 	for b.Loop() {
 		if _, err := Extract(file); err != nil {
 			b.Fatal(err)

@@ -1,7 +1,6 @@
 package epub
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -105,16 +104,7 @@ func FuzzPackage(f *testing.F) {
 }
 
 func BenchmarkExtract1MB(b *testing.B) {
-	para := "<p>The lighthouse stood on a rock eleven miles out, and the keepers arrived by boat every fortnight when the sea allowed it.</p>"
-	var chapters []doctest.Chapter
-	n := 0
-	for i := 0; n < 1<<20; i++ {
-		body := fmt.Sprintf("<h1>Chapter %d</h1>", i+1) + strings.Repeat(para, 200)
-		chapters = append(chapters, doctest.Chapter{Title: fmt.Sprintf("Chapter %d", i+1), Body: body})
-		n += len(body)
-	}
-	book := doctest.EPUB("Big", chapters...)
-	b.ResetTimer()
+	book := doctest.LargeEPUB(1 << 20)
 	for b.Loop() {
 		if _, err := Extract(book); err != nil {
 			b.Fatal(err)

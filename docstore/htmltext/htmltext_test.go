@@ -169,29 +169,15 @@ func FuzzExtract(f *testing.F) {
 }
 
 func BenchmarkExtract1MB(b *testing.B) {
-	page := oneMegabytePage(b)
+	raw, err := os.ReadFile("../../testdata/formats/article.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	page := doctest.LargeHTML(raw, 1<<20)
 	b.SetBytes(int64(len(page)))
 	for b.Loop() {
 		if _, err := Extract(page, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
-}
-
-// oneMegabytePage is the article page's content repeated, in sections,
-// to 1 MB of HTML.
-func oneMegabytePage(b testing.TB) []byte {
-	raw, err := os.ReadFile("../../testdata/formats/article.html")
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := string(raw)
-	body := s[strings.Index(s, "<article"):strings.Index(s, "</article>")]
-	var sb strings.Builder
-	sb.WriteString("<html><head><title>Big</title></head><body><nav><a href=/>Home</a></nav><main>")
-	for sb.Len() < 1<<20 {
-		sb.WriteString("<section>" + body + "</section>")
-	}
-	sb.WriteString("</main></body></html>")
-	return []byte(sb.String())
 }

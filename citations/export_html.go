@@ -194,7 +194,7 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 // where says where a citation is: page, sentences, and the heading path
 // it lies under.
 func where(c Span) string {
-	w := fmt.Sprintf("%s, %s", pageLabel(c.Page), sentenceLabel(c.First, c.Last))
+	w := fmt.Sprintf("%s, %s", c.PageLabel(), sentenceLabel(c.First, c.Last))
 	if c.Heading != "" {
 		w += ", under " + textproc.OneLine(c.Heading)
 	}

@@ -100,7 +100,7 @@ func footnote(s *Statement) []string {
 	}
 	var lines []string
 	for i, c := range s.Citations {
-		head := fmt.Sprintf("%s, %s, %s", escapeMD(c.DocName), pageLabel(c.Page), sentenceLabel(c.First, c.Last))
+		head := fmt.Sprintf("%s, %s, %s", escapeMD(c.DocName), c.PageLabel(), sentenceLabel(c.First, c.Last))
 		if c.Heading != "" {
 			head += ", under " + escapeMD(textproc.OneLine(c.Heading))
 		}
@@ -171,8 +171,6 @@ func byline(a *Answer) string {
 	}
 	return strings.Join(parts, " · ")
 }
-
-func pageLabel(p int) string { return fmt.Sprintf("p. %d", p) }
 
 // sentenceLabel names a sentence range by the indices `citelens show
 // --sentences` prints (from 0, as the model's <Cn> numbers), so a reader can

@@ -377,6 +377,7 @@ func SpanOf(doc *docstore.Document, first, last int) Span {
 		Start: s, End: e, Page: page,
 		Heading: doc.HeadingTrail(first),
 		Text:    doc.Text[s:e],
+		OCR:     doc.IsOCRPage(page),
 	}
 }
 

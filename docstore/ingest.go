@@ -16,7 +16,6 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/citelens/citelens/docstore/pdftext"
 	"github.com/citelens/citelens/docstore/segment"
 	"github.com/citelens/citelens/docstore/structure"
 )
@@ -39,16 +38,6 @@ type Progress struct {
 
 // DefaultChunkTokens is the stored chunk size: LongCite's 128 tokens.
 const DefaultChunkTokens = segment.DefaultChunkTokens
-
-// kinds maps file extensions to loaders.
-var kinds = map[string]string{
-	".txt": "text", ".text": "text",
-	".md": "markdown", ".markdown": "markdown",
-	".pdf": "pdf",
-}
-
-// SupportedExtensions lists the file types Add accepts, for messages.
-const SupportedExtensions = ".txt, .md, .markdown, .pdf"
 
 // IDFor returns the DocID of a file's content.
 func IDFor(content []byte) DocID {
@@ -76,7 +65,7 @@ func (l *Library) Add(ctx context.Context, path string, progress func(Progress))
 	if info, err := l.Info(id); err == nil {
 		return info, true, nil
 	}
-	doc, err := Load(ctx, path, content, func(done, total int) { report(StageExtracting, done, total) })
+	doc, err := Load(ctx, path, content, l.loadOptions(report))
 	if err != nil {
 		return DocInfo{}, false, err
 	}
@@ -102,12 +91,12 @@ func unwrapPathError(err error) error {
 }
 
 // Load reads a file's content into a Document: text, pages, sentences and
-// chunks, not yet indexed or stored. progress, if not nil, gets PDF pages.
-func Load(ctx context.Context, path string, content []byte, progress func(done, total int)) (*Document, error) {
-	ext := strings.ToLower(filepath.Ext(path))
-	kind, ok := kinds[ext]
+// chunks, not yet indexed or stored. The loader registered for the path's
+// extension reads it (see Register).
+func Load(ctx context.Context, path string, content []byte, opt LoadOptions) (*Document, error) {
+	f, ok := FormatOf(path)
 	if !ok {
-		return nil, fmt.Errorf("%s: %w %q (citelens reads %s)", path, ErrUnsupported, ext, SupportedExtensions)
+		return nil, fmt.Errorf("%s: %w %q (citelens reads %s)", path, ErrUnsupported, strings.ToLower(filepath.Ext(path)), SupportedExtensions())
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -117,26 +106,23 @@ func Load(ctx context.Context, path string, content []byte, progress func(done, 
 		ID:    IDFor(content),
 		Name:  filepath.Base(path),
 		Path:  abs,
-		Kind:  kind,
+		Kind:  f.Kind,
 		Added: time.Now().UTC().Truncate(time.Second),
 	}}
-	var found structure.Input
-	switch kind {
-	case "pdf":
-		res, err := pdftext.Extract(ctx, bytes.NewReader(content), int64(len(content)), progress)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		d.Text, d.PageStarts, d.Pages, d.Title, d.Warnings = res.Text, res.PageStarts, res.Pages, res.Title, res.Warnings
-	default:
-		if err := checkText(content); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		d.Text = string(content)
-		d.PageStarts = formFeedPages(d.Text)
-		d.Pages = len(d.PageStarts)
-		found = structureInput(d)
+	ld, err := f.Loader.Load(ctx, content, opt)
+	if err == nil {
+		err = ld.check()
 	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	d.Text, d.PageStarts, d.Title, d.Warnings, d.OCRPages = ld.Text, ld.PageStarts, ld.Title, ld.Warnings, ld.OCRPages
+	found := structureInput(d)
+	found.Headings, found.Tables = ld.Headings, ld.Tables
+	if len(d.PageStarts) == 0 {
+		d.PageStarts = []int32{0}
+	}
+	d.Pages = len(d.PageStarts)
 	if len(d.Text) > 1<<31-1 {
 		return nil, fmt.Errorf("%s: the text is over 2 GB, too large for one document", path)
 	}

@@ -74,6 +74,7 @@ type Library struct {
 	mu   sync.Mutex
 	docs map[DocID]*Document // decoded documents, loaded on first use
 	idx  map[DocID]*docIndex // per-document index statistics
+	load LoadOptions         // how Add reads files (SetLoadOptions)
 }
 
 // Open opens (creating if needed) the library at path. The file and its

@@ -100,7 +100,7 @@ func TestLoaderErrors(t *testing.T) {
 		{"latin1.txt", "caf\xe9 au lait", ErrInvalidUTF8, "offset 3"},
 		{"empty.txt", "", ErrEmpty, "empty"},
 		{"blank.md", " \n\n\t\n", ErrEmpty, "whitespace"},
-		{"data.docx", "PK\x03\x04", ErrUnsupported, ".pdf"},
+		{"data.xlsx", "PK\x03\x04", ErrUnsupported, ".docx"},
 	}
 	for _, c := range cases {
 		_, _, err := l.Add(t.Context(), writeFile(t, c.name, c.content), nil)

@@ -75,7 +75,7 @@ func (l *Library) Reindex(ctx context.Context, progress func(ReindexProgress)) (
 func (l *Library) reindexOne(ctx context.Context, info DocInfo) (fromFile bool, err error) {
 	var d *Document
 	if content, err := os.ReadFile(info.Path); err == nil && IDFor(content) == info.ID {
-		if d, err = Load(ctx, info.Path, content, nil); err == nil {
+		if d, err = Load(ctx, info.Path, content, l.loadOptions(nil)); err == nil {
 			fromFile = true
 		}
 	}

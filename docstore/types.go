@@ -1,6 +1,7 @@
 package docstore
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -73,7 +74,13 @@ type DocInfo struct {
 	// Warnings say what of the file could not be read (a damaged PDF
 	// page, say): the document is usable but incomplete.
 	Warnings []string `json:"warnings,omitempty"`
+	// OCRPages lists the pages (1-based) whose text was read by OCR from
+	// their image, and may hold recognition errors.
+	OCRPages []int `json:"ocr_pages,omitempty"`
 }
+
+// IsOCRPage reports whether page (1-based) was read by OCR.
+func (i DocInfo) IsOCRPage(page int) bool { return slices.Contains(i.OCRPages, page) }
 
 // DisplayName is what people call the document: the file name it was
 // added from, else its title, else its ID.

@@ -4,19 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/ocr"
 	"github.com/citelens/citelens/docstore/textproc"
 )
 
 func init() {
 	register(&command{
 		name:    "add",
-		args:    "[--json] PATH...",
-		summary: "add PDF, text and Markdown files to the library",
+		args:    "[--json] [--ocr] [--ocr-lang LANGS] PATH...",
+		summary: "add PDFs (scans too), web pages, Word files, e-books, text and Markdown to the library",
 		run:     runAdd,
 	})
 }
@@ -34,13 +37,17 @@ type addedDoc struct {
 	Existed   bool           `json:"existed"`
 	Seconds   float64        `json:"seconds"`
 	Warnings  []string       `json:"warnings,omitempty"`
+	OCRPages  []int          `json:"ocr_pages,omitempty"`
 	Error     string         `json:"error,omitempty"`
 }
 
 func runAdd(ctx context.Context, a *app, args []string) error {
 	c := commands["add"]
 	fs := newFlags(a, c)
+	fs.Usage = func() { printCommandUsage(fs.Output(), c, fs); fmt.Fprint(fs.Output(), fileTypes()) }
 	asJSON := fs.Bool("json", false, "print the added documents as JSON")
+	useOCR := fs.Bool("ocr", false, "read PDF pages that have no text layer (scans) with Tesseract (default: the config's ocr)")
+	ocrLang := fs.String("ocr-lang", "", "Tesseract `LANGS` for --ocr, joined by + (default: the config's ocr_lang, else eng)")
 	paths, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
@@ -55,6 +62,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	defer l.Close()
+	l.SetLoadOptions(a.addLoadOptions(fs, *useOCR, *ocrLang))
 
 	var results []addedDoc
 	failed := 0
@@ -64,7 +72,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 		info, existed, err := l.Add(ctx, path, func(p docstore.Progress) { bar.update(p.Stage, p.Done, p.Total) })
 		bar.finish()
 		r := addedDoc{ID: info.ID, Name: info.Name, Path: info.Path, Kind: info.Kind, Pages: info.Pages,
-			Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: existed, Warnings: info.Warnings,
+			Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: existed, Warnings: info.Warnings, OCRPages: info.OCRPages,
 			Seconds: time.Since(start).Seconds()}
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
@@ -80,8 +88,8 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 			if existed {
 				fmt.Fprintf(a.stdout, "%s  %s  already in the library (same content)\n", info.ID, name)
 			} else {
-				fmt.Fprintf(a.stdout, "%s  %s  added: %d pages, %d sentences, %d chunks in %.1fs\n",
-					info.ID, name, info.Pages, info.NumSents, info.NumChunks, r.Seconds)
+				fmt.Fprintf(a.stdout, "%s  %s  added: %d pages%s, %d sentences, %d chunks in %.1fs\n",
+					info.ID, name, info.Pages, ocrNote(info), info.NumSents, info.NumChunks, r.Seconds)
 			}
 			for _, w := range info.Warnings {
 				fmt.Fprintf(a.stderr, "citelens: warning: %s: %s\n", name, textproc.OneLine(w))
@@ -117,3 +125,52 @@ type exitError struct {
 
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 func (e exitError) ExitCode() int { return e.code }
+
+// fileTypes lists the file types citelens reads, for add --help.
+func fileTypes() string {
+	var b strings.Builder
+	b.WriteString("\nFile types:\n")
+	for _, f := range docstore.Formats() {
+		fmt.Fprintf(&b, "  %-22s %s\n", strings.Join(f.Extensions, " "), f.Description)
+	}
+	return b.String()
+}
+
+// addLoadOptions decides how add reads scanned pages: --ocr and
+// --ocr-lang when given, else the config's ocr and ocr_lang. A config
+// that cannot be read only costs its OCR settings, with a warning: add
+// needs nothing else from it.
+func (a *app) addLoadOptions(fs *flag.FlagSet, useOCR bool, lang string) docstore.LoadOptions {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["ocr"] || !set["ocr-lang"] {
+		cfg, err := a.config()
+		if err != nil {
+			fmt.Fprintf(a.stderr, "citelens: warning: the config's OCR settings are ignored: %s\n", textproc.OneLine(err.Error()))
+		} else {
+			if !set["ocr"] {
+				useOCR = cfg.OCREnabled()
+			}
+			if !set["ocr-lang"] {
+				lang = cfg.OCRLang
+			}
+		}
+	}
+	return loadOptions(useOCR, lang)
+}
+
+// loadOptions are the library's load options for an OCR choice.
+func loadOptions(useOCR bool, lang string) docstore.LoadOptions {
+	if !useOCR {
+		return docstore.LoadOptions{}
+	}
+	return docstore.LoadOptions{OCR: &ocr.Options{Languages: lang}}
+}
+
+// ocrNote says how many of a document's pages were read by OCR.
+func ocrNote(info docstore.DocInfo) string {
+	if len(info.OCRPages) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d by OCR)", len(info.OCRPages))
+}

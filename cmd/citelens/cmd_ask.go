@@ -219,7 +219,7 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 			if c.Heading != "" {
 				under = "\n    under " + textproc.OneLine(c.Heading)
 			}
-			fmt.Fprintf(p.w, "[%d] %s, p. %d, %s%s%s\n    %q\n", n, textproc.OneLine(c.DocName), c.Page, sents, verdict, under, textproc.OneLine(c.Text))
+			fmt.Fprintf(p.w, "[%d] %s, %s, %s%s%s\n    %q\n", n, textproc.OneLine(c.DocName), c.PageLabel(), sents, verdict, under, textproc.OneLine(c.Text))
 		}
 	}
 	if len(ans.Warnings) > 0 {

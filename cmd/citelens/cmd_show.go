@@ -7,6 +7,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine"
 )
 
 func init() {
@@ -98,6 +99,9 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	}
 	fmt.Fprintf(a.stdout, "pages      %d\nsentences  %d\nchunks     %d\nbytes      %d\nadded      %s\n",
 		i.Pages, i.NumSents, i.NumChunks, i.Bytes, i.Added.Local().Format("2006-01-02 15:04:05"))
+	if len(i.OCRPages) > 0 {
+		fmt.Fprintf(a.stdout, "ocr pages  %s (read from their image; may hold recognition errors)\n", engine.Ranges(i.OCRPages))
+	}
 	for _, w := range i.Warnings {
 		fmt.Fprintf(a.stdout, "warning    %s\n", textproc.OneLine(w))
 	}

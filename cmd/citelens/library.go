@@ -104,12 +104,14 @@ func emptyLibraryMessage(a *app) string {
 
 // engineEnv builds the strategies' environment: the library and the model
 // configuration. A broken config file is an error (the user meant
-// something by it); an absent one is not.
+// something by it); an absent one is not. Files added on the way (ask
+// --doc PATH, the TUI) are read as the config says (OCR).
 func (a *app) engineEnv(l *docstore.Library) (*engine.Env, error) {
 	cfg, err := a.config()
 	if err != nil {
 		return nil, err
 	}
+	l.SetLoadOptions(loadOptions(cfg.OCREnabled(), cfg.OCRLang))
 	return engine.NewEnv(l, cfg), nil
 }
 

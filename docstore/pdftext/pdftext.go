@@ -51,7 +51,9 @@ var workers = runtime.GOMAXPROCS(0)
 // page with the pages done and the total.
 //
 // Errors wrap ErrEncrypted, ErrNoText or ErrMalformed (with the reason), or
-// are ctx's error when ctx is done. Extract never panics.
+// are ctx's error when ctx is done. With ErrNoText the Result is returned
+// too, its text empty and every page in EmptyPages, for a caller that
+// reads the pages by OCR. Extract never panics.
 func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int)) (res *Result, err error) {
 	defer func() {
 		if x := recover(); x != nil {
@@ -161,7 +163,7 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 		if failed > 0 && failed == len(pages) {
 			return nil, damaged, fmt.Errorf("%w (%s)", ErrMalformed, firstWarning(res.Warnings))
 		}
-		return nil, damaged, ErrNoText
+		return res, damaged, ErrNoText
 	}
 	return res, damaged, nil
 }

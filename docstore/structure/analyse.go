@@ -156,12 +156,15 @@ func (a *Analysis) buildSections(text string, sents []Span, in Input) {
 		if a.Flags[i]&(FlagFurniture|FlagContents|FlagTableRow) != 0 {
 			continue
 		}
-		if lv, ok := loader[i]; ok {
-			hs = append(hs, heading{sent: i, span: s, level: lv})
+		if h, ok := loader[i]; ok {
+			hs = append(hs, heading{sent: i, span: h.Span, level: h.Level})
 			continue
 		}
 		if h, ok := textHeading(text, sents, i, in.Markdown, len(in.Headings) > 0); ok {
-			h.sent, h.span = i, s
+			h.sent = i
+			if h.span.Len() == 0 {
+				h.span = s
+			}
 			hs = append(hs, h)
 		}
 	}
@@ -260,10 +263,10 @@ func trimmedHeading(text string, s Span) Span {
 	return s
 }
 
-// loaderHeadings maps the sentences that a loader's headings cover (or
-// start) to the heading's level; a heading with no level maps to 0.
-func loaderHeadings(sents []Span, hs []Heading) map[int]int {
-	out := map[int]int{}
+// loaderHeadings maps the sentences that a loader's headings start in to
+// the heading (a heading with no level has level 0).
+func loaderHeadings(sents []Span, hs []Heading) map[int]Heading {
+	out := map[int]Heading{}
 	j := 0
 	for _, h := range hs {
 		for j < len(sents) && sents[j].End <= h.Span.Start {
@@ -273,7 +276,7 @@ func loaderHeadings(sents []Span, hs []Heading) map[int]int {
 		// the first one carries the heading.
 		if j < len(sents) && sents[j].Start < h.Span.End {
 			if _, dup := out[j]; !dup {
-				out[j] = h.Level
+				out[j] = h
 			}
 		}
 	}
@@ -292,7 +295,8 @@ func textHeading(text string, sents []Span, i int, markdown, trustLoader bool) (
 			return heading{level: n}, true
 		}
 		if n := setextLevel(text, s); n > 0 {
-			return heading{level: n}, true
+			title := trim(text, Span{s.Start, s.Start + int32(strings.IndexByte(t, '\n'))})
+			return heading{level: n, span: title}, true
 		}
 	}
 	if !startsLine(text, int(s.Start)) {

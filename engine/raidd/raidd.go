@@ -276,7 +276,7 @@ func DerivedStage(rep Report) string {
 		for _, f := range rep.Failures {
 			pages = append(pages, f.Chunk+1)
 		}
-		s += fmt.Sprintf("; %d chunks gave unusable replies (chunks %s) and will be retried next time", n, joinInts(pages))
+		s += fmt.Sprintf("; %d chunks gave unusable replies (chunks %s) and will be retried next time", n, engine.Ranges(pages))
 	}
 	return s
 }
@@ -662,12 +662,12 @@ func describeChunks(docs []*docstore.Document, chosen []chunkHit) string {
 		}
 		var loc string
 		if d.Pages > 1 {
-			loc = "pages " + joinInts(pages)
+			loc = "pages " + engine.Ranges(pages)
 			if ps := dedupe(pages); len(ps) == 1 {
 				loc = fmt.Sprintf("page %d", ps[0])
 			}
 		} else {
-			loc = "sentences " + joinInts(sents)
+			loc = "sentences " + engine.Ranges(sents)
 		}
 		if len(docs) > 1 {
 			loc = docName(d) + " " + loc
@@ -681,23 +681,4 @@ func dedupe(xs []int) []int {
 	xs = slices.Clone(xs)
 	slices.Sort(xs)
 	return slices.Compact(xs)
-}
-
-// joinInts writes numbers as sorted ranges: "12-15, 40".
-func joinInts(xs []int) string {
-	xs = dedupe(xs)
-	var parts []string
-	for i := 0; i < len(xs); {
-		j := i
-		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", xs[i], xs[j]))
-		} else {
-			parts = append(parts, fmt.Sprint(xs[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ", ")
 }

@@ -116,6 +116,8 @@ type Config struct {
 	// section ("" means chosen from the terminal's background). It lives
 	// here because this is where the one config file is read.
 	Theme string `toml:"-" json:"theme,omitempty"`
+	// OCRConfig says how scanned PDF pages are read (config_ocr.go).
+	OCRConfig
 
 	// Path is where the config file was looked for; FileFound reports
 	// whether it existed.
@@ -188,6 +190,7 @@ type fileConfig struct {
 	TUI            struct {
 		Theme *string `toml:"theme"`
 	} `toml:"tui"`
+	fileOCRConfig
 }
 
 // LoadFrom reads the config file at path (a missing file is fine) and
@@ -265,6 +268,7 @@ func (c *Config) readFile(path string) error {
 	setI("max_output", &c.MaxOutput, f.MaxOutput)
 	setI("embed_batch", &c.EmbedBatch, f.EmbedBatch)
 	setS("tui.theme", &c.Theme, f.TUI.Theme)
+	c.readOCR(f.fileOCRConfig)
 	setD("timeout", &c.Timeout, f.Timeout)
 	setD("connect_timeout", &c.ConnectTimeout, f.ConnectTimeout)
 	setS("rerank_model", &c.RerankModel, f.RerankModel)
@@ -351,9 +355,7 @@ func (c *Config) from(name string) string {
 }
 
 func (c *Config) validate() error {
-	bad := func(name, format string, args ...any) error {
-		return fmt.Errorf("%w: %s %s", ErrBadConfig, c.from(name), fmt.Sprintf(format, args...))
-	}
+	bad := func(name, format string, args ...any) error { return errorAt(c, name, format, args...) }
 	if c.BaseURL != "" && !isHTTPURL(c.BaseURL) {
 		return bad("base_url", "is %q, which is not an http:// or https:// URL (for example http://localhost:8000/v1)", RedactURL(c.BaseURL))
 	}
@@ -381,7 +383,7 @@ func (c *Config) validate() error {
 	case c.RerankBatch < 1 || c.RerankBatch > 1000:
 		return bad("rerank_batch", "is %d; it must be between 1 and 1000", c.RerankBatch)
 	}
-	return nil
+	return c.validateOCR()
 }
 
 // Endpoint is the base URL requests go to.
@@ -497,6 +499,8 @@ func (c Config) Settings() []Setting {
 		str("rerank_timeout", c.RerankTimeout.String()),
 		str("rerank_top", strconv.Itoa(c.RerankTop)),
 		str("rerank_batch", strconv.Itoa(c.RerankBatch)),
+		str("ocr", c.OCR),
+		str("ocr_lang", c.OCRLang),
 		str("tui.theme", c.Theme),
 	}
 }

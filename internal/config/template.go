@@ -75,6 +75,12 @@ const Template = `# citelens configuration.
 # rerank_timeout = "5s"
 # rerank_top = 50
 # rerank_batch = 32
+# Scanned PDFs: "auto" reads the pages without a text layer with Tesseract
+# (Debian: tesseract-ocr, tesseract-ocr-eng, poppler-utils), as
+# 'citelens add --ocr' does; "off" refuses them. ocr_lang: Tesseract
+# languages joined by +, such as "eng+deu".
+# ocr = "off"
+# ocr_lang = "eng"
 
 # The terminal UI. theme: dark, light, high-contrast or no-color; unset, it
 # follows the terminal's background (and NO_COLOR). --theme overrides it.

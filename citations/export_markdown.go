@@ -104,7 +104,9 @@ func footnote(s *Statement) []string {
 		if c.Heading != "" {
 			head += ", under " + escapeMD(textproc.OneLine(c.Heading))
 		}
-		if i < len(s.Support) && s.Support[i].Level != "" {
+		if s.Relevance != nil {
+			head += " — " + oneLineMD(s.Relevance.Label())
+		} else if i < len(s.Support) && s.Support[i].Level != "" {
 			v := s.Support[i]
 			label := string(v.Level)
 			if v.Level == Unsupported {
@@ -165,6 +167,13 @@ func byline(a *Answer) string {
 		}
 		parts = append(parts, fmt.Sprintf("%d model %s, %d prompt and %d completion tokens%s",
 			u.LLMCalls, plural(u.LLMCalls, "call", "calls"), u.PromptTokens, u.CompletionTokens, est))
+	}
+	if f := a.FollowUp; f != nil && len(f.After) > 0 {
+		s := "follow-up to “" + f.After[len(f.After)-1] + "”"
+		if f.Standalone != "" {
+			s += ", read as “" + f.Standalone + "”"
+		}
+		parts = append(parts, s)
 	}
 	if !a.Created.IsZero() {
 		parts = append(parts, a.Created.UTC().Format("2006-01-02 15:04 UTC"))

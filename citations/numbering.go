@@ -374,7 +374,7 @@ func SpanOf(doc *docstore.Document, first, last int) Span {
 	return Span{
 		Doc: doc.ID, DocName: doc.DisplayName(),
 		First: first, Last: last,
-		Start: s, End: e, Page: page,
+		Start: s, End: e, Page: page, Printed: doc.PrintedPage(page),
 		Heading: doc.HeadingTrail(first),
 		Text:    doc.Text[s:e],
 		OCR:     doc.IsOCRPage(page),

@@ -24,6 +24,10 @@ type Span struct {
 	Start   int            `json:"start"` // byte offsets into the document's stored text
 	End     int            `json:"end"`
 	Page    int            `json:"page"`
+	// Printed is the page's own label as the document prints it ("xii",
+	// "316", "A-3"), when it has labels and this one differs from Page
+	// (a PDF's /PageLabels); "" otherwise.
+	Printed string `json:"page_label,omitempty"`
 	// Heading is the heading path the cited sentences lie under, "7 Data
 	// import > 7.1 Spreadsheet-like data" ("" when under none).
 	Heading string `json:"heading,omitempty"`
@@ -33,13 +37,18 @@ type Span struct {
 	OCR bool `json:"ocr,omitempty"`
 }
 
-// PageLabel names the cited page for people: "p. 3", or "p. 3 (OCR)"
-// when the page was read by OCR.
+// PageLabel names the cited page for people: "p. 3"; the page as
+// printed with the file's page beside it when they differ, "p. 316 (PDF
+// p. 347)"; with "(OCR)" when the page was read by OCR.
 func (s Span) PageLabel() string {
-	if s.OCR {
-		return fmt.Sprintf("p. %d (OCR)", s.Page)
+	label := fmt.Sprintf("p. %d", s.Page)
+	if s.Printed != "" {
+		label = fmt.Sprintf("p. %s (PDF p. %d)", s.Printed, s.Page)
 	}
-	return fmt.Sprintf("p. %d", s.Page)
+	if s.OCR {
+		label += " (OCR)"
+	}
+	return label
 }
 
 // Level is a support verdict.
@@ -70,6 +79,56 @@ type Statement struct {
 	// Warnings report what was dropped or changed while resolving the
 	// model's citations (out-of-range numbers, capped lists).
 	Warnings []string `json:"warnings,omitempty"`
+	// Unfinished marks the statement the model was writing when the
+	// answer stopped (see UnfinishedStatement): cut short, uncited.
+	Unfinished bool `json:"unfinished,omitempty"`
+	// Relevance, set by strategies that quote the documents rather than
+	// write (extractive), says how well the quote matches the question;
+	// for a quote, support is true by construction and says nothing.
+	Relevance *Relevance `json:"relevance,omitempty"`
+}
+
+// Relevance is how well a quoted statement matches the question it was
+// retrieved for.
+type Relevance struct {
+	// Matched are the question's words found in the quote or the heading
+	// it lies under, as the question writes them; Of counts the
+	// question's words that count (its index terms).
+	Matched []string `json:"matched"`
+	Of      int      `json:"of"`
+	// Coverage is the share of the question's weight (its terms by
+	// rarity in the scope) the quote and its heading hold, 0..1.
+	Coverage float64 `json:"coverage"`
+	// Band reads Coverage: RelevanceStrong, RelevanceFair or
+	// RelevanceWeak.
+	Band string `json:"band"`
+}
+
+// Relevance bands, and the coverage each starts at.
+const (
+	RelevanceStrong = "strong"
+	RelevanceFair   = "fair"
+	RelevanceWeak   = "weak"
+
+	StrongCoverage = 0.7
+	FairCoverage   = 0.4
+)
+
+// Label says the relevance in words: "strong match, 3 of 4 question
+// words".
+func (r *Relevance) Label() string {
+	return fmt.Sprintf("%s match, %d of %d question %s", r.Band, len(r.Matched), r.Of, plural(r.Of, "word", "words"))
+}
+
+// RelevanceBand names a coverage's band.
+func RelevanceBand(coverage float64) string {
+	switch {
+	case coverage >= StrongCoverage:
+		return RelevanceStrong
+	case coverage >= FairCoverage:
+		return RelevanceFair
+	}
+	return RelevanceWeak
 }
 
 // Usage counts the model work behind an answer.
@@ -107,6 +166,23 @@ type Answer struct {
 	Partial  bool      `json:"partial,omitempty"` // cancelled or failed part-way
 	Error    string    `json:"error,omitempty"`   // why it is partial
 	Warnings []string  `json:"warnings,omitempty"`
+	// FollowUp is set when the question was asked as a follow-up to
+	// earlier ones in a conversation; Question stays as asked.
+	FollowUp *FollowUp `json:"follow_up,omitempty"`
+}
+
+// FollowUp says how a follow-up question was read.
+type FollowUp struct {
+	// After are the earlier questions given to the model as conversation
+	// context (with their answers), oldest first.
+	After []string `json:"after"`
+	// Standalone is the question rewritten to stand on its own, which
+	// retrieval used; "" when it was not rewritten (no model), and the
+	// previous question's words joined the search at a lower weight.
+	Standalone string `json:"standalone,omitempty"`
+	// ContextTokens estimates what the conversation context adds to each
+	// prompt that answers (part of Usage's prompt tokens).
+	ContextTokens int `json:"context_tokens,omitempty"`
 }
 
 // DocRef names a document in an answer's scope.
@@ -131,6 +207,8 @@ type statementJSON struct {
 	Citations     []citationJSON `json:"citations"`
 	NeedsCitation bool           `json:"needs_citation,omitempty"`
 	Warnings      []string       `json:"warnings,omitempty"`
+	Unfinished    bool           `json:"unfinished,omitempty"`
+	Relevance     *Relevance     `json:"relevance,omitempty"`
 }
 
 type citationJSON struct {
@@ -142,7 +220,7 @@ type citationJSON struct {
 
 // MarshalJSON writes the statement with each verdict inside its citation.
 func (s Statement) MarshalJSON() ([]byte, error) {
-	out := statementJSON{Text: s.Text, NeedsCitation: s.NeedsCitation, Warnings: s.Warnings,
+	out := statementJSON{Text: s.Text, NeedsCitation: s.NeedsCitation, Warnings: s.Warnings, Unfinished: s.Unfinished, Relevance: s.Relevance,
 		Citations: make([]citationJSON, len(s.Citations))}
 	for i, c := range s.Citations {
 		out.Citations[i].Span = c
@@ -161,7 +239,7 @@ func (s *Statement) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &in); err != nil {
 		return err
 	}
-	*s = Statement{Text: in.Text, NeedsCitation: in.NeedsCitation, Warnings: in.Warnings,
+	*s = Statement{Text: in.Text, NeedsCitation: in.NeedsCitation, Warnings: in.Warnings, Unfinished: in.Unfinished, Relevance: in.Relevance,
 		Citations: make([]Span, len(in.Citations))}
 	judged := false
 	for i, c := range in.Citations {

@@ -117,6 +117,7 @@ func Load(ctx context.Context, path string, content []byte, opt LoadOptions) (*D
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	d.Text, d.PageStarts, d.Title, d.Warnings, d.OCRPages = ld.Text, ld.PageStarts, ld.Title, ld.Warnings, ld.OCRPages
+	d.PageLabels = ld.PageLabels
 	found := structureInput(d)
 	found.Headings, found.Tables = ld.Headings, ld.Tables
 	if len(d.PageStarts) == 0 {

@@ -51,6 +51,8 @@ type Loaded struct {
 	Warnings []string
 	// OCRPages lists the pages (1-based) whose text was read by OCR.
 	OCRPages []int
+	// PageLabels are the pages' printed labels, when the file has them.
+	PageLabels []PageLabelRange
 }
 
 // LoadOptions tune loading.

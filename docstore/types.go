@@ -77,6 +77,10 @@ type DocInfo struct {
 	// OCRPages lists the pages (1-based) whose text was read by OCR from
 	// their image, and may hold recognition errors.
 	OCRPages []int `json:"ocr_pages,omitempty"`
+	// PageLabels are the pages' own labels when the file has them (a
+	// PDF's roman front matter, or numbering that starts after it): see
+	// PageLabel. Page numbers everywhere else count the file's pages.
+	PageLabels []PageLabelRange `json:"page_labels,omitempty"`
 }
 
 // IsOCRPage reports whether page (1-based) was read by OCR.

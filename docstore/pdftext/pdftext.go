@@ -39,6 +39,10 @@ type Result struct {
 	PageStarts []int32
 	Pages      int
 	Title      string // from the document info dictionary, if any
+	// PageLabels are the pages' own labels (roman front matter, offsets),
+	// from the catalog's /PageLabels; nil when the file has none or they
+	// are the page numbers.
+	PageLabels []PageLabel
 	// Warnings are problems that cost some text (a damaged page, a limit
 	// reached), one sentence each.
 	Warnings []string
@@ -125,6 +129,7 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 		return nil, 0, fmt.Errorf("%w (%v)", ErrMalformed, err)
 	}
 	res.Pages = len(pages)
+	res.PageLabels = pageLabels(rd.Trailer().Key("Root").Key("PageLabels"), len(pages))
 
 	layouts, err := layoutPages(ctx, pages, progress)
 	if err != nil {

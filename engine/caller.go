@@ -60,10 +60,12 @@ func (c *Caller) Stream(ctx context.Context, shown string, req llm.ChatRequest, 
 	}
 	s := c.client.ChatStream(c.notify(ctx), req)
 	defer s.Close()
+	done := c.rt.streaming(shown)
 	for s.Next() {
 		pass(checks.text(s.Current()))
 	}
 	err := s.Err()
+	defer done(err)
 	reply := llm.Reply{Text: s.Text(), FinishReason: s.FinishReason(), Model: s.Model(), Usage: s.Usage(), Retries: s.Retries()}
 	tail := checks.end(c.rt, reply, err)
 	pass(tail)

@@ -66,6 +66,28 @@
 // generate.NoRoom what to set when the context is too small. The command
 // line and the terminal UI show both the same way.
 //
+// # Follow-up questions
+//
+// A question asked after others in a conversation may refer to them
+// ("and what about the second one?"). The front end passes the earlier
+// questions and answers as Request.History (TurnOf makes a turn of an
+// answer); Run keeps the last MaxTurns of them, each cut to
+// MaxTurnTokens. For a strategy that uses a model, Run first asks the
+// model to rewrite the question to stand on its own: the strategy reads
+// that as Question (for retrieval and its prompts), Asked keeps the
+// question as asked (the answer's), History gives the conversation,
+// which engine/generate puts before its prompt, and Config's context
+// window is what the conversation leaves. For one that does not (and
+// when the rewrite fails), Previous is the previous question, whose
+// words join the search at a lower weight (retrieve.Options.Context).
+// The answer's FollowUp says how it was read and what the context cost.
+//
+// # Unfinished statements
+//
+// When an answer stops while the model is writing a statement the answer
+// shows (cancelled, or the stream dropped), Run keeps that statement as
+// the model left it: cut short, uncited, marked Unfinished.
+//
 // # Work before answering
 //
 // A strategy that needs work done on documents before it can answer about

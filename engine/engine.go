@@ -15,6 +15,14 @@ type Request struct {
 	// the command line is {Name: "k", Value: "5"}); each strategy
 	// declares those it takes (Strategy.Options).
 	Options []Setting
+	// History, when the question follows up on earlier ones, is the
+	// conversation so far, oldest first (TurnOf makes a turn of an
+	// answer). Run keeps the most recent MaxTurns, cut to MaxTurnTokens
+	// each; a strategy that uses a model gets them as conversation
+	// context and reads the question rewritten to stand on its own; one
+	// that does not finds the previous question's words joined to its
+	// search (Runtime.Previous). Empty for a question on a fresh topic.
+	History []Turn
 }
 
 // Setting is one strategy option as given: a name and its value, not yet

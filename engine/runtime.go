@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
 )
 
@@ -27,12 +29,21 @@ import (
 type Runtime struct {
 	env      *Env
 	strategy string
-	question string
+	question string // as the strategy reads it: a follow-up rewritten
+	asked    string // as asked
 	docs     []*docstore.Document
 	ids      []docstore.DocID
 	index    map[docstore.DocID]int
 	opts     Values
 	caller   *Caller
+
+	// The conversation a follow-up question is asked in (Request.History,
+	// bounded), what its context costs, and the previous question when
+	// its words join the search.
+	history       []Turn
+	historyTokens int
+	previous      string
+	followUpInfo  *citations.FollowUp
 
 	mu         sync.Mutex
 	emit       func(Event)
@@ -43,6 +54,11 @@ type Runtime struct {
 	plan       Plan
 	model      string // the model that wrote the answer (Caller.Stream)
 	called     bool   // a model was called
+	// shown is the text of the reply the answer shows (Caller.Stream
+	// with a name), while it streams: what the model was writing when an
+	// answer stops mid-statement.
+	shown   strings.Builder
+	showing bool
 }
 
 // Run answers req with s and returns the answer, the one place an Answer
@@ -64,8 +80,8 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 	if err != nil {
 		return nil, err
 	}
-	rt := &Runtime{env: env, strategy: s.Name(), question: req.Question, docs: docs, opts: opts, emit: emit,
-		index: make(map[docstore.DocID]int, len(docs))}
+	rt := &Runtime{env: env, strategy: s.Name(), question: req.Question, asked: req.Question, docs: docs, opts: opts, emit: emit,
+		index: make(map[docstore.DocID]int, len(docs)), history: boundHistory(req.History)}
 	for i, d := range docs {
 		rt.ids = append(rt.ids, d.ID)
 		rt.index[d.ID] = i
@@ -73,7 +89,16 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 	if env.LLM != nil {
 		rt.caller = &Caller{rt: rt, client: env.LLM}
 	}
-	err = s.Answer(ctx, rt)
+	info, _ := Lookup(s.Name())
+	if !info.NeedsLLM {
+		rt.history = nil // nothing reads it; the previous question's words do the work
+	}
+	if err = rt.followUp(ctx, info.NeedsLLM, req.History); err == nil {
+		if info.NeedsLLM {
+			rt.historyTokens = llm.EstimatePromptTokens(HistoryMessages(rt.history))
+		}
+		err = s.Answer(ctx, rt)
+	}
 	return rt.answer(start, err)
 }
 
@@ -85,8 +110,16 @@ func (rt *Runtime) answer(start time.Time, err error) (*Answer, error) {
 		// Failed before doing anything: nothing worth keeping.
 		return nil, err
 	}
+	if err != nil && rt.showing {
+		// The model was writing a statement the answer shows when it
+		// stopped: kept, marked unfinished and uncited.
+		if st, ok := citations.UnfinishedStatement(rt.shown.String()); ok {
+			rt.statements = append(rt.statements, st)
+			rt.send(Statement{st})
+		}
+	}
 	ans := &Answer{
-		ID: docstore.NewAnswerID(), Question: rt.question, Strategy: rt.strategy,
+		ID: docstore.NewAnswerID(), Question: rt.asked, Strategy: rt.strategy, FollowUp: rt.followUpInfo,
 		Statements: rt.statements, Stages: rt.stages, Warnings: rt.warnings, Usage: rt.usage,
 		Created: start.UTC(), Seconds: time.Since(start).Seconds(),
 	}
@@ -117,8 +150,27 @@ func (rt *Runtime) answer(start time.Time, err error) (*Answer, error) {
 	return ans, err
 }
 
-// Question is the question asked.
+// Question is the question to answer: as asked, or, when it follows up
+// on earlier ones and a model rewrote it, as it reads on its own — the
+// question to retrieve for and to put in prompts (with History before
+// them).
 func (rt *Runtime) Question() string { return rt.question }
+
+// Asked is the question as the user asked it.
+func (rt *Runtime) Asked() string { return rt.asked }
+
+// History is the conversation a follow-up question was asked in, oldest
+// first, bounded (MaxTurns, MaxTurnTokens), for strategies that use a
+// model: engine/generate puts it before its prompt (HistoryMessages).
+// Empty for a question on a fresh topic. Config's ContextWindow already
+// leaves room for it.
+func (rt *Runtime) History() []Turn { return rt.history }
+
+// Previous is the previous question of the conversation when the
+// question follows up on it and was not rewritten to stand on its own:
+// its words join the search at a lower weight (retrieve.Options.Context).
+// "" otherwise.
+func (rt *Runtime) Previous() string { return rt.previous }
 
 // Docs are the scope's documents, in the request's order, each once.
 func (rt *Runtime) Docs() []*docstore.Document { return rt.docs }
@@ -143,8 +195,17 @@ func (rt *Runtime) Env() *Env { return rt.env }
 func (rt *Runtime) Library() *docstore.Library { return rt.env.Library }
 
 // Config is the model configuration: the model's name, context window,
-// output limit and prompt budget.
-func (rt *Runtime) Config() config.Config { return rt.env.Config }
+// output limit and prompt budget. For a follow-up question the context
+// window is what the conversation context leaves of the model's, so
+// every prompt fitted to PromptBudget leaves room for History; messages
+// that name the model's window read Env().Config.
+func (rt *Runtime) Config() config.Config {
+	c := rt.env.Config
+	if rt.historyTokens > 0 {
+		c.ContextWindow = max(c.ContextWindow-rt.historyTokens, 0)
+	}
+	return c
+}
 
 // Model is the caller every model call goes through; nil when no model
 // endpoint is configured (a strategy registered as NeedsLLM always has
@@ -210,7 +271,32 @@ func (rt *Runtime) Usage(u citations.Usage) {
 func (rt *Runtime) delta(s string) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
+	if rt.showing && rt.shown.Len() < maxShown {
+		rt.shown.WriteString(s)
+	}
 	rt.send(Delta(s))
+}
+
+// maxShown bounds the text of a shown reply kept for its unfinished
+// statement.
+const maxShown = 1 << 20
+
+// streaming notes a reply streaming, which the answer shows when shown
+// is not Working; the returned function ends it with the stream's error.
+// A reply that ended well leaves nothing unfinished.
+func (rt *Runtime) streaming(shown string) func(error) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.shown.Reset()
+	rt.showing = shown != Working
+	return func(err error) {
+		if err == nil {
+			rt.mu.Lock()
+			defer rt.mu.Unlock()
+			rt.shown.Reset()
+			rt.showing = false
+		}
+	}
 }
 
 // answeredBy notes the model that wrote the answer's text.

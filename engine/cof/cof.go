@@ -162,13 +162,14 @@ func (j *job) draft(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if fit.Trimmed {
-		rt.Stage(fit.Stage(cfg.ContextWindow))
+		rt.Warn(fit.Warning(rt.Env().Config.ContextWindow))
 		if fit.Shown == 0 && fit.Total > 0 {
 			return "", generate.NoRoom(cfg, "the documents")
 		}
 	}
 	rt.Stagef("drafting an answer with %s (%s)", cfg.Model, engine.DescribeScope(rt.Docs(), fit.Shown))
-	reply, err := rt.Model().Stream(ctx, "the draft", llm.ChatRequest{Messages: draftMessages(rt.Question(), rt.Docs(), fit)}, nil)
+	msgs := append(engine.HistoryMessages(rt.History()), draftMessages(rt.Question(), rt.Docs(), fit)...)
+	reply, err := rt.Model().Stream(ctx, "the draft", llm.ChatRequest{Messages: msgs}, nil)
 	return reply.Text, err
 }
 

@@ -20,8 +20,12 @@
 //     answer among weaker ones.
 //
 // Every statement is verified offline by citations.Verify like any other
-// strategy's; an exact quote is supported by construction, so the verdicts
-// mainly tell a reader the statement is its own citation.
+// strategy's; an exact quote is supported by construction, so each also
+// carries its Relevance to the question (the question's words it holds,
+// and a band of retrieve's coverage), which front ends show instead.
+//
+// A follow-up question (Runtime.Previous) adds the previous question's
+// words to the search at a lower weight.
 package extractive
 
 import (
@@ -156,7 +160,7 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 	}
 	pages, _ := opt.Value("pages").([]retrieve.PageRange)
 	ps, err := retrieve.New(rt.Library()).Sentences(ctx, rt.Question(), retrieve.Options{
-		Docs: rt.IDs(), Pages: pages, K: want, Model: s.Model, Fusion: fusion,
+		Docs: rt.IDs(), Pages: pages, K: want, Model: s.Model, Fusion: fusion, Context: rt.Previous(),
 	})
 	if err != nil {
 		return nil, err
@@ -166,7 +170,7 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 	}
 	groups := make([]group, 0, len(ps))
 	for _, p := range ps {
-		groups = append(groups, group{doc: p.Doc, first: p.First, last: p.Last})
+		groups = append(groups, group{doc: p.Doc, first: p.First, last: p.Last, coverage: p.Scores.Coverage})
 	}
 	if opt.Bool("merge") {
 		groups = merge(groups)
@@ -183,6 +187,13 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 		span := citations.SpanOf(rt.Docs()[i], g.first, g.last)
 		st := citations.Statement{Text: span.Text, Citations: []citations.Span{span}}
 		citations.Verify(&st)
+		// The words of the question a follow-up leaves unsaid are the
+		// previous question's.
+		q := rt.Question()
+		if terms, _ := questionWords(q); len(terms) == 0 && rt.Previous() != "" {
+			q = rt.Previous()
+		}
+		st.Relevance = relevance(q, span.Heading+"\n"+span.Text, g.coverage)
 		out = append(out, st)
 	}
 	return out, nil
@@ -273,10 +284,12 @@ func hybrid(ctx context.Context, rt *engine.Runtime) retrieve.Fusion {
 	return f
 }
 
-// group is a run of selected sentences of one document.
+// group is a run of selected sentences of one document, with the best
+// coverage of the question among its passages.
 type group struct {
 	doc         docstore.DocID
 	first, last int
+	coverage    float64
 }
 
 // merge joins groups whose sentence ranges touch or overlap into one, kept
@@ -293,6 +306,7 @@ func merge(gs []group) []group {
 					continue
 				}
 				gs[i].first, gs[i].last = min(a.first, b.first), max(a.last, b.last)
+				gs[i].coverage = max(a.coverage, b.coverage)
 				gs = slices.Delete(gs, j, j+1)
 				joined = true
 				break

@@ -145,10 +145,26 @@ func TestAutoStop(t *testing.T) {
 }
 
 func TestMerge(t *testing.T) {
-	gs := merge([]group{{"a", 5, 5}, {"a", 9, 9}, {"a", 7, 7}, {"b", 6, 6}, {"a", 6, 6}})
-	want := []group{{"a", 5, 7}, {"a", 9, 9}, {"b", 6, 6}}
+	gs := merge([]group{{"a", 5, 5, 0.2}, {"a", 9, 9, 0.1}, {"a", 7, 7, 0.8}, {"b", 6, 6, 0.5}, {"a", 6, 6, 0.3}})
+	// Merged groups keep their best coverage.
+	want := []group{{"a", 5, 7, 0.8}, {"a", 9, 9, 0.1}, {"b", 6, 6, 0.5}}
 	if !slices.Equal(gs, want) {
 		t.Errorf("merge = %v, want %v", gs, want)
+	}
+}
+
+// TestRelevance: every quote says how well it matches the question,
+// in the question's own words; an off-topic one is weak.
+func TestRelevance(t *testing.T) {
+	r := relevance("What taxes did the King impose?", "For imposing Taxes on us without our Consent", 0)
+	if r.Of != 3 || !slices.Equal(r.Matched, []string{"taxes", "impose"}) || r.Band != citations.RelevanceFair {
+		t.Errorf("relevance %+v", r)
+	}
+	if r := relevance("What taxes did the King impose?", "He has refused his Assent to Laws", 0); len(r.Matched) != 0 || r.Band != citations.RelevanceWeak {
+		t.Errorf("off-topic quote: %+v", r)
+	}
+	if r := relevance("taxes", "taxes", 0.95); r.Band != citations.RelevanceStrong || r.Label() != "strong match, 1 of 1 question word" {
+		t.Errorf("strong: %+v %q", r, r.Label())
 	}
 }
 

@@ -190,26 +190,33 @@ func FitRanked(f Format, question string, docs []*docstore.Document, ranked []Se
 	return fit
 }
 
-// Stage describes a trimmed fit for the user, for example "the documents
-// (412k tokens) exceed the model's 128k context: kept 9,870 of 15,230
-// sentences, the most relevant to the question and those around them".
-// contextWindow is the model's context in tokens.
-func (f Fit) Stage(contextWindow int) string {
-	what := "the documents"
-	verb := "exceed"
+// Warning says what of the scope a trimmed fit read, for the reader:
+// "read 4,304 of 70,257 sentences (6%): the documents (412k tokens)
+// exceed the model's 128k window; the sentences read are the most
+// relevant to the question and those around them". contextWindow is the
+// model's context in tokens. A strategy that promises to read the whole
+// scope reports it as a warning (Runtime.Warn), so the answer says on
+// screen and in its exports that it rests on part of the scope.
+func (f Fit) Warning(contextWindow int) string {
+	what, verb := "the documents", "exceed"
 	if len(f.Parts) == 1 {
 		what, verb = "the document", "exceeds"
 	}
-	kept := fmt.Sprintf("kept %s of %s sentences", engine.Thousands(f.Shown), engine.Thousands(f.Total))
+	pct := 0
+	if f.Total > 0 {
+		pct = int(float64(f.Shown) * 100 / float64(f.Total))
+	}
+	var which string
 	switch {
 	case f.Ranked == 0:
-		kept += ", from the beginning and the end (none matched the question's words)"
+		which = "from the beginning and the end (none matched the question's words)"
 	case f.Ranked == f.Shown:
-		kept += ", the most relevant to the question"
+		which = "the most relevant to the question"
 	default:
-		kept += ", the most relevant to the question and those around them"
+		which = "the most relevant to the question and those around them"
 	}
-	return fmt.Sprintf("%s (%s tokens) %s the model's %s context: %s", what, engine.Kilo(f.Tokens), verb, engine.Kilo(contextWindow), kept)
+	return fmt.Sprintf("read %s of %s sentences (%d%%): %s (%s tokens) %s the model's %s window; the sentences read are %s",
+		engine.Thousands(f.Shown), engine.Thousands(f.Total), pct, what, engine.Kilo(f.Tokens), verb, engine.Kilo(contextWindow), which)
 }
 
 // selection tracks chosen sentences and the budget left.

@@ -93,8 +93,8 @@ func TestFitScopeTrims(t *testing.T) {
 	if u, ok := n.Lookup(650); !ok || u.Doc != b || u.First != 250 {
 		t.Errorf("number 650 is %+v, %v; want sentence 250 of b", u, ok)
 	}
-	stage := fit.Stage(4096)
-	for _, w := range []string{"the documents (", "tokens) exceed the model's 4k context", "kept ", "of 800 sentences", "most relevant"} {
+	stage := fit.Warning(4096)
+	for _, w := range []string{"read ", " of 800 sentences (", "%): the documents (", "tokens) exceed the model's 4k window", "most relevant"} {
 		if !strings.Contains(stage, w) {
 			t.Errorf("stage %q lacks %q", stage, w)
 		}
@@ -113,8 +113,8 @@ func TestFitScopeNoMatches(t *testing.T) {
 	if !fit.Trimmed || len(s) < 10 || s[0] != 0 || s[len(s)-1] != 299 {
 		t.Fatalf("fit %+v: want the beginning and the end", fit)
 	}
-	if !strings.Contains(fit.Stage(2048), "from the beginning and the end") {
-		t.Errorf("stage %q", fit.Stage(2048))
+	if !strings.Contains(fit.Warning(2048), "from the beginning and the end") {
+		t.Errorf("warning %q", fit.Warning(2048))
 	}
 	if got := estimate(t, LongCiteModel, "q?", fit); got > 1500 {
 		t.Errorf("prompt estimates %d tokens, over the budget", got)

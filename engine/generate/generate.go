@@ -117,6 +117,9 @@ func Run(ctx context.Context, rt *engine.Runtime, req Request) (*Result, error) 
 	if err != nil {
 		return res, err
 	}
+	// A follow-up question comes after the conversation it follows
+	// (Config's window already left room for it).
+	msgs = append(engine.HistoryMessages(rt.History()), msgs...)
 	judged := req.Question
 	if req.JudgeAgainst != "" {
 		judged = req.JudgeAgainst

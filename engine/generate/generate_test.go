@@ -119,12 +119,18 @@ func TestRunInterrupted(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Deltas: []string{"<statement>One.<cite>[0-0]</cite></statement>", "<statement>Half a sta"}, Drop: true, DropAfter: 2})
 	var rec recorder
-	res, _, err := run(t, srv, Request{Question: "q?", Numbering: mustNumber(t, citations.Part{Doc: d})}, rec.emit)
+	res, ans, err := run(t, srv, Request{Question: "q?", Numbering: mustNumber(t, citations.Part{Doc: d})}, rec.emit)
 	if !errors.Is(err, llm.ErrInterrupted) {
 		t.Fatalf("err %v, want ErrInterrupted", err)
 	}
-	if len(res.Statements) != 1 || res.Statements[0].Text != "One." || len(rec.statements) != 1 {
+	if len(res.Statements) != 1 || res.Statements[0].Text != "One." {
 		t.Errorf("statements %+v: want the finished one only", res.Statements)
+	}
+	// The answer keeps the statement the model was writing, unfinished
+	// and uncited, and says so to the front end too.
+	if n := len(ans.Statements); n != 2 || !ans.Statements[1].Unfinished || ans.Statements[1].Text != "Half a sta" ||
+		len(ans.Statements[1].Citations) != 0 || len(rec.statements) != 2 {
+		t.Errorf("answer statements %+v (%d events): want the finished one and the unfinished one", ans.Statements, len(rec.statements))
 	}
 	if !strings.HasSuffix(res.Text, "Half a sta") {
 		t.Errorf("text %q lost what arrived", res.Text)

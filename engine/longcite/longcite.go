@@ -96,8 +96,8 @@ func wholeChunks(ctx context.Context, rt *engine.Runtime) (*citations.Numbering,
 		}
 	}
 	if num, _, err = keepChunks(rt, ranked); err == nil {
-		rt.Stagef("the documents (%s tokens) exceed the model's %s context: kept the %d chunks most relevant to the question",
-			engine.Kilo(tokens), engine.Kilo(rt.Config().ContextWindow), num.Len())
+		rt.Warn(fmt.Sprintf("read %s of %s chunks (%d%%): the documents (%s tokens) exceed the model's %s window; the chunks read are the most relevant to the question",
+			engine.Thousands(num.Len()), engine.Thousands(len(all)), num.Len()*100/len(all), engine.Kilo(tokens), engine.Kilo(rt.Env().Config.ContextWindow)))
 	}
 	return num, err
 }
@@ -123,7 +123,7 @@ func Whole(ctx context.Context, rt *engine.Runtime, p Pass) (*generate.Result, e
 		return nil, err
 	}
 	if fit.Trimmed {
-		rt.Stage(fit.Stage(cfg.ContextWindow))
+		rt.Warn(fit.Warning(rt.Env().Config.ContextWindow))
 		if fit.Shown == 0 && fit.Total > 0 {
 			return nil, noRoom(rt, p.Format)
 		}

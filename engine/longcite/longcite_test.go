@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -161,11 +162,10 @@ func TestBudgetTrimming(t *testing.T) {
 	if sp := ans.Statements[0].Citations[0]; sp.First != n || sp.Text != doc.SentenceText(n) {
 		t.Errorf("citation %+v", sp)
 	}
-	stage := strings.Join(ev.stages, "\n")
-	want := fmt.Sprintf("the document (%s tokens) exceeds the model's 4k context: kept %d of %d,%03d sentences, the most relevant to the question and those around them",
-		engine.Kilo(estimateWhole(t, doc)), len(s.nums), len(doc.Sentences)/1000, len(doc.Sentences)%1000)
-	if !strings.Contains(stage, want) {
-		t.Errorf("stages %q lack %q", stage, want)
+	want := fmt.Sprintf("read %d of %d,%03d sentences (%d%%): the document (%s tokens) exceeds the model's 4k window; the sentences read are the most relevant to the question and those around them",
+		len(s.nums), len(doc.Sentences)/1000, len(doc.Sentences)%1000, len(s.nums)*100/len(doc.Sentences), engine.Kilo(estimateWhole(t, doc)))
+	if !slices.Contains(ans.Warnings, want) {
+		t.Errorf("warnings %q lack %q", ans.Warnings, want)
 	}
 }
 
@@ -364,8 +364,11 @@ func TestDropMidStreamKeepsStatements(t *testing.T) {
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), srv.URL) || le.Fix() == "" {
 		t.Errorf("error %v does not name the URL or suggest a fix", err)
 	}
-	if ans == nil || !ans.Partial || ans.Error == "" || len(ans.Statements) != 2 || ans.Statements[1].Text != "Two." || ev.statements != 2 {
-		t.Errorf("answer %+v: want a partial answer with the two finished statements", ans)
+	if ans == nil || !ans.Partial || ans.Error == "" || len(ans.Statements) != 3 || ans.Statements[1].Text != "Two." || ev.statements != 3 {
+		t.Fatalf("answer %+v: want a partial answer with the two finished statements and the unfinished one", ans)
+	}
+	if u := ans.Statements[2]; !u.Unfinished || u.Text != "Thr" || len(u.Citations) != 0 {
+		t.Errorf("the statement being written when the stream dropped: %+v, want it unfinished, uncited", u)
 	}
 	if len(srv.ChatRequests()) != 1 {
 		t.Error("a stream that had shown text was retried")

@@ -189,11 +189,12 @@ func TestLACC(t *testing.T) {
 	}
 	cfg.ContextWindow, cfg.MaxOutput = 3000, 500
 	var ev collect
-	if _, err := ask(t, enginetest.Env(t, lib, cfg), Name, engine.Request{Question: "taxes imposed without consent", Options: engine.Settings("level", "chunk")}, ev.emit); err != nil {
+	trimmed, err := ask(t, enginetest.Env(t, lib, cfg), Name, engine.Request{Question: "taxes imposed without consent", Options: engine.Settings("level", "chunk")}, ev.emit)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if p := srv.ChatRequests()[1].Last(); !strings.Contains(strings.Join(ev.stages, "\n"), "kept the") || !strings.Contains(p, "Taxes on us without our Consent") {
-		t.Errorf("trimmed LAC-C: stages %q", ev.stages)
+	if p := srv.ChatRequests()[1].Last(); len(trimmed.Warnings) != 1 || !strings.Contains(trimmed.Warnings[0], "chunks read are the most relevant") || !strings.Contains(p, "Taxes on us without our Consent") {
+		t.Errorf("trimmed LAC-C: warnings %q", trimmed.Warnings)
 	}
 	if _, err := ask(t, env, Name, engine.Request{Question: "q", Options: engine.Settings("level", "chunk", "format", "longcite-model")}, nil); !errors.Is(err, engine.ErrOption) {
 		t.Errorf("LAC-C with the LongCite model format: %v", err)

@@ -15,7 +15,7 @@ import (
 // cover the question's parts, fused with dense similarity when f has a
 // scorer), best first.
 func rankSentences(ctx context.Context, rt *engine.Runtime, k int, f retrieve.Fusion) ([]generate.SentenceRef, error) {
-	ps, err := retrieve.New(rt.Library()).Sentences(ctx, rt.Question(), retrieve.Options{Docs: rt.IDs(), K: k, Fusion: f})
+	ps, err := retrieve.New(rt.Library()).Sentences(ctx, rt.Question(), retrieve.Options{Docs: rt.IDs(), K: k, Fusion: f, Context: rt.Previous()})
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +28,7 @@ type chunkRef struct{ Doc, Chunk int }
 // rankChunks returns the top k stored chunks for the question (fused with
 // dense similarity when f has a scorer), best first.
 func rankChunks(ctx context.Context, rt *engine.Runtime, k int, f retrieve.Fusion) ([]chunkRef, error) {
-	ps, err := retrieve.New(rt.Library()).Chunks(ctx, rt.Question(), retrieve.Options{Docs: rt.IDs(), K: k, Fusion: f})
+	ps, err := retrieve.New(rt.Library()).Chunks(ctx, rt.Question(), retrieve.Options{Docs: rt.IDs(), K: k, Fusion: f, Context: rt.Previous()})
 	if err != nil {
 		return nil, err
 	}

@@ -89,6 +89,26 @@ func (q *query) extend(terms []string, w float64) *query {
 	return &e
 }
 
+// withContext returns q with the index terms of text it lacks added at
+// ContextWeight. A question with no words of its own ("and then?")
+// takes the context's as its own, at that weight, so coverage and
+// phrases have something to count.
+func (q *query) withContext(text string) *query {
+	c := ParseQuery(text)
+	if len(q.q.Terms) == 0 {
+		e := parseQuery(text)
+		for i := range e.q.Weights {
+			e.q.Weights[i] *= ContextWeight
+		}
+		e.text = q.text
+		if q.want != AnyAnswer {
+			e.want = q.want // "and when?" still asks for a date
+		}
+		return e
+	}
+	return q.extend(c.Terms, ContextWeight)
+}
+
 // setWeights fills the term weights from the scope's statistics.
 func (q *query) setWeights(st docstore.FieldStats) {
 	q.weight = make([]float64, len(q.q.Terms))

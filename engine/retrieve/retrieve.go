@@ -50,7 +50,17 @@ type Options struct {
 	// Fusion, when its Dense scorer is set, fuses dense similarity into
 	// the ranking.
 	Fusion Fusion
+	// Context is text the question follows up on (the previous question
+	// of a conversation, engine.Runtime.Previous): its words that the
+	// question lacks join the query at ContextWeight, so "and the
+	// second one?" still finds what the conversation is about. Coverage
+	// counts the question's own words only.
+	Context string
 }
+
+// ContextWeight is the weight of Options.Context's words, relative to
+// the question's own.
+const ContextWeight = 0.4
 
 // PageRange is an inclusive range of 1-based pages.
 type PageRange struct{ First, Last int }
@@ -209,6 +219,9 @@ func (r *Retriever) searchSentences(ctx context.Context, question string, opt *O
 		return nil, err
 	}
 	ss := &sentenceSearch{q: parseQuery(question)}
+	if opt.Context != "" {
+		ss.q = ss.q.withContext(opt.Context)
+	}
 	dense := opt.Fusion.searcher() != nil && !opt.Plain
 	if len(ss.q.q.Terms) == 0 && !dense {
 		return nil, nil

@@ -16,6 +16,8 @@
 //     with the question, one statement each, quoting their first words;
 //   - OkraLong's, CoF's, DAG's and RAC-C's prompts get replies of their
 //     own (strategies.go);
+//   - a follow-up question to rewrite (engine's prompt) gets itself with
+//     what the previous question named: "when was he born (about Ed Wood)?";
 //   - anything else gets "OK.".
 //
 // It also embeds (model test-embed) and reranks (test-rerank, at /v1/rerank

@@ -49,6 +49,8 @@ func respondTo(r llmtest.ChatRequest, cites int) llmtest.Reply {
 			return llmtest.Text(okraSplit(r.Last()))
 		case strings.Contains(sys, "generate a next-step query to query additional information"):
 			return llmtest.Text(okraStep(r.Last()))
+		case strings.HasPrefix(sys, "You rewrite follow-up questions."):
+			return llmtest.Text(standalone(r.Last()))
 		}
 	}
 	p := r.Last()
@@ -202,6 +204,30 @@ var (
 	arithRE    = regexp.MustCompile(`(?i)\bhow (many|much)\b|\b(total|difference|sum|average|percent)\b`)
 	whyRE      = regexp.MustCompile(`(?i)^(why|how)\b|\b(explain|describe|summari[sz]e)\b`)
 )
+
+// standalone rewrites the follow-up question of engine's rewrite prompt
+// to stand alone, as a model would if it only knew to name what the
+// previous question was about: the follow-up, then "(about …)" with the
+// previous question's names, or its longest words.
+func standalone(p string) string {
+	follow := strings.TrimSpace(between(p, "Follow-up question: ", "\n\nStandalone question:"))
+	prev := ""
+	for _, line := range strings.Split(p, "\n") {
+		if q, ok := strings.CutPrefix(line, "Q: "); ok {
+			prev = q
+		}
+	}
+	topic := names(prev)
+	if len(topic) == 0 {
+		w := textproc.Terms(prev)
+		slices.SortStableFunc(w, func(a, b string) int { return len(b) - len(a) })
+		topic = w[:min(3, len(w))]
+	}
+	if len(topic) == 0 {
+		return follow
+	}
+	return strings.TrimRight(follow, "?") + " (about " + strings.Join(topic, " and ") + ")?"
+}
 
 // names are the capitalised phrases of a question after its first word.
 func names(q string) []string {

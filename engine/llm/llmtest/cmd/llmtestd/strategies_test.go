@@ -163,3 +163,10 @@ func TestAnswerable(t *testing.T) {
 		t.Errorf("reply %q", r.Text)
 	}
 }
+
+func TestStandalone(t *testing.T) {
+	p := "Conversation:\nQ: Who is Scott Derrickson?\nA: A director.\nQ: What did Ed Wood make?\nA: Films.\n\nFollow-up question: when was he born?\n\nStandalone question:"
+	if got := standalone(p); got != "when was he born (about Ed Wood)?" {
+		t.Errorf("standalone = %q", got)
+	}
+}

@@ -91,6 +91,71 @@ func (l *Library) Answer(ref string) (id string, record []byte, err error) {
 	return id, record, err
 }
 
+// AnswerRecord is a saved answer's record and its ID.
+type AnswerRecord struct {
+	ID     string
+	Record []byte
+}
+
+// RecentAnswers returns up to n saved answers whose IDs sort before
+// before ("" for none: the newest), newest first, and whether older ones
+// remain. IDs sort by creation (NewAnswerID), so a front end shows the
+// latest answers at once and reads older ones as the reader scrolls back,
+// never every record (one can be megabytes).
+func (l *Library) RecentAnswers(before string, n int) (recs []AnswerRecord, more bool, err error) {
+	err = l.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketAnswers)
+		if b == nil {
+			return nil
+		}
+		c := b.Cursor()
+		var k, v []byte
+		if before == "" {
+			k, v = c.Last()
+		} else {
+			k, v = c.Seek([]byte(before))
+			if k == nil {
+				k, v = c.Last()
+			}
+			for k != nil && string(k) >= before {
+				k, v = c.Prev()
+			}
+		}
+		for ; k != nil; k, v = c.Prev() {
+			if len(recs) == n {
+				more = true
+				return nil
+			}
+			recs = append(recs, AnswerRecord{ID: string(k), Record: slices.Clone(v)})
+		}
+		return nil
+	})
+	return recs, more, err
+}
+
+// NewerAnswers returns the IDs of saved answers that sort after after
+// (answers saved since, by this process or another), oldest first, at
+// most n.
+func (l *Library) NewerAnswers(after string, n int) ([]string, error) {
+	var ids []string
+	err := l.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketAnswers)
+		if b == nil {
+			return nil
+		}
+		c := b.Cursor()
+		k, _ := c.Seek([]byte(after))
+		if k != nil && string(k) == after {
+			k, _ = c.Next()
+		}
+		for ; k != nil && len(ids) < n; k, _ = c.Next() {
+			ids = append(ids, string(k))
+		}
+		return nil
+	})
+	return ids, err
+}
+
 // DeleteAnswer removes a saved answer.
 func (l *Library) DeleteAnswer(id string) error {
 	return l.db.Update(func(tx *bolt.Tx) error {

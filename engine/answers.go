@@ -28,3 +28,26 @@ func Load(lib *docstore.Library, ref string) (*Answer, error) {
 	}
 	return &ans, nil
 }
+
+// Recent reads up to n saved answers older than the one whose ID is
+// before ("" for the newest), newest first, with the number of records
+// that could not be read (skipped, not failing the rest) and whether
+// older answers remain (see docstore.Library.RecentAnswers).
+func Recent(lib *docstore.Library, before string, n int) (answers []*Answer, skipped int, more bool, err error) {
+	recs, more, err := lib.RecentAnswers(before, n)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	for _, r := range recs {
+		var ans Answer
+		if err := json.Unmarshal(r.Record, &ans); err != nil {
+			skipped++
+			continue
+		}
+		if ans.ID == "" {
+			ans.ID = r.ID
+		}
+		answers = append(answers, &ans)
+	}
+	return answers, skipped, more, nil
+}

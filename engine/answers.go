@@ -29,25 +29,37 @@ func Load(lib *docstore.Library, ref string) (*Answer, error) {
 	return &ans, nil
 }
 
+// Page is a page of saved answers, newest first (Recent).
+type Page struct {
+	Answers []*Answer
+	// Skipped counts records that could not be read (not failing the
+	// rest); Oldest is the ID of the oldest record read, where the next
+	// page starts; More says older answers remain.
+	Skipped int
+	Oldest  string
+	More    bool
+}
+
 // Recent reads up to n saved answers older than the one whose ID is
-// before ("" for the newest), newest first, with the number of records
-// that could not be read (skipped, not failing the rest) and whether
-// older answers remain (see docstore.Library.RecentAnswers).
-func Recent(lib *docstore.Library, before string, n int) (answers []*Answer, skipped int, more bool, err error) {
+// before ("" for the newest), newest first (see
+// docstore.Library.RecentAnswers).
+func Recent(lib *docstore.Library, before string, n int) (Page, error) {
 	recs, more, err := lib.RecentAnswers(before, n)
 	if err != nil {
-		return nil, 0, false, err
+		return Page{}, err
 	}
+	p := Page{More: more}
 	for _, r := range recs {
+		p.Oldest = r.ID
 		var ans Answer
 		if err := json.Unmarshal(r.Record, &ans); err != nil {
-			skipped++
+			p.Skipped++
 			continue
 		}
 		if ans.ID == "" {
 			ans.ID = r.ID
 		}
-		answers = append(answers, &ans)
+		p.Answers = append(p.Answers, &ans)
 	}
-	return answers, skipped, more, nil
+	return p, nil
 }

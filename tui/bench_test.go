@@ -111,7 +111,7 @@ func BenchmarkNextCitation(b *testing.B) {
 				b.Fatal(err)
 			}
 			m = step(m, libraryMsg{docs: docs})
-			m = step(m, answersMsg{answers: []*engine.Answer{ans}})
+			m = step(m, answersMsg{page: engine.Page{Answers: []*engine.Answer{ans}}})
 			m.docs[doc.ID] = doc // loaded by the first jump, as in use
 			m = step(m, keytest.Press("esc"))
 			m = step(m, keytest.Press("enter"))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,30 +61,95 @@ func loadLibrary(lib *docstore.Library) tea.Cmd {
 	}
 }
 
-// answersMsg is the answers saved in the library, oldest first.
+// answersMsg is a page of saved answers, newest first: the latest at
+// start, older ones as the reader scrolls back.
 type answersMsg struct {
-	answers []*engine.Answer
-	skipped int // records that could not be read
-	err     error
+	page engine.Page
+	err  error
 }
 
-func loadAnswers(lib *docstore.Library) tea.Cmd {
+// answerPage is how many saved answers are read at a time: a start
+// reads only the latest (one record can be megabytes).
+const answerPage = 20
+
+func loadAnswers(lib *docstore.Library, before string) tea.Cmd {
 	return func() tea.Msg {
-		metas, err := lib.Answers()
-		if err != nil {
-			return answersMsg{err: err}
-		}
-		var msg answersMsg
-		for _, meta := range metas {
-			a, err := engine.Load(lib, meta.ID)
-			if err != nil {
-				msg.skipped++
-				continue
-			}
-			msg.answers = append(msg.answers, a)
-		}
-		return msg
+		p, err := engine.Recent(lib, before, answerPage)
+		return answersMsg{page: p, err: err}
 	}
+}
+
+// newAnswersMsg carries answers saved since the newest shown (by
+// another citelens, say).
+type newAnswersMsg struct{ answers []*engine.Answer }
+
+func loadNewAnswers(lib *docstore.Library, after string) tea.Cmd {
+	return func() tea.Msg {
+		ids, err := lib.NewerAnswers(after, answerPage)
+		if err != nil {
+			return nil
+		}
+		var out []*engine.Answer
+		for _, id := range ids {
+			if a, err := engine.Load(lib, id); err == nil {
+				out = append(out, a)
+			}
+		}
+		return newAnswersMsg{answers: out}
+	}
+}
+
+// answerDeletedMsg reports a saved answer deleted, or why not.
+type answerDeletedMsg struct {
+	id  string
+	err error
+}
+
+func deleteAnswer(lib *docstore.Library, id string) tea.Cmd {
+	return func() tea.Msg { return answerDeletedMsg{id: id, err: lib.DeleteAnswer(id)} }
+}
+
+// removedMsg reports a document removed, or why not.
+type removedMsg struct {
+	doc docstore.DocInfo
+	err error
+}
+
+func removeDocument(lib *docstore.Library, d docstore.DocInfo) tea.Cmd {
+	return func() tea.Msg { return removedMsg{doc: d, err: lib.Remove(d.ID)} }
+}
+
+// libraryStamp is what a look at the library file tells of changes.
+type libraryStamp struct {
+	size int64
+	mod  time.Time
+}
+
+// libraryChangedMsg says the library file changed since last looked at
+// (another citelens added or answered); libraryTickMsg that it did not.
+type (
+	libraryChangedMsg struct{ stamp libraryStamp }
+	libraryTickMsg    struct{ stamp libraryStamp }
+)
+
+// watchEvery is how often the library file is looked at: what another
+// process adds shows within a second.
+const watchEvery = 500 * time.Millisecond
+
+// watchLibrary looks at the library file after watchEvery and reports
+// whether it changed from last.
+func watchLibrary(path string, last libraryStamp) tea.Cmd {
+	return tea.Tick(watchEvery, func(time.Time) tea.Msg {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return libraryTickMsg{stamp: last}
+		}
+		now := libraryStamp{size: fi.Size(), mod: fi.ModTime()}
+		if now != last {
+			return libraryChangedMsg{stamp: now}
+		}
+		return libraryTickMsg{stamp: last}
+	})
 }
 
 // docMsg is a document loaded for the source pane.
@@ -159,9 +225,11 @@ func unwrapPath(err error) error {
 // askRun is an answer being written: engine.Run in a goroutine, its
 // events on a channel.
 type askRun struct {
-	id     int
-	events chan engine.Event
-	cancel context.CancelFunc
+	id       int
+	events   chan engine.Event
+	cancel   context.CancelFunc
+	strategy string
+	docs     []docstore.DocID
 
 	// Set by the goroutine before it closes events.
 	ans     *engine.Answer
@@ -176,19 +244,21 @@ type askEventsMsg struct {
 }
 
 // askDoneMsg reports the answer finished (or cancelled, or failed) and
-// saved.
+// saved, with the strategy and scope it was asked with.
 type askDoneMsg struct {
-	id      int
-	ans     *engine.Answer
-	err     error
-	saveErr error
+	id       int
+	ans      *engine.Answer
+	err      error
+	saveErr  error
+	strategy string
+	docs     []docstore.DocID
 }
 
 // startAsk runs strategy on req in the background and returns the run;
 // its next command delivers the first events.
 func startAsk(bg *background, id int, env *engine.Env, strategy string, req engine.Request) *askRun {
 	ctx, cancel := context.WithCancel(bg.ctx)
-	r := &askRun{id: id, events: make(chan engine.Event, 256), cancel: cancel}
+	r := &askRun{id: id, events: make(chan engine.Event, 256), cancel: cancel, strategy: strategy, docs: req.Docs}
 	bg.wg.Add(1)
 	go func() {
 		defer bg.wg.Done()
@@ -224,7 +294,7 @@ func (r *askRun) next() tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-r.events
 		if !ok {
-			return askDoneMsg{id: r.id, ans: r.ans, err: r.err, saveErr: r.saveErr}
+			return askDoneMsg{id: r.id, ans: r.ans, err: r.err, saveErr: r.saveErr, strategy: r.strategy, docs: r.docs}
 		}
 		evs := []engine.Event{ev}
 		for len(evs) < maxBatch {
@@ -245,8 +315,11 @@ func (r *askRun) next() tea.Cmd {
 
 // addRun adds files to the library in the background.
 type addRun struct {
-	events chan tea.Msg // addProgressMsg and addedMsg
+	events chan tea.Msg // addExpandedMsg, addProgressMsg and addedMsg
 	added  []docstore.DocID
+	// only: the documents added make the question's scope (the files
+	// citelens was started with).
+	only bool
 }
 
 // addProgressMsg reports how adding a file is going.
@@ -263,6 +336,48 @@ type addedMsg struct {
 // addsDoneMsg reports every file handled; ids are the documents added or
 // found, in order.
 type addsDoneMsg struct{ ids []docstore.DocID }
+
+// addExpandedMsg reports the files a folder holds, to be added in its
+// place.
+type addExpandedMsg struct {
+	dir   string
+	files []string
+}
+
+// maxFolderFiles bounds the files one folder adds.
+const maxFolderFiles = 1000
+
+// folderFiles lists the files of the types citelens reads under dir
+// (hidden files and folders aside), in name order, at most
+// maxFolderFiles, and whether there were more.
+func folderFiles(ctx context.Context, dir string) (files []string, more bool, err error) {
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == dir {
+				return err
+			}
+			return nil // an unreadable subfolder: skipped
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if strings.HasPrefix(d.Name(), ".") && p != dir {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if _, ok := docstore.FormatOf(p); ok && d.Type().IsRegular() {
+			if len(files) == maxFolderFiles {
+				more = true
+				return filepath.SkipAll
+			}
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files, more, err
+}
 
 // progressEvery is the most often a file's progress is reported.
 const progressEvery = 50 * time.Millisecond
@@ -281,7 +396,29 @@ func startAdd(bg *background, lib *docstore.Library, paths []string) *addRun {
 	go func() {
 		defer bg.wg.Done()
 		defer close(r.events)
+		var files []string
 		for _, path := range paths {
+			st, err := os.Stat(path)
+			if err != nil || !st.IsDir() {
+				files = append(files, path) // Add says what is wrong with it
+				continue
+			}
+			found, more, err := folderFiles(bg.ctx, path)
+			if err == nil && len(found) == 0 {
+				err = fmt.Errorf("it holds no files of the types citelens reads (%s)", docstore.SupportedExtensions())
+			}
+			if err == nil && more {
+				err = fmt.Errorf("only its first %d files are added", maxFolderFiles)
+			}
+			if !send(addExpandedMsg{dir: path, files: found}) {
+				return
+			}
+			if err != nil && !send(addedMsg{path: path, err: err}) {
+				return
+			}
+			files = append(files, found...)
+		}
+		for _, path := range files {
 			var last time.Time
 			var lastStage string
 			info, existed, err := lib.Add(bg.ctx, path, func(p docstore.Progress) {

@@ -169,6 +169,8 @@ func testOptions(t testing.TB, lib *docstore.Library, theme string) Options {
 		Theme:     sel,
 		Strategy:  "scripted",
 		ExportDir: t.TempDir(),
+		// A clock that stands still: no waiting time in the goldens.
+		Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
 	}
 }
 
@@ -252,11 +254,12 @@ func asking(t *testing.T, theme string, w, h, pauseAfter int) (*docstore.Library
 }
 
 // answered is asking with no pause, once the answer's three statements
-// are shown.
+// are shown, with the keyboard in the answers (esc).
 func answered(t *testing.T, theme string, w, h int) (*docstore.Library, *session) {
 	t.Helper()
 	lib, s, _ := asking(t, theme, w, h, -1)
 	s.waitText("scripted · 3 statements")
+	s.press("esc")
 	return lib, s
 }
 

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/citelens/citelens/tui/addfiles"
 	"github.com/citelens/citelens/tui/internal/draw"
 )
 
@@ -217,6 +218,7 @@ func (m Model) helpLines(inner int) []string {
 	section("Question input", input)
 	section("Conversation", list)
 	section("Library", m.lib.KeyMap.FullHelp())
+	section("Adding documents", addfiles.DefaultKeyMap().FullHelp())
 	section("Source", m.src.KeyMap.FullHelp())
 	return lines
 }

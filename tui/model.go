@@ -2,7 +2,9 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -15,6 +17,7 @@ import (
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/addfiles"
 	"github.com/citelens/citelens/tui/conversation"
 	"github.com/citelens/citelens/tui/internal/draw"
 	"github.com/citelens/citelens/tui/library"
@@ -37,7 +40,7 @@ func (p pane) title() string {
 }
 
 // Model is the root model: the three panes, the layout, the help, a
-// picker when one is open, and the work in progress.
+// picker or the add dialog when one is open, and the work in progress.
 type Model struct {
 	keys KeyMap
 	opts Options
@@ -58,6 +61,7 @@ type Model struct {
 
 	picker       *picker.Model
 	exportTarget *engine.Answer // the answer the format picker exports
+	add          *addfiles.Model
 
 	notice    string // a one-off message for the status line
 	noticeErr bool
@@ -68,10 +72,22 @@ type Model struct {
 	docs    map[docstore.DocID]*docstore.Document
 	pending *conversation.CitationMsg // a citation waiting for its document
 
-	bg     *background
-	run    *askRun
-	runs   int // asks so far, to tell a stale run's messages
-	adding *addRun
+	bg      *background
+	run     *askRun
+	runs    int // asks so far, to tell a stale run's messages
+	adding  *addRun
+	queued  []string // paths to add once the adding in progress is done
+	waiting *waitingAsk
+	prep    *prepareRun
+	stamp   libraryStamp // the library file as last looked at
+}
+
+// waitingAsk is a question asked while documents were being added: it is
+// asked once they are in.
+type waitingAsk struct {
+	question string
+	history  []engine.Turn
+	added    []docstore.DocID // the documents added meanwhile
 }
 
 // New returns the root model for opts.
@@ -81,6 +97,9 @@ func New(opts Options) Model {
 	}
 	if opts.ExportDir == "" {
 		opts.ExportDir = "."
+	}
+	if opts.AddDir == "" {
+		opts.AddDir = "."
 	}
 	styles := opts.Theme.Initial()
 	m := Model{
@@ -97,6 +116,9 @@ func New(opts Options) Model {
 		docs:     map[docstore.DocID]*docstore.Document{},
 		bg:       newBackground(context.Background()),
 	}
+	if opts.Now != nil {
+		m.conv.Now = opts.Now
+	}
 	m.help.Styles = styles.Help
 	m.conv.SetStrategy(m.strategy)
 	m.conv.Focus(true)
@@ -104,16 +126,17 @@ func New(opts Options) Model {
 	return m
 }
 
-// Init loads the library and its saved answers, starts adding the files
-// given, and asks the terminal for its background colour when the theme
-// depends on it.
+// Init loads the library and the latest saved answers, starts adding the
+// files given and watching the library for what other processes add, and
+// asks the terminal for its background colour when the theme depends on
+// it.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{loadLibrary(m.opts.Library), loadAnswers(m.opts.Library)}
+	cmds := []tea.Cmd{loadLibrary(m.opts.Library), loadAnswers(m.opts.Library, ""), watchLibrary(m.opts.Library.Path(), m.stamp)}
 	if len(m.opts.Paths) > 0 {
 		// Started here rather than in a command so that Shutdown, which
 		// may come at any time, always knows of it.
 		run := startAdd(m.bg, m.opts.Library, m.opts.Paths)
-		cmds = append(cmds, func() tea.Msg { return addStartedMsg{run: run} })
+		cmds = append(cmds, func() tea.Msg { return addStartedMsg{run: run, paths: m.opts.Paths, only: true} })
 	}
 	if m.sel.Auto() {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -121,9 +144,13 @@ func (m Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// addStartedMsg hands the add run started in Init (which cannot change
-// the model) to Update.
-type addStartedMsg struct{ run *addRun }
+// addStartedMsg hands an add run started in Init (which cannot change
+// the model) to Update; only says its documents make the scope.
+type addStartedMsg struct {
+	run   *addRun
+	paths []string
+	only  bool
+}
 
 // Update routes a message to whoever owns it.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -137,31 +164,49 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.updateKey(msg)
-	case tea.PasteMsg, tea.MouseWheelMsg:
+	case tea.PasteMsg:
+		if m.add != nil {
+			return m.updateAdd(msg)
+		}
+		return m.updateFocused(msg)
+	case tea.MouseWheelMsg:
 		return m.updateFocused(msg)
 
 	case libraryMsg:
 		if msg.err != nil {
 			m.lib.SetError(msg.err)
 		} else {
+			m.lib.SetError(nil)
 			m.lib.SetDocs(msg.docs)
 		}
 		m.syncScope()
 		m.layout()
 		return m, nil
+	case libraryChangedMsg:
+		m.stamp = msg.stamp
+		return m, tea.Batch(loadLibrary(m.opts.Library), loadNewAnswers(m.opts.Library, m.conv.Newest()),
+			watchLibrary(m.opts.Library.Path(), m.stamp))
+	case libraryTickMsg:
+		return m, watchLibrary(m.opts.Library.Path(), m.stamp)
 	case answersMsg:
-		m.conv.Load(msg.answers)
+		m.conv.Load(msg.page)
 		switch {
 		case msg.err != nil:
 			m.setNotice("Could not read the saved answers: "+msg.err.Error(), true)
-		case msg.skipped > 0:
-			m.setNotice(fmt.Sprintf("%d saved answers could not be read and are not shown.", msg.skipped), true)
+		case msg.page.Skipped > 0:
+			m.setNotice(fmt.Sprintf("%d saved answers could not be read and are not shown.", msg.page.Skipped), true)
 		}
 		return m, nil
+	case newAnswersMsg:
+		m.conv.Add(msg.answers)
+		return m, nil
+
 	case addStartedMsg:
-		m.adding = msg.run
-		for _, p := range m.opts.Paths {
-			m.lib.SetProgress(library.Progress{Path: p, Stage: "waiting"})
+		return m, m.began(msg.run, msg.paths, msg.only)
+	case addExpandedMsg:
+		m.lib.DoneAdding(msg.dir)
+		for _, f := range msg.files {
+			m.lib.SetProgress(library.Progress{Path: f, Stage: "waiting"})
 		}
 		m.layout()
 		return m, m.adding.next()
@@ -174,21 +219,21 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setNotice(fmt.Sprintf("Could not add %s: %s", msg.path, msg.err), true)
 		}
 		m.layout()
+		m.waitingStage()
 		return m, tea.Batch(m.adding.next(), loadLibrary(m.opts.Library))
 	case addsDoneMsg:
-		m.adding = nil
-		if len(msg.ids) > 0 {
-			m.lib.SetScopeOnly(msg.ids)
-			m.syncScope()
-		}
-		return m, nil
+		return m.addsDone(msg)
 
 	case conversation.AskMsg:
 		return m.ask(msg.Question)
 	case conversation.CancelMsg:
-		if m.run != nil {
+		switch {
+		case m.run != nil:
 			m.run.cancel()
 			m.conv.Cancelling()
+		case m.waiting != nil:
+			m.waiting = nil
+			m.conv.Finish(nil, errors.New("cancelled while the documents were being added"))
 		}
 		return m, nil
 	case askEventsMsg:
@@ -206,13 +251,80 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.saveErr != nil {
 			m.setNotice("The answer could not be saved: "+msg.saveErr.Error(), true)
 		}
+		if errors.Is(msg.err, engine.ErrNotPrepared) {
+			return m, prepareCost(m.opts.Env, msg.strategy, msg.docs)
+		}
 		return m, nil
+	case prepareCostMsg:
+		m.conv.SetPrepareCost(msg.text)
+		return m, nil
+	case conversation.PrepareMsg:
+		if m.prep != nil {
+			m.setNotice("The documents are already being prepared.", true)
+			return m, nil
+		}
+		m.prep = startPrepare(m.bg, m.opts.Env, msg.Strategy, msg.Question, m.lib.Scope())
+		m.conv.SetActivity("preparing the documents for " + msg.Strategy + "…")
+		return m, m.prep.next()
+	case prepareProgressMsg:
+		if m.prep != nil {
+			m.conv.SetActivity(prepareLine(m.prep.strategy, engine.Progress(msg)))
+			return m, m.prep.next()
+		}
+		return m, nil
+	case preparedMsg:
+		if m.prep != msg.run {
+			return m, nil
+		}
+		m.prep = nil
+		m.conv.SetActivity("")
+		if msg.err != nil {
+			m.setNotice("Preparing the documents stopped: "+msg.err.Error(), true)
+			return m, nil
+		}
+		m.setNotice("The documents are prepared; asking again.", false)
+		return m.ask(msg.run.question)
 	case conversation.CitationMsg:
 		return m, m.showCitation(msg)
 	case library.OpenMsg:
 		// A document read from its start: a citation of nothing at 0.
 		return m, m.showCitation(conversation.CitationMsg{
 			Span: citations.Span{Doc: msg.Doc.ID}, Focus: true, Label: textproc.OneLine(msg.Doc.Name)})
+	case library.AddMsg:
+		a, cmd := addfiles.New(m.opts.AddDir, m.styles)
+		m.add = &a
+		return m, cmd
+	case library.RemoveMsg:
+		return m, removeDocument(m.opts.Library, msg.Doc)
+	case removedMsg:
+		if msg.err != nil {
+			m.setNotice(fmt.Sprintf("Could not remove %s: %s", msg.doc.Name, msg.err), true)
+			return m, nil
+		}
+		delete(m.docs, msg.doc.ID)
+		m.setNotice(fmt.Sprintf("Removed %s from the library; saved answers that cite it keep their quotes.", textproc.OneLine(msg.doc.Name)), false)
+		return m, loadLibrary(m.opts.Library)
+	case library.NoticeMsg:
+		m.setNotice(msg.Text, false)
+		return m, nil
+	case addfiles.AddMsg:
+		m.add = nil
+		return m, m.addPaths(msg.Paths)
+	case addfiles.ClosedMsg:
+		m.add = nil
+		return m, nil
+	case conversation.DeleteMsg:
+		return m, deleteAnswer(m.opts.Library, msg.ID)
+	case answerDeletedMsg:
+		if msg.err != nil {
+			m.setNotice("Could not delete the answer: "+msg.err.Error(), true)
+			return m, nil
+		}
+		m.conv.Remove(msg.id)
+		m.setNotice("Deleted the saved answer.", false)
+		return m, nil
+	case conversation.OlderMsg:
+		return m, loadAnswers(m.opts.Library, msg.Before)
 	case docMsg:
 		if msg.err == nil {
 			m.docs[msg.id] = msg.doc
@@ -251,6 +363,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case conversation.NoticeMsg:
 		m.setNotice(msg.Text, msg.Error)
 		return m, nil
+	case source.NoticeMsg:
+		m.setNotice(msg.Text, false)
+		return m, nil
 	case picker.ChosenMsg:
 		m.picker = nil
 		switch msg.Kind {
@@ -270,11 +385,23 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.exportTarget = nil
 		return m, nil
 	case source.CloseMsg, library.CloseMsg:
-		return m, m.setFocus(paneConversation, false)
+		return m, m.setFocus(paneConversation, true)
 	case spinner.TickMsg:
 		var cmd tea.Cmd
 		m.conv, cmd, _ = m.conv.Update(msg)
 		return m, cmd
+	}
+	if m.add != nil {
+		// The dialog's directory listings.
+		a, cmd, outcome := m.add.Update(msg)
+		m.add = &a
+		if outcome != nil {
+			nm, ocmd := m.Update(outcome)
+			return nm, tea.Batch(cmd, ocmd)
+		}
+		if cmd != nil {
+			return m, cmd
+		}
 	}
 	// Anything else belongs to a pane (the source pane's search results,
 	// an input's own messages): each takes what is its own.
@@ -285,14 +412,18 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(c1, c2, c3)
 }
 
-// typing reports whether keys are text now: the question input, the
-// library's filter or the source's search prompt has the keyboard.
+// typing reports whether keys are text now, or the answer to a question
+// on screen: the question input, the library's filter, the source's
+// search prompt, the add dialog's paths line, or a yes-or-no question.
 func (m Model) typing() bool {
+	if m.add != nil {
+		return m.add.Typing()
+	}
 	switch m.focus {
 	case paneConversation:
-		return m.conv.Typing()
+		return m.conv.Typing() || m.conv.Confirming()
 	case paneLibrary:
-		return m.lib.Filtering()
+		return m.lib.Filtering() || m.lib.Confirming()
 	case paneSource:
 		return m.src.Searching()
 	}
@@ -318,6 +449,9 @@ func (m Model) updateKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if m.add != nil {
+		return m.updateAdd(msg)
+	}
 	if m.picker != nil {
 		if key.Matches(msg, k.Quit) {
 			return m.quit()
@@ -339,17 +473,32 @@ func (m Model) updateKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	// The source's search prompt owns every key; elsewhere tab moves on,
-	// even from the question input (where it would insert nothing).
-	if !(m.focus == paneSource && m.src.Searching()) && !(m.focus == paneLibrary && m.lib.Filtering()) {
+	// A prompt that owns every key (the source's search, the library's
+	// filter, a yes-or-no question) keeps tab; elsewhere tab moves on,
+	// even from the question input (where it would insert nothing), and
+	// lands in the conversation's input, ready for a question.
+	owned := m.focus == paneSource && m.src.Searching() || m.focus == paneLibrary && (m.lib.Filtering() || m.lib.Confirming()) ||
+		m.focus == paneConversation && m.conv.Confirming()
+	if !owned {
 		switch {
 		case key.Matches(msg, k.NextPane):
-			return m, m.setFocus((m.focus+1)%numPanes, m.conv.Typing())
+			return m, m.setFocus((m.focus+1)%numPanes, true)
 		case key.Matches(msg, k.PrevPane):
-			return m, m.setFocus((m.focus+numPanes-1)%numPanes, m.conv.Typing())
+			return m, m.setFocus((m.focus+numPanes-1)%numPanes, true)
 		}
 	}
 	return m.updateFocused(msg)
+}
+
+// updateAdd gives msg to the add dialog.
+func (m Model) updateAdd(msg tea.Msg) (tea.Model, tea.Cmd) {
+	a, cmd, outcome := m.add.Update(msg)
+	m.add = &a
+	if outcome != nil {
+		nm, ocmd := m.Update(outcome)
+		return nm, tea.Batch(cmd, ocmd)
+	}
+	return m, cmd
 }
 
 // updateFocused gives msg to the focused pane.
@@ -376,10 +525,24 @@ func (m Model) updateFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return nm, tea.Batch(cmd, acmd)
 		}
 	case paneSource:
-		if k, ok := msg.(tea.KeyPressMsg); ok && !m.src.Searching() && key.Matches(k, m.src.KeyMap.Search.Back) {
-			// The pane would say so with a CloseMsg command; acting now
-			// keeps a quick "esc n" from giving the n to the source.
-			return m, m.setFocus(paneConversation, false)
+		k, isKey := msg.(tea.KeyPressMsg)
+		if isKey && !m.src.Searching() {
+			sk := m.src.KeyMap.Search
+			switch {
+			case key.Matches(k, sk.Back) && !m.src.HasSearch():
+				// The pane would say so with a CloseMsg command; acting
+				// now keeps a quick "esc n" from giving the n to the
+				// source.
+				return m, m.setFocus(paneConversation, true)
+			case !m.src.HasSearch() && (key.Matches(k, sk.Next) || key.Matches(k, sk.Prev)):
+				// Without a search, n and N step through the citations
+				// here too, the keyboard staying with the source.
+				d := 1
+				if key.Matches(k, sk.Prev) {
+					d = -1
+				}
+				return m.Update(m.conv.StepCitation(d))
+			}
 		}
 		m.src, cmd = m.src.Update(msg)
 	}
@@ -429,6 +592,9 @@ func (m *Model) setStyles(s *themes.Styles) {
 	if m.picker != nil {
 		m.picker.SetStyles(s)
 	}
+	if m.add != nil {
+		m.add.SetStyles(s)
+	}
 }
 
 func (m *Model) setNotice(text string, isErr bool) {
@@ -452,9 +618,88 @@ func (m *Model) syncScope() {
 	m.conv.SetScope(s)
 }
 
-// ask starts answering question over the library's scope.
+// addPaths adds files and folders: now, or after the adding in
+// progress.
+func (m *Model) addPaths(paths []string) tea.Cmd {
+	if len(paths) == 0 {
+		return nil
+	}
+	if m.adding != nil {
+		m.queued = append(m.queued, paths...)
+		for _, p := range paths {
+			m.lib.SetProgress(library.Progress{Path: p, Stage: "waiting"})
+		}
+		m.layout()
+		return nil
+	}
+	return m.began(startAdd(m.bg, m.opts.Library, paths), paths, false)
+}
+
+// began shows an add run that has started.
+func (m *Model) began(run *addRun, paths []string, only bool) tea.Cmd {
+	m.adding = run
+	run.only = only
+	for _, p := range paths {
+		m.lib.SetProgress(library.Progress{Path: p, Stage: "waiting"})
+	}
+	m.layout()
+	m.waitingStage()
+	return run.next()
+}
+
+// addsDone ends an add run: the queued paths start, or, when nothing is
+// left to add, a question waiting for the documents is asked.
+func (m Model) addsDone(msg addsDoneMsg) (tea.Model, tea.Cmd) {
+	only := m.adding != nil && m.adding.only
+	m.adding = nil
+	if only && len(msg.ids) > 0 {
+		m.lib.SetScopeOnly(msg.ids)
+		m.syncScope()
+	}
+	if m.waiting != nil {
+		m.waiting.added = append(m.waiting.added, msg.ids...)
+	}
+	if len(m.queued) > 0 {
+		q := m.queued
+		m.queued = nil
+		return m, tea.Batch(m.began(startAdd(m.bg, m.opts.Library, q), nil, false), loadLibrary(m.opts.Library))
+	}
+	if w := m.waiting; w != nil {
+		m.waiting = nil
+		// The library's new list may not have come back yet: the scope
+		// is the one chosen, with what was added meanwhile (new
+		// documents are in scope), or just those for files given at
+		// start.
+		scope := m.lib.Scope()
+		switch {
+		case only:
+			scope = msg.ids
+		case scope != nil:
+			for _, id := range w.added {
+				if !slices.Contains(scope, id) {
+					scope = append(scope, id)
+				}
+			}
+		}
+		return m, m.startRun(w.question, w.history, scope)
+	}
+	return m, nil
+}
+
+// waitingStage says on the waiting question's line what it waits for.
+func (m *Model) waitingStage() {
+	if m.waiting == nil {
+		return
+	}
+	n := m.lib.Adding()
+	m.conv.Waiting(fmt.Sprintf("waiting for %s being added…", engine.Plural(max(n, 1), "document", "documents")))
+}
+
+// ask starts answering question over the library's scope, as a follow-up
+// to the conversation's current topic; while documents are being added
+// it waits for them.
 func (m Model) ask(question string) (tea.Model, tea.Cmd) {
-	if m.run != nil {
+	if m.run != nil || m.waiting != nil {
 		m.setNotice("An answer is still being written.", true)
 		return m, nil
 	}
@@ -463,13 +708,41 @@ func (m Model) ask(question string) (tea.Model, tea.Cmd) {
 		m.setNotice("Nothing is in scope: put documents in it with space in the library pane.", true)
 		return m, nil
 	}
+	adding := m.adding != nil || len(m.queued) > 0
+	if _, of := m.lib.InScope(); of == 0 && !adding {
+		m.setNotice("No documents yet: add some with "+m.lib.KeyMap.List.Add.Help().Key+" in the library pane (tab goes there).", true)
+		return m, nil
+	}
+	history := m.conv.Turns()
+	n, _ := m.lib.InScope()
+	spin := m.conv.Begin(question, m.strategy, n, questions(history))
+	// The input keeps the keyboard: the next question can be typed while
+	// this one is answered, and the arrows, enter and esc reach the
+	// answers (see KEYS.md).
+	focus := m.setFocus(paneConversation, true)
+	if adding {
+		m.waiting = &waitingAsk{question: question, history: history}
+		m.waitingStage()
+		return m, tea.Batch(spin, focus)
+	}
+	return m, tea.Batch(spin, focus, m.startRun(question, history, scope))
+}
+
+// startRun runs the strategy on question over scope (nil: every
+// document), its entry already begun.
+func (m *Model) startRun(question string, history []engine.Turn, scope []docstore.DocID) tea.Cmd {
 	m.runs++
-	m.run = startAsk(m.bg, m.runs, m.opts.Env, m.strategy, engine.Request{Question: question, Docs: scope})
-	spin := m.conv.Begin(question, m.strategy)
-	// The answers take the keyboard, so n, enter and the rest work as
-	// soon as statements arrive; i returns to the input.
-	focus := m.setFocus(paneConversation, false)
-	return m, tea.Batch(spin, focus, m.run.next())
+	m.run = startAsk(m.bg, m.runs, m.opts.Env, m.strategy, engine.Request{Question: question, Docs: scope, History: history})
+	return m.run.next()
+}
+
+// questions are the turns' questions.
+func questions(ts []engine.Turn) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Question
+	}
+	return out
 }
 
 // showCitation shows c in the source pane, loading its document first if
@@ -544,14 +817,21 @@ func (m Model) render() string {
 	} else {
 		lines = m.panes(lo)
 	}
-	if m.picker != nil && !m.showHelp {
-		lines = overlay(lines, m.picker.View(w-4, h-3), w)
+	if !m.showHelp {
+		switch {
+		case m.add != nil:
+			lines = overlay(lines, m.add.View(w-4, h-3), w)
+		case m.picker != nil:
+			lines = overlay(lines, m.picker.View(w-4, h-3), w)
+		}
 	}
 	lines = append(lines, m.statusLine(w))
 	return strings.Join(lines, "\n")
 }
 
-// statusLine is the notice if there is one, else the keys that apply.
+// statusLine is the notice if there is one, else the keys that apply:
+// the focused pane's on the left, as many as fit, and the global ones
+// (help and quitting) always, on the right.
 func (m Model) statusLine(w int) string {
 	if m.notice != "" {
 		st := m.styles.Accent
@@ -561,19 +841,28 @@ func (m Model) statusLine(w int) string {
 		return draw.Fit(st.Render(draw.Truncate(textproc.OneLine(m.notice), w)), w)
 	}
 	m.help.SetWidth(w)
-	var keys []key.Binding
+	var local, global []key.Binding
 	switch {
 	case m.showHelp:
-		keys = []key.Binding{m.keys.HelpClose, m.keys.HelpDown, m.keys.Quit}
+		local, global = []key.Binding{m.keys.HelpClose, m.keys.HelpDown}, []key.Binding{m.keys.Quit}
+	case m.add != nil:
+		local, global = m.add.KeyMap.ShortHelp(), []key.Binding{m.keys.ForceQuit}
 	case m.picker != nil:
-		keys = m.picker.KeyMap.ShortHelp()
+		local, global = m.picker.KeyMap.ShortHelp(), []key.Binding{m.keys.Quit}
+	case m.typing():
+		local, global = m.focusedHelp(), []key.Binding{m.keys.NextPane, m.keys.ForceQuit}
 	default:
-		keys = append(m.focusedHelp(), m.keys.ShortHelp()...)
-		if m.typing() {
-			keys = append(m.focusedHelp(), m.keys.NextPane, m.keys.ForceQuit)
-		}
+		local, global = m.focusedHelp(), m.keys.ShortHelp()
 	}
-	return draw.Fit(m.help.ShortHelpView(keys), w)
+	right := m.help.ShortHelpView(global)
+	rw := fullWidth(right)
+	if rw+2 > w {
+		return draw.Fit(right, w)
+	}
+	// As many of the pane's keys as fit beside the global ones.
+	m.help.SetWidth(w - rw - 3)
+	left := m.help.ShortHelpView(local)
+	return draw.Spread(left, right, w)
 }
 
 func (m Model) focusedHelp() []key.Binding {
@@ -600,3 +889,4 @@ func (m Model) tooSmall() string {
 	}
 	return strings.Join(out, "\n")
 }
+

@@ -97,7 +97,7 @@ func TestCancelKeepsStatementsAndSaves(t *testing.T) {
 func TestQuitWhileStreamingSaves(t *testing.T) {
 	lib, s, _ := asking(t, "no-color", 100, 30, 1)
 	s.waitText("sub-question 2/2")
-	s.press("q")
+	s.press("ctrl+c") // q is text: the input has the keyboard
 	m := s.tm.FinalModel(t, teatestTimeout()).(harness).m
 	m.Shutdown()
 	metas, _ := lib.Answers()
@@ -263,7 +263,7 @@ func TestNothingInScope(t *testing.T) {
 	s.waitText("1/1 in scope")
 	s.press("shift+tab", "space")
 	s.waitText("nothing in scope")
-	s.press("tab", "i")
+	s.press("tab")
 	s.ask("anything?")
 	s.waitText("Nothing is in scope")
 	s.finish()
@@ -359,8 +359,15 @@ func TestLibraryProgress(t *testing.T) {
 	m = nm.(Model)
 	nm, _ = m.Update(addProgressMsg(docstore.Progress{Path: "/tmp/manual.pdf", Stage: docstore.StageExtracting, Done: 120, Total: 2415}))
 	m = nm.(Model)
-	if v := ansi.Strip(m.render()); !strings.Contains(v, "+ manual.pdf: extracting 120/2415 pages") {
+	v := ansi.Strip(m.render())
+	if !strings.Contains(v, "+ manual.pdf extracting ▕") || !strings.Contains(v, "▏ 120/2415") {
 		t.Errorf("progress not shown:\n%s", v)
+	}
+	// Narrow, the bar gives way; the stage and the count stay.
+	m = step(m, tea.WindowSizeMsg{Width: 60, Height: 20})
+	m = step(m, keytest.Press("shift+tab"))
+	if v := ansi.Strip(m.render()); !strings.Contains(v, "extracting") || !strings.Contains(v, "120/2415") {
+		t.Errorf("progress at 60 columns:\n%s", v)
 	}
 }
 
@@ -380,6 +387,7 @@ func TestModelStatementsAreMarkdown(t *testing.T) {
 	s.waitText("declaration.txt")
 	s.ask(question)
 	s.waitText("model-scripted · 2 statements")
+	s.press("esc")
 	v := s.settle()
 	plain := ansi.Strip(v)
 	if strings.Contains(plain, "**taxes**") || strings.Contains(plain, "`consent`") || !strings.Contains(plain, "taxes") {
@@ -437,14 +445,15 @@ func TestRandomKeys(t *testing.T) {
 		answers = append(answers, a)
 	}
 	keys := []string{"tab", "shift+tab", "esc", "enter", "j", "k", "n", "N", "g", "G", "pgup", "pgdown",
-		"/", "a", "space", "x", "?", "s", "E", "i", "backspace", "up", "down", "ctrl+x", "y", "e"}
+		"/", "a", "space", "x", "?", "s", "E", "i", "backspace", "up", "down", "ctrl+x", "y", "e",
+		"d", "*", "ctrl+n", "ctrl+l", "ctrl+p", "ctrl+s", "h", "."}
 	sizes := [][2]int{{80, 24}, {200, 60}, {60, 20}, {40, 10}, {30, 8}, {130, 40}, {100, 12}}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for run := range 20 {
 		m := New(testOptions(t, lib, "no-color"))
 		m = step(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 		m = step(m, libraryMsg{docs: docs})
-		m = step(m, answersMsg{answers: answers})
+		m = step(m, answersMsg{page: engine.Page{Answers: answers}})
 		m = step(m, docMsg{id: doc.ID, doc: doc})
 		w, h := 100, 30
 		var trail []string

@@ -38,6 +38,12 @@ type Options struct {
 	// ExportDir is where exports are written (default: the working
 	// directory).
 	ExportDir string
+	// AddDir is the folder the add dialog opens in (default: the working
+	// directory).
+	AddDir string
+	// Now is the clock an answer's waiting time is counted by (default
+	// time.Now); tests fix it.
+	Now func() time.Time
 }
 
 // shutdownWait bounds how long quitting waits for background work (a

@@ -2,13 +2,24 @@ package conversation
 
 import "charm.land/bubbles/v2/key"
 
-// KeyMap is the conversation pane's keys: Input while the question input
-// has the keyboard, List while the answers do.
+// KeyMap is the conversation pane's keys. The pane has two modes, and the
+// footer always says which: the question input (Input), where every
+// printable key is text and only keys the input never needs act on the
+// answers; and the answers (List), entered with esc, where letters are
+// commands. A printable key that is no command of the answers starts a
+// new question with it. See tui/KEYS.md.
 type KeyMap struct {
 	Input struct {
-		Ask    key.Binding // ask the question typed
-		Leave  key.Binding // leave the input for the answers (cancels while streaming)
-		Cancel key.Binding // cancel the answer being written
+		Ask      key.Binding // ask the question typed; on an empty input, show the selected citation
+		Leave    key.Binding // to the answers (cancels while streaming)
+		Cancel   key.Binding // cancel the answer being written
+		Down, Up key.Binding // select the next / previous statement
+		PageDown key.Binding
+		PageUp   key.Binding
+		Strategy key.Binding // open the strategy picker
+		Prepare  key.Binding // prepare the documents for the strategy (RAIDD's derivation)
+		NewTopic key.Binding // the next question starts a fresh topic
+		Clear    key.Binding // clear the conversation view (and start a fresh topic)
 	}
 	List struct {
 		Down, Up     key.Binding // select the next / previous statement
@@ -22,18 +33,34 @@ type KeyMap struct {
 		ExportAs     key.Binding // choose the export format
 		Copy         key.Binding // copy the selected citation's text
 		Strategy     key.Binding // open the strategy picker
+		Delete       key.Binding // delete the selected saved answer (asks first)
+		Prepare      key.Binding
 		Input        key.Binding // back to the question input
 		Cancel       key.Binding // cancel the answer being written
-		CancelEsc    key.Binding // esc, which cancels only while an answer is written
+		// Back is esc: it cancels an answer being written, and otherwise
+		// returns to the input.
+		Back     key.Binding
+		NewTopic key.Binding
+		Clear    key.Binding
 	}
+	// Confirm answers a question the pane asks (deleting an answer).
+	Confirm key.Binding
 }
 
 // DefaultKeyMap returns the conversation pane's default keys.
 func DefaultKeyMap() KeyMap {
 	var k KeyMap
-	k.Input.Ask = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "ask"))
+	k.Input.Ask = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "ask (empty: show citation)"))
 	k.Input.Leave = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "to the answers"))
 	k.Input.Cancel = key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel answer"))
+	k.Input.Down = key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next statement"))
+	k.Input.Up = key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous statement"))
+	k.Input.PageDown = key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down"))
+	k.Input.PageUp = key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up"))
+	k.Input.Strategy = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "strategy"))
+	k.Input.Prepare = key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "prepare documents"))
+	k.Input.NewTopic = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new topic"))
+	k.Input.Clear = key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "clear view"))
 
 	k.List.Down = key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "next statement"))
 	k.List.Up = key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "previous statement"))
@@ -47,10 +74,15 @@ func DefaultKeyMap() KeyMap {
 	k.List.Export = key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export Markdown"))
 	k.List.ExportAs = key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "export as…"))
 	k.List.Copy = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy citation"))
-	k.List.Strategy = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "strategy"))
-	k.List.Input = key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "ask another"))
+	k.List.Strategy = key.NewBinding(key.WithKeys("s", "ctrl+s"), key.WithHelp("s", "strategy"))
+	k.List.Delete = key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete answer"))
+	k.List.Prepare = key.NewBinding(key.WithKeys("p", "ctrl+p"), key.WithHelp("p", "prepare documents"))
+	k.List.Input = key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "type a question"))
 	k.List.Cancel = key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel answer"))
-	k.List.CancelEsc = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel answer"))
+	k.List.Back = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "to the input"))
+	k.List.NewTopic = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new topic"))
+	k.List.Clear = key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "clear view"))
+	k.Confirm = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes"))
 	return k
 }
 
@@ -58,17 +90,26 @@ func DefaultKeyMap() KeyMap {
 type inputHelp struct {
 	k         KeyMap
 	streaming bool
+	answers   bool // there are statements to select
 }
 
 func (h inputHelp) ShortHelp() []key.Binding {
+	in := h.k.Input
 	if h.streaming {
-		return []key.Binding{h.k.Input.Cancel}
+		return []key.Binding{in.Cancel, in.Down, in.Up}
 	}
-	return []key.Binding{h.k.Input.Ask, h.k.Input.Leave}
+	if h.answers {
+		return []key.Binding{in.Ask, in.Down, in.Up, in.Leave}
+	}
+	return []key.Binding{in.Ask, in.Strategy}
 }
 
 func (h inputHelp) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{h.k.Input.Ask, h.k.Input.Leave, h.k.Input.Cancel}}
+	in := h.k.Input
+	return [][]key.Binding{
+		{in.Ask, in.Leave, in.Cancel, in.Down, in.Up, in.PageDown, in.PageUp},
+		{in.Strategy, in.Prepare, in.NewTopic, in.Clear},
+	}
 }
 
 // listHelp is the help while the answers have the keyboard.
@@ -79,7 +120,7 @@ type listHelp struct {
 
 func (h listHelp) ShortHelp() []key.Binding {
 	l := h.k.List
-	b := []key.Binding{l.Show, l.NextCitation, l.PrevCitation, l.Export, l.Copy, l.Strategy, l.Input}
+	b := []key.Binding{l.Show, l.NextCitation, l.PrevCitation, l.Export, l.Copy, l.Strategy, l.Delete, l.Back}
 	if h.streaming {
 		b = append([]key.Binding{l.Cancel}, b...)
 	}
@@ -90,8 +131,8 @@ func (h listHelp) FullHelp() [][]key.Binding {
 	l := h.k.List
 	return [][]key.Binding{
 		{l.Down, l.Up, l.First, l.Last, l.PageDown, l.PageUp},
-		{l.Show, l.NextCitation, l.PrevCitation, l.Copy},
-		{l.Export, l.ExportAs, l.Strategy, l.Input, l.Cancel},
+		{l.Show, l.NextCitation, l.PrevCitation, l.Copy, l.Export, l.ExportAs},
+		{l.Strategy, l.Prepare, l.Delete, l.NewTopic, l.Clear, l.Input, l.Back, l.Cancel},
 	}
 }
 

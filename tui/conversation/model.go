@@ -1,22 +1,31 @@
 // Package conversation is the TUI's conversation pane: the questions asked
 // of the library and their answers, each statement with its citation
-// markers and a support badge, and the question input at the bottom.
+// markers and a badge (support, or for quotes their relevance), what the
+// answer rests on under it (warnings, plan, cost), and the question input
+// at the bottom.
 //
-// While an answer is written the pane shows a spinner and the strategy's
-// current stage, any raw text the model streams (a draft), and each
-// statement as soon as it is finished. Nothing here knows which strategy
-// is answering: stages, drafts, plans, usage and errors are shown as they
-// come.
+// While an answer is written the pane shows a spinner, the strategy's
+// current stage and how long it has been waiting, each statement as soon
+// as it is finished, and the statement in progress as plain text. Nothing
+// here knows which strategy is answering: stages, drafts, plans, usage
+// and errors are shown as they come.
+//
+// The pane shows the most recent saved answers and asks for older ones
+// (OlderMsg) when the reader scrolls back to the top.
 //
 // The pane does no I/O and starts no work. What the user asks for is
 // returned by Update to the root model as an action (AskMsg, CancelMsg,
-// CitationMsg, ExportMsg, CopyMsg, StrategyMsg, NoticeMsg); the root feeds
-// the answer back in with Begin, Apply and Finish.
+// CitationMsg, ExportMsg, CopyMsg, StrategyMsg, NoticeMsg, DeleteMsg,
+// PrepareMsg, OlderMsg); the root feeds the answer back in with Begin,
+// Apply and Finish. Its keys are in two modes, the input's and the
+// answers' (see KeyMap and tui/KEYS.md).
 package conversation
 
 import (
+	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -27,6 +36,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/themes"
 )
@@ -70,6 +80,21 @@ type NoticeMsg struct {
 	Error bool
 }
 
+// DeleteMsg deletes a saved answer from the library (the user has
+// confirmed it); the root calls Remove once it is gone.
+type DeleteMsg struct{ ID string }
+
+// PrepareMsg asks for the documents of a failed answer to be prepared
+// for its strategy (engine.Preparer), then the question asked again.
+type PrepareMsg struct {
+	Strategy string
+	Question string
+}
+
+// OlderMsg asks for the saved answers older than the one whose ID is
+// Before; the root feeds them in with Load.
+type OlderMsg struct{ Before string }
+
 // entry is one question and its answer.
 type entry struct {
 	question string
@@ -80,14 +105,28 @@ type entry struct {
 	first []int
 	ans   *engine.Answer // the finished answer; nil while streaming or after a failure
 
+	docs    int      // documents in scope: with several, statements name theirs
+	after   []string // the questions it follows up on
+	foreign bool     // saved by another process: no part of this conversation
+
 	streaming  bool
 	cancelling bool
+	started    time.Time
 	stage      string
 	draft      []byte // the model's raw text so far (Event.Delta)
+	// inProgress is the statement being written, as plain text (from
+	// the draft); tagged says it is a statement rather than prose.
+	inProgress string
+	tagged     bool
 	usage      citations.Usage
 	planText   string // the strategy's plan in one line (citations.PlanLines)
 	err        string // why there is no answer, or why it is partial
 	fix        string // what to do about err, when something can be done
+	// prepare is set when the strategy needs its documents prepared
+	// (engine.ErrNotPrepared); prepareCost says what that costs, once
+	// the root has found out.
+	prepare     bool
+	prepareCost string
 	// markdown: the statements were written by a model, in Markdown, and
 	// are rendered as such; otherwise (quotes) they are shown verbatim.
 	markdown bool
@@ -106,6 +145,45 @@ func (e *entry) setPlan(plan any) {
 		summary = strings.Join(details, " · ")
 	}
 	e.planText = summary
+}
+
+// setAnswer shows ans as the entry's answer: its statements replace any
+// streamed, as they are what was saved.
+func (e *entry) setAnswer(ans *engine.Answer) {
+	e.ans = ans
+	if ans.Question != "" {
+		e.question = ans.Question
+	}
+	if ans.Strategy != "" {
+		e.strategy = ans.Strategy
+	}
+	e.stmts, e.first = nil, nil
+	for _, s := range ans.Statements {
+		e.addStatement(s)
+	}
+	e.usage = ans.Usage
+	e.setPlan(ans.Plan)
+	e.docs = len(ans.Docs)
+	if f := ans.FollowUp; f != nil {
+		e.after = f.After
+	}
+	if ans.Partial {
+		e.err = ans.Error
+	}
+}
+
+func entryOf(ans *engine.Answer) *entry {
+	e := &entry{markdown: writesMarkdown(ans.Strategy)}
+	e.setAnswer(ans)
+	return e
+}
+
+// id is the saved answer's ID, "" for none.
+func (e *entry) id() string {
+	if e.ans == nil {
+		return ""
+	}
+	return e.ans.ID
 }
 
 // writesMarkdown reports whether a strategy's statements are a model's
@@ -130,10 +208,18 @@ type sel struct{ e, s, c int }
 
 var noSel = sel{-1, -1, 0}
 
+// confirm is a question the pane asks before it acts.
+type confirm struct {
+	prompt string
+	action tea.Msg
+}
+
 // Model is the conversation pane.
 type Model struct {
 	// KeyMap is the pane's keys; replace bindings to rebind.
 	KeyMap KeyMap
+	// Now is the clock an answer's waiting time is counted by.
+	Now func() time.Time
 
 	styles        *themes.Styles
 	width, height int
@@ -141,12 +227,27 @@ type Model struct {
 	typing        bool // … and it is in the input
 
 	entries []*entry
-	sel     sel
+	// topic is the first entry of the current topic: the questions from
+	// there on are the conversation a new question follows up on.
+	topic int
+	sel   sel
 	// follow keeps the newest answer in view as it streams, until the user
 	// moves.
 	follow bool
 	top    pos
 	cache  *lineCache
+
+	// older says whether saved answers older than those shown remain,
+	// where they start, and that they have been asked for.
+	older struct {
+		more    bool
+		before  string
+		loading bool
+	}
+	cleared bool // the view was cleared
+
+	asking   *confirm
+	activity string // work the pane is waiting on, for the status line
 
 	input    textinput.Model
 	spin     spinner.Model
@@ -163,6 +264,7 @@ func New(styles *themes.Styles) Model {
 	in.CharLimit = 2000
 	m := Model{
 		KeyMap: DefaultKeyMap(),
+		Now:    time.Now,
 		sel:    noSel,
 		follow: true,
 		input:  in,
@@ -200,6 +302,10 @@ func (m *Model) SetStrategy(name string) { m.strategy = name }
 // documents"), for the status line.
 func (m *Model) SetScope(s string) { m.scope = s }
 
+// SetActivity names work the pane waits on ("preparing for raidd-s:
+// 120/395 chunks"), shown on the status line; "" for none.
+func (m *Model) SetActivity(s string) { m.activity = s }
+
 // Focus gives the pane the keyboard, in the input when typing is set;
 // Blur takes it away. Focus returns the input's command.
 func (m *Model) Focus(typing bool) tea.Cmd {
@@ -215,12 +321,17 @@ func (m *Model) Focus(typing bool) tea.Cmd {
 // Blur takes the keyboard away from the pane.
 func (m *Model) Blur() {
 	m.focused = false
+	m.asking = nil
 	m.input.Blur()
 }
 
 // Typing reports whether the question input has the keyboard (or would
 // have it, once the pane is focused): keys are text then.
 func (m Model) Typing() bool { return m.typing }
+
+// Confirming reports whether the pane is asking a yes-or-no question:
+// its next key is the answer.
+func (m Model) Confirming() bool { return m.asking != nil }
 
 // Streaming reports whether an answer is being written.
 func (m Model) Streaming() bool {
@@ -235,39 +346,155 @@ func (m Model) last() *entry {
 	return m.entries[len(m.entries)-1]
 }
 
-// Load puts saved answers (oldest first) before the conversation so far,
-// selects the newest one's first statement and scrolls to the end.
-func (m *Model) Load(answers []*engine.Answer) {
-	if len(answers) == 0 {
-		return
-	}
-	old := make([]*entry, 0, len(answers))
-	for _, a := range answers {
-		e := &entry{question: a.Question, strategy: a.Strategy, ans: a, usage: a.Usage, markdown: writesMarkdown(a.Strategy)}
-		e.setPlan(a.Plan)
-		if a.Partial {
-			e.err = a.Error
+// Has reports whether the saved answer id is shown.
+func (m Model) Has(id string) bool {
+	for _, e := range m.entries {
+		if e.id() == id {
+			return true
 		}
-		for _, s := range a.Statements {
-			e.addStatement(s)
+	}
+	return false
+}
+
+// Newest is the ID of the newest saved answer shown, "" for none.
+func (m Model) Newest() string {
+	newest := ""
+	for _, e := range m.entries {
+		if id := e.id(); id > newest {
+			newest = id
 		}
-		old = append(old, e)
 	}
-	shift := len(old)
-	m.entries = append(old, m.entries...)
-	m.cache.clear()
-	if m.sel.e >= 0 {
-		m.sel.e += shift
+	return newest
+}
+
+// Load puts a page of saved answers (newest first, as engine.Recent reads
+// them) before the conversation so far, and remembers whether older ones
+// remain. The first page selects the newest answer's first statement and
+// scrolls to the end.
+func (m *Model) Load(p engine.Page) {
+	m.older.loading = false
+	if m.cleared {
+		return // the reader cleared the view: no history comes back
 	}
-	if m.top.e >= 0 && len(m.entries) > shift {
-		m.top.e += shift
+	m.older.more = p.More
+	if p.Oldest != "" {
+		m.older.before = p.Oldest
 	}
-	if m.sel.e < 0 {
+	old := make([]*entry, 0, len(p.Answers))
+	for i := len(p.Answers) - 1; i >= 0; i-- {
+		if a := p.Answers[i]; !m.Has(a.ID) {
+			old = append(old, entryOf(a))
+		}
+	}
+	first := len(m.entries) == 0 || m.sel.e < 0
+	m.insert(0, old)
+	m.topic += len(old)
+	if first {
 		m.selectNewest()
+		m.follow = true
 	}
-	m.follow = true
 	m.settle()
 }
+
+// Add shows answers saved meanwhile by another process, oldest first,
+// after those shown (before an answer being written).
+func (m *Model) Add(answers []*engine.Answer) {
+	var es []*entry
+	for _, a := range answers {
+		if !m.Has(a.ID) {
+			e := entryOf(a)
+			e.foreign = true
+			es = append(es, e)
+		}
+	}
+	if len(es) == 0 {
+		return
+	}
+	at := len(m.entries)
+	if m.Streaming() {
+		at--
+	}
+	m.insert(at, es)
+	if at < m.topic {
+		m.topic += len(es)
+	}
+	m.settle()
+}
+
+// insert puts es before entry at, keeping the selection and the scroll
+// position on what they were on.
+func (m *Model) insert(at int, es []*entry) {
+	if len(es) == 0 {
+		return
+	}
+	m.entries = append(m.entries[:at:at], append(es, m.entries[at:]...)...)
+	m.cache.clear()
+	if m.sel.e >= at {
+		m.sel.e += len(es)
+	}
+	if m.top.e >= at && len(m.entries) > len(es) {
+		m.top.e += len(es)
+	}
+}
+
+// Remove drops the saved answer id from the view (it was deleted).
+func (m *Model) Remove(id string) {
+	for i, e := range m.entries {
+		if e.id() != id {
+			continue
+		}
+		m.entries = append(m.entries[:i:i], m.entries[i+1:]...)
+		m.cache.clear()
+		if i < m.topic {
+			m.topic--
+		}
+		switch {
+		case m.sel.e == i:
+			m.sel = noSel
+			if i < len(m.entries) && len(m.entries[i].stmts) > 0 {
+				m.sel = sel{i, 0, 0}
+			} else {
+				m.selectNewest()
+			}
+		case m.sel.e > i:
+			m.sel.e--
+		}
+		if m.top.e > i || m.top.e >= len(m.entries) {
+			m.top = pos{max(m.top.e-1, 0), 0, 0}
+		}
+		m.top = m.clampPos(m.top)
+		m.settle()
+		return
+	}
+}
+
+// Turns are the current topic's questions and answers, oldest first:
+// what a new question follows up on (engine.Request.History). Failed
+// questions and answers saved by other processes are not part of it.
+func (m Model) Turns() []engine.Turn {
+	var out []engine.Turn
+	for _, e := range m.entries[min(m.topic, len(m.entries)):] {
+		if e.foreign || e.streaming || e.ans == nil || len(e.stmts) == 0 {
+			continue
+		}
+		out = append(out, engine.TurnOf(e.ans))
+	}
+	return out
+}
+
+// followsUp reports whether the next question follows up on the
+// conversation (Turns is not empty), without building the turns.
+func (m Model) followsUp() bool {
+	for _, e := range m.entries[min(m.topic, len(m.entries)):] {
+		if !e.foreign && !e.streaming && e.ans != nil && len(e.stmts) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// NewTopic makes the next question start a fresh topic.
+func (m *Model) NewTopic() { m.topic = len(m.entries) }
 
 // selectNewest selects the first statement of the newest answer that has
 // statements.
@@ -278,14 +505,27 @@ func (m *Model) selectNewest() {
 			return
 		}
 	}
+	m.sel = noSel
 }
 
-// Begin starts showing the answer to question from strategy.
-func (m *Model) Begin(question, strategy string) tea.Cmd {
-	m.entries = append(m.entries, &entry{question: question, strategy: strategy, streaming: true, markdown: writesMarkdown(strategy)})
+// Begin starts showing the answer to question from strategy, asked of
+// docs documents, following up on the questions after (none for a fresh
+// topic).
+func (m *Model) Begin(question, strategy string, docs int, after []string) tea.Cmd {
+	m.entries = append(m.entries, &entry{question: question, strategy: strategy, streaming: true, started: m.Now(),
+		docs: docs, after: after, markdown: writesMarkdown(strategy)})
+	m.cleared = false
 	m.follow = true
 	m.settle()
 	return m.spin.Tick
+}
+
+// Waiting shows why the answer being written has not started: "waiting
+// for 2 documents being added…".
+func (m *Model) Waiting(why string) {
+	if e := m.last(); e != nil && e.streaming {
+		e.stage = why
+	}
 }
 
 // Apply shows events of the answer being written.
@@ -317,6 +557,9 @@ func (m *Model) Apply(evs ...engine.Event) {
 			e.setPlan(ev.Plan)
 		}
 	}
+	// The statement in progress, read once per batch rather than per
+	// frame.
+	e.inProgress, e.tagged, _ = citations.InProgress(string(e.draft))
 	m.cache.dropEntry(ei)
 	m.settle()
 }
@@ -342,24 +585,25 @@ func (m *Model) Finish(ans *engine.Answer, err error) {
 	}
 	ei := len(m.entries) - 1
 	e.streaming, e.cancelling = false, false
-	e.draft = nil
+	e.draft, e.inProgress = nil, ""
 	if ans != nil {
-		e.ans = ans
-		e.strategy = ans.Strategy
-		e.stmts, e.first = nil, nil
-		for _, s := range ans.Statements {
-			e.addStatement(s)
-		}
-		e.usage = ans.Usage
-		e.setPlan(ans.Plan)
-		if ans.Partial {
-			e.err = ans.Error
-		}
+		e.setAnswer(ans)
 	} else if err != nil {
 		e.err = err.Error()
 	}
 	if err != nil {
 		_, e.fix = fix.Message(err)
+		if errors.Is(err, engine.ErrNotPrepared) {
+			// The error's own advice is the command line's; here a key
+			// does the work.
+			e.prepare, e.fix = true, ""
+			e.err = e.strategy + " needs work done on the documents before it can answer, which costs model tokens"
+		}
+		var le *llm.Error
+		if errors.As(err, &le) && !errors.Is(err, llm.ErrCanceled) {
+			e.fix = strings.TrimSpace(e.fix + "\nRun 'citelens doctor' to check the endpoint, or press " +
+				m.KeyMap.Input.Strategy.Help().Key + " for another strategy (extractive needs no model).")
+		}
 	}
 	if m.sel.e == ei && m.sel.s >= len(e.stmts) {
 		m.sel = noSel
@@ -367,10 +611,23 @@ func (m *Model) Finish(ans *engine.Answer, err error) {
 	if m.sel.e < 0 || m.follow {
 		if len(e.stmts) > 0 {
 			m.sel = sel{ei, 0, 0}
+		} else if m.follow {
+			m.sel = noSel // the failure in view, not the last statement
 		}
 	}
 	m.cache.dropEntry(ei)
 	m.settle()
+}
+
+// SetPrepareCost says what preparing the documents of the last answer
+// would cost ("about 395 model calls and 260k tokens"), shown with the
+// offer to do it.
+func (m *Model) SetPrepareCost(s string) {
+	if e := m.last(); e != nil && e.prepare {
+		e.prepareCost = s
+		m.cache.dropEntry(len(m.entries) - 1)
+		m.settle()
+	}
 }
 
 // Selected returns the selected answer's record (nil while it is written
@@ -409,7 +666,7 @@ func (m Model) FullHelp() [][]key.Binding { return m.helpKeys().FullHelp() }
 
 func (m Model) helpKeys() help.KeyMap {
 	if m.typing {
-		return inputHelp{k: m.KeyMap, streaming: m.Streaming()}
+		return inputHelp{k: m.KeyMap, streaming: m.Streaming(), answers: m.statementCount() > 0}
 	}
 	return listHelp{k: m.KeyMap, streaming: m.Streaming()}
 }
@@ -429,10 +686,25 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd, nil
 	case tea.KeyPressMsg:
-		if m.typing {
-			return m.updateInput(msg)
+		if m.asking != nil {
+			c := m.asking
+			m.asking = nil
+			if key.Matches(msg, m.KeyMap.Confirm) {
+				return m, nil, c.action
+			}
+			return m, nil, NoticeMsg{Text: "Nothing was deleted."}
 		}
-		return m.updateList(msg)
+		var cmd tea.Cmd
+		var action tea.Msg
+		if m.typing {
+			m, cmd, action = m.updateInput(msg)
+		} else {
+			m, cmd, action = m.updateList(msg)
+		}
+		if action == nil {
+			action = m.olderWanted()
+		}
+		return m, cmd, action
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelDown:
@@ -440,7 +712,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 		case tea.MouseWheelUp:
 			m.scroll(-3)
 		}
-		return m, nil, nil
+		return m, nil, m.olderWanted()
 	}
 	if m.typing {
 		var cmd tea.Cmd
@@ -450,13 +722,27 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 	return m, nil, nil
 }
 
+// olderWanted asks for older answers when the view has reached the top
+// of those shown and more remain.
+func (m *Model) olderWanted() tea.Msg {
+	if !m.older.more || m.older.loading || m.cleared {
+		return nil
+	}
+	if len(m.entries) > 0 && m.top != (pos{}) {
+		return nil
+	}
+	m.older.loading = true
+	m.cache.dropEntry(0)
+	return OlderMsg{Before: m.older.before}
+}
+
 func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 	k := m.KeyMap.Input
 	switch {
 	case key.Matches(msg, k.Ask):
 		q := strings.TrimSpace(m.input.Value())
 		if q == "" {
-			return m, nil, nil
+			return m, nil, m.show()
 		}
 		if m.Streaming() {
 			return m, nil, NoticeMsg{Text: "An answer is still being written: wait, or cancel it with " + k.Cancel.Help().Key + "."}
@@ -475,6 +761,26 @@ func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 		m.typing = false
 		m.input.Blur()
 		return m, nil, nil
+	case key.Matches(msg, k.Down):
+		m.moveStatement(1)
+		return m, nil, nil
+	case key.Matches(msg, k.Up):
+		m.moveStatement(-1)
+		return m, nil, nil
+	case key.Matches(msg, k.PageDown):
+		m.scroll(max(m.answerHeight()-1, 1))
+		return m, nil, nil
+	case key.Matches(msg, k.PageUp):
+		m.scroll(-max(m.answerHeight()-1, 1))
+		return m, nil, nil
+	case key.Matches(msg, k.Strategy):
+		return m, nil, StrategyMsg{}
+	case key.Matches(msg, k.Prepare):
+		return m, nil, m.prepare()
+	case key.Matches(msg, k.NewTopic):
+		return m, nil, m.newTopic()
+	case key.Matches(msg, k.Clear):
+		return m, nil, m.clear()
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
@@ -497,34 +803,19 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 	case key.Matches(msg, k.PageUp):
 		m.scroll(-max(m.answerHeight()-1, 1))
 	case key.Matches(msg, k.Show):
-		if m.sel.e < 0 {
-			return m, nil, nil
-		}
-		m.sel.c = 0
-		c, ok := m.Citation()
-		if !ok {
-			return m, nil, NoticeMsg{Text: "This statement cites nothing."}
-		}
-		c.Focus = true
-		return m, nil, c
+		return m, nil, m.show()
 	case key.Matches(msg, k.NextCitation):
-		return m, nil, m.stepCitation(1)
+		return m, nil, m.StepCitation(1)
 	case key.Matches(msg, k.PrevCitation):
-		return m, nil, m.stepCitation(-1)
+		return m, nil, m.StepCitation(-1)
 	case key.Matches(msg, k.Export), key.Matches(msg, k.ExportAs):
 		format := "md"
 		if key.Matches(msg, k.ExportAs) {
 			format = ""
 		}
-		if m.sel.e < 0 {
-			return m, nil, NoticeMsg{Text: "No answer to export yet."}
-		}
-		e := m.entries[m.sel.e]
-		switch {
-		case e.streaming:
-			return m, nil, NoticeMsg{Text: "The answer is still being written; export it when it is done."}
-		case e.ans == nil:
-			return m, nil, NoticeMsg{Text: "This question has no answer to export."}
+		e, note := m.selectedAnswer("export")
+		if e == nil {
+			return m, nil, note
 		}
 		return m, nil, ExportMsg{Answer: e.ans, Format: format}
 	case key.Matches(msg, k.Copy):
@@ -535,15 +826,108 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 		return m, nil, CopyMsg{Text: c.Span.Text, Label: c.Label}
 	case key.Matches(msg, k.Strategy):
 		return m, nil, StrategyMsg{}
+	case key.Matches(msg, k.Delete):
+		e, note := m.selectedAnswer("delete")
+		if e == nil {
+			return m, nil, note
+		}
+		m.asking = &confirm{
+			prompt: "Delete the saved answer to “" + textproc.OneLine(e.question) + "”? " + m.KeyMap.Confirm.Help().Key + " deletes it, any other key keeps it",
+			action: DeleteMsg{ID: e.id()},
+		}
+	case key.Matches(msg, k.Prepare):
+		return m, nil, m.prepare()
+	case key.Matches(msg, k.NewTopic):
+		return m, nil, m.newTopic()
+	case key.Matches(msg, k.Clear):
+		return m, nil, m.clear()
 	case key.Matches(msg, k.Input):
 		m.typing = true
 		return m, m.input.Focus(), nil
-	case key.Matches(msg, k.Cancel), key.Matches(msg, k.CancelEsc):
+	case key.Matches(msg, k.Cancel):
 		if m.Streaming() {
 			return m, nil, CancelMsg{}
 		}
+	case key.Matches(msg, k.Back):
+		if m.Streaming() {
+			return m, nil, CancelMsg{}
+		}
+		m.typing = true
+		return m, m.input.Focus(), nil
+	case msg.Text != "" && msg.Mod&^tea.ModShift == 0:
+		// A printable key that is no command: the start of a question.
+		m.typing = true
+		focus := m.input.Focus()
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, tea.Batch(focus, cmd), nil
 	}
 	return m, nil, nil
+}
+
+// show shows the selected statement's first citation, in the source
+// pane with the keyboard.
+func (m *Model) show() tea.Msg {
+	if m.sel.e < 0 {
+		if m.statementCount() == 0 {
+			return nil
+		}
+		m.selectNewest()
+	}
+	m.sel.c = 0
+	c, ok := m.Citation()
+	if !ok {
+		return NoticeMsg{Text: "This statement cites nothing."}
+	}
+	c.Focus = true
+	return c
+}
+
+// selectedAnswer is the selected saved answer, or a notice saying why
+// there is none to do what with.
+func (m Model) selectedAnswer(what string) (*entry, tea.Msg) {
+	if m.sel.e < 0 {
+		if e := m.last(); e != nil && e.ans != nil {
+			return e, nil
+		}
+		return nil, NoticeMsg{Text: "No answer to " + what + " yet."}
+	}
+	e := m.entries[m.sel.e]
+	switch {
+	case e.streaming:
+		return nil, NoticeMsg{Text: "The answer is still being written; " + what + " it when it is done."}
+	case e.ans == nil:
+		return nil, NoticeMsg{Text: "This question has no saved answer to " + what + "."}
+	}
+	return e, nil
+}
+
+// prepare offers to prepare the documents of the last answer, when it
+// failed for want of that.
+func (m *Model) prepare() tea.Msg {
+	e := m.last()
+	if e == nil || !e.prepare || e.streaming {
+		return NoticeMsg{Text: "Nothing to prepare: the strategies that need it (raidd-*) say so when asked."}
+	}
+	e.prepare = false
+	m.cache.dropEntry(len(m.entries) - 1)
+	return PrepareMsg{Strategy: e.strategy, Question: e.question}
+}
+
+func (m *Model) newTopic() tea.Msg {
+	m.NewTopic()
+	return NoticeMsg{Text: "The next question starts a new topic."}
+}
+
+// clear empties the view; the answers stay saved.
+func (m *Model) clear() tea.Msg {
+	if m.Streaming() {
+		return NoticeMsg{Text: "An answer is being written: wait, or cancel it first."}
+	}
+	m.entries, m.sel, m.top, m.topic = nil, noSel, pos{}, 0
+	m.older.more, m.cleared = false, true
+	m.cache.clear()
+	return NoticeMsg{Text: "Cleared; the next question starts a new topic. Saved answers stay in the library (citelens answers)."}
 }
 
 // moveStatement selects the statement d places on, through every answer.
@@ -551,6 +935,9 @@ func (m *Model) moveStatement(d int) {
 	m.follow = false
 	all := m.statementCount()
 	if all == 0 {
+		if d < 0 {
+			m.scroll(-1)
+		}
 		return
 	}
 	i := m.statementIndex(m.sel)
@@ -559,6 +946,9 @@ func (m *Model) moveStatement(d int) {
 		if d > 0 {
 			d = -1
 		}
+	}
+	if i+d < 0 {
+		m.scroll(-1 << 30) // before the first: to the top, where older answers are
 	}
 	m.sel = m.statementAt(min(max(i+d, 0), all-1))
 	m.reveal()
@@ -595,10 +985,11 @@ func (m Model) statementAt(i int) sel {
 	return noSel
 }
 
-// stepCitation selects the next (d = 1) or previous (d = -1) citation,
-// across statements and answers, and shows it. With nothing selected it
+// StepCitation selects the next (d = 1) or previous (d = -1) citation,
+// across statements and answers, and returns what shows it (a
+// CitationMsg, or a NoticeMsg at either end). With nothing selected it
 // goes to the newest answer's first citation.
-func (m *Model) stepCitation(d int) tea.Msg {
+func (m *Model) StepCitation(d int) tea.Msg {
 	m.follow = false
 	s := m.sel
 	if s.e < 0 {

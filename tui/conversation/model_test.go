@@ -64,7 +64,7 @@ func TestNavigationAcrossAnswers(t *testing.T) {
 	for i := range 30 {
 		past = append(past, answer(fmt.Sprintf("q%02d", i), 4))
 	}
-	m.Load(past)
+	m.Load(page(past, false))
 	m.Focus(false)
 	// The newest answer's first statement is selected and in view.
 	v := checkView(t, m, 40, 12)
@@ -125,7 +125,7 @@ func TestStreamingAndResize(t *testing.T) {
 	m := New(themes.Dark())
 	m.SetSize(50, 10)
 	m.SetStrategy("cof")
-	m.Begin("what happened?", "cof")
+	m.Begin("what happened?", "cof", 1, nil)
 	m.Apply(engine.Stage("drafting…"))
 	for _, w := range strings.Fields("the model writes a draft answer first, then cites it afterwards in a second pass") {
 		m.Apply(engine.Delta(w + " "))
@@ -145,7 +145,7 @@ func TestStreamingAndResize(t *testing.T) {
 	}
 	m.Finish(&engine.Answer{Strategy: "cof", Statements: []citations.Statement{st}, Usage: citations.Usage{PromptTokens: 1000, CompletionTokens: 234, LLMCalls: 2}}, nil)
 	v = checkView(t, m, 50, 10)
-	if strings.Contains(v, "second pass") || !strings.Contains(v, "1,234 tokens in 2 calls") || !strings.Contains(v, "◐ partial") {
+	if strings.Contains(v, "second pass") || !strings.Contains(v, "1,234 tokens (1,000 prompt, 234") || !strings.Contains(v, "◐ partial") {
 		t.Errorf("finished answer:\n%s", v)
 	}
 }
@@ -158,7 +158,7 @@ func TestInputKeys(t *testing.T) {
 	if a, ok := act.(AskMsg); !ok || a.Question != "hi" {
 		t.Fatalf("enter = %#v", act)
 	}
-	m.Begin("hi", "x")
+	m.Begin("hi", "x", 1, nil)
 	// While the answer is written esc cancels rather than leaving.
 	m, act = press(m, "esc")
 	if _, ok := act.(CancelMsg); !ok || !m.Typing() {
@@ -169,7 +169,7 @@ func TestInputKeys(t *testing.T) {
 		t.Fatalf("ctrl+x = %#v", act)
 	}
 	m.Cancelling()
-	m.Finish(&engine.Answer{Partial: true, Error: "cancelled", Statements: []citations.Statement{}}, nil)
+	m.Finish(&engine.Answer{Partial: true, Error: "cancelled", Statements: []citations.Statement{{Text: "Half."}}}, nil)
 	if v := checkView(t, m, 40, 10); !strings.Contains(v, "Partial answer: cancelled") {
 		t.Errorf("cancelled answer:\n%s", v)
 	}
@@ -181,16 +181,22 @@ func TestInputKeys(t *testing.T) {
 	if !m.Typing() {
 		t.Error("i did not return to the input")
 	}
+	// Cancelled before anything was said: no "Partial answer".
+	m.Begin("nothing yet", "x", 1, nil)
+	m.Finish(&engine.Answer{Partial: true, Error: "cancelled", Statements: []citations.Statement{}}, nil)
+	if v := checkView(t, m, 40, 10); strings.Contains(v[strings.Index(v, "nothing yet"):], "Partial answer") || !strings.Contains(v, "Could not answer: cancelled") {
+		t.Errorf("an answer cancelled with nothing said:\n%s", v)
+	}
 	// A failure before any answer is shown as such; export has nothing.
-	m.Begin("again", "x")
+	m.Begin("again", "x", 1, nil)
 	m.Finish(nil, fmt.Errorf("strategy exploded"))
 	if v := checkView(t, m, 40, 10); !strings.Contains(v, "Could not answer: strategy") {
 		t.Errorf("failed answer:\n%s", v)
 	}
 	m, _ = press(m, "esc")
-	m.sel = sel{len(m.entries) - 1, 0, 0}
+	m.sel = noSel
 	if _, act = press(m, "e"); act != nil {
-		if n, ok := act.(NoticeMsg); !ok || !strings.Contains(n.Text, "no answer") {
+		if n, ok := act.(NoticeMsg); !ok || !strings.Contains(n.Text, "No answer to export") {
 			t.Errorf("export of a failed question = %#v", act)
 		}
 	}
@@ -207,6 +213,211 @@ func TestEmptyConversation(t *testing.T) {
 		if _, ok := act.(CitationMsg); ok {
 			t.Errorf("%s with no answers produced a citation", k)
 		}
+		if m.Typing() {
+			t.Fatalf("%s, a command of the answers, went to the input", k)
+		}
 	}
 	checkView(t, m, 30, 6)
+}
+
+// page is answers (oldest first) as engine.Recent reads them.
+func page(oldestFirst []*engine.Answer, more bool) engine.Page {
+	p := engine.Page{More: more}
+	for i := len(oldestFirst) - 1; i >= 0; i-- {
+		p.Answers = append(p.Answers, oldestFirst[i])
+		p.Oldest = oldestFirst[i].ID
+	}
+	return p
+}
+
+// TestPrintableStartsQuestion: in the answers, a key that is no command
+// starts a question with it; the commands stay commands, and the footer
+// says which mode the pane is in.
+func TestPrintableStartsQuestion(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetSize(60, 10)
+	m.Load(page([]*engine.Answer{answer("q", 3)}, false))
+	m.Focus(false)
+	if v := checkView(t, m, 60, 10); !strings.Contains(v, "answers: letters are commands") {
+		t.Errorf("the answers' mode is not on screen:\n%s", v)
+	}
+	m, act := press(m, "W", "h", "y")
+	if !m.Typing() || act != nil || m.input.Value() != "Why" {
+		t.Errorf("typing after the answers took the keyboard: typing %v, input %q, action %#v", m.Typing(), m.input.Value(), act)
+	}
+}
+
+// TestInputKeepsAnswersReachable: after asking, the input has the
+// keyboard, and keys it never needs reach the answers: the arrows select
+// statements, enter on an empty input shows the citation.
+func TestInputKeepsAnswersReachable(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetSize(60, 12)
+	m.Focus(true)
+	m.Begin("q", "x", 1, nil)
+	a := answer("q", 3)
+	m.Finish(a, nil)
+	m, act := press(m, "down", "down", "enter")
+	c, ok := act.(CitationMsg)
+	if !ok || !c.Focus || c.Label != "[2]" {
+		t.Fatalf("down, down, enter from the input = %#v", act)
+	}
+	if !m.Typing() {
+		t.Error("the arrows left the input")
+	}
+}
+
+// TestDeleteAsksFirst: d asks before deleting the selected saved
+// answer; anything but y keeps it.
+func TestDeleteAsksFirst(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetSize(70, 10)
+	m.Load(page([]*engine.Answer{answer("first", 2), answer("second", 2)}, false))
+	m.Focus(false)
+	m, act := press(m, "d")
+	if act != nil || !m.Confirming() {
+		t.Fatalf("d = %#v, confirming %v", act, m.Confirming())
+	}
+	if v := checkView(t, m, 70, 10); !strings.Contains(v, "Delete the saved answer to “second”?") {
+		t.Errorf("no question on screen:\n%s", v)
+	}
+	m, act = press(m, "n")
+	if _, ok := act.(NoticeMsg); !ok || m.Confirming() || len(m.entries) != 2 {
+		t.Fatalf("n to the question = %#v", act)
+	}
+	_, act = press(m, "d", "y")
+	if d, ok := act.(DeleteMsg); !ok || d.ID != "second" {
+		t.Fatalf("d y = %#v", act)
+	}
+	m.Remove("second")
+	if len(m.entries) != 1 || m.Has("second") || m.sel.e != 0 {
+		t.Errorf("after removing: %d entries, selection %+v", len(m.entries), m.sel)
+	}
+	checkView(t, m, 70, 10)
+}
+
+// TestOlderOnScroll: the view starts with the latest answers and asks
+// for older ones once, when the reader reaches the top; they go before.
+func TestOlderOnScroll(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetSize(50, 12)
+	var recent []*engine.Answer
+	for i := 10; i < 14; i++ {
+		recent = append(recent, answer(fmt.Sprintf("q%02d", i), 2))
+	}
+	m.Load(page(recent, true))
+	m.Focus(false)
+	var asked []OlderMsg
+	for range 60 {
+		var act tea.Msg
+		m, act = press(m, "k")
+		if o, ok := act.(OlderMsg); ok {
+			asked = append(asked, o)
+		}
+	}
+	if len(asked) != 1 || asked[0].Before != "q10" {
+		t.Fatalf("asked for older answers %v, want once before q10", asked)
+	}
+	if v := checkView(t, m, 50, 12); !strings.Contains(v, "loading older answers") {
+		t.Errorf("no word of loading:\n%s", v)
+	}
+	var older []*engine.Answer
+	for i := 6; i < 10; i++ {
+		older = append(older, answer(fmt.Sprintf("q%02d", i), 2))
+	}
+	sel := m.entries[m.sel.e].question
+	m.Load(page(older, false))
+	if len(m.entries) != 8 || m.entries[0].question != "q06" || m.entries[m.sel.e].question != sel {
+		t.Errorf("after loading: %d entries, first %q, selected %q (was %q)", len(m.entries), m.entries[0].question, m.entries[m.sel.e].question, sel)
+	}
+	for range 40 {
+		var act tea.Msg
+		m, act = press(m, "k")
+		if _, ok := act.(OlderMsg); ok {
+			t.Fatal("asked for older answers when none remain")
+		}
+	}
+	checkView(t, m, 50, 12)
+}
+
+// TestTurnsAndTopics: the questions answered in this session make the
+// conversation a new question follows; loaded, failed and foreign ones
+// do not; ctrl+n and ctrl+l start a fresh topic.
+func TestTurnsAndTopics(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetSize(60, 12)
+	m.Load(page([]*engine.Answer{answer("saved before", 2)}, false))
+	if len(m.Turns()) != 0 {
+		t.Fatal("a saved answer from before is part of the conversation")
+	}
+	m.Begin("one", "x", 1, nil)
+	m.Finish(answer("one", 2), nil)
+	m.Begin("failed", "x", 1, nil)
+	m.Finish(nil, fmt.Errorf("boom"))
+	m.Add([]*engine.Answer{answer("elsewhere", 1)})
+	m.Begin("two", "x", 1, []string{"one"})
+	m.Finish(answer("two", 2), nil)
+	if ts := m.Turns(); len(ts) != 2 || ts[0].Question != "one" || ts[1].Question != "two" {
+		t.Fatalf("turns %+v", ts)
+	}
+	if v := checkView(t, m, 60, 12); !strings.Contains(v, "follow-up") || !strings.Contains(v, "↪ follows up on “one”") {
+		t.Errorf("the follow-up is not on screen:\n%s", v)
+	}
+	m.Focus(true)
+	m, _ = press(m, "ctrl+n")
+	if len(m.Turns()) != 0 {
+		t.Error("ctrl+n kept the topic")
+	}
+	m.Begin("three", "x", 1, nil)
+	m.Finish(answer("three", 1), nil)
+	m, _ = press(m, "ctrl+l")
+	if len(m.entries) != 0 || len(m.Turns()) != 0 {
+		t.Errorf("ctrl+l left %d entries", len(m.entries))
+	}
+	if v := checkView(t, m, 60, 12); !strings.Contains(v, "Cleared.") {
+		t.Errorf("cleared view:\n%s", v)
+	}
+	// Older answers do not come back after clearing.
+	m.Load(page([]*engine.Answer{answer("old", 1)}, true))
+	if len(m.entries) != 0 {
+		t.Error("a page of old answers came back into a cleared view")
+	}
+}
+
+// TestMarks: a quote shows its relevance, not "supported"; an
+// unfinished statement says so; in a scope of several documents each
+// statement names its own.
+func TestMarks(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetSize(100, 16)
+	quote := citations.Statement{Text: "text at 0", Citations: []citations.Span{span("a.pdf", 0)},
+		Support:   []citations.Verdict{{Level: citations.Supported}},
+		Relevance: &citations.Relevance{Matched: []string{"taxes"}, Of: 3, Coverage: 0.2, Band: citations.RelevanceWeak}}
+	other := citations.Statement{Text: "A model's words.", Citations: []citations.Span{span("b.pdf", 50)}, Support: []citations.Verdict{{Level: citations.Supported}}}
+	cut := citations.Statement{Text: "The king refu", Citations: []citations.Span{}, Unfinished: true}
+	m.Load(page([]*engine.Answer{{ID: "a", Question: "q", Strategy: "x", Partial: true, Error: "cancelled",
+		Docs:       []citations.DocRef{{ID: "a", Name: "a.pdf"}, {ID: "b", Name: "b.pdf"}},
+		Statements: []citations.Statement{quote, other, cut}}}, false))
+	v := checkView(t, m, 100, 16)
+	for _, want := range []string{"◆ weak match 1/3 words", "— a.pdf", "✓ supported — b.pdf", "… unfinished", "Partial answer: cancelled"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("%q is not on screen:\n%s", want, v)
+		}
+	}
+	if strings.Count(v, "✓ supported") != 1 {
+		t.Errorf("the quote is marked supported:\n%s", v)
+	}
+}
+
+// TestInProgressStatement: while the model writes, the statement in
+// progress shows as text, without its markup.
+func TestInProgressStatement(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetSize(60, 12)
+	m.Begin("q", "model", 1, nil)
+	m.Apply(engine.Delta("<statement>Done.<cite>[1-1]</cite></statement><statement>The king has refused"))
+	v := checkView(t, m, 60, 12)
+	if !strings.Contains(v, "The king has refused ▍") || strings.Contains(v, "<statement>") || strings.Contains(v, "<cite>") {
+		t.Errorf("the statement in progress:\n%s", v)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
@@ -309,7 +310,13 @@ func (m Model) renderHeader(e int) []string {
 	st := m.styles
 	w := m.answerWidth()
 	var out []string
-	if e > 0 {
+	if e == 0 && m.older.more {
+		note := "⋯ older answers above: scroll up to read them"
+		if m.older.loading {
+			note = "⋯ loading older answers…"
+		}
+		out = append(out, st.Muted.Render(draw.Truncate(note, max(w, 1))), "")
+	} else if e > 0 {
 		out = append(out, "")
 	}
 	q := draw.Wrap(textproc.OneLine(strings.TrimSpace(en.question)), max(w-2, 1))
@@ -319,6 +326,15 @@ func (m Model) renderHeader(e int) []string {
 			lead = "› "
 		}
 		out = append(out, st.Title.Render(lead+l))
+	}
+	if len(en.after) > 0 {
+		f := "↪ follows up on “" + textproc.OneLine(en.after[len(en.after)-1]) + "”"
+		if en.ans != nil && en.ans.FollowUp != nil && en.ans.FollowUp.Standalone != "" {
+			f += ", read as “" + textproc.OneLine(en.ans.FollowUp.Standalone) + "”"
+		}
+		for _, l := range draw.Wrap(f, max(w-2, 1)) {
+			out = append(out, "  "+st.Muted.Render(l))
+		}
 	}
 	if en.streaming {
 		// The spinner, then the stage on up to two lines.
@@ -341,7 +357,8 @@ func (m Model) renderHeader(e int) []string {
 	return out
 }
 
-// stageText is what the strategy is doing, while the answer is written.
+// stageText is what the strategy is doing, while the answer is written,
+// and for how long it has been at the answer.
 func (m Model) stageText(en *entry) string {
 	stage := textproc.OneLine(en.stage)
 	switch {
@@ -353,35 +370,78 @@ func (m Model) stageText(en *entry) string {
 	if len(en.stmts) > 0 {
 		stage += " · " + plural(len(en.stmts), "statement")
 	}
+	if d := m.Now().Sub(en.started); d >= time.Second {
+		stage += " · " + elapsed(d)
+	}
 	return stage
 }
 
-// meta is the line under a finished question: the strategy, the
-// statements and the model work (plain text, for the header to wrap).
+// elapsed is a waiting time as people say it: "7 s", "2 min 5 s".
+func elapsed(d time.Duration) string {
+	s := int(d / time.Second)
+	if s < 60 {
+		return fmt.Sprintf("%d s", s)
+	}
+	return fmt.Sprintf("%d min %d s", s/60, s%60)
+}
+
+// meta is the line under a finished question: the strategy and the
+// statements (plain text, for the header to wrap and style).
 func (m Model) meta(en *entry) string {
 	parts := []string{textproc.OneLine(en.strategy)}
 	if en.ans != nil {
 		parts = append(parts, plural(len(en.stmts), "statement"))
 	}
-	if u := en.usage; u.LLMCalls > 0 {
+	if en.foreign {
+		parts = append(parts, "asked elsewhere")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// cost is what the answer cost, for the line under it: "cost: 110,807
+// tokens (110,500 prompt, 307 completion) in 1 model call, ~310 a
+// prompt for the conversation".
+func (m Model) cost(en *entry) string {
+	u := en.usage
+	s := "cost: no model calls"
+	if u.LLMCalls > 0 {
 		approx := ""
 		if u.Estimated {
 			approx = "~"
 		}
-		parts = append(parts, fmt.Sprintf("%s%s tokens in %s", approx, engine.Thousands(u.PromptTokens+u.CompletionTokens), plural(u.LLMCalls, "call")))
+		s = fmt.Sprintf("cost: %s%s tokens (%s prompt, %s completion) in %s", approx,
+			engine.Thousands(u.PromptTokens+u.CompletionTokens), engine.Thousands(u.PromptTokens), engine.Thousands(u.CompletionTokens),
+			plural(u.LLMCalls, "model call"))
+		if en.ans != nil && en.ans.FollowUp != nil && en.ans.FollowUp.ContextTokens > 0 {
+			s += fmt.Sprintf(", ~%s a prompt for the conversation", engine.Thousands(en.ans.FollowUp.ContextTokens))
+		}
 	}
-	return strings.Join(parts, " · ") // plain: the header wraps and styles it
+	return s
 }
 
-// badge is a statement's support: the best verdict of its citations, or
-// a warning for a factual statement that cites nothing.
-func (m Model) badge(s *citations.Statement) (string, lipgloss.Style, bool) {
+// badge is a statement's mark: unfinished; for a quote, its relevance to
+// the question (support says nothing of a quote: it is its own
+// citation); else the best support verdict of its citations, or a
+// warning for a factual statement that cites nothing. compact is the
+// mark in fewer cells.
+func (m Model) badge(s *citations.Statement) (full, compact string, style lipgloss.Style, ok bool) {
 	st := m.styles
-	if len(s.Citations) == 0 {
-		if s.NeedsCitation {
-			return "! uncited", st.Warning, true
+	switch {
+	case s.Unfinished:
+		return "… unfinished", "…", st.Warning, true
+	case s.Relevance != nil:
+		r := s.Relevance
+		frac := fmt.Sprintf("%d/%d", len(r.Matched), r.Of)
+		style := map[string]lipgloss.Style{citations.RelevanceStrong: st.Supported, citations.RelevanceFair: st.Partial}[r.Band]
+		if r.Band == citations.RelevanceWeak {
+			style = st.Unsupported
 		}
-		return "", lipgloss.Style{}, false
+		return "◆ " + r.Band + " match " + frac + " words", "◆" + frac, style, true
+	case len(s.Citations) == 0:
+		if s.NeedsCitation {
+			return "! uncited", "!", st.Warning, true
+		}
+		return "", "", lipgloss.Style{}, false
 	}
 	best := citations.Level("")
 	rank := map[citations.Level]int{citations.Supported: 3, citations.Partial: 2, citations.Unsupported: 1}
@@ -392,13 +452,28 @@ func (m Model) badge(s *citations.Statement) (string, lipgloss.Style, bool) {
 	}
 	switch best {
 	case citations.Supported:
-		return "✓ supported", st.Supported, true
+		return "✓ supported", "✓", st.Supported, true
 	case citations.Partial:
-		return "◐ partial", st.Partial, true
+		return "◐ partial", "◐", st.Partial, true
 	case citations.Unsupported:
-		return "✗ unsupported", st.Unsupported, true
+		return "✗ unsupported", "✗", st.Unsupported, true
 	}
-	return "", lipgloss.Style{}, false
+	return "", "", lipgloss.Style{}, false
+}
+
+// docsOf names the documents s cites, for an answer over several.
+func docsOf(s *citations.Statement) string {
+	var names []string
+	for _, c := range s.Citations {
+		n := textproc.OneLine(c.DocName)
+		if n == "" {
+			n = string(c.Doc)
+		}
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // renderStatement draws statement i: its text wrapped beside a gutter, its
@@ -437,11 +512,16 @@ func (m Model) renderStatement(en *entry, i int, selected bool, selCite int) []s
 		}
 		toks = append(toks, token{markerLabel(en.first[i] + k), style})
 	}
-	if b, style, ok := m.badge(s); ok {
+	if full, compact, style, ok := m.badge(s); ok {
 		if w < compactBadgeWidth {
-			b, _, _ = strings.Cut(b, " ") // the symbol alone
+			full = compact
 		}
-		toks = append(toks, token{b, draw.PaintOf(style)})
+		toks = append(toks, token{full, draw.PaintOf(style)})
+	}
+	if en.docs > 1 {
+		if d := docsOf(s); d != "" {
+			toks = append(toks, token{"— " + draw.Truncate(d, max(w/2, 8)), draw.PaintOf(st.Muted)})
+		}
 	}
 	last := len(lines) - 1
 	lw := ansi.StringWidth(lines[last])
@@ -549,19 +629,11 @@ func (m Model) renderFooter(en *entry) []string {
 		wrapped(st.Muted, "plan: "+en.planText)
 	}
 	if en.streaming {
-		if d := strings.TrimSpace(textproc.Printable(string(en.draft))); d != "" {
-			lines := draw.Wrap(d, max(w-4, 1))
-			if len(lines) > draftLines {
-				lines = lines[len(lines)-draftLines:]
-			}
-			for _, l := range lines {
-				out = append(out, "  "+st.Muted.Render("┊ "+l))
-			}
-		}
+		m.renderDraft(en, wrapped, &out)
 		return out
 	}
 	switch {
-	case en.ans == nil && en.err != "":
+	case len(en.stmts) == 0 && en.err != "":
 		wrapped(st.Error, "Could not answer: "+textproc.OneLine(en.err))
 	case en.ans != nil && en.ans.Partial:
 		msg := "Partial answer"
@@ -577,12 +649,50 @@ func (m Model) renderFooter(en *entry) []string {
 			wrapped(st.Muted, textproc.OneLine(l))
 		}
 	}
+	if en.prepare {
+		offer := "Press " + m.KeyMap.Input.Prepare.Help().Key + " to prepare them now and ask again"
+		if en.prepareCost != "" {
+			offer += ": " + en.prepareCost
+		}
+		wrapped(st.Accent, offer+".")
+	}
 	if en.ans != nil {
 		for _, wn := range en.ans.Warnings {
 			wrapped(st.Warning, "⚠ "+textproc.OneLine(wn))
 		}
+		wrapped(st.Muted, m.cost(en))
 	}
 	return out
+}
+
+// renderDraft shows what the model is writing: the statement in
+// progress as plain text, or the tail of other text it streams (a plan,
+// a draft) dimmed; never the markup.
+func (m Model) renderDraft(en *entry, wrapped func(lipgloss.Style, string), out *[]string) {
+	st := m.styles
+	w := m.answerWidth()
+	if en.inProgress != "" && en.tagged {
+		text := strings.TrimSpace(textproc.Printable(en.inProgress))
+		lines := draw.Wrap(text+" ▍", max(w-2, 1))
+		if len(lines) > draftLines+1 {
+			lines = lines[len(lines)-draftLines-1:]
+		}
+		for _, l := range lines {
+			*out = append(*out, "  "+st.Text.Render(l))
+		}
+		return
+	}
+	d := en.inProgress
+	if d == "" {
+		return
+	}
+	lines := draw.Wrap(strings.TrimSpace(textproc.Printable(d)), max(w-4, 1))
+	if len(lines) > draftLines {
+		lines = lines[len(lines)-draftLines:]
+	}
+	for _, l := range lines {
+		*out = append(*out, "  "+st.Muted.Render("┊ "+l))
+	}
 }
 
 // View draws the pane in exactly its width × height: the answers, a
@@ -595,7 +705,11 @@ func (m Model) View() string {
 	ah := m.answerHeight()
 	lines := make([]string, 0, h)
 	if len(m.entries) == 0 {
-		for _, l := range draw.Wrap("Ask a question about the documents in scope: type it below and press enter. Every statement of the answer cites the sentences it rests on.", max(w-2, 1)) {
+		intro := "Ask a question about the documents in scope: type it below and press enter. Every statement of the answer cites the sentences it rests on."
+		if m.cleared {
+			intro = "Cleared. The answers are still saved in the library (citelens answers lists them); the next question starts a new topic."
+		}
+		for _, l := range draw.Wrap(intro, max(w-2, 1)) {
 			lines = append(lines, "  "+m.styles.Muted.Render(l))
 		}
 	} else {
@@ -628,20 +742,33 @@ func (m Model) View() string {
 	return strings.Join(draw.Block(lines, w, h), "\n")
 }
 
-// inputLine is the question input; while the answers have the keyboard,
-// an empty input says how to get back to it.
+// inputLine is the question input; while the answers have the
+// keyboard, the mode and how to leave it.
 func (m Model) inputLine() string {
-	if !m.typing && m.input.Value() == "" {
-		k := m.KeyMap.List.Input.Help()
-		return m.styles.Muted.Render(m.input.Prompt + k.Key + ": " + k.Desc)
+	st := m.styles
+	if !m.typing {
+		k := m.KeyMap.List
+		return draw.Truncate(st.Accent.Render("answers:")+st.Muted.Render(" letters are commands · "+
+			k.Back.Help().Key+" to type"), m.width)
 	}
 	return m.input.View()
 }
 
-// statusLine names the strategy and the scope the next question goes to.
+// statusLine is a question the pane asks, else work it waits on, else the
+// strategy and the scope the next question goes to, and whether it
+// follows up on the conversation.
 func (m Model) statusLine() string {
 	st := m.styles
+	switch {
+	case m.asking != nil:
+		return draw.Fit(st.Warning.Render(draw.Truncate(m.asking.prompt, m.width)), m.width)
+	case m.activity != "":
+		return draw.Fit(st.Stage.Render(draw.Truncate(textproc.OneLine(m.activity), m.width)), m.width)
+	}
 	left := st.Muted.Render("strategy ") + st.Accent.Render(textproc.OneLine(m.strategy))
+	if m.followsUp() {
+		left += st.Muted.Render(" · follow-up")
+	}
 	return draw.Spread(left, st.Muted.Render(textproc.OneLine(m.scope)), m.width)
 }
 

@@ -12,8 +12,12 @@ type KeyMap struct {
 		All         key.Binding // every document in scope, or (when all are) only this one
 		Filter      key.Binding // open the filter prompt
 		Open        key.Binding // read the document in the source pane
+		Add         key.Binding // add files: the file picker
+		Remove      key.Binding // remove the document from the library (asks first)
 		ClearFilter key.Binding
 	}
+	// Confirm answers a question the pane asks (removing a document).
+	Confirm key.Binding
 	Filter struct {
 		Apply, Cancel key.Binding
 	}
@@ -27,7 +31,10 @@ func DefaultKeyMap() KeyMap {
 	k.List.Top = key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first"))
 	k.List.Bottom = key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last"))
 	k.List.Toggle = key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "in/out of scope"))
-	k.List.All = key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all / only this"))
+	k.List.All = key.NewBinding(key.WithKeys("*"), key.WithHelp("*", "all / only this"))
+	k.List.Add = key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add files"))
+	k.List.Remove = key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove"))
+	k.Confirm = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes"))
 	k.List.Filter = key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter"))
 	k.List.Open = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "read it"))
 	k.List.ClearFilter = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter / back"))
@@ -38,7 +45,7 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp returns the keys worth a line of help, for bubbles/help.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.List.Toggle, k.List.All, k.List.Filter, k.List.Open}
+	return []key.Binding{k.List.Add, k.List.Toggle, k.List.Open, k.List.Filter, k.List.All, k.List.Remove}
 }
 
 // FullHelp returns all the keys in columns, for bubbles/help.
@@ -46,6 +53,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.List.Down, k.List.Up, k.List.Top, k.List.Bottom},
 		{k.List.Toggle, k.List.All, k.List.Filter, k.List.ClearFilter, k.List.Open},
+		{k.List.Add, k.List.Remove},
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
@@ -29,6 +30,16 @@ type OpenMsg struct{ Doc docstore.DocInfo }
 
 // CloseMsg is esc with no filter to clear: back to the conversation.
 type CloseMsg struct{}
+
+// AddMsg asks for the file picker, to add documents.
+type AddMsg struct{}
+
+// RemoveMsg removes a document from the library (the user has
+// confirmed it).
+type RemoveMsg struct{ Doc docstore.DocInfo }
+
+// NoticeMsg is a short message for the status line.
+type NoticeMsg struct{ Text string }
 
 // Progress is a file being added, as the pane shows it.
 type Progress struct {
@@ -61,6 +72,8 @@ type Model struct {
 
 	adding []Progress
 	err    string
+
+	removing *docstore.DocInfo // asking whether to remove it
 }
 
 // New returns an empty library pane drawn in styles.
@@ -88,8 +101,13 @@ func (m *Model) SetSize(w, h int) {
 }
 
 // SetFocused tells the pane whether it has the keyboard, which shows as
-// the cursor row being selected.
-func (m *Model) SetFocused(f bool) { m.focused = f }
+// the cursor row being selected; losing it drops a question asked.
+func (m *Model) SetFocused(f bool) {
+	m.focused = f
+	if !f {
+		m.removing = nil
+	}
+}
 
 // SetDocs replaces the document list, keeping the cursor on the same
 // document and the scope choices made so far; new documents are in scope.
@@ -189,6 +207,10 @@ func (m *Model) DoneAdding(path string) {
 // every key.
 func (m Model) Filtering() bool { return m.filtering }
 
+// Confirming reports whether the pane is asking a yes-or-no question: its
+// next key is the answer.
+func (m Model) Confirming() bool { return m.removing != nil }
+
 // ShortHelp returns the keys that apply now, for bubbles/help.
 func (m Model) ShortHelp() []key.Binding { return m.helpKeys().ShortHelp() }
 
@@ -208,9 +230,25 @@ func (m Model) helpKeys() help.KeyMap {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		if d := m.removing; d != nil {
+			m.removing = nil
+			if key.Matches(msg, m.KeyMap.Confirm) {
+				return m, nil, RemoveMsg{Doc: *d}
+			}
+			return m, nil, NoticeMsg{Text: "Nothing was removed."}
+		}
 		if m.filtering {
 			m, cmd := m.updateFilter(msg)
 			return m, cmd, nil
+		}
+		if key.Matches(msg, m.KeyMap.List.Add) {
+			return m, nil, AddMsg{}
+		}
+		if key.Matches(msg, m.KeyMap.List.Remove) {
+			if d, ok := m.Current(); ok {
+				m.removing = &d
+			}
+			return m, nil, nil
 		}
 		if key.Matches(msg, m.KeyMap.List.ClearFilter) && m.filter == "" {
 			return m, nil, CloseMsg{}
@@ -364,7 +402,7 @@ func (m Model) View() string {
 	case !m.loaded:
 		lines = append(lines, st.Muted.Render("loading…"))
 	case len(m.docs) == 0 && len(m.adding) == 0:
-		for _, l := range draw.Wrap("No documents yet. Start citelens with the files to read: citelens FILE…", w) {
+		for _, l := range draw.Wrap("No documents yet. Press "+m.KeyMap.List.Add.Help().Key+" to add files ("+docstore.SupportedExtensions()+"), or start citelens with them: citelens FILE…", w) {
 			lines = append(lines, st.Muted.Render(l))
 		}
 	case len(m.visible) == 0 && len(m.docs) > 0:
@@ -389,7 +427,7 @@ func (m Model) View() string {
 		lines = append(lines, "")
 	}
 	for _, p := range m.adding {
-		lines = append(lines, st.Stage.Render(draw.Truncate(progressLine(p), w)))
+		lines = append(lines, m.progressLine(p))
 	}
 	lines = append(lines, m.footer())
 	return strings.Join(draw.Block(lines, w, h), "\n")
@@ -492,12 +530,51 @@ func added(t, now time.Time) string {
 	return t.Format("2006-01-02")
 }
 
-func progressLine(p Progress) string {
+// progressLine is a file being added in one line of the pane's width:
+// its name, the stage, and for page-wise work a bar and the pages done,
+// "+ refman.pdf  extracting ▕███░░░░▏ 312/2415". What does not fit goes
+// in this order: the bar, the stage, the end of the name; the count
+// stays.
+func (m Model) progressLine(p Progress) string {
+	st := m.styles
+	w := m.width
 	name := textproc.OneLine(shortPath(p.Path))
-	if p.Total > 0 {
-		return fmt.Sprintf("+ %s: %s %d/%d pages", name, p.Stage, p.Done, p.Total)
+	stage := p.Stage
+	if stage == "" {
+		stage = "waiting"
 	}
-	return fmt.Sprintf("+ %s: %s…", name, p.Stage)
+	if p.Total <= 0 {
+		return st.Stage.Render(draw.Truncate("+ "+name+"  "+stage+"…", w))
+	}
+	count := fmt.Sprintf("%d/%d", p.Done, p.Total)
+	nameW := min(ansi.StringWidth(name), max(w/3, 10))
+	room := w - 2 - nameW - 1 - len(count) // "+ " name " " count
+	var mid string
+	if sw := ansi.StringWidth(stage); room >= sw+2 {
+		mid = " " + stage
+		room -= sw + 1
+		if barW := min(room-2, 24); barW >= 6 {
+			mid += " " + bar(p.Done, p.Total, barW)
+		}
+	}
+	nameW = max(min(ansi.StringWidth(name), w-2-ansi.StringWidth(mid)-1-len(count)), 1)
+	return st.Stage.Render(draw.Truncate("+ "+draw.Truncate(name, nameW)+mid+" "+count, w))
+}
+
+// bar draws done of total as a bar of w cells, eighths included.
+func bar(done, total, w int) string {
+	inner := w - 2
+	eighths := min(max(done, 0)*inner*8/max(total, 1), inner*8)
+	full, part := eighths/8, eighths%8
+	b := strings.Repeat("█", full)
+	if full < inner {
+		if part > 0 {
+			b += string([]rune("▏▎▍▌▋▊▉")[part-1])
+			full++
+		}
+		b += strings.Repeat("░", inner-full)
+	}
+	return "▕" + b + "▏"
 }
 
 func shortPath(p string) string {
@@ -512,6 +589,10 @@ func shortPath(p string) string {
 func (m Model) footer() string {
 	if m.filtering {
 		return draw.Fit(m.input.View(), m.width)
+	}
+	if d := m.removing; d != nil {
+		q := "Remove " + textproc.OneLine(d.Name) + "? " + m.KeyMap.Confirm.Help().Key + " removes it (saved answers keep their quotes)"
+		return draw.Fit(m.styles.Warning.Render(draw.Truncate(q, m.width)), m.width)
 	}
 	n, of := m.InScope()
 	left := m.styles.Status.Render(fmt.Sprintf("%d/%d in scope", n, of))

@@ -65,12 +65,12 @@ func TestScopeAndFilter(t *testing.T) {
 	if got := m.Scope(); len(got) != 2 || got[0] != "a1" || got[1] != "c3" {
 		t.Errorf("scope after toggling notes = %v", got)
 	}
-	// a: all in scope, then only this one.
-	m = press(m, "a")
+	// *: all in scope, then only this one.
+	m = press(m, "*")
 	if m.Scope() != nil {
-		t.Errorf("a did not put all in scope: %v", m.Scope())
+		t.Errorf("* did not put all in scope: %v", m.Scope())
 	}
-	m = press(m, "a")
+	m = press(m, "*")
 	if got := m.Scope(); len(got) != 1 || got[0] != "b2" {
 		t.Errorf("a with all in scope = %v, want only the current document", got)
 	}
@@ -117,9 +117,14 @@ func TestSmallAndEmpty(t *testing.T) {
 	m.SetDocs(nil)
 	view(t, m, 20, 3)
 	m.SetProgress(Progress{Path: "/x/big.pdf", Stage: "extracting", Done: 5, Total: 10})
-	if v := view(t, m, 20, 3); !strings.Contains(v, "+ big.pdf") {
+	if v := view(t, m, 20, 3); !strings.Contains(v, "+ big.pdf") || !strings.Contains(v, "5/10") {
 		t.Errorf("progress not shown:\n%s", v)
 	}
+	m.SetSize(60, 3)
+	if v := view(t, m, 60, 3); !strings.Contains(v, "+ big.pdf extracting ▕") || !strings.Contains(v, "▏ 5/10") {
+		t.Errorf("progress at 60 columns:\n%s", v)
+	}
+	m.SetSize(20, 3)
 	m.DoneAdding("/x/big.pdf")
 	m.SetDocs(docs())
 	for _, sz := range [][2]int{{1, 1}, {30, 2}, {100, 40}} {

@@ -192,7 +192,7 @@ func BenchmarkLineIndex(b *testing.B) {
 	doc := loadBig(b)
 	b.SetBytes(int64(len(doc.Text)))
 	for b.Loop() {
-		newLineIndex(doc.Text)
+		newLineIndex(doc.Text, doc.PageStarts)
 	}
 }
 

@@ -15,11 +15,14 @@ type KeyMap struct {
 	}
 	Search struct {
 		Open key.Binding // open the search prompt
-		Next key.Binding // next match, wrapping
-		Prev key.Binding // previous match, wrapping
-		// Back is esc with the prompt closed: the pane does nothing with
-		// it but emit CloseMsg, which the parent takes to mean "back to
-		// the conversation".
+		// Next and Prev step through the search's matches, wrapping,
+		// while a search is in force (HasSearch); without one the parent
+		// gives them to the citations.
+		Next key.Binding
+		Prev key.Binding
+		// Back is esc with the prompt closed: it clears a search in
+		// force, and otherwise emits CloseMsg, which the parent takes to
+		// mean "back to the conversation".
 		Back key.Binding
 	}
 	Prompt struct {
@@ -39,9 +42,9 @@ func DefaultKeyMap() KeyMap {
 	km.Scroll.Bottom = key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom"))
 
 	km.Search.Open = key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search"))
-	km.Search.Next = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match"))
-	km.Search.Prev = key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match"))
-	km.Search.Back = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
+	km.Search.Next = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match / citation"))
+	km.Search.Prev = key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match / citation"))
+	km.Search.Back = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear search / back"))
 
 	km.Prompt.Run = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search"))
 	km.Prompt.Cancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))

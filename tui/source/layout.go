@@ -28,18 +28,31 @@ const (
 
 // lineIndex is a document text's blocks: block i is text[starts[i]:ends[i]],
 // a line without its terminator. Lines end at '\n' (with any '\r' before
-// it) and at '\f' (pdftotext's page break).
+// it) and at '\f' (pdftotext's page break), and a line is cut where a
+// page begins, so every page after the first begins a block: the block
+// pageOf names, which the viewer marks with a page break.
 type lineIndex struct {
 	text   string
 	starts []int32
 	ends   []int32
+
+	// pageStarts are the byte offsets of pages 2, 3, …; next is the
+	// first not yet placed while indexing. pageOf maps a block that
+	// begins a page to its page number.
+	pageStarts []int32
+	next       int
+	pageOf     map[int]int
 }
 
-// newLineIndex indexes text: one strings.IndexByte per line, a few
-// milliseconds for a 4.4 MB manual.
-func newLineIndex(text string) *lineIndex {
+// newLineIndex indexes text, whose pages after the first start at the
+// offsets pageStarts[1:] (a document's PageStarts; nil for one page):
+// one strings.IndexByte per line, a few milliseconds for a 4.4 MB manual.
+func newLineIndex(text string, pageStarts []int32) *lineIndex {
 	n := len(text)/32 + 1 // lines are rarely shorter on average
-	ix := &lineIndex{text: text, starts: make([]int32, 0, n), ends: make([]int32, 0, n)}
+	ix := &lineIndex{text: text, starts: make([]int32, 0, n), ends: make([]int32, 0, n), pageOf: map[int]int{}}
+	if len(pageStarts) > 1 {
+		ix.pageStarts = pageStarts[1:]
+	}
 	// Form feeds are rare (one a page): find the next one only when the
 	// last is passed, rather than looking inside every line.
 	ff := -1
@@ -76,7 +89,30 @@ func newLineIndex(text string) *lineIndex {
 	return ix
 }
 
+// addBlocks adds the line text[start:end] as blocks: cut where a page
+// begins, and into pieces of at most maxBlock bytes.
 func (ix *lineIndex) addBlocks(start, end int) {
+	for ix.next < len(ix.pageStarts) {
+		ps := int(ix.pageStarts[ix.next])
+		if ps <= start {
+			// The page begins here (or in the line break before): the
+			// next block is its first.
+			ix.pageOf[len(ix.starts)] = ix.next + 2
+			ix.next++
+			continue
+		}
+		if ps >= end {
+			break
+		}
+		ix.addRun(start, ps)
+		start = ps
+	}
+	ix.addRun(start, end)
+}
+
+// addRun adds text[start:end], within one page, as blocks of at most
+// maxBlock bytes.
+func (ix *lineIndex) addRun(start, end int) {
 	for end-start > maxBlock {
 		cut := start + maxBlock
 		if sp := strings.LastIndexByte(ix.text[start+maxBlock/2:cut], ' '); sp >= 0 {

@@ -22,7 +22,7 @@ var markerPaints = [numClasses]paint{
 // marker paints, trailing padding trimmed.
 func draw(t *testing.T, text string, width int, mk marks) []string {
 	t.Helper()
-	ix := newLineIndex(text)
+	ix := newLineIndex(text, nil)
 	var out []string
 	for i := range ix.blocks() {
 		s, base := ix.block(i)
@@ -55,7 +55,7 @@ func rangeOf(text, sub string) Range {
 }
 
 func TestLineIndex(t *testing.T) {
-	ix := newLineIndex("alpha\nbeta\r\n\fgamma\n\ndelta")
+	ix := newLineIndex("alpha\nbeta\r\n\fgamma\n\ndelta", nil)
 	var got []string
 	for i := range ix.blocks() {
 		s, _ := ix.block(i)
@@ -71,16 +71,16 @@ func TestLineIndex(t *testing.T) {
 
 	// A trailing newline does not add an empty last line; an empty text
 	// still has one block.
-	if n := newLineIndex("one\n").blocks(); n != 1 {
+	if n := newLineIndex("one\n", nil).blocks(); n != 1 {
 		t.Errorf("%q has %d blocks, want 1", "one\n", n)
 	}
-	if n := newLineIndex("").blocks(); n != 1 {
+	if n := newLineIndex("", nil).blocks(); n != 1 {
 		t.Errorf("empty text has %d blocks, want 1", n)
 	}
 
 	// A very long line is cut into blocks that tile it exactly, at spaces.
 	long := strings.Repeat("word ", 3000) + strings.Repeat("日", 3000)
-	ix = newLineIndex(long)
+	ix = newLineIndex(long, nil)
 	if ix.blocks() < 2 {
 		t.Fatalf("a %d-byte line was not cut", len(long))
 	}
@@ -252,7 +252,7 @@ func FuzzLayout(f *testing.F) {
 	f.Add(strings.Repeat("long ", 2000), 33, 100, 9000)
 	f.Fuzz(func(t *testing.T, text string, width, start, end int) {
 		width = 1 + abs(width)%200
-		ix := newLineIndex(text)
+		ix := newLineIndex(text, nil)
 		mk := marks{primary: Range{start, end}.clip(len(text)), current: -1}
 		paints := [numClasses]paint{clsHighlight: {"\x01", "\x02"}}
 		covered := 0

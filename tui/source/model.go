@@ -49,10 +49,13 @@ const (
 // wheelRows is how far one mouse wheel step scrolls.
 const wheelRows = 3
 
-// CloseMsg is emitted when esc is pressed with the search prompt closed:
-// the pane has nothing to cancel, and the parent takes it to mean "back to
-// the conversation".
+// CloseMsg is emitted when esc is pressed with the search prompt closed
+// and no search in force: the pane has nothing to cancel, and the parent
+// takes it to mean "back to the conversation".
 type CloseMsg struct{}
+
+// NoticeMsg is a short message for the parent's status line.
+type NoticeMsg struct{ Text string }
 
 // searchDoneMsg carries a finished search back to Update.
 type searchDoneMsg struct {
@@ -75,7 +78,7 @@ type docState struct {
 }
 
 func newDocState(doc *docstore.Document) *docState {
-	return &docState{doc: doc, idx: newLineIndex(doc.Text), pages: max(doc.Pages, len(doc.PageStarts))}
+	return &docState{doc: doc, idx: newLineIndex(doc.Text, doc.PageStarts), pages: max(doc.Pages, len(doc.PageStarts))}
 }
 
 func (d *docState) foldedText() string {
@@ -242,6 +245,11 @@ func (r Range) clip(n int) Range {
 // every key, esc included.
 func (m Model) Searching() bool { return m.prompt }
 
+// HasSearch reports whether a search is in force (run, its matches
+// shown): n and N step through its matches, and esc clears it. Without
+// one the parent gives n and N to the citations.
+func (m Model) HasSearch() bool { return m.query != "" }
+
 // Offset returns the byte offset of the first character in view.
 func (m Model) Offset() int {
 	if m.ds == nil || !m.drawable() {
@@ -320,9 +328,8 @@ func (m Model) updateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.top = m.maxTop()
 		}
 	case key.Matches(msg, k.Search.Open):
-		if m.ds == nil {
-			return m, nil
-		}
+		// Always a prompt, even with nothing to search: what is typed
+		// next is the query, never keys.
 		m.prompt = true
 		m.input.Reset()
 		return m, m.input.Focus()
@@ -331,6 +338,10 @@ func (m Model) updateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Search.Prev):
 		m.stepMatch(-1)
 	case key.Matches(msg, k.Search.Back):
+		if m.HasSearch() {
+			m.clearSearch()
+			return m, nil
+		}
 		return m, func() tea.Msg { return CloseMsg{} }
 	}
 	return m, nil
@@ -345,6 +356,11 @@ func (m Model) updatePrompt(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		if strings.TrimSpace(q) == "" {
 			m.clearSearch()
 			return m, nil
+		}
+		if m.ds == nil {
+			return m, func() tea.Msg {
+				return NoticeMsg{Text: "No document is shown to search: open one with enter in the library, or a citation with enter on a statement."}
+			}
 		}
 		m.clearSearch()
 		m.query, m.pending = q, true
@@ -418,10 +434,19 @@ func (m *Model) rows(i int) []int32 {
 		m.wraps.rows = map[int][]int32{}
 	}
 	s, _ := m.ds.idx.block(i)
-	r := wrapBlock(nil, s, m.width)
+	var r []int32
+	if _, ok := m.ds.idx.pageOf[i]; ok {
+		r = append(r, pageBreakRow)
+	}
+	r = wrapBlock(r, s, m.width)
 	m.wraps.rows[i] = r
 	return r
 }
+
+// pageBreakRow is the row offset of a page break: a row of its own
+// before the first row of a block that begins a page, drawn as a rule
+// naming the page.
+const pageBreakRow = -1
 
 // posOf returns the position of the row holding byte offset off.
 func (m *Model) posOf(off int) pos {
@@ -432,9 +457,10 @@ func (m *Model) posOf(off int) pos {
 	return pos{b, max(r, 0)}
 }
 
-// offsetOf returns the byte offset at which row p starts.
+// offsetOf returns the byte offset at which row p starts (a page break
+// row: its block's).
 func (m *Model) offsetOf(p pos) int {
-	return int(m.ds.idx.starts[p.blk]) + int(m.rows(p.blk)[p.row])
+	return int(m.ds.idx.starts[p.blk]) + max(int(m.rows(p.blk)[p.row]), 0)
 }
 
 // down moves p n rows down, stopping at the last row.
@@ -567,6 +593,12 @@ func (m Model) View() string {
 			rows := m.rows(p.blk)
 			s, base := ix.block(p.blk)
 			for r := p.row; r < len(rows) && drawn < bh; r++ {
+				if rows[r] == pageBreakRow {
+					b.WriteString(m.pageBreak(ix.pageOf[p.blk]))
+					b.WriteByte('\n')
+					drawn++
+					continue
+				}
 				to := len(s)
 				if r+1 < len(rows) {
 					to = int(rows[r+1])
@@ -583,6 +615,17 @@ func (m Model) View() string {
 	}
 	b.WriteString(m.footer())
 	return b.String()
+}
+
+// pageBreak is the rule drawn where page n begins: "╌╌ p. 316 (PDF p.
+// 347) ╌╌╌…", the width of the pane.
+func (m Model) pageBreak(n int) string {
+	label := "╌╌ " + textproc.OneLine(m.ds.doc.PageName(n)) + " "
+	w := ansi.StringWidth(label)
+	if w > m.width {
+		return fit(m.styles.Muted.Render(ansi.Truncate(label, m.width, "")), m.width)
+	}
+	return m.styles.Muted.Render(label + strings.Repeat("╌", m.width-w))
 }
 
 // tooSmall is the whole view when the pane cannot hold the text.
@@ -620,7 +663,12 @@ func (m Model) header() string {
 	}
 	where := fmt.Sprintf("%d%%", pct)
 	if m.ds.pages > 1 {
-		where = fmt.Sprintf("p. %d/%d · %s", d.PageOf(top), m.ds.pages, where)
+		pg := d.PageOf(top)
+		if printed := d.PrintedPage(pg); printed != "" {
+			where = fmt.Sprintf("p. %s (%d/%d) · %s", textproc.OneLine(printed), pg, m.ds.pages, where)
+		} else {
+			where = fmt.Sprintf("p. %d/%d · %s", pg, m.ds.pages, where)
+		}
 	}
 	ww := ansi.StringWidth(where)
 	if ww+8 > w {
@@ -664,8 +712,12 @@ func (m Model) footer() string {
 			m.styles.Muted.Render(fmt.Sprintf(" · “%s”", q))
 	}
 	k := m.KeyMap.Search
-	right := fmt.Sprintf("%s %s · %s/%s match · %s %s", k.Open.Help().Key, k.Open.Help().Desc,
-		k.Next.Help().Key, k.Prev.Help().Key, k.Back.Help().Key, k.Back.Help().Desc)
+	step, back := "citation", "back"
+	if m.HasSearch() {
+		step, back = "match", "clear search"
+	}
+	right := fmt.Sprintf("%s %s · %s/%s %s · %s %s", k.Open.Help().Key, k.Open.Help().Desc,
+		k.Next.Help().Key, k.Prev.Help().Key, step, k.Back.Help().Key, back)
 	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
 	if lw+rw+2 > w {
 		return fit(left, w)

@@ -889,4 +889,3 @@ func (m Model) tooSmall() string {
 	}
 	return strings.Join(out, "\n")
 }
-

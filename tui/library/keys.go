@@ -18,7 +18,7 @@ type KeyMap struct {
 	}
 	// Confirm answers a question the pane asks (removing a document).
 	Confirm key.Binding
-	Filter struct {
+	Filter  struct {
 		Apply, Cancel key.Binding
 	}
 }

@@ -50,6 +50,11 @@ var script struct {
 	// draft): the test's llmtest server.
 	draft string
 	plan  engine.Plan
+	// warnings are reported before the statements.
+	warnings []string
+	// usage is the model work reported at the end (default 1,200 + 80
+	// tokens in one call).
+	usage *llm.Usage
 }
 
 // textPlan is a plan that is its line.
@@ -68,7 +73,7 @@ func setScript(t *testing.T, pauseAfter int, sts ...scriptedStatement) chan stru
 	defer script.mu.Unlock()
 	script.statements, script.pauseAfter = sts, pauseAfter
 	script.gate = make(chan struct{})
-	script.draft, script.plan = "", nil
+	script.draft, script.plan, script.warnings, script.usage = "", nil, nil, nil
 	return script.gate
 }
 
@@ -110,9 +115,16 @@ func (scripted) Options() engine.Options { return nil }
 func (s scripted) Answer(ctx context.Context, rt *engine.Runtime) error {
 	script.mu.Lock()
 	sts, pause, gate, draft, plan := script.statements, script.pauseAfter, script.gate, script.draft, script.plan
+	warnings, usage := script.warnings, script.usage
 	script.mu.Unlock()
+	if usage == nil {
+		usage = &llm.Usage{PromptTokens: 1200, CompletionTokens: 80, LLMCalls: 1}
+	}
 
 	rt.Stage("retrieving…")
+	for _, w := range warnings {
+		rt.Warn(w)
+	}
 	if plan != nil {
 		rt.Plan(plan)
 	}
@@ -137,7 +149,7 @@ func (s scripted) Answer(ctx context.Context, rt *engine.Runtime) error {
 		citations.Verify(&out)
 		rt.Statement(out)
 	}
-	rt.Usage(llm.Usage{PromptTokens: 1200, CompletionTokens: 80, LLMCalls: 1})
+	rt.Usage(*usage)
 	return nil
 }
 
@@ -183,6 +195,7 @@ type harness struct {
 
 type probe struct {
 	mu     sync.Mutex
+	model  Model
 	view   string
 	notice string
 	keys   int // key presses handled
@@ -196,7 +209,7 @@ func (h harness) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	h.m = nm.(Model)
 	v := h.m.render()
 	h.probe.mu.Lock()
-	h.probe.view, h.probe.notice, h.probe.focus = v, h.m.notice, h.m.focus
+	h.probe.view, h.probe.notice, h.probe.focus, h.probe.model = v, h.m.notice, h.m.focus, h.m
 	if _, ok := msg.(tea.KeyPressMsg); ok {
 		h.probe.keys++
 	}

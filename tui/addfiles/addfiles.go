@@ -510,8 +510,9 @@ func (m Model) row(e Entry, cursor bool, w int) string {
 	} else {
 		size = sizeLabel(e.Size)
 	}
-	nameW := max(w-len(mark)-len(size)-3, 1)
-	text := mark + draw.Fit(draw.Truncate(name, nameW), nameW) + " " + fmt.Sprintf("%*s", len(size)+1, size)
+	// lead, mark, name, a space, the size right-aligned in 8 cells
+	nameW := max(w-2-len(mark)-1-8, 1)
+	text := mark + draw.Fit(draw.Truncate(name, nameW), nameW) + " " + fmt.Sprintf("%8s", size)
 	lead := "  "
 	if cursor && !m.typing {
 		lead = st.Accent.Render("▌") + " "

@@ -10,6 +10,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/didyoumean"
 	"github.com/citelens/citelens/internal/fix"
 )
 
@@ -134,7 +135,7 @@ func New(name string, env *Env) (Strategy, error) {
 		for _, i := range Strategies() {
 			names = append(names, i.Name())
 		}
-		return nil, fix.With(fmt.Errorf("%w %q; the strategies are: %s", ErrUnknownStrategy, name, strings.Join(names, ", ")),
+		return nil, fix.With(fmt.Errorf("%w %q%s; the strategies are: %s", ErrUnknownStrategy, name, didyoumean.Hint(name, names), strings.Join(names, ", ")),
 			"See 'citelens strategies'.")
 	}
 	if env == nil || env.Library == nil {

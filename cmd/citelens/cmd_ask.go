@@ -41,11 +41,11 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["ask"])
 	var f askFlags
 	fs.Var(&f.docs, "doc", "ask of this document (`ID` prefix, file name, or a PATH to add first; repeatable; default: all)")
-	fs.StringVar(&f.strategy, "strategy", engine.DefaultStrategy, "answering strategy (see 'citelens strategies')")
+	fs.StringVar(&f.strategy, "strategy", a.defaultStrategy(), "answering strategy (see 'citelens strategies')")
 	fs.IntVar(&f.k, "k", 0, "at most `N` statements (extractive) or retrieved units (retrieval strategies)")
 	fs.Var(&f.opts, "opt", "strategy option `name=value` (repeatable; 'citelens strategies NAME' lists them)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the answer as one JSON object")
-	fs.StringVar(&f.batch, "batch", "", "answer every question of a questions.jsonl `FILE`, one JSON object per line")
+	fs.StringVar(&f.batch, "batch", "", "answer every question of a questions.jsonl `FILE`, one JSON object per line (--doc: the scope of questions that name none)")
 	fs.BoolVar(&f.noSave, "no-save", false, "do not save the answer in the library")
 	words, err := parseFlags(a, fs, args)
 	if err != nil {
@@ -74,12 +74,12 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	if f.batch != "" {
-		return askBatch(ctx, a, env, strategy, f, options)
-	}
 	docs, err := scopeDocs(ctx, a, l, f.docs)
 	if err != nil {
 		return err
+	}
+	if f.batch != "" {
+		return askBatch(ctx, a, env, strategy, f, options, docs)
 	}
 	req := engine.Request{Question: question, Docs: docs, Options: options}
 	var emit func(engine.Event)
@@ -241,7 +241,10 @@ type batchQuestion struct {
 	Docs     []string `json:"docs"`
 }
 
-func askBatch(ctx context.Context, a *app, env *engine.Env, strategy engine.Strategy, f askFlags, options []engine.Setting) error {
+// askBatch answers every question of f.batch; a question that names no
+// documents is asked of scope (--doc), or of every document when that is
+// empty too.
+func askBatch(ctx context.Context, a *app, env *engine.Env, strategy engine.Strategy, f askFlags, options []engine.Setting, scope []docstore.DocID) error {
 	in, err := os.Open(f.batch)
 	if err != nil {
 		return err
@@ -262,6 +265,9 @@ func askBatch(ctx context.Context, a *app, env *engine.Env, strategy engine.Stra
 		docs, err := resolveDocs(env.Library, q.Docs)
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", f.batch, line, err)
+		}
+		if len(q.Docs) == 0 {
+			docs = scope
 		}
 		ans, err := engine.Run(ctx, env, strategy, engine.Request{Question: q.Question, Docs: docs, Options: options}, nil)
 		if ans == nil {

@@ -30,10 +30,15 @@ type searchHit struct {
 	First    int            `json:"first_sentence"`
 	Last     int            `json:"last_sentence"`
 	Page     int            `json:"page"`
-	Start    int            `json:"start"`
-	End      int            `json:"end"`
-	Heading  string         `json:"heading,omitempty"`
-	Text     string         `json:"text"`
+	// PageLabel is the page as the document prints it, when that
+	// differs from Page.
+	PageLabel string `json:"page_label,omitempty"`
+	Start     int    `json:"start"`
+	End       int    `json:"end"`
+	Heading   string `json:"heading,omitempty"`
+	Text      string `json:"text"`
+
+	pageName string // "p. 316 (PDF p. 347)"
 }
 
 func runSearch(ctx context.Context, a *app, args []string) error {
@@ -90,6 +95,8 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 		}
 		sh.Start, sh.End = int(d.Sentences[sh.First].Start), int(d.Sentences[sh.Last].End)
 		sh.Page = int(d.Sentences[sh.First].Page)
+		sh.PageLabel = d.PrintedPage(sh.Page)
+		sh.pageName = d.PageName(sh.Page)
 		sh.Text = d.Text[sh.Start:sh.End]
 		sh.Heading = d.HeadingTrail(sh.First)
 		out = append(out, sh)
@@ -106,7 +113,7 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 		if h.Chunk != nil {
 			unit = fmt.Sprintf("c%d (s%d-%d)", *h.Chunk, h.First, h.Last)
 		}
-		fmt.Fprintf(a.stdout, "%6.2f  %s  %s  p.%d  %s\n", h.Score, shortID(h.Doc), unit, h.Page, textproc.OneLine(h.Text))
+		fmt.Fprintf(a.stdout, "%6.2f  %s  %s  %s  %s\n", h.Score, shortID(h.Doc), unit, h.pageName, textproc.OneLine(h.Text))
 		if h.Heading != "" {
 			fmt.Fprintf(a.stdout, "        under %s\n", textproc.OneLine(h.Heading))
 		}

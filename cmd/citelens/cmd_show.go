@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/internal/fix"
 )
 
 func init() {
@@ -29,6 +31,11 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	refs, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
+	}
+	pageGiven := false
+	fs.Visit(func(f *flag.Flag) { pageGiven = pageGiven || f.Name == "page" })
+	if pageGiven && *page < 1 {
+		return fix.With(fmt.Errorf("--page %d: pages are numbered from 1", *page), "Give a page of the document: 'citelens show ID' says how many it has.")
 	}
 	if len(refs) != 1 {
 		fmt.Fprintln(a.stderr, "citelens show: give one document (an ID prefix or file name)")

@@ -27,7 +27,7 @@ func init() {
 func runTUI(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["tui"])
 	theme := fs.String("theme", "", "colour theme `NAME`: auto, dark, light, high-contrast or no-color (default: the config's [tui] theme, else auto)")
-	strategy := fs.String("strategy", engine.DefaultStrategy, "the strategy `NAME` questions go to first (s in the TUI changes it)")
+	strategy := fs.String("strategy", a.defaultStrategy(), "the strategy `NAME` questions go to first (s in the TUI changes it)")
 	paths, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
@@ -88,10 +88,20 @@ func runTUI(ctx context.Context, a *app, args []string) error {
 		Theme:     sel,
 		Strategy:  *strategy,
 		ExportDir: dir,
+		AddDir:    dir,
 	})
 }
 
 func isTerminalFile(f *os.File) bool { return term.IsTerminal(f.Fd()) }
+
+// defaultStrategy is the strategy a command starts with: --strategy
+// given before the command, else engine.DefaultStrategy.
+func (a *app) defaultStrategy() string {
+	if a.strategy != "" {
+		return a.strategy
+	}
+	return engine.DefaultStrategy
+}
 
 func unwrapStat(err error) error {
 	var pe *fs.PathError

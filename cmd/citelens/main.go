@@ -19,6 +19,7 @@ import (
 	"syscall"
 
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/didyoumean"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -50,6 +51,9 @@ type app struct {
 	// theme is --theme given before the command, for the terminal UI
 	// ("citelens --theme light FILE").
 	theme string
+	// strategy is --strategy given before the command: the terminal UI's
+	// first strategy and ask's ("citelens --strategy rag FILE").
+	strategy string
 	// cfg is the configuration, loaded on first use by config().
 	cfg *config.Config
 }
@@ -65,6 +69,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	global.SetOutput(io.Discard)
 	global.StringVar(&a.dbPath, "db", "", "library file (env CITELENS_DB)")
 	global.StringVar(&a.theme, "theme", "", "the terminal UI's colours")
+	global.StringVar(&a.strategy, "strategy", "", "the strategy questions go to")
 	showVersion := global.Bool("version", false, "print the version")
 	if err := global.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -101,7 +106,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			usage(stdout)
 			return 0
 		} else if !looksLikePath(rest[0]) {
-			fmt.Fprintf(stderr, "citelens: unknown command %q\n", rest[0])
+			names := make([]string, 0, len(commands)+1)
+			for n := range commands {
+				names = append(names, n)
+			}
+			fmt.Fprintf(stderr, "citelens: unknown command %q%s\n", rest[0], didyoumean.Hint(rest[0], append(names, "help")))
 			usage(stderr)
 			return 2
 		}
@@ -157,9 +166,7 @@ Commands:
 `)
 	names := make([]string, 0, len(commands))
 	for n := range commands {
-		if n != "tui" {
-			names = append(names, n)
-		}
+		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
@@ -167,9 +174,10 @@ Commands:
 	}
 	fmt.Fprintf(w, `
 Global flags:
-  --db PATH     the library file (env CITELENS_DB; default %s)
-  --theme NAME  the terminal UI's colours: auto, dark, light, high-contrast, no-color
-  --version     print the version
+  --db PATH        the library file (env CITELENS_DB; default %s)
+  --theme NAME     the terminal UI's colours: auto, dark, light, high-contrast, no-color
+  --strategy NAME  the strategy questions go to (the terminal UI's first, and ask's)
+  --version        print the version
 
 Run 'citelens COMMAND --help' for a command's flags.
 `, defaultDBPath())

@@ -240,15 +240,22 @@ func buildIndex(d *Document) *builtIndex {
 		first := true
 		textproc.EachWordTerm(d.Text[s.Start:s.End], func(word, term string) {
 			terms = append(terms, term)
-			if len(word) >= 4 && len(word) <= 24 {
-				if f := textproc.Fold(word); f == word {
-					words[f]++
-				} else if !first && len(word) >= compoundMin {
-					names[f] = true
-				}
+			n := len(word)
+			if n < 4 {
+				first = false
+				return
+			}
+			lower := textproc.IsLowerASCII(word)
+			// A part of a compound is a plain lower-case word of its own.
+			if lower && n <= maxPart {
+				words[word]++
+			}
+			camel := !lower && textproc.IsCamel(word)
+			if !lower && !first && !camel && n >= compoundMin {
+				names[textproc.Fold(word)] = true
 			}
 			first = false
-			if len(word) >= compoundMin {
+			if n >= compoundMin || camel {
 				list := long[word]
 				if n := len(list); n > 0 && list[n-1].idx == int32(i) {
 					list[n-1].tf++
@@ -310,8 +317,12 @@ func buildIndex(d *Document) *builtIndex {
 }
 
 // compoundMin is the shortest word looked at as a compound (see
-// textproc.CompoundParts).
-const compoundMin = 6
+// textproc.CompoundParts; camelCase words are looked at at any length),
+// and maxPart the longest word counted as a possible part of one.
+const (
+	compoundMin = 8
+	maxPart     = 16
+)
 
 // addPosting adds tf occurrences of term in unit u of field f. Units come
 // in order, except for compound parts, which addCompounds sorts after.

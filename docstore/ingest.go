@@ -242,6 +242,7 @@ func (l *Library) put(d *Document, bi *builtIndex) error {
 
 // structureInput is what a document's kind alone says of its structure;
 // a loader that knows more (a PDF's outline and fonts) adds to it.
+// pdftext drops running heads and page numbers itself.
 func structureInput(d *Document) structure.Input {
-	return structure.Input{Markdown: d.Kind == "markdown"}
+	return structure.Input{Markdown: d.Kind == "markdown", NoFurniture: d.Kind == "pdf"}
 }

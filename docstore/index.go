@@ -106,10 +106,12 @@ func (p *Postings) Each(t int, fn func(unit int, tf int)) error {
 
 // ReadPostings reads, in one read transaction, the postings of terms in
 // field of each document of docs (every document when empty), and calls
-// fn with each document's in turn. Ranking them is the caller's
-// business (engine/retrieve): the library stores postings, lengths and
-// statistics, and scores nothing.
-func (l *Library) ReadPostings(docs []DocID, field Field, terms []string, fn func(*Postings) error) error {
+// fn once with all of them, in the order of docs: a ranking function
+// takes the scope's statistics and scores in one pass over what it is
+// given. Ranking is the caller's business (engine/retrieve): the library
+// stores postings, lengths and statistics, and scores nothing. A document
+// without an index of field is damage (ErrCorrupt).
+func (l *Library) ReadPostings(docs []DocID, field Field, terms []string, fn func([]*Postings) error) error {
 	if field >= numFields {
 		return fmt.Errorf("unknown index field %d", field)
 	}
@@ -118,7 +120,7 @@ func (l *Library) ReadPostings(docs []DocID, field Field, terms []string, fn fun
 		return err
 	}
 	return l.db.View(func(tx *bolt.Tx) error {
-		p := &Postings{Field: field, Lists: make([][]byte, len(terms))}
+		ps := make([]*Postings, 0, len(docs))
 		for _, id := range docs {
 			di, err := l.loadIndex(tx, id)
 			if err != nil {
@@ -131,15 +133,13 @@ func (l *Library) ReadPostings(docs []DocID, field Field, terms []string, fn fun
 			if pb == nil {
 				return fmt.Errorf("document %s has no %s index: %w", id, field, ErrCorrupt)
 			}
-			p.Doc, p.Lens, p.Sum = id, di.lens[field], di.sum[field]
+			p := &Postings{Doc: id, Field: field, Lens: di.lens[field], Sum: di.sum[field], Lists: make([][]byte, len(terms))}
 			for t, term := range terms {
 				p.Lists[t] = pb.Get([]byte(term))
 			}
-			if err := fn(p); err != nil {
-				return err
-			}
+			ps = append(ps, p)
 		}
-		return nil
+		return fn(ps)
 	})
 }
 

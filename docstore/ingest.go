@@ -67,9 +67,9 @@ func (l *Library) Add(ctx context.Context, path string, progress func(Progress))
 		}
 	}
 	report(StageReading, 0, 0)
-	content, err := os.ReadFile(path)
+	content, err := readDocumentFile(ctx, path, l.maxFile)
 	if err != nil {
-		return DocInfo{}, false, fmt.Errorf("cannot read %s: %w", path, unwrapPathError(err))
+		return DocInfo{}, false, err
 	}
 	id := IDFor(content)
 	if info, err := l.Info(id); err == nil {
@@ -91,6 +91,15 @@ func (l *Library) Add(ctx context.Context, path string, progress func(Progress))
 	return doc.DocInfo, false, nil
 }
 
+// kindOf returns the loader kind for path's extension, or ErrUnsupported.
+func kindOf(path string) (string, error) {
+	ext := strings.ToLower(filepath.Ext(path))
+	if kind, ok := kinds[ext]; ok {
+		return kind, nil
+	}
+	return "", fmt.Errorf("%s: %w %q (citelens reads %s)", path, ErrUnsupported, ext, SupportedExtensions)
+}
+
 // unwrapPathError drops the *PathError's repetition of the path.
 func unwrapPathError(err error) error {
 	var pe *os.PathError
@@ -103,10 +112,9 @@ func unwrapPathError(err error) error {
 // Load reads a file's content into a Document: text, pages, sentences and
 // chunks, not yet indexed or stored. progress, if not nil, gets PDF pages.
 func Load(ctx context.Context, path string, content []byte, progress func(done, total int)) (*Document, error) {
-	ext := strings.ToLower(filepath.Ext(path))
-	kind, ok := kinds[ext]
-	if !ok {
-		return nil, fmt.Errorf("%s: %w %q (citelens reads %s)", path, ErrUnsupported, ext, SupportedExtensions)
+	kind, err := kindOf(path)
+	if err != nil {
+		return nil, err
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -127,10 +135,11 @@ func Load(ctx context.Context, path string, content []byte, progress func(done, 
 		}
 		d.Text, d.PageStarts, d.Pages, d.Title, d.Warnings = res.Text, res.PageStarts, res.Pages, res.Title, res.Warnings
 	default:
-		if err := checkText(content); err != nil {
+		text, err := decodeText(content)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		d.Text, d.PageStarts, d.Pages = string(content), []int32{0}, 1
+		d.Text, d.PageStarts, d.Pages = text, []int32{0}, 1
 	}
 	if len(d.Text) > 1<<31-1 {
 		return nil, fmt.Errorf("%s: the text is over 2 GB, too large for one document", path)

@@ -1,0 +1,309 @@
+package docstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Problem is one piece of damage Inspect found: in one document (Doc set)
+// or in the file as a whole.
+type Problem struct {
+	Doc  DocID  `json:"doc,omitempty"`
+	Name string `json:"name,omitempty"` // the document's file name, when its metadata is readable
+	What string `json:"problem"`        // one sentence, naming the document if there is one
+}
+
+func (p Problem) String() string { return p.What }
+
+// Inspection is what Inspect found.
+type Inspection struct {
+	Path       string    `json:"path"`
+	Documents  int       `json:"documents"` // documents with any record
+	Readable   int       `json:"readable"`  // of which every record decodes and checks out
+	Answers    int       `json:"answers"`
+	BadAnswers int       `json:"damaged_answers"`
+	Problems   []Problem `json:"problems"`
+}
+
+// OK reports whether Inspect found no damage.
+func (in *Inspection) OK() bool { return len(in.Problems) == 0 }
+
+// maxPageProblems bounds the bbolt page errors Inspect lists.
+const maxPageProblems = 20
+
+// Inspect checks the whole library and reports every problem it finds
+// rather than stopping at the first: the file's length against its pages,
+// bbolt's page checks, every document's records (metadata, text, layout,
+// index) decoded and validated, records left without their document, and
+// the saved answers. Each part is read in its own guarded transaction, so
+// damage in one does not hide the rest. It reads everything: use it to
+// diagnose, not on every open. A library opened with Options.ReadDamaged
+// can be inspected even when Open would refuse it.
+func (l *Library) Inspect(ctx context.Context) (*Inspection, error) {
+	in := &Inspection{Path: l.path}
+	add := func(doc DocID, what string, args ...any) {
+		in.Problems = append(in.Problems, Problem{Doc: doc, What: fmt.Sprintf(what, args...)})
+	}
+	if err := l.checkSize(); err != nil {
+		add("", "%v", err)
+	}
+	if err := l.db.View(func(tx *bolt.Tx) error {
+		n := 0
+		for err := range tx.Check() {
+			if n++; n > maxPageProblems {
+				add("", "and more page errors")
+				break
+			}
+			add("", "bad page: %v", err)
+		}
+		return nil
+	}); err != nil {
+		add("", "the page check stopped: %v", err)
+	}
+
+	ids, err := l.recordIDs(func(name []byte, err error) {
+		add("", "listing the %s records stopped: %v", name, err)
+	})
+	if err != nil {
+		return nil, err
+	}
+	in.Documents = len(ids)
+	for _, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		name, err := l.inspectDocument(id)
+		if err != nil {
+			in.Problems = append(in.Problems, Problem{Doc: id, Name: name, What: trimDamaged(err.Error())})
+			continue
+		}
+		in.Readable++
+	}
+
+	if err := l.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketAnswers)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			in.Answers++
+			if !answerReadable(v) {
+				in.BadAnswers++
+				add("", "saved answer %s does not decode", k)
+			}
+			return nil
+		})
+	}); err != nil {
+		add("", "reading the saved answers stopped: %v", err)
+	}
+	return in, nil
+}
+
+// Check verifies the library's consistency with Inspect and returns its
+// first problem as an ErrCorrupt error (nil when there is none). Tests call
+// it after simulated crashes.
+func (l *Library) Check() error {
+	in, err := l.Inspect(context.Background())
+	if err != nil {
+		return err
+	}
+	switch len(in.Problems) {
+	case 0:
+		return nil
+	case 1:
+		return damaged("%s", trimDamaged(in.Problems[0].String()))
+	}
+	return damaged("%s (and %d more problems)", trimDamaged(in.Problems[0].String()), len(in.Problems)-1)
+}
+
+// trimDamaged drops "the library is damaged: " from a problem that quotes
+// a damage error, so messages do not say it twice.
+func trimDamaged(s string) string {
+	return strings.Replace(s, "the library is damaged: ", "", 1)
+}
+
+// recordIDs lists every ID that has a record in a per-document bucket,
+// sorted. Each bucket is listed in its own transaction; one whose listing
+// fails is reported through failed, with the IDs found before the failure
+// kept.
+func (l *Library) recordIDs(failed func(bucket []byte, err error)) ([]DocID, error) {
+	seen := map[DocID]bool{}
+	for _, name := range perDocBuckets {
+		err := l.db.View(func(tx *bolt.Tx) error {
+			b := tx.Bucket(name)
+			if b == nil {
+				return nil
+			}
+			return b.ForEach(func(k, _ []byte) error {
+				seen[DocID(k)] = true // string(k) copies out of the mmap
+				return nil
+			})
+		})
+		if err != nil {
+			failed(name, err)
+		}
+	}
+	ids := make([]DocID, 0, len(seen))
+	for id := range seen {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// inspectDocument checks one document's records; name is its file name
+// when its metadata decodes.
+func (l *Library) inspectDocument(id DocID) (name string, err error) {
+	err = l.db.View(func(tx *bolt.Tx) error {
+		key := []byte(id)
+		info := tx.Bucket(bucketDocs).Get(key)
+		if info == nil {
+			return fmt.Errorf("document %s has records but no metadata record", id)
+		}
+		var di DocInfo
+		if json.Unmarshal(info, &di) == nil {
+			name = di.Name
+		}
+		if _, err := decodeDocument(id, info, tx.Bucket(bucketText).Get(key), tx.Bucket(bucketLayout).Get(key)); err != nil {
+			return err
+		}
+		for _, b := range [][]byte{bucketLengths, bucketPostings} {
+			if tx.Bucket(b).Bucket(key) == nil {
+				return fmt.Errorf("document %s has no %s record (its search index is missing)", id, b)
+			}
+		}
+		return nil
+	})
+	return name, err
+}
+
+// answerReadable reports whether a saved answer record decodes.
+func answerReadable(v []byte) bool {
+	var m AnswerMeta
+	return json.Valid(v) && json.Unmarshal(v, &m) == nil
+}
+
+// SalvageReport is what Salvage did.
+type SalvageReport struct {
+	Copied []DocInfo `json:"copied"` // documents copied whole
+	// Resegmented are documents whose text was readable but whose layout
+	// was not: their sentences were split again from the text, and their
+	// page numbers may be lost.
+	Resegmented []DocInfo `json:"resegmented"`
+	Lost        []Problem `json:"lost"` // documents that could not be read
+	Answers     int       `json:"answers"`
+	LostAnswers int       `json:"lost_answers"`
+}
+
+// Salvage copies every readable document of l into dst (a new library),
+// indexing each again, and every saved answer that decodes. A document
+// whose text is readable but whose layout is damaged is segmented again
+// from its text. Derived documents and vectors are not copied: derive and
+// embed build them again. progress, if not nil, gets the documents done.
+// l is typically opened with Options.ReadDamaged.
+func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done, total int)) (*SalvageReport, error) {
+	rep := &SalvageReport{}
+	ids, err := l.recordIDs(func([]byte, error) {})
+	if err != nil {
+		return nil, err
+	}
+	for i, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		d, reseg, err := l.readForSalvage(id)
+		switch {
+		case err != nil:
+			rep.Lost = append(rep.Lost, Problem{Doc: id, What: trimDamaged(err.Error())})
+		case d == nil: // records of no document: nothing to copy
+		default:
+			if err := dst.put(d, buildIndex(d)); err != nil {
+				return rep, fmt.Errorf("writing document %s to %s: %w", id, dst.path, err)
+			}
+			if reseg {
+				rep.Resegmented = append(rep.Resegmented, d.DocInfo)
+			} else {
+				rep.Copied = append(rep.Copied, d.DocInfo)
+			}
+		}
+		if progress != nil {
+			progress(i+1, len(ids))
+		}
+	}
+	answers := map[string][]byte{}
+	if err := l.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketAnswers)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			if answerReadable(v) {
+				answers[string(k)] = slices.Clone(v)
+			} else {
+				rep.LostAnswers++
+			}
+			return nil
+		})
+	}); err != nil {
+		rep.LostAnswers++ // at least the one being read
+	}
+	for id, v := range answers {
+		if err := dst.SaveAnswer(id, v); err != nil {
+			return rep, err
+		}
+		rep.Answers++
+	}
+	return rep, nil
+}
+
+// readForSalvage reads document id as well as its records allow: whole
+// (reseg false), or its text segmented again when its layout is damaged
+// (reseg true). d is nil, with no error, for an ID with no text record
+// (index or derived records left of a removed document).
+func (l *Library) readForSalvage(id DocID) (d *Document, reseg bool, err error) {
+	var info, text, layout []byte
+	err = l.db.View(func(tx *bolt.Tx) error {
+		key := []byte(id)
+		info = slices.Clone(tx.Bucket(bucketDocs).Get(key))
+		text = slices.Clone(tx.Bucket(bucketText).Get(key))
+		layout = slices.Clone(tx.Bucket(bucketLayout).Get(key))
+		return nil
+	})
+	switch {
+	case err != nil:
+		return nil, false, err
+	case text == nil && info == nil:
+		return nil, false, nil
+	case text == nil:
+		return nil, false, fmt.Errorf("its text record is missing")
+	}
+	if d, err := decodeDocument(id, info, text, layout); err == nil {
+		return d, false, nil
+	}
+	// Rebuild what can be rebuilt from the text.
+	if !utf8.Valid(text) || len(text) == 0 {
+		return nil, false, fmt.Errorf("document %s's text record is damaged", id)
+	}
+	d = &Document{}
+	if json.Unmarshal(info, &d.DocInfo) != nil || d.ID != id {
+		d.DocInfo = DocInfo{ID: id, Name: string(id) + ".txt", Kind: "text"}
+	}
+	d.Text = string(text)
+	pages := &Document{Text: d.Text}
+	if decodeLayout(layout, pages) == nil && validateLayout(pages) == nil {
+		d.PageStarts = pages.PageStarts
+	} else {
+		d.PageStarts = []int32{0}
+	}
+	d.Pages = max(d.Pages, len(d.PageStarts))
+	segmentDocument(d)
+	d.Bytes, d.NumSents, d.NumChunks = len(d.Text), len(d.Sentences), len(d.Chunks)
+	d.Warnings = append(d.Warnings, "salvaged from a damaged library: its sentences were split again from its text")
+	return d, true, nil
+}

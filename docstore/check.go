@@ -50,21 +50,26 @@ func (l *Library) Inspect(ctx context.Context) (*Inspection, error) {
 	add := func(doc DocID, what string, args ...any) {
 		in.Problems = append(in.Problems, Problem{Doc: doc, What: fmt.Sprintf(what, args...)})
 	}
-	if err := l.checkSize(); err != nil {
-		add("", "%v", err)
-	}
-	if err := l.db.View(func(tx *bolt.Tx) error {
-		n := 0
-		for err := range tx.Check() {
-			if n++; n > maxPageProblems {
-				add("", "and more page errors")
-				break
+	if err := checkBoltFile(l.path); err != nil {
+		add("", "%v", trimDamaged(err.Error()))
+	} else if err := l.db.View(walkAll); err != nil {
+		add("", "reading every record stopped: %v", trimDamaged(err.Error()))
+	} else {
+		// bbolt's own check (page accounting, the freelist) runs in a
+		// goroutine of its own, where a fault on a page cut off or an
+		// assertion would kill the process; it only runs once the guarded
+		// walk has read every page it will visit.
+		_ = l.db.View(func(tx *bolt.Tx) error {
+			n := 0
+			for err := range tx.Check() {
+				if n++; n > maxPageProblems {
+					add("", "and more page errors")
+					break
+				}
+				add("", "bad page: %v", err)
 			}
-			add("", "bad page: %v", err)
-		}
-		return nil
-	}); err != nil {
-		add("", "the page check stopped: %v", err)
+			return nil
+		})
 	}
 
 	ids, err := l.recordIDs(func(name []byte, err error) {
@@ -126,6 +131,28 @@ func (l *Library) Check() error {
 // a damage error, so messages do not say it twice.
 func trimDamaged(s string) string {
 	return strings.Replace(s, "the library is damaged: ", "", 1)
+}
+
+// walkAll reads every key and value of every bucket, so that a damaged
+// page shows up as an error of the (guarded) transaction.
+func walkAll(tx *bolt.Tx) error {
+	return tx.ForEach(func(_ []byte, b *bolt.Bucket) error { return walkBucket(b) })
+}
+
+func walkBucket(b *bolt.Bucket) error {
+	var sum byte
+	return b.ForEach(func(k, v []byte) error {
+		if v == nil {
+			if nb := b.Bucket(k); nb != nil {
+				return walkBucket(nb)
+			}
+			return nil
+		}
+		if len(v) > 0 {
+			sum += v[0] + v[len(v)-1] // touches the value's first and last page
+		}
+		return nil
+	})
 }
 
 // recordIDs lists every ID that has a record in a per-document bucket,

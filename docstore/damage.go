@@ -48,12 +48,23 @@ func damaged(format string, args ...any) error {
 // openBolt opens the bbolt file, containing the panics and faults bbolt
 // hits on a damaged file, and reports its errors about the file's format
 // as damage.
+//
+// bbolt holds the file (and its lock) from the start of Open, so when Open
+// panics the file is closed here, through the OpenFile hook. That releases
+// the lock only if bbolt had not yet mapped the file, which is why Open
+// runs checkBoltFile first: it catches the damage bbolt's Open panics on.
 func openBolt(path string, opt *bolt.Options) (db *bolt.DB, err error) {
+	var file *os.File
+	opt.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, perm)
+		file = f
+		return f, err
+	}
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if x := recover(); x != nil {
-			if db != nil {
-				_ = db.Close()
+			if file != nil {
+				_ = file.Close()
 			}
 			db, err = nil, damaged("%v", x)
 		}
@@ -73,23 +84,3 @@ func openBolt(path string, opt *bolt.Options) (db *bolt.DB, err error) {
 	return nil, err
 }
 
-// checkSize reports a library file shorter than its own pages say it is:
-// a copy cut short. Reading the missing pages would fault, and writing
-// would build on pages that are not there.
-func (l *Library) checkSize() error {
-	fi, err := os.Stat(l.path)
-	if err != nil {
-		return err
-	}
-	var need int64
-	if err := l.db.View(func(tx *bolt.Tx) error {
-		need = tx.Size()
-		return nil
-	}); err != nil {
-		return err
-	}
-	if fi.Size() < need {
-		return damaged("%s is cut short: it holds %d bytes of the %d its pages need (an interrupted copy?)", l.path, fi.Size(), need)
-	}
-	return nil
-}

@@ -89,6 +89,11 @@ func Open(path string, opt *Options) (*Library, error) {
 	} else if _, err := os.Stat(path); err != nil {
 		return nil, errorf(ErrNotFound, "no library at %s", path)
 	}
+	if !opt.ReadDamaged {
+		if err := checkBoltFile(path); err != nil {
+			return nil, err
+		}
+	}
 	db, err := openBolt(path, &bolt.Options{Timeout: timeout, ReadOnly: readOnly})
 	switch {
 	case errors.Is(err, bolt.ErrTimeout):
@@ -106,12 +111,6 @@ func Open(path string, opt *Options) (*Library, error) {
 	l := &Library{db: guardedDB{db}, path: path, maxFile: opt.MaxFileSize, docs: map[DocID]*Document{}, idx: map[DocID]*docIndex{}}
 	if l.maxFile <= 0 {
 		l.maxFile = DefaultMaxFileSize
-	}
-	if !opt.ReadDamaged {
-		if err := l.checkSize(); err != nil {
-			db.Close()
-			return nil, err
-		}
 	}
 	if err := l.checkSchema(readOnly); err != nil {
 		db.Close()

@@ -133,4 +133,3 @@ func checkBoltFile(path string) error {
 	}
 	return nil
 }
-

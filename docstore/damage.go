@@ -83,4 +83,3 @@ func openBolt(path string, opt *bolt.Options) (db *bolt.DB, err error) {
 	}
 	return nil, err
 }
-

@@ -104,7 +104,13 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 var ErrEmptyScope = errors.New("there are no documents to answer from: add some with 'citelens add FILE'")
 
 // Save stores an answer in the library so it can be listed and exported.
+// An answer that failed before it stated anything (a rejected key, a dead
+// endpoint: partial, with no statement) is not saved: there is nothing in
+// it to read or export, and the history would fill with failures.
 func Save(lib *docstore.Library, ans *Answer) error {
+	if ans.Partial && len(ans.Statements) == 0 {
+		return nil
+	}
 	rec, err := json.Marshal(ans)
 	if err != nil {
 		return err

@@ -73,3 +73,36 @@ func TestRunPartialAndNothing(t *testing.T) {
 		t.Fatalf("a strategy that did nothing left an answer: %+v", ans)
 	}
 }
+
+// TestFailedAnswerWithNothingNotSaved: an answer that failed before it
+// stated anything (a 401, a 5xx after retrieval) stays out of the
+// history; a partial answer with statements is kept.
+func TestFailedAnswerWithNothingNotSaved(t *testing.T) {
+	env := testEnv(t)
+	rejected := errors.New("API key rejected")
+	st := citations.Statement{Text: "Kept."}
+	for _, c := range []struct {
+		emit  []engine.Event
+		saved bool
+	}{
+		{[]engine.Event{{Stage: "retrieving…"}}, false},
+		{[]engine.Event{{Stage: "retrieving…"}, {Statement: &st}}, true},
+	} {
+		ans, err := engine.Run(t.Context(), env, scripted{func(ctx context.Context, emit func(engine.Event)) (*engine.Answer, error) {
+			for _, ev := range c.emit {
+				emit(ev)
+			}
+			return nil, rejected
+		}}, engine.Request{Question: "q"}, nil)
+		if ans == nil || !ans.Partial || !errors.Is(err, rejected) {
+			t.Fatalf("Run = %+v, %v", ans, err)
+		}
+		if err := engine.Save(env.Library, ans); err != nil {
+			t.Fatal(err)
+		}
+		_, err = engine.Load(env.Library, ans.ID)
+		if saved := err == nil; saved != c.saved {
+			t.Errorf("%d statements: saved %v, want %v", len(ans.Statements), saved, c.saved)
+		}
+	}
+}

@@ -53,7 +53,7 @@ func (l *Library) Inspect(ctx context.Context) (*Inspection, error) {
 	if err := checkBoltFile(l.path); err != nil {
 		add("", "%v", trimDamaged(err.Error()))
 	} else if err := l.db.View(walkAll); err != nil {
-		add("", "reading every record stopped: %v", trimDamaged(err.Error()))
+		add("", "reading every record stopped: a page is missing or damaged (%s)", trimDamaged(err.Error()))
 	} else {
 		// bbolt's own check (page accounting, the freelist) runs in a
 		// goroutine of its own, where a fault on a page cut off or an
@@ -72,11 +72,23 @@ func (l *Library) Inspect(ctx context.Context) (*Inspection, error) {
 		})
 	}
 
+	// A file cut short usually loses the pages every bucket starts from:
+	// one problem, naming the buckets, rather than one per bucket.
+	var failedLists []string
+	var failedWhy []string
 	ids, err := l.recordIDs(func(name []byte, err error) {
-		add("", "listing the %s records stopped: %v", name, err)
+		why := trimDamaged(err.Error())
+		if i := slices.Index(failedWhy, why); i >= 0 {
+			failedLists[i] += ", " + string(name)
+			return
+		}
+		failedLists, failedWhy = append(failedLists, string(name)), append(failedWhy, why)
 	})
 	if err != nil {
 		return nil, err
+	}
+	for i, names := range failedLists {
+		add("", "the %s records cannot be listed: a page is missing or damaged (%s)", names, failedWhy[i])
 	}
 	in.Documents = len(ids)
 	for _, id := range ids {
@@ -105,7 +117,7 @@ func (l *Library) Inspect(ctx context.Context) (*Inspection, error) {
 			return nil
 		})
 	}); err != nil {
-		add("", "reading the saved answers stopped: %v", err)
+		add("", "the saved answers cannot be read: a page is missing or damaged (%s)", trimDamaged(err.Error()))
 	}
 	return in, nil
 }
@@ -226,6 +238,9 @@ type SalvageReport struct {
 	Lost        []Problem `json:"lost"` // documents that could not be read
 	Answers     int       `json:"answers"`
 	LostAnswers int       `json:"lost_answers"`
+	// AnswersUnreadable is set when the saved answers could not be
+	// listed at all (LostAnswers then counts only those seen).
+	AnswersUnreadable bool `json:"answers_unreadable,omitempty"`
 }
 
 // Salvage copies every readable document of l into dst (a new library),
@@ -278,7 +293,7 @@ func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done,
 			return nil
 		})
 	}); err != nil {
-		rep.LostAnswers++ // at least the one being read
+		rep.AnswersUnreadable = true
 	}
 	for id, v := range answers {
 		if err := dst.SaveAnswer(id, v); err != nil {

@@ -112,9 +112,9 @@ func Open(path string, opt *Options) (*Library, error) {
 	if l.maxFile <= 0 {
 		l.maxFile = DefaultMaxFileSize
 	}
-	if err := l.checkSchema(readOnly); err != nil {
+	if err := l.checkSchema(readOnly); err != nil && !(opt.ReadDamaged && errors.Is(err, ErrCorrupt)) {
 		db.Close()
-		return nil, err
+		return nil, err // a damaged schema record is for Inspect to report
 	}
 	return l, nil
 }

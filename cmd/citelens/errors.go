@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm"
 )
@@ -28,16 +29,27 @@ func withHint(err error, format string, args ...any) error {
 
 // printError writes err for a person: one line, control characters
 // neutralised (errors may quote file names and document text), and the hint
-// if there is one.
+// if there is one. A damaged library, wherever it is found, gets the way
+// out (damageHint).
 func printError(w io.Writer, err error) {
 	fmt.Fprintf(w, "citelens: %s\n", textproc.Printable(err.Error()))
+	hint := ""
 	var h *hinted
-	if errors.As(err, &h) && h.hint != "" {
-		for _, line := range strings.Split(h.hint, "\n") {
+	switch {
+	case errors.As(err, &h):
+		hint = h.hint
+	case errors.Is(err, docstore.ErrCorrupt):
+		hint = damageHint
+	}
+	for _, line := range strings.Split(hint, "\n") {
+		if line != "" {
 			fmt.Fprintf(w, "  %s\n", textproc.Printable(line))
 		}
 	}
 }
+
+// damageHint is what to do about a damaged library.
+const damageHint = "Run 'citelens check' to see what is damaged, and 'citelens salvage NEW.db' to copy every readable\ndocument into a new library. Nothing has been changed."
 
 // resumeError explains a long run (derive, embed) that stopped and says
 // how to resume it: a cancellation reads "<what> interrupted"; a model

@@ -19,6 +19,9 @@ func decodeDocument(id DocID, info, text, layout []byte) (*Document, error) {
 	if err := json.Unmarshal(info, &d.DocInfo); err != nil {
 		return nil, damaged("document %s's metadata record does not decode", id)
 	}
+	if d.ID != id {
+		return nil, damaged("document %s's metadata record is document %q's", id, d.ID)
+	}
 	if text == nil {
 		return nil, damaged("document %s has no text record", id)
 	}

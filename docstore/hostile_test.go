@@ -6,73 +6,38 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 	"unicode/utf16"
 
+	"github.com/citelens/citelens/docstore/docstoretest"
 	bolt "go.etcd.io/bbolt"
 )
-
-// addWithin runs Add and fails the test if it has not returned after a
-// generous while: the inputs here used to block forever.
-func addWithin(t *testing.T, l *Library, path string) (DocInfo, error) {
-	t.Helper()
-	type result struct {
-		info DocInfo
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
-		info, _, err := l.Add(t.Context(), path, nil)
-		done <- result{info, err}
-	}()
-	select {
-	case r := <-done:
-		return r.info, r.err
-	case <-time.After(30 * time.Second):
-		t.Fatalf("Add(%s) still blocked after 30 s", path)
-		return DocInfo{}, nil
-	}
-}
 
 // TestAddRefusesWhatIsNotARegularFile: a FIFO named like a document, a
 // symlink to /dev/zero named paper.pdf and a directory are refused before
 // a byte is read, with a one-line reason.
 func TestAddRefusesWhatIsNotARegularFile(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs or /dev/zero")
-	}
+	fifo, zero := docstoretest.NotRegularFiles(t)
 	l := openTestLibrary(t)
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "x.pdf")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	zero := filepath.Join(dir, "paper.pdf")
-	if err := os.Symlink("/dev/zero", zero); err != nil {
-		t.Fatal(err)
-	}
+	dir := filepath.Dir(fifo)
 	folder := filepath.Join(dir, "notes.txt")
 	if err := os.Mkdir(folder, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for path, want := range map[string]string{fifo: "named pipe", zero: "device", folder: "directory"} {
-		_, err := addWithin(t, l, path)
-		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("Add(%s) = %v, want a one-line ErrNotRegular saying %q", filepath.Base(path), err, want)
-		}
-	}
 	// The type is checked before anything else: a FIFO of a type with no
 	// loader says so.
 	odd := filepath.Join(dir, "x.exe")
-	if err := syscall.Mkfifo(odd, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := addWithin(t, l, odd); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("Add(x.exe FIFO) = %v, want ErrUnsupported", err)
+	docstoretest.FIFO(t, odd)
+	for path, want := range map[string]string{fifo: "named pipe", zero: "device", folder: "directory", odd: "unsupported file type"} {
+		var err error
+		docstoretest.Within(t, "Add("+filepath.Base(path)+")", func() { _, _, err = l.Add(t.Context(), path, nil) })
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("Add(%s) = %v, want a one-line error saying %q", filepath.Base(path), err, want)
+		}
+		if want != "unsupported file type" && !errors.Is(err, ErrNotRegular) {
+			t.Errorf("Add(%s) = %v, want ErrNotRegular", filepath.Base(path), err)
+		}
 	}
 	if docs, _ := l.List(); len(docs) != 0 {
 		t.Errorf("something was added: %+v", docs)

@@ -22,11 +22,8 @@ func TestSignalsInterruptAdd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "citelens")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
+	dir := filepath.Dir(bin)
 	var text bytes.Buffer
 	for i := 0; text.Len() < 30<<20; i++ {
 		fmt.Fprintf(&text, "Sentence %d of a long report about rivers, courts and trade. ", i)

@@ -31,16 +31,8 @@ func TestDecompressionBomb(t *testing.T) {
 
 	// The shared stream is decoded once, and reading stops with the
 	// budget instead of going through every page.
-	r, err := newTestReader(bomb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages, err := walkPages(r.Trailer().Key("Root").Key("Pages"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	work := newDocWork(int64(len(bomb)))
-	layouts, err := layoutPages(t.Context(), pages, work, nil)
+	layouts, err := layoutPages(t.Context(), testPages(t, bomb), work, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,13 +96,8 @@ func TestSharedContentDecodedOnce(t *testing.T) {
 	}
 	p.objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count 50 >>", kids)
 	data := p.bytes()
-	r, err := newTestReader(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages, _ := walkPages(r.Trailer().Key("Root").Key("Pages"))
 	work := newDocWork(int64(len(data)))
-	if _, err := layoutPages(t.Context(), pages, work, nil); err != nil {
+	if _, err := layoutPages(t.Context(), testPages(t, data), work, nil); err != nil {
 		t.Fatal(err)
 	}
 	if d := work.decoded.Load(); d > int64(len(content))+1 {

@@ -298,6 +298,9 @@ type pageRef struct {
 	res    pdf.Value
 	box    []float64
 	rotate int
+	// contents is the "id gen" of the page's Contents stream ("" for an
+	// array or a direct stream), under which the stream cache keeps it.
+	contents string
 }
 
 // walkPages lists the pages in order, bounded against cycles and hostile
@@ -400,8 +403,9 @@ func structuralDamage(msg string) bool {
 // locked cache.
 func layoutPages(ctx context.Context, pages []pageRef, work *docWork, progress func(done, total int)) ([]*pageLayout, error) {
 	keys := make([]string, len(pages))
-	for i, p := range pages {
-		keys[i] = refKeys(p.v)["Contents"]
+	for i := range pages {
+		pages[i].contents = refKeys(pages[i].v)["Contents"]
+		keys[i] = pages[i].contents
 	}
 	work.markShared(keys)
 	fonts := newFontCache(work)
@@ -484,7 +488,7 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 				}
 			}
 		}()
-		data, err := pageContents(work, p.v)
+		data, err := pageContents(work, p)
 		if err == errDocBudget {
 			pl.unread = true
 			return

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/citelens/citelens/docstore/textproc"
 )
 
 // DefaultMaxFileSize is the largest file Add reads unless
@@ -95,19 +97,5 @@ func checkRegular(path string, st os.FileInfo, max int64) error {
 }
 
 func tooLarge(path string, size, max int64) error {
-	return fmt.Errorf("%s: %w: it is %s, over the %s limit (citelens add --max-size raises it)", path, ErrTooLarge, humanBytes(size), humanBytes(max))
-}
-
-// humanBytes writes n as people read file sizes: 1.5 GB, 640 KB.
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d bytes", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "KMGTP"[exp])
+	return fmt.Errorf("%s: %w: it is %s, over the %s limit (citelens add --max-size raises it)", path, ErrTooLarge, textproc.ByteSize(size), textproc.ByteSize(max))
 }

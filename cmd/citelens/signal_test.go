@@ -46,7 +46,17 @@ func TestSignalsInterruptAdd(t *testing.T) {
 		}
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
-		time.Sleep(500 * time.Millisecond)
+		// The library file exists once the command runs, and so its
+		// signal handling: a signal before that would test nothing.
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if _, err := os.Stat(db); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the command did not open its library within 30 s")
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
 		return cmd, &errb, done
 	}
 	wait := func(done chan error, limit time.Duration) error {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/ledongthuc/pdf"
 )
 
@@ -82,29 +83,28 @@ func (w *docWork) exceeded() string {
 }
 
 // charge adds n to counter and reports whether it stays within limit;
-// the first charge past a limit records what was exceeded.
-func (w *docWork) charge(counter *atomic.Int64, n, limit int64, what string) bool {
+// the first charge past any limit records why (reason).
+func (w *docWork) charge(counter *atomic.Int64, n, limit int64, reason func() string) bool {
 	if counter.Add(n) <= limit {
 		return true
 	}
-	msg := fmt.Sprintf(what, humanSize(limit), humanSize(w.fileSize))
+	msg := reason()
 	w.over.CompareAndSwap(nil, &msg)
 	return false
 }
 
 // interpret charges n bytes of content about to be interpreted.
 func (w *docWork) interpret(n int) bool {
-	return w == nil || w.charge(&w.content, int64(n), w.maxContent, "its pages expand to more than %s of content from a %s file")
+	return w == nil || w.charge(&w.content, int64(n), w.maxContent, func() string {
+		return fmt.Sprintf("its pages expand to more than %s of content from a %s file", textproc.ByteSize(w.maxContent), textproc.ByteSize(w.fileSize))
+	})
 }
 
 // operators charges n content operators.
 func (w *docWork) operators(n int) bool {
-	if w == nil || w.ops.Add(int64(n)) <= w.maxOps {
-		return true
-	}
-	msg := fmt.Sprintf("its pages hold more than %d million drawing operators for a %s file", w.maxOps/1_000_000, humanSize(w.fileSize))
-	w.over.CompareAndSwap(nil, &msg)
-	return false
+	return w == nil || w.charge(&w.ops, int64(n), w.maxOps, func() string {
+		return fmt.Sprintf("its pages hold more than %d million drawing operators for a %s file", w.maxOps/1_000_000, textproc.ByteSize(w.fileSize))
+	})
 }
 
 // markShared notes stream objects known to be read more than once (page
@@ -193,23 +193,12 @@ func (w *docWork) pageDamage(msg string) string {
 // decode reads a stream and charges its decoded bytes.
 func (w *docWork) decode(v pdf.Value, limit int) ([]byte, error) {
 	data, err := readStream(v, limit)
-	if !w.charge(&w.decoded, int64(len(data)), w.maxDecoded, "its streams inflate to more than %s from a %s file") {
+	if !w.charge(&w.decoded, int64(len(data)), w.maxDecoded, func() string {
+		return fmt.Sprintf("its streams inflate to more than %s from a %s file", textproc.ByteSize(w.maxDecoded), textproc.ByteSize(w.fileSize))
+	}) {
 		return nil, errDocBudget
 	}
 	return data, err
-}
-
-// humanSize writes a byte count as people read file sizes.
-func humanSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.0f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // pageContents returns the decoded content of a page: its Contents

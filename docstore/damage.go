@@ -74,7 +74,7 @@ func openBolt(path string, opt *bolt.Options) (db *bolt.DB, err error) {
 	switch {
 	case err == nil, errors.Is(err, bolterrors.ErrTimeout), errors.Is(err, os.ErrPermission), errors.Is(err, os.ErrNotExist):
 		return db, err
-	case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrChecksum), errors.Is(err, bolt.ErrVersionMismatch):
+	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrChecksum), errors.Is(err, bolterrors.ErrVersionMismatch):
 		return nil, damaged("%v", err)
 	}
 	if fi, serr := os.Stat(path); serr == nil && fi.Size() > 0 && fi.Mode().IsRegular() {

@@ -133,7 +133,7 @@ func hexStringAt(m []string, file []byte) int64 {
 	}
 	rest = rest[:min(len(rest), 64)]
 	i := bytes.Index(file, []byte(rest))
-	if i < 0 || bytes.Index(file[i+1:], []byte(rest)) >= 0 { // not found, or not unique
+	if i < 0 || bytes.Contains(file[i+1:], []byte(rest)) { // not found, or not unique
 		return -1
 	}
 	return int64(max(0, i-1))

@@ -202,10 +202,10 @@ func readMeta(sb *bolt.Bucket) (derivedMeta, error) {
 	var m derivedMeta
 	v := sb.Get(keyDerivedMeta)
 	if v == nil {
-		return m, fmt.Errorf("derived documents without a meta record: %w", ErrCorrupt)
+		return m, damaged("a set of derived documents has no meta record")
 	}
 	if err := json.Unmarshal(v, &m); err != nil {
-		return m, fmt.Errorf("derived documents meta: %w", ErrCorrupt)
+		return m, damaged("a derived-documents meta record does not decode")
 	}
 	return m, nil
 }
@@ -329,7 +329,7 @@ func (l *Library) DerivedChunksAt(doc DocID, set DerivedSet, chunks []int) ([]De
 			}
 			var r derivedChunkJSON
 			if err := json.Unmarshal(v, &r); err != nil {
-				return fmt.Errorf("derived chunk %d: %w", c, ErrCorrupt)
+				return damaged("derived chunk %d does not decode", c)
 			}
 			out[i] = r.DerivedChunk
 			out[i].Index, out[i].First, out[i].Last = c, r.First, r.Last
@@ -342,16 +342,16 @@ func (l *Library) DerivedChunksAt(doc DocID, set DerivedSet, chunks []int) ([]De
 func readChunks(sb *bolt.Bucket) ([]DerivedChunk, error) {
 	cb := sb.Bucket(keyDerivedChunks)
 	if cb == nil {
-		return nil, fmt.Errorf("derived documents without records: %w", ErrCorrupt)
+		return nil, damaged("a set of derived documents has no records")
 	}
 	var out []DerivedChunk
 	err := cb.ForEach(func(k, v []byte) error {
 		if len(k) != 4 {
-			return fmt.Errorf("derived chunk key %x: %w", k, ErrCorrupt)
+			return damaged("derived chunk key %x is malformed", k)
 		}
 		var r derivedChunkJSON
 		if err := json.Unmarshal(v, &r); err != nil {
-			return fmt.Errorf("derived chunk %d: %w", binary.BigEndian.Uint32(k), ErrCorrupt)
+			return damaged("derived chunk %d does not decode", binary.BigEndian.Uint32(k))
 		}
 		c := r.DerivedChunk
 		c.Index, c.First, c.Last = int(binary.BigEndian.Uint32(k)), r.First, r.Last
@@ -539,8 +539,8 @@ func (l *Library) IndexDerived(doc DocID, set DerivedSet) error {
 		counts := map[string]int32{}
 		var fps [3]textsFingerprint
 		for _, r := range recs {
-			if r.Last >= len(d.Sentences) {
-				return fmt.Errorf("derived chunk %d ends at sentence %d; document %s has %d: %w", r.Index, r.Last, doc, len(d.Sentences), ErrCorrupt)
+			if r.First < 0 || r.Last < r.First || r.Last >= len(d.Sentences) {
+				return damaged("derived chunk %d covers sentences %d-%d; document %s has %d", r.Index, r.First, r.Last, doc, len(d.Sentences))
 			}
 			bd.ranges = append(bd.ranges, int32(r.First), int32(r.Last))
 			terms = textproc.AppendTerms(terms[:0], r.Summary)
@@ -697,7 +697,7 @@ func (l *Library) ReadDerivedPostings(opt DerivedSearchOptions, terms []string, 
 				}
 				pb := ib.Bucket(keyIxPostings).Bucket(k.key())
 				if pb == nil {
-					return fmt.Errorf("document %s derived index: %w", id, ErrCorrupt)
+					return damaged("document %s's derived-document index is malformed", id)
 				}
 				p := &DerivedPostings{Kind: k, ranges: ib.Get(keyIxRanges), owner: ib.Get(keyIxOwner)}
 				p.Doc, p.Field = id, FieldChunks
@@ -723,7 +723,7 @@ func unitHit(doc DocID, kind DerivedKind, u int, ranges, owner []byte, score flo
 	chunk, item := u, 0
 	if kind == DerivedQuestion {
 		if u < 0 || 4*u+4 > len(owner) {
-			return DerivedHit{}, fmt.Errorf("document %s derived index owners: %w", doc, ErrCorrupt)
+			return DerivedHit{}, damaged("document %s's derived-document index has bad question owners", doc)
 		}
 		ownerOf := func(u int) int { return int(int32(binary.LittleEndian.Uint32(owner[4*u:]))) }
 		chunk = ownerOf(u)
@@ -732,7 +732,7 @@ func unitHit(doc DocID, kind DerivedKind, u int, ranges, owner []byte, score flo
 		}
 	}
 	if chunk < 0 || 8*chunk+8 > len(ranges) {
-		return DerivedHit{}, fmt.Errorf("document %s derived index ranges: %w", doc, ErrCorrupt)
+		return DerivedHit{}, damaged("document %s's derived-document index has bad chunk ranges", doc)
 	}
 	return DerivedHit{Doc: doc, Kind: kind, Unit: u, Chunk: chunk,
 		First: int(int32(binary.LittleEndian.Uint32(ranges[8*chunk:]))),
@@ -836,7 +836,7 @@ func (l *Library) DerivedTexts(doc DocID, set DerivedSet, kind DerivedKind) ([]s
 				out = append(out, r.Questions...)
 			case DerivedRaw:
 				if r.First < 0 || r.Last < r.First || r.Last >= len(d.Sentences) {
-					return fmt.Errorf("derived chunk %d of document %s: %w", r.Index, doc, ErrCorrupt)
+					return damaged("derived chunk %d of document %s covers sentences outside the document", r.Index, doc)
 				}
 				out = append(out, rawText(d, r.First, r.Last))
 			}

@@ -12,7 +12,16 @@
 //
 // Every offset in the library is a byte offset into a document's stored
 // text. For .txt and .md files the stored text is the file verbatim, so the
-// offsets are offsets into the file.
+// offsets are offsets into the file, with two exceptions: a UTF-8 byte
+// order mark is dropped (offsets count from the byte after it), and a
+// UTF-16 file (with or without a byte order mark) is stored decoded to
+// UTF-8, so its offsets are into the decoded text, not the file.
+//
+// Add reads only regular files (after following symlinks) no larger than
+// Options.MaxFileSize, checking the type and size before reading a byte.
+// A damaged library file or record is reported as ErrCorrupt ("the
+// library is damaged: …") rather than crashing; Inspect lists the damage
+// and Salvage copies what is readable into a new library.
 //
 // # Caveats
 //

@@ -101,6 +101,24 @@ func (r *reader) count(width int) int {
 	return n
 }
 
+// layoutPageStarts reads the page starts of a layout record of any schema
+// version (they are its first table), checked against a text of n bytes;
+// nil if they cannot be read.
+func layoutPageStarts(b []byte, n int) []int32 {
+	r := &reader{b: b}
+	ps := make([]int32, r.count(4))
+	for i := range ps {
+		ps[i] = r.i32()
+		if ps[i] < 0 || int(ps[i]) > n || (i > 0 && ps[i] < ps[i-1]) {
+			return nil
+		}
+	}
+	if r.err != nil || len(ps) == 0 || ps[0] != 0 {
+		return nil
+	}
+	return ps
+}
+
 func decodeLayout(b []byte, d *Document) error {
 	r := &reader{b: b}
 	n := r.count(4)

@@ -106,10 +106,12 @@ func (p *Postings) Each(t int, fn func(unit int, tf int)) error {
 
 // ReadPostings reads, in one read transaction, the postings of terms in
 // field of each document of docs (every document when empty), and calls
-// fn with each document's in turn. Ranking them is the caller's
-// business (engine/retrieve): the library stores postings, lengths and
-// statistics, and scores nothing.
-func (l *Library) ReadPostings(docs []DocID, field Field, terms []string, fn func(*Postings) error) error {
+// fn once with all of them, in the order of docs: a ranking function
+// takes the scope's statistics and scores in one pass over what it is
+// given. Ranking is the caller's business (engine/retrieve): the library
+// stores postings, lengths and statistics, and scores nothing. A document
+// without an index of field is damage (ErrCorrupt).
+func (l *Library) ReadPostings(docs []DocID, field Field, terms []string, fn func([]*Postings) error) error {
 	if field >= numFields {
 		return fmt.Errorf("unknown index field %d", field)
 	}
@@ -118,7 +120,7 @@ func (l *Library) ReadPostings(docs []DocID, field Field, terms []string, fn fun
 		return err
 	}
 	return l.db.View(func(tx *bolt.Tx) error {
-		p := &Postings{Field: field, Lists: make([][]byte, len(terms))}
+		ps := make([]*Postings, 0, len(docs))
 		for _, id := range docs {
 			di, err := l.loadIndex(tx, id)
 			if err != nil {
@@ -131,15 +133,13 @@ func (l *Library) ReadPostings(docs []DocID, field Field, terms []string, fn fun
 			if pb == nil {
 				return fmt.Errorf("document %s has no %s index: %w", id, field, ErrCorrupt)
 			}
-			p.Doc, p.Lens, p.Sum = id, di.lens[field], di.sum[field]
+			p := &Postings{Doc: id, Field: field, Lens: di.lens[field], Sum: di.sum[field], Lists: make([][]byte, len(terms))}
 			for t, term := range terms {
 				p.Lists[t] = pb.Get([]byte(term))
 			}
-			if err := fn(p); err != nil {
-				return err
-			}
+			ps = append(ps, p)
 		}
-		return nil
+		return fn(ps)
 	})
 }
 
@@ -240,15 +240,22 @@ func buildIndex(d *Document) *builtIndex {
 		first := true
 		textproc.EachWordTerm(d.Text[s.Start:s.End], func(word, term string) {
 			terms = append(terms, term)
-			if len(word) >= 4 && len(word) <= 24 {
-				if f := textproc.Fold(word); f == word {
-					words[f]++
-				} else if !first && len(word) >= compoundMin {
-					names[f] = true
-				}
+			n := len(word)
+			if n < 4 {
+				first = false
+				return
+			}
+			lower := textproc.IsLowerASCII(word)
+			// A part of a compound is a plain lower-case word of its own.
+			if lower && n <= maxPart {
+				words[word]++
+			}
+			camel := !lower && textproc.IsCamel(word)
+			if !lower && !first && !camel && n >= compoundMin {
+				names[textproc.Fold(word)] = true
 			}
 			first = false
-			if len(word) >= compoundMin {
+			if n >= compoundMin || camel {
 				list := long[word]
 				if n := len(list); n > 0 && list[n-1].idx == int32(i) {
 					list[n-1].tf++
@@ -310,8 +317,12 @@ func buildIndex(d *Document) *builtIndex {
 }
 
 // compoundMin is the shortest word looked at as a compound (see
-// textproc.CompoundParts).
-const compoundMin = 6
+// textproc.CompoundParts; camelCase words are looked at at any length),
+// and maxPart the longest word counted as a possible part of one.
+const (
+	compoundMin = 8
+	maxPart     = 16
+)
 
 // addPosting adds tf occurrences of term in unit u of field f. Units come
 // in order, except for compound parts, which addCompounds sorts after.

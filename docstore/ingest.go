@@ -57,9 +57,9 @@ func (l *Library) Add(ctx context.Context, path string, progress func(Progress))
 		}
 	}
 	report(StageReading, 0, 0)
-	content, err := os.ReadFile(path)
+	content, err := readDocumentFile(ctx, path, l.maxFile)
 	if err != nil {
-		return DocInfo{}, false, fmt.Errorf("cannot read %s: %w", path, unwrapPathError(err))
+		return DocInfo{}, false, err
 	}
 	id := IDFor(content)
 	if info, err := l.Info(id); err == nil {
@@ -81,6 +81,16 @@ func (l *Library) Add(ctx context.Context, path string, progress func(Progress))
 	return doc.DocInfo, false, nil
 }
 
+// formatOf returns the format registered for path's extension, or an
+// error wrapping ErrUnsupported that lists the types citelens reads.
+func formatOf(path string) (Format, error) {
+	f, ok := FormatOf(path)
+	if !ok {
+		return f, fmt.Errorf("%s: %w %q (citelens reads %s)", path, ErrUnsupported, strings.ToLower(filepath.Ext(path)), SupportedExtensions())
+	}
+	return f, nil
+}
+
 // unwrapPathError drops the *PathError's repetition of the path.
 func unwrapPathError(err error) error {
 	var pe *os.PathError
@@ -94,9 +104,9 @@ func unwrapPathError(err error) error {
 // chunks, not yet indexed or stored. The loader registered for the path's
 // extension reads it (see Register).
 func Load(ctx context.Context, path string, content []byte, opt LoadOptions) (*Document, error) {
-	f, ok := FormatOf(path)
-	if !ok {
-		return nil, fmt.Errorf("%s: %w %q (citelens reads %s)", path, ErrUnsupported, strings.ToLower(filepath.Ext(path)), SupportedExtensions())
+	f, err := formatOf(path)
+	if err != nil {
+		return nil, err
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -243,6 +253,7 @@ func (l *Library) put(d *Document, bi *builtIndex) error {
 
 // structureInput is what a document's kind alone says of its structure;
 // a loader that knows more (a PDF's outline and fonts) adds to it.
+// pdftext drops running heads and page numbers itself.
 func structureInput(d *Document) structure.Input {
-	return structure.Input{Markdown: d.Kind == "markdown"}
+	return structure.Input{Markdown: d.Kind == "markdown", NoFurniture: d.Kind == "pdf"}
 }

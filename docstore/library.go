@@ -61,12 +61,20 @@ type Options struct {
 	// Upgrade opens a library of an older schema so Reindex can rebuild
 	// it; nothing else may be done with it until then.
 	Upgrade bool
+	// ReadDamaged opens a damaged library read-only, for Inspect and
+	// Salvage: a file cut short is opened rather than refused. Reads of
+	// what is damaged still fail with ErrCorrupt.
+	ReadDamaged bool
+	// MaxFileSize is the largest file Add reads (default
+	// DefaultMaxFileSize); a larger one is refused before it is read.
+	MaxFileSize int64
 }
 
 // Library is an open library file. It is safe for concurrent use.
 type Library struct {
-	db   *bolt.DB
-	path string
+	db      guardedDB // every transaction contains a damaged file's panics
+	path    string
+	maxFile int64 // Options.MaxFileSize
 
 	// schema is the library's schema version as opened.
 	schema int
@@ -87,18 +95,26 @@ func Open(path string, opt *Options) (*Library, error) {
 	if timeout <= 0 {
 		timeout = time.Second
 	}
-	if !opt.ReadOnly {
+	readOnly := opt.ReadOnly || opt.ReadDamaged
+	if !readOnly {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("cannot create the library folder: %w", err)
 		}
 	} else if _, err := os.Stat(path); err != nil {
 		return nil, errorf(ErrNotFound, "no library at %s", path)
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: opt.ReadOnly})
-	if err != nil {
-		if errors.Is(err, bolterrors.ErrTimeout) {
-			return nil, fmt.Errorf("%w (%s)", ErrLocked, path)
+	if !opt.ReadDamaged {
+		if err := checkBoltFile(path); err != nil {
+			return nil, err
 		}
+	}
+	db, err := openBolt(path, &bolt.Options{Timeout: timeout, ReadOnly: readOnly})
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return nil, fmt.Errorf("%w (%s)", ErrLocked, path)
+	case errors.Is(err, ErrCorrupt):
+		return nil, fmt.Errorf("%s: %w", path, err)
+	case err != nil:
 		return nil, fmt.Errorf("cannot open library %s: %w", path, err)
 	}
 	// bbolt only sets the mode when it creates the file; a library copied in
@@ -106,10 +122,13 @@ func Open(path string, opt *Options) (*Library, error) {
 	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() != 0o600 && !opt.ReadOnly {
 		_ = os.Chmod(path, 0o600)
 	}
-	l := &Library{db: db, path: path, docs: map[DocID]*Document{}, idx: map[DocID]*docIndex{}}
-	if err := l.checkSchema(opt.ReadOnly, opt.Upgrade); err != nil {
+	l := &Library{db: guardedDB{db}, path: path, maxFile: opt.MaxFileSize, docs: map[DocID]*Document{}, idx: map[DocID]*docIndex{}}
+	if l.maxFile <= 0 {
+		l.maxFile = DefaultMaxFileSize
+	}
+	if err := l.checkSchema(readOnly, opt.Upgrade || opt.ReadDamaged); err != nil && !(opt.ReadDamaged && errors.Is(err, ErrCorrupt)) {
 		db.Close()
-		return nil, err
+		return nil, err // a damaged schema record is for Inspect to report
 	}
 	return l, nil
 }
@@ -123,7 +142,7 @@ func (l *Library) checkSchema(readOnly, upgrade bool) error {
 		v := meta.Get(keySchema)
 		n, err := strconv.Atoi(string(v))
 		if err != nil {
-			return fmt.Errorf("%s: %w (bad schema version %q)", l.path, ErrCorrupt, v)
+			return damaged("%s has a bad schema version %q", l.path, v)
 		}
 		l.schema = n
 		if n > SchemaVersion {
@@ -177,7 +196,7 @@ func (l *Library) List() ([]DocInfo, error) {
 		return b.ForEach(func(k, v []byte) error {
 			var info DocInfo
 			if err := json.Unmarshal(v, &info); err != nil {
-				return fmt.Errorf("document %s: %w", k, ErrCorrupt)
+				return damaged("document %s's metadata record does not decode", k)
 			}
 			out = append(out, info)
 			return nil
@@ -204,7 +223,10 @@ func (l *Library) Info(id DocID) (DocInfo, error) {
 		if v == nil {
 			return errorf(ErrNotFound, "no document %s in the library", id)
 		}
-		return json.Unmarshal(v, &info)
+		if err := json.Unmarshal(v, &info); err != nil {
+			return damaged("document %s's metadata record does not decode", id)
+		}
+		return nil
 	})
 	return info, err
 }
@@ -259,17 +281,15 @@ func (l *Library) Document(id DocID) (*Document, error) {
 	if ok {
 		return d, nil
 	}
-	d = &Document{}
 	err := l.db.View(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketDocs).Get([]byte(id))
+		key := []byte(id)
+		v := tx.Bucket(bucketDocs).Get(key)
 		if v == nil {
 			return errorf(ErrNotFound, "no document %s in the library", id)
 		}
-		if err := json.Unmarshal(v, &d.DocInfo); err != nil {
-			return fmt.Errorf("document %s: %w", id, ErrCorrupt)
-		}
-		d.Text = string(tx.Bucket(bucketText).Get([]byte(id))) // copies out of the mmap
-		return decodeLayout(tx.Bucket(bucketLayout).Get([]byte(id)), d)
+		var err error
+		d, err = decodeDocument(id, v, tx.Bucket(bucketText).Get(key), tx.Bucket(bucketLayout).Get(key))
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -312,43 +332,4 @@ func (l *Library) Remove(ids ...DocID) error {
 	}
 	l.mu.Unlock()
 	return err
-}
-
-// Check verifies the library's internal consistency: bbolt's page checks,
-// and that every document has all of its per-document records and no
-// record lacks its document. Tests call it after simulated crashes.
-func (l *Library) Check() error {
-	return l.db.View(func(tx *bolt.Tx) error {
-		for err := range tx.Check() {
-			return err
-		}
-		docs := tx.Bucket(bucketDocs)
-		for _, name := range perDocBuckets[1:] {
-			b := tx.Bucket(name)
-			if b == nil {
-				continue
-			}
-			if err := b.ForEach(func(k, _ []byte) error {
-				if docs.Get(k) == nil {
-					return fmt.Errorf("%s holds a record for %s, which is not a document: %w", name, k, ErrCorrupt)
-				}
-				return nil
-			}); err != nil {
-				return err
-			}
-		}
-		return docs.ForEach(func(k, _ []byte) error {
-			for _, name := range [][]byte{bucketText, bucketLayout} {
-				if tx.Bucket(name).Get(k) == nil {
-					return fmt.Errorf("document %s has no %s record: %w", k, name, ErrCorrupt)
-				}
-			}
-			for _, name := range [][]byte{bucketLengths, bucketPostings} {
-				if tx.Bucket(name).Bucket(k) == nil {
-					return fmt.Errorf("document %s has no %s: %w", k, name, ErrCorrupt)
-				}
-			}
-			return nil
-		})
-	})
 }

@@ -149,9 +149,11 @@ func TestRemove(t *testing.T) {
 		t.Fatalf("removed document still readable: %v", err)
 	}
 	var holders []DocID
-	err := l.ReadPostings(nil, FieldSentences, []string{"tyranni"}, func(p *Postings) error {
-		if p.DF(0) > 0 {
-			holders = append(holders, p.Doc)
+	err := l.ReadPostings(nil, FieldSentences, []string{"tyranni"}, func(ps []*Postings) error {
+		for _, p := range ps {
+			if p.DF(0) > 0 {
+				holders = append(holders, p.Doc)
+			}
 		}
 		return nil
 	})
@@ -224,9 +226,9 @@ func TestCancelledAddWritesNothing(t *testing.T) {
 func matchCount(l *Library, doc DocID, q string) (int, error) {
 	terms := textproc.Terms(q)
 	n := 0
-	err := l.ReadPostings([]DocID{doc}, FieldSentences, terms, func(p *Postings) error {
+	err := l.ReadPostings([]DocID{doc}, FieldSentences, terms, func(ps []*Postings) error {
 		for t := range terms {
-			n += p.DF(t)
+			n += ps[0].DF(t)
 		}
 		return nil
 	})

@@ -166,12 +166,14 @@ func init() {
 	Register(Format{Kind: "epub", Extensions: []string{".epub"}, Description: "e-books (EPUB, without DRM): one page per chapter", Loader: structured(epub.Extract)})
 }
 
-// loadText reads a text file: its bytes, verbatim, are the stored text.
+// loadText reads a text file: its bytes, verbatim, are the stored text
+// (decoded to UTF-8 from UTF-16, and without a byte-order mark; see
+// decodeText), its form feeds the page breaks.
 func loadText(_ context.Context, content []byte, _ LoadOptions) (*Loaded, error) {
-	if err := checkText(content); err != nil {
+	text, err := decodeText(content)
+	if err != nil {
 		return nil, err
 	}
-	text := string(content)
 	return &Loaded{Text: text, PageStarts: formFeedPages(text)}, nil
 }
 

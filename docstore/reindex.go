@@ -132,12 +132,8 @@ func (l *Library) storedForReindex(info DocInfo) (*Document, error) {
 	d := &Document{DocInfo: info}
 	err := l.db.View(func(tx *bolt.Tx) error {
 		d.Text = string(tx.Bucket(bucketText).Get([]byte(info.ID)))
-		r := &reader{b: tx.Bucket(bucketLayout).Get([]byte(info.ID))}
-		d.PageStarts = make([]int32, r.count(4))
-		for i := range d.PageStarts {
-			d.PageStarts[i] = r.i32()
-		}
-		return r.err
+		d.PageStarts = layoutPageStarts(tx.Bucket(bucketLayout).Get([]byte(info.ID)), len(d.Text))
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -170,6 +170,28 @@ func (d *Document) spanLine(s structure.Span) string {
 	return strings.Join(strings.Fields(d.Text[s.Start:s.End]), " ")
 }
 
+// InContext returns sentences first..last with what they are about set
+// before them, one per line: the heading path, and for a table row its
+// table's caption and column headers. It is the text a model reads to
+// judge the sentences by meaning (embeddings, rerankers), where a row's
+// "(10.9)" means nothing without the header saying "2018".
+func (d *Document) InContext(first, last int) string {
+	if first < 0 || last < first || last >= len(d.Sentences) {
+		return ""
+	}
+	var b strings.Builder
+	if trail := d.HeadingTrail(first); trail != "" {
+		b.WriteString(trail)
+		b.WriteByte('\n')
+	}
+	for _, line := range d.TableContext(first) {
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	b.WriteString(d.Text[d.Sentences[first].Start:d.Sentences[last].End])
+	return b.String()
+}
+
 // TableContext returns the caption and header rows of the table sentence
 // i is a row of, each on one line, or nil.
 func (d *Document) TableContext(i int) []string {

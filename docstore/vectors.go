@@ -236,7 +236,7 @@ func vectorBucket(tx *bolt.Tx, k VectorKey, create bool) (*bolt.Bucket, error) {
 		if !create {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("the library has no vectors bucket: %w", ErrCorrupt)
+		return nil, damaged("it has no vectors bucket")
 	}
 	path := [][]byte{[]byte(k.Doc), []byte(k.Model), k.unitSet()}
 	b := root

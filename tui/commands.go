@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 )
 
@@ -454,15 +454,6 @@ func (r *addRun) next() tea.Cmd {
 
 // clipboardText is a quote as copied: exact, except for control
 // characters (escape sequences among them), which a paste into a
-// terminal would act on.
-func clipboardText(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t':
-			return r
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
-			return -1
-		}
-		return r
-	}, s)
-}
+// terminal would act on, and bidi overrides, which would make the pasted
+// text read differently from what it holds (textproc.Pasteable).
+func clipboardText(s string) string { return textproc.Pasteable(s) }

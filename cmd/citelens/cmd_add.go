@@ -2,11 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,9 +49,14 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	asJSON := fs.Bool("json", false, "print the added documents as JSON")
 	useOCR := fs.Bool("ocr", false, "read PDF pages that have no text layer (scans) with Tesseract (default: the config's ocr)")
 	ocrLang := fs.String("ocr-lang", "", "Tesseract `LANGS` for --ocr, joined by + (default: the config's ocr_lang, else eng)")
+	maxSize := fs.String("max-size", "1G", "refuse files larger than `SIZE` (bytes, or with K, M, G)")
 	paths, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
+	}
+	if a.maxFileSize, err = parseSize(*maxSize); err != nil {
+		fmt.Fprintf(a.stderr, "citelens add: --max-size: %v\n", err)
+		return errUsage
 	}
 	if len(paths) == 0 {
 		fmt.Fprintln(a.stderr, "citelens add: no files given")
@@ -108,12 +114,27 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	return nil
 }
 
-// writeJSON writes v indented, as every --json output is.
-func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+// parseSize reads a size such as 1048576, 640K, 50M or 2G (powers of
+// 1024, a trailing "B" allowed).
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "B")
+	mult := int64(1)
+	if n := len(t); n > 0 {
+		if i := strings.IndexByte("KMGT", t[n-1]); i >= 0 {
+			mult, t = int64(1)<<(10*(i+1)), t[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || v <= 0 || v*float64(mult) > 1<<50 {
+		return 0, fmt.Errorf("%q is not a size (write 500M or 2G)", s)
+	}
+	return int64(v * float64(mult)), nil
+}
+
+// writeJSON writes v indented, as every --json output is, with C1
+// controls and bidi overrides escaped (textproc.WriteJSON).
+func writeJSON(w io.Writer, v any) error {
+	return textproc.WriteJSON(w, v, "  ")
 }
 
 // exitError ends a command with a status; quiet means the reasons were

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/citelens/citelens/internal/config"
@@ -43,9 +42,7 @@ func runDoctor(ctx context.Context, a *app, args []string) error {
 	cfg, cfgErr := config.Load()
 	d := llm.Doctor(ctx, cfg, cfgErr)
 	if *asJSON {
-		enc := json.NewEncoder(a.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
+		if err := writeJSON(a.stdout, struct {
 			Checks llm.Diagnosis `json:"checks"`
 			Failed int           `json:"failed"`
 		}{d, d.Failed()}); err != nil {

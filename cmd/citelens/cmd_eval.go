@@ -13,6 +13,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/internal/fix"
 )
@@ -97,8 +98,6 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		outW = bufio.NewWriter(f)
 		defer outW.Flush()
 	}
-	enc := json.NewEncoder(a.stdout)
-	enc.SetEscapeHTML(false)
 	var all []citations.Scores
 	showProgress := isTerminal(a.stderr)
 	for i, g := range golds {
@@ -127,11 +126,14 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		}
 		line := evalLine{Scores: scoreLine{sc, jf}, Answer: newAnswerView(ans, g.ID)}
 		if outW != nil {
-			b, _ := json.Marshal(line)
-			outW.Write(append(b, '\n'))
+			if err := textproc.WriteJSON(outW, line, ""); err != nil {
+				return err
+			}
 		}
 		if *perQuestion {
-			enc.Encode(scoreLine{sc, jf})
+			if err := textproc.WriteJSON(a.stdout, scoreLine{sc, jf}, ""); err != nil {
+				return err
+			}
 		}
 	}
 	if showProgress {
@@ -151,7 +153,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		Derive *evalDerive `json:"derive,omitempty"`
 		*judgedReport
 	}
-	return enc.Encode(summary{Strategy: strategy.Name(), Report: report, Derive: derive, judgedReport: judged.report()})
+	return textproc.WriteJSON(a.stdout, summary{Strategy: strategy.Name(), Report: report, Derive: derive, judgedReport: judged.report()}, "")
 }
 
 // readGold reads a questions.jsonl file.

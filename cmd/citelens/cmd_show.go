@@ -15,7 +15,7 @@ import (
 func init() {
 	register(&command{
 		name:    "show",
-		args:    "[--text | --sentences | --outline | --page N | --json] ID",
+		args:    "[--text [--raw] | --sentences | --outline | --page N [--raw] | --json] ID",
 		summary: "show a document's metadata, text, sentences, headings or one page",
 		run:     runShow,
 	})
@@ -23,7 +23,8 @@ func init() {
 
 func runShow(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["show"])
-	text := fs.Bool("text", false, "print the stored text exactly")
+	text := fs.Bool("text", false, "print the stored text, control characters made visible")
+	raw := fs.Bool("raw", false, "with --text or --page: print the stored bytes exactly, control characters and all (for a file, not a terminal)")
 	sents := fs.Bool("sentences", false, "print index<TAB>page<TAB>start<TAB>end<TAB>text per sentence")
 	outline := fs.Bool("outline", false, "print the section headings found, indented by level, with their sentence and page")
 	page := fs.Int("page", 0, "print the text of page `N`")
@@ -55,11 +56,13 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	// The stored text goes out byte for byte to a pipe or file; a terminal
-	// gets it with control characters neutralised.
-	out := func(s string) string { return s }
-	if isTerminal(a.stdout) {
-		out = textproc.Printable
+	// Control characters are neutralised on every output, pipes too: a
+	// pipe often ends on a terminal (show --text | head), where an escape
+	// sequence in a document would set the title or the clipboard. --raw
+	// asks for the exact bytes, to a file.
+	out := textproc.Printable
+	if *raw {
+		out = func(s string) string { return s }
 	}
 	switch {
 	case *text:

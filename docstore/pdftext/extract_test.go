@@ -279,7 +279,7 @@ func FuzzExtract(f *testing.F) {
 		}
 		res, err := o.res, o.err
 		if err != nil {
-			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrEncrypted) && !errors.Is(err, ErrNoText) {
+			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrEncrypted) && !errors.Is(err, ErrNoText) && !errors.Is(err, ErrBudget) {
 				t.Fatalf("unexpected error %v", err)
 			}
 			return

@@ -36,6 +36,8 @@ type font struct {
 
 	mono      bool    // fixed pitch: a typewriter font
 	sizeScale float64 // glyph height relative to the font size (Type3 fonts differ)
+
+	work *docWork // the document's budget and stream cache, while loading
 }
 
 type cidWidthRange struct {
@@ -114,8 +116,9 @@ func usableText(t string) bool {
 
 // fontCache decodes each font object of a document once, for all workers.
 type fontCache struct {
-	mu sync.Mutex
-	m  map[string]*fontEntry
+	mu   sync.Mutex
+	m    map[string]*fontEntry
+	work *docWork // the document's budget and stream cache (nil: none)
 }
 
 type fontEntry struct {
@@ -123,7 +126,7 @@ type fontEntry struct {
 	f    *font
 }
 
-func newFontCache() *fontCache { return &fontCache{m: map[string]*fontEntry{}} }
+func newFontCache(w *docWork) *fontCache { return &fontCache{m: map[string]*fontEntry{}, work: w} }
 
 // get returns the font for key, loading it from v on first use.
 func (c *fontCache) get(key string, v pdf.Value) *font {
@@ -132,20 +135,21 @@ func (c *fontCache) get(key string, v pdf.Value) *font {
 	if e == nil {
 		if len(c.m) > 100_000 { // a hostile file with endless fonts: stop caching
 			c.mu.Unlock()
-			return loadFont(v)
+			return loadFont(v, c.work)
 		}
 		e = &fontEntry{}
 		c.m[key] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.f = loadFont(v) })
+	e.once.Do(func() { e.f = loadFont(v, c.work) })
 	return e.f
 }
 
 // loadFont decodes a font dictionary. It never fails: what cannot be read
 // degrades to a font that yields no text for the affected codes.
-func loadFont(v pdf.Value) (f *font) {
-	f = &font{sizeScale: 1}
+func loadFont(v pdf.Value, w *docWork) (f *font) {
+	f = &font{sizeScale: 1, work: w}
+	defer func() { f.work = nil }()
 	defer func() {
 		_ = recover() // a damaged font keeps what was decoded before the damage
 	}()
@@ -208,7 +212,7 @@ func loadSimple(f *font, v pdf.Value) {
 	}
 	var toUni *cmap
 	if tu := v.Key("ToUnicode"); tu.Kind() == pdf.Stream {
-		toUni = parseCMap(tu)
+		toUni = parseCMap(f.stream(v, "ToUnicode", maxStreamBytes/4))
 	}
 	for c := range 256 {
 		if toUni != nil {
@@ -270,8 +274,7 @@ func builtinEncoding(f *font, v, desc pdf.Value, subtype string, flags int64, na
 		if limit <= 0 || limit > 1<<20 {
 			limit = 1 << 20
 		}
-		data, _ := readStream(ff, limit)
-		if enc, ok := type1Encoding(data); ok {
+		if enc, ok := type1Encoding(f.stream(desc, "FontFile", limit)); ok {
 			*names = enc
 			return [256]rune{}
 		}
@@ -422,7 +425,7 @@ func loadType0(f *font, v pdf.Value) {
 		name := encV.Name()
 		f.ucs2 = predefinedUnicodeCMap(name)
 	case pdf.Stream:
-		m := parseCMap(encV)
+		m := parseCMap(f.stream(v, "Encoding", maxStreamBytes/4))
 		f.space = m.space
 		if len(m.cid) > 0 || len(m.cidRanges) > 0 {
 			f.enc = m
@@ -430,7 +433,7 @@ func loadType0(f *font, v pdf.Value) {
 		f.ucs2 = predefinedUnicodeCMap(m.useCMap)
 	}
 	if tu := v.Key("ToUnicode"); tu.Kind() == pdf.Stream {
-		f.toUni = parseCMap(tu)
+		f.toUni = parseCMap(f.stream(v, "ToUnicode", maxStreamBytes/4))
 		if len(f.space) == 0 && encV.Kind() != pdf.Name {
 			f.space = f.toUni.space
 		}

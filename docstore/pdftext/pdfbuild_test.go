@@ -66,8 +66,8 @@ func extractBytes(t testing.TB, data []byte) *Result {
 	return res
 }
 
-// pdfValueForTest returns the font named name of the first page of data.
-func pdfValueForTest(t testing.TB, data []byte, name string) pdfValue {
+// testPages returns the pages of the PDF data.
+func testPages(t testing.TB, data []byte) []pageRef {
 	t.Helper()
 	r, err := newTestReader(data)
 	if err != nil {
@@ -77,5 +77,11 @@ func pdfValueForTest(t testing.TB, data []byte, name string) pdfValue {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pages[0].res.Key("Font").Key(name)
+	return pages
+}
+
+// pdfValueForTest returns the font named name of the first page of data.
+func pdfValueForTest(t testing.TB, data []byte, name string) pdfValue {
+	t.Helper()
+	return testPages(t, data)[0].res.Key("Font").Key(name)
 }

@@ -73,6 +73,9 @@ type Input struct {
 	// PageStarts are the byte offsets at which pages begin (PDF pages, or
 	// form feeds in text), for page furniture.
 	PageStarts []int32
+	// NoFurniture: the loader already dropped running heads and page
+	// numbers (pdftext does), so none are looked for.
+	NoFurniture bool
 }
 
 // Analysis is a document's structure, per sentence.
@@ -119,7 +122,10 @@ func Analyse(text string, sents []Span, in Input) *Analysis {
 	for i := range a.Table {
 		a.Table[i] = -1
 	}
-	furniture := findFurniture(text, in.PageStarts)
+	var furniture spanSet
+	if !in.NoFurniture {
+		furniture = findFurniture(text, in.PageStarts)
+	}
 	markTables(a, sents, in.Tables)
 	for i, s := range sents {
 		t := text[s.Start:s.End]

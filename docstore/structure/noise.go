@@ -192,6 +192,9 @@ func allDigits(s string) bool {
 // leaders (". . . ." or "....") before a page number, or a title that ends
 // in a page number after a wide gap.
 func isContentsLine(t string) bool {
+	if !strings.Contains(t, "..") && !strings.Contains(t, ". .") && !strings.ContainsRune(t, '\n') {
+		return false // no leader, one line: the common case, decided cheaply
+	}
 	lines := strings.Split(t, "\n")
 	n := 0
 	for _, ln := range lines {
@@ -227,6 +230,9 @@ func isCode(t string, markdown bool) bool {
 	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 		return true
 	}
+	if !strings.ContainsAny(t, codeMarks) && !strings.Contains(t, "::") {
+		return false // no mark of code at all: prose, decided cheaply
+	}
 	lines := strings.Split(t, "\n")
 	marked := 0
 	for _, ln := range lines {
@@ -256,6 +262,10 @@ func isCode(t string, markdown bool) bool {
 	}
 	return code >= 1 && (3*code >= words || 2*prose < words)
 }
+
+// codeMarks are the characters without which a text cannot be code by
+// isCode's tests.
+const codeMarks = "#/$>%<={};\\|&+*"
 
 // markedLine reads a line that says it is code or markup: a comment, a
 // prompt, a tag.
@@ -302,19 +312,17 @@ func proseWord(w string) bool {
 // fragment reports whether t has too few words to say anything: a bare
 // number, a lone word, a symbol.
 func fragment(t string) bool {
-	words := 0
-	for _, w := range strings.Fields(t) {
-		letters := 0
-		for _, r := range w {
-			if unicode.IsLetter(r) {
-				letters++
+	words, letters := 0, 0
+	for _, r := range t {
+		switch {
+		case unicode.IsSpace(r):
+			letters = 0
+		case unicode.IsLetter(r):
+			if letters++; letters == 2 {
+				if words++; words >= 2 {
+					return false
+				}
 			}
-		}
-		if letters >= 2 {
-			words++
-		}
-		if words >= 2 {
-			return false
 		}
 	}
 	return true

@@ -54,7 +54,6 @@ type Builder struct {
 	inGroup bool
 	// newPage is set by PageBreak: the next block starts a page.
 	newPage bool
-	scratch []byte
 }
 
 // Len is the length of the text written so far.

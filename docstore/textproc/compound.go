@@ -110,3 +110,26 @@ func EachWordTerm(text string, fn func(word, term string)) {
 		}
 	})
 }
+
+// IsLowerASCII reports whether w is all lower-case ASCII letters.
+func IsLowerASCII(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// IsCamel reports whether w changes from a lower-case to an upper-case
+// letter inside it, as camelCase identifiers do ("readBin").
+func IsCamel(w string) bool {
+	prevLower := false
+	for _, r := range w {
+		if unicode.IsUpper(r) && prevLower {
+			return true
+		}
+		prevLower = unicode.IsLower(r)
+	}
+	return false
+}

@@ -235,13 +235,15 @@ func docName(d *docstore.Document) string {
 	return string(d.ID)
 }
 
-// unitText is the text embedded for unit i of the level.
+// unitText is the text embedded for unit i of the level: the unit in its
+// context (docstore.Document.InContext), so a sentence is embedded with
+// the headings it lies under and a table row with its column headers.
 func unitText(d *docstore.Document, lv docstore.Level, i int) string {
 	if lv == docstore.ChunkLevel {
-		start, end := d.ChunkSpan(i)
-		return d.Text[start:end]
+		c := d.Chunks[i]
+		return d.InContext(int(c.First), int(c.Last))
 	}
-	return d.SentenceText(i)
+	return d.InContext(i, i)
 }
 
 // QueryVector returns query's embedding, embedding it (one call) unless

@@ -104,12 +104,56 @@ func New(cfg config.Config, opts ...Option) (*Client, error) {
 	for _, o := range opts {
 		o(c, hc)
 	}
+	hc.CheckRedirect = checkRedirect
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.Endpoint()
 	c.http = &doer{hc: hc}
 	oc.HTTPClient = c.http
 	c.api = openai.NewClientWithConfig(oc)
 	return c, nil
+}
+
+// maxRedirects bounds the redirects followed for one request.
+const maxRedirects = 5
+
+// redirectError is a redirect the client refused to follow.
+type redirectError struct{ msg string }
+
+func (e *redirectError) Error() string { return e.msg }
+
+// checkRedirect is the HTTP client's redirect policy. Go's default keeps
+// the Authorization header on a redirect to the same host name, even on
+// another port or from https to http, so a 307 from the endpoint to
+// another port of 127.0.0.1 got the API key and the whole prompt. Here a
+// redirect that changes the scheme, host or port is refused, and one
+// that does not is followed without the key: the key goes only to the
+// address the user configured.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return &redirectError{fmt.Sprintf("the endpoint redirected %d times; stopped", len(via))}
+	}
+	from := via[0].URL
+	if !sameOrigin(from, req.URL) {
+		return &redirectError{fmt.Sprintf("the endpoint redirects to %s, another scheme, host or port; citelens does not follow it, so the API key and prompt stay with the configured address (set OPENAI_BASE_URL to the new address if you trust it)", config.RedactURL(req.URL.String()))}
+	}
+	req.Header.Del("Authorization")
+	req.Header.Del("Api-Key") // Azure's header, should a caller set one
+	return nil
+}
+
+// sameOrigin reports whether a and b have the same scheme, host and port
+// (an absent port being the scheme's default).
+func sameOrigin(a, b *url.URL) bool {
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		if strings.EqualFold(u.Scheme, "https") {
+			return "443"
+		}
+		return "80"
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
 }
 
 // Config returns the client's configuration (strategies read ContextWindow,
@@ -304,6 +348,7 @@ func (c *Client) classify(ctx context.Context, op, path string, err error, a *at
 	detail := ""
 	var (
 		apiErr   *openai.APIError
+		redirErr *redirectError
 		reqErr   *openai.RequestError
 		dnsErr   *net.DNSError
 		opErr    *net.OpError
@@ -314,6 +359,8 @@ func (c *Client) classify(ctx context.Context, op, path string, err error, a *at
 	switch {
 	case ctx.Err() != nil:
 		e.Kind, e.Err = ErrCanceled, ctx.Err()
+	case errors.As(err, &redirErr):
+		e.Kind, detail = ErrBadResponse, redirErr.msg
 	case errors.As(err, &apiErr):
 		e.Status = apiErr.HTTPStatusCode
 		detail = apiErr.Message

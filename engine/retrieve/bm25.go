@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
@@ -112,28 +113,44 @@ func Search(lib *docstore.Library, q Query, opt SearchOptions) ([]Hit, error) {
 	if len(q.Terms) == 0 {
 		return nil, nil
 	}
-	st, err := lib.FieldStats(opt.Docs, opt.Field, q.Terms)
-	if err != nil || st.Units == 0 {
-		return nil, err
-	}
-	idf := q.idf(float64(st.Units), st.DF)
 	bm := opt.BM25.orDefault()
 	top := topk.New(opt.K, func(h Hit) float64 { return h.Score })
-	var scores []float32
-	err = lib.ReadPostings(opt.Docs, opt.Field, q.Terms, func(p *docstore.Postings) error {
-		var err error
-		scores, err = addBM25(scores, p, idf, st.AvgLen, bm)
-		if err != nil || scores == nil {
-			return err
+	err := lib.ReadPostings(opt.Docs, opt.Field, q.Terms, func(ps []*docstore.Postings) error {
+		// The scope's statistics first, so every document is scored on
+		// one scale.
+		df := make([]int, len(q.Terms))
+		var units, total float64
+		for _, p := range ps {
+			for t := range q.Terms {
+				df[t] += p.DF(t)
+			}
+			units += float64(len(p.Lens))
+			total += p.Sum
 		}
-		for u, s := range scores {
-			if s <= 0 || !top.Admits(float64(s)) {
-				continue
+		if units == 0 {
+			return nil
+		}
+		avg := max(total/units, 1)
+		idf := q.idf(units, df)
+		buf := scorePool.Get().(*[]float32)
+		defer scorePool.Put(buf)
+		scores := (*buf)[:0]
+		defer func() { *buf = scores[:0] }()
+		for _, p := range ps {
+			var err error
+			scores, err = addBM25(scores, p, idf, avg, bm)
+			if err != nil {
+				return err
 			}
-			if opt.Filter != nil && !opt.Filter(p.Doc, u) {
-				continue
+			for u, s := range scores {
+				if s <= 0 || !top.Admits(float64(s)) {
+					continue
+				}
+				if opt.Filter != nil && !opt.Filter(p.Doc, u) {
+					continue
+				}
+				top.Offer(Hit{Doc: p.Doc, Index: u, Score: float64(s)})
 			}
-			top.Offer(Hit{Doc: p.Doc, Index: u, Score: float64(s)})
 		}
 		return nil
 	})
@@ -144,6 +161,10 @@ func Search(lib *docstore.Library, q Query, opt SearchOptions) ([]Hit, error) {
 	SortHits(out)
 	return out, nil
 }
+
+// scorePool holds the per-unit score arrays of searches: a large
+// document's is hundreds of kilobytes, worth reusing between questions.
+var scorePool = sync.Pool{New: func() any { return new([]float32) }}
 
 // SortHits orders hits best first, ties by document and unit.
 func SortHits(hs []Hit) {

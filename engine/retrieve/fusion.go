@@ -157,7 +157,7 @@ func (rk *ranker) fuse(ctx context.Context, question string, cands []*candidate,
 	units := make([]Unit, len(cands))
 	lex := make([]float64, len(cands))
 	for i, c := range cands {
-		units[i] = Unit{Doc: c.doc.ID, First: c.idx, Last: c.idx, Text: c.doc.SentenceText(c.idx)}
+		units[i] = Unit{Doc: c.doc.ID, First: c.idx, Last: c.idx, Text: c.doc.InContext(c.idx, c.idx)}
 		lex[i] = c.base
 	}
 	ds, err := denseScores(ctx, f, question, units)
@@ -210,15 +210,10 @@ func (rk *ranker) rerank(ctx context.Context, question string, cands []*candidat
 	return cands
 }
 
-// rerankText is what the reranker reads of a candidate: its heading path,
-// then the sentence, so a sentence is judged with what it is about.
-func rerankText(c *candidate) string {
-	t := c.doc.SentenceText(c.idx)
-	if c.heading != "" {
-		return c.heading + "\n" + t
-	}
-	return t
-}
+// rerankText is what the reranker reads of a candidate: the sentence in
+// its context (heading path, a row's table headers), so it is judged with
+// what it is about.
+func rerankText(c *candidate) string { return c.doc.InContext(c.idx, c.idx) }
 
 // standalone is a candidate's score before selection: the reranker's, the
 // fused, or the lexical one.

@@ -101,7 +101,7 @@ func footnote(s *Statement) []string {
 	}
 	var lines []string
 	for i, c := range s.Citations {
-		head := fmt.Sprintf("%s, %s, %s", escapeMD(c.DocName), c.PageLabel(), sentenceLabel(c.First, c.Last))
+		head := fmt.Sprintf("%s, %s, %s", escapeMD(c.DocName), escapeMD(c.PageLabel()), sentenceLabel(c.First, c.Last))
 		if c.Heading != "" {
 			head += ", under " + escapeMD(textproc.OneLine(c.Heading))
 		}

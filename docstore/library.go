@@ -13,7 +13,6 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // SchemaVersion is the layout version this build writes. Opening a library
@@ -44,6 +43,10 @@ var (
 	bucketDerived = []byte("derived")
 
 	keySchema = []byte("schema")
+	// keyEpoch counts the changes that make what a process has cached of
+	// a document stale (a removal, a reindex): another process holding
+	// the library drops its cache when it sees the count move.
+	keyEpoch = []byte("epoch")
 )
 
 // perDocBuckets lists every bucket holding data keyed by DocID. Remove
@@ -56,8 +59,15 @@ type Options struct {
 	// ReadOnly opens the library with a shared lock, so several readers can
 	// work at once; writes fail. The file must exist.
 	ReadOnly bool
-	// LockTimeout bounds the wait for another process's lock (default 1 s).
+	// LockTimeout bounds the wait for another process's transaction
+	// (default DefaultLockTimeout). The library holds the file only
+	// while it reads or writes it, so the wait is for another process's
+	// write, which is short.
 	LockTimeout time.Duration
+	// Waiting, if set, is told when a read (write false) or a write
+	// finds the file in use by another process and waits for it, after
+	// half a second, so a front end can say so.
+	Waiting func(write bool)
 	// Upgrade opens a library of an older schema so Reindex can rebuild
 	// it; nothing else may be done with it until then.
 	Upgrade bool
@@ -70,11 +80,20 @@ type Options struct {
 	MaxFileSize int64
 }
 
-// Library is an open library file. It is safe for concurrent use.
+// DefaultLockTimeout is how long a library waits for another process's
+// transaction before it gives up with ErrLocked.
+const DefaultLockTimeout = 10 * time.Second
+
+// Library is a library file. It is safe for concurrent use, and shares
+// the file with other processes: it holds the file open (and locked)
+// only for its transactions and a moment after (see handle.go), so
+// while one process adds a document or waits for a model, the others
+// read and write it too.
 type Library struct {
-	db      guardedDB // every transaction contains a damaged file's panics
+	db      *handle // opens the file per transaction, containing a damaged file's panics
 	path    string
 	maxFile int64 // Options.MaxFileSize
+	epoch   string // keyEpoch as last seen
 
 	// schema is the library's schema version as opened.
 	schema int
@@ -93,7 +112,7 @@ func Open(path string, opt *Options) (*Library, error) {
 	}
 	timeout := opt.LockTimeout
 	if timeout <= 0 {
-		timeout = time.Second
+		timeout = DefaultLockTimeout
 	}
 	readOnly := opt.ReadOnly || opt.ReadDamaged
 	if !readOnly {
@@ -108,29 +127,48 @@ func Open(path string, opt *Options) (*Library, error) {
 			return nil, err
 		}
 	}
-	db, err := openBolt(path, &bolt.Options{Timeout: timeout, ReadOnly: readOnly})
-	switch {
-	case errors.Is(err, bolterrors.ErrTimeout):
-		return nil, fmt.Errorf("%w (%s)", ErrLocked, path)
-	case errors.Is(err, ErrCorrupt):
-		return nil, fmt.Errorf("%s: %w", path, err)
-	case err != nil:
-		return nil, fmt.Errorf("cannot open library %s: %w", path, err)
+	l := &Library{path: path, maxFile: opt.MaxFileSize, docs: map[DocID]*Document{}, idx: map[DocID]*docIndex{}}
+	if l.maxFile <= 0 {
+		l.maxFile = DefaultMaxFileSize
+	}
+	l.db = newHandle(path, readOnly, timeout, bolt.Options{})
+	l.db.waiting = opt.Waiting
+	l.db.opened = l.opened
+	if err := l.checkSchema(readOnly, opt.Upgrade || opt.ReadDamaged); err != nil && !(opt.ReadDamaged && errors.Is(err, ErrCorrupt)) {
+		l.db.Close()
+		return nil, err // a damaged schema record is for Inspect to report
 	}
 	// bbolt only sets the mode when it creates the file; a library copied in
 	// with looser permissions is tightened too.
 	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() != 0o600 && !opt.ReadOnly {
 		_ = os.Chmod(path, 0o600)
 	}
-	l := &Library{db: guardedDB{db}, path: path, maxFile: opt.MaxFileSize, docs: map[DocID]*Document{}, idx: map[DocID]*docIndex{}}
-	if l.maxFile <= 0 {
-		l.maxFile = DefaultMaxFileSize
-	}
-	if err := l.checkSchema(readOnly, opt.Upgrade || opt.ReadDamaged); err != nil && !(opt.ReadDamaged && errors.Is(err, ErrCorrupt)) {
-		db.Close()
-		return nil, err // a damaged schema record is for Inspect to report
-	}
 	return l, nil
+}
+
+// opened is told of each fresh open of the file: when another process
+// removed or reindexed documents since the last, what is cached of them
+// may be stale, and is dropped.
+func (l *Library) opened(tx *bolt.Tx) error {
+	var epoch string
+	if meta := tx.Bucket(bucketMeta); meta != nil {
+		epoch = string(meta.Get(keyEpoch))
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if epoch != l.epoch {
+		l.epoch = epoch
+		clear(l.docs)
+		clear(l.idx)
+	}
+	return nil
+}
+
+// bumpEpoch records, in tx, a change that makes cached documents stale.
+func bumpEpoch(tx *bolt.Tx) error {
+	meta := tx.Bucket(bucketMeta)
+	n, _ := strconv.Atoi(string(meta.Get(keyEpoch)))
+	return meta.Put(keyEpoch, []byte(strconv.Itoa(n+1)))
 }
 
 func (l *Library) checkSchema(readOnly, upgrade bool) error {
@@ -179,10 +217,20 @@ func (l *Library) checkSchema(readOnly, upgrade bool) error {
 	})
 }
 
+// SetWaiting replaces Options.Waiting: fn is told when a transaction
+// waits for another process's (nil: nobody is told). A front end that
+// takes over the terminal sets its own.
+func (l *Library) SetWaiting(fn func(write bool)) {
+	l.db.mu.Lock()
+	defer l.db.mu.Unlock()
+	l.db.waiting = fn
+}
+
 // Path returns the library file's path.
 func (l *Library) Path() string { return l.path }
 
-// Close releases the file and its lock.
+// Close waits for the transactions in progress and releases the file;
+// the library cannot be used after.
 func (l *Library) Close() error { return l.db.Close() }
 
 // List returns every document's metadata, oldest first.
@@ -305,6 +353,9 @@ func (l *Library) Document(id DocID) (*Document, error) {
 // kept: they quote the cited text and stay exportable.
 func (l *Library) Remove(ids ...DocID) error {
 	err := l.db.Update(func(tx *bolt.Tx) error {
+		if err := bumpEpoch(tx); err != nil {
+			return err
+		}
 		for _, id := range ids {
 			if tx.Bucket(bucketDocs).Get([]byte(id)) == nil {
 				return errorf(ErrNotFound, "no document %s in the library", id)

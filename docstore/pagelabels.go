@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/citelens/citelens/docstore/textproc"
 )
 
 // PageLabelRange is one range of a document's page labels, as a PDF's
@@ -27,6 +29,7 @@ func (i DocInfo) PageLabel(page int) string {
 		return ""
 	}
 	r := ls[k]
+	r.Prefix = textproc.OneLine(r.Prefix) // a damaged record may hold anything
 	n := max(r.Start, 1) + page - r.First
 	switch r.Style {
 	case "D":

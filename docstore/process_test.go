@@ -8,10 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // The tests below re-run this test binary as a second process, selected by
@@ -23,22 +26,37 @@ func TestMain(m *testing.M) {
 	case "":
 		os.Exit(m.Run())
 	case "hold":
-		holdLibrary(os.Getenv("LIB"))
+		holdLibrary(os.Getenv("LIB"), os.Getenv("HOLD"))
 	case "ingest":
 		ingestForever(os.Getenv("LIB"), os.Getenv("SRC"))
 	}
 	os.Exit(0)
 }
 
-// holdLibrary opens the library, says so, and keeps it open until killed.
-func holdLibrary(path string) {
+// holdLibrary opens the library and holds a write transaction open for
+// the duration hold (a process writing a big document takes the lock that
+// long), saying "ready" once it holds it and "released" after.
+func holdLibrary(path, hold string) {
+	d, err := time.ParseDuration(hold)
+	if err != nil {
+		d = time.Minute
+	}
 	l, err := Open(path, nil)
 	if err != nil {
 		fmt.Println("error", err)
 		return
 	}
 	defer l.Close()
-	fmt.Println("ready")
+	err = l.db.Update(func(*bolt.Tx) error {
+		fmt.Println("ready")
+		time.Sleep(d)
+		return nil
+	})
+	if err != nil {
+		fmt.Println("error", err)
+		return
+	}
+	fmt.Println("released")
 	time.Sleep(time.Minute)
 }
 
@@ -52,7 +70,8 @@ func ingestForever(path, src string) {
 	}
 	base, _ := os.ReadFile(src)
 	dir, _ := os.MkdirTemp("", "ingest")
-	for i := 0; ; i++ {
+	count, _ := strconv.Atoi(os.Getenv("COUNT"))
+	for i := 0; count == 0 || i < count; i++ {
 		var sb strings.Builder
 		for j := 0; j < 150; j++ {
 			fmt.Fprintf(&sb, "Part %d of copy %d by process %d.\n\n", j, i, os.Getpid())
@@ -88,15 +107,19 @@ func helper(t *testing.T, mode string, env ...string) (*exec.Cmd, *bufio.Scanner
 	return cmd, bufio.NewScanner(out)
 }
 
-func TestSecondProcessGetsInUseError(t *testing.T) {
+// TestLockedTooLong: a library whose file another process holds for
+// longer than the lock timeout is reported as in use, soon after the
+// timeout, having said it was waiting.
+func TestLockedTooLong(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "library.db")
-	_, lines := helper(t, "hold", "LIB="+path)
+	_, lines := helper(t, "hold", "LIB="+path, "HOLD=60s")
 	if !lines.Scan() || lines.Text() != "ready" {
-		t.Fatalf("helper did not open the library: %q", lines.Text())
+		t.Fatalf("helper did not hold the library: %q", lines.Text())
 	}
+	var waited []bool
 	start := time.Now()
-	_, err := Open(path, nil)
-	waited := time.Since(start)
+	_, err := Open(path, &Options{LockTimeout: 1500 * time.Millisecond, Waiting: func(w bool) { waited = append(waited, w) }})
+	took := time.Since(start)
 	if !errors.Is(err, ErrLocked) {
 		t.Fatalf("got %v, want ErrLocked", err)
 	}
@@ -104,9 +127,136 @@ func TestSecondProcessGetsInUseError(t *testing.T) {
 	if err.Error() != want {
 		t.Errorf("message %q, want %q", err, want)
 	}
-	// One second of lock timeout, plus slack for a loaded machine.
-	if waited > 3*time.Second {
-		t.Errorf("took %v to report the lock", waited)
+	if len(waited) != 1 || !waited[0] {
+		t.Errorf("Waiting was told %v, want once, of a write", waited)
+	}
+	// The timeout, plus slack for a loaded machine.
+	if took > 4*time.Second {
+		t.Errorf("took %v to report the lock", took)
+	}
+}
+
+// TestWriterWaitsForAShortWrite: a write that finds another process
+// writing waits for it, says so, and goes ahead.
+func TestWriterWaitsForAShortWrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "library.db")
+	l, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	_, lines := helper(t, "hold", "LIB="+path, "HOLD=1500ms")
+	if !lines.Scan() || lines.Text() != "ready" {
+		t.Fatalf("helper did not hold the library: %q", lines.Text())
+	}
+	var waited []bool
+	l.SetWaiting(func(w bool) { waited = append(waited, w) })
+	if _, _, err := l.Add(t.Context(), sampleText, nil); err != nil {
+		t.Fatalf("Add while another process wrote: %v", err)
+	}
+	if len(waited) == 0 {
+		t.Error("the wait was not reported")
+	}
+	if docs, _ := l.List(); len(docs) != 1 {
+		t.Errorf("%d documents after the add", len(docs))
+	}
+}
+
+// TestIdleLibraryHoldsNoLock: a library that has been used and then
+// left alone (the terminal UI between questions) holds no lock: another
+// process adds to it, and the first sees the document at once.
+func TestIdleLibraryHoldsNoLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "library.db")
+	l, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if _, err := l.List(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for l.db.held() {
+		if time.Now().After(deadline) {
+			t.Fatal("the library still holds its file long after its last use")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd, lines := helper(t, "ingest", "LIB="+path, "SRC="+sampleText, "COUNT=1")
+	for lines.Scan() {
+		if f := strings.Fields(lines.Text()); f[0] == "error" {
+			t.Fatalf("the other process: %s", lines.Text())
+		} else if f[0] == "committed" {
+			break
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	docs, err := l.List()
+	if err != nil || len(docs) != 1 {
+		t.Fatalf("after another process added one: %d documents, %v", len(docs), err)
+	}
+	if n, err := matchCount(l, docs[0].ID, "unalienable rights"); err != nil || n == 0 {
+		t.Errorf("the other process's document is not searchable here: %v", err)
+	}
+}
+
+// TestReadersWhileAdding: while another process adds large documents
+// one after another, this one lists and searches the library all along;
+// no read waits longer than the other's write transaction, never for
+// its extraction.
+func TestReadersWhileAdding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	path := filepath.Join(t.TempDir(), "library.db")
+	l, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if _, _, err := l.Add(t.Context(), sampleText, nil); err != nil {
+		t.Fatal(err)
+	}
+	docs, _ := l.List()
+	_, lines := helper(t, "ingest", "LIB="+path, "SRC="+sampleText)
+	committed := make(chan int, 100)
+	go func() {
+		for lines.Scan() {
+			if f := strings.Fields(lines.Text()); f[0] == "committed" {
+				committed <- 1
+			}
+		}
+	}()
+	var slowest time.Duration
+	reads, seen := 0, 0
+	for deadline := time.Now().Add(6 * time.Second); time.Now().Before(deadline) || seen < 2; {
+		if time.Now().After(deadline.Add(30 * time.Second)) {
+			t.Fatalf("the other process committed %d documents in 36 s", seen)
+		}
+		start := time.Now()
+		all, err := l.List()
+		if err == nil {
+			_, err = matchCount(l, docs[0].ID, "unalienable rights")
+		}
+		if err != nil {
+			t.Fatalf("read %d while the other process added: %v", reads, err)
+		}
+		slowest = max(slowest, time.Since(start))
+		reads++
+		select {
+		case <-committed:
+			seen++
+		default:
+		}
+		if len(all) < 1+seen {
+			t.Fatalf("%d documents listed after %d committed", len(all), seen)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("%d reads while %d documents were added; the slowest took %v", reads, seen, slowest)
+	if slowest > 5*time.Second {
+		t.Errorf("a read waited %v", slowest)
 	}
 }
 

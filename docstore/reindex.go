@@ -99,6 +99,9 @@ func (l *Library) reindexOne(ctx context.Context, info DocInfo) (fromFile bool, 
 		if tx.Bucket(bucketDocs).Get(key) == nil {
 			return nil // removed meanwhile
 		}
+		if err := bumpEpoch(tx); err != nil {
+			return err
+		}
 		for _, name := range [][]byte{bucketLengths, bucketPostings} {
 			if b := tx.Bucket(name); b.Bucket(key) != nil {
 				if err := b.DeleteBucket(key); err != nil {

@@ -326,8 +326,11 @@ func (l *Library) usedBytes(t *testing.T) int64 {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	st := l.db.Stats()
-	return size - int64(st.FreePageN+st.PendingPageN)*int64(l.db.Info().PageSize)
+	st, pageSize, err := l.db.stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return size - int64(st.FreePageN+st.PendingPageN)*int64(pageSize)
 }
 
 func BenchmarkPutVectors(b *testing.B) {

@@ -133,6 +133,9 @@ type (
 	libraryTickMsg    struct{ stamp libraryStamp }
 )
 
+// libraryWaitMsg says a transaction waits for another process's write.
+type libraryWaitMsg struct{}
+
 // watchEvery is how often the library file is looked at: what another
 // process adds shows within a second.
 const watchEvery = 500 * time.Millisecond

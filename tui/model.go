@@ -188,6 +188,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			watchLibrary(m.opts.Library.Path(), m.stamp))
 	case libraryTickMsg:
 		return m, watchLibrary(m.opts.Library.Path(), m.stamp)
+	case libraryWaitMsg:
+		m.setNotice("Another process is writing to the library; waiting for it…", false)
+		return m, nil
 	case answersMsg:
 		m.conv.Load(msg.page)
 		switch {

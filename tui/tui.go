@@ -57,6 +57,10 @@ func Run(ctx context.Context, opts Options, progOpts ...tea.ProgramOption) error
 	m := New(opts)
 	defer m.Shutdown()
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
+	// Another process writing to the library makes a transaction wait a
+	// moment: said on the status line, not on the terminal under it.
+	opts.Library.SetWaiting(func(bool) { go p.Send(libraryWaitMsg{}) })
+	defer opts.Library.SetWaiting(nil)
 	_, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted by a signal: an ordinary way to leave

@@ -224,7 +224,7 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 			if c.Heading != "" {
 				under = "\n    under " + textproc.OneLine(c.Heading)
 			}
-			fmt.Fprintf(p.w, "[%d] %s, %s, %s%s%s\n    %q\n", n, textproc.OneLine(c.DocName), c.PageLabel(), sents, verdict, under, textproc.OneLine(c.Text))
+			fmt.Fprintf(p.w, "[%d] %s, %s, %s%s%s\n    %q\n", n, textproc.OneLine(c.DocName), textproc.OneLine(c.PageLabel()), sents, verdict, under, textproc.OneLine(c.Text))
 		}
 	}
 	if len(ans.Warnings) > 0 {

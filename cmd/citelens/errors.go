@@ -20,8 +20,12 @@ import (
 func printError(w io.Writer, err error) {
 	reason, how := fix.Message(err)
 	fmt.Fprintf(w, "citelens: %s\n", textproc.Printable(reason))
-	if how == "" && errors.Is(err, docstore.ErrCorrupt) {
+	switch {
+	case how != "":
+	case errors.Is(err, docstore.ErrCorrupt):
 		how = damageHint
+	case errors.Is(err, docstore.ErrLocked):
+		how = lockedHint
 	}
 	for _, line := range strings.Split(how, "\n") {
 		if line != "" {
@@ -29,6 +33,10 @@ func printError(w io.Writer, err error) {
 		}
 	}
 }
+
+// lockedHint is what to do about a library another process kept locked
+// past the lock timeout: citelens itself holds it only for a moment.
+const lockedHint = "Another process has held the library for over 10 seconds: an older citelens that keeps it open,\nor one that is stuck. Close it and try again, or point --db at another library."
 
 // damageHint is what to do about a damaged library.
 const damageHint = "Run 'citelens check' to see what is damaged, and 'citelens salvage NEW.db' to copy every readable\ndocument into a new library. Nothing has been changed."

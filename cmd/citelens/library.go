@@ -24,16 +24,27 @@ func (a *app) openLibrary(readOnly bool) (*docstore.Library, error) {
 			return nil, errNoLibrary
 		}
 	}
-	l, err := docstore.Open(a.dbPath, &docstore.Options{ReadOnly: readOnly, MaxFileSize: a.maxFileSize})
+	l, err := docstore.Open(a.dbPath, &docstore.Options{ReadOnly: readOnly, MaxFileSize: a.maxFileSize, Waiting: a.waitingForLibrary})
 	switch {
 	case errors.Is(err, docstore.ErrLocked):
-		return nil, fix.With(err, "Close the other citelens (the terminal UI keeps the library open while it runs),\nor point --db at another library.")
+		return nil, err // printError gives it its hint
 	case errors.Is(err, docstore.ErrNewerSchema), errors.Is(err, docstore.ErrOlderSchema), errors.Is(err, docstore.ErrCorrupt):
 		return nil, err // printError gives a damaged library its hint
 	case err != nil:
 		return nil, fix.With(err, "Check the path given by --db or CITELENS_DB.")
 	}
 	return l, nil
+}
+
+// waitingForLibrary says, on stderr, that the command waits for another
+// process's write to the library (citelens holds it only while it
+// writes, so this is brief).
+func (a *app) waitingForLibrary(write bool) {
+	what := "read"
+	if write {
+		what = "write to"
+	}
+	fmt.Fprintf(a.stderr, "citelens: another process is writing to the library; waiting to %s it…\n", what)
 }
 
 // errNoLibrary reports a read of a library that was never created.

@@ -1,0 +1,248 @@
+package docstore
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// One library, many processes. bbolt locks the whole file for as long as
+// it is open — shared for readers, exclusive for a writer — so a process
+// that kept it open would shut every other out: the terminal UI, open all
+// day, would stop `citelens ls` in another terminal, and an `add` would
+// hold everyone off while it extracted a 2,400-page PDF.
+//
+// So a Library holds the file only while it uses it. The handle below
+// opens it for the transaction at hand (read-only for reads, for writing
+// for a write) and closes it again once the library has been idle for
+// linger, which lets a burst of reads (a retrieval's, say) share one open.
+// Everything slow — extracting and indexing a file, a model's answer —
+// happens outside any transaction. A reader waits only for another
+// process's write transaction, which is short; a writer that finds the
+// file in use waits too, saying so (Options.Waiting), and gives up with
+// ErrLocked after Options.LockTimeout.
+
+// linger is how long the file stays open after its last use.
+const linger = 100 * time.Millisecond
+
+// A process that uses the library without pause would hold the file (a
+// reader's shared lock) for good, and another process's write would
+// never get in: bbolt's lock is flock, which has no queue. So a handle
+// that has held the file for maxHold closes it between two transactions
+// and keeps it closed for yield, longer than bbolt's 50 ms between
+// tries, so a waiting process gets its turn.
+const (
+	maxHold = time.Second
+	yield   = 75 * time.Millisecond
+)
+
+// waitNotice is how long a wait for another process lasts before it is
+// reported (Options.Waiting).
+const waitNotice = 500 * time.Millisecond
+
+// handle is a library file opened on demand. It is safe for concurrent use.
+type handle struct {
+	path     string
+	readOnly bool          // never opened for writing
+	timeout  time.Duration // for another process's lock
+	waiting  func(write bool)
+	opts     bolt.Options
+	// opened is called with each fresh open, in a read transaction of
+	// it: the library drops what it cached if another process changed
+	// the documents meanwhile.
+	opened func(*bolt.Tx) error
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	db       *bolt.DB
+	writable bool      // db is open for writing
+	since    time.Time // when db was opened
+	users    int       // transactions in progress
+	timer    *time.Timer
+	closed   bool
+	// resume is when the file may be opened again after a yield.
+	resume time.Time
+}
+
+func newHandle(path string, readOnly bool, timeout time.Duration, opts bolt.Options) *handle {
+	h := &handle{path: path, readOnly: readOnly, timeout: timeout, opts: opts}
+	h.cond = sync.NewCond(&h.mu)
+	return h
+}
+
+// errClosed is the error of a library used after Close.
+var errClosed = errors.New("the library is closed")
+
+// acquire returns the file open for a transaction, for writing when
+// write is set, and the function that gives it back. Readers share a
+// file open for writing; a writer that finds it open for reading waits
+// for the readers in progress (a read inside a read goes ahead, so
+// nesting never deadlocks) and reopens it.
+func (h *handle) acquire(write bool) (*bolt.DB, func(), error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for {
+		switch {
+		case h.closed:
+			return nil, nil, errClosed
+		case h.db != nil && h.users == 0 && time.Since(h.since) > maxHold:
+			h.closeFile() // held long enough: the other processes' turn
+			h.resume = time.Now().Add(yield)
+			continue
+		case h.db != nil && (h.writable || !write):
+			h.users++
+			h.stopTimer()
+			return h.db, h.release, nil
+		case h.db != nil && h.users == 0:
+			h.closeFile() // open for reading, wanted for writing
+			continue
+		case h.db == nil:
+			if wait := time.Until(h.resume); wait > 0 {
+				h.mu.Unlock()
+				time.Sleep(wait)
+				h.mu.Lock()
+				continue
+			}
+			if err := h.open(write); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
+		h.cond.Wait()
+	}
+}
+
+// release gives the file back after a transaction; the last user starts
+// the idle timer.
+func (h *handle) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.users--
+	if h.users == 0 {
+		h.cond.Broadcast()
+		if h.db != nil && h.timer == nil {
+			h.timer = time.AfterFunc(linger, h.idle)
+		}
+	}
+}
+
+// idle closes the file when nobody has used it for linger.
+func (h *handle) idle() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.timer = nil
+	if h.users == 0 && h.db != nil {
+		h.closeFile()
+	}
+}
+
+func (h *handle) stopTimer() {
+	if h.timer != nil {
+		h.timer.Stop()
+		h.timer = nil
+	}
+}
+
+// open opens the file, for writing when write is set; h.mu is held. A
+// lock held by another process is waited for, up to h.timeout, with
+// h.waiting told after waitNotice.
+func (h *handle) open(write bool) error {
+	if write && h.readOnly {
+		return bolterrors.ErrDatabaseReadOnly
+	}
+	opts := h.opts
+	opts.ReadOnly = !write
+	first := min(waitNotice, h.timeout)
+	opts.Timeout = first
+	db, err := openBolt(h.path, &opts)
+	if errors.Is(err, bolterrors.ErrTimeout) && h.timeout > first {
+		if h.waiting != nil {
+			h.waiting(write)
+		}
+		opts.Timeout = h.timeout - first
+		db, err = openBolt(h.path, &opts)
+	}
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return fmt.Errorf("%w (%s)", ErrLocked, h.path)
+	case errors.Is(err, ErrCorrupt):
+		return fmt.Errorf("%s: %w", h.path, err)
+	case err != nil:
+		return fmt.Errorf("cannot open library %s: %w", h.path, err)
+	}
+	if h.opened != nil {
+		if err := (guardedDB{db}).View(h.opened); err != nil {
+			db.Close()
+			return err
+		}
+	}
+	h.db, h.writable, h.since = db, write, time.Now()
+	return nil
+}
+
+// closeFile closes the file, releasing its lock; h.mu is held and nobody
+// uses it.
+func (h *handle) closeFile() {
+	h.stopTimer()
+	if h.db != nil {
+		_ = h.db.Close()
+		h.db = nil
+	}
+	h.cond.Broadcast()
+}
+
+// View runs fn in a read transaction, containing damage.
+func (h *handle) View(fn func(*bolt.Tx) error) error {
+	db, release, err := h.acquire(false)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return guardedDB{db}.View(fn)
+}
+
+// Update runs fn in a write transaction, containing damage.
+func (h *handle) Update(fn func(*bolt.Tx) error) error {
+	db, release, err := h.acquire(true)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return guardedDB{db}.Update(fn)
+}
+
+// Close closes the file once the transactions in progress are done; the
+// library cannot be used after.
+func (h *handle) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closed = true
+	for h.users > 0 {
+		h.cond.Wait()
+	}
+	h.closeFile()
+	return nil
+}
+
+// held reports whether the file is open (and so locked) now.
+func (h *handle) held() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.db != nil
+}
+
+// stats returns bbolt's statistics and page size, for tests of the
+// file's growth: with the file open for writing, as only then does bbolt
+// read its free pages.
+func (h *handle) stats() (bolt.Stats, int, error) {
+	db, release, err := h.acquire(!h.readOnly)
+	if err != nil {
+		return bolt.Stats{}, 0, err
+	}
+	defer release()
+	return db.Stats(), db.Info().PageSize, nil
+}

@@ -49,17 +49,29 @@ func (b *background) stop(timeout time.Duration) {
 	}
 }
 
-// libraryMsg is the library's document list.
+// libraryMsg is the library's document list, and how the file looked
+// just before it was read (changes after that are noticed).
 type libraryMsg struct {
-	docs []docstore.DocInfo
-	err  error
+	docs  []docstore.DocInfo
+	err   error
+	stamp libraryStamp
 }
 
 func loadLibrary(lib *docstore.Library) tea.Cmd {
 	return func() tea.Msg {
+		stamp := stampOf(lib.Path())
 		docs, err := lib.List()
-		return libraryMsg{docs: docs, err: err}
+		return libraryMsg{docs: docs, err: err, stamp: stamp}
 	}
+}
+
+// stampOf looks at the library file; the zero stamp when it cannot.
+func stampOf(path string) libraryStamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return libraryStamp{}
+	}
+	return libraryStamp{size: fi.Size(), mod: fi.ModTime()}
 }
 
 // answersMsg is a page of saved answers, newest first: the latest at
@@ -144,11 +156,10 @@ const watchEvery = 500 * time.Millisecond
 // whether it changed from last.
 func watchLibrary(path string, last libraryStamp) tea.Cmd {
 	return tea.Tick(watchEvery, func(time.Time) tea.Msg {
-		fi, err := os.Stat(path)
-		if err != nil {
-			return libraryTickMsg{stamp: last}
+		now := stampOf(path)
+		if now == (libraryStamp{}) || last == (libraryStamp{}) {
+			return libraryTickMsg{} // no list read yet to compare with
 		}
-		now := libraryStamp{size: fi.Size(), mod: fi.ModTime()}
 		if now != last {
 			return libraryChangedMsg{stamp: now}
 		}

@@ -80,6 +80,11 @@ type Model struct {
 	waiting *waitingAsk
 	prep    *prepareRun
 	stamp   libraryStamp // the library file as last looked at
+	// newest is the ID of the newest saved answer known (shown, or
+	// written here), from which answers saved elsewhere are looked for;
+	// loaded says the first page of answers has come.
+	newest string
+	loaded bool
 }
 
 // waitingAsk is a question asked while documents were being added: it is
@@ -173,6 +178,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateFocused(msg)
 
 	case libraryMsg:
+		if m.stamp == (libraryStamp{}) {
+			m.stamp = msg.stamp // the first list: what it read is known
+		}
 		if msg.err != nil {
 			m.lib.SetError(msg.err)
 		} else {
@@ -184,14 +192,23 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case libraryChangedMsg:
 		m.stamp = msg.stamp
-		return m, tea.Batch(loadLibrary(m.opts.Library), loadNewAnswers(m.opts.Library, m.conv.Newest()),
-			watchLibrary(m.opts.Library.Path(), m.stamp))
+		cmds := []tea.Cmd{loadLibrary(m.opts.Library), watchLibrary(m.opts.Library.Path(), m.stamp)}
+		if m.loaded {
+			cmds = append(cmds, loadNewAnswers(m.opts.Library, m.newest))
+		}
+		return m, tea.Batch(cmds...)
 	case libraryTickMsg:
 		return m, watchLibrary(m.opts.Library.Path(), m.stamp)
 	case libraryWaitMsg:
 		m.setNotice("Another process is writing to the library; waiting for it…", false)
 		return m, nil
 	case answersMsg:
+		if !m.loaded && msg.err == nil {
+			m.loaded = true
+			if len(msg.page.Answers) > 0 {
+				m.newest = max(m.newest, msg.page.Answers[0].ID)
+			}
+		}
 		m.conv.Load(msg.page)
 		switch {
 		case msg.err != nil:
@@ -201,6 +218,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case newAnswersMsg:
+		for _, a := range msg.answers {
+			m.newest = max(m.newest, a.ID)
+		}
 		m.conv.Add(msg.answers)
 		return m, nil
 
@@ -250,6 +270,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.run = nil
+		if msg.ans != nil {
+			m.newest = max(m.newest, msg.ans.ID)
+		}
 		m.conv.Finish(msg.ans, msg.err)
 		if msg.saveErr != nil {
 			m.setNotice("The answer could not be saved: "+msg.saveErr.Error(), true)

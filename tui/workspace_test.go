@@ -430,3 +430,32 @@ func init() {
 		NeedsLLM:    true,
 	})
 }
+
+// TestOtherProcessChanges: what another citelens adds to the library —
+// a document, an answer — shows within a second or two, with the TUI
+// open all along; and the TUI holds no lock while idle, so the other
+// can write at all.
+func TestOtherProcessChanges(t *testing.T) {
+	lib, _ := enginetest.Library(t, declaration)
+	s := start(t, testOptions(t, lib, "no-color"), 100, 30)
+	s.waitText("declaration.txt")
+	// Another handle on the same file: its own lock, as another process's.
+	other, err := docstore.Open(lib.Path(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	path := enginetest.WriteFile(t, "harbour.txt", "Boats sail across the harbour. The harbour is quiet at night.\n")
+	if _, _, err := other.Add(t.Context(), path, nil); err != nil {
+		t.Fatalf("another process cannot add while the TUI is open: %v", err)
+	}
+	began := time.Now()
+	s.waitText("harbour.txt")
+	if d := time.Since(began); d > 2*time.Second {
+		t.Errorf("the new document showed after %v", d)
+	}
+	saveAnswers(t, other, 1)
+	s.waitText("question 00")
+	s.waitText("asked elsewhere")
+	s.finish()
+}

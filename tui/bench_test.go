@@ -113,9 +113,13 @@ func BenchmarkNextCitation(b *testing.B) {
 			m = step(m, libraryMsg{docs: docs})
 			m = step(m, answersMsg{page: engine.Page{Answers: []*engine.Answer{ans}}})
 			m.docs[doc.ID] = doc // loaded by the first jump, as in use
-			m = step(m, keytest.Press("esc"))
-			m = step(m, keytest.Press("enter"))
-			m = step(m, keytest.Press("esc"))
+			m = step(m, keytest.Press("esc"))   // the input: to the answers
+			m = step(m, keytest.Press("enter")) // the first citation, in the source
+			m = step(m, keytest.Press("esc"))   // back to the input
+			m = step(m, keytest.Press("esc"))   // and to the answers, where n is a command
+			if m.conv.Typing() || m.focus != paneConversation {
+				b.Fatal("the keys did not reach the answers")
+			}
 			cites := 0
 			for _, s := range ans.Statements {
 				cites += len(s.Citations)
@@ -137,6 +141,9 @@ func BenchmarkNextCitation(b *testing.B) {
 				m = nm.(Model)
 				_ = m.View()
 				times = append(times, time.Since(t0))
+			}
+			if m.conv.Typing() {
+				b.Fatal("n went to the input")
 			}
 			slices.Sort(times)
 			b.ReportMetric(float64(times[len(times)/2].Nanoseconds())/1e6, "median-ms/press")

@@ -11,6 +11,7 @@ type word struct {
 	u0, u1, v, size float32
 	text            string
 	mono, n         int32 // glyphs in a typewriter font, all glyphs
+	bold            int32 // glyphs in a bold font or drawn twice (fake bold)
 }
 
 // frag is a line fragment: the words of one row of text up to a column
@@ -21,7 +22,9 @@ type frag struct {
 	size      float32 // dominant font size
 	top, bot  float32
 	mono      bool // mostly typewriter glyphs: code
+	bold      bool // mostly bold glyphs
 	drop      bool // a running header, footer or page number
+	cell      bool // a line of a table
 }
 
 func (f *frag) text() string {
@@ -64,6 +67,9 @@ func buildWords(gs []glyph, buf []byte) []word {
 			size := max(last.size, g.size)
 			dv := abs32(g.v - last.v)
 			if dv < dupOverlap*size && abs32(g.u0-last.u0) < dupOverlap*size && string(text) == string(buf[last.off:last.off+last.n]) {
+				if w.bold < w.n {
+					w.bold++
+				}
 				continue // the same glyph drawn again (fake bold, shadow)
 			}
 			gap := g.u0 - last.u1
@@ -83,6 +89,9 @@ func buildWords(gs []glyph, buf []byte) []word {
 		w.n++
 		if g.mono {
 			w.mono++
+		}
+		if g.bold {
+			w.bold++
 		}
 		last = g
 	}
@@ -151,6 +160,7 @@ func mergeTouching(ws []word) []word {
 			p.u1 = max(p.u1, w.u1)
 			p.n += w.n
 			p.mono += w.mono
+			p.bold += w.bold
 			if w.size > p.size {
 				p.size, p.v = w.size, w.v
 			}
@@ -328,12 +338,13 @@ func buildFrags(rows []*row) []frag {
 func newFrag(ws []word) frag {
 	f := frag{words: ws, u0: ws[0].u0, u1: ws[0].u1}
 	sizes := map[float32]int{}
-	var mono, n int32
+	var mono, bold, n int32
 	var big word
 	for _, w := range ws {
 		f.u1 = max(f.u1, w.u1)
 		sizes[w.size] += len(w.text)
 		mono += w.mono
+		bold += w.bold
 		n += w.n
 		if w.size > big.size || w.size == big.size && len(w.text) > len(big.text) {
 			big = w
@@ -348,5 +359,11 @@ func newFrag(ws []word) frag {
 	f.v = big.v
 	f.top, f.bot = big.v-0.75*big.size, big.v+0.25*big.size
 	f.mono = n > 0 && float32(mono) >= 0.8*float32(n)
+	// a list's number may be set in the text face before a bold title
+	nb := n
+	if w := ws[0]; len(ws) > 1 && w.bold == 0 && (itemStart(w.text) || sectionNumRE.MatchString(w.text+" ")) {
+		nb -= w.n
+	}
+	f.bold = nb > 0 && float32(bold) >= 0.8*float32(nb)
 	return f
 }

@@ -94,7 +94,7 @@ func placeStructure(pages []pageText, starts []int32, ends []pageEnd, text strin
 			if !sp.Valid(len(text)) {
 				continue
 			}
-			heads = append(heads, structure.Heading{Span: sp, Source: structure.SourceStyle})
+			heads = append(heads, structure.Heading{Span: sp})
 			keys = append(keys, h.key)
 			entries = append(entries, h.entry)
 		}
@@ -146,9 +146,9 @@ func trimSpan(text string, s structure.Span) structure.Span {
 // outline depth. Without an outline, a heading's level is the rank of its
 // type (larger first, bold before regular at one size). With one, a
 // heading the outline does not name is a subheading of the outline
-// heading before it, unless it is set larger than that one: then it has
-// the level most outline headings of the nearest size at or above its
-// own have.
+// heading before it when set smaller, its sibling when set alike; set
+// larger, it has the level most outline headings of the nearest size at
+// or above its own have.
 func setLevels(heads []structure.Heading, keys []styleKey, entries []*outlineEntry) {
 	votes := map[styleKey]map[int]int{}
 	distinct := map[styleKey]bool{}
@@ -183,7 +183,7 @@ func setLevels(heads []structure.Heading, keys []styleKey, entries []*outlineEnt
 			rank[k] = min(i+1, maxLevel)
 		}
 		for i := range heads {
-			heads[i].Level = rank[keys[i]]
+			heads[i].Level, heads[i].Source = rank[keys[i]], structure.SourceStyle
 		}
 		return
 	}
@@ -209,9 +209,14 @@ func setLevels(heads []structure.Heading, keys []styleKey, entries []*outlineEnt
 			parent, parentSize = heads[i].Level, keys[i].size
 			continue
 		}
+		heads[i].Source = structure.SourceStyle
 		size := keys[i].size
-		if parent > 0 && size <= parentSize {
+		switch {
+		case parent > 0 && size < parentSize:
 			heads[i].Level = min(parent+1, maxLevel)
+			continue
+		case parent > 0 && size == parentSize:
+			heads[i].Level = parent
 			continue
 		}
 		heads[i].Level = 1

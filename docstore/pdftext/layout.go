@@ -274,36 +274,49 @@ func findGutters(rows []*row, body float32) []gutter {
 }
 
 // proseBothSides reports whether the rows that have text on both sides of u
-// have, in the median, several words' width on each side.
+// have, in the median, several words' width on each side, and words rather
+// than figures: the columns of a table of figures are not columns of text.
 func proseBothSides(rows []*row, u, body float32) bool {
-	var left, right []float32
+	var left, right, leftFig, rightFig []float32
 	for _, r := range rows {
 		var l0, l1, r0, r1 float32
-		hasL, hasR := false, false
+		var nl, nr, fl, fr int
 		for _, w := range r.words {
 			if w.u1 <= u {
-				if !hasL {
+				if nl == 0 {
 					l0 = w.u0
 				}
-				l1, hasL = w.u1, true
+				l1 = w.u1
+				nl++
+				if isFigure(w.text) {
+					fl++
+				}
 			} else if w.u0 >= u {
-				if !hasR {
+				if nr == 0 {
 					r0 = w.u0
 				}
-				r1, hasR = w.u1, true
+				r1 = w.u1
+				nr++
+				if isFigure(w.text) {
+					fr++
+				}
 			}
 		}
-		if hasL && hasR {
+		if nl > 0 && nr > 0 {
 			left = append(left, l1-l0)
 			right = append(right, r1-r0)
+			leftFig = append(leftFig, float32(fl)/float32(nl))
+			rightFig = append(rightFig, float32(fr)/float32(nr))
 		}
 	}
 	if len(left) < 5 {
 		return false
 	}
-	slices.Sort(left)
-	slices.Sort(right)
-	return left[len(left)/2] >= 6*body && right[len(right)/2] >= 6*body
+	median := func(xs []float32) float32 {
+		slices.Sort(xs)
+		return xs[len(xs)/2]
+	}
+	return median(left) >= 6*body && median(right) >= 6*body && median(leftFig) < 0.6 && median(rightFig) < 0.6
 }
 
 func clampInt(x, lo, hi int) int { return max(lo, min(hi, x)) }

@@ -2,6 +2,7 @@ package pdftext
 
 import (
 	"context"
+	"io"
 	"math"
 	"regexp"
 	"slices"
@@ -30,6 +31,26 @@ type outlineEntry struct {
 	found bool    // matched to a line of the text
 }
 
+// maxFlatBytes bounds the files whose outline is read from a flattened
+// copy (which costs twice the file's size in memory while it is read).
+const maxFlatBytes = 64 << 20
+
+// documentOutline reads the outline of the file in r, which rd reads,
+// from a flattened copy when the file packs its objects in streams.
+func documentOutline(ctx context.Context, r io.ReaderAt, size int64, rd *pdf.Reader, pages []pageRef) []*outlineEntry {
+	if rd.Trailer().Key("Root").Key("Outlines").Key("First").Kind() != pdf.Dict {
+		return nil
+	}
+	if size <= maxFlatBytes {
+		if flat := flatReader(r, size, rd.Trailer()); flat != nil {
+			if out := readOutline(ctx, flat, pages); len(out) > 0 {
+				return out
+			}
+		}
+	}
+	return readOutline(ctx, rd, pages)
+}
+
 // readOutline lists the outline items in document order with the page
 // each leads to. It never panics: a damaged outline yields none, and it
 // stops early when ctx is done.
@@ -40,7 +61,11 @@ func readOutline(ctx context.Context, rd *pdf.Reader, pages []pageRef) (out []*o
 		}
 	}()
 	root := rd.Trailer().Key("Root")
-	first := root.Key("Outlines").Key("First")
+	if root.Key("Outlines").Key("First").Kind() != pdf.Dict {
+		return nil
+	}
+	outlines := root.Key("Outlines")
+	first := outlines.Key("First")
 	if first.Kind() != pdf.Dict {
 		return nil
 	}
@@ -55,7 +80,20 @@ func readOutline(ctx context.Context, rd *pdf.Reader, pages []pageRef) (out []*o
 		level int
 	}
 	dests := make([]pdf.Value, 0, 64)
-	// depth first, in document order, without recursion
+	// depth first, in document order, without recursion; an item met
+	// again (a cycle) is not followed
+	seen := map[string]bool{refKeys(outlines)["First"]: true}
+	follow := func(refs map[string]string, key string) bool {
+		ref := refs[key]
+		if ref == "" {
+			return true // a direct object cannot loop
+		}
+		if seen[ref] {
+			return false
+		}
+		seen[ref] = true
+		return true
+	}
 	stack := []item{{first, 1}}
 	for len(stack) > 0 && len(out) < maxOutlineItems {
 		if len(out)%64 == 63 && ctx.Err() != nil {
@@ -66,10 +104,11 @@ func readOutline(ctx context.Context, rd *pdf.Reader, pages []pageRef) (out []*o
 		if it.v.Kind() != pdf.Dict {
 			continue
 		}
-		if next := it.v.Key("Next"); next.Kind() == pdf.Dict {
+		refs := refKeys(it.v)
+		if next := it.v.Key("Next"); next.Kind() == pdf.Dict && follow(refs, "Next") {
 			stack = append(stack, item{next, it.level})
 		}
-		if kid := it.v.Key("First"); kid.Kind() == pdf.Dict && it.level < maxOutlineDepth {
+		if kid := it.v.Key("First"); kid.Kind() == pdf.Dict && it.level < maxOutlineDepth && follow(refs, "First") {
 			stack = append(stack, item{kid, it.level + 1})
 		}
 		title := cleanTitle(it.v.Key("Title").Text())

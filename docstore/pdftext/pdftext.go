@@ -144,7 +144,7 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 
 	// the outline is read while the pages are laid out
 	outline := make(chan []*outlineEntry, 1)
-	go func() { outline <- readOutline(ctx, rd, pages) }()
+	go func() { outline <- documentOutline(ctx, r, size, rd, pages) }()
 	layouts, err := layoutPages(ctx, pages, progress)
 	if err != nil {
 		return nil, 0, err

@@ -85,10 +85,8 @@ func buildBlocks(frags []frag) []*block {
 	}
 	for _, t := range tables {
 		tb := &block{table: t}
-		for _, r := range t.rows {
-			for _, l := range r.lines {
-				tb.add(l)
-			}
+		for _, f := range t.frags() {
+			tb.add(f)
 		}
 		blocks = append(blocks, tb)
 	}

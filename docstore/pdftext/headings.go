@@ -201,6 +201,10 @@ func headingText(text string) bool {
 	if leaderLine(text) || shortLeaderRE.MatchString(text) || captionRE.MatchString(text) || figureCaptionRE.MatchString(text) || pageNumRE.MatchString(text) {
 		return false
 	}
+	// the end of a wrapped function signature or formula
+	if strings.Count(text, "(") != strings.Count(text, ")") || strings.Count(text, "[") != strings.Count(text, "]") {
+		return false
+	}
 	return !strings.HasSuffix(text, ",") && !strings.HasSuffix(text, ";")
 }
 

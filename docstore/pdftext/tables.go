@@ -44,6 +44,24 @@ type table struct {
 	caption          *frag // a "Table 3: …" line just above or below, if any
 	u0, u1, top, bot float32
 	size             float32
+	// parts maps a row line joined from fragments of one baseline to
+	// them
+	parts map[*frag][]*frag
+}
+
+// frags lists the page fragments the table's rows are made of.
+func (t *table) frags() []*frag {
+	var out []*frag
+	for _, r := range t.rows {
+		for _, l := range r.lines {
+			if ps, ok := t.parts[l]; ok {
+				out = append(out, ps...)
+			} else {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
 }
 
 // lineCells splits a line at gaps wide enough to separate table cells: a
@@ -87,19 +105,19 @@ type candidate struct {
 }
 
 // findTables finds the tables among a page's fragments, sorted by v and
-// u0, and marks their fragments as cells.
+// u0, and marks their fragments as cells. A table starts with a line of
+// text (not code) with cells apart; lines of code may be its rows.
 func findTables(order []*frag) []*table {
+	lines, parts := tableLines(order)
 	var open []*candidate
 	var out []*table
 	closeCand := func(c *candidate) {
 		if t := c.finish(); t != nil {
+			t.parts = parts
 			out = append(out, t)
 		}
 	}
-	for _, f := range order {
-		if f.mono {
-			continue
-		}
+	for _, f := range lines {
 		cells := lineCells(f)
 		taken := false
 		for i := 0; i < len(open); i++ {
@@ -124,7 +142,7 @@ func findTables(order []*frag) []*table {
 			open = slices.Delete(open, i, i+1)
 			i--
 		}
-		if !taken && len(cells) >= 2 {
+		if !taken && len(cells) >= 2 && !f.mono {
 			c := &candidate{}
 			c.t.size = f.size
 			c.take(f, cells)
@@ -133,6 +151,11 @@ func findTables(order []*frag) []*table {
 	}
 	for _, c := range open {
 		closeCand(c)
+	}
+	for _, t := range out {
+		for _, f := range t.frags() {
+			f.cell = true
+		}
 	}
 	slices.SortFunc(out, func(a, b *table) int { return cmp.Compare(a.top, b.top) })
 	return out
@@ -294,10 +317,53 @@ func (c *candidate) finish() *table {
 	t.rows = mergeLabels(t.rows)
 	t.alignColumns(lines)
 	t.header = t.headerRows()
-	for _, f := range lines {
-		f.cell = true
-	}
 	return t
+}
+
+// tableLines joins the fragments of one baseline that a column gutter
+// split when one of them has cells apart (a table's row torn at a gap as
+// wide as a gutter), and maps each joined line to its fragments. Lines of
+// text columns side by side, with no wide gaps of their own, stay apart.
+func tableLines(order []*frag) ([]*frag, map[*frag][]*frag) {
+	var lines []*frag
+	var parts map[*frag][]*frag
+	for i := 0; i < len(order); {
+		f := order[i]
+		j := i + 1
+		for j < len(order) && abs32(order[j].v-f.v) < 0.3*f.size && max(order[j].size, f.size) <= 1.3*min(order[j].size, f.size) {
+			j++
+		}
+		group := order[i:j]
+		i = j
+		split := false
+		if len(group) > 1 {
+			for _, g := range group {
+				split = split || len(lineCells(g)) > 1
+			}
+		}
+		if !split {
+			lines = append(lines, group...)
+			continue
+		}
+		group = slices.Clone(group)
+		slices.SortFunc(group, func(a, b *frag) int { return cmp.Compare(a.u0, b.u0) })
+		var ws []word
+		for _, g := range group {
+			ws = append(ws, g.words...)
+		}
+		joined := newFrag(ws)
+		joined.mono, joined.bold = true, true
+		for _, g := range group {
+			joined.mono = joined.mono && g.mono
+			joined.bold = joined.bold && g.bold
+		}
+		if parts == nil {
+			parts = map[*frag][]*frag{}
+		}
+		parts[&joined] = group
+		lines = append(lines, &joined)
+	}
+	return lines, parts
 }
 
 // commentedCode reports whether a line's last cell is a comment (the code

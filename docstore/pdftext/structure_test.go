@@ -89,6 +89,7 @@ func TestFinancialTable(t *testing.T) {
 	}
 	c.WriteString(body(72, 490, 3))
 	res := extractBytes(t, pagesPDF(structureFonts(), c.String()))
+	checkStructure(t, res)
 	if len(res.Tables) != 1 {
 		t.Fatalf("%d tables, want 1:\n%s", len(res.Tables), res.Text)
 	}
@@ -215,6 +216,7 @@ func TestStyleHeadings(t *testing.T) {
 	p2.WriteString(body(72, 716, 4))
 	p2.WriteString(show("F1", 10, 300, 60, "2"))
 	res := extractBytes(t, pagesPDF(structureFonts(), p1.String(), p2.String()))
+	checkStructure(t, res)
 	want := []struct {
 		text  string
 		level int
@@ -288,6 +290,7 @@ func outlinePDF() []byte {
 // their level.
 func TestOutlineHeadings(t *testing.T) {
 	res := extractBytes(t, outlinePDF())
+	checkStructure(t, res)
 	want := []struct {
 		text  string
 		level int
@@ -357,5 +360,33 @@ func TestBoldFontNames(t *testing.T) {
 		if got := boldNameRE.MatchString(name); got != want {
 			t.Errorf("bold(%q) = %v", name, got)
 		}
+	}
+}
+
+// A table whose last column is wide text is split by the layout as if it
+// were a second column of the page; its rows are joined again. Two columns
+// of prose side by side are no table.
+func TestTornTableRows(t *testing.T) {
+	var c strings.Builder
+	for i := range 6 {
+		y := 700 - 12*float64(i)
+		c.WriteString(show("F1", 10, 72, y, fmt.Sprintf("name%d", i)) + show("F1", 10, 150, y, fmt.Sprintf("type%d", i)) +
+			show("F1", 10, 300, y, fmt.Sprintf("a description of item %d that is wide", i)))
+	}
+	res := extractBytes(t, pagesPDF(structureFonts(), c.String()))
+	if len(res.Tables) != 1 || len(res.Tables[0].Rows) != 6 {
+		t.Fatalf("tables %+v:\n%s", res.Tables, res.Text)
+	}
+	if got := spanText(res.Text, res.Tables[0].Rows[3]); got != "name3  type3  a description of item 3 that is wide" {
+		t.Errorf("row %q", got)
+	}
+	var left, right []string
+	for i := range 10 {
+		left = append(left, fmt.Sprintf("left column line number %02d of", i))
+		right = append(right, fmt.Sprintf("right column line number %02d of", i))
+	}
+	res = extractBytes(t, pagesPDF(structureFonts(), textLines("F1", 72, 700, left...)+textLines("F1", 330, 700, right...)))
+	if len(res.Tables) != 0 {
+		t.Errorf("two columns of prose read as %d tables:\n%s", len(res.Tables), res.Text)
 	}
 }

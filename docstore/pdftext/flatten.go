@@ -124,28 +124,16 @@ func (in *inflater) inflate(data []byte) ([]byte, error) {
 // defined at the start of def; none if it cannot be read. The objects are
 // valid until the next call.
 func (in *inflater) packedObjects(def []byte, idLimit uint64) []packedObject {
-	i := bytes.Index(def, []byte("stream"))
-	if i < 0 || i > 4096 {
+	dict, body, ok := streamData(def)
+	if !ok {
 		return nil
 	}
-	dict := def[:i]
 	nm, fm := objStmNRE.FindSubmatch(dict), objStmFirstRE.FindSubmatch(dict)
 	if nm == nil || fm == nil || !flateOnlyRE.Match(dict) || bytes.Contains(dict, []byte("/DecodeParms")) {
 		return nil
 	}
 	n, _ := strconv.Atoi(string(nm[1]))
 	first, _ := strconv.Atoi(string(fm[1]))
-	p := i + len("stream")
-	if p < len(def) && def[p] == '\r' {
-		p++
-	}
-	if p < len(def) && def[p] == '\n' {
-		p++
-	}
-	body := def[p:]
-	if j := bytes.Index(body, []byte("endstream")); j >= 0 {
-		body = body[:j]
-	}
 	data, err := in.inflate(body)
 	if err != nil && len(data) == 0 {
 		return nil

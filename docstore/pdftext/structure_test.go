@@ -217,15 +217,26 @@ func TestStyleHeadings(t *testing.T) {
 	p2.WriteString(show("F1", 10, 300, 60, "2"))
 	res := extractBytes(t, pagesPDF(structureFonts(), p1.String(), p2.String()))
 	checkStructure(t, res)
-	want := []struct {
-		text  string
-		level int
-	}{
+	checkHeadings(t, res, structure.SourceStyle, []wantHeading{
 		{"A Guide to Test Documents", 1},
 		{"1 Getting started", 2},
 		{"1.1 Installing the parts", 3},
 		{"2 Going further", 2},
+	})
+	if len(res.Tables) != 1 || len(res.Tables[0].Header) != 1 || !strings.HasPrefix(spanText(res.Text, res.Tables[0].Header[0]), "Part") {
+		t.Errorf("the bold-headed table: %+v", res.Tables)
 	}
+}
+
+type wantHeading struct {
+	text  string
+	level int
+}
+
+// checkHeadings fails unless res has exactly the headings want, found
+// from src, each standing apart.
+func checkHeadings(t *testing.T, res *Result, src structure.Source, want []wantHeading) {
+	t.Helper()
 	var got []string
 	for _, h := range res.Headings {
 		got = append(got, fmt.Sprintf("%q L%d src%d", spanText(res.Text, h.Span), h.Level, h.Source))
@@ -235,13 +246,10 @@ func TestStyleHeadings(t *testing.T) {
 	}
 	for i, w := range want {
 		h := res.Headings[i]
-		if spanText(res.Text, h.Span) != w.text || h.Level != w.level || h.Source != structure.SourceStyle {
-			t.Errorf("heading %d: %s, want %q L%d style", i, got[i], w.text, w.level)
+		if spanText(res.Text, h.Span) != w.text || h.Level != w.level || h.Source != src {
+			t.Errorf("heading %d: %s, want %q L%d source %d", i, got[i], w.text, w.level, src)
 		}
 		checkHeadingLine(t, res.Text, h.Span)
-	}
-	if len(res.Tables) != 1 || len(res.Tables[0].Header) != 1 || !strings.HasPrefix(spanText(res.Text, res.Tables[0].Header[0]), "Part") {
-		t.Errorf("the bold-headed table: %+v", res.Tables)
 	}
 }
 
@@ -291,28 +299,11 @@ func outlinePDF() []byte {
 func TestOutlineHeadings(t *testing.T) {
 	res := extractBytes(t, outlinePDF())
 	checkStructure(t, res)
-	want := []struct {
-		text  string
-		level int
-	}{
+	checkHeadings(t, res, structure.SourceOutline, []wantHeading{
 		{"1 Introduction", 1},
 		{"1.1 Scope", 2},
 		{"2 Spreadsheet-like data", 1},
-	}
-	var got []string
-	for _, h := range res.Headings {
-		got = append(got, fmt.Sprintf("%q L%d src%d", spanText(res.Text, h.Span), h.Level, h.Source))
-	}
-	if len(res.Headings) != len(want) {
-		t.Fatalf("headings %v, want %v\n%s", got, want, res.Text)
-	}
-	for i, w := range want {
-		h := res.Headings[i]
-		if spanText(res.Text, h.Span) != w.text || h.Level != w.level || h.Source != structure.SourceOutline {
-			t.Errorf("heading %d: %s, want %q L%d outline", i, got[i], w.text, w.level)
-		}
-		checkHeadingLine(t, res.Text, h.Span)
-	}
+	})
 }
 
 // Headings the outline does not name take their levels from it: a

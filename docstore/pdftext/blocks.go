@@ -17,6 +17,7 @@ type block struct {
 	u0, u1, top, bot float32
 	table            *table    // the block is this table
 	head             *headMark // the block is a heading
+	pitch            float32   // the line pitch, when set by the block it was cut from
 }
 
 func (b *block) add(f *frag) {
@@ -224,9 +225,15 @@ func renderPage(blocks []*block) pageText {
 		var rows [][2]int
 		var capLine *frag
 		line := span{-1, -1}
-		if bl.table != nil {
+		switch {
+		case bl.table != nil:
 			text, rows = bl.table.render()
-		} else {
+		case bl.head != nil:
+			// a heading set on several lines is one line of text
+			for _, l := range bl.lines {
+				text = joinCell(text, l.text())
+			}
+		default:
 			for _, l := range bl.lines {
 				if _, ok := captions[l]; ok {
 					capLine = l
@@ -320,7 +327,10 @@ func joinSep(before, after string, open bool, beforeSize float32, next *frag) st
 func renderBlock(bl *block, want *frag) (string, span) {
 	at := span{-1, -1}
 	var b strings.Builder
-	pitch := medianPitch(bl)
+	pitch := bl.pitch
+	if pitch == 0 {
+		pitch = medianPitch(bl)
+	}
 	codeLeft := bl.u0 // left edge of the current run of typewriter lines
 	inline := false   // the previous line was a piece of code inside a sentence
 	for i, l := range bl.lines {

@@ -317,9 +317,9 @@ func splitHeadings(blocks []*block, runs []headRun) []*block {
 				continue
 			}
 			if r.i > at {
-				out = append(out, subBlock(bl.lines[at:r.i]))
+				out = append(out, subBlock(bl, at, r.i))
 			}
-			h := subBlock(bl.lines[r.i:r.j])
+			h := subBlock(bl, r.i, r.j)
 			h.head = &headMark{entry: r.entry, key: keyOf(bl.lines[r.i])}
 			out = append(out, h)
 			at = r.j
@@ -328,16 +328,22 @@ func splitHeadings(blocks []*block, runs []headRun) []*block {
 		case at == 0:
 			out = append(out, bl)
 		case at < len(bl.lines):
-			out = append(out, subBlock(bl.lines[at:]))
+			out = append(out, subBlock(bl, at, len(bl.lines)))
 		}
 	}
 	return out
 }
 
-func subBlock(lines []*frag) *block {
-	b := &block{}
-	for _, l := range lines {
+// subBlock is lines [i, j) of bl as a block of their own, whose lines are
+// joined as they were in bl: with its width and line pitch.
+func subBlock(bl *block, i, j int) *block {
+	b := &block{pitch: bl.pitch}
+	if b.pitch == 0 {
+		b.pitch = medianPitch(bl)
+	}
+	for _, l := range bl.lines[i:j] {
 		b.add(l)
 	}
+	b.u0, b.u1 = bl.u0, bl.u1
 	return b
 }

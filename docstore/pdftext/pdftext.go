@@ -44,10 +44,10 @@ type Result struct {
 	// reached), one sentence each.
 	Warnings []string
 	// Headings are the section headings in Text, in text order, none
-	// overlapping. Each Span covers the heading's line (or the up to three
-	// lines of a heading set on several) exactly, without the newline
-	// after it; a heading always stands on lines of its own, a blank line
-	// before and after. Level is 1 for the top level: the outline depth
+	// overlapping. Each Span covers the heading's line exactly, without
+	// the newline after it; a heading set on up to three lines of the
+	// page is one line of Text, which stands apart: a blank line before
+	// and after it. Level is 1 for the top level: the outline depth
 	// where the outline names the heading, otherwise the rank of its type
 	// (larger first, bold before regular at one size), fitted to the
 	// outline's levels when the document has one. Source is

@@ -190,21 +190,22 @@ func (c *candidate) take(f *frag, cells []cell) bool {
 		return true
 	}
 	x := cells[0]
-	if dv > 1.8*f.size || x.u1 > c.t.u1+2*f.size {
+	if dv > 2.5*f.size || x.u1 > c.t.u1+2*f.size {
 		return false
 	}
 	b := c.aligned(x)
 	switch {
-	case b > 0 && abs32(x.u0-c.bands[b].u0) <= tol && len(c.t.rows) > 0:
+	case b > 0 && abs32(x.u0-c.bands[b].u0) <= tol && len(c.t.rows) > 0 && dv <= 1.8*f.size:
 		// continues the cell of band b in the row above
 		c.t.rows[len(c.t.rows)-1].lines = append(c.t.rows[len(c.t.rows)-1].lines, f)
 		c.lines = append(c.lines, f)
 		c.lastV = f.v
 		c.extend(f)
 		return true
-	case b == 0 && abs32(x.u0-c.bands[0].u0) <= tol && x.u1 <= c.bands[min(1, len(c.bands)-1)].u0+tol:
-		// a label in the first column (a group of rows, or a label
-		// wrapped onto the next line)
+	case b == 0 && abs32(x.u0-c.bands[0].u0) <= tol && (x.u1 <= c.bands[min(1, len(c.bands)-1)].u0+tol || x.u1-x.u0 <= 0.4*(c.t.u1-c.t.u0)):
+		// a label in the first column: a group of rows, a label wrapped
+		// onto the next line, or a term too long to leave room for its
+		// description, which starts on the next line
 		c.addRow(f, cells, false)
 		return true
 	}
@@ -393,9 +394,14 @@ func mergeBands(bs []column) []column {
 	return out
 }
 
-// column returns the column a cell falls in: the one it overlaps most, or
-// the nearest.
+// column returns the column a cell falls in: the one whose left edge it
+// starts at, else the one it overlaps most, or the nearest.
 func (t *table) column(x cell) int {
+	for i, c := range t.cols {
+		if abs32(x.u0-c.u0) <= max(0.8*t.size, 3) {
+			return i
+		}
+	}
 	best, bestOv := 0, float32(-math.MaxFloat32)
 	for i, c := range t.cols {
 		ov := min(x.u1, c.u1) - max(x.u0, c.u0)

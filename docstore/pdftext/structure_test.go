@@ -129,7 +129,8 @@ func TestFinancialTable(t *testing.T) {
 }
 
 // A manual's option list, the option and its description side by side,
-// keeps each option on one line with its whole description.
+// keeps each option on one line with its whole description, also when the
+// option is too long and its description starts on the next line.
 func TestOptionTable(t *testing.T) {
 	var c strings.Builder
 	c.WriteString(body(72, 720, 4))
@@ -138,16 +139,20 @@ func TestOptionTable(t *testing.T) {
 	c.WriteString(show("F1", 10, 72, 636, "-v") + show("F1", 10, 130, 636, "prints the version and exits."))
 	c.WriteString(show("F1", 10, 72, 624, "-o FILE") + show("F1", 10, 130, 624, "writes the output to FILE instead of"))
 	c.WriteString(show("F1", 10, 130, 612, "the standard output."))
-	c.WriteString(body(72, 580, 3))
+	// a term too long for the column, its description below it
+	c.WriteString(show("F1", 10, 72, 594, "--long-option-name"))
+	c.WriteString(show("F1", 10, 130, 582, "is accepted and ignored."))
+	c.WriteString(body(72, 550, 3))
 	res := extractBytes(t, pagesPDF(structureFonts(), c.String()))
 	if len(res.Tables) != 1 {
 		t.Fatalf("%d tables, want 1:\n%s", len(res.Tables), res.Text)
 	}
 	tb := res.Tables[0]
 	want := []string{
-		"-p       tells the program to print the whole file, not only its first page.",
-		"-v       prints the version and exits.",
-		"-o FILE  writes the output to FILE instead of the standard output.",
+		"-p                  tells the program to print the whole file, not only its first page.",
+		"-v                  prints the version and exits.",
+		"-o FILE             writes the output to FILE instead of the standard output.",
+		"--long-option-name  is accepted and ignored.",
 	}
 	if len(tb.Header) != 0 || tb.Caption != (structure.Span{}) {
 		t.Errorf("header %v caption %v, want none", tb.Header, tb.Caption)

@@ -231,7 +231,7 @@ func matchOutline(blocks []*block, ds docStyle, outline []*outlineEntry) []headR
 			for i, l := range bl.lines {
 				compacts[bi][i] = compact(l.text())
 				if cells := lineCells(l); len(cells) > 1 {
-					firsts[l] = cells[0].text
+					firsts[l] = cells[0].text()
 				}
 			}
 		}

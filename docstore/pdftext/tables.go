@@ -19,7 +19,21 @@ import (
 // cell is a run of words of one line between wide gaps.
 type cell struct {
 	u0, u1 float32
-	text   string
+	words  []word
+}
+
+func (c cell) text() string {
+	if len(c.words) == 1 {
+		return c.words[0].text
+	}
+	var b strings.Builder
+	for i, w := range c.words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w.text)
+	}
+	return b.String()
 }
 
 // column is a band of the page that a table's cells of one column share.
@@ -82,14 +96,7 @@ func lineCells(f *frag) []cell {
 			continue
 		}
 		ws := f.words[start:i]
-		var b strings.Builder
-		for j, w := range ws {
-			if j > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(w.text)
-		}
-		cells = append(cells, cell{u0: ws[0].u0, u1: ws[len(ws)-1].u1, text: b.String()})
+		cells = append(cells, cell{u0: ws[0].u0, u1: ws[len(ws)-1].u1, words: ws})
 		start = i
 	}
 	return cells
@@ -371,7 +378,7 @@ func tableLines(order []*frag) ([]*frag, map[*frag][]*frag) {
 // before it in another cell).
 func commentedCode(f *frag) bool {
 	cells := lineCells(f)
-	last := cells[len(cells)-1].text
+	last := cells[len(cells)-1].words[0].text
 	for _, m := range []string{"#", "//", "--", ";", "%", "/*"} {
 		if strings.HasPrefix(last, m) {
 			return true
@@ -420,7 +427,7 @@ func (t *table) fillCells() {
 		for _, l := range r.lines {
 			for _, x := range lineCells(l) {
 				i := t.column(x)
-				r.cells[i] = joinCell(r.cells[i], x.text)
+				r.cells[i] = joinCell(r.cells[i], x.text())
 			}
 		}
 	}

@@ -13,10 +13,15 @@ import (
 )
 
 // The library reads an object packed in an object stream by inflating the
-// stream from its start, again for every object. Reading the outline and
-// the named destinations touches thousands of small objects packed a
-// hundred to a stream, so they are read from a copy of the file in which
-// each object stream is inflated once and its objects written out plain.
+// stream from its start, again for every object: the page tree, the fonts,
+// the outline and the named destinations are thousands of small objects
+// packed a hundred to a stream. The document is read instead from a copy
+// of the file in which each object stream is inflated once and its objects
+// are written out plain.
+
+// maxFlatBytes bounds the files read through a flattened copy, which
+// holds the file and its inflated object streams in memory.
+const maxFlatBytes = 64 << 20
 
 var (
 	objStmNRE     = regexp.MustCompile(`/N\s+(\d+)`)
@@ -25,12 +30,20 @@ var (
 )
 
 // flatReader returns a Reader over a copy of the file whose packed objects
-// are also plain objects, or nil when the file packs none or cannot be
-// copied so (encrypted, too large, damaged).
+// are plain objects, or nil when the file packs none or the copy could
+// read differently from the file: encrypted, too large, an object stream
+// it cannot inflate, an object defined both plain and packed or twice
+// packed (which one is current only the file's cross-reference chain
+// says).
 func flatReader(r io.ReaderAt, size int64, trailer pdf.Value) *pdf.Reader {
-	root := refKeys(trailer)["Root"]
-	if size > maxRepairBytes || root == "" {
+	refs := refKeys(trailer)
+	root := refs["Root"]
+	if size > maxFlatBytes || root == "" {
 		return nil
+	}
+	extra := ""
+	if info := refs["Info"]; info != "" {
+		extra = " /Info " + info + " R"
 	}
 	data := make([]byte, size)
 	if n, _ := r.ReadAt(data, 0); int64(n) != size {
@@ -47,9 +60,13 @@ func flatReader(r io.ReaderAt, size int64, trailer pdf.Value) *pdf.Reader {
 	b.Grow(len(data))
 	var in inflater
 	for _, sid := range streams {
-		for _, o := range in.packedObjects(data[entries[sid].off:], idLimit) {
+		objs := in.packedObjects(data[entries[sid].off:], idLimit)
+		if objs == nil {
+			return nil
+		}
+		for _, o := range objs {
 			if _, ok := entries[o.id]; ok {
-				continue // a plain definition wins
+				return nil
 			}
 			entries[o.id] = xrefEntry{typ: 1, off: int64(len(data)+b.Len()) + 1}
 			maxID = max(maxID, o.id)
@@ -59,7 +76,7 @@ func flatReader(r io.ReaderAt, size int64, trailer pdf.Value) *pdf.Reader {
 		}
 	}
 	tail := &b
-	appendXrefAt(tail, int64(len(data)), entries, maxID, root+" R", "")
+	appendXrefAt(tail, int64(len(data)), entries, maxID, root+" R", extra)
 	whole := joinedReader{data, tail.Bytes()}
 	rd, err := pdf.NewReader(whole, whole.size())
 	if err != nil {

@@ -2,7 +2,6 @@ package pdftext
 
 import (
 	"context"
-	"io"
 	"math"
 	"regexp"
 	"slices"
@@ -29,26 +28,6 @@ type outlineEntry struct {
 	page  int     // the page it leads to (0-based), or -1
 	top   float32 // the v of the destination's top edge on that page, or NaN
 	found bool    // matched to a line of the text
-}
-
-// maxFlatBytes bounds the files whose outline is read from a flattened
-// copy (which costs twice the file's size in memory while it is read).
-const maxFlatBytes = 64 << 20
-
-// documentOutline reads the outline of the file in r, which rd reads,
-// from a flattened copy when the file packs its objects in streams.
-func documentOutline(ctx context.Context, r io.ReaderAt, size int64, rd *pdf.Reader, pages []pageRef) []*outlineEntry {
-	if rd.Trailer().Key("Root").Key("Outlines").Key("First").Kind() != pdf.Dict {
-		return nil
-	}
-	if size <= maxFlatBytes {
-		if flat := flatReader(r, size, rd.Trailer()); flat != nil {
-			if out := readOutline(ctx, flat, pages); len(out) > 0 {
-				return out
-			}
-		}
-	}
-	return readOutline(ctx, rd, pages)
 }
 
 // readOutline lists the outline items in document order with the page

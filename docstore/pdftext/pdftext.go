@@ -135,6 +135,9 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 		// escape that was never formatted).
 		return nil, 0, fmt.Errorf("%w (%s)", ErrMalformed, strings.ReplaceAll(msg, "%%", "%"))
 	}
+	if flat := flatReader(r, size, rd.Trailer()); flat != nil {
+		rd = flat // packed objects are read without inflating their stream for each
+	}
 	res = &Result{Title: cleanTitle(rd.Trailer().Key("Info").Key("Title").Text())}
 	pages, err := walkPages(rd.Trailer().Key("Root").Key("Pages"))
 	if err != nil {
@@ -144,7 +147,7 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 
 	// the outline is read while the pages are laid out
 	outline := make(chan []*outlineEntry, 1)
-	go func() { outline <- documentOutline(ctx, r, size, rd, pages) }()
+	go func() { outline <- readOutline(ctx, rd, pages) }()
 	layouts, err := layoutPages(ctx, pages, progress)
 	if err != nil {
 		return nil, 0, err

@@ -121,7 +121,13 @@ func scanObjects(data []byte, idLimit uint64) (entries map[uint32]xrefEntry, max
 		}
 		entries[uint32(id)] = xrefEntry{typ: 1, gen: uint16(gen), off: int64(start)}
 		maxID = max(maxID, uint32(id))
+		// the start of the object's dictionary, not the next object's
 		head := data[k+3 : min(len(data), k+3+400)]
+		for _, end := range []string{"endobj", "stream"} {
+			if e := bytes.Index(head, []byte(end)); e >= 0 {
+				head = head[:e]
+			}
+		}
 		if objStmRE.Match(head) {
 			streams = append(streams, uint32(id))
 		}

@@ -264,6 +264,7 @@ func FuzzExtract(f *testing.F) {
 	}
 	f.Add(pagesPDF(testFonts(), textLines("F1", 72, 700, "A small page.")))
 	f.Add(outlinePDF())
+	f.Add(objStmPDF(false))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		type out struct {
 			res *Result

@@ -86,6 +86,7 @@ func placeStructure(pages []pageText, starts []int32, ends []pageEnd, text strin
 	}
 	var heads []structure.Heading
 	var keys []styleKey
+	var onPage []int
 	var entries []*outlineEntry
 	var tables []structure.Table
 	for i := range pages {
@@ -96,6 +97,7 @@ func placeStructure(pages []pageText, starts []int32, ends []pageEnd, text strin
 			}
 			heads = append(heads, structure.Heading{Span: sp})
 			keys = append(keys, h.key)
+			onPage = append(onPage, i)
 			entries = append(entries, h.entry)
 		}
 		for _, t := range pages[i].tables {
@@ -121,7 +123,7 @@ func placeStructure(pages []pageText, starts []int32, ends []pageEnd, text strin
 			}
 		}
 	}
-	setLevels(heads, keys, entries)
+	setLevels(heads, keys, onPage, entries)
 	return heads, tables
 }
 
@@ -144,16 +146,21 @@ func trimSpan(text string, s structure.Span) structure.Span {
 
 // setLevels gives each heading its level. One the outline names has its
 // outline depth. Without an outline, a heading's level is the rank of its
-// type (larger first, bold before regular at one size). With one, a
-// heading the outline does not name is a subheading of the outline
-// heading before it when set smaller, its sibling when set alike; set
-// larger, it has the level most outline headings of the nearest size at
-// or above its own have.
-func setLevels(heads []structure.Heading, keys []styleKey, entries []*outlineEntry) {
+// type (larger first, bold before regular at one size) among the largest
+// type and those used on more than one page; a type used on one page only
+// (a title page's lines) is one level below the ranked type above it. With
+// an outline, a heading the outline does not name is a subheading of the
+// outline heading before it when set smaller, its sibling when set alike;
+// set larger, it has the level most outline headings of the nearest size
+// at or above its own have. onPage holds each heading's page.
+func setLevels(heads []structure.Heading, keys []styleKey, onPage []int, entries []*outlineEntry) {
 	votes := map[styleKey]map[int]int{}
-	distinct := map[styleKey]bool{}
+	pages := map[styleKey]map[int]bool{}
 	for i, k := range keys {
-		distinct[k] = true
+		if pages[k] == nil {
+			pages[k] = map[int]bool{}
+		}
+		pages[k][onPage[i]] = true
 		if e := entries[i]; e != nil {
 			if votes[k] == nil {
 				votes[k] = map[int]int{}
@@ -162,8 +169,8 @@ func setLevels(heads []structure.Heading, keys []styleKey, entries []*outlineEnt
 		}
 	}
 	if len(votes) == 0 {
-		order := make([]styleKey, 0, len(distinct))
-		for k := range distinct {
+		order := make([]styleKey, 0, len(pages))
+		for k := range pages {
 			order = append(order, k)
 		}
 		slices.SortFunc(order, func(a, b styleKey) int {
@@ -178,12 +185,18 @@ func setLevels(heads []structure.Heading, keys []styleKey, entries []*outlineEnt
 			}
 			return 1
 		})
-		rank := make(map[styleKey]int, len(order))
+		level := make(map[styleKey]int, len(order))
+		rank := 0 // the level of the last ranked type
 		for i, k := range order {
-			rank[k] = min(i+1, maxLevel)
+			if i == 0 || len(pages[k]) > 1 {
+				rank++
+				level[k] = min(rank, maxLevel)
+				continue
+			}
+			level[k] = min(rank+1, maxLevel)
 		}
 		for i := range heads {
-			heads[i].Level, heads[i].Source = rank[keys[i]], structure.SourceStyle
+			heads[i].Level, heads[i].Source = level[keys[i]], structure.SourceStyle
 		}
 		return
 	}

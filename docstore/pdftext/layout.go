@@ -372,11 +372,19 @@ func newFrag(ws []word) frag {
 	f.v = big.v
 	f.top, f.bot = big.v-0.75*big.size, big.v+0.25*big.size
 	f.mono = n > 0 && float32(mono) >= 0.8*float32(n)
-	// a list's number may be set in the text face before a bold title
-	nb := n
-	if w := ws[0]; len(ws) > 1 && w.bold == 0 && (itemStart(w.text) || sectionNumRE.MatchString(w.text+" ")) {
-		nb -= w.n
+	// A list's number may be set in the text face before a bold title,
+	// and code in a bold title in the typewriter face; a line whose first
+	// word is not bold is a sentence with words in bold.
+	nb, first := n, ws[0]
+	if len(ws) > 1 && first.bold == 0 && (itemStart(first.text) || sectionNumRE.MatchString(first.text+" ")) {
+		nb -= first.n
+		first = ws[1]
 	}
-	f.bold = nb > 0 && float32(bold) >= 0.8*float32(nb)
+	for _, w := range ws {
+		if w.mono == w.n && w.bold == 0 && nb > w.n {
+			nb -= w.n
+		}
+	}
+	f.bold = nb > 0 && float32(bold) >= 0.8*float32(nb) && 2*first.bold >= first.n
 	return f
 }

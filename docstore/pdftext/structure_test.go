@@ -318,7 +318,7 @@ func TestLevelsMergeWithOutline(t *testing.T) {
 	heads := []structure.Heading{{}, {}, {}, {}}
 	keys := []styleKey{{20, false}, {14, true}, {10, true}, {14, true}}
 	entries := []*outlineEntry{nil, {level: 1}, nil, nil}
-	setLevels(heads, keys, entries)
+	setLevels(heads, keys, []int{0, 1, 1, 2}, entries)
 	got := []int{heads[0].Level, heads[1].Level, heads[2].Level, heads[3].Level}
 	if fmt.Sprint(got) != "[1 1 2 1]" {
 		t.Errorf("levels %v, want [1 1 2 1]", got)

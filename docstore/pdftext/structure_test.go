@@ -185,9 +185,10 @@ func TestNotTables(t *testing.T) {
 	}
 }
 
-// Headings set in larger or bold type are found; bold words in a
-// paragraph, a bold term opening a paragraph, a bold sentence, a table's
-// bold header row and a page number are not headings.
+// Headings set in larger or bold type are found, with levels by the rank
+// of their type; bold words in a paragraph, a bold term opening a
+// paragraph, a bold sentence, a line with all but its first word bold, a
+// table's bold header row and a page number are not headings.
 func TestStyleHeadings(t *testing.T) {
 	var p1, p2 strings.Builder
 	p1.WriteString(show("F1", 20, 72, 740, "A Guide to Test Documents"))
@@ -219,6 +220,12 @@ func TestStyleHeadings(t *testing.T) {
 	p1.WriteString(show("F1", 10, 300, 60, "1"))
 	p2.WriteString(show("F3", 14, 72, 740, "2 Going further"))
 	p2.WriteString(body(72, 716, 4))
+	// a subheading with code in it, set in the typewriter face
+	p2.WriteString(show("F3", 10, 72, 660, "2.1 Calling") + show("F2", 10, 132, 660, ".Call"))
+	p2.WriteString(body(72, 648, 3))
+	// a cross-reference in bold, after a word that is not
+	p2.WriteString(show("F1", 10, 72, 600, "See") + show("F3", 10, 92, 600, "set vxrange (p. 213)"))
+	p2.WriteString(body(72, 580, 2))
 	p2.WriteString(show("F1", 10, 300, 60, "2"))
 	res := extractBytes(t, pagesPDF(structureFonts(), p1.String(), p2.String()))
 	checkStructure(t, res)
@@ -227,6 +234,7 @@ func TestStyleHeadings(t *testing.T) {
 		{"1 Getting started", 2},
 		{"1.1 Installing the parts", 3},
 		{"2 Going further", 2},
+		{"2.1 Calling .Call", 3},
 	})
 	if len(res.Tables) != 1 || len(res.Tables[0].Header) != 1 || !strings.HasPrefix(spanText(res.Text, res.Tables[0].Header[0]), "Part") {
 		t.Errorf("the bold-headed table: %+v", res.Tables)

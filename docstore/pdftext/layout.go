@@ -27,9 +27,15 @@ type frag struct {
 	cell      bool // a line of a table
 }
 
-func (f *frag) text() string {
+func (f *frag) text() string { return joinWords(f.words) }
+
+// joinWords is the words' text joined by spaces.
+func joinWords(ws []word) string {
+	if len(ws) == 1 {
+		return ws[0].text
+	}
 	var b strings.Builder
-	for i, w := range f.words {
+	for i, w := range ws {
 		if i > 0 {
 			b.WriteByte(' ')
 		}

@@ -22,19 +22,7 @@ type cell struct {
 	words  []word
 }
 
-func (c cell) text() string {
-	if len(c.words) == 1 {
-		return c.words[0].text
-	}
-	var b strings.Builder
-	for i, w := range c.words {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(w.text)
-	}
-	return b.String()
-}
+func (c cell) text() string { return joinWords(c.words) }
 
 // column is a band of the page that a table's cells of one column share.
 type column struct {

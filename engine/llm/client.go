@@ -57,6 +57,8 @@ type Client struct {
 	url        string // the endpoint, without credentials, for messages
 	sleep      func(context.Context, time.Duration) error
 	maxRetries int
+
+	hc *http.Client // for the servers' own endpoints (server.go)
 }
 
 // Option configures a Client.
@@ -100,6 +102,7 @@ func New(cfg config.Config, opts ...Option) (*Client, error) {
 	for _, o := range opts {
 		o(c, hc)
 	}
+	c.hc = hc
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.Endpoint()
 	oc.HTTPClient = &doer{hc: hc}

@@ -88,6 +88,10 @@ type Config struct {
 	ConnectTimeout time.Duration `toml:"connect_timeout" json:"connect_timeout"`
 	// EmbedBatch is how many texts go in one embeddings request.
 	EmbedBatch int `toml:"embed_batch" json:"embed_batch"`
+	// Answers is how far one answer may go, and Judge the model that
+	// scores answers in `citelens eval --judge` (answers.go).
+	Answers
+	Judge Judge `toml:"-" json:"judge"`
 	// Theme is the terminal UI's colour theme, from the file's [tui]
 	// section ("" means chosen from the terminal's background). It lives
 	// here because this is where the one config file is read.
@@ -112,6 +116,7 @@ func Default() Config {
 		Timeout:        DefaultTimeout,
 		ConnectTimeout: DefaultConnectTimeout,
 		EmbedBatch:     DefaultEmbedBatch,
+		Answers:        Answers{AnswerTimeout: DefaultAnswerTimeout, MaxStatements: DefaultMaxStatements},
 		Sources:        map[string]string{},
 	}
 }
@@ -153,7 +158,8 @@ type fileConfig struct {
 	Timeout        *time.Duration `toml:"timeout"`
 	ConnectTimeout *time.Duration `toml:"connect_timeout"`
 	EmbedBatch     *int           `toml:"embed_batch"`
-	TUI            struct {
+	answerFile
+	TUI struct {
 		Theme *string `toml:"theme"`
 	} `toml:"tui"`
 }
@@ -238,6 +244,7 @@ func (c *Config) readFile(path string) error {
 		c.Temperature = *f.Temperature
 		c.Sources["temperature"] = "file"
 	}
+	c.readAnswerFile(f.answerFile)
 	if f.APIKey != nil && *f.APIKey != "" {
 		w := fmt.Sprintf("the config file %s holds an API key; prefer setting %s in the environment so the key is not stored in a file", path, EnvAPIKey)
 		if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
@@ -286,7 +293,7 @@ func (c *Config) readEnv(getenv func(string) string) error {
 		c.Timeout = d
 		c.Sources["timeout"] = "env " + EnvTimeout
 	}
-	return nil
+	return c.readAnswerEnv(getenv)
 }
 
 // parseTimeout accepts a Go duration ("90s") or a bare number of seconds.
@@ -335,7 +342,7 @@ func (c *Config) validate() error {
 	case c.EmbedBatch < 1 || c.EmbedBatch > 2048:
 		return bad("embed_batch", "is %d; it must be between 1 and 2048", c.EmbedBatch)
 	}
-	return nil
+	return c.validateAnswers(bad)
 }
 
 // Endpoint is the base URL requests go to.
@@ -416,6 +423,11 @@ func (c Config) Settings() []Setting {
 		str("timeout", c.Timeout.String()),
 		str("connect_timeout", c.ConnectTimeout.String()),
 		str("embed_batch", strconv.Itoa(c.EmbedBatch)),
+		str("answer_timeout", c.AnswerTimeout.String()),
+		str("max_statements", strconv.Itoa(c.MaxStatements)),
+		str("judge_model", c.Judge.Model),
+		str("judge_base_url", RedactURL(c.Judge.BaseURL)),
+		{"judge_api_key", keyState(c.Judge.APIKey), src("judge_api_key", false)},
 		str("tui.theme", c.Theme),
 	}
 }

@@ -51,6 +51,10 @@ type Server struct {
 	key       string
 	omitUsage bool
 	nextID    int
+
+	kind   string // the real server it behaves like (servers.go)
+	window int    // its context window in tokens; 0: unlimited
+	loaded bool   // Ollama: the model shows as loaded in /api/ps
 }
 
 // Option configures a Server.
@@ -95,6 +99,10 @@ func Start(opts ...Option) *Server {
 	mux.HandleFunc("POST /v1/chat/completions", s.handleChat)
 	mux.HandleFunc("POST /v1/embeddings", s.handleEmbeddings)
 	mux.HandleFunc("GET /v1/models", s.handleModels)
+	mux.HandleFunc("GET /props", s.handleProps)
+	mux.HandleFunc("POST /tokenize", s.handleTokenize)
+	mux.HandleFunc("POST /api/show", s.handleOllama)
+	mux.HandleFunc("GET /api/ps", s.handleOllama)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.record(r, nil, nil, nil)
 		writeError(w, http.StatusNotFound, "invalid_request_error", "", fmt.Sprintf("no route for %s %s", r.Method, r.URL.Path))

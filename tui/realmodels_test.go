@@ -7,8 +7,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	_ "github.com/citelens/citelens/engine/longcite"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	_ "github.com/citelens/citelens/engine/longcite"
 	"github.com/citelens/citelens/internal/enginetest"
 )
 

@@ -88,10 +88,10 @@ type entry struct {
 	// shown dimmed on one line while it streams; thoughtWords counts it.
 	thought      []byte
 	thoughtWords int
-	usage      citations.Usage
-	planText   string // the strategy's plan in one line (citations.PlanLines)
-	err        string // why there is no answer, or why it is partial
-	fix        string // what to do about err, when something can be done
+	usage        citations.Usage
+	planText     string // the strategy's plan in one line (citations.PlanLines)
+	err          string // why there is no answer, or why it is partial
+	fix          string // what to do about err, when something can be done
 	// markdown: the statements were written by a model, in Markdown, and
 	// are rendered as such; otherwise (quotes) they are shown verbatim.
 	markdown bool

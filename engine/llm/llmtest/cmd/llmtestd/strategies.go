@@ -32,7 +32,8 @@ import (
 //   - RAC-C: the best snippets, cited;
 //   - asked to answer "unanswerable" when the text lacks the answer
 //     (okra-precise), "Unanswerable" when no shown sentence holds half the
-//     question's terms.
+//     question's terms;
+//   - the judge's prompts of `citelens eval --judge` (llmtest.Judge).
 //
 // "Best" is always most index terms shared with the question (or the
 // statement, or the sub-question), first in order on ties.
@@ -40,6 +41,9 @@ import (
 // respondTo answers one request: a strategy's prompt recognised here, or
 // respond's LongCite answers, RAIDD derivations and "OK.".
 func respondTo(r llmtest.ChatRequest, cites int) llmtest.Reply {
+	if reply, ok := llmtest.Judge(r); ok {
+		return reply // eval --judge's prompts
+	}
 	if len(r.Messages) > 0 && r.Messages[0].Role == "system" {
 		sys := r.Messages[0].Content
 		switch {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/internal/enginetest"
 )
@@ -124,4 +126,34 @@ func hasWarning(ans *citations.Answer, part string) bool {
 		}
 	}
 	return false
+}
+
+// Against a server that never answers, no strategy waits out the request
+// timeout more than once: after the first call times out, the answer's
+// other calls fail at once (okra used to ask its analyzer, then answer
+// without it, and take twice the timeout).
+func TestSilentServerCostsOneTimeout(t *testing.T) {
+	lib, _ := enginetest.TextLibrary(t, "films.txt", films)
+	srv := llmtest.New(t, llmtest.WithResponder(func(llmtest.ChatRequest) llmtest.Reply {
+		return llmtest.Reply{HeaderDelay: time.Minute}
+	}))
+	cfg := enginetest.Config(srv)
+	cfg.Timeout = 200 * time.Millisecond
+	env := enginetest.Env(t, lib, cfg)
+	for _, info := range engine.Strategies() {
+		if !info.NeedsLLM || strings.HasPrefix(info.Name(), "raidd") { // raidd answers only once derived
+			continue
+		}
+		t.Run(info.Name(), func(t *testing.T) {
+			before := len(srv.ChatRequests())
+			s, _ := engine.New(info.Name(), env)
+			_, err := engine.Run(t.Context(), env, s, engine.Request{Question: "Were Scott Derrickson and Ed Wood of the same nationality?"}, nil)
+			if !errors.Is(err, llm.ErrTimeout) {
+				t.Errorf("err %v", err)
+			}
+			if n := len(srv.ChatRequests()) - before; n != 1 {
+				t.Errorf("%d chat requests to a silent server", n)
+			}
+		})
+	}
 }

@@ -84,6 +84,15 @@ var (
 	containerKeys = []string{"answer", "response", "output", "result", "statements", "sentences", "answers", "content", "text"}
 )
 
+// nonEmpty is rs as the statements of a segment: none when it has neither
+// text nor citations.
+func (rs RawStatement) nonEmpty() []RawStatement {
+	if rs.Text == "" && len(rs.Refs) == 0 && len(rs.Garbled) == 0 {
+		return nil
+	}
+	return []RawStatement{rs}
+}
+
 // fromJSON turns a JSON answer into statements.
 func fromJSON(v any) []RawStatement {
 	switch v := v.(type) {
@@ -108,10 +117,7 @@ func fromJSON(v any) []RawStatement {
 				refs, garbled := citeValue(cite)
 				rs.Refs = append(rs.Refs, refs...)
 				rs.Garbled = append(rs.Garbled, garbled...)
-				if rs.Text == "" && len(rs.Refs) == 0 && len(rs.Garbled) == 0 {
-					return nil
-				}
-				return []RawStatement{rs}
+				return rs.nonEmpty()
 			}
 		}
 		var out []RawStatement
@@ -325,10 +331,7 @@ func segment(text []byte, tagged, unclosed bool, refs []Ref, garbled []string) [
 			rs.Refs = append(rs.Refs, refs...)
 		}
 		rs.Garbled = append(rs.Garbled, garbled...)
-		if rs.Text == "" && len(rs.Refs) == 0 && len(rs.Garbled) == 0 {
-			return nil
-		}
-		return []RawStatement{rs}
+		return rs.nonEmpty()
 	}
 	var out []RawStatement
 	for _, para := range paragraphs(dropFences(text)) {

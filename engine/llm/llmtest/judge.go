@@ -70,22 +70,34 @@ func Judge(req ChatRequest) (Reply, bool) {
 
 // termShare is the share of want's distinct index terms that text holds.
 func termShare(want, text string) float64 {
-	w := map[string]bool{}
-	for _, t := range textproc.Terms(want) {
-		w[t] = true
-	}
+	w := TermSet(want)
 	if len(w) == 0 {
 		return 0
 	}
-	has := 0
+	return float64(Overlap(text, w)) / float64(len(w))
+}
+
+// TermSet is the set of text's index terms (textproc.Terms).
+func TermSet(text string) map[string]bool {
+	m := map[string]bool{}
+	for _, t := range textproc.Terms(text) {
+		m[t] = true
+	}
+	return m
+}
+
+// Overlap counts the distinct index terms of text that are in want: how
+// the scripted models tell what a text is about.
+func Overlap(text string, want map[string]bool) int {
+	n := 0
 	seen := map[string]bool{}
 	for _, t := range textproc.Terms(text) {
-		if w[t] && !seen[t] {
+		if want[t] && !seen[t] {
 			seen[t] = true
-			has++
+			n++
 		}
 	}
-	return float64(has) / float64(len(w))
+	return n
 }
 
 func ceil(x float64) int {

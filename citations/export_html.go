@@ -31,7 +31,7 @@ func WriteHTML(w io.Writer, a *Answer) error {
 			hc := htmlCitation{
 				N: n, ID: fmt.Sprintf("c%d", n), Statement: hs.ID,
 				Doc:   textproc.Printable(c.DocName),
-				Where: fmt.Sprintf("%s, %s", pageLabel(c.Page), sentenceLabel(c.First, c.Last)),
+				Where: where(c),
 				Bytes: fmt.Sprintf("bytes %d–%d", c.Start, c.End),
 				Text:  textproc.Printable(c.Text),
 			}
@@ -190,3 +190,13 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 </body>
 </html>
 `))
+
+// where says where a citation is: page, sentences, and the heading path
+// it lies under.
+func where(c Span) string {
+	w := fmt.Sprintf("%s, %s", c.PageLabel(), sentenceLabel(c.First, c.Last))
+	if c.Heading != "" {
+		w += ", under " + textproc.OneLine(c.Heading)
+	}
+	return w
+}

@@ -4,16 +4,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/citelens/citelens/docstore/textproc"
 )
 
 // WriteJSON writes a as indented JSON: every field, lossless (ReadJSON reads
 // it back). Citations carry their document, name, sentence and byte ranges,
 // page and the exact cited text; verdicts their level, score and judge.
+// Quotes stay readable ("<", not "\u003c"); C1 controls and bidi overrides
+// are written as \u escapes (textproc.WriteJSON), which read back the same.
 func WriteJSON(w io.Writer, a *Answer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false) // quotes stay readable: "<" not "\u003c"
-	if err := enc.Encode(a); err != nil {
+	if err := textproc.WriteJSON(w, a, "  "); err != nil {
 		return fmt.Errorf("writing the answer as JSON: %w", err)
 	}
 	return nil

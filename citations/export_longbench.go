@@ -1,7 +1,6 @@
 package citations
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -9,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
 )
 
 // DocLookup returns a stored document (with its text and sentences) by ID.
@@ -177,10 +177,9 @@ func WriteLongBenchCite(w io.Writer, docs DocLookup, answers ...*Answer) error {
 		}
 		recs = append(recs, r)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false) // "<statement>" stays as written, as ensure_ascii=False does
-	if err := enc.Encode(recs); err != nil {
+	// "<statement>" stays as written, as ensure_ascii=False does; C1 and
+	// bidi controls are escaped (textproc.WriteJSON).
+	if err := textproc.WriteJSON(w, recs, "  "); err != nil {
 		return fmt.Errorf("writing LongBench-Cite JSON: %w", err)
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/citelens/citelens/docstore/textproc"
 )
@@ -16,10 +17,17 @@ import (
 // the document's text — under its document name, page and sentence range
 // (the indices `citelens show --sentences` prints) and its support verdict. Unsupported citations are
 // marked in bold.
+//
+// Statements are escaped like the quotes (statementMD): whatever a model
+// writes, or a document steers it to write, renders as text, so a
+// statement cannot forge a footnote (its verdict), a link, an image, raw
+// HTML or a heading, nor hide the answer from a renderer that drops HTML.
 func WriteMarkdown(w io.Writer, a *Answer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# %s\n\n", oneLineMD(a.Question))
-	fmt.Fprintf(bw, "*%s*\n\n", oneLineMD(byline(a)))
+	if by := byline(a); by != "" {
+		fmt.Fprintf(bw, "*%s*\n\n", oneLineMD(by))
+	}
 	if a.Partial {
 		msg := "This answer is incomplete"
 		if a.Error != "" {
@@ -38,14 +46,7 @@ func WriteMarkdown(w io.Writer, a *Answer) error {
 				bw.WriteString("\n\n")
 			}
 		}
-		if s.IsQuote() {
-			// The statement is the document's own text (the extractive
-			// strategy quotes): escaped like the footnotes' quotes, so a
-			// line such as "> x <- 1" stays text, not Markdown.
-			bw.WriteString(escapeMD(text))
-		} else {
-			bw.WriteString(textproc.Printable(text))
-		}
+		bw.WriteString(statementMD(text))
 		if body := footnote(&s); body != nil {
 			notes = append(notes, body)
 			fmt.Fprintf(bw, "[^%d]", len(notes))
@@ -100,7 +101,10 @@ func footnote(s *Statement) []string {
 	}
 	var lines []string
 	for i, c := range s.Citations {
-		head := fmt.Sprintf("%s, %s, %s", escapeMD(c.DocName), pageLabel(c.Page), sentenceLabel(c.First, c.Last))
+		head := fmt.Sprintf("%s, %s, %s", escapeMD(c.DocName), c.PageLabel(), sentenceLabel(c.First, c.Last))
+		if c.Heading != "" {
+			head += ", under " + escapeMD(textproc.OneLine(c.Heading))
+		}
 		if i < len(s.Support) && s.Support[i].Level != "" {
 			v := s.Support[i]
 			label := string(v.Level)
@@ -169,8 +173,6 @@ func byline(a *Answer) string {
 	return strings.Join(parts, " · ")
 }
 
-func pageLabel(p int) string { return fmt.Sprintf("p. %d", p) }
-
 // sentenceLabel names a sentence range by the indices `citelens show
 // --sentences` prints (from 0, as the model's <Cn> numbers), so a reader can
 // look any citation up.
@@ -181,16 +183,49 @@ func sentenceLabel(first, last int) string {
 	return fmt.Sprintf("sentences %d–%d", first, last)
 }
 
-func isListItem(s string) bool {
-	s = strings.TrimSpace(s)
-	if strings.HasPrefix(s, "- ") || strings.HasPrefix(s, "* ") || strings.HasPrefix(s, "+ ") || strings.HasPrefix(s, "• ") {
-		return true
+// statementMD is one statement as Markdown: one paragraph (or one list
+// item) of escaped text, its lines joined by spaces. Only the list marker
+// is written by citelens itself, so a model's list still reads as a list;
+// everything else the statement holds is escaped, so that nothing in it
+// can start a block, a footnote definition, a link or HTML.
+func statementMD(text string) string {
+	marker, rest := listMarker(text)
+	md := escapeMD(strings.Join(strings.Fields(rest), " "))
+	// A footnote marker follows; renderers (goldmark) take "\\[^1]" for
+	// an escaped bracket, so a final backslash is written as an entity.
+	if s, ok := strings.CutSuffix(md, `\\`); ok {
+		md = s + "&#92;"
 	}
-	return stripListMarker(s) != strings.TrimLeft(s, "*_# ") // "1. ", "2) "
+	return marker + md
 }
 
-// escapeMD backslash-escapes the characters that Markdown would read as
-// syntax, so the text renders as itself. CommonMark lets any ASCII
+// listMarker splits a leading list marker ("- ", "* ", "+ ", "• ", "1. ",
+// "2) ") off s, returning it as citelens writes it ("- ", "1. ") and the
+// rest; for a statement that is not a list item, marker is "".
+func listMarker(s string) (marker, rest string) {
+	for _, m := range []string{"- ", "* ", "+ ", "• "} {
+		if r, ok := strings.CutPrefix(s, m); ok {
+			return "- ", r
+		}
+	}
+	i := 0
+	for i < len(s) && i < 9 && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' ' {
+		return s[:i] + ". ", s[i+2:]
+	}
+	return "", s
+}
+
+func isListItem(s string) bool {
+	marker, _ := listMarker(strings.TrimSpace(s))
+	return marker != ""
+}
+
+// escapeMD backslash-escapes the characters that Markdown (CommonMark and
+// GitHub's extensions, autolinks among them) would read as syntax, so the
+// text renders as itself. CommonMark lets any ASCII
 // punctuation be escaped, so escaping a little too much is harmless.
 // Control characters become visible symbols first (textproc.Printable).
 func escapeMD(s string) string {
@@ -208,8 +243,17 @@ func escapeMD(s string) string {
 				b.WriteByte('\\')
 			}
 		case '.', ')':
-			// "1. " or "2) " at the start of a line would begin a list.
-			if j := i - 1; j >= 0 && isDigitsFromLineStart(s, j) {
+			// "1. " or "2) " at the start of a line would begin a list;
+			// "www." would be linked by GFM renderers.
+			if j := i - 1; j >= 0 && isDigitsFromLineStart(s, j) || c == '.' && endsWWW(s[:i]) {
+				b.WriteByte('\\')
+			}
+		case '@':
+			b.WriteByte('\\') // GFM links e-mail addresses
+		case ':':
+			// GFM links "http://…" in plain text; ": " at a line start
+			// makes a definition list in Markdown Extra's dialects.
+			if lineStart || strings.HasPrefix(s[i:], "://") {
 				b.WriteByte('\\')
 			}
 		}
@@ -217,6 +261,16 @@ func escapeMD(s string) string {
 		lineStart = c == '\n' || (lineStart && (c == ' ' || c == '\t'))
 	}
 	return b.String()
+}
+
+// endsWWW reports whether s ends in the word "www", which GFM's autolinks
+// start a link at.
+func endsWWW(s string) bool {
+	return len(s) >= 3 && strings.EqualFold(s[len(s)-3:], "www") && (len(s) == 3 || !isWordByte(s[len(s)-4]))
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= utf8.RuneSelf
 }
 
 // isDigitsFromLineStart reports whether s[..j] back to the line start (or

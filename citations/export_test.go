@@ -390,7 +390,7 @@ func TestStreamMatchesPipeline(t *testing.T) {
 
 // TestMarkdownEscapesQuotedStatements: a statement that is the document's
 // own text (as the extractive strategy writes them) is escaped, so code
-// such as "> x <- 1" is not turned into Markdown.
+// such as "> x <- 1" is not turned into Markdown; so is a model's.
 func TestMarkdownEscapesQuotedStatements(t *testing.T) {
 	quote := "> HousePrice <- read.table(\"houses.data\")"
 	a := &Answer{Question: "q", Statements: []Statement{
@@ -405,7 +405,42 @@ func TestMarkdownEscapesQuotedStatements(t *testing.T) {
 	if !strings.Contains(md, "\\> HousePrice \\<- read.table(\"houses.data\")[^1]") {
 		t.Errorf("quoted statement not escaped:\n%s", md)
 	}
-	if !strings.Contains(md, "A **model** wrote this.[^2]") {
-		t.Errorf("model statement escaped:\n%s", md)
+	// A model's statement is escaped too (TestMarkdownForgeryRendersCitelensVerdicts).
+	if !strings.Contains(md, "A \\*\\*model\\*\\* wrote this.[^2]") {
+		t.Errorf("model statement not escaped:\n%s", md)
+	}
+}
+
+// TestJSONExportsEscapeC1AndBidi: the JSON and LongBench-Cite exports write
+// U+009B (CSI) and U+202E (right-to-left override) as \u escapes, and read
+// back the same text.
+func TestJSONExportsEscapeC1AndBidi(t *testing.T) {
+	text := "Paid \u009b31m in full \u202eved.exe"
+	doc := &docstore.Document{DocInfo: docstore.DocInfo{ID: "d1", Name: "d.txt"}, Text: text,
+		Sentences: []docstore.Sentence{{Start: 0, End: int32(len(text)), Page: 1}}}
+	a := &Answer{ID: "a1", Question: "q \u202e", Docs: []DocRef{{ID: "d1", Name: "d.txt"}}, Statements: []Statement{{
+		Text: text, Citations: []Span{{Doc: "d1", DocName: "d.txt", Start: 0, End: len(text), Page: 1, Text: text}},
+	}}}
+	lookup := func(id docstore.DocID) (*docstore.Document, error) { return doc, nil }
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"json":      func(b *bytes.Buffer) error { return WriteJSON(b, a) },
+		"longbench": func(b *bytes.Buffer) error { return WriteLongBenchCite(b, lookup, a) },
+	} {
+		var buf bytes.Buffer
+		if err := write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if strings.ContainsAny(out, "\u009b\u202e") || !strings.Contains(out, `\u009b`) || !strings.Contains(out, `\u202e`) {
+			t.Errorf("%s: C1/bidi not escaped:\n%s", name, out)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, a); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(&buf)
+	if err != nil || back.Statements[0].Text != text {
+		t.Errorf("round trip: %v %q", err, back.Statements[0].Text)
 	}
 }

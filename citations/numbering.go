@@ -375,7 +375,9 @@ func SpanOf(doc *docstore.Document, first, last int) Span {
 		Doc: doc.ID, DocName: doc.DisplayName(),
 		First: first, Last: last,
 		Start: s, End: e, Page: page,
-		Text: doc.Text[s:e],
+		Heading: doc.HeadingTrail(first),
+		Text:    doc.Text[s:e],
+		OCR:     doc.IsOCRPage(page),
 	}
 }
 

@@ -8,6 +8,7 @@ package citations
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -23,7 +24,22 @@ type Span struct {
 	Start   int            `json:"start"` // byte offsets into the document's stored text
 	End     int            `json:"end"`
 	Page    int            `json:"page"`
-	Text    string         `json:"text"` // the cited bytes, Text == doc.Text[Start:End]
+	// Heading is the heading path the cited sentences lie under, "7 Data
+	// import > 7.1 Spreadsheet-like data" ("" when under none).
+	Heading string `json:"heading,omitempty"`
+	Text    string `json:"text"` // the cited bytes, Text == doc.Text[Start:End]
+	// OCR is set when the cited page was read by OCR from a scan, so its
+	// text may hold recognition errors.
+	OCR bool `json:"ocr,omitempty"`
+}
+
+// PageLabel names the cited page for people: "p. 3", or "p. 3 (OCR)"
+// when the page was read by OCR.
+func (s Span) PageLabel() string {
+	if s.OCR {
+		return fmt.Sprintf("p. %d (OCR)", s.Page)
+	}
+	return fmt.Sprintf("p. %d", s.Page)
 }
 
 // Level is a support verdict.

@@ -348,19 +348,6 @@ func cutWord(s, p string) (string, bool) {
 // stripListMarker drops a leading "- ", "* ", "• ", "1. ", "2) " and
 // Markdown emphasis.
 func stripListMarker(s string) string {
-	switch {
-	case strings.HasPrefix(s, "- "), strings.HasPrefix(s, "* "), strings.HasPrefix(s, "+ "):
-		s = s[2:]
-	case strings.HasPrefix(s, "• "):
-		s = s[len("• "):]
-	default:
-		i := 0
-		for i < len(s) && i < 3 && '0' <= s[i] && s[i] <= '9' {
-			i++
-		}
-		if i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' ' {
-			s = s[i+2:]
-		}
-	}
-	return strings.TrimLeft(s, "*_# ")
+	_, rest := listMarker(s)
+	return strings.TrimLeft(rest, "*_# ")
 }

@@ -52,7 +52,7 @@ func (l *Library) Answers() ([]AnswerMeta, error) {
 		return b.ForEach(func(k, v []byte) error {
 			var m AnswerMeta
 			if err := json.Unmarshal(v, &m); err != nil {
-				return fmt.Errorf("answer %s: %w", k, ErrCorrupt)
+				return damaged("saved answer %s does not decode", k)
 			}
 			m.ID = string(k)
 			out = append(out, m)

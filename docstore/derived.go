@@ -14,6 +14,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/topk"
 )
 
 // Derived documents are text a model wrote about a document's chunks —
@@ -201,10 +202,10 @@ func readMeta(sb *bolt.Bucket) (derivedMeta, error) {
 	var m derivedMeta
 	v := sb.Get(keyDerivedMeta)
 	if v == nil {
-		return m, fmt.Errorf("derived documents without a meta record: %w", ErrCorrupt)
+		return m, damaged("a set of derived documents has no meta record")
 	}
 	if err := json.Unmarshal(v, &m); err != nil {
-		return m, fmt.Errorf("derived documents meta: %w", ErrCorrupt)
+		return m, damaged("a derived-documents meta record does not decode")
 	}
 	return m, nil
 }
@@ -328,7 +329,7 @@ func (l *Library) DerivedChunksAt(doc DocID, set DerivedSet, chunks []int) ([]De
 			}
 			var r derivedChunkJSON
 			if err := json.Unmarshal(v, &r); err != nil {
-				return fmt.Errorf("derived chunk %d: %w", c, ErrCorrupt)
+				return damaged("derived chunk %d does not decode", c)
 			}
 			out[i] = r.DerivedChunk
 			out[i].Index, out[i].First, out[i].Last = c, r.First, r.Last
@@ -341,16 +342,16 @@ func (l *Library) DerivedChunksAt(doc DocID, set DerivedSet, chunks []int) ([]De
 func readChunks(sb *bolt.Bucket) ([]DerivedChunk, error) {
 	cb := sb.Bucket(keyDerivedChunks)
 	if cb == nil {
-		return nil, fmt.Errorf("derived documents without records: %w", ErrCorrupt)
+		return nil, damaged("a set of derived documents has no records")
 	}
 	var out []DerivedChunk
 	err := cb.ForEach(func(k, v []byte) error {
 		if len(k) != 4 {
-			return fmt.Errorf("derived chunk key %x: %w", k, ErrCorrupt)
+			return damaged("derived chunk key %x is malformed", k)
 		}
 		var r derivedChunkJSON
 		if err := json.Unmarshal(v, &r); err != nil {
-			return fmt.Errorf("derived chunk %d: %w", binary.BigEndian.Uint32(k), ErrCorrupt)
+			return damaged("derived chunk %d does not decode", binary.BigEndian.Uint32(k))
 		}
 		c := r.DerivedChunk
 		c.Index, c.First, c.Last = int(binary.BigEndian.Uint32(k)), r.First, r.Last
@@ -538,8 +539,8 @@ func (l *Library) IndexDerived(doc DocID, set DerivedSet) error {
 		counts := map[string]int32{}
 		var fps [3]textsFingerprint
 		for _, r := range recs {
-			if r.Last >= len(d.Sentences) {
-				return fmt.Errorf("derived chunk %d ends at sentence %d; document %s has %d: %w", r.Index, r.Last, doc, len(d.Sentences), ErrCorrupt)
+			if r.First < 0 || r.Last < r.First || r.Last >= len(d.Sentences) {
+				return damaged("derived chunk %d covers sentences %d-%d; document %s has %d", r.Index, r.First, r.Last, doc, len(d.Sentences))
 			}
 			bd.ranges = append(bd.ranges, int32(r.First), int32(r.Last))
 			terms = textproc.AppendTerms(terms[:0], r.Summary)
@@ -607,15 +608,14 @@ func (bd *builtDerived) write(ib *bolt.Bucket) error {
 	return nil
 }
 
-// DerivedSearchOptions say what SearchDerived ranks.
+// DerivedSearchOptions say which derived units a search ranks.
 type DerivedSearchOptions struct {
 	Set  DerivedSet
 	Docs []DocID // the scope; every document must have the set indexed
 	// Kinds are the units ranked together: summaries, questions, raw
 	// chunks, or any union of them.
 	Kinds []DerivedKind
-	K     int  // hits wanted (default 10)
-	BM25  BM25 // zero: DefaultBM25
+	K     int // hits wanted (default 10)
 }
 
 // DerivedHit is one ranked unit of the derived index, with the chunk it
@@ -664,100 +664,56 @@ func derivedIndex(tx *bolt.Tx, doc DocID, set DerivedSet) (*bolt.Bucket, error) 
 	return ib, nil
 }
 
-// SearchDerived ranks the units of opt.Kinds in the scope's derived
-// indexes against q with BM25, as one collection: a term's idf counts the
-// units of every kind that hold it, and each unit's length is normalised
-// against the average of its own kind (a question is short, a raw chunk
-// long; BM25F's per-field normalisation), so a summary, a question and a
-// raw chunk that match the query equally score equally.
-func (l *Library) SearchDerived(q Query, opt DerivedSearchOptions) ([]DerivedHit, error) {
-	if opt.K <= 0 {
-		opt.K = 10
-	}
-	if opt.BM25 == (BM25{}) {
-		opt.BM25 = DefaultBM25
-	}
-	if len(q.Terms) == 0 || len(opt.Docs) == 0 || len(opt.Kinds) == 0 {
-		return nil, nil
-	}
-	var top topHits[DerivedHit]
-	err := l.db.View(func(tx *bolt.Tx) error {
-		type part struct {
-			doc    DocID
-			kind   DerivedKind
-			lens   []uint16
-			lists  [][]byte
-			ranges []byte
-			owner  []byte
-		}
-		var parts []part
-		df := make([]int, len(q.Terms))
-		var units float64
-		var kindUnits, kindLen [3]float64
+// DerivedPostings is one kind's inverted index in one document's
+// derived-document index, read for some terms: what engine/retrieve
+// ranks the derived units with.
+type DerivedPostings struct {
+	Postings
+	Kind   DerivedKind
+	ranges []byte
+	owner  []byte
+}
+
+// Hit is the hit of unit u with score: the chunk it stands for and, for a
+// question, its place among the chunk's questions.
+func (p *DerivedPostings) Hit(u int, score float64) (DerivedHit, error) {
+	return unitHit(p.Doc, p.Kind, u, p.ranges, p.owner, score)
+}
+
+// ReadDerivedPostings reads, in one read transaction, the postings of
+// terms in each kind of opt.Kinds of each document of opt.Docs' derived
+// index by opt.Set, and calls fn with each in turn (documents in order,
+// kinds in the order given).
+func (l *Library) ReadDerivedPostings(opt DerivedSearchOptions, terms []string, fn func(*DerivedPostings) error) error {
+	return l.db.View(func(tx *bolt.Tx) error {
 		for _, id := range opt.Docs {
 			ib, err := derivedIndex(tx, id, opt.Set)
 			if err != nil {
 				return err
 			}
-			ranges, owner := ib.Get(keyIxRanges), ib.Get(keyIxOwner)
 			for _, k := range opt.Kinds {
 				if int(k) >= len(derivedKinds) {
 					return fmt.Errorf("unknown derived kind %d", k)
 				}
-				p := part{doc: id, kind: k, lens: decodeLengths(ib.Bucket(keyIxLen).Get(k.key())),
-					lists: make([][]byte, len(q.Terms)), ranges: ranges, owner: owner}
 				pb := ib.Bucket(keyIxPostings).Bucket(k.key())
 				if pb == nil {
-					return fmt.Errorf("document %s derived index: %w", id, ErrCorrupt)
+					return damaged("document %s's derived-document index is malformed", id)
 				}
-				lookupTerms(pb, q.Terms, p.lists, df)
-				units += float64(len(p.lens))
-				kindUnits[k] += float64(len(p.lens))
-				for _, n := range p.lens {
-					kindLen[k] += float64(n)
+				p := &DerivedPostings{Kind: k, ranges: ib.Get(keyIxRanges), owner: ib.Get(keyIxOwner)}
+				p.Doc, p.Field = id, FieldChunks
+				p.Lens = decodeLengths(ib.Bucket(keyIxLen).Get(k.key()))
+				for _, n := range p.Lens {
+					p.Sum += float64(n)
 				}
-				parts = append(parts, p)
-			}
-		}
-		if units == 0 {
-			return nil
-		}
-		idf := q.idf(units, df)
-		var scores []float32
-		for _, p := range parts {
-			avg := max(kindLen[p.kind]/max(kindUnits[p.kind], 1), 1)
-			scores = slices.Grow(scores[:0], len(p.lens))[:len(p.lens)]
-			clear(scores)
-			matched := false
-			for t, list := range p.lists {
-				if list == nil {
-					continue
-				}
-				matched = true
-				if err := addBM25(scores, list, idf[t], p.lens, avg, opt.BM25); err != nil {
-					return fmt.Errorf("document %s derived postings: %w", p.doc, err)
-				}
-			}
-			if !matched {
-				continue
-			}
-			for u, s := range scores {
-				if s <= 0 || (len(top) == opt.K && float64(s) <= top[0].Score) {
-					continue
-				}
-				h, err := unitHit(p.doc, p.kind, u, p.ranges, p.owner, float64(s))
-				if err != nil {
+				p.Lists = make([][]byte, len(terms))
+				lookupTerms(pb, terms, p.Lists, make([]int, len(terms)))
+				if err := fn(p); err != nil {
 					return err
 				}
-				top.offer(h, opt.K)
 			}
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return sortDerivedHits(top), nil
 }
 
 // unitHit is the hit of unit u of kind in doc's index (ranges and owner
@@ -767,7 +723,7 @@ func unitHit(doc DocID, kind DerivedKind, u int, ranges, owner []byte, score flo
 	chunk, item := u, 0
 	if kind == DerivedQuestion {
 		if u < 0 || 4*u+4 > len(owner) {
-			return DerivedHit{}, fmt.Errorf("document %s derived index owners: %w", doc, ErrCorrupt)
+			return DerivedHit{}, damaged("document %s's derived-document index has bad question owners", doc)
 		}
 		ownerOf := func(u int) int { return int(int32(binary.LittleEndian.Uint32(owner[4*u:]))) }
 		chunk = ownerOf(u)
@@ -776,7 +732,7 @@ func unitHit(doc DocID, kind DerivedKind, u int, ranges, owner []byte, score flo
 		}
 	}
 	if chunk < 0 || 8*chunk+8 > len(ranges) {
-		return DerivedHit{}, fmt.Errorf("document %s derived index ranges: %w", doc, ErrCorrupt)
+		return DerivedHit{}, damaged("document %s's derived-document index has bad chunk ranges", doc)
 	}
 	return DerivedHit{Doc: doc, Kind: kind, Unit: u, Chunk: chunk,
 		First: int(int32(binary.LittleEndian.Uint32(ranges[8*chunk:]))),
@@ -784,10 +740,9 @@ func unitHit(doc DocID, kind DerivedKind, u int, ranges, owner []byte, score flo
 		Item:  item, Score: score}, nil
 }
 
-// sortDerivedHits returns the kept hits best first; ties go by document,
-// kind and unit, so rankings are deterministic.
-func sortDerivedHits(top topHits[DerivedHit]) []DerivedHit {
-	out := []DerivedHit(top)
+// SortDerivedHits orders hits best first; ties go by document, kind and
+// unit, so rankings are deterministic.
+func SortDerivedHits(out []DerivedHit) []DerivedHit {
 	slices.SortFunc(out, func(a, b DerivedHit) int {
 		switch {
 		case a.Score > b.Score:
@@ -881,7 +836,7 @@ func (l *Library) DerivedTexts(doc DocID, set DerivedSet, kind DerivedKind) ([]s
 				out = append(out, r.Questions...)
 			case DerivedRaw:
 				if r.First < 0 || r.Last < r.First || r.Last >= len(d.Sentences) {
-					return fmt.Errorf("derived chunk %d of document %s: %w", r.Index, doc, ErrCorrupt)
+					return damaged("derived chunk %d of document %s covers sentences outside the document", r.Index, doc)
 				}
 				out = append(out, rawText(d, r.First, r.Last))
 			}
@@ -916,7 +871,7 @@ func (l *Library) SearchDerivedVectors(model string, q []float32, opt DerivedSea
 	if len(q) == 0 || len(opt.Docs) == 0 || len(opt.Kinds) == 0 {
 		return nil, nil
 	}
-	var top topHits[DerivedHit]
+	top := topk.New(opt.K, func(h DerivedHit) float64 { return h.Score })
 	err := l.db.View(func(tx *bolt.Tx) error {
 		for _, id := range opt.Docs {
 			ib, err := derivedIndex(tx, id, opt.Set)
@@ -950,7 +905,7 @@ func (l *Library) SearchDerivedVectors(model string, q []float32, opt DerivedSea
 				}
 				var hitErr error
 				scanCosines(b, m.dim, q, func(u int, cos float64) {
-					if cos <= 0 || hitErr != nil || (len(top) == opt.K && cos <= top[0].Score) {
+					if cos <= 0 || hitErr != nil || !top.Admits(cos) {
 						return
 					}
 					h, err := unitHit(id, kind, u, ranges, owner, cos)
@@ -958,7 +913,7 @@ func (l *Library) SearchDerivedVectors(model string, q []float32, opt DerivedSea
 						hitErr = err
 						return
 					}
-					top.offer(h, opt.K)
+					top.Offer(h)
 				})
 				if hitErr != nil {
 					return hitErr
@@ -970,5 +925,5 @@ func (l *Library) SearchDerivedVectors(model string, q []float32, opt DerivedSea
 	if err != nil {
 		return nil, err
 	}
-	return sortDerivedHits(top), nil
+	return SortDerivedHits(top.Items()), nil
 }

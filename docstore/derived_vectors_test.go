@@ -89,12 +89,12 @@ func TestDerivedTextsAreTheIndexUnits(t *testing.T) {
 		if len(texts) != units[kind] {
 			t.Fatalf("%s: %d texts for %d units", kind, len(texts), units[kind])
 		}
-		// Each text is the unit SearchDerived finds by its own words (or
+		// Each text is the unit its own words match best (or
 		// one of the same text: overlapping chunks ask the same question).
 		for u, text := range texts {
-			hits, err := l.SearchDerived(ParseQuery(text), DerivedSearchOptions{Set: testSet, Docs: []DocID{d.ID}, Kinds: []DerivedKind{kind}, K: 1})
+			hits, err := matchDerived(l, text, DerivedSearchOptions{Set: testSet, Docs: []DocID{d.ID}, Kinds: []DerivedKind{kind}, K: 1})
 			if err != nil || len(hits) == 0 || texts[hits[0].Unit] != text {
-				t.Errorf("%s unit %d %q: best BM25 hit %+v (%v)", kind, u, text, hits, err)
+				t.Errorf("%s unit %d %q: best match %+v (%v)", kind, u, text, hits, err)
 			}
 		}
 	}
@@ -154,7 +154,7 @@ func TestDerivedVectorsSearch(t *testing.T) {
 	if hits[0].Unit != best {
 		t.Errorf("best hit %+v; the question %q is unit %d", hits[0], texts[best], best)
 	}
-	lex, _ := l.SearchDerived(ParseQuery(query), opt)
+	lex, _ := matchDerived(l, query, opt)
 	for _, h := range hits {
 		if want := cosine(q, bagVector(texts[h.Unit], dim)); math.Abs(h.Score-want) > 0.01 {
 			t.Errorf("unit %d scores %.4f; its float cosine is %.4f", h.Unit, h.Score, want)

@@ -2,14 +2,26 @@
 // text, sentences, chunks, a BM25 index over sentences and chunks, and saved
 // answers, all in one bbolt file.
 //
-// Adding a file (Library.Add) reads it with the loader for its type (text
-// and Markdown verbatim, PDF through pdftext), splits it into sentences
-// (segment), groups sentences into chunks, indexes both levels, and writes
-// everything in a single transaction.
+// Adding a file (Library.Add) reads it with the loader registered for its
+// extension (loader.go: text and Markdown verbatim, PDF through pdftext
+// with OCR of scanned pages by ocr, web pages through htmltext, Word files
+// through docx, e-books through epub), splits it into sentences (segment),
+// groups sentences into chunks, indexes both levels, and writes everything
+// in a single transaction. Loaders also report the headings and tables they
+// find (structure), kept on the loaded Document.
 //
 // Every offset in the library is a byte offset into a document's stored
 // text. For .txt and .md files the stored text is the file verbatim, so the
-// offsets are offsets into the file.
+// offsets are offsets into the file, with two exceptions: a UTF-8 byte
+// order mark is dropped (offsets count from the byte after it), and a
+// UTF-16 file (with or without a byte order mark) is stored decoded to
+// UTF-8, so its offsets are into the decoded text, not the file.
+//
+// Add reads only regular files (after following symlinks) no larger than
+// Options.MaxFileSize, checking the type and size before reading a byte.
+// A damaged library file or record is reported as ErrCorrupt ("the
+// library is damaged: …") rather than crashing; Inspect lists the damage
+// and Salvage copies what is readable into a new library.
 //
 // # Caveats
 //

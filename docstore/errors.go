@@ -12,6 +12,9 @@ var (
 	ErrLocked = errors.New("library is in use by another citelens process")
 	// ErrNewerSchema means the library was written by a newer citelens.
 	ErrNewerSchema = errors.New("library was written by a newer citelens")
+	// ErrOlderSchema means the library was written by an older citelens
+	// and must be reindexed (Library.Reindex, `citelens reindex`).
+	ErrOlderSchema = errors.New("library was written by an older citelens")
 	// ErrNotFound means no document (or answer) matches the reference.
 	ErrNotFound = errors.New("not found")
 	// ErrAmbiguous means a reference matches more than one document.
@@ -24,8 +27,12 @@ var (
 	ErrInvalidUTF8 = errors.New("not valid UTF-8")
 	// ErrEmpty means the file has no text to index.
 	ErrEmpty = errors.New("no text")
-	// ErrCorrupt means a stored record could not be decoded.
-	ErrCorrupt = errors.New("library record is corrupt")
+	// ErrCorrupt means the library is damaged: a record does not decode
+	// or holds impossible values, or the file itself is cut short or has
+	// a bad page. Its messages read "the library is damaged: …";
+	// Library.Inspect reports all the damage and Library.Salvage copies
+	// what is readable into a new library.
+	ErrCorrupt = errors.New("the library is damaged")
 )
 
 // reasonError is a complete, user-facing message that still matches its

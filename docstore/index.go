@@ -1,17 +1,16 @@
 package docstore
 
 import (
-	"container/heap"
 	"fmt"
-	"math"
 	"slices"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/citelens/citelens/docstore/textproc"
 )
 
-// Level says what an index entry is: a sentence or a chunk.
+// Level says what a unit of text is: a sentence or a chunk.
 type Level uint8
 
 // Index levels.
@@ -27,60 +26,10 @@ func (lv Level) key() []byte {
 	return []byte("s")
 }
 
-// BM25 holds the ranking function's parameters.
-type BM25 struct {
-	K1 float64 // term-frequency saturation (default 1.2)
-	B  float64 // length normalisation (default 0.75)
-}
-
-// DefaultBM25 is the usual BM25 setting.
-var DefaultBM25 = BM25{K1: 1.2, B: 0.75}
-
-// Query is an analysed query: index terms with a weight each.
-type Query struct {
-	Terms   []string
-	Weights []float64 // nil means weight 1 for every term
-}
-
-// ParseQuery analyses text into a query with the index's own analysis;
-// repeated terms keep one entry, weighted by how often they occur.
-func ParseQuery(text string) Query {
-	var q Query
-	seen := map[string]int{}
-	for _, t := range textproc.Terms(text) {
-		if i, ok := seen[t]; ok {
-			q.Weights[i]++
-			continue
-		}
-		seen[t] = len(q.Terms)
-		q.Terms = append(q.Terms, t)
-		q.Weights = append(q.Weights, 1)
-	}
-	return q
-}
-
-// SearchOptions restrict and tune a search.
-type SearchOptions struct {
-	Level Level
-	Docs  []DocID // nil or empty: every document
-	K     int     // hits wanted (default 10)
-	BM25  BM25    // zero: DefaultBM25
-	// Filter, if set, keeps only the units it returns true for (a caller's
-	// page or section restriction).
-	Filter func(doc DocID, index int) bool
-}
-
-// Hit is one ranked sentence or chunk.
-type Hit struct {
-	Doc   DocID
-	Index int // sentence or chunk index in the document
-	Score float64
-}
-
 // docIndex is a document's per-unit term counts, loaded once.
 type docIndex struct {
-	lens [2][]uint16 // by Level
-	sum  [2]float64  // total terms, for the average length
+	lens [numFields][]uint16 // by Field
+	sum  [numFields]float64  // total terms, for the average length
 }
 
 func (l *Library) loadIndex(tx *bolt.Tx, id DocID) (*docIndex, error) {
@@ -95,10 +44,10 @@ func (l *Library) loadIndex(tx *bolt.Tx, id DocID) (*docIndex, error) {
 		return nil, errorf(ErrNotFound, "no document %s in the library", id)
 	}
 	di = &docIndex{}
-	for lv := SentenceLevel; lv <= ChunkLevel; lv++ {
-		di.lens[lv] = decodeLengths(b.Get(lv.key()))
-		for _, n := range di.lens[lv] {
-			di.sum[lv] += float64(n)
+	for f := range numFields {
+		di.lens[f] = decodeLengths(b.Get(f.key()))
+		for _, n := range di.lens[f] {
+			di.sum[f] += float64(n)
 		}
 	}
 	l.mu.Lock()
@@ -107,98 +56,91 @@ func (l *Library) loadIndex(tx *bolt.Tx, id DocID) (*docIndex, error) {
 	return di, nil
 }
 
-// Search ranks the sentences (or chunks) of the given documents against q
-// with BM25. Statistics (document frequency, average length) are taken over
-// the whole scope, so a search across documents ranks them on one scale.
-func (l *Library) Search(q Query, opt SearchOptions) ([]Hit, error) {
-	if opt.K <= 0 {
-		opt.K = 10
+// Postings is one document's inverted index of one field, read for some
+// terms: what a ranking function needs to score the field's units.
+type Postings struct {
+	Doc   DocID
+	Field Field
+	// Lens[u] is unit u's length in index terms (saturated at 65535).
+	// Shared with the library's cache: do not modify.
+	Lens []uint16
+	// Sum is the total of Lens.
+	Sum float64
+	// Lists[t] is query term t's encoded postings list, nil when no unit
+	// holds it. Valid only inside the ReadPostings callback.
+	Lists [][]byte
+}
+
+// DF returns the number of units that hold term t.
+func (p *Postings) DF(t int) int {
+	if p.Lists[t] == nil {
+		return 0
 	}
-	if opt.BM25 == (BM25{}) {
-		opt.BM25 = DefaultBM25
+	return postingsLen(p.Lists[t])
+}
+
+// Each calls fn with every unit holding term t and the term's frequency
+// there, in unit order. A list pointing past Lens is damage: Each stops
+// with ErrCorrupt.
+func (p *Postings) Each(t int, fn func(unit int, tf int)) error {
+	if p.Lists[t] == nil {
+		return nil
 	}
-	docs, err := l.scope(opt.Docs)
-	if err != nil {
-		return nil, err
-	}
-	if len(q.Terms) == 0 || len(docs) == 0 {
-		return nil, nil
-	}
-	var top topHits[Hit]
-	err = l.db.View(func(tx *bolt.Tx) error {
-		// Pass 1: scope statistics.
-		type docTerms struct {
-			di    *docIndex
-			lists [][]byte // per query term, nil if absent
+	n := int32(len(p.Lens))
+	bad := false
+	err := forEachPosting(p.Lists[t], func(idx, tf int32) {
+		if idx < 0 || idx >= n {
+			bad = true
+			return
 		}
-		per := make([]docTerms, len(docs))
-		df := make([]int, len(q.Terms))
-		var units, total float64
-		for i, id := range docs {
+		fn(int(idx), int(tf))
+	})
+	if err == nil && bad {
+		err = ErrCorrupt
+	}
+	if err != nil {
+		return fmt.Errorf("document %s %s index: %w", p.Doc, p.Field, err)
+	}
+	return nil
+}
+
+// ReadPostings reads, in one read transaction, the postings of terms in
+// field of each document of docs (every document when empty), and calls
+// fn once with all of them, in the order of docs: a ranking function
+// takes the scope's statistics and scores in one pass over what it is
+// given. Ranking is the caller's business (engine/retrieve): the library
+// stores postings, lengths and statistics, and scores nothing. A document
+// without an index of field is damage (ErrCorrupt).
+func (l *Library) ReadPostings(docs []DocID, field Field, terms []string, fn func([]*Postings) error) error {
+	if field >= numFields {
+		return fmt.Errorf("unknown index field %d", field)
+	}
+	docs, err := l.scope(docs)
+	if err != nil {
+		return err
+	}
+	return l.db.View(func(tx *bolt.Tx) error {
+		ps := make([]*Postings, 0, len(docs))
+		for _, id := range docs {
 			di, err := l.loadIndex(tx, id)
 			if err != nil {
 				return err
 			}
-			pb, err := levelPostings(tx, id, opt.Level)
-			if err != nil {
-				return err
+			pb := tx.Bucket(bucketPostings).Bucket([]byte(id))
+			if pb != nil {
+				pb = pb.Bucket(field.key())
 			}
-			per[i] = docTerms{di: di, lists: make([][]byte, len(q.Terms))}
-			lookupTerms(pb, q.Terms, per[i].lists, df)
-			units += float64(len(di.lens[opt.Level]))
-			total += di.sum[opt.Level]
-		}
-		if units == 0 {
-			return nil
-		}
-		avg := max(total/units, 1)
-		idf := q.idf(units, df)
-		// Pass 2: score each document's units.
-		for i, id := range docs {
-			lens := per[i].di.lens[opt.Level]
-			var scores []float32
-			for t, list := range per[i].lists {
-				if list == nil {
-					continue
-				}
-				if scores == nil {
-					scores = make([]float32, len(lens))
-				}
-				if err := addBM25(scores, list, idf[t], lens, avg, opt.BM25); err != nil {
-					return fmt.Errorf("document %s postings: %w", id, err)
-				}
+			if pb == nil {
+				return fmt.Errorf("document %s has no %s index: %w", id, field, ErrCorrupt)
 			}
-			for idx, s := range scores {
-				if s <= 0 || (len(top) == opt.K && float64(s) <= top[0].Score) {
-					continue
-				}
-				if opt.Filter != nil && !opt.Filter(id, idx) {
-					continue
-				}
-				top.offer(Hit{Doc: id, Index: idx, Score: float64(s)}, opt.K)
+			p := &Postings{Doc: id, Field: field, Lens: di.lens[field], Sum: di.sum[field], Lists: make([][]byte, len(terms))}
+			for t, term := range terms {
+				p.Lists[t] = pb.Get([]byte(term))
 			}
+			ps = append(ps, p)
 		}
-		return nil
+		return fn(ps)
 	})
-	if err != nil {
-		return nil, err
-	}
-	out := []Hit(top)
-	slices.SortFunc(out, func(a, b Hit) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		case a.Doc != b.Doc:
-			if a.Doc < b.Doc {
-				return -1
-			}
-			return 1
-		}
-		return a.Index - b.Index
-	})
-	return out, nil
 }
 
 // scope returns docs, or every document of the library when docs is
@@ -218,18 +160,6 @@ func (l *Library) scope(docs []DocID) ([]DocID, error) {
 	return ids, nil
 }
 
-// levelPostings returns the bucket of document id's postings at level lv.
-func levelPostings(tx *bolt.Tx, id DocID, lv Level) (*bolt.Bucket, error) {
-	pb := tx.Bucket(bucketPostings).Bucket([]byte(id))
-	if pb != nil {
-		pb = pb.Bucket(lv.key())
-	}
-	if pb == nil {
-		return nil, fmt.Errorf("document %s has no index: %w", id, ErrCorrupt)
-	}
-	return pb, nil
-}
-
 // lookupTerms reads the postings of terms from pb: each term's list into
 // lists (unless lists is nil; a term pb lacks stays nil) and the number of
 // units holding it added to df.
@@ -244,84 +174,49 @@ func lookupTerms(pb *bolt.Bucket, terms []string, lists [][]byte, df []int) {
 	}
 }
 
-// bm25IDF is Lucene's non-negative BM25 idf of a term found in df of
-// units units.
-func bm25IDF(units, df float64) float64 {
-	return math.Log(1 + (units-df+0.5)/(df+0.5))
-}
+// Field names one of a document's inverted indexes: the units it indexes
+// and what text of theirs. Sentences and chunks index their own text;
+// headings index each section's heading (a sentence's heading path is the
+// chain of its sections); tables index each table's caption and header
+// rows, the context of its rows.
+type Field uint8
 
-// idf returns each query term's BM25 idf over units units, df[t] of which
-// hold term t, times the term's weight.
-func (q Query) idf(units float64, df []int) []float64 {
-	idf := make([]float64, len(q.Terms))
-	for t := range q.Terms {
-		w := 1.0
-		if q.Weights != nil {
-			w = q.Weights[t]
-		}
-		idf[t] = w * bm25IDF(units, float64(df[t]))
-	}
-	return idf
-}
+// Fields.
+const (
+	FieldSentences Field = iota
+	FieldChunks
+	FieldHeadings
+	FieldTables
+	numFields
+)
 
-// addBM25 adds one query term's BM25 contribution to scores, indexed by
-// unit: list is the term's postings, idf its (weighted) idf, lens the
-// units' lengths and avg their average. Search and the derived-document
-// index (derived.go) score with it.
-func addBM25(scores []float32, list []byte, idf float64, lens []uint16, avg float64, p BM25) error {
-	k1, b := p.K1, p.B
-	return forEachPosting(list, func(idx, tf int32) {
-		if int(idx) >= len(lens) || int(idx) >= len(scores) {
-			return
-		}
-		norm := k1 * (1 - b + b*float64(lens[idx])/avg)
-		scores[idx] += float32(idf * float64(tf) * (k1 + 1) / (float64(tf) + norm))
-	})
-}
+// Field is the index of a level's units.
+func (lv Level) Field() Field { return Field(lv) }
 
-// topHits is a min-heap on score, holding the best hits seen so far: of
-// Search (Hit) and of the derived-document searches (DerivedHit).
-type topHits[H interface{ score() float64 }] []H
+var fieldKeys = [numFields][]byte{[]byte("s"), []byte("c"), []byte("h"), []byte("t")}
 
-func (h Hit) score() float64        { return h.Score }
-func (h DerivedHit) score() float64 { return h.Score }
+func (f Field) key() []byte { return fieldKeys[f] }
 
-// offer keeps hit if it is among the k best so far.
-func (h *topHits[H]) offer(hit H, k int) {
-	switch {
-	case len(*h) < k:
-		heap.Push(h, hit)
-	case hit.score() > (*h)[0].score():
-		(*h)[0] = hit
-		heap.Fix(h, 0)
-	}
-}
-
-func (h topHits[H]) Len() int           { return len(h) }
-func (h topHits[H]) Less(i, j int) bool { return h[i].score() < h[j].score() }
-func (h topHits[H]) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *topHits[H]) Push(x any)        { *h = append(*h, x.(H)) }
-func (h *topHits[H]) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+// String names the field.
+func (f Field) String() string {
+	return [...]string{"sentences", "chunks", "headings", "tables"}[min(f, numFields-1)]
 }
 
 // builtIndex is a document's index before it is written.
 type builtIndex struct {
-	lens     [2][]int32
-	postings [2]map[string][]posting
+	lens     [numFields][]int32
+	postings [numFields]map[string][]posting
 }
 
-// buildIndex computes the sentence- and chunk-level postings of d. Chunk
-// postings are the sums of their sentences', so the text is analysed once.
+// buildIndex computes the postings of d's fields. Chunk postings are the
+// sums of their sentences', so the text is analysed once.
 func buildIndex(d *Document) *builtIndex {
 	bi := &builtIndex{}
+	for f := range numFields {
+		bi.postings[f] = make(map[string][]posting, 1<<10)
+	}
 	bi.lens[SentenceLevel] = make([]int32, len(d.Sentences))
 	bi.lens[ChunkLevel] = make([]int32, len(d.Chunks))
-	bi.postings[SentenceLevel] = make(map[string][]posting, 1<<14)
-	bi.postings[ChunkLevel] = make(map[string][]posting, 1<<14)
 	chunkOf := make([]int32, len(d.Sentences))
 	for i := range chunkOf {
 		chunkOf[i] = -1
@@ -335,8 +230,40 @@ func buildIndex(d *Document) *builtIndex {
 	}
 	var terms []string
 	counts := map[string]int32{}
+	// Long words, by sentence: the compounds among them get their parts
+	// indexed too once the document's vocabulary is known.
+	long := map[string][]posting{}
+	words := map[string]int{}  // lower-case words by uses, for compounds' parts
+	names := map[string]bool{} // words capitalised inside a sentence
 	for i, s := range d.Sentences {
-		terms = textproc.AppendTerms(terms[:0], d.Text[s.Start:s.End])
+		terms = terms[:0]
+		first := true
+		textproc.EachWordTerm(d.Text[s.Start:s.End], func(word, term string) {
+			terms = append(terms, term)
+			n := len(word)
+			if n < 4 {
+				first = false
+				return
+			}
+			lower := textproc.IsLowerASCII(word)
+			// A part of a compound is a plain lower-case word of its own.
+			if lower && n <= maxPart {
+				words[word]++
+			}
+			camel := !lower && textproc.IsCamel(word)
+			if !lower && !first && !camel && n >= compoundMin {
+				names[textproc.Fold(word)] = true
+			}
+			first = false
+			if n >= compoundMin || camel {
+				list := long[word]
+				if n := len(list); n > 0 && list[n-1].idx == int32(i) {
+					list[n-1].tf++
+				} else {
+					long[word] = append(list, posting{idx: int32(i), tf: 1})
+				}
+			}
+		})
 		bi.lens[SentenceLevel][i] = int32(len(terms))
 		clear(counts)
 		for _, t := range terms {
@@ -347,21 +274,116 @@ func buildIndex(d *Document) *builtIndex {
 			bi.lens[ChunkLevel][c] += int32(len(terms))
 		}
 		for t, tf := range counts {
-			sp := bi.postings[SentenceLevel]
-			sp[t] = append(sp[t], posting{idx: int32(i), tf: tf})
-			if c < 0 {
-				continue
-			}
-			cp := bi.postings[ChunkLevel]
-			list := cp[t]
-			if n := len(list); n > 0 && list[n-1].idx == c {
-				list[n-1].tf += tf
-			} else {
-				cp[t] = append(list, posting{idx: c, tf: tf})
+			bi.addPosting(FieldSentences, t, int32(i), tf)
+			if c >= 0 {
+				bi.addPosting(FieldChunks, t, c, tf)
 			}
 		}
 	}
+	parts := bi.addCompounds(long, chunkOf, func(w string) int { return words[w] }, func(w string) bool { return names[w] })
+	d.Compounds = parts
+	analyse := func(text string) []string {
+		terms = terms[:0]
+		textproc.EachWordTerm(text, func(word, term string) {
+			terms = append(terms, term)
+			terms = append(terms, parts[word]...)
+		})
+		return terms
+	}
+	addUnits := func(f Field, n int, text func(u int) string) {
+		bi.lens[f] = make([]int32, n)
+		for u := range n {
+			terms := analyse(text(u))
+			bi.lens[f][u] = int32(len(terms))
+			clear(counts)
+			for _, t := range terms {
+				counts[t]++
+			}
+			for t, tf := range counts {
+				bi.postings[f][t] = append(bi.postings[f][t], posting{idx: int32(u), tf: tf})
+			}
+		}
+	}
+	addUnits(FieldHeadings, len(d.Sections), func(u int) string { return d.spanLine(d.Sections[u].Heading) })
+	addUnits(FieldTables, len(d.Tables), func(u int) string {
+		tb := d.Tables[u]
+		parts := []string{d.spanLine(tb.Caption)}
+		for _, h := range tb.Header {
+			parts = append(parts, d.spanLine(h))
+		}
+		return strings.Join(parts, "\n")
+	})
 	return bi
+}
+
+// compoundMin is the shortest word looked at as a compound (see
+// textproc.CompoundParts; camelCase words are looked at at any length),
+// and maxPart the longest word counted as a possible part of one.
+const (
+	compoundMin = 8
+	maxPart     = 16
+)
+
+// addPosting adds tf occurrences of term in unit u of field f. Units come
+// in order, except for compound parts, which addCompounds sorts after.
+func (bi *builtIndex) addPosting(f Field, term string, u, tf int32) {
+	list := bi.postings[f][term]
+	if n := len(list); n > 0 && list[n-1].idx == u {
+		list[n-1].tf += tf
+		return
+	}
+	bi.postings[f][term] = append(list, posting{idx: u, tf: tf})
+}
+
+// addCompounds indexes the parts of the compound words among long (word
+// → its sentences) as terms of their own in those sentences and their
+// chunks, judged against the document's words (lower-cased word → uses),
+// and returns the parts found by word, for the other fields.
+func (bi *builtIndex) addCompounds(long map[string][]posting, chunkOf []int32, words func(string) int, names func(string) bool) map[string][]string {
+	parts := map[string][]string{}
+	for word := range long {
+		if p := textproc.CompoundParts(word, words, names); p != nil {
+			parts[word] = p
+		}
+	}
+	touched := map[[2]string]bool{}
+	for word, ps := range parts {
+		for _, occ := range long[word] {
+			c := chunkOf[occ.idx]
+			for _, t := range ps {
+				bi.postings[SentenceLevel][t] = append(bi.postings[SentenceLevel][t], occ)
+				bi.lens[SentenceLevel][occ.idx] += occ.tf
+				touched[[2]string{"s", t}] = true
+				if c >= 0 {
+					bi.postings[ChunkLevel][t] = append(bi.postings[ChunkLevel][t], posting{idx: c, tf: occ.tf})
+					bi.lens[ChunkLevel][c] += occ.tf
+					touched[[2]string{"c", t}] = true
+				}
+			}
+		}
+	}
+	for k := range touched {
+		f := SentenceLevel
+		if k[0] == "c" {
+			f = ChunkLevel
+		}
+		bi.postings[f][k[1]] = sortPostings(bi.postings[f][k[1]])
+	}
+	return parts
+}
+
+// sortPostings orders a list by unit and merges a unit's entries.
+func sortPostings(list []posting) []posting {
+	slices.SortStableFunc(list, func(a, b posting) int { return int(a.idx) - int(b.idx) })
+	out := list[:0]
+	for _, p := range list {
+		if n := len(out); n > 0 && out[n-1].idx == p.idx {
+			out[n-1].tf += p.tf
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // write stores the index under the document's buckets.
@@ -374,11 +396,11 @@ func (bi *builtIndex) write(tx *bolt.Tx, id DocID) error {
 	if err != nil {
 		return err
 	}
-	for lv := SentenceLevel; lv <= ChunkLevel; lv++ {
-		if err := lb.Put(lv.key(), encodeLengths(bi.lens[lv])); err != nil {
+	for f := range numFields {
+		if err := lb.Put(f.key(), encodeLengths(bi.lens[f])); err != nil {
 			return err
 		}
-		if err := putPostings(pb, lv.key(), bi.postings[lv]); err != nil {
+		if err := putPostings(pb, f.key(), bi.postings[f]); err != nil {
 			return err
 		}
 	}

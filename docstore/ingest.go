@@ -16,8 +16,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/citelens/citelens/docstore/pdftext"
 	"github.com/citelens/citelens/docstore/segment"
+	"github.com/citelens/citelens/docstore/structure"
 )
 
 // Ingest stages, reported through Progress.Stage.
@@ -39,16 +39,6 @@ type Progress struct {
 // DefaultChunkTokens is the stored chunk size: LongCite's 128 tokens.
 const DefaultChunkTokens = segment.DefaultChunkTokens
 
-// kinds maps file extensions to loaders.
-var kinds = map[string]string{
-	".txt": "text", ".text": "text",
-	".md": "markdown", ".markdown": "markdown",
-	".pdf": "pdf",
-}
-
-// SupportedExtensions lists the file types Add accepts, for messages.
-const SupportedExtensions = ".txt, .md, .markdown, .pdf"
-
 // IDFor returns the DocID of a file's content.
 func IDFor(content []byte) DocID {
 	sum := sha256.Sum256(content)
@@ -67,15 +57,15 @@ func (l *Library) Add(ctx context.Context, path string, progress func(Progress))
 		}
 	}
 	report(StageReading, 0, 0)
-	content, err := os.ReadFile(path)
+	content, err := readDocumentFile(ctx, path, l.maxFile)
 	if err != nil {
-		return DocInfo{}, false, fmt.Errorf("cannot read %s: %w", path, unwrapPathError(err))
+		return DocInfo{}, false, err
 	}
 	id := IDFor(content)
 	if info, err := l.Info(id); err == nil {
 		return info, true, nil
 	}
-	doc, err := Load(ctx, path, content, func(done, total int) { report(StageExtracting, done, total) })
+	doc, err := Load(ctx, path, content, l.loadOptions(report))
 	if err != nil {
 		return DocInfo{}, false, err
 	}
@@ -91,6 +81,16 @@ func (l *Library) Add(ctx context.Context, path string, progress func(Progress))
 	return doc.DocInfo, false, nil
 }
 
+// formatOf returns the format registered for path's extension, or an
+// error wrapping ErrUnsupported that lists the types citelens reads.
+func formatOf(path string) (Format, error) {
+	f, ok := FormatOf(path)
+	if !ok {
+		return f, fmt.Errorf("%s: %w %q (citelens reads %s)", path, ErrUnsupported, strings.ToLower(filepath.Ext(path)), SupportedExtensions())
+	}
+	return f, nil
+}
+
 // unwrapPathError drops the *PathError's repetition of the path.
 func unwrapPathError(err error) error {
 	var pe *os.PathError
@@ -101,12 +101,12 @@ func unwrapPathError(err error) error {
 }
 
 // Load reads a file's content into a Document: text, pages, sentences and
-// chunks, not yet indexed or stored. progress, if not nil, gets PDF pages.
-func Load(ctx context.Context, path string, content []byte, progress func(done, total int)) (*Document, error) {
-	ext := strings.ToLower(filepath.Ext(path))
-	kind, ok := kinds[ext]
-	if !ok {
-		return nil, fmt.Errorf("%s: %w %q (citelens reads %s)", path, ErrUnsupported, ext, SupportedExtensions)
+// chunks, not yet indexed or stored. The loader registered for the path's
+// extension reads it (see Register).
+func Load(ctx context.Context, path string, content []byte, opt LoadOptions) (*Document, error) {
+	f, err := formatOf(path)
+	if err != nil {
+		return nil, err
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -116,26 +116,27 @@ func Load(ctx context.Context, path string, content []byte, progress func(done, 
 		ID:    IDFor(content),
 		Name:  filepath.Base(path),
 		Path:  abs,
-		Kind:  kind,
+		Kind:  f.Kind,
 		Added: time.Now().UTC().Truncate(time.Second),
 	}}
-	switch kind {
-	case "pdf":
-		res, err := pdftext.Extract(ctx, bytes.NewReader(content), int64(len(content)), progress)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		d.Text, d.PageStarts, d.Pages, d.Title, d.Warnings = res.Text, res.PageStarts, res.Pages, res.Title, res.Warnings
-	default:
-		if err := checkText(content); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		d.Text, d.PageStarts, d.Pages = string(content), []int32{0}, 1
+	ld, err := f.Loader.Load(ctx, content, opt)
+	if err == nil {
+		err = ld.check()
 	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	d.Text, d.PageStarts, d.Title, d.Warnings, d.OCRPages = ld.Text, ld.PageStarts, ld.Title, ld.Warnings, ld.OCRPages
+	found := structureInput(d)
+	found.Headings, found.Tables = ld.Headings, ld.Tables
+	if len(d.PageStarts) == 0 {
+		d.PageStarts = []int32{0}
+	}
+	d.Pages = len(d.PageStarts)
 	if len(d.Text) > 1<<31-1 {
 		return nil, fmt.Errorf("%s: the text is over 2 GB, too large for one document", path)
 	}
-	segmentDocument(d)
+	segmentDocument(d, found)
 	if len(d.Sentences) == 0 {
 		return nil, fmt.Errorf("%s: %w to index (the file is empty or only whitespace)", path, ErrEmpty)
 	}
@@ -166,17 +167,47 @@ func checkText(b []byte) error {
 	return nil
 }
 
-// segmentDocument fills Sentences (with pages) and Chunks from Text.
-func segmentDocument(d *Document) {
+// formFeedPages returns the page starts of a text whose pages are
+// separated by form feeds, as pdftotext writes them: a page begins after
+// each form feed that has text after it.
+func formFeedPages(text string) []int32 {
+	starts := []int32{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\f' && strings.TrimSpace(text[i+1:min(len(text), i+4096)]) != "" {
+			starts = append(starts, int32(i+1))
+		}
+	}
+	return starts
+}
+
+// segmentDocument fills Sentences (with pages, sections, tables and
+// flags), Sections, Tables and Chunks from Text and what the loader found.
+// Table rows are made one sentence each, so a row is cited and indexed
+// whole.
+func segmentDocument(d *Document, found structure.Input) {
 	spans := segment.Sentences(d.Text)
-	d.Sentences = make([]Sentence, len(spans))
-	page, next := 1, 1 // next: index into PageStarts of the following page
+	sents := make([]structure.Span, len(spans))
 	for i, sp := range spans {
-		for next < len(d.PageStarts) && int(d.PageStarts[next]) <= sp.Start {
+		sents[i] = structure.Span{Start: int32(sp.Start), End: int32(sp.End)}
+	}
+	if found.Markdown {
+		found.Tables = append(found.Tables, structure.PipeTables(d.Text)...)
+	}
+	sents = structure.SplitRows(d.Text, structure.SplitHeadings(d.Text, sents), found.Tables)
+	found.PageStarts = d.PageStarts
+	an := structure.Analyse(d.Text, sents, found)
+	d.Sections, d.Tables = an.Sections, an.Tables
+	d.Sentences = make([]Sentence, len(sents))
+	spans = spans[:0]
+	page, next := 1, 1 // next: index into PageStarts of the following page
+	for i, sp := range sents {
+		for next < len(d.PageStarts) && d.PageStarts[next] <= sp.Start {
 			next++
 			page = next
 		}
-		d.Sentences[i] = Sentence{Start: int32(sp.Start), End: int32(sp.End), Page: int32(page)}
+		d.Sentences[i] = Sentence{Start: sp.Start, End: sp.End, Page: int32(page),
+			Section: an.Section[i], Table: an.Table[i], Flags: an.Flags[i]}
+		spans = append(spans, segment.Span{Start: int(sp.Start), End: int(sp.End)})
 	}
 	for _, c := range segment.Chunks(d.Text, spans, segment.ChunkOptions{Tokens: DefaultChunkTokens}) {
 		d.Chunks = append(d.Chunks, Chunk{First: int32(c.First), Last: int32(c.Last), Tokens: int32(c.Tokens)})
@@ -217,4 +248,11 @@ func (l *Library) put(d *Document, bi *builtIndex) error {
 		// nothing is visible before the commit anyway.
 		return tx.Bucket(bucketDocs).Put(key, meta)
 	})
+}
+
+// structureInput is what a document's kind alone says of its structure;
+// a loader that knows more (a PDF's outline and fonts) adds to it.
+// pdftext drops running heads and page numbers itself.
+func structureInput(d *Document) structure.Input {
+	return structure.Input{Markdown: d.Kind == "markdown", NoFurniture: d.Kind == "pdf"}
 }

@@ -17,8 +17,14 @@ import (
 )
 
 // SchemaVersion is the layout version this build writes. Opening a library
-// with a higher version fails with ErrNewerSchema rather than misreading it.
-const SchemaVersion = 1
+// with a higher version fails with ErrNewerSchema rather than misreading it;
+// one with a lower version holding documents fails with ErrOlderSchema
+// until Reindex rebuilds it (Options.Upgrade opens it for that).
+//
+// Version 2 stores each sentence's section, table and flags, the
+// documents' headings, tables and compound words, and indexes headings and
+// table contexts as fields of their own.
+const SchemaVersion = 2
 
 // Bucket names. Per-document data lives in a sub-bucket (or key) named by
 // the DocID in each of the per-document buckets, so removing a document is
@@ -52,16 +58,31 @@ type Options struct {
 	ReadOnly bool
 	// LockTimeout bounds the wait for another process's lock (default 1 s).
 	LockTimeout time.Duration
+	// Upgrade opens a library of an older schema so Reindex can rebuild
+	// it; nothing else may be done with it until then.
+	Upgrade bool
+	// ReadDamaged opens a damaged library read-only, for Inspect and
+	// Salvage: a file cut short is opened rather than refused. Reads of
+	// what is damaged still fail with ErrCorrupt.
+	ReadDamaged bool
+	// MaxFileSize is the largest file Add reads (default
+	// DefaultMaxFileSize); a larger one is refused before it is read.
+	MaxFileSize int64
 }
 
 // Library is an open library file. It is safe for concurrent use.
 type Library struct {
-	db   *bolt.DB
-	path string
+	db      guardedDB // every transaction contains a damaged file's panics
+	path    string
+	maxFile int64 // Options.MaxFileSize
+
+	// schema is the library's schema version as opened.
+	schema int
 
 	mu   sync.Mutex
 	docs map[DocID]*Document // decoded documents, loaded on first use
 	idx  map[DocID]*docIndex // per-document index statistics
+	load LoadOptions         // how Add reads files (SetLoadOptions)
 }
 
 // Open opens (creating if needed) the library at path. The file and its
@@ -74,18 +95,26 @@ func Open(path string, opt *Options) (*Library, error) {
 	if timeout <= 0 {
 		timeout = time.Second
 	}
-	if !opt.ReadOnly {
+	readOnly := opt.ReadOnly || opt.ReadDamaged
+	if !readOnly {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("cannot create the library folder: %w", err)
 		}
 	} else if _, err := os.Stat(path); err != nil {
 		return nil, errorf(ErrNotFound, "no library at %s", path)
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: opt.ReadOnly})
-	if err != nil {
-		if errors.Is(err, bolterrors.ErrTimeout) {
-			return nil, fmt.Errorf("%w (%s)", ErrLocked, path)
+	if !opt.ReadDamaged {
+		if err := checkBoltFile(path); err != nil {
+			return nil, err
 		}
+	}
+	db, err := openBolt(path, &bolt.Options{Timeout: timeout, ReadOnly: readOnly})
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return nil, fmt.Errorf("%w (%s)", ErrLocked, path)
+	case errors.Is(err, ErrCorrupt):
+		return nil, fmt.Errorf("%s: %w", path, err)
+	case err != nil:
 		return nil, fmt.Errorf("cannot open library %s: %w", path, err)
 	}
 	// bbolt only sets the mode when it creates the file; a library copied in
@@ -93,15 +122,18 @@ func Open(path string, opt *Options) (*Library, error) {
 	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() != 0o600 && !opt.ReadOnly {
 		_ = os.Chmod(path, 0o600)
 	}
-	l := &Library{db: db, path: path, docs: map[DocID]*Document{}, idx: map[DocID]*docIndex{}}
-	if err := l.checkSchema(opt.ReadOnly); err != nil {
+	l := &Library{db: guardedDB{db}, path: path, maxFile: opt.MaxFileSize, docs: map[DocID]*Document{}, idx: map[DocID]*docIndex{}}
+	if l.maxFile <= 0 {
+		l.maxFile = DefaultMaxFileSize
+	}
+	if err := l.checkSchema(readOnly, opt.Upgrade || opt.ReadDamaged); err != nil && !(opt.ReadDamaged && errors.Is(err, ErrCorrupt)) {
 		db.Close()
-		return nil, err
+		return nil, err // a damaged schema record is for Inspect to report
 	}
 	return l, nil
 }
 
-func (l *Library) checkSchema(readOnly bool) error {
+func (l *Library) checkSchema(readOnly, upgrade bool) error {
 	check := func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta == nil {
@@ -110,11 +142,18 @@ func (l *Library) checkSchema(readOnly bool) error {
 		v := meta.Get(keySchema)
 		n, err := strconv.Atoi(string(v))
 		if err != nil {
-			return fmt.Errorf("%s: %w (bad schema version %q)", l.path, ErrCorrupt, v)
+			return damaged("%s has a bad schema version %q", l.path, v)
 		}
+		l.schema = n
 		if n > SchemaVersion {
 			return fmt.Errorf("%w: %s has schema version %d, this citelens reads up to %d; upgrade citelens",
 				ErrNewerSchema, l.path, n, SchemaVersion)
+		}
+		if n < SchemaVersion && !upgrade {
+			if docs := tx.Bucket(bucketDocs); docs != nil && docs.Stats().KeyN > 0 {
+				return fmt.Errorf("%w: %s has index version %d and this citelens needs %d; run 'citelens reindex' to rebuild it (your documents and saved answers are kept)",
+					ErrOlderSchema, l.path, n, SchemaVersion)
+			}
 		}
 		return nil
 	}
@@ -131,7 +170,9 @@ func (l *Library) checkSchema(readOnly bool) error {
 			}
 		}
 		meta := tx.Bucket(bucketMeta)
-		if meta.Get(keySchema) == nil {
+		if meta.Get(keySchema) == nil || (!upgrade && l.schema < SchemaVersion) {
+			// New, or older but empty: nothing to rebuild.
+			l.schema = SchemaVersion
 			return meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
 		}
 		return nil
@@ -155,7 +196,7 @@ func (l *Library) List() ([]DocInfo, error) {
 		return b.ForEach(func(k, v []byte) error {
 			var info DocInfo
 			if err := json.Unmarshal(v, &info); err != nil {
-				return fmt.Errorf("document %s: %w", k, ErrCorrupt)
+				return damaged("document %s's metadata record does not decode", k)
 			}
 			out = append(out, info)
 			return nil
@@ -182,7 +223,10 @@ func (l *Library) Info(id DocID) (DocInfo, error) {
 		if v == nil {
 			return errorf(ErrNotFound, "no document %s in the library", id)
 		}
-		return json.Unmarshal(v, &info)
+		if err := json.Unmarshal(v, &info); err != nil {
+			return damaged("document %s's metadata record does not decode", id)
+		}
+		return nil
 	})
 	return info, err
 }
@@ -237,17 +281,15 @@ func (l *Library) Document(id DocID) (*Document, error) {
 	if ok {
 		return d, nil
 	}
-	d = &Document{}
 	err := l.db.View(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketDocs).Get([]byte(id))
+		key := []byte(id)
+		v := tx.Bucket(bucketDocs).Get(key)
 		if v == nil {
 			return errorf(ErrNotFound, "no document %s in the library", id)
 		}
-		if err := json.Unmarshal(v, &d.DocInfo); err != nil {
-			return fmt.Errorf("document %s: %w", id, ErrCorrupt)
-		}
-		d.Text = string(tx.Bucket(bucketText).Get([]byte(id))) // copies out of the mmap
-		return decodeLayout(tx.Bucket(bucketLayout).Get([]byte(id)), d)
+		var err error
+		d, err = decodeDocument(id, v, tx.Bucket(bucketText).Get(key), tx.Bucket(bucketLayout).Get(key))
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -290,43 +332,4 @@ func (l *Library) Remove(ids ...DocID) error {
 	}
 	l.mu.Unlock()
 	return err
-}
-
-// Check verifies the library's internal consistency: bbolt's page checks,
-// and that every document has all of its per-document records and no
-// record lacks its document. Tests call it after simulated crashes.
-func (l *Library) Check() error {
-	return l.db.View(func(tx *bolt.Tx) error {
-		for err := range tx.Check() {
-			return err
-		}
-		docs := tx.Bucket(bucketDocs)
-		for _, name := range perDocBuckets[1:] {
-			b := tx.Bucket(name)
-			if b == nil {
-				continue
-			}
-			if err := b.ForEach(func(k, _ []byte) error {
-				if docs.Get(k) == nil {
-					return fmt.Errorf("%s holds a record for %s, which is not a document: %w", name, k, ErrCorrupt)
-				}
-				return nil
-			}); err != nil {
-				return err
-			}
-		}
-		return docs.ForEach(func(k, _ []byte) error {
-			for _, name := range [][]byte{bucketText, bucketLayout} {
-				if tx.Bucket(name).Get(k) == nil {
-					return fmt.Errorf("document %s has no %s record: %w", k, name, ErrCorrupt)
-				}
-			}
-			for _, name := range [][]byte{bucketLengths, bucketPostings} {
-				if tx.Bucket(name).Bucket(k) == nil {
-					return fmt.Errorf("document %s has no %s: %w", k, name, ErrCorrupt)
-				}
-			}
-			return nil
-		})
-	})
 }

@@ -4,26 +4,19 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// TermStats are a scope's statistics for some terms: what a re-ranker
-// needs to weigh terms and score text the way Search does.
-type TermStats struct {
-	Units  int     // sentences (or chunks) in the scope
+// FieldStats are a scope's statistics of one field for some terms: what
+// a ranking function needs to weigh terms and normalise lengths.
+type FieldStats struct {
+	Units  int     // units (sentences, chunks, sections, tables) in the scope
 	AvgLen float64 // mean index terms per unit (at least 1)
 	DF     []int   // per term: the units containing it
 }
 
-// IDF returns term t's BM25 idf, the same (Lucene, non-negative) formula
-// Search uses.
-func (s TermStats) IDF(t int) float64 {
-	return bm25IDF(float64(s.Units), float64(s.DF[t]))
-}
-
-// TermStats returns the statistics of terms over the scope of opt (Docs and
-// Level; the other fields are ignored), read from the index without
-// decoding postings.
-func (l *Library) TermStats(terms []string, opt SearchOptions) (TermStats, error) {
-	st := TermStats{DF: make([]int, len(terms)), AvgLen: 1}
-	docs, err := l.scope(opt.Docs)
+// FieldStats returns the statistics of terms over field in docs (every
+// document when empty), read from the index without decoding postings.
+func (l *Library) FieldStats(docs []DocID, field Field, terms []string) (FieldStats, error) {
+	st := FieldStats{DF: make([]int, len(terms)), AvgLen: 1}
+	docs, err := l.scope(docs)
 	if err != nil {
 		return st, err
 	}
@@ -34,13 +27,16 @@ func (l *Library) TermStats(terms []string, opt SearchOptions) (TermStats, error
 			if err != nil {
 				return err
 			}
-			pb, err := levelPostings(tx, id, opt.Level)
-			if err != nil {
-				return err
+			pb := tx.Bucket(bucketPostings).Bucket([]byte(id))
+			if pb != nil {
+				pb = pb.Bucket(field.key())
+			}
+			if pb == nil {
+				continue // a field this document has no index of
 			}
 			lookupTerms(pb, terms, nil, st.DF)
-			st.Units += len(di.lens[opt.Level])
-			total += di.sum[opt.Level]
+			st.Units += len(di.lens[field])
+			total += di.sum[field]
 		}
 		return nil
 	})

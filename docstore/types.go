@@ -1,6 +1,12 @@
 package docstore
 
-import "time"
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/citelens/citelens/docstore/structure"
+)
 
 // DocID identifies a document by a prefix of the SHA-256 of its file bytes,
 // so adding the same content twice yields the same ID.
@@ -15,6 +21,13 @@ type DocID string
 type Sentence struct {
 	Start, End int32
 	Page       int32
+	// Section is the innermost section (Document.Sections) the sentence
+	// lies in, -1 before the first heading; Table the table it is a row
+	// of, -1 for none.
+	Section, Table int32
+	// Flags say whether it is a heading, a contents line, code… (see
+	// structure.Flags); zero for body text.
+	Flags structure.Flags
 }
 
 // Chunk is a run of whole sentences, First..Last inclusive, of about a
@@ -35,6 +48,15 @@ type Document struct {
 	PageStarts []int32
 	Sentences  []Sentence
 	Chunks     []Chunk
+	// Sections are the document's headings, in text order, nested by
+	// Parent; Tables its tables, kept as rows.
+	Sections []structure.Section
+	Tables   []structure.Table
+	// Compounds maps the document's run-together words to the index
+	// terms of their parts ("pointsize" → point, size), as the index
+	// found them against the document's vocabulary; ranking reads
+	// sentences with the same eyes.
+	Compounds map[string][]string
 }
 
 // DocInfo is a document's metadata, cheap to list without loading its text.
@@ -52,7 +74,13 @@ type DocInfo struct {
 	// Warnings say what of the file could not be read (a damaged PDF
 	// page, say): the document is usable but incomplete.
 	Warnings []string `json:"warnings,omitempty"`
+	// OCRPages lists the pages (1-based) whose text was read by OCR from
+	// their image, and may hold recognition errors.
+	OCRPages []int `json:"ocr_pages,omitempty"`
 }
+
+// IsOCRPage reports whether page (1-based) was read by OCR.
+func (i DocInfo) IsOCRPage(page int) bool { return slices.Contains(i.OCRPages, page) }
 
 // DisplayName is what people call the document: the file name it was
 // added from, else its title, else its ID.
@@ -93,4 +121,97 @@ func (d *Document) PageOf(off int) int {
 		return 1
 	}
 	return lo
+}
+
+// HeadingPath returns the headings sentence i lies under, outermost first,
+// each on one line: ["7 Data import", "7.1 Spreadsheet-like data"]. A
+// heading's own path ends with itself.
+func (d *Document) HeadingPath(i int) []string {
+	if i < 0 || i >= len(d.Sentences) {
+		return nil
+	}
+	return d.SectionPath(int(d.Sentences[i].Section))
+}
+
+// SectionPath returns the headings from the top down to section s.
+func (d *Document) SectionPath(s int) []string {
+	var rev []string
+	for n := 0; s >= 0 && s < len(d.Sections) && n < maxHeadingDepth; n++ {
+		sec := d.Sections[s]
+		rev = append(rev, d.spanLine(sec.Heading))
+		s = int(sec.Parent)
+	}
+	out := make([]string, len(rev))
+	for i, h := range rev {
+		out[len(rev)-1-i] = h
+	}
+	return out
+}
+
+// maxHeadingDepth bounds a heading path, and a walk up a damaged one.
+const maxHeadingDepth = 12
+
+// HeadingTrail is the heading path of sentence i joined with " > ", the
+// way citations show it; "" when the sentence is under no heading.
+func (d *Document) HeadingTrail(i int) string {
+	return strings.Join(d.HeadingPath(i), " > ")
+}
+
+// spanLine returns the text of span s on one line (its line breaks and
+// runs of spaces as single spaces), or "" if s is not inside the text.
+func (d *Document) spanLine(s structure.Span) string {
+	if !s.Valid(len(d.Text)) {
+		return ""
+	}
+	return strings.Join(strings.Fields(d.Text[s.Start:s.End]), " ")
+}
+
+// InContext returns sentences first..last with what they are about set
+// before them, one per line: the heading path, and for a table row its
+// table's caption and column headers. It is the text a model reads to
+// judge the sentences by meaning (embeddings, rerankers), where a row's
+// "(10.9)" means nothing without the header saying "2018".
+func (d *Document) InContext(first, last int) string {
+	if first < 0 || last < first || last >= len(d.Sentences) {
+		return ""
+	}
+	var b strings.Builder
+	if trail := d.HeadingTrail(first); trail != "" {
+		b.WriteString(trail)
+		b.WriteByte('\n')
+	}
+	for _, line := range d.TableContext(first) {
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	b.WriteString(d.Text[d.Sentences[first].Start:d.Sentences[last].End])
+	return b.String()
+}
+
+// TableContext returns the caption and header rows of the table sentence
+// i is a row of, each on one line, or nil.
+func (d *Document) TableContext(i int) []string {
+	if i < 0 || i >= len(d.Sentences) {
+		return nil
+	}
+	t := int(d.Sentences[i].Table)
+	if t < 0 || t >= len(d.Tables) {
+		return nil
+	}
+	tb := d.Tables[t]
+	var out []string
+	if line := d.spanLine(tb.Caption); line != "" {
+		out = append(out, line)
+	}
+	for _, h := range tb.Header {
+		if line := d.spanLine(h); line != "" && h != d.spanOf(i) {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// spanOf is sentence i's byte range.
+func (d *Document) spanOf(i int) structure.Span {
+	return structure.Span{Start: d.Sentences[i].Start, End: d.Sentences[i].End}
 }

@@ -236,7 +236,7 @@ func vectorBucket(tx *bolt.Tx, k VectorKey, create bool) (*bolt.Bucket, error) {
 		if !create {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("the library has no vectors bucket: %w", ErrCorrupt)
+		return nil, damaged("it has no vectors bucket")
 	}
 	path := [][]byte{[]byte(k.Doc), []byte(k.Model), k.unitSet()}
 	b := root
@@ -540,6 +540,42 @@ func (l *Library) Vectors(k VectorKey, units []int) ([]Vector, int, error) {
 		return nil
 	})
 	return out, dim, err
+}
+
+// ScanCosines calls fn with the cosine similarity to q of every unit of
+// the set that has a current vector, in unit order (a set stored for an
+// older layout of the document is skipped, as Vectors skips it). It is the
+// storage side of nearest-neighbour search; engine/retrieve keeps the
+// best. A query of another length than the stored vectors is an error
+// wrapping ErrBadVectors.
+func (l *Library) ScanCosines(k VectorKey, q []float32, fn func(unit int, cos float64)) error {
+	if err := k.check(); err != nil {
+		return err
+	}
+	layoutOf, err := l.layoutFunc(k)
+	if err != nil {
+		return err
+	}
+	return l.db.View(func(tx *bolt.Tx) error {
+		layout, n, err := layoutOf(tx)
+		if err != nil {
+			return err
+		}
+		b, err := vectorBucket(tx, k, false)
+		if err != nil || b == nil {
+			return err
+		}
+		m, ok := currentMeta(b, vectorMeta{units: n, layout: layout})
+		if !ok {
+			return nil
+		}
+		if m.dim != len(q) {
+			return fmt.Errorf("%w: the vectors of document %s have %d coordinates and the query's %d; the model %s changed behind its name",
+				ErrBadVectors, k.Doc, m.dim, len(q), k.Model)
+		}
+		scanCosines(b, m.dim, q, fn)
+		return nil
+	})
 }
 
 // VectorSets lists the embedding sets of doc's own sentences and chunks,

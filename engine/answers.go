@@ -8,7 +8,13 @@ import (
 )
 
 // Save stores an answer in the library so it can be listed and exported.
+// An answer that failed before it stated anything (a rejected key, a dead
+// endpoint: partial, with no statement) is not saved: there is nothing in
+// it to read or export, and the history would fill with failures.
 func Save(lib *docstore.Library, ans *Answer) error {
+	if ans.Partial && len(ans.Statements) == 0 {
+		return nil
+	}
 	rec, err := json.Marshal(ans)
 	if err != nil {
 		return err

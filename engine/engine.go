@@ -57,6 +57,7 @@ type Plan interface {
 // progress and cost to it.
 type Reporter interface {
 	Stage(s string)
+	Warn(s string)
 	Usage(u citations.Usage)
 }
 

@@ -161,3 +161,30 @@ func TestNewSaysWhatToDo(t *testing.T) {
 		t.Errorf("unknown: %v (fix %q)", err, fix.Of(err))
 	}
 }
+
+// TestFailedAnswerWithNothingNotSaved: an answer that failed before it
+// stated anything (a 401, a 5xx after retrieval) stays out of the
+// history; a partial answer with statements is kept.
+func TestFailedAnswerWithNothingNotSaved(t *testing.T) {
+	env := testEnv(t)
+	rejected := errors.New("API key rejected")
+	for _, stated := range []bool{false, true} {
+		ans, err := run(t, env, engine.Request{Question: "q"}, func(_ context.Context, rt *engine.Runtime) error {
+			rt.Stage("retrieving…")
+			if stated {
+				rt.Statement(citations.Statement{Text: "Kept."})
+			}
+			return rejected
+		}, nil)
+		if ans == nil || !ans.Partial || !errors.Is(err, rejected) {
+			t.Fatalf("Run = %+v, %v", ans, err)
+		}
+		if err := engine.Save(env.Library, ans); err != nil {
+			t.Fatal(err)
+		}
+		_, err = engine.Load(env.Library, ans.ID)
+		if saved := err == nil; saved != stated {
+			t.Errorf("%d statements: saved %v, want %v", len(ans.Statements), saved, stated)
+		}
+	}
+}

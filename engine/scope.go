@@ -2,7 +2,9 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
@@ -76,4 +78,23 @@ func Plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return Thousands(n) + " " + many
+}
+
+// Ranges writes numbers (pages, chunks) sorted, as ranges: "1-3, 7".
+func Ranges(xs []int) string {
+	xs = slices.Compact(slices.Sorted(slices.Values(xs)))
+	var parts []string
+	for i := 0; i < len(xs); {
+		j := i
+		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", xs[i], xs[j]))
+		} else {
+			parts = append(parts, fmt.Sprint(xs[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
 }

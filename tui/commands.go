@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 )
 
@@ -317,15 +317,6 @@ func (r *addRun) next() tea.Cmd {
 
 // clipboardText is a quote as copied: exact, except for control
 // characters (escape sequences among them), which a paste into a
-// terminal would act on.
-func clipboardText(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t':
-			return r
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
-			return -1
-		}
-		return r
-	}, s)
-}
+// terminal would act on, and bidi overrides, which would make the pasted
+// text read differently from what it holds (textproc.Pasteable).
+func clipboardText(s string) string { return textproc.Pasteable(s) }

@@ -185,7 +185,7 @@ func TestCopyCitation(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	s.finish()
-	if got := clipboardText("a\x1b[31mb\tc\nd\u009be"); got != "a[31mb\tc\nde" {
+	if got := clipboardText("a\x1b[31mb\tc\nd\u009be \u202eevil\u202c"); got != "a[31mb\tc\nde evil" {
 		t.Errorf("clipboardText kept control characters: %q", got)
 	}
 }

@@ -2,21 +2,25 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/ocr"
 	"github.com/citelens/citelens/docstore/textproc"
 )
 
 func init() {
 	register(&command{
 		name:    "add",
-		args:    "[--json] PATH...",
-		summary: "add PDF, text and Markdown files to the library",
+		args:    "[--json] [--ocr] [--ocr-lang LANGS] PATH...",
+		summary: "add PDFs (scans too), web pages, Word files, e-books, text and Markdown to the library",
 		run:     runAdd,
 	})
 }
@@ -34,16 +38,25 @@ type addedDoc struct {
 	Existed   bool           `json:"existed"`
 	Seconds   float64        `json:"seconds"`
 	Warnings  []string       `json:"warnings,omitempty"`
+	OCRPages  []int          `json:"ocr_pages,omitempty"`
 	Error     string         `json:"error,omitempty"`
 }
 
 func runAdd(ctx context.Context, a *app, args []string) error {
 	c := commands["add"]
 	fs := newFlags(a, c)
+	fs.Usage = func() { printCommandUsage(fs.Output(), c, fs); fmt.Fprint(fs.Output(), fileTypes()) }
 	asJSON := fs.Bool("json", false, "print the added documents as JSON")
+	useOCR := fs.Bool("ocr", false, "read PDF pages that have no text layer (scans) with Tesseract (default: the config's ocr)")
+	ocrLang := fs.String("ocr-lang", "", "Tesseract `LANGS` for --ocr, joined by + (default: the config's ocr_lang, else eng)")
+	maxSize := fs.String("max-size", "1G", "refuse files larger than `SIZE` (bytes, or with K, M, G)")
 	paths, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
+	}
+	if a.maxFileSize, err = parseSize(*maxSize); err != nil {
+		fmt.Fprintf(a.stderr, "citelens add: --max-size: %v\n", err)
+		return errUsage
 	}
 	if len(paths) == 0 {
 		fmt.Fprintln(a.stderr, "citelens add: no files given")
@@ -55,6 +68,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	defer l.Close()
+	l.SetLoadOptions(a.addLoadOptions(fs, *useOCR, *ocrLang))
 
 	var results []addedDoc
 	failed := 0
@@ -64,7 +78,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 		info, existed, err := l.Add(ctx, path, func(p docstore.Progress) { bar.update(p.Stage, p.Done, p.Total) })
 		bar.finish()
 		r := addedDoc{ID: info.ID, Name: info.Name, Path: info.Path, Kind: info.Kind, Pages: info.Pages,
-			Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: existed, Warnings: info.Warnings,
+			Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: existed, Warnings: info.Warnings, OCRPages: info.OCRPages,
 			Seconds: time.Since(start).Seconds()}
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
@@ -80,8 +94,8 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 			if existed {
 				fmt.Fprintf(a.stdout, "%s  %s  already in the library (same content)\n", info.ID, name)
 			} else {
-				fmt.Fprintf(a.stdout, "%s  %s  added: %d pages, %d sentences, %d chunks in %.1fs\n",
-					info.ID, name, info.Pages, info.NumSents, info.NumChunks, r.Seconds)
+				fmt.Fprintf(a.stdout, "%s  %s  added: %d pages%s, %d sentences, %d chunks in %.1fs\n",
+					info.ID, name, info.Pages, ocrNote(info), info.NumSents, info.NumChunks, r.Seconds)
 			}
 			for _, w := range info.Warnings {
 				fmt.Fprintf(a.stderr, "citelens: warning: %s: %s\n", name, textproc.OneLine(w))
@@ -100,12 +114,27 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	return nil
 }
 
-// writeJSON writes v indented, as every --json output is.
-func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+// parseSize reads a size such as 1048576, 640K, 50M or 2G (powers of
+// 1024, a trailing "B" allowed).
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "B")
+	mult := int64(1)
+	if n := len(t); n > 0 {
+		if i := strings.IndexByte("KMGT", t[n-1]); i >= 0 {
+			mult, t = int64(1)<<(10*(i+1)), t[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || v <= 0 || v*float64(mult) > 1<<50 {
+		return 0, fmt.Errorf("%q is not a size (write 500M or 2G)", s)
+	}
+	return int64(v * float64(mult)), nil
+}
+
+// writeJSON writes v indented, as every --json output is, with C1
+// controls and bidi overrides escaped (textproc.WriteJSON).
+func writeJSON(w io.Writer, v any) error {
+	return textproc.WriteJSON(w, v, "  ")
 }
 
 // exitError ends a command with a status; quiet means the reasons were
@@ -117,3 +146,52 @@ type exitError struct {
 
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 func (e exitError) ExitCode() int { return e.code }
+
+// fileTypes lists the file types citelens reads, for add --help.
+func fileTypes() string {
+	var b strings.Builder
+	b.WriteString("\nFile types:\n")
+	for _, f := range docstore.Formats() {
+		fmt.Fprintf(&b, "  %-22s %s\n", strings.Join(f.Extensions, " "), f.Description)
+	}
+	return b.String()
+}
+
+// addLoadOptions decides how add reads scanned pages: --ocr and
+// --ocr-lang when given, else the config's ocr and ocr_lang. A config
+// that cannot be read only costs its OCR settings, with a warning: add
+// needs nothing else from it.
+func (a *app) addLoadOptions(fs *flag.FlagSet, useOCR bool, lang string) docstore.LoadOptions {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["ocr"] || !set["ocr-lang"] {
+		cfg, err := a.config()
+		if err != nil {
+			fmt.Fprintf(a.stderr, "citelens: warning: the config's OCR settings are ignored: %s\n", textproc.OneLine(err.Error()))
+		} else {
+			if !set["ocr"] {
+				useOCR = cfg.OCREnabled()
+			}
+			if !set["ocr-lang"] {
+				lang = cfg.OCRLang
+			}
+		}
+	}
+	return loadOptions(useOCR, lang)
+}
+
+// loadOptions are the library's load options for an OCR choice.
+func loadOptions(useOCR bool, lang string) docstore.LoadOptions {
+	if !useOCR {
+		return docstore.LoadOptions{}
+	}
+	return docstore.LoadOptions{OCR: &ocr.Options{Languages: lang}}
+}
+
+// ocrNote says how many of a document's pages were read by OCR.
+func ocrNote(info docstore.DocInfo) string {
+	if len(info.OCRPages) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d by OCR)", len(info.OCRPages))
+}

@@ -196,6 +196,11 @@ func (p *statementPrinter) printStatement(s *citations.Statement) {
 		fmt.Fprintf(&b, " [%d]", p.n)
 	}
 	fmt.Fprintln(p.w, b.String())
+	// Why a citation was dropped or cut (outside the numbered context, too
+	// many): the reader must know the statement lost its evidence.
+	for _, w := range s.Warnings {
+		fmt.Fprintf(p.w, "    ! %s\n", textproc.OneLine(w))
+	}
 	p.printed++
 }
 
@@ -223,7 +228,11 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 			if c.Last != c.First {
 				sents = fmt.Sprintf("sentences %d-%d", c.First, c.Last)
 			}
-			fmt.Fprintf(p.w, "[%d] %s, p. %d, %s%s\n    %q\n", n, textproc.OneLine(c.DocName), c.Page, sents, verdict, textproc.OneLine(c.Text))
+			under := ""
+			if c.Heading != "" {
+				under = "\n    under " + textproc.OneLine(c.Heading)
+			}
+			fmt.Fprintf(p.w, "[%d] %s, %s, %s%s%s\n    %q\n", n, textproc.OneLine(c.DocName), c.PageLabel(), sents, verdict, under, textproc.OneLine(c.Text))
 		}
 	}
 	if len(ans.Warnings) > 0 {
@@ -253,8 +262,6 @@ func askBatch(ctx context.Context, a *app, env *engine.Env, strategy engine.Stra
 	defer in.Close()
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	enc := json.NewEncoder(a.stdout)
-	enc.SetEscapeHTML(false)
 	for line := 1; sc.Scan(); line++ {
 		if strings.TrimSpace(sc.Text()) == "" {
 			continue
@@ -276,7 +283,7 @@ func askBatch(ctx context.Context, a *app, env *engine.Env, strategy engine.Stra
 				return err
 			}
 		}
-		if err := enc.Encode(newAnswerView(ans, q.ID)); err != nil {
+		if err := textproc.WriteJSON(a.stdout, newAnswerView(ans, q.ID), ""); err != nil {
 			return err
 		}
 		if ctx.Err() != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -108,9 +107,7 @@ func runConfigShow(a *app, args []string) error {
 		if problem != nil {
 			r.Problem = problem.Error()
 		}
-		enc := json.NewEncoder(a.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeJSON(a.stdout, r)
 	}
 	found := "not found; using the environment and defaults"
 	if cfg.FileFound {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/citelens/citelens/internal/config"
@@ -15,7 +14,7 @@ func init() {
 	register(&command{
 		name:    "doctor",
 		args:    "[--probe] [--json]",
-		summary: "check the model endpoint, the model, streaming, its context window and embeddings",
+		summary: "check the model endpoint, the model, streaming, its context window, embeddings and the reranker",
 		run:     runDoctor,
 	})
 }
@@ -47,9 +46,7 @@ func runDoctor(ctx context.Context, a *app, args []string) error {
 		d = append(d, llm.ProbeContext(ctx, cfg))
 	}
 	if *asJSON {
-		enc := json.NewEncoder(a.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
+		if err := writeJSON(a.stdout, struct {
 			Checks llm.Diagnosis `json:"checks"`
 			Failed int           `json:"failed"`
 		}{d, d.Failed()}); err != nil {

@@ -25,6 +25,7 @@ func llmEnv(t *testing.T, vars map[string]string) string {
 	t.Setenv("XDG_CONFIG_HOME", dir)
 	for _, k := range []string{config.EnvConfig, config.EnvAPIKey, config.EnvBaseURL, config.EnvModel, config.EnvEmbedModel,
 		config.EnvAnalyzerModel, config.EnvContextWindow, config.EnvMaxOutput, config.EnvTimeout,
+		config.EnvRerankModel, config.EnvRerankURL, config.EnvRerankAPIKey,
 		config.EnvAnswerTimeout, config.EnvJudgeModel, config.EnvJudgeBaseURL, config.EnvJudgeAPIKey} {
 		t.Setenv(k, vars[k])
 	}
@@ -141,7 +142,7 @@ func TestDoctorWrongModelKeyAndEmbedModel(t *testing.T) {
 	llmEnv(t, env)
 	out, _, code := newCLI(t).run("doctor")
 	if code != 1 || !strings.Contains(lineOf(out, "FAIL", "model"), "gpt-nonexistent is not among") ||
-		!strings.Contains(out, "Set CITELENS_MODEL to one of: test-embed, test-model.") ||
+		!strings.Contains(out, "Set CITELENS_MODEL to one of: test-embed, test-model, test-rerank.") ||
 		lineOf(out, "skip", "streaming") == "" {
 		t.Fatalf("status %d:\n%s", code, out)
 	}
@@ -176,7 +177,8 @@ func TestDoctorJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err, out)
 	}
-	if r.Failed != 0 || len(r.Checks) != 6 || r.Checks[5].Name != "embeddings" || r.Checks[5].Status != llm.CheckSkip {
+	if r.Failed != 0 || len(r.Checks) != 7 || r.Checks[5].Name != "embeddings" || r.Checks[5].Status != llm.CheckSkip ||
+		r.Checks[6].Name != "reranker" || r.Checks[6].Status != llm.CheckSkip {
 		t.Fatalf("%+v", r)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/internal/fix"
 )
@@ -99,8 +100,6 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		outW = bufio.NewWriter(f)
 		defer outW.Flush()
 	}
-	enc := json.NewEncoder(a.stdout)
-	enc.SetEscapeHTML(false)
 	var all []citations.Scores
 	showProgress := isTerminal(a.stderr)
 	for i, g := range golds {
@@ -129,11 +128,14 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		}
 		line := evalLine{Scores: scoreLine{sc, jf, jc}, Answer: newAnswerView(ans, g.ID)}
 		if outW != nil {
-			b, _ := json.Marshal(line)
-			outW.Write(append(b, '\n'))
+			if err := textproc.WriteJSON(outW, line, ""); err != nil {
+				return err
+			}
 		}
 		if *perQuestion {
-			enc.Encode(scoreLine{sc, jf, jc})
+			if err := textproc.WriteJSON(a.stdout, scoreLine{sc, jf, jc}, ""); err != nil {
+				return err
+			}
 		}
 	}
 	if showProgress {
@@ -156,8 +158,8 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		*judgedReport
 		*correctnessReport
 	}
-	return enc.Encode(summary{Strategy: strategy.Name(), Report: report, Derive: derive, JudgeModel: judged.model(),
-		judgedReport: judged.report(), correctnessReport: judged.correctness()})
+	return textproc.WriteJSON(a.stdout, summary{Strategy: strategy.Name(), Report: report, Derive: derive, JudgeModel: judged.model(),
+		judgedReport: judged.report(), correctnessReport: judged.correctness()}, "")
 }
 
 // readGold reads a questions.jsonl file.

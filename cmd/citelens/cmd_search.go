@@ -7,6 +7,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/fix"
 )
 
@@ -31,6 +32,7 @@ type searchHit struct {
 	Page     int            `json:"page"`
 	Start    int            `json:"start"`
 	End      int            `json:"end"`
+	Heading  string         `json:"heading,omitempty"`
 	Text     string         `json:"text"`
 }
 
@@ -40,8 +42,8 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	fs.Var(&docRefs, "doc", "search only this document (`ID` prefix or file name; repeatable)")
 	k := fs.Int("k", 10, "number of hits")
 	chunks := fs.Bool("chunks", false, "rank chunks (about 128 tokens) instead of sentences")
-	k1 := fs.Float64("k1", docstore.DefaultBM25.K1, "BM25 term-frequency saturation")
-	b := fs.Float64("b", docstore.DefaultBM25.B, "BM25 length normalisation")
+	k1 := fs.Float64("k1", retrieve.DefaultBM25.K1, "BM25 term-frequency saturation")
+	b := fs.Float64("b", retrieve.DefaultBM25.B, "BM25 length normalisation")
 	asJSON := fs.Bool("json", false, "print hits as JSON")
 	words, err := parseFlags(a, fs, args)
 	if err != nil {
@@ -62,15 +64,15 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	q := docstore.ParseQuery(query)
+	q := retrieve.ParseQuery(query)
 	if len(q.Terms) == 0 {
 		return fix.With(fmt.Errorf("the query %q has only stop words", query), "Search for content words.")
 	}
-	opt := docstore.SearchOptions{Docs: ids, K: *k, BM25: docstore.BM25{K1: *k1, B: *b}}
+	opt := retrieve.SearchOptions{Docs: ids, K: *k, BM25: retrieve.BM25{K1: *k1, B: *b}}
 	if *chunks {
-		opt.Level = docstore.ChunkLevel
+		opt.Field = docstore.FieldChunks
 	}
-	hits, err := l.Search(q, opt)
+	hits, err := retrieve.Search(l, q, opt)
 	if err != nil {
 		return err
 	}
@@ -89,6 +91,7 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 		sh.Start, sh.End = int(d.Sentences[sh.First].Start), int(d.Sentences[sh.Last].End)
 		sh.Page = int(d.Sentences[sh.First].Page)
 		sh.Text = d.Text[sh.Start:sh.End]
+		sh.Heading = d.HeadingTrail(sh.First)
 		out = append(out, sh)
 	}
 	if *asJSON {
@@ -104,6 +107,9 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 			unit = fmt.Sprintf("c%d (s%d-%d)", *h.Chunk, h.First, h.Last)
 		}
 		fmt.Fprintf(a.stdout, "%6.2f  %s  %s  p.%d  %s\n", h.Score, shortID(h.Doc), unit, h.Page, textproc.OneLine(h.Text))
+		if h.Heading != "" {
+			fmt.Fprintf(a.stdout, "        under %s\n", textproc.OneLine(h.Heading))
+		}
 	}
 	return nil
 }

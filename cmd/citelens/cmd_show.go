@@ -7,21 +7,24 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine"
 )
 
 func init() {
 	register(&command{
 		name:    "show",
-		args:    "[--text | --sentences | --page N | --json] ID",
-		summary: "show a document's metadata, text, sentences or one page",
+		args:    "[--text [--raw] | --sentences | --outline | --page N [--raw] | --json] ID",
+		summary: "show a document's metadata, text, sentences, headings or one page",
 		run:     runShow,
 	})
 }
 
 func runShow(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["show"])
-	text := fs.Bool("text", false, "print the stored text exactly")
+	text := fs.Bool("text", false, "print the stored text, control characters made visible")
+	raw := fs.Bool("raw", false, "with --text or --page: print the stored bytes exactly, control characters and all (for a file, not a terminal)")
 	sents := fs.Bool("sentences", false, "print index<TAB>page<TAB>start<TAB>end<TAB>text per sentence")
+	outline := fs.Bool("outline", false, "print the section headings found, indented by level, with their sentence and page")
 	page := fs.Int("page", 0, "print the text of page `N`")
 	asJSON := fs.Bool("json", false, "print the metadata as JSON")
 	refs, err := parseFlags(a, fs, args)
@@ -46,11 +49,13 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	// The stored text goes out byte for byte to a pipe or file; a terminal
-	// gets it with control characters neutralised.
-	out := func(s string) string { return s }
-	if isTerminal(a.stdout) {
-		out = textproc.Printable
+	// Control characters are neutralised on every output, pipes too: a
+	// pipe often ends on a terminal (show --text | head), where an escape
+	// sequence in a document would set the title or the clipboard. --raw
+	// asks for the exact bytes, to a file.
+	out := textproc.Printable
+	if *raw {
+		out = func(s string) string { return s }
 	}
 	switch {
 	case *text:
@@ -59,6 +64,25 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	case *sents:
 		for i, s := range d.Sentences {
 			fmt.Fprintf(a.stdout, "%d\t%d\t%d\t%d\t%s\n", i, s.Page, s.Start, s.End, textproc.OneLine(d.SentenceText(i)))
+		}
+		return nil
+	case *outline:
+		if len(d.Sections) == 0 {
+			fmt.Fprintln(a.stdout, "no headings found")
+			return nil
+		}
+		for _, sec := range d.Sections {
+			at, pg := "", 0
+			if i := int(sec.Sentence); i >= 0 && i < len(d.Sentences) {
+				at, pg = fmt.Sprintf("s%d", i), int(d.Sentences[i].Page)
+			} else {
+				pg = d.PageOf(int(sec.Heading.Start))
+			}
+			title := ""
+			if sec.Heading.Valid(len(d.Text)) {
+				title = textproc.OneLine(d.Text[sec.Heading.Start:sec.Heading.End])
+			}
+			fmt.Fprintf(a.stdout, "%s%s  (%s p.%d)\n", indent(sec.Level), title, at, pg)
 		}
 		return nil
 	case *page > 0:
@@ -78,6 +102,9 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	}
 	fmt.Fprintf(a.stdout, "pages      %d\nsentences  %d\nchunks     %d\nbytes      %d\nadded      %s\n",
 		i.Pages, i.NumSents, i.NumChunks, i.Bytes, i.Added.Local().Format("2006-01-02 15:04:05"))
+	if len(i.OCRPages) > 0 {
+		fmt.Fprintf(a.stdout, "ocr pages  %s (read from their image; may hold recognition errors)\n", engine.Ranges(i.OCRPages))
+	}
 	for _, w := range i.Warnings {
 		fmt.Fprintf(a.stdout, "warning    %s\n", textproc.OneLine(w))
 	}
@@ -94,4 +121,14 @@ func pageSpan(d *docstore.Document, n int) (int, int, error) {
 		end = int(d.PageStarts[n])
 	}
 	return int(d.PageStarts[n-1]), end, nil
+}
+
+// indent is two spaces per level below the first.
+func indent(level int) string {
+	n := max(0, min(level, 12)-1)
+	b := make([]byte, 2*n)
+	for i := range b {
+		b[i] = ' '
+	}
+	return string(b)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/fix"
@@ -14,16 +15,23 @@ import (
 
 // printError writes err for a person: the reason on one line, control
 // characters neutralised (errors may quote file names and document text),
-// and its fix, if it has one, on the lines under it.
+// and its fix, if it has one, on the lines under it. A damaged library,
+// wherever it is found, gets the way out (damageHint).
 func printError(w io.Writer, err error) {
 	reason, how := fix.Message(err)
 	fmt.Fprintf(w, "citelens: %s\n", textproc.Printable(reason))
-	if how != "" {
-		for _, line := range strings.Split(how, "\n") {
+	if how == "" && errors.Is(err, docstore.ErrCorrupt) {
+		how = damageHint
+	}
+	for _, line := range strings.Split(how, "\n") {
+		if line != "" {
 			fmt.Fprintf(w, "  %s\n", textproc.Printable(line))
 		}
 	}
 }
+
+// damageHint is what to do about a damaged library.
+const damageHint = "Run 'citelens check' to see what is damaged, and 'citelens salvage NEW.db' to copy every readable\ndocument into a new library. Nothing has been changed."
 
 // resumeError explains a long run (derive, embed) that stopped and says
 // how to resume it: a cancellation reads "<what> interrupted"; a model

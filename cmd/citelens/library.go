@@ -24,12 +24,12 @@ func (a *app) openLibrary(readOnly bool) (*docstore.Library, error) {
 			return nil, errNoLibrary
 		}
 	}
-	l, err := docstore.Open(a.dbPath, &docstore.Options{ReadOnly: readOnly})
+	l, err := docstore.Open(a.dbPath, &docstore.Options{ReadOnly: readOnly, MaxFileSize: a.maxFileSize})
 	switch {
 	case errors.Is(err, docstore.ErrLocked):
 		return nil, fix.With(err, "Close the other citelens (the terminal UI keeps the library open while it runs),\nor point --db at another library.")
-	case errors.Is(err, docstore.ErrNewerSchema):
-		return nil, err
+	case errors.Is(err, docstore.ErrNewerSchema), errors.Is(err, docstore.ErrOlderSchema), errors.Is(err, docstore.ErrCorrupt):
+		return nil, err // printError gives a damaged library its hint
 	case err != nil:
 		return nil, fix.With(err, "Check the path given by --db or CITELENS_DB.")
 	}
@@ -104,12 +104,14 @@ func emptyLibraryMessage(a *app) string {
 
 // engineEnv builds the strategies' environment: the library and the model
 // configuration. A broken config file is an error (the user meant
-// something by it); an absent one is not.
+// something by it); an absent one is not. Files added on the way (ask
+// --doc PATH, the TUI) are read as the config says (OCR).
 func (a *app) engineEnv(l *docstore.Library) (*engine.Env, error) {
 	cfg, err := a.config()
 	if err != nil {
 		return nil, err
 	}
+	l.SetLoadOptions(loadOptions(cfg.OCREnabled(), cfg.OCRLang))
 	return engine.NewEnv(l, cfg), nil
 }
 

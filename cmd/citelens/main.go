@@ -52,6 +52,8 @@ type app struct {
 	theme string
 	// cfg is the configuration, loaded on first use by config().
 	cfg *config.Config
+	// maxFileSize is add's --max-size (0: docstore's default).
+	maxFileSize int64
 }
 
 func main() {
@@ -86,6 +88,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first Ctrl-C (or SIGTERM) cancels the command, which stops
+	// cleanly; should anything not stop, a second one ends the process,
+	// as the default handler is back.
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 
 	rest := global.Args()
 	name := "tui"

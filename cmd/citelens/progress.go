@@ -54,6 +54,10 @@ type progressBar struct {
 	liveLine
 	label string
 	start time.Time
+	// stage and stageStart are the paged stage being drawn and when it
+	// began.
+	stage      string
+	stageStart time.Time
 }
 
 // progressDelay is how long a job runs before its progress is shown.
@@ -70,8 +74,15 @@ func (p *progressBar) update(stage string, done, total int) {
 	}
 	line := fmt.Sprintf("%s: %s", p.label, stage)
 	if total > 0 {
-		rate := float64(done) / time.Since(p.start).Seconds()
-		line = fmt.Sprintf("%s [%s] %d/%d pages, %.0f pages/s", p.label, barCells(done, total), done, total, rate)
+		if stage != p.stage { // OCR follows extraction: its rate starts afresh
+			p.stage, p.stageStart = stage, time.Now()
+		}
+		rate := float64(done) / time.Since(p.stageStart).Seconds()
+		digits := 0
+		if rate < 10 { // OCR reads a page in seconds
+			digits = 1
+		}
+		line = fmt.Sprintf("%s: %s [%s] %d/%d pages, %.*f pages/s", p.label, stage, barCells(done, total), done, total, digits, rate)
 	}
 	p.draw(line)
 }

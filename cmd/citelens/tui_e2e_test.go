@@ -13,6 +13,17 @@ import (
 	"time"
 )
 
+// buildBinary builds the citelens command into a temporary folder and
+// returns its path, for the tests that run the real binary.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "citelens")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // TestTUIEndToEnd runs the real binary in tmux, as a user would: start it
 // on a file (which adds it), ask, jump to a citation, and check the cited
 // sentence is on the screen and highlighted. Then it checks that a second
@@ -25,11 +36,8 @@ func TestTUIEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "citelens")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
+	dir := filepath.Dir(bin)
 	doc, err := filepath.Abs("../../testdata/declaration.txt")
 	if err != nil {
 		t.Fatal(err)

@@ -43,10 +43,10 @@ type cmap struct {
 
 func codeKey(code uint32, n int) uint64 { return uint64(n)<<32 | uint64(code) }
 
-// parseCMap reads a CMap stream. A damaged CMap yields what was parsed.
-func parseCMap(v pdf.Value) (m *cmap) {
+// parseCMap reads a CMap stream's decoded data. A damaged CMap yields what
+// was parsed.
+func parseCMap(data []byte) (m *cmap) {
 	m = &cmap{uni: map[uint64]string{}, cid: map[uint64]uint32{}}
-	data, _ := readStream(v, maxStreamBytes/4)
 	if len(data) == 0 {
 		return m
 	}

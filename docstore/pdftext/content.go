@@ -15,7 +15,7 @@ type glyph struct {
 	u0, u1, v, size float32
 	off, n          uint32 // text bytes in page.buf
 	rot             uint8
-	mono            bool
+	mono, bold      bool
 	space           bool // a word break comes before this glyph
 }
 
@@ -53,6 +53,7 @@ type resCtx struct {
 	refs  map[string]string
 	byNm  map[string]*font
 	xobj  pdf.Value
+	xrefs map[string]string // XObject name → "id gen"
 }
 
 func newResCtx(res pdf.Value) *resCtx {
@@ -69,6 +70,7 @@ var (
 type pageContent struct {
 	ctx       context.Context
 	fonts     *fontCache
+	work      *docWork // the document's budget and stream cache
 	glyphs    []glyph
 	buf       []byte
 	g         gstate
@@ -108,6 +110,9 @@ func (pc *pageContent) run(content []byte, rc *resCtx) {
 	// "%>" is a comment after normal content, and ends a hex string left
 	// open by damage that the scan above did not see, which the library's
 	// lexer would otherwise read forever.
+	if !pc.work.interpret(len(content)) {
+		panic(errDocBudget)
+	}
 	content = append(stripInlineImages(content), "\n%>"...)
 	strm, err := memStream(content)
 	if err != nil {
@@ -140,8 +145,13 @@ func (pc *pageContent) op(stk *pdf.Stack, op string, rc *resCtx) {
 	if pc.ops > maxPageOps {
 		panic(errBudget)
 	}
-	if pc.ops&4095 == 0 && pc.ctx.Err() != nil {
-		panic(errCanceled)
+	if pc.ops&4095 == 0 {
+		if pc.ctx.Err() != nil {
+			panic(errCanceled)
+		}
+		if !pc.work.operators(4096) {
+			panic(errDocBudget)
+		}
 	}
 	a := pc.popArgs(stk)
 	g := &pc.g
@@ -237,13 +247,17 @@ func (pc *pageContent) doXObject(rc *resCtx, name string) {
 	}
 	if rc.xobj.IsNull() {
 		rc.xobj = rc.res.Key("XObject")
+		rc.xrefs = refKeys(rc.xobj)
 	}
 	x := rc.xobj.Key(name)
 	if x.Kind() != pdf.Stream || x.Key("Subtype").Name() != "Form" {
 		return
 	}
 	pc.formCalls++
-	data, _ := readStream(x, maxStreamBytes)
+	data, err := pc.work.stream(x, rc.xrefs[name], maxStreamBytes)
+	if err == errDocBudget {
+		panic(errDocBudget)
+	}
 	if pc.formBytes += len(data); pc.formBytes > 4*maxStreamBytes {
 		panic(errBudget)
 	}
@@ -353,7 +367,7 @@ func (pc *pageContent) flushGlyph(start int, ox, oy, ex, ey float64, m matrix, f
 	pc.glyphs = append(pc.glyphs, glyph{
 		u0: float32(u0), u1: float32(u1), v: float32(v), size: float32(size),
 		off: uint32(start), n: uint32(len(pc.buf) - start),
-		rot: rot, mono: f.mono, space: pc.space,
+		rot: rot, mono: f.mono, bold: f.bold, space: pc.space,
 	})
 	pc.space = false
 }

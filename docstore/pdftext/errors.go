@@ -11,4 +11,8 @@ var (
 	ErrNoText = errors.New("no text layer: is it a scan? OCR it first")
 	// ErrMalformed: the file is not a PDF or is too damaged to read.
 	ErrMalformed = errors.New("not a readable PDF")
+	// ErrBudget: reading the PDF would take more work than citelens
+	// allows one document (its content inflates without bound), and no
+	// text was found before the limit.
+	ErrBudget = errors.New("the PDF is too costly to read")
 )

@@ -35,7 +35,10 @@ type font struct {
 	cidToGID  []byte            // CIDToGIDMap stream; empty means identity
 
 	mono      bool    // fixed pitch: a typewriter font
+	bold      bool    // a bold or heavier weight
 	sizeScale float64 // glyph height relative to the font size (Type3 fonts differ)
+
+	work *docWork // the document's budget and stream cache, while loading
 }
 
 type cidWidthRange struct {
@@ -114,8 +117,9 @@ func usableText(t string) bool {
 
 // fontCache decodes each font object of a document once, for all workers.
 type fontCache struct {
-	mu sync.Mutex
-	m  map[string]*fontEntry
+	mu   sync.Mutex
+	m    map[string]*fontEntry
+	work *docWork // the document's budget and stream cache (nil: none)
 }
 
 type fontEntry struct {
@@ -123,7 +127,7 @@ type fontEntry struct {
 	f    *font
 }
 
-func newFontCache() *fontCache { return &fontCache{m: map[string]*fontEntry{}} }
+func newFontCache(w *docWork) *fontCache { return &fontCache{m: map[string]*fontEntry{}, work: w} }
 
 // get returns the font for key, loading it from v on first use.
 func (c *fontCache) get(key string, v pdf.Value) *font {
@@ -132,20 +136,21 @@ func (c *fontCache) get(key string, v pdf.Value) *font {
 	if e == nil {
 		if len(c.m) > 100_000 { // a hostile file with endless fonts: stop caching
 			c.mu.Unlock()
-			return loadFont(v)
+			return loadFont(v, c.work)
 		}
 		e = &fontEntry{}
 		c.m[key] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.f = loadFont(v) })
+	e.once.Do(func() { e.f = loadFont(v, c.work) })
 	return e.f
 }
 
 // loadFont decodes a font dictionary. It never fails: what cannot be read
 // degrades to a font that yields no text for the affected codes.
-func loadFont(v pdf.Value) (f *font) {
-	f = &font{sizeScale: 1}
+func loadFont(v pdf.Value, w *docWork) (f *font) {
+	f = &font{sizeScale: 1, work: w}
+	defer func() { f.work = nil }()
 	defer func() {
 		_ = recover() // a damaged font keeps what was decoded before the damage
 	}()
@@ -170,6 +175,7 @@ func loadSimple(f *font, v pdf.Value) {
 	desc := v.Key("FontDescriptor")
 	flags := desc.Key("Flags").Int64()
 	f.mono = flags&1 != 0 || monoName(f.name)
+	f.bold = boldFont(f.name, desc, flags)
 
 	// Base encoding.
 	var base [256]rune
@@ -208,7 +214,7 @@ func loadSimple(f *font, v pdf.Value) {
 	}
 	var toUni *cmap
 	if tu := v.Key("ToUnicode"); tu.Kind() == pdf.Stream {
-		toUni = parseCMap(tu)
+		toUni = parseCMap(f.stream(v, "ToUnicode", maxStreamBytes/4))
 	}
 	for c := range 256 {
 		if toUni != nil {
@@ -270,8 +276,7 @@ func builtinEncoding(f *font, v, desc pdf.Value, subtype string, flags int64, na
 		if limit <= 0 || limit > 1<<20 {
 			limit = 1 << 20
 		}
-		data, _ := readStream(ff, limit)
-		if enc, ok := type1Encoding(data); ok {
+		if enc, ok := type1Encoding(f.stream(desc, "FontFile", limit)); ok {
 			*names = enc
 			return [256]rune{}
 		}
@@ -326,6 +331,29 @@ func monoName(name string) bool {
 		}
 	}
 	return false
+}
+
+// boldNameRE matches the weight part of bold font names: "Bold",
+// "SemiBold", "Black", "Heavy", "Demi", URW's "Medi" (NimbusRomNo9L-Medi),
+// the Computer Modern, Latin Modern and EC bold fonts (CMBX12, CMB10,
+// CMSSBX10, LMRomanDemi10, ECBX1200), and the Berry names of TeX's
+// PostScript fonts (ptmb8r, phvbo8t: Times and Helvetica bold).
+var boldNameRE = regexp.MustCompile(`(?i)(bold|black|heavy|demi|-medi(ital)?$|-bd$|^(cm|lm)\w*bx|^cmb\d|^ecb[xi]|^p[a-z]{2}[bdhc][io]?\d[a-z])`)
+
+// boldFont reports whether a font is bold, from its name or its
+// descriptor: the ForceBold flag, a /FontWeight of 600 or more, or a stem
+// as thick as bold faces have (regular text faces stay below 100).
+func boldFont(name string, desc pdf.Value, flags int64) bool {
+	if boldNameRE.MatchString(name) {
+		return true
+	}
+	if flags&(1<<18) != 0 {
+		return true
+	}
+	if w := desc.Key("FontWeight").Float64(); w >= 600 {
+		return true
+	}
+	return desc.Key("StemV").Float64() >= 130
 }
 
 // equalWidths reports whether every glyph with a width has the same one.
@@ -422,7 +450,7 @@ func loadType0(f *font, v pdf.Value) {
 		name := encV.Name()
 		f.ucs2 = predefinedUnicodeCMap(name)
 	case pdf.Stream:
-		m := parseCMap(encV)
+		m := parseCMap(f.stream(v, "Encoding", maxStreamBytes/4))
 		f.space = m.space
 		if len(m.cid) > 0 || len(m.cidRanges) > 0 {
 			f.enc = m
@@ -430,7 +458,7 @@ func loadType0(f *font, v pdf.Value) {
 		f.ucs2 = predefinedUnicodeCMap(m.useCMap)
 	}
 	if tu := v.Key("ToUnicode"); tu.Kind() == pdf.Stream {
-		f.toUni = parseCMap(tu)
+		f.toUni = parseCMap(f.stream(v, "ToUnicode", maxStreamBytes/4))
 		if len(f.space) == 0 && encV.Kind() != pdf.Name {
 			f.space = f.toUni.space
 		}
@@ -441,6 +469,7 @@ func loadType0(f *font, v pdf.Value) {
 	}
 	fd := desc.Key("FontDescriptor")
 	f.mono = fd.Key("Flags").Int64()&1 != 0 || monoName(f.name)
+	f.bold = boldFont(f.name, fd, fd.Key("Flags").Int64())
 	if dw := desc.Key("DW"); dw.Kind() == pdf.Integer || dw.Kind() == pdf.Real {
 		f.dw = dw.Float64() / 1000
 	}

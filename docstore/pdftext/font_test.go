@@ -111,7 +111,8 @@ func TestParseCMapCIDRanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := parseCMap(v)
+	decoded, _ := readStream(v, maxStreamBytes)
+	m := parseCMap(decoded)
 	if got := codeLen(m.space, "\x81\x41"); got != 2 {
 		t.Errorf("codeLen of a two-byte code = %d", got)
 	}
@@ -156,7 +157,7 @@ func TestFontDecodedOncePerDocument(t *testing.T) {
 		t.Errorf("page starts %v in %q", res.PageStarts, res.Text)
 	}
 	// and through the cache directly
-	c := newFontCache()
+	c := newFontCache(nil)
 	n := 0
 	for range 3 {
 		c.get("3 0", pdfValueForTest(t, data, "F1"))
@@ -175,6 +176,15 @@ func TestRefKeys(t *testing.T) {
 	got := fmt.Sprint(refKeys(v))
 	if got != "map[F1:12 0 F2:7 1]" {
 		t.Errorf("refKeys = %s", got)
+	}
+	// Only the dictionary's own entries: not those of a nested
+	// dictionary, array or string.
+	v, err = memObject([]byte("<< /A << /Contents 9 0 R >> /Contents 5 0 R /K [1 0 R] /S (x /F 3 0 R) /Z 4 0 R >>"), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(refKeys(v)); got != "map[Contents:5 0 Z:4 0]" {
+		t.Errorf("refKeys(nested) = %s", got)
 	}
 }
 

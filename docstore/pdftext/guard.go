@@ -186,21 +186,9 @@ func checkObjStms(r io.ReaderAt, size int64) error {
 		return nil // encrypted streams cannot be inflated without the key
 	}
 	for _, loc := range objStmHeadRE.FindAllIndex(data, -1) {
-		rest := data[loc[1]:]
-		i := bytes.Index(rest, []byte("stream"))
-		if i < 0 || i > 4096 {
+		_, body, ok := streamData(data[loc[1]:])
+		if !ok {
 			continue
-		}
-		p := i + len("stream")
-		if p < len(rest) && rest[p] == '\r' {
-			p++
-		}
-		if p < len(rest) && rest[p] == '\n' {
-			p++
-		}
-		body := rest[p:]
-		if j := bytes.Index(body, []byte("endstream")); j >= 0 {
-			body = body[:j]
 		}
 		zr, err := zlib.NewReader(bytes.NewReader(body))
 		if err != nil {
@@ -212,6 +200,28 @@ func checkObjStms(r io.ReaderAt, size int64) error {
 		}
 	}
 	return nil
+}
+
+// streamData splits the bytes from inside a stream object's dictionary
+// on: the rest of the dictionary, and the stream's data up to
+// "endstream" (the /Length may be an indirect object, or wrong).
+func streamData(def []byte) (dict, body []byte, ok bool) {
+	i := bytes.Index(def, []byte("stream"))
+	if i < 0 || i > 4096 {
+		return nil, nil, false
+	}
+	p := i + len("stream")
+	if p < len(def) && def[p] == '\r' {
+		p++
+	}
+	if p < len(def) && def[p] == '\n' {
+		p++
+	}
+	body = def[p:]
+	if j := bytes.Index(body, []byte("endstream")); j >= 0 {
+		body = body[:j]
+	}
+	return def[:i], body, true
 }
 
 // hexOpenAtEnd reports whether data ends inside a hex string.

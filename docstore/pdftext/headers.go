@@ -91,12 +91,8 @@ func edgeLines(page int, frags []frag, vmin, vmax float32) []edgeLine {
 }
 
 func newEdgeLine(page int, l []*frag, top bool) edgeLine {
-	parts := make([]string, len(l))
-	for i, f := range l {
-		parts[i] = f.text()
-	}
-	text := strings.TrimSpace(strings.Join(parts, " "))
 	e := edgeLine{page: page, top: top, frags: l, lead: -1, trail: -1}
+	text := strings.TrimSpace(e.text())
 	e.pageNo = pageNumRE.MatchString(text)
 	if m := leadNumRE.FindString(text); m != "" {
 		e.lead, _ = strconv.Atoi(m)
@@ -123,6 +119,33 @@ func newEdgeLine(page int, l []*frag, top bool) edgeLine {
 	return e
 }
 
+// running reports whether a line found at the same edge of pages reads as
+// a running head: on at least two pages, most of them near another page
+// with it (running heads repeat on consecutive or alternate pages, where a
+// heading that happens to open a page, such as "Arguments" in a reference
+// manual, is scattered).
+func running(pages map[int]bool) bool {
+	if len(pages) < 2 {
+		return false
+	}
+	near := 0
+	for p := range pages {
+		if pages[p-1] || pages[p+1] || pages[p-2] || pages[p+2] {
+			near++
+		}
+	}
+	return 2*near > len(pages)
+}
+
+// text is the line as printed.
+func (e edgeLine) text() string {
+	parts := make([]string, len(e.frags))
+	for i, f := range e.frags {
+		parts[i] = f.text()
+	}
+	return strings.Join(parts, " ")
+}
+
 func letters(s string) int {
 	n := 0
 	for _, r := range s {
@@ -133,10 +156,19 @@ func letters(s string) int {
 	return n
 }
 
+// unsureHead is a line dropped as a running head on repetition alone (no
+// page number counting up beside it) that is not on every page's edge:
+// the kind of guess a reader should hear about.
+type unsureHead struct {
+	text  string // as on its first page
+	pages int    // pages it was dropped from
+}
+
 // dropRunning marks running headers, footers and page numbers: edge lines
 // that are bare page numbers, that repeat (numbers aside) on other pages,
-// or whose leading or trailing number counts up with the pages around.
-func dropRunning(edges [][]edgeLine) {
+// or whose leading or trailing number counts up with the pages around. It
+// returns the unsure drops (unsureHead), most pages first.
+func dropRunning(edges [][]edgeLine) []unsureHead {
 	type key struct {
 		core string
 		top  bool
@@ -176,6 +208,14 @@ func dropRunning(edges [][]edgeLine) {
 		}
 		return false
 	}
+	withText := 0
+	for _, es := range edges {
+		if len(es) > 0 {
+			withText++
+		}
+	}
+	unsure := map[key]*unsureHead{}
+	var order []key
 	for p, es := range edges {
 		droppedTop, droppedBottom := false, false
 		for i, e := range es {
@@ -185,7 +225,7 @@ func dropRunning(edges [][]edgeLine) {
 					continue
 				}
 			}
-			drop := e.pageNo || !e.big && (letters(e.core) >= 3 && len(pages[key{e.core, e.top}]) >= 2 || numbered(e, p))
+			drop := e.pageNo || !e.big && (letters(e.core) >= 3 && running(pages[key{e.core, e.top}]) || numbered(e, p))
 			if !drop {
 				if e.top {
 					droppedTop = false
@@ -197,6 +237,13 @@ func dropRunning(edges [][]edgeLine) {
 			for _, f := range e.frags {
 				f.drop = true
 			}
+			if k := (key{e.core, e.top}); !e.pageNo && !numbered(e, p) && len(pages[k]) < withText {
+				if unsure[k] == nil {
+					unsure[k] = &unsureHead{text: e.text()}
+					order = append(order, k)
+				}
+				unsure[k].pages++
+			}
 			if e.top {
 				droppedTop = true
 			} else {
@@ -204,4 +251,10 @@ func dropRunning(edges [][]edgeLine) {
 			}
 		}
 	}
+	out := make([]unsureHead, len(order))
+	for i, k := range order {
+		out[i] = *unsure[k]
+	}
+	slices.SortStableFunc(out, func(a, b unsureHead) int { return b.pages - a.pages })
+	return out
 }

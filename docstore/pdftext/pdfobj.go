@@ -88,13 +88,60 @@ var refRE = regexp.MustCompile(`/([^\s/<>\[\]()]+) (\d+) (\d+) R`)
 // refKeys maps each key of dictionary d whose value is an indirect
 // reference to "id gen", the referenced object's identity. The library
 // exposes no object identity, but its textual form of a dictionary prints
-// references unresolved, so fonts can be cached per object.
+// references unresolved, so fonts and streams can be cached per object.
+// Only d's own entries count: the entries of dictionaries and arrays
+// nested in it, and the insides of strings, are blanked out first.
 func refKeys(d pdf.Value) map[string]string {
 	m := map[string]string{}
-	for _, sm := range refRE.FindAllStringSubmatch(d.String(), -1) {
+	for _, sm := range refRE.FindAllStringSubmatch(topLevel(d.String()), -1) {
 		m[sm[1]] = sm[2] + " " + sm[3]
 	}
 	return m
+}
+
+// topLevel returns the textual form of a dictionary with everything below
+// its top level (nested dictionaries and arrays, quoted strings) replaced
+// by spaces.
+func topLevel(s string) string {
+	b := []byte(s)
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for j < len(b) && b[j] != '"' {
+				if b[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			for k := i; k <= j && k < len(b); k++ {
+				b[k] = ' '
+			}
+			i = j
+			continue
+		}
+		// A dictionary's brackets come in pairs ("<<", ">>"); a lone "<" or
+		// ">" is a hex string's or the reader's "<nil>".
+		double := (c == '<' || c == '>') && i+1 < len(b) && b[i+1] == c
+		switch {
+		case double && c == '<', c == '[':
+			depth++
+		case double && c == '>', c == ']':
+			depth--
+		}
+		if depth > 1 {
+			b[i] = ' '
+			if double {
+				b[i+1] = ' '
+				i++
+			}
+		} else if double {
+			i++ // the pair's second bracket
+		}
+	}
+	return string(b)
 }
 
 // floats reads a numeric array.

@@ -26,6 +26,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/citelens/citelens/docstore/structure"
+	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/ledongthuc/pdf"
 )
 
@@ -42,6 +44,23 @@ type Result struct {
 	// Warnings are problems that cost some text (a damaged page, a limit
 	// reached), one sentence each.
 	Warnings []string
+	// Headings are the section headings in Text, in text order, none
+	// overlapping. Each Span covers the heading's line exactly, without
+	// the newline after it; a heading set on up to three lines of the
+	// page is one line of Text, which stands apart: a blank line before
+	// and after it. Level is 1 for the top level: the outline depth
+	// where the outline names the heading, otherwise the rank of its type
+	// (larger first, bold before regular at one size), fitted to the
+	// outline's levels when the document has one. Source is
+	// structure.SourceOutline or structure.SourceStyle.
+	Headings []structure.Heading
+	// Tables are the tables found from the page geometry, in text order.
+	// Each row is one line of Text (Span without the newline), its cells
+	// in reading order, at least two spaces apart and padded to their
+	// columns; a row's wrapped cell lines are joined into it. Header holds
+	// the leading rows that are column headings, Rows the others; Caption
+	// is a "Table N…" line just above or below, or zero.
+	Tables []structure.Table
 }
 
 // workers is the number of pages interpreted at once.
@@ -50,30 +69,33 @@ var workers = runtime.GOMAXPROCS(0)
 // Extract reads the PDF in r. progress, if not nil, is called after each
 // page with the pages done and the total.
 //
-// Errors wrap ErrEncrypted, ErrNoText or ErrMalformed (with the reason), or
-// are ctx's error when ctx is done. Extract never panics.
+// Errors wrap ErrEncrypted, ErrNoText, ErrBudget or ErrMalformed (with the
+// reason), or are ctx's error when ctx is done. With ErrNoText the Result
+// is returned too, its text empty and every page in EmptyPages, for a
+// caller that reads the pages by OCR. Extract never panics.
 func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int)) (res *Result, err error) {
-	defer func() {
-		if x := recover(); x != nil {
-			res, err = nil, fmt.Errorf("%w (%v)", ErrMalformed, x)
-		}
-	}()
 	r = cachedReader(r, size)
 	r, size = repairEnvelope(r, size)
+	file := fileContent(r, size)
+	defer func() {
+		if x := recover(); x != nil {
+			res, err = nil, malformed(fmt.Sprint(x), file)
+		}
+	}()
 	var failed int
 	if err := checkObjStms(r, size); err != nil {
-		return nil, fmt.Errorf("%w (%v)", ErrMalformed, err)
+		return nil, malformed(err.Error(), file)
 	}
 	if err = checkXref(r, size); err != nil {
-		err = fmt.Errorf("%w (%v)", ErrMalformed, err)
+		err = malformed(err.Error(), file)
 	} else {
-		res, failed, err = extract(ctx, r, size, progress)
+		res, failed, err = extract(ctx, r, size, file, progress)
 	}
 	// A file the library cannot open, or some of whose pages fail, may
 	// only have a damaged cross-reference table: rebuild it and try again.
-	if ctx.Err() == nil && !errors.Is(err, ErrEncrypted) && !errors.Is(err, ErrNoText) && (err != nil || failed > 0) {
+	if ctx.Err() == nil && !errors.Is(err, ErrEncrypted) && !errors.Is(err, ErrNoText) && !errors.Is(err, ErrBudget) && (err != nil || failed > 0) {
 		if r2, size2, rerr := repairXref(r, size); rerr == nil {
-			res2, failed2, err2 := extract(ctx, r2, size2, progress)
+			res2, failed2, err2 := extract(ctx, r2, size2, file, progress)
 			if err2 == nil && (err != nil || failed2 < failed) {
 				res2.Warnings = append([]string{"the file is damaged; its cross-reference table was rebuilt"}, res2.Warnings...)
 				return res2, nil
@@ -83,12 +105,33 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 	return res, err
 }
 
+// malformed is an ErrMalformed error for a library message, in the
+// user's terms (describeDamage).
+func malformed(msg string, file func() []byte) error {
+	return fmt.Errorf("%w: %s", ErrMalformed, describeDamage(msg, file()))
+}
+
+// fileContent returns a function that reads the whole file once, when a
+// message first needs to say where damage is; nil for files too large to
+// hold.
+func fileContent(r io.ReaderAt, size int64) func() []byte {
+	return sync.OnceValue(func() []byte {
+		if size > maxRepairBytes {
+			return nil
+		}
+		b := make([]byte, size)
+		n, _ := r.ReadAt(b, 0)
+		return b[:n]
+	})
+}
+
 // extract reads the document once; damaged counts the pages where an
 // object could not be loaded, a sign of a damaged cross-reference table.
-func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int)) (res *Result, damaged int, err error) {
+// file is the original file, for messages.
+func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte, progress func(done, total int)) (res *Result, damaged int, err error) {
 	defer func() {
 		if x := recover(); x != nil {
-			res, err = nil, fmt.Errorf("%w (%v)", ErrMalformed, x)
+			res, err = nil, malformed(fmt.Sprint(x), file)
 		}
 	}()
 	rd, err := pdf.NewReader(r, size)
@@ -111,26 +154,37 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 			return nil, 0, fmt.Errorf("%w: it needs a password; save a decrypted copy first (qpdf --password=PASSWORD --decrypt in.pdf out.pdf)", ErrEncrypted)
 		}
 		if strings.Contains(msg, "encrypt") {
-			return nil, 0, fmt.Errorf("%w with a method this reader does not support (%s); save a decrypted copy first (qpdf --decrypt in.pdf out.pdf)", ErrEncrypted, msg)
+			return nil, 0, fmt.Errorf("%w with a method this reader does not support (%s); save a decrypted copy first (qpdf --decrypt in.pdf out.pdf)", ErrEncrypted, plainWords(msg))
 		}
-		// The library writes "%%EOF" in some messages (a format string's
-		// escape that was never formatted).
-		return nil, 0, fmt.Errorf("%w (%s)", ErrMalformed, strings.ReplaceAll(msg, "%%", "%"))
+		return nil, 0, malformed(msg, file)
+	}
+	if flat := flatReader(r, size, rd.Trailer()); flat != nil {
+		rd = flat // packed objects are read without inflating their stream for each
 	}
 	res = &Result{Title: cleanTitle(rd.Trailer().Key("Info").Key("Title").Text())}
 	pages, err := walkPages(rd.Trailer().Key("Root").Key("Pages"))
 	if err != nil {
-		return nil, 0, fmt.Errorf("%w (%v)", ErrMalformed, err)
+		return nil, 0, malformed(err.Error(), file)
 	}
 	res.Pages = len(pages)
 
-	layouts, err := layoutPages(ctx, pages, progress)
+	work := newDocWork(size)
+	work.file = file
+	// the outline is read while the pages are laid out
+	outline := make(chan []*outlineEntry, 1)
+	go func() { outline <- readOutline(ctx, rd, pages) }()
+	layouts, err := layoutPages(ctx, pages, work, progress)
 	if err != nil {
 		return nil, 0, err
 	}
 	edges := make([][]edgeLine, len(layouts))
-	failed := 0
+	failed, unread, hadText := 0, 0, false
 	for i, l := range layouts {
+		hadText = hadText || len(l.groups) > 0
+		if l.unread {
+			unread++
+			continue
+		}
 		if len(l.groups) > 0 && l.groups[0].rot == 0 {
 			edges[i] = edgeLines(i, l.groups[0].frags, l.vmin, l.vmax)
 		}
@@ -144,33 +198,82 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 			damaged++
 		}
 	}
-	dropRunning(edges)
-	texts := make([]pageText, len(layouts))
-	for i, l := range layouts {
-		var parts []pageText
-		for _, g := range l.groups {
-			if t := renderPage(buildBlocks(g.frags)); t.text != "" {
-				parts = append(parts, t)
+	unsure := dropRunning(edges)
+	ol := <-outline
+	texts := renderPages(layouts, ol)
+	if hadText && allBlank(texts) {
+		// Every line repeats on other pages' edges: it is the text, not
+		// running heads.
+		for _, es := range edges {
+			for _, e := range es {
+				for _, f := range e.frags {
+					f.drop = false
+				}
 			}
 		}
-		texts[i] = joinGroups(parts)
-		layouts[i] = nil // free the page's words
+		texts = renderPages(layouts, ol)
+		res.Warnings = append(res.Warnings, "every line repeats at the top or bottom of other pages; none was dropped as a running head")
+	} else if len(unsure) > 0 {
+		res.Warnings = append(res.Warnings, unsureWarning(unsure))
 	}
-	res.Text, res.PageStarts = assemble(texts)
-	if strings.TrimSpace(res.Text) == "" {
-		if failed > 0 && failed == len(pages) {
-			return nil, damaged, fmt.Errorf("%w (%s)", ErrMalformed, firstWarning(res.Warnings))
+	for i := range layouts {
+		layouts[i] = nil // free the pages' words
+	}
+	var ends []pageEnd
+	res.Text, res.PageStarts, ends = assemble(texts)
+	res.Headings, res.Tables = placeStructure(texts, res.PageStarts, ends, res.Text)
+	if reason := work.exceeded(); reason != "" {
+		first := len(pages) - unread + 1
+		if strings.TrimSpace(res.Text) == "" {
+			return nil, damaged, fmt.Errorf("%w: %s (a decompression bomb?); no text was found in the %d pages read before citelens stopped", ErrBudget, reason, first-1)
 		}
-		return nil, damaged, ErrNoText
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s (a decompression bomb?); citelens stopped reading, and %d of %d pages were not read", reason, unread, len(pages)))
+	}
+	if strings.TrimSpace(res.Text) == "" {
+		switch {
+		case failed > 0 && failed == len(pages):
+			return nil, damaged, fmt.Errorf("%w: no page could be read (%s)", ErrMalformed, firstWarning(res.Warnings))
+		case failed > 0:
+			return nil, damaged, fmt.Errorf("%w: no text could be read; %d of %d pages are damaged (%s)", ErrMalformed, failed, len(pages), firstWarning(res.Warnings))
+		}
+		return res, damaged, ErrNoText
 	}
 	return res, damaged, nil
 }
 
+func allBlank(texts []pageText) bool {
+	for _, t := range texts {
+		if strings.TrimSpace(t.text) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// unsureWarning tells the reader which lines were dropped as running heads
+// on repetition alone, though they are not on every page.
+func unsureWarning(us []unsureHead) string {
+	msg := fmt.Sprintf("“%s” (on %d pages)", textproc.Clip(us[0].text, 60), us[0].pages)
+	if len(us) > 1 {
+		msg += fmt.Sprintf(" and %d other %s", len(us)-1, plural(len(us)-1, "line", "lines"))
+	}
+	return msg + " repeated at page edges, but not on every page, and were dropped as running heads"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// firstWarning is the first page warning, for an error that says no text
+// could be read.
 func firstWarning(ws []string) string {
 	if len(ws) == 0 {
 		return "no page could be read"
 	}
-	return ws[0]
+	return strings.TrimSuffix(ws[0], "; some of its text may be missing")
 }
 
 // cleanTitle makes the info dictionary's title one line of printable text.
@@ -196,7 +299,9 @@ func joinGroups(parts []pageText) pageText {
 	}
 	out := parts[0]
 	for _, p := range parts[1:] {
-		out.text += "\n\n" + p.text
+		out.text += "\n\n"
+		out.appendMarks(p, len(out.text))
+		out.text += p.text
 	}
 	out.endsOpen = false
 	return out
@@ -208,6 +313,10 @@ type pageRef struct {
 	res    pdf.Value
 	box    []float64
 	rotate int
+	// contents is the "id gen" of the page's Contents stream ("" for an
+	// array or a direct stream), under which the stream cache keeps it.
+	contents string
+	ref      string // "id gen" of the page object, when known
 }
 
 // walkPages lists the pages in order, bounded against cycles and hostile
@@ -219,6 +328,7 @@ func walkPages(root pdf.Value) ([]pageRef, error) {
 		box    []float64
 		rotate int
 		depth  int
+		ref    string
 	}
 	if root.Kind() != pdf.Dict {
 		return nil, errors.New("the document has no page tree")
@@ -258,17 +368,18 @@ func walkPages(root pdf.Value) ([]pageRef, error) {
 				refs = nil
 			}
 			for i := kids.Len() - 1; i >= 0; i-- {
+				ref := ""
 				if refs != nil && refs[i] != "" {
-					if seen[refs[i]] { // a cycle or a shared node
+					if ref = refs[i]; seen[ref] { // a cycle or a shared node
 						continue
 					}
-					seen[refs[i]] = true
+					seen[ref] = true
 				}
-				stack = append(stack, item{v: kids.Index(i), res: it.res, box: it.box, rotate: it.rotate, depth: it.depth + 1})
+				stack = append(stack, item{v: kids.Index(i), res: it.res, box: it.box, rotate: it.rotate, depth: it.depth + 1, ref: ref})
 			}
 			continue
 		}
-		pages = append(pages, pageRef{v: v, res: it.res, box: it.box, rotate: it.rotate})
+		pages = append(pages, pageRef{v: v, res: it.res, box: it.box, rotate: it.rotate, ref: it.ref})
 	}
 	if len(pages) == 0 {
 		return nil, errors.New("the document has no pages")
@@ -290,6 +401,7 @@ type pageLayout struct {
 	warn       string
 	failed     bool // no text could be read from the page
 	structural bool // an object could not be loaded: the xref may be wrong
+	unread     bool // not read: the document's budget was spent
 }
 
 // structuralDamage reports whether a library panic message says an object
@@ -307,8 +419,14 @@ func structuralDamage(msg string) bool {
 // independently through the shared Reader, which only reads from its
 // io.ReaderAt and keeps no mutable state; fonts are shared through a
 // locked cache.
-func layoutPages(ctx context.Context, pages []pageRef, progress func(done, total int)) ([]*pageLayout, error) {
-	fonts := newFontCache()
+func layoutPages(ctx context.Context, pages []pageRef, work *docWork, progress func(done, total int)) ([]*pageLayout, error) {
+	keys := make([]string, len(pages))
+	for i := range pages {
+		pages[i].contents = refKeys(pages[i].v)["Contents"]
+		keys[i] = pages[i].contents
+	}
+	work.markShared(keys)
+	fonts := newFontCache(work)
 	out := make([]*pageLayout, len(pages))
 	jobs := make(chan int)
 	done := make(chan int)
@@ -320,7 +438,7 @@ func layoutPages(ctx context.Context, pages []pageRef, progress func(done, total
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				out[i] = layoutPage(ctx, fonts, pages[i])
+				out[i] = layoutPage(ctx, fonts, work, pages[i])
 				select {
 				case done <- i:
 				case <-ctx.Done():
@@ -360,31 +478,41 @@ func layoutPages(ctx context.Context, pages []pageRef, progress func(done, total
 
 // layoutPage interprets one page and lays out its glyphs into fragments.
 // A page that fails part-way keeps the text read before the failure.
-func layoutPage(ctx context.Context, fonts *fontCache, p pageRef) (pl *pageLayout) {
+func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef) (pl *pageLayout) {
 	pl = &pageLayout{}
 	if ctx.Err() != nil {
 		return pl
 	}
+	if work.exceeded() != "" {
+		pl.unread = true
+		return pl
+	}
 	ctm := rotation(p.rotate)
-	pc := &pageContent{ctx: ctx, fonts: fonts, g: gstate{ctm: ctm, th: 1}, tm: identity, tlm: identity}
+	pc := &pageContent{ctx: ctx, fonts: fonts, work: work, g: gstate{ctm: ctm, th: 1}, tm: identity, tlm: identity}
 	func() {
 		defer func() {
 			if x := recover(); x != nil {
 				switch x {
 				case errBudget:
 					pl.warn = "the page is too large; its text is cut short"
+				case errDocBudget:
+					pl.unread = len(pc.glyphs) == 0
 				case errCanceled:
 				default:
 					msg := fmt.Sprint(x)
-					pl.warn = fmt.Sprintf("the page is damaged (%s); some of its text may be missing", msg)
+					pl.warn = work.pageDamage(msg) + "; some of its text may be missing"
 					pl.failed = len(pc.glyphs) == 0
 					pl.structural = structuralDamage(msg)
 				}
 			}
 		}()
-		data, err := readStream(p.v.Key("Contents"), maxStreamBytes)
+		data, err := pageContents(work, p)
+		if err == errDocBudget {
+			pl.unread = true
+			return
+		}
 		if err != nil && len(data) == 0 {
-			pl.warn = fmt.Sprintf("the page content cannot be read (%v)", err)
+			pl.warn = fmt.Sprintf("its content cannot be read (%s)", describeContent(err.Error()))
 			pl.failed = true
 			return
 		}
@@ -492,8 +620,9 @@ func turnFrag(f *frag, from, to uint8) frag {
 	for _, x := range f.words {
 		w.n += x.n
 		w.mono += x.mono
+		w.bold += x.bold
 	}
-	return frag{words: []word{w}, u0: u0, u1: u1, v: v1, size: f.size, top: v0, bot: v1, mono: f.mono}
+	return frag{words: []word{w}, u0: u0, u1: u1, v: v1, size: f.size, top: v0, bot: v1, mono: f.mono, bold: f.bold}
 }
 
 // rotation is the matrix that turns a page by its /Rotate (clockwise
@@ -512,17 +641,22 @@ func rotation(deg int) matrix {
 
 // assemble joins the pages' text, deciding the hyphens at line ends and
 // whether a sentence runs on across a page break, and records where each
-// page starts.
-func assemble(pages []pageText) (string, []int32) {
+// page starts and how its text ended up (to place its headings and
+// tables).
+func assemble(pages []pageText) (string, []int32, []pageEnd) {
 	vocab, compounds := vocabulary(pages)
 	var b strings.Builder
 	starts := make([]int32, len(pages))
+	ends := make([]pageEnd, len(pages))
 	var prev *pageText
+	prevEnd := &pageEnd{}
 	for i := range pages {
 		p := &pages[i]
-		text := resolveHyphens(p.text, vocab, compounds)
+		text, cuts := resolveHyphens(p.text, vocab, compounds)
+		ends[i].cuts = cuts
 		if text == "" {
 			starts[i] = int32(b.Len())
+			ends[i].end = starts[i]
 			continue
 		}
 		if prev != nil {
@@ -533,6 +667,7 @@ func assemble(pages []pageText) (string, []int32) {
 						s := strings.TrimSuffix(cur, "-")
 						b.Reset()
 						b.WriteString(s)
+						prevEnd.end = int32(b.Len())
 					}
 				} else {
 					b.WriteByte(' ')
@@ -543,9 +678,10 @@ func assemble(pages []pageText) (string, []int32) {
 		}
 		starts[i] = int32(b.Len())
 		b.WriteString(text)
-		prev = p
+		ends[i].end = int32(b.Len())
+		prev, prevEnd = p, &ends[i]
 	}
-	return b.String(), starts
+	return b.String(), starts, ends
 }
 
 // vocabulary counts the words of the text (lower case, letters only) and
@@ -592,12 +728,15 @@ func isLetter(r rune) bool {
 }
 
 // resolveHyphens decides each "-" + hyphenMark: a hyphen that only broke a
-// word across lines goes, a compound's hyphen stays.
-func resolveHyphens(s string, vocab, compounds map[string]int) string {
+// word across lines goes, a compound's hyphen stays. It also returns the
+// offsets in s of the bytes it removed, in order.
+func resolveHyphens(s string, vocab, compounds map[string]int) (string, []int32) {
 	if !strings.ContainsRune(s, hyphenMark) {
-		return s
+		return s, nil
 	}
 	var b strings.Builder
+	var cuts []int32
+	off := 0 // offset in the original s of what is left of it
 	for {
 		i := strings.IndexByte(s, hyphenMark)
 		if i < 0 {
@@ -607,11 +746,14 @@ func resolveHyphens(s string, vocab, compounds map[string]int) string {
 		before, after := s[:i], s[i+1:]
 		if strings.HasSuffix(before, "-") && !keepHyphen(lastWord(before[:len(before)-1]), firstWord(after), vocab, compounds) {
 			before = before[:len(before)-1]
+			cuts = append(cuts, int32(off+i-1))
 		}
+		cuts = append(cuts, int32(off+i))
 		b.WriteString(before)
 		s = after
+		off += i + 1
 	}
-	return b.String()
+	return b.String(), cuts
 }
 
 // keepHyphen reports whether "pre-" at a line end and "suf" on the next

@@ -123,13 +123,12 @@ func cidGlyphText(f *font, desc pdf.Value) {
 	if desc.Key("Subtype").Name() != "CIDFontType2" {
 		return
 	}
-	ff := desc.Key("FontDescriptor").Key("FontFile2")
-	if ff.Kind() != pdf.Stream {
+	fd := desc.Key("FontDescriptor")
+	if fd.Key("FontFile2").Kind() != pdf.Stream {
 		return
 	}
-	prog, _ := readStream(ff, maxStreamBytes/4)
-	f.gidText = trueTypeGlyphText(prog)
+	f.gidText = trueTypeGlyphText(f.stream(fd, "FontFile2", maxStreamBytes/4))
 	if m := desc.Key("CIDToGIDMap"); m.Kind() == pdf.Stream {
-		f.cidToGID, _ = readStream(m, 1<<17)
+		f.cidToGID = f.stream(desc, "CIDToGIDMap", 1<<17)
 	}
 }

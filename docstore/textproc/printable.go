@@ -40,7 +40,7 @@ func sanitize(s string, oneLine bool) string {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			b.WriteRune(utf8.RuneError)
-		case r == '\n' || r == '\t':
+		case !Unsafe(r):
 			b.WriteRune(r)
 		case r < 0x20:
 			b.WriteRune(0x2400 + r) // Control Pictures: ␀ … ␟
@@ -48,10 +48,8 @@ func sanitize(s string, oneLine bool) string {
 			b.WriteRune('␡')
 		case r >= 0x80 && r < 0xa0:
 			b.WriteRune(utf8.RuneError)
-		case isBidiControl(r):
-			// dropped
 		default:
-			b.WriteRune(r)
+			// a bidi control: dropped
 		}
 	}
 	return b.String()
@@ -74,13 +72,43 @@ func isClean(s string, oneLine bool) bool {
 		}
 		if c >= utf8.RuneSelf {
 			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && n == 1 || r >= 0x80 && r < 0xa0 || isBidiControl(r) {
+			if r == utf8.RuneError && n == 1 || Unsafe(r) {
 				return false
 			}
 			i += n - 1
 		}
 	}
 	return true
+}
+
+// Unsafe reports whether r must not reach a terminal, a clipboard or a
+// JSON consumer as itself: a C0 control other than newline and tab, DEL, a
+// C1 control (U+009B is CSI, which starts an escape sequence on its own), or
+// a bidirectional control that could make text read differently from what
+// it holds (U+202E reverses what follows). It is the one definition every
+// sanitiser here uses: Printable, OneLine, Pasteable and EscapeJSON.
+func Unsafe(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case r < 0x20 || r == 0x7f:
+		return true
+	case r >= 0x80 && r < 0xa0:
+		return true
+	}
+	return isBidiControl(r)
+}
+
+// Pasteable returns s for a clipboard: exactly s, except that every Unsafe
+// character (escape sequences, bidi overrides) is removed, since a paste
+// into a terminal would act on them and a reader would be misled by them.
+func Pasteable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if Unsafe(r) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, string(utf8.RuneError)))
 }
 
 func isBidiControl(r rune) bool {

@@ -40,7 +40,9 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/rerank"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/topk"
 )
 
 // Fusion defaults of ForEnv: BM25 and dense similarity weigh the same
@@ -233,13 +235,15 @@ func docName(d *docstore.Document) string {
 	return string(d.ID)
 }
 
-// unitText is the text embedded for unit i of the level.
+// unitText is the text embedded for unit i of the level: the unit in its
+// context (docstore.Document.InContext), so a sentence is embedded with
+// the headings it lies under and a table row with its column headers.
 func unitText(d *docstore.Document, lv docstore.Level, i int) string {
 	if lv == docstore.ChunkLevel {
-		start, end := d.ChunkSpan(i)
-		return d.Text[start:end]
+		c := d.Chunks[i]
+		return d.InContext(int(c.First), int(c.Last))
 	}
-	return d.SentenceText(i)
+	return d.InContext(i, i)
 }
 
 // QueryVector returns query's embedding, embedding it (one call) unless
@@ -471,28 +475,41 @@ func Enabled(env *engine.Env) bool {
 // level when none are given). With an embedding model configured it
 // embeds whatever of them is not stored yet — reporting progress as stages
 // ("embedding 12,000/150,000 sentences of manual.pdf…") and the cost as
-// usage to rep (an answer's Runtime, or nil) — and returns dense scores
-// fused with BM25 (DefaultLexicalWeight:DefaultDenseWeight over the
-// DefaultTop candidates; raise Top if you retrieve more than that). The
-// scorer's later query embeddings are reported to rep too.
+// usage to rep (an answer's Runtime, or nil) — and returns a hybrid
+// fusion: dense search proposes candidates of its own, and dense scores
+// are fused with BM25 by reciprocal rank (DefaultLexicalWeight:
+// DefaultDenseWeight). The scorer's later query embeddings are reported to
+// rep too. With a rerank model configured, the fusion also reranks its
+// best candidates (rerank_top); a reranker failure is a warning to rep and
+// the fused order stands.
 //
-// Without an embedding model it returns the zero Fusion (lexical ranking
-// only) and no error. On failure it returns the zero Fusion with the
-// error, so a caller can tell the user and carry on with BM25.
+// Without an embedding model it returns the lexical fusion (with the
+// reranker if one is configured) and no error. On failure it returns that
+// same fusion with the error, so a caller can tell the user and carry on.
 func ForEnv(ctx context.Context, env *engine.Env, docs []docstore.DocID, rep engine.Reporter, levels ...docstore.Level) (retrieve.Fusion, error) {
+	var f retrieve.Fusion
+	if env != nil && env.LLM != nil {
+		if rr := rerank.New(env.LLM, env.LLM.Config()); rr.Enabled() {
+			f.Rerank, f.RerankTop = rr, rr.Top()
+			if rep != nil {
+				f.Warn = rep.Warn
+			}
+		}
+	}
 	if !Enabled(env) {
-		return retrieve.Fusion{}, nil
+		return f, nil
 	}
 	s, err := forReporter(env, rep)
 	if err != nil {
-		return retrieve.Fusion{}, err
+		return f, err
 	}
 	u, err := s.Ensure(ctx, docs, levels, ThrottledStages(rep, s.model))
 	report(rep, u)
 	if err != nil {
-		return retrieve.Fusion{}, err
+		return f, err
 	}
-	return retrieve.Fusion{Dense: s, LexicalWeight: DefaultLexicalWeight, DenseWeight: DefaultDenseWeight, Top: DefaultTop}, nil
+	f.Dense, f.LexicalWeight, f.DenseWeight, f.Top = s, DefaultLexicalWeight, DefaultDenseWeight, DefaultTop
+	return f, nil
 }
 
 // forReporter is a Scorer over env's library and client whose query
@@ -526,3 +543,34 @@ func StageText(p Progress, model string) string {
 }
 
 var _ retrieve.DenseScorer = (*Scorer)(nil)
+
+// SearchDense returns the n units of level in docs whose stored vectors
+// are most similar in meaning to query, best first: dense retrieval's own
+// candidates, found whether or not they share a word with the query.
+// Units without a stored vector are not found; Ensure stores them. It
+// implements retrieve.DenseSearcher.
+func (s *Scorer) SearchDense(ctx context.Context, query string, docs []docstore.DocID, level docstore.Level, n int) ([]retrieve.Hit, error) {
+	qv, err := s.QueryVector(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	top := topk.New(n, func(h retrieve.Hit) float64 { return h.Score })
+	for _, doc := range docs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		err := s.lib.ScanCosines(docstore.VectorKey{Doc: doc, Model: s.model, Level: level}, qv, func(u int, cos float64) {
+			if cos > 0 && top.Admits(cos) {
+				top.Offer(retrieve.Hit{Doc: doc, Index: u, Score: cos})
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := top.Items()
+	retrieve.SortHits(out)
+	return out, nil
+}
+
+var _ retrieve.DenseSearcher = (*Scorer)(nil)

@@ -41,12 +41,13 @@ func embedInputs(srv *llmtest.Server) (requests, inputs int) {
 
 // reports gathers what dense reports to an answer.
 type reports struct {
-	stages []string
-	usage  llm.Usage
-	n      int
+	stages, warnings []string
+	usage            llm.Usage
+	n                int
 }
 
 func (r *reports) Stage(s string)          { r.stages = append(r.stages, s); r.n++ }
+func (r *reports) Warn(s string)           { r.warnings = append(r.warnings, s); r.n++ }
 func (r *reports) Usage(u citations.Usage) { r.usage.Add(u); r.n++ }
 
 func ids(docs []*docstore.Document) []docstore.DocID {
@@ -91,7 +92,7 @@ func TestStoredOnceAndReused(t *testing.T) {
 		}
 	}
 	vs, _, _ := lib.Vectors(docstore.VectorKey{Doc: d.ID, Model: llmtest.DefaultEmbedModel, Level: docstore.SentenceLevel}, []int{5})
-	if c := Cosine(vs[0].Float32s(nil), llmtest.Embed(d.SentenceText(5), llmtest.DefaultDim)); c < 0.99 {
+	if c := Cosine(vs[0].Float32s(nil), llmtest.Embed(d.InContext(5, 5), llmtest.DefaultDim)); c < 0.99 {
 		t.Errorf("stored vector's cosine to the server's: %.4f", c)
 	}
 
@@ -109,7 +110,7 @@ func TestStoredOnceAndReused(t *testing.T) {
 		{Doc: d.ID, First: int(d.Chunks[1].First), Last: int(d.Chunks[1].Last)},
 		{Doc: d.ID, First: 2, Last: 4},
 	}
-	q := d.SentenceText(5)
+	q := d.InContext(5, 5)
 	scores, err := f2.Dense.ScoreDense(t.Context(), q, units)
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +148,6 @@ func TestScoresMatchServerVectors(t *testing.T) {
 	}
 	q := "the consent of the governed and the pursuit of happiness"
 	c := d.Chunks[2]
-	start, end := d.ChunkSpan(2)
 	units := []retrieve.Unit{
 		{Doc: d.ID, First: int(c.First), Last: int(c.Last)},
 		{Doc: d.ID, First: 3, Last: 5},
@@ -157,10 +157,10 @@ func TestScoresMatchServerVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	qv := llmtest.Embed(q, llmtest.DefaultDim)
-	wantChunk := Cosine(qv, llmtest.Embed(d.Text[start:end], llmtest.DefaultDim))
+	wantChunk := Cosine(qv, llmtest.Embed(d.InContext(int(c.First), int(c.Last)), llmtest.DefaultDim))
 	mean := make([]float32, llmtest.DefaultDim)
 	for i := 3; i <= 5; i++ {
-		for j, x := range llmtest.Embed(d.SentenceText(i), llmtest.DefaultDim) {
+		for j, x := range llmtest.Embed(d.InContext(i, i), llmtest.DefaultDim) {
 			mean[j] += x
 		}
 	}
@@ -298,7 +298,7 @@ func TestNoEmbedModelChangesNothing(t *testing.T) {
 	srv := llmtest.New(t)
 	e := env(t, lib, srv, "", 64)
 	f, err := ForEnv(t.Context(), e, ids(docs), nil)
-	if err != nil || f != (retrieve.Fusion{}) || len(srv.Requests()) != 0 {
+	if err != nil || f.Dense != nil || f.Rerank != nil || f.Warn != nil || len(srv.Requests()) != 0 {
 		t.Fatalf("ForEnv without an embedding model: %+v %v, %d requests", f, err, len(srv.Requests()))
 	}
 	if _, err := New(lib, e.LLM); !errors.Is(err, ErrNoEmbedModel) {

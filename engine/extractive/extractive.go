@@ -30,11 +30,15 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/fix"
 )
 
 // Name is the strategy's registered name.
@@ -72,9 +76,21 @@ var options = engine.Options{
 	{Name: "stop", Kind: engine.Ratio, Default: strconv.FormatFloat(StopRatio, 'g', -1, 64), Help: "auto-stop: sentences scoring under this share of the best are left out"},
 	{Name: "pages", Kind: engine.Custom, Parse: parsePages, Syntax: "pages like 12 or 3-5,9", Help: "only sentences on these pages"},
 	{Name: "merge", Kind: engine.Bool, Default: "yes", Help: "adjacent sentences make one statement citing the range"},
+	{Name: "retrieval", Kind: engine.OneOf, Default: RetrievalHybrid, Help: "how sentences are found", Choices: []engine.Choice{
+		{Value: RetrievalHybrid, Help: "words, and meaning when an embedding model is set"},
+		{Value: RetrievalWords, Help: "BM25 and the document's structure only"},
+		{Value: RetrievalMeaning, Help: "the embedding model only, for experiments"},
+	}},
 }
 
-// Options are k, stop, pages and merge.
+// Retrieval modes.
+const (
+	RetrievalHybrid  = "hybrid"
+	RetrievalWords   = "words"
+	RetrievalMeaning = "meaning"
+)
+
+// Options are k, stop, pages, merge and retrieval.
 func (Strategy) Options() engine.Options { return options }
 
 // parsePages reads "3", "3-5", "3-5,9".
@@ -117,19 +133,36 @@ func (s Strategy) Answer(ctx context.Context, rt *engine.Runtime) error {
 // statements.
 func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citations.Statement, error) {
 	opt := rt.Options()
+	var fusion retrieve.Fusion
+	if mode := opt.String("retrieval"); mode != RetrievalWords {
+		fusion = hybrid(ctx, rt)
+		if mode == RetrievalMeaning {
+			if fusion.Dense == nil {
+				return nil, fix.With(fmt.Errorf("%w: retrieval=meaning needs an embedding model", engine.ErrOption),
+					"Set CITELENS_EMBED_MODEL (or embed_model in the config file), or use retrieval=hybrid.")
+			}
+			fusion.DenseOnly = true
+		}
+	}
 	k := opt.Int("k")
 	if k == 0 {
 		k = MaxStatements
 	}
+	// Adjacent sentences merge into one statement, so ask for more than k
+	// and keep k statements after merging.
+	want := k
+	if opt.Bool("merge") {
+		want = 2 * k
+	}
 	pages, _ := opt.Value("pages").([]retrieve.PageRange)
 	ps, err := retrieve.New(rt.Library()).Sentences(ctx, rt.Question(), retrieve.Options{
-		Docs: rt.IDs(), Pages: pages, K: k, Model: s.Model,
+		Docs: rt.IDs(), Pages: pages, K: want, Model: s.Model, Fusion: fusion,
 	})
 	if err != nil {
 		return nil, err
 	}
 	if !opt.Given("k") {
-		ps = autoStop(ps, opt.Ratio("stop"))
+		ps = autoStop(ps, opt.Ratio("stop"), fusion.Dense != nil || fusion.Rerank != nil)
 	}
 	groups := make([]group, 0, len(ps))
 	for _, p := range ps {
@@ -137,21 +170,17 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 	}
 	if opt.Bool("merge") {
 		groups = merge(groups)
+		complete(rt, groups)
+		groups = merge(groups)
 	}
+	groups = groups[:min(k, len(groups))]
 	out := make([]citations.Statement, 0, len(groups))
 	for _, g := range groups {
 		i, ok := rt.Place(g.doc)
 		if !ok {
 			continue
 		}
-		d := rt.Docs()[i]
-		first, last := g.first, g.last
-		span := citations.Span{
-			Doc: d.ID, DocName: d.Name, First: first, Last: last,
-			Start: int(d.Sentences[first].Start), End: int(d.Sentences[last].End),
-			Page: int(d.Sentences[first].Page),
-		}
-		span.Text = d.Text[span.Start:span.End]
+		span := citations.SpanOf(rt.Docs()[i], g.first, g.last)
 		st := citations.Statement{Text: span.Text, Citations: []citations.Span{span}}
 		citations.Verify(&st)
 		out = append(out, st)
@@ -159,18 +188,89 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 	return out, nil
 }
 
-// autoStop keeps the passages scoring at least ratio of the best.
-func autoStop(ps []retrieve.Passage, ratio float64) []retrieve.Passage {
+// complete widens each group to whole statements: a group whose last
+// sentence breaks off ("…and LEN !=" before "0. With this instruction…")
+// takes the sentence that finishes it, and one that starts mid-sentence
+// takes the one it continues. Extraction cuts sentences at page breaks,
+// hyphens and list-like numbers; a quote should not.
+func complete(rt *engine.Runtime, gs []group) {
+	for i := range gs {
+		p, ok := rt.Place(gs[i].doc)
+		if !ok {
+			continue
+		}
+		d := rt.Docs()[p]
+		g := &gs[i]
+		for n := 0; n < maxWiden && g.last+1 < len(d.Sentences) && breaksOff(d, g.last); n++ {
+			g.last++
+		}
+		for n := 0; n < maxWiden && g.first > 0 && continues(d, g.first); n++ {
+			g.first--
+		}
+	}
+}
+
+// maxWiden bounds how far complete widens a group each way.
+const maxWiden = 2
+
+// breaksOff reports whether sentence i of d stops mid-sentence, with the
+// next sentence of its paragraph finishing it: no closing punctuation.
+func breaksOff(d *docstore.Document, i int) bool {
+	t := strings.TrimRight(d.SentenceText(i), " \t\n\"'’”)]")
+	if t == "" || d.Sentences[i].Flags.Noise() || d.Sentences[i+1].Flags.Noise() {
+		return false
+	}
+	switch r, _ := utf8.DecodeLastRuneInString(t); r {
+	case '.', '!', '?', ':', ';', '。', '！', '？':
+		return false
+	}
+	gap := d.Text[d.Sentences[i].End:d.Sentences[i+1].Start]
+	return strings.Count(gap, "\n") <= 1 && !strings.ContainsRune(gap, '\f')
+}
+
+// continues reports whether sentence i of d carries on the sentence before
+// it: it starts in lower case, on the line the previous one ended.
+func continues(d *docstore.Document, i int) bool {
+	r, _ := utf8.DecodeRuneInString(d.SentenceText(i))
+	if !unicode.IsLower(r) || d.Sentences[i-1].Flags.Noise() {
+		return false
+	}
+	gap := d.Text[d.Sentences[i-1].End:d.Sentences[i].Start]
+	return strings.Count(gap, "\n") <= 1 && !strings.ContainsRune(gap, '\f') && breaksOff(d, i-1)
+}
+
+// autoStop keeps the passages scoring at least ratio of the best: by
+// their lexical score, or by the fused (or reranked) one the selection
+// used when fused is set.
+func autoStop(ps []retrieve.Passage, ratio float64, fused bool) []retrieve.Passage {
 	if len(ps) == 0 {
 		return ps
 	}
-	best := ps[0].Scores.Lexical
+	score := func(p retrieve.Passage) float64 {
+		if fused {
+			return p.Score
+		}
+		return p.Scores.Lexical
+	}
+	best := score(ps[0])
 	for i, p := range ps {
-		if p.Scores.Lexical < ratio*best {
+		if score(p) < ratio*best {
 			return ps[:i]
 		}
 	}
 	return ps
+}
+
+// hybrid is the ranking of the answer's scope with meaning when the
+// environment has an embedding or rerank model (embedding the scope's
+// sentences once, with progress), and by words otherwise. An embedding
+// failure is a warning and the answer goes on with words.
+func hybrid(ctx context.Context, rt *engine.Runtime) retrieve.Fusion {
+	f, err := dense.ForEnv(ctx, rt.Env(), rt.IDs(), rt, docstore.SentenceLevel)
+	if err != nil && ctx.Err() == nil {
+		rt.Warn(fmt.Sprintf("dense retrieval is off for this answer (%v); ranking by words only", err))
+	}
+	return f
 }
 
 // group is a run of selected sentences of one document.

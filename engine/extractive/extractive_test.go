@@ -136,10 +136,10 @@ func TestAnswerOptionsAndCancel(t *testing.T) {
 
 func TestAutoStop(t *testing.T) {
 	ps := []retrieve.Passage{{Scores: retrieve.Scores{Lexical: 10}}, {Scores: retrieve.Scores{Lexical: 6}}, {Scores: retrieve.Scores{Lexical: 3.9}}, {Scores: retrieve.Scores{Lexical: 5}}}
-	if got := autoStop(ps, 0.4); len(got) != 2 {
+	if got := autoStop(ps, 0.4, false); len(got) != 2 {
 		t.Errorf("kept %d, want the 2 above 40%% of the best", len(got))
 	}
-	if got := autoStop(nil, 0.4); len(got) != 0 {
+	if got := autoStop(nil, 0.4, false); len(got) != 0 {
 		t.Errorf("empty: %v", got)
 	}
 }

@@ -57,8 +57,10 @@ type Client struct {
 	url        string // the endpoint, without credentials, for messages
 	sleep      func(context.Context, time.Duration) error
 	maxRetries int
-
-	hc *http.Client // for the servers' own endpoints (server.go)
+	// http is the transport under api, for the requests go-openai has no
+	// call for (rerank); rerank remembers what the rerank server speaks.
+	http   *doer
+	rerank *rerankState
 }
 
 // Option configures a Client.
@@ -89,7 +91,7 @@ func New(cfg config.Config, opts ...Option) (*Client, error) {
 	if err := cfg.Configured(); err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, sleep: sleepCtx, maxRetries: MaxRetries, url: config.RedactURL(cfg.Endpoint())}
+	c := &Client{cfg: cfg, sleep: sleepCtx, maxRetries: MaxRetries, url: config.RedactURL(cfg.Endpoint()), rerank: &rerankState{}}
 	dialer := &net.Dialer{Timeout: cfg.ConnectTimeout, KeepAlive: 30 * time.Second}
 	hc := &http.Client{Transport: &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
@@ -102,12 +104,56 @@ func New(cfg config.Config, opts ...Option) (*Client, error) {
 	for _, o := range opts {
 		o(c, hc)
 	}
-	c.hc = hc
+	hc.CheckRedirect = checkRedirect
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.Endpoint()
-	oc.HTTPClient = &doer{hc: hc}
+	c.http = &doer{hc: hc}
+	oc.HTTPClient = c.http
 	c.api = openai.NewClientWithConfig(oc)
 	return c, nil
+}
+
+// maxRedirects bounds the redirects followed for one request.
+const maxRedirects = 5
+
+// redirectError is a redirect the client refused to follow.
+type redirectError struct{ msg string }
+
+func (e *redirectError) Error() string { return e.msg }
+
+// checkRedirect is the HTTP client's redirect policy. Go's default keeps
+// the Authorization header on a redirect to the same host name, even on
+// another port or from https to http, so a 307 from the endpoint to
+// another port of 127.0.0.1 got the API key and the whole prompt. Here a
+// redirect that changes the scheme, host or port is refused, and one
+// that does not is followed without the key: the key goes only to the
+// address the user configured.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return &redirectError{fmt.Sprintf("the endpoint redirected %d times; stopped", len(via))}
+	}
+	from := via[0].URL
+	if !sameOrigin(from, req.URL) {
+		return &redirectError{fmt.Sprintf("the endpoint redirects to %s, another scheme, host or port; citelens does not follow it, so the API key and prompt stay with the configured address (set OPENAI_BASE_URL to the new address if you trust it)", config.RedactURL(req.URL.String()))}
+	}
+	req.Header.Del("Authorization")
+	req.Header.Del("Api-Key") // Azure's header, should a caller set one
+	return nil
+}
+
+// sameOrigin reports whether a and b have the same scheme, host and port
+// (an absent port being the scheme's default).
+func sameOrigin(a, b *url.URL) bool {
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		if strings.EqualFold(u.Scheme, "https") {
+			return "443"
+		}
+		return "80"
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
 }
 
 // Config returns the client's configuration (strategies read ContextWindow,
@@ -116,7 +162,7 @@ func (c *Client) Config() config.Config { return c.cfg }
 
 // Retry describes a retry about to happen, for WithRetryNotify.
 type Retry struct {
-	Op      string        // "chat", "embeddings", "list models"
+	Op      string        // "chat", "embeddings", "list models", "rerank"
 	Attempt int           // 1 for the first retry
 	Wait    time.Duration // how long before it
 	Err     *Error        // why the previous attempt failed
@@ -302,6 +348,7 @@ func (c *Client) classify(ctx context.Context, op, path string, err error, a *at
 	detail := ""
 	var (
 		apiErr   *openai.APIError
+		redirErr *redirectError
 		reqErr   *openai.RequestError
 		dnsErr   *net.DNSError
 		opErr    *net.OpError
@@ -312,6 +359,8 @@ func (c *Client) classify(ctx context.Context, op, path string, err error, a *at
 	switch {
 	case ctx.Err() != nil:
 		e.Kind, e.Err = ErrCanceled, ctx.Err()
+	case errors.As(err, &redirErr):
+		e.Kind, detail = ErrBadResponse, redirErr.msg
 	case errors.As(err, &apiErr):
 		e.Status = apiErr.HTTPStatusCode
 		detail = apiErr.Message

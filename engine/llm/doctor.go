@@ -49,15 +49,16 @@ func (d Diagnosis) Failed() int {
 const doctorTimeout = 30 * time.Second
 
 // Doctor checks the configuration (cfgErr is config.Load's error, if any),
-// then the endpoint, the model, a tiny streamed answer and embeddings, and
-// says what is wrong and how to fix it. Requests are retried once at most.
+// then the endpoint, the model, a tiny streamed answer, embeddings and the
+// reranker, and says what is wrong and how to fix it. Requests are retried
+// once at most.
 func Doctor(ctx context.Context, cfg config.Config, cfgErr error, opts ...Option) Diagnosis {
 	var d Diagnosis
 	add := func(name, status, detail, fix string) {
 		d = append(d, Check{Name: name, Status: status, Detail: detail, Fix: fix})
 	}
 	skipRest := func(why string) {
-		for _, name := range []string{"endpoint", "model", "streaming", "context", "embeddings"} {
+		for _, name := range []string{"endpoint", "model", "streaming", "context", "embeddings", "reranker"} {
 			if !slices.ContainsFunc(d, func(c Check) bool { return c.Name == name }) {
 				add(name, CheckSkip, why, "")
 			}
@@ -170,7 +171,7 @@ func Doctor(ctx context.Context, cfg config.Config, cfgErr error, opts ...Option
 			add("embeddings", CheckOK, fmt.Sprintf("%s returns vectors of %d dimensions", cfg.EmbedModel, len(vecs[0])), "")
 		}
 	}
-	return d
+	return append(d, checkReranker(ctx, c, cfg, models))
 }
 
 func configSummary(cfg config.Config) string {

@@ -46,7 +46,7 @@ var (
 // Error is a failed request to the model endpoint. Its message is a plain
 // sentence naming the URL, never the API key.
 type Error struct {
-	Op      string // "chat", "embeddings", "list models"
+	Op      string // "chat", "embeddings", "list models", "rerank"
 	URL     string // the endpoint URL, without credentials or query
 	Status  int    // HTTP status, 0 if there was no HTTP answer
 	Kind    error  // one of the Err* kinds above
@@ -125,6 +125,11 @@ func (e *Error) Unwrap() []error {
 // Fix says in plain words what the user can do about the failure, or ""
 // when there is nothing to suggest.
 func (e *Error) Fix() string {
+	if e.Op == opRerank {
+		if fix := rerankFix(e); fix != "" {
+			return fix
+		}
+	}
 	switch e.Kind {
 	case ErrUnreachable:
 		return "Is the server running? Check OPENAI_BASE_URL (or base_url in the config file)."

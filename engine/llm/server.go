@@ -249,7 +249,7 @@ func (c *Client) getJSON(ctx context.Context, method, u string, body, out any) (
 	if c.cfg.APIKey != "" {
 		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
 	}
-	resp, err := c.hc.Do(req)
+	resp, err := c.http.Do(req)
 	if err != nil {
 		return 0, err
 	}

@@ -1,6 +1,7 @@
 package longcite
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -54,5 +55,46 @@ func TestRAGDenseFusion(t *testing.T) {
 	ans, err = ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent"}, nil)
 	if err != nil || len(ans.Statements) != 1 || len(ans.Warnings) != 1 || !strings.Contains(ans.Warnings[0], "ranked by words only") {
 		t.Errorf("with a failing embedder: %v, %+v", err, ans.Warnings)
+	}
+}
+
+// TestRAGFindsParaphrase: the sentence that answers shares no content
+// word with the question; with an embedding model, dense retrieval
+// proposes it, it is in the numbered context rag sends, and the model's
+// citation of it resolves to its bytes.
+func TestRAGFindsParaphrase(t *testing.T) {
+	const doc = `Annual report
+
+The company invested heavily during the year. Capital markets were calm for most of the year.
+Purchases of property, plant and equipment totalled 4.2 million dollars, mostly new presses.
+The board met eleven times. Expenditure on travel fell by a third.
+Revenue grew by eight percent, driven by export sales.
+`
+	const want = "Purchases of property, plant and equipment"
+	lib, _ := enginetest.TextLibrary(t, "report.txt", doc)
+	var prompt string
+	srv := llmtest.New(t,
+		llmtest.WithConcepts([]string{"capital expenditure", "purchases of property, plant and equipment"}),
+		llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
+			prompt = r.Messages[len(r.Messages)-1].Content
+			nums, texts := enginetest.Numbered(prompt)
+			for _, n := range nums {
+				if strings.Contains(texts[n], want) {
+					return llmtest.Text(fmt.Sprintf("<statement>It spent 4.2 million dollars.<cite>[%d-%d]</cite></statement>", n, n))
+				}
+			}
+			return llmtest.Text("<statement>The context does not say.<cite></cite></statement>")
+		}))
+	cfg := enginetest.Config(srv)
+	cfg.EmbedModel = llmtest.DefaultEmbedModel
+	ans, err := ask(t, enginetest.Env(t, lib, cfg), RAGName, engine.Request{Question: "How much capital expenditure did the firm make?", Options: engine.Settings("k", "3")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(prompt, want) {
+		t.Fatalf("the paraphrase is not in rag's context:\n%s", prompt)
+	}
+	if len(ans.Statements) != 1 || len(ans.Statements[0].Citations) != 1 || !strings.Contains(ans.Statements[0].Citations[0].Text, want) {
+		t.Fatalf("answer %+v", ans.Statements)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/cof"
@@ -190,13 +189,13 @@ func (ru *run) idf(question string) (map[string]float64, error) {
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	st, err := ru.rt.Library().TermStats(terms, docstore.SearchOptions{Level: docstore.SentenceLevel, Docs: ru.rt.IDs()})
+	idf, err := retrieve.IDFs(ru.rt.Library(), ru.rt.IDs(), terms)
 	if err != nil {
 		return nil, err
 	}
 	m := make(map[string]float64, len(terms))
 	for i, t := range terms {
-		m[t] = st.IDF(i)
+		m[t] = idf[i]
 	}
 	return m, nil
 }

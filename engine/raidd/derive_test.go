@@ -15,6 +15,7 @@ import (
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/enginetest"
 )
 
@@ -274,9 +275,9 @@ func TestRemovedWithTheDocument(t *testing.T) {
 	if err := lib.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lib.SearchDerived(docstore.ParseQuery("rain"), docstore.DerivedSearchOptions{
+	if _, err := retrieve.SearchDerived(lib, retrieve.ParseQuery("rain"), docstore.DerivedSearchOptions{
 		Set: SetFor(llmtest.DefaultModel), Docs: []docstore.DocID{docs[0].ID}, Kinds: []docstore.DerivedKind{docstore.DerivedSummary},
-	}); !errors.Is(err, docstore.ErrNotFound) {
+	}, retrieve.BM25{}); !errors.Is(err, docstore.ErrNotFound) {
 		t.Errorf("search of a removed document's derived index: %v", err)
 	}
 }

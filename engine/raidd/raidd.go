@@ -106,6 +106,7 @@ import (
 	"github.com/citelens/citelens/engine/cof"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/retrieve"
 )
 
 // Variant is one RAIDD flavour: the kinds of units its retrieval ranks.
@@ -277,7 +278,7 @@ func DerivedStage(rep Report) string {
 		for _, f := range rep.Failures {
 			pages = append(pages, f.Chunk+1)
 		}
-		s += fmt.Sprintf("; %d chunks gave unusable replies (chunks %s) and will be retried next time", n, joinInts(pages))
+		s += fmt.Sprintf("; %d chunks gave unusable replies (chunks %s) and will be retried next time", n, engine.Ranges(pages))
 	}
 	return s
 }
@@ -339,13 +340,13 @@ func (v Variant) retrieve(ctx context.Context, rt *engine.Runtime, set docstore.
 		return nil, err
 	}
 	rt.Stage(matchingStage(v.Kinds, units, set.Model, m.model()))
-	q := docstore.ParseQuery(question)
+	q := retrieve.ParseQuery(question)
 	pool := k * PoolPerK
 	search := func(kinds []docstore.DerivedKind, byMeaning bool) ([]docstore.DerivedHit, error) {
 		if byMeaning {
 			return m.search(ctx, question, kinds, pool)
 		}
-		return lib.SearchDerived(q, docstore.DerivedSearchOptions{Set: set, Docs: ids, Kinds: kinds, K: pool})
+		return retrieve.SearchDerived(lib, q, docstore.DerivedSearchOptions{Set: set, Docs: ids, Kinds: kinds, K: pool}, retrieve.BM25{})
 	}
 	// distinct keeps each chunk's best unit, in order.
 	distinct := func(hits []docstore.DerivedHit, byMeaning bool) []chunkHit {
@@ -663,12 +664,12 @@ func describeChunks(docs []*docstore.Document, chosen []chunkHit) string {
 		}
 		var loc string
 		if d.Pages > 1 {
-			loc = "pages " + joinInts(pages)
+			loc = "pages " + engine.Ranges(pages)
 			if ps := dedupe(pages); len(ps) == 1 {
 				loc = fmt.Sprintf("page %d", ps[0])
 			}
 		} else {
-			loc = "sentences " + joinInts(sents)
+			loc = "sentences " + engine.Ranges(sents)
 		}
 		if len(docs) > 1 {
 			loc = docName(d) + " " + loc
@@ -682,23 +683,4 @@ func dedupe(xs []int) []int {
 	xs = slices.Clone(xs)
 	slices.Sort(xs)
 	return slices.Compact(xs)
-}
-
-// joinInts writes numbers as sorted ranges: "12-15, 40".
-func joinInts(xs []int) string {
-	xs = dedupe(xs)
-	var parts []string
-	for i := 0; i < len(xs); {
-		j := i
-		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", xs[i], xs[j]))
-		} else {
-			parts = append(parts, fmt.Sprint(xs[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ", ")
 }

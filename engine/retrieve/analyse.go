@@ -1,10 +1,6 @@
 package retrieve
 
 import (
-	"strings"
-	"unicode"
-	"unicode/utf8"
-
 	"github.com/citelens/citelens/docstore/textproc"
 )
 
@@ -28,7 +24,11 @@ type occ struct {
 
 // analyseUnit reads text against q. keepTerms keeps every term, for the
 // near-duplicate test.
-func analyseUnit(q *query, text string, keepTerms bool) *unit {
+//
+// compounds are the document's run-together words and their parts' terms
+// (docstore.Document.Compounds): a part counts as an occurrence of its
+// term at the word's position, as the index counts it.
+func analyseUnit(q *query, text string, compounds map[string][]string, keepTerms bool) *unit {
 	u := &unit{tf: make([]uint8, len(q.q.Terms))}
 	pos := 0
 	prevMonth := false
@@ -62,15 +62,25 @@ func analyseUnit(q *query, text string, keepTerms bool) *unit {
 		if keepTerms {
 			u.terms = append(u.terms, t)
 		}
-		if i, ok := q.index[t]; ok {
-			u.hits = append(u.hits, occ{term: int32(i), pos: int32(pos)})
-			if u.tf[i] < 255 {
-				u.tf[i]++
-			}
+		u.hit(q, t, pos)
+		for _, p := range compounds[w] {
+			u.length++
+			u.hit(q, p, pos)
 		}
 	})
 	u.words = pos
 	return u
+}
+
+// hit counts an occurrence of term t at word position pos if the query
+// has it.
+func (u *unit) hit(q *query, t string, pos int) {
+	if i, ok := q.index[t]; ok {
+		u.hits = append(u.hits, occ{term: int32(i), pos: int32(pos)})
+		if u.tf[i] < 255 {
+			u.tf[i]++
+		}
+	}
 }
 
 // wants reports whether u holds a fact of the kind the question asks for.
@@ -101,7 +111,7 @@ func (u *unit) proximity(q *query) float64 {
 		if a.term == b.term {
 			continue
 		}
-		d := float64(b.pos - a.pos)
+		d := float64(max(b.pos-a.pos, 1)) // compound parts share a position
 		v := min(q.weight[a.term], q.weight[b.term]) / d
 		k := [2]int32{min(a.term, b.term), max(a.term, b.term)}
 		if v > best[k] {
@@ -190,35 +200,4 @@ func jaccard(a, b []string) float64 {
 	}
 	union := len(set) + len(seen) - inter
 	return float64(inter) / float64(union)
-}
-
-// isHeadingLine reports whether text (one sentence) looks like a title or
-// heading: one short line with letters and no sentence-final punctuation.
-func isHeadingLine(text string) bool {
-	t := strings.TrimSpace(text)
-	if t == "" || len(t) > 120 || strings.ContainsRune(t, '\n') {
-		return false
-	}
-	// A heading starts with a capital, a section number or a Markdown #:
-	// not with code or a prompt ("> search()"), a list bullet, or the
-	// lower-case rest of a sentence that a page break cut.
-	if r, _ := utf8.DecodeRuneInString(t); !(unicode.IsLetter(r) && !unicode.IsLower(r) || unicode.IsDigit(r) || r == '#') {
-		return false
-	}
-	switch t[len(t)-1] {
-	case '.', ',', ';', ':', '?', '!', '"', '\'':
-		return false
-	}
-	words, letters := 0, false
-	textproc.Words(t, func(s, e int) {
-		words++
-		for i := s; i < e; i++ {
-			c := t[i]
-			if c >= 0x80 || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') {
-				letters = true
-				return
-			}
-		}
-	})
-	return letters && words <= 14
 }

@@ -28,7 +28,7 @@ const (
 // phrases it names and the kind of answer it wants.
 type query struct {
 	text  string
-	q     docstore.Query
+	q     Query
 	index map[string]int // term -> index in q.Terms
 	// weight[t] is the term's importance: its idf times its query weight.
 	weight []float64
@@ -48,7 +48,7 @@ type termPair struct {
 }
 
 func parseQuery(text string) *query {
-	q := &query{text: text, q: docstore.ParseQuery(text), index: map[string]int{}}
+	q := &query{text: text, q: ParseQuery(text), index: map[string]int{}}
 	for i, t := range q.q.Terms {
 		q.index[t] = i
 	}
@@ -90,7 +90,7 @@ func (q *query) extend(terms []string, w float64) *query {
 }
 
 // setWeights fills the term weights from the scope's statistics.
-func (q *query) setWeights(st docstore.TermStats) {
+func (q *query) setWeights(st docstore.FieldStats) {
 	q.weight = make([]float64, len(q.q.Terms))
 	q.total = 0
 	for t := range q.q.Terms {
@@ -98,11 +98,59 @@ func (q *query) setWeights(st docstore.TermStats) {
 		if q.q.Weights != nil {
 			w = q.q.Weights[t]
 		}
-		q.weight[t] = w * st.IDF(t)
+		q.weight[t] = w * fieldIDF(st, t)
 		if t < q.orig {
 			q.total += q.weight[t]
 		}
 	}
+}
+
+// defaultTerm is the index term of "default".
+var defaultTerm = textproc.Term("default")
+
+// asksDefault reports whether a question asks what happens when the user
+// leaves something unset: "by default", "out of the box", "unless I change
+// it", "if I don't give an angle", "without saying which". Manuals and
+// specifications state those answers as defaults ("the default is 1.0",
+// "by default, these options are off"), in words the question lacks.
+func asksDefault(question string) bool {
+	var words []string
+	textproc.Words(question, func(s, e int) {
+		words = append(words, textproc.Fold(question[s:e]))
+	})
+	for i, w := range words {
+		next := func(k int) string {
+			if i+k < len(words) {
+				return words[i+k]
+			}
+			return ""
+		}
+		switch w {
+		case "default", "defaults", "preset", "assumed", "assume", "assumes":
+			return true
+		case "box":
+			if i >= 2 && words[i-2] == "of" && words[i-1] == "the" && i >= 3 && words[i-3] == "out" {
+				return true
+			}
+		case "unless":
+			return true
+		case "without":
+			switch next(1) {
+			case "saying", "specifying", "naming", "giving", "setting", "choosing", "telling", "any", "a", "an":
+				return true
+			}
+		case "don't", "dont", "never", "not":
+			if i > 0 && (words[i-1] == "i" || words[i-1] == "you" || words[i-1] == "do" || words[i-1] == "if") {
+				switch next(1) {
+				case "give", "set", "say", "specify", "change", "position", "configure", "assign", "assigned", "ask", "name", "choose", "pass", "provide", "touch":
+					return true
+				}
+			}
+		case "leave", "leaves", "left", "omit", "omits", "omitted":
+			return true
+		}
+	}
+	return false
 }
 
 // answerType reads the question words of a question.

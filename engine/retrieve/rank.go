@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/citelens/citelens/docstore"
 )
@@ -49,43 +50,72 @@ type Model struct {
 	// rarest, are taken.
 	Hop               float64
 	HopFrom, HopTerms int
-	// HeadingFollowers is how many sentences after a matching heading line
-	// join the candidates even without a match of their own.
-	HeadingFollowers int
+	// HeadingFollowers is how many sentences after a matching heading
+	// join the candidates even without a match of their own, from the
+	// HeadingSections best sections by their headings.
+	HeadingFollowers, HeadingSections int
+	// Ancestor scales Heading for each level up the heading path: a
+	// sentence under "7 Data import > 7.1 Spreadsheets" gets Heading for
+	// the terms of "7.1 Spreadsheets" and Heading×Ancestor for those of
+	// "7 Data import".
+	Ancestor float64
+	// TableContext is the term frequency a query term in a table row's
+	// caption or column headers counts for in the row.
+	TableContext float64
+	// Noise scales the score of contents lines, page furniture, code and
+	// fragments, so they never outrank body text with the same terms.
+	Noise float64
+	// Section scales the bonus for the share of the question a
+	// candidate's section covers (see sectionCover).
+	Section float64
+	// Default is the weight "default" joins the query with when the
+	// question asks for a default without the word (see asksDefault).
+	Default float64
 }
 
 // DefaultModel is the measured default; see the package comment.
 var DefaultModel = Model{
-	Heading:        1,
-	Neighbour:      0.3,
-	Radius:         1,
-	Phrase:         0.3,
-	HeadingPhrases: true,
-	Proximity:      0.5,
-	Subject:        0.5,
-	Answer:         0.2,
-	Lead:           0.3,
-	Covered:        0.5,
-	Duplicate:      0.8,
-	Hop:            0.5,
-	HopFrom:        2,
-	HopTerms:       8,
+	Heading:          1.5,
+	HeadingFollowers: 3,
+	HeadingSections:  20,
+	Neighbour:        0.3,
+	Radius:           1,
+	Phrase:           0.3,
+	HeadingPhrases:   true,
+	Proximity:        0.5,
+	Subject:          0.5,
+	Answer:           0.2,
+	Lead:             0.3,
+	Covered:          0.5,
+	Duplicate:        0.8,
+	Hop:              0.5,
+	HopFrom:          2,
+	HopTerms:         8,
+	Ancestor:         0.5,
+	TableContext:     1,
+	Noise:            0.3,
+	Default:          0.5,
+	Section:          0.5,
 }
 
 type unitKey struct {
 	doc docstore.DocID
-	at  int // sentence index, or -1-byteOffset for a heading line
+	at  int // sentence index, or -1-section for a section's heading, or -(1<<30)-table for a table's context
 }
 
 // ranker is one request's re-ranking state.
 type ranker struct {
-	q     *query
-	m     *Model
-	bm    docstore.BM25
-	avg   float64
-	dc    *docCache
-	keep  func(docstore.DocID, int) bool
-	units map[unitKey]*unit
+	// followers are the sentences that open the sections whose headings
+	// match best (Model.HeadingFollowers), candidates without a match of
+	// their own.
+	followers []Hit
+	q         *query
+	m         *Model
+	bm        BM25
+	avg       float64
+	dc        *docCache
+	keep      func(docstore.DocID, int) bool
+	units     map[unitKey]*unit
 }
 
 // candidate is a sentence being ranked.
@@ -99,12 +129,11 @@ type candidate struct {
 	para    int       // first sentence of its paragraph
 	heading string
 	scores  Scores
-	dense   float64 // normalised, when fused
-	base    float64 // standalone score
-	lexLo   float64 // fusion normalisation
-	lexSpan float64
-	fused   bool
-	dw, lw  float64
+	base    float64 // standalone lexical score
+	// fusedScore is the reciprocal-rank fusion of lexical and dense
+	// ranks (when fused); rerankScore the reranker's (when reranked).
+	fusedScore, rerankScore float64
+	fused, reranked         bool
 }
 
 func (rk *ranker) sentence(d *docstore.Document, i int, keepTerms bool) *unit {
@@ -112,23 +141,44 @@ func (rk *ranker) sentence(d *docstore.Document, i int, keepTerms bool) *unit {
 	if u, ok := rk.units[k]; ok && (!keepTerms || u.terms != nil) {
 		return u
 	}
-	u := analyseUnit(rk.q, d.SentenceText(i), keepTerms)
+	u := analyseUnit(rk.q, d.SentenceText(i), d.Compounds, keepTerms)
 	rk.units[k] = u
 	return u
 }
 
-func (rk *ranker) headingUnit(d *docstore.Document, start, end int) *unit {
-	k := unitKey{d.ID, -1 - start}
+// headingUnit is section s's heading, analysed.
+func (rk *ranker) headingUnit(d *docstore.Document, s int) *unit {
+	k := unitKey{d.ID, -1 - s}
 	if u, ok := rk.units[k]; ok {
 		return u
 	}
-	u := analyseUnit(rk.q, d.Text[start:end], false)
+	var text string
+	if h := d.Sections[s].Heading; h.Valid(len(d.Text)) {
+		text = d.Text[h.Start:h.End]
+	}
+	u := analyseUnit(rk.q, text, d.Compounds, false)
+	rk.units[k] = u
+	return u
+}
+
+// tableUnit is the caption and column headers of the table sentence i is
+// a row of, analysed, or nil.
+func (rk *ranker) tableUnit(d *docstore.Document, i int) *unit {
+	t := int(d.Sentences[i].Table)
+	if t < 0 || t >= len(d.Tables) {
+		return nil
+	}
+	k := unitKey{d.ID, -(1 << 30) - t}
+	if u, ok := rk.units[k]; ok {
+		return u
+	}
+	u := analyseUnit(rk.q, strings.Join(d.TableContext(i), "\n"), d.Compounds, false)
 	rk.units[k] = u
 	return u
 }
 
 // plain turns index hits into passages as they are.
-func (rk *ranker) plain(hits []docstore.Hit, k int) ([]Passage, error) {
+func (rk *ranker) plain(hits []Hit, k int) ([]Passage, error) {
 	var out []Passage
 	for _, h := range hits[:min(k, len(hits))] {
 		d, err := rk.dc.get(h.Doc)
@@ -143,7 +193,7 @@ func (rk *ranker) plain(hits []docstore.Hit, k int) ([]Passage, error) {
 }
 
 // candidates expands the index hits with their context and scores them.
-func (rk *ranker) candidates(ctx context.Context, hits []docstore.Hit) ([]*candidate, error) {
+func (rk *ranker) candidates(ctx context.Context, hits []Hit) ([]*candidate, error) {
 	seen := map[unitKey]bool{}
 	cands := make([]*candidate, 0, len(hits))
 	add := func(d *docstore.Document, i int) {
@@ -168,16 +218,66 @@ func (rk *ranker) candidates(ctx context.Context, hits []docstore.Hit) ([]*candi
 			return nil, err
 		}
 		add(d, h.Index)
-		if rk.m.HeadingFollowers > 0 && isHeading(d, h.Index) {
-			for j := h.Index + 1; j <= h.Index+rk.m.HeadingFollowers; j++ {
-				add(d, j)
-			}
+	}
+	for _, f := range rk.followers {
+		d, err := rk.dc.get(f.Doc)
+		if err != nil {
+			return nil, err
 		}
+		add(d, f.Index)
 	}
 	for _, c := range cands {
 		rk.score(c)
 	}
+	rk.sectionCover(cands)
 	return cands, nil
+}
+
+// sectionCover raises each candidate by how much of the question its
+// section covers: the idf-weighted share of the query terms found in the
+// section's candidates or its headings. A sentence that matches one rare
+// word of the question in an unrelated section falls behind the sentences
+// of the section that is about the question (Model.Section).
+func (rk *ranker) sectionCover(cands []*candidate) {
+	if rk.m.Section <= 0 || len(cands) == 0 {
+		return
+	}
+	type key struct {
+		doc docstore.DocID
+		sec int
+	}
+	nt := len(rk.q.q.Terms)
+	covered := map[key][]bool{}
+	for _, c := range cands {
+		k := key{c.doc.ID, sectionOf(c.doc, c.idx)}
+		if k.sec < 0 {
+			continue
+		}
+		cv := covered[k]
+		if cv == nil {
+			cv = make([]bool, nt)
+			covered[k] = cv
+		}
+		for t, ok := range c.covers {
+			cv[t] = cv[t] || ok
+		}
+	}
+	for _, c := range cands {
+		cv := covered[key{c.doc.ID, sectionOf(c.doc, c.idx)}]
+		if cv == nil {
+			continue
+		}
+		var w float64
+		for t, ok := range cv {
+			if ok && t < rk.q.orig {
+				w += rk.q.weight[t]
+			}
+		}
+		f := 1 + rk.m.Section*w/max(rk.q.total, 1e-9)
+		c.bonus *= f
+		c.base *= f
+		c.scores.Lexical = c.base
+	}
 }
 
 // score computes a candidate's standalone score and its parts.
@@ -190,13 +290,35 @@ func (rk *ranker) score(c *candidate) {
 	for t := range nt {
 		c.covers[t] = c.own.tf[t] > 0
 	}
+	// The heading path, innermost first: a sentence is about what its
+	// headings name (BM25F: the heading field's terms count as
+	// occurrences in the sentence, less for each level up).
 	var hu *unit
-	if hs, he, ok := headingOf(d, i); ok {
-		c.heading = d.Text[hs:he]
-		hu = rk.headingUnit(d, hs, he)
+	w := m.Heading
+	for s, depth := sectionOf(d, i), 0; s >= 0 && depth < maxPath; s, depth = int(d.Sections[s].Parent), depth+1 {
+		if headingSentence(d, s) == i {
+			continue // a heading is not its own context
+		}
+		u := rk.headingUnit(d, s)
+		if hu == nil {
+			hu = u
+			c.heading = d.HeadingTrail(i)
+		}
 		for t := range nt {
-			if hu.tf[t] > 0 {
-				ctxTF[t] += m.Heading
+			if u.tf[t] > 0 {
+				ctxTF[t] += w
+				c.covers[t] = true
+			}
+		}
+		w *= m.Ancestor
+		if s >= len(d.Sections) || int(d.Sections[s].Parent) >= s {
+			break // a damaged parent chain
+		}
+	}
+	if tu := rk.tableUnit(d, i); tu != nil && m.TableContext > 0 {
+		for t := range nt {
+			if tu.tf[t] > 0 {
+				ctxTF[t] += m.TableContext
 				c.covers[t] = true
 			}
 		}
@@ -249,6 +371,10 @@ func (rk *ranker) score(c *candidate) {
 		c.bonus += m.Answer
 	}
 	c.base = total * c.bonus
+	if flags(d, i).Noise() && m.Noise > 0 {
+		c.bonus *= m.Noise
+		c.base *= m.Noise
+	}
 	c.scores.Lexical = c.base
 }
 
@@ -262,10 +388,16 @@ func (rk *ranker) gain(c *candidate, covered []bool) float64 {
 		s += v
 	}
 	s *= c.bonus
-	if c.fused {
-		return c.lw*(s-c.lexLo)/c.lexSpan + c.dw*c.dense
+	if !c.fused && !c.reranked {
+		return s
 	}
-	return s
+	// Fused or reranked: the candidate's standalone score, lowered as the
+	// lexical gain is by what the chosen ones already cover.
+	ratio := 1.0
+	if c.base > 0 {
+		ratio = s / c.base
+	}
+	return rk.standalone(c) * ratio
 }
 
 // selectSet picks k candidates greedily: each step takes the candidate
@@ -347,3 +479,6 @@ func (rk *ranker) duplicate(c *candidate, chosen []*candidate) bool {
 	}
 	return false
 }
+
+// maxPath bounds the heading path a sentence's context reads.
+const maxPath = 6

@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/structure"
 )
 
 // Retriever ranks the sentences, chunks and segments of a library's
@@ -45,8 +45,8 @@ type Options struct {
 	KeepDuplicates bool
 	// Model holds the re-ranker's weights; nil means DefaultModel.
 	Model *Model
-	// BM25 parameters; zero means docstore.DefaultBM25.
-	BM25 docstore.BM25
+	// BM25 parameters; zero means DefaultBM25.
+	BM25 BM25
 	// Fusion, when its Dense scorer is set, fuses dense similarity into
 	// the ranking.
 	Fusion Fusion
@@ -93,6 +93,7 @@ type Scores struct {
 	Subject   float64 // share of the query among its first words (0..1)
 	Coverage  float64 // idf-weighted share of the query terms in the passage and its heading
 	Dense     float64 // dense similarity, when fused
+	Rerank    float64 // the reranker's relevance, when reranked
 }
 
 func (o *Options) normalise() error {
@@ -105,13 +106,16 @@ func (o *Options) normalise() error {
 	if o.Pool == 0 {
 		o.Pool = 300
 	}
+	if o.Fusion.RerankTop <= 0 {
+		o.Fusion.RerankTop = 50
+	}
 	o.Pool = max(o.Pool, o.K)
 	if o.Model == nil {
 		m := DefaultModel
 		o.Model = &m
 	}
-	if o.BM25 == (docstore.BM25{}) {
-		o.BM25 = docstore.DefaultBM25
+	if o.BM25 == (BM25{}) {
+		o.BM25 = DefaultBM25
 	}
 	return nil
 }
@@ -188,21 +192,29 @@ type sentenceSearch struct {
 	docs []docstore.DocID
 	dc   *docCache
 	keep func(docstore.DocID, int) bool
-	st   docstore.TermStats
-	hits []docstore.Hit
+	st   docstore.FieldStats
+	hits []Hit
+	// dense are dense search's own candidates (Score: cosine), when the
+	// fusion has a searcher.
+	dense []Hit
 }
 
 // searchSentences normalises opt and takes the scope's best sentences for
-// question by BM25: opt.Pool of them, at least minPool. It returns nil
-// when there is nothing to rank (no index terms in the question, an empty
-// scope, no hits) or with an error.
-func (r *Retriever) searchSentences(question string, opt *Options, minPool int) (*sentenceSearch, error) {
+// question by BM25: opt.Pool of them, at least minPool. With dense search
+// (opt.Fusion) its own candidates join them. It returns nil when there is
+// nothing to rank (no index terms in the question and no dense search, an
+// empty scope, no hits) or with an error.
+func (r *Retriever) searchSentences(ctx context.Context, question string, opt *Options, minPool int) (*sentenceSearch, error) {
 	if err := opt.normalise(); err != nil {
 		return nil, err
 	}
 	ss := &sentenceSearch{q: parseQuery(question)}
-	if len(ss.q.q.Terms) == 0 {
+	dense := opt.Fusion.searcher() != nil && !opt.Plain
+	if len(ss.q.q.Terms) == 0 && !dense {
 		return nil, nil
+	}
+	if _, has := ss.q.index[defaultTerm]; !has && opt.Model.Default > 0 && !opt.Plain && asksDefault(question) {
+		ss.q = ss.q.extend([]string{defaultTerm}, opt.Model.Default)
 	}
 	var err error
 	if ss.docs, err = r.scope(opt); err != nil || len(ss.docs) == 0 {
@@ -212,15 +224,31 @@ func (r *Retriever) searchSentences(question string, opt *Options, minPool int) 
 	if ss.keep, err = r.filter(opt, ss.docs, ss.dc); err != nil {
 		return nil, err
 	}
-	if ss.st, err = r.lib.TermStats(ss.q.q.Terms, docstore.SearchOptions{Level: docstore.SentenceLevel, Docs: ss.docs}); err != nil {
+	if ss.st, err = r.lib.FieldStats(ss.docs, docstore.FieldSentences, ss.q.q.Terms); err != nil {
 		return nil, err
 	}
 	ss.q.setWeights(ss.st)
-	ss.hits, err = r.lib.Search(ss.q.q, docstore.SearchOptions{
-		Level: docstore.SentenceLevel, Docs: ss.docs, K: max(opt.Pool, minPool), BM25: opt.BM25, Filter: ss.keep,
-	})
-	if err != nil || len(ss.hits) == 0 {
-		return nil, err
+	if !opt.Fusion.DenseOnly {
+		ss.hits, err = Search(r.lib, ss.q.q, SearchOptions{
+			Field: docstore.FieldSentences, Docs: ss.docs, K: max(opt.Pool, minPool), BM25: opt.BM25, Filter: ss.keep,
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if dense {
+		dh, err := denseCandidates(ctx, opt.Fusion, question, ss.docs, docstore.SentenceLevel)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range dh {
+			if ss.keep == nil || ss.keep(h.Doc, h.Index) {
+				ss.dense = append(ss.dense, h)
+			}
+		}
+	}
+	if len(ss.hits) == 0 && len(ss.dense) == 0 {
+		return nil, nil
 	}
 	return ss, nil
 }
@@ -230,16 +258,22 @@ func (r *Retriever) searchSentences(question string, opt *Options, minPool int) 
 // selected greedily for coverage of the question and without near-
 // duplicates.
 func (r *Retriever) Sentences(ctx context.Context, question string, opt Options) ([]Passage, error) {
-	ss, err := r.searchSentences(question, &opt, 0)
+	ss, err := r.searchSentences(ctx, question, &opt, 0)
 	if ss == nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	q, docs, dc, keep, hits := ss.q, ss.docs, ss.dc, ss.keep, ss.hits
+	q, docs, dc, keep := ss.q, ss.docs, ss.dc, ss.keep
+	hits := append(slices.Clone(ss.hits), ss.dense...)
 	rk := &ranker{q: q, m: opt.Model, bm: opt.BM25, avg: ss.st.AvgLen, dc: dc, keep: keep,
 		units: map[unitKey]*unit{}}
+	if !opt.Plain {
+		if rk.followers, err = r.sectionFollowers(q.q, docs, dc, opt.Model); err != nil {
+			return nil, err
+		}
+	}
 	var out []Passage
 	if opt.Plain {
 		out, err = rk.plain(hits, opt.K)
@@ -261,6 +295,7 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 				return nil, err
 			}
 		}
+		cands = rk.rerank(ctx, question, cands, opt.Fusion.Rerank, opt.Fusion.RerankTop, opt.Fusion.Warn)
 		out = rk.selectSet(cands, opt.K, !opt.KeepDuplicates)
 	}
 	out = cutoff(out, opt.Cutoff)
@@ -274,12 +309,47 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 	return out, nil
 }
 
+// sectionFollowers returns the sentences that open the sections whose
+// headings match q best: the first m.HeadingFollowers sentences under each
+// of the m.HeadingSections best headings. They join the candidates even
+// when they share no term with the question, so a sentence that answers
+// "what law governs the agreement?" under "Governing Law" is found.
+func (r *Retriever) sectionFollowers(q Query, docs []docstore.DocID, dc *docCache, m *Model) ([]Hit, error) {
+	if m.HeadingFollowers <= 0 || m.HeadingSections <= 0 {
+		return nil, nil
+	}
+	secs, err := Search(r.lib, q, SearchOptions{Field: docstore.FieldHeadings, Docs: docs, K: m.HeadingSections})
+	if err != nil {
+		return nil, err
+	}
+	var out []Hit
+	for _, h := range secs {
+		d, err := dc.get(h.Doc)
+		if err != nil {
+			return nil, err
+		}
+		first := headingSentence(d, h.Index)
+		if first < 0 {
+			continue
+		}
+		n := 0
+		for i := first + 1; i < len(d.Sentences) && n < m.HeadingFollowers && sectionOf(d, i) == h.Index; i++ {
+			if flags(d, i)&(structure.FlagFurniture|structure.FlagHeading) != 0 {
+				continue
+			}
+			out = append(out, Hit{Doc: h.Doc, Index: i, Score: h.Score})
+			n++
+		}
+	}
+	return out, nil
+}
+
 // hop is the second hop of multi-hop questions: the names in the best
 // sentences found so far (capitalised words the question does not have)
 // join the query at weight Model.Hop, and the candidates are ranked again.
 // A question about "the woman who portrayed Corliss Archer" finds the film
 // sentence naming Shirley Temple, then Shirley Temple's own sentences.
-func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []docstore.Hit, cands []*candidate, docs []docstore.DocID, opt *Options) (*ranker, []*candidate, error) {
+func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []Hit, cands []*candidate, docs []docstore.DocID, opt *Options) (*ranker, []*candidate, error) {
 	m := opt.Model
 	top := rk.selectSet(slices.Clone(cands), max(m.HopFrom, 1), !opt.KeepDuplicates)
 	var names []string
@@ -295,7 +365,7 @@ func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []docstore.Hit, ca
 	if len(names) == 0 {
 		return rk, cands, nil
 	}
-	st, err := r.lib.TermStats(names, docstore.SearchOptions{Level: docstore.SentenceLevel, Docs: docs})
+	st, err := r.lib.FieldStats(docs, docstore.FieldSentences, names)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -305,24 +375,25 @@ func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []docstore.Hit, ca
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(st.IDF(b), st.IDF(a)) })
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(fieldIDF(st, b), fieldIDF(st, a)) })
 	keep := make([]string, 0, m.HopTerms)
 	for _, i := range idx[:min(len(idx), max(m.HopTerms, 1))] {
 		keep = append(keep, names[i])
 	}
 	q2 := rk.q.extend(keep, m.Hop)
-	st2, err := r.lib.TermStats(q2.q.Terms, docstore.SearchOptions{Level: docstore.SentenceLevel, Docs: docs})
+	st2, err := r.lib.FieldStats(docs, docstore.FieldSentences, q2.q.Terms)
 	if err != nil {
 		return nil, nil, err
 	}
 	q2.setWeights(st2)
-	hits2, err := r.lib.Search(q2.q, docstore.SearchOptions{
-		Level: docstore.SentenceLevel, Docs: docs, K: opt.Pool, BM25: opt.BM25, Filter: rk.keep,
+	hits2, err := Search(r.lib, q2.q, SearchOptions{
+		Field: docstore.FieldSentences, Docs: docs, K: opt.Pool, BM25: opt.BM25, Filter: rk.keep,
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	rk2 := &ranker{q: q2, m: m, bm: rk.bm, avg: st2.AvgLen, dc: rk.dc, keep: rk.keep, units: map[unitKey]*unit{}}
+	rk2 := &ranker{q: q2, m: m, bm: rk.bm, avg: st2.AvgLen, dc: rk.dc, keep: rk.keep, units: map[unitKey]*unit{},
+		followers: rk.followers}
 	cands2, err := rk2.candidates(ctx, append(slices.Clone(hits), hits2...))
 	return rk2, cands2, err
 }
@@ -377,9 +448,9 @@ func sortPassages(ps []Passage) {
 
 // bm25 is the BM25 term-frequency factor for frequency tf in a unit of
 // length n, scope average avg.
-func bm25(tf, n, avg float64, p docstore.BM25) float64 {
-	if tf <= 0 {
-		return 0
-	}
-	return tf * (p.K1 + 1) / (tf + p.K1*(1-p.B+p.B*n/math.Max(avg, 1)))
+func bm25(tf, n, avg float64, p BM25) float64 { return p.tf(tf, n, avg) }
+
+// fieldIDF is term t's idf in the scope st describes.
+func fieldIDF(st docstore.FieldStats, t int) float64 {
+	return IDF(float64(st.Units), float64(st.DF[t]))
 }

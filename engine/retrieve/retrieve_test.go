@@ -180,7 +180,7 @@ func TestSentencesPlainIsIndexOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hits, err := f.lib.Search(docstore.ParseQuery(q), docstore.SearchOptions{K: 4})
+	hits, err := Search(f.lib, ParseQuery(q), SearchOptions{K: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

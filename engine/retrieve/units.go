@@ -19,7 +19,7 @@ func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([
 	if err := opt.normalise(); err != nil {
 		return nil, err
 	}
-	q := docstore.ParseQuery(question)
+	q := ParseQuery(question)
 	if len(q.Terms) == 0 {
 		return nil, nil
 	}
@@ -56,17 +56,33 @@ func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([
 	}
 	k := opt.K
 	if opt.Fusion.Dense != nil {
-		_, _, top := opt.Fusion.weights()
-		k = max(k, top)
+		k = max(k, opt.Fusion.Top, 20)
 	}
-	hits, err := r.lib.Search(q, docstore.SearchOptions{
-		Level: docstore.ChunkLevel, Docs: docs, K: k, BM25: opt.BM25, Filter: chunkKeep,
-	})
+	var hits []Hit
+	if !opt.Fusion.DenseOnly {
+		if hits, err = Search(r.lib, q, SearchOptions{
+			Field: docstore.FieldChunks, Docs: docs, K: k, BM25: opt.BM25, Filter: chunkKeep,
+		}); err != nil {
+			return nil, err
+		}
+	}
+	// Dense search's own chunks join BM25's, unscored: fusion ranks them.
+	dh, err := denseCandidates(ctx, opt.Fusion, question, docs, docstore.ChunkLevel)
 	if err != nil {
 		return nil, err
 	}
+	for _, h := range dh {
+		if chunkKeep == nil || chunkKeep(h.Doc, h.Index) {
+			hits = append(hits, Hit{Doc: h.Doc, Index: h.Index})
+		}
+	}
 	ps := make([]Passage, 0, len(hits))
+	seen := map[Hit]bool{}
 	for _, h := range hits {
+		if seen[Hit{Doc: h.Doc, Index: h.Index}] {
+			continue
+		}
+		seen[Hit{Doc: h.Doc, Index: h.Index}] = true
 		d, err := dc.get(h.Doc)
 		if err != nil {
 			return nil, err
@@ -91,6 +107,7 @@ func (r *Retriever) finish(ctx context.Context, question string, ps []Passage, d
 			return nil, err
 		}
 	}
+	ps = rerankPassages(ctx, opt.Fusion.Rerank, question, ps, opt.Fusion.RerankTop, opt.Fusion.Warn)
 	sortPassages(ps)
 	ps = cutoff(ps[:min(opt.K, len(ps))], opt.Cutoff)
 	for i := range ps {
@@ -194,11 +211,23 @@ func (r *Retriever) Segments(ctx context.Context, question string, seg Segmentin
 	if err := seg.check(); err != nil {
 		return nil, err
 	}
-	ss, err := r.searchSentences(question, &opt, 500)
+	ss, err := r.searchSentences(ctx, question, &opt, 500)
 	if ss == nil {
 		return nil, err
 	}
 	q, dc, hits := ss.q, ss.dc, ss.hits
+	// Dense search's own sentences propose their segments too, scored on
+	// the lexical hits' scale (the best hit's score times the cosine).
+	best := 0.0
+	for _, h := range hits {
+		best = max(best, h.Score)
+	}
+	if best == 0 {
+		best = 1
+	}
+	for _, h := range ss.dense {
+		hits = append(hits, Hit{Doc: h.Doc, Index: h.Index, Score: best * h.Score})
+	}
 	// Propose: each segment's summed sentence scores.
 	type cand struct {
 		d     *docstore.Document

@@ -28,6 +28,11 @@ const (
 	EnvContextWindow = "CITELENS_CONTEXT_WINDOW"
 	EnvMaxOutput     = "CITELENS_MAX_OUTPUT"
 	EnvTimeout       = "CITELENS_TIMEOUT"
+	// The reranker: its model, its server's root (default: the base URL)
+	// and a key of its own for a server on another host.
+	EnvRerankModel  = "CITELENS_RERANK_MODEL"
+	EnvRerankURL    = "CITELENS_RERANK_URL"
+	EnvRerankAPIKey = "CITELENS_RERANK_API_KEY"
 	// EnvConfig names the config file, replacing the XDG location.
 	EnvConfig = "CITELENS_CONFIG"
 )
@@ -55,6 +60,11 @@ const (
 	DefaultTimeout        = 120 * time.Second
 	DefaultConnectTimeout = 10 * time.Second
 	DefaultEmbedBatch     = 64
+	// The reranker's time budget, how many fused candidates it reorders
+	// and how many go in one request (TEI's default cap is 32).
+	DefaultRerankTimeout = 5 * time.Second
+	DefaultRerankTop     = 50
+	DefaultRerankBatch   = 32
 	// The models used against api.openai.com when none is named. Other
 	// endpoints serve models of their own, so there the model must be set.
 	DefaultOpenAIModel      = "gpt-4o-mini"
@@ -88,6 +98,20 @@ type Config struct {
 	ConnectTimeout time.Duration `toml:"connect_timeout" json:"connect_timeout"`
 	// EmbedBatch is how many texts go in one embeddings request.
 	EmbedBatch int `toml:"embed_batch" json:"embed_batch"`
+	// RerankModel is a cross-encoder that reorders the best fused
+	// retrieval candidates ("" disables reranking). RerankURL is the root
+	// of the server that serves it, where /rerank is posted ("" means
+	// BaseURL). RerankAPIKey, from the environment only, is sent there;
+	// without it APIKey is, but only to BaseURL's own host. RerankTimeout
+	// bounds the whole rerank step, after which the fused order stands;
+	// RerankTop is how many candidates are reranked, RerankBatch how many
+	// go in one request.
+	RerankModel   string        `toml:"rerank_model" json:"rerank_model"`
+	RerankURL     string        `toml:"rerank_url" json:"rerank_url"`
+	RerankAPIKey  string        `toml:"-" json:"-"`
+	RerankTimeout time.Duration `toml:"rerank_timeout" json:"rerank_timeout"`
+	RerankTop     int           `toml:"rerank_top" json:"rerank_top"`
+	RerankBatch   int           `toml:"rerank_batch" json:"rerank_batch"`
 	// Answers is how far one answer may go, and Judge the model that
 	// scores answers in `citelens eval --judge` (answers.go).
 	Answers
@@ -96,6 +120,8 @@ type Config struct {
 	// section ("" means chosen from the terminal's background). It lives
 	// here because this is where the one config file is read.
 	Theme string `toml:"-" json:"theme,omitempty"`
+	// OCRConfig says how scanned PDF pages are read (config_ocr.go).
+	OCRConfig
 
 	// Path is where the config file was looked for; FileFound reports
 	// whether it existed.
@@ -116,6 +142,9 @@ func Default() Config {
 		Timeout:        DefaultTimeout,
 		ConnectTimeout: DefaultConnectTimeout,
 		EmbedBatch:     DefaultEmbedBatch,
+		RerankTimeout:  DefaultRerankTimeout,
+		RerankTop:      DefaultRerankTop,
+		RerankBatch:    DefaultRerankBatch,
 		Answers:        Answers{AnswerTimeout: DefaultAnswerTimeout, MaxStatements: DefaultMaxStatements},
 		Sources:        map[string]string{},
 	}
@@ -158,10 +187,16 @@ type fileConfig struct {
 	Timeout        *time.Duration `toml:"timeout"`
 	ConnectTimeout *time.Duration `toml:"connect_timeout"`
 	EmbedBatch     *int           `toml:"embed_batch"`
-	answerFile
-	TUI struct {
+	RerankModel    *string        `toml:"rerank_model"`
+	RerankURL      *string        `toml:"rerank_url"`
+	RerankTimeout  *time.Duration `toml:"rerank_timeout"`
+	RerankTop      *int           `toml:"rerank_top"`
+	RerankBatch    *int           `toml:"rerank_batch"`
+	TUI            struct {
 		Theme *string `toml:"theme"`
 	} `toml:"tui"`
+	fileOCRConfig
+	answerFile
 }
 
 // LoadFrom reads the config file at path (a missing file is fine) and
@@ -177,6 +212,7 @@ func LoadFrom(path string, getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	c.RerankURL = strings.TrimRight(c.RerankURL, "/")
 	if c.Endpoint() == OpenAIBaseURL && (c.BaseURL != "" || c.APIKey != "") {
 		if c.Model == "" {
 			c.Model = DefaultOpenAIModel
@@ -238,8 +274,14 @@ func (c *Config) readFile(path string) error {
 	setI("max_output", &c.MaxOutput, f.MaxOutput)
 	setI("embed_batch", &c.EmbedBatch, f.EmbedBatch)
 	setS("tui.theme", &c.Theme, f.TUI.Theme)
+	c.readOCR(f.fileOCRConfig)
 	setD("timeout", &c.Timeout, f.Timeout)
 	setD("connect_timeout", &c.ConnectTimeout, f.ConnectTimeout)
+	setS("rerank_model", &c.RerankModel, f.RerankModel)
+	setS("rerank_url", &c.RerankURL, f.RerankURL)
+	setD("rerank_timeout", &c.RerankTimeout, f.RerankTimeout)
+	setI("rerank_top", &c.RerankTop, f.RerankTop)
+	setI("rerank_batch", &c.RerankBatch, f.RerankBatch)
 	if f.Temperature != nil {
 		c.Temperature = *f.Temperature
 		c.Sources["temperature"] = "file"
@@ -267,6 +309,9 @@ func (c *Config) readEnv(getenv func(string) string) error {
 	str("model", EnvModel, &c.Model)
 	str("embed_model", EnvEmbedModel, &c.EmbedModel)
 	str("analyzer_model", EnvAnalyzerModel, &c.AnalyzerModel)
+	str("rerank_model", EnvRerankModel, &c.RerankModel)
+	str("rerank_url", EnvRerankURL, &c.RerankURL)
+	str("rerank_api_key", EnvRerankAPIKey, &c.RerankAPIKey)
 	for _, e := range []struct {
 		name, env string
 		dst       *int
@@ -317,14 +362,9 @@ func (c *Config) from(name string) string {
 }
 
 func (c *Config) validate() error {
-	bad := func(name, format string, args ...any) error {
-		return fmt.Errorf("%w: %s %s", ErrBadConfig, c.from(name), fmt.Sprintf(format, args...))
-	}
-	if c.BaseURL != "" {
-		u, err := url.Parse(c.BaseURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return bad("base_url", "is %q, which is not an http:// or https:// URL (for example http://localhost:8000/v1)", RedactURL(c.BaseURL))
-		}
+	bad := func(name, format string, args ...any) error { return errorAt(c, name, format, args...) }
+	if c.BaseURL != "" && !isHTTPURL(c.BaseURL) {
+		return bad("base_url", "is %q, which is not an http:// or https:// URL (for example http://localhost:8000/v1)", RedactURL(c.BaseURL))
 	}
 	switch {
 	case c.ContextWindow < 512:
@@ -341,8 +381,19 @@ func (c *Config) validate() error {
 		return bad("connect_timeout", "must be a positive duration such as \"10s\"")
 	case c.EmbedBatch < 1 || c.EmbedBatch > 2048:
 		return bad("embed_batch", "is %d; it must be between 1 and 2048", c.EmbedBatch)
+	case c.RerankURL != "" && !isHTTPURL(c.RerankURL):
+		return bad("rerank_url", "is %q, which is not an http:// or https:// URL (for example http://localhost:8081/v1)", RedactURL(c.RerankURL))
+	case c.RerankTimeout <= 0:
+		return bad("rerank_timeout", "must be a positive duration such as \"5s\"")
+	case c.RerankTop < 1 || c.RerankTop > 200:
+		return bad("rerank_top", "is %d; it must be between 1 and 200", c.RerankTop)
+	case c.RerankBatch < 1 || c.RerankBatch > 1000:
+		return bad("rerank_batch", "is %d; it must be between 1 and 1000", c.RerankBatch)
 	}
-	return c.validateAnswers(bad)
+	if err := c.validateAnswers(bad); err != nil {
+		return err
+	}
+	return c.validateOCR()
 }
 
 // Endpoint is the base URL requests go to.
@@ -351,6 +402,28 @@ func (c Config) Endpoint() string {
 		return OpenAIBaseURL
 	}
 	return c.BaseURL
+}
+
+// RerankEndpoint is the root the reranker's requests go to: RerankURL,
+// else the base URL.
+func (c Config) RerankEndpoint() string {
+	if c.RerankURL == "" {
+		return c.Endpoint()
+	}
+	return c.RerankURL
+}
+
+// RerankKey is the key sent to the reranker: RerankAPIKey, else APIKey
+// when the reranker is on the base URL's own host (scheme, host and port),
+// else none, so the key never reaches a server it was not given for.
+func (c Config) RerankKey() string {
+	if c.RerankAPIKey != "" {
+		return c.RerankAPIKey
+	}
+	if SameOrigin(c.RerankEndpoint(), c.Endpoint()) {
+		return c.APIKey
+	}
+	return ""
 }
 
 // Configured reports whether the LLM strategies can run, and if not, says
@@ -411,6 +484,13 @@ func (c Config) Settings() []Setting {
 	if c.BaseURL == "" && c.APIKey != "" {
 		base = Setting{"base_url", OpenAIBaseURL, "default"}
 	}
+	rerankURL, rerankKey := str("rerank_url", RedactURL(c.RerankURL)), "not set"
+	if c.RerankURL == "" && c.RerankModel != "" {
+		rerankURL = Setting{"rerank_url", RedactURL(c.RerankEndpoint()), "default"}
+	}
+	if c.RerankAPIKey != "" {
+		rerankKey = "set"
+	}
 	return []Setting{
 		base,
 		{"api_key", key, src("api_key", false)},
@@ -423,13 +503,35 @@ func (c Config) Settings() []Setting {
 		str("timeout", c.Timeout.String()),
 		str("connect_timeout", c.ConnectTimeout.String()),
 		str("embed_batch", strconv.Itoa(c.EmbedBatch)),
+		str("rerank_model", c.RerankModel),
+		rerankURL,
+		{"rerank_api_key", rerankKey, src("rerank_api_key", false)},
+		str("rerank_timeout", c.RerankTimeout.String()),
+		str("rerank_top", strconv.Itoa(c.RerankTop)),
+		str("rerank_batch", strconv.Itoa(c.RerankBatch)),
 		str("answer_timeout", c.AnswerTimeout.String()),
 		str("max_statements", strconv.Itoa(c.MaxStatements)),
 		str("judge_model", c.Judge.Model),
 		str("judge_base_url", RedactURL(c.Judge.BaseURL)),
 		{"judge_api_key", keyState(c.Judge.APIKey), src("judge_api_key", false)},
+		str("ocr", c.OCR),
+		str("ocr_lang", c.OCRLang),
 		str("tui.theme", c.Theme),
 	}
+}
+
+// isHTTPURL reports whether s is an absolute http:// or https:// URL.
+func isHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// SameOrigin reports whether two URLs have one scheme, host and port.
+func SameOrigin(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	return err1 == nil && err2 == nil && ua.Host != "" &&
+		strings.EqualFold(ua.Scheme, ub.Scheme) && strings.EqualFold(ua.Host, ub.Host)
 }
 
 // RedactURL drops credentials and the query from a URL so it can be shown.

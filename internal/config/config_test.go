@@ -160,6 +160,10 @@ func TestConfigErrors(t *testing.T) {
 		{"temperature = 3.0\n", nil, "between 0 and 2"},
 		{"timeout = \"-1s\"\n", nil, "timeout"},
 		{"embed_batch = 0\n", nil, "embed_batch"},
+		{"", map[string]string{config.EnvRerankURL: "localhost:8081"}, "CITELENS_RERANK_URL"},
+		{"rerank_timeout = \"0s\"\n", nil, "rerank_timeout"},
+		{"rerank_top = 201\n", nil, "between 1 and 200"},
+		{"rerank_batch = 0\n", nil, "rerank_batch"},
 	} {
 		_, err := config.LoadFrom(writeFile(t, tc.file), env(tc.env))
 		if !errors.Is(err, config.ErrBadConfig) || !strings.Contains(err.Error(), tc.want) {
@@ -212,7 +216,7 @@ func TestTemplate(t *testing.T) {
 			lines = append(lines, strings.TrimPrefix(l, "# "))
 		}
 	}
-	if len(seen) != 15 || seen["api_key"] {
+	if len(seen) != 22 || seen["api_key"] {
 		t.Fatalf("found %d settings in the template: %q", len(lines), lines)
 	}
 	cfg, err = config.LoadFrom(writeFile(t, strings.Join(lines, "\n")), env(nil))
@@ -268,5 +272,46 @@ func TestConfigTUITheme(t *testing.T) {
 	c, _ = config.LoadFrom(path, func(string) string { return "" })
 	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "tui.font") {
 		t.Errorf("unknown [tui] key: %v", c.Warnings)
+	}
+}
+
+func TestRerankConfig(t *testing.T) {
+	p := writeFile(t, `
+base_url = "http://chat:8000/v1"
+model = "m"
+rerank_model = "file-reranker"
+rerank_url = "http://rerank:8081/v1/"
+rerank_timeout = "2s"
+rerank_top = 80
+rerank_batch = 16
+`)
+	cfg, err := config.LoadFrom(p, env(map[string]string{config.EnvRerankModel: "env-reranker", config.EnvRerankAPIKey: "sk-r"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.RerankModel != "env-reranker" || cfg.RerankURL != "http://rerank:8081/v1" || cfg.RerankTimeout != 2*time.Second ||
+		cfg.RerankTop != 80 || cfg.RerankBatch != 16 || cfg.RerankAPIKey != "sk-r" ||
+		cfg.Sources["rerank_model"] != "env "+config.EnvRerankModel || cfg.Sources["rerank_top"] != "file" {
+		t.Fatalf("%+v", cfg)
+	}
+	var shown strings.Builder
+	for _, s := range cfg.Settings() {
+		shown.WriteString(s.Name + "=" + s.Value + " (" + s.Source + ")\n")
+	}
+	for _, want := range []string{"rerank_model=env-reranker (env CITELENS_RERANK_MODEL)", "rerank_url=http://rerank:8081/v1 (file)",
+		"rerank_api_key=set (env CITELENS_RERANK_API_KEY)", "rerank_timeout=2s (file)", "rerank_top=80 (file)"} {
+		if !strings.Contains(shown.String(), want) {
+			t.Fatalf("settings lack %q:\n%s", want, shown.String())
+		}
+	}
+	if strings.Contains(shown.String(), "sk-r\n") {
+		t.Fatal("settings show the rerank key")
+	}
+
+	// Defaults: off, at the base URL, a few seconds, 50 candidates.
+	cfg, err = config.LoadFrom(filepath.Join(t.TempDir(), "none.toml"), env(map[string]string{config.EnvBaseURL: "http://chat:8000/v1"}))
+	if err != nil || cfg.RerankModel != "" || cfg.RerankEndpoint() != "http://chat:8000/v1" || cfg.RerankTop != config.DefaultRerankTop ||
+		cfg.RerankTimeout != config.DefaultRerankTimeout || cfg.RerankBatch != config.DefaultRerankBatch {
+		t.Fatalf("%v %+v", err, cfg)
 	}
 }

@@ -18,7 +18,8 @@ const Template = `# citelens configuration.
 # Environment variables override this file:
 #   OPENAI_BASE_URL, OPENAI_API_KEY, CITELENS_MODEL, CITELENS_EMBED_MODEL,
 #   CITELENS_ANALYZER_MODEL, CITELENS_CONTEXT_WINDOW, CITELENS_MAX_OUTPUT,
-#   CITELENS_TIMEOUT, CITELENS_ANSWER_TIMEOUT, CITELENS_JUDGE_MODEL,
+#   CITELENS_TIMEOUT, CITELENS_ANSWER_TIMEOUT, CITELENS_RERANK_MODEL,
+#   CITELENS_RERANK_URL, CITELENS_RERANK_API_KEY, CITELENS_JUDGE_MODEL,
 #   CITELENS_JUDGE_BASE_URL, CITELENS_JUDGE_API_KEY.
 #
 # The API key is not kept here. Set it in your environment:
@@ -69,6 +70,30 @@ const Template = `# citelens configuration.
 
 # Texts per embeddings request.
 # embed_batch = 64
+
+# A reranker (cross-encoder) that reorders the best retrieval candidates.
+# Any server with a /rerank endpoint in Jina's and Cohere's shape (vLLM,
+# llama.cpp's llama-server --reranking, Infinity) or TEI's serves one.
+# Unset: results keep the order BM25 and dense retrieval give them.
+# rerank_model = "BAAI/bge-reranker-v2-m3"
+
+# The root /rerank is posted to; unset, base_url. OPENAI_API_KEY is sent
+# only to base_url's own host: a reranker elsewhere that needs a key gets
+# CITELENS_RERANK_API_KEY (from the environment, never this file).
+# rerank_url = "http://localhost:8081/v1"
+
+# The longest reranking may take before the retrieval order is used
+# instead, how many candidates it reorders (1 to 200), and how many go in
+# one request (TEI accepts 32 unless started with --max-client-batch-size).
+# rerank_timeout = "5s"
+# rerank_top = 50
+# rerank_batch = 32
+# Scanned PDFs: "auto" reads the pages without a text layer with Tesseract
+# (Debian: tesseract-ocr, tesseract-ocr-eng, poppler-utils), as
+# 'citelens add --ocr' does; "off" refuses them. ocr_lang: Tesseract
+# languages joined by +, such as "eng+deu".
+# ocr = "off"
+# ocr_lang = "eng"
 
 # The terminal UI. theme: dark, light, high-contrast or no-color; unset, it
 # follows the terminal's background (and NO_COLOR). --theme overrides it.

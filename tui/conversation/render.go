@@ -2,6 +2,7 @@ package conversation
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -499,6 +500,7 @@ func (m Model) markdownLines(en *entry, i, w int) ([]string, bool) {
 	if err != nil {
 		return nil, false
 	}
+	out = stripHyperlinks(out)
 	var lines []string
 	for _, l := range strings.Split(out, "\n") {
 		// Drop glamour's padding, keeping the styles of what is left.
@@ -519,6 +521,20 @@ func (m Model) markdownLines(en *entry, i, w int) ([]string, bool) {
 		m.cache.parts[e] = max(m.cache.parts[e], key.p+1)
 	}
 	return slices.Clone(lines), true
+}
+
+// osc8 matches an OSC 8 hyperlink sequence, as glamour writes one around
+// every link and image of the Markdown it renders.
+var osc8 = regexp.MustCompile("\x1b\\]8;[^\x07\x1b]*(?:\x07|\x1b\\\\)")
+
+// stripHyperlinks drops glamour's OSC 8 hyperlinks: a link in a model's
+// Markdown must not become a clickable target on the terminal (its text
+// and URL stay visible as text).
+func stripHyperlinks(s string) string {
+	if !strings.Contains(s, "\x1b]8;") {
+		return s
+	}
+	return osc8.ReplaceAllString(s, "")
 }
 
 func (m Model) entryIndex(en *entry) int {

@@ -595,8 +595,9 @@ func (m Model) tooSmall() string {
 	return strings.Join(lines, "\n")
 }
 
-// header is the document's name on the left, the page and position on the
-// right: "manual.pdf          p. 37/2415 · 12%".
+// header is the document's name and the heading path of the text at the
+// top of the pane on the left, the page and position on the right:
+// "manual.pdf › 7 Data import › 7.1 Spreadsheets     p. 37/2415 · 12%".
 func (m Model) header() string {
 	w := m.width
 	if m.ds == nil {
@@ -625,8 +626,23 @@ func (m Model) header() string {
 	if ww+8 > w {
 		return fit(m.styles.Title.Render(ansi.Truncate(name, w, "…")), w)
 	}
-	left := m.styles.Title.Render(ansi.Truncate(name, w-ww-2, "…"))
+	room := w - ww - 2
+	left := m.styles.Title.Render(ansi.Truncate(name, room, "…"))
+	if path := headingAt(d, top); path != "" && ansi.StringWidth(name)+4 < room {
+		trail := ansi.Truncate(" › "+path, room-ansi.StringWidth(name), "…")
+		left += m.styles.Muted.Render(trail)
+	}
 	return left + pad(w-ansi.StringWidth(left)-ww) + m.styles.Muted.Render(where)
+}
+
+// headingAt is the heading path, joined with " › ", of the sentence at or
+// after byte offset off of d.
+func headingAt(d *docstore.Document, off int) string {
+	i := sort.Search(len(d.Sentences), func(i int) bool { return int(d.Sentences[i].End) > off })
+	if i >= len(d.Sentences) {
+		return ""
+	}
+	return textproc.OneLine(strings.Join(d.HeadingPath(i), " › "))
 }
 
 // footer is the search prompt while it is open; otherwise the search's

@@ -3,9 +3,7 @@ package llmtest
 import (
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
-	"math"
 	"net/http"
 
 	"github.com/citelens/citelens/docstore/textproc"
@@ -17,38 +15,14 @@ type EmbedRequest struct {
 	Input []string
 }
 
-// Embed returns the vector the server gives text: a hashed bag of its index
-// terms (textproc.Terms, so stems and stop words count as they do for BM25),
-// each term adding ±1 to one of dim coordinates, scaled to unit length.
-// Texts that share terms get a high cosine similarity; a text without terms
-// gets the zero vector. Tests use it to compute expected vectors.
-func Embed(text string, dim int) []float32 {
-	v := make([]float32, dim)
-	if dim <= 0 {
-		return v
-	}
-	for _, t := range textproc.Terms(text) {
-		h := fnv.New64a()
-		_, _ = h.Write([]byte(t))
-		x := h.Sum64()
-		sign := float32(1)
-		if x>>63 == 1 {
-			sign = -1
-		}
-		v[x%uint64(dim)] += sign
-	}
-	var sum float64
-	for _, f := range v {
-		sum += float64(f) * float64(f)
-	}
-	if sum > 0 {
-		inv := float32(1 / math.Sqrt(sum))
-		for i := range v {
-			v[i] *= inv
-		}
-	}
-	return v
-}
+// Embed returns the vector the server gives text when it knows no
+// concepts: a hashed bag of its index terms (textproc.Terms, so stems and
+// stop words count as they do for BM25), each term adding ±1 to one of dim
+// coordinates, scaled to unit length. Texts that share terms get a high
+// cosine similarity; a text without terms gets the zero vector. Tests use
+// it to compute expected vectors; Server.Embed is the same for a server
+// with concepts (WithConcepts).
+func Embed(text string, dim int) []float32 { return (*Concepts)(nil).Embed(text, dim) }
 
 func parseEmbed(body []byte) (*EmbedRequest, error) {
 	var w struct {
@@ -98,7 +72,7 @@ func (s *Server) handleEmbeddings(w http.ResponseWriter, r *http.Request) {
 	data := make([]any, len(req.Input))
 	tokens := 0
 	for i, in := range req.Input {
-		data[i] = map[string]any{"object": "embedding", "index": i, "embedding": Embed(in, s.dim)}
+		data[i] = map[string]any{"object": "embedding", "index": i, "embedding": s.Embed(in)}
 		tokens += textproc.EstimateTokens(in)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{

@@ -1,7 +1,8 @@
 // Package llmtest is a scripted OpenAI-compatible server for tests and
 // benchmarks. It speaks the real wire protocol over HTTP (chat completions,
-// streamed as server-sent events or not, embeddings, the model list), so code
-// under test uses its real client against it.
+// streamed as server-sent events or not, embeddings, the model list) and
+// the rerank endpoint of vLLM, llama.cpp's server and TEI, so code under
+// test uses its real client against it.
 //
 // Replies come from a queue (Enqueue) and, when the queue is empty, from a
 // responder function that can look at the prompt (Respond). A Reply can
@@ -9,6 +10,12 @@
 // hung up before any response, a stream cut after some deltas or bytes, a
 // malformed chunk, and delays. Every request is recorded for assertions,
 // without the value of its Authorization header.
+//
+// Its embedding model and reranker are plausible, not clever: they compare
+// index terms, and know a synonym only when the test says so
+// (WithConcepts). That stands in for a real model's knowledge of the
+// language and is configured per test, with just the synonyms the test's
+// paraphrases rely on.
 package llmtest
 
 import (
@@ -24,8 +31,9 @@ import (
 
 // The models a server lists unless WithModels says otherwise.
 const (
-	DefaultModel      = "test-model"
-	DefaultEmbedModel = "test-embed"
+	DefaultModel       = "test-model"
+	DefaultEmbedModel  = "test-embed"
+	DefaultRerankModel = "test-rerank"
 )
 
 // DefaultDim is the length of the embedding vectors unless
@@ -55,6 +63,15 @@ type Server struct {
 	kind   string // the real server it behaves like (servers.go)
 	window int    // its context window in tokens; 0: unlimited
 	loaded bool   // Ollama: the model shows as loaded in /api/ps
+
+	// The reranker: its queue, the synonyms it and the embedding model
+	// know, whether it speaks only TEI's shape, the most documents one
+	// request may carry (0: no limit), and an option's error for Start.
+	rerankQ     []RerankReply
+	concepts    *Concepts
+	teiRerank   bool
+	rerankLimit int
+	err         error
 }
 
 // Option configures a Server.
@@ -83,10 +100,19 @@ func WithResponder(fn func(ChatRequest) Reply) Option {
 // sets Usage), as some servers do, so the client has to estimate it.
 func WithoutUsage() Option { return func(s *Server) { s.omitUsage = true } }
 
-// Start starts a server; Close stops it.
+// Start starts a server; Close stops it. It panics if an option cannot be
+// applied (concepts that do not make sense).
 func Start(opts ...Option) *Server {
+	s, err := start(opts...)
+	if err != nil {
+		panic("llmtest: " + err.Error())
+	}
+	return s
+}
+
+func start(opts ...Option) (*Server, error) {
 	s := &Server{
-		models: []string{DefaultModel, DefaultEmbedModel},
+		models: []string{DefaultModel, DefaultEmbedModel, DefaultRerankModel},
 		dim:    DefaultDim,
 		responder: func(ChatRequest) Reply {
 			return Reply{Text: "OK."}
@@ -94,6 +120,9 @@ func Start(opts ...Option) *Server {
 	}
 	for _, o := range opts {
 		o(s)
+	}
+	if s.err != nil {
+		return nil, s.err
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.handleChat)
@@ -103,18 +132,26 @@ func Start(opts ...Option) *Server {
 	mux.HandleFunc("POST /tokenize", s.handleTokenize)
 	mux.HandleFunc("POST /api/show", s.handleOllama)
 	mux.HandleFunc("GET /api/ps", s.handleOllama)
+	mux.HandleFunc("POST /v1/rerank", s.handleRerank)
+	mux.HandleFunc("POST /rerank", s.handleRerank)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.record(r, nil, nil, nil)
 		writeError(w, http.StatusNotFound, "invalid_request_error", "", fmt.Sprintf("no route for %s %s", r.Method, r.URL.Path))
 	})
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL + "/v1"
-	return s
+	return s, nil
 }
 
-// New starts a server that is closed when the test or benchmark ends.
+// New starts a server that is closed when the test or benchmark ends. An
+// option that cannot be applied (concepts that do not make sense) fails
+// the test; Start panics instead.
 func New(tb testing.TB, opts ...Option) *Server {
-	s := Start(opts...)
+	tb.Helper()
+	s, err := start(opts...)
+	if err != nil {
+		tb.Fatalf("llmtest: %v", err)
+	}
 	tb.Cleanup(s.Close)
 	return s
 }
@@ -190,23 +227,27 @@ type Request struct {
 	// Header is the request's header without Authorization.
 	Header http.Header
 	// Auth reports whether an Authorization header was sent.
-	Auth  bool
-	Body  []byte
-	Chat  *ChatRequest  // set for chat completions
-	Embed *EmbedRequest // set for embeddings
-	At    time.Time
+	Auth   bool
+	Body   []byte
+	Chat   *ChatRequest   // set for chat completions
+	Embed  *EmbedRequest  // set for embeddings
+	Rerank *RerankRequest // set for rerank requests that parsed
+	At     time.Time
 }
 
 func (s *Server) record(r *http.Request, body []byte, chat *ChatRequest, embed *EmbedRequest) {
+	s.add(r, Request{Body: body, Chat: chat, Embed: embed})
+}
+
+// add records req, filling in what r says about it.
+func (s *Server) add(r *http.Request, req Request) {
 	h := r.Header.Clone()
 	_, auth := h["Authorization"]
 	h.Del("Authorization")
+	req.Method, req.Path, req.Header, req.Auth, req.At = r.Method, r.URL.Path, h, auth, time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.requests = append(s.requests, Request{
-		Method: r.Method, Path: r.URL.Path, Header: h, Auth: auth,
-		Body: body, Chat: chat, Embed: embed, At: time.Now(),
-	})
+	s.requests = append(s.requests, req)
 }
 
 // authorized answers 401 and returns false when a key is required and the
@@ -224,8 +265,9 @@ func (s *Server) knowsModel(model string) bool { return slices.Contains(s.models
 
 // refuse answers a request the server will not serve, in the order the
 // real API checks: the API key (401), the body, whose parse error is perr
-// (400), then the model, which model returns once the body parsed (404).
-// It reports whether it answered.
+// (400), then the model, which model returns once the body parsed (404; a
+// request that names none, as TEI's shape does not, is not checked). It
+// reports whether it answered.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, perr error, model func() string) bool {
 	if !s.authorized(w, r) {
 		return true
@@ -234,7 +276,7 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, perr error, mode
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "", perr.Error())
 		return true
 	}
-	if m := model(); !s.knowsModel(m) {
+	if m := model(); m != "" && !s.knowsModel(m) {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "model_not_found",
 			fmt.Sprintf("The model `%s` does not exist.", m))
 		return true
@@ -249,9 +291,10 @@ func (s *Server) id() string {
 	return fmt.Sprintf("chatcmpl-%d", s.nextID)
 }
 
-func pop(q *[]Reply) (Reply, bool) {
+func pop[T any](q *[]T) (T, bool) {
 	if len(*q) == 0 {
-		return Reply{}, false
+		var zero T
+		return zero, false
 	}
 	r := (*q)[0]
 	*q = (*q)[1:]

@@ -182,10 +182,11 @@ func TestEmbedSimilarity(t *testing.T) {
 func FuzzParseRequests(f *testing.F) {
 	f.Add(`{"model":"test-model","stream":true,"messages":[{"role":"user","content":"x"}],"stop":"y"}`)
 	f.Add(`{"model":"test-embed","input":["a"]}`)
+	f.Add(`{"model":"test-rerank","query":"q","documents":["a"],"top_n":1}`)
 	srv := llmtest.Start()
 	defer srv.Close()
 	f.Fuzz(func(t *testing.T, body string) {
-		for _, p := range []string{"/chat/completions", "/embeddings"} {
+		for _, p := range []string{"/chat/completions", "/embeddings", "/rerank"} {
 			req, _ := http.NewRequest("POST", srv.URL+p, strings.NewReader(body))
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {

@@ -19,6 +19,14 @@
 //     --judge` (llmtest.Judge);
 //   - anything else gets "OK.".
 //
+// It also embeds (model test-embed) and reranks (test-rerank, at /v1/rerank
+// and /rerank); export CITELENS_EMBED_MODEL=test-embed and
+// CITELENS_RERANK_MODEL=test-rerank to use them. Both compare index terms
+// and know no synonyms unless -concepts FILE names some: one group of
+// words or phrases that mean the same a line, members separated by "|",
+// "#" starting a comment (see llmtest.ReadConcepts). That file stands in
+// for a real model's knowledge of the language.
+//
 // -delay slows every streamed word, to watch stages and streaming in the
 // UI. -think SHAPE makes the model a reasoning model that thinks before
 // every reply, in one of the shapes real ones use (reasoning.go): closed,
@@ -57,6 +65,7 @@ func main() {
 	window := flag.Int("window", 0, "the server's context window in `tokens` (0: none)")
 	loaded := flag.Bool("loaded", false, "with -server ollama, show the model loaded in /api/ps")
 	addr := flag.String("addr", "127.0.0.1:0", "with -stats, the `address` the timing proxy listens on")
+	conceptsFile := flag.String("concepts", "", "read groups of synonyms the embedding model and reranker know from `FILE`")
 	flag.Parse()
 	if err := checkShape(*shape); err != nil {
 		fmt.Fprintln(os.Stderr, "llmtestd:", err)
@@ -85,6 +94,14 @@ func main() {
 		fmt.Fprintf(os.Stderr, "llmtestd: -server %q: the servers are vllm, llamacpp and ollama\n", *kind)
 		os.Exit(2)
 	}
+	if *conceptsFile != "" {
+		c, err := readConcepts(*conceptsFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "llmtestd:", err)
+			os.Exit(1)
+		}
+		opts = append(opts, llmtest.WithConceptTable(c))
+	}
 	srv := llmtest.Start(opts...)
 	defer srv.Close()
 	base, finish := srv.URL, func() error { return nil }
@@ -104,6 +121,20 @@ func main() {
 		fmt.Fprintln(os.Stderr, "llmtestd:", err)
 		os.Exit(1)
 	}
+}
+
+// readConcepts reads a -concepts file, naming it in its errors.
+func readConcepts(path string) (*llmtest.Concepts, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	c, err := llmtest.ReadConcepts(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
 }
 
 var (

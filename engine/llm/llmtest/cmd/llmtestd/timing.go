@@ -21,6 +21,9 @@ type Stats struct {
 	Requests      int `json:"requests"`
 	ChatRequests  int `json:"chat_requests"`
 	EmbedRequests int `json:"embed_requests"`
+	// RerankRequests are omitted when there were none, so the figures of
+	// runs without a reranker read as before.
+	RerankRequests int `json:"rerank_requests,omitempty"`
 	// BusySeconds is the wall time during which at least one request was
 	// being answered (from its arrival to the end of its response), so
 	// concurrent requests are not counted twice.
@@ -116,6 +119,8 @@ func (t *timer) done(r *http.Request, start time.Time) {
 		t.stats.ChatRequests++
 	case "/v1/embeddings":
 		t.stats.EmbedRequests++
+	case "/v1/rerank", "/rerank":
+		t.stats.RerankRequests++
 	}
 }
 

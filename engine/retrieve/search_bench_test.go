@@ -1,10 +1,12 @@
-package docstore
+package retrieve
 
 import (
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/citelens/citelens/docstore"
 )
 
 // The manual the search benchmark ranks over: R's 2,415-page reference
@@ -13,13 +15,13 @@ const fullrefman = "/usr/share/R/doc/manual/fullrefman.pdf"
 
 var (
 	benchOnce sync.Once
-	benchLib  *Library
+	benchLib  *docstore.Library
 	benchErr  error
 )
 
 // fullrefmanLibrary ingests the manual once per benchmark process, into
 // $CITELENS_BENCH_DB if set (kept between runs) or a temporary folder.
-func fullrefmanLibrary(b *testing.B) *Library {
+func fullrefmanLibrary(b *testing.B) *docstore.Library {
 	b.Helper()
 	if _, err := os.Stat(fullrefman); err != nil {
 		b.Skip("fullrefman.pdf not installed (apt-get install r-doc-pdf)")
@@ -34,7 +36,7 @@ func fullrefmanLibrary(b *testing.B) *Library {
 			}
 			path = filepath.Join(dir, "library.db")
 		}
-		if benchLib, benchErr = Open(path, nil); benchErr == nil {
+		if benchLib, benchErr = docstore.Open(path, nil); benchErr == nil {
 			_, _, benchErr = benchLib.Add(b.Context(), fullrefman, nil)
 		}
 	})
@@ -66,13 +68,13 @@ func BenchmarkSearchFullrefman(b *testing.B) {
 	for i, q := range benchQueries {
 		qs[i] = ParseQuery(q)
 	}
-	if _, err := lib.Search(qs[0], SearchOptions{K: 10}); err != nil { // loads the lengths once, as a warm process has
+	if _, err := Search(lib, qs[0], SearchOptions{K: 10}); err != nil { // loads the lengths once, as a warm process has
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	i := 0
 	for b.Loop() {
-		if _, err := lib.Search(ParseQuery(benchQueries[i%len(benchQueries)]), SearchOptions{K: 10}); err != nil {
+		if _, err := Search(lib, ParseQuery(benchQueries[i%len(benchQueries)]), SearchOptions{K: 10}); err != nil {
 			b.Fatal(err)
 		}
 		i++
@@ -82,11 +84,11 @@ func BenchmarkSearchFullrefman(b *testing.B) {
 // BenchmarkSearchFullrefmanChunks is the same over the chunk index.
 func BenchmarkSearchFullrefmanChunks(b *testing.B) {
 	lib := fullrefmanLibrary(b)
-	lib.Search(ParseQuery(benchQueries[0]), SearchOptions{K: 10, Level: ChunkLevel})
+	Search(lib, ParseQuery(benchQueries[0]), SearchOptions{K: 10, Field: docstore.FieldChunks})
 	b.ResetTimer()
 	i := 0
 	for b.Loop() {
-		if _, err := lib.Search(ParseQuery(benchQueries[i%len(benchQueries)]), SearchOptions{K: 10, Level: ChunkLevel}); err != nil {
+		if _, err := Search(lib, ParseQuery(benchQueries[i%len(benchQueries)]), SearchOptions{K: 10, Field: docstore.FieldChunks}); err != nil {
 			b.Fatal(err)
 		}
 		i++

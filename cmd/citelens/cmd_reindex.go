@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/fix"
+)
+
+func init() {
+	register(&command{
+		name:    "reindex",
+		args:    "",
+		summary: "rebuild every document's sentences, headings and index with this citelens (after an upgrade)",
+		run:     runReindex,
+	})
+}
+
+func runReindex(ctx context.Context, a *app, args []string) error {
+	fs := newFlags(a, commands["reindex"])
+	rest, err := parseFlags(a, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		fmt.Fprintln(a.stderr, "citelens reindex: takes no arguments")
+		fs.Usage()
+		return errUsage
+	}
+	l, err := docstore.Open(a.dbPath, &docstore.Options{Upgrade: true})
+	if err != nil {
+		return fix.With(err, "Check the path given by --db or CITELENS_DB, and that no other citelens has the library open.")
+	}
+	defer l.Close()
+	line := newLiveLine(a.stderr)
+	rep, err := l.Reindex(ctx, func(p docstore.ReindexProgress) {
+		if p.Name != "" && line.due(false) {
+			line.draw(fmt.Sprintf("reindexing %s %d/%d: %s", barCells(p.Done, p.Total), p.Done+1, p.Total, textproc.OneLine(p.Name)))
+		}
+	})
+	line.finish()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "reindexed %d documents (%d read again from their files, %d from their stored text)\n",
+		rep.Documents, rep.FromFile, rep.Documents-rep.FromFile)
+	return nil
+}

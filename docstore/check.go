@@ -1,0 +1,228 @@
+package docstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Problem is one piece of damage Inspect found: in one document (Doc set)
+// or in the file as a whole.
+type Problem struct {
+	Doc  DocID  `json:"doc,omitempty"`
+	Name string `json:"name,omitempty"` // the document's file name, when its metadata is readable
+	What string `json:"problem"`        // one sentence, naming the document if there is one
+}
+
+func (p Problem) String() string { return p.What }
+
+// Inspection is what Inspect found.
+type Inspection struct {
+	Path       string    `json:"path"`
+	Documents  int       `json:"documents"` // documents with any record
+	Readable   int       `json:"readable"`  // of which every record decodes and checks out
+	Answers    int       `json:"answers"`
+	BadAnswers int       `json:"damaged_answers"`
+	Problems   []Problem `json:"problems"`
+}
+
+// OK reports whether Inspect found no damage.
+func (in *Inspection) OK() bool { return len(in.Problems) == 0 }
+
+// maxPageProblems bounds the bbolt page errors Inspect lists.
+const maxPageProblems = 20
+
+// Inspect checks the whole library and reports every problem it finds
+// rather than stopping at the first: the file's length against its pages,
+// bbolt's page checks, every document's records (metadata, text, layout,
+// index) decoded and validated, records left without their document, and
+// the saved answers. Each part is read in its own guarded transaction, so
+// damage in one does not hide the rest. It reads everything: use it to
+// diagnose, not on every open. A library opened with Options.ReadDamaged
+// can be inspected even when Open would refuse it.
+func (l *Library) Inspect(ctx context.Context) (*Inspection, error) {
+	in := &Inspection{Path: l.path}
+	add := func(doc DocID, what string, args ...any) {
+		in.Problems = append(in.Problems, Problem{Doc: doc, What: fmt.Sprintf(what, args...)})
+	}
+	if err := checkBoltFile(l.path); err != nil {
+		add("", "%v", trimDamaged(err.Error()))
+	} else if err := l.db.View(walkAll); err != nil {
+		add("", "reading every record stopped: a page is missing or damaged (%s)", trimDamaged(err.Error()))
+	} else {
+		// bbolt's own check (page accounting, the freelist) runs in a
+		// goroutine of its own, where a fault on a page cut off or an
+		// assertion would kill the process; it only runs once the guarded
+		// walk has read every page it will visit.
+		_ = l.db.View(func(tx *bolt.Tx) error {
+			n := 0
+			for err := range tx.Check() {
+				if n++; n > maxPageProblems {
+					add("", "and more page errors")
+					break
+				}
+				add("", "bad page: %v", err)
+			}
+			return nil
+		})
+	}
+
+	// A file cut short usually loses the pages every bucket starts from:
+	// one problem, naming the buckets, rather than one per bucket.
+	var failedLists []string
+	var failedWhy []string
+	ids, err := l.recordIDs(func(name []byte, err error) {
+		why := trimDamaged(err.Error())
+		if i := slices.Index(failedWhy, why); i >= 0 {
+			failedLists[i] += ", " + string(name)
+			return
+		}
+		failedLists, failedWhy = append(failedLists, string(name)), append(failedWhy, why)
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, names := range failedLists {
+		add("", "the %s records cannot be listed: a page is missing or damaged (%s)", names, failedWhy[i])
+	}
+	in.Documents = len(ids)
+	for _, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		name, err := l.inspectDocument(id)
+		if err != nil {
+			in.Problems = append(in.Problems, Problem{Doc: id, Name: name, What: trimDamaged(err.Error())})
+			continue
+		}
+		in.Readable++
+	}
+
+	if err := l.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketAnswers)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			in.Answers++
+			if !answerReadable(v) {
+				in.BadAnswers++
+				add("", "saved answer %s does not decode", k)
+			}
+			return nil
+		})
+	}); err != nil {
+		add("", "the saved answers cannot be read: a page is missing or damaged (%s)", trimDamaged(err.Error()))
+	}
+	return in, nil
+}
+
+// Check verifies the library's consistency with Inspect and returns its
+// first problem as an ErrCorrupt error (nil when there is none). Tests call
+// it after simulated crashes.
+func (l *Library) Check() error {
+	in, err := l.Inspect(context.Background())
+	if err != nil {
+		return err
+	}
+	switch len(in.Problems) {
+	case 0:
+		return nil
+	case 1:
+		return damaged("%s", trimDamaged(in.Problems[0].String()))
+	}
+	return damaged("%s (and %d more problems)", trimDamaged(in.Problems[0].String()), len(in.Problems)-1)
+}
+
+// trimDamaged drops "the library is damaged: " from a problem that quotes
+// a damage error, so messages do not say it twice.
+func trimDamaged(s string) string {
+	return strings.Replace(s, "the library is damaged: ", "", 1)
+}
+
+// walkAll reads every key and value of every bucket, so that a damaged
+// page shows up as an error of the (guarded) transaction.
+func walkAll(tx *bolt.Tx) error {
+	return tx.ForEach(func(_ []byte, b *bolt.Bucket) error { return walkBucket(b) })
+}
+
+func walkBucket(b *bolt.Bucket) error {
+	var sum byte
+	return b.ForEach(func(k, v []byte) error {
+		if v == nil {
+			if nb := b.Bucket(k); nb != nil {
+				return walkBucket(nb)
+			}
+			return nil
+		}
+		if len(v) > 0 {
+			sum += v[0] + v[len(v)-1] // touches the value's first and last page
+		}
+		return nil
+	})
+}
+
+// recordIDs lists every ID that has a record in a per-document bucket,
+// sorted. Each bucket is listed in its own transaction; one whose listing
+// fails is reported through failed, with the IDs found before the failure
+// kept.
+func (l *Library) recordIDs(failed func(bucket []byte, err error)) ([]DocID, error) {
+	seen := map[DocID]bool{}
+	for _, name := range perDocBuckets {
+		err := l.db.View(func(tx *bolt.Tx) error {
+			b := tx.Bucket(name)
+			if b == nil {
+				return nil
+			}
+			return b.ForEach(func(k, _ []byte) error {
+				seen[DocID(k)] = true // string(k) copies out of the mmap
+				return nil
+			})
+		})
+		if err != nil {
+			failed(name, err)
+		}
+	}
+	ids := make([]DocID, 0, len(seen))
+	for id := range seen {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// inspectDocument checks one document's records; name is its file name
+// when its metadata decodes.
+func (l *Library) inspectDocument(id DocID) (name string, err error) {
+	err = l.db.View(func(tx *bolt.Tx) error {
+		key := []byte(id)
+		info := tx.Bucket(bucketDocs).Get(key)
+		if info == nil {
+			return fmt.Errorf("document %s has records but no metadata record", id)
+		}
+		var di DocInfo
+		if json.Unmarshal(info, &di) == nil {
+			name = di.Name
+		}
+		if _, err := decodeDocument(id, info, tx.Bucket(bucketText).Get(key), tx.Bucket(bucketLayout).Get(key)); err != nil {
+			return err
+		}
+		for _, b := range [][]byte{bucketLengths, bucketPostings} {
+			if tx.Bucket(b).Bucket(key) == nil {
+				return fmt.Errorf("document %s has no %s record (its search index is missing)", id, b)
+			}
+		}
+		return nil
+	})
+	return name, err
+}
+
+// answerReadable reports whether a saved answer record decodes.
+func answerReadable(v []byte) bool {
+	var m AnswerMeta
+	return json.Valid(v) && json.Unmarshal(v, &m) == nil
+}

@@ -1,0 +1,144 @@
+package ocr
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/citelens/citelens/docstore/doctest"
+)
+
+// requireTools skips a test that needs pdftoppm and tesseract where they
+// are not installed, except in CI, which installs them (.ci/run) and
+// must not pass by skipping.
+func requireTools(t testing.TB) {
+	t.Helper()
+	if err := Check(context.Background(), Options{}); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must have the OCR tools: %v", err)
+		}
+		t.Skip(err)
+	}
+}
+
+// scannedDeclaration is testdata/declaration.txt set as a text PDF and
+// scanned at 300 dpi: an image-only PDF.
+func scannedDeclaration(t testing.TB) (scan []byte, pages int, text string) {
+	t.Helper()
+	raw, err := os.ReadFile("../../testdata/declaration.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp := doctest.TextPages(string(raw))
+	scan, err = doctest.Scan(context.Background(), doctest.PDF(pp...), len(pp), 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return scan, len(pp), string(raw)
+}
+
+func TestScannedDeclarationWordF1(t *testing.T) {
+	requireTools(t)
+	scan, n, _ := scannedDeclaration(t)
+	var want []int
+	for i := 1; i <= n; i++ {
+		want = append(want, i)
+	}
+	var calls []int
+	start := time.Now()
+	pages, err := Recognize(t.Context(), scan, want, Options{}, func(done, total int) {
+		if total != n {
+			t.Errorf("progress total %d, want %d", total, n)
+		}
+		calls = append(calls, done)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("OCR of %d pages at 300 dpi: %.1f s/page (wall clock, %d workers)", n, time.Since(start).Seconds()/float64(n), min(n, 2))
+	if len(calls) != n || calls[n-1] != n {
+		t.Errorf("progress calls %v, want one per page", calls)
+	}
+	var all []string
+	for i, p := range pages {
+		if p.Number != i+1 || p.Text == "" {
+			t.Fatalf("page %d: number %d, %d bytes of text", i+1, p.Number, len(p.Text))
+		}
+		for _, w := range p.Words {
+			if !w.Span.Valid(len(p.Text)) || w.Box.Empty() || strings.ContainsAny(p.Text[w.Span.Start:w.Span.End], " \n") {
+				t.Fatalf("page %d: word %+v is not one word of the text with a box", p.Number, w)
+			}
+		}
+		all = append(all, p.Text)
+	}
+	f1 := wordF1(t, strings.Join(all, "\n\n"), "../../testdata/declaration.txt")
+	t.Logf("word F1 against the text: %.4f", f1)
+	if f1 < 0.95 {
+		t.Errorf("word F1 %.4f, want at least 0.95", f1)
+	}
+}
+
+// wordF1 scores text against the reference file with the project's
+// ../shared/tools/wordf1.py.
+func wordF1(t *testing.T, text, reference string) float64 {
+	t.Helper()
+	tool := "../../../shared/tools/wordf1.py"
+	if _, err := os.Stat(tool); err != nil {
+		t.Fatalf("the scorer %s is missing: %v", tool, err)
+	}
+	cand := filepath.Join(t.TempDir(), "ocr.txt")
+	if err := os.WriteFile(cand, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("python3", tool, cand, reference).Output()
+	if err != nil {
+		t.Fatalf("wordf1.py: %v", err)
+	}
+	lines := strings.Fields(string(out))
+	f, err := strconv.ParseFloat(lines[len(lines)-1], 64)
+	if err != nil {
+		t.Fatalf("wordf1.py printed %q", out)
+	}
+	return f
+}
+
+func TestMissingToolsNamePackages(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	err := Check(t.Context(), Options{Languages: "deu+chi_sim"})
+	if !errors.Is(err, ErrNoTools) {
+		t.Fatalf("err = %v, want ErrNoTools", err)
+	}
+	for _, pkg := range []string{"poppler-utils", "tesseract-ocr ", "tesseract-ocr-deu", "tesseract-ocr-chi-sim", "apt-get install"} {
+		if !strings.Contains(err.Error(), pkg) {
+			t.Errorf("%q does not name %q", err, pkg)
+		}
+	}
+	if _, err := Recognize(t.Context(), []byte("%PDF-1.4"), []int{1}, Options{}, nil); !errors.Is(err, ErrNoTools) {
+		t.Errorf("Recognize without the tools: %v", err)
+	}
+}
+
+func TestMissingLanguage(t *testing.T) {
+	requireTools(t)
+	err := Check(t.Context(), Options{Languages: "eng+xqz"})
+	if !errors.Is(err, ErrNoTools) || !strings.Contains(err.Error(), "tesseract-ocr-xqz") || strings.Contains(err.Error(), "tesseract-ocr-eng") {
+		t.Errorf("a missing language: %v", err)
+	}
+}
+
+func BenchmarkOCRPage(b *testing.B) {
+	requireTools(b)
+	scan, _, _ := scannedDeclaration(b)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Recognize(context.Background(), scan, []int{1}, Options{}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

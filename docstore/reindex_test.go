@@ -1,0 +1,123 @@
+package docstore
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+const manualMD = `# Installing
+
+The installer needs a C compiler.
+
+## Governing law
+
+This agreement is construed under the laws of the State of Delaware.
+`
+
+// downgrade rewrites a library as citelens wrote schema version 1: layout
+// records of pages, sentences (start, end, page) and chunks only, and no
+// headings or tables index.
+func downgrade(t *testing.T, path string) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketDocs).Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			d := &Document{}
+			d.ID = DocID(k)
+			d.Text = string(tx.Bucket(bucketText).Get(k))
+			if err := decodeLayout(tx.Bucket(bucketLayout).Get(k), d); err != nil {
+				return err
+			}
+			v1 := putInt32s(nil, int32(len(d.PageStarts)))
+			v1 = putInt32s(v1, d.PageStarts...)
+			v1 = putInt32s(v1, int32(len(d.Sentences)))
+			for _, s := range d.Sentences {
+				v1 = putInt32s(v1, s.Start, s.End, s.Page)
+			}
+			v1 = putInt32s(v1, int32(len(d.Chunks)))
+			for _, ch := range d.Chunks {
+				v1 = putInt32s(v1, ch.First, ch.Last, ch.Tokens)
+			}
+			if err := tx.Bucket(bucketLayout).Put(k, v1); err != nil {
+				return err
+			}
+			for _, f := range []Field{FieldHeadings, FieldTables} {
+				tx.Bucket(bucketPostings).Bucket(k).DeleteBucket(f.key())
+				tx.Bucket(bucketLengths).Bucket(k).Delete(f.key())
+			}
+		}
+		return tx.Bucket(bucketMeta).Put(keySchema, []byte("1"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOlderSchemaIsReindexed(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "library.db")
+	l, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := writeFile(t, "manual.md", manualMD)
+	gone := writeFile(t, "gone.md", strings.Replace(manualMD, "Delaware", "Texas", 1))
+	a, _, err := l.Add(t.Context(), kept, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := l.Add(t.Context(), gone, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	downgrade(t, path)
+	os.Remove(gone) // rebuilt from its stored text
+
+	// An older library is refused with what to do, not misread.
+	if _, err := Open(path, nil); !errors.Is(err, ErrOlderSchema) || !strings.Contains(err.Error(), "citelens reindex") {
+		t.Fatalf("opening a version-1 library: %v", err)
+	}
+	if _, err := Open(path, &Options{ReadOnly: true}); !errors.Is(err, ErrOlderSchema) {
+		t.Fatalf("opening it read-only: %v", err)
+	}
+
+	l, err = Open(path, &Options{Upgrade: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	rep, err := l.Reindex(t.Context(), func(p ReindexProgress) { seen = append(seen, p.Name) })
+	if err != nil || rep.Documents != 2 || rep.FromFile != 1 {
+		t.Fatalf("reindex: %+v, %v", rep, err)
+	}
+	if err := l.Check(); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+
+	l = openAt(t, path)
+	for _, id := range []DocID{a.ID, b.ID} {
+		d, err := l.Document(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := len(d.Sentences) - 1
+		if got := d.HeadingTrail(i); got != "Installing > Governing law" {
+			t.Errorf("%s: last sentence under %q", d.Name, got)
+		}
+	}
+	if n, err := matchCount(l, b.ID, "delaware texas"); err != nil || n == 0 {
+		t.Errorf("the rebuilt document is not searchable: %d, %v", n, err)
+	}
+}

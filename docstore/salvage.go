@@ -1,0 +1,130 @@
+package docstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"unicode/utf8"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// SalvageReport is what Salvage did.
+type SalvageReport struct {
+	Copied []DocInfo `json:"copied"` // documents copied whole
+	// Resegmented are documents whose text was readable but whose layout
+	// was not: their sentences were split again from the text, and their
+	// page numbers may be lost.
+	Resegmented []DocInfo `json:"resegmented"`
+	Lost        []Problem `json:"lost"` // documents that could not be read
+	Answers     int       `json:"answers"`
+	LostAnswers int       `json:"lost_answers"`
+	// AnswersUnreadable is set when the saved answers could not be
+	// listed at all (LostAnswers then counts only those seen).
+	AnswersUnreadable bool `json:"answers_unreadable,omitempty"`
+}
+
+// Salvage copies every readable document of l into dst (a new library),
+// indexing each again, and every saved answer that decodes. A document
+// whose text is readable but whose layout is damaged is segmented again
+// from its text. Derived documents and vectors are not copied: derive and
+// embed build them again. progress, if not nil, gets the documents done.
+// l is typically opened with Options.ReadDamaged.
+func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done, total int)) (*SalvageReport, error) {
+	rep := &SalvageReport{}
+	ids, err := l.recordIDs(func([]byte, error) {})
+	if err != nil {
+		return nil, err
+	}
+	for i, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		d, reseg, err := l.readForSalvage(id)
+		switch {
+		case err != nil:
+			rep.Lost = append(rep.Lost, Problem{Doc: id, What: trimDamaged(err.Error())})
+		case d == nil: // records of no document: nothing to copy
+		default:
+			if err := dst.put(d, buildIndex(d)); err != nil {
+				return rep, fmt.Errorf("writing document %s to %s: %w", id, dst.path, err)
+			}
+			if reseg {
+				rep.Resegmented = append(rep.Resegmented, d.DocInfo)
+			} else {
+				rep.Copied = append(rep.Copied, d.DocInfo)
+			}
+		}
+		if progress != nil {
+			progress(i+1, len(ids))
+		}
+	}
+	answers := map[string][]byte{}
+	if err := l.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketAnswers)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			if answerReadable(v) {
+				answers[string(k)] = slices.Clone(v)
+			} else {
+				rep.LostAnswers++
+			}
+			return nil
+		})
+	}); err != nil {
+		rep.AnswersUnreadable = true
+	}
+	for id, v := range answers {
+		if err := dst.SaveAnswer(id, v); err != nil {
+			return rep, err
+		}
+		rep.Answers++
+	}
+	return rep, nil
+}
+
+// readForSalvage reads document id as well as its records allow: whole
+// (reseg false), or its text segmented again when its layout is damaged
+// (reseg true). d is nil, with no error, for an ID with no text record
+// (index or derived records left of a removed document).
+func (l *Library) readForSalvage(id DocID) (d *Document, reseg bool, err error) {
+	var info, text, layout []byte
+	err = l.db.View(func(tx *bolt.Tx) error {
+		key := []byte(id)
+		info = slices.Clone(tx.Bucket(bucketDocs).Get(key))
+		text = slices.Clone(tx.Bucket(bucketText).Get(key))
+		layout = slices.Clone(tx.Bucket(bucketLayout).Get(key))
+		return nil
+	})
+	switch {
+	case err != nil:
+		return nil, false, err
+	case text == nil && info == nil:
+		return nil, false, nil
+	case text == nil:
+		return nil, false, fmt.Errorf("its text record is missing")
+	}
+	if d, err := decodeDocument(id, info, text, layout); err == nil {
+		return d, false, nil
+	}
+	// Rebuild what can be rebuilt from the text.
+	if !utf8.Valid(text) || len(text) == 0 {
+		return nil, false, fmt.Errorf("document %s's text record is damaged", id)
+	}
+	d = &Document{}
+	if json.Unmarshal(info, &d.DocInfo) != nil || d.ID != id {
+		d.DocInfo = DocInfo{ID: id, Name: string(id) + ".txt", Kind: "text"}
+	}
+	d.Text = string(text)
+	if d.PageStarts = layoutPageStarts(layout, len(d.Text)); d.PageStarts == nil {
+		d.PageStarts = []int32{0}
+	}
+	d.Pages = max(d.Pages, len(d.PageStarts))
+	segmentDocument(d, structureInput(d))
+	d.Bytes, d.NumSents, d.NumChunks = len(d.Text), len(d.Sentences), len(d.Chunks)
+	d.Warnings = append(d.Warnings, "salvaged from a damaged library: its sentences were split again from its text")
+	return d, true, nil
+}

@@ -1,0 +1,281 @@
+package retrieve
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/topk"
+)
+
+// BM25 holds the ranking function's parameters.
+type BM25 struct {
+	K1 float64 // term-frequency saturation (default 1.2)
+	B  float64 // length normalisation (default 0.75)
+}
+
+// DefaultBM25 is the usual BM25 setting.
+var DefaultBM25 = BM25{K1: 1.2, B: 0.75}
+
+func (p BM25) orDefault() BM25 {
+	if p == (BM25{}) {
+		return DefaultBM25
+	}
+	return p
+}
+
+// tf is the BM25 term-frequency factor for frequency tf in a unit of
+// length n, scope average avg.
+func (p BM25) tf(tf, n, avg float64) float64 {
+	if tf <= 0 {
+		return 0
+	}
+	return tf * (p.K1 + 1) / (tf + p.K1*(1-p.B+p.B*n/math.Max(avg, 1)))
+}
+
+// IDF is Lucene's non-negative BM25 idf of a term held by df of units
+// units.
+func IDF(units, df float64) float64 {
+	return math.Log(1 + (units-df+0.5)/(df+0.5))
+}
+
+// Query is an analysed query: index terms with a weight each.
+type Query struct {
+	Terms   []string
+	Weights []float64 // nil means weight 1 for every term
+}
+
+// ParseQuery analyses text into a query with the index's own analysis
+// (textproc.Terms); repeated terms keep one entry, weighted by how often
+// they occur.
+func ParseQuery(text string) Query {
+	var q Query
+	seen := map[string]int{}
+	for _, t := range textproc.Terms(text) {
+		if i, ok := seen[t]; ok {
+			q.Weights[i]++
+			continue
+		}
+		seen[t] = len(q.Terms)
+		q.Terms = append(q.Terms, t)
+		q.Weights = append(q.Weights, 1)
+	}
+	return q
+}
+
+// weight is term t's query weight.
+func (q Query) weight(t int) float64 {
+	if q.Weights == nil {
+		return 1
+	}
+	return q.Weights[t]
+}
+
+// idf returns each term's idf over units, df[t] of which hold term t, times
+// the term's weight.
+func (q Query) idf(units float64, df []int) []float64 {
+	idf := make([]float64, len(q.Terms))
+	for t := range q.Terms {
+		idf[t] = q.weight(t) * IDF(units, float64(df[t]))
+	}
+	return idf
+}
+
+// SearchOptions restrict and tune a Search.
+type SearchOptions struct {
+	Field docstore.Field   // what is ranked (default sentences)
+	Docs  []docstore.DocID // nil or empty: every document
+	K     int              // hits wanted (default 10)
+	BM25  BM25             // zero: DefaultBM25
+	// Filter, if set, keeps only the units it returns true for.
+	Filter func(doc docstore.DocID, unit int) bool
+}
+
+// Hit is one ranked unit: a sentence, chunk, section or table of a
+// document.
+type Hit struct {
+	Doc   docstore.DocID
+	Index int
+	Score float64
+}
+
+// Search ranks the units of a field of the scope against q with BM25.
+// Statistics (document frequency, average length) are taken over the whole
+// scope, so a search across documents ranks them on one scale.
+func Search(lib *docstore.Library, q Query, opt SearchOptions) ([]Hit, error) {
+	if opt.K <= 0 {
+		opt.K = 10
+	}
+	if len(q.Terms) == 0 {
+		return nil, nil
+	}
+	bm := opt.BM25.orDefault()
+	top := topk.New(opt.K, func(h Hit) float64 { return h.Score })
+	err := lib.ReadPostings(opt.Docs, opt.Field, q.Terms, func(ps []*docstore.Postings) error {
+		// The scope's statistics first, so every document is scored on
+		// one scale.
+		df := make([]int, len(q.Terms))
+		var units, total float64
+		for _, p := range ps {
+			for t := range q.Terms {
+				df[t] += p.DF(t)
+			}
+			units += float64(len(p.Lens))
+			total += p.Sum
+		}
+		if units == 0 {
+			return nil
+		}
+		avg := max(total/units, 1)
+		idf := q.idf(units, df)
+		buf := scorePool.Get().(*[]float32)
+		defer scorePool.Put(buf)
+		scores := (*buf)[:0]
+		defer func() { *buf = scores[:0] }()
+		for _, p := range ps {
+			var err error
+			scores, err = addBM25(scores, p, idf, avg, bm)
+			if err != nil {
+				return err
+			}
+			for u, s := range scores {
+				if s <= 0 || !top.Admits(float64(s)) {
+					continue
+				}
+				if opt.Filter != nil && !opt.Filter(p.Doc, u) {
+					continue
+				}
+				top.Offer(Hit{Doc: p.Doc, Index: u, Score: float64(s)})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := top.Items()
+	SortHits(out)
+	return out, nil
+}
+
+// scorePool holds the per-unit score arrays of searches: a large
+// document's is hundreds of kilobytes, worth reusing between questions.
+var scorePool = sync.Pool{New: func() any { return new([]float32) }}
+
+// SortHits orders hits best first, ties by document and unit.
+func SortHits(hs []Hit) {
+	slices.SortFunc(hs, func(a, b Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Doc, b.Doc); c != 0 {
+			return c
+		}
+		return a.Index - b.Index
+	})
+}
+
+// addBM25 scores every unit of p against the query terms with weighted
+// idfs idf: scores is reused (grown and cleared), and nil is returned when
+// no term occurs in p.
+func addBM25(scores []float32, p *docstore.Postings, idf []float64, avg float64, bm BM25) ([]float32, error) {
+	matched := false
+	for t := range idf {
+		if p.Lists[t] == nil {
+			continue
+		}
+		if !matched {
+			matched = true
+			scores = slices.Grow(scores[:0], len(p.Lens))[:len(p.Lens)]
+			clear(scores)
+		}
+		w := idf[t]
+		err := p.Each(t, func(u, tf int) {
+			scores[u] += float32(w * bm.tf(float64(tf), float64(p.Lens[u]), avg))
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if !matched {
+		return nil, nil
+	}
+	return scores, nil
+}
+
+// SearchDerived ranks the units of opt.Kinds in the scope's derived
+// indexes against q with BM25, as one collection: a term's idf counts the
+// units of every kind that hold it, and each unit's length is normalised
+// against the average of its own kind (a question is short, a raw chunk
+// long; BM25F's per-field normalisation), so a summary, a question and a
+// raw chunk that match the query equally score equally.
+func SearchDerived(lib *docstore.Library, q Query, opt docstore.DerivedSearchOptions, bm BM25) ([]docstore.DerivedHit, error) {
+	if opt.K <= 0 {
+		opt.K = 10
+	}
+	if len(q.Terms) == 0 || len(opt.Docs) == 0 || len(opt.Kinds) == 0 {
+		return nil, nil
+	}
+	bm = bm.orDefault()
+	// Pass 1: statistics over every kind together, lengths per kind.
+	df := make([]int, len(q.Terms))
+	var units float64
+	kindUnits := map[docstore.DerivedKind]float64{}
+	kindLen := map[docstore.DerivedKind]float64{}
+	err := lib.ReadDerivedPostings(opt, q.Terms, func(p *docstore.DerivedPostings) error {
+		for t := range q.Terms {
+			df[t] += p.DF(t)
+		}
+		units += float64(len(p.Lens))
+		kindUnits[p.Kind] += float64(len(p.Lens))
+		kindLen[p.Kind] += p.Sum
+		return nil
+	})
+	if err != nil || units == 0 {
+		return nil, err
+	}
+	idf := q.idf(units, df)
+	// Pass 2: score.
+	top := topk.New(opt.K, func(h docstore.DerivedHit) float64 { return h.Score })
+	var scores []float32
+	err = lib.ReadDerivedPostings(opt, q.Terms, func(p *docstore.DerivedPostings) error {
+		avg := max(kindLen[p.Kind]/max(kindUnits[p.Kind], 1), 1)
+		var err error
+		if scores, err = addBM25(scores, &p.Postings, idf, avg, bm); err != nil || scores == nil {
+			return err
+		}
+		for u, s := range scores {
+			if s <= 0 || !top.Admits(float64(s)) {
+				continue
+			}
+			h, err := p.Hit(u, float64(s))
+			if err != nil {
+				return err
+			}
+			top.Offer(h)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("derived index: %w", err)
+	}
+	return docstore.SortDerivedHits(top.Items()), nil
+}
+
+// IDFs returns each term's idf over the sentences of docs (every document
+// when empty).
+func IDFs(lib *docstore.Library, docs []docstore.DocID, terms []string) ([]float64, error) {
+	st, err := lib.FieldStats(docs, docstore.FieldSentences, terms)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(terms))
+	for t := range terms {
+		out[t] = fieldIDF(st, t)
+	}
+	return out, nil
+}

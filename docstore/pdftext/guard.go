@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/citelens/citelens/docstore/textproc"
 )
 
 // The library sizes its cross-reference table from numbers in the file
@@ -145,7 +147,7 @@ func arrayRefs(s string) []string {
 	flush(len(s))
 	var out []string
 	for i := 0; i < len(atoms); i++ {
-		if i+2 < len(atoms) && atoms[i+2] == "R" && isDigits(atoms[i]) && isDigits(atoms[i+1]) {
+		if i+2 < len(atoms) && atoms[i+2] == "R" && textproc.IsDigits(atoms[i]) && textproc.IsDigits(atoms[i+1]) {
 			out = append(out, atoms[i]+" "+atoms[i+1])
 			i += 2
 			continue
@@ -153,18 +155,6 @@ func arrayRefs(s string) []string {
 		out = append(out, "")
 	}
 	return out
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 var objStmHeadRE = regexp.MustCompile(`/Type\s*/ObjStm\b`)

@@ -190,14 +190,8 @@ func (rk *ranker) rerank(ctx context.Context, question string, cands []*candidat
 	for i, c := range cands[:n] {
 		texts[i] = rerankText(c)
 	}
-	scores, err := rr.Rerank(ctx, question, texts)
-	if err == nil && len(scores) != n {
-		err = fmt.Errorf("%d scores for %d passages", len(scores), n)
-	}
-	if err != nil {
-		if warn != nil && !errors.Is(err, context.Canceled) {
-			warn(fmt.Sprintf("the reranker failed (%v); the passages keep their fused order", err))
-		}
+	scores, ok := rerankScores(ctx, rr, question, texts, warn)
+	if !ok {
 		return cands
 	}
 	// Above every candidate it did not see, in its order.
@@ -208,6 +202,23 @@ func (rk *ranker) rerank(ctx context.Context, question string, cands []*candidat
 		c.scores.Rerank = scores[i]
 	}
 	return cands
+}
+
+// rerankScores asks the reranker for one score per text; on failure it
+// tells warn why (unless the answer was cancelled) and reports false, and
+// the caller keeps its order.
+func rerankScores(ctx context.Context, rr Reranker, question string, texts []string, warn func(string)) ([]float64, bool) {
+	scores, err := rr.Rerank(ctx, question, texts)
+	if err == nil && len(scores) != len(texts) {
+		err = fmt.Errorf("%d scores for %d passages", len(scores), len(texts))
+	}
+	if err != nil {
+		if warn != nil && !errors.Is(err, context.Canceled) {
+			warn(fmt.Sprintf("the reranker failed (%v); the passages keep their fused order", err))
+		}
+		return nil, false
+	}
+	return scores, true
 }
 
 // rerankText is what the reranker reads of a candidate: the sentence in
@@ -287,14 +298,8 @@ func rerankPassages(ctx context.Context, rr Reranker, question string, ps []Pass
 			texts[i] = p.Heading + "\n" + p.Text
 		}
 	}
-	scores, err := rr.Rerank(ctx, question, texts)
-	if err == nil && len(scores) != n {
-		err = fmt.Errorf("%d scores for %d passages", len(scores), n)
-	}
-	if err != nil {
-		if warn != nil && !errors.Is(err, context.Canceled) {
-			warn(fmt.Sprintf("the reranker failed (%v); the passages keep their fused order", err))
-		}
+	scores, ok := rerankScores(ctx, rr, question, texts, warn)
+	if !ok {
 		return ps
 	}
 	// The reranked passages score 1..2 by relevance, the rest below 1 in

@@ -69,7 +69,7 @@ func answerLAC(ctx context.Context, rt *engine.Runtime) error {
 		return err
 	}
 	rt.Stagef("asking %s (%s prompt, %s)", rt.Config().Model, p.Format, engine.Plural(num.Len(), "chunk", "chunks"))
-	_, err = generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve})
+	_, err = generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve, Repair: p.Repair})
 	return err
 }
 
@@ -107,6 +107,9 @@ func wholeChunks(ctx context.Context, rt *engine.Runtime) (*citations.Numbering,
 type Pass struct {
 	Format  generate.Format
 	Resolve citations.ResolveOptions
+	// Repair cites an answer that ignored the citation format
+	// (generate.Request.Repair); nil for none.
+	Repair func(context.Context, string) error
 }
 
 // Whole is LAC-S within any answer (okra-precise rereads with it): the
@@ -133,7 +136,7 @@ func Whole(ctx context.Context, rt *engine.Runtime, p Pass) (*generate.Result, e
 		return nil, err
 	}
 	rt.Stagef("asking %s (%s prompt, %s)", cfg.Model, p.Format, engine.DescribeScope(docs, fit.Shown))
-	return generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve})
+	return generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve, Repair: p.Repair})
 }
 
 // noRoom is the error for a context too small for the prompt of format f.

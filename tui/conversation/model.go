@@ -84,10 +84,14 @@ type entry struct {
 	cancelling bool
 	stage      string
 	draft      []byte // the model's raw text so far (Event.Delta)
-	usage      citations.Usage
-	planText   string // the strategy's plan in one line (citations.PlanLines)
-	err        string // why there is no answer, or why it is partial
-	fix        string // what to do about err, when something can be done
+	// thought is the tail of the model's reasoning (Event.Reasoning),
+	// shown dimmed on one line while it streams; thoughtWords counts it.
+	thought      []byte
+	thoughtWords int
+	usage        citations.Usage
+	planText     string // the strategy's plan in one line (citations.PlanLines)
+	err          string // why there is no answer, or why it is partial
+	fix          string // what to do about err, when something can be done
 	// markdown: the statements were written by a model, in Markdown, and
 	// are rendered as such; otherwise (quotes) they are shown verbatim.
 	markdown bool
@@ -306,6 +310,12 @@ func (m *Model) Apply(evs ...engine.Event) {
 			if len(e.draft) > maxDraft {
 				e.draft = e.draft[len(e.draft)-maxDraft/2:]
 			}
+		case engine.Reasoning:
+			e.thoughtWords += len(strings.Fields(string(ev)))
+			e.thought = append(e.thought, ev...)
+			if len(e.thought) > maxThought {
+				e.thought = e.thought[len(e.thought)-maxThought/2:]
+			}
 		case engine.Statement:
 			e.addStatement(ev.Statement)
 			if m.follow && m.sel.e != ei {
@@ -323,6 +333,9 @@ func (m *Model) Apply(evs ...engine.Event) {
 
 // maxDraft bounds the draft kept for display: only its tail is shown.
 const maxDraft = 16 << 10
+
+// maxThought bounds the reasoning kept for display: one line of its tail.
+const maxThought = 1 << 10
 
 // Cancelling marks the answer being written as cancelled, until Finish.
 func (m *Model) Cancelling() {
@@ -342,7 +355,7 @@ func (m *Model) Finish(ans *engine.Answer, err error) {
 	}
 	ei := len(m.entries) - 1
 	e.streaming, e.cancelling = false, false
-	e.draft = nil
+	e.draft, e.thought = nil, nil
 	if ans != nil {
 		e.ans = ans
 		e.strategy = ans.Strategy

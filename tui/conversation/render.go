@@ -565,6 +565,14 @@ func (m Model) renderFooter(en *entry) []string {
 		wrapped(st.Muted, "plan: "+en.planText)
 	}
 	if en.streaming {
+		if en.thoughtWords > 0 {
+			// The reasoning, collapsed: its size and its last words.
+			line := fmt.Sprintf("thinking… %s (not part of the answer)", engine.Plural(en.thoughtWords, "word", "words"))
+			if tail := textproc.OneLine(string(en.thought)); tail != "" {
+				line += ": …" + lastRunes(tail, w)
+			}
+			out = append(out, "  "+st.Muted.Render(draw.Truncate(line, max(w-2, 1))))
+		}
 		if d := strings.TrimSpace(textproc.Printable(string(en.draft))); d != "" {
 			lines := draw.Wrap(d, max(w-4, 1))
 			if len(lines) > draftLines {
@@ -593,12 +601,25 @@ func (m Model) renderFooter(en *entry) []string {
 			wrapped(st.Muted, textproc.OneLine(l))
 		}
 	}
+	if en.ans != nil && en.ans.Reasoning != "" {
+		wrapped(st.Muted, fmt.Sprintf("The model reasoned for %s before answering; its reasoning is kept with the answer, apart from it.",
+			engine.Plural(len(strings.Fields(en.ans.Reasoning)), "word", "words")))
+	}
 	if en.ans != nil {
 		for _, wn := range en.ans.Warnings {
 			wrapped(st.Warning, "⚠ "+textproc.OneLine(wn))
 		}
 	}
 	return out
+}
+
+// lastRunes is the end of s, at most n runes.
+func lastRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[len(r)-n:])
 }
 
 // View draws the pane in exactly its width × height: the answers, a

@@ -171,10 +171,21 @@ func (rk *ranker) fuse(ctx context.Context, question string, cands []*candidate,
 	}
 	for i, c := range cands {
 		c.fused = true
-		c.fusedScore = fused[i]
+		c.fusedScore = fused[i] * rk.noise(c)
 		c.scores.Dense = ds[i]
 	}
 	return cands, nil
+}
+
+// noise is the factor a candidate's score is scaled by for being a
+// contents line, furniture, code or a fragment (Model.Noise), 1 for body
+// text: meaning and a reranker's relevance are scaled too, so noise never
+// outranks body text that matches as well.
+func (rk *ranker) noise(c *candidate) float64 {
+	if flags(c.doc, c.idx).Noise() && rk.m.Noise > 0 {
+		return rk.m.Noise
+	}
+	return 1
 }
 
 // rerank orders the best top candidates by the reranker's relevance: the
@@ -194,11 +205,12 @@ func (rk *ranker) rerank(ctx context.Context, question string, cands []*candidat
 	if !ok {
 		return cands
 	}
-	// Above every candidate it did not see, in its order.
-	lo := slices.Min(scores)
+	// Above every candidate it did not see, in its order (relevance scaled
+	// to 0..1, then by noise).
+	lo, span := minMax(scores)
 	for i, c := range cands[:n] {
 		c.reranked = true
-		c.rerankScore = scores[i] - lo + 1
+		c.rerankScore = (scores[i] - lo) / span * rk.noise(c)
 		c.scores.Rerank = scores[i]
 	}
 	return cands

@@ -33,6 +33,17 @@ type Gold struct {
 	Docs     []string   `json:"docs"`
 	Evidence []Evidence `json:"evidence"`
 	Mode     string     `json:"evidence_mode,omitempty"`
+	// Task says how the correctness judge rates the answer (LongCite
+	// Figures 4-6): "qa" (the default), "summary", or "chat", which rates
+	// against FewShot, answers already rated 1 to 10.
+	Task    string        `json:"task,omitempty"`
+	FewShot []RatedAnswer `json:"few_shot_scores,omitempty"`
+}
+
+// RatedAnswer is an answer with its rating, an example for the judge.
+type RatedAnswer struct {
+	Answer string `json:"answer"`
+	Score  int    `json:"score"`
 }
 
 // Scores are one answer's figures (../shared/EVAL.md, "Metrics").
@@ -41,10 +52,20 @@ type Scores struct {
 	EvidenceRecall    float64 `json:"evidence_recall"`
 	EvidenceAll       float64 `json:"evidence_all"`
 	CitationPrecision float64 `json:"citation_precision"`
-	// CitationLength is the mean number of words (textproc.Words) per
-	// cited span; 0 with no citations, and then left out of the mean.
-	CitationLength   float64 `json:"citation_length"`
-	AnswerHit        float64 `json:"answer_hit"`
+	// CitationLength is LongBench-Cite's citation length: the mean number
+	// of tokens per cited span, here estimated (textproc.EstimateTokens)
+	// where the paper counts with GLM-4's tokenizer; 0 with no citations.
+	CitationLength float64 `json:"citation_length"`
+	// CitationWords is the mean number of words (textproc.Words) per
+	// cited span.
+	CitationWords float64 `json:"citation_words"`
+	AnswerHit     float64 `json:"answer_hit"`
+	// AnswerF1 and AnswerEM are LongBench's token-level F1 and exact match
+	// of the answer's text against the gold answers (answers.go); 0 when
+	// the question has none, and then left out of the means.
+	AnswerF1         float64 `json:"answer_f1"`
+	AnswerEM         float64 `json:"answer_em"`
+	hasAnswers       bool
 	Citations        int     `json:"citations"`
 	PromptTokens     int     `json:"prompt_tokens"`
 	CompletionTokens int     `json:"completion_tokens"`
@@ -76,7 +97,7 @@ func Score(a *Answer, g Gold) (Scores, error) {
 		Seconds:          a.Seconds,
 	}
 	hit := make([]bool, len(g.Evidence))
-	hits, words := 0, 0
+	hits, words, tokens := 0, 0, 0
 	var text strings.Builder
 	for _, st := range a.Statements {
 		text.WriteString(st.Text)
@@ -93,6 +114,7 @@ func Score(a *Answer, g Gold) (Scores, error) {
 				hits++
 			}
 			textproc.Words(c.Text, func(int, int) { words++ })
+			tokens += textproc.EstimateTokens(c.Text)
 			text.WriteString(c.Text)
 			text.WriteByte('\n')
 		}
@@ -114,7 +136,13 @@ func Score(a *Answer, g Gold) (Scores, error) {
 	}
 	if s.Citations > 0 {
 		s.CitationPrecision = float64(hits) / float64(s.Citations)
-		s.CitationLength = float64(words) / float64(s.Citations)
+		s.CitationLength = float64(tokens) / float64(s.Citations)
+		s.CitationWords = float64(words) / float64(s.Citations)
+	}
+	if len(g.Answers) > 0 {
+		prediction := AnswerText(a)
+		s.AnswerF1, s.AnswerEM = AnswerF1(prediction, g.Answers), AnswerEM(prediction, g.Answers)
+		s.hasAnswers = true
 	}
 	hay := foldSpace(text.String())
 	for _, ans := range g.Answers {
@@ -152,9 +180,17 @@ type Report struct {
 	EvidenceRecall    float64 `json:"evidence_recall"`
 	EvidenceAll       float64 `json:"evidence_all"`
 	CitationPrecision float64 `json:"citation_precision"`
-	// CitationLength is the mean over answers that cite anything.
-	CitationLength       float64 `json:"citation_length"`
-	AnswerHit            float64 `json:"answer_hit"`
+	// CitationLength and CitationWords are per citation over all the
+	// answers' citations, as LongBench-Cite's cnt_citation_len.py averages
+	// (not a mean of the answers' means).
+	CitationLength float64 `json:"citation_length"`
+	CitationWords  float64 `json:"citation_words"`
+	AnswerHit      float64 `json:"answer_hit"`
+	// AnswerF1 and AnswerEM are the means over the questions that have
+	// gold answers (Answered of them).
+	AnswerF1             float64 `json:"answer_f1"`
+	AnswerEM             float64 `json:"answer_em"`
+	Answered             int     `json:"answered"`
 	Citations            int     `json:"citations"`
 	PromptTokens         int     `json:"prompt_tokens"`
 	CompletionTokens     int     `json:"completion_tokens"`
@@ -175,16 +211,18 @@ func Summarize(all []Scores) Report {
 		return r
 	}
 	n := float64(len(all))
-	cited := 0
 	secs := make([]float64, 0, len(all))
 	for _, s := range all {
 		r.EvidenceRecall += s.EvidenceRecall
 		r.EvidenceAll += s.EvidenceAll
 		r.CitationPrecision += s.CitationPrecision
 		r.AnswerHit += s.AnswerHit
-		if s.Citations > 0 {
-			r.CitationLength += s.CitationLength
-			cited++
+		r.CitationLength += s.CitationLength * float64(s.Citations)
+		r.CitationWords += s.CitationWords * float64(s.Citations)
+		if s.hasAnswers {
+			r.AnswerF1 += s.AnswerF1
+			r.AnswerEM += s.AnswerEM
+			r.Answered++
 		}
 		r.Citations += s.Citations
 		r.PromptTokens += s.PromptTokens
@@ -197,8 +235,13 @@ func Summarize(all []Scores) Report {
 	r.EvidenceAll /= n
 	r.CitationPrecision /= n
 	r.AnswerHit /= n
-	if cited > 0 {
-		r.CitationLength /= float64(cited)
+	if r.Citations > 0 {
+		r.CitationLength /= float64(r.Citations)
+		r.CitationWords /= float64(r.Citations)
+	}
+	if r.Answered > 0 {
+		r.AnswerF1 /= float64(r.Answered)
+		r.AnswerEM /= float64(r.Answered)
 	}
 	r.PromptTokensMean = float64(r.PromptTokens) / n
 	r.CompletionTokensMean = float64(r.CompletionTokens) / n

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/citelens/citelens/docstore/textproc"
 )
 
 // question1 is the first line of /work/shared/data/hotpotqa53/questions.jsonl
@@ -77,13 +79,37 @@ func TestScore(t *testing.T) {
 				t.Errorf("got %+v\nwant recall %.3f all %.0f precision %.3f hit %.0f citations %d",
 					s, tt.recall, tt.all, tt.precision, tt.hit, tt.citations)
 			}
-			if tt.lengthWords > 0 && !near(s.CitationLength, tt.lengthWords) {
-				t.Errorf("citation_length %.3f, want %.3f", s.CitationLength, tt.lengthWords)
+			if tt.lengthWords > 0 && !near(s.CitationWords, tt.lengthWords) {
+				t.Errorf("citation_words %.3f, want %.3f", s.CitationWords, tt.lengthWords)
+			}
+			tokens := 0
+			for _, st := range tt.ans.Statements {
+				for _, c := range st.Citations {
+					tokens += textproc.EstimateTokens(c.Text)
+				}
+			}
+			if s.Citations > 0 && (!near(s.CitationLength, float64(tokens)/float64(s.Citations)) || s.CitationLength <= s.CitationWords) {
+				t.Errorf("citation_length %.3f tokens per citation, want %d/%d", s.CitationLength, tokens, s.Citations)
+			}
+			prediction := AnswerText(tt.ans)
+			if !near(s.AnswerF1, AnswerF1(prediction, gg.Answers)) || !near(s.AnswerEM, AnswerEM(prediction, gg.Answers)) {
+				t.Errorf("answer_f1 %.3f, answer_em %.0f", s.AnswerF1, s.AnswerEM)
 			}
 			if s.ID != g.ID || s.PromptTokens != 1000 || s.LLMCalls != 1 || s.Seconds != tt.ans.Seconds {
 				t.Errorf("bookkeeping: %+v", s)
 			}
 		})
+	}
+
+	// "yes" against "Yes, both were American. Wood was an American
+	// filmmaker.": one token of eight.
+	s, _ := Score(tests[0].ans, g)
+	if !near(s.AnswerF1, 2*(1.0/8)/(1+1.0/8)) || s.AnswerEM != 0 {
+		t.Errorf("answer_f1 %.4f answer_em %.0f", s.AnswerF1, s.AnswerEM)
+	}
+	s, _ = Score(answer(1, Statement{Text: "Yes."}), g)
+	if s.AnswerF1 != 1 || s.AnswerEM != 1 {
+		t.Errorf("a short answer: answer_f1 %.4f answer_em %.0f", s.AnswerF1, s.AnswerEM)
 	}
 
 	bad := g
@@ -115,6 +141,17 @@ func TestSummarize(t *testing.T) {
 	}
 	if !near(r.SecondsMean, 10.5) || !near(r.SecondsP95, 19) {
 		t.Errorf("seconds mean %.2f p95 %.2f, want 10.5 and 19 (nearest rank of 1..20)", r.SecondsMean, r.SecondsP95)
+	}
+	// Citation length is per citation over all answers, as
+	// LongBench-Cite's cnt_citation_len.py counts it; answer F1 and EM
+	// are means over the questions that have gold answers.
+	var a, b Gold
+	a.Answers = []string{"yes"}
+	sa, _ := Score(&Answer{Statements: []Statement{{Text: "Yes", Citations: []Span{{Text: "one two three four"}}}}}, a)
+	sb, _ := Score(&Answer{Statements: []Statement{{Text: "No", Citations: []Span{{Text: "x"}, {Text: "y"}, {Text: "z"}}}}}, b)
+	r = Summarize([]Scores{sa, sb})
+	if !near(r.CitationWords, 7.0/4) || !near(r.CitationLength, (5+3.0)/4) /* 18 bytes are 5 tokens */ || r.Answered != 1 || r.AnswerF1 != 1 || r.AnswerEM != 1 {
+		t.Errorf("pooled: %+v", r)
 	}
 	if z := Summarize(nil); z.Questions != 0 || z.SecondsP95 != 0 {
 		t.Errorf("empty: %+v", z)

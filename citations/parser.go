@@ -3,7 +3,6 @@ package citations
 import (
 	"bytes"
 	"strings"
-	"unicode/utf8"
 )
 
 // Ref is one citation as the model wrote it: numbers First..Last inclusive,
@@ -78,18 +77,24 @@ type Parser struct {
 	// The stream's start, while it may still be "statement>" without '<'.
 	probe int // bytes of "statement>" matched so far
 
-	// Cite content: a bracket being read, or a run of junk between brackets.
-	inBr bool
-	br   []byte
-	junk []byte
+	// Cite content, read whole when its </cite> comes (parseCite).
+	cite []byte
+
+	// A reply in JSON (or fenced as JSON) is held whole and read at Close
+	// (tolerance.go): raw is what was held, fence the bytes of "```json"
+	// matched at the start.
+	jsonMode bool
+	raw      []byte
+	fence    int
 
 	out []RawStatement
 }
 
 const (
-	maxTagLen     = 24 // longest "< / statement >" we wait for before calling it text
-	maxCiteToken  = 40 // longest bracket or junk run kept for Garbled
-	outsideMinLen = 5  // outside text is kept when longer than this (runes)
+	maxTagLen     = 24   // longest "< / statement >" we wait for before calling it text
+	maxCiteToken  = 40   // longest bracket or junk run kept for Garbled
+	maxCite       = 4096 // longest cite content read; a longer one is cut
+	outsideMinLen = 5    // outside text is kept when longer than this (runes)
 	lostOpenTag   = "statement>"
 )
 
@@ -131,6 +136,15 @@ func (p *Parser) Write(delta string) []RawStatement {
 // a new stream.
 func (p *Parser) Close() []RawStatement {
 	p.out = nil
+	if p.jsonMode {
+		out := parseHeld(p.raw)
+		*p = Parser{}
+		return out
+	}
+	if p.fence > 0 {
+		p.text = append(p.text, jsonFence[:p.fence]...)
+		p.fence = 0
+	}
 	if p.probe > 0 {
 		p.text = append(p.text, lostOpenTag[:p.probe]...)
 		p.probe = 0
@@ -142,12 +156,16 @@ func (p *Parser) Close() []RawStatement {
 	p.endCite()
 	p.finish(p.inStmt)
 	out := p.out
-	*p = Parser{text: p.text[:0], refs: p.refs[:0], br: p.br[:0], junk: p.junk[:0]}
+	*p = Parser{text: p.text[:0], refs: p.refs[:0], cite: p.cite[:0]}
 	return out
 }
 
 // step consumes input from s[i:] and returns the index after what it took.
 func (p *Parser) step(s string, i int) int {
+	if p.jsonMode {
+		p.raw = append(p.raw, s[i:]...)
+		return len(s)
+	}
 	if !p.sawStart {
 		return p.stepStart(s, i)
 	}
@@ -155,13 +173,14 @@ func (p *Parser) step(s string, i int) int {
 		return p.stepTag(s, i)
 	}
 	if p.inCite {
-		c := s[i]
-		if c == '<' {
-			p.beginTag()
-			return i + 1
+		j := strings.IndexByte(s[i:], '<')
+		if j < 0 {
+			p.citeBytes(s[i:])
+			return len(s)
 		}
-		p.citeByte(c)
-		return i + 1
+		p.citeBytes(s[i : i+j])
+		p.beginTag()
+		return i + j + 1
 	}
 	// Plain text: copy everything up to the next '<' in one go.
 	j := strings.IndexByte(s[i:], '<')
@@ -179,9 +198,31 @@ func (p *Parser) step(s string, i int) int {
 // LongCite's scripts restore.
 func (p *Parser) stepStart(s string, i int) int {
 	c := s[i]
-	if p.probe == 0 && isSpace(c) {
+	if p.probe == 0 && p.fence == 0 && isSpace(c) {
 		p.text = append(p.text, c)
 		return i + 1
+	}
+	// A reply that opens as JSON, bare or fenced, is held to be read
+	// whole (tolerance.go).
+	if p.probe == 0 && p.fence == 0 && (c == '{' || c == '[') {
+		p.startJSON(s, i, "")
+		return len(s)
+	}
+	if p.probe == 0 && (p.fence > 0 || c == '`') {
+		if lower(c) == jsonFence[p.fence] {
+			p.fence++
+			if p.fence == len(jsonFence) {
+				p.startJSON(s, i+1, jsonFence)
+				return len(s)
+			}
+			return i + 1
+		}
+		// Another fence ("```xml"): its line is dropped with the outside
+		// text; what was held is text.
+		p.text = append(p.text, jsonFence[:p.fence]...)
+		p.fence = 0
+		p.sawStart = true
+		return i
 	}
 	if c == lostOpenTag[p.probe] {
 		p.probe++
@@ -346,23 +387,7 @@ func (p *Parser) closeStatement() {
 func (p *Parser) finish(tagged bool) { p.finishAs(tagged, tagged) }
 
 func (p *Parser) finishAs(tagged, unclosed bool) {
-	text := bytes.TrimSpace(p.text)
-	keep := len(p.refs) > 0 || len(p.garbled) > 0
-	if tagged {
-		keep = keep || len(text) > 0
-	} else {
-		keep = keep || utf8.RuneCount(text) > outsideMinLen
-	}
-	if keep {
-		rs := RawStatement{Text: string(text), Tagged: tagged, Unclosed: unclosed}
-		if len(p.refs) > 0 {
-			rs.Refs = append([]Ref(nil), p.refs...)
-		}
-		if len(p.garbled) > 0 {
-			rs.Garbled = p.garbled
-		}
-		p.out = append(p.out, rs)
-	}
+	p.out = append(p.out, segment(p.text, tagged, unclosed, p.refs, p.garbled)...)
 	p.text = p.text[:0]
 	p.refs = p.refs[:0]
 	p.garbled = nil
@@ -374,89 +399,23 @@ func (p *Parser) endCite() {
 	if !p.inCite {
 		return
 	}
-	if p.inBr {
-		p.addGarbled("[", p.br)
-		p.inBr = false
-		p.br = p.br[:0]
-	}
-	p.flushJunk()
+	p.refs, p.garbled = appendCite(p.refs, p.garbled, p.cite)
+	p.cite = p.cite[:0]
 	p.inCite = false
 }
 
+// citeBytes takes cite content; past maxCite it is cut (and reported as
+// garbled by parseCite, since the cut leaves a bracket open or a token
+// cut short).
+func (p *Parser) citeBytes(b string) {
+	if room := maxCite - len(p.cite); room > 0 {
+		p.cite = append(p.cite, b[:min(len(b), room)]...)
+	}
+}
+
 func (p *Parser) citeByte(c byte) {
-	if p.inBr {
-		switch c {
-		case ']':
-			p.bracket()
-			p.inBr = false
-			p.br = p.br[:0]
-		case '[':
-			p.addGarbled("[", p.br) // "[3-[4-5]": the first one never closed
-			p.br = p.br[:0]
-		default:
-			if len(p.br) < 4*maxCiteToken { // longer is garbage anyway
-				p.br = append(p.br, c)
-			}
-		}
-		return
-	}
-	switch {
-	case c == '[':
-		p.flushJunk()
-		p.inBr = true
-	case isSpace(c) || c == ',' || c == ';':
-		p.flushJunk()
-	default:
-		if len(p.junk) < 4*maxCiteToken {
-			p.junk = append(p.junk, c)
-		}
-	}
-}
-
-func (p *Parser) flushJunk() {
-	if len(p.junk) > 0 {
-		p.addGarbled("", p.junk)
-		p.junk = p.junk[:0]
-	}
-}
-
-func (p *Parser) addGarbled(prefix string, b []byte) {
-	s := prefix + string(b)
-	if len(s) > maxCiteToken {
-		s = s[:maxCiteToken]
-		for len(s) > 0 && !utf8.ValidString(s) { // do not cut a character in two
-			s = s[:len(s)-1]
-		}
-		s += "…"
-	}
-	p.garbled = append(p.garbled, s)
-}
-
-// bracket reads the content of one "[...]": comma-separated numbers and
-// ranges. Items that do not parse are reported as garbled; empty ones ("[]",
-// "[3, ]") are ignored.
-func (p *Parser) bracket() {
-	b := p.br
-	if len(b) > 2*maxCiteToken {
-		p.addGarbled("[", b)
-		return
-	}
-	for len(b) > 0 {
-		item := b
-		if k := bytes.IndexByte(b, ','); k >= 0 {
-			item, b = b[:k], b[k+1:]
-		} else {
-			b = nil
-		}
-		item = bytes.TrimSpace(item)
-		if len(item) == 0 {
-			continue
-		}
-		if r, ok := parseRange(item); ok {
-			p.refs = append(p.refs, r)
-		} else {
-			p.addGarbled("[", append(item[:len(item):len(item)], ']'))
-		}
+	if len(p.cite) < maxCite {
+		p.cite = append(p.cite, c)
 	}
 }
 

@@ -3,6 +3,8 @@ package citations
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -230,6 +232,14 @@ func FuzzParser(f *testing.F) {
 	}
 	f.Add("statement>", uint64(1))
 	f.Add("<statement><cite>[1-", uint64(3))
+	f.Add("```json\n{\"answer\": \"<statement>A<cite>[1]</cite></statement>\"}\n```", uint64(2))
+	f.Add("Plain [3]. Text 【4-5】, more. [x]\n\nNext.", uint64(4))
+	corpus, _ := filepath.Glob(filepath.Join("..", "testdata", "citations", "tolerance", "*.txt"))
+	for _, path := range corpus {
+		if b, err := os.ReadFile(path); err == nil {
+			f.Add(string(b), uint64(len(b)))
+		}
+	}
 	f.Add("<<statement>>< / cite >[9]</statement", uint64(5))
 	f.Fuzz(func(t *testing.T, in string, seed uint64) {
 		want := Parse(in)

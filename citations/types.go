@@ -166,6 +166,10 @@ type Answer struct {
 	Partial  bool      `json:"partial,omitempty"` // cancelled or failed part-way
 	Error    string    `json:"error,omitempty"`   // why it is partial
 	Warnings []string  `json:"warnings,omitempty"`
+	// Reasoning is a reasoning model's thinking behind the answer (its
+	// <think> blocks and reasoning_content), a block per model call: kept
+	// for the reader, never part of the statements, never cited.
+	Reasoning string `json:"reasoning,omitempty"`
 	// FollowUp is set when the question was asked as a follow-up to
 	// earlier ones in a conversation; Question stays as asked.
 	FollowUp *FollowUp `json:"follow_up,omitempty"`

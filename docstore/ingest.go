@@ -231,24 +231,39 @@ func (l *Library) put(d *Document, bi *builtIndex) error {
 	if err != nil {
 		return err
 	}
-	key := []byte(d.ID)
 	return l.db.Update(func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketDocs).Get(key) != nil {
+		if tx.Bucket(bucketDocs).Get([]byte(d.ID)) != nil {
 			return nil // another process added it meanwhile
 		}
+		return writeDocument(tx, d, bi, meta)
+	})
+}
+
+// writeDocument writes a document's text, layout, index and metadata in
+// tx, the metadata last: readers list documents from it (and nothing is
+// visible before the commit anyway). An index already stored for the
+// document is replaced; the text is written only if it changed.
+func writeDocument(tx *bolt.Tx, d *Document, bi *builtIndex, meta []byte) error {
+	key := []byte(d.ID)
+	for _, name := range [][]byte{bucketLengths, bucketPostings} {
+		if b := tx.Bucket(name); b.Bucket(key) != nil {
+			if err := b.DeleteBucket(key); err != nil {
+				return err
+			}
+		}
+	}
+	if old := tx.Bucket(bucketText).Get(key); old == nil || !bytes.Equal(old, []byte(d.Text)) {
 		if err := tx.Bucket(bucketText).Put(key, []byte(d.Text)); err != nil {
 			return err
 		}
-		if err := tx.Bucket(bucketLayout).Put(key, encodeLayout(d)); err != nil {
-			return err
-		}
-		if err := bi.write(tx, d.ID); err != nil {
-			return err
-		}
-		// The docs record goes last: readers list documents from it, and
-		// nothing is visible before the commit anyway.
-		return tx.Bucket(bucketDocs).Put(key, meta)
-	})
+	}
+	if err := tx.Bucket(bucketLayout).Put(key, encodeLayout(d)); err != nil {
+		return err
+	}
+	if err := bi.write(tx, d.ID); err != nil {
+		return err
+	}
+	return tx.Bucket(bucketDocs).Put(key, meta)
 }
 
 // structureInput is what a document's kind alone says of its structure;

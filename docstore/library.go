@@ -92,7 +92,7 @@ const DefaultLockTimeout = 10 * time.Second
 type Library struct {
 	db      *handle // opens the file per transaction, containing a damaged file's panics
 	path    string
-	maxFile int64 // Options.MaxFileSize
+	maxFile int64  // Options.MaxFileSize
 	epoch   string // keyEpoch as last seen
 
 	// schema is the library's schema version as opened.

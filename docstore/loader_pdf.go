@@ -27,13 +27,11 @@ func loadPDF(ctx context.Context, content []byte, opt LoadOptions) (*Loaded, err
 	case err != nil && !scan:
 		return nil, err
 	}
-	ld := &Loaded{Text: res.Text, PageStarts: res.PageStarts, Title: res.Title, Warnings: res.Warnings}
+	ld := &Loaded{Text: res.Text, PageStarts: res.PageStarts, Title: res.Title, Warnings: res.Warnings,
+		Headings: res.Headings, Tables: res.Tables}
 	for _, r := range res.PageLabels {
 		ld.PageLabels = append(ld.PageLabels, PageLabelRange(r))
 	}
-	// TODO(i11pdf): pdftext.Result gains Headings and Tables; pass them
-	// through here (mergeOCR below already moves them with their pages):
-	//	ld.Headings, ld.Tables = res.Headings, res.Tables
 	if opt.OCR == nil {
 		return ld, nil
 	}

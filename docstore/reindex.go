@@ -1,7 +1,6 @@
 package docstore
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -94,33 +93,14 @@ func (l *Library) reindexOne(ctx context.Context, info DocInfo) (fromFile bool, 
 	if err != nil {
 		return false, err
 	}
-	key := []byte(d.ID)
 	err = l.db.Update(func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketDocs).Get(key) == nil {
+		if tx.Bucket(bucketDocs).Get([]byte(d.ID)) == nil {
 			return nil // removed meanwhile
 		}
 		if err := bumpEpoch(tx); err != nil {
 			return err
 		}
-		for _, name := range [][]byte{bucketLengths, bucketPostings} {
-			if b := tx.Bucket(name); b.Bucket(key) != nil {
-				if err := b.DeleteBucket(key); err != nil {
-					return err
-				}
-			}
-		}
-		if old := tx.Bucket(bucketText).Get(key); !bytes.Equal(old, []byte(d.Text)) {
-			if err := tx.Bucket(bucketText).Put(key, []byte(d.Text)); err != nil {
-				return err
-			}
-		}
-		if err := tx.Bucket(bucketLayout).Put(key, encodeLayout(d)); err != nil {
-			return err
-		}
-		if err := bi.write(tx, d.ID); err != nil {
-			return err
-		}
-		return tx.Bucket(bucketDocs).Put(key, meta)
+		return writeDocument(tx, d, bi, meta)
 	})
 	l.mu.Lock()
 	delete(l.docs, d.ID)

@@ -500,32 +500,13 @@ func (l *Library) VectorGaps(k VectorKey) ([]UnitRange, int, error) {
 // set's dimension (0 when nothing is stored). Reading a few hundred units
 // of a large set touches only their blocks.
 func (l *Library) Vectors(k VectorKey, units []int) ([]Vector, int, error) {
-	if err := k.check(); err != nil {
-		return nil, 0, err
-	}
-	layoutOf, err := l.layoutFunc(k)
-	if err != nil {
-		return nil, 0, err
-	}
 	out := make([]Vector, len(units))
 	dim := 0
-	err = l.db.View(func(tx *bolt.Tx) error {
-		layout, n, err := layoutOf(tx)
-		if err != nil {
-			return err
-		}
-		b, err := vectorBucket(tx, k, false)
-		if err != nil || b == nil {
-			return err
-		}
-		m, ok := currentMeta(b, vectorMeta{units: n, layout: layout})
-		if !ok {
-			return nil
-		}
+	err := l.viewCurrentSet(k, func(b *bolt.Bucket, m vectorMeta) error {
 		dim = m.dim
 		c := b.Cursor()
 		for i, u := range units {
-			if u < 0 || u >= n {
+			if u < 0 || u >= m.units {
 				continue
 			}
 			k, v := seekBlock(c, u)
@@ -539,16 +520,16 @@ func (l *Library) Vectors(k VectorKey, units []int) ([]Vector, int, error) {
 		}
 		return nil
 	})
-	return out, dim, err
+	if err != nil {
+		return nil, 0, err
+	}
+	return out, dim, nil
 }
 
-// ScanCosines calls fn with the cosine similarity to q of every unit of
-// the set that has a current vector, in unit order (a set stored for an
-// older layout of the document is skipped, as Vectors skips it). It is the
-// storage side of nearest-neighbour search; engine/retrieve keeps the
-// best. A query of another length than the stored vectors is an error
-// wrapping ErrBadVectors.
-func (l *Library) ScanCosines(k VectorKey, q []float32, fn func(unit int, cos float64)) error {
+// viewCurrentSet calls fn, in a read transaction, with the bucket and meta
+// of the set k names when it is stored for the document's current layout;
+// a set that is absent or stored for another layout calls nothing.
+func (l *Library) viewCurrentSet(k VectorKey, fn func(b *bolt.Bucket, m vectorMeta) error) error {
 	if err := k.check(); err != nil {
 		return err
 	}
@@ -569,6 +550,18 @@ func (l *Library) ScanCosines(k VectorKey, q []float32, fn func(unit int, cos fl
 		if !ok {
 			return nil
 		}
+		return fn(b, m)
+	})
+}
+
+// ScanCosines calls fn with the cosine similarity to q of every unit of
+// the set that has a current vector, in unit order (a set stored for an
+// older layout of the document is skipped, as Vectors skips it). It is the
+// storage side of nearest-neighbour search; engine/retrieve keeps the
+// best. A query of another length than the stored vectors is an error
+// wrapping ErrBadVectors.
+func (l *Library) ScanCosines(k VectorKey, q []float32, fn func(unit int, cos float64)) error {
+	return l.viewCurrentSet(k, func(b *bolt.Bucket, m vectorMeta) error {
 		if m.dim != len(q) {
 			return fmt.Errorf("%w: the vectors of document %s have %d coordinates and the query's %d; the model %s changed behind its name",
 				ErrBadVectors, k.Doc, m.dim, len(q), k.Model)

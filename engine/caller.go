@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/citelens/citelens/engine/llm"
@@ -12,13 +14,21 @@ import (
 // Caller makes a strategy's model calls (Runtime.Model), so that every
 // call of every strategy is handled alike: a retry is shown as a stage
 // saying why, the call's usage is reported, the reply passes through the
-// reply checks before the strategy reads any of it, a reply the answer
-// shows is warned about when the output limit cut it short, and the model
-// that streamed the answer is noted for it. A Caller is safe for
-// concurrent use.
+// reply checks (replyChecks) before the strategy reads any of it, and the
+// model that streamed the answer is noted for it. The checks take a
+// reasoning model's thinking out of the reply, stop reading a reply that
+// runs past the output limit, and warn about a reply the output limit cut
+// short and a prompt the server cut without saying so. The Caller also
+// stops reading a reply once the answer has all the statements it may
+// keep, and after a call found the server unreachable or silent it fails
+// the answer's later calls at once. A Caller is safe for concurrent use.
 type Caller struct {
 	rt     *Runtime
 	client *llm.Client
+	server llm.Server // what the server said about itself
+
+	mu   sync.Mutex
+	dead error // why the server is not asked again in this answer
 }
 
 // Working names a model reply the answer does not show — a plan, a
@@ -26,59 +36,93 @@ type Caller struct {
 // strategy handles one that is cut short, so there is no warning.
 const Working = ""
 
-// Config is the client's configuration.
-func (c *Caller) Config() config.Config { return c.client.Config() }
+// Config is the answer's model configuration (Runtime.Config).
+func (c *Caller) Config() config.Config { return c.rt.Config() }
 
 // Chat makes one call and returns its reply once complete. shown names
 // the reply for the reader when the answer shows it ("the answer with
 // chunk-level citations"), Working otherwise. Reply.Text is the text as
-// the reply checks pass it.
+// the reply checks pass it; Reply.Reasoning the model's reasoning, which
+// the front end gets whole as one Reasoning event when the reply ends.
 func (c *Caller) Chat(ctx context.Context, shown string, req llm.ChatRequest) (llm.Reply, error) {
-	checks := c.checks(shown, req)
-	reply, err := c.client.Chat(c.notify(ctx), req)
-	raw := reply
-	reply.Text = checks.text(reply.Text)
-	reply.Text += checks.end(c.rt, raw, err)
-	c.account(reply.Usage)
-	return reply, err
+	return c.call(ctx, shown, req, false, nil)
 }
 
 // Stream makes one call and passes its text on as it arrives: to the front
 // end as Delta events and to text (which may be nil), piece by piece, as
-// the reply checks pass it. shown names the reply as for Chat. The model
-// that answered is noted as the answer's.
+// the reply checks pass it, and its reasoning to the front end as
+// Reasoning events. shown names the reply as for Chat. The model that
+// answered is noted as the answer's.
 func (c *Caller) Stream(ctx context.Context, shown string, req llm.ChatRequest, text func(string)) (llm.Reply, error) {
-	checks := c.checks(shown, req)
-	pass := func(s string) {
-		if s == "" {
-			return
-		}
-		c.rt.delta(s)
-		if text != nil {
-			text(s)
-		}
-	}
-	s := c.client.ChatStream(c.notify(ctx), req)
-	defer s.Close()
-	done := c.rt.streaming(shown)
-	for s.Next() {
-		pass(checks.text(s.Current()))
-	}
-	err := s.Err()
-	defer done(err)
-	reply := llm.Reply{Text: s.Text(), FinishReason: s.FinishReason(), Model: s.Model(), Usage: s.Usage(), Retries: s.Retries()}
-	tail := checks.end(c.rt, reply, err)
-	pass(tail)
-	reply.Text = checks.passed + tail
-	c.account(reply.Usage)
+	reply, err := c.call(ctx, shown, req, true, text)
 	model := reply.Model
 	if model == "" {
 		model = req.Model
 	}
 	if model == "" {
-		model = c.client.Config().Model
+		model = c.Config().Model
 	}
 	c.rt.answeredBy(model)
+	return reply, err
+}
+
+// call makes one call, streamed on or read whole.
+func (c *Caller) call(ctx context.Context, shown string, req llm.ChatRequest, stream bool, text func(string)) (llm.Reply, error) {
+	if err := c.deadServer(); err != nil {
+		return llm.Reply{}, err
+	}
+	if req.MaxTokens <= 0 {
+		req.MaxTokens = c.Config().MaxOutput // the answer's, which may be smaller than the client's
+	}
+	pass := func(s string) {
+		if s == "" {
+			return
+		}
+		if stream {
+			c.rt.delta(s)
+		}
+		if text != nil {
+			text(s)
+		}
+	}
+	var s *llm.Stream
+	if stream {
+		s = c.client.ChatStream(c.notify(ctx), req)
+	} else {
+		s = c.client.ReadChat(c.notify(ctx), req)
+	}
+	defer s.Close()
+	if stream {
+		done := c.rt.streaming(shown)
+		defer func() { done(s.Err()) }()
+	}
+	ch := c.checks(shown, req, stream)
+	retries := 0
+	for s.Next() {
+		if s.Retries() != retries {
+			// A reply read whole started over after a drop: so do its
+			// checks (nothing of it has been passed on).
+			retries = s.Retries()
+			ch = c.checks(shown, req, stream)
+		}
+		if r := s.CurrentReasoning(); r != "" {
+			pass(ch.reasoning(r))
+		}
+		pass(ch.text(s.Current()))
+		if ch.stopped || c.rt.full() {
+			break
+		}
+	}
+	err := s.Err()
+	reply := s.Reply()
+	pass(ch.end(c.rt, reply, err))
+	reply.Text, reply.Reasoning = ch.passed, ch.thought.String()
+	if !stream && reply.Reasoning != "" {
+		c.rt.reason(reply.Reasoning)
+	}
+	c.rt.keepReasoning(reply.Reasoning)
+	c.account(reply.Usage)
+	c.noteDead(err)
 	return reply, err
 }
 
@@ -95,6 +139,24 @@ func (c *Caller) account(u llm.Usage) {
 	}
 }
 
+// noteDead remembers a failure that asking again in this answer would
+// only repeat, after its retries: no connection, or no answer in time.
+func (c *Caller) noteDead(err error) {
+	if errors.Is(err, llm.ErrUnreachable) || errors.Is(err, llm.ErrTimeout) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.dead == nil {
+			c.dead = err
+		}
+	}
+}
+
+func (c *Caller) deadServer() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.dead
+}
+
 // RetryStage tells the user why an answer is waiting on the server.
 func RetryStage(r llm.Retry) string {
 	why := "the server failed"
@@ -109,106 +171,4 @@ func RetryStage(r llm.Retry) string {
 		}
 	}
 	return fmt.Sprintf("%s; retrying in %s (attempt %d of %d)", why, r.Wait.Round(100*time.Millisecond), r.Attempt+1, llm.MaxRetries+1)
-}
-
-// ReplyCheck is one check on a model reply, on its way from the model to
-// the strategy: every reply passes through the checks the Caller makes
-// for its call (replyChecks), in order, before the strategy — or the
-// citation parser it feeds — reads any of it. A streamed reply passes
-// piece by piece, a complete one whole. This is the one place to handle
-// what models do to their replies that the protocol does not say: a
-// reasoning model's thinking before the answer, an answer cut off without
-// saying so, a reply cut off by the output limit.
-type ReplyCheck interface {
-	// Text takes the next piece of the reply and returns what passes on:
-	// the piece, part of it, or nothing (a check may hold text back and
-	// release it later, or never).
-	Text(piece string) string
-	// End takes the reply as received, once it has ended (err is the
-	// call's error, nil when it finished), and returns the text it still
-	// holds that should pass on, and warnings for the reader.
-	End(reply llm.Reply, err error) (rest string, warnings []string)
-}
-
-// Call describes a call to the reply checks.
-type Call struct {
-	// Shown names the reply for the reader when the answer shows it;
-	// Working when it does not.
-	Shown   string
-	Request llm.ChatRequest
-	Config  config.Config
-}
-
-// replyChecks make the checks of one call, in the order replies pass
-// through them.
-var replyChecks = []func(Call) ReplyCheck{
-	outputLimit,
-}
-
-// checks is one call's chain of reply checks.
-type checks struct {
-	list   []ReplyCheck
-	passed string // the text passed on so far
-}
-
-func (c *Caller) checks(shown string, req llm.ChatRequest) *checks {
-	call := Call{Shown: shown, Request: req, Config: c.client.Config()}
-	ch := &checks{}
-	for _, newCheck := range replyChecks {
-		ch.list = append(ch.list, newCheck(call))
-	}
-	return ch
-}
-
-// text passes a piece through every check.
-func (ch *checks) text(piece string) string {
-	for _, c := range ch.list {
-		if piece == "" {
-			break
-		}
-		piece = c.Text(piece)
-	}
-	ch.passed += piece
-	return piece
-}
-
-// end ends every check in order: what one releases passes through those
-// after it before they end. Warnings go to rt.
-func (ch *checks) end(rt *Runtime, reply llm.Reply, err error) string {
-	tail := ""
-	for _, c := range ch.list {
-		if tail != "" {
-			tail = c.Text(tail)
-		}
-		rest, warnings := c.End(reply, err)
-		tail += rest
-		for _, w := range warnings {
-			rt.Warn(w)
-		}
-	}
-	return tail
-}
-
-// outputLimit warns when a reply the answer shows stopped at the output
-// limit: what follows the cut is missing.
-func outputLimit(call Call) ReplyCheck {
-	limit := call.Request.MaxTokens
-	if limit <= 0 {
-		limit = call.Config.MaxOutput
-	}
-	return limitCheck{shown: call.Shown, limit: limit}
-}
-
-type limitCheck struct {
-	shown string
-	limit int
-}
-
-func (limitCheck) Text(piece string) string { return piece }
-
-func (l limitCheck) End(reply llm.Reply, err error) (string, []string) {
-	if l.shown == Working || err != nil || reply.FinishReason != "length" {
-		return "", nil
-	}
-	return "", []string{fmt.Sprintf("%s reached the output limit of %d tokens and may be cut short; raise max_output in the config file", l.shown, l.limit)}
 }

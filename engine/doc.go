@@ -51,11 +51,20 @@
 // for a reply read whole, Stream for one passed on as it arrives (the
 // front end sees it as Delta events; engine/generate feeds it to the
 // citation parser). The Caller shows a retry as a stage saying why,
-// reports the call's usage, warns when a reply the answer shows was cut by
-// the output limit, and notes which model wrote the answer. Every reply,
-// streamed or not, passes through the reply checks (ReplyCheck) before the
-// strategy reads any of it: the one place to handle what models do to
-// their replies that the protocol does not say.
+// reports the call's usage, and notes which model wrote the answer. Every
+// reply, streamed or not, passes through the reply checks (ReplyCheck)
+// before the strategy reads any of it: the one place to handle what
+// models and servers do that the protocol does not say — a reasoning
+// model's thinking (taken out, and passed on as Reasoning events), a
+// reply that runs past the output limit (no longer read), a prompt the
+// server cut to its window without saying so, a reply the limit cut. The
+// Caller stops reading once the answer holds max_statements, and fails an
+// answer's later calls at once after one found the server silent. Run
+// bounds the whole answer by answer_timeout.
+//
+// The configuration a strategy reads (rt.Config()) has the context window
+// the server really gives the model, when the server says
+// (Env.AnswerConfig).
 //
 // # Failures
 //

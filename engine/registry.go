@@ -22,6 +22,8 @@ type Env struct {
 	Config config.Config
 	// LLM is the client for Config, nil when no endpoint is configured.
 	LLM *llm.Client
+
+	server serverState // what the server said about itself (server.go)
 }
 
 // NewEnv builds an environment over lib with cfg, creating the client when

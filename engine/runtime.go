@@ -1,17 +1,21 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/fix"
 )
 
 // Runtime is one answer in the making: what a strategy is given, and the
@@ -45,6 +49,12 @@ type Runtime struct {
 	previous      string
 	followUpInfo  *citations.FollowUp
 
+	// cfg is Env.AnswerConfig, with the window the server really gives the
+	// model, once learnServer has asked it (with ctx, the answer's).
+	cfg   config.Config
+	learn sync.Once
+	ctx   context.Context
+
 	mu         sync.Mutex
 	emit       func(Event)
 	stages     []string
@@ -52,8 +62,11 @@ type Runtime struct {
 	statements []citations.Statement
 	usage      citations.Usage
 	plan       Plan
-	model      string // the model that wrote the answer (Caller.Stream)
-	called     bool   // a model was called
+	model      string   // the model that wrote the answer (Caller.Stream)
+	called     bool     // a model was called
+	reasoning  []string // the model's reasoning, a block per call
+	reasoned   int      // bytes of reasoning kept
+	capped     bool     // statements beyond MaxStatements were dropped
 	// shown is the text of the reply the answer shows (Caller.Stream
 	// with a name), while it streams: what the model was writing when an
 	// answer stops mid-statement.
@@ -81,13 +94,19 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 		return nil, err
 	}
 	rt := &Runtime{env: env, strategy: s.Name(), question: req.Question, asked: req.Question, docs: docs, opts: opts, emit: emit,
-		index: make(map[docstore.DocID]int, len(docs)), history: boundHistory(req.History)}
+		cfg: env.Config, index: make(map[docstore.DocID]int, len(docs)), history: boundHistory(req.History)}
 	for i, d := range docs {
 		rt.ids = append(rt.ids, d.ID)
 		rt.index[d.ID] = i
 	}
 	if env.LLM != nil {
+		rt.ctx = ctx
 		rt.caller = &Caller{rt: rt, client: env.LLM}
+		// One deadline for the whole answer, so that a strategy making
+		// several calls takes no multiple of the request timeout.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, rt.answerTimeout(), errAnswerTimeout)
+		defer cancel()
 	}
 	info, _ := Lookup(s.Name())
 	if !info.NeedsLLM {
@@ -99,7 +118,43 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 		}
 		err = s.Answer(ctx, rt)
 	}
+	if err != nil && errors.Is(context.Cause(ctx), errAnswerTimeout) {
+		err = fix.With(fmt.Errorf("%w: it ran past answer_timeout (%s) across its model calls", ErrAnswerTimeout, rt.answerTimeout()),
+			"Raise answer_timeout in the config file (or CITELENS_ANSWER_TIMEOUT), or choose a faster strategy or model.")
+	}
 	return rt.answer(start, err)
+}
+
+// ErrAnswerTimeout means an answer ran past answer_timeout.
+var ErrAnswerTimeout = errors.New("the answer took too long")
+
+// errAnswerTimeout is the cause of the answer's deadline.
+var errAnswerTimeout = errors.New("answer_timeout")
+
+// answerTimeout bounds the answer (a Config made without Default has no
+// answer_timeout).
+func (rt *Runtime) answerTimeout() time.Duration {
+	return cmp.Or(rt.cfg.AnswerTimeout, config.DefaultAnswerTimeout)
+}
+
+// learnServer fits the answer's configuration to what the server says
+// about itself (Env.AnswerConfig), the first time the strategy reads the
+// configuration or calls the model: a strategy that does neither does not
+// ask the server anything.
+func (rt *Runtime) learnServer() {
+	rt.learn.Do(func() {
+		if rt.caller == nil {
+			return
+		}
+		cfg, note := rt.env.AnswerConfig(rt.ctx)
+		rt.mu.Lock()
+		rt.cfg = cfg
+		rt.caller.server = rt.env.Server(rt.ctx)
+		rt.mu.Unlock()
+		if note != "" {
+			rt.Stage(note)
+		}
+	})
 }
 
 // answer assembles the Answer from what was reported.
@@ -126,6 +181,7 @@ func (rt *Runtime) answer(start time.Time, err error) (*Answer, error) {
 	if rt.plan != nil {
 		ans.Plan = rt.plan
 	}
+	ans.Reasoning = strings.Join(rt.reasoning, "\n\n")
 	if ans.Statements == nil {
 		ans.Statements = []citations.Statement{}
 	}
@@ -195,22 +251,35 @@ func (rt *Runtime) Env() *Env { return rt.env }
 func (rt *Runtime) Library() *docstore.Library { return rt.env.Library }
 
 // Config is the model configuration: the model's name, context window,
-// output limit and prompt budget. For a follow-up question the context
-// window is what the conversation context leaves of the model's, so
-// every prompt fitted to PromptBudget leaves room for History; messages
-// that name the model's window read Env().Config.
+// output limit and prompt budget. The context window is the one the server
+// really gives the model, when it says (Env.AnswerConfig); for a follow-up
+// question, less what the conversation context takes, so every prompt
+// fitted to PromptBudget leaves room for History (ModelWindow is the
+// model's own, for messages that name it).
 func (rt *Runtime) Config() config.Config {
-	c := rt.env.Config
+	c := rt.ModelConfig()
 	if rt.historyTokens > 0 {
 		c.ContextWindow = max(c.ContextWindow-rt.historyTokens, 0)
 	}
 	return c
 }
 
+// ModelConfig is Config without the room left for the conversation: the
+// model's own context window, for messages that name it.
+func (rt *Runtime) ModelConfig() config.Config {
+	rt.learnServer()
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.cfg
+}
+
 // Model is the caller every model call goes through; nil when no model
 // endpoint is configured (a strategy registered as NeedsLLM always has
 // one).
-func (rt *Runtime) Model() *Caller { return rt.caller }
+func (rt *Runtime) Model() *Caller {
+	rt.learnServer()
+	return rt.caller
+}
 
 // Stage reports what the answer is doing now.
 func (rt *Runtime) Stage(s string) {
@@ -229,20 +298,52 @@ func (rt *Runtime) Stagef(format string, args ...any) { rt.Stage(fmt.Sprintf(for
 func (rt *Runtime) Warn(s string) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
+	rt.warn(s)
+}
+
+// warnOnce is Warn for a warning the answer does not have yet: the
+// Caller's, which every call of a step may give alike.
+func (rt *Runtime) warnOnce(s string) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if !slices.Contains(rt.warnings, s) {
+		rt.warn(s)
+	}
+}
+
+// warn is Warn with rt.mu held.
+func (rt *Runtime) warn(s string) {
 	rt.warnings = append(rt.warnings, s)
 	rt.stages = append(rt.stages, s)
 	rt.send(Warning(s))
 }
 
-// Statement reports a finished statement of the answer, in order.
+// Statement reports a finished statement of the answer, in order. An
+// answer keeps at most MaxStatements (config max_statements); the first
+// statement beyond is dropped with a warning, the rest silently, and the
+// Caller stops reading the model's reply.
 func (rt *Runtime) Statement(st citations.Statement) {
 	if st.Citations == nil {
 		st.Citations = []citations.Span{}
 	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
+	if most := cmp.Or(rt.cfg.MaxStatements, config.DefaultMaxStatements); len(rt.statements) >= most {
+		if !rt.capped {
+			rt.capped = true
+			rt.warn(fmt.Sprintf("the answer reached max_statements (%d); the statements after it were dropped", most))
+		}
+		return
+	}
 	rt.statements = append(rt.statements, st)
 	rt.send(Statement{st})
+}
+
+// full reports whether the answer has all the statements it may keep.
+func (rt *Runtime) full() bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.capped
 }
 
 // Plan reports the strategy's plan, when made and each time it changes;
@@ -297,6 +398,36 @@ func (rt *Runtime) streaming(shown string) func(error) {
 			rt.showing = false
 		}
 	}
+}
+
+// maxReasoning bounds the reasoning an answer keeps: a reasoning model
+// may think for tens of thousands of tokens on every call.
+const maxReasoning = 256 << 10
+
+// reason passes a piece of the model's reasoning on to the front end.
+func (rt *Runtime) reason(s string) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.send(Reasoning(s))
+}
+
+// keepReasoning keeps one call's reasoning with the answer, as far as
+// maxReasoning allows.
+func (rt *Runtime) keepReasoning(block string) {
+	block = strings.TrimSpace(block)
+	if block == "" {
+		return
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if room := maxReasoning - rt.reasoned; len(block) > room {
+		if room <= 0 {
+			return
+		}
+		block = textproc.Clip(block, room)
+	}
+	rt.reasoned += len(block)
+	rt.reasoning = append(rt.reasoning, block)
 }
 
 // answeredBy notes the model that wrote the answer's text.

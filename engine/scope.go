@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/textproc"
 )
 
 // loadScope loads a request's documents in order, each once; an empty
@@ -46,25 +47,9 @@ func DescribeScope(docs []*docstore.Document, sentences int) string {
 	return Plural(len(docs), "document", "documents") + ", " + Plural(sentences, "sentence", "sentences")
 }
 
-// Thousands writes n with thousands separators: "9,870".
-func Thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := len(s) > 0 && s[0] == '-'
-	if neg {
-		s = s[1:]
-	}
-	out := make([]byte, 0, len(s)+len(s)/3+1)
-	if neg {
-		out = append(out, '-')
-	}
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
-}
+// Thousands writes n with thousands separators: "9,870"
+// (textproc.Thousands).
+func Thousands(n int) string { return textproc.Thousands(n) }
 
 // ApproxTokens writes a token count roughly: "850", "12k", "1.4M".
 func ApproxTokens(n int) string {

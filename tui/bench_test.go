@@ -112,7 +112,7 @@ func BenchmarkNextCitation(b *testing.B) {
 			}
 			m = step(m, libraryMsg{docs: docs})
 			m = step(m, answersMsg{page: engine.Page{Answers: []*engine.Answer{ans}}})
-			m.docs[doc.ID] = doc // loaded by the first jump, as in use
+			m.docs[doc.ID] = doc                // loaded by the first jump, as in use
 			m = step(m, keytest.Press("esc"))   // the input: to the answers
 			m = step(m, keytest.Press("enter")) // the first citation, in the source
 			m = step(m, keytest.Press("esc"))   // back to the input

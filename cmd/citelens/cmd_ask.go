@@ -156,6 +156,7 @@ type statementPrinter struct {
 	showStages bool
 	n          int // citations numbered so far
 	printed    int
+	reasoning  bool // the model's reasoning has been mentioned
 }
 
 func (p *statementPrinter) event(ev engine.Event) {
@@ -170,6 +171,13 @@ func (p *statementPrinter) event(ev engine.Event) {
 		}
 	case engine.Statement:
 		p.printStatement(&ev.Statement)
+	case engine.Reasoning:
+		// The reasoning is not the answer: it is kept apart (ask --json
+		// has it as "reasoning"), and only its arrival is shown.
+		if !p.reasoning {
+			p.reasoning = true
+			p.stage("the model is reasoning before it answers (ask --json keeps its reasoning apart, as \"reasoning\")")
+		}
 	}
 }
 

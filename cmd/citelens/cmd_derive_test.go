@@ -76,7 +76,7 @@ func TestDeriveCommand(t *testing.T) {
 	if code == 0 || !strings.Contains(errs, "citelens derive --doc "+id) || !strings.Contains(errs, "--opt derive=yes") || !strings.Contains(errs, "declaration.txt has none yet") {
 		t.Fatalf("ask without derived documents: status %d\n%s", code, errs)
 	}
-	if n := len(srv.Requests()); n != 0 {
+	if n := len(srv.ChatRequests()); n != 0 {
 		t.Fatalf("%d model requests before deriving was asked for", n)
 	}
 

@@ -13,8 +13,8 @@ import (
 func init() {
 	register(&command{
 		name:    "doctor",
-		args:    "[--json]",
-		summary: "check the model endpoint, the model, streaming, embeddings and the reranker",
+		args:    "[--probe] [--json]",
+		summary: "check the model endpoint, the model, streaming, its context window, embeddings and the reranker",
 		run:     runDoctor,
 	})
 }
@@ -31,6 +31,7 @@ func (e checksFailed) ExitCode() int { return 1 }
 func runDoctor(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["doctor"])
 	asJSON := fs.Bool("json", false, "print the checks as JSON")
+	probe := fs.Bool("probe", false, "also measure the context window the server really gives the model, with one long prompt\n(up to 32,768 tokens, which a paid endpoint charges for)")
 	rest, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
@@ -41,6 +42,9 @@ func runDoctor(ctx context.Context, a *app, args []string) error {
 	}
 	cfg, cfgErr := config.Load()
 	d := llm.Doctor(ctx, cfg, cfgErr)
+	if *probe && cfgErr == nil {
+		d = append(d, llm.ProbeContext(ctx, cfg))
+	}
 	if *asJSON {
 		if err := writeJSON(a.stdout, struct {
 			Checks llm.Diagnosis `json:"checks"`

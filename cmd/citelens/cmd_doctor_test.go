@@ -25,7 +25,8 @@ func llmEnv(t *testing.T, vars map[string]string) string {
 	t.Setenv("XDG_CONFIG_HOME", dir)
 	for _, k := range []string{config.EnvConfig, config.EnvAPIKey, config.EnvBaseURL, config.EnvModel, config.EnvEmbedModel,
 		config.EnvAnalyzerModel, config.EnvContextWindow, config.EnvMaxOutput, config.EnvTimeout,
-		config.EnvRerankModel, config.EnvRerankURL, config.EnvRerankAPIKey} {
+		config.EnvRerankModel, config.EnvRerankURL, config.EnvRerankAPIKey,
+		config.EnvAnswerTimeout, config.EnvJudgeModel, config.EnvJudgeBaseURL, config.EnvJudgeAPIKey} {
 		t.Setenv(k, vars[k])
 	}
 	return dir
@@ -54,7 +55,7 @@ func TestDoctorHealthy(t *testing.T) {
 	llmEnv(t, serverEnv(srv))
 	c := newCLI(t)
 	out := c.ok("doctor")
-	for _, name := range []string{"config", "endpoint", "model", "streaming", "embeddings"} {
+	for _, name := range []string{"config", "endpoint", "model", "streaming", "context", "embeddings"} {
 		if lineOf(out, "ok", name) == "" {
 			t.Fatalf("no ok line for %s:\n%s", name, out)
 		}
@@ -73,6 +74,39 @@ func TestDoctorHealthy(t *testing.T) {
 	}
 	if chat != 1 {
 		t.Fatalf("%d chat requests", chat)
+	}
+}
+
+// doctor says what context window the server gives the model, and
+// --probe measures it: a server that cuts prompts like Ollama fails the
+// probe with the fix for Ollama.
+func TestDoctorContextWindow(t *testing.T) {
+	srv := llmtest.New(t, llmtest.WithServer(llmtest.VLLM, 32768))
+	llmEnv(t, serverEnv(srv))
+	out := newCLI(t).ok("doctor")
+	if l := lineOf(out, "ok", "context"); !strings.Contains(l, "vLLM gives test-model a context window of 32,768 tokens (max_model_len in /v1/models); answers are fitted to 32,768; it counts tokens") {
+		t.Errorf("context line %q in\n%s", l, out)
+	}
+
+	srv = llmtest.New(t, llmtest.WithServer(llmtest.Ollama, 2048))
+	llmEnv(t, serverEnv(srv))
+	out, _, code := newCLI(t).run("doctor", "--probe")
+	if code != 1 || !strings.Contains(lineOf(out, "warn", "context"), "assume Ollama's default of 4,096") {
+		t.Errorf("status %d, output\n%s", code, out)
+	}
+	probe := lineOf(out, "FAIL", "probe")
+	if !strings.Contains(probe, "the server read only 2,048 of a 14,7") || !strings.Contains(probe, "cuts prompts to about 2,048 tokens") ||
+		!strings.Contains(out, "OLLAMA_CONTEXT_LENGTH=") {
+		t.Errorf("probe line %q in\n%s", probe, out)
+	}
+
+	srv = llmtest.New(t, llmtest.WithServer(llmtest.Ollama, 65536))
+	env := serverEnv(srv)
+	env[config.EnvContextWindow] = "20000"
+	llmEnv(t, env)
+	out = newCLI(t).ok("doctor", "--probe")
+	if !strings.Contains(lineOf(out, "ok", "probe"), "the server read the whole 18,0") {
+		t.Errorf("probe against a server with room:\n%s", out)
 	}
 }
 
@@ -143,8 +177,8 @@ func TestDoctorJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err, out)
 	}
-	if r.Failed != 0 || len(r.Checks) != 6 || r.Checks[4].Name != "embeddings" || r.Checks[4].Status != llm.CheckSkip ||
-		r.Checks[5].Name != "reranker" || r.Checks[5].Status != llm.CheckSkip {
+	if r.Failed != 0 || len(r.Checks) != 7 || r.Checks[5].Name != "embeddings" || r.Checks[5].Status != llm.CheckSkip ||
+		r.Checks[6].Name != "reranker" || r.Checks[6].Status != llm.CheckSkip {
 		t.Fatalf("%+v", r)
 	}
 }

@@ -21,8 +21,8 @@ import (
 func init() {
 	register(&command{
 		name:    "eval",
-		args:    "--data DIR [--strategy NAME] [--k N] [--out FILE] [--per-question]",
-		summary: "answer a data set's questions and score the citations against its gold evidence",
+		args:    "--data DIR [--strategy NAME] [--k N] [--judge [citations|correctness|all]] [--judge-model NAME] [--out FILE] [--per-question]",
+		summary: "answer a data set's questions and score the answers and citations against its gold answers and evidence",
 		run:     runEval,
 	})
 }
@@ -43,8 +43,10 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	out := fs.String("out", "", "write each question's scores and answer to `FILE` (JSON lines)")
 	perQuestion := fs.Bool("per-question", false, "print each question's scores as a JSON line as it is answered")
 	limit := fs.Int("limit", 0, "answer only the first `N` questions")
-	judgeOn := fs.Bool("judge", false, "also score citations with the configured model as judge (LongBench-Cite's recall, precision, F1)")
-	if _, err := parseFlags(a, fs, args); err != nil {
+	var judgeOn judgeFlag
+	fs.Var(&judgeOn, "judge", "also judge with a model, as LongBench-Cite does: `citations` (recall, precision, F1; what --judge alone judges),\ncorrectness (LongCite Figures 4-6) or all")
+	judgeModel := fs.String("judge-model", "", "the judging `model` (default: judge_model in the config file, else the answering model),\non judge_base_url when that is set")
+	if _, err := parseFlags(a, fs, joinJudgeArg(args)); err != nil {
 		return err
 	}
 	if *data == "" {
@@ -83,7 +85,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	judged, err := newEvalJudge(env, *judgeOn) // nil without --judge
+	judged, err := newEvalJudge(env, judgeOn, *judgeModel) // nil without --judge
 	if err != nil {
 		return err
 	}
@@ -120,18 +122,18 @@ func runEval(ctx context.Context, a *app, args []string) error {
 			return fmt.Errorf("question %s: %w", g.ID, err)
 		}
 		all = append(all, sc)
-		jf, err := judged.score(ctx, a.stderr, g.ID, ans)
+		jf, jc, err := judged.score(ctx, a.stderr, g, ans)
 		if err != nil {
 			return err
 		}
-		line := evalLine{Scores: scoreLine{sc, jf}, Answer: newAnswerView(ans, g.ID)}
+		line := evalLine{Scores: scoreLine{sc, jf, jc}, Answer: newAnswerView(ans, g.ID)}
 		if outW != nil {
 			if err := textproc.WriteJSON(outW, line, ""); err != nil {
 				return err
 			}
 		}
 		if *perQuestion {
-			if err := textproc.WriteJSON(a.stdout, scoreLine{sc, jf}, ""); err != nil {
+			if err := textproc.WriteJSON(a.stdout, scoreLine{sc, jf, jc}, ""); err != nil {
 				return err
 			}
 		}
@@ -140,8 +142,9 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		fmt.Fprint(a.stderr, "\r\x1b[2K")
 	}
 	report := citations.Summarize(all)
-	fmt.Fprintf(a.stderr, "%s over %d questions: evidence_recall %.3f, evidence_all %.3f, citation_precision %.3f, citation_length %.1f words, answer_hit %.3f%s\n",
-		strategy.Name(), report.Questions, report.EvidenceRecall, report.EvidenceAll, report.CitationPrecision, report.CitationLength, report.AnswerHit, derive)
+	fmt.Fprintf(a.stderr, "%s over %d questions: answer_f1 %.3f, answer_em %.3f, answer_hit %.3f; evidence_recall %.3f, evidence_all %.3f, citation_precision %.3f, citation_length %.1f tokens (%.1f words)%s\n",
+		strategy.Name(), report.Questions, report.AnswerF1, report.AnswerEM, report.AnswerHit,
+		report.EvidenceRecall, report.EvidenceAll, report.CitationPrecision, report.CitationLength, report.CitationWords, derive)
 	if report.LLMCalls > 0 {
 		fmt.Fprintf(a.stderr, "  per question: %.0f prompt tokens, %.0f completion tokens, %.1f model calls; %.2fs mean, %.2fs p95\n",
 			report.PromptTokensMean, report.CompletionTokensMean, report.LLMCallsMean, report.SecondsMean, report.SecondsP95)
@@ -150,10 +153,13 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	type summary struct {
 		Strategy string `json:"strategy"`
 		citations.Report
-		Derive *evalDerive `json:"derive,omitempty"`
+		Derive     *evalDerive `json:"derive,omitempty"`
+		JudgeModel string      `json:"judge_model,omitempty"`
 		*judgedReport
+		*correctnessReport
 	}
-	return textproc.WriteJSON(a.stdout, summary{Strategy: strategy.Name(), Report: report, Derive: derive, judgedReport: judged.report()}, "")
+	return textproc.WriteJSON(a.stdout, summary{Strategy: strategy.Name(), Report: report, Derive: derive, JudgeModel: judged.model(),
+		judgedReport: judged.report(), correctnessReport: judged.correctness()}, "")
 }
 
 // readGold reads a questions.jsonl file.

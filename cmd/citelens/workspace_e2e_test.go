@@ -60,7 +60,7 @@ func (tm *tmux) keys(keys ...string) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
-func (tm *tmux) text(s string)       { tm.run("send-keys", "-t", "e2e", "-l", s) }
+func (tm *tmux) text(s string) { tm.run("send-keys", "-t", "e2e", "-l", s) }
 
 // savedAnswer is the newest saved answer, read back through the CLI.
 type savedAnswer struct {

@@ -15,6 +15,9 @@ import (
 type block struct {
 	lines            []*frag
 	u0, u1, top, bot float32
+	table            *table    // the block is this table
+	head             *headMark // the block is a heading
+	pitch            float32   // the line pitch, when set by the block it was cut from
 }
 
 func (b *block) add(f *frag) {
@@ -28,10 +31,10 @@ func (b *block) add(f *frag) {
 
 func (b *block) last() *frag { return b.lines[len(b.lines)-1] }
 
-// buildBlocks groups fragments into blocks: a fragment joins the block just
-// above it when it overlaps it horizontally, at a line pitch and in a
-// similar font size; a fragment under two blocks (a line spanning columns)
-// starts its own.
+// buildBlocks groups fragments into blocks: each table is a block, and
+// another fragment joins the block just above it when it overlaps it
+// horizontally, at a line pitch and in a similar font size; a fragment
+// under two blocks (a line spanning columns) starts its own.
 func buildBlocks(frags []frag) []*block {
 	order := make([]*frag, 0, len(frags))
 	for i := range frags {
@@ -45,8 +48,15 @@ func buildBlocks(frags []frag) []*block {
 		}
 		return cmp.Compare(a.u0, b.u0)
 	})
+	tables := findTables(order)
+	for _, t := range tables {
+		t.caption = captionFor(t, order)
+	}
 	var blocks []*block
 	for _, f := range order {
+		if f.cell {
+			continue
+		}
 		var cand *block
 		n := 0
 		for i := len(blocks) - 1; i >= 0 && i >= len(blocks)-24; i-- {
@@ -73,6 +83,13 @@ func buildBlocks(frags []frag) []*block {
 		b := &block{}
 		b.add(f)
 		blocks = append(blocks, b)
+	}
+	for _, t := range tables {
+		tb := &block{table: t}
+		for _, f := range t.frags() {
+			tb.add(f)
+		}
+		blocks = append(blocks, tb)
 	}
 	return orderBlocks(blocks)
 }
@@ -160,6 +177,25 @@ type pageText struct {
 	endsOpen   bool // the last block is prose whose last line runs to the margin without ending a sentence
 	startSize  float32
 	endSize    float32
+	heads      []pageHead  // the page's headings, in text order
+	tables     []pageTable // the page's tables, in text order
+}
+
+// span is a byte range [start, end) of a page's text.
+type span [2]int
+
+// pageHead is a heading line (or lines) of a page.
+type pageHead struct {
+	span
+	key   styleKey
+	entry *outlineEntry // the outline item it matched, or nil
+}
+
+// pageTable is a table of a page: its rows' lines and its caption's.
+type pageTable struct {
+	caption span // zero if none
+	header  int  // the first header rows are column headings
+	rows    []span
 }
 
 // hyphenMark follows a line-end hyphen that may join a word broken across
@@ -169,28 +205,85 @@ const hyphenMark = '\x00'
 // renderPage writes the blocks of a page as text: lines of a paragraph
 // joined by spaces, paragraphs by blank lines, code and short lines by
 // single newlines.
+//
+// Headings and tables stand apart, a blank line before and after; a
+// table's rows are one line each.
 func renderPage(blocks []*block) pageText {
 	var pt pageText
 	var b strings.Builder
 	var prev *block
+	// the caption lines of the page's tables, and where each was written
+	plain := func(bl *block) bool { return bl.table == nil && bl.head == nil }
+	captions := map[*frag]span{}
 	for _, bl := range blocks {
-		text := renderBlock(bl)
+		if bl.table != nil && bl.table.caption != nil {
+			captions[bl.table.caption] = span{}
+		}
+	}
+	for _, bl := range blocks {
+		var text string
+		var rows [][2]int
+		var capLine *frag
+		line := span{-1, -1}
+		switch {
+		case bl.table != nil:
+			text, rows = bl.table.render()
+		case bl.head != nil:
+			// a heading set on several lines is one line of text
+			for _, l := range bl.lines {
+				text = joinCell(text, l.text())
+			}
+		default:
+			for _, l := range bl.lines {
+				if _, ok := captions[l]; ok {
+					capLine = l
+					break
+				}
+			}
+			text, line = renderBlock(bl, capLine)
+		}
 		if text == "" {
 			continue
 		}
 		if prev == nil {
 			first := bl.lines[0]
-			pt.startsOpen = !first.mono
+			pt.startsOpen = !first.mono && plain(bl)
 			pt.startSize = first.size
-		} else {
+		} else if plain(prev) && plain(bl) {
 			b.WriteString(joinSep(b.String(), text, blockOpen(prev, bl.lines[0]), prev.last().size, bl.lines[0]))
+		} else {
+			b.WriteString("\n\n")
 		}
+		at := b.Len()
 		b.WriteString(text)
+		switch {
+		case bl.head != nil:
+			pt.heads = append(pt.heads, pageHead{span: span{at, b.Len()}, key: bl.head.key, entry: bl.head.entry})
+		case bl.table != nil:
+			pg := pageTable{header: bl.table.header}
+			for _, r := range rows {
+				pg.rows = append(pg.rows, span{at + r[0], at + r[1]})
+			}
+			pt.tables = append(pt.tables, pg)
+		case capLine != nil && line[0] >= 0:
+			captions[capLine] = span{at + line[0], at + line[1]}
+		}
 		prev = bl
 	}
 	if prev != nil {
-		pt.endsOpen = blockOpen(prev, nil) && !endsSentence(b.String())
+		pt.endsOpen = plain(prev) && blockOpen(prev, nil) && !endsSentence(b.String())
 		pt.endSize = prev.last().size
+	}
+	// captions are matched to their tables once all are written
+	k := 0
+	for _, bl := range blocks {
+		if bl.table == nil || k >= len(pt.tables) {
+			continue
+		}
+		if c := bl.table.caption; c != nil {
+			pt.tables[k].caption = captions[c]
+		}
+		k++
 	}
 	pt.text = b.String()
 	return pt
@@ -229,9 +322,15 @@ func joinSep(before, after string, open bool, beforeSize float32, next *frag) st
 	return "\n\n"
 }
 
-func renderBlock(bl *block) string {
+// renderBlock writes a block's lines; it also returns where line want
+// (one of the block's lines, or nil) was written.
+func renderBlock(bl *block, want *frag) (string, span) {
+	at := span{-1, -1}
 	var b strings.Builder
-	pitch := medianPitch(bl)
+	pitch := bl.pitch
+	if pitch == 0 {
+		pitch = medianPitch(bl)
+	}
 	codeLeft := bl.u0 // left edge of the current run of typewriter lines
 	inline := false   // the previous line was a piece of code inside a sentence
 	for i, l := range bl.lines {
@@ -266,9 +365,12 @@ func renderBlock(bl *block) string {
 				text = strings.TrimSpace(text)
 			}
 		}
+		if l == want {
+			at = span{b.Len(), b.Len() + len(text)}
+		}
 		b.WriteString(text)
 	}
-	return b.String()
+	return b.String(), at
 }
 
 // inlineCode reports whether typewriter line l, after prose that does not

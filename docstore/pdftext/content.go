@@ -15,7 +15,7 @@ type glyph struct {
 	u0, u1, v, size float32
 	off, n          uint32 // text bytes in page.buf
 	rot             uint8
-	mono            bool
+	mono, bold      bool
 	space           bool // a word break comes before this glyph
 }
 
@@ -367,7 +367,7 @@ func (pc *pageContent) flushGlyph(start int, ox, oy, ex, ey float64, m matrix, f
 	pc.glyphs = append(pc.glyphs, glyph{
 		u0: float32(u0), u1: float32(u1), v: float32(v), size: float32(size),
 		off: uint32(start), n: uint32(len(pc.buf) - start),
-		rot: rot, mono: f.mono, space: pc.space,
+		rot: rot, mono: f.mono, bold: f.bold, space: pc.space,
 	})
 	pc.space = false
 }

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/citelens/citelens/docstore/structure"
 )
 
 const testdata = "../../testdata/pdf"
@@ -261,6 +263,8 @@ func FuzzExtract(f *testing.F) {
 		f.Add(flipped)
 	}
 	f.Add(pagesPDF(testFonts(), textLines("F1", 72, 700, "A small page.")))
+	f.Add(outlinePDF())
+	f.Add(objStmPDF(false))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		type out struct {
 			res *Result
@@ -287,7 +291,31 @@ func FuzzExtract(f *testing.F) {
 		if !utf8.ValidString(res.Text) {
 			t.Fatal("invalid UTF-8")
 		}
+		checkStructure(t, res)
 	})
+}
+
+// checkStructure fails unless the headings and table rows are spans of
+// the text, the headings in order and apart, each within one block.
+func checkStructure(t *testing.T, res *Result) {
+	t.Helper()
+	end := int32(-1)
+	for _, h := range res.Headings {
+		if !h.Span.Valid(len(res.Text)) || h.Span.Start < end || h.Level < 1 {
+			t.Fatalf("heading %+v after %d in a text of %d bytes", h, end, len(res.Text))
+		}
+		if s := res.Text[h.Span.Start:h.Span.End]; strings.TrimSpace(s) != s || strings.Contains(s, "\n\n") {
+			t.Fatalf("heading %q", s)
+		}
+		end = h.Span.End
+	}
+	for _, tb := range res.Tables {
+		for _, r := range append(append([]structure.Span{}, tb.Header...), tb.Rows...) {
+			if !r.Valid(len(res.Text)) || strings.Contains(res.Text[r.Start:r.End], "\n") {
+				t.Fatalf("table row %+v", r)
+			}
+		}
+	}
 }
 
 func TestArrayRefs(t *testing.T) {

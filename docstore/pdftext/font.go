@@ -35,6 +35,7 @@ type font struct {
 	cidToGID  []byte            // CIDToGIDMap stream; empty means identity
 
 	mono      bool    // fixed pitch: a typewriter font
+	bold      bool    // a bold or heavier weight
 	sizeScale float64 // glyph height relative to the font size (Type3 fonts differ)
 
 	work *docWork // the document's budget and stream cache, while loading
@@ -174,6 +175,7 @@ func loadSimple(f *font, v pdf.Value) {
 	desc := v.Key("FontDescriptor")
 	flags := desc.Key("Flags").Int64()
 	f.mono = flags&1 != 0 || monoName(f.name)
+	f.bold = boldFont(f.name, desc, flags)
 
 	// Base encoding.
 	var base [256]rune
@@ -331,6 +333,29 @@ func monoName(name string) bool {
 	return false
 }
 
+// boldNameRE matches the weight part of bold font names: "Bold",
+// "SemiBold", "Black", "Heavy", "Demi", URW's "Medi" (NimbusRomNo9L-Medi),
+// the Computer Modern, Latin Modern and EC bold fonts (CMBX12, CMB10,
+// CMSSBX10, LMRomanDemi10, ECBX1200), and the Berry names of TeX's
+// PostScript fonts (ptmb8r, phvbo8t: Times and Helvetica bold).
+var boldNameRE = regexp.MustCompile(`(?i)(bold|black|heavy|demi|-medi(ital)?$|-bd$|^(cm|lm)\w*bx|^cmb\d|^ecb[xi]|^p[a-z]{2}[bdhc][io]?\d[a-z])`)
+
+// boldFont reports whether a font is bold, from its name or its
+// descriptor: the ForceBold flag, a /FontWeight of 600 or more, or a stem
+// as thick as bold faces have (regular text faces stay below 100).
+func boldFont(name string, desc pdf.Value, flags int64) bool {
+	if boldNameRE.MatchString(name) {
+		return true
+	}
+	if flags&(1<<18) != 0 {
+		return true
+	}
+	if w := desc.Key("FontWeight").Float64(); w >= 600 {
+		return true
+	}
+	return desc.Key("StemV").Float64() >= 130
+}
+
 // equalWidths reports whether every glyph with a width has the same one.
 func equalWidths(f *font) bool {
 	var w float64
@@ -444,6 +469,7 @@ func loadType0(f *font, v pdf.Value) {
 	}
 	fd := desc.Key("FontDescriptor")
 	f.mono = fd.Key("Flags").Int64()&1 != 0 || monoName(f.name)
+	f.bold = boldFont(f.name, fd, fd.Key("Flags").Int64())
 	if dw := desc.Key("DW"); dw.Kind() == pdf.Integer || dw.Kind() == pdf.Real {
 		f.dw = dw.Float64() / 1000
 	}

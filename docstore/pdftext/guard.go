@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/citelens/citelens/docstore/textproc"
 )
 
 // The library sizes its cross-reference table from numbers in the file
@@ -145,7 +147,7 @@ func arrayRefs(s string) []string {
 	flush(len(s))
 	var out []string
 	for i := 0; i < len(atoms); i++ {
-		if i+2 < len(atoms) && atoms[i+2] == "R" && isDigits(atoms[i]) && isDigits(atoms[i+1]) {
+		if i+2 < len(atoms) && atoms[i+2] == "R" && textproc.IsDigits(atoms[i]) && textproc.IsDigits(atoms[i+1]) {
 			out = append(out, atoms[i]+" "+atoms[i+1])
 			i += 2
 			continue
@@ -153,18 +155,6 @@ func arrayRefs(s string) []string {
 		out = append(out, "")
 	}
 	return out
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 var objStmHeadRE = regexp.MustCompile(`/Type\s*/ObjStm\b`)
@@ -186,21 +176,9 @@ func checkObjStms(r io.ReaderAt, size int64) error {
 		return nil // encrypted streams cannot be inflated without the key
 	}
 	for _, loc := range objStmHeadRE.FindAllIndex(data, -1) {
-		rest := data[loc[1]:]
-		i := bytes.Index(rest, []byte("stream"))
-		if i < 0 || i > 4096 {
+		_, body, ok := streamData(data[loc[1]:])
+		if !ok {
 			continue
-		}
-		p := i + len("stream")
-		if p < len(rest) && rest[p] == '\r' {
-			p++
-		}
-		if p < len(rest) && rest[p] == '\n' {
-			p++
-		}
-		body := rest[p:]
-		if j := bytes.Index(body, []byte("endstream")); j >= 0 {
-			body = body[:j]
 		}
 		zr, err := zlib.NewReader(bytes.NewReader(body))
 		if err != nil {
@@ -212,6 +190,28 @@ func checkObjStms(r io.ReaderAt, size int64) error {
 		}
 	}
 	return nil
+}
+
+// streamData splits the bytes from inside a stream object's dictionary
+// on: the rest of the dictionary, and the stream's data up to
+// "endstream" (the /Length may be an indirect object, or wrong).
+func streamData(def []byte) (dict, body []byte, ok bool) {
+	i := bytes.Index(def, []byte("stream"))
+	if i < 0 || i > 4096 {
+		return nil, nil, false
+	}
+	p := i + len("stream")
+	if p < len(def) && def[p] == '\r' {
+		p++
+	}
+	if p < len(def) && def[p] == '\n' {
+		p++
+	}
+	body = def[p:]
+	if j := bytes.Index(body, []byte("endstream")); j >= 0 {
+		body = body[:j]
+	}
+	return def[:i], body, true
 }
 
 // hexOpenAtEnd reports whether data ends inside a hex string.

@@ -11,6 +11,7 @@ type word struct {
 	u0, u1, v, size float32
 	text            string
 	mono, n         int32 // glyphs in a typewriter font, all glyphs
+	bold            int32 // glyphs in a bold font or drawn twice (fake bold)
 }
 
 // frag is a line fragment: the words of one row of text up to a column
@@ -21,12 +22,20 @@ type frag struct {
 	size      float32 // dominant font size
 	top, bot  float32
 	mono      bool // mostly typewriter glyphs: code
+	bold      bool // mostly bold glyphs
 	drop      bool // a running header, footer or page number
+	cell      bool // a line of a table
 }
 
-func (f *frag) text() string {
+func (f *frag) text() string { return joinWords(f.words) }
+
+// joinWords is the words' text joined by spaces.
+func joinWords(ws []word) string {
+	if len(ws) == 1 {
+		return ws[0].text
+	}
 	var b strings.Builder
-	for i, w := range f.words {
+	for i, w := range ws {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
@@ -64,6 +73,9 @@ func buildWords(gs []glyph, buf []byte) []word {
 			size := max(last.size, g.size)
 			dv := abs32(g.v - last.v)
 			if dv < dupOverlap*size && abs32(g.u0-last.u0) < dupOverlap*size && string(text) == string(buf[last.off:last.off+last.n]) {
+				if w.bold < w.n {
+					w.bold++
+				}
 				continue // the same glyph drawn again (fake bold, shadow)
 			}
 			gap := g.u0 - last.u1
@@ -83,6 +95,9 @@ func buildWords(gs []glyph, buf []byte) []word {
 		w.n++
 		if g.mono {
 			w.mono++
+		}
+		if g.bold {
+			w.bold++
 		}
 		last = g
 	}
@@ -151,6 +166,7 @@ func mergeTouching(ws []word) []word {
 			p.u1 = max(p.u1, w.u1)
 			p.n += w.n
 			p.mono += w.mono
+			p.bold += w.bold
 			if w.size > p.size {
 				p.size, p.v = w.size, w.v
 			}
@@ -264,36 +280,49 @@ func findGutters(rows []*row, body float32) []gutter {
 }
 
 // proseBothSides reports whether the rows that have text on both sides of u
-// have, in the median, several words' width on each side.
+// have, in the median, several words' width on each side, and words rather
+// than figures: the columns of a table of figures are not columns of text.
 func proseBothSides(rows []*row, u, body float32) bool {
-	var left, right []float32
+	var left, right, leftFig, rightFig []float32
 	for _, r := range rows {
 		var l0, l1, r0, r1 float32
-		hasL, hasR := false, false
+		var nl, nr, fl, fr int
 		for _, w := range r.words {
 			if w.u1 <= u {
-				if !hasL {
+				if nl == 0 {
 					l0 = w.u0
 				}
-				l1, hasL = w.u1, true
+				l1 = w.u1
+				nl++
+				if isFigure(w.text) {
+					fl++
+				}
 			} else if w.u0 >= u {
-				if !hasR {
+				if nr == 0 {
 					r0 = w.u0
 				}
-				r1, hasR = w.u1, true
+				r1 = w.u1
+				nr++
+				if isFigure(w.text) {
+					fr++
+				}
 			}
 		}
-		if hasL && hasR {
+		if nl > 0 && nr > 0 {
 			left = append(left, l1-l0)
 			right = append(right, r1-r0)
+			leftFig = append(leftFig, float32(fl)/float32(nl))
+			rightFig = append(rightFig, float32(fr)/float32(nr))
 		}
 	}
 	if len(left) < 5 {
 		return false
 	}
-	slices.Sort(left)
-	slices.Sort(right)
-	return left[len(left)/2] >= 6*body && right[len(right)/2] >= 6*body
+	median := func(xs []float32) float32 {
+		slices.Sort(xs)
+		return xs[len(xs)/2]
+	}
+	return median(left) >= 6*body && median(right) >= 6*body && median(leftFig) < 0.6 && median(rightFig) < 0.6
 }
 
 func clampInt(x, lo, hi int) int { return max(lo, min(hi, x)) }
@@ -328,12 +357,13 @@ func buildFrags(rows []*row) []frag {
 func newFrag(ws []word) frag {
 	f := frag{words: ws, u0: ws[0].u0, u1: ws[0].u1}
 	sizes := map[float32]int{}
-	var mono, n int32
+	var mono, bold, n int32
 	var big word
 	for _, w := range ws {
 		f.u1 = max(f.u1, w.u1)
 		sizes[w.size] += len(w.text)
 		mono += w.mono
+		bold += w.bold
 		n += w.n
 		if w.size > big.size || w.size == big.size && len(w.text) > len(big.text) {
 			big = w
@@ -348,5 +378,19 @@ func newFrag(ws []word) frag {
 	f.v = big.v
 	f.top, f.bot = big.v-0.75*big.size, big.v+0.25*big.size
 	f.mono = n > 0 && float32(mono) >= 0.8*float32(n)
+	// A list's number may be set in the text face before a bold title,
+	// and code in a bold title in the typewriter face; a line whose first
+	// word is not bold is a sentence with words in bold.
+	nb, first := n, ws[0]
+	if len(ws) > 1 && first.bold == 0 && (itemStart(first.text) || sectionNumRE.MatchString(first.text+" ")) {
+		nb -= first.n
+		first = ws[1]
+	}
+	for _, w := range ws {
+		if w.mono == w.n && w.bold == 0 && nb > w.n {
+			nb -= w.n
+		}
+	}
+	f.bold = nb > 0 && float32(bold) >= 0.8*float32(nb) && 2*first.bold >= first.n
 	return f
 }

@@ -175,8 +175,8 @@ func TestUnterminatedHexString(t *testing.T) {
 	}
 }
 
-// Table rows keep their line breaks; a definition list's description runs
-// on under its first line.
+// Table rows keep their line breaks, cells padded to their columns; a
+// definition list's description runs on under its first line.
 func TestTableRowsAndDefinitions(t *testing.T) {
 	var b strings.Builder
 	for i, row := range [][3]string{{"Name", "Pages", "Producer"}, {"a.pdf", "12", "pdfTeX 1.40"}, {"b.pdf", "240", "Skia PDF"}} {
@@ -188,7 +188,7 @@ func TestTableRowsAndDefinitions(t *testing.T) {
 	b.WriteString("BT /F1 10 Tf 72 640 Td (FLIBS) Tj ET BT /F1 10 Tf 160 640 Td (A macro holding the libraries that are) Tj ET\n")
 	b.WriteString("BT /F1 10 Tf 160 628 Td (needed to link Fortran code.) Tj ET\n")
 	res := extractBytes(t, pagesPDF(testFonts(), b.String()))
-	want := "Name Pages Producer\na.pdf 12 pdfTeX 1.40\nb.pdf 240 Skia PDF\n\nFLIBS A macro holding the libraries that are needed to link Fortran code."
+	want := "Name   Pages  Producer\na.pdf  12     pdfTeX 1.40\nb.pdf  240    Skia PDF\n\nFLIBS A macro holding the libraries that are needed to link Fortran code."
 	if res.Text != want {
 		t.Errorf("got\n%q\nwant\n%q", res.Text, want)
 	}

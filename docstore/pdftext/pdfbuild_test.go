@@ -41,20 +41,29 @@ func (p *testPDF) bytes() []byte {
 	return b.Bytes()
 }
 
-// onePagePDF builds a PDF whose pages share the font dictionary fonts and
+// pagesPDF builds a PDF whose pages share the font dictionary fonts and
 // have the given content streams.
 func pagesPDF(fonts string, contents ...string) []byte {
 	p := &testPDF{}
 	p.add("<< /Type /Catalog /Pages 2 0 R >>")
-	p.add("") // the page tree, filled in below
+	p.addPages(fonts, contents...)
+	return p.bytes()
+}
+
+// addPages adds the page tree (which must be object 2) and a page for each
+// content stream, and returns the pages' object numbers.
+func (p *testPDF) addPages(fonts string, contents ...string) []int {
+	tree := p.add("") // filled in below
 	var kids string
+	var pages []int
 	for _, c := range contents {
 		cs := p.add(stream("", c))
-		pg := p.add(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font %s >> /Contents %d 0 R >>", fonts, cs))
+		pg := p.add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Resources << /Font %s >> /Contents %d 0 R >>", tree, fonts, cs))
 		kids += fmt.Sprintf("%d 0 R ", pg)
+		pages = append(pages, pg)
 	}
-	p.objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids, len(contents))
-	return p.bytes()
+	p.objs[tree-1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids, len(contents))
+	return pages
 }
 
 func extractBytes(t testing.TB, data []byte) *Result {

@@ -121,17 +121,24 @@ func topLevel(s string) string {
 			}
 			i = j
 			continue
-		case c == '<' && i+1 < len(b) && b[i+1] == '<', c == '[':
+		}
+		// A dictionary's brackets come in pairs ("<<", ">>"); a lone "<" or
+		// ">" is a hex string's or the reader's "<nil>".
+		double := (c == '<' || c == '>') && i+1 < len(b) && b[i+1] == c
+		switch {
+		case double && c == '<', c == '[':
 			depth++
-		case c == '>' && i+1 < len(b) && b[i+1] == '>', c == ']':
+		case double && c == '>', c == ']':
 			depth--
 		}
 		if depth > 1 {
 			b[i] = ' '
-			if c == '<' || c == '>' {
+			if double {
 				b[i+1] = ' '
 				i++
 			}
+		} else if double {
+			i++ // the pair's second bracket
 		}
 	}
 	return string(b)

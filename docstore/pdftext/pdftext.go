@@ -26,6 +26,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/ledongthuc/pdf"
 )
@@ -47,6 +48,23 @@ type Result struct {
 	// Warnings are problems that cost some text (a damaged page, a limit
 	// reached), one sentence each.
 	Warnings []string
+	// Headings are the section headings in Text, in text order, none
+	// overlapping. Each Span covers the heading's line exactly, without
+	// the newline after it; a heading set on up to three lines of the
+	// page is one line of Text, which stands apart: a blank line before
+	// and after it. Level is 1 for the top level: the outline depth
+	// where the outline names the heading, otherwise the rank of its type
+	// (larger first, bold before regular at one size), fitted to the
+	// outline's levels when the document has one. Source is
+	// structure.SourceOutline or structure.SourceStyle.
+	Headings []structure.Heading
+	// Tables are the tables found from the page geometry, in text order.
+	// Each row is one line of Text (Span without the newline), its cells
+	// in reading order, at least two spaces apart and padded to their
+	// columns; a row's wrapped cell lines are joined into it. Header holds
+	// the leading rows that are column headings, Rows the others; Caption
+	// is a "Table N…" line just above or below, or zero.
+	Tables []structure.Table
 }
 
 // workers is the number of pages interpreted at once.
@@ -144,6 +162,9 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 		}
 		return nil, 0, malformed(msg, file)
 	}
+	if flat := flatReader(r, size, rd.Trailer()); flat != nil {
+		rd = flat // packed objects are read without inflating their stream for each
+	}
 	res = &Result{Title: cleanTitle(rd.Trailer().Key("Info").Key("Title").Text())}
 	pages, err := walkPages(rd.Trailer().Key("Root").Key("Pages"))
 	if err != nil {
@@ -154,6 +175,9 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 
 	work := newDocWork(size)
 	work.file = file
+	// the outline is read while the pages are laid out
+	outline := make(chan []*outlineEntry, 1)
+	go func() { outline <- readOutline(ctx, rd, pages) }()
 	layouts, err := layoutPages(ctx, pages, work, progress)
 	if err != nil {
 		return nil, 0, err
@@ -180,7 +204,8 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 		}
 	}
 	unsure := dropRunning(edges)
-	texts := renderPages(layouts)
+	ol := <-outline
+	texts := renderPages(layouts, ol)
 	if hadText && allBlank(texts) {
 		// Every line repeats on other pages' edges: it is the text, not
 		// running heads.
@@ -191,7 +216,7 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 				}
 			}
 		}
-		texts = renderPages(layouts)
+		texts = renderPages(layouts, ol)
 		res.Warnings = append(res.Warnings, "every line repeats at the top or bottom of other pages; none was dropped as a running head")
 	} else if len(unsure) > 0 {
 		res.Warnings = append(res.Warnings, unsureWarning(unsure))
@@ -199,7 +224,9 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 	for i := range layouts {
 		layouts[i] = nil // free the pages' words
 	}
-	res.Text, res.PageStarts = assemble(texts)
+	var ends []pageEnd
+	res.Text, res.PageStarts, ends = assemble(texts)
+	res.Headings, res.Tables = placeStructure(texts, res.PageStarts, ends, res.Text)
 	if reason := work.exceeded(); reason != "" {
 		first := len(pages) - unread + 1
 		if strings.TrimSpace(res.Text) == "" {
@@ -217,22 +244,6 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 		return res, damaged, ErrNoText
 	}
 	return res, damaged, nil
-}
-
-// renderPages turns each page's fragments into its text, dropping what
-// dropRunning marked.
-func renderPages(layouts []*pageLayout) []pageText {
-	texts := make([]pageText, len(layouts))
-	for i, l := range layouts {
-		var parts []pageText
-		for _, g := range l.groups {
-			if t := renderPage(buildBlocks(g.frags)); t.text != "" {
-				parts = append(parts, t)
-			}
-		}
-		texts[i] = joinGroups(parts)
-	}
-	return texts
 }
 
 func allBlank(texts []pageText) bool {
@@ -293,7 +304,9 @@ func joinGroups(parts []pageText) pageText {
 	}
 	out := parts[0]
 	for _, p := range parts[1:] {
-		out.text += "\n\n" + p.text
+		out.text += "\n\n"
+		out.appendMarks(p, len(out.text))
+		out.text += p.text
 	}
 	out.endsOpen = false
 	return out
@@ -308,6 +321,7 @@ type pageRef struct {
 	// contents is the "id gen" of the page's Contents stream ("" for an
 	// array or a direct stream), under which the stream cache keeps it.
 	contents string
+	ref      string // "id gen" of the page object, when known
 }
 
 // walkPages lists the pages in order, bounded against cycles and hostile
@@ -319,6 +333,7 @@ func walkPages(root pdf.Value) ([]pageRef, error) {
 		box    []float64
 		rotate int
 		depth  int
+		ref    string
 	}
 	if root.Kind() != pdf.Dict {
 		return nil, errors.New("the document has no page tree")
@@ -358,17 +373,18 @@ func walkPages(root pdf.Value) ([]pageRef, error) {
 				refs = nil
 			}
 			for i := kids.Len() - 1; i >= 0; i-- {
+				ref := ""
 				if refs != nil && refs[i] != "" {
-					if seen[refs[i]] { // a cycle or a shared node
+					if ref = refs[i]; seen[ref] { // a cycle or a shared node
 						continue
 					}
-					seen[refs[i]] = true
+					seen[ref] = true
 				}
-				stack = append(stack, item{v: kids.Index(i), res: it.res, box: it.box, rotate: it.rotate, depth: it.depth + 1})
+				stack = append(stack, item{v: kids.Index(i), res: it.res, box: it.box, rotate: it.rotate, depth: it.depth + 1, ref: ref})
 			}
 			continue
 		}
-		pages = append(pages, pageRef{v: v, res: it.res, box: it.box, rotate: it.rotate})
+		pages = append(pages, pageRef{v: v, res: it.res, box: it.box, rotate: it.rotate, ref: it.ref})
 	}
 	if len(pages) == 0 {
 		return nil, errors.New("the document has no pages")
@@ -609,8 +625,9 @@ func turnFrag(f *frag, from, to uint8) frag {
 	for _, x := range f.words {
 		w.n += x.n
 		w.mono += x.mono
+		w.bold += x.bold
 	}
-	return frag{words: []word{w}, u0: u0, u1: u1, v: v1, size: f.size, top: v0, bot: v1, mono: f.mono}
+	return frag{words: []word{w}, u0: u0, u1: u1, v: v1, size: f.size, top: v0, bot: v1, mono: f.mono, bold: f.bold}
 }
 
 // rotation is the matrix that turns a page by its /Rotate (clockwise
@@ -629,17 +646,22 @@ func rotation(deg int) matrix {
 
 // assemble joins the pages' text, deciding the hyphens at line ends and
 // whether a sentence runs on across a page break, and records where each
-// page starts.
-func assemble(pages []pageText) (string, []int32) {
+// page starts and how its text ended up (to place its headings and
+// tables).
+func assemble(pages []pageText) (string, []int32, []pageEnd) {
 	vocab, compounds := vocabulary(pages)
 	var b strings.Builder
 	starts := make([]int32, len(pages))
+	ends := make([]pageEnd, len(pages))
 	var prev *pageText
+	prevEnd := &pageEnd{}
 	for i := range pages {
 		p := &pages[i]
-		text := resolveHyphens(p.text, vocab, compounds)
+		text, cuts := resolveHyphens(p.text, vocab, compounds)
+		ends[i].cuts = cuts
 		if text == "" {
 			starts[i] = int32(b.Len())
+			ends[i].end = starts[i]
 			continue
 		}
 		if prev != nil {
@@ -650,6 +672,7 @@ func assemble(pages []pageText) (string, []int32) {
 						s := strings.TrimSuffix(cur, "-")
 						b.Reset()
 						b.WriteString(s)
+						prevEnd.end = int32(b.Len())
 					}
 				} else {
 					b.WriteByte(' ')
@@ -660,9 +683,10 @@ func assemble(pages []pageText) (string, []int32) {
 		}
 		starts[i] = int32(b.Len())
 		b.WriteString(text)
-		prev = p
+		ends[i].end = int32(b.Len())
+		prev, prevEnd = p, &ends[i]
 	}
-	return b.String(), starts
+	return b.String(), starts, ends
 }
 
 // vocabulary counts the words of the text (lower case, letters only) and
@@ -709,12 +733,15 @@ func isLetter(r rune) bool {
 }
 
 // resolveHyphens decides each "-" + hyphenMark: a hyphen that only broke a
-// word across lines goes, a compound's hyphen stays.
-func resolveHyphens(s string, vocab, compounds map[string]int) string {
+// word across lines goes, a compound's hyphen stays. It also returns the
+// offsets in s of the bytes it removed, in order.
+func resolveHyphens(s string, vocab, compounds map[string]int) (string, []int32) {
 	if !strings.ContainsRune(s, hyphenMark) {
-		return s
+		return s, nil
 	}
 	var b strings.Builder
+	var cuts []int32
+	off := 0 // offset in the original s of what is left of it
 	for {
 		i := strings.IndexByte(s, hyphenMark)
 		if i < 0 {
@@ -724,11 +751,14 @@ func resolveHyphens(s string, vocab, compounds map[string]int) string {
 		before, after := s[:i], s[i+1:]
 		if strings.HasSuffix(before, "-") && !keepHyphen(lastWord(before[:len(before)-1]), firstWord(after), vocab, compounds) {
 			before = before[:len(before)-1]
+			cuts = append(cuts, int32(off+i-1))
 		}
+		cuts = append(cuts, int32(off+i))
 		b.WriteString(before)
 		s = after
+		off += i + 1
 	}
-	return b.String()
+	return b.String(), cuts
 }
 
 // keepHyphen reports whether "pre-" at a line end and "suf" on the next

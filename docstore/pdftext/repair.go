@@ -53,29 +53,8 @@ func repairXref(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
 	// No file holds more objects than a few per byte; a bigger id is a
 	// damaged number that would make the library allocate a huge table.
 	idLimit := uint64(min(int64(maxXrefObjects), 4*size+1000))
-	entries := map[uint32]xrefEntry{}
-	var maxID uint32
-	var streams []uint32
-	root, info := "", ""
-	for _, m := range objDefRE.FindAllSubmatchIndex(data, -1) {
-		if m[0] > 0 && !isWS(data[m[0]-1]) && !bytes.ContainsRune([]byte("<>[]()/%"), rune(data[m[0]-1])) {
-			continue // digits inside a larger token
-		}
-		id, err := strconv.ParseUint(string(data[m[2]:m[3]]), 10, 32)
-		if err != nil || id == 0 || id > idLimit {
-			continue
-		}
-		gen, _ := strconv.ParseUint(string(data[m[4]:m[5]]), 10, 16)
-		entries[uint32(id)] = xrefEntry{typ: 1, gen: uint16(gen), off: int64(m[0])}
-		maxID = max(maxID, uint32(id))
-		head := data[m[1]:min(len(data), m[1]+400)]
-		if objStmRE.Match(head) {
-			streams = append(streams, uint32(id))
-		}
-		if catalogRE.Match(head) {
-			root = fmt.Sprintf("%d %d R", id, gen)
-		}
-	}
+	entries, maxID, streams, root := scanObjects(data, idLimit)
+	info := ""
 	// the trailer's own /Root and /Info, when they name existing objects
 	if ms := rootRE.FindAllSubmatch(data, -1); len(ms) > 0 {
 		m := ms[len(ms)-1]
@@ -93,31 +72,9 @@ func repairXref(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
 		return nil, 0, fmt.Errorf("no objects found")
 	}
 	build := func(root string, extra string) []byte {
-		n := maxID + 1 // the new cross-reference stream is object n
-		off := int64(len(data)) + 1
-		var tbl bytes.Buffer
-		for id := uint32(0); id <= n; id++ {
-			e := entries[id]
-			if id == n {
-				e = xrefEntry{typ: 1, off: off}
-			}
-			var row [7]byte
-			row[0] = e.typ
-			switch e.typ {
-			case 1:
-				binary.BigEndian.PutUint32(row[1:], uint32(e.off))
-				binary.BigEndian.PutUint16(row[5:], e.gen)
-			case 2:
-				binary.BigEndian.PutUint32(row[1:], e.stream)
-				binary.BigEndian.PutUint16(row[5:], uint16(e.index))
-			}
-			tbl.Write(row[:])
-		}
 		var b bytes.Buffer
 		b.Write(data)
-		fmt.Fprintf(&b, "\n%d 0 obj\n<</Type /XRef /Size %d /W [1 4 2] /Root %s%s%s /Length %d>>\nstream\n", n, n+1, root, info, extra, tbl.Len())
-		b.Write(tbl.Bytes())
-		fmt.Fprintf(&b, "\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", off)
+		appendXref(&b, entries, maxID, root, info+extra)
 		return b.Bytes()
 	}
 	if root == "" {
@@ -144,6 +101,117 @@ func repairXref(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
 		}
 	}
 	return bytes.NewReader(out), int64(len(out)), nil
+}
+
+// scanObjects finds the objects defined in data ("N G obj", the last
+// definition of an id winning), the object streams among them and a
+// catalog ("id gen R", or "").
+func scanObjects(data []byte, idLimit uint64) (entries map[uint32]xrefEntry, maxID uint32, streams []uint32, root string) {
+	entries = map[uint32]xrefEntry{}
+	for at := 0; ; {
+		k := bytes.Index(data[at:], []byte("obj"))
+		if k < 0 {
+			break
+		}
+		k += at
+		at = k + 3
+		start, id, gen, ok := objDef(data, k)
+		if !ok || id == 0 || id > idLimit {
+			continue
+		}
+		entries[uint32(id)] = xrefEntry{typ: 1, gen: uint16(gen), off: int64(start)}
+		maxID = max(maxID, uint32(id))
+		// the start of the object's dictionary, not the next object's
+		head := data[k+3 : min(len(data), k+3+400)]
+		for _, end := range []string{"endobj", "stream"} {
+			if e := bytes.Index(head, []byte(end)); e >= 0 {
+				head = head[:e]
+			}
+		}
+		if objStmRE.Match(head) {
+			streams = append(streams, uint32(id))
+		}
+		if catalogRE.Match(head) {
+			root = fmt.Sprintf("%d %d R", id, gen)
+		}
+	}
+	return entries, maxID, streams, root
+}
+
+// objDef reads the "N G" before the keyword "obj" at k: where N starts,
+// and the numbers; ok is false when "obj" at k does not end such a
+// definition.
+func objDef(data []byte, k int) (start int, id, gen uint64, ok bool) {
+	if k+3 < len(data) {
+		if c := data[k+3]; c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			return 0, 0, 0, false // a longer word
+		}
+	}
+	// back over white space, the generation, white space, the number
+	digits := func(end int) int {
+		i := end
+		for i > 0 && end-i < 10 && data[i-1] >= '0' && data[i-1] <= '9' {
+			i--
+		}
+		return i
+	}
+	spaces := func(end int) int {
+		i := end
+		for i > 0 && isWS(data[i-1]) && data[i-1] != 0 {
+			i--
+		}
+		return i
+	}
+	g1 := spaces(k)
+	g0 := digits(g1)
+	n1 := spaces(g0)
+	n0 := digits(n1)
+	if g1 == k || g0 == g1 || g1-g0 > 5 || n1 == g0 || n0 == n1 {
+		return 0, 0, 0, false
+	}
+	if n0 > 0 && !isWS(data[n0-1]) && !bytes.ContainsRune([]byte("<>[]()/%"), rune(data[n0-1])) {
+		return 0, 0, 0, false // digits inside a larger token
+	}
+	id, err1 := strconv.ParseUint(string(data[n0:n1]), 10, 32)
+	gen, err2 := strconv.ParseUint(string(data[g0:g1]), 10, 16)
+	if err1 != nil || err2 != nil {
+		return 0, 0, 0, false
+	}
+	return n0, id, gen, true
+}
+
+// appendXref ends the file in b with a cross-reference stream listing
+// entries (ids up to maxID), and a trailer naming root and carrying extra.
+func appendXref(b *bytes.Buffer, entries map[uint32]xrefEntry, maxID uint32, root, extra string) {
+	appendXrefAt(b, 0, entries, maxID, root, extra)
+}
+
+// appendXrefAt is appendXref for b holding the end of a file, from offset
+// base on.
+func appendXrefAt(b *bytes.Buffer, base int64, entries map[uint32]xrefEntry, maxID uint32, root, extra string) {
+	n := maxID + 1 // the new cross-reference stream is object n
+	off := base + int64(b.Len()) + 1
+	var tbl bytes.Buffer
+	for id := uint32(0); id <= n; id++ {
+		e := entries[id]
+		if id == n {
+			e = xrefEntry{typ: 1, off: off}
+		}
+		var row [7]byte
+		row[0] = e.typ
+		switch e.typ {
+		case 1:
+			binary.BigEndian.PutUint32(row[1:], uint32(e.off))
+			binary.BigEndian.PutUint16(row[5:], e.gen)
+		case 2:
+			binary.BigEndian.PutUint32(row[1:], e.stream)
+			binary.BigEndian.PutUint16(row[5:], uint16(e.index))
+		}
+		tbl.Write(row[:])
+	}
+	fmt.Fprintf(b, "\n%d 0 obj\n<</Type /XRef /Size %d /W [1 4 2] /Root %s%s /Length %d>>\nstream\n", n, n+1, root, extra, tbl.Len())
+	b.Write(tbl.Bytes())
+	fmt.Fprintf(b, "\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", off)
 }
 
 // listObjStm adds the objects packed in object stream strm (object sid)

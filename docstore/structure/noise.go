@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/citelens/citelens/docstore/textproc"
 )
 
 // spanSet is a sorted list of non-overlapping spans.
@@ -168,24 +170,12 @@ func isPageNumber(t string) bool {
 		t = strings.TrimSpace(t[5:])
 	}
 	if a, b, ok := strings.Cut(t, " of "); ok {
-		return allDigits(a) && allDigits(b)
+		return textproc.IsDigits(a) && textproc.IsDigits(b)
 	}
-	if allDigits(t) {
+	if textproc.IsDigits(t) {
 		return len(t) <= 4
 	}
 	return len(t) <= 6 && t != "" && strings.Trim(t, "ivxlc") == ""
-}
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // isContentsLine reads a table-of-contents or index line: a run of dot

@@ -133,3 +133,13 @@ func IsCamel(w string) bool {
 	}
 	return false
 }
+
+// IsDigits reports whether s is one or more ASCII digits.
+func IsDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}

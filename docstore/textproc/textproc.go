@@ -215,21 +215,49 @@ func stemmable(w string) bool {
 // tokenizers spend roughly one on each). Chunk sizes and context budgets are
 // counted with it, so they are estimates too, typically within 15%.
 func EstimateTokens(text string) int {
-	other, cjk := 0, 0
+	var c TokenCounter
+	c.Write(text)
+	return c.Tokens()
+}
+
+// TokenCounter is EstimateTokens over text that arrives in pieces: a
+// character cut between two pieces counts as if whole.
+type TokenCounter struct {
+	other, cjk int
+	partial    []byte // a character cut at the end of the last piece
+}
+
+// Write counts the next piece.
+func (c *TokenCounter) Write(text string) {
+	if len(c.partial) > 0 {
+		text = string(c.partial) + text
+		c.partial = c.partial[:0]
+	}
 	for i := 0; i < len(text); {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			other++
+		if text[i] < utf8.RuneSelf {
+			c.other++
 			i++
 			continue
 		}
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if IsCJK(r) {
-			cjk++
-		} else {
-			other += n
+		if !utf8.FullRuneInString(text[i:]) {
+			c.partial = append(c.partial, text[i:]...)
+			return
 		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		c.count(r, n)
 		i += n
 	}
-	return (other+3)/4 + cjk
+}
+
+func (c *TokenCounter) count(r rune, n int) {
+	if IsCJK(r) {
+		c.cjk++
+	} else {
+		c.other += n
+	}
+}
+
+// Tokens is the estimate of everything written so far.
+func (c *TokenCounter) Tokens() int {
+	return (c.other+len(c.partial)+3)/4 + c.cjk
 }

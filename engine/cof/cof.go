@@ -81,12 +81,32 @@ type job struct {
 // answer runs the three steps.
 func answer(ctx context.Context, rt *engine.Runtime) error {
 	o := rt.Options()
-	j := &job{rt: rt, k: o.Int("k"), lMax: o.Int("l_max"), keep: o.Int("max_citations"), parallel: o.Int("parallel"),
-		verified: citations.Answer{Question: rt.Question()}}
+	j := newJob(rt, o.Int("k"), o.Int("l_max"), o.Int("max_citations"), o.Int("parallel"))
 	draft, err := j.draft(ctx)
 	if err != nil {
 		return err
 	}
+	return j.cite(ctx, draft)
+}
+
+// Cite adds citations to an answer written without them, with steps 2 and
+// 3 and the paper's settings (k = 40, l_max = 10, three citations per
+// statement): the repair the other strategies offer (their repair option,
+// generate.Repair) when the model ignores the citation format. It costs
+// one model call for the chunk-level citations and one per statement
+// that cites chunks, and reports the statements to rt.
+func Cite(ctx context.Context, rt *engine.Runtime, answer string) error {
+	rt.Stage("the model ignored the citation format: citing its answer as CoF does (a model call for chunk-level citations, then one per statement that cites chunks)")
+	return newJob(rt, DefaultK, DefaultLMax, DefaultCite, DefaultParallel).cite(ctx, answer)
+}
+
+func newJob(rt *engine.Runtime, k, lMax, keep, parallel int) *job {
+	return &job{rt: rt, k: k, lMax: lMax, keep: keep, parallel: parallel, verified: citations.Answer{Question: rt.Question()}}
+}
+
+// cite runs steps 2 and 3 over draft, the model's plain answer.
+func (j *job) cite(ctx context.Context, draft string) error {
+	rt := j.rt
 	sentences := splitSentences(draft)
 	if len(sentences) == 0 {
 		rt.Warn("the model's answer was empty")
@@ -162,7 +182,7 @@ func (j *job) draft(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if fit.Trimmed {
-		rt.Warn(fit.Warning(rt.Env().Config.ContextWindow))
+		rt.Warn(fit.Warning(rt.ModelConfig().ContextWindow))
 		if fit.Shown == 0 && fit.Total > 0 {
 			return "", generate.NoRoom(cfg, "the documents")
 		}

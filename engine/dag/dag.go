@@ -36,6 +36,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/cof"
 	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
@@ -304,6 +305,7 @@ func (r *run) answer(ctx context.Context) error {
 	res, err := generate.Run(ctx, r.rt, generate.Request{
 		Question: finalQuestion(r.rt.Question(), r.plan.Steps, num), JudgeAgainst: r.rt.Question(),
 		Numbering: num, Format: r.format, Resolve: citations.ResolveOptions{MaxCitations: r.keep},
+		Repair: generate.Repair(r.rt, cof.Cite),
 	})
 	if err != nil && len(res.Statements) == 0 {
 		r.factsAsAnswer("the answer was cut off before its first statement: the statements are the facts found for the sub-questions")

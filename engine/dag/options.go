@@ -33,4 +33,5 @@ var options = engine.Options{
 	{Name: "chunk_words", Kind: engine.Int, Min: MinChunkWords, Max: MaxChunkWords, Default: fmt.Sprint(DefaultChunkWords), Help: "words per chunk, cut at sentence ends"},
 	generate.FormatOption,
 	generate.MaxCitations("0", "the final prompt shows only the facts' sentences, so there is nothing to over-cite"),
+	generate.RepairOption,
 }

@@ -38,13 +38,13 @@ const maxSubQuestion = 300
 
 // parsePlan reads the planner's reply. The first line labelled as a
 // sub-question or a final answer decides, whatever the model wrote around
-// it (markdown emphasis, list markers, a repeated "Fact:" line, a
-// reasoning model's <think> block). A reply with no such label is a
+// it (markdown emphasis, list markers, a repeated "Fact:" line; a
+// reasoning model's <think> block the Caller has taken out). A reply with no such label is a
 // sub-question when its first line asks one, and otherwise the model
 // answering, which stops the steps; so does an empty reply, since there is
 // no sub-question to look up.
 func parsePlan(text string) planReply {
-	lines := strings.Split(stripThink(text), "\n")
+	lines := strings.Split(text, "\n")
 	first := ""
 	for i, raw := range lines {
 		line := cleanLine(raw)
@@ -138,30 +138,6 @@ func cleanLine(s string) string {
 	return s
 }
 
-// stripThink drops a reasoning model's <think>…</think> blocks; an
-// unclosed one runs to the end.
-func stripThink(s string) string {
-	low := textproc.ASCIILower(s)
-	if !strings.Contains(low, "<think>") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; ; {
-		j := strings.Index(low[i:], "<think>")
-		if j < 0 {
-			b.WriteString(s[i:])
-			break
-		}
-		b.WriteString(s[i : i+j])
-		k := strings.Index(low[i+j:], "</think>")
-		if k < 0 {
-			break
-		}
-		i += j + k + len("</think>")
-	}
-	return b.String()
-}
-
 // shorten cuts s to at most n bytes at a word boundary, without splitting a
 // character.
 func shorten(s string, n int) string {
@@ -208,7 +184,7 @@ type parsedFact struct {
 // that the reference lacks the answer; the step says so.
 func parseFact(text string, n *citations.Numbering, sub string) parsedFact {
 	s := citations.NewStream(n, sub, citations.ResolveOptions{})
-	sts := s.Write(stripThink(text))
+	sts := s.Write(text)
 	sts = append(sts, s.Close()...)
 	var f parsedFact
 	var texts []string

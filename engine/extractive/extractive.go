@@ -52,7 +52,7 @@ const Name = "extractive"
 const (
 	// StopRatio: without "k", sentences scoring below this share of the
 	// best one are left out.
-	StopRatio = 0.4
+	StopRatio = 0.35
 	// MaxStatements caps an auto-stopped answer.
 	MaxStatements = 8
 )

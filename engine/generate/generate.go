@@ -27,6 +27,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
@@ -54,6 +55,12 @@ type Request struct {
 	// for a strategy that decides afterwards whether the answer stands
 	// (okra-precise) and reports them itself.
 	Hold bool
+	// Repair, when set (Repair(rt, cof.Cite) for the repair option), is
+	// given the model's answer when it ignored the citation format
+	// altogether — no <statement>, no citation anywhere — and cites it
+	// afterwards, reporting the statements itself. The statements are
+	// then held until the answer is complete. Not with Hold.
+	Repair func(ctx context.Context, answer string) error
 	// Model overrides the client's model; MaxTokens and Temperature
 	// override the configuration's when set.
 	Model       string
@@ -95,6 +102,10 @@ type Result struct {
 	// FinishReason is the server's: "stop", or "length" when the answer
 	// hit the output limit (the Caller has warned about it).
 	FinishReason string
+	// Repaired reports that the model ignored the citation format and
+	// Request.Repair cited its answer: Statements are the uncited ones it
+	// replaced.
+	Repaired bool
 }
 
 // Run asks req's question of the answer's model (rt.Model) and streams
@@ -125,10 +136,11 @@ func Run(ctx context.Context, rt *engine.Runtime, req Request) (*Result, error) 
 		judged = req.JudgeAgainst
 	}
 	cs := citations.NewStream(req.Numbering, judged, req.Resolve)
+	repair := req.Repair != nil && !req.Hold
 	add := func(sts []citations.Statement) {
 		for _, st := range sts {
 			res.Statements = append(res.Statements, st)
-			if !req.Hold {
+			if !req.Hold && !repair {
 				rt.Statement(st)
 			}
 		}
@@ -143,7 +155,30 @@ func Run(ctx context.Context, rt *engine.Runtime, req Request) (*Result, error) 
 	if reply.Model != "" {
 		res.Model = reply.Model
 	}
+	if repair {
+		if err == nil && ignoredFormat(res) {
+			res.Repaired = true
+			return res, req.Repair(ctx, res.Text)
+		}
+		for _, st := range res.Statements {
+			rt.Statement(st)
+		}
+	}
 	return res, err
+}
+
+// ignoredFormat reports an answer written without LongCite's format: not
+// one <statement> tag, not one citation read.
+func ignoredFormat(res *Result) bool {
+	if len(res.Statements) == 0 || strings.Contains(strings.ToLower(res.Text), "<statement") {
+		return false
+	}
+	for _, st := range res.Statements {
+		if len(st.Citations) > 0 || len(st.Warnings) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // ErrNoRoom means the model's context is too small for a prompt's

@@ -1,6 +1,8 @@
 package generate
 
 import (
+	"context"
+
 	"github.com/citelens/citelens/engine"
 )
 
@@ -37,4 +39,20 @@ func FormatOf(v engine.Values, model string) Format {
 		return Format(f)
 	}
 	return DefaultFormat(model)
+}
+
+// RepairOption declares repair: when the model ignores the citation
+// format altogether, its answer is cited afterwards CoF-style (Request
+// .Repair).
+var RepairOption = engine.Option{Name: "repair", Kind: engine.Bool, Default: "no",
+	Help: "when the model ignores the citation format, cite its answer afterwards as CoF does (one more model call, plus one per statement that cites chunks); the statements then show once the answer is complete"}
+
+// Repair is a Request's Repair when the answer's repair option is set:
+// cite, given the runtime and the model's plain answer (cof.Cite); nil
+// when it is not set. The strategy declares RepairOption.
+func Repair(rt *engine.Runtime, cite func(context.Context, *engine.Runtime, string) error) func(context.Context, string) error {
+	if !rt.Options().Bool("repair") {
+		return nil
+	}
+	return func(ctx context.Context, text string) error { return cite(ctx, rt, text) }
 }

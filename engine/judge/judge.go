@@ -309,10 +309,13 @@ func (j *Judge) ask(ctx context.Context, prompt string) (string, llm.Usage, erro
 		if err != nil {
 			return "", total, err
 		}
-		if rating, ok := Rating(reply.Text); ok {
+		// A reasoning judge may write ratings while it thinks: only its
+		// answer counts.
+		text, _, _ := llm.SplitReasoning(reply.Text)
+		if rating, ok := Rating(text); ok {
 			return rating, total, nil
 		}
-		last = reply.Text
+		last = text
 	}
 	return "", total, fmt.Errorf("%w after %d tries; the last reply was %q", ErrUnreadable, j.opt.Tries, textproc.Clip(last, 120))
 }

@@ -157,14 +157,16 @@ type Stream struct {
 	cancel context.CancelFunc
 	opened bool // a stream was opened at least once
 
-	text    strings.Builder
-	cur     string
-	finish  string
-	model   string
-	usage   *openai.Usage
-	retries int
-	err     error
-	done    bool
+	text      strings.Builder
+	reasoning strings.Builder
+	cur       string
+	curReason string
+	finish    string
+	model     string
+	usage     *openai.Usage
+	retries   int
+	err       error
+	done      bool
 }
 
 // ChatStream starts a streaming chat answer. Errors, including bad requests,
@@ -206,12 +208,15 @@ func (s *Stream) Next() bool {
 			e.Retries = s.retries
 			e.Received = s.text.Len()
 			s.closeAttempt()
-			if s.text.Len() == 0 || s.restart {
+			// Reasoning passed on counts as shown: starting over would
+			// show it twice.
+			if s.text.Len()+s.reasoning.Len() == 0 || s.restart {
 				if wait, ok := s.c.backoff(e, s.retries, nil); ok {
 					if !s.pause(e, wait) {
 						return false
 					}
 					s.text.Reset()
+					s.reasoning.Reset()
 					s.finish, s.usage = "", nil
 					continue
 				}
@@ -225,7 +230,7 @@ func (s *Stream) Next() bool {
 		if resp.Model != "" {
 			s.model = resp.Model
 		}
-		delta := ""
+		delta, reasoning := "", ""
 		for _, ch := range resp.Choices {
 			if ch.Index != 0 {
 				continue
@@ -234,12 +239,14 @@ func (s *Stream) Next() bool {
 				s.finish = string(ch.FinishReason)
 			}
 			delta += ch.Delta.Content
+			reasoning += ch.Delta.ReasoningContent
 		}
-		if delta == "" {
+		if delta == "" && reasoning == "" {
 			continue
 		}
 		s.text.WriteString(delta)
-		s.cur = delta
+		s.reasoning.WriteString(reasoning)
+		s.cur, s.curReason = delta, reasoning
 		return true
 	}
 }
@@ -282,7 +289,7 @@ func (s *Stream) pause(e *Error, wait time.Duration) bool {
 }
 
 func (s *Stream) end(err error) {
-	s.done, s.err, s.cur = true, err, ""
+	s.done, s.err, s.cur, s.curReason = true, err, "", ""
 	s.closeAttempt()
 }
 
@@ -297,11 +304,22 @@ func (s *Stream) closeAttempt() {
 	}
 }
 
-// Current is the delta Next just advanced to.
+// Current is the delta of answer text Next just advanced to; "" when the
+// delta held only reasoning (CurrentReasoning).
 func (s *Stream) Current() string { return s.cur }
+
+// CurrentReasoning is the reasoning in the delta Next just advanced to: a
+// reasoning model's thinking that the server sends apart from the answer
+// (the delta's reasoning_content, as vLLM with a reasoning parser,
+// llama.cpp's server and DeepSeek's API send it). Text never holds it.
+func (s *Stream) CurrentReasoning() string { return s.curReason }
 
 // Text is the whole answer so far: every delta delivered.
 func (s *Stream) Text() string { return s.text.String() }
+
+// Reasoning is all the reasoning the server sent apart from the answer so
+// far (see CurrentReasoning).
+func (s *Stream) Reasoning() string { return s.reasoning.String() }
 
 // Err is why the stream stopped early, or nil if it finished (or has not).
 func (s *Stream) Err() error { return s.err }
@@ -339,14 +357,17 @@ func (s *Stream) Usage() Usage {
 		return u
 	}
 	u.PromptTokens = EstimatePromptTokens(s.msgs)
-	u.CompletionTokens = textproc.EstimateTokens(s.text.String())
+	u.CompletionTokens = textproc.EstimateTokens(s.text.String()) + textproc.EstimateTokens(s.reasoning.String())
 	u.Estimated = true
 	return u
 }
 
 // Reply is a finished (or failed) non-streaming answer.
 type Reply struct {
-	Text         string
+	Text string
+	// Reasoning is what the server sent apart from the answer as the
+	// model's reasoning (reasoning_content), "" when it sent none.
+	Reasoning    string
 	FinishReason string
 	Model        string
 	Usage        Usage
@@ -357,13 +378,28 @@ type Reply struct {
 // shown, a stream dropped mid-answer is retried from the start like any other
 // failure. On error, Text holds what the last attempt received.
 func (c *Client) Chat(ctx context.Context, req ChatRequest) (Reply, error) {
-	s := c.ChatStream(ctx, req)
-	s.restart = true
+	s := c.ReadChat(ctx, req)
 	defer s.Close()
 	for s.Next() {
 	}
+	return s.Reply(), s.Err()
+}
+
+// ReadChat starts a chat answer that the caller reads piece by piece but
+// shows to no one until it is complete (Chat reads one whole). Since
+// nothing has been shown, a stream dropped mid-answer is retried from the
+// start like any other failure, and Text starts again empty.
+func (c *Client) ReadChat(ctx context.Context, req ChatRequest) *Stream {
+	s := c.ChatStream(ctx, req)
+	s.restart = true
+	return s
+}
+
+// Reply is the answer so far as a Reply: the whole of it once Next has
+// returned false.
+func (s *Stream) Reply() Reply {
 	return Reply{
-		Text: s.Text(), FinishReason: s.FinishReason(), Model: s.Model(),
+		Text: s.Text(), Reasoning: s.Reasoning(), FinishReason: s.FinishReason(), Model: s.Model(),
 		Usage: s.Usage(), Retries: s.Retries(),
-	}, s.Err()
+	}
 }

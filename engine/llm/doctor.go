@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/internal/config"
 )
 
@@ -56,7 +58,7 @@ func Doctor(ctx context.Context, cfg config.Config, cfgErr error, opts ...Option
 		d = append(d, Check{Name: name, Status: status, Detail: detail, Fix: fix})
 	}
 	skipRest := func(why string) {
-		for _, name := range []string{"endpoint", "model", "streaming", "embeddings", "reranker"} {
+		for _, name := range []string{"endpoint", "model", "streaming", "context", "embeddings", "reranker"} {
 			if !slices.ContainsFunc(d, func(c Check) bool { return c.Name == name }) {
 				add(name, CheckSkip, why, "")
 			}
@@ -145,6 +147,7 @@ func Doctor(ctx context.Context, cfg config.Config, cfgErr error, opts ...Option
 
 	if modelOK {
 		d = append(d, checkStreaming(ctx, c))
+		d = append(d, checkContext(cfg, c.Server(ctx)))
 	} else {
 		add("streaming", CheckSkip, "the model is not served", "")
 	}
@@ -239,3 +242,82 @@ func checkStreaming(ctx context.Context, c *Client) Check {
 	return Check{"streaming", CheckOK, fmt.Sprintf("%s streamed %d %s, the first after %s; %s",
 		c.cfg.Model, n, plural(n, "chunk", "chunks"), first.Round(time.Millisecond), usage), ""}
 }
+
+// checkContext says what context window the server gives the model, as
+// the answers will use it (engine.Env.AnswerConfig).
+func checkContext(cfg config.Config, s Server) Check {
+	kind := "the server"
+	if s.Kind != "" {
+		kind = s.Kind
+	}
+	tok := ""
+	if s.Tokenizer {
+		tok = "; it counts tokens for citelens (/tokenize)"
+	}
+	set := cfg.Sources["context_window"]
+	explicit := set != "" && set != "default"
+	switch {
+	case s.Window > 0 && explicit && s.Window < cfg.ContextWindow:
+		return Check{"context", CheckWarn, fmt.Sprintf("%s gives %s a context window of %s tokens (%s), smaller than context_window = %s; answers are fitted to %s%s",
+			kind, s.Model, textproc.Thousands(s.Window), s.Source, textproc.Thousands(cfg.ContextWindow), textproc.Thousands(s.Window), tok),
+			fmt.Sprintf("Set context_window = %d in %s, or %s.", s.Window, cfg.Path, s.Fix(cfg.ContextWindow))}
+	case s.Window > 0:
+		used := s.Window
+		if explicit {
+			used = cfg.ContextWindow
+		}
+		return Check{"context", CheckOK, fmt.Sprintf("%s gives %s a context window of %s tokens (%s); answers are fitted to %s%s",
+			kind, s.Model, textproc.Thousands(s.Window), s.Source, textproc.Thousands(used), tok), ""}
+	case s.Kind == KindOllama && !explicit:
+		return Check{"context", CheckWarn, fmt.Sprintf("Ollama does not say the context window of %s until the model is loaded (its own is %s tokens); answers assume Ollama's default of %s",
+			s.Model, textproc.Thousands(s.Trained), textproc.Thousands(OllamaDefaultWindow)),
+			"Run `citelens doctor --probe` to measure the window; if the server runs with OLLAMA_CONTEXT_LENGTH, set context_window to match."}
+	case s.Kind == KindOllama:
+		return Check{"context", CheckWarn, fmt.Sprintf("Ollama does not say the context window of %s until the model is loaded; answers use context_window = %s, and Ollama cuts longer prompts silently",
+			s.Model, textproc.Thousands(cfg.ContextWindow)), "Run `citelens doctor --probe` to check that Ollama gives the model that much."}
+	}
+	return Check{"context", CheckOK, fmt.Sprintf("%s does not say its context window; answers use context_window = %s tokens (%s)",
+		kind, textproc.Thousands(cfg.ContextWindow), cmp.Or(set, "default")), ""}
+}
+
+// ProbeContext is `citelens doctor --probe`: it sends one long prompt —
+// as long as the window the answers would use, at most probeMax tokens —
+// and reports how much of it the server read, which is its window when it
+// cut the prompt without saying so. The prompt costs that many tokens.
+func ProbeContext(ctx context.Context, cfg config.Config, opts ...Option) Check {
+	if err := cfg.Configured(); err != nil {
+		return Check{"probe", CheckSkip, "no model endpoint configured", ""}
+	}
+	c, err := New(cfg, append([]Option{WithMaxRetries(1)}, opts...)...)
+	if err != nil {
+		return Check{"probe", CheckFail, err.Error(), ""}
+	}
+	s := c.Server(ctx)
+	window := cfg.ContextWindow
+	set := cfg.Sources["context_window"]
+	switch explicit := set != "" && set != "default"; {
+	case s.Window > 0 && (!explicit || s.Window < window):
+		window = s.Window
+	case s.Kind == KindOllama && !explicit:
+		window = 4 * OllamaDefaultWindow // enough to see Ollama's default cut
+	}
+	size := min(probeMax, window*9/10)
+	p, err := c.Probe(ctx, s, size)
+	if err != nil {
+		fix := ""
+		var e *Error
+		if errors.As(err, &e) {
+			fix = e.Fix()
+		}
+		return Check{"probe", CheckFail, err.Error(), fix}
+	}
+	if Cut(p.Read, p.Sent, p.Counted != "estimated") {
+		return Check{"probe", CheckFail, fmt.Sprintf("the server read only %s of a %s-token prompt (%s): it cuts prompts to about %s tokens without saying so",
+			textproc.Thousands(p.Read), textproc.Thousands(p.Sent), p.Counted, textproc.Thousands(p.Read)), s.Fix(window)}
+	}
+	return Check{"probe", CheckOK, fmt.Sprintf("the server read the whole %s-token prompt (%s, it reports %s): the window holds at least that",
+		textproc.Thousands(p.Sent), p.Counted, textproc.Thousands(p.Read)), ""}
+}
+
+// probeMax bounds the probe's prompt, and so what it costs.
+const probeMax = 32768

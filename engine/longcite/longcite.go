@@ -69,7 +69,7 @@ func answerLAC(ctx context.Context, rt *engine.Runtime) error {
 		return err
 	}
 	rt.Stagef("asking %s (%s prompt, %s)", rt.Config().Model, p.Format, engine.Plural(num.Len(), "chunk", "chunks"))
-	_, err = generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve})
+	_, err = generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve, Repair: p.Repair})
 	return err
 }
 
@@ -97,7 +97,7 @@ func wholeChunks(ctx context.Context, rt *engine.Runtime) (*citations.Numbering,
 	}
 	if num, _, err = keepChunks(rt, ranked); err == nil {
 		rt.Warn(fmt.Sprintf("read %s of %s chunks (%d%%): the documents (%s tokens) exceed the model's %s window; the chunks read are the most relevant to the question",
-			engine.Thousands(num.Len()), engine.Thousands(len(all)), num.Len()*100/len(all), engine.Kilo(tokens), engine.Kilo(rt.Env().Config.ContextWindow)))
+			engine.Thousands(num.Len()), engine.Thousands(len(all)), num.Len()*100/len(all), engine.Kilo(tokens), engine.Kilo(rt.ModelConfig().ContextWindow)))
 	}
 	return num, err
 }
@@ -107,6 +107,9 @@ func wholeChunks(ctx context.Context, rt *engine.Runtime) (*citations.Numbering,
 type Pass struct {
 	Format  generate.Format
 	Resolve citations.ResolveOptions
+	// Repair cites an answer that ignored the citation format
+	// (generate.Request.Repair); nil for none.
+	Repair func(context.Context, string) error
 }
 
 // Whole is LAC-S within any answer (okra-precise rereads with it): the
@@ -123,7 +126,7 @@ func Whole(ctx context.Context, rt *engine.Runtime, p Pass) (*generate.Result, e
 		return nil, err
 	}
 	if fit.Trimmed {
-		rt.Warn(fit.Warning(rt.Env().Config.ContextWindow))
+		rt.Warn(fit.Warning(rt.ModelConfig().ContextWindow))
 		if fit.Shown == 0 && fit.Total > 0 {
 			return nil, noRoom(rt, p.Format)
 		}
@@ -133,7 +136,7 @@ func Whole(ctx context.Context, rt *engine.Runtime, p Pass) (*generate.Result, e
 		return nil, err
 	}
 	rt.Stagef("asking %s (%s prompt, %s)", cfg.Model, p.Format, engine.DescribeScope(docs, fit.Shown))
-	return generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve})
+	return generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve, Repair: p.Repair})
 }
 
 // noRoom is the error for a context too small for the prompt of format f.

@@ -339,9 +339,14 @@ func TestRateLimitWaitsRetryAfter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := srv.Requests()
+	var reqs []llmtest.Request
+	for _, r := range srv.Requests() {
+		if r.Chat != nil {
+			reqs = append(reqs, r)
+		}
+	}
 	if len(reqs) != 2 || len(ans.Statements) != 1 {
-		t.Fatalf("%d requests, answer %+v", len(reqs), ans)
+		t.Fatalf("%d chat requests, answer %+v", len(reqs), ans)
 	}
 	if wait := reqs[1].At.Sub(reqs[0].At); wait < time.Second {
 		t.Errorf("retried after %v; the server asked for 1s", wait)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/cof"
 	"github.com/citelens/citelens/engine/generate"
 )
 
@@ -35,11 +36,11 @@ var (
 			{Value: LevelChunk, Help: "LAC-C, RAC-C", Also: []string{"chunks", "c"}},
 		}}
 	notHere    = "longcite reads the whole scope; retrieval settings are for the rag strategy"
-	lacOptions = engine.Options{generate.FormatOption, maxCitations, levelOption, {Name: "k", Refused: notHere}}
+	lacOptions = engine.Options{generate.FormatOption, maxCitations, levelOption, generate.RepairOption, {Name: "k", Refused: notHere}}
 	ragOptions = engine.Options{
 		generate.FormatOption, maxCitations,
 		{Name: "k", Kind: engine.Int, Min: 1, Max: MaxK, Default: fmt.Sprint(DefaultK), Help: "sentences or chunks retrieved"},
-		levelOption,
+		levelOption, generate.RepairOption,
 	}
 )
 
@@ -63,5 +64,5 @@ func passOf(rt *engine.Runtime, level string) (Pass, error) {
 	case level == LevelChunk:
 		keep = citations.ChunkCap
 	}
-	return Pass{Format: f, Resolve: citations.ResolveOptions{MaxCitations: keep}}, nil
+	return Pass{Format: f, Resolve: citations.ResolveOptions{MaxCitations: keep}, Repair: generate.Repair(rt, cof.Cite)}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/cof"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/longcite"
@@ -27,7 +28,7 @@ func init() {
 		NeedsLLM:    true,
 	})
 	engine.Register(engine.Info{
-		Strategy:    engine.Define(PreciseName, options, answer(true)),
+		Strategy:    engine.Define(PreciseName, preciseOptions, answer(true)),
 		Description: "OkraLong with precise mode: as okra, and when the answer says the context is insufficient, reread the whole documents (LAC-S)",
 		NeedsLLM:    true,
 	})
@@ -326,6 +327,7 @@ func (ru *run) generate(ctx context.Context) (*generate.Result, error) {
 	return generate.Run(ctx, rt, generate.Request{
 		Question: question, Numbering: num, Format: format, Hold: ru.precise,
 		Resolve: citations.ResolveOptions{MaxCitations: rt.Options().Int("max_citations")},
+		Repair:  ru.repair(),
 	})
 }
 
@@ -351,4 +353,13 @@ func (ru *run) whole(ctx context.Context, first []citations.Statement, reason st
 		ru.statements(first)
 	}
 	return err
+}
+
+// repair is the answer's Request.Repair: none in precise mode, which has
+// its own remedy.
+func (ru *run) repair() func(context.Context, string) error {
+	if ru.precise {
+		return nil
+	}
+	return generate.Repair(ru.rt, cof.Cite)
 }

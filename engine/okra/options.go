@@ -2,6 +2,7 @@ package okra
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
@@ -27,4 +28,10 @@ var options = engine.Options{
 	{Name: "steps", Kind: engine.Int, Min: 1, Max: MaxStepsLimit, Default: fmt.Sprint(DefaultSteps), Help: "rounds of the step-wise reasoner"},
 	generate.FormatOption,
 	generate.MaxCitations(fmt.Sprint(citations.LongBenchCiteCap), "LongBench-Cite's cap by default"),
+	generate.RepairOption,
 }
+
+// preciseOptions are okra-precise's: okra's, but repair, since precise
+// mode rereads the whole scope when the first answer falls short.
+var preciseOptions = append(slices.Clone(options[:len(options)-1]),
+	engine.Option{Name: "repair", Refused: "okra-precise rereads the whole scope instead of repairing an answer; use okra for repair"})

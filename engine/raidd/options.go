@@ -48,4 +48,5 @@ var options = engine.Options{
 	{Name: "derive_model", Kind: engine.Text, Help: "the model whose derived documents to use; by default the configured model"},
 	generate.FormatOption,
 	generate.MaxCitations(fmt.Sprint(citations.LongBenchCiteCap), "LongBench-Cite's cap by default"),
+	generate.RepairOption,
 }

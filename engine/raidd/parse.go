@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/citelens/citelens/engine/llm"
 )
 
 // Parsed is what a derivation reply holds.
@@ -48,10 +50,10 @@ func (p Parsed) better(q Parsed) bool {
 // {"summary": …, "questions": […]}, questions as a numbered list, bullets
 // or "Q1:" labels, and as a last resort no headings at all (the lines
 // that end in "?" are the questions, the text before them the summary).
-// A reasoning model's <think>…</think> is skipped; a reply that never
-// closes it holds no answer.
+// A reasoning model's thinking is skipped (llm.SplitReasoning); a reply
+// that never closes it holds no answer.
 func ParseReply(text string, want int) Parsed {
-	text = stripThinking(text)
+	text, _, _ = llm.SplitReasoning(text)
 	text = stripFences(text)
 	var p Parsed
 	if j, ok := parseJSON(text); ok {
@@ -62,17 +64,6 @@ func ParseReply(text string, want int) Parsed {
 	p.Summary = cleanSummary(p.Summary)
 	p.Questions = cleanQuestions(p.Questions, want)
 	return p
-}
-
-var thinkRE = regexp.MustCompile(`(?is)<think(?:ing)?>.*?</think(?:ing)?>`)
-
-func stripThinking(s string) string {
-	s = thinkRE.ReplaceAllString(s, "")
-	lower := strings.ToLower(s)
-	if i := strings.Index(lower, "<think"); i >= 0 {
-		s = s[:i] // never closed: the rest is reasoning
-	}
-	return s
 }
 
 // stripFences removes Markdown code fence lines ("```json"), keeping what

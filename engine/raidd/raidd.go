@@ -103,6 +103,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/cof"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/retrieve"
@@ -187,6 +188,7 @@ func (v Variant) answer(ctx context.Context, rt *engine.Runtime) error {
 	_, err = generate.Run(ctx, rt, generate.Request{
 		Question: rt.Question(), Numbering: num, Format: format,
 		Resolve: citations.ResolveOptions{MaxCitations: o.Int("max_citations")},
+		Repair:  generate.Repair(rt, cof.Cite),
 	})
 	return err
 }

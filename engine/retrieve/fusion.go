@@ -171,10 +171,21 @@ func (rk *ranker) fuse(ctx context.Context, question string, cands []*candidate,
 	}
 	for i, c := range cands {
 		c.fused = true
-		c.fusedScore = fused[i]
+		c.fusedScore = fused[i] * rk.noise(c)
 		c.scores.Dense = ds[i]
 	}
 	return cands, nil
+}
+
+// noise is the factor a candidate's score is scaled by for being a
+// contents line, furniture, code or a fragment (Model.Noise), 1 for body
+// text: meaning and a reranker's relevance are scaled too, so noise never
+// outranks body text that matches as well.
+func (rk *ranker) noise(c *candidate) float64 {
+	if flags(c.doc, c.idx).Noise() && rk.m.Noise > 0 {
+		return rk.m.Noise
+	}
+	return 1
 }
 
 // rerank orders the best top candidates by the reranker's relevance: the
@@ -190,24 +201,36 @@ func (rk *ranker) rerank(ctx context.Context, question string, cands []*candidat
 	for i, c := range cands[:n] {
 		texts[i] = rerankText(c)
 	}
+	scores, ok := rerankScores(ctx, rr, question, texts, warn)
+	if !ok {
+		return cands
+	}
+	// Above every candidate it did not see, in its order (relevance scaled
+	// to 0..1, then by noise).
+	lo, span := minMax(scores)
+	for i, c := range cands[:n] {
+		c.reranked = true
+		c.rerankScore = (scores[i] - lo) / span * rk.noise(c)
+		c.scores.Rerank = scores[i]
+	}
+	return cands
+}
+
+// rerankScores asks the reranker for one score per text; on failure it
+// tells warn why (unless the answer was cancelled) and reports false, and
+// the caller keeps its order.
+func rerankScores(ctx context.Context, rr Reranker, question string, texts []string, warn func(string)) ([]float64, bool) {
 	scores, err := rr.Rerank(ctx, question, texts)
-	if err == nil && len(scores) != n {
-		err = fmt.Errorf("%d scores for %d passages", len(scores), n)
+	if err == nil && len(scores) != len(texts) {
+		err = fmt.Errorf("%d scores for %d passages", len(scores), len(texts))
 	}
 	if err != nil {
 		if warn != nil && !errors.Is(err, context.Canceled) {
 			warn(fmt.Sprintf("the reranker failed (%v); the passages keep their fused order", err))
 		}
-		return cands
+		return nil, false
 	}
-	// Above every candidate it did not see, in its order.
-	lo := slices.Min(scores)
-	for i, c := range cands[:n] {
-		c.reranked = true
-		c.rerankScore = scores[i] - lo + 1
-		c.scores.Rerank = scores[i]
-	}
-	return cands
+	return scores, true
 }
 
 // rerankText is what the reranker reads of a candidate: the sentence in
@@ -287,14 +310,8 @@ func rerankPassages(ctx context.Context, rr Reranker, question string, ps []Pass
 			texts[i] = p.Heading + "\n" + p.Text
 		}
 	}
-	scores, err := rr.Rerank(ctx, question, texts)
-	if err == nil && len(scores) != n {
-		err = fmt.Errorf("%d scores for %d passages", len(scores), n)
-	}
-	if err != nil {
-		if warn != nil && !errors.Is(err, context.Canceled) {
-			warn(fmt.Sprintf("the reranker failed (%v); the passages keep their fused order", err))
-		}
+	scores, ok := rerankScores(ctx, rr, question, texts, warn)
+	if !ok {
 		return ps
 	}
 	// The reranked passages score 1..2 by relevance, the rest below 1 in

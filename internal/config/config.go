@@ -112,6 +112,10 @@ type Config struct {
 	RerankTimeout time.Duration `toml:"rerank_timeout" json:"rerank_timeout"`
 	RerankTop     int           `toml:"rerank_top" json:"rerank_top"`
 	RerankBatch   int           `toml:"rerank_batch" json:"rerank_batch"`
+	// Answers is how far one answer may go, and Judge the model that
+	// scores answers in `citelens eval --judge` (answers.go).
+	Answers
+	Judge Judge `toml:"-" json:"judge"`
 	// Theme is the terminal UI's colour theme, from the file's [tui]
 	// section ("" means chosen from the terminal's background). It lives
 	// here because this is where the one config file is read.
@@ -141,6 +145,7 @@ func Default() Config {
 		RerankTimeout:  DefaultRerankTimeout,
 		RerankTop:      DefaultRerankTop,
 		RerankBatch:    DefaultRerankBatch,
+		Answers:        Answers{AnswerTimeout: DefaultAnswerTimeout, MaxStatements: DefaultMaxStatements},
 		Sources:        map[string]string{},
 	}
 }
@@ -191,6 +196,7 @@ type fileConfig struct {
 		Theme *string `toml:"theme"`
 	} `toml:"tui"`
 	fileOCRConfig
+	answerFile
 }
 
 // LoadFrom reads the config file at path (a missing file is fine) and
@@ -280,6 +286,7 @@ func (c *Config) readFile(path string) error {
 		c.Temperature = *f.Temperature
 		c.Sources["temperature"] = "file"
 	}
+	c.readAnswerFile(f.answerFile)
 	if f.APIKey != nil && *f.APIKey != "" {
 		w := fmt.Sprintf("the config file %s holds an API key; prefer setting %s in the environment so the key is not stored in a file", path, EnvAPIKey)
 		if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
@@ -331,7 +338,7 @@ func (c *Config) readEnv(getenv func(string) string) error {
 		c.Timeout = d
 		c.Sources["timeout"] = "env " + EnvTimeout
 	}
-	return nil
+	return c.readAnswerEnv(getenv)
 }
 
 // parseTimeout accepts a Go duration ("90s") or a bare number of seconds.
@@ -382,6 +389,9 @@ func (c *Config) validate() error {
 		return bad("rerank_top", "is %d; it must be between 1 and 200", c.RerankTop)
 	case c.RerankBatch < 1 || c.RerankBatch > 1000:
 		return bad("rerank_batch", "is %d; it must be between 1 and 1000", c.RerankBatch)
+	}
+	if err := c.validateAnswers(bad); err != nil {
+		return err
 	}
 	return c.validateOCR()
 }
@@ -499,6 +509,11 @@ func (c Config) Settings() []Setting {
 		str("rerank_timeout", c.RerankTimeout.String()),
 		str("rerank_top", strconv.Itoa(c.RerankTop)),
 		str("rerank_batch", strconv.Itoa(c.RerankBatch)),
+		str("answer_timeout", c.AnswerTimeout.String()),
+		str("max_statements", strconv.Itoa(c.MaxStatements)),
+		str("judge_model", c.Judge.Model),
+		str("judge_base_url", RedactURL(c.Judge.BaseURL)),
+		{"judge_api_key", keyState(c.Judge.APIKey), src("judge_api_key", false)},
 		str("ocr", c.OCR),
 		str("ocr_lang", c.OCRLang),
 		str("tui.theme", c.Theme),

@@ -18,8 +18,9 @@ const Template = `# citelens configuration.
 # Environment variables override this file:
 #   OPENAI_BASE_URL, OPENAI_API_KEY, CITELENS_MODEL, CITELENS_EMBED_MODEL,
 #   CITELENS_ANALYZER_MODEL, CITELENS_CONTEXT_WINDOW, CITELENS_MAX_OUTPUT,
-#   CITELENS_TIMEOUT, CITELENS_RERANK_MODEL, CITELENS_RERANK_URL,
-#   CITELENS_RERANK_API_KEY.
+#   CITELENS_TIMEOUT, CITELENS_ANSWER_TIMEOUT, CITELENS_RERANK_MODEL,
+#   CITELENS_RERANK_URL, CITELENS_RERANK_API_KEY, CITELENS_JUDGE_MODEL,
+#   CITELENS_JUDGE_BASE_URL, CITELENS_JUDGE_API_KEY.
 #
 # The API key is not kept here. Set it in your environment:
 #   export OPENAI_API_KEY=...
@@ -44,6 +45,8 @@ const Template = `# citelens configuration.
 # analyzer_model = ""
 
 # The model's context window and the most tokens one answer may use.
+# citelens asks vLLM, llama.cpp's server and Ollama for the window they
+# really give the model and fits prompts to it (citelens doctor shows it).
 # context_window = 128000
 # max_output = 4096
 
@@ -54,6 +57,16 @@ const Template = `# citelens configuration.
 # making the connection may take.
 # timeout = "120s"
 # connect_timeout = "10s"
+
+# How long one answer may take, all of its model calls together, and the
+# most statements one answer keeps.
+# answer_timeout = "10m"
+# max_statements = 300
+
+# The judge of citelens eval --judge: another model, on this endpoint or
+# another (its key in CITELENS_JUDGE_API_KEY). Unset: the answering model.
+# judge_model = "gpt-4o"
+# judge_base_url = "https://api.openai.com/v1"
 
 # Texts per embeddings request.
 # embed_batch = 64

@@ -137,6 +137,7 @@ type Events struct {
 	Stages     []string
 	Warnings   []string
 	Deltas     []string
+	Reasoning  []string
 	Statements []citations.Statement
 	Plans      []engine.Plan
 	Usage      []llm.Usage
@@ -152,6 +153,8 @@ func (e *Events) Emit(ev engine.Event) {
 		e.Warnings = append(e.Warnings, string(ev))
 	case engine.Delta:
 		e.Deltas = append(e.Deltas, string(ev))
+	case engine.Reasoning:
+		e.Reasoning = append(e.Reasoning, string(ev))
 	case engine.Statement:
 		e.Statements = append(e.Statements, ev.Statement)
 	case engine.PlanEvent:

@@ -114,6 +114,10 @@ type entry struct {
 	started    time.Time
 	stage      string
 	draft      []byte // the model's raw text so far (Event.Delta)
+	// thought is the tail of the model's reasoning (Event.Reasoning),
+	// shown dimmed on one line while it streams; thoughtWords counts it.
+	thought      []byte
+	thoughtWords int
 	// inProgress is the statement being written, as plain text (from
 	// the draft); tagged says it is a statement rather than prose.
 	inProgress string
@@ -546,6 +550,12 @@ func (m *Model) Apply(evs ...engine.Event) {
 			if len(e.draft) > maxDraft {
 				e.draft = e.draft[len(e.draft)-maxDraft/2:]
 			}
+		case engine.Reasoning:
+			e.thoughtWords += len(strings.Fields(string(ev)))
+			e.thought = append(e.thought, ev...)
+			if len(e.thought) > maxThought {
+				e.thought = e.thought[len(e.thought)-maxThought/2:]
+			}
 		case engine.Statement:
 			e.addStatement(ev.Statement)
 			if m.follow && m.sel.e != ei {
@@ -567,6 +577,9 @@ func (m *Model) Apply(evs ...engine.Event) {
 // maxDraft bounds the draft kept for display: only its tail is shown.
 const maxDraft = 16 << 10
 
+// maxThought bounds the reasoning kept for display: one line of its tail.
+const maxThought = 1 << 10
+
 // Cancelling marks the answer being written as cancelled, until Finish.
 func (m *Model) Cancelling() {
 	if e := m.last(); e != nil && e.streaming {
@@ -585,7 +598,7 @@ func (m *Model) Finish(ans *engine.Answer, err error) {
 	}
 	ei := len(m.entries) - 1
 	e.streaming, e.cancelling = false, false
-	e.draft, e.inProgress = nil, ""
+	e.draft, e.thought, e.inProgress = nil, nil, ""
 	if ans != nil {
 		e.setAnswer(ans)
 	} else if err != nil {

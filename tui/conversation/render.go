@@ -645,7 +645,15 @@ func (m Model) renderFooter(en *entry) []string {
 		wrapped(st.Muted, "plan: "+en.planText)
 	}
 	if en.streaming {
-		m.renderDraft(en, wrapped, &out)
+		if en.thoughtWords > 0 {
+			// The reasoning, collapsed: its size and its last words.
+			line := fmt.Sprintf("thinking… %s (not part of the answer)", engine.Plural(en.thoughtWords, "word", "words"))
+			if tail := textproc.OneLine(string(en.thought)); tail != "" {
+				line += ": …" + lastRunes(tail, w)
+			}
+			out = append(out, "  "+st.Muted.Render(draw.Truncate(line, max(w-2, 1))))
+		}
+		m.renderDraft(en, &out)
 		return out
 	}
 	switch {
@@ -672,6 +680,10 @@ func (m Model) renderFooter(en *entry) []string {
 		}
 		wrapped(st.Accent, offer+".")
 	}
+	if en.ans != nil && en.ans.Reasoning != "" {
+		wrapped(st.Muted, fmt.Sprintf("The model reasoned for %s before answering; its reasoning is kept with the answer, apart from it.",
+			engine.Plural(len(strings.Fields(en.ans.Reasoning)), "word", "words")))
+	}
 	if en.ans != nil {
 		for _, wn := range en.ans.Warnings {
 			wrapped(st.Warning, "⚠ "+textproc.OneLine(wn))
@@ -684,7 +696,7 @@ func (m Model) renderFooter(en *entry) []string {
 // renderDraft shows what the model is writing: the statement in
 // progress as plain text, or the tail of other text it streams (a plan,
 // a draft) dimmed; never the markup.
-func (m Model) renderDraft(en *entry, wrapped func(lipgloss.Style, string), out *[]string) {
+func (m Model) renderDraft(en *entry, out *[]string) {
 	st := m.styles
 	w := m.answerWidth()
 	if en.inProgress != "" && en.tagged {
@@ -709,6 +721,15 @@ func (m Model) renderDraft(en *entry, wrapped func(lipgloss.Style, string), out 
 	for _, l := range lines {
 		*out = append(*out, "  "+st.Muted.Render("┊ "+l))
 	}
+}
+
+// lastRunes is the end of s, at most n runes.
+func lastRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[len(r)-n:])
 }
 
 // View draws the pane in exactly its width × height: the answers, a

@@ -157,6 +157,11 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if s.refuse(w, r, perr, func() string { return req.Model }) {
 		return
 	}
+	cut, refused := s.fit(req)
+	if refused != "" {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "", refused)
+		return
+	}
 	s.mu.Lock()
 	reply, ok := pop(&s.chatQ)
 	responder := s.responder
@@ -168,6 +173,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	usage := s.usage(req, reply)
+	if usage != nil && cut > 0 {
+		usage.PromptTokens, usage.TotalTokens = cut, cut+usage.CompletionTokens
+	}
 	if req.Stream {
 		s.stream(w, r, req, reply, usage)
 		return
@@ -176,13 +184,13 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if finish == "" {
 		finish = "stop"
 	}
+	msg := map[string]string{"role": "assistant", "content": reply.text()}
+	if reply.Reasoning != "" {
+		msg["reasoning_content"] = reply.Reasoning
+	}
 	resp := map[string]any{
 		"id": s.id(), "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
-		"choices": []any{map[string]any{
-			"index":         0,
-			"message":       map[string]string{"role": "assistant", "content": reply.text()},
-			"finish_reason": finish,
-		}},
+		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
 	}
 	if usage != nil {
 		resp["usage"] = usage
@@ -205,7 +213,7 @@ func (s *Server) usage(req *ChatRequest, reply Reply) *wireUsage {
 	if reply.OmitUsage || s.omitUsage {
 		return nil
 	}
-	p, c := req.PromptTokens(), textproc.EstimateTokens(reply.text())
+	p, c := req.PromptTokens(), textproc.EstimateTokens(reply.text())+textproc.EstimateTokens(reply.Reasoning)
 	return &wireUsage{p, c, p + c}
 }
 
@@ -219,7 +227,8 @@ type chunk struct {
 }
 
 type chunkChoice struct {
-	Index        int               `json:"index"`
+	Index int `json:"index"`
+	// Delta holds content, or reasoning_content, or the role.
 	Delta        map[string]string `json:"delta"`
 	FinishReason *string           `json:"finish_reason"`
 }
@@ -275,6 +284,16 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, req *ChatRequest
 		e.event(b)
 	}
 	send(map[string]string{"role": "assistant", "content": ""}, nil, nil)
+	for _, d := range reply.split(reply.Reasoning) {
+		if !sleep(r.Context(), reply.ChunkDelay) {
+			return
+		}
+		send(map[string]string{"reasoning_content": d}, nil, nil)
+	}
+	if reply.Forever {
+		s.forever(r, reply, send)
+		return
+	}
 	for i, d := range reply.deltas() {
 		if reply.Drop && i == reply.DropAfter {
 			panic(http.ErrAbortHandler)
@@ -303,4 +322,24 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, req *ChatRequest
 		send(nil, nil, usage)
 	}
 	e.event([]byte("[DONE]"))
+}
+
+// foreverLimit bounds a Forever reply, so a client that never stops
+// reading still ends.
+const foreverLimit = 64 << 20
+
+// forever streams the reply's text again and again, ignoring max_tokens,
+// until the client stops reading or foreverLimit bytes are sent.
+func (s *Server) forever(r *http.Request, reply Reply, send func(map[string]string, *string, *wireUsage)) {
+	for sent := 0; sent < foreverLimit; {
+		for _, d := range reply.deltas() {
+			if r.Context().Err() != nil || !sleep(r.Context(), reply.ChunkDelay) {
+				return
+			}
+			send(map[string]string{"content": d}, nil, nil)
+			sent += len(d)
+		}
+	}
+	finish := "stop"
+	send(map[string]string{}, &finish, nil)
 }

@@ -95,7 +95,7 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 	}
 	data := make([]any, len(models))
 	for i, m := range models {
-		data[i] = map[string]any{"id": m, "object": "model", "created": 0, "owned_by": "llmtest"}
+		data[i] = s.modelEntry(m)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
 }

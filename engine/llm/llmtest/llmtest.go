@@ -60,6 +60,10 @@ type Server struct {
 	omitUsage bool
 	nextID    int
 
+	kind   string // the real server it behaves like (servers.go)
+	window int    // its context window in tokens; 0: unlimited
+	loaded bool   // Ollama: the model shows as loaded in /api/ps
+
 	// The reranker: its queue, the synonyms it and the embedding model
 	// know, whether it speaks only TEI's shape, the most documents one
 	// request may carry (0: no limit), and an option's error for Start.
@@ -124,6 +128,10 @@ func start(opts ...Option) (*Server, error) {
 	mux.HandleFunc("POST /v1/chat/completions", s.handleChat)
 	mux.HandleFunc("POST /v1/embeddings", s.handleEmbeddings)
 	mux.HandleFunc("GET /v1/models", s.handleModels)
+	mux.HandleFunc("GET /props", s.handleProps)
+	mux.HandleFunc("POST /tokenize", s.handleTokenize)
+	mux.HandleFunc("POST /api/show", s.handleOllama)
+	mux.HandleFunc("GET /api/ps", s.handleOllama)
 	mux.HandleFunc("POST /v1/rerank", s.handleRerank)
 	mux.HandleFunc("POST /rerank", s.handleRerank)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

@@ -17,6 +17,16 @@ type Reply struct {
 	Text      string
 	Deltas    []string
 	ChunkSize int
+	// Reasoning is streamed before the text as reasoning_content deltas
+	// (cut as the text is), the way vLLM with a reasoning parser,
+	// llama.cpp's server and DeepSeek's API send a reasoning model's
+	// thinking; a reply read whole carries it in message.reasoning_content.
+	// A <think> block written into Text is the other way models send it.
+	Reasoning string
+	// Forever streams Text again and again, ignoring max_tokens, until the
+	// client stops reading (at most 64 MiB): a server that does not bound
+	// the answer.
+	Forever bool
 	// FinishReason is reported at the end; "stop" if empty.
 	FinishReason string
 	// Usage overrides the token counts reported; otherwise the prompt is
@@ -82,12 +92,18 @@ func (r Reply) deltas() []string {
 	if r.Deltas != nil {
 		return r.Deltas
 	}
-	if r.Text == "" {
+	return r.split(r.Text)
+}
+
+// split cuts text into the pieces to stream: ChunkSize-byte pieces, or
+// word by word.
+func (r Reply) split(text string) []string {
+	if text == "" {
 		return nil
 	}
 	var out []string
 	if r.ChunkSize > 0 {
-		s := r.Text
+		s := text
 		for len(s) > 0 {
 			n := min(r.ChunkSize, len(s))
 			for n < len(s) && !utf8.RuneStart(s[n]) {
@@ -100,7 +116,7 @@ func (r Reply) deltas() []string {
 	}
 	// Word by word, each word with the spaces after it, roughly as a
 	// tokenizer would cut it.
-	s := r.Text
+	s := text
 	for len(s) > 0 {
 		i := strings.IndexAny(s, " \n")
 		if i < 0 {

@@ -15,7 +15,8 @@
 //     prompts), it cites the shown sentences sharing the most index terms
 //     with the question, one statement each, quoting their first words;
 //   - OkraLong's, CoF's, DAG's and RAC-C's prompts get replies of their
-//     own (strategies.go);
+//     own (strategies.go), and so do the judge's of `citelens eval
+//     --judge` (llmtest.Judge);
 //   - a follow-up question to rewrite (engine's prompt) gets itself with
 //     what the previous question named: "when was he born (about Ed Wood)?";
 //   - anything else gets "OK.".
@@ -29,7 +30,13 @@
 // for a real model's knowledge of the language.
 //
 // -delay slows every streamed word, to watch stages and streaming in the
-// UI. -stats FILE puts a timing proxy in front of the server (the URL
+// UI. -think SHAPE makes the model a reasoning model that thinks before
+// every reply, in one of the shapes real ones use (reasoning.go): closed,
+// bytes, unopened, content or unclosed. -server KIND -window N makes the
+// server behave like vLLM, llama.cpp or Ollama with a context window of N
+// tokens (llmtest.WithServer: Ollama cuts longer prompts silently, and
+// -loaded shows its model loaded in /api/ps); -window N alone, like a
+// server that cuts prompts and says nothing else. -stats FILE puts a timing proxy in front of the server (the URL
 // printed is the proxy's; -addr chooses its address) and writes the
 // request counts and the time spent answering to FILE when the server is
 // stopped (SIGINT or SIGTERM): bench/costs uses it to tell the time spent
@@ -55,14 +62,40 @@ func main() {
 	delay := flag.Duration("delay", 0, "wait this long before each streamed word")
 	cites := flag.Int("cites", 2, "statements (each citing one sentence) per answer")
 	stats := flag.String("stats", "", "time the requests and write the figures to `FILE` on exit")
+	shape := flag.String("think", "", "reason before every reply, in this `shape`: "+strings.Join(thinkShapes, ", "))
+	kind := flag.String("server", "", "behave like this `server`: vllm, llamacpp or ollama (with -window)")
+	window := flag.Int("window", 0, "the server's context window in `tokens` (0: none)")
+	loaded := flag.Bool("loaded", false, "with -server ollama, show the model loaded in /api/ps")
 	addr := flag.String("addr", "127.0.0.1:0", "with -stats, the `address` the timing proxy listens on")
 	conceptsFile := flag.String("concepts", "", "read groups of synonyms the embedding model and reranker know from `FILE`")
 	flag.Parse()
+	if err := checkShape(*shape); err != nil {
+		fmt.Fprintln(os.Stderr, "llmtestd:", err)
+		os.Exit(2)
+	}
 	opts := []llmtest.Option{llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
-		reply := respondTo(r, *cites)
+		reply := think(respondTo(r, *cites), *shape)
 		reply.ChunkDelay = *delay
 		return reply
 	})}
+	switch *kind {
+	case "":
+		if *window > 0 {
+			opts = append(opts, llmtest.WithWindow(*window))
+		}
+	case llmtest.VLLM, llmtest.LlamaCpp, llmtest.Ollama:
+		if *window <= 0 {
+			fmt.Fprintln(os.Stderr, "llmtestd: -server needs -window N, the context window in tokens")
+			os.Exit(2)
+		}
+		opts = append(opts, llmtest.WithServer(*kind, *window))
+		if *loaded {
+			opts = append(opts, llmtest.WithOllamaLoaded())
+		}
+	default:
+		fmt.Fprintf(os.Stderr, "llmtestd: -server %q: the servers are vllm, llamacpp and ollama\n", *kind)
+		os.Exit(2)
+	}
 	if *conceptsFile != "" {
 		c, err := readConcepts(*conceptsFile)
 		if err != nil {

@@ -32,7 +32,8 @@ import (
 //   - RAC-C: the best snippets, cited;
 //   - asked to answer "unanswerable" when the text lacks the answer
 //     (okra-precise), "Unanswerable" when no shown sentence holds half the
-//     question's terms.
+//     question's terms;
+//   - the judge's prompts of `citelens eval --judge` (llmtest.Judge).
 //
 // "Best" is always most index terms shared with the question (or the
 // statement, or the sub-question), first in order on ties.
@@ -40,6 +41,9 @@ import (
 // respondTo answers one request: a strategy's prompt recognised here, or
 // respond's LongCite answers, RAIDD derivations and "OK.".
 func respondTo(r llmtest.ChatRequest, cites int) llmtest.Reply {
+	if reply, ok := llmtest.Judge(r); ok {
+		return reply // eval --judge's prompts
+	}
 	if len(r.Messages) > 0 && r.Messages[0].Role == "system" {
 		sys := r.Messages[0].Content
 		switch {
@@ -90,34 +94,13 @@ func answerable(p string) bool {
 		question = q
 	}
 	question, _, _ = strings.Cut(question, "(If the document does not contain")
-	want := termSet(question)
+	want := llmtest.TermSet(question)
 	for _, u := range numbered(ctx, tagRE) {
-		if 2*overlap(u.text, want) >= len(want) {
+		if 2*llmtest.Overlap(u.text, want) >= len(want) {
 			return true
 		}
 	}
 	return false
-}
-
-// overlap counts the distinct index terms of text that are in want.
-func overlap(text string, want map[string]bool) int {
-	n := 0
-	seen := map[string]bool{}
-	for _, t := range textproc.Terms(text) {
-		if want[t] && !seen[t] {
-			seen[t] = true
-			n++
-		}
-	}
-	return n
-}
-
-func termSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, t := range textproc.Terms(s) {
-		m[t] = true
-	}
-	return m
 }
 
 // unit is a numbered piece of a prompt: "<C12>" sentence or "Snippet [3]".
@@ -147,14 +130,14 @@ func numbered(ctx string, re *regexp.Regexp) []unit {
 // best returns the units sharing the most terms with query, best first
 // (ties in order), without those sharing none.
 func best(us []unit, query string, k int) []unit {
-	want := termSet(query)
+	want := llmtest.TermSet(query)
 	type scored struct {
 		unit
 		score int
 	}
 	var ss []scored
 	for _, u := range us {
-		if s := overlap(u.text, want); s > 0 {
+		if s := llmtest.Overlap(u.text, want); s > 0 {
 			ss = append(ss, scored{u, s})
 		}
 	}
@@ -277,7 +260,7 @@ func okraAnalysis(user string) string {
 		it = "same"
 	}
 	containing := "no"
-	if want := termSet(q); len(want) > 0 && 4*overlap(ctx, want) >= 3*len(want) {
+	if want := llmtest.TermSet(q); len(want) > 0 && 4*llmtest.Overlap(ctx, want) >= 3*len(want) {
 		containing = "yes"
 	}
 	return fmt.Sprintf(`{"question-type": %q, "info-type": %q, "containing": %q}`, qt, it, containing)
@@ -305,8 +288,8 @@ func okraStep(user string) string {
 		return "### Evidence: The context says nothing about the question. ### Next-Query: None ### Answer: None"
 	}
 	ev := quote(top[0].text, 40)
-	want := termSet(q)
-	if 5*overlap(ctx, want) >= 4*len(want) {
+	want := llmtest.TermSet(q)
+	if 5*llmtest.Overlap(ctx, want) >= 4*len(want) {
 		return fmt.Sprintf("### Evidence: %s ### Next-Query: None ### Answer: The answer is: %s", ev, quote(top[0].text, 8))
 	}
 	for _, n := range names(top[0].text) {

@@ -1,0 +1,668 @@
+package pdftext
+
+import (
+	"cmp"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A table is found from geometry alone: consecutive lines whose cells —
+// runs of words between gaps far wider than a space — line up on common
+// column edges. Its rows are then written one line each, cells in reading
+// order and padded to their columns, instead of being torn into columns or
+// run together as a paragraph.
+
+// cell is a run of words of one line between wide gaps.
+type cell struct {
+	u0, u1 float32
+	words  []word
+}
+
+func (c cell) text() string { return joinWords(c.words) }
+
+// column is a band of the page that a table's cells of one column share.
+type column struct {
+	u0, u1 float32
+	right  bool // its cells line up on the right (figures)
+}
+
+// tableRow is one row of a table: a line with its cells, and the lines
+// that continue its cells below (a wrapped description).
+type tableRow struct {
+	lines []*frag
+	cells []string // one per column; "" where the row has none
+	multi bool     // the row's first line has cells in two columns or more
+}
+
+// table is a run of lines laid out in columns.
+type table struct {
+	rows             []*tableRow
+	cols             []column
+	header           int   // the leading rows that are column headings
+	caption          *frag // a "Table 3: …" line just above or below, if any
+	u0, u1, top, bot float32
+	size             float32
+	// parts maps a row line joined from fragments of one baseline to
+	// them
+	parts map[*frag][]*frag
+}
+
+// frags lists the page fragments the table's rows are made of.
+func (t *table) frags() []*frag {
+	var out []*frag
+	for _, r := range t.rows {
+		for _, l := range r.lines {
+			if ps, ok := t.parts[l]; ok {
+				out = append(out, ps...)
+			} else {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// lineCells splits a line at gaps wide enough to separate table cells: a
+// gap of at least a font size, and well over the line's ordinary spaces.
+func lineCells(f *frag) []cell {
+	var ordinary float32 = math.MaxFloat32
+	for i := 1; i < len(f.words); i++ {
+		a, b := f.words[i-1], f.words[i]
+		if g := b.u0 - a.u1; !endsSentence(a.text) && g < ordinary {
+			ordinary = g
+		}
+	}
+	wide := max(1.0*f.size, 2.5*min(ordinary, 0.5*f.size))
+	var cells []cell
+	start := 0
+	for i := 1; i <= len(f.words); i++ {
+		if i < len(f.words) && f.words[i].u0-f.words[i-1].u1 < wide {
+			continue
+		}
+		ws := f.words[start:i]
+		cells = append(cells, cell{u0: ws[0].u0, u1: ws[len(ws)-1].u1, words: ws})
+		start = i
+	}
+	return cells
+}
+
+// candidate is a table being grown down the page.
+type candidate struct {
+	t     table
+	lines []*frag
+	bands []column // column bands seen so far, by u0
+	multi int      // lines with cells in two bands or more
+	lastV float32
+}
+
+// findTables finds the tables among a page's fragments, sorted by v and
+// u0, and marks their fragments as cells. A table starts with a line of
+// text (not code) with cells apart; lines of code may be its rows.
+func findTables(order []*frag) []*table {
+	lines, parts := tableLines(order)
+	var open []*candidate
+	var out []*table
+	closeCand := func(c *candidate) {
+		if t := c.finish(); t != nil {
+			t.parts = parts
+			out = append(out, t)
+		}
+	}
+	for _, f := range lines {
+		cells := lineCells(f)
+		taken := false
+		for i := 0; i < len(open); i++ {
+			c := open[i]
+			if f.v-c.lastV > 3.2*f.size || c.t.size > 0 && max(f.size, c.t.size) > 1.3*min(f.size, c.t.size) {
+				if f.v-c.lastV > 3.2*f.size {
+					closeCand(c)
+					open = slices.Delete(open, i, i+1)
+					i--
+				}
+				continue
+			}
+			if min(f.u1, c.t.u1)-max(f.u0, c.t.u0) <= 0 {
+				continue
+			}
+			if !taken && c.take(f, cells) {
+				taken = true
+				continue
+			}
+			// a line across the candidate that does not fit ends it
+			closeCand(c)
+			open = slices.Delete(open, i, i+1)
+			i--
+		}
+		if !taken && len(cells) >= 2 && !f.mono {
+			c := &candidate{}
+			c.t.size = f.size
+			c.take(f, cells)
+			open = append(open, c)
+		}
+	}
+	for _, c := range open {
+		closeCand(c)
+	}
+	for _, t := range out {
+		for _, f := range t.frags() {
+			f.cell = true
+		}
+	}
+	slices.SortFunc(out, func(a, b *table) int { return cmp.Compare(a.top, b.top) })
+	return out
+}
+
+// tol is how far apart two edges may be and still line up.
+func (c *candidate) tol() float32 { return max(0.8*c.t.size, 3) }
+
+// take adds line f with cells to the candidate if it fits: a line with
+// cells on at least two of its column edges, a line continuing a cell of
+// the row above (its text starts on a later column's edge), or a label
+// line in the first column.
+func (c *candidate) take(f *frag, cells []cell) bool {
+	if len(c.lines) == 0 {
+		c.addRow(f, cells, true)
+		return true
+	}
+	last := c.lines[len(c.lines)-1]
+	dv := f.v - last.v
+	tol := c.tol()
+	if len(cells) >= 2 {
+		aligned := 0
+		for _, x := range cells {
+			if c.aligned(x) >= 0 {
+				aligned++
+			}
+		}
+		if aligned < 2 || aligned < len(cells)-1 {
+			return false
+		}
+		c.addRow(f, cells, true)
+		return true
+	}
+	x := cells[0]
+	if dv > 2.5*f.size || x.u1 > c.t.u1+2*f.size {
+		return false
+	}
+	b := c.aligned(x)
+	switch {
+	case b > 0 && abs32(x.u0-c.bands[b].u0) <= tol && len(c.t.rows) > 0 && dv <= 1.8*f.size:
+		// continues the cell of band b in the row above
+		c.t.rows[len(c.t.rows)-1].lines = append(c.t.rows[len(c.t.rows)-1].lines, f)
+		c.lines = append(c.lines, f)
+		c.lastV = f.v
+		c.extend(f)
+		return true
+	case b == 0 && abs32(x.u0-c.bands[0].u0) <= tol && (x.u1 <= c.bands[min(1, len(c.bands)-1)].u0+tol || x.u1-x.u0 <= 0.4*(c.t.u1-c.t.u0)):
+		// a label in the first column: a group of rows, a label wrapped
+		// onto the next line, or a term too long to leave room for its
+		// description, which starts on the next line
+		c.addRow(f, cells, false)
+		return true
+	}
+	return false
+}
+
+// aligned returns the band whose left, right or centre x lines up with
+// cell x, or -1.
+func (c *candidate) aligned(x cell) int {
+	tol := c.tol()
+	mid := (x.u0 + x.u1) / 2
+	for i, b := range c.bands {
+		if abs32(x.u0-b.u0) <= tol || abs32(x.u1-b.u1) <= tol || abs32(mid-(b.u0+b.u1)/2) <= 1.5*tol {
+			return i
+		}
+	}
+	return -1
+}
+
+func (c *candidate) addRow(f *frag, cells []cell, multi bool) {
+	c.t.rows = append(c.t.rows, &tableRow{lines: []*frag{f}, multi: multi && len(cells) >= 2})
+	if multi && len(cells) >= 2 {
+		c.multi++
+		for _, x := range cells {
+			c.addBand(x)
+		}
+	}
+	c.lines = append(c.lines, f)
+	c.lastV = f.v
+	c.extend(f)
+}
+
+func (c *candidate) extend(f *frag) {
+	if len(c.lines) == 1 {
+		c.t.u0, c.t.u1, c.t.top, c.t.bot = f.u0, f.u1, f.top, f.bot
+		return
+	}
+	c.t.u0, c.t.u1 = min(c.t.u0, f.u0), max(c.t.u1, f.u1)
+	c.t.top, c.t.bot = min(c.t.top, f.top), max(c.t.bot, f.bot)
+}
+
+// addBand widens the band cell x lines up with, or adds one.
+func (c *candidate) addBand(x cell) {
+	if i := c.aligned(x); i >= 0 {
+		c.bands[i].u0, c.bands[i].u1 = min(c.bands[i].u0, x.u0), max(c.bands[i].u1, x.u1)
+		return
+	}
+	c.bands = append(c.bands, column{u0: x.u0, u1: x.u1})
+	slices.SortFunc(c.bands, func(a, b column) int { return cmp.Compare(a.u0, b.u0) })
+}
+
+var captionRE = regexp.MustCompile(`^(Table|TABLE|Tab\.)\s+([0-9]+|[IVXLC]+|[A-Z])([.:-]\d+)?\b`)
+
+// finish checks that the candidate is a table and settles its columns,
+// cells and header; nil if it is not a table.
+func (c *candidate) finish() *table {
+	// a trailing label row belongs to what follows
+	for n := len(c.t.rows); n > 0 && !c.t.rows[n-1].multi && len(c.t.rows[n-1].lines) == 1; n = len(c.t.rows) {
+		c.t.rows = c.t.rows[:n-1]
+	}
+	if c.multi < 2 || len(c.t.rows) < 2 || len(c.bands) < 2 {
+		return nil
+	}
+	var lines []*frag
+	for _, r := range c.t.rows {
+		lines = append(lines, r.lines...)
+	}
+	t := &c.t
+	t.cols = mergeBands(c.bands)
+	if len(t.cols) < 2 {
+		return nil
+	}
+	// Not tables: a bulleted or numbered list set with a hanging indent,
+	// a table of contents or an index (leaders), code with comments
+	// lined up.
+	items, leaders, code := 0, 0, 0
+	for _, r := range t.rows {
+		first := r.lines[0]
+		if itemStart(first.words[0].text) {
+			items++
+		}
+		if leaderLine(first.text()) {
+			leaders++
+		}
+		if first.words[0].mono > 0 && commentedCode(first) {
+			code++
+		}
+	}
+	if max(items, leaders, code)*2 >= len(t.rows) {
+		return nil
+	}
+	t.u0, t.u1, t.top, t.bot = lines[0].u0, lines[0].u1, lines[0].top, lines[0].bot
+	for _, f := range lines {
+		t.u0, t.u1 = min(t.u0, f.u0), max(t.u1, f.u1)
+		t.top, t.bot = min(t.top, f.top), max(t.bot, f.bot)
+	}
+	t.fillCells()
+	// every column must hold text in at least two rows
+	for i := range t.cols {
+		n := 0
+		for _, r := range t.rows {
+			if r.cells[i] != "" {
+				n++
+			}
+		}
+		if n < 2 {
+			return nil
+		}
+	}
+	t.rows = mergeLabels(t.rows)
+	t.alignColumns(lines)
+	t.header = t.headerRows()
+	return t
+}
+
+// tableLines joins the fragments of one baseline that a column gutter
+// split when one of them has cells apart (a table's row torn at a gap as
+// wide as a gutter), and maps each joined line to its fragments. Lines of
+// text columns side by side, with no wide gaps of their own, stay apart.
+func tableLines(order []*frag) ([]*frag, map[*frag][]*frag) {
+	var lines []*frag
+	var parts map[*frag][]*frag
+	for i := 0; i < len(order); {
+		f := order[i]
+		j := i + 1
+		for j < len(order) && abs32(order[j].v-f.v) < 0.3*f.size && max(order[j].size, f.size) <= 1.3*min(order[j].size, f.size) {
+			j++
+		}
+		group := order[i:j]
+		i = j
+		split := false
+		if len(group) > 1 {
+			for _, g := range group {
+				split = split || len(lineCells(g)) > 1
+			}
+		}
+		if !split {
+			lines = append(lines, group...)
+			continue
+		}
+		group = slices.Clone(group)
+		slices.SortFunc(group, func(a, b *frag) int { return cmp.Compare(a.u0, b.u0) })
+		var ws []word
+		for _, g := range group {
+			ws = append(ws, g.words...)
+		}
+		joined := newFrag(ws)
+		joined.mono, joined.bold = true, true
+		for _, g := range group {
+			joined.mono = joined.mono && g.mono
+			joined.bold = joined.bold && g.bold
+		}
+		if parts == nil {
+			parts = map[*frag][]*frag{}
+		}
+		parts[&joined] = group
+		lines = append(lines, &joined)
+	}
+	return lines, parts
+}
+
+// commentedCode reports whether a line's last cell is a comment (the code
+// before it in another cell).
+func commentedCode(f *frag) bool {
+	cells := lineCells(f)
+	last := cells[len(cells)-1].words[0].text
+	for _, m := range []string{"#", "//", "--", ";", "%", "/*"} {
+		if strings.HasPrefix(last, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeBands sorts the bands and joins those that overlap.
+func mergeBands(bs []column) []column {
+	slices.SortFunc(bs, func(a, b column) int { return cmp.Compare(a.u0, b.u0) })
+	var out []column
+	for _, b := range bs {
+		if n := len(out); n > 0 && b.u0 < out[n-1].u1 {
+			out[n-1].u1 = max(out[n-1].u1, b.u1)
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// column returns the column a cell falls in: the one whose left edge it
+// starts at, else the one it overlaps most, or the nearest.
+func (t *table) column(x cell) int {
+	for i, c := range t.cols {
+		if abs32(x.u0-c.u0) <= max(0.8*t.size, 3) {
+			return i
+		}
+	}
+	best, bestOv := 0, float32(-math.MaxFloat32)
+	for i, c := range t.cols {
+		ov := min(x.u1, c.u1) - max(x.u0, c.u0)
+		if ov > bestOv {
+			best, bestOv = i, ov
+		}
+	}
+	return best
+}
+
+// fillCells distributes each row's cells, its continuation lines'
+// included, over the columns.
+func (t *table) fillCells() {
+	for _, r := range t.rows {
+		r.cells = make([]string, len(t.cols))
+		for _, l := range r.lines {
+			for _, x := range lineCells(l) {
+				i := t.column(x)
+				r.cells[i] = joinCell(r.cells[i], x.text())
+			}
+		}
+	}
+}
+
+// joinCell appends a cell's next piece of text, as the lines of a
+// paragraph are joined.
+func joinCell(a, b string) string {
+	if a == "" {
+		return b
+	}
+	if sep, ok := hyphenSep(a, b); ok {
+		return a + sep + b
+	}
+	return a + " " + b
+}
+
+// mergeLabels joins a label row (text in the first column only) to the
+// row below when the label runs on there in lower case: a row label
+// wrapped onto a second line.
+func mergeLabels(rows []*tableRow) []*tableRow {
+	out := rows[:0]
+	for i := 0; i < len(rows); i++ {
+		r := rows[i]
+		if i+1 < len(rows) && !r.multi && len(r.lines) == 1 && rows[i+1].multi && startsLower(rows[i+1].cells[0]) {
+			next := rows[i+1]
+			next.cells[0] = joinCell(r.cells[0], next.cells[0])
+			next.lines = append([]*frag{r.lines[0]}, next.lines...)
+			out = append(out, next)
+			i++
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// alignColumns decides which columns line up on the right: those whose
+// cells' right edges agree better than their left edges.
+func (t *table) alignColumns(lines []*frag) {
+	left := make([][]float32, len(t.cols))
+	right := make([][]float32, len(t.cols))
+	for _, l := range lines {
+		for _, x := range lineCells(l) {
+			i := t.column(x)
+			left[i] = append(left[i], x.u0)
+			right[i] = append(right[i], x.u1)
+		}
+	}
+	for i := range t.cols {
+		t.cols[i].right = spread(right[i]) < spread(left[i])
+	}
+}
+
+// spread is the mean absolute deviation from the median.
+func spread(xs []float32) float32 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	m := s[len(s)/2]
+	var d float32
+	for _, x := range s {
+		d += abs32(x - m)
+	}
+	return d / float32(len(s))
+}
+
+// headerRows counts the rows at the top of the table that are column
+// headings: bold rows over rows that are not; a first row with no label
+// over labelled rows; words over figures; rows set off by a gap.
+func (t *table) headerRows() int {
+	rows := t.rows
+	if len(rows) < 3 {
+		return 0
+	}
+	bold := func(r *tableRow) bool {
+		for _, l := range r.lines {
+			if !l.bold {
+				return false
+			}
+		}
+		return true
+	}
+	n := 0
+	for n < min(3, len(rows)-2) && bold(rows[n]) {
+		n++
+	}
+	if n > 0 && !bold(rows[n]) {
+		return n
+	}
+	// in a grid of one-line rows, a gap under the first row wider than
+	// the rows' pitch
+	grid := true
+	pitches := make([]float32, 0, len(rows))
+	for i, r := range rows {
+		grid = grid && len(r.lines) == 1
+		if i > 0 {
+			pitches = append(pitches, r.lines[0].v-rows[i-1].lines[0].v)
+		}
+	}
+	if grid {
+		med := slices.Clone(pitches)
+		slices.Sort(med)
+		if pitches[0] > 1.4*med[len(med)/2] {
+			return 1
+		}
+	}
+	labelled := 0
+	figures := 0
+	for _, r := range rows[1:] {
+		if r.cells[0] != "" {
+			labelled++
+		}
+		for _, c := range r.cells[1:] {
+			if isFigure(c) {
+				figures++
+				break
+			}
+		}
+	}
+	first := rows[0]
+	if first.cells[0] == "" && labelled*2 > len(rows)-1 {
+		return 1
+	}
+	if figures*2 > len(rows)-1 {
+		for _, c := range first.cells[1:] {
+			if c != "" && isFigure(c) && !isYear(c) {
+				return 0
+			}
+		}
+		return 1
+	}
+	return 0
+}
+
+var yearRE = regexp.MustCompile(`^(19|20)\d\d$`)
+
+func isYear(s string) bool { return yearRE.MatchString(s) }
+
+// isFigure reports whether a cell is a number: digits with separators,
+// signs, brackets, currency or percent signs.
+func isFigure(s string) bool {
+	digits := 0
+	for _, r := range s {
+		switch {
+		case unicode.IsDigit(r):
+			digits++
+		case strings.ContainsRune(" .,()-−–+%$€£¥*", r):
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}
+
+// maxTableWidth is how far into a line, in characters, a table's last
+// column may start for its rows to be padded to columns.
+const maxTableWidth = 160
+
+// render writes the table, one row a line, and returns the text and each
+// row's byte range in it. Cells are padded to their columns, as
+// pdftotext -layout does, each column as wide as its widest cell and two
+// spaces from the next, figures aligned on the right; in a table too wide
+// for that the cells are only two spaces apart.
+func (t *table) render() (string, [][2]int) {
+	n := len(t.cols)
+	width := make([]int, n)
+	for _, r := range t.rows {
+		for i, c := range r.cells {
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	start := make([]int, n)
+	for i := 1; i < n; i++ {
+		start[i] = start[i-1] + width[i-1] + 2
+	}
+	// the last column's text may run on: only where it starts matters
+	fits := start[n-1] <= maxTableWidth
+	var b strings.Builder
+	spans := make([][2]int, 0, len(t.rows))
+	for k, r := range t.rows {
+		if k > 0 {
+			b.WriteByte('\n')
+		}
+		lineStart := b.Len()
+		col := 0 // characters written on this line
+		for i, c := range r.cells {
+			if c == "" {
+				continue
+			}
+			cn := utf8.RuneCountInString(c)
+			switch {
+			case !fits:
+				if col > 0 {
+					b.WriteString("  ")
+					col += 2
+				}
+			default:
+				at := start[i]
+				if t.cols[i].right {
+					at += width[i] - cn
+				}
+				pad := at - col
+				if col > 0 {
+					pad = max(pad, 2)
+				}
+				b.WriteString(strings.Repeat(" ", max(pad, 0)))
+				col += max(pad, 0)
+			}
+			b.WriteString(c)
+			col += cn
+		}
+		// a row starting with empty cells keeps its indentation; the
+		// span starts at its first character
+		s := lineStart
+		for s < b.Len() && b.String()[s] == ' ' {
+			s++
+		}
+		spans = append(spans, [2]int{s, b.Len()})
+	}
+	return b.String(), spans
+}
+
+// captionFor finds a table's caption: a line starting "Table N" just
+// above or below it, across its columns.
+func captionFor(t *table, order []*frag) *frag {
+	var best *frag
+	var bestD float32
+	for _, f := range order {
+		if f.cell || min(f.u1, t.u1)-max(f.u0, t.u0) <= 0 {
+			continue
+		}
+		var d float32
+		switch {
+		case f.bot <= t.top+1:
+			d = t.top - f.bot
+		case f.top >= t.bot-1:
+			d = f.top - t.bot
+		default:
+			continue
+		}
+		if d > 3*t.size || best != nil && d >= bestD || !captionRE.MatchString(f.text()) {
+			continue
+		}
+		best, bestD = f, d
+	}
+	return best
+}

@@ -31,7 +31,7 @@ func runReindex(ctx context.Context, a *app, args []string) error {
 	}
 	l, err := docstore.Open(a.dbPath, &docstore.Options{Upgrade: true})
 	if err != nil {
-		return fix.With(err, "Check the path given by --db or CITELENS_DB, and that no other citelens has the library open.")
+		return fix.With(err, "Check the path given by --db or CITELENS_DB.")
 	}
 	defer l.Close()
 	line := newLiveLine(a.stderr)

@@ -32,27 +32,17 @@ var goldenSizes = [][2]int{{80, 24}, {160, 48}}
 // subfolder.
 func addFolder(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "docs")
 	decl, err := os.ReadFile(declaration)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, body := range map[string]string{
+	return enginetest.WriteTree(t, filepath.Join(t.TempDir(), "docs"), map[string]string{
 		"declaration.txt":             string(decl),
 		"x-minutes of the meeting.md": "# Minutes\n\nThe meeting agreed on the budget. It adjourned at noon.\n",
 		"scan.png":                    strings.Repeat("x", 2048),
 		"chapters/one.txt":            "Chapter one tells of the harbour. Boats sail across it.\n",
 		"chapters/two.txt":            "Chapter two tells of the tower. Clocks tick in it.\n",
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	})
 }
 
 func TestGoldenAddPicker(t *testing.T) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -104,31 +103,11 @@ func TestTUIEndToEnd(t *testing.T) {
 // session saved, read back through the CLI.
 func firstCitation(t *testing.T, bin, db string) string {
 	t.Helper()
-	out, err := exec.Command(bin, "--db", db, "answers", "--json").Output()
-	if err != nil {
-		t.Fatalf("answers: %v", err)
+	a := newestAnswer(t, bin, db)
+	if len(a.Statements) == 0 || len(a.Statements[0].Citations) == 0 {
+		t.Fatalf("the saved answer has no citation: %+v", a)
 	}
-	var metas []struct {
-		ID string `json:"answer_id"`
-	}
-	if err := json.Unmarshal(out, &metas); err != nil || len(metas) == 0 {
-		t.Fatalf("no saved answer: %v %s", err, out)
-	}
-	out, err = exec.Command(bin, "--db", db, "export", metas[len(metas)-1].ID, "--format", "json").Output()
-	if err != nil {
-		t.Fatalf("export: %v", err)
-	}
-	var ans struct {
-		Statements []struct {
-			Citations []struct {
-				Text string `json:"text"`
-			} `json:"citations"`
-		} `json:"statements"`
-	}
-	if err := json.Unmarshal(out, &ans); err != nil || len(ans.Statements) == 0 || len(ans.Statements[0].Citations) == 0 {
-		t.Fatalf("the saved answer has no citation: %v\n%s", err, out)
-	}
-	return ans.Statements[0].Citations[0].Text
+	return a.Statements[0].Citations[0].Text
 }
 
 // tmux drives a private tmux server (its own socket, no user config).

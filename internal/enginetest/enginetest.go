@@ -81,6 +81,22 @@ func WriteFile(t testing.TB, name, text string) string {
 	return p
 }
 
+// WriteTree writes files (slash-separated paths relative to dir, and
+// their text) under dir, making the folders they need, and returns dir.
+func WriteTree(t testing.TB, dir string, files map[string]string) string {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
 // Config is a model configuration for srv: its URL, llmtest.DefaultModel,
 // and timeouts short enough that a hung test fails rather than stalls.
 // Tests change its fields (model, embedding model, budgets) before

@@ -508,7 +508,7 @@ func (m Model) row(e Entry, cursor bool, w int) string {
 	if e.Dir {
 		name += "/"
 	} else {
-		size = sizeLabel(e.Size)
+		size = draw.Size(e.Size)
 	}
 	// lead, mark, name, a space, the size right-aligned in 8 cells
 	nameW := max(w-2-len(mark)-1-8, 1)
@@ -526,14 +526,4 @@ func (m Model) row(e Entry, cursor bool, w int) string {
 		return lead + st.Accent.Render(text)
 	}
 	return lead + text
-}
-
-func sizeLabel(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%d kB", n>>10)
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -1,7 +1,6 @@
 package addfiles
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/citelens/citelens/internal/enginetest"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/keytest"
 )
@@ -18,19 +18,9 @@ import (
 // others, a subfolder, and a hidden file.
 func tree(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "docs")
-	for name, body := range map[string]string{
+	return enginetest.WriteTree(t, filepath.Join(t.TempDir(), "docs"), map[string]string{
 		"a.pdf": "x", "b.txt": "hello", "c.png": "img", "sub/d.md": "# d", ".hidden.txt": "h", "e\x1b[31m.txt": "esc",
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	})
 }
 
 // run feeds msg to the dialog, running its commands as the program would,

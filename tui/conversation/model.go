@@ -786,14 +786,9 @@ func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 	case key.Matches(msg, k.PageUp):
 		m.scroll(-max(m.answerHeight()-1, 1))
 		return m, nil, nil
-	case key.Matches(msg, k.Strategy):
-		return m, nil, StrategyMsg{}
-	case key.Matches(msg, k.Prepare):
-		return m, nil, m.prepare()
-	case key.Matches(msg, k.NewTopic):
-		return m, nil, m.newTopic()
-	case key.Matches(msg, k.Clear):
-		return m, nil, m.clear()
+	}
+	if act, ok := m.shared(msg, k.Strategy, k.Prepare, k.NewTopic, k.Clear); ok {
+		return m, nil, act
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
@@ -802,6 +797,9 @@ func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 
 func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 	k := m.KeyMap.List
+	if act, ok := m.shared(msg, k.Strategy, k.Prepare, k.NewTopic, k.Clear); ok {
+		return m, nil, act
+	}
 	switch {
 	case key.Matches(msg, k.Down):
 		m.moveStatement(1)
@@ -837,8 +835,6 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 			return m, nil, NoticeMsg{Text: "No citation selected to copy."}
 		}
 		return m, nil, CopyMsg{Text: c.Span.Text, Label: c.Label}
-	case key.Matches(msg, k.Strategy):
-		return m, nil, StrategyMsg{}
 	case key.Matches(msg, k.Delete):
 		e, note := m.selectedAnswer("delete")
 		if e == nil {
@@ -848,12 +844,6 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 			prompt: "Delete the saved answer to “" + textproc.OneLine(e.question) + "”? " + m.KeyMap.Confirm.Help().Key + " deletes it, any other key keeps it",
 			action: DeleteMsg{ID: e.id()},
 		}
-	case key.Matches(msg, k.Prepare):
-		return m, nil, m.prepare()
-	case key.Matches(msg, k.NewTopic):
-		return m, nil, m.newTopic()
-	case key.Matches(msg, k.Clear):
-		return m, nil, m.clear()
 	case key.Matches(msg, k.Input):
 		m.typing = true
 		return m, m.input.Focus(), nil
@@ -876,6 +866,22 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 		return m, tea.Batch(focus, cmd), nil
 	}
 	return m, nil, nil
+}
+
+// shared carries out the keys both modes have, bound differently in
+// each: the strategy picker, preparing, a new topic, clearing.
+func (m *Model) shared(msg tea.KeyPressMsg, strategy, prepare, newTopic, clear key.Binding) (tea.Msg, bool) {
+	switch {
+	case key.Matches(msg, strategy):
+		return StrategyMsg{}, true
+	case key.Matches(msg, prepare):
+		return m.prepare(), true
+	case key.Matches(msg, newTopic):
+		return m.newTopic(), true
+	case key.Matches(msg, clear):
+		return m.clear(), true
+	}
+	return nil, false
 }
 
 // show shows the selected statement's first citation, in the source

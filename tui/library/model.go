@@ -477,7 +477,7 @@ func (m Model) details(d docstore.DocInfo) []string {
 			out = append(out, st.Title.Render(l))
 		}
 	}
-	stats := fmt.Sprintf("%s · %s · %s sentences · %s", d.Kind, pagesLabel(d.Pages), count(d.NumSents), sizeLabel(d.Bytes))
+	stats := fmt.Sprintf("%s · %s · %s sentences · %s", d.Kind, pagesLabel(d.Pages), count(d.NumSents), draw.Size(int64(d.Bytes)))
 	for _, l := range draw.Wrap(stats, w) {
 		out = append(out, st.Muted.Render(l))
 	}
@@ -491,16 +491,6 @@ func count(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-func sizeLabel(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%d kB", n>>10)
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 func pagesLabel(n int) string {

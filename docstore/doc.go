@@ -25,10 +25,13 @@
 //
 // # Caveats
 //
-//   - One process at a time may open a library for writing; another process
-//     gets ErrLocked after Options.LockTimeout (one second by default)
-//     rather than waiting. Read-only opens share the file with each other
-//     but not with a writer.
+//   - Many processes share a library. A Library holds the file (and bbolt's
+//     lock on it) only for its transactions and a moment after (handle.go):
+//     extracting and indexing a file, or waiting for a model, holds
+//     nothing. A transaction that finds another process writing waits for
+//     it, telling Options.Waiting, and gets ErrLocked only after
+//     Options.LockTimeout (DefaultLockTimeout). A process that removes or
+//     reindexes documents makes the others drop what they cached of them.
 //   - A Document returned by Library.Document is shared and cached: do not
 //     modify it.
 //   - Sentence and chunk tables use int32 offsets: one document's text is

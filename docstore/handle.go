@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -49,7 +50,7 @@ type handle struct {
 	path     string
 	readOnly bool          // never opened for writing
 	timeout  time.Duration // for another process's lock
-	waiting  func(write bool)
+	waiting  atomic.Pointer[func(write bool)] // told of a wait for another process
 	opts     bolt.Options
 	// opened is called with each fresh open, in a read transaction of
 	// it: the library drops what it cached if another process changed
@@ -160,8 +161,8 @@ func (h *handle) open(write bool) error {
 	opts.Timeout = first
 	db, err := openBolt(h.path, &opts)
 	if errors.Is(err, bolterrors.ErrTimeout) && h.timeout > first {
-		if h.waiting != nil {
-			h.waiting(write)
+		if w := h.waiting.Load(); w != nil && *w != nil {
+			(*w)(write)
 		}
 		opts.Timeout = h.timeout - first
 		db, err = openBolt(h.path, &opts)

@@ -132,7 +132,7 @@ func Open(path string, opt *Options) (*Library, error) {
 		l.maxFile = DefaultMaxFileSize
 	}
 	l.db = newHandle(path, readOnly, timeout, bolt.Options{})
-	l.db.waiting = opt.Waiting
+	l.db.waiting.Store(&opt.Waiting)
 	l.db.opened = l.opened
 	if err := l.checkSchema(readOnly, opt.Upgrade || opt.ReadDamaged); err != nil && !(opt.ReadDamaged && errors.Is(err, ErrCorrupt)) {
 		l.db.Close()
@@ -220,11 +220,7 @@ func (l *Library) checkSchema(readOnly, upgrade bool) error {
 // SetWaiting replaces Options.Waiting: fn is told when a transaction
 // waits for another process's (nil: nobody is told). A front end that
 // takes over the terminal sets its own.
-func (l *Library) SetWaiting(fn func(write bool)) {
-	l.db.mu.Lock()
-	defer l.db.mu.Unlock()
-	l.db.waiting = fn
-}
+func (l *Library) SetWaiting(fn func(write bool)) { l.db.waiting.Store(&fn) }
 
 // Path returns the library file's path.
 func (l *Library) Path() string { return l.path }

@@ -3,6 +3,7 @@ package docstore
 import (
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,18 +33,40 @@ const linger = 100 * time.Millisecond
 
 // A process that uses the library without pause would hold the file (a
 // reader's shared lock) for good, and another process's write would
-// never get in: bbolt's lock is flock, which has no queue. So a handle
-// that has held the file for maxHold closes it between two transactions
-// and keeps it closed for yield, longer than bbolt's 50 ms between
-// tries, so a waiting process gets its turn.
+// never get in: bbolt's lock is flock, which has no queue. So a process
+// that has waited tryEvery for the file says so, by touching a marker
+// file beside it (waitMarker), and tries again; a handle that has held
+// the file for maxHold looks at the marker between two transactions, and
+// when it is fresh closes the file and keeps it closed for yield, longer
+// than bbolt's 50 ms between tries, so the waiting process gets its turn.
+// Without contention nothing yields.
 const (
-	maxHold = time.Second
-	yield   = 75 * time.Millisecond
+	tryEvery = 500 * time.Millisecond
+	maxHold  = time.Second
+	yield    = 75 * time.Millisecond
+	// fresh is how long a touch of the marker says someone waits.
+	fresh = 2 * tryEvery
 )
 
-// waitNotice is how long a wait for another process lasts before it is
-// reported (Options.Waiting).
-const waitNotice = 500 * time.Millisecond
+// waitMarker is the marker a process waiting for path touches.
+func waitMarker(path string) string { return path + ".waiting" }
+
+// signalWaiting touches the marker: this process waits for the file.
+func (h *handle) signalWaiting() {
+	m := waitMarker(h.path)
+	now := time.Now()
+	if err := os.Chtimes(m, now, now); err != nil {
+		if f, err := os.OpenFile(m, os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+			f.Close()
+		}
+	}
+}
+
+// othersWait reports whether another process touched the marker lately.
+func (h *handle) othersWait() bool {
+	fi, err := os.Stat(waitMarker(h.path))
+	return err == nil && time.Since(fi.ModTime()) < fresh
+}
 
 // handle is a library file opened on demand. It is safe for concurrent use.
 type handle struct {
@@ -90,8 +113,8 @@ func (h *handle) acquire(write bool) (*bolt.DB, func(), error) {
 		switch {
 		case h.closed:
 			return nil, nil, errClosed
-		case h.db != nil && h.users == 0 && time.Since(h.since) > maxHold:
-			h.closeFile() // held long enough: the other processes' turn
+		case h.db != nil && h.users == 0 && time.Since(h.since) > maxHold && h.othersWait():
+			h.closeFile() // held long enough, and someone waits: their turn
 			h.resume = time.Now().Add(yield)
 			continue
 		case h.db != nil && (h.writable || !write):
@@ -157,15 +180,26 @@ func (h *handle) open(write bool) error {
 	}
 	opts := h.opts
 	opts.ReadOnly = !write
-	first := min(waitNotice, h.timeout)
-	opts.Timeout = first
-	db, err := openBolt(h.path, &opts)
-	if errors.Is(err, bolterrors.ErrTimeout) && h.timeout > first {
-		if w := h.waiting.Load(); w != nil && *w != nil {
-			(*w)(write)
-		}
-		opts.Timeout = h.timeout - first
+	deadline := time.Now().Add(h.timeout)
+	var db *bolt.DB
+	var err error
+	signalled := false
+	for told := false; ; {
+		opts.Timeout = min(tryEvery, max(time.Until(deadline), time.Millisecond))
 		db, err = openBolt(h.path, &opts)
+		if !errors.Is(err, bolterrors.ErrTimeout) || time.Now().After(deadline) {
+			break
+		}
+		// Someone holds the file: ask them to yield, and say we wait.
+		h.signalWaiting()
+		signalled = true
+		if w := h.waiting.Load(); !told && w != nil && *w != nil {
+			(*w)(write)
+			told = true
+		}
+	}
+	if signalled && err == nil {
+		_ = os.Remove(waitMarker(h.path)) // another still waiting touches it again
 	}
 	switch {
 	case errors.Is(err, bolterrors.ErrTimeout):

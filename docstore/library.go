@@ -66,7 +66,9 @@ type Options struct {
 	LockTimeout time.Duration
 	// Waiting, if set, is told when a read (write false) or a write
 	// finds the file in use by another process and waits for it, after
-	// half a second, so a front end can say so.
+	// half a second, so a front end can say so. (A process that waits
+	// touches LIBRARY.waiting beside the file, so that one holding the
+	// file without pause lets it in.)
 	Waiting func(write bool)
 	// Upgrade opens a library of an older schema so Reindex can rebuild
 	// it; nothing else may be done with it until then.

@@ -71,8 +71,8 @@ func (h *handle) othersWait() bool {
 // handle is a library file opened on demand. It is safe for concurrent use.
 type handle struct {
 	path     string
-	readOnly bool          // never opened for writing
-	timeout  time.Duration // for another process's lock
+	readOnly bool                             // never opened for writing
+	timeout  time.Duration                    // for another process's lock
 	waiting  atomic.Pointer[func(write bool)] // told of a wait for another process
 	opts     bolt.Options
 	// opened is called with each fresh open, in a read transaction of

@@ -94,20 +94,6 @@ type Analysis struct {
 	Table  []int32
 }
 
-// Path returns the headings from the top section down to section s, as
-// spans, outermost first.
-func (a *Analysis) Path(s int32) []Span {
-	var rev []Span
-	for n := 0; s >= 0 && int(s) < len(a.Sections) && n < maxDepth; n++ {
-		rev = append(rev, a.Sections[s].Heading)
-		s = a.Sections[s].Parent
-	}
-	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
-		rev[i], rev[j] = rev[j], rev[i]
-	}
-	return rev
-}
-
 // maxDepth bounds heading paths (and walks up a damaged parent chain).
 const maxDepth = 12
 

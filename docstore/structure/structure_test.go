@@ -19,8 +19,9 @@ func analyse(text string, in Input) (*Analysis, []Span) {
 // trail is sentence i's heading path as text.
 func trail(a *Analysis, text string, i int) string {
 	var parts []string
-	for _, h := range a.Path(a.Section[i]) {
-		parts = append(parts, text[h.Start:h.End])
+	for s, n := a.Section[i], 0; s >= 0 && n < maxDepth; s, n = a.Sections[s].Parent, n+1 {
+		h := a.Sections[s].Heading
+		parts = append([]string{text[h.Start:h.End]}, parts...)
 	}
 	return strings.Join(parts, " > ")
 }

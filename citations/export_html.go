@@ -5,7 +5,7 @@ import (
 	"html/template"
 	"io"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // WriteHTML writes a as one self-contained HTML page: inline CSS, no

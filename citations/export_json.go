@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // WriteJSON writes a as indented JSON: every field, lossless (ReadJSON reads

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // DocLookup returns a stored document (with its text and sentences) by ID.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // WriteMarkdown writes a as Markdown: the question as a heading, the answer

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // Evidence is one gold evidence span: byte offsets into a document's stored

@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // question1 is the first line of /work/shared/data/hotpotqa53/questions.jsonl

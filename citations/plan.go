@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // PlanLines renders a strategy's plan (Answer.Plan, whatever its type) for

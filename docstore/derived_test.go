@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // derivedFixture adds a document of one fact per sentence and cuts it into

@@ -3,7 +3,7 @@ package docstore
 import (
 	"context"
 	"errors"
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 	"os"
 	"path/filepath"
 	"strconv"

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // PageLabelRange is one range of a document's page labels, as a PDF's

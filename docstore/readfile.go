@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // DefaultMaxFileSize is the largest file Add reads unless

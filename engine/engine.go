@@ -5,6 +5,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine/llm"
 )
 
 // Request is one question over a scope of documents.
@@ -66,7 +67,7 @@ type Plan interface {
 type Reporter interface {
 	Stage(s string)
 	Warn(s string)
-	Usage(u citations.Usage)
+	Usage(u llm.Usage)
 }
 
 var _ Reporter = (*Runtime)(nil)

@@ -1,15 +1,10 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 )
-
-// ErrOption means a request option the strategy cannot use; the message
-// names it and says what it takes. Every option error wraps it.
-var ErrOption = errors.New("invalid option")
 
 // Kind is how an option's value is read.
 type Kind int

@@ -2,11 +2,10 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"time"
 
-	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine/llm"
 )
 
 // Preparer does the work a strategy needs done on documents before it can
@@ -28,11 +27,6 @@ type Preparer interface {
 	// it stopped. It returns what it did, with the error when it stops.
 	Prepare(ctx context.Context, env *Env, p Preparation) (*Prepared, error)
 }
-
-// ErrNotPrepared means a strategy was asked about documents it has not
-// been prepared for (see Preparer); the error says what preparing costs
-// and how to do it.
-var ErrNotPrepared = errors.New("the documents are not prepared for this strategy")
 
 // Preparation asks for documents to be prepared.
 type Preparation struct {
@@ -66,7 +60,7 @@ type Progress struct {
 	Done, Total int
 	Unit        string // "chunks", "summaries"
 	Failed      int
-	Usage       citations.Usage // spent so far
+	Usage       llm.Usage // spent so far
 	Elapsed     time.Duration
 }
 
@@ -84,7 +78,7 @@ type Prepared struct {
 	Done, Resumed int
 	// Failures are units whose work failed; the next run retries them.
 	Failures []PrepFailure
-	Usage    citations.Usage
+	Usage    llm.Usage
 	Seconds  float64
 	// Missing is what the work left undone would take.
 	Missing Cost
@@ -105,7 +99,7 @@ type PreparedDoc struct {
 	// aside): the strategy can answer about it.
 	Complete bool
 	// Spent is what the work stored for the document cost.
-	Spent citations.Usage
+	Spent llm.Usage
 	// Embeddable and Embedded count the units to embed and those
 	// embedded, with an embedding model.
 	Embeddable, Embedded int
@@ -138,7 +132,7 @@ type Embedding struct {
 	// Kinds count what was embedded by kind, in order: "summaries",
 	// "questions", "chunks".
 	Kinds   []Count
-	Usage   citations.Usage
+	Usage   llm.Usage
 	Seconds float64
 }
 

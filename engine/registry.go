@@ -71,13 +71,6 @@ type Info struct {
 // Name is the strategy's name.
 func (i Info) Name() string { return i.Strategy.Name() }
 
-// ErrUnavailable means a strategy cannot run in this environment (no model
-// endpoint configured, say); its message says what to set.
-var ErrUnavailable = errors.New("strategy unavailable")
-
-// ErrUnknownStrategy means no strategy has the requested name.
-var ErrUnknownStrategy = errors.New("unknown strategy")
-
 // DefaultStrategy is the strategy used when none is named: it needs no model.
 const DefaultStrategy = "extractive"
 

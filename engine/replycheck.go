@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // ReplyCheck is one check on a model reply, on its way from the model to

@@ -8,9 +8,9 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
-	"github.com/citelens/citelens/internal/enginetest"
 	"github.com/citelens/citelens/internal/fix"
 )
 
@@ -37,8 +37,8 @@ func TestRunBookkeeping(t *testing.T) {
 			t.Errorf("runtime: %q over %d documents", rt.Question(), len(rt.Docs()))
 		}
 		rt.Stage("retrieving…")
-		rt.Usage(citations.Usage{PromptTokens: 10, CompletionTokens: 2, LLMCalls: 1})
-		rt.Usage(citations.Usage{PromptTokens: 5, LLMCalls: 1})
+		rt.Usage(llm.Usage{PromptTokens: 10, CompletionTokens: 2, LLMCalls: 1})
+		rt.Usage(llm.Usage{PromptTokens: 5, LLMCalls: 1})
 		rt.Warn("something to know")
 		rt.Statement(st)
 		return nil

@@ -12,10 +12,10 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // Runtime is one answer in the making: what a strategy is given, and the
@@ -125,9 +125,6 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 	return rt.answer(start, err)
 }
 
-// ErrAnswerTimeout means an answer ran past answer_timeout.
-var ErrAnswerTimeout = errors.New("the answer took too long")
-
 // errAnswerTimeout is the cause of the answer's deadline.
 var errAnswerTimeout = errors.New("answer_timeout")
 
@@ -199,7 +196,7 @@ func (rt *Runtime) answer(start time.Time, err error) (*Answer, error) {
 	}
 	if err != nil {
 		ans.Partial, ans.Error = true, err.Error()
-		if errors.Is(err, context.Canceled) {
+		if Canceled(err) {
 			ans.Error = "cancelled"
 		}
 	}
@@ -358,14 +355,14 @@ func (rt *Runtime) Plan(p Plan) {
 
 // Usage reports the cost of model work that did not go through the
 // Caller (embeddings); the answer's usage is the sum of all reported.
-func (rt *Runtime) Usage(u citations.Usage) {
-	if u == (citations.Usage{}) {
+func (rt *Runtime) Usage(u llm.Usage) {
+	if u == (llm.Usage{}) {
 		return
 	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	rt.usage.Add(u)
-	rt.send(Usage{u})
+	rt.usage.Add(citations.Usage(u))
+	rt.send(Usage{citations.Usage(u)})
 }
 
 // delta passes streamed model text on to the front end.
@@ -450,11 +447,3 @@ func (rt *Runtime) send(ev Event) {
 		rt.emit(ev)
 	}
 }
-
-// ErrEmptyScope means there are no documents to answer from.
-var ErrEmptyScope = errors.New("there are no documents to answer from: add some with 'citelens add FILE'")
-
-// ErrNothingRetrieved means retrieval found nothing in the scope sharing a
-// word with the question, so a strategy that answers from what it
-// retrieves has nothing to answer from; the message says what to do.
-var ErrNothingRetrieved = errors.New("nothing in the documents matches the question")

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // loadScope loads a request's documents in order, each once; an empty

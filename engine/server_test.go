@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/internal/config"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // An answer is fitted to the context window the server really gives the

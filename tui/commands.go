@@ -15,8 +15,8 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // Everything that touches the disk or runs a strategy happens here, in

@@ -19,9 +19,9 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	_ "github.com/citelens/citelens/engine/extractive"
 	"github.com/citelens/citelens/engine/llm"
-	"github.com/citelens/citelens/internal/enginetest"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/keytest"
 )

@@ -12,7 +12,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/internal/enginetest"
+	"github.com/citelens/citelens/engine/enginetest"
 )
 
 // BenchmarkStart measures a start on a library holding 1,000 saved

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 func init() {

@@ -8,7 +8,7 @@ import (
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/fix"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 func init() {

@@ -10,9 +10,10 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 func init() {
@@ -297,15 +298,15 @@ func printPrepStatus(a *app, st *engine.Prepared, asJSON bool) error {
 
 // deriveView is the JSON summary of a derivation.
 type deriveView struct {
-	Model           string          `json:"model"`
-	ChunkTokens     int             `json:"chunk_tokens"`
-	ChunkOverlap    int             `json:"chunk_overlap"`
-	Documents       []deriveDocView `json:"documents"`
-	Derived         int             `json:"derived"`
-	Resumed         int             `json:"resumed"`
-	Failures        []deriveFailure `json:"failures"`
-	citations.Usage                 // prompt_tokens, completion_tokens, llm_calls, estimated
-	Seconds         float64         `json:"seconds"`
+	Model        string          `json:"model"`
+	ChunkTokens  int             `json:"chunk_tokens"`
+	ChunkOverlap int             `json:"chunk_overlap"`
+	Documents    []deriveDocView `json:"documents"`
+	Derived      int             `json:"derived"`
+	Resumed      int             `json:"resumed"`
+	Failures     []deriveFailure `json:"failures"`
+	llm.Usage                    // prompt_tokens, completion_tokens, llm_calls, estimated
+	Seconds      float64         `json:"seconds"`
 	// Embedding is what embedding the derived documents did, when an
 	// embedding model is configured.
 	Embedding *deriveEmbedView `json:"embedding,omitempty"`
@@ -316,10 +317,10 @@ type deriveEmbedView struct {
 	Model string `json:"model"`
 	// Units counts the derived units (summaries, questions, chunks) of the
 	// complete documents; Embedded those this run embedded.
-	Units    int             `json:"units"`
-	Embedded int             `json:"embedded"`
-	Usage    citations.Usage `json:"usage"`
-	Seconds  float64         `json:"seconds"`
+	Units    int       `json:"units"`
+	Embedded int       `json:"embedded"`
+	Usage    llm.Usage `json:"usage"`
+	Seconds  float64   `json:"seconds"`
 }
 
 func newDeriveEmbedView(e *engine.Embedding) *deriveEmbedView {
@@ -364,7 +365,7 @@ type evalDerive struct {
 	Resumed int     `json:"resumed"`
 	Failed  int     `json:"failed"`
 	Seconds float64 `json:"seconds"`
-	citations.Usage
+	llm.Usage
 	// Embedding is what embedding the strategy's derived units did, with
 	// an embedding model configured.
 	Embedding *deriveEmbedView `json:"embedding,omitempty"`

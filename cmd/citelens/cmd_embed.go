@@ -11,10 +11,10 @@ import (
 	"github.com/citelens/citelens/internal/fix"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 func init() {

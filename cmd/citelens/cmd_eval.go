@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,9 +12,9 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 func init() {
@@ -114,7 +113,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		if ans == nil {
 			return fmt.Errorf("question %s: %w", g.ID, runErr)
 		}
-		if errors.Is(runErr, context.Canceled) {
+		if engine.Canceled(runErr) {
 			return runErr
 		}
 		sc, err := citations.Score(ans, g)

@@ -11,9 +11,9 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 func init() {

@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 func init() {

@@ -1,16 +1,15 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // printError writes err for a person: the reason on one line, control
@@ -45,7 +44,7 @@ const damageHint = "Run 'citelens check' to see what is damaged, and 'citelens s
 // how to resume it: a cancellation reads "<what> interrupted"; a model
 // endpoint's failure also gets its fix; resume is the last line.
 func resumeError(err error, what, resume string) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, llm.ErrCanceled) {
+	if engine.Canceled(err) {
 		return fix.With(fmt.Errorf("%s interrupted", what), "%s", resume)
 	}
 	if how := fix.Of(err); how != "" {

@@ -9,12 +9,12 @@ import (
 	"strings"
 
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/judge"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // `citelens eval --judge`: LongBench-Cite's judged figures beside the
@@ -181,7 +181,7 @@ func (e *evalJudge) score(ctx context.Context, w io.Writer, g citations.Gold, an
 // notJudged says on w that question id was not judged, and returns err
 // only if it is the evaluation's cancellation.
 func (e *evalJudge) notJudged(ctx context.Context, w io.Writer, id string, err error) error {
-	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+	if engine.Canceled(err) || ctx.Err() != nil {
 		return err
 	}
 	e.failed++

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // liveLine is one line redrawn in place on a terminal, never on a pipe:

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // The library sizes its cross-reference table from numbers in the file

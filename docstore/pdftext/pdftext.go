@@ -27,7 +27,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citelens/citelens/docstore/structure"
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 	"github.com/ledongthuc/pdf"
 )
 

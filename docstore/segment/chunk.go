@@ -1,6 +1,6 @@
 package segment
 
-import "github.com/citelens/citelens/docstore/textproc"
+import "github.com/citelens/citelens/internal/textproc"
 
 // DefaultChunkTokens is the chunk size LongCite uses for chunk-level
 // retrieval and citation (128 tokens).

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // sized builds a text of ASCII sentences whose estimated token counts are

@@ -15,9 +15,9 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // rainfallReport is a report of unique facts: n paragraphs, one station

@@ -7,9 +7,9 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // The three prompts of CoF as citelens runs it after a question: the

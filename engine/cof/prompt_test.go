@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/generate"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // The examples are consistent with their own instructions: the chunk

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // NoRelevant is what Figure 13 tells the model to answer when the passage

@@ -27,20 +27,19 @@ package dag
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/cof"
 	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // Name is the strategy's registered name.
@@ -113,7 +112,7 @@ func (r *run) dense(ctx context.Context) error {
 	}
 	f, err := dense.ForEnv(ctx, r.rt.Env(), r.rt.IDs(), r.rt, docstore.SentenceLevel)
 	switch {
-	case err != nil && (ctx.Err() != nil || errors.Is(err, llm.ErrCanceled)):
+	case err != nil && (ctx.Err() != nil || engine.Canceled(err)):
 		return err
 	case err != nil:
 		r.rt.Warn("dense retrieval is unavailable, so chunks are ranked by BM25 alone: " + textproc.OneLine(err.Error()))

@@ -9,8 +9,8 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // Two documents of a multi-hop question, each padded with unrelated

@@ -29,7 +29,6 @@ package dense
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -222,7 +221,7 @@ func (s *Scorer) fill(ctx context.Context, d *docstore.Document, key docstore.Ve
 // embedError says which document failed, keeping the client's error (and
 // its Fix) reachable.
 func embedError(d *docstore.Document, units string, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, llm.ErrCanceled) {
+	if engine.Canceled(err) {
 		return err
 	}
 	return fmt.Errorf("%w: the %s of %s: %w", ErrEmbed, units, docName(d), err)

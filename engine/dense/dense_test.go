@@ -8,13 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 const declaration = "../../testdata/declaration.txt"
@@ -46,9 +45,9 @@ type reports struct {
 	n                int
 }
 
-func (r *reports) Stage(s string)          { r.stages = append(r.stages, s); r.n++ }
-func (r *reports) Warn(s string)           { r.warnings = append(r.warnings, s); r.n++ }
-func (r *reports) Usage(u citations.Usage) { r.usage.Add(u); r.n++ }
+func (r *reports) Stage(s string)    { r.stages = append(r.stages, s); r.n++ }
+func (r *reports) Warn(s string)     { r.warnings = append(r.warnings, s); r.n++ }
+func (r *reports) Usage(u llm.Usage) { r.usage.Add(u); r.n++ }
 
 func ids(docs []*docstore.Document) []docstore.DocID {
 	out := make([]docstore.DocID, len(docs))

@@ -10,8 +10,8 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/retrieve"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 const text = `Tea

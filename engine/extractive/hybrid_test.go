@@ -7,9 +7,9 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/internal/config"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // paraphraseDoc holds the answer to paraphraseQuestion in words the

@@ -2,7 +2,7 @@ package extractive
 
 import (
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // A quote supports itself, so a support verdict on an extractive

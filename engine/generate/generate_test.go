@@ -9,9 +9,9 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // recorder collects events, noting how many deltas had arrived when each
@@ -21,7 +21,7 @@ type recorder struct {
 	statementAt []int
 	statements  []citations.Statement
 	stages      []string
-	usage       []llm.Usage
+	usage       []citations.Usage
 }
 
 func (r *recorder) emit(ev engine.Event) {

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // The judge's ratings come from the reference answer in the prompt: "3"

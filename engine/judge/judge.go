@@ -31,8 +31,8 @@ import (
 	"sync"
 
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // Defaults of Options, as LongBench-Cite's scripts have them (Parallel:

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // between returns the text between the tags open and close in p.

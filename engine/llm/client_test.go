@@ -13,9 +13,9 @@ import (
 
 	"github.com/citelens/citelens/internal/config"
 
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 const testKey = "sk-test-4f9c2a7e1b3d5a6c8e0f"

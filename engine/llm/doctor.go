@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // Check statuses.

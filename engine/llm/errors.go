@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // ErrNoEmbedModel means embeddings were asked for without an embedding

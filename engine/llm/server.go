@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // The server software Server.Kind names.

@@ -16,11 +16,11 @@ import (
 	"github.com/citelens/citelens/internal/config"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
-	"github.com/citelens/citelens/internal/enginetest"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // R's manuals, from Debian's r-doc-pdf.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/internal/enginetest"
+	"github.com/citelens/citelens/engine/enginetest"
 )
 
 const declaration = "../../testdata/declaration.txt"

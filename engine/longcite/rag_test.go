@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // TestRACSRoundTrip: rag shows the top k sentences in document order under

@@ -7,9 +7,9 @@ import (
 	"unicode"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // The context processor's settings.

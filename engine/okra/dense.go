@@ -2,14 +2,12 @@ package okra
 
 import (
 	"context"
-	"errors"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/dense"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // denseScorer returns the dense half of the assembled retriever: a scorer
@@ -26,7 +24,7 @@ func denseScorer(ctx context.Context, rt *engine.Runtime) (retrieve.DenseScorer,
 	// its sentences' vectors, so the sentence level is the one needed.
 	f, err := dense.ForEnv(ctx, rt.Env(), rt.IDs(), rt, docstore.SentenceLevel)
 	switch {
-	case err != nil && (ctx.Err() != nil || errors.Is(err, llm.ErrCanceled)):
+	case err != nil && (ctx.Err() != nil || engine.Canceled(err)):
 		return nil, "", err
 	case err != nil:
 		why := "embedding failed: " + clip(textproc.OneLine(err.Error()), 120)

@@ -2,17 +2,16 @@ package okra
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/cof"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/longcite"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // The strategies' registered names.
@@ -347,7 +346,7 @@ func (ru *run) whole(ctx context.Context, first []citations.Statement, reason st
 		Format:  generate.FormatOf(o, rt.Config().Model),
 		Resolve: citations.ResolveOptions{MaxCitations: o.Int("max_citations")},
 	})
-	if res == nil && errors.Is(err, context.Canceled) {
+	if res == nil && engine.Canceled(err) {
 		// Cancelled before the reread answered: the first answer is
 		// what there is.
 		ru.statements(first)

@@ -11,9 +11,9 @@ import (
 	"github.com/citelens/citelens/internal/config"
 
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/longcite"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // cited reports whether some statement of ans cites text containing

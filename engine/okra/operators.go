@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // MaxSubQueries bounds the query splitter's sub-questions.

@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // The rule-based analyzer stands in for the paper's fine-tuned model when

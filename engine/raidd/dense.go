@@ -7,10 +7,9 @@ import (
 	"slices"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/dense"
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // meaning is a request's dense side: the question's embedding and the
@@ -38,7 +37,7 @@ func (v Variant) meaning(ctx context.Context, rt *engine.Runtime, set docstore.D
 		_, err = sc.QueryVector(ctx, rt.Question())
 	}
 	switch {
-	case err != nil && (ctx.Err() != nil || errors.Is(err, llm.ErrCanceled)):
+	case err != nil && (ctx.Err() != nil || engine.Canceled(err)):
 		return nil, err
 	case err != nil:
 		rt.Stagef("ranking by meaning is unavailable (%s); ranking by words only", textproc.OneLine(err.Error()))

@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
-	"github.com/citelens/citelens/internal/enginetest"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // TestDeriveStores: every chunk of the 256/50 segmentation gets one call

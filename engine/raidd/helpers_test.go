@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // The survey document: station paragraphs, and two sentences whose key

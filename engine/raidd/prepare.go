@@ -4,10 +4,10 @@ import (
 	"context"
 	"time"
 
-	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/dense"
+	"github.com/citelens/citelens/engine/llm"
 )
 
 // preparer is what every RAIDD variant needs before answering about a
@@ -71,7 +71,7 @@ func (preparer) Status(env *engine.Env, p engine.Preparation) (*engine.Prepared,
 			return nil, err
 		}
 		pd := engine.PreparedDoc{ID: id, Name: d.Name, Units: len(chunks), Done: st.Done - st.Failed, Failed: st.Failed, Complete: st.Indexed,
-			Spent: citations.Usage{PromptTokens: st.PromptTokens, CompletionTokens: st.CompletionTokens, LLMCalls: st.Calls}}
+			Spent: llm.Usage{PromptTokens: st.PromptTokens, CompletionTokens: st.CompletionTokens, LLMCalls: st.Calls}}
 		if out.Embedding != nil && st.Indexed {
 			for _, k := range kinds {
 				gaps, n, err := lib.VectorGaps(docstore.DerivedVectorKey(id, embed, set, k))

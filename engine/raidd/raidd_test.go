@@ -13,9 +13,9 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // fixture is a library of two documents with their derived documents, a

@@ -21,9 +21,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // ErrDisabled is Rerank's error on a nil Reranker: no rerank model is

@@ -1,7 +1,7 @@
 package retrieve
 
 import (
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // unit is one analysed sentence (or heading line): where the query's terms

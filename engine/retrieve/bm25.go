@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/internal/topk"
 )
 

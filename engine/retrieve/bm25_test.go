@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/internal/enginetest"
+	"github.com/citelens/citelens/engine/enginetest"
 )
 
 func TestSearchBM25(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // AnswerType is what kind of fact a question asks for, read from its

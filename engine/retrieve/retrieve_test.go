@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/textproc"
-	"github.com/citelens/citelens/internal/enginetest"
+	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // A small collection in HotpotQA's shape: titled paragraphs.

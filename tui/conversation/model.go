@@ -34,10 +34,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/themes"
 )
 
@@ -612,8 +611,7 @@ func (m *Model) Finish(ans *engine.Answer, err error) {
 			e.prepare, e.fix = true, ""
 			e.err = e.strategy + " needs work done on the documents before it can answer, which costs model tokens"
 		}
-		var le *llm.Error
-		if errors.As(err, &le) && !errors.Is(err, llm.ErrCanceled) {
+		if engine.EndpointFailed(err) {
 			e.fix = strings.TrimSpace(e.fix + "\nRun 'citelens doctor' to check the endpoint, or press " +
 				m.KeyMap.Input.Strategy.Help().Key + " for another strategy (extractive needs no model).")
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // ChatRequest is a chat completion request as the server received it.

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // Concepts is the scripted models' knowledge of synonyms: groups of words

@@ -6,7 +6,7 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // EmbedRequest is an embeddings request as the server received it.

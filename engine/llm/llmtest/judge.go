@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // Judge answers the judge prompts of LongBench-Cite (LongCite paper,

@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/citelens/citelens/docstore/textproc"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // WithConcepts teaches the server's embedding model and reranker that the

@@ -54,8 +54,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 func main() {

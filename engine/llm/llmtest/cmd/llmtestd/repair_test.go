@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // A model that ignores the citation format writes its answers as prose.

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/citelens/citelens/docstore/textproc"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // The prompts of the strategies besides LongCite's answers and RAIDD's

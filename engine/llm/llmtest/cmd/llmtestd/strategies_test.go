@@ -13,9 +13,9 @@ import (
 	"github.com/citelens/citelens/internal/config"
 
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
-	"github.com/citelens/citelens/internal/enginetest"
 
 	_ "github.com/citelens/citelens/engine/cof"
 	_ "github.com/citelens/citelens/engine/dag"

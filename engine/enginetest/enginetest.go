@@ -156,7 +156,7 @@ type Events struct {
 	Reasoning  []string
 	Statements []citations.Statement
 	Plans      []engine.Plan
-	Usage      []llm.Usage
+	Usage      []citations.Usage
 }
 
 // Emit records ev; pass it as an answer's emit.

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
-	"github.com/citelens/citelens/internal/enginetest"
 )
 
 // The documents come back in the order of the pairs, named by them, with

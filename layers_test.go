@@ -1,0 +1,111 @@
+// Package layers_test holds the one test of the module's shape: which
+// package may import which. docs/ARCHITECTURE.md draws the same layers.
+package layers_test
+
+import (
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/citelens/citelens"
+
+// layers are the ranks of the module's packages, lowest first. A package
+// may import packages of its own rank or below, never above: dependencies
+// point one way, cmd → tui → engine → citations → docstore → the text
+// kernel. The first prefix that matches a package's path gives its rank,
+// so more specific prefixes come first.
+var layers = []struct {
+	prefix string
+	rank   int
+	what   string
+}{
+	// 0: the kernel every package may use; it imports nothing of ours
+	// but itself.
+	{"internal/", 0, "text, numbers, settings, errors' fixes: the kernel"},
+	{"themes", 0, "colours and styles"},
+	// 1: the model client speaks HTTP and knows no answers or documents.
+	{"engine/llm/llmtest/cmd/", 7, "the scripted server as a program"},
+	{"engine/llm", 1, "the OpenAI-compatible client and its scripted server"},
+	// 2-3: the library: loaders and text building below the store.
+	{"docstore/", 2, "loaders, segmentation, structure"},
+	{"docstore", 3, "the library on disk"},
+	// 4: the answer model: statements, citations, their checks and exports.
+	{"citations", 4, "statements, citations, exports"},
+	// 5-6: the engine: the runtime and retrieval, then what builds on them.
+	{"engine/retrieve", 5, "ranking"},
+	{"engine/rerank", 5, "the reranker client"},
+	{"engine/", 6, "strategies, dense retrieval, generation, judge, evaluation"},
+	{"engine", 5, "the runtime"},
+	// 7: front ends.
+	{"tui", 7, "the terminal UI"},
+	{"cmd/", 7, "the command"},
+	{"bench/", 7, "benchmarks"},
+}
+
+func rankOf(t *testing.T, pkg string) int {
+	rel := strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/")
+	for _, l := range layers {
+		// "docstore/" names the subpackages only; "engine/llm" the package
+		// and those below it.
+		below := strings.HasSuffix(l.prefix, "/")
+		if below && strings.HasPrefix(rel, l.prefix) || !below && (rel == l.prefix || strings.HasPrefix(rel, l.prefix+"/")) {
+			return l.rank
+		}
+	}
+	t.Errorf("%s has no layer: add it to the table in layers_test.go", rel)
+	return -1
+}
+
+// testMayImport reports whether a test of pkg may import imp from a
+// layer above: a test rig (docstoretest, enginetest, llmtest…), as
+// engine/retrieve's tests build a library with engine/enginetest, or a
+// package of the same tree, as the engine's black-box tests answer
+// through engine/generate.
+func testMayImport(pkg, imp string) bool {
+	rel, relImp := strings.TrimPrefix(pkg, module+"/"), strings.TrimPrefix(imp, module+"/")
+	return strings.HasSuffix(relImp, "test") && !strings.HasPrefix(relImp, "cmd/") ||
+		strings.Split(rel, "/")[0] == strings.Split(relImp, "/")[0]
+}
+
+// TestLayers fails for every import that points up the table above.
+func TestLayers(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f",
+		"{{.ImportPath}}|{{join .Imports \" \"}}|{{join .TestImports \" \"}} {{join .XTestImports \" \"}}",
+		"./...").Output()
+	if err != nil {
+		t.Skipf("go list: %v (the go command is needed to read the import graph)", err)
+	}
+	var bad []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.SplitN(line, "|", 3)
+		pkg, imports, testImports := f[0], strings.Fields(f[1]), strings.Fields(f[2])
+		if pkg == module {
+			continue // this test
+		}
+		from := rankOf(t, pkg)
+		check := func(imp string, test bool) {
+			if !strings.HasPrefix(imp, module) || imp == pkg {
+				return
+			}
+			if to := rankOf(t, imp); to > from && !(test && testMayImport(pkg, imp)) {
+				who := strings.TrimPrefix(pkg, module+"/") + " imports "
+				if test {
+					who = strings.TrimPrefix(pkg, module+"/") + "'s tests import "
+				}
+				bad = append(bad, who+strings.TrimPrefix(imp, module+"/"))
+			}
+		}
+		for _, imp := range imports {
+			check(imp, false)
+		}
+		for _, imp := range testImports {
+			check(imp, true)
+		}
+	}
+	sort.Strings(bad)
+	for _, b := range bad {
+		t.Errorf("import points up a layer: %s", b)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -167,7 +168,7 @@ func byline(a *Answer) string {
 			est = " (estimated)"
 		}
 		parts = append(parts, fmt.Sprintf("%d model %s, %d prompt and %d completion tokens%s",
-			u.LLMCalls, plural(u.LLMCalls, "call", "calls"), u.PromptTokens, u.CompletionTokens, est))
+			u.LLMCalls, humanize.Noun(u.LLMCalls, "call", "calls"), u.PromptTokens, u.CompletionTokens, est))
 	}
 	if f := a.FollowUp; f != nil && len(f.After) > 0 {
 		s := "follow-up to “" + f.After[len(f.After)-1] + "”"

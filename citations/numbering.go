@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/internal/humanize"
 )
 
 // Mode is what the numbers in a prompt stand for.
@@ -333,13 +334,13 @@ func (n *Numbering) Resolve(refs []Ref, opt ResolveOptions) ([]Span, []string) {
 		case covered < wanted:
 			k := wanted - covered
 			warns = append(warns, fmt.Sprintf("citation %s: %d of its %s not shown to the model and left out",
-				r, k, plural(k, n.unitName()+" was", n.unitName()+"s were")))
+				r, k, humanize.Noun(k, n.unitName()+" was", n.unitName()+"s were")))
 		}
 	}
 	if opt.MaxCitations > 0 && len(spans) > opt.MaxCitations {
 		k := len(spans) - opt.MaxCitations
 		warns = append(warns, fmt.Sprintf("%d more %s dropped: at most %d are kept per statement",
-			k, plural(k, "citation", "citations"), opt.MaxCitations))
+			k, humanize.Noun(k, "citation", "citations"), opt.MaxCitations))
 		spans = spans[:opt.MaxCitations]
 	}
 	return spans, warns
@@ -417,11 +418,4 @@ func (r Ref) String() string {
 		return fmt.Sprintf("[%d]", r.First)
 	}
 	return fmt.Sprintf("[%d-%d]", r.First, r.Last)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/internal/humanize"
 )
 
 // Span is one resolved citation: a run of whole sentences of one document.
@@ -117,7 +118,7 @@ const (
 // Label says the relevance in words: "strong match, 3 of 4 question
 // words".
 func (r *Relevance) Label() string {
-	return fmt.Sprintf("%s match, %d of %d question %s", r.Band, len(r.Matched), r.Of, plural(r.Of, "word", "words"))
+	return fmt.Sprintf("%s match, %d of %d question %s", r.Band, len(r.Matched), r.Of, humanize.Noun(r.Of, "word", "words"))
 }
 
 // RelevanceBand names a coverage's band.

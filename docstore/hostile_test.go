@@ -53,7 +53,7 @@ func TestAddMaxFileSize(t *testing.T) {
 	defer l.Close()
 	big := writeFile(t, "big.txt", strings.Repeat("A sentence of text. ", 100))
 	_, _, err = l.Add(t.Context(), big, nil)
-	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "2.0 KB, over the 1000 bytes limit") {
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "2.0 KB, over the 1000 B limit") {
 		t.Errorf("Add(2 KB) with a 1000-byte limit = %v", err)
 	}
 	small := writeFile(t, "small.txt", "A short file. It fits.")

@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/internal/humanize"
 )
 
 // DefaultMaxFileSize is the largest file Add reads unless
@@ -97,5 +97,5 @@ func checkRegular(path string, st os.FileInfo, max int64) error {
 }
 
 func tooLarge(path string, size, max int64) error {
-	return fmt.Errorf("%s: %w: it is %s, over the %s limit (citelens add --max-size raises it)", path, ErrTooLarge, textproc.ByteSize(size), textproc.ByteSize(max))
+	return fmt.Errorf("%s: %w: it is %s, over the %s limit (citelens add --max-size raises it)", path, ErrTooLarge, humanize.Bytes(size), humanize.Bytes(max))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -307,13 +308,13 @@ func (c cutCheck) End(reply llm.Reply, err error) (string, []string) {
 	if sent < minCutPrompt || !llm.Cut(read, sent, false) {
 		return "", nil
 	}
-	how := "about " + Thousands(sent)
+	how := "about " + humanize.Count(sent)
 	if c.call.CountPrompt != nil {
 		if n, err := c.call.CountPrompt(); err == nil && n > 0 {
 			if !llm.Cut(read, n, true) {
 				return "", nil
 			}
-			sent, how = n, Thousands(n)
+			sent, how = n, humanize.Count(n)
 		}
 	}
 	if c.call.PromptCut != nil {
@@ -324,7 +325,7 @@ func (c cutCheck) End(reply llm.Reply, err error) (string, []string) {
 		want *= 2
 	}
 	return "", []string{fmt.Sprintf("the server read only %s of the prompt's %s tokens: it cut the prompt to fit its context window without saying so, so %s was written from part of the text. To fix it, %s",
-		Thousands(read), how, c.call.readerName(), c.call.Server.Fix(want))}
+		humanize.Count(read), how, c.call.readerName(), c.call.Server.Fix(want))}
 }
 
 // readerName names the reply for a sentence's subject.

@@ -3,11 +3,10 @@ package engine
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/internal/humanize"
 )
 
 // loadScope loads a request's documents in order, each once; an empty
@@ -44,40 +43,7 @@ func loadScope(lib *docstore.Library, ids []docstore.DocID) ([]*docstore.Documen
 // DescribeScope says how much of the scope a prompt shows, for stages:
 // "1 document, 3,412 sentences".
 func DescribeScope(docs []*docstore.Document, sentences int) string {
-	return Plural(len(docs), "document", "documents") + ", " + Plural(sentences, "sentence", "sentences")
-}
-
-// Thousands writes n with thousands separators: "9,870"
-// (textproc.Thousands).
-func Thousands(n int) string { return textproc.Thousands(n) }
-
-// ApproxTokens writes a token count roughly: "850", "12k", "1.4M".
-func ApproxTokens(n int) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprint(n)
-	case n < 1_000_000:
-		return fmt.Sprintf("%dk", (n+500)/1000)
-	}
-	return fmt.Sprintf("%.1fM", float64(n)/1e6)
-}
-
-// Kilo writes a token count briefly: "950", "12k".
-func Kilo(n int) string {
-	if n < 1000 {
-		return strconv.Itoa(n)
-	}
-	return strconv.Itoa((n+500)/1000) + "k"
-}
-
-// Plural writes n (with thousands separators) and the noun that agrees
-// with it: Plural(1, "chunk", "chunks") is "1 chunk", Plural(1204,
-// "summary", "summaries") is "1,204 summaries".
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return Thousands(n) + " " + many
+	return humanize.Plural(len(docs), "document", "documents") + ", " + humanize.Plural(sentences, "sentence", "sentences")
 }
 
 // Ranges writes numbers (pages, chunks) sorted, as ranges: "1-3, 7".

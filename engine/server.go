@@ -7,6 +7,7 @@ import (
 
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/humanize"
 )
 
 // serverState is what an Env knows of its server: what the server said
@@ -78,13 +79,13 @@ func (e *Env) AnswerConfig(ctx context.Context) (cfg config.Config, note string)
 	case window > 0 && (!explicit || window < cfg.ContextWindow):
 		if explicit {
 			note = fmt.Sprintf("context_window is %s tokens, but the server gives %s %s (%s); prompts are fitted to %s",
-				Thousands(cfg.ContextWindow), cfg.Model, Thousands(window), source, Thousands(window))
+				humanize.Count(cfg.ContextWindow), cfg.Model, humanize.Count(window), source, humanize.Count(window))
 		}
 		cfg.ContextWindow = window
 	case window == 0 && s.Kind == llm.KindOllama && !explicit:
 		cfg.ContextWindow = llm.OllamaDefaultWindow
 		note = fmt.Sprintf("Ollama does not say the context window of %s until the model is loaded; assuming its default of %s tokens (set context_window if the server runs with OLLAMA_CONTEXT_LENGTH)",
-			cfg.Model, Thousands(llm.OllamaDefaultWindow))
+			cfg.Model, humanize.Count(llm.OllamaDefaultWindow))
 	}
 	if cfg.MaxOutput > cfg.ContextWindow/2 {
 		cfg.MaxOutput = cfg.ContextWindow / 2

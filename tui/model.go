@@ -15,6 +15,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/addfiles"
@@ -718,7 +719,7 @@ func (m *Model) waitingStage() {
 		return
 	}
 	n := m.lib.Adding()
-	m.conv.Waiting(fmt.Sprintf("waiting for %s being added…", engine.Plural(max(n, 1), "document", "documents")))
+	m.conv.Waiting(fmt.Sprintf("waiting for %s being added…", humanize.Plural(max(n, 1), "document", "documents")))
 }
 
 // ask starts answering question over the library's scope, as a follow-up

@@ -8,6 +8,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/internal/humanize"
 )
 
 // A strategy that needs work done on the documents first (RAIDD's
@@ -37,7 +38,7 @@ func prepareCost(env *engine.Env, strategy string, docs []docstore.DocID) tea.Cm
 			return prepareCostMsg{text: "nothing is left to do"}
 		}
 		return prepareCostMsg{text: fmt.Sprintf("about %s and %s tokens with %s",
-			engine.Plural(c.Calls, "model call", "model calls"), engine.ApproxTokens(c.Tokens()), st.Model)}
+			humanize.Plural(c.Calls, "model call", "model calls"), humanize.Tokens(c.Tokens()), st.Model)}
 	}
 }
 
@@ -115,7 +116,7 @@ func prepareLine(strategy string, p engine.Progress) string {
 		s += " of " + p.Doc
 	}
 	if t := p.Usage.PromptTokens + p.Usage.CompletionTokens; t > 0 {
-		s += " · " + engine.ApproxTokens(t) + " tokens"
+		s += " · " + humanize.Tokens(t) + " tokens"
 	}
 	return s
 }

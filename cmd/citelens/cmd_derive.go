@@ -13,6 +13,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -97,8 +98,8 @@ func preparers() []engine.Preparer {
 func prepareWithProgress(ctx context.Context, a *app, env *engine.Env, prep engine.Preparer, p engine.Preparation) (*engine.Prepared, error) {
 	if st, err := prep.Status(env, p); err == nil && st.Missing.Units > 0 {
 		fmt.Fprintf(a.stderr, "Deriving summaries and questions for %s of %s with %s: about %s calls and %s tokens.\n",
-			engine.Plural(st.Missing.Units, "chunk", "chunks"), docCount(missingDocs(st)), textproc.OneLine(st.Model),
-			engine.Thousands(st.Missing.Calls), engine.ApproxTokens(st.Missing.Tokens()))
+			humanize.Plural(st.Missing.Units, "chunk", "chunks"), docCount(missingDocs(st)), textproc.OneLine(st.Model),
+			humanize.Count(st.Missing.Calls), humanize.Tokens(st.Missing.Tokens()))
 	}
 	bar := &prepareBar{liveLine: newLiveLine(a.stderr)}
 	p.Progress = bar.update
@@ -144,9 +145,9 @@ func (b *prepareBar) update(p engine.Progress) {
 		return
 	}
 	rate := float64(p.Done-b.base) / max(time.Since(b.at).Seconds(), 1e-3)
-	line := fmt.Sprintf("[%s] %s/%s %s, %.1f/s", barCells(p.Done, p.Total), engine.Thousands(p.Done), engine.Thousands(p.Total), p.Unit, rate)
+	line := fmt.Sprintf("[%s] %s/%s %s, %.1f/s", barCells(p.Done, p.Total), humanize.Count(p.Done), humanize.Count(p.Total), p.Unit, rate)
 	if u := p.Usage; u.LLMCalls > 0 {
-		line += fmt.Sprintf(", %s tokens (%s prompt, %s completion)", engine.ApproxTokens(u.PromptTokens+u.CompletionTokens), engine.ApproxTokens(u.PromptTokens), engine.ApproxTokens(u.CompletionTokens))
+		line += fmt.Sprintf(", %s tokens (%s prompt, %s completion)", humanize.Tokens(u.PromptTokens+u.CompletionTokens), humanize.Tokens(u.PromptTokens), humanize.Tokens(u.CompletionTokens))
 	}
 	if p.Failed > 0 {
 		line += fmt.Sprintf(", %d failed", p.Failed)
@@ -166,7 +167,7 @@ func printDeriveEmbedded(w io.Writer, e *engine.Embedding) {
 		return
 	}
 	fmt.Fprintf(w, "Embedded %s with %s in %s: %s calls, %s tokens", embeddedList(e), textproc.OneLine(e.Model),
-		time.Duration(e.Seconds*float64(time.Second)).Round(100*time.Millisecond), engine.Thousands(e.Usage.LLMCalls), engine.Thousands(e.Usage.PromptTokens))
+		time.Duration(e.Seconds*float64(time.Second)).Round(100*time.Millisecond), humanize.Count(e.Usage.LLMCalls), humanize.Count(e.Usage.PromptTokens))
 	if e.Usage.Estimated {
 		fmt.Fprint(w, " (estimated: the server reported no usage)")
 	}
@@ -178,7 +179,7 @@ func printDeriveEmbedded(w io.Writer, e *engine.Embedding) {
 func embeddedList(e *engine.Embedding) string {
 	var parts []string
 	for _, k := range e.Kinds {
-		parts = append(parts, engine.Thousands(k.N)+" "+k.What)
+		parts = append(parts, humanize.Count(k.N)+" "+k.What)
 	}
 	switch len(parts) {
 	case 0:
@@ -203,18 +204,18 @@ func prepareError(err error, rep *engine.Prepared, refs []string, model string) 
 func printDeriveReport(w io.Writer, rep *engine.Prepared) {
 	if rep.Done == 0 && len(rep.Failures) == 0 {
 		fmt.Fprintf(w, "Nothing to derive: %s already %s summaries and questions by %s (%s chunks).\n",
-			docCount(len(rep.Docs)), haveHas(len(rep.Docs)), textproc.OneLine(rep.Model), engine.Thousands(rep.Resumed))
+			docCount(len(rep.Docs)), haveHas(len(rep.Docs)), textproc.OneLine(rep.Model), humanize.Count(rep.Resumed))
 		return
 	}
 	fmt.Fprintf(w, "Derived %s chunks of %s with %s in %s: %s calls, %s prompt and %s completion tokens",
-		engine.Thousands(rep.Done), docCount(len(rep.Docs)), textproc.OneLine(rep.Model), time.Duration(rep.Seconds*float64(time.Second)).Round(100*time.Millisecond),
-		engine.Thousands(rep.Usage.LLMCalls), engine.Thousands(rep.Usage.PromptTokens), engine.Thousands(rep.Usage.CompletionTokens))
+		humanize.Count(rep.Done), docCount(len(rep.Docs)), textproc.OneLine(rep.Model), time.Duration(rep.Seconds*float64(time.Second)).Round(100*time.Millisecond),
+		humanize.Count(rep.Usage.LLMCalls), humanize.Count(rep.Usage.PromptTokens), humanize.Count(rep.Usage.CompletionTokens))
 	if rep.Usage.Estimated {
 		fmt.Fprint(w, " (estimated: the server reported no usage)")
 	}
 	fmt.Fprintln(w, ".")
 	if rep.Resumed > 0 {
-		fmt.Fprintf(w, "%s chunks were derived before and kept.\n", engine.Thousands(rep.Resumed))
+		fmt.Fprintf(w, "%s chunks were derived before and kept.\n", humanize.Count(rep.Resumed))
 	}
 	for _, f := range rep.Failures {
 		fmt.Fprintf(w, "Chunk %d of %s (page %d): %s; the next 'citelens derive' retries it.\n", f.Unit+1, textproc.OneLine(f.Name), f.Page, f.Reason)
@@ -273,25 +274,25 @@ func printPrepStatus(a *app, st *engine.Prepared, asJSON bool) error {
 		case d.Derived+d.Failed < d.Chunks:
 			state = "partial"
 		}
-		fmt.Fprintf(a.stdout, "  %s  %-30s %5s/%s chunks  %-8s", d.ID, textproc.OneLine(d.Name), engine.Thousands(d.Derived), engine.Thousands(d.Chunks), state)
+		fmt.Fprintf(a.stdout, "  %s  %-30s %5s/%s chunks  %-8s", d.ID, textproc.OneLine(d.Name), humanize.Count(d.Derived), humanize.Count(d.Chunks), state)
 		if d.Failed > 0 {
 			fmt.Fprintf(a.stdout, "  %d failed", d.Failed)
 		}
 		if d.LLMCalls > 0 {
-			fmt.Fprintf(a.stdout, "  spent %s tokens", engine.ApproxTokens(d.PromptTokens+d.CompletionTokens))
+			fmt.Fprintf(a.stdout, "  spent %s tokens", humanize.Tokens(d.PromptTokens+d.CompletionTokens))
 		}
 		if d.Units > 0 {
-			fmt.Fprintf(a.stdout, "  embedded %s/%s", engine.Thousands(d.Embedded), engine.Thousands(d.Units))
+			fmt.Fprintf(a.stdout, "  embedded %s/%s", humanize.Count(d.Embedded), humanize.Count(d.Units))
 		}
 		fmt.Fprintln(a.stdout)
 	}
 	if st.Missing.Units > 0 {
 		fmt.Fprintf(a.stdout, "Deriving the missing %s chunks takes about %s calls and %s tokens: run 'citelens derive'.\n",
-			engine.Thousands(st.Missing.Units), engine.Thousands(st.Missing.Calls), engine.ApproxTokens(st.Missing.Tokens()))
+			humanize.Count(st.Missing.Units), humanize.Count(st.Missing.Calls), humanize.Tokens(st.Missing.Tokens()))
 	}
 	if e := st.Embedding; e != nil && e.Embedded < e.Units {
 		fmt.Fprintf(a.stdout, "%s of the derived summaries, questions and chunks are not embedded with %s yet: 'citelens derive' embeds them.\n",
-			engine.Thousands(e.Units-e.Embedded), textproc.OneLine(e.Model))
+			humanize.Count(e.Units-e.Embedded), textproc.OneLine(e.Model))
 	}
 	return nil
 }
@@ -377,9 +378,9 @@ func (d *evalDerive) String() string {
 		return ""
 	}
 	s := fmt.Sprintf("; derive step: %s chunks, %s calls, %s prompt and %s completion tokens",
-		engine.Thousands(d.Chunks), engine.Thousands(d.LLMCalls), engine.Thousands(d.PromptTokens), engine.Thousands(d.CompletionTokens))
+		humanize.Count(d.Chunks), humanize.Count(d.LLMCalls), humanize.Count(d.PromptTokens), humanize.Count(d.CompletionTokens))
 	if e := d.Embedding; e != nil && e.Embedded > 0 {
-		s += fmt.Sprintf(", then %s derived units embedded in %s calls, %s tokens", engine.Thousands(e.Embedded), engine.Thousands(e.Usage.LLMCalls), engine.Thousands(e.Usage.PromptTokens))
+		s += fmt.Sprintf(", then %s derived units embedded in %s calls, %s tokens", humanize.Count(e.Embedded), humanize.Count(e.Usage.LLMCalls), humanize.Count(e.Usage.PromptTokens))
 	}
 	return s
 }

@@ -9,9 +9,9 @@ import (
 
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/internal/humanize"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/textproc"
@@ -185,7 +185,7 @@ func (b *embedBar) update(p dense.Progress) {
 	}
 	rate := float64(p.Done-b.base) / max(time.Since(b.at).Seconds(), 1e-3)
 	b.draw(fmt.Sprintf("[%s] %s/%s %s, %.0f/s · %s", barCells(p.Done, p.Total),
-		engine.Thousands(p.Done), engine.Thousands(p.Total), p.Unit(), rate, textproc.OneLine(p.Name)))
+		humanize.Count(p.Done), humanize.Count(p.Total), p.Unit(), rate, textproc.OneLine(p.Name)))
 }
 
 func printEmbedDone(w io.Writer, v embedView) {
@@ -193,8 +193,8 @@ func printEmbedDone(w io.Writer, v embedView) {
 		fmt.Fprintf(w, "Nothing to embed: everything asked for is embedded with %s.\n", textproc.OneLine(v.Model))
 		return
 	}
-	fmt.Fprintf(w, "Embedded %s sentences and chunks with %s in %s: %s calls, %s tokens", engine.Thousands(v.Embedded), textproc.OneLine(v.Model),
-		time.Duration(v.Seconds*float64(time.Second)).Round(100*time.Millisecond), engine.Thousands(v.Usage.LLMCalls), engine.Thousands(v.Usage.PromptTokens))
+	fmt.Fprintf(w, "Embedded %s sentences and chunks with %s in %s: %s calls, %s tokens", humanize.Count(v.Embedded), textproc.OneLine(v.Model),
+		time.Duration(v.Seconds*float64(time.Second)).Round(100*time.Millisecond), humanize.Count(v.Usage.LLMCalls), humanize.Count(v.Usage.PromptTokens))
 	if v.Usage.Estimated {
 		fmt.Fprint(w, " (estimated: the server reported no usage)")
 	}
@@ -213,18 +213,11 @@ func printEmbedSets(w io.Writer, v embedView, docs int) {
 		if s.Stored < s.Units {
 			state = "partial"
 		}
-		fmt.Fprintf(w, "  %s  %-30s %8s/%s %ss  %-8s %4d dims  %s\n", s.Doc, textproc.OneLine(s.Name), engine.Thousands(s.Stored), engine.Thousands(s.Units),
-			s.Level, state, s.Dim, megabytes(s.Bytes))
+		fmt.Fprintf(w, "  %s  %-30s %8s/%s %ss  %-8s %4d dims  %s\n", s.Doc, textproc.OneLine(s.Name), humanize.Count(s.Stored), humanize.Count(s.Units),
+			s.Level, state, s.Dim, humanize.Bytes(int64(s.Bytes)))
 		total += s.Bytes
 	}
-	fmt.Fprintf(w, "  %s in all\n", megabytes(total))
-}
-
-func megabytes(n int) string {
-	if n < 1<<20 {
-		return fmt.Sprintf("%.0f kB", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	fmt.Fprintf(w, "  %s in all\n", humanize.Bytes(int64(total)))
 }
 
 // embedError explains an embedding run that stopped, and that running

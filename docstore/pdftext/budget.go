@@ -8,8 +8,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/citelens/citelens/internal/textproc"
 	"github.com/ledongthuc/pdf"
+
+	"github.com/citelens/citelens/internal/humanize"
 )
 
 // Per-stream and per-page limits (pdfobj.go) bound one page; a document
@@ -96,14 +97,14 @@ func (w *docWork) charge(counter *atomic.Int64, n, limit int64, reason func() st
 // interpret charges n bytes of content about to be interpreted.
 func (w *docWork) interpret(n int) bool {
 	return w == nil || w.charge(&w.content, int64(n), w.maxContent, func() string {
-		return fmt.Sprintf("its pages expand to more than %s of content from a %s file", textproc.ByteSize(w.maxContent), textproc.ByteSize(w.fileSize))
+		return fmt.Sprintf("its pages expand to more than %s of content from a %s file", humanize.Bytes(w.maxContent), humanize.Bytes(w.fileSize))
 	})
 }
 
 // operators charges n content operators.
 func (w *docWork) operators(n int) bool {
 	return w == nil || w.charge(&w.ops, int64(n), w.maxOps, func() string {
-		return fmt.Sprintf("its pages hold more than %d million drawing operators for a %s file", w.maxOps/1_000_000, textproc.ByteSize(w.fileSize))
+		return fmt.Sprintf("its pages hold more than %d million drawing operators for a %s file", w.maxOps/1_000_000, humanize.Bytes(w.fileSize))
 	})
 }
 
@@ -194,7 +195,7 @@ func (w *docWork) pageDamage(msg string) string {
 func (w *docWork) decode(v pdf.Value, limit int) ([]byte, error) {
 	data, err := readStream(v, limit)
 	if !w.charge(&w.decoded, int64(len(data)), w.maxDecoded, func() string {
-		return fmt.Sprintf("its streams inflate to more than %s from a %s file", textproc.ByteSize(w.maxDecoded), textproc.ByteSize(w.fileSize))
+		return fmt.Sprintf("its streams inflate to more than %s from a %s file", humanize.Bytes(w.maxDecoded), humanize.Bytes(w.fileSize))
 	}) {
 		return nil, errDocBudget
 	}

@@ -26,9 +26,11 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/citelens/citelens/docstore/structure"
-	"github.com/citelens/citelens/internal/textproc"
 	"github.com/ledongthuc/pdf"
+
+	"github.com/citelens/citelens/docstore/structure"
+	"github.com/citelens/citelens/internal/humanize"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // Result is the extracted text of a PDF.
@@ -260,16 +262,9 @@ func allBlank(texts []pageText) bool {
 func unsureWarning(us []unsureHead) string {
 	msg := fmt.Sprintf("“%s” (on %d pages)", textproc.Clip(us[0].text, 60), us[0].pages)
 	if len(us) > 1 {
-		msg += fmt.Sprintf(" and %d other %s", len(us)-1, plural(len(us)-1, "line", "lines"))
+		msg += fmt.Sprintf(" and %d other %s", len(us)-1, humanize.Noun(len(us)-1, "line", "lines"))
 	}
 	return msg + " repeated at page edges, but not on every page, and were dropped as running heads"
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // firstWarning is the first page warning, for an error that says no text

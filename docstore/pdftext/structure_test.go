@@ -8,8 +8,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/citelens/citelens/docstore/structure"
 	"github.com/ledongthuc/pdf"
+
+	"github.com/citelens/citelens/docstore/structure"
 )
 
 // boldTestFont is propFont's bold face.

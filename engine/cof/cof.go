@@ -50,6 +50,7 @@ import (
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/humanize"
 )
 
 // Name is the strategy's registered name.
@@ -216,7 +217,7 @@ type pick struct {
 func (j *job) retrieve(ctx context.Context, sentences []string) ([]pick, error) {
 	rt := j.rt
 	l := PerSentence(j.k, j.lMax, len(sentences))
-	rt.Stagef("retrieving up to %s for each of the answer's %d sentences", engine.Plural(l, "chunk", "chunks"), len(sentences))
+	rt.Stagef("retrieving up to %s for each of the answer's %d sentences", humanize.Plural(l, "chunk", "chunks"), len(sentences))
 	fusion := j.fusion(ctx, sentences, l)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -324,7 +325,7 @@ func (j *job) chunkCitations(ctx context.Context, draft string, picks []pick) ([
 	if err != nil {
 		return nil, err
 	}
-	j.rt.Stagef("adding chunk-level citations from %s", engine.Plural(len(picks), "snippet", "snippets"))
+	j.rt.Stagef("adding chunk-level citations from %s", humanize.Plural(len(picks), "snippet", "snippets"))
 	reply, err := j.rt.Model().Chat(ctx, "the answer with chunk-level citations", llm.ChatRequest{Messages: chunkMessages(j.rt.Question(), draft, num)})
 	if err != nil {
 		return nil, err
@@ -380,7 +381,7 @@ func (j *job) refine(ctx context.Context, items []item) error {
 		}
 	}
 	if todo > 0 {
-		j.rt.Stagef("narrowing the citations of %s to sentences", engine.Plural(todo, "statement", "statements"))
+		j.rt.Stagef("narrowing the citations of %s to sentences", humanize.Plural(todo, "statement", "statements"))
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -39,6 +39,7 @@ import (
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -293,11 +294,11 @@ func (r *run) answer(ctx context.Context) error {
 		return err
 	}
 	// What happens first, as a narrow pane cuts the end.
-	why := fmt.Sprintf("the model stopped after %s", engine.Plural(len(r.plan.Steps), "step", "steps"))
+	why := fmt.Sprintf("the model stopped after %s", humanize.Plural(len(r.plan.Steps), "step", "steps"))
 	if r.plan.Stopped == StopLimit {
 		why = fmt.Sprintf("the step limit of %d was reached", r.maxSteps)
 	}
-	r.rt.Stagef("answering from %s (%s): %s", engine.Plural(facts, "fact", "facts"), engine.Plural(num.Len(), "sentence", "sentences"), why)
+	r.rt.Stagef("answering from %s (%s): %s", humanize.Plural(facts, "fact", "facts"), humanize.Plural(num.Len(), "sentence", "sentences"), why)
 	// The final question holds the facts; whether an uncited statement
 	// needs a citation is judged against the user's question, so a
 	// statement repeating a fact uncited is flagged.

@@ -14,6 +14,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -150,7 +151,7 @@ func TestStopsAtStepLimit(t *testing.T) {
 			t.Errorf("max_steps=%d: %d calls (usage says %d), want %d", steps, calls, ans.Usage.LLMCalls, 2*steps+1)
 		}
 		last := ans.Stages[len(ans.Stages)-1]
-		if want := fmt.Sprintf("answering from %s (%s): the step limit of %d was reached", engine.Plural(steps, "fact", "facts"), engine.Plural(steps, "sentence", "sentences"), steps); last != want {
+		if want := fmt.Sprintf("answering from %s (%s): the step limit of %d was reached", humanize.Plural(steps, "fact", "facts"), humanize.Plural(steps, "sentence", "sentences"), steps); last != want {
 			t.Errorf("max_steps=%d: last stage %q, want %q…", steps, last, want)
 		}
 		if len(ans.Statements) == 0 {

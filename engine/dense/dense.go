@@ -35,6 +35,7 @@ import (
 	"sync"
 
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/humanize"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
@@ -538,7 +539,7 @@ func StageText(p Progress, model string) string {
 		name = string(p.Doc)
 	}
 	return fmt.Sprintf("embedding %s/%s %s of %s with %s (once; kept in the library)",
-		engine.Thousands(p.Done), engine.Thousands(p.Total), p.Unit(), name, model)
+		humanize.Count(p.Done), humanize.Count(p.Total), p.Unit(), name, model)
 }
 
 var _ retrieve.DenseScorer = (*Scorer)(nil)

@@ -8,6 +8,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/internal/humanize"
 )
 
 // Derived documents (engine/raidd: a model's summaries of a document's
@@ -125,7 +126,7 @@ func (r DerivedReport) String() string {
 	var parts []string
 	for _, k := range DerivedKinds {
 		if n := r.Embedded[k]; n > 0 {
-			parts = append(parts, engine.Thousands(n)+" "+kindName(k))
+			parts = append(parts, humanize.Count(n)+" "+kindName(k))
 		}
 	}
 	if len(parts) == 0 {
@@ -138,7 +139,7 @@ func (r DerivedReport) String() string {
 		}
 		list += " and " + parts[len(parts)-1]
 	}
-	s := fmt.Sprintf("embedded %s with %s: %s calls, %s tokens", list, r.Model, engine.Thousands(r.Usage.LLMCalls), engine.Thousands(r.Usage.PromptTokens))
+	s := fmt.Sprintf("embedded %s with %s: %s calls, %s tokens", list, r.Model, humanize.Count(r.Usage.LLMCalls), humanize.Count(r.Usage.PromptTokens))
 	if r.Usage.Estimated {
 		s += " (estimated)"
 	}

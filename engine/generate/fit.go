@@ -8,7 +8,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/internal/humanize"
 )
 
 // SentenceRef is sentence Sentence of the Doc-th document of a scope: what
@@ -216,7 +216,7 @@ func (f Fit) Warning(contextWindow int) string {
 		which = "the most relevant to the question and those around them"
 	}
 	return fmt.Sprintf("read %s of %s sentences (%d%%): %s (%s tokens) %s the model's %s window; the sentences read are %s",
-		engine.Thousands(f.Shown), engine.Thousands(f.Total), pct, what, engine.Kilo(f.Tokens), verb, engine.Kilo(contextWindow), which)
+		humanize.Count(f.Shown), humanize.Count(f.Total), pct, what, humanize.Tokens(f.Tokens), verb, humanize.Tokens(contextWindow), which)
 }
 
 // selection tracks chosen sentences and the budget left.

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/citelens/citelens/internal/config"
-	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/internal/humanize"
 )
 
 // Check statuses.
@@ -105,7 +105,7 @@ func Doctor(ctx context.Context, cfg config.Config, cfgErr error, opts ...Option
 	var e *Error
 	switch {
 	case err == nil:
-		add("endpoint", CheckOK, fmt.Sprintf("%s answers and serves %d %s", url, len(models), plural(len(models), "model", "models")), "")
+		add("endpoint", CheckOK, fmt.Sprintf("%s answers and serves %d %s", url, len(models), humanize.Noun(len(models), "model", "models")), "")
 	case errors.Is(err, ErrNotFound):
 		fix := "Some servers do not list models; if the checks below fail too, check OPENAI_BASE_URL."
 		if !strings.HasSuffix(url, "/v1") {
@@ -240,7 +240,7 @@ func checkStreaming(ctx context.Context, c *Client) Check {
 		usage = "the server does not report token usage, so usage figures are estimates"
 	}
 	return Check{"streaming", CheckOK, fmt.Sprintf("%s streamed %d %s, the first after %s; %s",
-		c.cfg.Model, n, plural(n, "chunk", "chunks"), first.Round(time.Millisecond), usage), ""}
+		c.cfg.Model, n, humanize.Noun(n, "chunk", "chunks"), first.Round(time.Millisecond), usage), ""}
 }
 
 // checkContext says what context window the server gives the model, as
@@ -259,7 +259,7 @@ func checkContext(cfg config.Config, s Server) Check {
 	switch {
 	case s.Window > 0 && explicit && s.Window < cfg.ContextWindow:
 		return Check{"context", CheckWarn, fmt.Sprintf("%s gives %s a context window of %s tokens (%s), smaller than context_window = %s; answers are fitted to %s%s",
-			kind, s.Model, textproc.Thousands(s.Window), s.Source, textproc.Thousands(cfg.ContextWindow), textproc.Thousands(s.Window), tok),
+			kind, s.Model, humanize.Count(s.Window), s.Source, humanize.Count(cfg.ContextWindow), humanize.Count(s.Window), tok),
 			fmt.Sprintf("Set context_window = %d in %s, or %s.", s.Window, cfg.Path, s.Fix(cfg.ContextWindow))}
 	case s.Window > 0:
 		used := s.Window
@@ -267,17 +267,17 @@ func checkContext(cfg config.Config, s Server) Check {
 			used = cfg.ContextWindow
 		}
 		return Check{"context", CheckOK, fmt.Sprintf("%s gives %s a context window of %s tokens (%s); answers are fitted to %s%s",
-			kind, s.Model, textproc.Thousands(s.Window), s.Source, textproc.Thousands(used), tok), ""}
+			kind, s.Model, humanize.Count(s.Window), s.Source, humanize.Count(used), tok), ""}
 	case s.Kind == KindOllama && !explicit:
 		return Check{"context", CheckWarn, fmt.Sprintf("Ollama does not say the context window of %s until the model is loaded (its own is %s tokens); answers assume Ollama's default of %s",
-			s.Model, textproc.Thousands(s.Trained), textproc.Thousands(OllamaDefaultWindow)),
+			s.Model, humanize.Count(s.Trained), humanize.Count(OllamaDefaultWindow)),
 			"Run `citelens doctor --probe` to measure the window; if the server runs with OLLAMA_CONTEXT_LENGTH, set context_window to match."}
 	case s.Kind == KindOllama:
 		return Check{"context", CheckWarn, fmt.Sprintf("Ollama does not say the context window of %s until the model is loaded; answers use context_window = %s, and Ollama cuts longer prompts silently",
-			s.Model, textproc.Thousands(cfg.ContextWindow)), "Run `citelens doctor --probe` to check that Ollama gives the model that much."}
+			s.Model, humanize.Count(cfg.ContextWindow)), "Run `citelens doctor --probe` to check that Ollama gives the model that much."}
 	}
 	return Check{"context", CheckOK, fmt.Sprintf("%s does not say its context window; answers use context_window = %s tokens (%s)",
-		kind, textproc.Thousands(cfg.ContextWindow), cmp.Or(set, "default")), ""}
+		kind, humanize.Count(cfg.ContextWindow), cmp.Or(set, "default")), ""}
 }
 
 // ProbeContext is `citelens doctor --probe`: it sends one long prompt —
@@ -313,10 +313,10 @@ func ProbeContext(ctx context.Context, cfg config.Config, opts ...Option) Check 
 	}
 	if Cut(p.Read, p.Sent, p.Counted != "estimated") {
 		return Check{"probe", CheckFail, fmt.Sprintf("the server read only %s of a %s-token prompt (%s): it cuts prompts to about %s tokens without saying so",
-			textproc.Thousands(p.Read), textproc.Thousands(p.Sent), p.Counted, textproc.Thousands(p.Read)), s.Fix(window)}
+			humanize.Count(p.Read), humanize.Count(p.Sent), p.Counted, humanize.Count(p.Read)), s.Fix(window)}
 	}
 	return Check{"probe", CheckOK, fmt.Sprintf("the server read the whole %s-token prompt (%s, it reports %s): the window holds at least that",
-		textproc.Thousands(p.Sent), p.Counted, textproc.Thousands(p.Read)), ""}
+		humanize.Count(p.Sent), p.Counted, humanize.Count(p.Read)), ""}
 }
 
 // probeMax bounds the probe's prompt, and so what it costs.

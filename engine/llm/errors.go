@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -73,7 +74,7 @@ func (e *Error) Error() string {
 		fmt.Fprintf(&b, " (HTTP %d)", e.Status)
 	}
 	if e.Retries > 0 {
-		fmt.Fprintf(&b, ", after %d %s", e.Retries, plural(e.Retries, "retry", "retries"))
+		fmt.Fprintf(&b, ", after %d %s", e.Retries, humanize.Noun(e.Retries, "retry", "retries"))
 	}
 	if e.RetryAfter > MaxRetryAfter {
 		fmt.Fprintf(&b, "; the server asks to wait %s, longer than citelens waits", e.RetryAfter)
@@ -149,13 +150,6 @@ func (e *Error) Fix() string {
 		return "Check that OPENAI_BASE_URL points at an OpenAI-compatible API."
 	}
 	return ""
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // scrub makes s safe to show: no API key, no control characters, one line,

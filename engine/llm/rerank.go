@@ -7,13 +7,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/citelens/citelens/internal/config"
 	"io"
 	"math"
 	"net/http"
 	"slices"
 	"strings"
 	"sync/atomic"
+
+	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/humanize"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -269,7 +271,7 @@ func checkRerank(wire []wireRerankResult, n, topN int) ([]RerankResult, error) {
 		case w.Index == nil:
 			return nil, &protocolError{fmt.Sprintf("result %d has no index", i)}
 		case *w.Index < 0 || *w.Index >= n:
-			return nil, &protocolError{fmt.Sprintf("result %d has index %d, but %d %s sent", i, *w.Index, n, plural(n, "document was", "documents were"))}
+			return nil, &protocolError{fmt.Sprintf("result %d has index %d, but %d %s sent", i, *w.Index, n, humanize.Noun(n, "document was", "documents were"))}
 		case seen[*w.Index]:
 			return nil, &protocolError{fmt.Sprintf("document %d is scored twice", *w.Index)}
 		case score == nil:
@@ -281,7 +283,7 @@ func checkRerank(wire []wireRerankResult, n, topN int) ([]RerankResult, error) {
 		out = append(out, RerankResult{Index: *w.Index, Score: *score})
 	}
 	if len(out) < topN {
-		return nil, &protocolError{fmt.Sprintf("asked for the best %d of %d documents, got %d %s", topN, n, len(out), plural(len(out), "result", "results"))}
+		return nil, &protocolError{fmt.Sprintf("asked for the best %d of %d documents, got %d %s", topN, n, len(out), humanize.Noun(len(out), "result", "results"))}
 	}
 	slices.SortFunc(out, func(a, b RerankResult) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), a.Index-b.Index)

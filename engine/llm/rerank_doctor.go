@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/citelens/citelens/internal/config"
 	"strings"
 	"time"
+
+	"github.com/citelens/citelens/internal/config"
 )
 
 // The doctor's rerank probe: a question, the document that answers it and

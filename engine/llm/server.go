@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -173,7 +174,7 @@ func (s Server) Fix(n int) string {
 	want := strconv.Itoa(n)
 	switch s.Kind {
 	case KindOllama:
-		return fmt.Sprintf("Ollama keeps only the first num_ctx tokens of a prompt (%s by default) without saying so: start `ollama serve` with OLLAMA_CONTEXT_LENGTH=%s (or create a model with PARAMETER num_ctx %s), then set context_window = %s in the config file", textproc.Thousands(OllamaDefaultWindow), want, want, want)
+		return fmt.Sprintf("Ollama keeps only the first num_ctx tokens of a prompt (%s by default) without saying so: start `ollama serve` with OLLAMA_CONTEXT_LENGTH=%s (or create a model with PARAMETER num_ctx %s), then set context_window = %s in the config file", humanize.Count(OllamaDefaultWindow), want, want, want)
 	case KindLlamaCpp:
 		return fmt.Sprintf("start llama-server with a larger --ctx-size (each of its --parallel slots gets an equal share), for example -c %s, then set context_window = %s in the config file", want, want)
 	case KindVLLM:

@@ -30,6 +30,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/humanize"
 )
 
 // The strategies' registered names.
@@ -68,7 +69,7 @@ func answerLAC(ctx context.Context, rt *engine.Runtime) error {
 	if err != nil {
 		return err
 	}
-	rt.Stagef("asking %s (%s prompt, %s)", rt.Config().Model, p.Format, engine.Plural(num.Len(), "chunk", "chunks"))
+	rt.Stagef("asking %s (%s prompt, %s)", rt.Config().Model, p.Format, humanize.Plural(num.Len(), "chunk", "chunks"))
 	_, err = generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve, Repair: p.Repair})
 	return err
 }
@@ -97,7 +98,7 @@ func wholeChunks(ctx context.Context, rt *engine.Runtime) (*citations.Numbering,
 	}
 	if num, _, err = keepChunks(rt, ranked); err == nil {
 		rt.Warn(fmt.Sprintf("read %s of %s chunks (%d%%): the documents (%s tokens) exceed the model's %s window; the chunks read are the most relevant to the question",
-			engine.Thousands(num.Len()), engine.Thousands(len(all)), num.Len()*100/len(all), engine.Kilo(tokens), engine.Kilo(rt.ModelConfig().ContextWindow)))
+			humanize.Count(num.Len()), humanize.Count(len(all)), num.Len()*100/len(all), humanize.Tokens(tokens), humanize.Tokens(rt.ModelConfig().ContextWindow)))
 	}
 	return num, err
 }

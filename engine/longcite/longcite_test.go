@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/humanize"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
@@ -163,7 +164,7 @@ func TestBudgetTrimming(t *testing.T) {
 		t.Errorf("citation %+v", sp)
 	}
 	want := fmt.Sprintf("read %d of %d,%03d sentences (%d%%): the document (%s tokens) exceeds the model's 4k window; the sentences read are the most relevant to the question and those around them",
-		len(s.nums), len(doc.Sentences)/1000, len(doc.Sentences)%1000, len(s.nums)*100/len(doc.Sentences), engine.Kilo(estimateWhole(t, doc)))
+		len(s.nums), len(doc.Sentences)/1000, len(doc.Sentences)%1000, len(s.nums)*100/len(doc.Sentences), humanize.Tokens(estimateWhole(t, doc)))
 	if !slices.Contains(ans.Warnings, want) {
 		t.Errorf("warnings %q lack %q", ans.Warnings, want)
 	}

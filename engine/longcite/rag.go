@@ -12,6 +12,7 @@ import (
 	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/humanize"
 )
 
 // answerRAG is RAC-S, and RAC-C with level=chunk.
@@ -84,7 +85,7 @@ func sentenceNumbering(ctx context.Context, rt *engine.Runtime, k int, f generat
 	}
 	if fit.Trimmed {
 		rt.Stagef("the %d retrieved sentences (%s tokens) exceed the model's %s context: kept the best %d",
-			len(ranked), engine.Kilo(fit.Tokens), engine.Kilo(cfg.ContextWindow), fit.Shown)
+			len(ranked), humanize.Tokens(fit.Tokens), humanize.Tokens(cfg.ContextWindow), fit.Shown)
 	}
 	return citations.NewSentenceNumbering(fit.Parts...)
 }
@@ -100,7 +101,7 @@ func chunkNumbering(ctx context.Context, rt *engine.Runtime, k int, fusion retri
 	num, tokens, err := keepChunks(rt, ranked)
 	if err == nil && num.Len() < len(ranked) {
 		rt.Stagef("the %d retrieved chunks (%s tokens) exceed the model's %s context: kept the best %d",
-			len(ranked), engine.Kilo(tokens), engine.Kilo(rt.Config().ContextWindow), num.Len())
+			len(ranked), humanize.Tokens(tokens), humanize.Tokens(rt.Config().ContextWindow), num.Len())
 	}
 	return num, err
 }

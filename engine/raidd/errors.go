@@ -7,6 +7,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/internal/humanize"
 )
 
 // Sentinel errors of the package, wrapped with details where they occur.
@@ -82,7 +83,7 @@ func (e *NeedsDerivation) Command() string {
 // Fix says how to derive, with the cost.
 func (e *NeedsDerivation) Fix() string {
 	s := fmt.Sprintf("Deriving them takes about %s model calls and %s tokens: run '%s', or ask again with --opt derive=yes.",
-		engine.Thousands(e.Calls), engine.ApproxTokens(e.Tokens()), e.Command())
+		humanize.Count(e.Calls), humanize.Tokens(e.Tokens()), e.Command())
 	if len(e.Others) > 0 {
 		s += fmt.Sprintf(" Documents derived by %s exist: --opt derive_model=%s uses them.", strings.Join(e.Others, ", "), shellQuote(e.Others[0]))
 	}

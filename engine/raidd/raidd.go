@@ -106,6 +106,7 @@ import (
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -178,13 +179,13 @@ func (v Variant) answer(ctx context.Context, rt *engine.Runtime) error {
 	}
 	if fit.Trimmed {
 		rt.Stagef("the %d chunks (%s tokens) exceed the model's %s context: kept their %s best-ranked sentences",
-			len(chosen), engine.ApproxTokens(fit.Tokens), engine.ApproxTokens(cfg.ContextWindow), engine.Thousands(fit.Shown))
+			len(chosen), humanize.Tokens(fit.Tokens), humanize.Tokens(cfg.ContextWindow), humanize.Count(fit.Shown))
 	}
 	num, err := citations.NewSentenceNumbering(fit.Parts...)
 	if err != nil {
 		return err
 	}
-	rt.Stagef("asking %s (%s prompt, %d chunks, %s sentences)", cfg.Model, format, len(chosen), engine.Thousands(fit.Shown))
+	rt.Stagef("asking %s (%s prompt, %d chunks, %s sentences)", cfg.Model, format, len(chosen), humanize.Count(fit.Shown))
 	_, err = generate.Run(ctx, rt, generate.Request{
 		Question: rt.Question(), Numbering: num, Format: format,
 		Resolve: citations.ResolveOptions{MaxCitations: o.Int("max_citations")},
@@ -223,7 +224,7 @@ func (v Variant) ready(ctx context.Context, rt *engine.Runtime, set docstore.Der
 			need[i] = d.ID
 		}
 		rt.Stagef("deriving summaries and questions with %s for %s chunks of %s (about %s calls, %s tokens)…",
-			set.Model, engine.Thousands(est.Chunks), describeDocs(est.Docs), engine.Thousands(est.Calls), engine.ApproxTokens(est.Tokens()))
+			set.Model, humanize.Count(est.Chunks), describeDocs(est.Docs), humanize.Count(est.Calls), humanize.Tokens(est.Tokens()))
 		dv := &Deriver{Library: lib, Client: rt.Env().LLM, Model: set.Model}
 		rctx := llm.WithRetryNotify(ctx, func(r llm.Retry) { rt.Stage(engine.RetryStage(r)) })
 		rep, err := dv.Derive(rctx, need, ProgressStages(rt))
@@ -260,7 +261,7 @@ func ProgressStages(rt *engine.Runtime) func(Progress) {
 		}
 		last = time.Now()
 		rt.Stagef("deriving: %s/%s chunks (%s), %s tokens so far",
-			engine.Thousands(p.Done), engine.Thousands(p.Total), p.Name, engine.ApproxTokens(p.Usage.PromptTokens+p.Usage.CompletionTokens))
+			humanize.Count(p.Done), humanize.Count(p.Total), p.Name, humanize.Tokens(p.Usage.PromptTokens+p.Usage.CompletionTokens))
 	}
 }
 
@@ -268,8 +269,8 @@ func ProgressStages(rt *engine.Runtime) func(Progress) {
 // declaration.txt: 120 calls, 61k prompt and 22k completion tokens".
 func DerivedStage(rep Report) string {
 	s := fmt.Sprintf("derived %s chunks of %s: %s calls, %s prompt and %s completion tokens",
-		engine.Thousands(rep.Derived), describeDocs(rep.Docs), engine.Thousands(rep.Usage.LLMCalls),
-		engine.ApproxTokens(rep.Usage.PromptTokens), engine.ApproxTokens(rep.Usage.CompletionTokens))
+		humanize.Count(rep.Derived), describeDocs(rep.Docs), humanize.Count(rep.Usage.LLMCalls),
+		humanize.Tokens(rep.Usage.PromptTokens), humanize.Tokens(rep.Usage.CompletionTokens))
 	if rep.Usage.Estimated {
 		s += " (estimated)"
 	}
@@ -473,7 +474,7 @@ func matchingStage(kinds []docstore.DerivedKind, units map[docstore.DerivedKind]
 	}
 	s := fmt.Sprintf("matching the question against %s written by %s", joinAnd(derived), model)
 	if raw {
-		s += fmt.Sprintf(", and the %s chunks' own text", engine.Thousands(units[docstore.DerivedRaw]))
+		s += fmt.Sprintf(", and the %s chunks' own text", humanize.Count(units[docstore.DerivedRaw]))
 	}
 	if embed != "" {
 		s += fmt.Sprintf(", by their words and by their meaning (embeddings by %s)", embed)
@@ -603,7 +604,7 @@ func keyText(r docstore.DerivedChunk, h docstore.DerivedHit) string {
 // countOf writes "1,204 summaries", "1 question", "310 chunks".
 func countOf(n int, k docstore.DerivedKind) string {
 	one := map[docstore.DerivedKind]string{docstore.DerivedSummary: "summary", docstore.DerivedQuestion: "question", docstore.DerivedRaw: "chunk"}[k]
-	return engine.Plural(n, one, kindNames[k])
+	return humanize.Plural(n, one, kindNames[k])
 }
 
 func joinAnd(parts []string) string {

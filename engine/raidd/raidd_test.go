@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/humanize"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
@@ -226,7 +227,7 @@ func TestDistinctChunksAndStages(t *testing.T) {
 		seen[k] = true
 	}
 	units, _ := f.lib.DerivedUnits(SetFor(llmtest.DefaultModel), []docstore.DocID{f.docs[0].ID, f.docs[1].ID})
-	want := "matching the question against " + engine.Thousands(units[docstore.DerivedQuestion]) + " questions written by test-model"
+	want := "matching the question against " + humanize.Count(units[docstore.DerivedQuestion]) + " questions written by test-model"
 	if !slices.Contains(ev.Stages, want) {
 		t.Errorf("stages %q lack %q", ev.Stages, want)
 	}
@@ -283,8 +284,8 @@ func TestNeedsDerivation(t *testing.T) {
 		t.Errorf("%d derivation calls for %d chunks", m.derivations(), len(chunks))
 	}
 	stages := strings.Join(ev.Stages, "\n")
-	for _, want := range []string{"deriving summaries and questions with test-model for " + engine.Thousands(len(chunks)) + " chunks of survey.txt",
-		"derived " + engine.Thousands(len(chunks)) + " chunks of survey.txt: " + engine.Thousands(len(chunks)) + " calls", "asking test-model"} {
+	for _, want := range []string{"deriving summaries and questions with test-model for " + humanize.Count(len(chunks)) + " chunks of survey.txt",
+		"derived " + humanize.Count(len(chunks)) + " chunks of survey.txt: " + humanize.Count(len(chunks)) + " calls", "asking test-model"} {
 		if !strings.Contains(stages, want) {
 			t.Errorf("stages lack %q:\n%s", want, stages)
 		}

@@ -88,11 +88,3 @@ func FuzzPrintable(f *testing.F) {
 		}
 	})
 }
-
-func TestByteSize(t *testing.T) {
-	for n, want := range map[int64]string{1000: "1000 bytes", 2048: "2.0 KB", 84045: "82 KB", 32 << 20: "32 MB", 1 << 30: "1.0 GB"} {
-		if got := ByteSize(n); got != want {
-			t.Errorf("ByteSize(%d) = %q, want %q", n, got, want)
-		}
-	}
-}

@@ -23,6 +23,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/draw"
@@ -508,7 +509,7 @@ func (m Model) row(e Entry, cursor bool, w int) string {
 	if e.Dir {
 		name += "/"
 	} else {
-		size = draw.Size(e.Size)
+		size = humanize.Bytes(e.Size)
 	}
 	// lead, mark, name, a space, the size right-aligned in 8 cells
 	nameW := max(w-2-len(mark)-1-8, 1)

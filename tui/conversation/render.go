@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/tui/internal/draw"
 )
@@ -369,21 +369,12 @@ func (m Model) stageText(en *entry) string {
 		stage = "starting…"
 	}
 	if len(en.stmts) > 0 {
-		stage += " · " + plural(len(en.stmts), "statement")
+		stage += " · " + humanize.Plural(len(en.stmts), "statement", "statements")
 	}
 	if d := m.Now().Sub(en.started); d >= time.Second {
-		stage += " · " + elapsed(d)
+		stage += " · " + humanize.Wait(d)
 	}
 	return stage
-}
-
-// elapsed is a waiting time as people say it: "7 s", "2 min 5 s".
-func elapsed(d time.Duration) string {
-	s := int(d / time.Second)
-	if s < 60 {
-		return fmt.Sprintf("%d s", s)
-	}
-	return fmt.Sprintf("%d min %d s", s/60, s%60)
 }
 
 // meta is the line under a finished question: the strategy and the
@@ -391,7 +382,7 @@ func elapsed(d time.Duration) string {
 func (m Model) meta(en *entry) string {
 	parts := []string{textproc.OneLine(en.strategy)}
 	if en.ans != nil {
-		parts = append(parts, plural(len(en.stmts), "statement"))
+		parts = append(parts, humanize.Plural(len(en.stmts), "statement", "statements"))
 	}
 	if en.foreign {
 		parts = append(parts, "asked elsewhere")
@@ -411,10 +402,10 @@ func (m Model) cost(en *entry) string {
 			approx = "~"
 		}
 		s = fmt.Sprintf("cost: %s%s tokens (%s prompt, %s completion) in %s", approx,
-			engine.Thousands(u.PromptTokens+u.CompletionTokens), engine.Thousands(u.PromptTokens), engine.Thousands(u.CompletionTokens),
-			plural(u.LLMCalls, "model call"))
+			humanize.Count(u.PromptTokens+u.CompletionTokens), humanize.Count(u.PromptTokens), humanize.Count(u.CompletionTokens),
+			humanize.Plural(u.LLMCalls, "model call", "model calls"))
 		if en.ans != nil && en.ans.FollowUp != nil && en.ans.FollowUp.ContextTokens > 0 {
-			s += fmt.Sprintf(", ~%s a prompt for the conversation", engine.Thousands(en.ans.FollowUp.ContextTokens))
+			s += fmt.Sprintf(", ~%s a prompt for the conversation", humanize.Count(en.ans.FollowUp.ContextTokens))
 		}
 	}
 	return s
@@ -647,7 +638,7 @@ func (m Model) renderFooter(en *entry) []string {
 	if en.streaming {
 		if en.thoughtWords > 0 {
 			// The reasoning, collapsed: its size and its last words.
-			line := fmt.Sprintf("thinking… %s (not part of the answer)", engine.Plural(en.thoughtWords, "word", "words"))
+			line := fmt.Sprintf("thinking… %s (not part of the answer)", humanize.Plural(en.thoughtWords, "word", "words"))
 			if tail := textproc.OneLine(string(en.thought)); tail != "" {
 				line += ": …" + lastRunes(tail, w)
 			}
@@ -682,7 +673,7 @@ func (m Model) renderFooter(en *entry) []string {
 	}
 	if en.ans != nil && en.ans.Reasoning != "" {
 		wrapped(st.Muted, fmt.Sprintf("The model reasoned for %s before answering; its reasoning is kept with the answer, apart from it.",
-			engine.Plural(len(strings.Fields(en.ans.Reasoning)), "word", "words")))
+			humanize.Plural(len(strings.Fields(en.ans.Reasoning)), "word", "words")))
 	}
 	if en.ans != nil {
 		for _, wn := range en.ans.Warnings {
@@ -807,11 +798,4 @@ func (m Model) statusLine() string {
 		left += st.Muted.Render(" · follow-up")
 	}
 	return draw.Spread(left, st.Muted.Render(textproc.OneLine(m.scope)), m.width)
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return engine.Thousands(n) + " " + what + "s"
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/draw"
@@ -477,7 +478,7 @@ func (m Model) details(d docstore.DocInfo) []string {
 			out = append(out, st.Title.Render(l))
 		}
 	}
-	stats := fmt.Sprintf("%s · %s · %s sentences · %s", d.Kind, pagesLabel(d.Pages), count(d.NumSents), draw.Size(int64(d.Bytes)))
+	stats := fmt.Sprintf("%s · %s · %s sentences · %s", d.Kind, pagesLabel(d.Pages), count(d.NumSents), humanize.Bytes(int64(d.Bytes)))
 	for _, l := range draw.Wrap(stats, w) {
 		out = append(out, st.Muted.Render(l))
 	}

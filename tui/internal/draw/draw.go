@@ -5,7 +5,6 @@
 package draw
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -144,16 +143,4 @@ func (p Paint) Render(s string) string {
 		return s
 	}
 	return p.prefix + s + p.suffix
-}
-
-// Size says a byte count the way the panes show sizes: "512 B", "7 kB",
-// "6.2 MB".
-func Size(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%d kB", n>>10)
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -208,15 +208,8 @@ func (l *Library) inspectDocument(id DocID) (name string, err error) {
 		if json.Unmarshal(info, &di) == nil {
 			name = di.Name
 		}
-		if _, err := decodeDocument(id, info, tx.Bucket(bucketText).Get(key), tx.Bucket(bucketLayout).Get(key)); err != nil {
-			return err
-		}
-		for _, b := range [][]byte{bucketLengths, bucketPostings} {
-			if tx.Bucket(b).Bucket(key) == nil {
-				return fmt.Errorf("document %s has no %s record (its search index is missing)", id, b)
-			}
-		}
-		return nil
+		_, err := readDocument(tx, id)
+		return err
 	})
 	return name, err
 }

@@ -26,36 +26,6 @@ func (lv Level) key() []byte {
 	return []byte("s")
 }
 
-// docIndex is a document's per-unit term counts, loaded once.
-type docIndex struct {
-	lens [numFields][]uint16 // by Field
-	sum  [numFields]float64  // total terms, for the average length
-}
-
-func (l *Library) loadIndex(tx *bolt.Tx, id DocID) (*docIndex, error) {
-	l.mu.Lock()
-	di, ok := l.idx[id]
-	l.mu.Unlock()
-	if ok {
-		return di, nil
-	}
-	b := tx.Bucket(bucketLengths).Bucket([]byte(id))
-	if b == nil {
-		return nil, errorf(ErrNotFound, "no document %s in the library", id)
-	}
-	di = &docIndex{}
-	for f := range numFields {
-		di.lens[f] = decodeLengths(b.Get(f.key()))
-		for _, n := range di.lens[f] {
-			di.sum[f] += float64(n)
-		}
-	}
-	l.mu.Lock()
-	l.idx[id] = di
-	l.mu.Unlock()
-	return di, nil
-}
-
 // Postings is one document's inverted index of one field, read for some
 // terms: what a ranking function needs to score the field's units.
 type Postings struct {
@@ -102,62 +72,6 @@ func (p *Postings) Each(t int, fn func(unit int, tf int)) error {
 		return fmt.Errorf("document %s %s index: %w", p.Doc, p.Field, err)
 	}
 	return nil
-}
-
-// ReadPostings reads, in one read transaction, the postings of terms in
-// field of each document of docs (every document when empty), and calls
-// fn once with all of them, in the order of docs: a ranking function
-// takes the scope's statistics and scores in one pass over what it is
-// given. Ranking is the caller's business (engine/retrieve): the library
-// stores postings, lengths and statistics, and scores nothing. A document
-// without an index of field is damage (ErrCorrupt).
-func (l *Library) ReadPostings(docs []DocID, field Field, terms []string, fn func([]*Postings) error) error {
-	if field >= numFields {
-		return fmt.Errorf("unknown index field %d", field)
-	}
-	docs, err := l.scope(docs)
-	if err != nil {
-		return err
-	}
-	return l.db.View(func(tx *bolt.Tx) error {
-		ps := make([]*Postings, 0, len(docs))
-		for _, id := range docs {
-			di, err := l.loadIndex(tx, id)
-			if err != nil {
-				return err
-			}
-			pb := tx.Bucket(bucketPostings).Bucket([]byte(id))
-			if pb != nil {
-				pb = pb.Bucket(field.key())
-			}
-			if pb == nil {
-				return fmt.Errorf("document %s has no %s index: %w", id, field, ErrCorrupt)
-			}
-			p := &Postings{Doc: id, Field: field, Lens: di.lens[field], Sum: di.sum[field], Lists: make([][]byte, len(terms))}
-			for t, term := range terms {
-				p.Lists[t] = pb.Get([]byte(term))
-			}
-			ps = append(ps, p)
-		}
-		return fn(ps)
-	})
-}
-
-// scope returns docs, or every document of the library when docs is
-// empty: the scope of a search.
-func (l *Library) scope(docs []DocID) ([]DocID, error) {
-	if len(docs) > 0 {
-		return docs, nil
-	}
-	infos, err := l.List()
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]DocID, len(infos))
-	for i, d := range infos {
-		ids[i] = d.ID
-	}
-	return ids, nil
 }
 
 // lookupTerms reads the postings of terms from pb: each term's list into
@@ -384,27 +298,6 @@ func sortPostings(list []posting) []posting {
 		out = append(out, p)
 	}
 	return out
-}
-
-// write stores the index under the document's buckets.
-func (bi *builtIndex) write(tx *bolt.Tx, id DocID) error {
-	lb, err := tx.Bucket(bucketLengths).CreateBucket([]byte(id))
-	if err != nil {
-		return err
-	}
-	pb, err := tx.Bucket(bucketPostings).CreateBucket([]byte(id))
-	if err != nil {
-		return err
-	}
-	for f := range numFields {
-		if err := lb.Put(f.key(), encodeLengths(bi.lens[f])); err != nil {
-			return err
-		}
-		if err := putPostings(pb, f.key(), bi.postings[f]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // putPostings writes postings, term by term, as the new bucket key of

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,9 +20,9 @@ The installer needs a C compiler.
 This agreement is construed under the laws of the State of Delaware.
 `
 
-// downgrade rewrites a library as citelens wrote schema version 1: layout
-// records of pages, sentences (start, end, page) and chunks only, and no
-// headings or tables index.
+// downgrade rewrites a library as citelens wrote schema version 1: text
+// and layout records by DocID, the layout of pages, sentences (start, end,
+// page) and chunks only, and none of schema 3's records.
 func downgrade(t *testing.T, path string) {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, nil)
@@ -30,14 +31,29 @@ func downgrade(t *testing.T, path string) {
 	}
 	defer db.Close()
 	err = db.Update(func(tx *bolt.Tx) error {
+		var docs []*Document
 		c := tx.Bucket(bucketDocs).Cursor()
 		for k, _ := c.First(); k != nil; k, _ = c.Next() {
-			d := &Document{}
-			d.ID = DocID(k)
-			d.Text = string(tx.Bucket(bucketText).Get(k))
-			if err := decodeLayout(tx.Bucket(bucketLayout).Get(k), d); err != nil {
+			d, err := readDocument(tx, DocID(k))
+			if err != nil {
 				return err
 			}
+			docs = append(docs, d)
+		}
+		for _, name := range slices.Concat([][]byte{bucketRecords}, contentBuckets) {
+			if err := tx.DeleteBucket(name); err != nil {
+				return err
+			}
+		}
+		for _, k := range [][]byte{keyLive, keyTotals, keyNextDoc} {
+			tx.Bucket(bucketMeta).Delete(k)
+		}
+		text, _ := tx.CreateBucket(bucketTextV2)
+		layout, _ := tx.CreateBucket(bucketLayoutV2)
+		lengths, _ := tx.CreateBucket(bucketLengthsV2)
+		postings, _ := tx.CreateBucket(bucketPostingsV2)
+		for _, d := range docs {
+			k := []byte(d.ID)
 			v1 := putInt32s(nil, int32(len(d.PageStarts)))
 			v1 = putInt32s(v1, d.PageStarts...)
 			v1 = putInt32s(v1, int32(len(d.Sentences)))
@@ -48,13 +64,10 @@ func downgrade(t *testing.T, path string) {
 			for _, ch := range d.Chunks {
 				v1 = putInt32s(v1, ch.First, ch.Last, ch.Tokens)
 			}
-			if err := tx.Bucket(bucketLayout).Put(k, v1); err != nil {
-				return err
-			}
-			for _, f := range []Field{FieldHeadings, FieldTables} {
-				tx.Bucket(bucketPostings).Bucket(k).DeleteBucket(f.key())
-				tx.Bucket(bucketLengths).Bucket(k).Delete(f.key())
-			}
+			text.Put(k, []byte(d.Text))
+			layout.Put(k, v1)
+			lengths.CreateBucket(k)
+			postings.CreateBucket(k)
 		}
 		return tx.Bucket(bucketMeta).Put(keySchema, []byte("1"))
 	})

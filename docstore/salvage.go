@@ -47,7 +47,7 @@ func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done,
 			rep.Lost = append(rep.Lost, Problem{Doc: id, What: trimDamaged(err.Error())})
 		case d == nil: // records of no document: nothing to copy
 		default:
-			if err := dst.put(d, buildIndex(d)); err != nil {
+			if err := dst.put(d); err != nil {
 				return rep, fmt.Errorf("writing document %s to %s: %w", id, dst.path, err)
 			}
 			if reseg {
@@ -91,40 +91,65 @@ func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done,
 // (reseg true). d is nil, with no error, for an ID with no text record
 // (index or derived records left of a removed document).
 func (l *Library) readForSalvage(id DocID) (d *Document, reseg bool, err error) {
-	var info, text, layout []byte
+	var info []byte
+	var text string
+	var pageStarts []int32
 	err = l.db.View(func(tx *bolt.Tx) error {
-		key := []byte(id)
-		info = slices.Clone(tx.Bucket(bucketDocs).Get(key))
-		text = slices.Clone(tx.Bucket(bucketText).Get(key))
-		layout = slices.Clone(tx.Bucket(bucketLayout).Get(key))
+		if d, err = readDocument(tx, id); err == nil {
+			return nil
+		}
+		d = nil
+		info = slices.Clone(tx.Bucket(bucketDocs).Get([]byte(id)))
+		rec, ok, rerr := readRecord(tx, id)
+		if rerr != nil || !ok {
+			return nil
+		}
+		size := 0
+		if e, err := decodeListEntry(rec.num, tx.Bucket(bucketListing).Get(numKey(rec.num))); err == nil {
+			size = e.Bytes
+		}
+		text, _ = readText(tx, rec.num, size)
+		if h, err := decodeHeader(tx.Bucket(bucketLayout).Get(pieceKey(rec.num, tagHeader, 0))); err == nil {
+			pageStarts = h.pageStarts
+		}
 		return nil
 	})
 	switch {
 	case err != nil:
 		return nil, false, err
-	case text == nil && info == nil:
+	case d != nil:
+		return d, false, nil
+	case text == "" && info == nil:
 		return nil, false, nil
-	case text == nil:
+	case text == "":
 		return nil, false, fmt.Errorf("its text record is missing")
 	}
-	if d, err := decodeDocument(id, info, text, layout); err == nil {
-		return d, false, nil
-	}
 	// Rebuild what can be rebuilt from the text.
-	if !utf8.Valid(text) || len(text) == 0 {
+	if !utf8.ValidString(text) {
 		return nil, false, fmt.Errorf("document %s's text record is damaged", id)
 	}
 	d = &Document{}
 	if json.Unmarshal(info, &d.DocInfo) != nil || d.ID != id {
 		d.DocInfo = DocInfo{ID: id, Name: string(id) + ".txt", Kind: "text"}
 	}
-	d.Text = string(text)
-	if d.PageStarts = layoutPageStarts(layout, len(d.Text)); d.PageStarts == nil {
-		d.PageStarts = []int32{0}
+	d.Text = text
+	if !validPageStarts(pageStarts, len(text)) {
+		pageStarts = []int32{0}
 	}
+	d.PageStarts = pageStarts
 	d.Pages = max(d.Pages, len(d.PageStarts))
 	segmentDocument(d, structureInput(d))
 	d.Bytes, d.NumSents, d.NumChunks = len(d.Text), len(d.Sentences), len(d.Chunks)
 	d.Warnings = append(d.Warnings, "salvaged from a damaged library: its sentences were split again from its text")
 	return d, true, nil
+}
+
+// validPageStarts reports whether ps are page starts of a text of n bytes.
+func validPageStarts(ps []int32, n int) bool {
+	for i, p := range ps {
+		if p < 0 || int(p) > n || (i > 0 && p < ps[i-1]) || (i == 0 && p != 0) {
+			return false
+		}
+	}
+	return len(ps) > 0
 }

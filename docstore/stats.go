@@ -1,9 +1,5 @@
 package docstore
 
-import (
-	bolt "go.etcd.io/bbolt"
-)
-
 // FieldStats are a scope's statistics of one field for some terms: what
 // a ranking function needs to weigh terms and normalise lengths.
 type FieldStats struct {
@@ -13,35 +9,18 @@ type FieldStats struct {
 }
 
 // FieldStats returns the statistics of terms over field in docs (every
-// document when empty), read from the index without decoding postings.
+// document when empty), read from the index: the library's totals (or the
+// named documents' records) and the terms' lists, never the documents
+// that hold none of the terms.
 func (l *Library) FieldStats(docs []DocID, field Field, terms []string) (FieldStats, error) {
-	st := FieldStats{DF: make([]int, len(terms)), AvgLen: 1}
-	docs, err := l.scope(docs)
-	if err != nil {
-		return st, err
-	}
-	var total float64
-	err = l.db.View(func(tx *bolt.Tx) error {
-		for _, id := range docs {
-			di, err := l.loadIndex(tx, id)
-			if err != nil {
-				return err
-			}
-			pb := tx.Bucket(bucketPostings).Bucket([]byte(id))
-			if pb != nil {
-				pb = pb.Bucket(field.key())
-			}
-			if pb == nil {
-				continue // a field this document has no index of
-			}
-			lookupTerms(pb, terms, nil, st.DF)
-			st.Units += len(di.lens[field])
-			total += di.sum[field]
-		}
-		return nil
+	var st FieldStats
+	err := l.ReadIndex(docs, field, terms, func(r *IndexReader) error {
+		var err error
+		st, err = r.Stats()
+		return err
 	})
-	if st.Units > 0 {
-		st.AvgLen = max(total/float64(st.Units), 1)
+	if st.DF == nil {
+		st.DF, st.AvgLen = make([]int, len(terms)), 1
 	}
 	return st, err
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/internal/textproc"
@@ -105,7 +104,9 @@ type Hit struct {
 
 // Search ranks the units of a field of the scope against q with BM25.
 // Statistics (document frequency, average length) are taken over the whole
-// scope, so a search across documents ranks them on one scale.
+// scope, so a search across documents ranks them on one scale. It reads
+// the query terms' lists in the library's index, document by document, and
+// nothing of the documents that hold none of the terms.
 func Search(lib *docstore.Library, q Query, opt SearchOptions) ([]Hit, error) {
 	if opt.K <= 0 {
 		opt.K = 10
@@ -115,44 +116,28 @@ func Search(lib *docstore.Library, q Query, opt SearchOptions) ([]Hit, error) {
 	}
 	bm := opt.BM25.orDefault()
 	top := topk.New(opt.K, func(h Hit) float64 { return h.Score })
-	err := lib.ReadPostings(opt.Docs, opt.Field, q.Terms, func(ps []*docstore.Postings) error {
+	err := lib.ReadIndex(opt.Docs, opt.Field, q.Terms, func(r *docstore.IndexReader) error {
 		// The scope's statistics first, so every document is scored on
 		// one scale.
-		df := make([]int, len(q.Terms))
-		var units, total float64
-		for _, p := range ps {
-			for t := range q.Terms {
-				df[t] += p.DF(t)
+		st, err := r.Stats()
+		if err != nil || st.Units == 0 {
+			return err
+		}
+		idf := q.idf(float64(st.Units), st.DF)
+		return scoreLists(r, idf, st.AvgLen, bm, func(doc docstore.DocNum, unit int, s float32) error {
+			if s <= 0 || !top.Admits(float64(s)) {
+				return nil
 			}
-			units += float64(len(p.Lens))
-			total += p.Sum
-		}
-		if units == 0 {
-			return nil
-		}
-		avg := max(total/units, 1)
-		idf := q.idf(units, df)
-		buf := scorePool.Get().(*[]float32)
-		defer scorePool.Put(buf)
-		scores := (*buf)[:0]
-		defer func() { *buf = scores[:0] }()
-		for _, p := range ps {
-			var err error
-			scores, err = addBM25(scores, p, idf, avg, bm)
+			id, err := r.DocID(doc)
 			if err != nil {
 				return err
 			}
-			for u, s := range scores {
-				if s <= 0 || !top.Admits(float64(s)) {
-					continue
-				}
-				if opt.Filter != nil && !opt.Filter(p.Doc, u) {
-					continue
-				}
-				top.Offer(Hit{Doc: p.Doc, Index: u, Score: float64(s)})
+			if opt.Filter != nil && !opt.Filter(id, unit) {
+				return nil
 			}
-		}
-		return nil
+			top.Offer(Hit{Doc: id, Index: unit, Score: float64(s)})
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, err
@@ -162,9 +147,75 @@ func Search(lib *docstore.Library, q Query, opt SearchOptions) ([]Hit, error) {
 	return out, nil
 }
 
-// scorePool holds the per-unit score arrays of searches: a large
-// document's is hundreds of kilobytes, worth reusing between questions.
-var scorePool = sync.Pool{New: func() any { return new([]float32) }}
+// scoreLists scores, document by document, every unit of the reader's
+// scope that holds a query term with weighted idfs idf, calling offer
+// with each: the lists of the terms are walked together, so a document is
+// read once whatever number of terms it holds.
+func scoreLists(r *docstore.IndexReader, idf []float64, avg float64, bm BM25, offer func(doc docstore.DocNum, unit int, s float32) error) error {
+	type cursor struct {
+		t int
+		p *docstore.TermPostings
+	}
+	var cs []cursor
+	for t := range idf {
+		if p := r.Postings(t); p.Next() {
+			cs = append(cs, cursor{t, p})
+		} else if err := p.Err(); err != nil {
+			return err
+		}
+	}
+	type entry struct {
+		unit int
+		s    float32
+	}
+	var es []entry
+	for len(cs) > 0 {
+		doc := cs[0].p.Doc()
+		for _, c := range cs[1:] {
+			doc = min(doc, c.p.Doc())
+		}
+		// The document's postings, term by term in query order; a stable
+		// sort by unit keeps that order within a unit, so each unit's
+		// score adds its terms up in the same order whatever the scope.
+		es = es[:0]
+		for _, c := range cs {
+			if c.p.Doc() != doc {
+				continue
+			}
+			w := idf[c.t]
+			err := c.p.Each(func(unit, tf, length int) {
+				es = append(es, entry{unit, float32(w * bm.tf(float64(tf), float64(length), avg))})
+			})
+			if err != nil {
+				return err
+			}
+		}
+		slices.SortStableFunc(es, func(a, b entry) int { return a.unit - b.unit })
+		for i := 0; i < len(es); {
+			j, s := i, float32(0)
+			for ; j < len(es) && es[j].unit == es[i].unit; j++ {
+				s += es[j].s
+			}
+			if err := offer(doc, es[i].unit, s); err != nil {
+				return err
+			}
+			i = j
+		}
+		// Move the cursors that were on the document; drop the spent.
+		kept := cs[:0]
+		for _, c := range cs {
+			if c.p.Doc() == doc && !c.p.Next() {
+				if err := c.p.Err(); err != nil {
+					return err
+				}
+				continue
+			}
+			kept = append(kept, c)
+		}
+		cs = kept
+	}
+	return nil
+}
 
 // SortHits orders hits best first, ties by document and unit.
 func SortHits(hs []Hit) {

@@ -130,20 +130,24 @@ func (o *Options) normalise() error {
 	return nil
 }
 
-// scope resolves the options' documents.
-func (r *Retriever) scope(opt *Options) ([]docstore.DocID, error) {
+// scope is the options' documents: nil for the whole library, which the
+// index reads without listing its documents. It reports whether there is
+// anything to search.
+func (r *Retriever) scope(opt *Options) ([]docstore.DocID, bool, error) {
 	if len(opt.Docs) > 0 {
-		return opt.Docs, nil
+		return opt.Docs, true, nil
 	}
-	infos, err := r.lib.List()
-	if err != nil {
-		return nil, err
+	n, err := r.lib.Count()
+	return nil, n > 0, err
+}
+
+// list is the scope as a list of documents, for what visits every
+// document of it (dense search, a page filter).
+func (r *Retriever) list(docs []docstore.DocID) ([]docstore.DocID, error) {
+	if len(docs) > 0 {
+		return docs, nil
 	}
-	docs := make([]docstore.DocID, len(infos))
-	for i, d := range infos {
-		docs[i] = d.ID
-	}
-	return docs, nil
+	return r.lib.IDs()
 }
 
 // docCache loads the request's documents once each.
@@ -170,6 +174,10 @@ func (c *docCache) get(id docstore.DocID) (*docstore.Document, error) {
 func (r *Retriever) filter(opt *Options, docs []docstore.DocID, dc *docCache) (func(docstore.DocID, int) bool, error) {
 	if len(opt.Pages) == 0 {
 		return opt.Filter, nil
+	}
+	docs, err := r.list(docs)
+	if err != nil {
+		return nil, err
 	}
 	for _, id := range docs {
 		if _, err := dc.get(id); err != nil {
@@ -230,7 +238,8 @@ func (r *Retriever) searchSentences(ctx context.Context, question string, opt *O
 		ss.q = ss.q.extend([]string{defaultTerm}, opt.Model.Default)
 	}
 	var err error
-	if ss.docs, err = r.scope(opt); err != nil || len(ss.docs) == 0 {
+	var any bool
+	if ss.docs, any, err = r.scope(opt); err != nil || !any {
 		return nil, err
 	}
 	ss.dc = &docCache{lib: r.lib, docs: map[docstore.DocID]*docstore.Document{}}
@@ -250,7 +259,11 @@ func (r *Retriever) searchSentences(ctx context.Context, question string, opt *O
 		}
 	}
 	if dense {
-		dh, err := denseCandidates(ctx, opt.Fusion, question, ss.docs, docstore.SentenceLevel)
+		all, err := r.list(ss.docs)
+		if err != nil {
+			return nil, err
+		}
+		dh, err := denseCandidates(ctx, opt.Fusion, question, all, docstore.SentenceLevel)
 		if err != nil {
 			return nil, err
 		}

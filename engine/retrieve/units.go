@@ -23,8 +23,8 @@ func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([
 	if len(q.Terms) == 0 {
 		return nil, nil
 	}
-	docs, err := r.scope(&opt)
-	if err != nil || len(docs) == 0 {
+	docs, any, err := r.scope(&opt)
+	if err != nil || !any {
 		return nil, err
 	}
 	dc := &docCache{lib: r.lib, docs: map[docstore.DocID]*docstore.Document{}}
@@ -35,7 +35,11 @@ func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([
 	var chunkKeep func(docstore.DocID, int) bool
 	if keep != nil {
 		if len(opt.Pages) == 0 { // filter did not load them
-			for _, id := range docs {
+			all, err := r.list(docs)
+			if err != nil {
+				return nil, err
+			}
+			for _, id := range all {
 				if _, err := dc.get(id); err != nil {
 					return nil, err
 				}
@@ -67,9 +71,15 @@ func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([
 		}
 	}
 	// Dense search's own chunks join BM25's, unscored: fusion ranks them.
-	dh, err := denseCandidates(ctx, opt.Fusion, question, docs, docstore.ChunkLevel)
-	if err != nil {
-		return nil, err
+	var dh []Hit
+	if opt.Fusion.searcher() != nil {
+		all, err := r.list(docs)
+		if err != nil {
+			return nil, err
+		}
+		if dh, err = denseCandidates(ctx, opt.Fusion, question, all, docstore.ChunkLevel); err != nil {
+			return nil, err
+		}
 	}
 	for _, h := range dh {
 		if chunkKeep == nil || chunkKeep(h.Doc, h.Index) {

@@ -1,0 +1,379 @@
+package docstore
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The library's inverted index is one list per term and field, across
+// all documents, so a question reads the lists of its terms and nothing
+// of the documents that hold none of them. A list is stored as blocks of
+// up to maxBlock bytes, each under the key
+//
+//	term 0x00 doc(u32 BE) unit(u32 BE)
+//
+// naming its first posting, so a term's blocks lie together in (document,
+// unit) order and bbolt's B+tree is the list's skip index: a cursor finds
+// the block holding a document with one Seek. A block is
+//
+//	uvarint maxTF, uvarint minLen    (a bound on what any posting scores)
+//	then groups, one per document:
+//	uvarint doc − previous doc (the key's doc for the first), uvarint n,
+//	uvarint bytes, then n × (uvarint unit − previous unit, uvarint tf,
+//	uvarint unit length)
+//
+// Small documents share blocks (adding one rewrites the term's last block
+// when it has room), so the index costs a few bytes per posting rather
+// than a bbolt key per term and document. A document's group is split
+// across blocks when it is larger than a block.
+//
+// A group belongs to a document by number (DocNum); a reader skips the
+// groups of documents that are not live (being written in pieces, or
+// being removed), so those stay invisible while their postings are there.
+
+// DocNum is a document's number in its library: given at the add, in
+// order, never reused, the key of its postings and its listing record.
+type DocNum uint32
+
+// maxBlock is the size a block is filled to. A rewrite (adding a small
+// document to a term's last block) costs about this much.
+const maxBlock = 1024
+
+// termSep ends a term in a block key: no term holds a NUL.
+const termSep = 0x00
+
+// listKey is the key of a block of term starting at (doc, unit).
+func listKey(dst []byte, term string, doc DocNum, unit uint32) []byte {
+	dst = append(dst, term...)
+	dst = append(dst, termSep)
+	dst = binary.BigEndian.AppendUint32(dst, uint32(doc))
+	return binary.BigEndian.AppendUint32(dst, unit)
+}
+
+// termPrefix is the prefix of every block key of term.
+func termPrefix(term string) []byte { return append([]byte(term), termSep) }
+
+// keyStart reads the (doc, unit) of a block key with prefix p.
+func keyStart(k, p []byte) (DocNum, uint32, bool) {
+	if len(k) != len(p)+8 || !bytes.HasPrefix(k, p) {
+		return 0, 0, false
+	}
+	return DocNum(binary.BigEndian.Uint32(k[len(p):])), binary.BigEndian.Uint32(k[len(p)+4:]), true
+}
+
+// group is one document's postings of a term in one block.
+type group struct {
+	doc           DocNum
+	n             int
+	first, last   uint32 // first and last unit
+	maxTF, minLen uint32
+	data          []byte // n × (unit delta, tf, length); the first delta from 0
+}
+
+// groupPosting is one posting being encoded.
+type groupPosting struct {
+	unit, tf, length uint32
+}
+
+// appendGroups encodes postings (in unit order, of one document) as
+// groups of at most maxBlock bytes each.
+func appendGroups(dst []group, doc DocNum, ps []groupPosting) []group {
+	var g *group
+	prev := uint32(0)
+	for _, p := range ps {
+		if g == nil || len(g.data) >= maxBlock {
+			dst = append(dst, group{doc: doc, first: p.unit, minLen: ^uint32(0)})
+			g = &dst[len(dst)-1]
+			prev = 0
+		}
+		g.data = binary.AppendUvarint(g.data, uint64(p.unit-prev))
+		g.data = binary.AppendUvarint(g.data, uint64(p.tf))
+		g.data = binary.AppendUvarint(g.data, uint64(p.length))
+		prev = p.unit
+		g.n++
+		g.last = p.unit
+		g.maxTF = max(g.maxTF, p.tf)
+		g.minLen = min(g.minLen, p.length)
+	}
+	return dst
+}
+
+// encodeListBlock writes groups (in order) as one block.
+func encodeListBlock(dst []byte, gs []group) []byte {
+	maxTF, minLen := uint32(0), ^uint32(0)
+	for _, g := range gs {
+		maxTF, minLen = max(maxTF, g.maxTF), min(minLen, g.minLen)
+	}
+	dst = binary.AppendUvarint(dst, uint64(maxTF))
+	dst = binary.AppendUvarint(dst, uint64(minLen))
+	prev := gs[0].doc
+	for _, g := range gs {
+		dst = binary.AppendUvarint(dst, uint64(g.doc-prev))
+		dst = binary.AppendUvarint(dst, uint64(g.n))
+		dst = binary.AppendUvarint(dst, uint64(len(g.data)))
+		dst = append(dst, g.data...)
+		prev = g.doc
+	}
+	return dst
+}
+
+// blockReader walks the groups of a block.
+type blockReader struct {
+	b             []byte
+	doc           DocNum // of the group read last (the key's before the first)
+	maxTF, minLen uint32
+}
+
+// uvarint reads one uvarint off b.
+func uvarint(b *[]byte) (uint64, bool) {
+	v, n := binary.Uvarint(*b)
+	if n <= 0 {
+		return 0, false
+	}
+	*b = (*b)[n:]
+	return v, true
+}
+
+// openBlock starts reading block v, whose key names document doc.
+func openBlock(v []byte, doc DocNum) (blockReader, error) {
+	r := blockReader{b: v, doc: doc}
+	tf, ok1 := uvarint(&r.b)
+	ln, ok2 := uvarint(&r.b)
+	if !ok1 || !ok2 {
+		return r, ErrCorrupt
+	}
+	r.maxTF, r.minLen = uint32(tf), uint32(min(ln, 1<<32-1))
+	return r, nil
+}
+
+// next reads the next group's header and data (data unparsed); ok is
+// false at the end of the block.
+func (r *blockReader) next() (doc DocNum, n int, data []byte, ok bool, err error) {
+	if len(r.b) == 0 {
+		return 0, 0, nil, false, nil
+	}
+	dd, ok1 := uvarint(&r.b)
+	cnt, ok2 := uvarint(&r.b)
+	size, ok3 := uvarint(&r.b)
+	if !ok1 || !ok2 || !ok3 || size > uint64(len(r.b)) || cnt > size || dd > 1<<32-1 {
+		return 0, 0, nil, false, ErrCorrupt
+	}
+	r.doc += DocNum(dd)
+	data, r.b = r.b[:size], r.b[size:]
+	return r.doc, int(cnt), data, true, nil
+}
+
+// decodeGroups reads every group of block v (key doc doc), with their
+// first and last units and bounds, for a rewrite.
+func decodeGroups(dst []group, v []byte, doc DocNum) ([]group, error) {
+	r, err := openBlock(v, doc)
+	if err != nil {
+		return dst, err
+	}
+	for {
+		d, n, data, ok, err := r.next()
+		if err != nil || !ok {
+			return dst, err
+		}
+		g := group{doc: d, n: n, data: data, minLen: ^uint32(0)}
+		i := 0
+		err = eachPosting(data, n, func(unit, tf, length uint32) {
+			if i == 0 {
+				g.first = unit
+			}
+			i++
+			g.last = unit
+			g.maxTF, g.minLen = max(g.maxTF, tf), min(g.minLen, length)
+		})
+		if err != nil {
+			return dst, err
+		}
+		dst = append(dst, g)
+	}
+}
+
+// eachPosting decodes a group's n postings.
+func eachPosting(data []byte, n int, fn func(unit, tf, length uint32)) error {
+	unit := uint64(0)
+	for range n {
+		du, ok1 := uvarint(&data)
+		tf, ok2 := uvarint(&data)
+		ln, ok3 := uvarint(&data)
+		if !ok1 || !ok2 || !ok3 {
+			return ErrCorrupt
+		}
+		unit += du
+		if unit > 1<<31-1 {
+			return ErrCorrupt
+		}
+		fn(uint32(unit), uint32(min(tf, 1<<31-1)), uint32(min(ln, 1<<31-1)))
+	}
+	return nil
+}
+
+// before orders groups by document, then first unit.
+func (g group) before(h group) bool {
+	return g.doc < h.doc || g.doc == h.doc && g.first < h.first
+}
+
+// insertGroups adds gs (one term's new groups, in order) to b. In the
+// common case — documents added after every other — they go at the end
+// of the term's list: into its last block while it has room, then into
+// blocks of their own. When the list already has postings after the
+// first new one (a document written in pieces while others were added),
+// the blocks they overlap are decoded, merged with the new groups and
+// written again.
+func insertGroups(b *bolt.Bucket, term string, gs []group) error {
+	if len(gs) == 0 {
+		return nil
+	}
+	prefix := termPrefix(term)
+	c := b.Cursor()
+	start := listKey(nil, term, gs[0].doc, gs[0].first)
+	// The floor block: the last one starting at or before the first new
+	// posting.
+	k, v := c.Seek(start)
+	if k == nil || !bytes.Equal(k, start) {
+		if k == nil {
+			k, v = c.Last()
+		} else {
+			k, v = c.Prev()
+		}
+	}
+	var old []group
+	var oldKeys [][]byte
+	if d, _, ok := keyStart(k, prefix); ok {
+		floor, err := decodeGroups(nil, v, d)
+		if err != nil {
+			return fmt.Errorf("index of %q: %w", term, err)
+		}
+		old, oldKeys = floor, append(oldKeys, slices.Clone(k))
+		// The blocks after it that start before the last new posting
+		// overlap the new groups too.
+		last := gs[len(gs)-1]
+		for k, v = c.Next(); k != nil; k, v = c.Next() {
+			d, u, ok := keyStart(k, prefix)
+			if !ok || d > last.doc || d == last.doc && u > last.last {
+				break
+			}
+			more, err := decodeGroups(nil, v, d)
+			if err != nil {
+				return fmt.Errorf("index of %q: %w", term, err)
+			}
+			old, oldKeys = append(old, more...), append(oldKeys, slices.Clone(k))
+		}
+	}
+	var merged []group
+	switch {
+	case len(old) == 0 || old[len(old)-1].before(gs[0]):
+		// Appending. A full last block stays as it is.
+		if len(oldKeys) == 1 && blockSize(old) >= maxBlock {
+			old, oldKeys = nil, nil
+		}
+		merged = append(old, gs...)
+	default:
+		merged = make([]group, 0, len(old)+len(gs))
+		i, j := 0, 0
+		for i < len(old) || j < len(gs) {
+			if j == len(gs) || i < len(old) && old[i].before(gs[j]) {
+				merged = append(merged, old[i])
+				i++
+			} else {
+				merged = append(merged, gs[j])
+				j++
+			}
+		}
+	}
+	for _, k := range oldKeys {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return putBlocks(b, term, merged)
+}
+
+// blockSize is the encoded size of groups' data.
+func blockSize(gs []group) int {
+	n := 0
+	for _, g := range gs {
+		n += len(g.data) + 6
+	}
+	return n
+}
+
+// putBlocks writes groups (in order) as blocks of about maxBlock bytes.
+func putBlocks(b *bolt.Bucket, term string, gs []group) error {
+	var key, val []byte
+	for len(gs) > 0 {
+		n, size := 0, 0
+		for n < len(gs) && (n == 0 || size+len(gs[n].data) <= maxBlock) {
+			size += len(gs[n].data) + 6
+			n++
+		}
+		key = listKey(key[:0], term, gs[0].doc, gs[0].first)
+		val = encodeListBlock(val[:0], gs[:n])
+		if len(key) > bolt.MaxKeySize {
+			return nil // a term too long to index: bbolt refuses the key
+		}
+		if err := b.Put(slices.Clone(key), slices.Clone(val)); err != nil {
+			return err
+		}
+		gs = gs[n:]
+	}
+	return nil
+}
+
+// removeDoc deletes document doc's groups from term's list in b.
+func removeDoc(b *bolt.Bucket, term string, doc DocNum) error {
+	prefix := termPrefix(term)
+	c := b.Cursor()
+	// Start a block early: the one before may end with the document's
+	// first group.
+	k, v := c.Seek(listKey(nil, term, doc, 0))
+	if k == nil {
+		k, v = c.Last()
+	} else if pk, pv := c.Prev(); pk != nil {
+		k, v = pk, pv
+	} else {
+		k, v = c.First()
+	}
+	type rewrite struct {
+		key []byte
+		gs  []group
+	}
+	var todo []rewrite
+	for ; k != nil; k, v = c.Next() {
+		d, _, ok := keyStart(k, prefix)
+		if !ok {
+			if bytes.Compare(k, prefix) > 0 {
+				break
+			}
+			continue
+		}
+		if d > doc {
+			break
+		}
+		gs, err := decodeGroups(nil, v, d)
+		if err != nil {
+			return fmt.Errorf("index of %q: %w", term, err)
+		}
+		kept := slices.DeleteFunc(slices.Clone(gs), func(g group) bool { return g.doc == doc })
+		if len(kept) == len(gs) {
+			continue
+		}
+		todo = append(todo, rewrite{slices.Clone(k), kept})
+	}
+	for _, r := range todo {
+		if err := b.Delete(r.key); err != nil {
+			return err
+		}
+		if err := putBlocks(b, term, r.gs); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,446 @@
+package docstore
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/citelens/citelens/docstore/structure"
+)
+
+// docWrite writes one version of a document, number num, a piece at a
+// time: its text, sentences and chunks as they come (each kept until a
+// whole piece is ready), its compounds, its postings (through a
+// postingBatch) and the vocabulary that finds them again; then publish
+// makes it a document of the library. Nothing it writes before publish is
+// seen by a reader (records.go).
+type docWrite struct {
+	id  DocID
+	num DocNum
+	rec docRecord
+
+	text   []byte // the text after the pieces written
+	textN  uint32
+	sents  []Sentence
+	sentN  uint32
+	chunks []Chunk
+	chunkN uint32
+	vocabN [numFields]uint32
+}
+
+func newDocWrite(id DocID, num DocNum) *docWrite {
+	return &docWrite{id: id, num: num, rec: docRecord{num: num}}
+}
+
+// addText appends text, writing every whole piece.
+func (w *docWrite) addText(tx *bolt.Tx, s string) error {
+	b := tx.Bucket(bucketText)
+	for len(s) > 0 {
+		n := min(len(s), textPiece-len(w.text))
+		w.text = append(w.text, s[:n]...)
+		s = s[n:]
+		if len(w.text) == textPiece {
+			if err := b.Put(pieceKey(w.num, 0, w.textN), w.text); err != nil {
+				return err
+			}
+			w.textN++
+			w.text = nil // bbolt keeps the slice until the commit
+		}
+	}
+	return nil
+}
+
+// addSentences appends sentences, writing every whole piece.
+func (w *docWrite) addSentences(tx *bolt.Tx, ss []Sentence) error {
+	b := tx.Bucket(bucketLayout)
+	for len(ss) > 0 {
+		n := min(len(ss), sentPiece-len(w.sents))
+		w.sents = append(w.sents, ss[:n]...)
+		ss = ss[n:]
+		if len(w.sents) == sentPiece {
+			if err := b.Put(pieceKey(w.num, tagSentences, w.sentN), encodeSentences(w.sents)); err != nil {
+				return err
+			}
+			w.sentN++
+			w.sents = w.sents[:0]
+		}
+	}
+	return nil
+}
+
+// addChunks appends chunks, writing every whole piece.
+func (w *docWrite) addChunks(tx *bolt.Tx, cs []Chunk) error {
+	b := tx.Bucket(bucketLayout)
+	for len(cs) > 0 {
+		n := min(len(cs), chunkPiece-len(w.chunks))
+		w.chunks = append(w.chunks, cs[:n]...)
+		cs = cs[n:]
+		if len(w.chunks) == chunkPiece {
+			if err := b.Put(pieceKey(w.num, tagChunks, w.chunkN), encodeChunks(w.chunks)); err != nil {
+				return err
+			}
+			w.chunkN++
+			w.chunks = w.chunks[:0]
+		}
+	}
+	return nil
+}
+
+// addCompounds writes the parts of compound words.
+func (w *docWrite) addCompounds(tx *bolt.Tx, parts map[string][]string) error {
+	b := tx.Bucket(bucketLayout)
+	for word, ps := range parts {
+		k := compoundKey(w.num, word)
+		if len(k) > bolt.MaxKeySize {
+			continue
+		}
+		if err := b.Put(k, []byte(strings.Join(ps, "\x00"))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addIndex adds a built index whose units are numbered from base (per
+// field) to the batch, writes its vocabulary and counts its units.
+func (w *docWrite) addIndex(tx *bolt.Tx, bi *builtIndex, base [numFields]uint32, pb *postingBatch) error {
+	var ps []groupPosting
+	for f := range numFields {
+		lens := bi.lens[f]
+		w.rec.units[f] += uint64(len(lens))
+		for _, n := range lens {
+			w.rec.length[f] += uint64(max(n, 0))
+		}
+		terms := make([]string, 0, len(bi.postings[f]))
+		for t := range bi.postings[f] {
+			terms = append(terms, t)
+		}
+		slices.Sort(terms)
+		for _, t := range terms {
+			ps = ps[:0]
+			for _, p := range bi.postings[f][t] {
+				if int(p.idx) >= len(lens) {
+					continue
+				}
+				ps = append(ps, groupPosting{unit: base[f] + uint32(p.idx), tf: uint32(p.tf), length: uint32(max(lens[p.idx], 0))})
+			}
+			pb.add(f, t, appendGroups(nil, w.num, ps))
+		}
+		// Chunks hold the terms of their sentences: the sentences'
+		// vocabulary finds both.
+		if f == FieldChunks || len(terms) == 0 {
+			continue
+		}
+		if err := w.putVocab(tx, f, terms); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// putVocab writes the terms of field f, in pieces.
+func (w *docWrite) putVocab(tx *bolt.Tx, f Field, terms []string) error {
+	b := tx.Bucket(bucketLayout)
+	for len(terms) > 0 {
+		n := min(len(terms), vocabPiece)
+		if err := b.Put(vocabKey(w.num, f, w.vocabN[f]), encodeVocab(terms[:n])); err != nil {
+			return err
+		}
+		w.vocabN[f]++
+		terms = terms[n:]
+	}
+	return nil
+}
+
+// flush writes what is left of the text, sentences and chunks.
+func (w *docWrite) flush(tx *bolt.Tx) error {
+	if len(w.text) > 0 {
+		if err := tx.Bucket(bucketText).Put(pieceKey(w.num, 0, w.textN), w.text); err != nil {
+			return err
+		}
+		w.textN++
+		w.text = nil
+	}
+	if len(w.sents) > 0 {
+		if err := tx.Bucket(bucketLayout).Put(pieceKey(w.num, tagSentences, w.sentN), encodeSentences(w.sents)); err != nil {
+			return err
+		}
+		w.sentN++
+		w.sents = w.sents[:0]
+	}
+	if len(w.chunks) > 0 {
+		if err := tx.Bucket(bucketLayout).Put(pieceKey(w.num, tagChunks, w.chunkN), encodeChunks(w.chunks)); err != nil {
+			return err
+		}
+		w.chunkN++
+		w.chunks = w.chunks[:0]
+	}
+	return nil
+}
+
+// errExists says a document with the same content was published first
+// (by another process, or earlier in the batch).
+var errExists = errors.New("already in the library")
+
+// publish writes the document's header and metadata and makes it a
+// document of the library, in tx: the transaction every reader sees the
+// document from. It fails with errExists when the library has one with
+// the same ID, and then writes nothing.
+func (w *docWrite) publish(tx *bolt.Tx, d *Document) error {
+	if tx.Bucket(bucketDocs).Get([]byte(w.id)) != nil {
+		return errExists
+	}
+	return w.publishOver(tx, d, nil)
+}
+
+// publishOver publishes the document in place of old, its earlier version
+// (nil for none): the old version leaves the library in the same
+// transaction and its records are left for removal (pending).
+func (w *docWrite) publishOver(tx *bolt.Tx, d *Document, old *docRecord) error {
+	meta, err := json.Marshal(d.DocInfo)
+	if err != nil {
+		return err
+	}
+	if err := w.flush(tx); err != nil {
+		return err
+	}
+	if err := tx.Bucket(bucketLayout).Put(pieceKey(w.num, tagHeader, 0), encodeHeader(d)); err != nil {
+		return err
+	}
+	t, err := readTotals(tx)
+	if err != nil {
+		return err
+	}
+	live := readLive(tx)
+	if old != nil {
+		if err := unlist(tx, d.ID, *old); err != nil {
+			return err
+		}
+		live = live.without(old.num)
+		t.sub(old)
+		if err := markRemoving(tx, old.num, d.ID); err != nil {
+			return err
+		}
+	}
+	t.add(&w.rec)
+	entry := listEntryOf(w.num, &d.DocInfo)
+	key := []byte(d.ID)
+	for _, put := range []struct {
+		bucket []byte
+		k, v   []byte
+	}{
+		{bucketRecords, key, w.rec.encode()},
+		{bucketListing, numKey(w.num), entry.encode()},
+		{bucketNames, nameKey(d.Name, w.num), nil},
+		{bucketMeta, keyLive, live.with(w.num)},
+		{bucketDocs, key, meta},
+	} {
+		if len(put.k) > bolt.MaxKeySize {
+			continue // a file name too long for the names index
+		}
+		if err := tx.Bucket(put.bucket).Put(put.k, put.v); err != nil {
+			return err
+		}
+	}
+	if err := writeTotals(tx, t); err != nil {
+		return err
+	}
+	return tx.Bucket(bucketPending).Delete(numKey(w.num))
+}
+
+// unlist removes document id (version r) from the listing, the names and
+// the metadata, and its record.
+func unlist(tx *bolt.Tx, id DocID, r docRecord) error {
+	if v := tx.Bucket(bucketListing).Get(numKey(r.num)); v != nil {
+		if e, err := decodeListEntry(r.num, v); err == nil {
+			if err := tx.Bucket(bucketNames).Delete(nameKey(e.Name, r.num)); err != nil {
+				return err
+			}
+		}
+	}
+	if err := tx.Bucket(bucketListing).Delete(numKey(r.num)); err != nil {
+		return err
+	}
+	if err := tx.Bucket(bucketRecords).Delete([]byte(id)); err != nil {
+		return err
+	}
+	return tx.Bucket(bucketDocs).Delete([]byte(id))
+}
+
+func (t *totals) add(r *docRecord) {
+	for f := range numFields {
+		t.units[f] += r.units[f]
+		t.length[f] += r.length[f]
+	}
+}
+
+func (t *totals) sub(r *docRecord) {
+	for f := range numFields {
+		t.units[f] -= min(t.units[f], r.units[f])
+		t.length[f] -= min(t.length[f], r.length[f])
+	}
+}
+
+// postingBatch gathers the postings of the documents (or pieces of one)
+// written in one transaction, so that each term's list is written once.
+type postingBatch struct {
+	terms [numFields]map[string][]group
+}
+
+func (pb *postingBatch) add(f Field, term string, gs []group) {
+	if pb.terms[f] == nil {
+		pb.terms[f] = map[string][]group{}
+	}
+	pb.terms[f][term] = append(pb.terms[f][term], gs...)
+}
+
+// write inserts the gathered postings, term by term in key order, and
+// empties the batch.
+func (pb *postingBatch) write(tx *bolt.Tx) error {
+	ix := tx.Bucket(bucketIndex)
+	for f := range numFields {
+		m := pb.terms[f]
+		if len(m) == 0 {
+			continue
+		}
+		b := ix.Bucket(f.key())
+		terms := make([]string, 0, len(m))
+		for t := range m {
+			terms = append(terms, t)
+		}
+		slices.Sort(terms)
+		for _, t := range terms {
+			gs := m[t]
+			slices.SortStableFunc(gs, func(a, b group) int {
+				switch {
+				case a.before(b):
+					return -1
+				case b.before(a):
+					return 1
+				}
+				return 0
+			})
+			if err := insertGroups(b, t, gs); err != nil {
+				return err
+			}
+		}
+		pb.terms[f] = nil
+	}
+	return nil
+}
+
+// encodeSentences is a sentence piece: 6 × i32 a sentence.
+func encodeSentences(ss []Sentence) []byte {
+	b := make([]byte, 0, 24*len(ss))
+	for _, s := range ss {
+		b = putInt32s(b, s.Start, s.End, s.Page, s.Section, s.Table, int32(s.Flags))
+	}
+	return b
+}
+
+func decodeSentences(dst []Sentence, b []byte) ([]Sentence, error) {
+	if len(b)%24 != 0 {
+		return dst, ErrCorrupt
+	}
+	r := &reader{b: b}
+	for len(r.b) > 0 {
+		dst = append(dst, Sentence{Start: r.i32(), End: r.i32(), Page: r.i32(),
+			Section: r.i32(), Table: r.i32(), Flags: structure.Flags(r.i32())})
+	}
+	return dst, nil
+}
+
+// encodeChunks is a chunk piece: 3 × i32 a chunk.
+func encodeChunks(cs []Chunk) []byte {
+	b := make([]byte, 0, 12*len(cs))
+	for _, c := range cs {
+		b = putInt32s(b, c.First, c.Last, c.Tokens)
+	}
+	return b
+}
+
+func decodeChunks(dst []Chunk, b []byte) ([]Chunk, error) {
+	if len(b)%12 != 0 {
+		return dst, ErrCorrupt
+	}
+	r := &reader{b: b}
+	for len(r.b) > 0 {
+		dst = append(dst, Chunk{First: r.i32(), Last: r.i32(), Tokens: r.i32()})
+	}
+	return dst, nil
+}
+
+// encodeHeader is the layout header: what a reader of pieces needs whole.
+//
+//	u32 nsents, u32 nchunks, u32 npages, npages × i32,
+//	u32 nsections, nsections × (i32 start, end, level, parent, sentence),
+//	u32 ntables, ntables × (i32 caption start, end,
+//	    u32 nheader, nheader × (i32, i32), u32 nrows, nrows × (i32, i32))
+func encodeHeader(d *Document) []byte {
+	b := putInt32s(nil, int32(d.NumSents), int32(d.NumChunks), int32(len(d.PageStarts)))
+	b = putInt32s(b, d.PageStarts...)
+	b = putInt32s(b, int32(len(d.Sections)))
+	for _, s := range d.Sections {
+		b = putInt32s(b, s.Heading.Start, s.Heading.End, int32(s.Level), s.Parent, s.Sentence)
+	}
+	b = putInt32s(b, int32(len(d.Tables)))
+	putSpans := func(ss []structure.Span) {
+		b = putInt32s(b, int32(len(ss)))
+		for _, s := range ss {
+			b = putInt32s(b, s.Start, s.End)
+		}
+	}
+	for _, t := range d.Tables {
+		b = putInt32s(b, t.Caption.Start, t.Caption.End)
+		putSpans(t.Header)
+		putSpans(t.Rows)
+	}
+	return b
+}
+
+// header is a decoded layout header.
+type header struct {
+	sents, chunks int
+	pageStarts    []int32
+	sections      []structure.Section
+	tables        []structure.Table
+}
+
+func decodeHeader(b []byte) (header, error) {
+	var h header
+	r := &reader{b: b}
+	h.sents, h.chunks = int(r.i32()), int(r.i32())
+	h.pageStarts = make([]int32, r.count(4))
+	for i := range h.pageStarts {
+		h.pageStarts[i] = r.i32()
+	}
+	h.sections = make([]structure.Section, r.count(20))
+	for i := range h.sections {
+		h.sections[i] = structure.Section{Heading: structure.Span{Start: r.i32(), End: r.i32()},
+			Level: int(r.i32()), Parent: r.i32(), Sentence: r.i32()}
+	}
+	spans := func() []structure.Span {
+		n := r.count(8)
+		if n == 0 {
+			return nil
+		}
+		ss := make([]structure.Span, n)
+		for i := range ss {
+			ss[i] = structure.Span{Start: r.i32(), End: r.i32()}
+		}
+		return ss
+	}
+	h.tables = make([]structure.Table, r.count(16))
+	for i := range h.tables {
+		h.tables[i].Caption = structure.Span{Start: r.i32(), End: r.i32()}
+		h.tables[i].Header = spans()
+		h.tables[i].Rows = spans()
+	}
+	if r.err != nil || h.sents < 0 || h.chunks < 0 || len(r.b) != 0 {
+		return h, ErrCorrupt
+	}
+	return h, nil
+}

@@ -1,0 +1,217 @@
+package docstore
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// A document written in pieces (a large text, over many transactions)
+// and one removed (whose postings and pieces may take more than one
+// transaction to delete) have a pending record under their number, so
+// that what a process left behind — killed while it wrote, or in the
+// middle of a removal — is found and deleted by the next one that writes.
+// Until then it is invisible: readers reach a document's records only
+// through its docs record and its bit in live, which the publishing
+// transaction sets (and the removing one clears) with everything else of
+// the change.
+
+// pendingRecord is what is under way for a document number.
+type pendingRecord struct {
+	ID    DocID  `json:"id"`
+	State string `json:"state"` // stateAdding or stateRemoving
+	// PID is the process writing it (stateAdding), and Touched when it
+	// last wrote a piece.
+	PID     int       `json:"pid,omitempty"`
+	Touched time.Time `json:"touched"`
+}
+
+const (
+	stateAdding   = "adding"
+	stateRemoving = "removing"
+)
+
+// abandonAfter is how long a document being written may go without a
+// piece before another process takes it for abandoned, when it cannot
+// tell whether the writer is alive.
+const abandonAfter = time.Hour
+
+func putPending(tx *bolt.Tx, num DocNum, p pendingRecord) error {
+	v, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bucketPending).Put(numKey(num), v)
+}
+
+// markAdding records that this process writes document num in pieces.
+func markAdding(tx *bolt.Tx, num DocNum, id DocID) error {
+	return putPending(tx, num, pendingRecord{ID: id, State: stateAdding, PID: os.Getpid(), Touched: time.Now().UTC()})
+}
+
+// markRemoving records that version num of id is to be deleted.
+func markRemoving(tx *bolt.Tx, num DocNum, id DocID) error {
+	return putPending(tx, num, pendingRecord{ID: id, State: stateRemoving, Touched: time.Now().UTC()})
+}
+
+// abandoned reports whether a pending add was left by a process that is
+// gone.
+func (p pendingRecord) abandoned(now time.Time) bool {
+	if p.State != stateAdding {
+		return false
+	}
+	if p.PID == os.Getpid() {
+		return false
+	}
+	return !processAlive(p.PID) || now.Sub(p.Touched) > abandonAfter
+}
+
+// pendingIDs returns the documents being added or removed (by ID), which
+// have records without being in the library.
+func pendingIDs(tx *bolt.Tx) map[DocID]bool {
+	out := map[DocID]bool{}
+	b := tx.Bucket(bucketPending)
+	if b == nil {
+		return out
+	}
+	_ = b.ForEach(func(_, v []byte) error {
+		var p pendingRecord
+		if json.Unmarshal(v, &p) == nil {
+			out[p.ID] = true
+		}
+		return nil
+	})
+	return out
+}
+
+// collectBudget bounds the work of one collecting transaction, in index
+// terms and pieces deleted, so that removing a large document holds the
+// library in short turns and a bounded amount of memory.
+const collectBudget = 20000
+
+// collect deletes the records of removed document versions and of adds
+// abandoned by a process that died, a transaction of at most
+// collectBudget deletions at a time, until nothing is left. Another
+// process may collect at the same time; each deletion is done once.
+func (l *Library) collect() error {
+	for {
+		more := false
+		err := l.db.Update(func(tx *bolt.Tx) error {
+			var err error
+			more, err = collectSome(tx, collectBudget)
+			return err
+		})
+		if err != nil || !more {
+			return err
+		}
+	}
+}
+
+// collectSome does up to budget deletions of pending removals (taking
+// abandoned adds for removals first) and reports whether work is left.
+func collectSome(tx *bolt.Tx, budget int) (more bool, err error) {
+	pb := tx.Bucket(bucketPending)
+	if pb == nil {
+		return false, nil
+	}
+	now := time.Now()
+	type item struct {
+		num DocNum
+		p   pendingRecord
+	}
+	var todo []item
+	err = pb.ForEach(func(k, v []byte) error {
+		var p pendingRecord
+		if len(k) != 4 || json.Unmarshal(v, &p) != nil {
+			return nil // not ours to judge: Inspect reports it
+		}
+		if p.abandoned(now) {
+			p.State = stateRemoving
+		}
+		if p.State == stateRemoving {
+			todo = append(todo, item{DocNum(binary.BigEndian.Uint32(k)), p})
+		}
+		return nil
+	})
+	if err != nil {
+		return false, err
+	}
+	for _, it := range todo {
+		if budget <= 0 {
+			return true, nil
+		}
+		done, err := deleteVersion(tx, it.num, &budget)
+		if err != nil {
+			return false, fmt.Errorf("removing the records of document %s: %w", it.p.ID, err)
+		}
+		if done {
+			if err := pb.Delete(numKey(it.num)); err != nil {
+				return false, err
+			}
+		} else if err := putPending(tx, it.num, it.p); err != nil {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+// deleteVersion deletes document version num's postings (found through
+// its vocabulary, which goes as its terms are done) and then its text and
+// layout, spending budget; done reports that nothing is left.
+func deleteVersion(tx *bolt.Tx, num DocNum, budget *int) (done bool, err error) {
+	layout, ix := tx.Bucket(bucketLayout), tx.Bucket(bucketIndex)
+	vp := append(numKey(num), tagVocab)
+	c := layout.Cursor()
+	for k, v := c.Seek(vp); k != nil && bytes.HasPrefix(k, vp); k, v = c.Seek(vp) {
+		if *budget <= 0 {
+			return false, nil
+		}
+		if len(k) != len(vp)+5 || Field(k[len(vp)]) >= numFields {
+			return false, ErrCorrupt
+		}
+		f := Field(k[len(vp)])
+		fields := []Field{f}
+		if f == FieldSentences {
+			fields = append(fields, FieldChunks)
+		}
+		key := bytes.Clone(k)
+		err := decodeVocab(v, func(term string) error {
+			*budget--
+			for _, f := range fields {
+				if err := removeDoc(ix.Bucket(f.key()), term, num); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return false, err
+		}
+		if err := layout.Delete(key); err != nil {
+			return false, err
+		}
+	}
+	for _, b := range []*bolt.Bucket{tx.Bucket(bucketText), layout} {
+		prefix := numKey(num)
+		var keys [][]byte
+		c := b.Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(keys) < max(*budget, 1); k, _ = c.Next() {
+			keys = append(keys, bytes.Clone(k))
+		}
+		for _, k := range keys {
+			if err := b.Delete(k); err != nil {
+				return false, err
+			}
+		}
+		*budget -= len(keys)
+		if k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) {
+			return false, nil
+		}
+	}
+	return true, nil
+}

@@ -65,6 +65,7 @@ func (l *Library) Add(ctx context.Context, path string, progress func(Progress))
 const (
 	batchDocs  = 512
 	batchBytes = 16 << 20
+	batchWait  = 500 * time.Millisecond
 )
 
 // prepared is a file made ready to write by a worker.
@@ -72,7 +73,7 @@ type prepared struct {
 	res    AddResult
 	start  time.Time
 	doc    *Document
-	bi     *builtIndex
+	ix     *indexed
 	stream *streamSource // a large text, to stream instead
 }
 
@@ -91,7 +92,11 @@ func (l *Library) AddFiles(ctx context.Context, paths []string, opt AddOptions) 
 		if opt.Progress != nil {
 			progressMu.Lock()
 			defer progressMu.Unlock()
-			opt.Progress(Progress{Path: path, Stage: stage, Done: done, Total: total})
+			unit := ""
+			if stage == StageIndexing && total > 0 {
+				unit = "MB" // a streamed text's
+			}
+			opt.Progress(Progress{Path: path, Stage: stage, Done: done, Total: total, Unit: unit})
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -142,11 +147,13 @@ func (l *Library) AddFiles(ctx context.Context, paths []string, opt AddOptions) 
 			return nil
 		}
 		for _, p := range batch {
-			report(p.res.Path, StageWriting, 0, 0)
+			if p.doc != nil {
+				report(p.res.Path, StageWriting, 0, 0)
+			}
 		}
 		err := l.writeBatch(batch)
 		for _, p := range batch {
-			if err != nil {
+			if err != nil && p.doc != nil {
 				p.res.Err = err
 			}
 			l.finish(p, opt.Done)
@@ -154,17 +161,24 @@ func (l *Library) AddFiles(ctx context.Context, paths []string, opt AddOptions) 
 		batch, size = batch[:0], 0
 		return err
 	}
+	// A batch is written when it is full, or when its first document
+	// has waited batchWait for the rest (so progress shows and a slow
+	// file does not hold the fast ones back).
+	wait := time.NewTimer(time.Hour)
+	defer wait.Stop()
 	for i := range paths {
 		var p *prepared
-		select {
-		case p = <-outs[i]:
-		default:
-			// Not ready: write what is, rather than wait with it.
-			if err := flush(); err != nil && !errors.Is(err, ErrLocked) {
-				return err
+		for p == nil {
+			var due <-chan time.Time
+			if len(batch) > 0 {
+				due = wait.C
 			}
 			select {
 			case p = <-outs[i]:
+			case <-due:
+				if err := flush(); err != nil && !errors.Is(err, ErrLocked) {
+					return err
+				}
 			case <-ctx.Done():
 				return ctx.Err()
 			}
@@ -180,6 +194,9 @@ func (l *Library) AddFiles(ctx context.Context, paths []string, opt AddOptions) 
 			})
 			l.finish(p, opt.Done)
 		case p.doc != nil:
+			if len(batch) == 0 {
+				wait.Reset(batchWait)
+			}
 			batch = append(batch, p)
 			size += len(p.doc.Text)
 			if len(batch) >= batchDocs || size >= batchBytes {
@@ -187,6 +204,8 @@ func (l *Library) AddFiles(ctx context.Context, paths []string, opt AddOptions) 
 					return err
 				}
 			}
+		case len(batch) > 0:
+			batch = append(batch, p) // reported in its turn, after those before it
 		default:
 			l.finish(p, opt.Done)
 		}
@@ -197,13 +216,18 @@ func (l *Library) AddFiles(ctx context.Context, paths []string, opt AddOptions) 
 	if err := flush(); err != nil && !errors.Is(err, ErrLocked) {
 		return err
 	}
-	return nil
+	// What a process that died left behind goes now, and segments are
+	// merged.
+	if err := l.collect(); err != nil {
+		return err
+	}
+	return l.merge()
 }
 
 // finish reports a file's result.
 func (l *Library) finish(p *prepared, done func(AddResult)) {
 	p.res.Seconds = time.Since(p.start).Seconds()
-	p.doc, p.bi = nil, nil
+	p.doc, p.ix = nil, nil
 	if done != nil {
 		done(p.res)
 	}
@@ -238,7 +262,7 @@ func (l *Library) prepare(ctx context.Context, path string, report func(stage st
 		return p
 	}
 	report(StageIndexing, 0, 0)
-	p.bi = buildIndex(doc)
+	p.ix = buildIndex(doc).compile([numFields]uint32{})
 	if err := ctx.Err(); err != nil {
 		p.res.Err = err
 		return p
@@ -254,7 +278,11 @@ func (l *Library) prepare(ctx context.Context, path string, report func(stage st
 func (l *Library) writeBatch(batch []*prepared) error {
 	return l.db.Update(func(tx *bolt.Tx) error {
 		pb := &postingBatch{}
+		var nums []DocNum
 		for _, p := range batch {
+			if p.doc == nil {
+				continue // failed, or in the library already
+			}
 			p.res.Existed = false
 			if info, ok, err := readInfo(tx, p.doc.ID); ok || err != nil {
 				p.res.Info, p.res.Existed = info, true
@@ -263,30 +291,39 @@ func (l *Library) writeBatch(batch []*prepared) error {
 				}
 				continue
 			}
-			if err := writeWhole(tx, p.doc, p.bi, pb); err != nil {
+			num, err := writeWhole(tx, p.doc, p.ix, pb)
+			if err != nil {
 				return err
 			}
+			nums = append(nums, num)
 		}
-		return pb.write(tx)
+		if len(nums) == 0 {
+			return nil
+		}
+		s, err := newSegment(tx, segActive)
+		if err != nil {
+			return err
+		}
+		return writeBatchSegment(tx, s, pb, nums, segActive)
 	})
 }
 
 // writeWhole writes a loaded document and its index (through pb, which
 // the caller writes in the same transaction) and publishes it.
-func writeWhole(tx *bolt.Tx, d *Document, bi *builtIndex, pb *postingBatch) error {
+func writeWhole(tx *bolt.Tx, d *Document, ix *indexed, pb *postingBatch) (DocNum, error) {
 	num, err := nextDocNum(tx)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	w := newDocWrite(d.ID, num)
-	if err := w.writeContent(tx, d, bi, pb); err != nil {
-		return err
+	if err := w.writeContent(tx, d, ix, pb); err != nil {
+		return 0, err
 	}
-	return w.publish(tx, d)
+	return num, w.publish(tx, d)
 }
 
 // writeContent writes d's text, sentences, chunks, compounds and index.
-func (w *docWrite) writeContent(tx *bolt.Tx, d *Document, bi *builtIndex, pb *postingBatch) error {
+func (w *docWrite) writeContent(tx *bolt.Tx, d *Document, ix *indexed, pb *postingBatch) error {
 	if err := w.addText(tx, d.Text); err != nil {
 		return err
 	}
@@ -299,11 +336,15 @@ func (w *docWrite) writeContent(tx *bolt.Tx, d *Document, bi *builtIndex, pb *po
 	if err := w.addCompounds(tx, d.Compounds); err != nil {
 		return err
 	}
-	return w.addIndex(tx, bi, [numFields]uint32{}, pb)
+	w.addIndex(ix, pb)
+	return nil
 }
 
 // put writes a loaded document (indexing it) unless the library has its
 // content already.
 func (l *Library) put(d *Document) error {
-	return l.writeBatch([]*prepared{{doc: d, bi: buildIndex(d)}})
+	if err := l.writeBatch([]*prepared{{doc: d, ix: buildIndex(d).compile([numFields]uint32{})}}); err != nil {
+		return err
+	}
+	return l.merge()
 }

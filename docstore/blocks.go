@@ -3,16 +3,16 @@ package docstore
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
+	"math"
 	"slices"
 
 	bolt "go.etcd.io/bbolt"
 )
 
-// The library's inverted index is one list per term and field, across
-// all documents, so a question reads the lists of its terms and nothing
-// of the documents that hold none of them. A list is stored as blocks of
-// up to maxBlock bytes, each under the key
+// The library's inverted index holds one list per term and field across
+// the documents of a segment, so a question reads the lists of its terms
+// and nothing of the documents that hold none of them. A list is stored
+// as blocks of up to maxBlock bytes, each under the key
 //
 //	term 0x00 doc(u32 BE) unit(u32 BE)
 //
@@ -26,21 +26,21 @@ import (
 //	uvarint bytes, then n × (uvarint unit − previous unit, uvarint tf,
 //	uvarint unit length)
 //
-// Small documents share blocks (adding one rewrites the term's last block
-// when it has room), so the index costs a few bytes per posting rather
-// than a bbolt key per term and document. A document's group is split
-// across blocks when it is larger than a block.
+// Documents share blocks, so the index costs a few bytes per posting
+// rather than a bbolt key per term and document; a document's group is
+// split across blocks when it is larger than a block. Blocks are written
+// once, in key order, as part of a segment (segments.go).
 //
 // A group belongs to a document by number (DocNum); a reader skips the
-// groups of documents that are not live (being written in pieces, or
-// being removed), so those stay invisible while their postings are there.
+// groups of documents that are not live (removed, until a merge drops
+// them), so those stay invisible while their postings are there.
 
 // DocNum is a document's number in its library: given at the add, in
 // order, never reused, the key of its postings and its listing record.
 type DocNum uint32
 
-// maxBlock is the size a block is filled to. A rewrite (adding a small
-// document to a term's last block) costs about this much.
+// maxBlock is the size a block is filled to: small enough that reading
+// one document's postings of a term reads little more.
 const maxBlock = 1024
 
 // termSep ends a term in a block key: no term holds a NUL.
@@ -220,82 +220,6 @@ func (g group) before(h group) bool {
 	return g.doc < h.doc || g.doc == h.doc && g.first < h.first
 }
 
-// insertGroups adds gs (one term's new groups, in order) to b. In the
-// common case — documents added after every other — they go at the end
-// of the term's list: into its last block while it has room, then into
-// blocks of their own. When the list already has postings after the
-// first new one (a document written in pieces while others were added),
-// the blocks they overlap are decoded, merged with the new groups and
-// written again.
-func insertGroups(b *bolt.Bucket, term string, gs []group) error {
-	if len(gs) == 0 {
-		return nil
-	}
-	prefix := termPrefix(term)
-	c := b.Cursor()
-	start := listKey(nil, term, gs[0].doc, gs[0].first)
-	// The floor block: the last one starting at or before the first new
-	// posting.
-	k, v := c.Seek(start)
-	if k == nil || !bytes.Equal(k, start) {
-		if k == nil {
-			k, v = c.Last()
-		} else {
-			k, v = c.Prev()
-		}
-	}
-	var old []group
-	var oldKeys [][]byte
-	if d, _, ok := keyStart(k, prefix); ok {
-		floor, err := decodeGroups(nil, v, d)
-		if err != nil {
-			return fmt.Errorf("index of %q: %w", term, err)
-		}
-		old, oldKeys = floor, append(oldKeys, slices.Clone(k))
-		// The blocks after it that start before the last new posting
-		// overlap the new groups too.
-		last := gs[len(gs)-1]
-		for k, v = c.Next(); k != nil; k, v = c.Next() {
-			d, u, ok := keyStart(k, prefix)
-			if !ok || d > last.doc || d == last.doc && u > last.last {
-				break
-			}
-			more, err := decodeGroups(nil, v, d)
-			if err != nil {
-				return fmt.Errorf("index of %q: %w", term, err)
-			}
-			old, oldKeys = append(old, more...), append(oldKeys, slices.Clone(k))
-		}
-	}
-	var merged []group
-	switch {
-	case len(old) == 0 || old[len(old)-1].before(gs[0]):
-		// Appending. A full last block stays as it is.
-		if len(oldKeys) == 1 && blockSize(old) >= maxBlock {
-			old, oldKeys = nil, nil
-		}
-		merged = append(old, gs...)
-	default:
-		merged = make([]group, 0, len(old)+len(gs))
-		i, j := 0, 0
-		for i < len(old) || j < len(gs) {
-			if j == len(gs) || i < len(old) && old[i].before(gs[j]) {
-				merged = append(merged, old[i])
-				i++
-			} else {
-				merged = append(merged, gs[j])
-				j++
-			}
-		}
-	}
-	for _, k := range oldKeys {
-		if err := b.Delete(k); err != nil {
-			return err
-		}
-	}
-	return putBlocks(b, term, merged)
-}
-
 // blockSize is the encoded size of groups' data.
 func blockSize(gs []group) int {
 	n := 0
@@ -305,75 +229,65 @@ func blockSize(gs []group) int {
 	return n
 }
 
-// putBlocks writes groups (in order) as blocks of about maxBlock bytes.
+// putBlocks writes a term's groups in a segment (all of them, in order)
+// as blocks of about maxBlock bytes, and its summary.
 func putBlocks(b *bolt.Bucket, term string, gs []group) error {
+	if len(listKey(nil, term, 0, 0)) > bolt.MaxKeySize || len(gs) == 0 {
+		return nil // a term too long to index: bbolt refuses the key
+	}
+	sum := termSummary{minLen: math.MaxUint32}
 	var key, val []byte
 	for len(gs) > 0 {
 		n, size := 0, 0
 		for n < len(gs) && (n == 0 || size+len(gs[n].data) <= maxBlock) {
 			size += len(gs[n].data) + 6
+			sum.add(gs[n])
 			n++
 		}
 		key = listKey(key[:0], term, gs[0].doc, gs[0].first)
 		val = encodeListBlock(val[:0], gs[:n])
-		if len(key) > bolt.MaxKeySize {
-			return nil // a term too long to index: bbolt refuses the key
-		}
 		if err := b.Put(slices.Clone(key), slices.Clone(val)); err != nil {
 			return err
 		}
 		gs = gs[n:]
 	}
-	return nil
+	return b.Put(summaryKey(term), sum.encode())
 }
 
-// removeDoc deletes document doc's groups from term's list in b.
-func removeDoc(b *bolt.Bucket, term string, doc DocNum) error {
-	prefix := termPrefix(term)
-	c := b.Cursor()
-	// Start a block early: the one before may end with the document's
-	// first group.
-	k, v := c.Seek(listKey(nil, term, doc, 0))
-	if k == nil {
-		k, v = c.Last()
-	} else if pk, pv := c.Prev(); pk != nil {
-		k, v = pk, pv
-	} else {
-		k, v = c.First()
+// A term's list in a segment ends with its summary, under the key of a
+// block at the last possible position: the units that hold it and bounds
+// on its postings, so that a question over the whole library reads a
+// term's statistics in one lookup per segment. (Removed documents count
+// in it until the segment is merged, as in most search engines.)
+const summaryDoc = math.MaxUint32
+
+func summaryKey(term string) []byte { return listKey(nil, term, summaryDoc, math.MaxUint32) }
+
+// termSummary is a term's summary in a segment.
+type termSummary struct {
+	units         uint64
+	maxTF, minLen uint32
+}
+
+func (s *termSummary) add(g group) {
+	s.units += uint64(g.n)
+	s.maxTF, s.minLen = max(s.maxTF, g.maxTF), min(s.minLen, g.minLen)
+}
+
+func (s *termSummary) encode() []byte {
+	b := binary.AppendUvarint(nil, s.units)
+	b = binary.AppendUvarint(b, uint64(s.maxTF))
+	return binary.AppendUvarint(b, uint64(s.minLen))
+}
+
+func decodeTermSummary(v []byte) (termSummary, error) {
+	var s termSummary
+	u, ok1 := uvarint(&v)
+	tf, ok2 := uvarint(&v)
+	ln, ok3 := uvarint(&v)
+	if !ok1 || !ok2 || !ok3 {
+		return s, ErrCorrupt
 	}
-	type rewrite struct {
-		key []byte
-		gs  []group
-	}
-	var todo []rewrite
-	for ; k != nil; k, v = c.Next() {
-		d, _, ok := keyStart(k, prefix)
-		if !ok {
-			if bytes.Compare(k, prefix) > 0 {
-				break
-			}
-			continue
-		}
-		if d > doc {
-			break
-		}
-		gs, err := decodeGroups(nil, v, d)
-		if err != nil {
-			return fmt.Errorf("index of %q: %w", term, err)
-		}
-		kept := slices.DeleteFunc(slices.Clone(gs), func(g group) bool { return g.doc == doc })
-		if len(kept) == len(gs) {
-			continue
-		}
-		todo = append(todo, rewrite{slices.Clone(k), kept})
-	}
-	for _, r := range todo {
-		if err := b.Delete(r.key); err != nil {
-			return err
-		}
-		if err := putBlocks(b, term, r.gs); err != nil {
-			return err
-		}
-	}
-	return nil
+	s.units, s.maxTF, s.minLen = u, uint32(min(tf, math.MaxUint32)), uint32(min(ln, math.MaxUint32))
+	return s, nil
 }

@@ -13,10 +13,10 @@ import (
 
 // docWrite writes one version of a document, number num, a piece at a
 // time: its text, sentences and chunks as they come (each kept until a
-// whole piece is ready), its compounds, its postings (through a
-// postingBatch) and the vocabulary that finds them again; then publish
-// makes it a document of the library. Nothing it writes before publish is
-// seen by a reader (records.go).
+// whole piece is ready), its compounds and its postings (through a
+// postingBatch, into a segment); then publish makes it a document of the
+// library. Nothing it writes before publish is seen by a reader
+// (records.go).
 type docWrite struct {
 	id  DocID
 	num DocNum
@@ -28,7 +28,6 @@ type docWrite struct {
 	sentN  uint32
 	chunks []Chunk
 	chunkN uint32
-	vocabN [numFields]uint32
 }
 
 func newDocWrite(id DocID, num DocNum) *docWrite {
@@ -38,6 +37,7 @@ func newDocWrite(id DocID, num DocNum) *docWrite {
 // addText appends text, writing every whole piece.
 func (w *docWrite) addText(tx *bolt.Tx, s string) error {
 	b := tx.Bucket(bucketText)
+	b.FillPercent = 1 // keyed by number: written in key order
 	for len(s) > 0 {
 		n := min(len(s), textPiece-len(w.text))
 		w.text = append(w.text, s[:n]...)
@@ -56,6 +56,7 @@ func (w *docWrite) addText(tx *bolt.Tx, s string) error {
 // addSentences appends sentences, writing every whole piece.
 func (w *docWrite) addSentences(tx *bolt.Tx, ss []Sentence) error {
 	b := tx.Bucket(bucketLayout)
+	b.FillPercent = 1 // keyed by number: written in key order
 	for len(ss) > 0 {
 		n := min(len(ss), sentPiece-len(w.sents))
 		w.sents = append(w.sents, ss[:n]...)
@@ -104,22 +105,34 @@ func (w *docWrite) addCompounds(tx *bolt.Tx, parts map[string][]string) error {
 	return nil
 }
 
-// addIndex adds a built index whose units are numbered from base (per
-// field) to the batch, writes its vocabulary and counts its units.
-func (w *docWrite) addIndex(tx *bolt.Tx, bi *builtIndex, base [numFields]uint32, pb *postingBatch) error {
+// indexed is a document's (or a piece's) index ready to write: per field,
+// its terms in order with their postings as groups (their document number
+// set when written), and its units and their lengths.
+type indexed struct {
+	terms         [numFields][]string
+	groups        [numFields][][]group
+	units, length [numFields]uint64
+}
+
+// compile turns a built index whose units are numbered from base (per
+// field) into groups: the writer's work done where the document was read.
+func (bi *builtIndex) compile(base [numFields]uint32) *indexed {
+	ix := &indexed{}
 	var ps []groupPosting
 	for f := range numFields {
 		lens := bi.lens[f]
-		w.rec.units[f] += uint64(len(lens))
+		ix.units[f] = uint64(len(lens))
 		for _, n := range lens {
-			w.rec.length[f] += uint64(max(n, 0))
+			ix.length[f] += uint64(max(n, 0))
 		}
 		terms := make([]string, 0, len(bi.postings[f]))
 		for t := range bi.postings[f] {
 			terms = append(terms, t)
 		}
 		slices.Sort(terms)
-		for _, t := range terms {
+		ix.terms[f] = terms
+		ix.groups[f] = make([][]group, len(terms))
+		for i, t := range terms {
 			ps = ps[:0]
 			for _, p := range bi.postings[f][t] {
 				if int(p.idx) >= len(lens) {
@@ -127,32 +140,25 @@ func (w *docWrite) addIndex(tx *bolt.Tx, bi *builtIndex, base [numFields]uint32,
 				}
 				ps = append(ps, groupPosting{unit: base[f] + uint32(p.idx), tf: uint32(p.tf), length: uint32(max(lens[p.idx], 0))})
 			}
-			pb.add(f, t, appendGroups(nil, w.num, ps))
-		}
-		// Chunks hold the terms of their sentences: the sentences'
-		// vocabulary finds both.
-		if f == FieldChunks || len(terms) == 0 {
-			continue
-		}
-		if err := w.putVocab(tx, f, terms); err != nil {
-			return err
+			ix.groups[f][i] = appendGroups(nil, 0, ps)
 		}
 	}
-	return nil
+	return ix
 }
 
-// putVocab writes the terms of field f, in pieces.
-func (w *docWrite) putVocab(tx *bolt.Tx, f Field, terms []string) error {
-	b := tx.Bucket(bucketLayout)
-	for len(terms) > 0 {
-		n := min(len(terms), vocabPiece)
-		if err := b.Put(vocabKey(w.num, f, w.vocabN[f]), encodeVocab(terms[:n])); err != nil {
-			return err
+// addIndex adds a compiled index to the batch and counts its units.
+func (w *docWrite) addIndex(ix *indexed, pb *postingBatch) {
+	for f := range numFields {
+		w.rec.units[f] += ix.units[f]
+		w.rec.length[f] += ix.length[f]
+		for i, t := range ix.terms[f] {
+			gs := ix.groups[f][i]
+			for j := range gs {
+				gs[j].doc = w.num
+			}
+			pb.add(f, t, gs)
 		}
-		w.vocabN[f]++
-		terms = terms[n:]
 	}
-	return nil
 }
 
 // flush writes what is left of the text, sentences and chunks.
@@ -222,6 +228,9 @@ func (w *docWrite) publishOver(tx *bolt.Tx, d *Document, old *docRecord) error {
 		live = live.without(old.num)
 		t.sub(old)
 		if err := markRemoving(tx, old.num, d.ID); err != nil {
+			return err
+		}
+		if err := markDead(tx, old.num); err != nil {
 			return err
 		}
 	}
@@ -297,16 +306,20 @@ func (pb *postingBatch) add(f Field, term string, gs []group) {
 	pb.terms[f][term] = append(pb.terms[f][term], gs...)
 }
 
-// write inserts the gathered postings, term by term in key order, and
-// empties the batch.
-func (pb *postingBatch) write(tx *bolt.Tx) error {
-	ix := tx.Bucket(bucketIndex)
+// write writes the gathered postings into segment s, term by term in key
+// order, empties the batch and returns the postings written.
+func (pb *postingBatch) write(tx *bolt.Tx, s SegID) (uint64, error) {
+	var n uint64
 	for f := range numFields {
 		m := pb.terms[f]
 		if len(m) == 0 {
 			continue
 		}
-		b := ix.Bucket(f.key())
+		b := fieldBucket(tx, s, f)
+		if b == nil {
+			return n, damaged("the index's segment %d has no %s bucket", s, f)
+		}
+		b.FillPercent = 1 // written in key order, once
 		terms := make([]string, 0, len(m))
 		for t := range m {
 			terms = append(terms, t)
@@ -323,13 +336,16 @@ func (pb *postingBatch) write(tx *bolt.Tx) error {
 				}
 				return 0
 			})
-			if err := insertGroups(b, t, gs); err != nil {
-				return err
+			for _, g := range gs {
+				n += uint64(g.n)
+			}
+			if err := putBlocks(b, t, gs); err != nil {
+				return n, err
 			}
 		}
 		pb.terms[f] = nil
 	}
-	return nil
+	return n, nil
 }
 
 // encodeSentences is a sentence piece: 6 × i32 a sentence.

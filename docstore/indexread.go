@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 
 	bolt "go.etcd.io/bbolt"
@@ -21,7 +22,8 @@ type IndexReader struct {
 	tx    *bolt.Tx
 	field Field
 	terms []string
-	b     *bolt.Bucket
+	// bs are the field's buckets of the active segments.
+	bs []*bolt.Bucket
 	// in is the scope as a bitmap of document numbers; nums the scope as
 	// a sorted list when the caller named its documents (nil for the
 	// whole library), recs their records.
@@ -42,11 +44,16 @@ func (l *Library) ReadIndex(docs []DocID, field Field, terms []string, fn func(*
 	}
 	return l.db.View(func(tx *bolt.Tx) error {
 		r := &IndexReader{tx: tx, field: field, terms: terms, ids: map[DocNum]DocID{}}
-		if ix := tx.Bucket(bucketIndex); ix != nil {
-			r.b = ix.Bucket(field.key())
+		segs, err := readSegments(tx, segActive)
+		if err != nil {
+			return err
 		}
-		if r.b == nil {
-			return damaged("the library has no %s index", field)
+		for _, s := range segs {
+			b := fieldBucket(tx, s.id, field)
+			if b == nil {
+				return damaged("the index's segment %d has no %s bucket", s.id, field)
+			}
+			r.bs = append(r.bs, b)
 		}
 		live := readLive(tx)
 		if len(docs) == 0 {
@@ -84,12 +91,19 @@ func (r *IndexReader) Field() Field { return r.field }
 
 // Stats returns the scope's statistics of the field for the query's
 // terms: units, average length, and each term's document frequency (the
-// units holding it), which costs a pass over the terms' lists.
+// units holding it) and bounds. Over the whole library they are read
+// from each segment's summary of the term (so removed documents count
+// until their segment is merged); over named documents, from their
+// postings.
 func (r *IndexReader) Stats() (FieldStats, error) {
 	if r.stats != nil {
 		return *r.stats, nil
 	}
-	st := FieldStats{DF: make([]int, len(r.terms)), AvgLen: 1}
+	n := len(r.terms)
+	st := FieldStats{DF: make([]int, n), MaxTF: make([]int, n), MinLen: make([]int, n), AvgLen: 1}
+	for t := range st.MinLen {
+		st.MinLen[t] = math.MaxInt32
+	}
 	var total uint64
 	if r.nums == nil {
 		t, err := readTotals(r.tx)
@@ -97,23 +111,42 @@ func (r *IndexReader) Stats() (FieldStats, error) {
 			return st, err
 		}
 		st.Units, total = int(t.units[r.field]), t.length[r.field]
+		for t, term := range r.terms {
+			key := summaryKey(term)
+			for _, b := range r.bs {
+				v := b.Get(key)
+				if v == nil {
+					continue
+				}
+				sum, err := decodeTermSummary(v)
+				if err != nil {
+					return st, damaged("the %s index's summary of %q does not decode", r.field, term)
+				}
+				st.DF[t] += int(sum.units)
+				st.MaxTF[t] = max(st.MaxTF[t], int(sum.maxTF))
+				st.MinLen[t] = min(st.MinLen[t], int(sum.minLen))
+			}
+			st.DF[t] = min(st.DF[t], st.Units)
+		}
 	} else {
 		for _, rec := range r.recs {
 			st.Units += int(rec.units[r.field])
 			total += rec.length[r.field]
 		}
+		for t := range r.terms {
+			p := r.Postings(t)
+			for p.Next() {
+				st.DF[t] += p.Count()
+				tf, ln := p.Bound()
+				st.MaxTF[t], st.MinLen[t] = max(st.MaxTF[t], tf), min(st.MinLen[t], ln)
+			}
+			if err := p.Err(); err != nil {
+				return st, err
+			}
+		}
 	}
 	if st.Units > 0 {
 		st.AvgLen = max(float64(total)/float64(st.Units), 1)
-	}
-	for t := range r.terms {
-		p := r.Postings(t)
-		for p.Next() {
-			st.DF[t] += p.Count()
-		}
-		if err := p.Err(); err != nil {
-			return st, err
-		}
 	}
 	r.stats = &st
 	return st, nil
@@ -142,12 +175,156 @@ func (r *IndexReader) DocID(n DocNum) (DocID, error) {
 // the query's terms) in the scope, document by document in number order.
 func (r *IndexReader) Postings(t int) *TermPostings {
 	term := r.terms[t]
-	return &TermPostings{r: r, term: term, prefix: termPrefix(term), c: r.b.Cursor()}
+	p := &TermPostings{term: term, field: r.field}
+	for _, b := range r.bs {
+		p.subs = append(p.subs, &listCursor{r: r, term: term, prefix: termPrefix(term), c: b.Cursor()})
+	}
+	return p
 }
 
-// TermPostings walks one term's postings, document by document. Next (or
-// Seek) moves to a document; Each and Count read its postings.
+// TermPostings walks one term's postings, document by document, across
+// the index's segments. Next (or Seek) moves to a document; Each and Count
+// read its postings.
 type TermPostings struct {
+	term    string
+	field   Field
+	subs    []*listCursor // one per segment
+	live    []*listCursor // those not at their end
+	cur     []*listCursor // those on the current document
+	doc     DocNum
+	started bool
+	err     error
+}
+
+// Err returns the error that stopped the walk (a damaged list), if any.
+func (p *TermPostings) Err() error {
+	for _, c := range p.subs {
+		if c.err != nil {
+			return fmt.Errorf("the %s index of %q: %w", p.field, p.term, c.err)
+		}
+	}
+	return nil
+}
+
+// Doc returns the current document's number.
+func (p *TermPostings) Doc() DocNum { return p.doc }
+
+// settle makes the current document the least of the cursors'.
+func (p *TermPostings) settle() bool {
+	kept := p.live[:0]
+	for _, c := range p.live {
+		if !c.done {
+			kept = append(kept, c)
+		}
+	}
+	p.live, p.cur = kept, p.cur[:0]
+	if len(p.live) == 0 {
+		return false
+	}
+	p.doc = p.live[0].doc
+	for _, c := range p.live[1:] {
+		p.doc = min(p.doc, c.doc)
+	}
+	for _, c := range p.live {
+		if c.doc == p.doc {
+			p.cur = append(p.cur, c)
+		}
+	}
+	return true
+}
+
+// Next moves to the next document of the scope holding the term and
+// reports whether there is one.
+func (p *TermPostings) Next() bool {
+	if !p.started {
+		p.started = true
+		p.live = slices.Clone(p.subs)
+		for _, c := range p.live {
+			c.done = !c.next()
+		}
+		return p.settle()
+	}
+	for _, c := range p.cur {
+		c.done = !c.next()
+	}
+	return p.settle()
+}
+
+// Seek moves to the first document numbered d or above of the scope
+// holding the term, and reports whether there is one. It never moves
+// back.
+func (p *TermPostings) Seek(d DocNum) bool {
+	if !p.started {
+		p.started = true
+		p.live = slices.Clone(p.subs)
+		for _, c := range p.live {
+			c.done = !c.seek(d)
+		}
+		return p.settle()
+	}
+	if p.doc >= d {
+		return len(p.cur) > 0
+	}
+	for _, c := range p.live {
+		if c.doc < d {
+			c.done = !c.seek(d)
+		}
+	}
+	return p.settle()
+}
+
+// Bound returns a bound on the current document's postings: none has a
+// higher term frequency or a shorter unit.
+func (p *TermPostings) Bound() (maxTF, minLen int) {
+	minLen = math.MaxInt
+	for _, c := range p.cur {
+		c.finish()
+		maxTF, minLen = max(maxTF, int(c.maxTF)), min(minLen, int(c.minLen))
+	}
+	return maxTF, minLen
+}
+
+// Count returns the number of the current document's units holding the
+// term.
+func (p *TermPostings) Count() int {
+	n := 0
+	for _, c := range p.cur {
+		n += c.count()
+	}
+	return n
+}
+
+// Each calls fn with each of the current document's postings in unit
+// order: the unit, the term's frequency in it and the unit's length in
+// index terms.
+func (p *TermPostings) Each(fn func(unit, tf, length int)) error {
+	if len(p.cur) == 1 {
+		return p.wrap(p.cur[0].each(fn))
+	}
+	// A document written in pieces has postings in several segments.
+	type posting struct{ unit, tf, length int }
+	var ps []posting
+	for _, c := range p.cur {
+		if err := c.each(func(u, tf, ln int) { ps = append(ps, posting{u, tf, ln}) }); err != nil {
+			return p.wrap(err)
+		}
+	}
+	slices.SortStableFunc(ps, func(a, b posting) int { return a.unit - b.unit })
+	for _, x := range ps {
+		fn(x.unit, x.tf, x.length)
+	}
+	return nil
+}
+
+func (p *TermPostings) wrap(err error) error {
+	if err != nil {
+		return fmt.Errorf("the %s index of %q: %w", p.field, p.term, err)
+	}
+	return nil
+}
+
+// listCursor walks one term's list in one segment, document by document.
+type listCursor struct {
 	r      *IndexReader
 	term   string
 	prefix []byte
@@ -156,13 +333,16 @@ type TermPostings struct {
 	blk    blockReader
 	open   bool // blk has groups left
 	ended  bool
+	done   bool // no document left (TermPostings' view)
 	err    error
 
-	// The current document and its groups, read on demand.
-	doc     DocNum
-	first   rawGroup // the current document's first group
-	groups  []rawGroup
-	grouped bool // groups holds every group of doc
+	// The current document and its groups, read on demand, and the
+	// bounds of the blocks they are in.
+	doc           DocNum
+	first         rawGroup // the current document's first group
+	groups        []rawGroup
+	grouped       bool // groups holds every group of doc
+	maxTF, minLen uint32
 	// pending is a group read past the current document's.
 	pending    rawGroup
 	hasPending bool
@@ -174,26 +354,9 @@ type rawGroup struct {
 	data []byte
 }
 
-// Err returns the error that stopped the walk (a damaged list), if any.
-func (p *TermPostings) Err() error {
-	if p.err != nil {
-		return fmt.Errorf("the %s index of %q: %w", p.r.field, p.term, p.err)
-	}
-	return nil
-}
-
-// Doc returns the current document's number.
-func (p *TermPostings) Doc() DocNum { return p.doc }
-
-// Bound returns a bound on the current document's postings: no posting
-// in its block has a higher term frequency or a shorter unit.
-func (p *TermPostings) Bound() (maxTF, minLen int) {
-	return int(p.blk.maxTF), int(p.blk.minLen)
-}
-
 // nextGroup reads the next group of the list (any document), moving to
 // the next block as needed.
-func (p *TermPostings) nextGroup() (rawGroup, bool) {
+func (p *listCursor) nextGroup() (rawGroup, bool) {
 	if p.hasPending {
 		p.hasPending = false
 		return p.pending, true
@@ -223,9 +386,9 @@ func (p *TermPostings) nextGroup() (rawGroup, bool) {
 
 // openBlock makes the block at k the current one, or ends the walk when
 // k is not one of the term's.
-func (p *TermPostings) openBlock(k, v []byte) {
+func (p *listCursor) openBlock(k, v []byte) {
 	d, _, ok := keyStart(k, p.prefix)
-	if !ok {
+	if !ok || d == summaryDoc {
 		p.ended = true
 		return
 	}
@@ -235,7 +398,7 @@ func (p *TermPostings) openBlock(k, v []byte) {
 }
 
 // finish reads the rest of the current document's groups.
-func (p *TermPostings) finish() {
+func (p *listCursor) finish() {
 	if p.grouped {
 		return
 	}
@@ -250,13 +413,14 @@ func (p *TermPostings) finish() {
 			break
 		}
 		p.groups = append(p.groups, g)
+		p.maxTF, p.minLen = max(p.maxTF, p.blk.maxTF), min(p.minLen, p.blk.minLen)
 	}
 	p.grouped = true
 }
 
-// Next moves to the next document of the scope holding the term and
+// next moves to the next document of the scope holding the term and
 // reports whether there is one.
-func (p *TermPostings) Next() bool {
+func (p *listCursor) next() bool {
 	if p.doc != 0 || p.grouped {
 		p.finish()
 	}
@@ -289,15 +453,16 @@ func (p *TermPostings) Next() bool {
 }
 
 // start makes g's document the current one.
-func (p *TermPostings) start(g rawGroup) {
+func (p *listCursor) start(g rawGroup) {
 	p.doc, p.first, p.grouped = g.doc, g, false
 	p.groups = p.groups[:0]
+	p.maxTF, p.minLen = p.blk.maxTF, p.blk.minLen
 }
 
-// Seek moves to the first document numbered d or above of the scope
+// seek moves to the first document numbered d or above of the scope
 // holding the term, and reports whether there is one. It never moves
 // back.
-func (p *TermPostings) Seek(d DocNum) bool {
+func (p *listCursor) seek(d DocNum) bool {
 	if p.doc >= d && (p.doc != 0 || p.grouped) {
 		return true
 	}
@@ -313,12 +478,12 @@ func (p *TermPostings) Seek(d DocNum) bool {
 		return true
 	}
 	p.hasPending = true
-	return p.Next()
+	return p.next()
 }
 
 // seekGroup finds the first group of a document numbered d or above,
 // leaving it in pending; false at the end of the list.
-func (p *TermPostings) seekGroup(d DocNum) bool {
+func (p *listCursor) seekGroup(d DocNum) bool {
 	if p.hasPending && p.pending.doc >= d {
 		return true
 	}
@@ -369,9 +534,9 @@ func (p *TermPostings) seekGroup(d DocNum) bool {
 	}
 }
 
-// Count returns the number of the current document's units holding the
+// count returns the number of the current document's units holding the
 // term.
-func (p *TermPostings) Count() int {
+func (p *listCursor) count() int {
 	p.finish()
 	n := 0
 	for _, g := range p.groups {
@@ -380,16 +545,15 @@ func (p *TermPostings) Count() int {
 	return n
 }
 
-// Each calls fn with each of the current document's postings in unit
-// order: the unit, the term's frequency in it and the unit's length in
-// index terms.
-func (p *TermPostings) Each(fn func(unit, tf, length int)) error {
+// each calls fn with each of the current document's postings in unit
+// order.
+func (p *listCursor) each(fn func(unit, tf, length int)) error {
 	p.finish()
 	for _, g := range p.groups {
 		err := eachPosting(g.data, g.n, func(u, tf, ln uint32) { fn(int(u), int(tf), int(ln)) })
 		if err != nil {
 			p.err = err
-			return p.Err()
+			return err
 		}
 	}
 	return nil

@@ -25,12 +25,16 @@ const (
 	StageWriting    = "writing"
 )
 
-// Progress reports how an ingest is going. Done and Total count pages while
-// extracting a PDF and are zero otherwise.
+// Progress reports how an ingest is going. Done and Total count Unit:
+// pages while extracting a PDF, megabytes while indexing a streamed text;
+// they are zero otherwise.
 type Progress struct {
 	Path        string
 	Stage       string
 	Done, Total int
+	// Unit is what Done and Total count: "pages" (or "" for pages),
+	// "MB".
+	Unit string
 }
 
 // DefaultChunkTokens is the stored chunk size: LongCite's 128 tokens.

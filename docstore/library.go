@@ -65,7 +65,7 @@ var (
 var perDocBuckets = [][]byte{bucketDocs, bucketRecords, bucketVectors, bucketDerived}
 
 // contentBuckets hold documents' content by DocNum (records.go).
-var contentBuckets = [][]byte{bucketText, bucketLayout, bucketListing, bucketNames, bucketIndex, bucketPending}
+var contentBuckets = [][]byte{bucketText, bucketLayout, bucketListing, bucketNames, bucketIndex, bucketSegments, bucketPending}
 
 // Options tune Open.
 type Options struct {
@@ -217,11 +217,6 @@ func (l *Library) checkSchema(readOnly, upgrade bool) error {
 		}
 		for _, name := range slices.Concat([][]byte{bucketMeta, bucketAnswers}, perDocBuckets, contentBuckets) {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
-				return err
-			}
-		}
-		for f := range numFields {
-			if _, err := tx.Bucket(bucketIndex).CreateBucketIfNotExists(f.key()); err != nil {
 				return err
 			}
 		}
@@ -476,6 +471,9 @@ func (l *Library) Remove(ids ...DocID) error {
 				if err := markRemoving(tx, rec.num, id); err != nil {
 					return err
 				}
+				if err := markDead(tx, rec.num); err != nil {
+					return err
+				}
 			}
 			if err := unlist(tx, id, rec); err != nil {
 				return err
@@ -512,5 +510,8 @@ func (l *Library) Remove(ids ...DocID) error {
 	if err != nil {
 		return err
 	}
-	return l.collect()
+	if err := l.collect(); err != nil {
+		return err
+	}
+	return l.merge()
 }

@@ -89,9 +89,9 @@ func pendingIDs(tx *bolt.Tx) map[DocID]bool {
 	return out
 }
 
-// collectBudget bounds the work of one collecting transaction, in index
-// terms and pieces deleted, so that removing a large document holds the
-// library in short turns and a bounded amount of memory.
+// collectBudget bounds the work of one collecting transaction, in pieces
+// deleted, so that removing a large document holds the library in short
+// turns and a bounded amount of memory.
 const collectBudget = 20000
 
 // collect deletes the records of removed document versions and of adds
@@ -160,43 +160,12 @@ func collectSome(tx *bolt.Tx, budget int) (more bool, err error) {
 	return false, nil
 }
 
-// deleteVersion deletes document version num's postings (found through
-// its vocabulary, which goes as its terms are done) and then its text and
-// layout, spending budget; done reports that nothing is left.
+// deleteVersion deletes document version num's text and layout, spending
+// budget; done reports that nothing is left. (Its postings are skipped by
+// readers from the transaction that removed it, and dropped by the merge
+// of their segment.)
 func deleteVersion(tx *bolt.Tx, num DocNum, budget *int) (done bool, err error) {
-	layout, ix := tx.Bucket(bucketLayout), tx.Bucket(bucketIndex)
-	vp := append(numKey(num), tagVocab)
-	c := layout.Cursor()
-	for k, v := c.Seek(vp); k != nil && bytes.HasPrefix(k, vp); k, v = c.Seek(vp) {
-		if *budget <= 0 {
-			return false, nil
-		}
-		if len(k) != len(vp)+5 || Field(k[len(vp)]) >= numFields {
-			return false, ErrCorrupt
-		}
-		f := Field(k[len(vp)])
-		fields := []Field{f}
-		if f == FieldSentences {
-			fields = append(fields, FieldChunks)
-		}
-		key := bytes.Clone(k)
-		err := decodeVocab(v, func(term string) error {
-			*budget--
-			for _, f := range fields {
-				if err := removeDoc(ix.Bucket(f.key()), term, num); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return false, err
-		}
-		if err := layout.Delete(key); err != nil {
-			return false, err
-		}
-	}
-	for _, b := range []*bolt.Bucket{tx.Bucket(bucketText), layout} {
+	for _, b := range []*bolt.Bucket{tx.Bucket(bucketText), tx.Bucket(bucketLayout)} {
 		prefix := numKey(num)
 		var keys [][]byte
 		c := b.Cursor()

@@ -29,28 +29,31 @@ import (
 //	         DocNum s piece → sentPiece sentences (24 bytes each)
 //	         DocNum c piece → chunkPiece chunks (12 bytes each)
 //	         DocNum w word → a compound word's parts
-//	         DocNum v field piece → terms the document put in the field's
-//	         index, sorted (so its removal finds its postings)
-//	index    field/ term 0x00 DocNum unit → a block of postings (blocks.go)
+//	segments SegID → segRecord: the index's segments (segments.go)
+//	index    SegID/ field/ term 0x00 DocNum unit → a block of postings
+//	         (blocks.go)
 //	pending  DocNum → a document being written in pieces, or removed
-//	meta     nextdoc (the next DocNum), live (a bitmap of the documents
-//	         that are in the library), totals (units and lengths per
-//	         field over the library)
+//	meta     nextdoc, nextseg (the next numbers), live (a bitmap of the
+//	         documents that are in the library), totals (units and
+//	         lengths per field over the library)
 //
 // A document is in the library when its docs record exists and its bit
 // is set in live; both change in one transaction, the one that adds (or
 // removes) it. Everything else of a document may be written before, in
-// transactions of their own (a large text, in pieces), and removed after:
-// readers see nothing of it until then, because the index skips documents
-// whose bit is not set and everything else is reached from docs.
+// transactions of their own (a large text, in pieces, into segments that
+// stay building until then), and removed after: readers see nothing of
+// it until then, because they read active segments only, skip documents
+// whose bit is not set, and reach everything else from docs.
 var (
-	bucketRecords = []byte("records")
-	bucketListing = []byte("listing")
-	bucketNames   = []byte("names")
-	bucketIndex   = []byte("index")
-	bucketPending = []byte("pending")
+	bucketRecords  = []byte("records")
+	bucketListing  = []byte("listing")
+	bucketNames    = []byte("names")
+	bucketIndex    = []byte("index")
+	bucketSegments = []byte("segments")
+	bucketPending  = []byte("pending")
 
 	keyNextDoc = []byte("nextdoc")
+	keyNextSeg = []byte("nextseg")
 	keyLive    = []byte("live")
 	keyTotals  = []byte("totals")
 )
@@ -61,7 +64,6 @@ const (
 	textPiece  = 32 << 10
 	sentPiece  = 2048
 	chunkPiece = 4096
-	vocabPiece = 8192 // terms
 )
 
 // Layout record tags.
@@ -70,7 +72,6 @@ const (
 	tagSentences = 's'
 	tagChunks    = 'c'
 	tagCompound  = 'w'
-	tagVocab     = 'v'
 )
 
 // numKey is a document number as a key, and the prefix of its text and
@@ -85,11 +86,6 @@ func pieceKey(n DocNum, tag byte, i uint32) []byte {
 		k = append(k, tag)
 	}
 	return binary.BigEndian.AppendUint32(k, i)
-}
-
-// vocabKey is the key of piece i of document n's vocabulary of field f.
-func vocabKey(n DocNum, f Field, i uint32) []byte {
-	return binary.BigEndian.AppendUint32(append(numKey(n), tagVocab, byte(f)), i)
 }
 
 // compoundKey is the key of a compound word's parts.
@@ -307,41 +303,6 @@ func deletePrefix(b *bolt.Bucket, prefix []byte) error {
 	}
 	for _, k := range keys {
 		if err := b.Delete(k); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// encodeVocab writes sorted terms front-coded: uvarint shared prefix,
-// uvarint suffix length, suffix.
-func encodeVocab(terms []string) []byte {
-	var b []byte
-	prev := ""
-	for _, t := range terms {
-		n := 0
-		for n < len(prev) && n < len(t) && prev[n] == t[n] {
-			n++
-		}
-		b = binary.AppendUvarint(b, uint64(n))
-		b = binary.AppendUvarint(b, uint64(len(t)-n))
-		b = append(b, t[n:]...)
-		prev = t
-	}
-	return b
-}
-
-func decodeVocab(b []byte, fn func(term string) error) error {
-	var prev []byte
-	for len(b) > 0 {
-		n, ok1 := uvarint(&b)
-		m, ok2 := uvarint(&b)
-		if !ok1 || !ok2 || n > uint64(len(prev)) || m > uint64(len(b)) {
-			return ErrCorrupt
-		}
-		prev = append(prev[:n], b[:m]...)
-		b = b[m:]
-		if err := fn(string(prev)); err != nil {
 			return err
 		}
 	}

@@ -89,6 +89,9 @@ func (l *Library) Reindex(ctx context.Context, progress func(ReindexProgress)) (
 	if err == nil {
 		err = l.collect()
 	}
+	if err == nil {
+		err = l.merge()
+	}
 	return rep, err
 }
 
@@ -144,7 +147,7 @@ func (l *Library) reindexOne(ctx context.Context, info DocInfo, legacy bool) (fr
 	if info.Title != "" {
 		d.Title = info.Title
 	}
-	bi := buildIndex(d)
+	ix := buildIndex(d).compile([numFields]uint32{})
 	err = l.db.Update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketDocs).Get([]byte(d.ID)) == nil {
 			return nil // removed meanwhile
@@ -162,10 +165,14 @@ func (l *Library) reindexOne(ctx context.Context, info DocInfo, legacy bool) (fr
 		}
 		w := newDocWrite(d.ID, num)
 		pb := &postingBatch{}
-		if err := w.writeContent(tx, d, bi, pb); err != nil {
+		if err := w.writeContent(tx, d, ix, pb); err != nil {
 			return err
 		}
-		if err := pb.write(tx); err != nil {
+		seg, err := newSegment(tx, segActive)
+		if err != nil {
+			return err
+		}
+		if err := writeBatchSegment(tx, seg, pb, []DocNum{num}, segActive); err != nil {
 			return err
 		}
 		if !hasOld {

@@ -6,6 +6,11 @@ type FieldStats struct {
 	Units  int     // units (sentences, chunks, sections, tables) in the scope
 	AvgLen float64 // mean index terms per unit (at least 1)
 	DF     []int   // per term: the units containing it
+	// MaxTF and MinLen bound each term's postings: no unit of the scope
+	// holds it more often than MaxTF[t], or is shorter than MinLen[t]
+	// (in index terms) and holds it. A ranking function bounds what the
+	// term can add to a unit's score with them (retrieve's MaxScore).
+	MaxTF, MinLen []int
 }
 
 // FieldStats returns the statistics of terms over field in docs (every
@@ -20,7 +25,7 @@ func (l *Library) FieldStats(docs []DocID, field Field, terms []string) (FieldSt
 		return err
 	})
 	if st.DF == nil {
-		st.DF, st.AvgLen = make([]int, len(terms)), 1
+		st.DF, st.MaxTF, st.MinLen, st.AvgLen = make([]int, len(terms)), make([]int, len(terms)), make([]int, len(terms)), 1
 	}
 	return st, err
 }

@@ -97,7 +97,15 @@ func (l *Library) addStream(ctx context.Context, src *streamSource, report func(
 	if err != nil || existed {
 		// Nothing of it stays: its pieces are deleted now (or, if this
 		// fails too, by the next process that writes).
-		if aerr := l.db.Update(func(tx *bolt.Tx) error { return markRemoving(tx, s.w.num, id) }); aerr == nil {
+		aerr := l.db.Update(func(tx *bolt.Tx) error {
+			for _, seg := range s.segs {
+				if err := deleteSegment(tx, seg); err != nil {
+					return err
+				}
+			}
+			return markRemoving(tx, s.w.num, id)
+		})
+		if aerr == nil {
 			_ = l.collect()
 		}
 	}
@@ -204,6 +212,7 @@ type streamer struct {
 	id    DocID
 	total int64 // bytes of text
 	w     *docWrite
+	segs  []SegID // the pieces' segments, building until published
 
 	// What the pieces so far add up to.
 	base       int // bytes of text done
@@ -269,9 +278,16 @@ func (s *streamer) run(ctx context.Context, f *os.File, skip int64, report func(
 		if err == errExists {
 			existed = true
 			d.DocInfo, _, err = readInfo(tx, s.id)
+			return err
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return activate(tx, s.segs)
 	})
+	if err == nil && !existed {
+		err = s.l.merge()
+	}
 	return d.DocInfo, existed, err
 }
 
@@ -368,6 +384,8 @@ func (s *streamer) piece(text string) error {
 		d.Chunks[i].First += sentBase
 		d.Chunks[i].Last += sentBase
 	}
+	ix := bi.compile(unitBase)
+	bi = nil
 	err := s.l.db.Update(func(tx *bolt.Tx) error {
 		pb := &postingBatch{}
 		if err := s.w.addText(tx, text); err != nil {
@@ -382,12 +400,15 @@ func (s *streamer) piece(text string) error {
 		if err := s.w.addCompounds(tx, d.Compounds); err != nil {
 			return err
 		}
-		if err := s.w.addIndex(tx, bi, unitBase, pb); err != nil {
+		s.w.addIndex(ix, pb)
+		seg, err := newSegment(tx, segBuilding)
+		if err != nil {
 			return err
 		}
-		if err := pb.write(tx); err != nil {
+		if err := writeBatchSegment(tx, seg, pb, []DocNum{s.w.num}, segBuilding); err != nil {
 			return err
 		}
+		s.segs = append(s.segs, seg)
 		return markAdding(tx, s.w.num, s.id)
 	})
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/citelens/citelens/internal/synthetic"
 )
 
 // genDocs writes n documents into dir (doc-000001.txt …), the same n
@@ -13,7 +15,7 @@ func genDocs(dir string, n int, seed uint64) (int64, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}
-	c := newCorpus(seed)
+	c := synthetic.New(seed, synthetic.Vocabulary)
 	var total int64
 	for i := range n {
 		path := filepath.Join(dir, fmt.Sprintf("doc-%06d.txt", i+1))
@@ -22,7 +24,7 @@ func genDocs(dir string, n int, seed uint64) (int64, error) {
 			return total, err
 		}
 		w := bufio.NewWriter(f)
-		err = c.document(w, c.docSize())
+		err = c.Document(w, c.DocSize())
 		if err == nil {
 			err = w.Flush()
 		}
@@ -45,7 +47,7 @@ func genBig(path string, size int64, seed uint64) error {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	err = newCorpus(seed).bigText(w, size)
+	err = synthetic.New(seed, synthetic.Vocabulary).BigText(w, size)
 	if err == nil {
 		err = w.Flush()
 	}

@@ -124,7 +124,13 @@ func Search(lib *docstore.Library, q Query, opt SearchOptions) ([]Hit, error) {
 			return err
 		}
 		idf := q.idf(float64(st.Units), st.DF)
-		return scoreLists(r, idf, st.AvgLen, bm, func(doc docstore.DocNum, unit int, s float32) error {
+		threshold := func() float64 {
+			if top.Full() {
+				return top.Min()
+			}
+			return 0
+		}
+		return scoreLists(r, st, idf, bm, threshold, func(doc docstore.DocNum, unit int, s float32) error {
 			if s <= 0 || !top.Admits(float64(s)) {
 				return nil
 			}
@@ -147,75 +153,137 @@ func Search(lib *docstore.Library, q Query, opt SearchOptions) ([]Hit, error) {
 	return out, nil
 }
 
-// scoreLists scores, document by document, every unit of the reader's
-// scope that holds a query term with weighted idfs idf, calling offer
-// with each: the lists of the terms are walked together, so a document is
-// read once whatever number of terms it holds.
-func scoreLists(r *docstore.IndexReader, idf []float64, avg float64, bm BM25, offer func(doc docstore.DocNum, unit int, s float32) error) error {
-	type cursor struct {
-		t int
-		p *docstore.TermPostings
+// scoreLists scores, document by document, the units of the reader's
+// scope that hold query terms (weighted idfs idf) and may score above
+// threshold(), calling offer with each: the lists of the terms are walked
+// together, so a document is read once whatever number of terms it holds.
+//
+// It skips what cannot make the cut, exactly (MaxScore, Turtle and Flood
+// 1995): no unit gains more from a term than the term's bound (its idf
+// times the BM25 factor of its highest frequency in its shortest unit),
+// so once the terms with the smallest bounds add up to no more than the
+// threshold, a document holding only those cannot score above it, and
+// only the lists of the other terms are walked; the others are looked up
+// in the documents those name. A document whose blocks bound its score at
+// the threshold is skipped unread. Common words, whose lists are long and
+// idfs small, are mostly looked up rather than walked, so a question's
+// cost grows with the library far slower than its terms' lists do.
+func scoreLists(r *docstore.IndexReader, st docstore.FieldStats, idf []float64, bm BM25, threshold func() float64, offer func(doc docstore.DocNum, unit int, s float32) error) error {
+	if !pruning {
+		threshold = func() float64 { return -1 }
 	}
-	var cs []cursor
+	avg := st.AvgLen
+	bound := func(t, maxTF, minLen int) float64 {
+		// A little above, so float rounding never makes it a little below.
+		return idf[t] * bm.tf(float64(maxTF), float64(max(minLen, 0)), avg) * (1 + 1e-6)
+	}
+	type cursor struct {
+		t  int
+		p  *docstore.TermPostings
+		ub float64
+	}
+	var cs []*cursor
 	for t := range idf {
 		if p := r.Postings(t); p.Next() {
-			cs = append(cs, cursor{t, p})
+			cs = append(cs, &cursor{t, p, bound(t, st.MaxTF[t], st.MinLen[t])})
 		} else if err := p.Err(); err != nil {
 			return err
 		}
 	}
+	// Smallest bounds first: cs[:e] are the terms not walked.
+	slices.SortStableFunc(cs, func(a, b *cursor) int { return cmp.Compare(a.ub, b.ub) })
+	prefix := make([]float64, len(cs)+1)
+	for i, c := range cs {
+		prefix[i+1] = prefix[i] + c.ub
+	}
+	done := make([]bool, len(cs))
 	type entry struct {
-		unit int
-		s    float32
+		unit, t int
+		s       float32
 	}
 	var es []entry
-	for len(cs) > 0 {
-		doc := cs[0].p.Doc()
-		for _, c := range cs[1:] {
-			doc = min(doc, c.p.Doc())
+	e := 0
+	for {
+		th := threshold()
+		for e < len(cs) && prefix[e+1] <= th {
+			e++
 		}
-		// The document's postings, term by term in query order; a stable
-		// sort by unit keeps that order within a unit, so each unit's
-		// score adds its terms up in the same order whatever the scope.
-		es = es[:0]
-		for _, c := range cs {
-			if c.p.Doc() != doc {
-				continue
-			}
-			w := idf[c.t]
-			err := c.p.Each(func(unit, tf, length int) {
-				es = append(es, entry{unit, float32(w * bm.tf(float64(tf), float64(length), avg))})
-			})
-			if err != nil {
-				return err
+		// The next document of the walked lists.
+		doc, any := docstore.DocNum(0), false
+		for i := e; i < len(cs); i++ {
+			if !done[i] && (!any || cs[i].p.Doc() < doc) {
+				doc, any = cs[i].p.Doc(), true
 			}
 		}
-		slices.SortStableFunc(es, func(a, b entry) int { return a.unit - b.unit })
-		for i := 0; i < len(es); {
-			j, s := i, float32(0)
-			for ; j < len(es) && es[j].unit == es[i].unit; j++ {
-				s += es[j].s
-			}
-			if err := offer(doc, es[i].unit, s); err != nil {
-				return err
-			}
-			i = j
+		if !any {
+			return nil
 		}
-		// Move the cursors that were on the document; drop the spent.
-		kept := cs[:0]
-		for _, c := range cs {
-			if c.p.Doc() == doc && !c.p.Next() {
-				if err := c.p.Err(); err != nil {
+		// What the document can score at most.
+		ceiling := prefix[e]
+		for i := e; i < len(cs); i++ {
+			if !done[i] && cs[i].p.Doc() == doc {
+				tf, ln := cs[i].p.Bound()
+				ceiling += min(cs[i].ub, bound(cs[i].t, tf, ln))
+			}
+		}
+		if ceiling > th {
+			es = es[:0]
+			for i, c := range cs {
+				if done[i] {
+					continue
+				}
+				if i < e && !c.p.Seek(doc) {
+					if err := c.p.Err(); err != nil {
+						return err
+					}
+					done[i] = true
+					continue
+				}
+				if c.p.Doc() != doc {
+					continue
+				}
+				w := idf[c.t]
+				err := c.p.Each(func(unit, tf, length int) {
+					es = append(es, entry{unit, c.t, float32(w * bm.tf(float64(tf), float64(length), avg))})
+				})
+				if err != nil {
 					return err
 				}
-				continue
 			}
-			kept = append(kept, c)
+			// Each unit's score adds its terms up in query order, as
+			// scoring one document at a time always has.
+			slices.SortFunc(es, func(a, b entry) int {
+				if a.unit != b.unit {
+					return a.unit - b.unit
+				}
+				return a.t - b.t
+			})
+			for i := 0; i < len(es); {
+				j, s := i, float32(0)
+				for ; j < len(es) && es[j].unit == es[i].unit; j++ {
+					s += es[j].s
+				}
+				if err := offer(doc, es[i].unit, s); err != nil {
+					return err
+				}
+				i = j
+			}
 		}
-		cs = kept
+		// Move the walked lists off the document.
+		for i := e; i < len(cs); i++ {
+			if !done[i] && cs[i].p.Doc() == doc && !cs[i].p.Next() {
+				if err := cs[i].p.Err(); err != nil {
+					return err
+				}
+				done[i] = true
+			}
+		}
 	}
-	return nil
 }
+
+// pruning turns MaxScore off when false: for the test that checks it
+// changes nothing.
+var pruning = true
 
 // SortHits orders hits best first, ties by document and unit.
 func SortHits(hs []Hit) {

@@ -1,4 +1,16 @@
-package main
+// Package synthetic writes seeded text with the statistics of real
+// documents, for the scale benchmark (bench/scale) and for tests that need
+// more documents than the repository holds: documents of log-normal size
+// (median 4 KB, a long tail to ~200 KB, like a folder of articles and
+// notes) in a vocabulary whose word frequencies follow Zipf's law, with
+// English function words at their share of running text (about 40%).
+// Each document has a topic — a few dozen words it uses far more often
+// than the rest of the library does — so document frequencies are bursty
+// as in real text, and the vocabulary grows with the library (Heaps' law)
+// because topic words come from a long tail. Documents have numbered
+// headings and paragraphs, and sentences of 6 to 30 words. The same seed
+// writes the same text.
+package synthetic
 
 import (
 	"fmt"
@@ -9,17 +21,6 @@ import (
 	"strings"
 )
 
-// The corpus is generated, seeded, so that anyone gets the same libraries:
-// documents of log-normal size (median 4 KB, a long tail to ~100 KB, like
-// a folder of articles and notes), written in a vocabulary whose word
-// frequencies follow Zipf's law, with the function words of English at
-// their real share of the running text (about 40%). Each document has a
-// topic — a few dozen words it uses far more often than the rest of the
-// library does — so document frequencies are bursty as in real text, and
-// the vocabulary grows with the library (Heaps' law) because the topic
-// words are drawn from a long tail. Documents have numbered headings and
-// paragraphs, and sentences of 6 to 30 words.
-
 // function words, roughly in order of frequency; they make up a share of
 // the text as in English prose.
 var functionWords = strings.Fields(`the of and to a in is that for it as was with be by on not he this are or
@@ -29,26 +30,31 @@ should must those being do over each both between through while because under ve
 
 // syllables build the content vocabulary: pronounceable, stemmable words.
 var (
-	onsets = strings.Fields("b c d f g h j k l m n p r s t v w z br cr dr fr gr pr tr bl cl fl gl pl sl st sp sc sk sm sn sw th sh ch qu")
-	nuclei = strings.Fields("a e i o u a e i o ai ea ee ie oa ou io")
-	codas  = []string{"", "", "", "n", "r", "s", "t", "l", "m", "nd", "nt", "st", "rt", "ck", "ng", "x"}
+	onsets  = strings.Fields("b c d f g h j k l m n p r s t v w z br cr dr fr gr pr tr bl cl fl gl pl sl st sp sc sk sm sn sw th sh ch qu")
+	nuclei  = strings.Fields("a e i o u a e i o ai ea ee ie oa ou io")
+	codas   = []string{"", "", "", "n", "r", "s", "t", "l", "m", "nd", "nt", "st", "rt", "ck", "ng", "x"}
 	endings = []string{"", "", "", "", "s", "ed", "ing", "er", "ion", "al", "ly", "ment", "ness", "ity", "ive", "able"}
 )
 
-// corpus generates documents and questions from one seed.
-type corpus struct {
+// Corpus writes documents and questions from one seed. It is not safe
+// for concurrent use.
+type Corpus struct {
 	rng   *rand.Rand
 	vocab []string   // content words by rank
 	zipf  *rand.Zipf // over vocab
 }
 
-// vocabSize is the content vocabulary: enough that a 100,000-document
-// library still meets new words.
-const vocabSize = 400_000
+// Vocabulary is the content vocabulary of New: enough that a
+// 100,000-document library still meets new words.
+const Vocabulary = 400_000
 
-func newCorpus(seed uint64) *corpus {
+// New returns a corpus of seed, with a content vocabulary of vocabSize
+// words (Vocabulary for the benchmark's; a test may take fewer, which is
+// quicker to make).
+func New(seed uint64, vocabSize int) *Corpus {
+	vocabSize = max(vocabSize, 1000)
 	rng := rand.New(rand.NewPCG(seed, 0x5ca1e))
-	c := &corpus{rng: rng}
+	c := &Corpus{rng: rng}
 	seen := make(map[string]bool, vocabSize)
 	for _, w := range functionWords {
 		seen[w] = true
@@ -64,12 +70,12 @@ func newCorpus(seed uint64) *corpus {
 	// Frequent words are short (Zipf's law of abbreviation): rank by
 	// length, loosely.
 	slices.SortStableFunc(c.vocab, func(a, b string) int { return len(a)/3 - len(b)/3 })
-	c.zipf = rand.NewZipf(rng, 1.07, 2, vocabSize-1)
+	c.zipf = rand.NewZipf(rng, 1.07, 2, uint64(vocabSize-1))
 	return c
 }
 
 // word makes a new content word of one to four syllables.
-func (c *corpus) word() string {
+func (c *Corpus) word() string {
 	var b strings.Builder
 	n := 1
 	switch r := c.rng.IntN(10); {
@@ -87,9 +93,9 @@ func (c *corpus) word() string {
 	return b.String()
 }
 
-// docSize draws a document size in bytes: log-normal around 4 KB,
+// DocSize draws a document size in bytes: log-normal around 4 KB,
 // between 300 bytes and 200 KB.
-func (c *corpus) docSize() int {
+func (c *Corpus) DocSize() int {
 	s := math.Exp(math.Log(4096) + 1.0*c.rng.NormFloat64())
 	return int(min(max(s, 300), 200_000))
 }
@@ -100,20 +106,20 @@ type topic struct {
 	name  string // a proper name the document mentions
 }
 
-func (c *corpus) topic() topic {
+func (c *Corpus) topic() topic {
 	t := topic{words: make([]string, 30)}
 	for i := range t.words {
 		// Topic words come from the middle and tail of the vocabulary,
 		// where the library's rare words are.
-		t.words[i] = c.vocab[200+c.rng.IntN(vocabSize-200)]
+		t.words[i] = c.vocab[200+c.rng.IntN(len(c.vocab)-200)]
 	}
-	n := c.vocab[1000+c.rng.IntN(50_000)]
+	n := c.vocab[c.rng.IntN(len(c.vocab)/8)+len(c.vocab)/400]
 	t.name = strings.ToUpper(n[:1]) + n[1:]
 	return t
 }
 
 // sentence writes one sentence of the topic's text.
-func (c *corpus) sentence(b *strings.Builder, t topic) {
+func (c *Corpus) sentence(b *strings.Builder, t topic) {
 	n := 6 + c.rng.IntN(25)
 	for i := range n {
 		var w string
@@ -142,9 +148,9 @@ func (c *corpus) sentence(b *strings.Builder, t topic) {
 	b.WriteString(". ")
 }
 
-// document writes a document of about size bytes: a title, numbered
+// Document writes a document of about size bytes: a title, numbered
 // sections with headings, paragraphs of three to eight sentences.
-func (c *corpus) document(w io.Writer, size int) error {
+func (c *Corpus) Document(w io.Writer, size int) error {
 	t := c.topic()
 	var b strings.Builder
 	b.Grow(size + 512)
@@ -164,10 +170,10 @@ func (c *corpus) document(w io.Writer, size int) error {
 	return err
 }
 
-// bigText writes about size bytes of one long manual-like text, in pieces,
-// so that generating a gigabyte takes no gigabyte of memory: chapters of
-// a topic each, numbered sections, paragraphs.
-func (c *corpus) bigText(w io.Writer, size int64) error {
+// BigText writes about size bytes of one long manual-like text, a
+// chapter at a time (so a gigabyte takes no gigabyte of memory):
+// chapters of a topic each, numbered sections, paragraphs.
+func (c *Corpus) BigText(w io.Writer, size int64) error {
 	var written int64
 	for chapter := 1; written < size; chapter++ {
 		t := c.topic()
@@ -191,9 +197,24 @@ func (c *corpus) bigText(w io.Writer, size int64) error {
 	return nil
 }
 
-// question makes a question about a document's sentence: a question word
-// and a handful of the sentence's content words, as a user would ask it.
-func (c *corpus) question(sentence string) string {
+// QuestionAbout makes a question (Question) about one of a document's
+// sentences, drawn at random; "" when the document has none long enough.
+func (c *Corpus) QuestionAbout(doc string) string {
+	var sents []string
+	for s := range strings.SplitSeq(doc, ". ") {
+		if len(strings.Fields(s)) >= 6 {
+			sents = append(sents, s)
+		}
+	}
+	if len(sents) == 0 {
+		return ""
+	}
+	return c.Question(sents[c.rng.IntN(len(sents))])
+}
+
+// Question makes a question about a sentence: a question word and three
+// to six of the sentence's content words, as a user would ask it.
+func (c *Corpus) Question(sentence string) string {
 	var content []string
 	for _, w := range strings.Fields(strings.Trim(sentence, ". ")) {
 		w = strings.Trim(w, ",")

@@ -151,11 +151,15 @@ func (u *Usage) Add(u2 Usage) {
 // Answer is a finished (or cancelled) answer: the lossless record that is
 // saved in the library and exported.
 type Answer struct {
-	ID         string      `json:"answer_id"`
-	Question   string      `json:"question"`
-	Strategy   string      `json:"strategy"`
-	Model      string      `json:"model"`
-	Docs       []DocRef    `json:"docs"` // the scope it was asked over
+	ID       string   `json:"answer_id"`
+	Question string   `json:"question"`
+	Strategy string   `json:"strategy"`
+	Model    string   `json:"model"`
+	Docs     []DocRef `json:"docs"` // the scope it was asked over
+	// Library, for a question asked over a whole library too large to
+	// list in Docs, is the number of documents it held (Docs is then
+	// empty).
+	Library    int         `json:"library,omitempty"`
 	Statements []Statement `json:"statements"`
 	Stages     []string    `json:"stages"`
 	// Plan is a strategy's account of what it chose to do and why (OkraLong's

@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/ocr"
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -50,6 +51,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	useOCR := fs.Bool("ocr", false, "read PDF pages that have no text layer (scans) with Tesseract (default: the config's ocr)")
 	ocrLang := fs.String("ocr-lang", "", "Tesseract `LANGS` for --ocr, joined by + (default: the config's ocr_lang, else eng)")
 	maxSize := fs.String("max-size", "1G", "refuse files larger than `SIZE` (bytes, or with K, M, G)")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "read and index up to `N` files at once")
 	paths, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
@@ -72,36 +74,58 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 
 	var results []addedDoc
 	failed := 0
-	for _, path := range paths {
-		start := time.Now()
-		bar := newProgressBar(a.stderr, path)
-		info, existed, err := l.Add(ctx, path, func(p docstore.Progress) { bar.update(p.Stage, p.Done, p.Total) })
-		bar.finish()
-		r := addedDoc{ID: info.ID, Name: info.Name, Path: info.Path, Kind: info.Kind, Pages: info.Pages,
-			Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: existed, Warnings: info.Warnings, OCRPages: info.OCRPages,
-			Seconds: time.Since(start).Seconds()}
-		if err != nil {
-			if errors.Is(err, context.Canceled) {
-				return fmt.Errorf("interrupted while adding %s; nothing of it was written", path)
+	// One file shows its own progress; many show how many are done.
+	bar := newProgressBar(a.stderr, paths[0])
+	if len(paths) > 1 {
+		bar = newProgressBar(a.stderr, fmt.Sprintf("adding %s files", humanize.Count(len(paths))))
+		bar.unit = "files"
+	}
+	done := 0
+	err = l.AddFiles(ctx, paths, docstore.AddOptions{
+		Jobs: *jobs,
+		Progress: func(p docstore.Progress) {
+			if len(paths) == 1 {
+				bar.unit = p.Unit
+				bar.update(p.Stage, p.Done, p.Total)
 			}
-			failed++
-			r.Path, r.Name, r.Error = path, filepath.Base(path), err.Error()
-			if !*asJSON {
-				printError(a.stderr, err)
+		},
+		Done: func(res docstore.AddResult) {
+			done++
+			info := res.Info
+			r := addedDoc{ID: info.ID, Name: info.Name, Path: info.Path, Kind: info.Kind, Pages: info.Pages,
+				Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: res.Existed, Warnings: info.Warnings, OCRPages: info.OCRPages,
+				Seconds: res.Seconds}
+			bar.clear()
+			if res.Err != nil {
+				failed++
+				r = addedDoc{Path: res.Path, Name: filepath.Base(res.Path), Error: res.Err.Error(), Seconds: res.Seconds}
+				if !*asJSON {
+					printError(a.stderr, res.Err)
+				}
+			} else if !*asJSON {
+				name := textproc.OneLine(info.Name)
+				if res.Existed {
+					fmt.Fprintf(a.stdout, "%s  %s  already in the library (same content)\n", info.ID, name)
+				} else {
+					fmt.Fprintf(a.stdout, "%s  %s  added: %d pages%s, %d sentences, %d chunks in %.1fs\n",
+						info.ID, name, info.Pages, ocrNote(info), info.NumSents, info.NumChunks, r.Seconds)
+				}
+				for _, w := range info.Warnings {
+					fmt.Fprintf(a.stderr, "citelens: warning: %s: %s\n", name, textproc.OneLine(w))
+				}
 			}
-		} else if !*asJSON {
-			name := textproc.OneLine(info.Name)
-			if existed {
-				fmt.Fprintf(a.stdout, "%s  %s  already in the library (same content)\n", info.ID, name)
-			} else {
-				fmt.Fprintf(a.stdout, "%s  %s  added: %d pages%s, %d sentences, %d chunks in %.1fs\n",
-					info.ID, name, info.Pages, ocrNote(info), info.NumSents, info.NumChunks, r.Seconds)
+			results = append(results, r)
+			if len(paths) > 1 {
+				bar.update("added", done, len(paths))
 			}
-			for _, w := range info.Warnings {
-				fmt.Fprintf(a.stderr, "citelens: warning: %s: %s\n", name, textproc.OneLine(w))
-			}
+		},
+	})
+	bar.finish()
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("interrupted: the files listed above were added, the rest were not (nothing of a file is half written)")
 		}
-		results = append(results, r)
+		return err
 	}
 	if *asJSON {
 		if err := writeJSON(a.stdout, results); err != nil {

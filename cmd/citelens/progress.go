@@ -40,6 +40,13 @@ func (l *liveLine) finish() {
 	}
 }
 
+// clear clears the line so that other output can be printed; the next
+// update draws it again.
+func (l *liveLine) clear() {
+	l.finish()
+	l.drawn = false
+}
+
 // barCells draws done of total as 24 cells: "██████░░░░░░…".
 func barCells(done, total int) string {
 	const width = 24
@@ -58,6 +65,8 @@ type progressBar struct {
 	// began.
 	stage      string
 	stageStart time.Time
+	// unit is what done and total count ("pages" when empty).
+	unit string
 }
 
 // progressDelay is how long a job runs before its progress is shown.
@@ -82,7 +91,11 @@ func (p *progressBar) update(stage string, done, total int) {
 		if rate < 10 { // OCR reads a page in seconds
 			digits = 1
 		}
-		line = fmt.Sprintf("%s: %s [%s] %d/%d pages, %.*f pages/s", p.label, stage, barCells(done, total), done, total, digits, rate)
+		unit := p.unit
+		if unit == "" {
+			unit = "pages"
+		}
+		line = fmt.Sprintf("%s: %s [%s] %d/%d %s, %.*f %s/s", p.label, stage, barCells(done, total), done, total, unit, digits, rate, unit)
 	}
 	p.draw(line)
 }

@@ -61,6 +61,7 @@ func init() {
 	engine.Register(engine.Info{
 		Strategy:    Strategy{},
 		Description: "offline: quotes the document sentences that best answer the question, no model needed",
+		Lazy:        true,
 	})
 }
 
@@ -160,7 +161,7 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 	}
 	pages, _ := opt.Value("pages").([]retrieve.PageRange)
 	ps, err := retrieve.New(rt.Library()).Sentences(ctx, rt.Question(), retrieve.Options{
-		Docs: rt.IDs(), Pages: pages, K: want, Model: s.Model, Fusion: fusion, Context: rt.Previous(),
+		Docs: rt.Scope(), Pages: pages, K: want, Model: s.Model, Fusion: fusion, Context: rt.Previous(),
 	})
 	if err != nil {
 		return nil, err
@@ -174,17 +175,19 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 	}
 	if opt.Bool("merge") {
 		groups = merge(groups)
-		complete(rt, groups)
+		if err := complete(rt, groups); err != nil {
+			return nil, err
+		}
 		groups = merge(groups)
 	}
 	groups = groups[:min(k, len(groups))]
 	out := make([]citations.Statement, 0, len(groups))
 	for _, g := range groups {
-		i, ok := rt.Place(g.doc)
-		if !ok {
-			continue
+		d, err := rt.Document(g.doc)
+		if err != nil {
+			return nil, err
 		}
-		span := citations.SpanOf(rt.Docs()[i], g.first, g.last)
+		span := citations.SpanOf(d, g.first, g.last)
 		st := citations.Statement{Text: span.Text, Citations: []citations.Span{span}}
 		citations.Verify(&st)
 		// The words of the question a follow-up leaves unsaid are the
@@ -204,13 +207,12 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 // takes the sentence that finishes it, and one that starts mid-sentence
 // takes the one it continues. Extraction cuts sentences at page breaks,
 // hyphens and list-like numbers; a quote should not.
-func complete(rt *engine.Runtime, gs []group) {
+func complete(rt *engine.Runtime, gs []group) error {
 	for i := range gs {
-		p, ok := rt.Place(gs[i].doc)
-		if !ok {
-			continue
+		d, err := rt.Document(gs[i].doc)
+		if err != nil {
+			return err
 		}
-		d := rt.Docs()[p]
 		g := &gs[i]
 		for n := 0; n < maxWiden && g.last+1 < len(d.Sentences) && breaksOff(d, g.last); n++ {
 			g.last++
@@ -219,6 +221,7 @@ func complete(rt *engine.Runtime, gs []group) {
 			g.first--
 		}
 	}
+	return nil
 }
 
 // maxWiden bounds how far complete widens a group each way.
@@ -277,7 +280,11 @@ func autoStop(ps []retrieve.Passage, ratio float64, fused bool) []retrieve.Passa
 // sentences once, with progress), and by words otherwise. An embedding
 // failure is a warning and the answer goes on with words.
 func hybrid(ctx context.Context, rt *engine.Runtime) retrieve.Fusion {
-	f, err := dense.ForEnv(ctx, rt.Env(), rt.IDs(), rt, docstore.SentenceLevel)
+	var ids []docstore.DocID
+	if dense.Enabled(rt.Env()) {
+		ids = rt.IDs() // what to embed: every document of the scope
+	}
+	f, err := dense.ForEnv(ctx, rt.Env(), ids, rt, docstore.SentenceLevel)
 	if err != nil && ctx.Err() == nil {
 		rt.Warn(fmt.Sprintf("dense retrieval is off for this answer (%v); ranking by words only", err))
 	}

@@ -20,7 +20,9 @@ import (
 // unit) order and bbolt's B+tree is the list's skip index: a cursor finds
 // the block holding a document with one Seek. A block is
 //
-//	uvarint maxTF, uvarint minLen    (a bound on what any posting scores)
+//	uvarint maxTF<<1 | first, uvarint minLen (a bound on its postings)
+//	the term's first block only: uvarint units, uvarint maxTF,
+//	uvarint minLen (the term's summary in the segment)
 //	then groups, one per document:
 //	uvarint doc − previous doc (the key's doc for the first), uvarint n,
 //	uvarint bytes, then n × (uvarint unit − previous unit, uvarint tf,
@@ -102,14 +104,22 @@ func appendGroups(dst []group, doc DocNum, ps []groupPosting) []group {
 	return dst
 }
 
-// encodeListBlock writes groups (in order) as one block.
-func encodeListBlock(dst []byte, gs []group) []byte {
+// encodeListBlock writes groups (in order) as one block; sum, for the
+// term's first block, is the term's summary.
+func encodeListBlock(dst []byte, gs []group, sum *termSummary) []byte {
 	maxTF, minLen := uint32(0), ^uint32(0)
 	for _, g := range gs {
 		maxTF, minLen = max(maxTF, g.maxTF), min(minLen, g.minLen)
 	}
-	dst = binary.AppendUvarint(dst, uint64(maxTF))
+	first := uint64(0)
+	if sum != nil {
+		first = 1
+	}
+	dst = binary.AppendUvarint(dst, uint64(maxTF)<<1|first)
 	dst = binary.AppendUvarint(dst, uint64(minLen))
+	if sum != nil {
+		dst = sum.append(dst)
+	}
 	prev := gs[0].doc
 	for _, g := range gs {
 		dst = binary.AppendUvarint(dst, uint64(g.doc-prev))
@@ -126,6 +136,9 @@ type blockReader struct {
 	b             []byte
 	doc           DocNum // of the group read last (the key's before the first)
 	maxTF, minLen uint32
+	// sum is the term's summary, in its first block.
+	sum    termSummary
+	hasSum bool
 }
 
 // uvarint reads one uvarint off b.
@@ -146,7 +159,14 @@ func openBlock(v []byte, doc DocNum) (blockReader, error) {
 	if !ok1 || !ok2 {
 		return r, ErrCorrupt
 	}
-	r.maxTF, r.minLen = uint32(tf), uint32(min(ln, 1<<32-1))
+	r.maxTF, r.minLen = uint32(min(tf>>1, math.MaxUint32)), uint32(min(ln, math.MaxUint32))
+	if tf&1 != 0 {
+		var err error
+		if r.sum, err = readTermSummary(&r.b); err != nil {
+			return r, err
+		}
+		r.hasSum = true
+	}
 	return r, nil
 }
 
@@ -230,40 +250,37 @@ func blockSize(gs []group) int {
 }
 
 // putBlocks writes a term's groups in a segment (all of them, in order)
-// as blocks of about maxBlock bytes, and its summary.
+// as blocks of about maxBlock bytes, the first with the term's summary.
 func putBlocks(b *bolt.Bucket, term string, gs []group) error {
 	if len(listKey(nil, term, 0, 0)) > bolt.MaxKeySize || len(gs) == 0 {
 		return nil // a term too long to index: bbolt refuses the key
 	}
-	sum := termSummary{minLen: math.MaxUint32}
+	sum := &termSummary{minLen: math.MaxUint32}
+	for _, g := range gs {
+		sum.add(g)
+	}
 	var key, val []byte
 	for len(gs) > 0 {
 		n, size := 0, 0
 		for n < len(gs) && (n == 0 || size+len(gs[n].data) <= maxBlock) {
 			size += len(gs[n].data) + 6
-			sum.add(gs[n])
 			n++
 		}
 		key = listKey(key[:0], term, gs[0].doc, gs[0].first)
-		val = encodeListBlock(val[:0], gs[:n])
+		val = encodeListBlock(val[:0], gs[:n], sum)
 		if err := b.Put(slices.Clone(key), slices.Clone(val)); err != nil {
 			return err
 		}
-		gs = gs[n:]
+		gs, sum = gs[n:], nil
 	}
-	return b.Put(summaryKey(term), sum.encode())
+	return nil
 }
 
-// A term's list in a segment ends with its summary, under the key of a
-// block at the last possible position: the units that hold it and bounds
-// on its postings, so that a question over the whole library reads a
-// term's statistics in one lookup per segment. (Removed documents count
-// in it until the segment is merged, as in most search engines.)
-const summaryDoc = math.MaxUint32
-
-func summaryKey(term string) []byte { return listKey(nil, term, summaryDoc, math.MaxUint32) }
-
-// termSummary is a term's summary in a segment.
+// termSummary is a term's summary in a segment, which its first block
+// holds: the units that hold it and bounds on its postings, so that a
+// question over the whole library reads a term's statistics in one lookup
+// per segment. (Removed documents count in it until the segment is
+// merged, as in most search engines.)
 type termSummary struct {
 	units         uint64
 	maxTF, minLen uint32
@@ -274,20 +291,36 @@ func (s *termSummary) add(g group) {
 	s.maxTF, s.minLen = max(s.maxTF, g.maxTF), min(s.minLen, g.minLen)
 }
 
-func (s *termSummary) encode() []byte {
-	b := binary.AppendUvarint(nil, s.units)
+func (s *termSummary) append(b []byte) []byte {
+	b = binary.AppendUvarint(b, s.units)
 	b = binary.AppendUvarint(b, uint64(s.maxTF))
 	return binary.AppendUvarint(b, uint64(s.minLen))
 }
 
-func decodeTermSummary(v []byte) (termSummary, error) {
+func readTermSummary(v *[]byte) (termSummary, error) {
 	var s termSummary
-	u, ok1 := uvarint(&v)
-	tf, ok2 := uvarint(&v)
-	ln, ok3 := uvarint(&v)
+	u, ok1 := uvarint(v)
+	tf, ok2 := uvarint(v)
+	ln, ok3 := uvarint(v)
 	if !ok1 || !ok2 || !ok3 {
 		return s, ErrCorrupt
 	}
 	s.units, s.maxTF, s.minLen = u, uint32(min(tf, math.MaxUint32)), uint32(min(ln, math.MaxUint32))
 	return s, nil
+}
+
+// termSummaryIn reads term's summary in a segment's field bucket; ok is
+// false when the segment does not hold the term.
+func termSummaryIn(b *bolt.Bucket, term string) (s termSummary, ok bool, err error) {
+	prefix := termPrefix(term)
+	k, v := b.Cursor().Seek(prefix)
+	d, _, found := keyStart(k, prefix)
+	if !found {
+		return s, false, nil
+	}
+	r, err := openBlock(v, d)
+	if err != nil || !r.hasSum {
+		return s, false, ErrCorrupt
+	}
+	return r.sum, true, nil
 }

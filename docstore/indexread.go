@@ -112,15 +112,13 @@ func (r *IndexReader) Stats() (FieldStats, error) {
 		}
 		st.Units, total = int(t.units[r.field]), t.length[r.field]
 		for t, term := range r.terms {
-			key := summaryKey(term)
 			for _, b := range r.bs {
-				v := b.Get(key)
-				if v == nil {
-					continue
-				}
-				sum, err := decodeTermSummary(v)
+				sum, ok, err := termSummaryIn(b, term)
 				if err != nil {
 					return st, damaged("the %s index's summary of %q does not decode", r.field, term)
+				}
+				if !ok {
+					continue
 				}
 				st.DF[t] += int(sum.units)
 				st.MaxTF[t] = max(st.MaxTF[t], int(sum.maxTF))
@@ -388,7 +386,7 @@ func (p *listCursor) nextGroup() (rawGroup, bool) {
 // k is not one of the term's.
 func (p *listCursor) openBlock(k, v []byte) {
 	d, _, ok := keyStart(k, p.prefix)
-	if !ok || d == summaryDoc {
+	if !ok {
 		p.ended = true
 		return
 	}

@@ -145,7 +145,10 @@ func Open(path string, opt *Options) (*Library, error) {
 	if l.maxFile <= 0 {
 		l.maxFile = DefaultMaxFileSize
 	}
-	l.db = newHandle(path, readOnly, timeout, bolt.Options{})
+	// The hash-map freelist allocates in constant time: merges and large
+	// documents free and take many pages, which the default array
+	// freelist scans for each allocation.
+	l.db = newHandle(path, readOnly, timeout, bolt.Options{FreelistType: bolt.FreelistMapType})
 	l.db.waiting.Store(&opt.Waiting)
 	l.db.opened = l.opened
 	if err := l.checkSchema(readOnly, opt.Upgrade || opt.ReadDamaged); err != nil && !(opt.ReadDamaged && errors.Is(err, ErrCorrupt)) {

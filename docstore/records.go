@@ -151,6 +151,7 @@ type ListEntry struct {
 	Num       DocNum
 	ID        DocID
 	Name      string
+	Title     string
 	Kind      string
 	Pages     int
 	Sentences int
@@ -160,7 +161,7 @@ type ListEntry struct {
 }
 
 func listEntryOf(num DocNum, info *DocInfo) ListEntry {
-	return ListEntry{Num: num, ID: info.ID, Name: info.Name, Kind: info.Kind, Pages: info.Pages,
+	return ListEntry{Num: num, ID: info.ID, Name: info.Name, Title: info.Title, Kind: info.Kind, Pages: info.Pages,
 		Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Added: info.Added}
 }
 
@@ -172,6 +173,7 @@ func (e *ListEntry) encode() []byte {
 	}
 	str(string(e.ID))
 	str(e.Name)
+	str(e.Title)
 	str(e.Kind)
 	for _, n := range []int{e.Pages, e.Sentences, e.Chunks, e.Bytes} {
 		b = binary.AppendUvarint(b, uint64(max(n, 0)))
@@ -197,7 +199,7 @@ func decodeListEntry(num DocNum, v []byte) (ListEntry, error) {
 		bad = bad || !ok || n > 1<<40
 		return int(n)
 	}
-	e.ID, e.Name, e.Kind = DocID(str()), str(), str()
+	e.ID, e.Name, e.Title, e.Kind = DocID(str()), str(), str(), str()
 	e.Pages, e.Sentences, e.Chunks, e.Bytes = count(), count(), count(), count()
 	t, k := binary.Varint(v)
 	if bad || k <= 0 {
@@ -205,6 +207,13 @@ func decodeListEntry(num DocNum, v []byte) (ListEntry, error) {
 	}
 	e.Added = time.Unix(t, 0).UTC()
 	return e, nil
+}
+
+// Info is the entry as a DocInfo: the listing's fields, without the
+// path, warnings, OCR pages and page labels (Library.Info has them).
+func (e ListEntry) Info() DocInfo {
+	return DocInfo{ID: e.ID, Name: e.Name, Title: e.Title, Kind: e.Kind, Pages: e.Pages,
+		NumSents: e.Sentences, NumChunks: e.Chunks, Bytes: e.Bytes, Added: e.Added}
 }
 
 // nameKey is the key of a document's entry in the names index.

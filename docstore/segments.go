@@ -51,7 +51,7 @@ const (
 	// maxMerged bounds the postings of a merge's output, and so the
 	// memory of its transaction; larger segments are not merged again
 	// (but rewritten alone when a third of their documents are gone).
-	maxMerged = 8 << 20
+	maxMerged = 4 << 20
 )
 
 // segRecord is what the library keeps of a segment.
@@ -430,10 +430,6 @@ func (it *groupIter) load(k, v []byte) {
 	}
 	it.term = k[:i]
 	d := DocNum(binary.BigEndian.Uint32(k[i+1:]))
-	if d == summaryDoc { // a term's summary: no postings
-		it.load(it.c.Next())
-		return
-	}
 	it.blk, it.err = openBlock(v, d)
 	it.open = it.err == nil
 }

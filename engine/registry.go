@@ -67,7 +67,7 @@ type Info struct {
 	// can answer about them, does that work (see Preparer); nil for most.
 	Preparer Preparer
 	// Lazy says the strategy reads the scope through the library's index
-	// and Runtime.Document, not Runtime.Docs: Run does not load the
+	// and Runtime.View, not Runtime.Docs: Run does not load the
 	// scope's documents first, so an answer costs what it reads rather
 	// than the size of the library.
 	Lazy bool

@@ -250,13 +250,13 @@ func (rt *Runtime) IDs() []docstore.DocID {
 // searches without listing them.
 func (rt *Runtime) Scope() []docstore.DocID { return rt.scope.named }
 
-// Document returns document id of the scope, loaded whole (and shared:
-// do not modify it).
-func (rt *Runtime) Document(id docstore.DocID) (*docstore.Document, error) {
+// View returns document id of the scope, read as needed (a large one a
+// piece at a time; see docstore.View).
+func (rt *Runtime) View(id docstore.DocID) (*docstore.View, error) {
 	if _, ok := rt.Place(id); !ok && rt.scope.named != nil {
 		return nil, fmt.Errorf("document %s is not in the answer's scope", id)
 	}
-	return rt.Library().Document(id)
+	return rt.Library().View(id)
 }
 
 // Place is the position in Docs of the document id, and whether it is in

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -20,7 +22,7 @@ import (
 func init() {
 	register(&command{
 		name:    "add",
-		args:    "[--json] [--ocr] [--ocr-lang LANGS] PATH...",
+		args:    "[--json] [--ocr] [--ocr-lang LANGS] [--jobs N] [--from FILE] PATH...",
 		summary: "add PDFs (scans too), web pages, Word files, e-books, text and Markdown to the library",
 		run:     runAdd,
 	})
@@ -52,9 +54,17 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	ocrLang := fs.String("ocr-lang", "", "Tesseract `LANGS` for --ocr, joined by + (default: the config's ocr_lang, else eng)")
 	maxSize := fs.String("max-size", "1G", "refuse files larger than `SIZE` (bytes, or with K, M, G)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "read and index up to `N` files at once")
+	from := fs.String("from", "", "also add the files listed in `FILE`, one path a line ('-': standard input), for more files than a command line holds")
 	paths, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
+	}
+	if *from != "" {
+		listed, err := readPathList(a, *from)
+		if err != nil {
+			return err
+		}
+		paths = append(paths, listed...)
 	}
 	if a.maxFileSize, err = parseSize(*maxSize); err != nil {
 		fmt.Fprintf(a.stderr, "citelens add: --max-size: %v\n", err)
@@ -122,8 +132,12 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	})
 	bar.finish()
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("interrupted: the files listed above were added, the rest were not (nothing of a file is half written)")
+		if errors.Is(err, context.Canceled) && done < len(paths) {
+			rest := ""
+			if n := len(paths) - done - 1; n > 0 {
+				rest = fmt.Sprintf(", nor of the %s after it", humanize.Plural(n, "file", "files"))
+			}
+			return fmt.Errorf("interrupted while adding %s; nothing of it was written%s", paths[done], rest)
 		}
 		return err
 	}
@@ -136,6 +150,32 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 		return exitError{code: 1, quiet: true}
 	}
 	return nil
+}
+
+// readPathList reads the paths listed in file (standard input for "-"),
+// one a line; blank lines are skipped.
+func readPathList(a *app, file string) ([]string, error) {
+	r := a.stdin
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, fmt.Errorf("--from: %w", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	var out []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if p := strings.TrimRight(sc.Text(), "\r"); strings.TrimSpace(p) != "" {
+			out = append(out, p)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("--from %s: %w", file, err)
+	}
+	return out, nil
 }
 
 // parseSize reads a size such as 1048576, 640K, 50M or 2G (powers of

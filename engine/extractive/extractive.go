@@ -183,11 +183,14 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 	groups = groups[:min(k, len(groups))]
 	out := make([]citations.Statement, 0, len(groups))
 	for _, g := range groups {
-		d, err := rt.Document(g.doc)
+		d, err := rt.View(g.doc)
 		if err != nil {
 			return nil, err
 		}
-		span := citations.SpanOf(d, g.first, g.last)
+		span := citations.SpanOfView(d, g.first, g.last)
+		if err := d.Err(); err != nil {
+			return nil, err
+		}
 		st := citations.Statement{Text: span.Text, Citations: []citations.Span{span}}
 		citations.Verify(&st)
 		// The words of the question a follow-up leaves unsaid are the
@@ -209,12 +212,12 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 // hyphens and list-like numbers; a quote should not.
 func complete(rt *engine.Runtime, gs []group) error {
 	for i := range gs {
-		d, err := rt.Document(gs[i].doc)
+		d, err := rt.View(gs[i].doc)
 		if err != nil {
 			return err
 		}
 		g := &gs[i]
-		for n := 0; n < maxWiden && g.last+1 < len(d.Sentences) && breaksOff(d, g.last); n++ {
+		for n := 0; n < maxWiden && g.last+1 < d.NumSentences() && breaksOff(d, g.last); n++ {
 			g.last++
 		}
 		for n := 0; n < maxWiden && g.first > 0 && continues(d, g.first); n++ {
@@ -229,27 +232,27 @@ const maxWiden = 2
 
 // breaksOff reports whether sentence i of d stops mid-sentence, with the
 // next sentence of its paragraph finishing it: no closing punctuation.
-func breaksOff(d *docstore.Document, i int) bool {
+func breaksOff(d *docstore.View, i int) bool {
 	t := strings.TrimRight(d.SentenceText(i), " \t\n\"'’”)]")
-	if t == "" || d.Sentences[i].Flags.Noise() || d.Sentences[i+1].Flags.Noise() {
+	if t == "" || d.Sentence(i).Flags.Noise() || d.Sentence(i+1).Flags.Noise() {
 		return false
 	}
 	switch r, _ := utf8.DecodeLastRuneInString(t); r {
 	case '.', '!', '?', ':', ';', '。', '！', '？':
 		return false
 	}
-	gap := d.Text[d.Sentences[i].End:d.Sentences[i+1].Start]
+	gap := d.Slice(int(d.Sentence(i).End), int(d.Sentence(i+1).Start))
 	return strings.Count(gap, "\n") <= 1 && !strings.ContainsRune(gap, '\f')
 }
 
 // continues reports whether sentence i of d carries on the sentence before
 // it: it starts in lower case, on the line the previous one ended.
-func continues(d *docstore.Document, i int) bool {
+func continues(d *docstore.View, i int) bool {
 	r, _ := utf8.DecodeRuneInString(d.SentenceText(i))
-	if !unicode.IsLower(r) || d.Sentences[i-1].Flags.Noise() {
+	if !unicode.IsLower(r) || d.Sentence(i-1).Flags.Noise() {
 		return false
 	}
-	gap := d.Text[d.Sentences[i-1].End:d.Sentences[i].Start]
+	gap := d.Slice(int(d.Sentence(i-1).End), int(d.Sentence(i).Start))
 	return strings.Count(gap, "\n") <= 1 && !strings.ContainsRune(gap, '\f') && breaksOff(d, i-1)
 }
 

@@ -157,7 +157,7 @@ func (rk *ranker) fuse(ctx context.Context, question string, cands []*candidate,
 	units := make([]Unit, len(cands))
 	lex := make([]float64, len(cands))
 	for i, c := range cands {
-		units[i] = Unit{Doc: c.doc.ID, First: c.idx, Last: c.idx, Text: c.doc.InContext(c.idx, c.idx)}
+		units[i] = Unit{Doc: c.doc.ID(), First: c.idx, Last: c.idx, Text: c.doc.InContext(c.idx, c.idx)}
 		lex[i] = c.base
 	}
 	ds, err := denseScores(ctx, f, question, units)

@@ -90,15 +90,21 @@ func (w *docWrite) addChunks(tx *bolt.Tx, cs []Chunk) error {
 	return nil
 }
 
-// addCompounds writes the parts of compound words.
+// addCompounds writes the parts of compound words, in key order (bbolt
+// inserts out of order into a node by moving what follows).
 func (w *docWrite) addCompounds(tx *bolt.Tx, parts map[string][]string) error {
 	b := tx.Bucket(bucketLayout)
-	for word, ps := range parts {
+	words := make([]string, 0, len(parts))
+	for word := range parts {
+		words = append(words, word)
+	}
+	slices.Sort(words)
+	for _, word := range words {
 		k := compoundKey(w.num, word)
 		if len(k) > bolt.MaxKeySize {
 			continue
 		}
-		if err := b.Put(k, []byte(strings.Join(ps, "\x00"))); err != nil {
+		if err := b.Put(k, []byte(strings.Join(parts[word], "\x00"))); err != nil {
 			return err
 		}
 	}
@@ -125,14 +131,17 @@ func (bi *builtIndex) compile(base [numFields]uint32) *indexed {
 		for _, n := range lens {
 			ix.length[f] += uint64(max(n, 0))
 		}
-		terms := make([]string, 0, len(bi.postings[f]))
-		for t := range bi.postings[f] {
-			terms = append(terms, t)
+		var tids []int32
+		for t, list := range bi.postings[f] {
+			if len(list) > 0 {
+				tids = append(tids, int32(t))
+			}
 		}
-		slices.Sort(terms)
-		ix.terms[f] = terms
-		ix.groups[f] = make([][]group, len(terms))
-		for i, t := range terms {
+		slices.SortFunc(tids, func(a, b int32) int { return strings.Compare(bi.terms[a], bi.terms[b]) })
+		ix.terms[f] = make([]string, len(tids))
+		ix.groups[f] = make([][]group, len(tids))
+		for i, t := range tids {
+			ix.terms[f][i] = bi.terms[t]
 			ps = ps[:0]
 			for _, p := range bi.postings[f][t] {
 				if int(p.idx) >= len(lens) {

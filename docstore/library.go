@@ -113,9 +113,10 @@ type Library struct {
 	// schema is the library's schema version as opened.
 	schema int
 
-	mu   sync.Mutex
-	docs map[DocID]*Document // decoded documents, loaded on first use
-	load LoadOptions         // how Add reads files (SetLoadOptions)
+	mu    sync.Mutex
+	docs  map[DocID]*Document // decoded documents, loaded on first use
+	views map[DocID]*viewBase // what Views of large documents share
+	load  LoadOptions         // how Add reads files (SetLoadOptions)
 }
 
 // Open opens (creating if needed) the library at path. The file and its
@@ -141,7 +142,7 @@ func Open(path string, opt *Options) (*Library, error) {
 			return nil, err
 		}
 	}
-	l := &Library{path: path, maxFile: opt.MaxFileSize, docs: map[DocID]*Document{}}
+	l := &Library{path: path, maxFile: opt.MaxFileSize, docs: map[DocID]*Document{}, views: map[DocID]*viewBase{}}
 	if l.maxFile <= 0 {
 		l.maxFile = DefaultMaxFileSize
 	}
@@ -176,6 +177,7 @@ func (l *Library) opened(tx *bolt.Tx) error {
 	if epoch != l.epoch {
 		l.epoch = epoch
 		clear(l.docs)
+		clear(l.views)
 	}
 	return nil
 }
@@ -508,6 +510,7 @@ func (l *Library) Remove(ids ...DocID) error {
 	l.mu.Lock()
 	for _, id := range ids {
 		delete(l.docs, id)
+		delete(l.views, id)
 	}
 	l.mu.Unlock()
 	if err != nil {

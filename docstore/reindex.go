@@ -185,6 +185,7 @@ func (l *Library) reindexOne(ctx context.Context, info DocInfo, legacy bool) (fr
 	})
 	l.mu.Lock()
 	delete(l.docs, d.ID)
+	delete(l.views, d.ID)
 	l.mu.Unlock()
 	return fromFile, err
 }

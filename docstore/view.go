@@ -7,6 +7,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/citelens/citelens/docstore/structure"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // View is a stored document read as it is needed: its sentences, their
@@ -24,9 +25,8 @@ type View struct {
 	doc  *Document // the document, when it is loaded whole
 
 	// Read in pieces.
-	l         *Library
-	num       DocNum
-	hdr       header
+	l *Library
+	*viewBase
 	sents     map[uint32][]Sentence
 	text      map[uint32]string
 	compounds map[string][]string // words looked up, found or not
@@ -36,18 +36,26 @@ type View struct {
 // viewWhole is the largest document a View loads whole.
 const viewWhole = 4 << 20
 
+// viewBase is what the Views of a large document share, kept by the
+// library: its number and layout header (pages, sections, tables).
+type viewBase struct {
+	num DocNum
+	hdr header
+}
+
 // ViewOf is a View of a document loaded whole.
 func ViewOf(d *Document) *View { return &View{info: d.DocInfo, doc: d} }
 
 // View returns a View of document id.
 func (l *Library) View(id DocID) (*View, error) {
 	l.mu.Lock()
-	d, ok := l.docs[id]
+	d, whole := l.docs[id]
+	base := l.views[id]
 	l.mu.Unlock()
-	if ok {
+	if whole {
 		return ViewOf(d), nil
 	}
-	v := &View{l: l}
+	v := &View{l: l, viewBase: base}
 	err := l.db.View(func(tx *bolt.Tx) error {
 		info, ok, err := readInfo(tx, id)
 		if err == nil && !ok {
@@ -57,7 +65,7 @@ func (l *Library) View(id DocID) (*View, error) {
 			return err
 		}
 		v.info = info
-		if info.Bytes <= viewWhole {
+		if info.Bytes <= viewWhole || v.viewBase != nil {
 			return nil
 		}
 		rec, ok, err := readRecord(tx, id)
@@ -67,13 +75,17 @@ func (l *Library) View(id DocID) (*View, error) {
 		if err != nil {
 			return err
 		}
-		v.num = rec.num
-		if v.hdr, err = decodeHeader(tx.Bucket(bucketLayout).Get(pieceKey(rec.num, tagHeader, 0))); err != nil {
+		b := &viewBase{num: rec.num}
+		if b.hdr, err = decodeHeader(tx.Bucket(bucketLayout).Get(pieceKey(rec.num, tagHeader, 0))); err != nil {
 			return damaged("document %s's layout record is cut short or malformed", id)
 		}
-		if v.hdr.sents != info.NumSents {
-			return damaged("document %s's metadata says %d sentences; the layout record has %d", id, info.NumSents, v.hdr.sents)
+		if b.hdr.sents != info.NumSents {
+			return damaged("document %s's metadata says %d sentences; the layout record has %d", id, info.NumSents, b.hdr.sents)
 		}
+		v.viewBase = b
+		l.mu.Lock()
+		l.views[id] = b
+		l.mu.Unlock()
 		return nil
 	})
 	if err != nil {
@@ -342,6 +354,26 @@ func (v *View) Prefetch(sentences []int) {
 					v.text[p] = string(tb.Get(pieceKey(v.num, 0, p)))
 				}
 			}
+		}
+		// The compound words among them, which a ranking looks up.
+		for _, i := range sentences {
+			if i < 0 || i >= v.hdr.sents {
+				continue
+			}
+			text := v.SentenceText(i)
+			textproc.Words(text, func(s, e int) {
+				w := text[s:e]
+				if _, ok := v.compounds[w]; ok || len(w) < 3 {
+					return
+				}
+				var parts []string
+				if k := compoundKey(v.num, w); len(k) <= bolt.MaxKeySize {
+					if b := b.Get(k); b != nil {
+						parts = strings.Split(string(b), "\x00")
+					}
+				}
+				v.compounds[w] = parts
+			})
 		}
 		return nil
 	})

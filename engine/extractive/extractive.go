@@ -173,9 +173,10 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 	for _, p := range ps {
 		groups = append(groups, group{doc: p.Doc, first: p.First, last: p.Last, coverage: p.Scores.Coverage})
 	}
+	views := viewCache{rt: rt, views: map[docstore.DocID]*docstore.View{}}
 	if opt.Bool("merge") {
 		groups = merge(groups)
-		if err := complete(rt, groups); err != nil {
+		if err := complete(views.get, groups); err != nil {
 			return nil, err
 		}
 		groups = merge(groups)
@@ -183,7 +184,7 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 	groups = groups[:min(k, len(groups))]
 	out := make([]citations.Statement, 0, len(groups))
 	for _, g := range groups {
-		d, err := rt.View(g.doc)
+		d, err := views.get(g.doc)
 		if err != nil {
 			return nil, err
 		}
@@ -210,9 +211,9 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 // takes the sentence that finishes it, and one that starts mid-sentence
 // takes the one it continues. Extraction cuts sentences at page breaks,
 // hyphens and list-like numbers; a quote should not.
-func complete(rt *engine.Runtime, gs []group) error {
+func complete(view func(docstore.DocID) (*docstore.View, error), gs []group) error {
 	for i := range gs {
-		d, err := rt.View(gs[i].doc)
+		d, err := view(gs[i].doc)
 		if err != nil {
 			return err
 		}
@@ -225,6 +226,24 @@ func complete(rt *engine.Runtime, gs []group) error {
 		}
 	}
 	return nil
+}
+
+// viewCache opens each cited document once for an answer.
+type viewCache struct {
+	rt    *engine.Runtime
+	views map[docstore.DocID]*docstore.View
+}
+
+func (c viewCache) get(id docstore.DocID) (*docstore.View, error) {
+	if v, ok := c.views[id]; ok {
+		return v, nil
+	}
+	v, err := c.rt.View(id)
+	if err != nil {
+		return nil, err
+	}
+	c.views[id] = v
+	return v, nil
 }
 
 // maxWiden bounds how far complete widens a group each way.

@@ -211,7 +211,7 @@ func Stem(w string) string {
 	}
 	sh.Lock()
 	if sh.m == nil || len(sh.m) >= stemShard {
-		sh.m = make(map[string]string, stemShard)
+		sh.m = map[string]string{} // grown as words come: a short run needs few
 	}
 	sh.m[k] = s
 	sh.Unlock()

@@ -26,7 +26,13 @@ func readDocument(tx *bolt.Tx, id DocID) (*Document, error) {
 	}
 	var parts docParts
 	parts.info = info
-	if parts.text, err = readText(tx, rec.num, 0); err != nil {
+	size := 0
+	if v := tx.Bucket(bucketListing).Get(numKey(rec.num)); v != nil {
+		if e, err := decodeListEntry(rec.num, v); err == nil {
+			size = e.Bytes
+		}
+	}
+	if parts.text, err = readText(tx, rec.num, size); err != nil {
 		return nil, damaged("document %s's text %v", id, err)
 	}
 	b := tx.Bucket(bucketLayout)
@@ -98,12 +104,16 @@ func (e errPieces) Error() string { return string(e) }
 // readText reads version num's text whole; size is its expected length,
 // to allocate once (a wrong one is only slower).
 func readText(tx *bolt.Tx, num DocNum, size int) (string, error) {
-	var b strings.Builder
-	b.Grow(max(size, 0))
 	prefix := numKey(num)
 	c := tx.Bucket(bucketText).Cursor()
+	k, v := c.Seek(prefix)
+	if len(k) == 8 && bytes.HasPrefix(k, prefix) && binary.BigEndian.Uint32(k[4:]) == 0 && len(v) < textPiece {
+		return string(v), nil // the whole text, a piece
+	}
+	var b strings.Builder
+	b.Grow(max(size, 0))
 	i := uint32(0)
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+	for ; k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		if len(k) != 8 || binary.BigEndian.Uint32(k[4:]) != i {
 			return "", errPieces("record has a piece missing or out of place")
 		}

@@ -263,6 +263,18 @@ func (h *handle) Close() error {
 	return nil
 }
 
+// unmap closes the file if no transaction uses it, so that a long run of
+// transactions (a large add, merges) does not keep every page it read
+// mapped, and counted in the process's memory; the next transaction
+// opens the file again.
+func (h *handle) unmap() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.users == 0 && h.db != nil {
+		h.closeFile()
+	}
+}
+
 // held reports whether the file is open (and so locked) now.
 func (h *handle) held() bool {
 	h.mu.Lock()

@@ -335,6 +335,7 @@ func (l *Library) merge() error {
 		if err != nil || done {
 			return err
 		}
+		l.db.unmap() // a merge reads its segments through the file's mapping
 	}
 }
 

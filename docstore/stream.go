@@ -33,8 +33,8 @@ import (
 // streamed; streamPiece the text processed at a time. Variables, so
 // tests can stream small files.
 var (
-	streamThreshold int64 = 32 << 20
-	streamPiece           = 8 << 20
+	streamThreshold int64 = 4 << 20
+	streamPiece           = 4 << 20
 )
 
 // streamSource is a file to stream.
@@ -257,6 +257,7 @@ func (s *streamer) run(ctx context.Context, f *os.File, skip int64, report func(
 			return DocInfo{}, false, err
 		}
 		buf = buf[:copy(buf, buf[cut:])]
+		s.l.db.unmap() // what the piece's transaction read stays out of memory
 		report(StageIndexing, int(int64(s.base)>>20), mb)
 	}
 	if s.sents == 0 {

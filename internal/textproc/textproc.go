@@ -181,7 +181,7 @@ var stemCache [64]struct {
 }
 
 // stemShard is how many stems a shard holds before it is emptied.
-const stemShard = 4096
+const stemShard = 1024
 
 var stemSeed = maphash.MakeSeed()
 

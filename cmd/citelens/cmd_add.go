@@ -76,7 +76,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 		start := time.Now()
 		bar := newProgressBar(a.stderr, path)
 		info, existed, err := l.Add(ctx, path, func(p docstore.Progress) { bar.update(p.Stage, p.Done, p.Total) })
-		bar.finish()
+		bar.Finish()
 		r := addedDoc{ID: info.ID, Name: info.Name, Path: info.Path, Kind: info.Kind, Pages: info.Pages,
 			Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: existed, Warnings: info.Warnings, OCRPages: info.OCRPages,
 			Seconds: time.Since(start).Seconds()}

@@ -253,7 +253,7 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 	}
 }
 
-// batchQuestion is one line of a questions.jsonl file (EVAL.md).
+// batchQuestion is one line of a questions.jsonl file (docs/EVAL.md).
 type batchQuestion struct {
 	ID       string   `json:"id"`
 	Question string   `json:"question"`

@@ -34,7 +34,7 @@ func runDerive(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["derive"])
 	var refs stringList
 	fs.Var(&refs, "doc", "derive for this document (`ID` prefix or file name; repeatable; default: all)")
-	model := fs.String("model", "", "the model that writes them (default: the configured model)")
+	model := fs.String("model", "", "the `MODEL` that writes them (default: the configured model)")
 	jobs := fs.Int("jobs", 1, "derive `N` documents at once (a document's chunks go in order)")
 	noEmbed := fs.Bool("no-embed", false, "do not embed the derived documents (with an embedding model set, the raidd strategies embed what they need when first asked)")
 	status := fs.Bool("status", false, "show what is derived and embedded and what the rest would cost; make no model calls")

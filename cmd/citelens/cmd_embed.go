@@ -51,7 +51,7 @@ func runEmbed(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["embed"])
 	var refs stringList
 	fs.Var(&refs, "doc", "embed this document (`ID` prefix or file name; repeatable; default: all)")
-	level := fs.String("level", "all", "what to embed: sentence, chunk or all")
+	level := fs.String("level", "all", "what to embed: `LEVEL` sentence, chunk or all")
 	status := fs.Bool("status", false, "show what is embedded with the configured model; make no model calls")
 	asJSON := fs.Bool("json", false, "print a JSON summary")
 	if _, err := parseFlags(a, fs, args); err != nil {

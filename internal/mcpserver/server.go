@@ -56,6 +56,10 @@ type Server struct {
 	// why there is none.
 	judged  *judge.Judge
 	noJudge string
+
+	// answered, when set (by tests), is told of each answer ask's run
+	// returns, as it returns.
+	answered func(*engine.Answer, error)
 }
 
 // New makes a server with the tools and resources of the package doc.

@@ -308,6 +308,9 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput)
 	}
 	p := newProgress(ctx, req)
 	ans, runErr := engine.Run(ctx, env, strategy, engine.Request{Question: in.Question, Docs: ids, Options: opts}, p.event)
+	if s.answered != nil {
+		s.answered(ans, runErr)
+	}
 	if ans == nil {
 		return out, runErr
 	}

@@ -27,6 +27,7 @@ type progress struct {
 	statements int
 	reasoning  bool
 	last       time.Time // of the last page count sent
+	sent       time.Time // of the last notification sent
 }
 
 func newProgress(ctx context.Context, req *mcp.CallToolRequest) *progress {
@@ -46,10 +47,36 @@ func (p *progress) send(msg string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.n++
+	p.sent = time.Now()
 	// A client gone or slow to read does not stop the work; its result
 	// is what matters.
 	_ = p.session.NotifyProgress(p.ctx, &mcp.ProgressNotificationParams{
 		ProgressToken: p.token, Message: textproc.Clip(textproc.OneLine(msg), 300), Progress: p.n})
+}
+
+// settleFor is how long the result waits after the last notification.
+const settleFor = 100 * time.Millisecond
+
+// settle waits, before the call's result is sent, until the last
+// notification is settleFor old. The TypeScript SDK's clients (Claude
+// Code's among them) handle a notification a moment after reading it but
+// a response at once, forgetting the progress token: a notification read
+// together with the response then refers to an unknown token, which the
+// SDK reports as an error and some clients answer by dropping the
+// connection (typescript-sdk issue 2580). An answer's last statements
+// come just before its result, so the result waits for them to be read.
+func (p *progress) settle() {
+	p.mu.Lock()
+	wait := settleFor - time.Since(p.sent)
+	sent := !p.sent.IsZero()
+	p.mu.Unlock()
+	if !sent || wait <= 0 {
+		return
+	}
+	select {
+	case <-time.After(wait):
+	case <-p.ctx.Done():
+	}
 }
 
 // event reports an answer's event: its stages, warnings, each statement

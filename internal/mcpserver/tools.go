@@ -307,6 +307,7 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput)
 		opts = append(opts, engine.Setting{Name: "k", Value: strconv.Itoa(in.K)})
 	}
 	p := newProgress(ctx, req)
+	defer p.settle()
 	ans, runErr := engine.Run(ctx, env, strategy, engine.Request{Question: in.Question, Docs: ids, Options: opts}, p.event)
 	if s.answered != nil {
 		s.answered(ans, runErr)
@@ -385,6 +386,7 @@ func (s *Server) addAddDocument() {
 		}
 		start := time.Now()
 		p := newProgress(ctx, req)
+		defer p.settle()
 		info, existed, err := l.Add(ctx, in.Path, func(pr docstore.Progress) { p.add(pr) })
 		if err != nil {
 			if engine.Canceled(err) {

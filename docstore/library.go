@@ -22,8 +22,9 @@ import (
 //
 // Version 2 stores each sentence's section, table and flags, the
 // documents' headings, tables and compound words, and indexes headings and
-// table contexts as fields of their own.
-const SchemaVersion = 2
+// table contexts as fields of their own. Version 3 folds index terms to
+// their base letters ("Zürich" is indexed as "zurich").
+const SchemaVersion = 3
 
 // Bucket names. Per-document data lives in a sub-bucket (or key) named by
 // the DocID in each of the per-document buckets, so removing a document is

@@ -100,6 +100,10 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
+// noColor reports whether the user asked for no colour or other text
+// attributes (https://no-color.org: NO_COLOR set and not empty).
+func noColor() bool { return os.Getenv("NO_COLOR") != "" }
+
 // emptyLibraryMessage is what read commands print for a library that does
 // not exist yet.
 func emptyLibraryMessage(a *app) string {

@@ -86,7 +86,9 @@ func BenchmarkTools(b *testing.B) {
 			}
 		}
 	})
-	b.Run("ask", func(b *testing.B) { call(b, "ask", map[string]any{"question": "How do I fit a linear regression model with a formula?"}) })
+	b.Run("ask", func(b *testing.B) {
+		call(b, "ask", map[string]any{"question": "How do I fit a linear regression model with a formula?"})
+	})
 	b.Run("read", func(b *testing.B) { call(b, "read", map[string]any{"document": doc, "page": 2}) })
 	b.Run("verify", func(b *testing.B) {
 		call(b, "verify", map[string]any{"claim": "A formula specifies the model.", "citation": map[string]any{"document": doc, "first_sentence": 10, "last_sentence": 12}})

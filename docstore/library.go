@@ -319,6 +319,20 @@ func (l *Library) Resolve(ref string) (DocInfo, error) {
 	return DocInfo{}, errorf(ErrNotFound, "no document %q in the library", ref)
 }
 
+// ResolveAll resolves each of refs (as Resolve does) to its document's ID,
+// in order, failing on the first that names none or several.
+func (l *Library) ResolveAll(refs []string) ([]DocID, error) {
+	ids := make([]DocID, 0, len(refs))
+	for _, ref := range refs {
+		info, err := l.Resolve(ref)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, info.ID)
+	}
+	return ids, nil
+}
+
 // Document returns a document with its text and tables. Documents are
 // decoded once and then shared: callers must not modify them.
 func (l *Library) Document(id DocID) (*Document, error) {

@@ -152,7 +152,11 @@ func trimSpan(text string, s structure.Span) structure.Span {
 // an outline, a heading the outline does not name is a subheading of the
 // outline heading before it when set smaller, its sibling when set alike;
 // set larger, it has the level most outline headings of the nearest size
-// at or above its own have. onPage holds each heading's page.
+// at or above its own have. A heading set at the outline heading's size in
+// a type no outline heading has (bold "Arguments" under a regular "t.test
+// Student's t-Test" that the outline names, in a reference manual) is a
+// subheading too: the outline lists the headings down to some depth, and a
+// type it never names lies below them. onPage holds each heading's page.
 func setLevels(heads []structure.Heading, keys []styleKey, onPage []int, entries []*outlineEntry) {
 	votes := map[styleKey]map[int]int{}
 	pages := map[styleKey]map[int]bool{}
@@ -225,7 +229,7 @@ func setLevels(heads []structure.Heading, keys []styleKey, onPage []int, entries
 		heads[i].Source = structure.SourceStyle
 		size := keys[i].size
 		switch {
-		case parent > 0 && size < parentSize:
+		case parent > 0 && (size < parentSize || size == parentSize && votes[keys[i]] == nil):
 			heads[i].Level = min(parent+1, maxLevel)
 			continue
 		case parent > 0 && size == parentSize:

@@ -63,12 +63,7 @@ func edgeLines(page int, frags []frag, vmin, vmax float32) []edgeLine {
 		lines = append(lines, []*frag{f})
 	}
 	h := vmax - vmin
-	sizes := make([]float32, len(frags))
-	for i := range frags {
-		sizes[i] = frags[i].size
-	}
-	slices.Sort(sizes)
-	body := sizes[len(sizes)/2]
+	body := textSize(frags)
 	var out []edgeLine
 	add := func(l []*frag, top bool) {
 		v := l[0].v
@@ -90,16 +85,44 @@ func edgeLines(page int, frags []frag, vmin, vmax float32) []edgeLine {
 	return out
 }
 
+// textSize is the median size of a page's prose, or of all its text when
+// it has none: a page of code examples set smaller than the prose must not
+// make its running head look like a title.
+func textSize(frags []frag) float32 {
+	sizes := make([]float32, 0, len(frags))
+	for i := range frags {
+		if !frags[i].mono {
+			sizes = append(sizes, frags[i].size)
+		}
+	}
+	if len(sizes) == 0 {
+		for i := range frags {
+			sizes = append(sizes, frags[i].size)
+		}
+	}
+	slices.Sort(sizes)
+	return sizes[len(sizes)/2]
+}
+
 func newEdgeLine(page int, l []*frag, top bool) edgeLine {
-	e := edgeLine{page: page, top: top, frags: l, lead: -1, trail: -1}
+	e := edgeLine{page: page, top: top, frags: l}
 	text := strings.TrimSpace(e.text())
 	e.pageNo = pageNumRE.MatchString(text)
+	e.core, e.lead, e.trail = lineCore(text)
+	return e
+}
+
+// lineCore is a line's text as running heads are compared: without a
+// leading or trailing number (which it returns, -1 for none), in lower
+// case, other digits as '#', spaces collapsed.
+func lineCore(text string) (core string, lead, trail int) {
+	lead, trail = -1, -1
 	if m := leadNumRE.FindString(text); m != "" {
-		e.lead, _ = strconv.Atoi(m)
+		lead, _ = strconv.Atoi(m)
 		text = strings.TrimSpace(text[len(m):])
 	}
 	if m := trailNumRE.FindString(text); m != "" {
-		e.trail, _ = strconv.Atoi(m)
+		trail, _ = strconv.Atoi(m)
 		text = strings.TrimSpace(text[:len(text)-len(m)])
 	}
 	var b strings.Builder
@@ -115,8 +138,7 @@ func newEdgeLine(page int, l []*frag, top bool) edgeLine {
 			b.WriteRune(r)
 		}
 	}
-	e.core = strings.TrimSpace(b.String())
-	return e
+	return strings.TrimSpace(b.String()), lead, trail
 }
 
 // running reports whether a line found at the same edge of pages reads as
@@ -156,6 +178,49 @@ func letters(s string) int {
 	return n
 }
 
+// awayFromEdges counts, for each edge line's core, the pages on which the
+// same text stands as a line away from the page's edges. frags gives a
+// page's fragments (those edges were found among). A section heading such
+// as "Source" in a reference manual opens a page now and then, and near
+// other pages it opens, but stands mid-page far more often; a running
+// head seldom stands anywhere but at an edge.
+func awayFromEdges(edges [][]edgeLine, frags func(page int) []frag) map[string]int {
+	want := map[string]bool{}
+	for _, es := range edges {
+		for _, e := range es {
+			if letters(e.core) >= 3 && !e.pageNo {
+				want[e.core] = true
+			}
+		}
+	}
+	counts := map[string]int{}
+	if len(want) == 0 {
+		return counts
+	}
+	for p, es := range edges {
+		atEdge := map[*frag]bool{}
+		for _, e := range es {
+			for _, f := range e.frags {
+				atEdge[f] = true
+			}
+		}
+		seen := map[string]bool{}
+		fs := frags(p)
+		for i := range fs {
+			f := &fs[i]
+			if atEdge[f] || len(f.words) > 12 {
+				continue
+			}
+			core, _, _ := lineCore(strings.TrimSpace(f.text()))
+			if want[core] && !seen[core] {
+				seen[core] = true
+				counts[core]++
+			}
+		}
+	}
+	return counts
+}
+
 // unsureHead is a line dropped as a running head on repetition alone (no
 // page number counting up beside it) that is not on every page's edge:
 // the kind of guess a reader should hear about.
@@ -165,17 +230,22 @@ type unsureHead struct {
 }
 
 // dropRunning marks running headers, footers and page numbers: edge lines
-// that are bare page numbers, that repeat (numbers aside) on other pages,
-// or whose leading or trailing number counts up with the pages around. It
-// returns the unsure drops (unsureHead), most pages first.
-func dropRunning(edges [][]edgeLine) []unsureHead {
+// that are bare page numbers, that repeat (numbers aside) on other pages
+// and stand away from the page edges on fewer pages (away, from
+// awayFromEdges), or whose leading or trailing number counts up with the
+// pages around. It returns the unsure drops (unsureHead), most pages
+// first.
+func dropRunning(edges [][]edgeLine, away map[string]int) []unsureHead {
 	type key struct {
 		core string
 		top  bool
 	}
 	pages := map[key]map[int]bool{}
+	// pages on which a line stands next to another at the same edge:
+	// under it at the top, over it at the bottom
+	pairs := map[[2]key]int{}
 	for _, es := range edges {
-		for _, e := range es {
+		for i, e := range es {
 			if letters(e.core) < 3 {
 				continue
 			}
@@ -184,6 +254,16 @@ func dropRunning(edges [][]edgeLine) []unsureHead {
 				pages[k] = map[int]bool{}
 			}
 			pages[k][e.page] = true
+			if i > 0 && es[i-1].top == e.top {
+				pairs[[2]key{{es[i-1].core, e.top}, k}]++
+			}
+		}
+	}
+	// the pages a line shares most often with one line above it
+	partner := map[key]int{}
+	for pk, n := range pairs {
+		if letters(pk[0].core) >= 3 {
+			partner[pk[1]] = max(partner[pk[1]], n)
 		}
 	}
 	numbered := func(e edgeLine, p int) bool {
@@ -225,7 +305,20 @@ func dropRunning(edges [][]edgeLine) []unsureHead {
 					continue
 				}
 			}
-			drop := e.pageNo || !e.big && (letters(e.core) >= 3 && running(pages[key{e.core, e.top}]) || numbered(e, p))
+			// a page carries its running head once: the line under one
+			// that says the same is the page's own (a reference topic's
+			// name under the running head that repeats it)
+			// and a second line of running head, unless it is on most
+			// pages, comes with the same first line on most of its pages:
+			// "NAME" opens a man page under a running head of its own
+			again, alone := false, false
+			k := key{e.core, e.top}
+			if i > 0 && es[i-1].top == e.top {
+				again = es[i-1].core == e.core
+				alone = letters(es[i-1].core) >= 3 && 2*partner[k] < len(pages[k]) && 5*len(pages[k]) < 4*withText
+			}
+			repeats := letters(e.core) >= 3 && running(pages[k]) && away[e.core] < len(pages[k]) && !again && !alone
+			drop := e.pageNo || !e.big && (repeats || numbered(e, p))
 			if !drop {
 				if e.top {
 					droppedTop = false
@@ -237,7 +330,7 @@ func dropRunning(edges [][]edgeLine) []unsureHead {
 			for _, f := range e.frags {
 				f.drop = true
 			}
-			if k := (key{e.core, e.top}); !e.pageNo && !numbered(e, p) && len(pages[k]) < withText {
+			if !e.pageNo && !numbered(e, p) && len(pages[k]) < withText {
 				if unsure[k] == nil {
 					unsure[k] = &unsureHead{text: e.text()}
 					order = append(order, k)

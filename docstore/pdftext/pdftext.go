@@ -205,7 +205,12 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 			damaged++
 		}
 	}
-	unsure := dropRunning(edges)
+	unsure := dropRunning(edges, awayFromEdges(edges, func(i int) []frag {
+		if len(layouts[i].groups) == 0 {
+			return nil
+		}
+		return layouts[i].groups[0].frags
+	}))
 	ol := <-outline
 	texts := renderPages(layouts, ol)
 	if hadText && allBlank(texts) {
@@ -257,14 +262,21 @@ func allBlank(texts []pageText) bool {
 	return true
 }
 
-// unsureWarning tells the reader which lines were dropped as running heads
-// on repetition alone, though they are not on every page.
+// unsureWarning lists the lines dropped as running heads on repetition
+// alone, though they are not on every page: the reader can tell a real
+// heading among them (and so can a bug report).
 func unsureWarning(us []unsureHead) string {
-	msg := fmt.Sprintf("“%s” (on %d pages)", textproc.Clip(us[0].text, 60), us[0].pages)
-	if len(us) > 1 {
-		msg += fmt.Sprintf(" and %d other %s", len(us)-1, humanize.Noun(len(us)-1, "line", "lines"))
+	const named = 5
+	var parts []string
+	for _, u := range us[:min(len(us), named)] {
+		parts = append(parts, fmt.Sprintf("“%s” (%d %s)", textproc.Clip(u.text, 60), u.pages, humanize.Noun(u.pages, "page", "pages")))
 	}
-	return msg + " repeated at page edges, but not on every page, and were dropped as running heads"
+	list := strings.Join(parts, ", ")
+	if len(us) > named {
+		list += fmt.Sprintf(" and %d more", len(us)-named)
+	}
+	return fmt.Sprintf("dropped %d %s repeated at page edges as running heads, though not on every page: %s",
+		len(us), humanize.Noun(len(us), "line", "lines"), list)
 }
 
 // firstWarning is the first page warning, for an error that says no text

@@ -227,12 +227,16 @@ func markContentsEntries(text string, sents []Span, flags []Flags, pageStarts []
 	}
 	// an entry wrapped onto the contents line under it: "7.34 How can I
 	// save the result of each iteration in" over "a loop into a separate
-	// file? . . . 38"
+	// file? . . . 38", numbered or among entries (not an index's title
+	// over its first entry)
 	wraps := func(i int) bool {
+		t := text[sents[i].Start:sents[i].End]
 		gap := text[sents[i].End:sents[i+1].Start]
-		r, _ := utf8.DecodeRuneInString(text[sents[i+1].Start:sents[i+1].End])
-		return flags[i]&(FlagContents|FlagTableRow|FlagFurniture) == 0 && strings.TrimSpace(gap) == "" && strings.Count(gap, "\n") == 1 &&
-			unicode.IsLower(r) && !strings.ContainsRune(text[sents[i].Start:sents[i].End], '\n') && !endsSentence(text[sents[i].Start:sents[i].End])
+		next, _ := utf8.DecodeRuneInString(text[sents[i+1].Start:sents[i+1].End])
+		first, _ := utf8.DecodeRuneInString(t)
+		among := unicode.IsDigit(first) || i > 0 && flags[i-1]&FlagContents != 0
+		return among && flags[i]&(FlagContents|FlagTableRow|FlagFurniture) == 0 && strings.TrimSpace(gap) == "" && strings.Count(gap, "\n") == 1 &&
+			unicode.IsLower(next) && !strings.ContainsRune(t, '\n') && !endsSentence(t)
 	}
 	for i := len(sents) - 2; i >= 0; i-- {
 		if flags[i+1]&FlagContents != 0 && (entry(i, i+1) || wraps(i)) {

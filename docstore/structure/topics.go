@@ -57,10 +57,23 @@ func referenceTopics(text string, sents []Span, flags []Flags, hs []heading) []h
 		}
 	}
 	recurs := func(i int) bool { return keys[i] != "" && count[keys[i]] >= minTopics }
-	opener := topicOpener(hs, keys, recurs)
+	opener := topicOpener(keys, recurs)
 	if opener == "" {
 		return hs
 	}
+	// Where most topics' headings stand right over their first sections
+	// (an outline names them), a line between the two is the rest of the
+	// topic's title; where they do not, it is the topic's line.
+	opened, headed := 0, 0
+	for j := range hs {
+		if keys[j] == opener {
+			opened++
+			if j > 0 && headsTopic(text, sents, flags, hs, j-1, j, recurs, false) {
+				headed++
+			}
+		}
+	}
+	tails := 2*headed > opened
 	// the sentence after which the section opened by hs[j] ends
 	sectionEnd := func(j int) int {
 		if j+1 < len(hs) {
@@ -81,12 +94,12 @@ func referenceTopics(text string, sents []Span, flags []Flags, hs []heading) []h
 		for end < len(hs) && keys[end] != opener && !(level > 0 && hs[end].level > 0 && hs[end].level < level) {
 			end++
 		}
-		if end < len(hs) && keys[end] == opener && end-1 > j && headsTopic(text, sents, flags, hs, end-1, end, recurs) {
+		if end < len(hs) && keys[end] == opener && end-1 > j && headsTopic(text, sents, flags, hs, end-1, end, recurs, tails) {
 			end-- // the next topic's own heading
 		}
 		named := false // the opening section's line names the topic
 		switch {
-		case j > 0 && headsTopic(text, sents, flags, hs, j-1, j, recurs):
+		case j > 0 && headsTopic(text, sents, flags, hs, j-1, j, recurs, tails):
 			// The heading before the section names the topic: the PDF
 			// outline's "t.test", a bold function name.
 			topic := &out[len(out)-1]
@@ -145,52 +158,47 @@ func lower(h heading, level int) heading {
 	return h
 }
 
-// topicOpener is the recurring section that opens most topics: the first
-// of each run of recurring sections, a run being cut where another
-// heading comes between or a section repeats. Headings of a known level
-// below the run's first are inside its sections (a man page's options
-// under DESCRIPTION) and do not count. It is "" unless at least minTopics
-// runs open with it and most of those hold more than it.
-func topicOpener(hs []heading, keys []string, recurs func(int) bool) string {
-	opens := map[string]int{}
-	full := map[string]int{} // runs of two sections or more, by opener
-	seen := map[string]bool{}
-	first, n, level := "", 0, 0
-	flush := func() {
-		if first != "" {
-			opens[first]++
-			if n >= 2 {
-				full[first]++
-			}
-		}
-		first, n = "", 0
-		clear(seen)
-	}
+// topicOpener is the section that opens a topic: the one every topic has,
+// so the most frequent recurring section, the first to come where several
+// are as frequent (NAME before SYNOPSIS). It is "" unless it comes at
+// least minTopics times and most of its topics have another recurring
+// section before the next.
+func topicOpener(keys []string, recurs func(int) bool) string {
+	count := map[string]int{}
+	first := map[string]int{}
 	for i, k := range keys {
-		if first != "" && level > 0 && hs[i].level > level {
-			continue
+		if recurs(i) {
+			if count[k] == 0 {
+				first[k] = i
+			}
+			count[k]++
 		}
-		if !recurs(i) {
-			flush()
-			continue
-		}
-		if seen[k] {
-			flush()
-		}
-		if first == "" {
-			first, level = k, hs[i].level
-		}
-		seen[k] = true
-		n++
 	}
-	flush()
 	best := ""
-	for k, c := range opens {
-		if c > opens[best] || c == opens[best] && k < best {
+	for k, n := range count {
+		if best == "" || n > count[best] || n == count[best] && first[k] < first[best] {
 			best = k
 		}
 	}
-	if opens[best] < minTopics || 2*full[best] < opens[best] {
+	if count[best] < minTopics {
+		return ""
+	}
+	full, more := 0, false
+	for i, k := range keys {
+		switch {
+		case k == best:
+			if more {
+				full++
+			}
+			more = false
+		case recurs(i) && i > first[best]:
+			more = true
+		}
+	}
+	if more {
+		full++
+	}
+	if 2*full < count[best] {
 		return ""
 	}
 	return best
@@ -198,8 +206,9 @@ func topicOpener(hs []heading, keys []string, recurs func(int) bool) string {
 
 // headsTopic reports whether heading hs[t] names the topic whose opening
 // section is hs[j]: it is no recurring section, and nothing but page
-// furniture and one line of its title (titleTail) stands between them.
-func headsTopic(text string, sents []Span, flags []Flags, hs []heading, t, j int, recurs func(int) bool) bool {
+// furniture and, if tails, one line of its title (titleTail) stands
+// between them.
+func headsTopic(text string, sents []Span, flags []Flags, hs []heading, t, j int, recurs func(int) bool, tails bool) bool {
 	if recurs(t) || hs[t].nums != nil || hs[t].level > 0 && hs[j].level > 0 && hs[t].level > hs[j].level {
 		return false
 	}
@@ -208,7 +217,7 @@ func headsTopic(text string, sents []Span, flags []Flags, hs []heading, t, j int
 		if flags[i]&(FlagFurniture|FlagContents) != 0 {
 			continue
 		}
-		if wrapped || !titleTail(text[sents[i].Start:sents[i].End]) {
+		if !tails || wrapped || !titleTail(text[sents[i].Start:sents[i].End]) {
 			return false
 		}
 		wrapped = true

@@ -185,12 +185,21 @@ func letters(s string) int {
 // other pages it opens, but stands mid-page far more often; a running
 // head seldom stands anywhere but at an edge.
 func awayFromEdges(edges [][]edgeLine, frags func(page int) []frag) map[string]int {
-	want := map[string]bool{}
+	// only lines at the edges of two pages or more can be running heads
+	onPages := map[string]int{}
 	for _, es := range edges {
-		for _, e := range es {
-			if letters(e.core) >= 3 && !e.pageNo {
-				want[e.core] = true
+		for i, e := range es {
+			if letters(e.core) >= 3 && !e.pageNo && (i == 0 || es[i-1].core != e.core) {
+				onPages[e.core]++
 			}
+		}
+	}
+	want := map[string]bool{}
+	sizes := map[int]bool{} // the wanted cores' letter counts, a cheap first test
+	for core, n := range onPages {
+		if n >= 2 {
+			want[core] = true
+			sizes[letters(core)] = true
 		}
 	}
 	counts := map[string]int{}
@@ -209,6 +218,13 @@ func awayFromEdges(edges [][]edgeLine, frags func(page int) []frag) map[string]i
 		for i := range fs {
 			f := &fs[i]
 			if atEdge[f] || len(f.words) > 12 {
+				continue
+			}
+			n := 0
+			for _, w := range f.words {
+				n += letters(w.text)
+			}
+			if !sizes[n] {
 				continue
 			}
 			core, _, _ := lineCore(strings.TrimSpace(f.text()))

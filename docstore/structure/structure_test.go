@@ -182,6 +182,9 @@ func FuzzAnalyse(f *testing.F) {
 	// A found crash: a numbered line whose title is only a vertical tab
 	// (white space, but not what the number's separator skips).
 	f.Add("0.0 \v", false)
+	// reference topics: man pages, and title lines over R help sections
+	f.Add(strings.Repeat("NAME\n  ls - list\n\nSYNOPSIS\n  ls [OPTION]\n\nDESCRIPTION\n  Lists the files in a directory.\n\n", 3), false)
+	f.Add(strings.Repeat("t.test Student's t-Test\n\nDescription\n\nPerforms the test on data.\n\nValue\n\nA list is returned with the values.\n\n", 4), false)
 	f.Fuzz(func(t *testing.T, text string, md bool) {
 		sents := SplitHeadings(text, sentences(text))
 		var tables []Table

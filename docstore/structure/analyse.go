@@ -422,8 +422,8 @@ func headingNumber(t string, runIn bool) ([]int, bool) {
 	if words == 0 || groups > 6 { // nothing but white space ("0.0 \v") is no title
 		return nil, false
 	}
-	if strings.Contains(title, "   ") || strings.ContainsRune(title, '\t') {
-		return nil, false // cells apart: a table row ("1 Colorado      7.9") or a contents line
+	if strings.Contains(title, "   ") || strings.ContainsAny(title, "\t=") {
+		return nil, false // cells apart, or a value: a table row ("1 Colorado      7.9", "1. Education 0 = 0-5 years") or a contents line
 	}
 	r, _ := utf8.DecodeRuneInString(title)
 	// A title starts with a capital; "5.2 dBase files" shows a deeper

@@ -354,7 +354,7 @@ func TestNoHeadingsFromContentsRowsOrReferences(t *testing.T) {
 		"2 Simple manipulations; numbers and vectors . . 8\n" +
 		"\fChapter 1\n\nThe base package\n\nThe base package holds the basic functions of the language.\n\n" +
 		"Function and Data Index\nabs . . . . . . . . . . . . . . . . 2\n\n" +
-		"1 Colorado      7.9\n2 Arizona       8.1\n3 California    9.0\n\n" +
+		"1 Colorado      7.9\n2 Arizona       8.1\n3 California    9.0\n\n1. Education 0 = 0-5 years\n1 = 6-11 years\n\n" +
 		"Chapter 5 of Paul Murrell's Ph.D. thesis.\n\nChapter 6: Gamma and Related Functions.\n\n3 Results\n\nThe results are these.\n"
 	pages := []int32{0, int32(strings.IndexByte(text, '\f') + 1)}
 	hs := []Heading{

@@ -40,10 +40,6 @@ type Styles struct {
 	CurrentMatch   lipgloss.Style // the search match n/N is on
 	Selection      lipgloss.Style // the selected row of a list
 
-	Supported   lipgloss.Style // support badge: the citation supports the statement
-	Partial     lipgloss.Style // support badge: partly
-	Unsupported lipgloss.Style // support badge: not at all
-
 	Error   lipgloss.Style
 	Warning lipgloss.Style
 	Stage   lipgloss.Style // stage messages and spinner
@@ -101,9 +97,6 @@ func build(name string, dark bool, k kind, p Palette) *Styles {
 	s.CurrentMatch = fgbg(p.CurrentMatchFg, p.CurrentMatchBg).Bold(true)
 	s.Selection = fgbg(p.SelectionFg, p.SelectionBg)
 
-	s.Supported = fg(p.Supported).Bold(true)
-	s.Partial = fg(p.Partial).Bold(true)
-	s.Unsupported = fg(p.Unsupported).Bold(true)
 	s.Error = fg(p.Error).Bold(true)
 	s.Warning = fg(p.Warning)
 	s.Stage = fg(p.Stage)
@@ -132,9 +125,6 @@ func build(name string, dark bool, k kind, p Palette) *Styles {
 		s.CurrentMatch = lipgloss.NewStyle().Reverse(true).Bold(true).Underline(true)
 		s.Selection = lipgloss.NewStyle().Reverse(true)
 		s.Title = lipgloss.NewStyle().Bold(true)
-		s.Supported = lipgloss.NewStyle().Bold(true)
-		s.Partial = lipgloss.NewStyle().Underline(true)
-		s.Unsupported = lipgloss.NewStyle().Reverse(true).Bold(true)
 		s.Error = lipgloss.NewStyle().Bold(true)
 		s.Warning = lipgloss.NewStyle().Bold(true)
 		s.Stage = lipgloss.NewStyle().Italic(true)

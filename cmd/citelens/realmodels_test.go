@@ -15,7 +15,7 @@ import (
 )
 
 // A server that cuts prompts as Ollama does at its default context length
-// answers "An Introduction to R [1] ✓ supported" to anything: ask, ask
+// answers "An Introduction to R [1] · supported" to anything: ask, ask
 // --json and every export say the prompt was cut and how to fix it.
 func TestPromptCutShownEverywhere(t *testing.T) {
 	srv := llmtest.New(t, llmtest.WithServer(llmtest.Ollama, 1024), llmtest.WithResponder(func(llmtest.ChatRequest) llmtest.Reply {

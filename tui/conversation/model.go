@@ -1,6 +1,7 @@
 // Package conversation is the TUI's conversation pane: the questions asked
 // of the library and their answers, each statement with its citation
-// markers and a badge (support, or for quotes their relevance), what the
+// markers and its mark (citations.StatementMark: for quotes the question
+// words they hold, for a model's statements their check), what the
 // answer rests on under it (warnings, plan, cost), and the question input
 // at the bottom.
 //

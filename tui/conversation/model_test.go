@@ -146,7 +146,7 @@ func TestStreamingAndResize(t *testing.T) {
 	}
 	m.Finish(&engine.Answer{Strategy: "cof", Statements: []citations.Statement{st}, Usage: citations.Usage{PromptTokens: 1000, CompletionTokens: 234, LLMCalls: 2}}, nil)
 	v = checkView(t, m, 50, 10)
-	if strings.Contains(v, "second pass") || !strings.Contains(v, "1,234 tokens (1,000 prompt, 234") || !strings.Contains(v, "◐ partial") {
+	if strings.Contains(v, "second pass") || !strings.Contains(v, "1,234 tokens (1,000 prompt, 234") || !strings.Contains(v, "· partly supported") {
 		t.Errorf("finished answer:\n%s", v)
 	}
 }
@@ -385,9 +385,10 @@ func TestTurnsAndTopics(t *testing.T) {
 	}
 }
 
-// TestMarks: a quote shows its relevance, not "supported"; an
-// unfinished statement says so; in a scope of several documents each
-// statement names its own.
+// TestMarks: a quote shows the question words it holds, not "supported"
+// and not a band, quietly (no reverse video, however few words it
+// holds); an unfinished statement says so; in a scope of several
+// documents each statement names its own.
 func TestMarks(t *testing.T) {
 	m := New(themes.NoColor())
 	m.SetSize(100, 16)
@@ -400,13 +401,18 @@ func TestMarks(t *testing.T) {
 		Docs:       []citations.DocRef{{ID: "a", Name: "a.pdf"}, {ID: "b", Name: "b.pdf"}},
 		Statements: []citations.Statement{quote, other, cut}}}, false))
 	v := checkView(t, m, 100, 16)
-	for _, want := range []string{"◆ weak match 1/3 words", "— a.pdf", "✓ supported — b.pdf", "… unfinished", "Partial answer: cancelled"} {
+	for _, want := range []string{"· 1 of 3 question words: taxes — a.pdf", "· supported — b.pdf", "· unfinished", "Partial answer: cancelled"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("%q is not on screen:\n%s", want, v)
 		}
 	}
-	if strings.Count(v, "✓ supported") != 1 {
-		t.Errorf("the quote is marked supported:\n%s", v)
+	if strings.Count(v, "supported") != 1 || strings.Contains(v, "weak") {
+		t.Errorf("the quote is marked supported, or by its band:\n%s", v)
+	}
+	for _, l := range m.View(100, 16) {
+		if _, mark, ok := strings.Cut(l, "·"); ok && strings.Contains(ansi.Strip(l), "question words") && strings.Contains(mark, "\x1b[7m") {
+			t.Errorf("the quote's mark is reverse video: %q", l)
+		}
 	}
 }
 

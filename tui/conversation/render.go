@@ -411,46 +411,21 @@ func (m Model) cost(en *entry) string {
 	return s
 }
 
-// badge is a statement's mark: unfinished; for a quote, its relevance to
-// the question (support says nothing of a quote: it is its own
-// citation); else the best support verdict of its citations, or a
-// warning for a factual statement that cites nothing. compact is the
-// mark in fewer cells.
+// badge is a statement's mark (citations.StatementMark): for a quote
+// the question words it holds, for a model's statement what the check of
+// its citations found. It is quiet — muted, as the rest of the line
+// under the text — unless it needs attention (not supported, uncited,
+// unfinished); compact is the mark in fewer cells.
 func (m Model) badge(s *citations.Statement) (full, compact string, style lipgloss.Style, ok bool) {
-	st := m.styles
-	switch {
-	case s.Unfinished:
-		return "… unfinished", "…", st.Warning, true
-	case s.Relevance != nil:
-		r := s.Relevance
-		frac := fmt.Sprintf("%d/%d", len(r.Matched), r.Of)
-		style := map[string]lipgloss.Style{citations.RelevanceStrong: st.Supported, citations.RelevanceFair: st.Partial}[r.Band]
-		if r.Band == citations.RelevanceWeak {
-			style = st.Unsupported
-		}
-		return "◆ " + r.Band + " match " + frac + " words", "◆" + frac, style, true
-	case len(s.Citations) == 0:
-		if s.NeedsCitation {
-			return "! uncited", "!", st.Warning, true
-		}
+	mk := citations.StatementMark(s)
+	if mk.Kind == citations.NoMark {
 		return "", "", lipgloss.Style{}, false
 	}
-	best := citations.Level("")
-	rank := map[citations.Level]int{citations.Supported: 3, citations.Partial: 2, citations.Unsupported: 1}
-	for _, v := range s.Support {
-		if rank[v.Level] > rank[best] {
-			best = v.Level
-		}
+	style = m.styles.Muted
+	if mk.Warns() {
+		style = m.styles.Warning
 	}
-	switch best {
-	case citations.Supported:
-		return "✓ supported", "✓", st.Supported, true
-	case citations.Partial:
-		return "◐ partial", "◐", st.Partial, true
-	case citations.Unsupported:
-		return "✗ unsupported", "✗", st.Unsupported, true
-	}
-	return "", "", lipgloss.Style{}, false
+	return "· " + mk.String(), "· " + mk.Short(), style, true
 }
 
 // docsOf names the documents s cites, for an answer over several.
@@ -527,6 +502,12 @@ func (m Model) renderStatement(en *entry, i int, selected bool, selCite int) []s
 			lines = append(lines, "")
 			last++
 			lw, sep = 0, ""
+		}
+		if lw == 0 {
+			// A mark that starts a line needs no dot to part it from
+			// the markers.
+			t.s = strings.TrimPrefix(t.s, "· ")
+			tw = ansi.StringWidth(t.s)
 		}
 		lines[last] += sep + t.style.Render(t.s)
 		lw += len(sep) + tw
@@ -617,7 +598,7 @@ func (m Model) entryIndex(en *entry) int {
 	return -1
 }
 
-// compactBadgeWidth: in a narrower pane a badge is its symbol alone.
+// compactBadgeWidth: in a narrower pane a mark is said in fewer cells.
 const compactBadgeWidth = 40
 
 // draftLines is how much of a streaming draft is shown: its tail.

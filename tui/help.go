@@ -112,11 +112,11 @@ func (m Model) statusLine(w int) string {
 	case m.showHelp:
 		local, global = []key.Binding{m.keys.HelpClose, m.keys.HelpDown}, []key.Binding{m.keys.Quit}
 	case m.add != nil:
-		local, global = m.add.KeyMap.ShortHelp(), []key.Binding{m.keys.ForceQuit}
+		local, global = m.add.KeyMap.ShortHelp(), []key.Binding{m.keys.HelpKey, m.keys.ForceQuit}
 	case m.picker != nil:
 		local, global = m.picker.KeyMap.ShortHelp(), []key.Binding{m.keys.Quit}
 	case m.typing():
-		local, global = m.focusedHelp(), []key.Binding{m.keys.NextPane, m.keys.ForceQuit}
+		local, global = m.focusedHelp(), m.keys.TypingHelp()
 	default:
 		local, global = m.focusedHelp(), m.keys.ShortHelp()
 	}
@@ -127,7 +127,7 @@ func (m Model) statusLine(w int) string {
 	}
 	// As many of the pane's keys as fit beside the global ones.
 	m.help.SetWidth(w - rw - 3)
-	left := m.help.ShortHelpView(local)
+	left := draw.Truncate(m.help.ShortHelpView(local), w-rw-3)
 	return draw.Spread(left, right, w)
 }
 

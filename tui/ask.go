@@ -159,7 +159,8 @@ func (m *Model) ask(question string) tea.Cmd {
 	}
 	adding := m.adding != nil || len(m.queued) > 0
 	if _, of := m.lib.InScope(); of == 0 && !adding {
-		m.setNotice("No documents yet: add some with "+m.lib.KeyMap.List.Add.Help().Key+" in the library pane (tab goes there).", true)
+		m.setNotice("No documents yet: add some with "+m.lib.KeyMap.List.Add.Help().Key+" in the library pane ("+
+			m.keys.PrevPane.Help().Key+" goes there).", true)
 		return nil
 	}
 	history := m.conv.Turns()
@@ -194,7 +195,7 @@ func (m *Model) cancelAsk() {
 		m.conv.Cancelling()
 	case m.waiting != nil:
 		m.waiting = nil
-		m.conv.Finish(nil, errors.New("cancelled while the documents were being added"))
+		m.conv.Finish(nil, fmt.Errorf("while the documents were being added: %w", context.Canceled))
 	}
 }
 

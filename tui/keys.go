@@ -61,8 +61,9 @@ func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.quit()
 	case m.showHelp:
 		return m.updateHelp(msg)
-	case key.Matches(msg, k.HelpKey):
-		// No text needs f1: it opens the help even while typing.
+	case key.Matches(msg, k.HelpKey) && !m.confirming():
+		// No text needs f1: it opens the help even while typing (a
+		// yes-or-no question takes it as its answer, as any key).
 		m.showHelp, m.helpTop = true, 0
 		return nil
 	case m.picker != nil && key.Matches(msg, k.Quit):
@@ -108,6 +109,18 @@ func (m Model) typing() bool {
 		return m.lib.Filtering() || m.lib.Confirming()
 	case paneSource:
 		return m.src.Searching()
+	}
+	return false
+}
+
+// confirming reports whether the focused pane asks a yes-or-no
+// question, which takes the next key as its answer.
+func (m Model) confirming() bool {
+	switch m.focus {
+	case paneConversation:
+		return m.conv.Confirming()
+	case paneLibrary:
+		return m.lib.Confirming()
 	}
 	return false
 }

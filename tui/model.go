@@ -237,6 +237,8 @@ func (m *Model) act(a pane.Action) tea.Cmd {
 		m.setNotice(a.Text, a.Error)
 	case pane.Close: // a pane gives the keyboard back
 		return m.setFocus(paneConversation, true)
+	case pane.Type: // a question started where nothing is typed
+		return tea.Batch(m.setFocus(paneConversation, true), m.updateConversation(a.Key))
 	case library.OpenMsg:
 		return m.openDocument(a.Doc)
 	case library.AddMsg:

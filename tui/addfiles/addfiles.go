@@ -129,7 +129,8 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp returns all the keys, for bubbles/help.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom}, {k.Mark, k.Open, k.Parent, k.Hidden, k.Switch, k.Add, k.Close}}
+	// Add is enter too, on the paths line: Open's help says both.
+	return [][]key.Binding{{k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom}, {k.Mark, k.Open, k.Parent, k.Hidden, k.Switch, k.Close}}
 }
 
 // Model is the open dialog.
@@ -312,6 +313,15 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	case key.Matches(msg, k.Hidden):
 		m.hidden = !m.hidden
 		return m.open(m.dir)
+	case pane.Printable(msg):
+		// No command of the list: the start of a path, typed on the
+		// paths line (as a file chooser's location bar takes what is
+		// typed), never a run of commands on the files below.
+		m.typing = true
+		focus := m.input.Focus()
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, tea.Batch(focus, cmd), nil
 	}
 	return m, nil, nil
 }

@@ -135,6 +135,18 @@ func TestTypedAndPasted(t *testing.T) {
 	}
 }
 
+// TestTypingInTheList: a key that is no command of the list starts a
+// path on the paths line, so a sentence typed into the dialog by
+// mistake never runs through the files marking and opening them.
+func TestTypingInTheList(t *testing.T) {
+	dir := tree(t)
+	m := open(t, dir)
+	m, out := keys(m, "r", "e", "space", "t", "h", "e", "space", "l", "o", "t")
+	if out != nil || !m.Typing() || m.input.Value() != "re the lot" || len(m.Marked()) != 0 || m.dir != dir {
+		t.Errorf("typing in the list: paths line %q (typing %v), marked %q, in %s, outcome %v", m.input.Value(), m.Typing(), m.Marked(), m.dir, out)
+	}
+}
+
 func TestUnreadableFolder(t *testing.T) {
 	m := open(t, filepath.Join(t.TempDir(), "missing"))
 	if v := ansi.Strip(strings.Join(m.View(60, 12), "\n")); !strings.Contains(v, "cannot read missing") {

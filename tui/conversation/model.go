@@ -121,7 +121,9 @@ type entry struct {
 	usage      citations.Usage
 	planText   string // the strategy's plan in one line (citations.PlanLines)
 	err        string // why there is no answer, or why it is partial
-	fix        string // what to do about err, when something can be done
+	// cancelled: the user stopped the answer, which is no failure.
+	cancelled bool
+	fix       string // what to do about err, when something can be done
 	// prepare is set when the strategy needs its documents prepared
 	// (engine.ErrNotPrepared); prepareCost says what that costs, once
 	// the root has found out.
@@ -169,6 +171,8 @@ func (e *entry) setAnswer(ans *engine.Answer) {
 	}
 	if ans.Partial {
 		e.err = ans.Error
+		// The runtime records a cancel so (engine.Run).
+		e.cancelled = ans.Error == "cancelled"
 	}
 }
 
@@ -208,12 +212,6 @@ type sel struct{ e, s, c int }
 
 var noSel = sel{-1, -1, 0}
 
-// confirm is a question the pane asks before it acts.
-type confirm struct {
-	prompt string
-	action pane.Action
-}
-
 // Model is the conversation pane.
 type Model struct {
 	// KeyMap is the pane's keys; replace bindings to rebind.
@@ -246,8 +244,8 @@ type Model struct {
 	}
 	cleared bool // the view was cleared
 
-	asking   *confirm
-	activity string // work the pane is waiting on, for the status line
+	asking   *pane.Question // before deleting an answer
+	activity string         // work the pane is waiting on, for the status line
 
 	input    textinput.Model
 	spin     spinner.Model
@@ -603,7 +601,9 @@ func (m *Model) Finish(ans *engine.Answer, err error) {
 	} else if err != nil {
 		e.err = err.Error()
 	}
-	if err != nil {
+	if engine.Canceled(err) {
+		e.cancelled, e.fix = true, ""
+	} else if err != nil {
 		_, e.fix = fix.Message(err)
 		if errors.Is(err, engine.ErrNotPrepared) {
 			// The error's own advice is the command line's; here a key
@@ -676,6 +676,9 @@ func (m Model) ShortHelp() []key.Binding { return m.helpKeys().ShortHelp() }
 func (m Model) FullHelp() [][]key.Binding { return m.helpKeys().FullHelp() }
 
 func (m Model) helpKeys() help.KeyMap {
+	if m.asking != nil {
+		return m.asking
+	}
 	if m.typing {
 		return inputHelp{k: m.KeyMap, streaming: m.Streaming(), answers: m.statementCount() > 0}
 	}
@@ -697,13 +700,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd, nil
 	case tea.KeyPressMsg:
-		if m.asking != nil {
-			c := m.asking
+		if q := m.asking; q != nil {
 			m.asking = nil
-			if key.Matches(msg, m.KeyMap.Confirm) {
-				return m, nil, c.action
-			}
-			return m, nil, pane.Notice{Text: "Nothing was deleted."}
+			return m, nil, q.Answer(msg)
 		}
 		var cmd tea.Cmd
 		var action pane.Action
@@ -838,10 +837,10 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 		if e == nil {
 			return m, nil, note
 		}
-		m.asking = &confirm{
-			prompt: "Delete the saved answer to “" + textproc.OneLine(e.question) + "”? " + m.KeyMap.Confirm.Help().Key + " deletes it, any other key keeps it",
-			action: DeleteMsg{ID: e.id()},
-		}
+		yes := m.KeyMap.Confirm
+		yes.SetHelp(yes.Help().Key, "deletes it")
+		m.asking = &pane.Question{Ask: "Delete the saved answer to “%s”?", Subject: e.question,
+			Yes: yes, Keep: "keeps it", Action: DeleteMsg{ID: e.id()}, Kept: "Nothing was deleted."}
 	case key.Matches(msg, k.Input):
 		m.typing = true
 		return m, m.input.Focus(), nil
@@ -855,7 +854,7 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 		}
 		m.typing = true
 		return m, m.input.Focus(), nil
-	case msg.Text != "" && msg.Mod&^tea.ModShift == 0:
+	case pane.Printable(msg):
 		// A printable key that is no command: the start of a question.
 		m.typing = true
 		focus := m.input.Focus()

@@ -182,10 +182,11 @@ func TestInputKeys(t *testing.T) {
 	if !m.Typing() {
 		t.Error("i did not return to the input")
 	}
-	// Cancelled before anything was said: no "Partial answer".
+	// Cancelled before anything was said: no "Partial answer", and no
+	// failure either: the user's own doing.
 	m.Begin("nothing yet", "x", 1, nil)
 	m.Finish(&engine.Answer{Partial: true, Error: "cancelled", Statements: []citations.Statement{}}, nil)
-	if v := checkView(t, m, 40, 10); strings.Contains(v[strings.Index(v, "nothing yet"):], "Partial answer") || !strings.Contains(v, "Could not answer: cancelled") {
+	if v := checkView(t, m, 40, 10); strings.Contains(v[strings.Index(v, "nothing yet"):], "Partial answer") || !strings.Contains(v, "Cancelled before any statement was") || strings.Contains(v, "Could not answer") {
 		t.Errorf("an answer cancelled with nothing said:\n%s", v)
 	}
 	// A failure before any answer is shown as such; export has nothing.
@@ -269,7 +270,9 @@ func TestInputKeepsAnswersReachable(t *testing.T) {
 }
 
 // TestDeleteAsksFirst: d asks before deleting the selected saved
-// answer; anything but y keeps it.
+// answer, the keys that answer always in view (the question is cut
+// first) and the only keys the status line offers; anything but y keeps
+// it.
 func TestDeleteAsksFirst(t *testing.T) {
 	m := New(themes.NoColor())
 	m.SetSize(70, 10)
@@ -279,8 +282,18 @@ func TestDeleteAsksFirst(t *testing.T) {
 	if act != nil || !m.Confirming() {
 		t.Fatalf("d = %#v, confirming %v", act, m.Confirming())
 	}
-	if v := checkView(t, m, 70, 10); !strings.Contains(v, "Delete the saved answer to “second”?") {
+	if v := checkView(t, m, 70, 10); !strings.Contains(v, "Delete the saved answer to “second”?") || !strings.Contains(v, "y deletes it, any other key keeps it") {
 		t.Errorf("no question on screen:\n%s", v)
+	}
+	if v := checkView(t, m, 40, 10); !strings.Contains(v, "y deletes it, any other key keeps it") {
+		t.Errorf("the question's keys are cut at 40 cells:\n%s", v)
+	}
+	var keys []string
+	for _, b := range m.ShortHelp() {
+		keys = append(keys, b.Help().Key+" "+b.Help().Desc)
+	}
+	if got := strings.Join(keys, " · "); got != "y deletes it · any other key keeps it" {
+		t.Errorf("the status line's keys while asking: %s", got)
 	}
 	m, act = press(m, "n")
 	if _, ok := act.(pane.Notice); !ok || m.Confirming() || len(m.entries) != 2 {

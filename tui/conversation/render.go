@@ -629,6 +629,11 @@ func (m Model) renderFooter(en *entry) []string {
 		return out
 	}
 	switch {
+	case en.cancelled && len(en.stmts) == 0:
+		// The user's own doing: said quietly, no failure.
+		wrapped(st.Muted, "Cancelled before any statement was written.")
+	case en.cancelled:
+		wrapped(st.Muted, "Partial answer: cancelled; what was written before is kept.")
 	case len(en.stmts) == 0 && en.err != "":
 		wrapped(st.Error, "Could not answer: "+textproc.OneLine(en.err))
 	case en.ans != nil && en.ans.Partial:
@@ -755,9 +760,15 @@ func (m Model) View(w, h int) []string {
 }
 
 // inputLine is the question input; while the answers have the
-// keyboard, the mode and how to leave it.
+// keyboard, the mode and how to leave it; while a question is asked,
+// the keys that answer it.
 func (m Model) inputLine() string {
 	st := m.styles
+	if m.asking != nil {
+		// The next key answers the question: what each does, in the
+		// place of the input.
+		return st.Warning.Render(draw.Truncate(m.asking.Keys(), m.width))
+	}
 	if !m.typing {
 		k := m.KeyMap.List
 		return draw.Truncate(st.Accent.Render("answers:")+st.Muted.Render(" letters are commands · "+
@@ -773,7 +784,7 @@ func (m Model) statusLine() string {
 	st := m.styles
 	switch {
 	case m.asking != nil:
-		return draw.Fit(st.Warning.Render(draw.Truncate(m.asking.prompt, m.width)), m.width)
+		return draw.Fit(st.Warning.Render(m.asking.Prompt(m.width)), m.width)
 	case m.activity != "":
 		return draw.Fit(st.Stage.Render(draw.Truncate(textproc.OneLine(m.activity), m.width)), m.width)
 	}

@@ -70,7 +70,7 @@ type Model struct {
 	adding []Progress
 	err    string
 
-	removing *docstore.DocInfo // asking whether to remove it
+	asking *pane.Question // whether to remove a document
 }
 
 // The library pane keeps the panes' contract.
@@ -105,7 +105,7 @@ func (m *Model) SetSize(w, h int) {
 func (m *Model) SetFocused(f bool) {
 	m.focused = f
 	if !f {
-		m.removing = nil
+		m.asking = nil
 	}
 }
 
@@ -209,7 +209,7 @@ func (m Model) Filtering() bool { return m.filtering }
 
 // Confirming reports whether the pane is asking a yes-or-no question: its
 // next key is the answer.
-func (m Model) Confirming() bool { return m.removing != nil }
+func (m Model) Confirming() bool { return m.asking != nil }
 
 // ShortHelp returns the keys that apply now, for bubbles/help.
 func (m Model) ShortHelp() []key.Binding { return m.helpKeys().ShortHelp() }
@@ -218,7 +218,10 @@ func (m Model) ShortHelp() []key.Binding { return m.helpKeys().ShortHelp() }
 func (m Model) FullHelp() [][]key.Binding { return m.helpKeys().FullHelp() }
 
 func (m Model) helpKeys() help.KeyMap {
-	if m.filtering {
+	switch {
+	case m.asking != nil:
+		return m.asking
+	case m.filtering:
 		return filterHelp{m.KeyMap}
 	}
 	return m.KeyMap
@@ -226,17 +229,15 @@ func (m Model) helpKeys() help.KeyMap {
 
 // Update handles the pane's keys. What the user asks of the rest of the
 // program (OpenMsg, AddMsg, RemoveMsg, pane.Close with nothing to clear,
-// pane.Notice) is returned as an action for the parent to carry out at
-// once; nil for none.
+// pane.Notice, and pane.Type for a printable key that is no command
+// here) is returned as an action for the parent to carry out at once;
+// nil for none.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if d := m.removing; d != nil {
-			m.removing = nil
-			if key.Matches(msg, m.KeyMap.Confirm) {
-				return m, nil, RemoveMsg{Doc: *d}
-			}
-			return m, nil, pane.Notice{Text: "Nothing was removed."}
+		if q := m.asking; q != nil {
+			m.asking = nil
+			return m, nil, q.Answer(msg)
 		}
 		if m.filtering {
 			m, cmd := m.updateFilter(msg)
@@ -247,7 +248,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 		}
 		if key.Matches(msg, m.KeyMap.List.Remove) {
 			if d, ok := m.Current(); ok {
-				m.removing = &d
+				yes := m.KeyMap.Confirm
+				yes.SetHelp(yes.Help().Key, "removes it")
+				m.asking = &pane.Question{Ask: "Remove %s?", Subject: d.Name,
+					Yes: yes, Keep: "keeps it", Action: RemoveMsg{Doc: d}, Kept: "Nothing was removed."}
+				m.clampTop() // the question takes a row
 			}
 			return m, nil, nil
 		}
@@ -260,8 +265,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 			}
 			return m, nil, nil
 		}
-		m, cmd := m.updateList(msg)
-		return m, cmd, nil
+		return m.updateList(msg)
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelDown:
@@ -279,7 +283,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 	return m, nil, nil
 }
 
-func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	k := m.KeyMap.List
 	switch {
 	case key.Matches(msg, k.Down):
@@ -309,14 +313,18 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.filtering = true
 		m.input.SetValue(m.input.Value())
 		m.input.CursorEnd()
-		return m, m.input.Focus()
+		return m, m.input.Focus(), nil
 	case key.Matches(msg, k.ClearFilter):
 		if m.filter != "" {
 			m.input.Reset()
 			m.setFilter("")
 		}
+	case pane.Printable(msg):
+		// No command here: the start of a question, typed where
+		// questions are typed.
+		return m, nil, pane.Type{Key: msg}
 	}
-	return m, nil
+	return m, nil, nil
 }
 
 func (m Model) updateFilter(msg tea.KeyPressMsg) (Model, tea.Cmd) {
@@ -367,8 +375,14 @@ func (m *Model) move(d int) {
 }
 
 // listHeight is the rows left for documents: the pane less the status
-// line and the files being added.
-func (m Model) listHeight() int { return max(m.height-1-len(m.adding), 0) }
+// line, the files being added and a question asked.
+func (m Model) listHeight() int {
+	h := m.height - 1 - len(m.adding)
+	if m.asking != nil {
+		h--
+	}
+	return max(h, 0)
+}
 
 func (m *Model) clampTop() {
 	h := m.listHeight()
@@ -432,6 +446,11 @@ func (m Model) View(w, h int) []string {
 	}
 	for _, p := range m.adding {
 		lines = append(lines, m.progressLine(p))
+	}
+	if q := m.asking; q != nil {
+		// The question, and on the footer's line the keys that answer
+		// it, which are never cut.
+		lines = append(lines, m.styles.Warning.Render(q.Prompt(w)))
 	}
 	lines = append(lines, m.footer())
 	return draw.Block(lines, w, h)
@@ -584,9 +603,8 @@ func (m Model) footer() string {
 	if m.filtering {
 		return draw.Fit(m.input.View(), m.width)
 	}
-	if d := m.removing; d != nil {
-		q := "Remove " + textproc.OneLine(d.Name) + "? " + m.KeyMap.Confirm.Help().Key + " removes it (saved answers keep their quotes)"
-		return draw.Fit(m.styles.Warning.Render(draw.Truncate(q, m.width)), m.width)
+	if q := m.asking; q != nil {
+		return draw.Fit(m.styles.Warning.Render(draw.Truncate(q.Keys(), m.width)), m.width)
 	}
 	n, of := m.InScope()
 	left := m.styles.Status.Render(fmt.Sprintf("%d/%d in scope", n, of))

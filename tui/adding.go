@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/tui/addfiles"
 	"github.com/citelens/citelens/tui/internal/pane"
 	"github.com/citelens/citelens/tui/library"
@@ -26,6 +27,9 @@ import (
 type addRun struct {
 	events chan tea.Msg // addExpandedMsg, addProgressMsg and addedMsg
 	added  []docstore.DocID
+	// failed says, for each path that could not be added, why (read
+	// only by Update).
+	failed []string
 	// only: the documents added make the question's scope (the files
 	// citelens was started with).
 	only bool
@@ -177,10 +181,7 @@ func (msg addStartedMsg) update(m *Model) tea.Cmd {
 }
 
 func (msg addExpandedMsg) update(m *Model) tea.Cmd {
-	m.lib.DoneAdding(msg.dir)
-	for _, f := range msg.files {
-		m.lib.SetProgress(library.Progress{Path: f, Stage: "waiting"})
-	}
+	m.lib.Expanded(msg.dir, msg.files)
 	m.layout()
 	return m.adding.next()
 }
@@ -194,6 +195,9 @@ func (msg addedMsg) update(m *Model) tea.Cmd {
 	m.lib.DoneAdding(msg.path)
 	if msg.err != nil {
 		m.setNotice(fmt.Sprintf("Could not add %s: %s", msg.path, msg.err), true)
+		if m.adding != nil {
+			m.adding.failed = append(m.adding.failed, fmt.Sprintf("%s (%s)", filepath.Base(msg.path), msg.err))
+		}
 	}
 	m.layout()
 	m.waitingStage()
@@ -204,6 +208,12 @@ func (msg addedMsg) update(m *Model) tea.Cmd {
 // left to add, a question waiting for the documents is asked.
 func (msg addsDoneMsg) update(m *Model) tea.Cmd {
 	only := m.adding != nil && m.adding.only
+	if m.adding != nil && len(m.adding.failed) > 1 {
+		// Each failure was said as it came, each over the last: all of
+		// them, once the run is over.
+		f := m.adding.failed
+		m.setNotice(fmt.Sprintf("%s could not be added: %s", humanize.Plural(len(f), "file", "files"), strings.Join(f, "; ")), true)
+	}
 	m.adding = nil
 	if only && len(msg.ids) > 0 {
 		m.lib.SetScopeOnly(msg.ids)
@@ -223,7 +233,8 @@ func (msg addsDoneMsg) update(m *Model) tea.Cmd {
 	return nil
 }
 
-// openAddDialog opens the add dialog in the folder of Options.AddDir.
+// openAddDialog opens the add dialog in the folder it was last in, at
+// first Options.AddDir.
 func (m *Model) openAddDialog() tea.Cmd {
 	a, cmd := addfiles.New(m.opts.AddDir, m.styles)
 	m.add = &a
@@ -239,6 +250,7 @@ func (m *Model) updateAdd(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	m.add = nil
+	m.opts.AddDir = a.Dir() // where it opens next time
 	if _, closed := act.(pane.Close); closed {
 		return cmd
 	}

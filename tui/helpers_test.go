@@ -342,6 +342,25 @@ func (s *session) waitFocus(p paneID) {
 	}
 }
 
+// waitAdded waits for every add in progress to end: a library list that
+// holds the last file can come before the message that it is added.
+func (s *session) waitAdded() {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s.probe.mu.Lock()
+		m := s.probe.model
+		s.probe.mu.Unlock()
+		if m.adding == nil && m.lib.Adding() == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatal("the adds never ended")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // waitGone waits for text to leave the screen.
 func (s *session) waitGone(text string) {
 	s.t.Helper()

@@ -68,7 +68,10 @@ type Model struct {
 	top       int    // first visible row shown
 
 	adding []Progress
-	err    string
+	// batch counts the files of the adds in progress: how many are done
+	// of how many, until none is left.
+	batch struct{ done, total int }
+	err   string
 
 	asking *pane.Question // whether to remove a document
 }
@@ -196,11 +199,42 @@ func (m *Model) SetProgress(p Progress) {
 		}
 	}
 	m.adding = append(m.adding, p)
+	m.batch.total++
+	m.clampTop()
 }
 
-// DoneAdding stops showing a file being added.
+// DoneAdding stops showing a file being added: it is in, or failed.
 func (m *Model) DoneAdding(path string) {
+	if m.drop(path) {
+		m.batch.done++
+	}
+	m.endBatch()
+}
+
+// Expanded shows the files a folder being added holds in its place.
+func (m *Model) Expanded(dir string, files []string) {
+	if m.drop(dir) {
+		m.batch.total--
+	}
+	for _, f := range files {
+		m.SetProgress(Progress{Path: f, Stage: "waiting"})
+	}
+	m.endBatch()
+}
+
+// drop stops showing path, and reports whether it was shown.
+func (m *Model) drop(path string) bool {
+	n := len(m.adding)
 	m.adding = slices.DeleteFunc(m.adding, func(p Progress) bool { return p.Path == path })
+	m.clampTop()
+	return len(m.adding) < n
+}
+
+// endBatch starts the counts afresh once nothing is being added.
+func (m *Model) endBatch() {
+	if len(m.adding) == 0 {
+		m.batch.done, m.batch.total = 0, 0
+	}
 }
 
 // Filtering reports whether the filter prompt is open: the pane then owns
@@ -375,9 +409,9 @@ func (m *Model) move(d int) {
 }
 
 // listHeight is the rows left for documents: the pane less the status
-// line, the files being added and a question asked.
+// line, the adds in progress and a question asked.
 func (m Model) listHeight() int {
-	h := m.height - 1 - len(m.adding)
+	h := m.height - 1 - m.ProgressRows()
 	if m.asking != nil {
 		h--
 	}
@@ -444,9 +478,7 @@ func (m Model) View(w, h int) []string {
 	for len(lines) < lh {
 		lines = append(lines, "")
 	}
-	for _, p := range m.adding {
-		lines = append(lines, m.progressLine(p))
-	}
+	lines = append(lines, m.progressLines()...)
 	if q := m.asking; q != nil {
 		// The question, and on the footer's line the keys that answer
 		// it, which are never cut.
@@ -468,11 +500,14 @@ func (m Model) row(d docstore.DocInfo, selected bool, now time.Time) string {
 	if name == "" {
 		name = string(d.ID)
 	}
+	// The name keeps some sixteen cells; the pages, then when it was
+	// added, show as the width allows (the details under the list say
+	// both, whatever the width).
 	var cols string
-	if w >= 28 {
+	if w >= 26 {
 		cols = fmt.Sprintf(" %5s", pagesLabel(d.Pages))
 	}
-	if w >= 44 {
+	if w >= 37 {
 		cols += fmt.Sprintf(" %-10s", added(d.Added, now))
 	}
 	nw := max(w-len(mark)-len(cols), 1)
@@ -500,20 +535,15 @@ func (m Model) details(d docstore.DocInfo) []string {
 			out = append(out, st.Title.Render(l))
 		}
 	}
-	stats := fmt.Sprintf("%s · %s · %s sentences · %s", d.Kind, pagesLabel(d.Pages), count(d.NumSents), humanize.Bytes(int64(d.Bytes)))
-	for _, l := range draw.Wrap(stats, w) {
+	stats := []string{d.Kind, pagesLabel(d.Pages), humanize.Plural(d.NumSents, "sentence", "sentences"), humanize.Bytes(int64(d.Bytes))}
+	if !d.Added.IsZero() {
+		stats = append(stats, "added "+added(d.Added, m.Now()))
+	}
+	for _, l := range draw.Items(stats, " · ", w) {
 		out = append(out, st.Muted.Render(l))
 	}
 	out = append(out, st.Muted.Render(draw.Truncate("id "+string(d.ID), w)))
 	return out
-}
-
-func count(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 func pagesLabel(n int) string {
@@ -543,35 +573,96 @@ func added(t, now time.Time) string {
 	return t.Format("2006-01-02")
 }
 
-// progressLine is a file being added in one line of the pane's width:
-// its name, the stage, and for page-wise work a bar and the pages done,
-// "+ refman.pdf  extracting ▕███░░░░▏ 312/2415". What does not fit goes
-// in this order: the bar, the stage, the end of the name; the count
-// stays.
-func (m Model) progressLine(p Progress) string {
+// maxFileRows is the most files being added shown one a row; more
+// waiting are counted on a row of their own.
+const maxFileRows = 3
+
+// ProgressRows is how many rows the adds in progress take.
+func (m Model) ProgressRows() int {
+	n := min(len(m.adding), maxFileRows)
+	if len(m.adding) > maxFileRows {
+		n++ // "… 12 more waiting"
+	}
+	if m.batch.total > 1 {
+		n++ // the whole batch
+	}
+	return n
+}
+
+// progressLines are the adds in progress: with several files, a bar for
+// all of them; then the files being worked on before those waiting, a
+// bar each for page-wise work, at most maxFileRows of them, and how many
+// more wait.
+func (m Model) progressLines() []string {
+	if len(m.adding) == 0 {
+		return nil
+	}
 	st := m.styles
-	w := m.width
-	name := textproc.OneLine(shortPath(p.Path))
-	stage := p.Stage
-	if stage == "" {
-		stage = "waiting"
+	var out []string
+	if b := m.batch; b.total > 1 {
+		out = append(out, st.Stage.Render(barLine("adding files", "", b.done, b.total, m.width)))
 	}
-	if p.Total <= 0 {
-		return st.Stage.Render(draw.Truncate("+ "+name+"  "+stage+"…", w))
-	}
-	count := fmt.Sprintf("%d/%d", p.Done, p.Total)
-	nameW := min(ansi.StringWidth(name), max(w/3, 10))
-	room := w - 2 - nameW - 1 - len(count) // "+ " name " " count
-	var mid string
-	if sw := ansi.StringWidth(stage); room >= sw+2 {
-		mid = " " + stage
-		room -= sw + 1
-		if barW := min(room-2, 24); barW >= 6 {
-			mid += " " + bar(p.Done, p.Total, barW)
+	shown := slices.Clone(m.adding)
+	slices.SortStableFunc(shown, func(a, b Progress) int { return boolRank(waiting(a)) - boolRank(waiting(b)) })
+	for _, p := range shown[:min(len(shown), maxFileRows)] {
+		stage := p.Stage
+		if stage == "" {
+			stage = "waiting"
 		}
+		out = append(out, st.Stage.Render(barLine(textproc.OneLine(shortPath(p.Path)), stage, p.Done, p.Total, m.width)))
 	}
-	nameW = max(min(ansi.StringWidth(name), w-2-ansi.StringWidth(mid)-1-len(count)), 1)
-	return st.Stage.Render(draw.Truncate("+ "+draw.Truncate(name, nameW)+mid+" "+count, w))
+	if more := len(shown) - maxFileRows; more > 0 {
+		out = append(out, st.Muted.Render(draw.Truncate(fmt.Sprintf("  … %d more %s waiting", more, humanize.Noun(more, "file", "files")), m.width)))
+	}
+	return out
+}
+
+func waiting(p Progress) bool { return p.Stage == "" || p.Stage == "waiting" }
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// barLine is work in progress in one line of w cells: what it is on,
+// the stage, and with a total a bar and the count, "+ refman.pdf
+// extracting ▕███░░░░▏ 312/2415". The count is never cut, and the bar
+// shows wherever a few cells of the name can beside it; what room is
+// left goes to the stage, the rest of the name, then a longer bar.
+func barLine(name, stage string, done, total, w int) string {
+	if total <= 0 {
+		return draw.Truncate("+ "+name+"  "+stage+"…", w)
+	}
+	count := fmt.Sprintf("%d/%d", done, total)
+	avail := w - 2 - 1 - len(count) // "+ " name … " " count
+	if avail < 1 {
+		return draw.Truncate(count, w)
+	}
+	nw := ansi.StringWidth(name)
+	nameW := min(nw, 8, avail)
+	barW := 0
+	if avail >= nameW+1+6 {
+		barW = 6
+	}
+	used := nameW
+	if barW > 0 {
+		used += barW + 1
+	}
+	mid := ""
+	if sw := ansi.StringWidth(stage); stage != "" && avail-used >= 1+sw {
+		mid = " " + stage
+		used += 1 + sw
+	}
+	grow := min(nw-nameW, avail-used)
+	nameW += grow
+	used += grow
+	if barW > 0 {
+		barW += min(24-barW, avail-used)
+		mid += " " + bar(done, total, barW)
+	}
+	return "+ " + draw.Truncate(name, max(nameW, 1)) + mid + " " + count
 }
 
 // bar draws done of total as a bar of w cells, eighths included.
@@ -618,5 +709,5 @@ func (m Model) footer() string {
 	return draw.Spread(left, right, m.width)
 }
 
-// Adding returns how many files are being added (each shows a line).
+// Adding returns how many files are being added.
 func (m Model) Adding() int { return len(m.adding) }

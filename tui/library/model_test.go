@@ -1,6 +1,7 @@
 package library
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -130,5 +131,47 @@ func TestSmallAndEmpty(t *testing.T) {
 	for _, sz := range [][2]int{{1, 1}, {30, 2}, {100, 40}} {
 		m.SetSize(sz[0], sz[1])
 		view(t, m, sz[0], sz[1])
+	}
+}
+
+// TestAddingProgress: a file's count is never cut however narrow the
+// pane, a bar shows beside it from some 30 cells; a batch of files has a
+// bar of its own counting the files, a folder counted as the files it
+// holds; more files than fit are counted, not listed.
+func TestAddingProgress(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetDocs(nil)
+	m.SetProgress(Progress{Path: "/x/fullrefman-with-a-long-name.pdf", Stage: "extracting", Done: 1243, Total: 2415})
+	for w := 14; w <= 80; w++ {
+		m.SetSize(w, 8)
+		v := view(t, m, w, 8)
+		if !strings.Contains(v, "1243/2415") {
+			t.Errorf("%d cells: the count is cut:\n%s", w, v)
+		}
+		if w >= 30 && !strings.Contains(v, "▕") {
+			t.Errorf("%d cells: no bar:\n%s", w, v)
+		}
+	}
+	m.DoneAdding("/x/fullrefman-with-a-long-name.pdf")
+	m.SetProgress(Progress{Path: "/docs", Stage: "waiting"})
+	var files []string
+	for i := range 7 {
+		files = append(files, fmt.Sprintf("/docs/f%d.txt", i))
+	}
+	m.Expanded("/docs", files)
+	m.DoneAdding(files[0])
+	m.SetProgress(Progress{Path: files[1], Stage: "indexing"})
+	m.SetSize(50, 12)
+	v := view(t, m, 50, 12)
+	for _, want := range []string{"+ adding files ▕", "1/7", "+ f1.txt  indexing…", "… 3 more files waiting"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("%q is not shown:\n%s", want, v)
+		}
+	}
+	for _, f := range files[1:] {
+		m.DoneAdding(f)
+	}
+	if m.ProgressRows() != 0 || m.batch.total != 0 {
+		t.Errorf("a finished batch leaves %d rows, counts %+v", m.ProgressRows(), m.batch)
 	}
 }

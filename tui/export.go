@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -101,11 +102,23 @@ func (m *Model) export(e conversation.ExportMsg) tea.Cmd {
 	return nil
 }
 
-// copyCitation copies a citation's text to the clipboard (OSC 52).
+// copyCitation copies a citation to the clipboard (OSC 52): the quote,
+// then where it is from, so that it can be pasted into a note and still
+// be checked.
 func (m *Model) copyCitation(c conversation.CopyMsg) tea.Cmd {
-	text := clipboardText(c.Text)
-	m.setNotice(fmt.Sprintf("Copied %s (%d characters) to the clipboard.", c.Label, len([]rune(text))), false)
+	text := clipboardText(copied(c.Span))
+	m.setNotice(fmt.Sprintf("Copied %s with its document and page (%d characters) to the clipboard.", c.Label, len([]rune(text))), false)
 	return tea.SetClipboard(text)
+}
+
+// copied is a citation as copied: its text as it is, and on a line of
+// its own the document and page, "— manual.pdf, p. 316 (PDF p. 347)".
+func copied(sp citations.Span) string {
+	name := sp.DocName
+	if name == "" {
+		name = string(sp.Doc)
+	}
+	return strings.TrimRight(sp.Text, "\n") + "\n— " + textproc.OneLine(name) + ", " + sp.PageLabel()
 }
 
 // clipboardText is a quote as copied: exact, except for control

@@ -167,14 +167,15 @@ func exportedPath(t *testing.T, s *session) string {
 	return m[1]
 }
 
-// TestCopyCitation checks y sends the cited text by OSC 52, without the
-// control characters a paste into a terminal would act on.
+// TestCopyCitation checks y sends the cited text by OSC 52 with the
+// document and page it is from, without the control characters a paste
+// into a terminal would act on.
 func TestCopyCitation(t *testing.T) {
 	_, s := answered(t, "no-color", 100, 30)
 	s.press("y")
-	s.waitText("Copied [1]")
+	s.waitText("Copied [1] with its document and page")
 	// The clipboard is set by a command, a moment after the key.
-	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte("For imposing Taxes on us without our Consent:"))
+	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte("For imposing Taxes on us without our Consent:\n— declaration.txt, p. 1"))
 	var out []byte
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(string(out), want); {
 		b, _ := io.ReadAll(s.tm.Output())

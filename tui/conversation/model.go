@@ -67,9 +67,10 @@ type ExportMsg struct {
 	Format string
 }
 
-// CopyMsg copies a citation's quoted text to the clipboard.
+// CopyMsg copies a citation to the clipboard: its quoted text, with the
+// document and page it is from.
 type CopyMsg struct {
-	Text  string
+	Span  citations.Span
 	Label string
 }
 
@@ -831,7 +832,7 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 		if !ok {
 			return m, nil, pane.Notice{Text: "No citation selected to copy."}
 		}
-		return m, nil, CopyMsg{Text: c.Span.Text, Label: c.Label}
+		return m, nil, CopyMsg{Span: c.Span, Label: c.Label}
 	case key.Matches(msg, k.Delete):
 		e, note := m.selectedAnswer("delete")
 		if e == nil {

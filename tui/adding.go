@@ -193,6 +193,9 @@ func (msg addProgressMsg) update(m *Model) tea.Cmd {
 
 func (msg addedMsg) update(m *Model) tea.Cmd {
 	m.lib.DoneAdding(msg.path)
+	if msg.err == nil {
+		m.lib.Include(msg.info.ID) // added here: in the scope, narrowed or not
+	}
 	if msg.err != nil {
 		m.setNotice(fmt.Sprintf("Could not add %s: %s", msg.path, msg.err), true)
 		if m.adding != nil {

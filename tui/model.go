@@ -80,9 +80,12 @@ type Model struct {
 	prep    *prepareRun
 	stamp   libraryStamp // the library file as last looked at
 	// newest is the ID of the newest saved answer known (shown, or
-	// written here), from which answers saved elsewhere are looked for;
-	// loaded says the first page of answers has come.
+	// written here), from about which answers saved elsewhere are looked
+	// for, and seen every answer known, not to be loaded again (shared by
+	// the model's copies, as docs); loaded says the first page of answers
+	// has come.
 	newest string
+	seen   map[string]bool
 	loaded bool
 }
 
@@ -122,6 +125,7 @@ func New(opts Options) Model {
 		help:     help.New(),
 		strategy: opts.Strategy,
 		docs:     map[docstore.DocID]*docstore.Document{},
+		seen:     map[string]bool{},
 		bg:       newBackground(context.Background()),
 	}
 	if opts.Now != nil {

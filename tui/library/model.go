@@ -59,6 +59,7 @@ type Model struct {
 	loaded   bool
 	docs     []docstore.DocInfo
 	excluded map[docstore.DocID]bool // documents left out of the scope
+	included map[docstore.DocID]bool // documents added here: in the scope
 
 	input     textinput.Model
 	filtering bool   // the filter prompt is open
@@ -85,7 +86,7 @@ func New(styles *themes.Styles) Model {
 	in.Prompt = "/"
 	in.Placeholder = "filter by name"
 	in.CharLimit = 128
-	m := Model{KeyMap: DefaultKeyMap(), Now: time.Now, input: in, excluded: map[docstore.DocID]bool{}}
+	m := Model{KeyMap: DefaultKeyMap(), Now: time.Now, input: in, excluded: map[docstore.DocID]bool{}, included: map[docstore.DocID]bool{}}
 	m.SetStyles(styles)
 	return m
 }
@@ -113,17 +114,29 @@ func (m *Model) SetFocused(f bool) {
 }
 
 // SetDocs replaces the document list, keeping the cursor on the same
-// document and the scope choices made so far; new documents are in scope.
-func (m *Model) SetDocs(docs []docstore.DocInfo) {
+// document and the scope choices made so far. New documents join the
+// scope when it is the whole library; when the user has narrowed it,
+// only those added here do (Include), and the others are returned, left
+// out of it.
+func (m *Model) SetDocs(docs []docstore.DocInfo) (leftOut []docstore.DocInfo) {
 	var at docstore.DocID
 	if d, ok := m.Current(); ok {
 		at = d.ID
+	}
+	narrowed := m.loaded && len(m.excluded) > 0
+	known := map[docstore.DocID]bool{}
+	for _, d := range m.docs {
+		known[d.ID] = true
 	}
 	m.loaded = true
 	m.docs = slices.Clone(docs)
 	present := map[docstore.DocID]bool{}
 	for _, d := range m.docs {
 		present[d.ID] = true
+		if narrowed && !known[d.ID] && !m.included[d.ID] {
+			m.excluded[d.ID] = true
+			leftOut = append(leftOut, d)
+		}
 	}
 	for id := range m.excluded {
 		if !present[id] {
@@ -137,6 +150,14 @@ func (m *Model) SetDocs(docs []docstore.DocInfo) {
 		}
 	}
 	m.clampTop()
+	return leftOut
+}
+
+// Include puts a document added here in the scope, whenever it shows in
+// the list (it can show before or after it is said to be added).
+func (m *Model) Include(id docstore.DocID) {
+	m.included[id] = true
+	delete(m.excluded, id)
 }
 
 // SetError shows why the list could not be loaded.

@@ -2,6 +2,7 @@ package library
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,7 +105,9 @@ func TestScopeAndFilter(t *testing.T) {
 	if v := view(t, m, 50, 12); !strings.Contains(v, "notes") {
 		t.Errorf("esc did not clear the filter:\n%s", v)
 	}
-	// A new list keeps the choices made and puts new documents in scope.
+	// A new list keeps the choices made and puts the documents added
+	// here in scope (those added elsewhere: TestNewDocumentsAndANarrowedScope).
+	m.Include("d4")
 	m.SetDocs(append(docs(), docstore.DocInfo{ID: "d4", Name: "new.txt", Pages: 1}))
 	if got := m.Scope(); len(got) != 2 || got[1] != "d4" {
 		t.Errorf("scope after a document was added = %v", got)
@@ -173,5 +176,28 @@ func TestAddingProgress(t *testing.T) {
 	}
 	if m.ProgressRows() != 0 || m.batch.total != 0 {
 		t.Errorf("a finished batch leaves %d rows, counts %+v", m.ProgressRows(), m.batch)
+	}
+}
+
+// TestNewDocumentsAndANarrowedScope: new documents join a scope that is
+// the whole library; once it is narrowed, only those added here do,
+// whether the list that holds them comes before or after they are said
+// to be added.
+func TestNewDocumentsAndANarrowedScope(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetDocs(docs())
+	if out := m.SetDocs(append(docs(), docstore.DocInfo{ID: "d4", Name: "new.txt"})); len(out) != 0 || m.Scope() != nil {
+		t.Fatalf("a new document with all in scope: left out %v, scope %v", out, m.Scope())
+	}
+	m.SetScopeOnly([]docstore.DocID{"a1"})
+	m.Include("e5") // said to be added before the list holds it
+	list := append(docs(), docstore.DocInfo{ID: "d4", Name: "new.txt"}, docstore.DocInfo{ID: "e5", Name: "mine.txt"}, docstore.DocInfo{ID: "f6", Name: "theirs.txt"})
+	out := m.SetDocs(list)
+	if len(out) != 1 || out[0].ID != "f6" {
+		t.Errorf("left out %v, want theirs.txt only", out)
+	}
+	m.Include("f6") // said to be added after the list held it
+	if got := m.Scope(); !slices.Equal(got, []docstore.DocID{"a1", "e5", "f6"}) {
+		t.Errorf("scope %v", got)
 	}
 }

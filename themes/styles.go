@@ -2,6 +2,7 @@ package themes
 
 import (
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2/ansi"
@@ -46,6 +47,7 @@ type Styles struct {
 
 	Help      help.Styles      // for bubbles/help
 	TextInput textinput.Styles // for bubbles/textinput
+	TextArea  textarea.Styles  // for bubbles/textarea: the same look as TextInput, over several lines
 
 	// Markdown is the glamour style for rendering answers; see
 	// MarkdownRenderer. Its document margin is zero: panes bring their own.
@@ -159,6 +161,23 @@ func build(name string, dark bool, k kind, p Palette) *Styles {
 			// A steady cursor: no timer ticking while the user reads,
 			// and frames that do not depend on when they were drawn.
 			Blink: false,
+		},
+	}
+	area := textarea.StyleState{
+		Text:        s.Text,
+		Placeholder: s.Muted,
+		Prompt:      s.Accent.Bold(true),
+		EndOfBuffer: s.Muted,
+		// No line is marked: the input reads as the one-line input does.
+		CursorLine: lipgloss.NewStyle(),
+	}
+	s.TextArea = textarea.Styles{
+		Focused: area,
+		Blurred: area,
+		Cursor: textarea.CursorStyle{
+			Color: lipgloss.Color(p.Accent),
+			Shape: tea.CursorBlock,
+			Blink: false, // as the one-line input's
 		},
 	}
 

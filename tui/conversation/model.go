@@ -32,7 +32,6 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/citelens/citelens/citations"
@@ -248,7 +247,7 @@ type Model struct {
 	asking   *pane.Question // before deleting an answer
 	activity string         // work the pane is waiting on, for the status line
 
-	input    textinput.Model
+	input    questionInput
 	spin     spinner.Model
 	strategy string // the strategy the next question goes to
 	scope    string // what the next question is asked of, for the status line
@@ -260,16 +259,13 @@ var _ pane.Model[Model] = Model{}
 // New returns an empty conversation pane drawn in styles, with the input
 // ready for a question.
 func New(styles *themes.Styles) Model {
-	in := textinput.New()
-	in.Prompt = "› "
-	in.Placeholder = "Ask a question about the documents in scope"
-	in.CharLimit = 2000
+	keys := DefaultKeyMap()
 	m := Model{
-		KeyMap: DefaultKeyMap(),
+		KeyMap: keys,
 		Now:    time.Now,
 		sel:    noSel,
 		follow: true,
-		input:  in,
+		input:  newQuestionInput(keys.Input.NewLine),
 		spin:   spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		cache:  newLineCache(),
 		typing: true,
@@ -281,7 +277,7 @@ func New(styles *themes.Styles) Model {
 // SetStyles switches the pane to another theme.
 func (m *Model) SetStyles(s *themes.Styles) {
 	m.styles = s
-	m.input.SetStyles(s.TextInput)
+	m.input.SetStyles(s)
 	m.spin.Style = s.Stage
 	m.cache.reset(m.answerWidth())
 }
@@ -289,7 +285,7 @@ func (m *Model) SetStyles(s *themes.Styles) {
 // SetSize sets the pane's size in cells.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
-	m.input.SetWidth(max(w-3, 1))
+	m.input.SetWidth(max(w, 1))
 	if m.cache.width != m.answerWidth() {
 		m.cache.reset(m.answerWidth())
 	}
@@ -726,9 +722,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 		return m, nil, m.olderWanted()
 	}
 	if m.typing {
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg) // paste, cursor
-		return m, cmd, nil
+		return m, m.typeIn(msg), nil // paste, cursor
 	}
 	return m, nil, nil
 }
@@ -788,9 +782,19 @@ func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	if act, ok := m.shared(msg, k.Strategy, k.Prepare, k.NewTopic, k.Clear); ok {
 		return m, nil, act
 	}
+	return m, m.typeIn(msg), nil
+}
+
+// typeIn gives msg to the question input; the answers get the rows it
+// leaves as it grows or shrinks.
+func (m *Model) typeIn(msg tea.Msg) tea.Cmd {
+	rows := m.input.Rows()
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
-	return m, cmd, nil
+	if m.input.Rows() != rows {
+		m.settle()
+	}
+	return cmd
 }
 
 func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
@@ -859,9 +863,7 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 		// A printable key that is no command: the start of a question.
 		m.typing = true
 		focus := m.input.Focus()
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		return m, tea.Batch(focus, cmd), nil
+		return m, tea.Batch(focus, m.typeIn(msg)), nil
 	}
 	return m, nil, nil
 }

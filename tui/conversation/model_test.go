@@ -441,3 +441,37 @@ func TestInProgressStatement(t *testing.T) {
 		t.Errorf("the statement in progress:\n%s", v)
 	}
 }
+
+// TestInputGrows: the question input grows a row at a time with a long
+// question, up to four, the answers giving up the rows; alt+enter starts
+// a new line, which the question keeps.
+func TestInputGrows(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetSize(30, 14)
+	m.Focus(true)
+	if m.input.Rows() != 1 || m.answerHeight() != 12 {
+		t.Fatalf("empty: %d rows, answers %d", m.input.Rows(), m.answerHeight())
+	}
+	m, _ = press(m, strings.Split("which grievances concern trade", "")...)
+	rows := m.input.Rows()
+	if rows != 2 || m.answerHeight() != 11 {
+		t.Errorf("a question of two rows: %d rows, answers %d", rows, m.answerHeight())
+	}
+	v := checkView(t, m, 30, 14)
+	if !strings.Contains(v, "› which grievances concern") || !strings.Contains(v, "  trade") {
+		t.Errorf("the question is not wrapped in the input:\n%s", v)
+	}
+	m, _ = press(m, strings.Split(strings.Repeat(" and taxes", 20), "")...)
+	if m.input.Rows() != maxInputRows {
+		t.Errorf("a long question takes %d rows, want at most %d", m.input.Rows(), maxInputRows)
+	}
+	m.input.Reset()
+	m, _ = press(m, "a", "alt+enter", "b")
+	if m.input.Value() != "a\nb" {
+		t.Errorf("alt+enter: %q", m.input.Value())
+	}
+	_, act := press(m, "enter")
+	if a, ok := act.(AskMsg); !ok || a.Question != "a\nb" {
+		t.Errorf("enter = %#v", act)
+	}
+}

@@ -86,7 +86,16 @@ func (c *lineCache) put(e, p int, lines []string) {
 // answerWidth is the width the answers are drawn in; answerHeight the rows
 // they get above the status line and the input.
 func (m Model) answerWidth() int  { return m.width }
-func (m Model) answerHeight() int { return max(m.height-2, 0) }
+func (m Model) answerHeight() int { return max(m.height-1-m.inputRows(), 0) }
+
+// inputRows is the rows under the status line: the input's, or while the
+// answers have the keyboard (or a question is asked) one.
+func (m Model) inputRows() int {
+	if !m.typing || m.asking != nil {
+		return 1
+	}
+	return min(m.input.Rows(), max(m.height-2, 1))
+}
 
 func (m Model) parts(e int) int { return len(m.entries[e].stmts) + 2 }
 
@@ -755,7 +764,8 @@ func (m Model) View(w, h int) []string {
 	for len(lines) < ah {
 		lines = append(lines, "")
 	}
-	lines = append(lines, m.statusLine(), m.inputLine())
+	lines = append(lines, m.statusLine())
+	lines = append(lines, strings.Split(m.inputLine(), "\n")...)
 	return draw.Block(lines, w, h)
 }
 

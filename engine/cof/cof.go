@@ -65,6 +65,7 @@ func init() {
 	engine.Register(engine.Info{
 		Strategy:    engine.Define(Name, options, answer),
 		Description: "LongCite CoF, post-hoc: the model answers from the documents, then adds chunk-level citations from retrieved chunks and narrows them to sentences",
+		Purpose:     "The model answers first, then finds the sentences that back each statement. For answers that need a wide reading.",
 		NeedsLLM:    true,
 	})
 }

@@ -50,6 +50,7 @@ func init() {
 	engine.Register(engine.Info{
 		Strategy:    engine.Define(Name, options, answer),
 		Description: "Dynamic in-context editing (multi-hop): the model plans sub-questions, answers each with a cited fact from retrieved chunks, then answers from the facts",
+		Purpose:     "For questions in several steps: the model splits the question, answers each part with a citation, then puts them together.",
 		NeedsLLM:    true,
 	})
 }

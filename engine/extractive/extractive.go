@@ -61,6 +61,7 @@ func init() {
 	engine.Register(engine.Info{
 		Strategy:    Strategy{},
 		Description: "offline: quotes the document sentences that best answer the question, no model needed",
+		Purpose:     "Quotes the sentences that best match the question. Offline and instant; it writes no answer of its own.",
 	})
 }
 

@@ -24,11 +24,13 @@ func init() {
 	engine.Register(engine.Info{
 		Strategy:    engine.Define(Name, options, answer(false)),
 		Description: "OkraLong: classify the question, then plan the retrieval (segments, granularity, BM25/dense weights) and workflow (query splitter, step-wise reasoner, context extension) before answering with citations",
+		Purpose:     "The model first works out what kind of question it is and how to search for it, then answers. Adapts; more model calls.",
 		NeedsLLM:    true,
 	})
 	engine.Register(engine.Info{
 		Strategy:    engine.Define(PreciseName, preciseOptions, answer(true)),
 		Description: "OkraLong with precise mode: as okra, and when the answer says the context is insufficient, reread the whole documents (LAC-S)",
+		Purpose:     "As okra, and when what it found is not enough, the model reads the whole documents. Slower, more thorough.",
 		NeedsLLM:    true,
 	})
 }

@@ -115,25 +115,31 @@ type Variant struct {
 	Name        string
 	Kinds       []docstore.DerivedKind
 	Description string
+	Purpose     string // engine.Info.Purpose
 }
 
 // Variants are the registered strategies.
 var Variants = []Variant{
 	{"raidd-s", []docstore.DerivedKind{docstore.DerivedSummary},
-		"RAIDD-S: match the question against model-written summaries of each chunk; answer from the original chunks"},
+		"RAIDD-S: match the question against model-written summaries of each chunk; answer from the original chunks",
+		"Searches summaries the model writes of every part of the documents beforehand (a one-off cost), then answers."},
 	{"raidd-q", []docstore.DerivedKind{docstore.DerivedQuestion},
-		"RAIDD-Q: match the question against model-written questions about each chunk; answer from the original chunks"},
+		"RAIDD-Q: match the question against model-written questions about each chunk; answer from the original chunks",
+		"Searches questions the model writes about every part of the documents beforehand (a one-off cost), then answers."},
 	{"raidd-s+", []docstore.DerivedKind{docstore.DerivedSummary, docstore.DerivedRaw},
-		"RAIDD-S+: like raidd-s, and a chunk's own text is taken when it ranks higher than the summaries' matches"},
+		"RAIDD-S+: like raidd-s, and a chunk's own text is taken when it ranks higher than the summaries' matches",
+		"As raidd-s, and the documents' own words are searched too."},
 	{"raidd-q+", []docstore.DerivedKind{docstore.DerivedQuestion, docstore.DerivedRaw},
-		"RAIDD-Q+: like raidd-q, and a chunk's own text is taken when it ranks higher than the questions' matches"},
+		"RAIDD-Q+: like raidd-q, and a chunk's own text is taken when it ranks higher than the questions' matches",
+		"As raidd-q, and the documents' own words are searched too."},
 	{"raidd-u", []docstore.DerivedKind{docstore.DerivedSummary, docstore.DerivedQuestion, docstore.DerivedRaw},
-		"RAIDD-U: match the question against summaries, questions and the chunks' own text, their rankings fused"},
+		"RAIDD-U: match the question against summaries, questions and the chunks' own text, their rankings fused",
+		"Searches the prepared summaries and questions and the documents' own words together (a one-off cost)."},
 }
 
 func init() {
 	for _, v := range Variants {
-		engine.Register(engine.Info{Strategy: engine.Define(v.Name, options, v.answer), Description: v.Description, NeedsLLM: true, Preparer: preparer{}})
+		engine.Register(engine.Info{Strategy: engine.Define(v.Name, options, v.answer), Description: v.Description, Purpose: v.Purpose, NeedsLLM: true, Preparer: preparer{}})
 	}
 }
 

@@ -102,15 +102,7 @@ func (m Model) typing() bool {
 	if m.add != nil {
 		return m.add.Typing()
 	}
-	switch m.focus {
-	case paneConversation:
-		return m.conv.Typing() || m.conv.Confirming()
-	case paneLibrary:
-		return m.lib.Filtering() || m.lib.Confirming()
-	case paneSource:
-		return m.src.Searching()
-	}
-	return false
+	return m.focus == paneConversation && m.conv.Typing() || m.promptOwnsKeys()
 }
 
 // confirming reports whether the focused pane asks a yes-or-no
@@ -126,13 +118,8 @@ func (m Model) confirming() bool {
 }
 
 // promptOwnsKeys reports whether the focused pane has a prompt open that
-// takes every key, tab included.
+// takes every key, tab included: the source's search, the library's
+// filter, a yes-or-no question.
 func (m Model) promptOwnsKeys() bool {
-	switch m.focus {
-	case paneSource:
-		return m.src.Searching()
-	case paneLibrary:
-		return m.lib.Filtering() || m.lib.Confirming()
-	}
-	return m.conv.Confirming()
+	return m.focus == paneSource && m.src.Searching() || m.focus == paneLibrary && m.lib.Filtering() || m.confirming()
 }

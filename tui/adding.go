@@ -1,9 +1,7 @@
 package tui
 
 import (
-	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,41 +63,6 @@ type addExpandedMsg struct {
 	files []string
 }
 
-// maxFolderFiles bounds the files one folder adds.
-const maxFolderFiles = 1000
-
-// folderFiles lists the files of the types citelens reads under dir
-// (hidden files and folders aside), in name order, at most
-// maxFolderFiles, and whether there were more.
-func folderFiles(ctx context.Context, dir string) (files []string, more bool, err error) {
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == dir {
-				return err
-			}
-			return nil // an unreadable subfolder: skipped
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if strings.HasPrefix(d.Name(), ".") && p != dir {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if _, ok := docstore.FormatOf(p); ok && d.Type().IsRegular() {
-			if len(files) == maxFolderFiles {
-				more = true
-				return filepath.SkipAll
-			}
-			files = append(files, p)
-		}
-		return nil
-	})
-	return files, more, err
-}
-
 // progressEvery is the most often a file's progress is reported.
 const progressEvery = 50 * time.Millisecond
 
@@ -124,12 +87,14 @@ func startAdd(bg *background, lib *docstore.Library, paths []string) *addRun {
 				files = append(files, path) // Add says what is wrong with it
 				continue
 			}
-			found, more, err := folderFiles(bg.ctx, path)
+			// What a folder holds, as 'citelens add DIR' reads it.
+			c, err := docstore.Folder(bg.ctx, path)
+			found := c.Files
 			if err == nil && len(found) == 0 {
 				err = fmt.Errorf("it holds no files of the types citelens reads (%s)", docstore.SupportedExtensions())
 			}
-			if err == nil && more {
-				err = fmt.Errorf("only its first %d files are added", maxFolderFiles)
+			if err == nil && c.More {
+				err = fmt.Errorf("only its first %d files are added", docstore.MaxFolderFiles)
 			}
 			if !send(addExpandedMsg{dir: path, files: found}) {
 				return

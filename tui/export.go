@@ -1,9 +1,7 @@
 package tui
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -27,54 +25,22 @@ type exportedMsg struct {
 	err  error
 }
 
-// exportFileName is where an answer is exported in dir: the answer's ID
-// names it, so exporting again rewrites the same file.
-func exportFileName(dir string, f citations.Format, ans *engine.Answer) string {
-	ext := f.Ext
-	if f.Name != f.Ext {
-		ext = f.Name + "." + f.Ext // citelens-answer-ID.longbench.json
-	}
-	return filepath.Join(dir, "citelens-answer-"+ans.ID+"."+ext)
-}
-
+// exportAnswer writes ans in format into dir under a readable name
+// (citations.FileName: the day and the question's first words) that never
+// replaces a file already there: a second export of the same answer, or
+// one edited since, is kept, and the new one is numbered.
 func exportAnswer(lib *docstore.Library, dir, format string, ans *engine.Answer) tea.Cmd {
 	return func() tea.Msg {
 		f, err := citations.LookupFormat(format)
 		if err != nil {
 			return exportedMsg{err: err}
 		}
-		path := exportFileName(dir, f, ans)
-		if abs, err := filepath.Abs(path); err == nil {
-			path = abs
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
 		}
-		// Written beside and renamed, so a failed export leaves no
-		// half-written file where the last good one was.
-		tmp, err := os.CreateTemp(filepath.Dir(path), ".citelens-export-*")
-		if err != nil {
-			return exportedMsg{err: fmt.Errorf("cannot write the export in %s: %w", filepath.Dir(path), unwrapPath(err))}
-		}
-		err = citations.Export(tmp, f.Name, ans, lib.Document)
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			_ = os.Chmod(tmp.Name(), 0o644)
-			err = os.Rename(tmp.Name(), path)
-		}
-		if err != nil {
-			os.Remove(tmp.Name())
-			return exportedMsg{err: err}
-		}
-		return exportedMsg{path: path}
+		path, err := citations.WriteFile(dir, ans, f, lib.Document)
+		return exportedMsg{path: path, err: err}
 	}
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 func (msg exportedMsg) update(m *Model) tea.Cmd {

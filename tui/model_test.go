@@ -135,6 +135,28 @@ func TestExport(t *testing.T) {
 	if !strings.HasPrefix(string(b), "# What did the colonists object to?") || !strings.Contains(string(b), "> For imposing Taxes on us without our Consent:") {
 		t.Errorf("the Markdown export lacks the question or the quote:\n%s", b)
 	}
+	// The file is named by the question, and exporting again keeps it.
+	if !strings.HasSuffix(md, "-what-did-the-colonists-object-to.md") {
+		t.Errorf("exported to %s, want a name from the question", md)
+	}
+	s.probe.mu.Lock()
+	s.probe.notice = ""
+	s.probe.mu.Unlock()
+	s.press("e")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		s.probe.mu.Lock()
+		n := s.probe.notice
+		s.probe.mu.Unlock()
+		if n != "" || time.Now().After(deadline) {
+			break
+		}
+	}
+	if again := exportedPath(t, s); again != strings.TrimSuffix(md, ".md")+"-2.md" {
+		t.Errorf("exported again to %s, want %s beside %s", again, strings.TrimSuffix(md, ".md")+"-2.md", md)
+	}
+	if b2, _ := os.ReadFile(md); string(b2) != string(b) {
+		t.Error("exporting again changed the first export")
+	}
 
 	s.press("E")
 	s.waitText("Export as")

@@ -35,7 +35,6 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/cof"
-	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/retrieve"
@@ -83,7 +82,6 @@ type run struct {
 	format                  generate.Format
 	keep                    int // citations kept per final statement
 	seg                     retrieve.Segmenting
-	fusion                  retrieve.Fusion // dense similarity, when an embedding model is configured
 	// shown holds the chunks already shown for each sub-question (by its
 	// normalised text), so a repeated sub-question gets the next-best.
 	shown map[string]map[Chunk]bool
@@ -102,24 +100,23 @@ func newRun(rt *engine.Runtime) *run {
 	return r
 }
 
-// dense sets up dense retrieval when an embedding model is configured:
-// the seed ranks chunks with a bi-encoder (bge), which engine/dense fuses
-// with BM25. The scope's sentences are embedded once and kept; a chunk
-// scores the mean of its sentences' vectors. When embedding fails the
-// answer goes on with BM25 alone and says so; only cancellation stops it.
+// dense makes the answer's retrieval ready: the seed ranks chunks with a
+// bi-encoder (bge) and reorders them with a cross-encoder, which the
+// runtime's retrieval does with the configured embedding model (the
+// scope's sentences embedded once and kept; a chunk scores the mean of
+// its sentences' vectors) and rerank model. The plan says which ranked.
+// When embedding fails the answer goes on with BM25 and a warning says
+// so; only cancellation stops it.
 func (r *run) dense(ctx context.Context) error {
-	if !dense.Enabled(r.rt.Env()) {
-		return nil
-	}
-	f, err := dense.ForEnv(ctx, r.rt.Env(), r.rt.IDs(), r.rt, docstore.SentenceLevel)
-	switch {
-	case err != nil && (ctx.Err() != nil || engine.Canceled(err)):
+	model, _, err := r.rt.Retrieval().Dense(ctx, docstore.SentenceLevel)
+	if err != nil {
 		return err
-	case err != nil:
-		r.rt.Warn("dense retrieval is unavailable, so chunks are ranked by BM25 alone: " + textproc.OneLine(err.Error()))
-	case f.Dense != nil:
-		r.fusion = f
-		r.plan.Retrieval = RetrievalDense + " (" + r.rt.Config().EmbedModel + ")"
+	}
+	if model != "" {
+		r.plan.Retrieval = RetrievalDense + " (" + model + ")"
+	}
+	if _, rerank := r.rt.Retrieval().Models(); rerank != "" {
+		r.plan.Retrieval += ", reranked by " + rerank
 	}
 	return nil
 }
@@ -217,7 +214,7 @@ func (r *run) retrieve(ctx context.Context, sub string) (ps []retrieve.Passage, 
 		r.shown[key] = seen
 	}
 	repeated = len(seen) > 0
-	ps, err = retrieve.New(r.rt.Library()).Segments(ctx, sub, r.seg, retrieve.Options{Docs: r.rt.IDs(), K: r.chunks + len(seen), Fusion: r.fusion})
+	ps, err = r.rt.Retrieval().Segments(ctx, sub, r.seg, retrieve.Options{K: r.chunks + len(seen)})
 	if err != nil {
 		return nil, repeated, err
 	}

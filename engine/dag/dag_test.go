@@ -606,7 +606,7 @@ func TestDense(t *testing.T) {
 		t.Errorf("plan %+v", plan)
 	}
 	stage := slices.IndexFunc(ans.Stages, func(s string) bool {
-		return strings.HasPrefix(s, "dense retrieval is unavailable, so chunks are ranked by BM25 alone: ")
+		return strings.HasPrefix(s, "dense retrieval is off for this answer (") && strings.HasSuffix(s, "; ranking by words only")
 	})
 	if len(ans.Warnings) != 1 || !strings.Contains(ans.Warnings[0], "HTTP 400") || stage < 0 {
 		t.Errorf("warnings %q, stages %q", ans.Warnings, ans.Stages)

@@ -91,11 +91,14 @@ type Plan struct {
 	Workflow string   `json:"workflow"`
 	// Granularity is the segments' size in tokens; Segments how many are
 	// retrieved per query.
-	Granularity int      `json:"granularity"`
-	Segments    int      `json:"segments"`
-	Weights     Weights  `json:"weights"`
-	Cutoff      float64  `json:"cutoff"`
-	Operators   []string `json:"operators"`
+	Granularity int     `json:"granularity"`
+	Segments    int     `json:"segments"`
+	Weights     Weights `json:"weights"`
+	Cutoff      float64 `json:"cutoff"`
+	// Reranker is the rerank model that reorders the retrieved segments,
+	// when one is configured.
+	Reranker  string   `json:"reranker,omitempty"`
+	Operators []string `json:"operators"`
 	// Reasons say why each choice was made.
 	Reasons []string `json:"reasons"`
 

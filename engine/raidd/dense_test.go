@@ -111,12 +111,27 @@ func TestDenseRanksByMeaning(t *testing.T) {
 		t.Fatalf("the closest question %q is BM25's best already", closest)
 	}
 
+	// By default with an embedding model: the paper's one index, every
+	// unit ranked by its cosine to the question.
 	env := f.withEmbed(t, nil, 64)
 	_, ev = f.askIn(t, env, "raidd-q", question, opts)
 	plan := ev.Plan().(Retrieval)
 	top := plan.Chunks[0]
+	if top.Key != closest || !top.ByMeaning || top.Ranks != nil || plan.Fusion != "one-index" || top.Score < best-0.01 || top.Score > best+0.01 {
+		t.Errorf("with embeddings: %s (%+v); want first the chunk of %q by meaning, scoring its cosine %.3f", plan, top, closest, best)
+	}
+	if !slices.ContainsFunc(ev.Stages, func(s string) bool {
+		return strings.HasPrefix(s, "matching the question against ") && strings.HasSuffix(s, "by their meaning, in one index (embeddings by test-embed)")
+	}) {
+		t.Errorf("stages do not say the question is matched by meaning in one index: %q", ev.Stages)
+	}
+
+	// Rank fusion of the rankings by words and by meaning.
+	_, ev = f.askIn(t, env, "raidd-q", question, engine.Settings("k", "3", "fuse", "rank"))
+	plan = ev.Plan().(Retrieval)
+	top = plan.Chunks[0]
 	if top.Key != closest || top.DenseRanks["question"] != 1 {
-		t.Errorf("with embeddings: %s; want first the chunk of %q, ranked 1 by meaning", plan, closest)
+		t.Errorf("fuse=rank with embeddings: %s; want first the chunk of %q, ranked 1 by meaning", plan, closest)
 	}
 	for i, c := range plan.Chunks {
 		want := 0.0
@@ -136,17 +151,18 @@ func TestDenseRanksByMeaning(t *testing.T) {
 	if !slices.ContainsFunc(ev.Stages, func(s string) bool {
 		return strings.HasPrefix(s, "matching the question against ") && strings.HasSuffix(s, "by their words and by their meaning (embeddings by test-embed)")
 	}) {
-		t.Errorf("stages do not say the question is matched by meaning: %q", ev.Stages)
+		t.Errorf("stages do not say the question is matched by words and meaning: %q", ev.Stages)
 	}
 	if s := plan.String(); !strings.Contains(s, "questions by meaning #1") {
 		t.Errorf("plan summary %q", s)
 	}
 
 	// One collection (fuse=score): BM25 and cosine min-max normalised and
-	// added; the closest question wins there too.
+	// added 1:1 (each half of the score); the closest question wins there
+	// too, found by both.
 	_, ev = f.askIn(t, env, "raidd-q", question, engine.Settings("k", "3", "fuse", "score"))
 	plan = ev.Plan().(Retrieval)
-	if plan.Chunks[0].Key != closest || plan.Chunks[0].Ranks != nil || plan.Chunks[0].Score <= 1 {
+	if plan.Chunks[0].Key != closest || plan.Chunks[0].Ranks != nil || plan.Chunks[0].Score <= 0.5 {
 		t.Errorf("fuse=score with embeddings: %s (%+v)", plan, plan.Chunks[0])
 	}
 }
@@ -180,7 +196,7 @@ func TestDenseEmbedsOnce(t *testing.T) {
 			t.Errorf("no stage says %q: %q", want, ev.Stages)
 		}
 	}
-	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return len(c.DenseRanks) > 0 }) {
+	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, byMeaning) {
 		t.Errorf("no chunk was ranked by meaning: %s", plan)
 	}
 
@@ -205,10 +221,10 @@ func TestDenseResumes(t *testing.T) {
 	f.srv.EnqueueEmbeddings(llmtest.Reply{}, llmtest.Reply{}, llmtest.Status(http.StatusServiceUnavailable))
 	const question = "Which station on the eastern ridge had the old mill?"
 	_, ev := f.askIn(t, env, "raidd-s", question, nil)
-	if !slices.ContainsFunc(ev.Stages, func(s string) bool { return strings.HasPrefix(s, "ranking by meaning is unavailable (") }) {
-		t.Errorf("stages do not say ranking by meaning failed: %q", ev.Stages)
+	if !slices.ContainsFunc(ev.Warnings, func(s string) bool { return strings.HasPrefix(s, "dense retrieval is off for this answer (") }) {
+		t.Errorf("warnings do not say ranking by meaning failed: %q", ev.Warnings)
 	}
-	if plan := ev.Plan().(Retrieval); slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return c.DenseRanks != nil }) {
+	if plan := ev.Plan().(Retrieval); slices.ContainsFunc(plan.Chunks, byMeaning) {
 		t.Errorf("ranked by meaning though embedding failed: %s", plan)
 	}
 	// What is stored, and what is left.
@@ -237,7 +253,7 @@ func TestDenseResumes(t *testing.T) {
 	if got := embedded(f.srv)[before:]; !sameTexts(got, append(missing, question)) {
 		t.Errorf("the resumed ask embedded %d texts; want the %d summaries left and the question", len(got), len(missing))
 	}
-	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return c.DenseRanks != nil }) {
+	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, byMeaning) {
 		t.Errorf("not ranked by meaning once embedded: %s %q", plan, ev.Stages)
 	}
 }
@@ -293,33 +309,14 @@ func TestDenseModelChanged(t *testing.T) {
 	if n := len(embedded(other)); n != len(summaries)+1 {
 		t.Errorf("embedded %d texts with the changed model; want the %d summaries and the question", n, len(summaries))
 	}
-	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return c.DenseRanks != nil }) {
+	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, byMeaning) {
 		t.Errorf("not ranked by meaning after embedding again: %s", plan)
 	}
 }
 
-// TestFuseScores: min-max normalised BM25 and cosine, added 1:1; a unit
-// in one list only gets nothing from the other.
-func TestFuseScores(t *testing.T) {
-	hit := func(unit int, score float64) docstore.DerivedHit {
-		return docstore.DerivedHit{Doc: "d", Kind: docstore.DerivedQuestion, Unit: unit, Score: score}
-	}
-	lex := []docstore.DerivedHit{hit(1, 9), hit(2, 5), hit(3, 1)}
-	near := []docstore.DerivedHit{hit(3, 0.9), hit(4, 0.8), hit(1, 0.5)}
-	got := fuseScores(lex, near)
-	want := map[int]float64{1: 1 + 0, 2: 0.5, 3: 0 + 1, 4: 0.75}
-	if len(got) != 4 {
-		t.Fatalf("%+v", got)
-	}
-	for i, h := range got {
-		if d := h.Score - want[h.Unit]; d > 1e-9 || d < -1e-9 {
-			t.Errorf("unit %d scores %v, want %v", h.Unit, h.Score, want[h.Unit])
-		}
-		if i > 0 && h.Score > got[i-1].Score {
-			t.Errorf("out of order: %+v", got)
-		}
-	}
-	if got[0].Unit != 1 || got[1].Unit != 3 {
-		t.Errorf("ties keep the lexical order: %+v", got)
-	}
-}
+// byMeaning reports whether a chunk was found by meaning: in one index,
+// or among the rankings fused.
+func byMeaning(c RetrievedChunk) bool { return c.ByMeaning || len(c.DenseRanks) > 0 }
+
+// rrfK is reciprocal-rank fusion's constant, retrieve's.
+const rrfK = 60

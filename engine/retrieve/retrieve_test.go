@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/engine/enginetest/librarytest"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -50,7 +50,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	lib, docs := enginetest.TextLibrary(t, "films.txt", films, "manual.txt", manual)
+	lib, docs := librarytest.TextLibrary(t, "films.txt", films, "manual.txt", manual)
 	return &fixture{lib: lib, r: New(lib),
 		films: docs[0].ID, filmDoc: docs[0],
 		manual: docs[1].ID, manDoc: docs[1]}

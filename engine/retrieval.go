@@ -37,10 +37,15 @@ import (
 // of fusion (and retrieve.Words for ranking by words alone); the runtime
 // supplies the models. Options.Docs defaults to the answer's scope.
 //
+// A front end that ranks outside an answer (a search tool) makes its own
+// with NewRetrieval and gets the same models and policy.
+//
 // A Retrieval is safe for concurrent use.
 type Retrieval struct {
-	rt *Runtime
-	r  *retrieve.Retriever
+	lib   *docstore.Library
+	scope []docstore.DocID
+	rep   Reporter
+	r     *retrieve.Retriever
 
 	// setup serialises embedding what the scope lacks.
 	setup sync.Mutex
@@ -54,7 +59,9 @@ type Retrieval struct {
 	ensured  map[docstore.Level]bool
 	derived  map[derivedKey]bool
 	healed   bool
-	reranker *rerank.Reranker
+	// announced is set once a ranking with a model was announced.
+	announced bool
+	reranker  *rerank.Reranker
 	// rerankOff is set once the reranker failed.
 	rerankOff bool
 }
@@ -65,22 +72,46 @@ type derivedKey struct {
 	kind docstore.DerivedKind
 }
 
-// Retrieval is the answer's retrieval (see Retrieval).
+// Retrieval is the answer's retrieval (see Retrieval), over its scope,
+// reporting to the answer.
 func (rt *Runtime) Retrieval() *Retrieval {
-	rt.retrievalOnce.Do(func() {
-		r := &Retrieval{rt: rt, r: retrieve.New(rt.env.Library), ensured: map[docstore.Level]bool{}, derived: map[derivedKey]bool{}}
-		if c := rt.env.LLM; c != nil {
-			if rr := rerank.New(c, c.Config()); rr.Enabled() {
-				r.reranker = rr
-			}
-			if s, err := dense.New(rt.env.Library, c); err == nil {
-				s.OnUsage = rt.Usage
-				r.scorer = s
-			}
-		}
-		rt.retrieval = r
-	})
+	rt.retrievalOnce.Do(func() { rt.retrieval = NewRetrieval(rt.env, rt.ids, rt) })
 	return rt.retrieval
+}
+
+// NewRetrieval is a retrieval over env's library with env's models, for
+// scope (every document when empty), telling rep what it does (embedding
+// progress as stages, its cost as usage, a model's failure as a warning).
+// Strategies use their answer's (Runtime.Retrieval).
+func NewRetrieval(env *Env, scope []docstore.DocID, rep Reporter) *Retrieval {
+	r := &Retrieval{lib: env.Library, scope: scope, rep: rep, r: retrieve.New(env.Library),
+		ensured: map[docstore.Level]bool{}, derived: map[derivedKey]bool{}}
+	if c := env.LLM; c != nil {
+		if rr := rerank.New(c, c.Config()); rr.Enabled() {
+			r.reranker = rr
+		}
+		if s, err := dense.New(env.Library, c); err == nil {
+			s.OnUsage = rep.Usage
+			r.scorer = s
+		}
+	}
+	return r
+}
+
+// ids is the scope: every document of the library when it is empty.
+func (r *Retrieval) ids() ([]docstore.DocID, error) {
+	if len(r.scope) > 0 {
+		return r.scope, nil
+	}
+	infos, err := r.lib.List()
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]docstore.DocID, len(infos))
+	for i, in := range infos {
+		ids[i] = in.ID
+	}
+	return ids, nil
 }
 
 // EmbedModel is the embedding model the environment's retrieval uses, ""
@@ -121,7 +152,7 @@ func (r *Retrieval) Segments(ctx context.Context, question string, seg retrieve.
 // opt's fusion, and the ranking again by words if dense scoring fails.
 func (r *Retrieval) passages(ctx context.Context, level docstore.Level, opt *retrieve.Options, rank func() ([]retrieve.Passage, error)) ([]retrieve.Passage, error) {
 	if len(opt.Docs) == 0 {
-		opt.Docs = r.rt.IDs()
+		opt.Docs = r.scope
 	}
 	if err := r.equip(ctx, &opt.Fusion, opt.K, func(ctx context.Context) error { return r.ensure(ctx, level) }); err != nil {
 		return nil, err
@@ -141,7 +172,10 @@ func (r *Retrieval) passages(ctx context.Context, level docstore.Level, opt *ret
 // once.
 func (r *Retrieval) Derived(ctx context.Context, question string, opt retrieve.DerivedOptions) ([]retrieve.DerivedChunk, error) {
 	if len(opt.Docs) == 0 {
-		opt.Docs = r.rt.IDs()
+		var err error
+		if opt.Docs, err = r.ids(); err != nil {
+			return nil, err
+		}
 	}
 	ensure := func(ctx context.Context) error { return r.ensureDerived(ctx, opt.Docs, opt.Set, opt.Kinds) }
 	if err := r.equip(ctx, &opt.Fusion, opt.K, ensure); err != nil {
@@ -170,7 +204,13 @@ func (r *Retrieval) Dense(ctx context.Context, level docstore.Level) (model, why
 // DenseDerived is Dense for the units of kinds of set's derivation of the
 // scope.
 func (r *Retrieval) DenseDerived(ctx context.Context, set docstore.DerivedSet, kinds []docstore.DerivedKind) (model, why string, err error) {
-	return r.ready(ctx, func(ctx context.Context) error { return r.ensureDerived(ctx, r.rt.IDs(), set, kinds) })
+	return r.ready(ctx, func(ctx context.Context) error {
+		ids, err := r.ids()
+		if err != nil {
+			return err
+		}
+		return r.ensureDerived(ctx, ids, set, kinds)
+	})
 }
 
 func (r *Retrieval) ready(ctx context.Context, ensure func(context.Context) error) (model, why string, err error) {
@@ -234,6 +274,7 @@ func (r *Retrieval) equip(ctx context.Context, f *retrieve.Fusion, k int, ensure
 	if f.Rule == retrieve.Words {
 		return nil
 	}
+	defer r.announce(f)
 	r.mu.Lock()
 	if r.reranker != nil && !r.rerankOff {
 		f.Rerank, f.Warn = r.reranker, r.rerankFailed
@@ -264,6 +305,30 @@ func (r *Retrieval) equip(ctx context.Context, f *retrieve.Fusion, k int, ensure
 		f.LexicalWeight, f.DenseWeight = dense.DefaultLexicalWeight, dense.DefaultDenseWeight
 	}
 	return nil
+}
+
+// announce says once, as a stage, which models the first ranking that
+// uses any was given: "ranking by words and by meaning (test-embed),
+// reordered by test-rerank".
+func (r *Retrieval) announce(f *retrieve.Fusion) {
+	if f.Dense == nil && f.Rerank == nil {
+		return
+	}
+	r.mu.Lock()
+	first := !r.announced
+	r.announced = true
+	r.mu.Unlock()
+	if !first {
+		return
+	}
+	s := "ranking by words"
+	if f.Dense != nil {
+		s += " and by meaning (" + r.scorer.Model() + ")"
+	}
+	if f.Rerank != nil {
+		s += ", reordered by " + r.reranker.Model()
+	}
+	r.rep.Stage(s)
 }
 
 // fallBack reports whether a ranking that failed with err should run
@@ -299,7 +364,7 @@ func (r *Retrieval) off(err error) {
 	}
 	r.mu.Unlock()
 	if first {
-		r.rt.Warn(fmt.Sprintf("dense retrieval is off for this answer (%s); ranking by words only", why))
+		r.rep.Warn(fmt.Sprintf("dense retrieval is off for this answer (%s); ranking by words only", why))
 	}
 }
 
@@ -311,7 +376,7 @@ func (r *Retrieval) rerankFailed(msg string) {
 	r.rerankOff = true
 	r.mu.Unlock()
 	if first {
-		r.rt.Warn(msg)
+		r.rep.Warn(msg)
 	}
 }
 
@@ -335,8 +400,12 @@ func (r *Retrieval) ensure(ctx context.Context, level docstore.Level) error {
 	if done {
 		return nil
 	}
-	u, err := r.scorer.Ensure(ctx, r.rt.IDs(), []docstore.Level{level}, r.stages())
-	r.rt.Usage(u)
+	ids, err := r.ids()
+	if err != nil {
+		return err
+	}
+	u, err := r.scorer.Ensure(ctx, ids, []docstore.Level{level}, r.stages())
+	r.rep.Usage(u)
 	if err != nil {
 		return err
 	}
@@ -363,7 +432,7 @@ func (r *Retrieval) ensureDerived(ctx context.Context, docs []docstore.DocID, se
 		return nil
 	}
 	rep, err := r.scorer.EnsureDerived(ctx, docs, set, todo, r.stages())
-	r.rt.Usage(rep.Usage)
+	r.rep.Usage(rep.Usage)
 	if err != nil {
 		return err
 	}
@@ -382,9 +451,9 @@ func (r *Retrieval) reembedDerived(ctx context.Context, opt retrieve.DerivedOpti
 	if s == nil {
 		return nil
 	}
-	r.rt.Stagef("the stored embeddings of the derived documents do not fit %s's question embedding (the model changed): embedding them again", s.Model())
+	r.rep.Stage(fmt.Sprintf("the stored embeddings of the derived documents do not fit %s's question embedding (the model changed): embedding them again", s.Model()))
 	for _, id := range opt.Docs {
-		if err := r.rt.Library().RemoveDerivedVectors(id, opt.Set, s.Model()); err != nil {
+		if err := r.lib.RemoveDerivedVectors(id, opt.Set, s.Model()); err != nil {
 			return err
 		}
 	}
@@ -399,7 +468,7 @@ func (r *Retrieval) reembedDerived(ctx context.Context, opt retrieve.DerivedOpti
 // stages turns embedding progress into the answer's stages (see
 // EmbeddingStages).
 func (r *Retrieval) stages() func(dense.Progress) {
-	return EmbeddingStages(r.rt.Stage, r.scorer.Model())
+	return EmbeddingStages(r.rep.Stage, r.scorer.Model())
 }
 
 // EmbeddingStages turns embedding progress into stages ("embedding

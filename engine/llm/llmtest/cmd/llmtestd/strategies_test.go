@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -177,9 +177,9 @@ func TestStandalone(t *testing.T) {
 // does not use: BM25 cannot find it, an embedding model that knows the
 // paraphrase (WithConcepts) can.
 const (
-	paraphrase         = "\nAnnual report\n\nPurchases of property, plant and equipment totalled 4.2 million dollars, mostly new presses.\n"
+	paraphrase = "\nAnnual report\n\nPurchases of property, plant and equipment totalled 4.2 million dollars, mostly new presses.\n"
 	// filler keeps the paraphrase out of the films' chunks and segments.
-	filler = "The river rose after the long rains of spring, and the farmers waited on the hills for the water to fall. "
+	filler             = "The river rose after the long rains of spring, and the farmers waited on the hills for the water to fall. "
 	paraphraseAnswer   = "Purchases of property, plant and equipment"
 	paraphraseQuestion = "What capital expenditure did the film studio make?"
 )

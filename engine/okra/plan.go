@@ -22,9 +22,9 @@ const (
 	// contextual ones; with evidence it stays at PrimaryTokens.
 	FactoidRescaleTokens    = 256
 	ContextualRescaleTokens = 400
-	// FusionTop is how many segments get both scores, min-max normalised,
-	// before fusion; Cutoff drops segments scoring under this share of the
-	// best.
+	// FusionTop is how many segments each retriever's list holds, its
+	// scores min-max normalised over the list before they are added;
+	// Cutoff drops segments scoring under this share of the best.
 	FusionTop = 20
 	Cutoff    = 0.1
 	// DefaultSteps bounds the step-wise reasoner's rounds.

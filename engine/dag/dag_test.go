@@ -512,7 +512,8 @@ func TestOptions(t *testing.T) {
 		{"chunk_words", "5", "10 to 1000"},
 		{"format", "xml", "one-shot"},
 		{"max_citations", "-1", "0 for no limit"},
-		{"level", "chunk", "takes max_steps, chunks"},
+		{"level", "chunk", "takes algorithm, max_steps, chunks"},
+		{"algorithm", "3", "give 1 (iterative QA"},
 	} {
 		_, err := options.Parse(Name, engine.Settings(tc.key, tc.val))
 		if !errors.Is(err, engine.ErrOption) || !strings.Contains(err.Error(), tc.want) {

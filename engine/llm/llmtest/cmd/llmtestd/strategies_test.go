@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -68,17 +69,27 @@ func TestEveryStrategyRuns(t *testing.T) {
 		"Were Scott Derrickson and Ed Wood of the same nationality?",
 		"What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?",
 	}
+	type run struct {
+		name string
+		opts []engine.Setting
+	}
+	var runs []run
 	for _, info := range engine.Strategies() {
+		var opts []engine.Setting
+		if strings.HasPrefix(info.Name(), "raidd") {
+			opts = engine.Settings("derive", "yes")
+		}
+		runs = append(runs, run{info.Name(), opts})
+	}
+	runs = append(runs, run{"dag", engine.Settings("algorithm", "1")}) // dag's default is Algorithm 2
+	for _, r := range runs {
 		for _, q := range questions {
-			t.Run(info.Name()+"/"+q[:12], func(t *testing.T) {
-				s, err := engine.New(info.Name(), env)
+			t.Run(r.name+fmt.Sprint(r.opts)+"/"+q[:12], func(t *testing.T) {
+				s, err := engine.New(r.name, env)
 				if err != nil {
 					t.Fatal(err)
 				}
-				var opts []engine.Setting
-				if strings.HasPrefix(info.Name(), "raidd") {
-					opts = engine.Settings("derive", "yes")
-				}
+				opts := r.opts
 				ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 				defer cancel()
 				ans, err := engine.Run(ctx, env, s, engine.Request{Question: q, Options: opts}, nil)

@@ -18,7 +18,7 @@ import (
 func init() {
 	register(&command{
 		name:    "eval",
-		args:    "--data DIR [--strategy NAME] [--k N] [--judge [citations|correctness|all]] [--judge-model NAME] [--out FILE] [--per-question]",
+		args:    "--data DIR [--strategy NAME] [--k N] [--judge [citations|correctness|all]] [--judge-model NAME] [--lqa FILE|run] [--out FILE] [--per-question]",
 		summary: "answer a data set's questions and score the answers and citations against its gold answers and evidence",
 		run:     runEval,
 	})
@@ -39,6 +39,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	var judgeOn judgeFlag
 	fs.Var(&judgeOn, "judge", "also judge with a model, as LongBench-Cite does: `citations` (recall, precision, F1; what --judge alone judges),\ncorrectness (LongCite Figures 4-6) or all")
 	judgeModel := fs.String("judge-model", "", "the judging `model` (default: judge_model in the config file, else the answering model),\non judge_base_url when that is set")
+	lqa := fs.String("lqa", "", "report the correctness ratio CR = C / C_LQA (LongCite) against the plain strategy: the --out `FILE`\nof 'eval --strategy plain --judge correctness' over the same data, or run to answer with plain alongside;\njudges correctness")
 	if _, err := parseFlags(a, fs, joinJudgeArg(args)); err != nil {
 		return err
 	}
@@ -77,6 +78,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	cfg := eval.Config{
 		Strategy: strategy, Options: options,
 		Judging: eval.Judging{Citations: judgeOn.citations, Correctness: judgeOn.correctness, Model: *judgeModel},
+		LQA:     *lqa,
 		Resolve: resolveDocs,
 		Prepare: func(ctx context.Context, prep engine.Preparer, p engine.Preparation) (*engine.Prepared, error) {
 			// RAIDD's derive step, costed apart.

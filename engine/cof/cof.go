@@ -173,7 +173,16 @@ func (j *job) checkGrounding() {
 // --- Step 1: the draft.
 
 func (j *job) draft(ctx context.Context) (string, error) {
-	rt := j.rt
+	return LongContextAnswer(ctx, j.rt, "drafting an answer with", "the draft")
+}
+
+// LongContextAnswer is vanilla long-context QA, LongCite's C_LQA setting
+// ("simply feeding the concatenated context and query into the LLM") and
+// CoF's step 1: the model answers from the scope (its most relevant part
+// when the scope is longer than the model's context) in plain text,
+// streamed as the reply called name, and the text is returned. The stage
+// that says so begins with doing ("drafting an answer with").
+func LongContextAnswer(ctx context.Context, rt *engine.Runtime, doing, name string) (string, error) {
 	cfg := rt.Config()
 	fit, err := generate.FitScope(ctx, generate.OneShot, rt.Question(), rt.Docs(), cfg.PromptBudget(),
 		func(ctx context.Context) ([]generate.SentenceRef, error) { return generate.RankScope(ctx, rt) })
@@ -186,11 +195,14 @@ func (j *job) draft(ctx context.Context) (string, error) {
 			return "", generate.NoRoom(cfg, "the documents")
 		}
 	}
-	rt.Stagef("drafting an answer with %s (%s)", cfg.Model, engine.DescribeScope(rt.Docs(), fit.Shown))
+	rt.Stagef("%s %s (%s)", doing, cfg.Model, engine.DescribeScope(rt.Docs(), fit.Shown))
 	msgs := append(engine.HistoryMessages(rt.History()), draftMessages(rt.Question(), rt.Docs(), fit)...)
-	reply, err := rt.Model().Stream(ctx, "the draft", llm.ChatRequest{Messages: msgs}, nil)
+	reply, err := rt.Model().Stream(ctx, name, llm.ChatRequest{Messages: msgs}, nil)
 	return reply.Text, err
 }
+
+// Sentences splits an answer as citelens splits documents.
+func Sentences(text string) []string { return splitSentences(text) }
 
 // splitSentences splits the draft as citelens splits documents.
 func splitSentences(text string) []string {

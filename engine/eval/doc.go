@@ -19,6 +19,18 @@
 // derivation, engine.Preparer) is prepared first, and what that cost is
 // reported apart from the answers' own cost (Summary's derive).
 //
+// # Correctness ratio
+//
+// LongCite reports each model's correctness ratio CR = C / C_LQA: the
+// judged correctness of its cited answers against that of the same model
+// answering the same questions from the whole context without citations
+// (LQA; the plain strategy). Config.LQA gives eval the plain run: the
+// records (Config.Records, `eval --out`) of an earlier `eval --strategy
+// plain --judge correctness` over the same data set, or RunPlain, when
+// eval answers each question with the plain strategy too and judges both
+// (the plain answers' cost is reported apart). CR is taken over the
+// questions judged in both runs; it turns judging correctness on.
+//
 // # Caveats
 //
 // The judge is a model: its figures vary with it, and a judge that fails

@@ -21,6 +21,10 @@ type Config struct {
 	Options []engine.Setting
 	// Judging says what a model judges; the zero value judges nothing.
 	Judging Judging
+	// LQA, when set, is where the plain strategy's correctness is found
+	// for the correctness ratio CR = C / C_LQA: a plain run's records
+	// file, or RunPlain. It turns judging correctness on.
+	LQA string
 
 	// Records, if set, receives each question's scores and answer as a
 	// JSON line ({"scores": …, "answer": …}): `eval --out`.
@@ -84,6 +88,7 @@ type Summary struct {
 	JudgeModel string  `json:"judge_model,omitempty"`
 	*judgedReport
 	*correctnessReport
+	*CorrectnessRatio
 
 	failed int // questions the judge could not judge
 }
@@ -110,7 +115,14 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 	if err != nil {
 		return nil, err
 	}
+	if cfg.LQA != "" {
+		cfg.Judging.Correctness = true
+	}
 	judged, err := newJudged(env, cfg.Judging)
+	if err != nil {
+		return nil, err
+	}
+	base, err := newLQA(env, cfg.LQA)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +140,13 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 		if err != nil {
 			return nil, err
 		}
-		line := Scores{sc, jf, jc}
+		line := Scores{Scores: sc, Figures: jf, CorrectnessFigures: jc}
+		if jc != nil {
+			base.record(g, jc.Correctness)
+			if line.LQA, err = base.answer(ctx, env, &cfg, judged, g); err != nil {
+				return nil, err
+			}
+		}
 		if cfg.Records != nil {
 			if err := textproc.WriteJSON(cfg.Records, Record{Scores: line, Answer: AnswerRecord{ID: g.ID, Answer: ans}}, ""); err != nil {
 				return nil, err
@@ -141,7 +159,7 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 		}
 	}
 	sum := &Summary{Strategy: cfg.Strategy.Name(), Report: citations.Summarize(all), Derive: derive, JudgeModel: judged.model(),
-		judgedReport: judged.report(), correctnessReport: judged.correctnessReport()}
+		judgedReport: judged.report(), correctnessReport: judged.correctnessReport(), CorrectnessRatio: base.ratio()}
 	if judged != nil {
 		sum.failed = judged.failed
 	}
@@ -193,6 +211,22 @@ func (s *Summary) Print(w io.Writer) {
 			textproc.OneLine(s.JudgeModel), c.Judged, c.Correctness, c.JudgeCalls, c.JudgePromptTokens, c.JudgeCompletionTokens)
 		if c.Unrated > 0 {
 			fmt.Fprintf(w, " (%d ratings never given, scored 0.5 as the reference does)", c.Unrated)
+		}
+		fmt.Fprintln(w)
+	}
+	if r := s.CorrectnessRatio; r != nil {
+		from := textproc.OneLine(r.From)
+		if r.From == RunPlain {
+			from = "the plain strategy, answering alongside"
+		}
+		if r.Questions == 0 {
+			fmt.Fprintf(w, "correctness ratio: no question was judged both here and in %s\n", from)
+			return
+		}
+		fmt.Fprintf(w, "correctness ratio CR = C / C_LQA = %.3f over %d questions judged in both runs (C %.3f, C_LQA %.3f from %s; LongCite section 2.3.1)",
+			r.Ratio, r.Questions, r.C, r.LQA, from)
+		if u := r.Usage; u != nil {
+			fmt.Fprintf(w, "; the plain answers used %d calls, %d prompt and %d completion tokens, judging them %d calls", u.LLMCalls, u.PromptTokens, u.CompletionTokens, r.JudgeUsage.LLMCalls)
 		}
 		fmt.Fprintln(w)
 	}

@@ -378,3 +378,78 @@ func TestReadQuestions(t *testing.T) {
 		t.Errorf("empty: %v", err)
 	}
 }
+
+// scriptedLQA answers the plain strategy's prompt (CoF's draft) with the
+// gold answer's words and LAC-S prompts with an answer missing them, and
+// judges correctness by the share of the reference's words (llmtest's
+// judge): the plain answers score 1, the cited ones 0.5 — CR 0.5.
+func scriptedLQA(r llmtest.ChatRequest) llmtest.Reply {
+	if reply, ok := llmtest.Judge(r); ok {
+		return reply
+	}
+	p := r.Last()
+	if strings.HasPrefix(p, "Please answer the user's question based on the given document. Answer in plain text") {
+		return llmtest.Text("Governments derive their just powers from the consent of the governed.")
+	}
+	_, tc, _ := strings.Cut(p, "Now get ready to handle the following test case.")
+	n := "0"
+	if m := citeNumRE.FindStringSubmatch(tc); m != nil {
+		n = m[1]
+	}
+	return llmtest.Text("<statement>Their powers come from the consent of others.<cite>[" + n + "-" + n + "]</cite></statement>")
+}
+
+// TestCorrectnessRatio: CR = C / C_LQA against the plain strategy, run
+// alongside or read from a plain run's records, over the questions
+// judged in both; a baseline of another strategy is refused.
+func TestCorrectnessRatio(t *testing.T) {
+	srv := llmtest.New(t, llmtest.WithResponder(scriptedLQA))
+	dir := dataSet(t, "Where do governments derive their powers from? | consent of the governed",
+		"Where do governments derive their powers from? | consent of the governed")
+	cfg := enginetest.Config(srv)
+
+	// Alongside: one plain answer and its judgement per question.
+	var lines strings.Builder
+	sum, last, printed := run(t, dir, "longcite", cfg, eval.Config{LQA: eval.RunPlain, Scores: &lines})
+	r := sum.CorrectnessRatio
+	if r == nil || r.Questions != 2 || r.C != 0.5 || r.LQA != 1 || r.Ratio != 0.5 || r.From != "run" || r.Usage.LLMCalls != 2 || r.JudgeUsage.LLMCalls != 2 {
+		t.Fatalf("ratio %+v", r)
+	}
+	if !strings.Contains(last, `"correctness_ratio":0.5`) || !strings.Contains(last, `"correctness_lqa":1`) || strings.Count(lines.String(), `"correctness_lqa":1`) != 2 {
+		t.Errorf("JSON:\n%s%s", lines.String(), last)
+	}
+	if !strings.Contains(printed, "correctness judged by test-model over 2 questions: 0.500") ||
+		!strings.Contains(printed, "correctness ratio CR = C / C_LQA = 0.500 over 2 questions judged in both runs (C 0.500, C_LQA 1.000 from the plain strategy, answering alongside") {
+		t.Errorf("printed:\n%s", printed)
+	}
+	// The evaluation's own usage is the cited answers' alone.
+	if sum.LLMCalls != 2 {
+		t.Errorf("the evaluation counts %d calls; want its own 2", sum.LLMCalls)
+	}
+
+	// From a plain run's records: its first question only was judged.
+	var records strings.Builder
+	run(t, dir, "plain", cfg, eval.Config{Judging: eval.Judging{Correctness: true}, Records: &records})
+	first, _, _ := strings.Cut(records.String(), "\n")
+	path := enginetest.WriteFile(t, "plain.jsonl", first+"\n")
+	sum, _, printed = run(t, dir, "longcite", cfg, eval.Config{LQA: path})
+	if r := sum.CorrectnessRatio; r == nil || r.Questions != 1 || r.Ratio != 0.5 || r.From != path || r.Usage != nil {
+		t.Errorf("from records: %+v", r)
+	}
+	if !strings.Contains(printed, "over 1 questions judged in both runs") {
+		t.Errorf("printed:\n%s", printed)
+	}
+
+	// A baseline that is not the plain strategy's.
+	var cited strings.Builder
+	run(t, dir, "longcite", cfg, eval.Config{Judging: eval.Judging{Correctness: true}, Records: &cited})
+	files, _ := eval.DocFiles(dir)
+	lib, _ := enginetest.Library(t, files...)
+	env := enginetest.Env(t, lib, cfg)
+	s, _ := engine.New("longcite", env)
+	golds, _ := eval.ReadQuestions(filepath.Join(dir, "questions.jsonl"))
+	_, err := eval.Run(context.Background(), env, golds, eval.Config{Strategy: s, LQA: enginetest.WriteFile(t, "cited.jsonl", cited.String())})
+	if err == nil || !strings.Contains(err.Error(), "a record of the longcite strategy, not of plain") {
+		t.Errorf("a baseline of another strategy: %v", err)
+	}
+}

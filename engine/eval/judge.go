@@ -34,6 +34,9 @@ type Scores struct {
 	citations.Scores
 	*judge.Figures
 	*judge.CorrectnessFigures
+	// LQA is the plain strategy's judged correctness of the question,
+	// when it answered alongside (Config.LQA, RunPlain).
+	LQA *float64 `json:"correctness_lqa,omitempty"`
 }
 
 // judged scores each answer with the judge and keeps the figures. A nil

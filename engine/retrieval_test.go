@@ -11,6 +11,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/engine/enginetest/librarytest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
@@ -25,17 +26,6 @@ func modelConfig(srv *llmtest.Server, embed, rerank string) config.Config {
 	cfg := enginetest.Config(srv)
 	cfg.EmbedModel, cfg.EmbedBatch, cfg.RerankModel = embed, 16, rerank
 	return cfg
-}
-
-// embedTexts lists the texts srv was asked to embed, in order.
-func embedTexts(srv *llmtest.Server) []string {
-	var out []string
-	for _, r := range srv.Requests() {
-		if r.Embed != nil {
-			out = append(out, r.Embed.Input...)
-		}
-	}
-	return out
 }
 
 // rankIn answers question in env with a strategy that ranks the scope's
@@ -76,7 +66,7 @@ func TestRetrievalEmbedsOnce(t *testing.T) {
 	env := enginetest.Env(t, lib, modelConfig(srv, llmtest.DefaultEmbedModel, ""))
 	const q = "the consent of the governed"
 	ps, ans, ev := rankIn(t, env, q, sentences(q))
-	texts := embedTexts(srv)
+	texts := srv.EmbeddedTexts()
 	if len(texts) != len(d.Sentences)+1 || texts[len(texts)-1] != q {
 		t.Fatalf("embedded %d texts; want the %d sentences, then the question once", len(texts), len(d.Sentences))
 	}
@@ -99,18 +89,18 @@ func TestRetrievalEmbedsOnce(t *testing.T) {
 
 	before := len(texts)
 	_, _, ev = rankIn(t, env, "taxes without consent", sentences("taxes without consent"))
-	if got := embedTexts(srv)[before:]; !slices.Equal(got, []string{"taxes without consent"}) {
+	if got := srv.EmbeddedTexts()[before:]; !slices.Equal(got, []string{"taxes without consent"}) {
 		t.Errorf("the second answer embedded %q", got)
 	}
 	if ev.HasStage("embedding ") {
 		t.Errorf("the second answer reports embedding: %q", ev.Stages)
 	}
 
-	before = len(embedTexts(srv))
+	before = len(srv.EmbeddedTexts())
 	rankIn(t, env, q, func(ctx context.Context, r *engine.Retrieval) ([]retrieve.Passage, error) {
 		return r.Chunks(ctx, q, retrieve.Options{K: 2})
 	})
-	if got := embedTexts(srv)[before:]; len(got) != len(d.Chunks)+1 || got[len(got)-1] != q {
+	if got := srv.EmbeddedTexts()[before:]; len(got) != len(d.Chunks)+1 || got[len(got)-1] != q {
 		t.Errorf("a chunk ranking embedded %d texts; want the %d chunks and the question", len(got), len(d.Chunks))
 	}
 }
@@ -147,7 +137,7 @@ func TestRetrievalEmbeddingFails(t *testing.T) {
 	if len(ps) != len(words) || ps[0].First != words[0].First || ps[0].Scores.Dense != 0 {
 		t.Errorf("passages %+v; by words %+v", ps, words)
 	}
-	if n := len(embedTexts(srv)); n == 0 || n > 16 {
+	if n := len(srv.EmbeddedTexts()); n == 0 || n > 16 {
 		t.Errorf("%d texts sent; want one failed batch, not one a ranking", n)
 	}
 }
@@ -195,7 +185,7 @@ func TestRetrievalReranker(t *testing.T) {
 // model nothing is.
 func TestRetrievalDerived(t *testing.T) {
 	lib, docs := enginetest.Library(t, declaration)
-	set := derive(t, lib, docs[0])
+	set := librarytest.Derive(t, lib, docs[0])
 	srv := llmtest.New(t)
 	kinds := []docstore.DerivedKind{docstore.DerivedQuestion}
 	var ev enginetest.Events
@@ -232,34 +222,6 @@ func TestRetrievalDerived(t *testing.T) {
 	if gaps, _, _ := lib.VectorGaps(docstore.DerivedVectorKey(docs[0].ID, llmtest.DefaultEmbedModel, set, docstore.DerivedQuestion)); len(gaps) != 0 {
 		t.Errorf("questions not all embedded: gaps %v", gaps)
 	}
-}
-
-// derive stores and indexes a derivation of d, as engine/raidd would
-// through a model: chunks of four sentences, each with a summary and two
-// questions naming it.
-func derive(t *testing.T, lib *docstore.Library, d *docstore.Document) docstore.DerivedSet {
-	t.Helper()
-	set := docstore.DerivedSet{Model: llmtest.DefaultModel, Tokens: 256, Overlap: 50, Version: 1}
-	var chunks []docstore.Chunk
-	for first := 0; first < len(d.Sentences); first += 4 {
-		chunks = append(chunks, docstore.Chunk{First: int32(first), Last: int32(min(first+3, len(d.Sentences)-1))})
-	}
-	if _, err := lib.BeginDerived(d.ID, set, chunks); err != nil {
-		t.Fatal(err)
-	}
-	var recs []docstore.DerivedChunk
-	for i, c := range chunks {
-		recs = append(recs, docstore.DerivedChunk{Index: i, First: int(c.First), Last: int(c.Last),
-			Summary:   fmt.Sprintf("Part %d of the declaration.", i),
-			Questions: []string{fmt.Sprintf("What opens part %d?", i), fmt.Sprintf("Who is named in part %d?", i)}})
-	}
-	if err := lib.PutDerived(d.ID, set, recs...); err != nil {
-		t.Fatal(err)
-	}
-	if err := lib.IndexDerived(d.ID, set); err != nil {
-		t.Fatal(err)
-	}
-	return set
 }
 
 // reporter records what a retrieval outside an answer reports.

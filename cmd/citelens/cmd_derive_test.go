@@ -5,40 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
-
-var (
-	deriveCountRE = regexp.MustCompile(`generate (\d+) reading comprehension questions`)
-	deriveTagRE   = regexp.MustCompile(`<C(\d+)>`)
-)
-
-// scriptedRAIDD answers derivation prompts with a summary and questions,
-// and answering prompts by citing the first sentence shown.
-func scriptedRAIDD(r llmtest.ChatRequest) llmtest.Reply {
-	p := r.Last()
-	if m := deriveCountRE.FindStringSubmatch(p); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		_, text, _ := strings.Cut(p, "Here is the text:\n\n")
-		text, _, _ = strings.Cut(text, "\n\nWrite the summary after")
-		words := strings.Fields(text)
-		var b strings.Builder
-		fmt.Fprintf(&b, "SUMMARY:\nThe passage concerns %s.\nQUESTIONS:\n", strings.Join(words[:min(8, len(words))], " "))
-		for i := range n {
-			fmt.Fprintf(&b, "%d. What does the passage say about %s?\n", i+1, words[(i*7)%len(words)])
-		}
-		return llmtest.Text(b.String())
-	}
-	if m := deriveTagRE.FindStringSubmatch(strings.SplitN(p, "Now get ready to handle the following test case.", 2)[1]); m != nil {
-		return llmtest.Text(fmt.Sprintf("<statement>The document says so.<cite>[%s-%s]</cite></statement>", m[1], m[1]))
-	}
-	return llmtest.Text("<statement>No idea.<cite></cite></statement>")
-}
 
 // modelEnv points the command at srv through the environment with the
 // API key key (none if ""), the chat model and the embedding model embed
@@ -63,7 +35,7 @@ func modelEnv(t *testing.T, srv *llmtest.Server, key, embed string) string {
 // command; derive derives, resumes nothing twice, reports its cost; ask
 // then answers with citations of the document.
 func TestDeriveCommand(t *testing.T) {
-	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
+	srv := llmtest.New(t, llmtest.WithResponder(enginetest.RAIDDReplies))
 	modelEnv(t, srv, "", "")
 	c := newCLI(t)
 	var added []addedDoc
@@ -123,7 +95,7 @@ func TestDeriveCommand(t *testing.T) {
 // question; --no-embed leaves them to the strategy; no embedding model,
 // no embedding calls.
 func TestDeriveEmbeds(t *testing.T) {
-	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
+	srv := llmtest.New(t, llmtest.WithResponder(enginetest.RAIDDReplies))
 	modelEnv(t, srv, "", "")
 	t.Setenv("CITELENS_EMBED_MODEL", llmtest.DefaultEmbedModel)
 	t.Setenv("CITELENS_CONFIG", writeConfig(t, "embed_batch = 8\n"))

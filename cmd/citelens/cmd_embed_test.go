@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
 
@@ -106,33 +106,11 @@ func writeConfig(t *testing.T, text string) string {
 	return p
 }
 
-var citeNumRE = regexp.MustCompile(`<C(\d+)>[^<]*consent of the governed`)
-
-// scriptedAnswersAndJudge answers LAC-S prompts with one cited and one
-// uncited statement, and the judge's prompts with fixed ratings.
-func scriptedAnswersAndJudge(req llmtest.ChatRequest) llmtest.Reply {
-	p := req.Last()
-	switch {
-	case strings.HasPrefix(p, "You are an expert in evaluating text quality.") && strings.Contains(p, "Need Citation"):
-		return llmtest.Text("Need Citation: [[No]] ")
-	case strings.HasPrefix(p, "You are an expert in evaluating text quality.") && strings.Contains(p, "[[Fully supported]]"):
-		return llmtest.Text("Rating: [[Partially supported]] ")
-	case strings.HasPrefix(p, "You are an expert in evaluating text quality."):
-		return llmtest.Text("Rating: [[Relevant]] ")
-	}
-	_, tc, _ := strings.Cut(p, "Now get ready to handle the following test case.")
-	n := "0"
-	if m := citeNumRE.FindStringSubmatch(tc); m != nil {
-		n = m[1]
-	}
-	return llmtest.Text("<statement>The document is the Declaration.<cite></cite></statement><statement>Governments derive their just powers from the consent of the governed.<cite>[" + n + "-" + n + "]</cite></statement>")
-}
-
 // TestEvalJudgeFlags: --judge alone judges citations, --judge all both
 // kinds, and --judge-model names the judge (engine/eval's tests cover the
 // figures); a judge endpoint without a model says what to set.
 func TestEvalJudgeFlags(t *testing.T) {
-	srv := llmtest.New(t, llmtest.WithResponder(scriptedAnswersAndJudge))
+	srv := llmtest.New(t, llmtest.WithResponder(enginetest.DeclarationAndJudge))
 	modelEnv(t, srv, "", "")
 	data := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(data, "docs"), 0o700); err != nil {

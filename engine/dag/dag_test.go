@@ -32,6 +32,19 @@ func filmModel(t testing.TB, stop bool) *model {
 	}
 }
 
+// checkStages fails t unless stages begin as want says, one for one.
+func checkStages(t *testing.T, stages, want []string) {
+	t.Helper()
+	if len(stages) != len(want) {
+		t.Fatalf("stages %q", stages)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(stages[i], w) {
+			t.Errorf("stage %d is %q, want %q…", i+1, stages[i], w)
+		}
+	}
+}
+
 // sentenceSet lists the (document, sentence) pairs spans cover.
 func sentenceSet(spans []citations.Span) []string {
 	var out []string
@@ -114,14 +127,7 @@ func TestStopsOnModelSignal(t *testing.T) {
 		"fact 2: Ed Wood was an American filmmaker [s. ",
 		"answering from 2 facts (2 sentences): the model stopped after 2 steps",
 	}
-	if len(ans.Stages) != len(wantStages) {
-		t.Fatalf("stages %q", ans.Stages)
-	}
-	for i, w := range wantStages {
-		if !strings.HasPrefix(ans.Stages[i], w) {
-			t.Errorf("stage %d is %q, want %q…", i+1, ans.Stages[i], w)
-		}
-	}
+	checkStages(t, ans.Stages, wantStages)
 	if len(ev.Plans) != 1 {
 		t.Errorf("%d plan events", len(ev.Plans))
 	}

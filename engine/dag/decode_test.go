@@ -128,14 +128,7 @@ func TestConstrainedDecoding(t *testing.T) {
 		"step 2: Ed Wood was an American filmmaker [s. ",
 		"answering from 2 steps (2 sentences): the model stopped after 2 steps",
 	}
-	if len(ans.Stages) != len(wantStages) {
-		t.Fatalf("stages %q", ans.Stages)
-	}
-	for i, w := range wantStages {
-		if !strings.HasPrefix(ans.Stages[i], w) {
-			t.Errorf("stage %d is %q, want %q…", i+1, ans.Stages[i], w)
-		}
-	}
+	checkStages(t, ans.Stages, wantStages)
 	if !strings.HasPrefix(plan.Summary, "2 steps, then stopped: the model had enough to answer") || ans.Usage.LLMCalls != 6 {
 		t.Errorf("summary %q, %d calls", plan.Summary, ans.Usage.LLMCalls)
 	}
@@ -149,13 +142,6 @@ func TestConstrainedDecoding(t *testing.T) {
 // ending "X is the answer.", and "Answer:"; Figure 4(b)'s own question,
 // third, reads as the figure's caption describes it.
 func TestConstrainedDecodingPrompts(t *testing.T) {
-	seedQuestions := []string{
-		"What is the birth day of Rain Wilson' father?",
-		"Who is the paternal grandfather of John Smith?",
-		"What is the capital city of the country of citizenship of Ivanka Trump's spouse?",
-		"Do both Django Unchained and Rango films have the directors from the same country?",
-		"Which film has the director who died first, Love in the AfterNoon or Gigi?",
-	}
 	at := 0
 	for _, q := range seedQuestions {
 		i := strings.Index(decodeExamples, "Question: "+q+"\n"+thoughtsLabel)

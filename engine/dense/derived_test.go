@@ -2,7 +2,6 @@ package dense
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -14,34 +13,7 @@ import (
 	"github.com/citelens/citelens/engine/retrieve"
 )
 
-var derivedSet = docstore.DerivedSet{Model: llmtest.DefaultModel, Tokens: 256, Overlap: 50, Version: 1}
-
-// derive stores a derivation of d (chunks of four sentences: a summary
-// naming the chunk and two questions) and indexes it, as engine/raidd
-// would through a model.
-func derive(t *testing.T, lib *docstore.Library, d *docstore.Document) {
-	t.Helper()
-	var chunks []docstore.Chunk
-	for first := 0; first < len(d.Sentences); first += 4 {
-		chunks = append(chunks, docstore.Chunk{First: int32(first), Last: int32(min(first+3, len(d.Sentences)-1))})
-	}
-	if _, err := lib.BeginDerived(d.ID, derivedSet, chunks); err != nil {
-		t.Fatal(err)
-	}
-	var recs []docstore.DerivedChunk
-	for i, c := range chunks {
-		words := strings.Fields(d.SentenceText(int(c.First)))
-		recs = append(recs, docstore.DerivedChunk{Index: i, First: int(c.First), Last: int(c.Last),
-			Summary:   fmt.Sprintf("Part %d concerns %s.", i, strings.Join(words[:min(5, len(words))], " ")),
-			Questions: []string{fmt.Sprintf("What opens part %d?", i), fmt.Sprintf("Who is named in part %d?", i)}})
-	}
-	if err := lib.PutDerived(d.ID, derivedSet, recs...); err != nil {
-		t.Fatal(err)
-	}
-	if err := lib.IndexDerived(d.ID, derivedSet); err != nil {
-		t.Fatal(err)
-	}
-}
+var derivedSet = librarytest.DerivedSet
 
 // TestEnsureDerived: a derivation's units are embedded once, in batches,
 // with progress; a run cut short by a failing endpoint resumes where it
@@ -49,7 +21,7 @@ func derive(t *testing.T, lib *docstore.Library, d *docstore.Document) {
 func TestEnsureDerived(t *testing.T) {
 	lib, docs := librarytest.Library(t, declaration)
 	d := docs[0]
-	derive(t, lib, d)
+	librarytest.Derive(t, lib, d)
 	srv := llmtest.New(t)
 	s := scorer(t, lib, srv, 4, llm.WithMaxRetries(0))
 	units, _ := lib.DerivedUnits(derivedSet, ids(docs))

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -82,33 +80,11 @@ func run(t *testing.T, dir, strategy string, mcfg config.Config, ec eval.Config)
 	return sum, js.String(), printed.String()
 }
 
-var citeNumRE = regexp.MustCompile(`<C(\d+)>[^<]*consent of the governed`)
-
-// scriptedAnswersAndJudge answers LAC-S prompts with one cited and one
-// uncited statement, and the judge's prompts with fixed ratings.
-func scriptedAnswersAndJudge(req llmtest.ChatRequest) llmtest.Reply {
-	p := req.Last()
-	switch {
-	case strings.HasPrefix(p, "You are an expert in evaluating text quality.") && strings.Contains(p, "Need Citation"):
-		return llmtest.Text("Need Citation: [[No]] ")
-	case strings.HasPrefix(p, "You are an expert in evaluating text quality.") && strings.Contains(p, "[[Fully supported]]"):
-		return llmtest.Text("Rating: [[Partially supported]] ")
-	case strings.HasPrefix(p, "You are an expert in evaluating text quality."):
-		return llmtest.Text("Rating: [[Relevant]] ")
-	}
-	_, tc, _ := strings.Cut(p, "Now get ready to handle the following test case.")
-	n := "0"
-	if m := citeNumRE.FindStringSubmatch(tc); m != nil {
-		n = m[1]
-	}
-	return llmtest.Text("<statement>The document is the Declaration.<cite></cite></statement><statement>Governments derive their just powers from the consent of the governed.<cite>[" + n + "-" + n + "]</cite></statement>")
-}
-
 // TestJudgeCitations: the judge's figures per question (Config.Scores)
 // and in the summary, its calls counted apart from the answers'; nothing
 // of the judge without Judging.
 func TestJudgeCitations(t *testing.T) {
-	srv := llmtest.New(t, llmtest.WithResponder(scriptedAnswersAndJudge))
+	srv := llmtest.New(t, llmtest.WithResponder(enginetest.DeclarationAndJudge))
 	dir := dataSet(t, "Where do governments derive their powers from? | consent of the governed", "Where do governments derive their powers from? | consent of the governed")
 	var lines strings.Builder
 	_, last, printed := run(t, dir, "longcite", enginetest.Config(srv), eval.Config{Judging: eval.Judging{Citations: true}, Scores: &lines})
@@ -163,7 +139,7 @@ func TestJudgeCitations(t *testing.T) {
 // LongBench's answer F1 and EM, citation length in tokens, the judged
 // citation figures and the judged correctness.
 func TestJudgeModel(t *testing.T) {
-	answers := llmtest.New(t, llmtest.WithResponder(scriptedAnswersAndJudge))
+	answers := llmtest.New(t, llmtest.WithResponder(enginetest.DeclarationAndJudge))
 	judges := llmtest.New(t, llmtest.WithModels("judge-x"), llmtest.WithKey("sk-judge-only"), llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
 		reply, ok := llmtest.Judge(r)
 		if !ok {
@@ -243,34 +219,10 @@ func fixOf(err error) string {
 	return ""
 }
 
-var deriveCountRE = regexp.MustCompile(`generate (\d+) reading comprehension questions`)
-
-// scriptedRAIDD answers derivation prompts with a summary and questions,
-// and answering prompts by citing the first sentence shown.
-func scriptedRAIDD(r llmtest.ChatRequest) llmtest.Reply {
-	p := r.Last()
-	if m := deriveCountRE.FindStringSubmatch(p); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		_, text, _ := strings.Cut(p, "Here is the text:\n\n")
-		text, _, _ = strings.Cut(text, "\n\nWrite the summary after")
-		words := strings.Fields(text)
-		var b strings.Builder
-		fmt.Fprintf(&b, "SUMMARY:\nThe passage concerns %s.\nQUESTIONS:\n", strings.Join(words[:min(8, len(words))], " "))
-		for i := range n {
-			fmt.Fprintf(&b, "%d. What does the passage say about %s?\n", i+1, words[(i*7)%len(words)])
-		}
-		return llmtest.Text(b.String())
-	}
-	if m := regexp.MustCompile(`<C(\d+)>`).FindStringSubmatch(strings.SplitN(p, "Now get ready to handle the following test case.", 2)[1]); m != nil {
-		return llmtest.Text(fmt.Sprintf("<statement>The document says so.<cite>[%s-%s]</cite></statement>", m[1], m[1]))
-	}
-	return llmtest.Text("<statement>No idea.<cite></cite></statement>")
-}
-
 // TestDeriveCostApart: an evaluation of a RAIDD strategy derives first
 // and reports that cost apart from the answers'.
 func TestDeriveCostApart(t *testing.T) {
-	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
+	srv := llmtest.New(t, llmtest.WithResponder(enginetest.RAIDDReplies))
 	dir := dataSet(t, "What do governments derive their powers from?", "What did the King refuse?", "What is the history of the present King of Great Britain?")
 	_, last, printed := run(t, dir, "raidd-q+", enginetest.Config(srv), eval.Config{})
 	var sum struct {
@@ -291,7 +243,7 @@ func TestDeriveCostApart(t *testing.T) {
 	}
 	answers := 0
 	for _, r := range srv.ChatRequests() {
-		if !deriveCountRE.MatchString(r.Last()) {
+		if !enginetest.IsDerivation(r.Last()) {
 			answers++
 		}
 	}
@@ -310,7 +262,7 @@ func TestDeriveCostApart(t *testing.T) {
 // embeds the strategy's derived units, reported with it, so each answer
 // pays only for embedding its question.
 func TestEmbedsBeforeAnswers(t *testing.T) {
-	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
+	srv := llmtest.New(t, llmtest.WithResponder(enginetest.RAIDDReplies))
 	cfg := enginetest.Config(srv)
 	cfg.EmbedModel = llmtest.DefaultEmbedModel
 	questions := []string{"What do governments derive their powers from?", "What is the history of the present King of Great Britain?"}
@@ -391,12 +343,7 @@ func scriptedLQA(r llmtest.ChatRequest) llmtest.Reply {
 	if strings.HasPrefix(p, "Please answer the user's question based on the given document. Answer in plain text") {
 		return llmtest.Text("Governments derive their just powers from the consent of the governed.")
 	}
-	_, tc, _ := strings.Cut(p, "Now get ready to handle the following test case.")
-	n := "0"
-	if m := citeNumRE.FindStringSubmatch(tc); m != nil {
-		n = m[1]
-	}
-	return llmtest.Text("<statement>Their powers come from the consent of others.<cite>[" + n + "-" + n + "]</cite></statement>")
+	return enginetest.CiteConsent(p, "<statement>Their powers come from the consent of others.<cite>[%s-%s]</cite></statement>")
 }
 
 // TestCorrectnessRatio: CR = C / C_LQA against the plain strategy, run

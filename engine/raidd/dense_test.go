@@ -42,17 +42,6 @@ func (f *fixture) askIn(t *testing.T, env *engine.Env, strategy, question string
 	return ans, &ev
 }
 
-// embedded lists the texts srv was asked to embed, in order.
-func embedded(srv *llmtest.Server) []string {
-	var out []string
-	for _, r := range srv.Requests() {
-		if r.Embed != nil {
-			out = append(out, r.Embed.Input...)
-		}
-	}
-	return out
-}
-
 // unitTexts are the texts of the scope's units of kinds, every document.
 func unitTexts(t *testing.T, f *fixture, kinds ...docstore.DerivedKind) []string {
 	t.Helper()
@@ -92,7 +81,7 @@ func TestDenseRanksByMeaning(t *testing.T) {
 	const question = "Which station on the eastern ridge had the old mill?"
 	opts := engine.Settings("k", "3")
 	_, ev := f.askIn(t, f.env, "raidd-q", question, opts)
-	if n := len(embedded(f.srv)); n != 0 {
+	if n := len(f.srv.EmbeddedTexts()); n != 0 {
 		t.Fatalf("%d texts embedded with no embedding model", n)
 	}
 	lexical := ev.Plan().(Retrieval)
@@ -177,7 +166,7 @@ func TestDenseEmbedsOnce(t *testing.T) {
 	chatBefore := len(f.srv.ChatRequests())
 	const question = "How far did the river rise near the mill?"
 	ans, ev := f.askIn(t, env, "raidd-u", question, nil)
-	got := embedded(f.srv)
+	got := f.srv.EmbeddedTexts()
 	want := append(unitTexts(t, f, docstore.DerivedSummary, docstore.DerivedQuestion, docstore.DerivedRaw), question)
 	if !sameTexts(got, want) {
 		t.Fatalf("embedded %d texts; want each of the %d units once and the question", len(got), len(want)-1)
@@ -204,7 +193,7 @@ func TestDenseEmbedsOnce(t *testing.T) {
 	before := len(got)
 	const other = "Which crew calibrated the gauge?"
 	_, ev = f.askIn(t, env, "raidd-u", other, nil)
-	if got := embedded(f.srv)[before:]; !slices.Equal(got, []string{other}) {
+	if got := f.srv.EmbeddedTexts()[before:]; !slices.Equal(got, []string{other}) {
 		t.Errorf("the second ask embedded %q", got)
 	}
 	if slices.ContainsFunc(ev.Stages, func(s string) bool { return strings.HasPrefix(s, "embedding ") }) {
@@ -248,9 +237,9 @@ func TestDenseResumes(t *testing.T) {
 	if stored < 9 || stored > 16 || len(missing) == 0 {
 		t.Fatalf("%d summaries stored before the failure, %d left; want two batches", stored, len(missing))
 	}
-	before := len(embedded(f.srv))
+	before := len(f.srv.EmbeddedTexts())
 	_, ev = f.askIn(t, env, "raidd-s", question, nil)
-	if got := embedded(f.srv)[before:]; !sameTexts(got, append(missing, question)) {
+	if got := f.srv.EmbeddedTexts()[before:]; !sameTexts(got, append(missing, question)) {
 		t.Errorf("the resumed ask embedded %d texts; want the %d summaries left and the question", len(got), len(missing))
 	}
 	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, byMeaning) {
@@ -287,10 +276,10 @@ func TestDenseRemovedWithDocument(t *testing.T) {
 	if gaps, n, err := f.lib.VectorGaps(key); err != nil || len(gaps) != 1 || gaps[0] != (docstore.UnitRange{First: 0, Last: n - 1}) {
 		t.Fatalf("question vectors survived the document: gaps %v, %v", gaps, err)
 	}
-	before := len(embedded(f.srv))
+	before := len(f.srv.EmbeddedTexts())
 	f.askIn(t, env, "raidd-q", "Who carried the survey crew?", nil)
 	texts, _ := f.lib.DerivedTexts(survey.ID, SetFor(llmtest.DefaultModel), docstore.DerivedQuestion)
-	if n := len(embedded(f.srv)) - before; n != len(texts)+1 {
+	if n := len(f.srv.EmbeddedTexts()) - before; n != len(texts)+1 {
 		t.Errorf("embedded %d texts after re-adding; want the %d questions and the question", n, len(texts))
 	}
 }
@@ -306,7 +295,7 @@ func TestDenseModelChanged(t *testing.T) {
 		t.Errorf("stages %q", ev.Stages)
 	}
 	summaries := unitTexts(t, f, docstore.DerivedSummary)
-	if n := len(embedded(other)); n != len(summaries)+1 {
+	if n := len(other.EmbeddedTexts()); n != len(summaries)+1 {
 		t.Errorf("embedded %d texts with the changed model; want the %d summaries and the question", n, len(summaries))
 	}
 	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, byMeaning) {

@@ -8,8 +8,10 @@ package librarytest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/citelens/citelens/docstore"
@@ -89,4 +91,38 @@ func WriteTree(t testing.TB, dir string, files map[string]string) string {
 		}
 	}
 	return dir
+}
+
+// DerivedSet is the derivation Derive stores: llmtest's model's, chunks
+// of 256 tokens overlapping by 50.
+var DerivedSet = docstore.DerivedSet{Model: "test-model", Tokens: 256, Overlap: 50, Version: 1}
+
+// Derive stores and indexes a derivation of d as engine/raidd would
+// through a model, without one: chunks of four sentences, each with a
+// summary naming its part and its first words ("Part 3 concerns …") and
+// two questions naming its part ("What opens part 3?", "Who is named in
+// part 3?").
+func Derive(t testing.TB, lib *docstore.Library, d *docstore.Document) docstore.DerivedSet {
+	t.Helper()
+	var chunks []docstore.Chunk
+	for first := 0; first < len(d.Sentences); first += 4 {
+		chunks = append(chunks, docstore.Chunk{First: int32(first), Last: int32(min(first+3, len(d.Sentences)-1))})
+	}
+	if _, err := lib.BeginDerived(d.ID, DerivedSet, chunks); err != nil {
+		t.Fatal(err)
+	}
+	var recs []docstore.DerivedChunk
+	for i, c := range chunks {
+		words := strings.Fields(d.SentenceText(int(c.First)))
+		recs = append(recs, docstore.DerivedChunk{Index: i, First: int(c.First), Last: int(c.Last),
+			Summary:   fmt.Sprintf("Part %d concerns %s.", i, strings.Join(words[:min(5, len(words))], " ")),
+			Questions: []string{fmt.Sprintf("What opens part %d?", i), fmt.Sprintf("Who is named in part %d?", i)}})
+	}
+	if err := lib.PutDerived(d.ID, DerivedSet, recs...); err != nil {
+		t.Fatal(err)
+	}
+	if err := lib.IndexDerived(d.ID, DerivedSet); err != nil {
+		t.Fatal(err)
+	}
+	return DerivedSet
 }

@@ -387,11 +387,17 @@ func dagPlan(p string) string {
 // dagFact answers P_e with the reference sentence that shares most with
 // the sub-question.
 func dagFact(p string) string {
-	ref := numbered(between(p, "Reference:\n", "\n\nBased on the reference"), tagRE)
-	q := between(p, "\n\nQuestion: ", "")
-	top := best(ref, q, 1)
+	ref := between(p, "Reference:\n", "\n\nBased on the reference")
+	return citeBest(ref, between(p, "\n\nQuestion: ", ""), "The reference does not say.")
+}
+
+// citeBest is a statement quoting the sentence of the numbered context
+// ctx that shares most with query, citing it; none when none shares a
+// word with it.
+func citeBest(ctx, query, none string) string {
+	top := best(numbered(ctx, tagRE), query, 1)
 	if len(top) == 0 {
-		return "<statement>The reference does not say.<cite></cite></statement>"
+		return "<statement>" + none + "<cite></cite></statement>"
 	}
 	return fmt.Sprintf("<statement>%s<cite>[%d-%d]</cite></statement>", quote(top[0].text, 30), top[0].num, top[0].num)
 }
@@ -424,13 +430,8 @@ func dagDraft(p string) string {
 // dagConstrain writes Algorithm 2's step again as the knowledge sentence
 // that shares most with the draft, cited.
 func dagConstrain(p string) string {
-	ref := numbered(between(p, "Knowledge:\n", "\n\nA step of the reasoning below"), tagRE)
-	draft := between(p, "\nDrafted step: ", "\n")
-	top := best(ref, draft, 1)
-	if len(top) == 0 {
-		return "<statement>The knowledge does not give it.<cite></cite></statement>"
-	}
-	return fmt.Sprintf("<statement>%s<cite>[%d-%d]</cite></statement>", quote(top[0].text, 30), top[0].num, top[0].num)
+	ref := between(p, "Knowledge:\n", "\n\nA step of the reasoning below")
+	return citeBest(ref, between(p, "\nDrafted step: ", "\n"), "The knowledge does not give it.")
 }
 
 // snippetAnswer answers RAC-C: the best snippets, each cited.

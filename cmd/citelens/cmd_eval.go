@@ -28,7 +28,7 @@ func init() {
 // data set is added to, and what is drawn on the terminal.
 func runEval(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["eval"])
-	data := fs.String("data", "", "the data set `DIR` (DIR/docs/ and DIR/questions.jsonl, as in EVAL.md)")
+	data := fs.String("data", "", "the data set `DIR` (DIR/docs/ and DIR/questions.jsonl, as in docs/EVAL.md)")
 	strategyName := fs.String("strategy", engine.DefaultStrategy, "answering strategy")
 	k := fs.Int("k", 0, "at most `N` statements or retrieved units")
 	var opts stringList
@@ -103,24 +103,21 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		cfg.Scores = a.stdout
 	}
 	// The progress line: "question 3/53", redrawn in place on a terminal.
-	progress := isTerminal(a.stderr)
-	clearLine := func() {
-		if progress {
-			fmt.Fprint(a.stderr, "\r\x1b[2K")
+	line := newLiveLine(a.stderr)
+	cfg.Progress = func(i, n int) {
+		if line.Due(i == n) {
+			line.Draw(fmt.Sprintf("question %d/%d", i, n))
 		}
 	}
-	if progress {
-		cfg.Progress = func(i, n int) { fmt.Fprintf(a.stderr, "\r\x1b[2Kquestion %d/%d", i, n) }
-	}
 	cfg.Notice = func(s string) {
-		clearLine()
+		line.Finish()
 		fmt.Fprintln(a.stderr, s)
 	}
 	sum, err := eval.Run(ctx, env, golds, cfg)
+	line.Finish()
 	if err != nil {
 		return err
 	}
-	clearLine()
 	sum.Print(a.stderr)
 	return textproc.WriteJSON(a.stdout, sum, "")
 }
@@ -153,7 +150,7 @@ func (a *app) evalLibrary(ctx context.Context, dir string) (*docstore.Library, f
 	for _, p := range files {
 		bar := newProgressBar(a.stderr, p)
 		_, _, err := lib.Add(ctx, p, func(pr docstore.Progress) { bar.update(pr.Stage, pr.Done, pr.Total) })
-		bar.finish()
+		bar.Finish()
 		if err != nil {
 			lib.Close()
 			cleanup()

@@ -18,7 +18,7 @@ import (
 func ReadQuestions(path string) ([]citations.Gold, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fix.With(err, "A data set is a folder with docs/ and questions.jsonl (see EVAL.md).")
+		return nil, fix.With(err, "A data set is a folder with docs/ and questions.jsonl (see docs/EVAL.md).")
 	}
 	defer f.Close()
 	var out []citations.Gold

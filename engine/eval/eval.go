@@ -42,7 +42,7 @@ type Config struct {
 	Notice func(string)
 	// Resolve, if set, turns a question's document names into documents
 	// (the command line's resolution, with its fixes); by default
-	// docstore.Library.Resolve.
+	// docstore.Library.ResolveAll.
 	Resolve func(lib *docstore.Library, refs []string) ([]docstore.DocID, error)
 	// Prepare, if set, runs the strategy's Preparer before the questions
 	// (the command line draws a progress bar and explains a failure); by
@@ -55,15 +55,7 @@ func (c *Config) resolve(lib *docstore.Library, refs []string) ([]docstore.DocID
 	if c.Resolve != nil {
 		return c.Resolve(lib, refs)
 	}
-	ids := make([]docstore.DocID, 0, len(refs))
-	for _, ref := range refs {
-		info, err := lib.Resolve(ref)
-		if err != nil {
-			return nil, err
-		}
-		ids = append(ids, info.ID)
-	}
-	return ids, nil
+	return lib.ResolveAll(refs)
 }
 
 // Record is one question's line in Config.Records.

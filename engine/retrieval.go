@@ -214,7 +214,7 @@ func (r *Retrieval) DenseDerived(ctx context.Context, set docstore.DerivedSet, k
 }
 
 func (r *Retrieval) ready(ctx context.Context, ensure func(context.Context) error) (model, why string, err error) {
-	var f retrieve.Fusion
+	f := retrieve.Fusion{Rule: ready}
 	if err := r.equip(ctx, &f, 0, ensure); err != nil {
 		return "", "", err
 	}
@@ -274,7 +274,9 @@ func (r *Retrieval) equip(ctx context.Context, f *retrieve.Fusion, k int, ensure
 	if f.Rule == retrieve.Words {
 		return nil
 	}
-	defer r.announce(f)
+	if f.Rule != ready {
+		defer r.announce(f)
+	}
 	r.mu.Lock()
 	if r.reranker != nil && !r.rerankOff {
 		f.Rerank, f.Warn = r.reranker, r.rerankFailed
@@ -307,9 +309,14 @@ func (r *Retrieval) equip(ctx context.Context, f *retrieve.Fusion, k int, ensure
 	return nil
 }
 
+// ready marks the fusion equip prepares for Dense and DenseDerived, which
+// rank nothing and so announce nothing.
+const ready retrieve.Rule = "ready"
+
 // announce says once, as a stage, which models the first ranking that
 // uses any was given: "ranking by words and by meaning (test-embed),
-// reordered by test-rerank".
+// reordered by test-rerank", or "ranking by meaning (…)" under one index
+// or dense similarity alone.
 func (r *Retrieval) announce(f *retrieve.Fusion) {
 	if f.Dense == nil && f.Rerank == nil {
 		return
@@ -322,7 +329,10 @@ func (r *Retrieval) announce(f *retrieve.Fusion) {
 		return
 	}
 	s := "ranking by words"
-	if f.Dense != nil {
+	switch {
+	case f.Dense != nil && (f.DenseOnly || f.Rule == retrieve.OneIndex):
+		s = "ranking by meaning (" + r.scorer.Model() + ")"
+	case f.Dense != nil:
 		s += " and by meaning (" + r.scorer.Model() + ")"
 	}
 	if f.Rerank != nil {

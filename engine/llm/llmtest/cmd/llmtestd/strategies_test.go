@@ -264,7 +264,7 @@ func TestEveryStrategyUsesRetrievalModels(t *testing.T) {
 
 			// Both models work.
 			ans, ev, chats, reranks := ask(env)
-			if reranks == 0 || !ev.HasStage("ranking by words and by meaning (test-embed), reordered by test-rerank") || retrievalWarnings(ans) != 0 {
+			if reranks == 0 || !ev.HasStage("by meaning (test-embed), reordered by test-rerank") || retrievalWarnings(ans) != 0 {
 				t.Errorf("%d rerank requests; stages %q; warnings %q", reranks, ev.Stages, ans.Warnings)
 			}
 			if s.byQuestion && !shown(ans, chats, paraphraseAnswer) {

@@ -29,8 +29,8 @@ import (
 //   - DAG, Algorithm 1: the plan (a sub-question per name of the
 //     question, then the final answer from the last fact) and the fact
 //     extraction (the best reference sentence, cited); Algorithm 2: the
-//     drafted steps (one about each name of the question, then "… is the
-//     answer." from the last step) and the constrained step (the
+//     drafted steps (one about each name of the question and the
+//     question's other words, then "… is the answer." from the last step) and the constrained step (the
 //     knowledge sentence that shares most with the draft, cited);
 //   - RAC-C: the best snippets, cited;
 //   - asked to answer "unanswerable" when the text lacks the answer
@@ -419,7 +419,16 @@ func dagDraft(p string) string {
 	}
 	ns := names(q)
 	if len(steps) < min(len(ns), 2) {
-		return ns[len(steps)] + " is what the question asks about.#"
+		// A step about the name, on what the question asks of it: its
+		// words that are not a name.
+		var rest []string
+		for _, w := range strings.Fields(q) {
+			if w = strings.Trim(w, "?,.;:\"'"); w != "" && !slices.ContainsFunc(ns, func(n string) bool { return strings.Contains(n, w) }) &&
+				!textproc.IsStopWord(textproc.Fold(w)) {
+				rest = append(rest, w)
+			}
+		}
+		return fmt.Sprintf("%s: %s.#", ns[len(steps)], strings.Join(rest, " "))
 	}
 	if len(steps) == 0 {
 		return strings.TrimRight(strings.TrimSpace(q), "?") + " is what the question asks.#"

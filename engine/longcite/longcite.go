@@ -89,7 +89,9 @@ func wholeChunks(ctx context.Context, rt *engine.Runtime) (*citations.Numbering,
 	if err != nil || num.Len() == len(all) {
 		return num, err
 	}
-	ranked, err := rankChunks(ctx, rt, len(all), retrieve.Fusion{})
+	// By words alone: trimming keeps most of the chunks, so a model's
+	// finer order of the top few would change little of what is kept.
+	ranked, err := rankChunks(ctx, rt, len(all), retrieve.Fusion{Rule: retrieve.Words})
 	if err != nil {
 		return nil, err
 	}

@@ -67,6 +67,10 @@ type Result struct {
 	// the leading rows that are column headings, Rows the others; Caption
 	// is a "Table N…" line just above or below, or zero.
 	Tables []structure.Table
+	// Geometry holds each page's geometry in the pagegeom encoding,
+	// offsets into Text: where its line parts and words stand on the
+	// page as shown. Every page has one, its size at least.
+	Geometry [][]byte
 }
 
 // workers is the number of pages interpreted at once.
@@ -229,6 +233,7 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 	var ends []pageEnd
 	res.Text, res.PageStarts, ends = assemble(texts)
 	res.Headings, res.Tables = placeStructure(texts, res.PageStarts, ends, res.Text)
+	res.Geometry = placeGeometry(texts, res.PageStarts, ends)
 	if reason := work.exceeded(); reason != "" {
 		first := len(pages) - unread + 1
 		if strings.TrimSpace(res.Text) == "" {
@@ -301,6 +306,7 @@ func joinGroups(parts []pageText) pageText {
 	for _, p := range parts[1:] {
 		out.text += "\n\n"
 		out.appendMarks(p, len(out.text))
+		out.pieces = append(out.pieces, shiftPieces(p.pieces, len(out.text))...)
 		out.text += p.text
 	}
 	out.endsOpen = false
@@ -398,6 +404,7 @@ type group struct {
 type pageLayout struct {
 	groups     []group // the orientation with the most glyphs first
 	vmin, vmax float32 // the page box along v in the upright frame
+	frame      pageFrame
 	warn       string
 	failed     bool // no text could be read from the page
 	structural bool // an object could not be loaded: the xref may be wrong
@@ -479,7 +486,8 @@ func layoutPages(ctx context.Context, pages []pageRef, work *docWork, progress f
 // layoutPage interprets one page and lays out its glyphs into fragments.
 // A page that fails part-way keeps the text read before the failure.
 func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef) (pl *pageLayout) {
-	pl = &pageLayout{}
+	ctm := rotation(p.rotate)
+	pl = &pageLayout{frame: frameOf(p.box, ctm, 0)}
 	if ctx.Err() != nil {
 		return pl
 	}
@@ -487,7 +495,6 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 		pl.unread = true
 		return pl
 	}
-	ctm := rotation(p.rotate)
 	pc := &pageContent{ctx: ctx, fonts: fonts, work: work, g: gstate{ctm: ctm, th: 1}, tm: identity, tlm: identity}
 	func() {
 		defer func() {
@@ -575,6 +582,9 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 			}
 		}
 		pl.groups = pl.groups[:1]
+	}
+	if len(pl.groups) > 0 {
+		pl.frame.rot = pl.groups[0].rot
 	}
 	return pl
 }

@@ -38,8 +38,8 @@ const (
 	BottomToTop
 )
 
-// vertical reports whether lines of direction d run down or up the page.
-func (d Dir) vertical() bool { return d&1 == 1 }
+// Vertical reports whether lines of direction d run down or up the page.
+func (d Dir) Vertical() bool { return d&1 == 1 }
 
 // Rect is a rectangle of the shown page, in fractions of its width (X)
 // and height (Y) from the top-left corner, X0 ≤ X1 and Y0 ≤ Y1.
@@ -106,7 +106,7 @@ func (l *Line) Clip(start, end int32) (Rect, bool) {
 	for _, w := range l.Words[first+1 : last+1] {
 		from, to = min(from, w.From), max(to, w.To)
 	}
-	if l.Dir.vertical() {
+	if l.Dir.Vertical() {
 		r.Y0, r.Y1 = max(r.Y0, from), min(r.Y1, to)
 	} else {
 		r.X0, r.X1 = max(r.X0, from), min(r.X1, to)
@@ -158,7 +158,7 @@ func Append(dst []byte, p *Page) []byte {
 		dst = binary.AppendUvarint(dst, y1-y0)
 		dst = binary.AppendUvarint(dst, uint64(len(l.Words)))
 		at, pos := l.Start, int64(x0)
-		if l.Dir.vertical() {
+		if l.Dir.Vertical() {
 			pos = int64(y0)
 		}
 		for _, w := range l.Words {
@@ -215,7 +215,7 @@ func Decode(b []byte) (Page, error) {
 		l := Line{Start: int32(start), End: int32(end), Dir: dir,
 			Box: Rect{unquant(x0), unquant(y0), unquant(x1), unquant(y1)}, Words: make([]Word, 0, nw)}
 		at, pos := start, int64(x0)
-		if dir.vertical() {
+		if dir.Vertical() {
 			pos = int64(y0)
 		}
 		for range nw {

@@ -113,7 +113,7 @@ func encodeGeometry(fr pageFrame, ps []piece) []byte {
 		for i, w := range pc.words {
 			r := fr.rect(w.u0, w.u1, top, bot)
 			from, to := r.X0, r.X1
-			if d == pagegeom.TopToBottom || d == pagegeom.BottomToTop {
+			if d.Vertical() {
 				from, to = r.Y0, r.Y1
 			}
 			start := pc.at[i]

@@ -329,12 +329,12 @@ type pageRef struct {
 // trees.
 func walkPages(root pdf.Value) ([]pageRef, error) {
 	type item struct {
-		v      pdf.Value
-		res    pdf.Value
-		box    []float64
-		rotate int
-		depth  int
-		ref    string
+		v           pdf.Value
+		res         pdf.Value
+		media, crop []float64 // inherited separately: a node's CropBox does not hide a page's MediaBox
+		rotate      int
+		depth       int
+		ref         string
 	}
 	if root.Kind() != pdf.Dict {
 		return nil, errors.New("the document has no page tree")
@@ -357,9 +357,10 @@ func walkPages(root pdf.Value) ([]pageRef, error) {
 			it.res = r
 		}
 		if b := v.Key("CropBox"); b.Len() == 4 {
-			it.box = floats(b, 4)
-		} else if b := v.Key("MediaBox"); b.Len() == 4 {
-			it.box = floats(b, 4)
+			it.crop = floats(b, 4)
+		}
+		if b := v.Key("MediaBox"); b.Len() == 4 {
+			it.media = floats(b, 4)
 		}
 		if r := v.Key("Rotate"); r.Kind() == pdf.Integer {
 			it.rotate = int(r.Int64())
@@ -381,16 +382,39 @@ func walkPages(root pdf.Value) ([]pageRef, error) {
 					}
 					seen[ref] = true
 				}
-				stack = append(stack, item{v: kids.Index(i), res: it.res, box: it.box, rotate: it.rotate, depth: it.depth + 1, ref: ref})
+				stack = append(stack, item{v: kids.Index(i), res: it.res, media: it.media, crop: it.crop, rotate: it.rotate, depth: it.depth + 1, ref: ref})
 			}
 			continue
 		}
-		pages = append(pages, pageRef{v: v, res: it.res, box: it.box, rotate: it.rotate, ref: it.ref})
+		pages = append(pages, pageRef{v: v, res: it.res, box: shownBox(it.media, it.crop), rotate: it.rotate, ref: it.ref})
 	}
 	if len(pages) == 0 {
 		return nil, errors.New("the document has no pages")
 	}
 	return pages, nil
+}
+
+// shownBox is the box a viewer shows of a page: its CropBox within its
+// MediaBox, the MediaBox without one (nil for neither).
+func shownBox(media, crop []float64) []float64 {
+	norm := func(b []float64) []float64 {
+		if b == nil {
+			return nil
+		}
+		return []float64{min(b[0], b[2]), min(b[1], b[3]), max(b[0], b[2]), max(b[1], b[3])}
+	}
+	media, crop = norm(media), norm(crop)
+	if crop == nil || media == nil {
+		if crop != nil {
+			return crop
+		}
+		return media
+	}
+	in := []float64{max(media[0], crop[0]), max(media[1], crop[1]), min(media[2], crop[2]), min(media[3], crop[3])}
+	if in[0] >= in[2] || in[1] >= in[3] {
+		return media // a CropBox outside the page: viewers show the MediaBox
+	}
+	return in
 }
 
 // group is the text of one orientation on a page.

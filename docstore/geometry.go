@@ -171,7 +171,7 @@ func writeGeometry(tx *bolt.Tx, d *Document, textChanged bool) error {
 }
 
 // checkGeometry verifies a loader's geometry: one record per page, each
-// decoding, its offsets in order inside the text.
+// decoding, its offsets inside the text.
 func checkGeometry(geom [][]byte, pages, textLen int) error {
 	if geom == nil {
 		return nil
@@ -180,14 +180,8 @@ func checkGeometry(geom [][]byte, pages, textLen int) error {
 		return fmt.Errorf("the loader returned geometry for %d pages of %d", len(geom), pages)
 	}
 	for i, b := range geom {
-		p, err := pagegeom.Decode(b)
-		if err != nil {
-			return fmt.Errorf("the loader returned page %d's geometry undecodable", i+1)
-		}
-		for _, ln := range p.Lines {
-			if ln.Start < 0 || ln.End > int32(textLen) || ln.Start > ln.End {
-				return fmt.Errorf("the loader returned a line of page %d at %d–%d, outside the text", i+1, ln.Start, ln.End)
-			}
+		if err := pagegeom.Validate(b, int32(textLen)); err != nil {
+			return fmt.Errorf("the loader returned page %d's geometry undecodable or outside the text", i+1)
 		}
 	}
 	return nil

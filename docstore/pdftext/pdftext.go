@@ -210,9 +210,7 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 		}
 	}
 	unsure := dropRunning(edges)
-	ol := <-outline
-	texts := renderPages(layouts, ol)
-	if hadText && allBlank(texts) {
+	if hadText && allDropped(layouts) {
 		// Every line repeats on other pages' edges: it is the text, not
 		// running heads.
 		for _, es := range edges {
@@ -222,14 +220,11 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 				}
 			}
 		}
-		texts = renderPages(layouts, ol)
 		res.Warnings = append(res.Warnings, "every line repeats at the top or bottom of other pages; none was dropped as a running head")
 	} else if len(unsure) > 0 {
 		res.Warnings = append(res.Warnings, unsureWarning(unsure))
 	}
-	for i := range layouts {
-		layouts[i] = nil // free the pages' words
-	}
+	texts := renderPages(layouts, <-outline) // frees the layouts
 	var ends []pageEnd
 	res.Text, res.PageStarts, ends = assemble(texts)
 	res.Headings, res.Tables = placeStructure(texts, res.PageStarts, ends, res.Text)
@@ -253,10 +248,16 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 	return res, damaged, nil
 }
 
-func allBlank(texts []pageText) bool {
-	for _, t := range texts {
-		if strings.TrimSpace(t.text) != "" {
-			return false
+// allDropped reports whether every line of every page was dropped as a
+// running head, which would leave no text.
+func allDropped(layouts []*pageLayout) bool {
+	for _, l := range layouts {
+		for _, g := range l.groups {
+			for i := range g.frags {
+				if !g.frags[i].drop {
+					return false
+				}
+			}
 		}
 	}
 	return true
@@ -609,8 +610,44 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 	}
 	if len(pl.groups) > 0 {
 		pl.frame.rot = pl.groups[0].rot
+		pl.groups[0].frags = compactFrags(pl.groups[0].frags)
 	}
 	return pl
+}
+
+// compactFrags copies a page's fragments, their words and the words'
+// text into blocks of exactly their size. Every page is held until the
+// document is assembled, and the slack of rows grown word by word and the
+// words' own small strings are most of what a page holds.
+func compactFrags(fs []frag) []frag {
+	n, size := 0, 0
+	for _, f := range fs {
+		n += len(f.words)
+		for _, w := range f.words {
+			size += len(w.text)
+		}
+	}
+	words := make([]word, 0, n)
+	var text strings.Builder
+	text.Grow(size)
+	for _, f := range fs {
+		for _, w := range f.words {
+			text.WriteString(w.text)
+		}
+	}
+	all, at := text.String(), 0
+	out := make([]frag, len(fs))
+	for i, f := range fs {
+		first := len(words)
+		for _, w := range f.words {
+			w.text = all[at : at+len(w.text)]
+			at += len(w.text)
+			words = append(words, w)
+		}
+		f.words = words[first:len(words):len(words)]
+		out[i] = f
+	}
+	return out
 }
 
 // toDevice maps a point of an orientation's reading frame to device space;

@@ -97,6 +97,19 @@ func (l *Library) PageSize(id DocID, page int) (w, h float32, err error) {
 	return w, h, err
 }
 
+// GeometrySize returns the bytes a document's geometry takes in the
+// library (its records' values) and the pages it covers.
+func (l *Library) GeometrySize(id DocID) (size, pages int, err error) {
+	err = l.geometryView(id, func(g *bolt.Bucket) error {
+		return g.ForEach(func(_, v []byte) error {
+			size += len(v)
+			pages++
+			return nil
+		})
+	})
+	return size, pages, err
+}
+
 // readGeometry decodes pages first..last of a document's geometry and
 // passes each to fn.
 func (l *Library) readGeometry(id DocID, first, last int, fn func(n int, p *pagegeom.Page)) error {

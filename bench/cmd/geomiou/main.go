@@ -41,18 +41,39 @@ func main() {
 		fail(err)
 	}
 	defer lib.Close()
-	var total tally
+	docs := make([]*sample, len(files))
 	for i, f := range files {
-		k := *n / len(files)
-		if i < *n%len(files) {
-			k++
+		if docs[i], err = load(lib, f, rand.New(rand.NewPCG(*seed, uint64(i)))); err != nil {
+			fail(err)
 		}
-		t, err := measure(lib, f, k, rand.New(rand.NewPCG(*seed, uint64(i))), *verbose)
+	}
+	// n sentences in all, an equal share from each file, a file's unused
+	// share going to the others
+	for left := *n; left > 0; {
+		given := 0
+		for _, d := range docs {
+			if len(d.picked) < len(d.eligible) && left > 0 {
+				d.picked = append(d.picked, d.eligible[len(d.picked)])
+				left--
+				given++
+			}
+		}
+		if given == 0 {
+			break
+		}
+	}
+	var total tally
+	for i, d := range docs {
+		t, err := d.measure(lib, *verbose)
 		if err != nil {
 			fail(err)
 		}
-		t.print(filepath.Base(f))
+		t.print(filepath.Base(files[i]))
 		total.add(t)
+		if size, pages, err := lib.GeometrySize(d.doc.ID); err == nil {
+			fmt.Printf("%-16s geometry %d bytes for %d pages: %.0f bytes a page, %.2f bytes per byte of text\n",
+				"", size, pages, float64(size)/float64(max(pages, 1)), float64(size)/float64(max(len(d.doc.Text), 1)))
+		}
 	}
 	total.print("all")
 }
@@ -82,42 +103,55 @@ func (t tally) print(name string) {
 
 func pct(a, b int) float64 { return 100 * float64(a) / float64(max(b, 1)) }
 
-// measure adds a PDF and scores k of its sentences, sampled among those
-// with at least 20 letters and digits.
-func measure(lib *docstore.Library, path string, k int, rng *rand.Rand, verbose bool) (tally, error) {
+// sample is a document with its sentences to measure.
+type sample struct {
+	doc      *docstore.Document
+	ref      *bboxref.Doc
+	eligible []int // sentences of at least 20 letters and digits, shuffled
+	picked   []int
+}
+
+// load adds a PDF, reads it with pdftotext, and lists its sentences of at
+// least 20 letters and digits in a random order.
+func load(lib *docstore.Library, path string, rng *rand.Rand) (*sample, error) {
 	ctx := context.Background()
 	info, _, err := lib.Add(ctx, path, nil)
 	if err != nil {
-		return tally{}, err
+		return nil, err
 	}
 	d, err := lib.Document(info.ID)
 	if err != nil {
-		return tally{}, err
+		return nil, err
 	}
 	ref, err := bboxref.Run(ctx, path)
 	if err != nil {
-		return tally{}, err
+		return nil, err
 	}
-	var eligible []int
+	s := &sample{doc: d, ref: ref}
 	for i := range d.Sentences {
 		if len(bboxref.Folded(d.SentenceText(i))) >= 20 {
-			eligible = append(eligible, i)
+			s.eligible = append(s.eligible, i)
 		}
 	}
-	rng.Shuffle(len(eligible), func(i, j int) { eligible[i], eligible[j] = eligible[j], eligible[i] })
-	eligible = eligible[:min(k, len(eligible))]
-	slices.Sort(eligible)
+	rng.Shuffle(len(s.eligible), func(i, j int) { s.eligible[i], s.eligible[j] = s.eligible[j], s.eligible[i] })
+	return s, nil
+}
+
+// measure scores the picked sentences.
+func (s *sample) measure(lib *docstore.Library, verbose bool) (tally, error) {
+	d := s.doc
+	picked := slices.Sorted(slices.Values(s.picked))
 	var t tally
-	for _, i := range eligible {
-		s := d.Sentences[i]
-		iou, found, err := score(lib, d, ref, int(s.Start), int(s.End))
+	for _, i := range picked {
+		x := d.Sentences[i]
+		iou, found, err := score(lib, d, s.ref, int(x.Start), int(x.End))
 		if err != nil {
 			return t, err
 		}
 		t.sampled++
 		if !found {
 			if verbose {
-				fmt.Printf("  not found by pdftotext, page %d: %q\n", s.Page, clip(d.SentenceText(i)))
+				fmt.Printf("  not found by pdftotext, page %d: %q\n", x.Page, clip(d.SentenceText(i)))
 			}
 			continue
 		}
@@ -126,7 +160,7 @@ func measure(lib *docstore.Library, path string, k int, rng *rand.Rand, verbose 
 		if iou >= 0.5 {
 			t.good++
 		} else if verbose {
-			fmt.Printf("  IoU %.2f page %d: %q\n", iou, s.Page, clip(d.SentenceText(i)))
+			fmt.Printf("  IoU %.2f page %d: %q\n", iou, x.Page, clip(d.SentenceText(i)))
 		}
 	}
 	return t, nil

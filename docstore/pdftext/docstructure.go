@@ -27,10 +27,8 @@ func renderPages(layouts []*pageLayout, outline []*outlineEntry) []pageText {
 	for i, l := range layouts {
 		want := append(carry, byPage[i]...)
 		var parts []pageText
-		for _, g := range l.groups {
-			if t := renderPage(markHeadings(buildBlocks(g.frags), ds, want)); t.text != "" {
-				parts = append(parts, t)
-			}
+		if t := renderPage(markHeadings(buildBlocks(l.frags()), ds, want)); t.text != "" {
+			parts = append(parts, t)
 		}
 		texts[i] = joinGroups(parts)
 		texts[i].geom = encodeGeometry(l.frame, texts[i].pieces)

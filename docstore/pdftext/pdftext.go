@@ -191,14 +191,12 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 	edges := make([][]edgeLine, len(layouts))
 	failed, unread, hadText := 0, 0, false
 	for i, l := range layouts {
-		hadText = hadText || len(l.groups) > 0
+		hadText = hadText || l.nfrags > 0
 		if l.unread {
 			unread++
 			continue
 		}
-		if len(l.groups) > 0 && l.groups[0].rot == 0 {
-			edges[i] = edgeLines(i, l.groups[0].frags, l.vmin, l.vmax)
-		}
+		edges[i] = l.edges
 		if l.warn != "" && len(res.Warnings) < 20 {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("page %d: %s", i+1, l.warn))
 		}
@@ -252,12 +250,8 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 // running head, which would leave no text.
 func allDropped(layouts []*pageLayout) bool {
 	for _, l := range layouts {
-		for _, g := range l.groups {
-			for i := range g.frags {
-				if !g.frags[i].drop {
-					return false
-				}
-			}
+		if l.dropped(nil) < l.nfrags {
+			return false
 		}
 	}
 	return true
@@ -430,6 +424,14 @@ type pageLayout struct {
 	groups     []group // the orientation with the most glyphs first
 	vmin, vmax float32 // the page box along v in the upright frame
 	frame      pageFrame
+	// Once packed (pagepack.go): the fragments as bytes, the
+	// orientation they are in, their number, the page's glyphs by type
+	// size, and its edge lines.
+	packed []byte
+	rot    uint8
+	nfrags int
+	sizes  map[float32]int32
+	edges  []edgeLine
 	warn       string
 	failed     bool // no text could be read from the page
 	structural bool // an object could not be loaded: the xref may be wrong
@@ -471,6 +473,7 @@ func layoutPages(ctx context.Context, pages []pageRef, work *docWork, progress f
 			defer wg.Done()
 			for i := range jobs {
 				out[i] = layoutPage(ctx, fonts, work, pages[i])
+				out[i].pack(i)
 				select {
 				case done <- i:
 				case <-ctx.Done():
@@ -610,44 +613,8 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 	}
 	if len(pl.groups) > 0 {
 		pl.frame.rot = pl.groups[0].rot
-		pl.groups[0].frags = compactFrags(pl.groups[0].frags)
 	}
 	return pl
-}
-
-// compactFrags copies a page's fragments, their words and the words'
-// text into blocks of exactly their size. Every page is held until the
-// document is assembled, and the slack of rows grown word by word and the
-// words' own small strings are most of what a page holds.
-func compactFrags(fs []frag) []frag {
-	n, size := 0, 0
-	for _, f := range fs {
-		n += len(f.words)
-		for _, w := range f.words {
-			size += len(w.text)
-		}
-	}
-	words := make([]word, 0, n)
-	var text strings.Builder
-	text.Grow(size)
-	for _, f := range fs {
-		for _, w := range f.words {
-			text.WriteString(w.text)
-		}
-	}
-	all, at := text.String(), 0
-	out := make([]frag, len(fs))
-	for i, f := range fs {
-		first := len(words)
-		for _, w := range f.words {
-			w.text = all[at : at+len(w.text)]
-			at += len(w.text)
-			words = append(words, w)
-		}
-		f.words = words[first:len(words):len(words)]
-		out[i] = f
-	}
-	return out
 }
 
 // toDevice maps a point of an orientation's reading frame to device space;

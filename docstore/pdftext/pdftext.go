@@ -427,11 +427,11 @@ type pageLayout struct {
 	// Once packed (pagepack.go): the fragments as bytes, the
 	// orientation they are in, their number, the page's glyphs by type
 	// size, and its edge lines.
-	packed []byte
-	rot    uint8
-	nfrags int
-	sizes  map[float32]int32
-	edges  []edgeLine
+	packed     []byte
+	rot        uint8
+	nfrags     int
+	sizes      map[float32]int32
+	edges      []edgeLine
 	warn       string
 	failed     bool // no text could be read from the page
 	structural bool // an object could not be loaded: the xref may be wrong

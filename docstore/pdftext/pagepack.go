@@ -22,7 +22,7 @@ func (pl *pageLayout) pack(page int) {
 		return
 	}
 	g := pl.groups[0]
-	pl.rot, pl.nfrags = g.rot, len(g.frags)
+	pl.nfrags = len(g.frags)
 	pl.sizes = map[float32]int32{}
 	for i := range g.frags {
 		for _, w := range g.frags[i].words {

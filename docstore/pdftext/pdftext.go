@@ -424,11 +424,9 @@ type pageLayout struct {
 	groups     []group // the orientation with the most glyphs first
 	vmin, vmax float32 // the page box along v in the upright frame
 	frame      pageFrame
-	// Once packed (pagepack.go): the fragments as bytes, the
-	// orientation they are in, their number, the page's glyphs by type
-	// size, and its edge lines.
+	// Once packed (pagepack.go): the fragments as bytes, their
+	// number, the page's glyphs by type size, and its edge lines.
 	packed     []byte
-	rot        uint8
 	nfrags     int
 	sizes      map[float32]int32
 	edges      []edgeLine

@@ -48,6 +48,17 @@ func pageKey(n int) []byte { return binary.BigEndian.AppendUint32(nil, uint32(n)
 // none. It fails with ErrNoGeometry for a document without stored
 // geometry.
 func (l *Library) SpanRects(id DocID, start, end int) ([]PageRect, error) {
+	lines, err := l.SpanLines(id, start, end)
+	out := make([]PageRect, len(lines))
+	for i, ln := range lines {
+		out[i] = ln.PageRect
+	}
+	return out, err
+}
+
+// SpanLines is SpanRects with the bytes of the span on each line part:
+// the part of [start, end) each rectangle shows.
+func (l *Library) SpanLines(id DocID, start, end int) ([]PageLine, error) {
 	d, err := l.Document(id)
 	if err != nil {
 		return nil, err
@@ -58,11 +69,15 @@ func (l *Library) SpanRects(id DocID, start, end int) ([]PageRect, error) {
 	if start == end {
 		return nil, nil
 	}
-	var out []PageRect
+	var out []PageLine
 	first, last := d.PageOf(start), d.PageOf(end-1)
 	err = l.readGeometry(id, first, last, func(n int, p *pagegeom.Page) {
-		for _, r := range p.Rects(int32(start), int32(end)) {
-			out = append(out, PageRect{Page: n, X0: r.X0, Y0: r.Y0, X1: r.X1, Y1: r.Y1})
+		for i := range p.Lines {
+			ln := &p.Lines[i]
+			if r, ok := ln.Clip(int32(start), int32(end)); ok {
+				out = append(out, PageLine{PageRect: PageRect{Page: n, X0: r.X0, Y0: r.Y0, X1: r.X1, Y1: r.Y1},
+					Start: max(int(ln.Start), start), End: min(int(ln.End), end)})
+			}
 		}
 	})
 	return out, err

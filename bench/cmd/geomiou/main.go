@@ -169,28 +169,15 @@ func (s *sample) measure(lib *docstore.Library, verbose bool) (tally, error) {
 // score compares the rectangles of bytes [start, end) with pdftotext's
 // placement of the same text.
 func score(lib *docstore.Library, d *docstore.Document, ref *bboxref.Doc, start, end int) (float64, bool, error) {
-	rects, err := lib.SpanRects(d.ID, start, end)
+	lines, err := lib.SpanLines(d.ID, start, end)
 	if err != nil {
 		return 0, false, err
 	}
-	first, last := d.PageOf(start), d.PageOf(end-1)
-	var parts []string
-	for p := first; p <= last; p++ {
-		lines, err := lib.PageLines(d.ID, p)
-		if err != nil {
-			return 0, false, err
-		}
-		for _, l := range lines {
-			if a, b := max(l.Start, start), min(l.End, end); a < b {
-				parts = append(parts, d.Text[a:b])
-			}
-		}
+	parts := make([]bboxref.Part, len(lines))
+	for i, l := range lines {
+		parts[i] = bboxref.Part{Text: d.Text[l.Start:l.End], Box: bboxref.Box{Page: l.Page, X0: l.X0, Y0: l.Y0, X1: l.X1, Y1: l.Y1}}
 	}
-	ours := make([]bboxref.Box, len(rects))
-	for i, r := range rects {
-		ours[i] = bboxref.Box{Page: r.Page, X0: r.X0, Y0: r.Y0, X1: r.X1, Y1: r.Y1}
-	}
-	iou, found := ref.Score(first, last, parts, ours)
+	iou, found := ref.Score(d.PageOf(start), d.PageOf(end-1), parts)
 	return iou, found, nil
 }
 

@@ -303,12 +303,24 @@ func pageAreas(a, b []Box) (inter, union float64) {
 	return inter, union
 }
 
-// Score measures a placement of a span against pdftotext's: ours are the
-// rectangles the geometry under test gives the span, parts the span's
-// text on each of its line parts, in order, on pages first..last. It
-// returns their IoU, and whether pdftotext's text holds every part.
-func (d *Doc) Score(first, last int, parts []string, ours []Box) (iou float64, found bool) {
-	ref, found := d.Locate(first, last, parts...)
+// Part is where the geometry under test puts a piece of a span: the
+// text of one line part, and its rectangle.
+type Part struct {
+	Text string
+	Box  Box
+}
+
+// Score measures a placement of a span against pdftotext's: the span's
+// parts in order, on pages first..last. It returns the IoU of their
+// rectangles with pdftotext's placement of their text, and whether
+// pdftotext's text holds every part.
+func (d *Doc) Score(first, last int, parts []Part) (iou float64, found bool) {
+	texts := make([]string, len(parts))
+	ours := make([]Box, len(parts))
+	for i, p := range parts {
+		texts[i], ours[i] = p.Text, p.Box
+	}
+	ref, found := d.Locate(first, last, texts...)
 	if !found {
 		return 0, false
 	}

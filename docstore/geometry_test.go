@@ -203,7 +203,9 @@ func scoreSpan(t *testing.T, l *Library, d *Document, ref *bboxref.Doc, start, e
 	for i, ln := range lines {
 		parts[i] = bboxref.Part{Text: d.Text[ln.Start:ln.End], Box: bboxref.Box{Page: ln.Page, X0: ln.X0, Y0: ln.Y0, X1: ln.X1, Y1: ln.Y1}}
 	}
-	return ref.Score(d.PageOf(start), d.PageOf(end-1), parts)
+	first := d.PageOf(start)
+	nth := bboxref.Occurrences(d.Text[d.PageStarts[first-1]:start], d.Text[start:end])
+	return ref.Score(first, d.PageOf(end-1), nth, parts)
 }
 
 // TestRotatedCroppedPage: tables-rotated.pdf is tables.pdf on an A4

@@ -177,7 +177,9 @@ func score(lib *docstore.Library, d *docstore.Document, ref *bboxref.Doc, start,
 	for i, l := range lines {
 		parts[i] = bboxref.Part{Text: d.Text[l.Start:l.End], Box: bboxref.Box{Page: l.Page, X0: l.X0, Y0: l.Y0, X1: l.X1, Y1: l.Y1}}
 	}
-	iou, found := ref.Score(d.PageOf(start), d.PageOf(end-1), parts)
+	first := d.PageOf(start)
+	nth := bboxref.Occurrences(d.Text[d.PageStarts[first-1]:start], d.Text[start:end])
+	iou, found := ref.Score(first, d.PageOf(end-1), nth, parts)
 	return iou, found, nil
 }
 

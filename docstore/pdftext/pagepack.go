@@ -14,7 +14,7 @@ import (
 // heads, the body size and the outline need every page), so every page's
 // fragments wait in memory. They wait packed: the words of a 2,400-page
 // manual take 47 MB as structs and strings, full of pointers the
-// collector scans, and about 20 MB as bytes. What the document-wide
+// collector scans, 15 MB as bytes, and 9 MB deflated. What the document-wide
 // decisions need is kept beside them: the page's edge lines (copies,
 // with the index of each fragment), its glyphs by type size, and its
 // number of fragments.
@@ -58,8 +58,8 @@ func (pl *pageLayout) pack(page int) {
 	pl.groups = nil
 }
 
-// Packed pages are deflated too (at the fastest level): half the bytes
-// again for a few percent of the time a page takes to lay out.
+// Packed pages are deflated too (at the fastest level): 40% fewer bytes
+// for a few percent of the time a page takes to lay out.
 var (
 	deflaters = sync.Pool{New: func() any { w, _ := flate.NewWriter(nil, flate.BestSpeed); return w }}
 	inflaters = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}

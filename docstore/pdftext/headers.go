@@ -14,6 +14,7 @@ type edgeLine struct {
 	page   int
 	top    bool
 	frags  []*frag
+	idx    []int  // each fragment's index among the page's, once packed
 	core   string // normalised text without its leading/trailing number
 	lead   int    // leading number, or -1
 	trail  int    // trailing number, or -1
@@ -178,13 +179,47 @@ func letters(s string) int {
 	return n
 }
 
+// awayCores lists the cores of a page's short lines away from its edges
+// (fs are the page's fragments, edges its edge lines), once each: what
+// awayFromEdges counts. It is taken when the page is laid out, before its
+// fragments are packed away.
+func awayCores(fs []frag, edges []edgeLine) []string {
+	atEdge := map[*frag]bool{}
+	for _, e := range edges {
+		for _, f := range e.frags {
+			atEdge[f] = true
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for i := range fs {
+		f := &fs[i]
+		if atEdge[f] || len(f.words) > 12 {
+			continue
+		}
+		n := 0
+		for _, w := range f.words {
+			n += letters(w.text)
+		}
+		if n < 3 {
+			continue
+		}
+		core, _, _ := lineCore(strings.TrimSpace(f.text()))
+		if !seen[core] {
+			seen[core] = true
+			out = append(out, core)
+		}
+	}
+	return out
+}
+
 // awayFromEdges counts, for each edge line's core, the pages on which the
-// same text stands as a line away from the page's edges. frags gives a
-// page's fragments (those edges were found among). A section heading such
-// as "Source" in a reference manual opens a page now and then, and near
+// same text stands as a line away from the page's edges. away gives a
+// page's cores of such lines (awayCores). A section heading such as
+// "Source" in a reference manual opens a page now and then, and near
 // other pages it opens, but stands mid-page far more often; a running
 // head seldom stands anywhere but at an edge.
-func awayFromEdges(edges [][]edgeLine, frags func(page int) []frag) map[string]int {
+func awayFromEdges(edges [][]edgeLine, away func(page int) []string) map[string]int {
 	// only lines at the edges of two pages or more can be running heads
 	onPages := map[string]int{}
 	for _, es := range edges {
@@ -194,42 +229,10 @@ func awayFromEdges(edges [][]edgeLine, frags func(page int) []frag) map[string]i
 			}
 		}
 	}
-	want := map[string]bool{}
-	sizes := map[int]bool{} // the wanted cores' letter counts, a cheap first test
-	for core, n := range onPages {
-		if n >= 2 {
-			want[core] = true
-			sizes[letters(core)] = true
-		}
-	}
 	counts := map[string]int{}
-	if len(want) == 0 {
-		return counts
-	}
-	for p, es := range edges {
-		atEdge := map[*frag]bool{}
-		for _, e := range es {
-			for _, f := range e.frags {
-				atEdge[f] = true
-			}
-		}
-		seen := map[string]bool{}
-		fs := frags(p)
-		for i := range fs {
-			f := &fs[i]
-			if atEdge[f] || len(f.words) > 12 {
-				continue
-			}
-			n := 0
-			for _, w := range f.words {
-				n += letters(w.text)
-			}
-			if !sizes[n] {
-				continue
-			}
-			core, _, _ := lineCore(strings.TrimSpace(f.text()))
-			if want[core] && !seen[core] {
-				seen[core] = true
+	for p := range edges {
+		for _, core := range away(p) {
+			if onPages[core] >= 2 {
 				counts[core]++
 			}
 		}

@@ -77,7 +77,7 @@ func TestRunningHeadsAndHeadingsAtPageTops(t *testing.T) {
 			""},
 	} {
 		edges, frags := edgePages(c.pages...)
-		dropRunning(edges, awayFromEdges(edges, func(i int) []frag { return frags[i] }))
+		dropRunning(edges, awayFromEdges(edges, func(i int) []string { return awayCores(frags[i], edges[i]) }))
 		if got := kept(edges); got != c.want {
 			t.Errorf("%s: kept %q, want %q", c.name, got, c.want)
 		}

@@ -67,6 +67,10 @@ type Result struct {
 	// the leading rows that are column headings, Rows the others; Caption
 	// is a "Table N…" line just above or below, or zero.
 	Tables []structure.Table
+	// Geometry holds each page's geometry in the pagegeom encoding,
+	// offsets into Text: where its line parts and words stand on the
+	// page as shown. Every page has one, its size at least.
+	Geometry [][]byte
 }
 
 // workers is the number of pages interpreted at once.
@@ -187,14 +191,12 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 	edges := make([][]edgeLine, len(layouts))
 	failed, unread, hadText := 0, 0, false
 	for i, l := range layouts {
-		hadText = hadText || len(l.groups) > 0
+		hadText = hadText || l.nfrags > 0
 		if l.unread {
 			unread++
 			continue
 		}
-		if len(l.groups) > 0 && l.groups[0].rot == 0 {
-			edges[i] = edgeLines(i, l.groups[0].frags, l.vmin, l.vmax)
-		}
+		edges[i] = l.edges
 		if l.warn != "" && len(res.Warnings) < 20 {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("page %d: %s", i+1, l.warn))
 		}
@@ -205,15 +207,8 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 			damaged++
 		}
 	}
-	unsure := dropRunning(edges, awayFromEdges(edges, func(i int) []frag {
-		if len(layouts[i].groups) == 0 {
-			return nil
-		}
-		return layouts[i].groups[0].frags
-	}))
-	ol := <-outline
-	texts := renderPages(layouts, ol)
-	if hadText && allBlank(texts) {
+	unsure := dropRunning(edges, awayFromEdges(edges, func(i int) []string { return layouts[i].away }))
+	if hadText && allDropped(layouts) {
 		// Every line repeats on other pages' edges: it is the text, not
 		// running heads.
 		for _, es := range edges {
@@ -223,17 +218,15 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 				}
 			}
 		}
-		texts = renderPages(layouts, ol)
 		res.Warnings = append(res.Warnings, "every line repeats at the top or bottom of other pages; none was dropped as a running head")
 	} else if len(unsure) > 0 {
 		res.Warnings = append(res.Warnings, unsureWarning(unsure))
 	}
-	for i := range layouts {
-		layouts[i] = nil // free the pages' words
-	}
+	texts := renderPages(layouts, <-outline) // frees the layouts
 	var ends []pageEnd
 	res.Text, res.PageStarts, ends = assemble(texts)
 	res.Headings, res.Tables = placeStructure(texts, res.PageStarts, ends, res.Text)
+	res.Geometry = placeGeometry(texts, res.PageStarts, ends)
 	if reason := work.exceeded(); reason != "" {
 		first := len(pages) - unread + 1
 		if strings.TrimSpace(res.Text) == "" {
@@ -253,9 +246,11 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 	return res, damaged, nil
 }
 
-func allBlank(texts []pageText) bool {
-	for _, t := range texts {
-		if strings.TrimSpace(t.text) != "" {
+// allDropped reports whether every line of every page was dropped as a
+// running head, which would leave no text.
+func allDropped(layouts []*pageLayout) bool {
+	for _, l := range layouts {
+		if l.dropped(nil) < l.nfrags {
 			return false
 		}
 	}
@@ -313,6 +308,7 @@ func joinGroups(parts []pageText) pageText {
 	for _, p := range parts[1:] {
 		out.text += "\n\n"
 		out.appendMarks(p, len(out.text))
+		out.pieces = append(out.pieces, shiftPieces(p.pieces, len(out.text))...)
 		out.text += p.text
 	}
 	out.endsOpen = false
@@ -335,12 +331,12 @@ type pageRef struct {
 // trees.
 func walkPages(root pdf.Value) ([]pageRef, error) {
 	type item struct {
-		v      pdf.Value
-		res    pdf.Value
-		box    []float64
-		rotate int
-		depth  int
-		ref    string
+		v           pdf.Value
+		res         pdf.Value
+		media, crop []float64 // inherited separately: a node's CropBox does not hide a page's MediaBox
+		rotate      int
+		depth       int
+		ref         string
 	}
 	if root.Kind() != pdf.Dict {
 		return nil, errors.New("the document has no page tree")
@@ -363,9 +359,10 @@ func walkPages(root pdf.Value) ([]pageRef, error) {
 			it.res = r
 		}
 		if b := v.Key("CropBox"); b.Len() == 4 {
-			it.box = floats(b, 4)
-		} else if b := v.Key("MediaBox"); b.Len() == 4 {
-			it.box = floats(b, 4)
+			it.crop = floats(b, 4)
+		}
+		if b := v.Key("MediaBox"); b.Len() == 4 {
+			it.media = floats(b, 4)
 		}
 		if r := v.Key("Rotate"); r.Kind() == pdf.Integer {
 			it.rotate = int(r.Int64())
@@ -387,16 +384,39 @@ func walkPages(root pdf.Value) ([]pageRef, error) {
 					}
 					seen[ref] = true
 				}
-				stack = append(stack, item{v: kids.Index(i), res: it.res, box: it.box, rotate: it.rotate, depth: it.depth + 1, ref: ref})
+				stack = append(stack, item{v: kids.Index(i), res: it.res, media: it.media, crop: it.crop, rotate: it.rotate, depth: it.depth + 1, ref: ref})
 			}
 			continue
 		}
-		pages = append(pages, pageRef{v: v, res: it.res, box: it.box, rotate: it.rotate, ref: it.ref})
+		pages = append(pages, pageRef{v: v, res: it.res, box: shownBox(it.media, it.crop), rotate: it.rotate, ref: it.ref})
 	}
 	if len(pages) == 0 {
 		return nil, errors.New("the document has no pages")
 	}
 	return pages, nil
+}
+
+// shownBox is the box a viewer shows of a page: its CropBox within its
+// MediaBox, the MediaBox without one (nil for neither).
+func shownBox(media, crop []float64) []float64 {
+	norm := func(b []float64) []float64 {
+		if b == nil {
+			return nil
+		}
+		return []float64{min(b[0], b[2]), min(b[1], b[3]), max(b[0], b[2]), max(b[1], b[3])}
+	}
+	media, crop = norm(media), norm(crop)
+	if crop == nil || media == nil {
+		if crop != nil {
+			return crop
+		}
+		return media
+	}
+	in := []float64{max(media[0], crop[0]), max(media[1], crop[1]), min(media[2], crop[2]), min(media[3], crop[3])}
+	if in[0] >= in[2] || in[1] >= in[3] {
+		return media // a CropBox outside the page: viewers show the MediaBox
+	}
+	return in
 }
 
 // group is the text of one orientation on a page.
@@ -410,6 +430,16 @@ type group struct {
 type pageLayout struct {
 	groups     []group // the orientation with the most glyphs first
 	vmin, vmax float32 // the page box along v in the upright frame
+	frame      pageFrame
+	// Once packed (pagepack.go): the fragments as bytes, their
+	// number, the page's glyphs by type size, and its edge lines.
+	packed []byte
+	nfrags int
+	sizes  map[float32]int32
+	edges  []edgeLine
+	// away are the cores of the page's short lines away from its edges
+	// (awayCores), for telling a running head from a heading.
+	away       []string
 	warn       string
 	failed     bool // no text could be read from the page
 	structural bool // an object could not be loaded: the xref may be wrong
@@ -451,6 +481,7 @@ func layoutPages(ctx context.Context, pages []pageRef, work *docWork, progress f
 			defer wg.Done()
 			for i := range jobs {
 				out[i] = layoutPage(ctx, fonts, work, pages[i])
+				out[i].pack(i)
 				select {
 				case done <- i:
 				case <-ctx.Done():
@@ -491,7 +522,8 @@ func layoutPages(ctx context.Context, pages []pageRef, work *docWork, progress f
 // layoutPage interprets one page and lays out its glyphs into fragments.
 // A page that fails part-way keeps the text read before the failure.
 func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef) (pl *pageLayout) {
-	pl = &pageLayout{}
+	ctm := rotation(p.rotate)
+	pl = &pageLayout{frame: frameOf(p.box, ctm, 0)}
 	if ctx.Err() != nil {
 		return pl
 	}
@@ -499,7 +531,6 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 		pl.unread = true
 		return pl
 	}
-	ctm := rotation(p.rotate)
 	pc := &pageContent{ctx: ctx, fonts: fonts, work: work, g: gstate{ctm: ctm, th: 1}, tm: identity, tlm: identity}
 	func() {
 		defer func() {
@@ -587,6 +618,9 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 			}
 		}
 		pl.groups = pl.groups[:1]
+	}
+	if len(pl.groups) > 0 {
+		pl.frame.rot = pl.groups[0].rot
 	}
 	return pl
 }

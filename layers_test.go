@@ -29,6 +29,7 @@ var layers = []struct {
 	{"engine/llm/llmtest/cmd/", 7, "the scripted server as a program"},
 	{"engine/llm", 1, "the OpenAI-compatible client and its scripted server"},
 	// 2-3: the library: loaders and text building below the store.
+	{"docstore/pagerender", 2, "PDF pages to pixels: PDFium in WebAssembly"},
 	{"docstore/", 2, "loaders, segmentation, structure"},
 	{"docstore", 3, "the library on disk"},
 	// 4: the answer model: statements, citations, their checks and exports.

@@ -40,6 +40,7 @@ var layers = []struct {
 	{"engine/", 6, "strategies, dense retrieval, generation, judge, evaluation"},
 	{"engine", 5, "the runtime"},
 	// 7: front ends.
+	{"tui/termimage", 7, "pictures in a terminal: kitty, sixel, iTerm2, the half-block map"},
 	{"tui", 7, "the terminal UI"},
 	{"cmd/", 7, "the command"},
 	{"bench/", 7, "benchmarks"},

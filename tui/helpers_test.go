@@ -199,7 +199,7 @@ type probe struct {
 	view   string
 	notice string
 	keys   int // key presses handled
-	focus  pane
+	focus  paneID
 }
 
 func (h harness) Init() tea.Cmd { return h.m.Init() }
@@ -325,7 +325,7 @@ func (s *session) waitText(text string) {
 }
 
 // waitFocus waits for p to have the keyboard.
-func (s *session) waitFocus(p pane) {
+func (s *session) waitFocus(p paneID) {
 	s.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {

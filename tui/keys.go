@@ -1,6 +1,9 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // KeyMap is the keys the root model handles itself: moving between panes,
 // help and quitting. Each pane has its own KeyMap for the rest
@@ -36,4 +39,73 @@ func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.NextPane, k.H
 // FullHelp returns the global keys for the help screen.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.NextPane, k.PrevPane}, {k.Help, k.Quit, k.ForceQuit}}
+}
+
+// updateKey handles a key: quitting and help first, then an open dialog,
+// then moving between panes, then the focused pane.
+func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
+	m.notice = ""
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.ForceQuit):
+		return m.quit()
+	case m.showHelp:
+		return m.updateHelp(msg)
+	case m.picker != nil && key.Matches(msg, k.Quit):
+		return m.quit()
+	case m.add != nil || m.picker != nil:
+		return m.updateFront(msg)
+	}
+	if !m.typing() {
+		switch {
+		case key.Matches(msg, k.Quit):
+			return m.quit()
+		case key.Matches(msg, k.Help):
+			m.showHelp, m.helpTop = true, 0
+			return nil
+		}
+	}
+	// A prompt that owns every key (the source's search, the library's
+	// filter, a yes-or-no question) keeps tab; elsewhere tab moves on,
+	// even from the question input (where it would insert nothing), and
+	// lands in the conversation's input, ready for a question.
+	if !m.promptOwnsKeys() {
+		switch {
+		case key.Matches(msg, k.NextPane):
+			return m.setFocus((m.focus+1)%numPanes, true)
+		case key.Matches(msg, k.PrevPane):
+			return m.setFocus((m.focus+numPanes-1)%numPanes, true)
+		}
+	}
+	return m.updateFocused(msg)
+}
+
+// typing reports whether keys are text now, or the answer to a question
+// on screen: the question input, the library's filter, the source's
+// search prompt, the add dialog's paths line, or a yes-or-no question.
+func (m Model) typing() bool {
+	if m.add != nil {
+		return m.add.Typing()
+	}
+	switch m.focus {
+	case paneConversation:
+		return m.conv.Typing() || m.conv.Confirming()
+	case paneLibrary:
+		return m.lib.Filtering() || m.lib.Confirming()
+	case paneSource:
+		return m.src.Searching()
+	}
+	return false
+}
+
+// promptOwnsKeys reports whether the focused pane has a prompt open that
+// takes every key, tab included.
+func (m Model) promptOwnsKeys() bool {
+	switch m.focus {
+	case paneSource:
+		return m.src.Searching()
+	case paneLibrary:
+		return m.lib.Filtering() || m.lib.Confirming()
+	}
+	return m.conv.Confirming()
 }

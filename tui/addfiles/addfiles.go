@@ -27,13 +27,11 @@ import (
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/draw"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 // AddMsg asks for Paths (files and folders, absolute) to be added.
 type AddMsg struct{ Paths []string }
-
-// ClosedMsg reports the dialog closed without adding.
-type ClosedMsg struct{}
 
 // Entry is one entry of a directory as listed.
 type Entry struct {
@@ -156,6 +154,9 @@ type Model struct {
 	notice string
 }
 
+// The dialog keeps the panes' contract.
+var _ pane.Model[Model] = Model{}
+
 // New opens the dialog in dir; the command lists it.
 func New(dir string, styles *themes.Styles) (Model, tea.Cmd) {
 	if abs, err := filepath.Abs(dir); err == nil {
@@ -183,9 +184,9 @@ func (m Model) Typing() bool { return m.typing }
 func (m Model) Marked() []string { return slices.Clone(m.marked) }
 
 // Update handles keys, pastes and directory listings. The outcome,
-// AddMsg or ClosedMsg, is returned for the parent to act on (nil while
-// the dialog stays open).
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
+// AddMsg or pane.Close, is returned as an action for the parent to carry
+// out (nil while the dialog stays open).
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 	switch msg := msg.(type) {
 	case dirMsg:
 		if msg.seq != m.seq {
@@ -211,7 +212,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 	case tea.KeyPressMsg:
 		m.notice = ""
 		if key.Matches(msg, m.KeyMap.Close) {
-			return m, nil, ClosedMsg{}
+			return m, nil, pane.Close{}
 		}
 		if key.Matches(msg, m.KeyMap.Switch) {
 			m.typing = !m.typing
@@ -234,7 +235,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 	return m, nil, nil
 }
 
-func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
+func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	switch {
 	case key.Matches(msg, m.KeyMap.Add):
 		paths := m.marked
@@ -256,7 +257,7 @@ func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 	return m, cmd, nil
 }
 
-func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
+func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	k := m.KeyMap
 	const page = 10
 	switch {
@@ -316,7 +317,7 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 }
 
 // open lists dir in place of the folder shown.
-func (m Model) open(dir string) (Model, tea.Cmd, tea.Msg) {
+func (m Model) open(dir string) (Model, tea.Cmd, pane.Action) {
 	m.seq++
 	m.dir, m.loading = dir, true
 	return m, readDir(m.seq, dir, m.hidden), nil

@@ -12,6 +12,7 @@ import (
 	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/keytest"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 // tree makes a folder "docs" with files of types citelens reads and
@@ -101,7 +102,7 @@ func TestBrowseMarkAdd(t *testing.T) {
 	if !slices.ContainsFunc(m.entries, func(e Entry) bool { return e.Name == ".hidden.txt" }) {
 		t.Error(". did not show hidden files")
 	}
-	if _, out := keys(m, "esc"); out != (ClosedMsg{}) {
+	if _, out := keys(m, "esc"); out != (pane.Close{}) {
 		t.Errorf("esc = %#v", out)
 	}
 }

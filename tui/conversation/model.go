@@ -15,8 +15,9 @@
 //
 // The pane does no I/O and starts no work. What the user asks for is
 // returned by Update to the root model as an action (AskMsg, CancelMsg,
-// CitationMsg, ExportMsg, CopyMsg, StrategyMsg, NoticeMsg, DeleteMsg,
-// PrepareMsg, OlderMsg); the root feeds the answer back in with Begin,
+// CitationMsg, ExportMsg, CopyMsg, StrategyMsg, DeleteMsg, PrepareMsg,
+// OlderMsg, pane.Notice), as the panes' contract has it
+// (tui/internal/pane); the root feeds the answer back in with Begin,
 // Apply and Finish. Its keys are in two modes, the input's and the
 // answers' (see KeyMap and tui/KEYS.md).
 package conversation
@@ -38,6 +39,7 @@ import (
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 // AskMsg asks the question typed in the input.
@@ -72,12 +74,6 @@ type CopyMsg struct {
 
 // StrategyMsg opens the strategy picker.
 type StrategyMsg struct{}
-
-// NoticeMsg is a short message for the status line.
-type NoticeMsg struct {
-	Text  string
-	Error bool
-}
 
 // DeleteMsg deletes a saved answer from the library (the user has
 // confirmed it); the root calls Remove once it is gone.
@@ -214,7 +210,7 @@ var noSel = sel{-1, -1, 0}
 // confirm is a question the pane asks before it acts.
 type confirm struct {
 	prompt string
-	action tea.Msg
+	action pane.Action
 }
 
 // Model is the conversation pane.
@@ -257,6 +253,9 @@ type Model struct {
 	strategy string // the strategy the next question goes to
 	scope    string // what the next question is asked of, for the status line
 }
+
+// The conversation pane keeps the panes' contract.
+var _ pane.Model[Model] = Model{}
 
 // New returns an empty conversation pane drawn in styles, with the input
 // ready for a question.
@@ -687,7 +686,7 @@ func (m Model) helpKeys() help.KeyMap {
 // CitationMsg…; nil for none) for the parent to carry out at once, not as
 // a command: commands run concurrently, and two quick n presses must show
 // their citations in order.
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 	switch msg := msg.(type) {
 	case spinner.TickMsg:
 		if !m.Streaming() {
@@ -703,10 +702,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 			if key.Matches(msg, m.KeyMap.Confirm) {
 				return m, nil, c.action
 			}
-			return m, nil, NoticeMsg{Text: "Nothing was deleted."}
+			return m, nil, pane.Notice{Text: "Nothing was deleted."}
 		}
 		var cmd tea.Cmd
-		var action tea.Msg
+		var action pane.Action
 		if m.typing {
 			m, cmd, action = m.updateInput(msg)
 		} else {
@@ -735,7 +734,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 
 // olderWanted asks for older answers when the view has reached the top
 // of those shown and more remain.
-func (m *Model) olderWanted() tea.Msg {
+func (m *Model) olderWanted() pane.Action {
 	if !m.older.more || m.older.loading || m.cleared {
 		return nil
 	}
@@ -747,7 +746,7 @@ func (m *Model) olderWanted() tea.Msg {
 	return OlderMsg{Before: m.older.before}
 }
 
-func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
+func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	k := m.KeyMap.Input
 	switch {
 	case key.Matches(msg, k.Ask):
@@ -756,7 +755,7 @@ func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 			return m, nil, m.show()
 		}
 		if m.Streaming() {
-			return m, nil, NoticeMsg{Text: "An answer is still being written: wait, or cancel it with " + k.Cancel.Help().Key + "."}
+			return m, nil, pane.Notice{Text: "An answer is still being written: wait, or cancel it with " + k.Cancel.Help().Key + "."}
 		}
 		m.input.Reset()
 		return m, nil, AskMsg{Question: q}
@@ -793,7 +792,7 @@ func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 	return m, cmd, nil
 }
 
-func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
+func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	k := m.KeyMap.List
 	if act, ok := m.shared(msg, k.Strategy, k.Prepare, k.NewTopic, k.Clear); ok {
 		return m, nil, act
@@ -830,7 +829,7 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 	case key.Matches(msg, k.Copy):
 		c, ok := m.Citation()
 		if !ok {
-			return m, nil, NoticeMsg{Text: "No citation selected to copy."}
+			return m, nil, pane.Notice{Text: "No citation selected to copy."}
 		}
 		return m, nil, CopyMsg{Text: c.Span.Text, Label: c.Label}
 	case key.Matches(msg, k.Delete):
@@ -868,7 +867,7 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 
 // shared carries out the keys both modes have, bound differently in
 // each: the strategy picker, preparing, a new topic, clearing.
-func (m *Model) shared(msg tea.KeyPressMsg, strategy, prepare, newTopic, clear key.Binding) (tea.Msg, bool) {
+func (m *Model) shared(msg tea.KeyPressMsg, strategy, prepare, newTopic, clear key.Binding) (pane.Action, bool) {
 	switch {
 	case key.Matches(msg, strategy):
 		return StrategyMsg{}, true
@@ -884,7 +883,7 @@ func (m *Model) shared(msg tea.KeyPressMsg, strategy, prepare, newTopic, clear k
 
 // show shows the selected statement's first citation, in the source
 // pane with the keyboard.
-func (m *Model) show() tea.Msg {
+func (m *Model) show() pane.Action {
 	if m.sel.e < 0 {
 		if m.statementCount() == 0 {
 			return nil
@@ -894,7 +893,7 @@ func (m *Model) show() tea.Msg {
 	m.sel.c = 0
 	c, ok := m.Citation()
 	if !ok {
-		return NoticeMsg{Text: "This statement cites nothing."}
+		return pane.Notice{Text: "This statement cites nothing."}
 	}
 	c.Focus = true
 	return c
@@ -902,49 +901,49 @@ func (m *Model) show() tea.Msg {
 
 // selectedAnswer is the selected saved answer, or a notice saying why
 // there is none to do what with.
-func (m Model) selectedAnswer(what string) (*entry, tea.Msg) {
+func (m Model) selectedAnswer(what string) (*entry, pane.Action) {
 	if m.sel.e < 0 {
 		if e := m.last(); e != nil && e.ans != nil {
 			return e, nil
 		}
-		return nil, NoticeMsg{Text: "No answer to " + what + " yet."}
+		return nil, pane.Notice{Text: "No answer to " + what + " yet."}
 	}
 	e := m.entries[m.sel.e]
 	switch {
 	case e.streaming:
-		return nil, NoticeMsg{Text: "The answer is still being written; " + what + " it when it is done."}
+		return nil, pane.Notice{Text: "The answer is still being written; " + what + " it when it is done."}
 	case e.ans == nil:
-		return nil, NoticeMsg{Text: "This question has no saved answer to " + what + "."}
+		return nil, pane.Notice{Text: "This question has no saved answer to " + what + "."}
 	}
 	return e, nil
 }
 
 // prepare offers to prepare the documents of the last answer, when it
 // failed for want of that.
-func (m *Model) prepare() tea.Msg {
+func (m *Model) prepare() pane.Action {
 	e := m.last()
 	if e == nil || !e.prepare || e.streaming {
-		return NoticeMsg{Text: "Nothing to prepare: the strategies that need it (raidd-*) say so when asked."}
+		return pane.Notice{Text: "Nothing to prepare: the strategies that need it (raidd-*) say so when asked."}
 	}
 	e.prepare = false
 	m.cache.dropEntry(len(m.entries) - 1)
 	return PrepareMsg{Strategy: e.strategy, Question: e.question}
 }
 
-func (m *Model) newTopic() tea.Msg {
+func (m *Model) newTopic() pane.Action {
 	m.NewTopic()
-	return NoticeMsg{Text: "The next question starts a new topic."}
+	return pane.Notice{Text: "The next question starts a new topic."}
 }
 
 // clear empties the view; the answers stay saved.
-func (m *Model) clear() tea.Msg {
+func (m *Model) clear() pane.Action {
 	if m.Streaming() {
-		return NoticeMsg{Text: "An answer is being written: wait, or cancel it first."}
+		return pane.Notice{Text: "An answer is being written: wait, or cancel it first."}
 	}
 	m.entries, m.sel, m.top, m.topic = nil, noSel, pos{}, 0
 	m.older.more, m.cleared = false, true
 	m.cache.clear()
-	return NoticeMsg{Text: "Cleared; the next question starts a new topic. Saved answers stay in the library (citelens answers)."}
+	return pane.Notice{Text: "Cleared; the next question starts a new topic. Saved answers stay in the library (citelens answers)."}
 }
 
 // moveStatement selects the statement d places on, through every answer.
@@ -1004,15 +1003,15 @@ func (m Model) statementAt(i int) sel {
 
 // StepCitation selects the next (d = 1) or previous (d = -1) citation,
 // across statements and answers, and returns what shows it (a
-// CitationMsg, or a NoticeMsg at either end). With nothing selected it
+// CitationMsg, or a pane.Notice at either end). With nothing selected it
 // goes to the newest answer's first citation.
-func (m *Model) StepCitation(d int) tea.Msg {
+func (m *Model) StepCitation(d int) pane.Action {
 	m.follow = false
 	s := m.sel
 	if s.e < 0 {
 		m.selectNewest()
 		if m.sel.e < 0 {
-			return NoticeMsg{Text: "No citations yet."}
+			return pane.Notice{Text: "No citations yet."}
 		}
 		s, d = m.sel, 1
 		s.c = -1
@@ -1025,7 +1024,7 @@ func (m *Model) StepCitation(d int) tea.Msg {
 			if d < 0 {
 				what = "first"
 			}
-			return NoticeMsg{Text: "That was the " + what + " citation."}
+			return pane.Notice{Text: "That was the " + what + " citation."}
 		}
 		s = next
 	}

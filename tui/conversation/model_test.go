@@ -12,6 +12,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/keytest"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 // press sends keys and returns the last action.
@@ -44,8 +45,8 @@ func answer(q string, n int) *engine.Answer {
 
 func checkView(t *testing.T, m Model, w, h int) string {
 	t.Helper()
-	v := m.View()
-	lines := strings.Split(v, "\n")
+	lines := m.View(w, h)
+	v := strings.Join(lines, "\n")
 	if len(lines) != h {
 		t.Fatalf("view has %d lines, want %d", len(lines), h)
 	}
@@ -84,7 +85,7 @@ func TestNavigationAcrossAnswers(t *testing.T) {
 	}
 	// There is no later citation.
 	m, act = press(m, "n")
-	if _, ok := act.(NoticeMsg); !ok {
+	if _, ok := act.(pane.Notice); !ok {
 		t.Fatalf("n past the last citation = %#v", act)
 	}
 	// N goes back through the statements, and into the answer before.
@@ -196,7 +197,7 @@ func TestInputKeys(t *testing.T) {
 	m, _ = press(m, "esc")
 	m.sel = noSel
 	if _, act = press(m, "e"); act != nil {
-		if n, ok := act.(NoticeMsg); !ok || !strings.Contains(n.Text, "No answer to export") {
+		if n, ok := act.(pane.Notice); !ok || !strings.Contains(n.Text, "No answer to export") {
 			t.Errorf("export of a failed question = %#v", act)
 		}
 	}
@@ -282,7 +283,7 @@ func TestDeleteAsksFirst(t *testing.T) {
 		t.Errorf("no question on screen:\n%s", v)
 	}
 	m, act = press(m, "n")
-	if _, ok := act.(NoticeMsg); !ok || m.Confirming() || len(m.entries) != 2 {
+	if _, ok := act.(pane.Notice); !ok || m.Confirming() || len(m.entries) != 2 {
 		t.Fatalf("n to the question = %#v", act)
 	}
 	_, act = press(m, "d", "y")

@@ -723,12 +723,15 @@ func lastRunes(s string, n int) string {
 	return string(r[len(r)-n:])
 }
 
-// View draws the pane in exactly its width × height: the answers, a
-// status line, and the input.
-func (m Model) View() string {
-	w, h := m.width, m.height
+// View draws the pane in exactly w × h cells, the size given to SetSize
+// (another is laid out afresh for this frame): the answers, a status
+// line, and the input.
+func (m Model) View(w, h int) []string {
 	if w <= 0 || h <= 0 {
-		return ""
+		return nil
+	}
+	if w != m.width || h != m.height {
+		m.SetSize(w, h)
 	}
 	ah := m.answerHeight()
 	lines := make([]string, 0, h)
@@ -767,7 +770,7 @@ func (m Model) View() string {
 		lines = append(lines, "")
 	}
 	lines = append(lines, m.statusLine(), m.inputLine())
-	return strings.Join(draw.Block(lines, w, h), "\n")
+	return draw.Block(lines, w, h)
 }
 
 // inputLine is the question input; while the answers have the

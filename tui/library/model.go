@@ -3,8 +3,9 @@
 // are in the scope of the next question (space toggles; all by default).
 // It also shows files being added, with their progress.
 //
-// It does no I/O: the root model loads the document list and feeds it in
-// with SetDocs, and reads the scope with Scope when a question is asked.
+// It keeps the panes' contract (tui/internal/pane) and does no I/O: the
+// root model loads the document list and feeds it in with SetDocs, and
+// reads the scope with Scope when a question is asked.
 package library
 
 import (
@@ -24,13 +25,11 @@ import (
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/draw"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 // OpenMsg asks to read a document in the source pane, from its start.
 type OpenMsg struct{ Doc docstore.DocInfo }
-
-// CloseMsg is esc with no filter to clear: back to the conversation.
-type CloseMsg struct{}
 
 // AddMsg asks for the file picker, to add documents.
 type AddMsg struct{}
@@ -38,9 +37,6 @@ type AddMsg struct{}
 // RemoveMsg removes a document from the library (the user has
 // confirmed it).
 type RemoveMsg struct{ Doc docstore.DocInfo }
-
-// NoticeMsg is a short message for the status line.
-type NoticeMsg struct{ Text string }
 
 // Progress is a file being added, as the pane shows it.
 type Progress struct {
@@ -76,6 +72,9 @@ type Model struct {
 
 	removing *docstore.DocInfo // asking whether to remove it
 }
+
+// The library pane keeps the panes' contract.
+var _ pane.Model[Model] = Model{}
 
 // New returns an empty library pane drawn in styles.
 func New(styles *themes.Styles) Model {
@@ -226,9 +225,10 @@ func (m Model) helpKeys() help.KeyMap {
 }
 
 // Update handles the pane's keys. What the user asks of the rest of the
-// program (OpenMsg) is returned as an action for the parent to carry out
-// at once; nil for none.
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
+// program (OpenMsg, AddMsg, RemoveMsg, pane.Close with nothing to clear,
+// pane.Notice) is returned as an action for the parent to carry out at
+// once; nil for none.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if d := m.removing; d != nil {
@@ -236,7 +236,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 			if key.Matches(msg, m.KeyMap.Confirm) {
 				return m, nil, RemoveMsg{Doc: *d}
 			}
-			return m, nil, NoticeMsg{Text: "Nothing was removed."}
+			return m, nil, pane.Notice{Text: "Nothing was removed."}
 		}
 		if m.filtering {
 			m, cmd := m.updateFilter(msg)
@@ -252,7 +252,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 			return m, nil, nil
 		}
 		if key.Matches(msg, m.KeyMap.List.ClearFilter) && m.filter == "" {
-			return m, nil, CloseMsg{}
+			return m, nil, pane.Close{}
 		}
 		if key.Matches(msg, m.KeyMap.List.Open) {
 			if d, ok := m.Current(); ok {
@@ -386,11 +386,14 @@ func (m *Model) clampTop() {
 	m.top = max(m.top, 0)
 }
 
-// View draws the pane in exactly its width × height.
-func (m Model) View() string {
-	w, h := m.width, m.height
+// View draws the pane in exactly w × h cells, the size given to SetSize
+// (another is laid out afresh for this frame).
+func (m Model) View(w, h int) []string {
 	if w <= 0 || h <= 0 {
-		return ""
+		return nil
+	}
+	if w != m.width || h != m.height {
+		m.SetSize(w, h)
 	}
 	st := m.styles
 	lines := make([]string, 0, h)
@@ -431,7 +434,7 @@ func (m Model) View() string {
 		lines = append(lines, m.progressLine(p))
 	}
 	lines = append(lines, m.footer())
-	return strings.Join(draw.Block(lines, w, h), "\n")
+	return draw.Block(lines, w, h)
 }
 
 // row is one document: its scope mark, name, pages and when it was added,

@@ -31,7 +31,7 @@ func press(m Model, keys ...string) Model {
 
 func view(t *testing.T, m Model, w, h int) string {
 	t.Helper()
-	lines := strings.Split(m.View(), "\n")
+	lines := m.View(w, h)
 	if len(lines) != h {
 		t.Fatalf("%d lines, want %d", len(lines), h)
 	}

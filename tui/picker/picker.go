@@ -13,6 +13,7 @@ import (
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/draw"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 // Item is one choice.
@@ -30,9 +31,6 @@ type ChosenMsg struct {
 	Kind string
 	Item Item
 }
-
-// ClosedMsg reports the picker closed without a choice.
-type ClosedMsg struct{ Kind string }
 
 // KeyMap is the picker's keys.
 type KeyMap struct {
@@ -67,6 +65,9 @@ type Model struct {
 	notice string // why the last choice was refused
 }
 
+// The picker keeps the panes' contract.
+var _ pane.Model[Model] = Model{}
+
 // New returns a picker over items with the cursor on the one named
 // current (or the first).
 func New(kind, title string, items []Item, current string, styles *themes.Styles) Model {
@@ -82,16 +83,16 @@ func New(kind, title string, items []Item, current string, styles *themes.Styles
 // SetStyles switches the picker to another theme.
 func (m *Model) SetStyles(s *themes.Styles) { m.styles = s }
 
-// Update handles the picker's keys. The outcome, ChosenMsg or ClosedMsg,
-// is returned for the parent to act on at once (nil while the picker
-// stays open).
-func (m Model) Update(msg tea.Msg) (Model, tea.Msg) {
+// Update handles the picker's keys. The outcome, ChosenMsg or
+// pane.Close, is returned as an action for the parent to carry out at
+// once (nil while the picker stays open).
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok || len(m.items) == 0 {
 		if ok && key.Matches(k, m.KeyMap.Close) {
-			return m, ClosedMsg{Kind: m.Kind}
+			return m, nil, pane.Close{}
 		}
-		return m, nil
+		return m, nil, nil
 	}
 	m.notice = ""
 	switch {
@@ -103,13 +104,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Msg) {
 		it := m.items[m.cursor]
 		if it.Unavailable != "" {
 			m.notice = it.Name + " is unavailable: " + it.Unavailable
-			return m, nil
+			return m, nil, nil
 		}
-		return m, ChosenMsg{Kind: m.Kind, Item: it}
+		return m, nil, ChosenMsg{Kind: m.Kind, Item: it}
 	case key.Matches(k, m.KeyMap.Close):
-		return m, ClosedMsg{Kind: m.Kind}
+		return m, nil, pane.Close{}
 	}
-	return m, nil
+	return m, nil, nil
 }
 
 // View draws the picker as a framed box at most maxW × maxH cells; its

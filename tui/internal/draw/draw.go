@@ -1,5 +1,6 @@
 // Package draw holds the few string helpers the TUI's panes share: fitting
-// styled text to a width, padding, and framing a pane. Every pane's View is
+// styled text to a width, padding, painting runs of text, and framing a
+// pane. Every pane's View is
 // exactly its width × height, so the root model can put panes side by side
 // by joining lines, without measuring them again.
 package draw
@@ -136,6 +137,18 @@ func PaintOf(st lipgloss.Style) Paint {
 	}
 	return Paint{prefix: r[:i], suffix: r[i+1:]}
 }
+
+// NewPaint is the paint that writes prefix before a run and suffix after
+// it: markers a test can read, say.
+func NewPaint(prefix, suffix string) Paint { return Paint{prefix: prefix, suffix: suffix} }
+
+// Prefix is the SGR sequence that starts a run in the paint; Suffix the
+// one that ends it. A caller that writes a run in pieces (the source
+// pane, drawing a row cell by cell) writes them around the pieces.
+func (p Paint) Prefix() string { return p.prefix }
+
+// Suffix is the SGR sequence that ends a run in the paint.
+func (p Paint) Suffix() string { return p.suffix }
 
 // Render paints s, which must be one line without SGR sequences.
 func (p Paint) Render(s string) string {

@@ -16,6 +16,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -176,15 +178,21 @@ func Recognize(ctx context.Context, content []byte, pages []int, opt Options, pr
 // into tesseract, whose TSV is parsed into the page.
 func recognizePage(ctx context.Context, pdf string, page int, opt Options) (Page, error) {
 	n := fmt.Sprint(page)
-	png, err := output(exec.CommandContext(ctx, "pdftoppm", "-r", fmt.Sprint(opt.dpi()), "-gray", "-png", "-f", n, "-l", n, "-singlefile", pdf))
+	// the CropBox, as viewers show the page, so that the words' boxes
+	// are where the page view draws them
+	img, err := output(exec.CommandContext(ctx, "pdftoppm", "-r", fmt.Sprint(opt.dpi()), "-cropbox", "-gray", "-png", "-f", n, "-l", n, "-singlefile", pdf))
 	if err != nil {
 		return Page{}, toolError(ctx, err, "page %d cannot be rendered for OCR: pdftoppm: %w", page)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(img))
+	if err != nil {
+		return Page{}, fmt.Errorf("page %d cannot be rendered for OCR: pdftoppm wrote no PNG image (%v)", page, err)
 	}
 	read := exec.CommandContext(ctx, "tesseract", "stdin", "stdout", "-l", opt.languages(), "--dpi", fmt.Sprint(opt.dpi()), "--psm", "3", "tsv")
 	// One thread per tesseract: pages are already read in parallel, and
 	// OpenMP threads on top of that slow every page down.
 	read.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
-	read.Stdin = bytes.NewReader(png)
+	read.Stdin = bytes.NewReader(img)
 	tsv, err := output(read)
 	if err != nil {
 		return Page{}, toolError(ctx, err, "page %d cannot be read by OCR: tesseract: %w", page)
@@ -194,7 +202,7 @@ func recognizePage(ctx context.Context, pdf string, page int, opt Options) (Page
 		return Page{}, fmt.Errorf("page %d: tesseract's output cannot be read: %v", page, err)
 	}
 	p := layout(words)
-	p.Number = page
+	p.Number, p.Size = page, image.Pt(cfg.Width, cfg.Height)
 	return p, nil
 }
 

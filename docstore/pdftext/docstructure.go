@@ -33,6 +33,8 @@ func renderPages(layouts []*pageLayout, outline []*outlineEntry) []pageText {
 			}
 		}
 		texts[i] = joinGroups(parts)
+		texts[i].geom = encodeGeometry(l.frame, texts[i].pieces)
+		texts[i].pieces = nil
 		carry = nil
 		for _, e := range byPage[i] {
 			if !e.found {

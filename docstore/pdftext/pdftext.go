@@ -67,6 +67,10 @@ type Result struct {
 	// the leading rows that are column headings, Rows the others; Caption
 	// is a "Table N…" line just above or below, or zero.
 	Tables []structure.Table
+	// Geometry holds each page's geometry in the pagegeom encoding,
+	// offsets into Text: where its line parts and words stand on the
+	// page as shown. Every page has one, its size at least.
+	Geometry [][]byte
 }
 
 // workers is the number of pages interpreted at once.
@@ -229,6 +233,7 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 	var ends []pageEnd
 	res.Text, res.PageStarts, ends = assemble(texts)
 	res.Headings, res.Tables = placeStructure(texts, res.PageStarts, ends, res.Text)
+	res.Geometry = placeGeometry(texts, res.PageStarts, ends)
 	if reason := work.exceeded(); reason != "" {
 		first := len(pages) - unread + 1
 		if strings.TrimSpace(res.Text) == "" {
@@ -301,6 +306,7 @@ func joinGroups(parts []pageText) pageText {
 	for _, p := range parts[1:] {
 		out.text += "\n\n"
 		out.appendMarks(p, len(out.text))
+		out.pieces = append(out.pieces, shiftPieces(p.pieces, len(out.text))...)
 		out.text += p.text
 	}
 	out.endsOpen = false
@@ -323,12 +329,12 @@ type pageRef struct {
 // trees.
 func walkPages(root pdf.Value) ([]pageRef, error) {
 	type item struct {
-		v      pdf.Value
-		res    pdf.Value
-		box    []float64
-		rotate int
-		depth  int
-		ref    string
+		v           pdf.Value
+		res         pdf.Value
+		media, crop []float64 // inherited separately: a node's CropBox does not hide a page's MediaBox
+		rotate      int
+		depth       int
+		ref         string
 	}
 	if root.Kind() != pdf.Dict {
 		return nil, errors.New("the document has no page tree")
@@ -351,9 +357,10 @@ func walkPages(root pdf.Value) ([]pageRef, error) {
 			it.res = r
 		}
 		if b := v.Key("CropBox"); b.Len() == 4 {
-			it.box = floats(b, 4)
-		} else if b := v.Key("MediaBox"); b.Len() == 4 {
-			it.box = floats(b, 4)
+			it.crop = floats(b, 4)
+		}
+		if b := v.Key("MediaBox"); b.Len() == 4 {
+			it.media = floats(b, 4)
 		}
 		if r := v.Key("Rotate"); r.Kind() == pdf.Integer {
 			it.rotate = int(r.Int64())
@@ -375,16 +382,39 @@ func walkPages(root pdf.Value) ([]pageRef, error) {
 					}
 					seen[ref] = true
 				}
-				stack = append(stack, item{v: kids.Index(i), res: it.res, box: it.box, rotate: it.rotate, depth: it.depth + 1, ref: ref})
+				stack = append(stack, item{v: kids.Index(i), res: it.res, media: it.media, crop: it.crop, rotate: it.rotate, depth: it.depth + 1, ref: ref})
 			}
 			continue
 		}
-		pages = append(pages, pageRef{v: v, res: it.res, box: it.box, rotate: it.rotate, ref: it.ref})
+		pages = append(pages, pageRef{v: v, res: it.res, box: shownBox(it.media, it.crop), rotate: it.rotate, ref: it.ref})
 	}
 	if len(pages) == 0 {
 		return nil, errors.New("the document has no pages")
 	}
 	return pages, nil
+}
+
+// shownBox is the box a viewer shows of a page: its CropBox within its
+// MediaBox, the MediaBox without one (nil for neither).
+func shownBox(media, crop []float64) []float64 {
+	norm := func(b []float64) []float64 {
+		if b == nil {
+			return nil
+		}
+		return []float64{min(b[0], b[2]), min(b[1], b[3]), max(b[0], b[2]), max(b[1], b[3])}
+	}
+	media, crop = norm(media), norm(crop)
+	if crop == nil || media == nil {
+		if crop != nil {
+			return crop
+		}
+		return media
+	}
+	in := []float64{max(media[0], crop[0]), max(media[1], crop[1]), min(media[2], crop[2]), min(media[3], crop[3])}
+	if in[0] >= in[2] || in[1] >= in[3] {
+		return media // a CropBox outside the page: viewers show the MediaBox
+	}
+	return in
 }
 
 // group is the text of one orientation on a page.
@@ -398,6 +428,7 @@ type group struct {
 type pageLayout struct {
 	groups     []group // the orientation with the most glyphs first
 	vmin, vmax float32 // the page box along v in the upright frame
+	frame      pageFrame
 	warn       string
 	failed     bool // no text could be read from the page
 	structural bool // an object could not be loaded: the xref may be wrong
@@ -479,7 +510,8 @@ func layoutPages(ctx context.Context, pages []pageRef, work *docWork, progress f
 // layoutPage interprets one page and lays out its glyphs into fragments.
 // A page that fails part-way keeps the text read before the failure.
 func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef) (pl *pageLayout) {
-	pl = &pageLayout{}
+	ctm := rotation(p.rotate)
+	pl = &pageLayout{frame: frameOf(p.box, ctm, 0)}
 	if ctx.Err() != nil {
 		return pl
 	}
@@ -487,7 +519,6 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 		pl.unread = true
 		return pl
 	}
-	ctm := rotation(p.rotate)
 	pc := &pageContent{ctx: ctx, fonts: fonts, work: work, g: gstate{ctm: ctm, th: 1}, tm: identity, tlm: identity}
 	func() {
 		defer func() {
@@ -575,6 +606,9 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 			}
 		}
 		pl.groups = pl.groups[:1]
+	}
+	if len(pl.groups) > 0 {
+		pl.frame.rot = pl.groups[0].rot
 	}
 	return pl
 }

@@ -33,6 +33,7 @@ var layers = []struct {
 	{"docstore/", 2, "loaders, segmentation, structure"},
 	{"docstore", 3, "the library on disk"},
 	// 4: the answer model: statements, citations, their checks and exports.
+	{"citations/pageimage", 4, "citations drawn on their pages"},
 	{"citations", 4, "statements, citations, exports"},
 	// 5-6: the engine: the runtime and retrieval, then what builds on them.
 	{"engine/retrieve", 5, "ranking"},

@@ -19,12 +19,19 @@ var (
 	startErr error
 )
 
+// CacheHome is the cache folder the tests use for XDG_CACHE_HOME, under
+// the temp folder: never the user's own.
+func CacheHome() string {
+	return filepath.Join(os.TempDir(), "citelens-test-cache")
+}
+
 // CacheDir is the compilation cache the tests share: the first test
 // binary on a machine compiles PDFium (about 15 s), the others load it
-// (under a second). It lives under the temp folder, never in the user's
-// own cache.
+// (under a second). It is where pagerender.DefaultCacheDir points with
+// XDG_CACHE_HOME set to CacheHome, so a test of a command that makes its
+// own renderer shares it too.
 func CacheDir() string {
-	return filepath.Join(os.TempDir(), "citelens-test-pdfium")
+	return filepath.Join(CacheHome(), "citelens", "pdfium")
 }
 
 // Renderer returns the test binary's renderer, started. It is never

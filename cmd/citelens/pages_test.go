@@ -1,0 +1,149 @@
+package main
+
+import (
+	"encoding/json"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/citelens/citelens/docstore/pagerender/pagerendertest"
+)
+
+// pdfCLI is a CLI whose library holds the R-intro sample, with the page
+// renderer's compiled code shared with the other test binaries (the user's
+// own cache is never touched).
+func pdfCLI(t *testing.T) (*cli, string) {
+	t.Helper()
+	t.Setenv("XDG_CACHE_HOME", pagerendertest.CacheHome())
+	c := newCLI(t)
+	data, err := os.ReadFile("../../testdata/pdf/r-intro-p8-9.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "r-intro.pdf")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.ok("add", path)
+	return c, path
+}
+
+func decodePNG(t *testing.T, path string) *image.RGBA {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rgba, ok := img.(*image.RGBA)
+	if !ok {
+		t.Fatalf("%s decodes as %T", path, img)
+	}
+	return rgba
+}
+
+// markerPixels counts pixels in the highlight's colour over paper.
+func markerPixels(img *image.RGBA) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := img.RGBAAt(x, y)
+			if c.R > 240 && c.G > 200 && c.G < 245 && c.B < 130 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func TestShowImage(t *testing.T) {
+	c, _ := pdfCLI(t)
+	out := filepath.Join(t.TempDir(), "page.png")
+	_, errs, code := c.run("show", "--page", "1", "--image", out, "--sentences", "2-3", "r-intro")
+	if code != 0 {
+		t.Fatalf("show --image: %d %s", code, errs)
+	}
+	img := decodePNG(t, out)
+	if b := img.Bounds(); b.Dx() != 1275 || b.Dy() != 1650 {
+		t.Errorf("a letter page at 150 dpi is %v", b)
+	}
+	if markerPixels(img) < 1000 {
+		t.Error("the sentences are not highlighted")
+	}
+	plain := filepath.Join(t.TempDir(), "plain.png")
+	c.ok("show", "--page", "2", "--image", plain, "--dpi", "50", "r-intro")
+	if img := decodePNG(t, plain); markerPixels(img) != 0 || img.Bounds().Dx() != 425 {
+		t.Errorf("a page without --sentences: %v, %d marked pixels", img.Bounds(), markerPixels(img))
+	}
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"show", "--page", "2", "--image", out, "--sentences", "2-3", "r-intro"}, "give --page 1"},
+		{[]string{"show", "--image", out, "r-intro"}, "--image needs --page N"},
+		{[]string{"show", "--page", "1", "--image", out, "--sentences", "3-2", "r-intro"}, "comes after"},
+		{[]string{"show", "--page", "1", "--image", out, "--sentences", "2-99999", "r-intro"}, "has sentences 0 to"},
+		{[]string{"show", "--sentences", "2-3", "r-intro"}, "needs --image"},
+		{[]string{"show", "--page", "9", "--image", out, "r-intro"}, "pages 1 to 2"},
+	} {
+		if _, errs, code := c.run(bad.args...); code == 0 || !strings.Contains(errs, bad.want) {
+			t.Errorf("%v: status %d, %q; want an error saying %q", bad.args, code, errs, bad.want)
+		}
+	}
+	c.ok("add", sample)
+	if _, errs, code := c.run("show", "--page", "1", "--image", out, "declaration"); code == 0 || !strings.Contains(errs, "not a PDF") {
+		t.Errorf("a text document: %d %q", code, errs)
+	}
+}
+
+var dataPNG = regexp.MustCompile(`<img class="page" src="data:image/png;base64,[A-Za-z0-9+/=]+" alt="r-intro.pdf, page \d+, the cited lines highlighted"`)
+
+func TestExportPictures(t *testing.T) {
+	c, _ := pdfCLI(t)
+	var rec askRecord
+	if err := json.Unmarshal([]byte(c.ok("ask", "--json", "--doc", "r-intro", "what does the R environment hold")), &rec); err != nil {
+		t.Fatal(err)
+	}
+	cites := 0
+	for _, s := range rec.Statements {
+		cites += len(s.Citations)
+	}
+	if cites == 0 {
+		t.Fatal("the answer cites nothing")
+	}
+	dir := t.TempDir()
+	html := filepath.Join(dir, "a.html")
+	c.ok("export", rec.AnswerID, "--format", "html", "-o", html)
+	data, _ := os.ReadFile(html)
+	if n := len(dataPNG.FindAll(data, -1)); n < cites {
+		t.Errorf("%d pictures for %d citations in the HTML export: %s", n, cites, regexp.MustCompile(`alt="[^"]*"`).FindAll(data, 3))
+	}
+	c.ok("export", rec.AnswerID, "--format", "html", "--no-images", "-o", html)
+	if data, _ := os.ReadFile(html); strings.Contains(string(data), "<img") {
+		t.Error("--no-images left pictures in")
+	}
+
+	folder := filepath.Join(dir, "report") + "/"
+	c.ok("export", rec.AnswerID, "-o", folder)
+	if _, err := os.Stat(filepath.Join(folder, "answer.md")); err != nil {
+		t.Error(err)
+	}
+	pngs, _ := filepath.Glob(filepath.Join(folder, "citation-*.png"))
+	if len(pngs) < cites {
+		t.Errorf("%d PNGs for %d citations: %v", len(pngs), cites, pngs)
+	}
+	for _, p := range pngs {
+		if markerPixels(decodePNG(t, p)) == 0 {
+			t.Errorf("%s has no highlight", p)
+		}
+	}
+}

@@ -23,6 +23,7 @@ var layers = []struct {
 }{
 	// 0: the kernel every package may use; it imports nothing of ours
 	// but itself.
+	{"internal/viewer", 0, "the system's viewer at a page, and page URLs"},
 	{"internal/", 0, "text, numbers, settings, errors' fixes: the kernel"},
 	{"themes", 0, "colours and styles"},
 	// 1: the model client speaks HTTP and knows no answers or documents.

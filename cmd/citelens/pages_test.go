@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"image"
 	"image/png"
@@ -10,7 +11,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/pagerender/pagerendertest"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/internal/viewer"
 )
 
 // pdfCLI is a CLI whose library holds the R-intro sample, with the page
@@ -145,5 +150,33 @@ func TestExportPictures(t *testing.T) {
 		if markerPixels(decodePNG(t, p)) == 0 {
 			t.Errorf("%s has no highlight", p)
 		}
+	}
+}
+
+// TestSourceLinks: ask's sources link to the file at the cited page (for
+// a PDF), from the library's record of the file, with anything in the
+// path that could end the link escaped.
+func TestSourceLinks(t *testing.T) {
+	c, path := pdfCLI(t)
+	l, err := docstore.Open(c.db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	docs, err := l.List()
+	if err != nil || len(docs) != 1 {
+		t.Fatalf("library: %v %v", docs, err)
+	}
+	var out bytes.Buffer
+	p := &statementPrinter{w: &out, link: func(c citations.Span) string { return sourceLink(l, c) }}
+	ans := &engine.Answer{Statements: []citations.Statement{{Text: "R is an environment.", Citations: []citations.Span{{Doc: docs[0].ID, DocName: "r-intro.pdf", Page: 2, First: 3, Last: 3, Text: "x"}}}}}
+	p.printStatement(&ans.Statements[0])
+	p.finish(ans)
+	want := "\x1b]8;;file://" + path + "#page=2\x07r-intro.pdf, p. 2\x1b]8;;\x07, sentence 3"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("sources:\n%q\nwant %q", out.String(), want)
+	}
+	if got := viewer.PageURL("/tmp/evil\x1b]8;;\x07x.pdf", 1); strings.ContainsAny(got, "\x1b\x07") {
+		t.Errorf("a path's escape characters reach the link: %q", got)
 	}
 }

@@ -120,6 +120,10 @@ type Config struct {
 	// section ("" means chosen from the terminal's background). It lives
 	// here because this is where the one config file is read.
 	Theme string `toml:"-" json:"theme,omitempty"`
+	// Graphics is how the terminal UI's page view draws pages, from the
+	// file's [tui] section: "kitty", "sixel", "iterm2", "blocks", "off",
+	// or "" (and "auto") to ask the terminal. The terminal UI checks it.
+	Graphics string `toml:"-" json:"graphics,omitempty"`
 	// OCRConfig says how scanned PDF pages are read (config_ocr.go).
 	OCRConfig
 
@@ -193,7 +197,8 @@ type fileConfig struct {
 	RerankTop      *int           `toml:"rerank_top"`
 	RerankBatch    *int           `toml:"rerank_batch"`
 	TUI            struct {
-		Theme *string `toml:"theme"`
+		Theme    *string `toml:"theme"`
+		Graphics *string `toml:"graphics"`
 	} `toml:"tui"`
 	fileOCRConfig
 	answerFile
@@ -274,6 +279,7 @@ func (c *Config) readFile(path string) error {
 	setI("max_output", &c.MaxOutput, f.MaxOutput)
 	setI("embed_batch", &c.EmbedBatch, f.EmbedBatch)
 	setS("tui.theme", &c.Theme, f.TUI.Theme)
+	setS("tui.graphics", &c.Graphics, f.TUI.Graphics)
 	c.readOCR(f.fileOCRConfig)
 	setD("timeout", &c.Timeout, f.Timeout)
 	setD("connect_timeout", &c.ConnectTimeout, f.ConnectTimeout)
@@ -517,6 +523,7 @@ func (c Config) Settings() []Setting {
 		str("ocr", c.OCR),
 		str("ocr_lang", c.OCRLang),
 		str("tui.theme", c.Theme),
+		str("tui.graphics", c.Graphics),
 	}
 }
 

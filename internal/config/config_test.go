@@ -315,3 +315,12 @@ rerank_batch = 16
 		t.Fatalf("%v %+v", err, cfg)
 	}
 }
+
+func TestConfigTUIGraphics(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(path, []byte("[tui]\ngraphics = \"sixel\"\n"), 0o600)
+	c, err := config.LoadFrom(path, func(string) string { return "" })
+	if err != nil || c.Graphics != "sixel" || len(c.Warnings) != 0 || c.Sources["tui.graphics"] != "file" {
+		t.Errorf("[tui] graphics: %q, warnings %v, err %v", c.Graphics, c.Warnings, err)
+	}
+}

@@ -11,7 +11,7 @@ import (
 
 func TestPageURL(t *testing.T) {
 	for path, want := range map[string]string{
-		"/srv/docs/manual.pdf":      "file:///srv/docs/manual.pdf#page=37",
+		"/srv/docs/manual.pdf":       "file:///srv/docs/manual.pdf#page=37",
 		"/srv/a b/R&D #1 résumé.pdf": "file:///srv/a%20b/R&D%20%231%20r%C3%A9sum%C3%A9.pdf#page=37",
 	} {
 		if got := viewer.PageURL(path, 37); got != want {

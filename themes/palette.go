@@ -37,6 +37,11 @@ type Palette struct {
 	Error   string
 	Warning string
 	Stage   string // stage messages and the spinner while an answer is worked on
+
+	// A page drawn as a map of half blocks (the page view where the
+	// terminal shows no pictures): its paper and its darkest ink. Its
+	// cited lines take the highlight's background.
+	PagePaper, PageInk string
 }
 
 // darkPalette is for terminals with a dark background: light text, amber
@@ -59,9 +64,10 @@ var darkPalette = Palette{
 	Partial:     "#EBCB8B",
 	Unsupported: "#BF616A",
 
-	Error:   "#E06C75",
-	Warning: "#EBCB8B",
-	Stage:   "#B48EAD",
+	Error:     "#E06C75",
+	Warning:   "#EBCB8B",
+	Stage:     "#B48EAD",
+	PagePaper: "#E5E9F0", PageInk: "#2E3440",
 }
 
 // lightPalette is for terminals with a light background.
@@ -83,9 +89,10 @@ var lightPalette = Palette{
 	Partial:     "#9A6700",
 	Unsupported: "#CF222E",
 
-	Error:   "#CF222E",
-	Warning: "#9A6700",
-	Stage:   "#8250DF",
+	Error:     "#CF222E",
+	Warning:   "#9A6700",
+	Stage:     "#8250DF",
+	PagePaper: "#FFFFFF", PageInk: "#24292F",
 }
 
 // highContrastPalette leaves body text in the terminal's own foreground (so
@@ -110,9 +117,10 @@ var highContrastPalette = Palette{
 	Partial:     "11",
 	Unsupported: "9",
 
-	Error:   "9",
-	Warning: "11",
-	Stage:   "13",
+	Error:     "9",
+	Warning:   "11",
+	Stage:     "13",
+	PagePaper: "15", PageInk: "0",
 }
 
 // noColorPalette is empty on purpose: with NO_COLOR every mark is drawn

@@ -82,6 +82,7 @@ func (m Model) helpLines(inner int) []string {
 	section("Conversation", list)
 	section("Library", m.lib.KeyMap.FullHelp())
 	section("Adding documents", addfiles.DefaultKeyMap().FullHelp())
+	section("Page view (v in the source: the cited page as printed)", m.page.KeyMap.FullHelp())
 	section("Source", m.src.KeyMap.FullHelp())
 	return lines
 }
@@ -136,6 +137,9 @@ func (m Model) focusedHelp() []key.Binding {
 	case paneLibrary:
 		return m.lib.ShortHelp()
 	case paneSource:
+		if m.pageMode {
+			return m.page.KeyMap.ShortHelp()
+		}
 		return m.src.ShortHelp()
 	}
 	return m.conv.ShortHelp()

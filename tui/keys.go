@@ -93,7 +93,7 @@ func (m Model) typing() bool {
 	case paneLibrary:
 		return m.lib.Filtering() || m.lib.Confirming()
 	case paneSource:
-		return m.src.Searching()
+		return !m.pageMode && m.src.Searching()
 	}
 	return false
 }
@@ -103,7 +103,7 @@ func (m Model) typing() bool {
 func (m Model) promptOwnsKeys() bool {
 	switch m.focus {
 	case paneSource:
-		return m.src.Searching()
+		return !m.pageMode && m.src.Searching()
 	case paneLibrary:
 		return m.lib.Filtering() || m.lib.Confirming()
 	}

@@ -23,6 +23,7 @@ func Queries() string {
 	return ansi.KittyGraphics([]byte("AAAA"), "i=31", "s=1", "v=1", "a=q", "t=d", "f=24") +
 		ansi.RequestNameVersion +
 		"\x1b[16t" + // XTWINOPS: report the cell size in pixels
+		"\x1b[14t" + // and the window's, for terminals that give only that
 		ansi.RequestPrimaryDeviceAttributes
 }
 
@@ -37,6 +38,7 @@ type Detector struct {
 	kitty, sixel bool
 	name         string
 	cellW, cellH int
+	winW, winH   int
 	done         bool
 }
 
@@ -53,6 +55,8 @@ func (d *Detector) Update(msg tea.Msg) bool {
 		d.name = msg.Name
 	case uv.CellSizeEvent:
 		d.cellW, d.cellH = msg.Width, msg.Height
+	case uv.PixelSizeEvent:
+		d.winW, d.winH = msg.Width, msg.Height
 	case uv.PrimaryDeviceAttributesEvent:
 		// Attribute 4: sixel graphics.
 		d.sixel = slices.Contains(msg, 4)
@@ -74,9 +78,17 @@ func (d *Detector) GiveUp() { d.done = true }
 // did not).
 func (d *Detector) Name() string { return d.name }
 
-// CellSize is a cell's size in pixels, or 0, 0 when the terminal did not
-// say.
-func (d *Detector) CellSize() (w, h int) { return d.cellW, d.cellH }
+// CellSize is a cell's size in pixels: as the terminal gave it, else its
+// window's size in pixels over cols × rows cells, else 0, 0.
+func (d *Detector) CellSize(cols, rows int) (w, h int) {
+	if d.cellW > 0 && d.cellH > 0 {
+		return d.cellW, d.cellH
+	}
+	if d.winW > 0 && d.winH > 0 && cols > 0 && rows > 0 {
+		return d.winW / cols, d.winH / rows
+	}
+	return 0, 0
+}
 
 // Protocol is the best protocol the terminal speaks by its answers:
 // kitty with placeholders, then iTerm2 where the terminal is iTerm2 or

@@ -73,11 +73,20 @@ func TestDetector(t *testing.T) {
 		})
 	}
 	var d termimage.Detector
-	for _, m := range answers(t, cell) {
+	if w, h := d.CellSize(80, 24); w != 0 || h != 0 {
+		t.Errorf("cell size %d×%d before any answer", w, h)
+	}
+	for _, m := range answers(t, "\x1b[4;480;800t") { // the window: 800×480 pixels
 		d.Update(m)
 	}
-	if w, h := d.CellSize(); w != 10 || h != 20 {
-		t.Errorf("cell size %d×%d, want 10×20", w, h)
+	if w, h := d.CellSize(80, 24); w != 10 || h != 20 {
+		t.Errorf("cell size from the window %d×%d, want 10×20", w, h)
+	}
+	for _, m := range answers(t, "\x1b[6;18;9t") {
+		d.Update(m)
+	}
+	if w, h := d.CellSize(80, 24); w != 9 || h != 18 {
+		t.Errorf("cell size %d×%d, want the terminal's own 9×18", w, h)
 	}
 	if d.Update(tea.KeyPressMsg{Code: 'v'}) || d.Update(uv.KittyGraphicsEvent{Options: kitty.Options{ID: 5}}) {
 		t.Error("a key press or another image's answer was taken as an answer")

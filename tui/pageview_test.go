@@ -65,7 +65,11 @@ func TestPageViewKeys(t *testing.T) {
 	s.press("]")
 	s.waitText("p. 3 (2/2) · blocks")
 	s.press("]") // no page 3: said, not done
-	s.waitFor(func(string) bool { s.probe.mu.Lock(); defer s.probe.mu.Unlock(); return strings.Contains(s.probe.notice, "pages 1 to 2") }, "the notice")
+	s.waitFor(func(string) bool {
+		s.probe.mu.Lock()
+		defer s.probe.mu.Unlock()
+		return strings.Contains(s.probe.notice, "pages 1 to 2")
+	}, "the notice")
 
 	// n: the next statement's citation, on page 2, in the page view.
 	s.press("[", "n")

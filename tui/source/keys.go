@@ -72,7 +72,9 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 // pdfHelp is the help while a PDF is shown: the page view's key too.
 type pdfHelp struct{ k KeyMap }
 
-func (p pdfHelp) ShortHelp() []key.Binding { return append([]key.Binding{p.k.Page}, p.k.ShortHelp()...) }
+func (p pdfHelp) ShortHelp() []key.Binding {
+	return append([]key.Binding{p.k.Page}, p.k.ShortHelp()...)
+}
 
 func (p pdfHelp) FullHelp() [][]key.Binding { return append(p.k.FullHelp(), []key.Binding{p.k.Page}) }
 

@@ -23,6 +23,7 @@ var layers = []struct {
 }{
 	// 0: the kernel every package may use; it imports nothing of ours
 	// but itself.
+	{"internal/mcpserver", 7, "the MCP server"},
 	{"internal/viewer", 0, "the system's viewer at a page, and page URLs"},
 	{"internal/", 0, "text, numbers, settings, errors' fixes: the kernel"},
 	{"themes", 0, "colours and styles"},

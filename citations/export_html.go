@@ -47,7 +47,8 @@ func WriteHTMLWith(w io.Writer, a *Answer, opts HTMLOptions) error {
 	}
 	n := 0
 	for i, s := range a.Statements {
-		hs := htmlStatement{ID: fmt.Sprintf("s%d", i+1), Text: textproc.Printable(s.Text), Needs: s.NeedsCitation && len(s.Citations) == 0}
+		hs := htmlStatement{ID: fmt.Sprintf("s%d", i+1), Text: textproc.Printable(s.Text), Needs: s.NeedsCitation && len(s.Citations) == 0,
+			Quote: s.IsQuote()}
 		for j, c := range s.Citations {
 			n++
 			hc := htmlCitation{
@@ -86,8 +87,8 @@ func WriteHTMLWith(w io.Writer, a *Answer, opts HTMLOptions) error {
 		}
 		v.Statements = append(v.Statements, hs)
 	}
-	for _, st := range a.Stages {
-		v.Stages = append(v.Stages, textproc.Printable(st))
+	for _, l := range Method(a) {
+		v.Method = append(v.Method, MethodLine{l.Label, textproc.Printable(l.Text)})
 	}
 	v.PlanSummary, v.Plan = PlanLines(a.Plan)
 	for _, wn := range a.Warnings {
@@ -105,15 +106,18 @@ type htmlView struct {
 	Partial          bool
 	Error            string
 	Statements       []htmlStatement
-	Stages           []string
+	Method           []MethodLine
 	PlanSummary      string
 	Plan             []string
 	Warnings         []string
 }
 
 type htmlStatement struct {
-	ID, Text  string
-	Needs     bool
+	ID, Text string
+	Needs    bool
+	// Quote is set for a statement that quotes its one citation
+	// (extractive): the evidence then shows the quote once, not twice.
+	Quote     bool
 	Citations []htmlCitation
 	Warnings  []string
 }
@@ -164,6 +168,9 @@ sup a { font: .75rem system-ui, sans-serif; margin-left: .1rem; }
 .alert { border-left: 4px solid var(--bad); padding: .4rem .8rem; }
 article { margin: 1.2rem 0 1.8rem; }
 article > p.said { font-style: italic; margin: 0 0 .4rem; white-space: pre-wrap; }
+.process dl { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; margin: 0 0 .8rem; }
+.process dt { font-weight: 600; }
+.process dd { margin: 0; }
 figure { margin: .6rem 0 .6rem 1rem; }
 figure blockquote { margin: .3rem 0 0; padding-left: .8rem; border-left: 3px solid var(--rule); white-space: pre-wrap; }
 mark { background: var(--mark); color: inherit; }
@@ -192,7 +199,9 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 <h2>Evidence</h2>
 {{- range .Statements}}{{if or .Citations .Warnings}}
 <article>
+{{- if not .Quote}}
 <p class="said"><a href="#{{.ID}}">{{.Text}}</a></p>
+{{- end}}
 {{- range .Citations}}
 <figure id="{{.ID}}">
 <figcaption><a href="#{{.Statement}}">[{{.N}}]</a> <strong>{{.Doc}}</strong>, {{.Where}} <span class="meta">({{.Bytes}})</span>{{if .Level}} <span class="badge {{.Level}}" title="score {{.Score}}, judged {{.Judge}}">{{.Level}} {{.Score}}</span>{{end}}</figcaption>
@@ -211,16 +220,13 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 </article>
 {{- end}}{{end}}
 </section>
-{{- if or .Stages .Plan .PlanSummary}}
 <section class="process">
 <h2>How it was answered</h2>
-{{- if .Stages}}
-<ol>
-{{- range .Stages}}
-<li>{{.}}</li>
+<dl>
+{{- range .Method}}
+<dt>{{.Label}}</dt><dd>{{.Text}}</dd>
 {{- end}}
-</ol>
-{{- end}}
+</dl>
 {{- if .PlanSummary}}
 <p class="plan"><strong>Plan:</strong> {{.PlanSummary}}</p>
 {{- end}}
@@ -232,7 +238,6 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 </ul>
 {{- end}}
 </section>
-{{- end}}
 {{- if .Warnings}}
 <section class="warnings">
 <h2>Warnings</h2>

@@ -66,11 +66,9 @@ func WriteMarkdown(w io.Writer, a *Answer) error {
 		}
 	}
 
-	if len(a.Stages) > 0 {
-		bw.WriteString("\n## How it was answered\n\n")
-		for _, st := range a.Stages {
-			fmt.Fprintf(bw, "1. %s\n", oneLineMD(st))
-		}
+	bw.WriteString("\n## How it was answered\n\n")
+	for _, l := range Method(a) {
+		fmt.Fprintf(bw, "- **%s:** %s\n", l.Label, oneLineMD(l.Text))
 	}
 	if summary, details := PlanLines(a.Plan); summary != "" || len(details) > 0 {
 		bw.WriteString("\n### Plan\n\n")

@@ -75,7 +75,11 @@ func TestMarkdownForgeryRendersCitelensVerdicts(t *testing.T) {
 	}
 	// No markup from the statement: no element other than the ones the
 	// export itself writes, no link anywhere but the footnote links.
-	body, _, _ := strings.Cut(page, `<div class="footnotes"`)
+	body, _, _ := strings.Cut(page, `<h2>How it was answered</h2>`)
+	body, _, _ = strings.Cut(body, `<div class="footnotes"`)
+	if n := strings.Count(page, "<h2"); n != 1 {
+		t.Errorf("%d second-level headings, want citelens's one (How it was answered)", n)
+	}
 	for _, bad := range []string{"<script", "<img", "<h2", "<h3", "<hr", "<blockquote><p>quote", "<pre", "<table", "<del", "<!--", "<dl"} {
 		if strings.Contains(body, bad) {
 			t.Errorf("the statement produced %q:\n%s", bad, page)
@@ -126,7 +130,7 @@ func FuzzMarkdownStatement(f *testing.F) {
 	f.Add(forgedAnswer().Statements[0].Text)
 	f.Add("- a list item [^1]")
 	f.Add("www.example.com and http://x.example and <b>")
-	allowed := regexp.MustCompile(`^</?(h1|p|br|ul|ol|li|sup|a|div|hr|blockquote|strong|em)\b`)
+	allowed := regexp.MustCompile(`^</?(h1|h2|p|br|ul|ol|li|sup|a|div|hr|blockquote|strong|em)\b`)
 	f.Fuzz(func(t *testing.T, text string) {
 		a := &Answer{Question: "q", Statements: []Statement{{
 			Text:      text,
@@ -143,6 +147,9 @@ func FuzzMarkdownStatement(f *testing.F) {
 		}
 		if !strings.Contains(page, "<strong>unsupported</strong> (0.10)") {
 			t.Fatalf("verdict lost for %q:\n%s", text, page)
+		}
+		if n := strings.Count(page, "<h2"); n != 1 { // "How it was answered"
+			t.Fatalf("%d second-level headings from %q:\n%s", n, text, page)
 		}
 		for _, tag := range regexp.MustCompile(`<[^>]*>`).FindAllString(page, -1) {
 			if !allowed.MatchString(tag) {

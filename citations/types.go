@@ -151,11 +151,18 @@ func (u *Usage) Add(u2 Usage) {
 // Answer is a finished (or cancelled) answer: the lossless record that is
 // saved in the library and exported.
 type Answer struct {
-	ID         string      `json:"answer_id"`
-	Question   string      `json:"question"`
-	Strategy   string      `json:"strategy"`
-	Model      string      `json:"model"`
-	Docs       []DocRef    `json:"docs"` // the scope it was asked over
+	ID       string   `json:"answer_id"`
+	Question string   `json:"question"`
+	Strategy string   `json:"strategy"`
+	Model    string   `json:"model"`
+	Docs     []DocRef `json:"docs"` // the scope it was asked over
+	// Options are the strategy's options as the question gave them
+	// ("k=5"), in order; the strategy's defaults are not repeated.
+	Options []string `json:"options,omitempty"`
+	// Retrieval says how the answer's evidence was found ("words and
+	// meaning (bge-m3), reranked by bge-reranker-v2-m3"), "" when the
+	// strategy read the whole scope or recorded none.
+	Retrieval  string      `json:"retrieval,omitempty"`
 	Statements []Statement `json:"statements"`
 	Stages     []string    `json:"stages"`
 	// Plan is a strategy's account of what it chose to do and why (OkraLong's

@@ -45,7 +45,7 @@ var wholeContext = []string{"longcite", "cof"}
 func main() {
 	citelens := flag.String("citelens", "", "the citelens `binary`")
 	llmtestd := flag.String("llmtestd", "", "the llmtestd `binary`")
-	data := flag.String("data", "../shared/data/hotpotqa53", "the data set `DIR` (docs/ and questions.jsonl)")
+	data := flag.String("data", "testdata/hotpotqa53", "the data set `DIR` (docs/ and questions.jsonl)")
 	out := flag.String("out", "bench/costs/costs.md", "write the table to `FILE`")
 	only := flag.String("strategies", "", "comma-separated strategies to run (default: every registered one)")
 	limit := flag.Int("limit", 0, "answer only the first `N` questions")

@@ -160,7 +160,7 @@ func (s *Source) Page(ctx context.Context, doc *docstore.Document, n int, marks 
 	if err != nil {
 		return nil, err
 	}
-	pic.Highlight(pad(marks), pagerender.Marker)
+	Mark(pic, marks, nil)
 	return pic, nil
 }
 
@@ -197,10 +197,19 @@ func (s *Source) Evidence(ctx context.Context, doc *docstore.Document, start, en
 		if err != nil {
 			return nil, err
 		}
-		pic.Highlight(pad(rects[p]), pagerender.Marker)
+		Mark(pic, rects[p], nil)
 		pics = append(pics, pic)
 	}
 	return pics, nil
+}
+
+// Mark burns the highlight into pic: marks (page fractions) in the
+// marker, faint ones (a statement's other citations) more lightly.
+func Mark(pic *pagerender.Picture, marks, faint []pagerender.Rect) {
+	if len(faint) > 0 {
+		pic.Highlight(pad(faint), Faint)
+	}
+	pic.Highlight(pad(marks), pagerender.Marker)
 }
 
 // pad grows line boxes a little, so the marker covers ascenders and

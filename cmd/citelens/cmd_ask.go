@@ -87,7 +87,7 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	var emit func(engine.Event)
 	var printer *statementPrinter
 	if !f.asJSON {
-		printer = &statementPrinter{w: a.stdout, stageW: a.stderr, showStages: isTerminal(a.stderr)}
+		printer = &statementPrinter{w: a.stdout, stageW: a.stderr, showStages: isTerminal(a.stderr), plainStages: noColor()}
 		if hyperlinks(a.stdout) {
 			printer.link = func(c citations.Span) string { return sourceLink(l, c) }
 		}
@@ -140,7 +140,7 @@ func scopeDocs(ctx context.Context, a *app, l *docstore.Library, refs []string) 
 			if st, serr := os.Stat(ref); serr == nil && st.Mode().IsRegular() {
 				bar := newProgressBar(a.stderr, ref)
 				info, _, err = l.Add(ctx, ref, func(p docstore.Progress) { bar.update(p.Stage, p.Done, p.Total) })
-				bar.finish()
+				bar.Finish()
 			}
 		}
 		if err != nil {
@@ -159,9 +159,11 @@ func scopeDocs(ctx context.Context, a *app, l *docstore.Library, refs []string) 
 type statementPrinter struct {
 	w, stageW  io.Writer
 	showStages bool
-	n          int // citations numbered so far
-	printed    int
-	reasoning  bool // the model's reasoning has been mentioned
+	// plainStages writes the stages without dimming them: NO_COLOR is set.
+	plainStages bool
+	n           int // citations numbered so far
+	printed     int
+	reasoning   bool // the model's reasoning has been mentioned
 	// link, when set, gives a citation's source a link to open: its
 	// file, at its page ("" for none).
 	link func(c citations.Span) string
@@ -192,6 +194,10 @@ func (p *statementPrinter) event(ev engine.Event) {
 // stage shows what the answer is doing, dimmed, on a terminal.
 func (p *statementPrinter) stage(s string) {
 	if p.showStages {
+		if p.plainStages {
+			fmt.Fprintln(p.stageW, textproc.OneLine(s))
+			return
+		}
 		fmt.Fprintf(p.stageW, "\x1b[2m%s\x1b[0m\n", textproc.OneLine(s))
 	}
 }
@@ -261,7 +267,7 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 	}
 }
 
-// batchQuestion is one line of a questions.jsonl file (EVAL.md).
+// batchQuestion is one line of a questions.jsonl file (docs/EVAL.md).
 type batchQuestion struct {
 	ID       string   `json:"id"`
 	Question string   `json:"question"`

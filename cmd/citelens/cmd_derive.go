@@ -14,6 +14,7 @@ import (
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/humanize"
+	"github.com/citelens/citelens/internal/progress"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -33,7 +34,7 @@ func runDerive(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["derive"])
 	var refs stringList
 	fs.Var(&refs, "doc", "derive for this document (`ID` prefix or file name; repeatable; default: all)")
-	model := fs.String("model", "", "the model that writes them (default: the configured model)")
+	model := fs.String("model", "", "the `MODEL` that writes them (default: the configured model)")
 	jobs := fs.Int("jobs", 1, "derive `N` documents at once (a document's chunks go in order)")
 	noEmbed := fs.Bool("no-embed", false, "do not embed the derived documents (with an embedding model set, the raidd strategies embed what they need when first asked)")
 	status := fs.Bool("status", false, "show what is derived and embedded and what the rest would cost; make no model calls")
@@ -101,10 +102,10 @@ func prepareWithProgress(ctx context.Context, a *app, env *engine.Env, prep engi
 			humanize.Plural(st.Missing.Units, "chunk", "chunks"), docCount(missingDocs(st)), textproc.OneLine(st.Model),
 			humanize.Count(st.Missing.Calls), humanize.Tokens(st.Missing.Tokens()))
 	}
-	bar := &prepareBar{liveLine: newLiveLine(a.stderr)}
+	bar := &prepareBar{Line: newLiveLine(a.stderr)}
 	p.Progress = bar.update
 	rep, err := prep.Prepare(ctx, env, p)
-	bar.finish()
+	bar.Finish()
 	if rep == nil {
 		rep = &engine.Prepared{}
 	}
@@ -125,7 +126,7 @@ func missingDocs(st *engine.Prepared) int {
 // prepareBar draws "[████░░░░] 40/120 chunks, 1.3/s, 25k tokens (…) · name"
 // for both steps of a preparation.
 type prepareBar struct {
-	liveLine
+	*progress.Line
 	// key and base are where the current document and unit started, for
 	// the rate of a step counted per document.
 	key  string
@@ -141,18 +142,18 @@ func (b *prepareBar) update(p engine.Progress) {
 	if key != b.key {
 		b.key, b.base, b.at = key, p.Done, time.Now()
 	}
-	if !b.due(p.Done == p.Total) {
+	if !b.Due(p.Done == p.Total) {
 		return
 	}
 	rate := float64(p.Done-b.base) / max(time.Since(b.at).Seconds(), 1e-3)
-	line := fmt.Sprintf("[%s] %s/%s %s, %.1f/s", barCells(p.Done, p.Total), humanize.Count(p.Done), humanize.Count(p.Total), p.Unit, rate)
+	line := fmt.Sprintf("[%s] %s/%s %s, %.1f/s", progress.Bar(p.Done, p.Total, barWidth), humanize.Count(p.Done), humanize.Count(p.Total), p.Unit, rate)
 	if u := p.Usage; u.LLMCalls > 0 {
 		line += fmt.Sprintf(", %s tokens (%s prompt, %s completion)", humanize.Tokens(u.PromptTokens+u.CompletionTokens), humanize.Tokens(u.PromptTokens), humanize.Tokens(u.CompletionTokens))
 	}
 	if p.Failed > 0 {
 		line += fmt.Sprintf(", %d failed", p.Failed)
 	}
-	b.draw(line + " · " + textproc.OneLine(p.Doc))
+	b.Draw(line + " · " + textproc.OneLine(p.Doc))
 }
 
 // printDeriveEmbedded says what embedding the derived documents did.

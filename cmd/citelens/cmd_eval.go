@@ -227,7 +227,7 @@ func (a *app) evalLibrary(ctx context.Context, dir string) (*docstore.Library, f
 		p := filepath.Join(dir, "docs", name)
 		bar := newProgressBar(a.stderr, p)
 		_, _, err := lib.Add(ctx, p, func(pr docstore.Progress) { bar.update(pr.Stage, pr.Done, pr.Total) })
-		bar.finish()
+		bar.Finish()
 		if err != nil {
 			lib.Close()
 			cleanup()

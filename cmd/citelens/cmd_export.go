@@ -80,7 +80,7 @@ func truncate(s string, n int) string {
 
 func runExport(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["export"])
-	format := fs.String("format", "md", "md, json, longbench or html")
+	format := fs.String("format", "md", "the `FORMAT`: md, json, longbench or html")
 	outPath := fs.String("o", "", "write to `FILE` (default: standard output); to a folder (an existing one, or a path ending in /): the answer and one PNG per cited region")
 	noImages := fs.Bool("no-images", false, "leave out the pictures of the cited regions (HTML) and the PNGs (folder)")
 	refs, err := parseFlags(a, fs, args)
@@ -125,6 +125,7 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	if isFolder(*outPath) {
 		return ex.folder(*outPath, ans)
 	}
+	_, statErr := os.Stat(*outPath)
 	var buf bytes.Buffer
 	if err := ex.write(&buf, ans); err != nil {
 		return err
@@ -132,7 +133,11 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	if err := writeFile(*outPath, buf.Bytes()); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stderr, "wrote %s\n", *outPath)
+	verb := "wrote"
+	if statErr == nil {
+		verb = "replaced" // -o names the file: replacing it is asked for, but said
+	}
+	fmt.Fprintf(a.stderr, "%s %s\n", verb, textproc.OneLine(*outPath))
 	return nil
 }
 

@@ -117,7 +117,7 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	case *image != "":
 		return a.writePagePicture(ctx, l, d, *page, sentFlag, *image, *dpi)
 	case *page > 0:
-		start, end, err := pageSpan(d, *page)
+		start, end, err := d.PageSpan(*page)
 		if err != nil {
 			return err
 		}
@@ -140,18 +140,6 @@ func runShow(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintf(a.stdout, "warning    %s\n", textproc.OneLine(w))
 	}
 	return nil
-}
-
-// pageSpan returns the byte range of page n (1-based) of d.
-func pageSpan(d *docstore.Document, n int) (int, int, error) {
-	if n < 1 || n > len(d.PageStarts) {
-		return 0, 0, fmt.Errorf("%s has pages 1 to %d, not %d", d.Name, len(d.PageStarts), n)
-	}
-	end := len(d.Text)
-	if n < len(d.PageStarts) {
-		end = int(d.PageStarts[n])
-	}
-	return int(d.PageStarts[n-1]), end, nil
 }
 
 // indent is two spaces per level below the first.

@@ -36,8 +36,9 @@ func startRenderer(ctx context.Context, r *pagerender.Renderer, stderr io.Writer
 		return r.Start(ctx)
 	}
 	const what = "Preparing the page renderer (first use only, about 15 s)"
+	terminal := isTerminal(stderr)
 	line := newLiveLine(stderr)
-	if !line.enabled {
+	if !terminal {
 		fmt.Fprintln(stderr, what+"…")
 	}
 	start := time.Now()
@@ -48,14 +49,14 @@ func startRenderer(ctx context.Context, r *pagerender.Renderer, stderr io.Writer
 	for {
 		select {
 		case err := <-done:
-			line.finish()
-			if err == nil && line.enabled {
+			line.Finish()
+			if err == nil && terminal {
 				fmt.Fprintf(stderr, "Page renderer ready in %.1f s; later starts take under a second.\n", time.Since(start).Seconds())
 			}
 			return err
 		case <-tick.C:
-			if line.due(false) {
-				line.draw(fmt.Sprintf("%s… %.0f s", what, time.Since(start).Seconds()))
+			if line.Due(false) {
+				line.Draw(fmt.Sprintf("%s… %.0f s", what, time.Since(start).Seconds()))
 			}
 		}
 	}

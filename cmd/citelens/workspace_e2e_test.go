@@ -197,25 +197,7 @@ func TestWorkspaceEndToEnd(t *testing.T) {
 // screen and in the saved answer.
 func TestCancelKeepsStatementEndToEnd(t *testing.T) {
 	bin, dir, env := e2eSetup(t)
-	server := filepath.Join(dir, "llmtestd")
-	if out, err := exec.Command("go", "build", "-o", server, "../../engine/llm/llmtest/cmd/llmtestd").CombinedOutput(); err != nil {
-		t.Fatalf("go build llmtestd: %v\n%s", err, out)
-	}
-	srv := exec.Command(server, "-delay", "150ms", "-cites", "3")
-	out, err := srv.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
-	sc := bufio.NewScanner(out)
-	if !sc.Scan() {
-		t.Fatal("llmtestd printed nothing")
-	}
-	// "export OPENAI_BASE_URL=… CITELENS_MODEL=… OPENAI_API_KEY="
-	env = append(env, strings.Fields(strings.TrimPrefix(sc.Text(), "export "))...)
+	env = append(env, startLLMTestd(t, dir, "-delay", "150ms", "-cites", "3")...)
 
 	doc, _ := filepath.Abs("../../testdata/declaration.txt")
 	db := filepath.Join(dir, "library.db")
@@ -240,4 +222,30 @@ func TestCancelKeepsStatementEndToEnd(t *testing.T) {
 	if !a.Partial || n < 2 || !a.Statements[n-1].Unfinished || len(a.Statements[n-1].Citations) != 0 || a.Statements[n-1].Text == "" {
 		t.Errorf("saved answer: %+v; want it partial, ending in the unfinished statement, uncited", a)
 	}
+}
+
+// startLLMTestd builds and starts the scripted model server (llmtestd)
+// in dir with args, stopped when the test ends, and returns the
+// environment that points citelens at it.
+func startLLMTestd(t *testing.T, dir string, args ...string) []string {
+	t.Helper()
+	server := filepath.Join(dir, "llmtestd")
+	if out, err := exec.Command("go", "build", "-o", server, "../../engine/llm/llmtest/cmd/llmtestd").CombinedOutput(); err != nil {
+		t.Fatalf("go build llmtestd: %v\n%s", err, out)
+	}
+	srv := exec.Command(server, args...)
+	out, err := srv.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	sc := bufio.NewScanner(out)
+	if !sc.Scan() {
+		t.Fatal("llmtestd printed nothing")
+	}
+	// "export OPENAI_BASE_URL=… CITELENS_MODEL=… OPENAI_API_KEY="
+	return strings.Fields(strings.TrimPrefix(sc.Text(), "export "))
 }

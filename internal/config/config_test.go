@@ -216,7 +216,7 @@ func TestTemplate(t *testing.T) {
 			lines = append(lines, strings.TrimPrefix(l, "# "))
 		}
 	}
-	if len(seen) != 22 || seen["api_key"] {
+	if len(seen) != 23 || seen["api_key"] {
 		t.Fatalf("found %d settings in the template: %q", len(lines), lines)
 	}
 	cfg, err = config.LoadFrom(writeFile(t, strings.Join(lines, "\n")), env(nil))

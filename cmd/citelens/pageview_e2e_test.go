@@ -235,6 +235,9 @@ func TestPageViewTmuxBlocks(t *testing.T) {
 	tm.run("set-option", "-s", "escape-time", "0")
 	tm.waitFor("r-intro-p8-9.pdf", "1/1 in scope")
 	tm.run("send-keys", "-t", "e2e", "Escape")
+	// An escape read together with the next key is alt+key: wait for it
+	// to be taken alone first.
+	tm.waitFor("letters are commands")
 	tm.run("send-keys", "-t", "e2e", "Enter")
 	tm.waitFor("┏━ Source")
 	tm.run("send-keys", "-t", "e2e", "v")

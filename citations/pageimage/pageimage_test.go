@@ -3,7 +3,6 @@ package pageimage_test
 import (
 	"context"
 	"errors"
-	"image"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,20 +57,6 @@ func sentence(t *testing.T, doc *docstore.Document, text string) docstore.Senten
 	return docstore.Sentence{}
 }
 
-// marked counts the pixels of r in the marker's colour over paper.
-func marked(img *image.RGBA, r image.Rectangle) int {
-	n := 0
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			c := img.RGBAAt(x, y)
-			if c.R > 240 && c.G > 200 && c.G < 245 && c.B < 130 {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 func TestEvidenceAndPage(t *testing.T) {
 	s, doc, _ := library(t)
 	ctx := context.Background()
@@ -98,7 +83,7 @@ func TestEvidenceAndPage(t *testing.T) {
 			t.Errorf("region %v does not hold the lines %v, or is the whole page", pic.Region, b)
 		}
 		for _, r := range rects[p] {
-			if px := pic.Pixels(r); marked(pic.Image, px)*4 < px.Dx()*px.Dy() {
+			if px := pic.Pixels(r); pagerendertest.CountMarked(pic.Image, px)*4 < px.Dx()*px.Dy() {
 				t.Errorf("line %v is not highlighted in picture %d", r, i)
 			}
 		}
@@ -111,9 +96,9 @@ func TestEvidenceAndPage(t *testing.T) {
 	}
 	inside := 0
 	for _, r := range rects[p] {
-		inside += marked(page.Image, page.Pixels(r.Inset(0.003, 0.003)))
+		inside += pagerendertest.CountMarked(page.Image, page.Pixels(r.Inset(0.003, 0.003)))
 	}
-	if all := marked(page.Image, page.Image.Bounds()); inside == 0 || all > inside {
+	if all := pagerendertest.CountMarked(page.Image, page.Image.Bounds()); inside == 0 || all > inside {
 		t.Errorf("%d marked pixels on the page, %d of them on the sentence's lines", all, inside)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"image"
+	"image/draw"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -48,26 +49,12 @@ func decodePNG(t *testing.T, path string) *image.RGBA {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rgba, ok := img.(*image.RGBA)
-	if !ok {
-		t.Fatalf("%s decodes as %T", path, img)
+	if rgba, ok := img.(*image.RGBA); ok {
+		return rgba
 	}
+	rgba := image.NewRGBA(img.Bounds())
+	draw.Draw(rgba, rgba.Bounds(), img, img.Bounds().Min, draw.Src)
 	return rgba
-}
-
-// markerPixels counts pixels in the highlight's colour over paper.
-func markerPixels(img *image.RGBA) int {
-	n := 0
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			c := img.RGBAAt(x, y)
-			if c.R > 240 && c.G > 200 && c.G < 245 && c.B < 130 {
-				n++
-			}
-		}
-	}
-	return n
 }
 
 func TestShowImage(t *testing.T) {
@@ -81,13 +68,13 @@ func TestShowImage(t *testing.T) {
 	if b := img.Bounds(); b.Dx() != 1275 || b.Dy() != 1650 {
 		t.Errorf("a letter page at 150 dpi is %v", b)
 	}
-	if markerPixels(img) < 1000 {
+	if pagerendertest.CountMarked(img, img.Bounds()) < 1000 {
 		t.Error("the sentences are not highlighted")
 	}
 	plain := filepath.Join(t.TempDir(), "plain.png")
 	c.ok("show", "--page", "2", "--image", plain, "--dpi", "50", "r-intro")
-	if img := decodePNG(t, plain); markerPixels(img) != 0 || img.Bounds().Dx() != 425 {
-		t.Errorf("a page without --sentences: %v, %d marked pixels", img.Bounds(), markerPixels(img))
+	if img := decodePNG(t, plain); pagerendertest.CountMarked(img, img.Bounds()) != 0 || img.Bounds().Dx() != 425 {
+		t.Errorf("a page without --sentences: %v, %d marked pixels", img.Bounds(), pagerendertest.CountMarked(img, img.Bounds()))
 	}
 	for _, bad := range []struct {
 		args []string
@@ -147,7 +134,7 @@ func TestExportPictures(t *testing.T) {
 		t.Errorf("%d PNGs for %d citations: %v", len(pngs), cites, pngs)
 	}
 	for _, p := range pngs {
-		if markerPixels(decodePNG(t, p)) == 0 {
+		if pagerendertest.CountMarked(decodePNG(t, p), image.Rect(0, 0, 1<<20, 1<<20)) == 0 {
 			t.Errorf("%s has no highlight", p)
 		}
 	}

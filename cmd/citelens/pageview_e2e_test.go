@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -153,7 +152,7 @@ func TestPageViewXtermSixel(t *testing.T) {
 		var out []byte
 		for try := 0; try < 5; try++ {
 			if out, err = x("import", "-window", "root", shot).CombinedOutput(); err == nil {
-				return readPNG(t, shot).SubImage(area).(*image.RGBA)
+				return decodePNG(t, shot).SubImage(area).(*image.RGBA)
 			}
 			time.Sleep(200 * time.Millisecond)
 		}
@@ -288,26 +287,6 @@ func waitUntil(t *testing.T, d time.Duration, what string, ok func() bool) {
 	}
 }
 
-func readPNG(t *testing.T, path string) *image.RGBA {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rgba := image.NewRGBA(img.Bounds())
-	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
-		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
-			rgba.Set(x, y, img.At(x, y))
-		}
-	}
-	return rgba
-}
-
 // colours counts the distinct colours of img, up to 16.
 func colours(img *image.RGBA) int {
 	seen := map[[3]uint8]bool{}
@@ -317,15 +296,13 @@ func colours(img *image.RGBA) int {
 	return len(seen)
 }
 
-// markerPoints are the pixels in the page highlight's colour over paper
-// (pagerender.Marker burned into white: about 255, 231, 95).
+// markerPoints are the pixels in the page highlight's colour.
 func markerPoints(img *image.RGBA) []image.Point {
 	var pts []image.Point
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
-			c := img.RGBAAt(x, y)
-			if c.R > 240 && c.G > 215 && c.G < 245 && c.B > 70 && c.B < 120 {
+			if pagerendertest.IsMarker(img.RGBAAt(x, y)) {
 				pts = append(pts, image.Pt(x, y))
 			}
 		}

@@ -4,6 +4,8 @@ package pagerendertest
 
 import (
 	"context"
+	"image"
+	"image/color"
 	"os"
 	"path/filepath"
 	"sync"
@@ -51,4 +53,25 @@ func Renderer(t testing.TB) *pagerender.Renderer {
 		t.Fatalf("starting the page renderer: %v", startErr)
 	}
 	return shared
+}
+
+// IsMarker reports whether c is paper under the highlight
+// (pagerender.Marker burned into white: about 255, 231, 95), as tests
+// look for the highlight in a picture or a screenshot of one.
+func IsMarker(c color.RGBA) bool {
+	return c.R > 240 && c.G > 215 && c.G < 245 && c.B > 70 && c.B < 120
+}
+
+// CountMarked counts the pixels of img inside r that IsMarker.
+func CountMarked(img *image.RGBA, r image.Rectangle) int {
+	r = r.Intersect(img.Bounds())
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if IsMarker(img.RGBAAt(x, y)) {
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -40,6 +40,8 @@ func BenchmarkRender(b *testing.B) {
 			d := open(b, data)
 			ctx := context.Background()
 			b.ResetTimer()
+			cpu := pagerendertest.CPUTime()
+			defer func() { pagerendertest.ReportCPU(b, cpu) }()
 			for i := 0; i < b.N; i++ {
 				if _, err := d.Render(ctx, pages[i%len(pages)], pagerender.Rect{}, 110); err != nil {
 					b.Fatal(err)
@@ -50,6 +52,8 @@ func BenchmarkRender(b *testing.B) {
 			if _, err := exec.LookPath("pdftoppm"); err != nil {
 				b.Skip("pdftoppm is not installed (Debian: poppler-utils)")
 			}
+			cpu := pagerendertest.ChildCPUTime()
+			defer func() { pagerendertest.ReportChildCPU(b, cpu) }()
 			for i := 0; i < b.N; i++ {
 				n := fmt.Sprint(pages[i%len(pages)])
 				if err := exec.Command("pdftoppm", "-r", "110", "-f", n, "-l", n, c.path).Run(); err != nil {
@@ -71,6 +75,8 @@ func BenchmarkRenderRegion(b *testing.B) {
 	b.Run("pdfium", func(b *testing.B) {
 		d := open(b, data)
 		ctx := context.Background()
+		cpu := pagerendertest.CPUTime()
+		defer func() { pagerendertest.ReportCPU(b, cpu) }()
 		for i := 0; i < b.N; i++ {
 			if _, err := d.Render(ctx, benchPages[i%len(benchPages)], region, 144); err != nil {
 				b.Fatal(err)
@@ -85,6 +91,8 @@ func BenchmarkRenderRegion(b *testing.B) {
 		pw, ph := 1224.0, 1584.0
 		x, y := fmt.Sprint(int(region.X0*pw)), fmt.Sprint(int(region.Y0*ph))
 		w, h := fmt.Sprint(int(region.Width()*pw)), fmt.Sprint(int(region.Height()*ph))
+		cpu := pagerendertest.ChildCPUTime()
+		defer func() { pagerendertest.ReportChildCPU(b, cpu) }()
 		for i := 0; i < b.N; i++ {
 			n := fmt.Sprint(benchPages[i%len(benchPages)])
 			if err := exec.Command("pdftoppm", "-r", "144", "-f", n, "-l", n, "-x", x, "-y", y, "-W", w, "-H", h, fullrefman).Run(); err != nil {
@@ -103,6 +111,8 @@ func BenchmarkOpen(b *testing.B) {
 	}
 	r := pagerendertest.Renderer(b)
 	ctx := context.Background()
+	cpu := pagerendertest.CPUTime()
+	defer func() { pagerendertest.ReportCPU(b, cpu) }()
 	for i := 0; i < b.N; i++ {
 		d, err := r.Open(ctx, bytes.Clone(data))
 		if err != nil {
@@ -125,6 +135,8 @@ func BenchmarkHighlight(b *testing.B) {
 		{X0: 0.15, Y0: 0.43, X1: 0.5, Y1: 0.445},
 	}
 	b.ResetTimer()
+	cpu := pagerendertest.CPUTime()
+	defer func() { pagerendertest.ReportCPU(b, cpu) }()
 	for i := 0; i < b.N; i++ {
 		pic.Highlight(lines, pagerender.Marker)
 	}
@@ -143,6 +155,8 @@ func BenchmarkStart(b *testing.B) {
 		{"cold", b.TempDir},
 	} {
 		b.Run(c.name, func(b *testing.B) {
+			cpu := pagerendertest.CPUTime()
+			defer func() { pagerendertest.ReportCPU(b, cpu) }()
 			for i := 0; i < b.N; i++ {
 				r := pagerender.New(pagerender.Options{CacheDir: c.dir()})
 				if err := r.Start(context.Background()); err != nil {

@@ -63,6 +63,8 @@ func BenchmarkCitationPage(b *testing.B) {
 	}
 	for _, proto := range []termimage.Protocol{termimage.Kitty, termimage.Sixel, termimage.Blocks} {
 		b.Run(proto.String(), func(b *testing.B) {
+			cpu := pagerendertest.CPUTime()
+			defer func() { pagerendertest.ReportCPU(b, cpu) }()
 			for i := 0; i < b.N; i++ {
 				req := request{doc: doc, span: spans[i%len(spans)], cols: 62, cellW: 9, cellH: 18, proto: proto, id: 1, colors: termimage.MapColors{}}
 				pic, err := req.run(ctx, src)
@@ -84,6 +86,8 @@ func BenchmarkOpenDocument(b *testing.B) {
 	lib, doc := fullrefmanDoc(b)
 	r := pagerendertest.Renderer(b)
 	ctx := context.Background()
+	cpu := pagerendertest.CPUTime()
+	defer func() { pagerendertest.ReportCPU(b, cpu) }()
 	for i := 0; i < b.N; i++ {
 		src := pageimage.New(lib, r)
 		if _, err := src.Document(ctx, doc); err != nil {

@@ -38,6 +38,8 @@ func BenchmarkEncode(b *testing.B) {
 	b.Logf("picture %v", img.Bounds())
 	b.Run("kitty", func(b *testing.B) {
 		var n int
+		cpu := pagerendertest.CPUTime()
+		defer func() { pagerendertest.ReportCPU(b, cpu) }()
 		for i := 0; i < b.N; i++ {
 			n = len(termimage.KittyTransmit(img, 1, 70, 45, false))
 		}
@@ -45,6 +47,8 @@ func BenchmarkEncode(b *testing.B) {
 	})
 	b.Run("sixel", func(b *testing.B) {
 		var n int
+		cpu := pagerendertest.CPUTime()
+		defer func() { pagerendertest.ReportCPU(b, cpu) }()
 		for i := 0; i < b.N; i++ {
 			n = len(termimage.SixelImage(img, false))
 		}
@@ -52,6 +56,8 @@ func BenchmarkEncode(b *testing.B) {
 	})
 	b.Run("iterm2", func(b *testing.B) {
 		var n int
+		cpu := pagerendertest.CPUTime()
+		defer func() { pagerendertest.ReportCPU(b, cpu) }()
 		for i := 0; i < b.N; i++ {
 			n = len(termimage.ITerm2Image(img, 70, 45, false))
 		}
@@ -59,6 +65,8 @@ func BenchmarkEncode(b *testing.B) {
 	})
 	b.Run("pagemap", func(b *testing.B) {
 		colors := termimage.MapColors{Paper: paper, Ink: black, MarkPaper: yellow, MarkInk: black}
+		cpu := pagerendertest.CPUTime()
+		defer func() { pagerendertest.ReportCPU(b, cpu) }()
 		for i := 0; i < b.N; i++ {
 			termimage.PageMap(img, marked, 70, 45, colors)
 		}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/citations/pageimage"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/internal/textproc"
@@ -36,7 +38,7 @@ func exportFileName(dir string, f citations.Format, ans *engine.Answer) string {
 	return filepath.Join(dir, "citelens-answer-"+ans.ID+"."+ext)
 }
 
-func exportAnswer(lib *docstore.Library, dir, format string, ans *engine.Answer) tea.Cmd {
+func exportAnswer(lib *docstore.Library, pages *pageimage.Source, dir, format string, ans *engine.Answer) tea.Cmd {
 	return func() tea.Msg {
 		f, err := citations.LookupFormat(format)
 		if err != nil {
@@ -52,7 +54,12 @@ func exportAnswer(lib *docstore.Library, dir, format string, ans *engine.Answer)
 		if err != nil {
 			return exportedMsg{err: fmt.Errorf("cannot write the export in %s: %w", filepath.Dir(path), unwrapPath(err))}
 		}
-		err = citations.Export(tmp, f.Name, ans, lib.Document)
+		if f.Name == "html" && pages != nil {
+			// With the cited regions of PDF pages, highlighted.
+			err = citations.WriteHTMLWith(tmp, ans, citations.HTMLOptions{Pictures: pages.HTMLPictures(context.Background(), lib.Document)})
+		} else {
+			err = citations.Export(tmp, f.Name, ans, lib.Document)
+		}
 		if cerr := tmp.Close(); err == nil {
 			err = cerr
 		}
@@ -89,16 +96,25 @@ func (msg exportedMsg) update(m *Model) tea.Cmd {
 // choose one first.
 func (m *Model) export(e conversation.ExportMsg) tea.Cmd {
 	if e.Format != "" {
-		return exportAnswer(m.opts.Library, m.opts.ExportDir, e.Format, e.Answer)
+		return m.exportAnswer(e.Format, e.Answer)
 	}
 	items := make([]picker.Item, 0, len(citations.Formats))
 	for _, f := range citations.Formats {
 		items = append(items, picker.Item{Name: f.Name, Description: f.Description})
 	}
 	m.openPicker(picker.New("format", "Export as", items, "md", m.styles), func(m *Model, it picker.Item) tea.Cmd {
-		return exportAnswer(m.opts.Library, m.opts.ExportDir, it.Name, e.Answer)
+		return m.exportAnswer(it.Name, e.Answer)
 	})
 	return nil
+}
+
+// exportAnswer exports ans, saying on the status line when an HTML
+// export's pictures wait for the page renderer's first-ever start.
+func (m *Model) exportAnswer(format string, ans *engine.Answer) tea.Cmd {
+	if f, err := citations.LookupFormat(format); err == nil && f.Name == "html" && !m.pages.Renderer().Warm() {
+		m.setNotice("Exporting: preparing the page renderer for the page pictures (first use only, about 15 s)…", false)
+	}
+	return exportAnswer(m.opts.Library, m.pages, m.opts.ExportDir, format, ans)
 }
 
 // copyCitation copies a citation's text to the clipboard (OSC 52).

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -97,7 +98,9 @@ func TestPageViewKeys(t *testing.T) {
 // (a=T with a virtual placement) and the view holds placeholder cells.
 func TestPageViewKitty(t *testing.T) {
 	s := pdfAnswered(t, termimage.Kitty, 140, 40)
-	s.press("k", "enter", "v")
+	s.press("k", "enter")
+	s.waitFocus(paneSource) // once the document is loaded
+	s.press("v")
 	s.waitText("p. 2 (1/2) · kitty")
 	s.waitFor(func(v string) bool { return strings.Contains(v, "\U0010EEEE") }, "kitty placeholders")
 	s.press("q")
@@ -125,5 +128,23 @@ func TestPageViewNotPDF(t *testing.T) {
 	s.waitText("PDFs only")
 	s.press("v")
 	s.waitText("/ search")
+	s.finish()
+}
+
+// TestExportHTMLPictures: the HTML export from the TUI shows each
+// citation's region of its page, as the command's does.
+func TestExportHTMLPictures(t *testing.T) {
+	s := pdfAnswered(t, termimage.Blocks, 140, 40)
+	s.press("E")
+	s.waitText("Export as")
+	s.press("j", "j", "j", "enter") // html
+	s.waitText("Exported to ")
+	b, err := os.ReadFile(exportedPath(t, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), `<img class="page" src="data:image/png;base64,`); n != 2 {
+		t.Errorf("%d page pictures in the HTML export of two citations", n)
+	}
 	s.finish()
 }

@@ -17,6 +17,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/pagerender"
 	"github.com/citelens/citelens/internal/fix"
@@ -242,4 +243,43 @@ func (s *Source) Close() {
 		o.doc.Close()
 	}
 	s.open = nil
+}
+
+// ExportDPI is the resolution of a cited region in an export: sharp on a
+// high-density screen at the page's own size, a few tens of KB a region.
+const ExportDPI = 144
+
+// HTMLPictures gives citations.WriteHTMLWith the pictures of each
+// citation: its region on each page it stands on, highlighted, as PNG,
+// at ExportDPI; none for a document that is not a PDF.
+func (s *Source) HTMLPictures(ctx context.Context, docs citations.DocLookup) func(citations.Span) ([]citations.Picture, error) {
+	return func(c citations.Span) ([]citations.Picture, error) {
+		doc, err := docs(c.Doc)
+		if err != nil {
+			return nil, err
+		}
+		if Available(doc) != nil {
+			return nil, nil
+		}
+		pics, err := s.Evidence(ctx, doc, c.Start, c.End, ExportDPI)
+		out := make([]citations.Picture, 0, len(pics))
+		for _, p := range pics {
+			b := p.Image.Bounds()
+			out = append(out, citations.Picture{PNG: PNG(p), Page: p.Page, Width: b.Dx(), Height: b.Dy()})
+		}
+		return out, err
+	}
+}
+
+// Cites reports whether the answer cites a PDF, whose pictures an
+// export would draw.
+func Cites(a *citations.Answer, docs citations.DocLookup) bool {
+	for _, s := range a.Statements {
+		for _, c := range s.Citations {
+			if d, err := docs(c.Doc); err == nil && Available(d) == nil {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -166,14 +166,19 @@ type exporter struct {
 	err  error // the renderer's start failed: no more pictures are tried
 }
 
-// exportDPI is the resolution of a cited region in an export: sharp on a
-// high-density screen at the page's own size, a few tens of KB a region.
-const exportDPI = 144
-
 func (e *exporter) close() {
 	if e.done != nil {
 		e.done()
 	}
+}
+
+// start starts the page renderer once, with progress on stderr.
+func (e *exporter) start() error {
+	if e.src == nil && e.err == nil {
+		e.src, e.done = pageSource(e.l)
+		e.err = startRenderer(e.ctx, e.src.Renderer(), e.a.stderr)
+	}
+	return e.err
 }
 
 // pictures draws citation c's region on each page it stands on; nothing
@@ -186,31 +191,22 @@ func (e *exporter) pictures(c citations.Span) ([]*pagerender.Picture, error) {
 	if pageimage.Available(doc) != nil {
 		return nil, nil
 	}
-	if e.src == nil && e.err == nil {
-		e.src, e.done = pageSource(e.l)
-		e.err = startRenderer(e.ctx, e.src.Renderer(), e.a.stderr)
+	if err := e.start(); err != nil {
+		return nil, err
 	}
-	if e.err != nil {
-		return nil, e.err
-	}
-	return e.src.Evidence(e.ctx, doc, c.Start, c.End, exportDPI)
+	return e.src.Evidence(e.ctx, doc, c.Start, c.End, pageimage.ExportDPI)
 }
 
 // write writes ans in e's format, HTML with pictures when asked.
 func (e *exporter) write(w io.Writer, ans *engine.Answer) error {
 	f, _ := citations.LookupFormat(e.format) // checked by the caller
-	if f.Name != "html" || !e.images {
+	if f.Name != "html" || !e.images || !pageimage.Cites(ans, e.l.Document) {
 		return exportAnswer(w, e.format, ans, e.l.Document)
 	}
-	return citations.WriteHTMLWith(w, ans, citations.HTMLOptions{Pictures: func(c citations.Span) ([]citations.Picture, error) {
-		pics, err := e.pictures(c)
-		var out []citations.Picture
-		for _, p := range pics {
-			b := p.Image.Bounds()
-			out = append(out, citations.Picture{PNG: pageimage.PNG(p), Page: p.Page, Width: b.Dx(), Height: b.Dy()})
-		}
-		return out, err
-	}})
+	if err := e.start(); err != nil {
+		return err
+	}
+	return citations.WriteHTMLWith(w, ans, citations.HTMLOptions{Pictures: e.src.HTMLPictures(e.ctx, e.l.Document)})
 }
 
 // folder writes ans into dir as answer.EXT and, with pictures, one PNG

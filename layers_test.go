@@ -40,6 +40,7 @@ var layers = []struct {
 	// 5-6: the engine: the runtime and retrieval, then what builds on them.
 	{"engine/retrieve", 5, "ranking"},
 	{"engine/rerank", 5, "the reranker client"},
+	{"engine/dense", 5, "embeddings stored in the library"},
 	{"engine/", 6, "strategies, dense retrieval, generation, judge, evaluation"},
 	{"engine", 5, "the runtime"},
 	// 7: front ends.

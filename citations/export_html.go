@@ -13,10 +13,12 @@ import (
 // scripts, no fonts or images to fetch, so it reads the same offline
 // (WriteHTMLWith embeds pictures of the cited regions). The
 // answer's statements carry numbered citation markers that link to the
-// evidence section, where each cited span is quoted in full and highlighted,
-// with its document, page, sentence range (indices as `citelens show --sentences` prints them) and a support
-// badge; uncited statements that state a fact are flagged. Stages, plan,
-// usage and warnings follow. Every text is HTML-escaped, and control
+// evidence section, where each cited span is quoted in full and
+// highlighted, with its document, page, sentence range (indices as
+// `citelens show --sentences` prints them) and its mark (a quote's
+// question words, the check of a model's statement: marks.go); uncited
+// statements that state a fact are flagged. Stages, plan, usage and
+// warnings follow. Every text is HTML-escaped, and control
 // characters show as visible symbols (textproc.Printable).
 func WriteHTML(w io.Writer, a *Answer) error { return WriteHTMLWith(w, a, HTMLOptions{}) }
 
@@ -75,10 +77,11 @@ func WriteHTMLWith(w io.Writer, a *Answer, opts HTMLOptions) error {
 					})
 				}
 			}
-			if j < len(s.Support) && s.Support[j].Level != "" {
-				hc.Level = string(s.Support[j].Level)
-				hc.Score = fmt.Sprintf("%.2f", s.Support[j].Score)
-				hc.Judge = s.Support[j].Judge
+			if mk := CitationMark(&s, j); mk.Kind != NoMark {
+				hc.Mark, hc.Class = textproc.Printable(mk.String()), mk.Class()
+				if v := mk.Verdict; v.Level != "" {
+					hc.Check = fmt.Sprintf("score %.2f, judged %s", v.Score, v.Judge)
+				}
 			}
 			hs.Citations = append(hs.Citations, hc)
 		}
@@ -123,13 +126,15 @@ type htmlStatement struct {
 }
 
 type htmlCitation struct {
-	N                   int
-	ID, Statement       string
-	Doc, Where, Bytes   string
-	Text                string
-	Level, Score, Judge string
-	Pictures            []htmlPicture
-	NoPicture           string // why the pictures are missing
+	N                 int
+	ID, Statement     string
+	Doc, Where, Bytes string
+	Text              string
+	// Mark is the citation's mark (marks.go) in words, Class names it
+	// for the style sheet, Check says the verdict's score and judge.
+	Mark, Class, Check string
+	Pictures           []htmlPicture
+	NoPicture          string // why the pictures are missing
 }
 
 type htmlPicture struct {
@@ -147,10 +152,10 @@ var htmlPage = template.Must(template.New("answer").Parse(`<!DOCTYPE html>
 <title>{{.Question}}</title>
 <style>
 :root { --fg: #1d1f21; --bg: #fdfdfc; --muted: #5f6368; --rule: #d8d8d4; --mark: #fff1a8;
-  --ok: #1e7b34; --part: #9a6700; --bad: #b42318; --link: #1a5fb4; }
+  --bad: #b42318; --link: #1a5fb4; }
 @media (prefers-color-scheme: dark) {
   :root { --fg: #e6e6e3; --bg: #18191a; --muted: #a0a4a8; --rule: #3a3b3c; --mark: #5c4d00;
-    --ok: #6fd08c; --part: #e3b341; --bad: #ff7b72; --link: #8ab4f8; }
+    --bad: #ff7b72; --link: #8ab4f8; }
 }
 body { font: 16px/1.6 Georgia, "Times New Roman", serif; color: var(--fg); background: var(--bg);
   max-width: 46rem; margin: 2rem auto; padding: 0 1rem; }
@@ -163,8 +168,8 @@ a:hover, a:focus { text-decoration: underline; }
 .statement:target, figure:target { outline: 2px solid var(--link); outline-offset: 4px; }
 sup a { font: .75rem system-ui, sans-serif; margin-left: .1rem; }
 .badge { font: .7rem/1 system-ui, sans-serif; padding: .15rem .35rem; border-radius: .25rem;
-  border: 1px solid currentColor; white-space: nowrap; vertical-align: middle; }
-.supported { color: var(--ok); } .partial { color: var(--part); } .unsupported { color: var(--bad); }
+  border: 1px solid currentColor; white-space: nowrap; vertical-align: middle; color: var(--muted); }
+.badge.unsupported, .badge.uncited, sup a.unsupported { color: var(--bad); }
 .alert { border-left: 4px solid var(--bad); padding: .4rem .8rem; }
 article { margin: 1.2rem 0 1.8rem; }
 article > p.said { font-style: italic; margin: 0 0 .4rem; white-space: pre-wrap; }
@@ -192,7 +197,7 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 <main>
 <section class="answer">
 {{- range .Statements}}
-<p class="statement" id="{{.ID}}">{{.Text}}{{range .Citations}}<sup><a class="{{.Level}}" href="#{{.ID}}" title="{{.Doc}}, {{.Where}}{{if .Level}}: {{.Level}}{{end}}">[{{.N}}]</a></sup>{{end}}{{if .Needs}} <span class="badge unsupported" title="This statement states a fact but cites nothing.">no citation</span>{{end}}</p>
+<p class="statement" id="{{.ID}}">{{.Text}}{{range .Citations}}<sup><a class="{{.Class}}" href="#{{.ID}}" title="{{.Doc}}, {{.Where}}{{if .Mark}}: {{.Mark}}{{end}}">[{{.N}}]</a></sup>{{end}}{{if .Needs}} <span class="badge uncited" title="This statement states a fact but cites nothing.">no citation</span>{{end}}</p>
 {{- end}}
 </section>
 <section class="evidence">
@@ -204,7 +209,7 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 {{- end}}
 {{- range .Citations}}
 <figure id="{{.ID}}">
-<figcaption><a href="#{{.Statement}}">[{{.N}}]</a> <strong>{{.Doc}}</strong>, {{.Where}} <span class="meta">({{.Bytes}})</span>{{if .Level}} <span class="badge {{.Level}}" title="score {{.Score}}, judged {{.Judge}}">{{.Level}} {{.Score}}</span>{{end}}</figcaption>
+<figcaption><a href="#{{.Statement}}">[{{.N}}]</a> <strong>{{.Doc}}</strong>, {{.Where}} <span class="meta">({{.Bytes}})</span>{{if .Mark}} <span class="badge {{.Class}}"{{if .Check}} title="{{.Check}}"{{end}}>{{.Mark}}</span>{{end}}</figcaption>
 <blockquote><mark>{{.Text}}</mark></blockquote>
 {{- range .Pictures}}
 <img class="page" {{.Src}} alt="{{.Alt}}" width="{{.Width}}" height="{{.Height}}">

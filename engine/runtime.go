@@ -42,6 +42,10 @@ type Runtime struct {
 	given    []Setting // the options as the request gave them, for the record
 	caller   *Caller
 
+	// retrieval is the answer's retrieval, made when first asked for.
+	retrieval     *Retrieval
+	retrievalOnce sync.Once
+
 	// The conversation a follow-up question is asked in (Request.History,
 	// bounded), what its context costs, and the previous question when
 	// its words join the search.

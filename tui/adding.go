@@ -1,9 +1,7 @@
 package tui
 
 import (
-	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/tui/addfiles"
 	"github.com/citelens/citelens/tui/internal/pane"
 	"github.com/citelens/citelens/tui/library"
@@ -26,6 +25,9 @@ import (
 type addRun struct {
 	events chan tea.Msg // addExpandedMsg, addProgressMsg and addedMsg
 	added  []docstore.DocID
+	// failed says, for each path that could not be added, why (read
+	// only by Update).
+	failed []string
 	// only: the documents added make the question's scope (the files
 	// citelens was started with).
 	only bool
@@ -61,41 +63,6 @@ type addExpandedMsg struct {
 	files []string
 }
 
-// maxFolderFiles bounds the files one folder adds.
-const maxFolderFiles = 1000
-
-// folderFiles lists the files of the types citelens reads under dir
-// (hidden files and folders aside), in name order, at most
-// maxFolderFiles, and whether there were more.
-func folderFiles(ctx context.Context, dir string) (files []string, more bool, err error) {
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == dir {
-				return err
-			}
-			return nil // an unreadable subfolder: skipped
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if strings.HasPrefix(d.Name(), ".") && p != dir {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if _, ok := docstore.FormatOf(p); ok && d.Type().IsRegular() {
-			if len(files) == maxFolderFiles {
-				more = true
-				return filepath.SkipAll
-			}
-			files = append(files, p)
-		}
-		return nil
-	})
-	return files, more, err
-}
-
 // progressEvery is the most often a file's progress is reported.
 const progressEvery = 50 * time.Millisecond
 
@@ -120,12 +87,14 @@ func startAdd(bg *background, lib *docstore.Library, paths []string) *addRun {
 				files = append(files, path) // Add says what is wrong with it
 				continue
 			}
-			found, more, err := folderFiles(bg.ctx, path)
+			// What a folder holds, as 'citelens add DIR' reads it.
+			c, err := docstore.Folder(bg.ctx, path)
+			found := c.Files
 			if err == nil && len(found) == 0 {
 				err = fmt.Errorf("it holds no files of the types citelens reads (%s)", docstore.SupportedExtensions())
 			}
-			if err == nil && more {
-				err = fmt.Errorf("only its first %d files are added", maxFolderFiles)
+			if err == nil && c.More {
+				err = fmt.Errorf("only its first %d files are added", docstore.MaxFolderFiles)
 			}
 			if !send(addExpandedMsg{dir: path, files: found}) {
 				return
@@ -177,10 +146,7 @@ func (msg addStartedMsg) update(m *Model) tea.Cmd {
 }
 
 func (msg addExpandedMsg) update(m *Model) tea.Cmd {
-	m.lib.DoneAdding(msg.dir)
-	for _, f := range msg.files {
-		m.lib.SetProgress(library.Progress{Path: f, Stage: "waiting"})
-	}
+	m.lib.Expanded(msg.dir, msg.files)
 	m.layout()
 	return m.adding.next()
 }
@@ -192,8 +158,14 @@ func (msg addProgressMsg) update(m *Model) tea.Cmd {
 
 func (msg addedMsg) update(m *Model) tea.Cmd {
 	m.lib.DoneAdding(msg.path)
+	if msg.err == nil {
+		m.lib.Include(msg.info.ID) // added here: in the scope, narrowed or not
+	}
 	if msg.err != nil {
 		m.setNotice(fmt.Sprintf("Could not add %s: %s", msg.path, msg.err), true)
+		if m.adding != nil {
+			m.adding.failed = append(m.adding.failed, fmt.Sprintf("%s (%s)", filepath.Base(msg.path), msg.err))
+		}
 	}
 	m.layout()
 	m.waitingStage()
@@ -204,6 +176,12 @@ func (msg addedMsg) update(m *Model) tea.Cmd {
 // left to add, a question waiting for the documents is asked.
 func (msg addsDoneMsg) update(m *Model) tea.Cmd {
 	only := m.adding != nil && m.adding.only
+	if m.adding != nil && len(m.adding.failed) > 1 {
+		// Each failure was said as it came, each over the last: all of
+		// them, once the run is over.
+		f := m.adding.failed
+		m.setNotice(fmt.Sprintf("%s could not be added: %s", humanize.Plural(len(f), "file", "files"), strings.Join(f, "; ")), true)
+	}
 	m.adding = nil
 	if only && len(msg.ids) > 0 {
 		m.lib.SetScopeOnly(msg.ids)
@@ -223,7 +201,8 @@ func (msg addsDoneMsg) update(m *Model) tea.Cmd {
 	return nil
 }
 
-// openAddDialog opens the add dialog in the folder of Options.AddDir.
+// openAddDialog opens the add dialog in the folder it was last in, at
+// first Options.AddDir.
 func (m *Model) openAddDialog() tea.Cmd {
 	a, cmd := addfiles.New(m.opts.AddDir, m.styles)
 	m.add = &a
@@ -239,6 +218,7 @@ func (m *Model) updateAdd(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	m.add = nil
+	m.opts.AddDir = a.Dir() // where it opens next time
 	if _, closed := act.(pane.Close); closed {
 		return cmd
 	}

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -32,11 +34,11 @@ func loadAnswers(lib *docstore.Library, before string) tea.Cmd {
 }
 
 func (msg answersMsg) update(m *Model) tea.Cmd {
-	if !m.loaded && msg.err == nil {
+	if msg.err == nil {
 		m.loaded = true
-		if len(msg.page.Answers) > 0 {
-			m.newest = max(m.newest, msg.page.Answers[0].ID)
-		}
+	}
+	for _, a := range msg.page.Answers {
+		m.sawAnswer(a.ID)
 	}
 	m.conv.Load(msg.page)
 	switch {
@@ -52,14 +54,27 @@ func (msg answersMsg) update(m *Model) tea.Cmd {
 // another citelens, say).
 type newAnswersMsg struct{ answers []*engine.Answer }
 
-func loadNewAnswers(lib *docstore.Library, after string) tea.Cmd {
+// lookBack is how long before the newest answer known answers saved
+// since are looked for. An answer's ID is the time it was asked
+// (docstore.NewAnswerID), and one asked elsewhere before the newest here
+// is saved when it is done, after it: looking only past the newest would
+// miss it.
+const lookBack = time.Hour
+
+// loadNewAnswers loads the answers saved since about lookBack before the
+// answer after, except those seen (a copy: the command runs beside
+// Update).
+func loadNewAnswers(lib *docstore.Library, after string, seen map[string]bool) tea.Cmd {
 	return func() tea.Msg {
-		ids, err := lib.NewerAnswers(after, answerPage)
+		ids, err := lib.NewerAnswers(answerIDBefore(after, lookBack), 4*answerPage)
 		if err != nil {
 			return nil
 		}
 		var out []*engine.Answer
 		for _, id := range ids {
+			if seen[id] {
+				continue
+			}
 			if a, err := engine.Load(lib, id); err == nil {
 				out = append(out, a)
 			}
@@ -68,12 +83,41 @@ func loadNewAnswers(lib *docstore.Library, after string) tea.Cmd {
 	}
 }
 
-func (msg newAnswersMsg) update(m *Model) tea.Cmd {
-	for _, a := range msg.answers {
-		m.newest = max(m.newest, a.ID)
+// answerIDBefore is an ID that sorts before every answer asked d before
+// the answer id; IDs begin with when they were asked, in milliseconds,
+// in hex (docstore.NewAnswerID). An ID of another shape is kept.
+func answerIDBefore(id string, d time.Duration) string {
+	const digits = 11
+	if len(id) < digits {
+		return id
 	}
-	m.conv.Add(msg.answers)
+	ms, err := strconv.ParseInt(id[:digits], 16, 64)
+	if err != nil {
+		return id
+	}
+	return fmt.Sprintf("%0*x", digits, max(ms-d.Milliseconds(), 0))
+}
+
+func (msg newAnswersMsg) update(m *Model) tea.Cmd {
+	var add []*engine.Answer
+	for _, a := range msg.answers {
+		if m.run != nil && a.ID >= m.run.since {
+			// Perhaps the one being written here, saved before it is
+			// said to be done: looked at again once it is.
+			continue
+		}
+		m.sawAnswer(a.ID)
+		add = append(add, a)
+	}
+	m.conv.Add(add)
 	return nil
+}
+
+// sawAnswer notes an answer shown, or written here, so that it is not
+// loaded again as new.
+func (m *Model) sawAnswer(id string) {
+	m.newest = max(m.newest, id)
+	m.seen[id] = true
 }
 
 // answerDeletedMsg reports a saved answer deleted, or why not.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -22,7 +24,10 @@ import (
 // askRun is an answer being written: engine.Run in a goroutine, its
 // events on a channel.
 type askRun struct {
-	id       int
+	id int
+	// since sorts before the ID of the answer being written (see
+	// answerIDBefore).
+	since    string
 	events   chan engine.Event
 	cancel   context.CancelFunc
 	strategy string
@@ -131,17 +136,22 @@ func (msg askDoneMsg) update(m *Model) tea.Cmd {
 		return nil
 	}
 	m.run = nil
+	var again tea.Cmd
 	if msg.ans != nil {
-		m.newest = max(m.newest, msg.ans.ID)
+		m.sawAnswer(msg.ans.ID)
+	}
+	if m.loaded {
+		// Answers saved elsewhere meanwhile were held back.
+		again = loadNewAnswers(m.opts.Library, m.newest, maps.Clone(m.seen))
 	}
 	m.conv.Finish(msg.ans, msg.err)
 	if msg.saveErr != nil {
 		m.setNotice("The answer could not be saved: "+msg.saveErr.Error(), true)
 	}
 	if errors.Is(msg.err, engine.ErrNotPrepared) {
-		return prepareCost(m.opts.Env, msg.strategy, msg.docs)
+		return tea.Batch(again, prepareCost(m.opts.Env, msg.strategy, msg.docs))
 	}
-	return nil
+	return again
 }
 
 // ask starts answering question over the library's scope, as a follow-up
@@ -159,7 +169,8 @@ func (m *Model) ask(question string) tea.Cmd {
 	}
 	adding := m.adding != nil || len(m.queued) > 0
 	if _, of := m.lib.InScope(); of == 0 && !adding {
-		m.setNotice("No documents yet: add some with "+m.lib.KeyMap.List.Add.Help().Key+" in the library pane (tab goes there).", true)
+		m.setNotice("No documents yet: add some with "+m.lib.KeyMap.List.Add.Help().Key+" in the library pane ("+
+			m.keys.PrevPane.Help().Key+" goes there).", true)
 		return nil
 	}
 	history := m.conv.Turns()
@@ -182,6 +193,7 @@ func (m *Model) ask(question string) tea.Cmd {
 func (m *Model) startRun(question string, history []engine.Turn, scope []docstore.DocID) tea.Cmd {
 	m.runs++
 	m.run = startAsk(m.bg, m.runs, m.opts.Env, m.strategy, engine.Request{Question: question, Docs: scope, History: history})
+	m.run.since = answerIDBefore(docstore.NewAnswerID(), time.Second)
 	return m.run.next()
 }
 
@@ -194,7 +206,7 @@ func (m *Model) cancelAsk() {
 		m.conv.Cancelling()
 	case m.waiting != nil:
 		m.waiting = nil
-		m.conv.Finish(nil, errors.New("cancelled while the documents were being added"))
+		m.conv.Finish(nil, fmt.Errorf("while the documents were being added: %w", context.Canceled))
 	}
 }
 

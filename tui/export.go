@@ -2,10 +2,9 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -28,59 +27,27 @@ type exportedMsg struct {
 	err  error
 }
 
-// exportFileName is where an answer is exported in dir: the answer's ID
-// names it, so exporting again rewrites the same file.
-func exportFileName(dir string, f citations.Format, ans *engine.Answer) string {
-	ext := f.Ext
-	if f.Name != f.Ext {
-		ext = f.Name + "." + f.Ext // citelens-answer-ID.longbench.json
-	}
-	return filepath.Join(dir, "citelens-answer-"+ans.ID+"."+ext)
-}
-
+// exportAnswer writes ans in format into dir under a readable name
+// (citations.FileName: the day and the question's first words) that never
+// replaces a file already there: a second export of the same answer, or
+// one edited since, is kept, and the new one is numbered. HTML shows the
+// cited regions of PDF pages, drawn by pages.
 func exportAnswer(lib *docstore.Library, pages *pageimage.Source, dir, format string, ans *engine.Answer) tea.Cmd {
 	return func() tea.Msg {
 		f, err := citations.LookupFormat(format)
 		if err != nil {
 			return exportedMsg{err: err}
 		}
-		path := exportFileName(dir, f, ans)
-		if abs, err := filepath.Abs(path); err == nil {
-			path = abs
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
 		}
-		// Written beside and renamed, so a failed export leaves no
-		// half-written file where the last good one was.
-		tmp, err := os.CreateTemp(filepath.Dir(path), ".citelens-export-*")
-		if err != nil {
-			return exportedMsg{err: fmt.Errorf("cannot write the export in %s: %w", filepath.Dir(path), unwrapPath(err))}
+		var html citations.HTMLOptions
+		if pages != nil {
+			html.Pictures = pages.HTMLPictures(context.Background(), lib.Document)
 		}
-		if f.Name == "html" && pages != nil {
-			// With the cited regions of PDF pages, highlighted.
-			err = citations.WriteHTMLWith(tmp, ans, citations.HTMLOptions{Pictures: pages.HTMLPictures(context.Background(), lib.Document)})
-		} else {
-			err = citations.Export(tmp, f.Name, ans, lib.Document)
-		}
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			_ = os.Chmod(tmp.Name(), 0o644)
-			err = os.Rename(tmp.Name(), path)
-		}
-		if err != nil {
-			os.Remove(tmp.Name())
-			return exportedMsg{err: err}
-		}
-		return exportedMsg{path: path}
+		path, err := citations.WriteFileWith(dir, ans, f, lib.Document, html)
+		return exportedMsg{path: path, err: err}
 	}
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 func (msg exportedMsg) update(m *Model) tea.Cmd {
@@ -117,11 +84,23 @@ func (m *Model) exportAnswer(format string, ans *engine.Answer) tea.Cmd {
 	return exportAnswer(m.opts.Library, m.pages, m.opts.ExportDir, format, ans)
 }
 
-// copyCitation copies a citation's text to the clipboard (OSC 52).
+// copyCitation copies a citation to the clipboard (OSC 52): the quote,
+// then where it is from, so that it can be pasted into a note and still
+// be checked.
 func (m *Model) copyCitation(c conversation.CopyMsg) tea.Cmd {
-	text := clipboardText(c.Text)
-	m.setNotice(fmt.Sprintf("Copied %s (%d characters) to the clipboard.", c.Label, len([]rune(text))), false)
+	text := clipboardText(copied(c.Span))
+	m.setNotice(fmt.Sprintf("Copied %s with its document and page (%d characters) to the clipboard.", c.Label, len([]rune(text))), false)
 	return tea.SetClipboard(text)
+}
+
+// copied is a citation as copied: its text as it is, and on a line of
+// its own the document and page, "— manual.pdf, p. 316 (PDF p. 347)".
+func copied(sp citations.Span) string {
+	name := sp.DocName
+	if name == "" {
+		name = string(sp.Doc)
+	}
+	return strings.TrimRight(sp.Text, "\n") + "\n— " + textproc.OneLine(name) + ", " + sp.PageLabel()
 }
 
 // clipboardText is a quote as copied: exact, except for control

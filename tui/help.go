@@ -58,16 +58,16 @@ func (m Model) helpLines(inner int) []string {
 	hm := m.help
 	hm.SetWidth(inner)
 	var lines []string
-	section := func(title string, groups [][]key.Binding) {
+	for _, sec := range m.helpSections() {
 		if len(lines) > 0 {
 			lines = append(lines, "")
 		}
-		lines = append(lines, st.Title.Render(title))
-		block := hm.FullHelpView(groups)
+		lines = append(lines, st.Title.Render(sec.title))
+		block := hm.FullHelpView(sec.groups)
 		if fullWidth(block) > inner {
 			// Too wide side by side: one group under the other.
 			block = ""
-			for i, g := range groups {
+			for i, g := range sec.groups {
 				if i > 0 {
 					block += "\n"
 				}
@@ -76,15 +76,27 @@ func (m Model) helpLines(inner int) []string {
 		}
 		lines = append(lines, strings.Split(block, "\n")...)
 	}
-	input, list := m.conv.KeyMap.HelpKeyMaps()
-	section("Everywhere", m.keys.FullHelp())
-	section("Question input", input)
-	section("Conversation", list)
-	section("Library", m.lib.KeyMap.FullHelp())
-	section("Adding documents", addfiles.DefaultKeyMap().FullHelp())
-	section("Page view (v in the source: the cited page as printed)", m.page.KeyMap.FullHelp())
-	section("Source", m.src.KeyMap.FullHelp())
 	return lines
+}
+
+// helpSection is the keys of one place, for the help screen.
+type helpSection struct {
+	title  string
+	groups [][]key.Binding
+}
+
+// helpSections are every key, by where it applies.
+func (m Model) helpSections() []helpSection {
+	input, list := m.conv.KeyMap.HelpKeyMaps()
+	return []helpSection{
+		{"Everywhere", m.keys.FullHelp()},
+		{"Question input", input},
+		{"Conversation", list},
+		{"Library", m.lib.KeyMap.FullHelp()},
+		{"Adding documents", addfiles.DefaultKeyMap().FullHelp()},
+		{"Page view (v in the source: the cited page as printed)", m.page.KeyMap.FullHelp()},
+		{"Source", m.src.KeyMap.FullHelp()},
+	}
 }
 
 // fullWidth is the widest line of a block.
@@ -113,11 +125,14 @@ func (m Model) statusLine(w int) string {
 	case m.showHelp:
 		local, global = []key.Binding{m.keys.HelpClose, m.keys.HelpDown}, []key.Binding{m.keys.Quit}
 	case m.add != nil:
-		local, global = m.add.KeyMap.ShortHelp(), []key.Binding{m.keys.ForceQuit}
+		local, global = m.add.KeyMap.ShortHelp(), []key.Binding{m.keys.HelpKey, m.keys.ForceQuit}
 	case m.picker != nil:
 		local, global = m.picker.KeyMap.ShortHelp(), []key.Binding{m.keys.Quit}
+	case m.confirming():
+		// Only the question's keys: any other is its answer.
+		local, global = m.focusedHelp(), []key.Binding{m.keys.ForceQuit}
 	case m.typing():
-		local, global = m.focusedHelp(), []key.Binding{m.keys.NextPane, m.keys.ForceQuit}
+		local, global = m.focusedHelp(), m.keys.TypingHelp()
 	default:
 		local, global = m.focusedHelp(), m.keys.ShortHelp()
 	}
@@ -128,7 +143,7 @@ func (m Model) statusLine(w int) string {
 	}
 	// As many of the pane's keys as fit beside the global ones.
 	m.help.SetWidth(w - rw - 3)
-	left := m.help.ShortHelpView(local)
+	left := draw.Truncate(m.help.ShortHelpView(local), w-rw-3)
 	return draw.Spread(left, right, w)
 }
 

@@ -54,7 +54,7 @@ func (m Model) computeLayout() layoutInfo {
 	case w >= twoColumns:
 		lw := w / 2
 		// The library takes what its list needs, up to a third.
-		rows := len(m.lib.Docs()) + m.lib.Adding() + 1
+		rows := len(m.lib.Docs()) + m.lib.ProgressRows() + 1
 		lh := min(max(rows+2, 5), max(ph/3, 4))
 		return layoutInfo{mode: modeTwo, lib: size{lw, lh}, conv: size{lw, ph - lh}, src: size{w - lw, ph}}
 	}

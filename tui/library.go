@@ -2,7 +2,9 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -42,7 +44,14 @@ func (msg libraryMsg) update(m *Model) tea.Cmd {
 		m.lib.SetError(msg.err)
 	} else {
 		m.lib.SetError(nil)
-		m.lib.SetDocs(msg.docs)
+		if out := m.lib.SetDocs(msg.docs); len(out) > 0 {
+			names := make([]string, len(out))
+			for i, d := range out {
+				names[i] = textproc.OneLine(d.Name)
+			}
+			m.setNotice(fmt.Sprintf("Added elsewhere, left out of the scope you chose: %s (space in the library puts it in).",
+				strings.Join(names, ", ")), false)
+		}
 	}
 	m.syncScope()
 	m.layout()
@@ -94,7 +103,7 @@ func (msg libraryChangedMsg) update(m *Model) tea.Cmd {
 	m.stamp = msg.stamp
 	cmds := []tea.Cmd{loadLibrary(m.opts.Library), watchLibrary(m.opts.Library.Path(), m.stamp)}
 	if m.loaded {
-		cmds = append(cmds, loadNewAnswers(m.opts.Library, m.newest))
+		cmds = append(cmds, loadNewAnswers(m.opts.Library, m.newest, maps.Clone(m.seen)))
 	}
 	return tea.Batch(cmds...)
 }

@@ -94,9 +94,12 @@ type Model struct {
 	prep    *prepareRun
 	stamp   libraryStamp // the library file as last looked at
 	// newest is the ID of the newest saved answer known (shown, or
-	// written here), from which answers saved elsewhere are looked for;
-	// loaded says the first page of answers has come.
+	// written here), from about which answers saved elsewhere are looked
+	// for, and seen every answer known, not to be loaded again (shared by
+	// the model's copies, as docs); loaded says the first page of answers
+	// has come.
 	newest string
+	seen   map[string]bool
 	loaded bool
 }
 
@@ -141,6 +144,7 @@ func New(opts Options) Model {
 		help:     help.New(),
 		strategy: opts.Strategy,
 		docs:     map[docstore.DocID]*docstore.Document{},
+		seen:     map[string]bool{},
 		bg:       newBackground(context.Background()),
 	}
 	if opts.Now != nil {
@@ -275,6 +279,8 @@ func (m *Model) act(a pane.Action) tea.Cmd {
 		m.setNotice(a.Text, a.Error)
 	case pane.Close: // a pane gives the keyboard back
 		return m.setFocus(paneConversation, true)
+	case pane.Type: // a question started where nothing is typed
+		return tea.Batch(m.setFocus(paneConversation, true), m.updateConversation(a.Key))
 	case library.OpenMsg:
 		return m.openDocument(a.Doc)
 	case library.AddMsg:

@@ -41,21 +41,41 @@ func (m *Model) updatePicker(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// openStrategyPicker lists the strategies, those that need a model marked
-// unavailable when none is configured.
+// The strategy picker's groups: what answers offline, what needs a
+// model, said with what that means when none is configured.
+const (
+	groupOffline      = "Offline: no model, no cost"
+	groupModel        = "With the model: each question costs model calls"
+	groupModelMissing = "Need a model: none is configured"
+)
+
+// openStrategyPicker lists the strategies by what they need, each said
+// in plain words (engine.Info.Purpose; the papers' words below the list
+// for the one under the cursor); those that need a model are unavailable
+// when none is configured.
 func (m *Model) openStrategyPicker() {
-	var items []picker.Item
+	var offline, model []picker.Item
 	for _, info := range engine.Strategies() {
-		it := picker.Item{Name: info.Name(), Description: info.Description}
-		if info.NeedsLLM && m.opts.Env != nil && m.opts.Env.LLM == nil {
+		it := picker.Item{Name: info.Name(), Description: info.Purpose, Detail: info.Description}
+		if it.Description == "" {
+			it.Description, it.Detail = info.Description, ""
+		}
+		if !info.NeedsLLM {
+			it.Group = groupOffline
+			offline = append(offline, it)
+			continue
+		}
+		it.Group = groupModel
+		if m.opts.Env != nil && m.opts.Env.LLM == nil {
 			if _, err := m.opts.Env.RequireLLM(info.Name()); err != nil {
 				it.Unavailable = strings.TrimPrefix(err.Error(), engine.ErrUnavailable.Error()+": ")
 				it.Tag = "needs a model"
+				it.Group = groupModelMissing
 			}
 		}
-		items = append(items, it)
+		model = append(model, it)
 	}
-	m.openPicker(picker.New("strategy", "Strategy", items, m.strategy, m.styles), (*Model).setStrategy)
+	m.openPicker(picker.New("strategy", "Strategy", append(offline, model...), m.strategy, m.styles), (*Model).setStrategy)
 }
 
 // setStrategy makes the next questions go to the strategy chosen.

@@ -38,9 +38,9 @@ import (
 )
 
 // wholeContext are the strategies that put the whole document in a prompt
-// (CoF's first step is a plain long-context answer); longcite need not
-// outspend them.
-var wholeContext = []string{"longcite", "cof"}
+// (CoF's first step is a plain long-context answer, plain's only one);
+// longcite need not outspend them.
+var wholeContext = []string{"longcite", "cof", "plain"}
 
 func main() {
 	citelens := flag.String("citelens", "", "the citelens `binary`")

@@ -231,12 +231,15 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 		fmt.Fprintln(p.w, "\nSources")
 	}
 	n := 0
-	for _, s := range ans.Statements {
+	for i := range ans.Statements {
+		s := &ans.Statements[i]
 		for j, c := range s.Citations {
 			n++
+			// A quote's question words, or the check of a model's
+			// statement: the words the TUI and the exports use.
 			verdict := ""
-			if j < len(s.Support) {
-				verdict = " · " + string(s.Support[j].Level)
+			if mk := citations.CitationMark(s, j); mk.Kind != citations.NoMark {
+				verdict = " · " + mk.String()
 			}
 			sents := fmt.Sprintf("sentence %d", c.First)
 			if c.Last != c.First {

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/eval"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/humanize"
@@ -311,25 +311,7 @@ type deriveView struct {
 	Seconds      float64         `json:"seconds"`
 	// Embedding is what embedding the derived documents did, when an
 	// embedding model is configured.
-	Embedding *deriveEmbedView `json:"embedding,omitempty"`
-}
-
-// deriveEmbedView is what embedding the derived documents did.
-type deriveEmbedView struct {
-	Model string `json:"model"`
-	// Units counts the derived units (summaries, questions, chunks) of the
-	// complete documents; Embedded those this run embedded.
-	Units    int       `json:"units"`
-	Embedded int       `json:"embedded"`
-	Usage    llm.Usage `json:"usage"`
-	Seconds  float64   `json:"seconds"`
-}
-
-func newDeriveEmbedView(e *engine.Embedding) *deriveEmbedView {
-	if e == nil {
-		return nil
-	}
-	return &deriveEmbedView{Model: e.Model, Units: e.Units, Embedded: e.Embedded, Usage: e.Usage, Seconds: e.Seconds}
+	Embedding *eval.Embedding `json:"embedding,omitempty"`
 }
 
 type deriveDocView struct {
@@ -350,7 +332,7 @@ type deriveFailure struct {
 func newDeriveView(rep *engine.Prepared) deriveView {
 	v := deriveView{Model: rep.Model, ChunkTokens: rep.UnitTokens, ChunkOverlap: rep.UnitOverlap,
 		Derived: rep.Done, Resumed: rep.Resumed, Usage: rep.Usage, Seconds: rep.Seconds,
-		Documents: []deriveDocView{}, Failures: []deriveFailure{}, Embedding: newDeriveEmbedView(rep.Embedding)}
+		Documents: []deriveDocView{}, Failures: []deriveFailure{}, Embedding: eval.EmbeddingOf(rep.Embedding)}
 	for _, d := range rep.Docs {
 		v.Documents = append(v.Documents, deriveDocView{ID: d.ID, Name: d.Name, Chunks: d.Units, Derived: d.Done, Failed: d.Failed})
 	}
@@ -358,73 +340,6 @@ func newDeriveView(rep *engine.Prepared) deriveView {
 		v.Failures = append(v.Failures, deriveFailure{Doc: f.Doc, Chunk: f.Unit, Page: f.Page, Reason: f.Reason})
 	}
 	return v
-}
-
-// evalDerive is the preparation step of an evaluation, reported apart from
-// the answers' own cost.
-type evalDerive struct {
-	Chunks  int     `json:"chunks"`
-	Resumed int     `json:"resumed"`
-	Failed  int     `json:"failed"`
-	Seconds float64 `json:"seconds"`
-	llm.Usage
-	// Embedding is what embedding the strategy's derived units did, with
-	// an embedding model configured.
-	Embedding *deriveEmbedView `json:"embedding,omitempty"`
-}
-
-// String is the derive cost for the summary line.
-func (d *evalDerive) String() string {
-	if d == nil {
-		return ""
-	}
-	s := fmt.Sprintf("; derive step: %s chunks, %s calls, %s prompt and %s completion tokens",
-		humanize.Count(d.Chunks), humanize.Count(d.LLMCalls), humanize.Count(d.PromptTokens), humanize.Count(d.CompletionTokens))
-	if e := d.Embedding; e != nil && e.Embedded > 0 {
-		s += fmt.Sprintf(", then %s derived units embedded in %s calls, %s tokens", humanize.Count(e.Embedded), humanize.Count(e.Usage.LLMCalls), humanize.Count(e.Usage.PromptTokens))
-	}
-	return s
-}
-
-// prepareEval prepares, before an evaluation, what the questions'
-// documents lack for the strategy (engine.Preparer: RAIDD's derivation and
-// embeddings), so the answers' usage is the answering alone and the
-// preparation's is reported on its own. A strategy that needs no
-// preparation gives nil.
-func prepareEval(ctx context.Context, a *app, env *engine.Env, strategy string, golds []citations.Gold, options []engine.Setting) (*evalDerive, error) {
-	info, ok := engine.Lookup(strategy)
-	if !ok || info.Preparer == nil {
-		return nil, nil
-	}
-	seen := map[docstore.DocID]bool{}
-	var docs []docstore.DocID
-	for _, g := range golds {
-		ids, err := resolveDocs(env.Library, g.Docs)
-		if err != nil {
-			return nil, fmt.Errorf("question %s: %w", g.ID, err)
-		}
-		if len(g.Docs) == 0 {
-			infos, err := env.Library.List()
-			if err != nil {
-				return nil, err
-			}
-			for _, in := range infos {
-				ids = append(ids, in.ID)
-			}
-		}
-		for _, id := range ids {
-			if !seen[id] {
-				seen[id] = true
-				docs = append(docs, id)
-			}
-		}
-	}
-	rep, err := prepareWithProgress(ctx, a, env, info.Preparer, engine.Preparation{Strategy: strategy, Docs: docs, Options: options})
-	if err != nil {
-		return nil, prepareError(err, rep, nil, "")
-	}
-	return &evalDerive{Chunks: rep.Done, Resumed: rep.Resumed, Failed: len(rep.Failures), Seconds: rep.Seconds, Usage: rep.Usage,
-		Embedding: newDeriveEmbedView(rep.Embedding)}, nil
 }
 
 func docCount(n int) string {

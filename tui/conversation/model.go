@@ -1,6 +1,7 @@
 // Package conversation is the TUI's conversation pane: the questions asked
 // of the library and their answers, each statement with its citation
-// markers and a badge (support, or for quotes their relevance), what the
+// markers and its mark (citations.StatementMark: for quotes the question
+// words they hold, for a model's statements their check), what the
 // answer rests on under it (warnings, plan, cost), and the question input
 // at the bottom.
 //
@@ -31,7 +32,6 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/citelens/citelens/citations"
@@ -66,9 +66,10 @@ type ExportMsg struct {
 	Format string
 }
 
-// CopyMsg copies a citation's quoted text to the clipboard.
+// CopyMsg copies a citation to the clipboard: its quoted text, with the
+// document and page it is from.
 type CopyMsg struct {
-	Text  string
+	Span  citations.Span
 	Label string
 }
 
@@ -120,7 +121,9 @@ type entry struct {
 	usage      citations.Usage
 	planText   string // the strategy's plan in one line (citations.PlanLines)
 	err        string // why there is no answer, or why it is partial
-	fix        string // what to do about err, when something can be done
+	// cancelled: the user stopped the answer, which is no failure.
+	cancelled bool
+	fix       string // what to do about err, when something can be done
 	// prepare is set when the strategy needs its documents prepared
 	// (engine.ErrNotPrepared); prepareCost says what that costs, once
 	// the root has found out.
@@ -168,6 +171,8 @@ func (e *entry) setAnswer(ans *engine.Answer) {
 	}
 	if ans.Partial {
 		e.err = ans.Error
+		// The runtime records a cancel so (engine.Run).
+		e.cancelled = ans.Error == "cancelled"
 	}
 }
 
@@ -207,12 +212,6 @@ type sel struct{ e, s, c int }
 
 var noSel = sel{-1, -1, 0}
 
-// confirm is a question the pane asks before it acts.
-type confirm struct {
-	prompt string
-	action pane.Action
-}
-
 // Model is the conversation pane.
 type Model struct {
 	// KeyMap is the pane's keys; replace bindings to rebind.
@@ -245,10 +244,10 @@ type Model struct {
 	}
 	cleared bool // the view was cleared
 
-	asking   *confirm
-	activity string // work the pane is waiting on, for the status line
+	asking   *pane.Question // before deleting an answer
+	activity string         // work the pane is waiting on, for the status line
 
-	input    textinput.Model
+	input    questionInput
 	spin     spinner.Model
 	strategy string // the strategy the next question goes to
 	scope    string // what the next question is asked of, for the status line
@@ -260,16 +259,13 @@ var _ pane.Model[Model] = Model{}
 // New returns an empty conversation pane drawn in styles, with the input
 // ready for a question.
 func New(styles *themes.Styles) Model {
-	in := textinput.New()
-	in.Prompt = "› "
-	in.Placeholder = "Ask a question about the documents in scope"
-	in.CharLimit = 2000
+	keys := DefaultKeyMap()
 	m := Model{
-		KeyMap: DefaultKeyMap(),
+		KeyMap: keys,
 		Now:    time.Now,
 		sel:    noSel,
 		follow: true,
-		input:  in,
+		input:  newQuestionInput(keys.Input.NewLine),
 		spin:   spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		cache:  newLineCache(),
 		typing: true,
@@ -281,7 +277,7 @@ func New(styles *themes.Styles) Model {
 // SetStyles switches the pane to another theme.
 func (m *Model) SetStyles(s *themes.Styles) {
 	m.styles = s
-	m.input.SetStyles(s.TextInput)
+	m.input.SetStyles(s)
 	m.spin.Style = s.Stage
 	m.cache.reset(m.answerWidth())
 }
@@ -289,7 +285,7 @@ func (m *Model) SetStyles(s *themes.Styles) {
 // SetSize sets the pane's size in cells.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
-	m.input.SetWidth(max(w-3, 1))
+	m.input.SetWidth(max(w, 1))
 	if m.cache.width != m.answerWidth() {
 		m.cache.reset(m.answerWidth())
 	}
@@ -602,7 +598,9 @@ func (m *Model) Finish(ans *engine.Answer, err error) {
 	} else if err != nil {
 		e.err = err.Error()
 	}
-	if err != nil {
+	if engine.Canceled(err) {
+		e.cancelled, e.fix = true, ""
+	} else if err != nil {
 		_, e.fix = fix.Message(err)
 		if errors.Is(err, engine.ErrNotPrepared) {
 			// The error's own advice is the command line's; here a key
@@ -675,6 +673,9 @@ func (m Model) ShortHelp() []key.Binding { return m.helpKeys().ShortHelp() }
 func (m Model) FullHelp() [][]key.Binding { return m.helpKeys().FullHelp() }
 
 func (m Model) helpKeys() help.KeyMap {
+	if m.asking != nil {
+		return m.asking
+	}
 	if m.typing {
 		return inputHelp{k: m.KeyMap, streaming: m.Streaming(), answers: m.statementCount() > 0}
 	}
@@ -696,13 +697,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd, nil
 	case tea.KeyPressMsg:
-		if m.asking != nil {
-			c := m.asking
+		if q := m.asking; q != nil {
 			m.asking = nil
-			if key.Matches(msg, m.KeyMap.Confirm) {
-				return m, nil, c.action
-			}
-			return m, nil, pane.Notice{Text: "Nothing was deleted."}
+			return m, nil, q.Answer(msg)
 		}
 		var cmd tea.Cmd
 		var action pane.Action
@@ -725,9 +722,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 		return m, nil, m.olderWanted()
 	}
 	if m.typing {
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg) // paste, cursor
-		return m, cmd, nil
+		return m, m.typeIn(msg), nil // paste, cursor
 	}
 	return m, nil, nil
 }
@@ -787,9 +782,19 @@ func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	if act, ok := m.shared(msg, k.Strategy, k.Prepare, k.NewTopic, k.Clear); ok {
 		return m, nil, act
 	}
+	return m, m.typeIn(msg), nil
+}
+
+// typeIn gives msg to the question input; the answers get the rows it
+// leaves as it grows or shrinks.
+func (m *Model) typeIn(msg tea.Msg) tea.Cmd {
+	rows := m.input.Rows()
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
-	return m, cmd, nil
+	if m.input.Rows() != rows {
+		m.settle()
+	}
+	return cmd
 }
 
 func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
@@ -831,16 +836,16 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 		if !ok {
 			return m, nil, pane.Notice{Text: "No citation selected to copy."}
 		}
-		return m, nil, CopyMsg{Text: c.Span.Text, Label: c.Label}
+		return m, nil, CopyMsg{Span: c.Span, Label: c.Label}
 	case key.Matches(msg, k.Delete):
 		e, note := m.selectedAnswer("delete")
 		if e == nil {
 			return m, nil, note
 		}
-		m.asking = &confirm{
-			prompt: "Delete the saved answer to “" + textproc.OneLine(e.question) + "”? " + m.KeyMap.Confirm.Help().Key + " deletes it, any other key keeps it",
-			action: DeleteMsg{ID: e.id()},
-		}
+		yes := m.KeyMap.Confirm
+		yes.SetHelp(yes.Help().Key, "deletes it")
+		m.asking = &pane.Question{Ask: "Delete the saved answer to “%s”?", Subject: e.question,
+			Yes: yes, Keep: "keeps it", Action: DeleteMsg{ID: e.id()}, Kept: "Nothing was deleted."}
 	case key.Matches(msg, k.Input):
 		m.typing = true
 		return m, m.input.Focus(), nil
@@ -854,13 +859,11 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 		}
 		m.typing = true
 		return m, m.input.Focus(), nil
-	case msg.Text != "" && msg.Mod&^tea.ModShift == 0:
+	case pane.Printable(msg):
 		// A printable key that is no command: the start of a question.
 		m.typing = true
 		focus := m.input.Focus()
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		return m, tea.Batch(focus, cmd), nil
+		return m, tea.Batch(focus, m.typeIn(msg)), nil
 	}
 	return m, nil, nil
 }

@@ -18,8 +18,14 @@ import (
 
 // Item is one choice.
 type Item struct {
-	Name        string
+	Name string
+	// Description says what the item is for, beside its name; Detail
+	// says more, below the list, while the cursor is on it.
 	Description string
+	Detail      string
+	// Group names the items that go together: a heading is drawn above
+	// the first of each group (items come grouped).
+	Group string
 	// Unavailable, when set, says why the item cannot be chosen.
 	Unavailable string
 	// Tag is a short label for an unavailable item: "needs a model".
@@ -119,7 +125,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 // the cursor is on one.
 func (m Model) View(maxW, maxH int) []string {
 	st := m.styles
-	w := min(maxW, 72)
+	w := min(maxW, 84)
 	inner := max(w-4, 1)
 	nameW := 0
 	for _, it := range m.items {
@@ -131,13 +137,21 @@ func (m Model) View(maxW, maxH int) []string {
 	var body []string
 	cursorLine := 0
 	for i, it := range m.items {
+		if it.Group != "" && (i == 0 || it.Group != m.items[i-1].Group) {
+			if i > 0 {
+				body = append(body, "")
+			}
+			for _, l := range draw.Wrap(textproc.OneLine(it.Group), inner) {
+				body = append(body, st.Title.Render(l))
+			}
+		}
 		desc := textproc.OneLine(it.Description)
 		if it.Unavailable != "" && it.Tag != "" {
 			desc = "(" + textproc.OneLine(it.Tag) + ") " + desc
 		}
 		descLines := draw.Wrap(desc, descW)
-		if len(descLines) > 2 {
-			descLines = []string{descLines[0], draw.Truncate(strings.Join(descLines[1:], " "), descW)}
+		if len(descLines) > maxDescLines {
+			descLines = append(descLines[:maxDescLines-1:maxDescLines-1], draw.Truncate(strings.Join(descLines[maxDescLines-1:], " "), descW))
 		}
 		nameStyle, descStyle := st.Text, st.Muted
 		if it.Unavailable != "" {
@@ -167,6 +181,15 @@ func (m Model) View(maxW, maxH int) []string {
 			foot = append(foot, st.Muted.Render(l))
 		}
 	default:
+		if cur.Detail != "" {
+			lines := draw.Wrap(textproc.OneLine(cur.Detail), inner)
+			if len(lines) > 3 {
+				lines = append(lines[:2], draw.Truncate(strings.Join(lines[2:], " "), inner))
+			}
+			for _, l := range lines {
+				foot = append(foot, st.Muted.Render(l))
+			}
+		}
 		foot = append(foot, st.Muted.Render(draw.Truncate("enter choose · esc close", inner)))
 	}
 	foot = append([]string{""}, foot...)
@@ -188,6 +211,9 @@ func (m Model) View(maxW, maxH int) []string {
 	}
 	return draw.NewBorder(st.PaneFocused).Frame(st.Title.Render(" "+m.Title+" "), lines, w, h)
 }
+
+// maxDescLines is the most lines an item's description takes.
+const maxDescLines = 3
 
 func (m Model) current() Item {
 	if m.cursor < len(m.items) {

@@ -343,7 +343,13 @@ func (m Model) updateKey(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 		if !m.HasSearch() {
 			return m, nil, StepMsg{Delta: d}
 		}
-		m.stepMatch(d)
+		if m.stepMatch(d) {
+			// Wrapping round is said, never silent.
+			if d > 0 {
+				return m, nil, pane.Notice{Text: "Past the last match: back to the first."}
+			}
+			return m, nil, pane.Notice{Text: "Before the first match: on to the last."}
+		}
 	case key.Matches(msg, k.Page):
 		return m, nil, PageViewMsg{}
 	case key.Matches(msg, k.Search.Back):
@@ -412,13 +418,17 @@ func (m *Model) searchDone(msg searchDoneMsg) {
 	m.revealMatch()
 }
 
-func (m *Model) stepMatch(d int) {
+// stepMatch goes to the next (d = 1) or previous (d = -1) match and
+// reports whether it wrapped round the document's end to get there.
+func (m *Model) stepMatch(d int) (wrapped bool) {
 	n := len(m.matches)
 	if n == 0 {
-		return
+		return false
 	}
-	m.current = ((m.current+d)%n + n) % n
+	next := m.current + d
+	m.current = (next%n + n) % n
 	m.revealMatch()
+	return next != m.current
 }
 
 func (m *Model) revealMatch() {

@@ -79,6 +79,29 @@ func Wrap(text string, w int) []string {
 	return strings.Split(ansi.Wrap(text, w, ""), "\n")
 }
 
+// Items lays out items joined by sep on lines of at most w cells,
+// breaking only between items, never inside one ("2.0 MB" stays on one
+// line); an item wider than w is cut.
+func Items(items []string, sep string, w int) []string {
+	var lines []string
+	var cur string
+	for _, it := range items {
+		switch {
+		case cur == "":
+			cur = it
+		case ansi.StringWidth(cur+sep+it) <= w:
+			cur += sep + it
+		default:
+			lines = append(lines, Truncate(cur, w))
+			cur = it
+		}
+	}
+	if cur != "" {
+		lines = append(lines, Truncate(cur, w))
+	}
+	return lines
+}
+
 // Border is a pane frame drawn from a lipgloss style's border and colour.
 type Border struct {
 	b     lipgloss.Border

@@ -39,3 +39,13 @@ type Notice struct {
 // Close says the pane is done: a dialog closes, a pane gives the
 // keyboard back to the question input.
 type Close struct{}
+
+// Type says a key is text for the question input: a printable key that
+// is no command of the pane it was pressed in, which starts a question
+// (tui/KEYS.md, rule 3). The root moves the keyboard to the input and
+// types the key there.
+type Type struct{ Key tea.KeyPressMsg }
+
+// Printable reports whether k types a character: text, with no modifier
+// but shift.
+func Printable(k tea.KeyPressMsg) bool { return k.Text != "" && k.Mod&^tea.ModShift == 0 }

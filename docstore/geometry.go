@@ -48,6 +48,17 @@ func pageKey(n int) []byte { return binary.BigEndian.AppendUint32(nil, uint32(n)
 // none. It fails with ErrNoGeometry for a document without stored
 // geometry.
 func (l *Library) SpanRects(id DocID, start, end int) ([]PageRect, error) {
+	lines, err := l.SpanLines(id, start, end)
+	out := make([]PageRect, len(lines))
+	for i, ln := range lines {
+		out[i] = ln.PageRect
+	}
+	return out, err
+}
+
+// SpanLines is SpanRects with the bytes of the span on each line part:
+// the part of [start, end) each rectangle shows.
+func (l *Library) SpanLines(id DocID, start, end int) ([]PageLine, error) {
 	d, err := l.Document(id)
 	if err != nil {
 		return nil, err
@@ -58,11 +69,15 @@ func (l *Library) SpanRects(id DocID, start, end int) ([]PageRect, error) {
 	if start == end {
 		return nil, nil
 	}
-	var out []PageRect
+	var out []PageLine
 	first, last := d.PageOf(start), d.PageOf(end-1)
 	err = l.readGeometry(id, first, last, func(n int, p *pagegeom.Page) {
-		for _, r := range p.Rects(int32(start), int32(end)) {
-			out = append(out, PageRect{Page: n, X0: r.X0, Y0: r.Y0, X1: r.X1, Y1: r.Y1})
+		for i := range p.Lines {
+			ln := &p.Lines[i]
+			if r, ok := ln.Clip(int32(start), int32(end)); ok {
+				out = append(out, PageLine{PageRect: PageRect{Page: n, X0: r.X0, Y0: r.Y0, X1: r.X1, Y1: r.Y1},
+					Start: max(int(ln.Start), start), End: min(int(ln.End), end)})
+			}
 		}
 	})
 	return out, err
@@ -95,6 +110,19 @@ func (l *Library) PageSize(id DocID, page int) (w, h float32, err error) {
 		return nil
 	})
 	return w, h, err
+}
+
+// GeometrySize returns the bytes a document's geometry takes in the
+// library (its records' values) and the pages it covers.
+func (l *Library) GeometrySize(id DocID) (size, pages int, err error) {
+	err = l.geometryView(id, func(g *bolt.Bucket) error {
+		return g.ForEach(func(_, v []byte) error {
+			size += len(v)
+			pages++
+			return nil
+		})
+	})
+	return size, pages, err
 }
 
 // readGeometry decodes pages first..last of a document's geometry and
@@ -171,7 +199,7 @@ func writeGeometry(tx *bolt.Tx, d *Document, textChanged bool) error {
 }
 
 // checkGeometry verifies a loader's geometry: one record per page, each
-// decoding, its offsets in order inside the text.
+// decoding, its offsets inside the text.
 func checkGeometry(geom [][]byte, pages, textLen int) error {
 	if geom == nil {
 		return nil
@@ -180,14 +208,8 @@ func checkGeometry(geom [][]byte, pages, textLen int) error {
 		return fmt.Errorf("the loader returned geometry for %d pages of %d", len(geom), pages)
 	}
 	for i, b := range geom {
-		p, err := pagegeom.Decode(b)
-		if err != nil {
-			return fmt.Errorf("the loader returned page %d's geometry undecodable", i+1)
-		}
-		for _, ln := range p.Lines {
-			if ln.Start < 0 || ln.End > int32(textLen) || ln.Start > ln.End {
-				return fmt.Errorf("the loader returned a line of page %d at %d–%d, outside the text", i+1, ln.Start, ln.End)
-			}
+		if err := pagegeom.Validate(b, int32(textLen)); err != nil {
+			return fmt.Errorf("the loader returned page %d's geometry undecodable or outside the text", i+1)
 		}
 	}
 	return nil

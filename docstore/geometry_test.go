@@ -20,15 +20,7 @@ import (
 // addTestPDF adds a PDF of testdata/pdf to l.
 func addTestPDF(t *testing.T, l *Library, name string) *Document {
 	t.Helper()
-	info, _, err := l.Add(t.Context(), filepath.Join("..", "testdata", "pdf", name), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := l.Document(info.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return addDocument(t, l, filepath.Join("..", "testdata", "pdf", name))
 }
 
 func TestSpanRectsAcrossPages(t *testing.T) {
@@ -203,28 +195,17 @@ func TestGeometryAgainstPdftotext(t *testing.T) {
 // scoreSpan is bench/cmd/geomiou's measure of one span.
 func scoreSpan(t *testing.T, l *Library, d *Document, ref *bboxref.Doc, start, end int) (float64, bool) {
 	t.Helper()
-	rects, err := l.SpanRects(d.ID, start, end)
+	lines, err := l.SpanLines(d.ID, start, end)
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, last := d.PageOf(start), d.PageOf(end-1)
-	var parts []string
-	for p := first; p <= last; p++ {
-		lines, err := l.PageLines(d.ID, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ln := range lines {
-			if a, b := max(ln.Start, start), min(ln.End, end); a < b {
-				parts = append(parts, d.Text[a:b])
-			}
-		}
+	parts := make([]bboxref.Part, len(lines))
+	for i, ln := range lines {
+		parts[i] = bboxref.Part{Text: d.Text[ln.Start:ln.End], Box: bboxref.Box{Page: ln.Page, X0: ln.X0, Y0: ln.Y0, X1: ln.X1, Y1: ln.Y1}}
 	}
-	ours := make([]bboxref.Box, len(rects))
-	for i, r := range rects {
-		ours[i] = bboxref.Box{Page: r.Page, X0: r.X0, Y0: r.Y0, X1: r.X1, Y1: r.Y1}
-	}
-	return ref.Score(first, last, parts, ours)
+	first := d.PageOf(start)
+	nth := bboxref.Occurrences(d.Text[d.PageStarts[first-1]:start], d.Text[start:end])
+	return ref.Score(first, d.PageOf(end-1), nth, parts)
 }
 
 // TestRotatedCroppedPage: tables-rotated.pdf is tables.pdf on an A4

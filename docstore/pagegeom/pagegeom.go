@@ -140,39 +140,82 @@ func unquant(v uint64) float32 { return float32(v) / q }
 // the previous word's end, or the line's start), length, and extent
 // (start from the previous word's end along the line, signed; length).
 func Append(dst []byte, p *Page) []byte {
-	dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(p.Width))
-	dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(p.Height))
-	dst = binary.AppendUvarint(dst, uint64(len(p.Lines)))
-	var prevEnd int32
+	w := NewWriter(dst, p.Width, p.Height, len(p.Lines))
 	for i := range p.Lines {
 		l := &p.Lines[i]
-		dst = binary.AppendVarint(dst, int64(l.Start-prevEnd))
-		dst = binary.AppendUvarint(dst, uint64(max(l.End-l.Start, 0)))
-		prevEnd = l.End
-		x0, y0 := quant(l.Box.X0), quant(l.Box.Y0)
-		x1, y1 := max(quant(l.Box.X1), x0), max(quant(l.Box.Y1), y0)
-		dst = append(dst, byte(l.Dir&3))
-		dst = binary.AppendUvarint(dst, x0)
-		dst = binary.AppendUvarint(dst, y0)
-		dst = binary.AppendUvarint(dst, x1-x0)
-		dst = binary.AppendUvarint(dst, y1-y0)
-		dst = binary.AppendUvarint(dst, uint64(len(l.Words)))
-		at, pos := l.Start, int64(x0)
-		if l.Dir.Vertical() {
-			pos = int64(y0)
-		}
-		for _, w := range l.Words {
-			dst = binary.AppendUvarint(dst, uint64(max(w.Start-at, 0)))
-			dst = binary.AppendUvarint(dst, uint64(max(w.End-w.Start, 0)))
-			at = max(w.End, at)
-			from, to := quant(w.From), quant(w.To)
-			to = max(to, from)
-			dst = binary.AppendVarint(dst, int64(from)-pos)
-			dst = binary.AppendUvarint(dst, to-from)
-			pos = int64(to)
+		w.Line(l.Start, l.End, l.Dir, l.Box, len(l.Words))
+		for _, x := range l.Words {
+			w.Word(x.Start, x.End, x.From, x.To)
 		}
 	}
-	return dst
+	return w.Bytes()
+}
+
+// Writer encodes a page as Append does, line by line, without a Page
+// to hold it: NewWriter with the number of lines, then each line with
+// the number of its words, each followed by its words.
+type Writer struct{ e encoder }
+
+// NewWriter starts the encoding of a page of the given shown size and
+// number of lines, appended to dst.
+func NewWriter(dst []byte, width, height float32, lines int) *Writer {
+	w := &Writer{encoder{dst: dst}}
+	w.e.page(width, height, lines)
+	return w
+}
+
+// Line writes a line's fields; its words must follow.
+func (w *Writer) Line(start, end int32, d Dir, box Rect, words int) {
+	x0, y0 := quant(box.X0), quant(box.Y0)
+	w.e.line(start, end, d, x0, y0, max(quant(box.X1), x0), max(quant(box.Y1), y0), words)
+}
+
+// Word writes a word of the current line.
+func (w *Writer) Word(start, end int32, from, to float32) {
+	f := quant(from)
+	w.e.word(start, end, f, max(quant(to), f))
+}
+
+// Bytes returns the encoding.
+func (w *Writer) Bytes() []byte { return w.e.dst }
+
+// encoder writes an encoding field by field, in order.
+type encoder struct {
+	dst     []byte
+	prevEnd int32 // the previous line's end
+	at      int32 // the previous word's end, or the line's start
+	pos     int64 // the previous word's end along the line, or the box's start
+}
+
+func (e *encoder) page(w, h float32, lines int) {
+	e.dst = binary.LittleEndian.AppendUint32(e.dst, math.Float32bits(w))
+	e.dst = binary.LittleEndian.AppendUint32(e.dst, math.Float32bits(h))
+	e.dst = binary.AppendUvarint(e.dst, uint64(lines))
+}
+
+func (e *encoder) line(start, end int32, d Dir, x0, y0, x1, y1 uint64, words int) {
+	e.dst = binary.AppendVarint(e.dst, int64(start-e.prevEnd))
+	e.dst = binary.AppendUvarint(e.dst, uint64(max(end-start, 0)))
+	e.prevEnd = max(end, start)
+	e.dst = append(e.dst, byte(d&3))
+	e.dst = binary.AppendUvarint(e.dst, x0)
+	e.dst = binary.AppendUvarint(e.dst, y0)
+	e.dst = binary.AppendUvarint(e.dst, x1-x0)
+	e.dst = binary.AppendUvarint(e.dst, y1-y0)
+	e.dst = binary.AppendUvarint(e.dst, uint64(words))
+	e.at, e.pos = start, int64(x0)
+	if d.Vertical() {
+		e.pos = int64(y0)
+	}
+}
+
+func (e *encoder) word(start, end int32, from, to uint64) {
+	e.dst = binary.AppendUvarint(e.dst, uint64(max(start-e.at, 0)))
+	e.dst = binary.AppendUvarint(e.dst, uint64(max(end-start, 0)))
+	e.at = max(end, e.at)
+	e.dst = binary.AppendVarint(e.dst, int64(from)-e.pos)
+	e.dst = binary.AppendUvarint(e.dst, to-from)
+	e.pos = int64(to)
 }
 
 // ErrCorrupt means an encoding does not decode.
@@ -187,19 +230,37 @@ func Size(b []byte) (w, h float32, err error) {
 	return math.Float32frombits(binary.LittleEndian.Uint32(b)), math.Float32frombits(binary.LittleEndian.Uint32(b[4:])), nil
 }
 
-// Decode decodes a page encoded by Append.
-func Decode(b []byte) (Page, error) {
-	var p Page
-	var err error
-	if p.Width, p.Height, err = Size(b); err != nil {
-		return p, err
+// lineRec and wordRec are a line's and a word's fields as read, in
+// absolute values.
+type lineRec struct {
+	start, end     int32
+	dir            Dir
+	x0, y0, x1, y1 uint64
+	words          int
+}
+
+type wordRec struct {
+	start, end int32
+	from, to   uint64
+}
+
+// scan reads an encoding, passing each line and then each of its words
+// to the callbacks (either may be nil), and fails with ErrCorrupt on
+// damage: a cut or overlong record, offsets outside [0, limit), or
+// positions off the page.
+func scan(b []byte, limit int32, onPage func(w, h float32, lines int), onLine func(lineRec), onWord func(wordRec)) error {
+	w, h, err := Size(b)
+	if err != nil {
+		return err
 	}
 	d := decoder{b: b[8:]}
 	n := d.uvarint()
 	if n > uint64(len(d.b)) {
-		return p, ErrCorrupt
+		return ErrCorrupt
 	}
-	p.Lines = make([]Line, 0, n)
+	if onPage != nil {
+		onPage(w, h, int(n))
+	}
 	var prevEnd int64
 	for range n {
 		start := prevEnd + d.varint()
@@ -209,11 +270,12 @@ func Decode(b []byte) (Page, error) {
 		x0, y0 := d.uvarint(), d.uvarint()
 		x1, y1 := x0+d.uvarint(), y0+d.uvarint()
 		nw := d.uvarint()
-		if d.bad || nw > uint64(len(d.b)) || start < 0 || end > math.MaxInt32 {
-			return p, ErrCorrupt
+		if d.bad || nw > uint64(len(d.b)) || start < 0 || end < start || end > int64(limit) || x0 > q || y0 > q || x1 > q || y1 > q {
+			return ErrCorrupt
 		}
-		l := Line{Start: int32(start), End: int32(end), Dir: dir,
-			Box: Rect{unquant(x0), unquant(y0), unquant(x1), unquant(y1)}, Words: make([]Word, 0, nw)}
+		if onLine != nil {
+			onLine(lineRec{start: int32(start), end: int32(end), dir: dir, x0: x0, y0: y0, x1: x1, y1: y1, words: int(nw)})
+		}
 		at, pos := start, int64(x0)
 		if dir.Vertical() {
 			pos = int64(y0)
@@ -221,43 +283,59 @@ func Decode(b []byte) (Page, error) {
 		for range nw {
 			ws := at + int64(d.uvarint())
 			we := ws + int64(d.uvarint())
-			at = we
 			from := pos + d.varint()
 			to := from + int64(d.uvarint())
-			pos = to
-			if from < 0 || we > math.MaxInt32 {
-				d.bad = true
+			if d.bad || ws < at || we < ws || we > int64(limit) || from < 0 || to < from || to > q {
+				return ErrCorrupt
 			}
-			l.Words = append(l.Words, Word{Start: int32(ws), End: int32(we), From: unquant(uint64(max(from, 0))), To: unquant(uint64(max(to, 0)))})
+			at, pos = we, to
+			if onWord != nil {
+				onWord(wordRec{start: int32(ws), end: int32(we), from: uint64(from), to: uint64(to)})
+			}
 		}
-		if d.bad {
-			return p, ErrCorrupt
-		}
-		p.Lines = append(p.Lines, l)
 	}
 	if d.bad || len(d.b) != 0 {
-		return p, ErrCorrupt
+		return ErrCorrupt
 	}
-	return p, nil
+	return nil
 }
+
+// Decode decodes a page encoded by Append.
+func Decode(b []byte) (Page, error) {
+	var p Page
+	err := scan(b, math.MaxInt32,
+		func(w, h float32, lines int) {
+			p.Width, p.Height = w, h
+			p.Lines = make([]Line, 0, lines)
+		},
+		func(l lineRec) {
+			p.Lines = append(p.Lines, Line{Start: l.start, End: l.end, Dir: l.dir,
+				Box: Rect{unquant(l.x0), unquant(l.y0), unquant(l.x1), unquant(l.y1)}, Words: make([]Word, 0, l.words)})
+		},
+		func(w wordRec) {
+			l := &p.Lines[len(p.Lines)-1]
+			l.Words = append(l.Words, Word{Start: w.start, End: w.end, From: unquant(w.from), To: unquant(w.to)})
+		})
+	return p, err
+}
+
+// Validate checks that an encoding decodes with every offset in [0,
+// limit], without decoding it into a Page.
+func Validate(b []byte, limit int32) error { return scan(b, limit, nil, nil, nil) }
 
 // Remap re-encodes an encoded page with every byte offset passed through
 // f, which must keep their order (the offsets of a page's text as they
-// move into the document's text).
+// move into the document's text), field by field.
 func Remap(b []byte, f func(int32) int32) ([]byte, error) {
-	p, err := Decode(b)
+	e := encoder{dst: make([]byte, 0, len(b)+8)}
+	err := scan(b, math.MaxInt32,
+		func(w, h float32, lines int) { e.page(w, h, lines) },
+		func(l lineRec) { e.line(f(l.start), f(l.end), l.dir, l.x0, l.y0, l.x1, l.y1, l.words) },
+		func(w wordRec) { e.word(f(w.start), f(w.end), w.from, w.to) })
 	if err != nil {
 		return nil, err
 	}
-	for i := range p.Lines {
-		l := &p.Lines[i]
-		l.Start, l.End = f(l.Start), f(l.End)
-		for k := range l.Words {
-			w := &l.Words[k]
-			w.Start, w.End = f(w.Start), f(w.End)
-		}
-	}
-	return Append(b[:0:0], &p), nil
+	return e.dst, nil
 }
 
 // decoder reads varints, remembering a failure.

@@ -12,8 +12,8 @@ import (
 // renderPages writes each page's text with its headings and tables,
 // dropping what dropRunning marked. An outline item not found on the page
 // it leads to is looked for on the next page too: a destination set just
-// before a heading can fall at the foot of the page before it. It may be
-// called again after the drops change; the caller frees the layouts.
+// before a heading can fall at the foot of the page before it. Each
+// page's layout is freed once its text is written.
 func renderPages(layouts []*pageLayout, outline []*outlineEntry) []pageText {
 	ds := newDocStyle(layouts)
 	byPage := map[int][]*outlineEntry{}
@@ -27,14 +27,13 @@ func renderPages(layouts []*pageLayout, outline []*outlineEntry) []pageText {
 	for i, l := range layouts {
 		want := append(carry, byPage[i]...)
 		var parts []pageText
-		for _, g := range l.groups {
-			if t := renderPage(markHeadings(buildBlocks(g.frags), ds, want)); t.text != "" {
-				parts = append(parts, t)
-			}
+		if t := renderPage(markHeadings(buildBlocks(l.frags()), ds, want)); t.text != "" {
+			parts = append(parts, t)
 		}
 		texts[i] = joinGroups(parts)
 		texts[i].geom = encodeGeometry(l.frame, texts[i].pieces)
 		texts[i].pieces = nil
+		layouts[i] = nil
 		carry = nil
 		for _, e := range byPage[i] {
 			if !e.found {

@@ -97,32 +97,36 @@ func clamp01(f float32) float32 {
 
 // encodeGeometry encodes a page's pieces, offsets in its text.
 func encodeGeometry(fr pageFrame, ps []piece) []byte {
-	p := pagegeom.Page{Width: fr.box[2] - fr.box[0], Height: fr.box[3] - fr.box[1]}
+	n, words := 0, 0
+	for _, pc := range ps {
+		if len(pc.words) > 0 {
+			n++
+			words += len(pc.words)
+		}
+	}
 	d := dir(fr.rot)
-	p.Lines = make([]pagegeom.Line, 0, len(ps))
+	w := pagegeom.NewWriter(make([]byte, 0, 16+n*12+words*5), fr.box[2]-fr.box[0], fr.box[3]-fr.box[1], n)
 	for _, pc := range ps {
 		if len(pc.words) == 0 {
 			continue
 		}
 		u0, u1 := pc.words[0].u0, pc.words[0].u1
-		for _, w := range pc.words[1:] {
-			u0, u1 = min(u0, w.u0), max(u1, w.u1)
+		for _, x := range pc.words[1:] {
+			u0, u1 = min(u0, x.u0), max(u1, x.u1)
 		}
 		top, bot := pc.f.top, pc.f.bot
-		l := pagegeom.Line{Dir: d, Box: fr.rect(u0, u1, top, bot), Words: make([]pagegeom.Word, len(pc.words))}
-		for i, w := range pc.words {
-			r := fr.rect(w.u0, w.u1, top, bot)
+		last := len(pc.words) - 1
+		w.Line(pc.at[0], pc.at[last]+int32(len(pc.words[last].text)), d, fr.rect(u0, u1, top, bot), len(pc.words))
+		for i, x := range pc.words {
+			r := fr.rect(x.u0, x.u1, top, bot)
 			from, to := r.X0, r.X1
 			if d.Vertical() {
 				from, to = r.Y0, r.Y1
 			}
-			start := pc.at[i]
-			l.Words[i] = pagegeom.Word{Start: start, End: start + int32(len(w.text)), From: from, To: to}
+			w.Word(pc.at[i], pc.at[i]+int32(len(x.text)), from, to)
 		}
-		l.Start, l.End = l.Words[0].Start, l.Words[len(l.Words)-1].End
-		p.Lines = append(p.Lines, l)
 	}
-	return pagegeom.Append(nil, &p)
+	return w.Bytes()
 }
 
 // frameOf is the frame of a page with box (its CropBox or MediaBox, in

@@ -14,6 +14,7 @@ type edgeLine struct {
 	page   int
 	top    bool
 	frags  []*frag
+	idx    []int  // each fragment's index among the page's, once packed
 	core   string // normalised text without its leading/trailing number
 	lead   int    // leading number, or -1
 	trail  int    // trailing number, or -1

@@ -191,14 +191,12 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 	edges := make([][]edgeLine, len(layouts))
 	failed, unread, hadText := 0, 0, false
 	for i, l := range layouts {
-		hadText = hadText || len(l.groups) > 0
+		hadText = hadText || l.nfrags > 0
 		if l.unread {
 			unread++
 			continue
 		}
-		if len(l.groups) > 0 && l.groups[0].rot == 0 {
-			edges[i] = edgeLines(i, l.groups[0].frags, l.vmin, l.vmax)
-		}
+		edges[i] = l.edges
 		if l.warn != "" && len(res.Warnings) < 20 {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("page %d: %s", i+1, l.warn))
 		}
@@ -210,9 +208,7 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 		}
 	}
 	unsure := dropRunning(edges)
-	ol := <-outline
-	texts := renderPages(layouts, ol)
-	if hadText && allBlank(texts) {
+	if hadText && allDropped(layouts) {
 		// Every line repeats on other pages' edges: it is the text, not
 		// running heads.
 		for _, es := range edges {
@@ -222,14 +218,11 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 				}
 			}
 		}
-		texts = renderPages(layouts, ol)
 		res.Warnings = append(res.Warnings, "every line repeats at the top or bottom of other pages; none was dropped as a running head")
 	} else if len(unsure) > 0 {
 		res.Warnings = append(res.Warnings, unsureWarning(unsure))
 	}
-	for i := range layouts {
-		layouts[i] = nil // free the pages' words
-	}
+	texts := renderPages(layouts, <-outline) // frees the layouts
 	var ends []pageEnd
 	res.Text, res.PageStarts, ends = assemble(texts)
 	res.Headings, res.Tables = placeStructure(texts, res.PageStarts, ends, res.Text)
@@ -253,9 +246,11 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 	return res, damaged, nil
 }
 
-func allBlank(texts []pageText) bool {
-	for _, t := range texts {
-		if strings.TrimSpace(t.text) != "" {
+// allDropped reports whether every line of every page was dropped as a
+// running head, which would leave no text.
+func allDropped(layouts []*pageLayout) bool {
+	for _, l := range layouts {
+		if l.dropped(nil) < l.nfrags {
 			return false
 		}
 	}
@@ -429,6 +424,12 @@ type pageLayout struct {
 	groups     []group // the orientation with the most glyphs first
 	vmin, vmax float32 // the page box along v in the upright frame
 	frame      pageFrame
+	// Once packed (pagepack.go): the fragments as bytes, their
+	// number, the page's glyphs by type size, and its edge lines.
+	packed     []byte
+	nfrags     int
+	sizes      map[float32]int32
+	edges      []edgeLine
 	warn       string
 	failed     bool // no text could be read from the page
 	structural bool // an object could not be loaded: the xref may be wrong
@@ -470,6 +471,7 @@ func layoutPages(ctx context.Context, pages []pageRef, work *docWork, progress f
 			defer wg.Done()
 			for i := range jobs {
 				out[i] = layoutPage(ctx, fonts, work, pages[i])
+				out[i].pack(i)
 				select {
 				case done <- i:
 				case <-ctx.Done():

@@ -41,18 +41,39 @@ func main() {
 		fail(err)
 	}
 	defer lib.Close()
-	var total tally
+	docs := make([]*sample, len(files))
 	for i, f := range files {
-		k := *n / len(files)
-		if i < *n%len(files) {
-			k++
+		if docs[i], err = load(lib, f, rand.New(rand.NewPCG(*seed, uint64(i)))); err != nil {
+			fail(err)
 		}
-		t, err := measure(lib, f, k, rand.New(rand.NewPCG(*seed, uint64(i))), *verbose)
+	}
+	// n sentences in all, an equal share from each file, a file's unused
+	// share going to the others
+	for left := *n; left > 0; {
+		given := 0
+		for _, d := range docs {
+			if len(d.picked) < len(d.eligible) && left > 0 {
+				d.picked = append(d.picked, d.eligible[len(d.picked)])
+				left--
+				given++
+			}
+		}
+		if given == 0 {
+			break
+		}
+	}
+	var total tally
+	for i, d := range docs {
+		t, err := d.measure(lib, *verbose)
 		if err != nil {
 			fail(err)
 		}
-		t.print(filepath.Base(f))
+		t.print(filepath.Base(files[i]))
 		total.add(t)
+		if size, pages, err := lib.GeometrySize(d.doc.ID); err == nil {
+			fmt.Printf("%-16s geometry %d bytes for %d pages: %.0f bytes a page, %.2f bytes per byte of text\n",
+				"", size, pages, float64(size)/float64(max(pages, 1)), float64(size)/float64(max(len(d.doc.Text), 1)))
+		}
 	}
 	total.print("all")
 }
@@ -82,42 +103,55 @@ func (t tally) print(name string) {
 
 func pct(a, b int) float64 { return 100 * float64(a) / float64(max(b, 1)) }
 
-// measure adds a PDF and scores k of its sentences, sampled among those
-// with at least 20 letters and digits.
-func measure(lib *docstore.Library, path string, k int, rng *rand.Rand, verbose bool) (tally, error) {
+// sample is a document with its sentences to measure.
+type sample struct {
+	doc      *docstore.Document
+	ref      *bboxref.Doc
+	eligible []int // sentences of at least 20 letters and digits, shuffled
+	picked   []int
+}
+
+// load adds a PDF, reads it with pdftotext, and lists its sentences of at
+// least 20 letters and digits in a random order.
+func load(lib *docstore.Library, path string, rng *rand.Rand) (*sample, error) {
 	ctx := context.Background()
 	info, _, err := lib.Add(ctx, path, nil)
 	if err != nil {
-		return tally{}, err
+		return nil, err
 	}
 	d, err := lib.Document(info.ID)
 	if err != nil {
-		return tally{}, err
+		return nil, err
 	}
 	ref, err := bboxref.Run(ctx, path)
 	if err != nil {
-		return tally{}, err
+		return nil, err
 	}
-	var eligible []int
+	s := &sample{doc: d, ref: ref}
 	for i := range d.Sentences {
 		if len(bboxref.Folded(d.SentenceText(i))) >= 20 {
-			eligible = append(eligible, i)
+			s.eligible = append(s.eligible, i)
 		}
 	}
-	rng.Shuffle(len(eligible), func(i, j int) { eligible[i], eligible[j] = eligible[j], eligible[i] })
-	eligible = eligible[:min(k, len(eligible))]
-	slices.Sort(eligible)
+	rng.Shuffle(len(s.eligible), func(i, j int) { s.eligible[i], s.eligible[j] = s.eligible[j], s.eligible[i] })
+	return s, nil
+}
+
+// measure scores the picked sentences.
+func (s *sample) measure(lib *docstore.Library, verbose bool) (tally, error) {
+	d := s.doc
+	picked := slices.Sorted(slices.Values(s.picked))
 	var t tally
-	for _, i := range eligible {
-		s := d.Sentences[i]
-		iou, found, err := score(lib, d, ref, int(s.Start), int(s.End))
+	for _, i := range picked {
+		x := d.Sentences[i]
+		iou, found, err := score(lib, d, s.ref, int(x.Start), int(x.End))
 		if err != nil {
 			return t, err
 		}
 		t.sampled++
 		if !found {
 			if verbose {
-				fmt.Printf("  not found by pdftotext, page %d: %q\n", s.Page, clip(d.SentenceText(i)))
+				fmt.Printf("  not found by pdftotext, page %d: %q\n", x.Page, clip(d.SentenceText(i)))
 			}
 			continue
 		}
@@ -126,7 +160,7 @@ func measure(lib *docstore.Library, path string, k int, rng *rand.Rand, verbose 
 		if iou >= 0.5 {
 			t.good++
 		} else if verbose {
-			fmt.Printf("  IoU %.2f page %d: %q\n", iou, s.Page, clip(d.SentenceText(i)))
+			fmt.Printf("  IoU %.2f page %d: %q\n", iou, x.Page, clip(d.SentenceText(i)))
 		}
 	}
 	return t, nil
@@ -135,28 +169,17 @@ func measure(lib *docstore.Library, path string, k int, rng *rand.Rand, verbose 
 // score compares the rectangles of bytes [start, end) with pdftotext's
 // placement of the same text.
 func score(lib *docstore.Library, d *docstore.Document, ref *bboxref.Doc, start, end int) (float64, bool, error) {
-	rects, err := lib.SpanRects(d.ID, start, end)
+	lines, err := lib.SpanLines(d.ID, start, end)
 	if err != nil {
 		return 0, false, err
 	}
-	first, last := d.PageOf(start), d.PageOf(end-1)
-	var parts []string
-	for p := first; p <= last; p++ {
-		lines, err := lib.PageLines(d.ID, p)
-		if err != nil {
-			return 0, false, err
-		}
-		for _, l := range lines {
-			if a, b := max(l.Start, start), min(l.End, end); a < b {
-				parts = append(parts, d.Text[a:b])
-			}
-		}
+	parts := make([]bboxref.Part, len(lines))
+	for i, l := range lines {
+		parts[i] = bboxref.Part{Text: d.Text[l.Start:l.End], Box: bboxref.Box{Page: l.Page, X0: l.X0, Y0: l.Y0, X1: l.X1, Y1: l.Y1}}
 	}
-	ours := make([]bboxref.Box, len(rects))
-	for i, r := range rects {
-		ours[i] = bboxref.Box{Page: r.Page, X0: r.X0, Y0: r.Y0, X1: r.X1, Y1: r.Y1}
-	}
-	iou, found := ref.Score(first, last, parts, ours)
+	first := d.PageOf(start)
+	nth := bboxref.Occurrences(d.Text[d.PageStarts[first-1]:start], d.Text[start:end])
+	iou, found := ref.Score(first, d.PageOf(end-1), nth, parts)
 	return iou, found, nil
 }
 

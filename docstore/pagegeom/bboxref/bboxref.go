@@ -162,12 +162,14 @@ var ligatures = map[rune]string{'ﬀ': "ff", 'ﬁ': "fi", 'ﬂ': "fl", 'ﬃ': "f
 // digits, lower case, ligatures spelled out.
 func Folded(text string) string { return string(fold(nil, text)) }
 
-// Locate finds parts on pages first..last as pdftotext reads them: each
-// part (the text of a line, say) is looked for after the previous part's
-// match, then anywhere on the pages. It returns, for each pdftotext line
-// holding matched words, the box of those words, and whether every part
-// with letters or digits was found.
-func (d *Doc) Locate(first, last int, parts ...string) ([]Box, bool) {
+// Locate finds parts on pages first..last as pdftotext reads them. When
+// their text, joined, occurs more than nth times there, its occurrence
+// number nth (from 0) is taken: the same text set twice on a page (a
+// value printed in two places) is told apart by order. Otherwise each
+// part (the text of a line, say) is looked for on its own (see pick). It
+// returns, for each pdftotext line holding matched words, the box of
+// those words, and whether every part with letters or digits was found.
+func (d *Doc) Locate(first, last, nth int, parts ...string) ([]Box, bool) {
 	if first < 1 || last > d.Pages() || first > last {
 		return nil, false
 	}
@@ -191,24 +193,39 @@ func (d *Doc) Locate(first, last int, parts ...string) ([]Box, bool) {
 	}
 	runeOf = append(runeOf, len(stream))
 	matched := map[int]bool{}
+	mark := func(at, n int) {
+		for k := runeOf[at]; k < runeOf[at+n]; k++ {
+			matched[owner[k]] = true
+		}
+	}
 	from := 0
 	ok := true
+	if whole := Folded(strings.Join(parts, " ")); whole != "" {
+		at := -1
+		for k, i := 0, 0; k <= nth; k++ {
+			j := strings.Index(hay[i:], whole)
+			if j < 0 {
+				at = -1
+				break
+			}
+			at, i = i+j, i+j+len(whole)
+		}
+		if at >= 0 {
+			mark(at, len(whole))
+			parts = nil
+		}
+	}
 	for _, p := range parts {
 		needle := Folded(p)
 		if needle == "" {
 			continue
 		}
-		at := strings.Index(hay[from:], needle)
-		if at >= 0 {
-			at += from
-		} else if at = strings.Index(hay, needle); at < 0 {
+		at := d.pick(hay, needle, from, runeOf, owner, words)
+		if at < 0 {
 			ok = false
 			continue
 		}
-		r0, r1 := runeOf[at], runeOf[at+len(needle)]
-		for k := r0; k < r1; k++ {
-			matched[owner[k]] = true
-		}
+		mark(at, len(needle))
 		from = at + len(needle)
 	}
 	if len(matched) == 0 {
@@ -232,6 +249,36 @@ func (d *Doc) Locate(first, last int, parts ...string) ([]Box, bool) {
 		out = append(out, w.Box)
 	}
 	return out, ok
+}
+
+// pick chooses among the occurrences of needle in hay (byte offsets)
+// the one whose words lie on the fewest of pdftotext's lines (a line
+// part's text is on one line, the same letters spread over several are
+// a coincidence), then the first at or after from, then the first; -1
+// for none.
+func (d *Doc) pick(hay, needle string, from int, runeOf, owner []int, words []Word) int {
+	best, bestLines, bestAfter := -1, 0, false
+	for at := 0; at <= len(hay)-len(needle); {
+		i := strings.Index(hay[at:], needle)
+		if i < 0 {
+			break
+		}
+		i += at
+		lines := 0
+		prev := -1
+		for k := runeOf[i]; k < runeOf[i+len(needle)]; k++ {
+			if l := words[owner[k]].Line; l != prev {
+				lines++
+				prev = l
+			}
+		}
+		after := i >= from
+		if best < 0 || lines < bestLines || lines == bestLines && after && !bestAfter {
+			best, bestLines, bestAfter = i, lines, after
+		}
+		at = i + 1
+	}
+	return best
 }
 
 // IoU is the area of the intersection of the regions a and b cover over
@@ -303,14 +350,37 @@ func pageAreas(a, b []Box) (inter, union float64) {
 	return inter, union
 }
 
-// Score measures a placement of a span against pdftotext's: ours are the
-// rectangles the geometry under test gives the span, parts the span's
-// text on each of its line parts, in order, on pages first..last. It
-// returns their IoU, and whether pdftotext's text holds every part.
-func (d *Doc) Score(first, last int, parts []string, ours []Box) (iou float64, found bool) {
-	ref, found := d.Locate(first, last, parts...)
+// Part is where the geometry under test puts a piece of a span: the
+// text of one line part, and its rectangle.
+type Part struct {
+	Text string
+	Box  Box
+}
+
+// Score measures a placement of a span against pdftotext's: the span's
+// parts in order, on pages first..last, where the span's text occurred
+// nth times before it (Occurrences). It returns the IoU of their
+// rectangles with pdftotext's placement of their text, and whether
+// pdftotext's text holds every part.
+func (d *Doc) Score(first, last, nth int, parts []Part) (iou float64, found bool) {
+	texts := make([]string, len(parts))
+	ours := make([]Box, len(parts))
+	for i, p := range parts {
+		texts[i], ours[i] = p.Text, p.Box
+	}
+	ref, found := d.Locate(first, last, nth, texts...)
 	if !found {
 		return 0, false
 	}
 	return IoU(ours, ref), true
+}
+
+// Occurrences counts the occurrences of text's letters and digits in
+// before's: how many times a span's text was read on its pages before it.
+func Occurrences(before, text string) int {
+	t := Folded(text)
+	if t == "" {
+		return 0
+	}
+	return strings.Count(Folded(before), t)
 }

@@ -24,15 +24,15 @@ func TestParseAndLocate(t *testing.T) {
 	}
 	// "first lines" matches the second word of line 1 and line 2: one box
 	// per line
-	boxes, ok := d.Locate(1, 1, "First", "lines")
+	boxes, ok := d.Locate(1, 1, 0, "First", "lines")
 	want := []Box{{1, 0.4, 0.1, 0.9, 0.15}, {1, 0.1, 0.15, 0.5, 0.2}}
 	if !ok || len(boxes) != 2 || boxes[0] != want[0] || boxes[1] != want[1] {
 		t.Errorf("Locate: %v %v, want %v", boxes, ok, want)
 	}
-	if _, ok := d.Locate(1, 1, "missing"); ok {
+	if _, ok := d.Locate(1, 1, 0, "missing"); ok {
 		t.Error("found text that is not there")
 	}
-	if boxes, ok := d.Locate(1, 2, "lines next"); !ok || len(boxes) != 2 || boxes[1].Page != 2 {
+	if boxes, ok := d.Locate(1, 2, 0, "lines next"); !ok || len(boxes) != 2 || boxes[1].Page != 2 {
 		t.Errorf("across pages: %v %v", boxes, ok)
 	}
 }

@@ -246,7 +246,8 @@ func (m *Model) updateConversation(msg tea.Msg) tea.Cmd { return updatePane(m, &
 
 func (m *Model) updateSource(msg tea.Msg) tea.Cmd {
 	if m.pageMode {
-		if _, ok := msg.(tea.KeyPressMsg); ok {
+		switch msg.(type) {
+		case tea.KeyPressMsg, tea.MouseWheelMsg:
 			return updatePane(m, &m.page, msg)
 		}
 	}

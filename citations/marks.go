@@ -45,9 +45,11 @@ const (
 type Mark struct {
 	Kind MarkKind
 	// Words are the question's words a quote holds, as the question
-	// writes them; Of counts the question's words that count.
-	Words []string
-	Of    int
+	// writes them; InHeading those only its heading holds; Of counts the
+	// question's words that count.
+	Words     []string
+	InHeading []string
+	Of        int
 	// Verdict is the check's verdict behind MarkSupported, MarkPartial
 	// and MarkUnsupported.
 	Verdict Verdict
@@ -103,7 +105,7 @@ func quoteMark(s *Statement) Mark {
 	case r.Of == 0:
 		return Mark{} // a question of no words that count
 	}
-	return Mark{Kind: MarkWords, Words: r.Matched, Of: r.Of}
+	return Mark{Kind: MarkWords, Words: r.Matched, InHeading: r.InHeading, Of: r.Of}
 }
 
 func verdictMark(v Verdict) Mark {
@@ -120,10 +122,16 @@ func verdictMark(v Verdict) Mark {
 func (m Mark) String() string {
 	switch m.Kind {
 	case MarkWords:
+		var s string
 		if len(m.Words) == 0 {
-			return fmt.Sprintf("none of the %d question words", m.Of)
+			s = fmt.Sprintf("none of the %d question words", m.Of)
+		} else {
+			s = fmt.Sprintf("%d of %d question words: %s", len(m.Words), m.Of, strings.Join(m.Words, ", "))
 		}
-		return fmt.Sprintf("%d of %d question words: %s", len(m.Words), m.Of, strings.Join(m.Words, ", "))
+		if len(m.InHeading) > 0 {
+			s += "; its heading: " + strings.Join(m.InHeading, ", ")
+		}
+		return s
 	case MarkQuote:
 		return "quote"
 	case MarkSupported:

@@ -92,11 +92,13 @@ type Statement struct {
 // Relevance is how well a quoted statement matches the question it was
 // retrieved for.
 type Relevance struct {
-	// Matched are the question's words found in the quote or the heading
-	// it lies under, as the question writes them; Of counts the
-	// question's words that count (its index terms).
-	Matched []string `json:"matched"`
-	Of      int      `json:"of"`
+	// Matched are the question's words found in the quote, as the
+	// question writes them; InHeading those found only in the heading it
+	// lies under; Of counts the question's words that count (its index
+	// terms).
+	Matched   []string `json:"matched"`
+	InHeading []string `json:"in_heading,omitempty"`
+	Of        int      `json:"of"`
 	// Coverage is the share of the question's weight (its terms by
 	// rarity in the scope) the quote and its heading hold, 0..1.
 	Coverage float64 `json:"coverage"`

@@ -198,7 +198,7 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 		if terms, _ := questionWords(q); len(terms) == 0 && rt.Previous() != "" {
 			q = rt.Previous()
 		}
-		st.Relevance = relevance(q, span.Heading+"\n"+span.Text, g.coverage)
+		st.Relevance = relevance(q, span.Text, span.Heading, g.coverage)
 		out = append(out, st)
 	}
 	return out, nil

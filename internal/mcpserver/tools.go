@@ -218,10 +218,11 @@ type CitedPassage struct {
 
 // RelevanceOfText is citations.Relevance.
 type RelevanceOfText struct {
-	Matched  []string `json:"matched" jsonschema:"the question's words the quote or its heading holds"`
-	Of       int      `json:"of" jsonschema:"the question's words that count"`
-	Coverage float64  `json:"coverage" jsonschema:"the share of the question's weight held, 0 to 1"`
-	Band     string   `json:"band" jsonschema:"strong, fair or weak"`
+	Matched   []string `json:"matched" jsonschema:"the question's words the quote holds"`
+	InHeading []string `json:"in_heading,omitempty" jsonschema:"the question's words only the heading the quote lies under holds"`
+	Of        int      `json:"of" jsonschema:"the question's words that count"`
+	Coverage  float64  `json:"coverage" jsonschema:"the share of the question's weight held, 0 to 1"`
+	Band      string   `json:"band" jsonschema:"strong, fair or weak"`
 }
 
 // Cost is what an answer took.
@@ -344,7 +345,7 @@ func answerOf(ans *engine.Answer, saved bool) AskResult {
 	for _, st := range ans.Statements {
 		o := Statement{Text: st.Text, Citations: []CitedPassage{}, Needs: st.NeedsCitation, Warnings: st.Warnings, Unfinish: st.Unfinished}
 		if r := st.Relevance; r != nil {
-			o.Relevance = &RelevanceOfText{Matched: r.Matched, Of: r.Of, Coverage: r.Coverage, Band: r.Band}
+			o.Relevance = &RelevanceOfText{Matched: r.Matched, InHeading: r.InHeading, Of: r.Of, Coverage: r.Coverage, Band: r.Band}
 		}
 		for i, c := range st.Citations {
 			cp := CitedPassage{Citation: citationOf(c)}

@@ -186,6 +186,12 @@ func dropRunning(edges [][]edgeLine) []unsureHead {
 			pages[k][e.page] = true
 		}
 	}
+	// whether each line runs, decided once: a running head is on most
+	// pages, so asking for each of its pages would cost pages² steps
+	runs := make(map[key]bool, len(pages))
+	for k, ps := range pages {
+		runs[k] = running(ps)
+	}
 	numbered := func(e edgeLine, p int) bool {
 		for d := -2; d <= 2; d++ {
 			j := p + d
@@ -225,7 +231,7 @@ func dropRunning(edges [][]edgeLine) []unsureHead {
 					continue
 				}
 			}
-			drop := e.pageNo || !e.big && (letters(e.core) >= 3 && running(pages[key{e.core, e.top}]) || numbered(e, p))
+			drop := e.pageNo || !e.big && (letters(e.core) >= 3 && runs[key{e.core, e.top}] || numbered(e, p))
 			if !drop {
 				if e.top {
 					droppedTop = false

@@ -9,6 +9,8 @@ import (
 	"unicode"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/citelens/citelens/docstore/pdftext/pdffile"
 )
 
 // Limits on the outline, which a hostile file could make endless or
@@ -33,13 +35,13 @@ type outlineEntry struct {
 // readOutline lists the outline items in document order with the page
 // each leads to. It never panics: a damaged outline yields none, and it
 // stops early when ctx is done.
-func readOutline(ctx context.Context, rd *pdf.Reader, pages []pageRef) (out []*outlineEntry) {
+func readOutline(ctx context.Context, trailer pdf.Value, pages []pageRef) (out []*outlineEntry) {
 	defer func() {
 		if recover() != nil {
 			out = nil
 		}
 	}()
-	root := rd.Trailer().Key("Root")
+	root := trailer.Key("Root")
 	if root.Key("Outlines").Key("First").Kind() != pdf.Dict {
 		return nil
 	}
@@ -61,7 +63,7 @@ func readOutline(ctx context.Context, rd *pdf.Reader, pages []pageRef) (out []*o
 	dests := make([]pdf.Value, 0, 64)
 	// depth first, in document order, without recursion; an item met
 	// again (a cycle) is not followed
-	seen := map[string]bool{refKeys(outlines)["First"]: true}
+	seen := map[string]bool{pdffile.RefKeys(outlines)["First"]: true}
 	follow := func(refs map[string]string, key string) bool {
 		ref := refs[key]
 		if ref == "" {
@@ -83,7 +85,7 @@ func readOutline(ctx context.Context, rd *pdf.Reader, pages []pageRef) (out []*o
 		if it.v.Kind() != pdf.Dict {
 			continue
 		}
-		refs := refKeys(it.v)
+		refs := pdffile.RefKeys(it.v)
 		if next := it.v.Key("Next"); next.Kind() == pdf.Dict && follow(refs, "Next") {
 			stack = append(stack, item{next, it.level})
 		}
@@ -194,7 +196,7 @@ func destPage(d pdf.Value, pageOf map[string]int, pages []pageRef) (int, float32
 		return -1, nan
 	}
 	page := -1
-	if refs := arrayRefs(d.String()); len(refs) > 0 && refs[0] != "" {
+	if refs := pdffile.ArrayRefs(d); len(refs) > 0 && refs[0] != "" {
 		if i, ok := pageOf[refs[0]]; ok {
 			page = i
 		}

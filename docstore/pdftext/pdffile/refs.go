@@ -1,0 +1,144 @@
+package pdffile
+
+import (
+	"strings"
+
+	"github.com/ledongthuc/pdf"
+
+	"github.com/citelens/citelens/internal/textproc"
+)
+
+// The library's Value hides whether a value came through a reference, so
+// objects have no identity: a font shared by a hundred pages looks like a
+// hundred fonts, and a page tree that lists a node twice looks like a
+// bigger tree. Its textual form (Value.String) prints the references of a
+// dictionary or an array unresolved, though, and RefKeys and ArrayRefs
+// read them from it.
+
+// RefKeys maps each key of dictionary d whose value is an indirect
+// reference to "id gen", the referenced object's identity. Only d's own
+// entries count, not those of dictionaries and arrays nested in it, nor
+// the insides of strings.
+func RefKeys(d pdf.Value) map[string]string {
+	m := map[string]string{}
+	s := d.String()
+	if d.Kind() == pdf.Stream { // "<<…>>@offset"
+		s = s[:strings.LastIndexByte(s, '@')]
+	}
+	inner, open := strings.CutPrefix(s, "<<")
+	inner, closed := strings.CutSuffix(inner, ">>")
+	if !open || !closed {
+		return m
+	}
+	as, ok := atoms(inner)
+	if !ok {
+		return m
+	}
+	for i := 0; i+1 < len(as); i += 2 {
+		key, isName := strings.CutPrefix(as[i], "/")
+		if !isName {
+			return m
+		}
+		if i+3 < len(as) && as[i+3] == "R" && textproc.IsDigits(as[i+1]) && textproc.IsDigits(as[i+2]) {
+			m[key] = as[i+1] + " " + as[i+2]
+			i += 2
+		}
+	}
+	return m
+}
+
+// ArrayRefs returns, for each element of array v, its "id gen" when it is
+// an indirect reference, or "". It returns nil when the array's text
+// cannot be split reliably.
+func ArrayRefs(v pdf.Value) []string {
+	s := v.String()
+	inner, open := strings.CutPrefix(s, "[")
+	inner, closed := strings.CutSuffix(inner, "]")
+	if !open || !closed {
+		return nil
+	}
+	as, ok := atoms(inner)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for i := 0; i < len(as); i++ {
+		if i+2 < len(as) && as[i+2] == "R" && textproc.IsDigits(as[i]) && textproc.IsDigits(as[i+1]) {
+			out = append(out, as[i]+" "+as[i+1])
+			i += 2
+			continue
+		}
+		out = append(out, "")
+	}
+	if len(out) != v.Len() {
+		return nil
+	}
+	return out
+}
+
+// atoms splits s, the inside of a dictionary's or an array's textual
+// form, into its top-level atoms: names, numbers, "R", null ("<nil>"),
+// quoted strings, and nested dictionaries and arrays, each one atom. ok
+// is false when s cannot be split reliably.
+func atoms(s string) (out []string, ok bool) {
+	depth, start := 0, -1
+	flush := func(i int) {
+		if start >= 0 {
+			out = append(out, s[start:i])
+			start = -1
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case strings.HasPrefix(s[i:], "<nil>"):
+			if depth == 0 {
+				flush(i)
+				out = append(out, "<nil>")
+			}
+			i += len("<nil>") - 1
+		case c == '"':
+			j := i + 1
+			for ; j < len(s) && s[j] != '"'; j++ {
+				if s[j] == '\\' {
+					j++
+				}
+			}
+			if depth == 0 {
+				flush(i)
+				out = append(out, s[i:min(j+1, len(s))])
+			}
+			i = j
+		case c == '[' || c == '<' && strings.HasPrefix(s[i:], "<<"):
+			if depth == 0 {
+				flush(i)
+				start = i
+			}
+			depth++
+			if c == '<' {
+				i++
+			}
+		case c == ']' || c == '>' && strings.HasPrefix(s[i:], ">>"):
+			if c == '>' {
+				i++
+			}
+			if depth--; depth < 0 {
+				return nil, false
+			}
+			if depth == 0 {
+				out = append(out, s[start:i+1])
+				start = -1
+			}
+		case c == ' ':
+			if depth == 0 {
+				flush(i)
+			}
+		default:
+			if depth == 0 && start < 0 {
+				start = i
+			}
+		}
+	}
+	flush(len(s))
+	return out, depth == 0
+}

@@ -102,7 +102,7 @@ func readOutline(ctx context.Context, trailer pdf.Value, pages []pageRef) (out [
 		out = append(out, &outlineEntry{title: title, key: newTitleKey(title), level: it.level, page: -1, top: float32(math.NaN())})
 		dests = append(dests, dest)
 	}
-	named := namedDests(root, dests)
+	named := namedDests(ctx, root, dests)
 	for i, e := range out {
 		d := dests[i]
 		if k := d.Kind(); k == pdf.String || k == pdf.Name {
@@ -127,7 +127,7 @@ func destName(d pdf.Value) string {
 
 // namedDests resolves the named destinations among dests, through the
 // catalog's /Dests dictionary (PDF 1.1) and its /Names /Dests name tree.
-func namedDests(root pdf.Value, dests []pdf.Value) map[string]pdf.Value {
+func namedDests(ctx context.Context, root pdf.Value, dests []pdf.Value) map[string]pdf.Value {
 	want := map[string]bool{}
 	for _, d := range dests {
 		if k := d.Kind(); k == pdf.String || k == pdf.Name {
@@ -162,7 +162,11 @@ func namedDests(root pdf.Value, dests []pdf.Value) map[string]pdf.Value {
 		depth int
 	}
 	stack := []node{{root.Key("Names").Key("Dests"), 0}}
+	seen := pdffile.Seen{}
 	for nodes := 0; len(stack) > 0 && nodes < maxNameNodes && len(sorted) > 0; nodes++ {
+		if nodes%1024 == 1023 && ctx.Err() != nil {
+			break
+		}
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if lim := n.v.Key("Limits"); lim.Len() == 2 && !wanted(lim.Index(0).RawString(), lim.Index(1).RawString()) {
@@ -179,8 +183,11 @@ func namedDests(root pdf.Value, dests []pdf.Value) map[string]pdf.Value {
 			}
 		}
 		if kids := n.v.Key("Kids"); kids.Kind() == pdf.Array && n.depth < maxOutlineDepth {
+			refs := pdffile.ArrayRefs(kids)
 			for i := kids.Len() - 1; i >= 0; i-- {
-				stack = append(stack, node{kids.Index(i), n.depth + 1})
+				if seen.First(refs, i) {
+					stack = append(stack, node{kids.Index(i), n.depth + 1})
+				}
 			}
 		}
 	}

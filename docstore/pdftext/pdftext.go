@@ -134,6 +134,9 @@ func extract(ctx context.Context, f *pdffile.File, progress func(done, total int
 	edges := make([][]edgeLine, len(layouts))
 	failed, unread, hadText := 0, 0, false
 	for i, l := range layouts {
+		if i%1024 == 1023 && ctx.Err() != nil {
+			return nil, 0, ctx.Err()
+		}
 		hadText = hadText || len(l.groups) > 0
 		if l.unread {
 			unread++
@@ -154,7 +157,13 @@ func extract(ctx context.Context, f *pdffile.File, progress func(done, total int
 	}
 	unsure := dropRunning(edges)
 	ol := <-outline
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
 	texts := renderPages(layouts, ol)
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
 	if hadText && allBlank(texts) {
 		// Every line repeats on other pages' edges: it is the text, not
 		// running heads.

@@ -2,6 +2,7 @@ package pdffile
 
 import (
 	"bytes"
+	"context"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/sha256"
@@ -26,8 +27,9 @@ var (
 
 // decryptAES256 returns a decrypted copy of data, whose cross-reference
 // chain is c (nil if it could not be read), or errNotAES256 when the file
-// uses another method, or errPassword when it needs a password.
-func decryptAES256(data []byte, c *xrefChain) ([]byte, error) {
+// uses another method, or errPassword when it needs a password, or ctx's
+// error.
+func decryptAES256(ctx context.Context, data []byte, c *xrefChain) ([]byte, error) {
 	var enc any
 	if c != nil {
 		enc = c.trailers[0].get("Encrypt")
@@ -79,12 +81,19 @@ func decryptAES256(data []byte, c *xrefChain) ([]byte, error) {
 		return nil, err
 	}
 	out := bytes.Clone(data)
+	n := 0
 	eachObject(data, func(_ int, id, _ uint64, k int) bool {
+		if n++; n%4096 == 0 && ctx.Err() != nil {
+			return false
+		}
 		if id != encID {
 			decryptObject(out, k+3, fileCipher)
 		}
 		return true
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	blankEncrypt(out, c)
 	return out, nil
 }

@@ -47,6 +47,9 @@ func flatten(ctx context.Context, src *source, trailer pdf.Value, stms []*objStm
 	// cross-reference stream
 	var b bytes.Buffer
 	for _, s := range stms {
+		if ctx.Err() != nil {
+			return nil
+		}
 		objs := s.objects(idLimit)
 		if objs == nil {
 			return nil

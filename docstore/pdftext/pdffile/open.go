@@ -116,7 +116,7 @@ func open(ctx context.Context, src *source) (f *File, err error) {
 		// password it can be decrypted here
 		plain, derr := []byte(nil), errNotAES256
 		if data := src.content(); data != nil {
-			plain, derr = decryptAES256(data, c)
+			plain, derr = decryptAES256(ctx, data, c)
 		}
 		switch {
 		case derr == nil:
@@ -128,6 +128,8 @@ func open(ctx context.Context, src *source) (f *File, err error) {
 			return g, nil
 		case errors.Is(derr, errPassword):
 			err = pdf.ErrInvalidPassword
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
 		default:
 			return nil, fmt.Errorf("%w with a method this reader does not support (%s); save a decrypted copy first (qpdf --decrypt in.pdf out.pdf)", ErrEncrypted, plainWords(err.Error()))
 		}

@@ -38,7 +38,7 @@ func (f *File) Pages() (pages []Page, err error) {
 		depth int
 	}
 	stack := []node{{Page: Page{V: root}}}
-	seen := map[string]bool{}
+	seen := Seen{}
 	for n := 0; len(stack) > 0; n++ {
 		if n%1024 == 0 && f.ctx.Err() != nil {
 			return nil, f.ctx.Err()
@@ -73,12 +73,11 @@ func (f *File) Pages() (pages []Page, err error) {
 		}
 		refs := ArrayRefs(kids)
 		for i := kids.Len() - 1; i >= 0; i-- {
+			if !seen.First(refs, i) {
+				continue // a cycle, or a node listed twice
+			}
 			kid := node{Page: Page{V: kids.Index(i), Resources: it.Resources, Box: it.Box, Rotate: it.Rotate}, depth: it.depth + 1}
-			if refs != nil && refs[i] != "" {
-				if seen[refs[i]] { // a cycle, or a node listed twice
-					continue
-				}
-				seen[refs[i]] = true
+			if refs != nil {
 				kid.Ref = refs[i]
 			}
 			stack = append(stack, kid)

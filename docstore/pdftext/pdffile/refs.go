@@ -142,3 +142,23 @@ func atoms(s string) (out []string, ok bool) {
 	flush(len(s))
 	return out, depth == 0
 }
+
+// Seen holds the objects a walk of one of the document's trees (pages,
+// page labels, names) has met, by identity ("id gen"), so that a node
+// listed twice, or inside itself, is visited once.
+type Seen map[string]bool
+
+// First reports whether element i of an array whose references are refs
+// (from ArrayRefs) is met for the first time, and marks it met. Elements
+// that are not references, and any element of an array whose references
+// could not be read (refs nil), always are.
+func (s Seen) First(refs []string, i int) bool {
+	if i >= len(refs) || refs[i] == "" {
+		return true
+	}
+	if s[refs[i]] {
+		return false
+	}
+	s[refs[i]] = true
+	return true
+}

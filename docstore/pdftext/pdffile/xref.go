@@ -180,7 +180,7 @@ func parseAt[T any](src *source, off int64, parse func(*lexer) (T, error)) (T, e
 	for n := 64 << 10; ; n *= 4 {
 		data, final := src.window(off, n)
 		v, err := parse(newLexer(data, off, final, false))
-		if err != errTruncated || final || n >= maxInMemory {
+		if !errors.Is(err, errTruncated) || final || n >= maxInMemory {
 			return v, err
 		}
 	}
@@ -217,7 +217,7 @@ func bounded(at int64, what string, v, limit int64) error {
 func readTable(src *source, off, limit int64) (*dict, error) {
 	return parseAt(src, off, func(l *lexer) (*dict, error) {
 		if t, err := l.token(); err != nil || !t.is("xref") {
-			return nil, errors.Join(err, errSyntax)
+			return nil, orSyntax(err)
 		}
 		for {
 			t, err := l.token()
@@ -238,10 +238,16 @@ func readTable(src *source, off, limit int64) (*dict, error) {
 				return nil, err
 			}
 			for range n.n {
-				a, err1 := l.token()
-				b, err2 := l.token()
-				kw, err3 := l.token()
-				if err := errors.Join(err1, err2, err3); err != nil {
+				a, err := l.token()
+				if err != nil {
+					return nil, err
+				}
+				b, err := l.token()
+				if err != nil {
+					return nil, err
+				}
+				kw, err := l.token()
+				if err != nil {
 					return nil, err
 				}
 				if a.kind != tokInt || b.kind != tokInt || !kw.is("f") && !kw.is("n") {
@@ -252,7 +258,7 @@ func readTable(src *source, off, limit int64) (*dict, error) {
 		v, _, err := l.object(0)
 		trailer, ok := v.(*dict)
 		if err != nil || !ok {
-			return nil, errors.Join(err, errSyntax)
+			return nil, orSyntax(err)
 		}
 		if size, ok := trailer.int("Size"); ok {
 			if err := bounded(off, "size", size, limit); err != nil {
@@ -270,7 +276,7 @@ func (c *xrefChain) readStream(ctx context.Context, src *source, off, limit int6
 		v, _, err := l.object(0)
 		def, ok := v.(objdef)
 		if err != nil || !ok {
-			return nil, errors.Join(err, errSyntax)
+			return nil, orSyntax(err)
 		}
 		s, ok := def.obj.(*stream)
 		if !ok {
@@ -525,4 +531,12 @@ func (b *entryBits) add(x uint32) {
 		*b = append(*b, 0)
 	}
 	(*b)[x/64] |= 1 << (x % 64)
+}
+
+// orSyntax is err, or errSyntax when the input read but not as wanted.
+func orSyntax(err error) error {
+	if err != nil {
+		return err
+	}
+	return errSyntax
 }

@@ -26,6 +26,9 @@ type Page struct {
 	Headings []structure.Heading
 	// Words are the recognised words with their places.
 	Words []Word
+	// Warning, if not "", says how the page was read other than as asked:
+	// at a lower resolution, or not at all, because it is too large.
+	Warning string
 }
 
 // Word is one recognised word.

@@ -159,14 +159,40 @@ func checkObjStm(v pdf.Value, id uint32, keep bool) (s *objStm, err error) {
 	return s, nil
 }
 
-// openHexAtEnd reports whether data ends in "<" and hex digits: a hex
-// string the library's lexer, started anywhere before it, reads forever.
+// openHexAtEnd reports whether the library's lexer, started anywhere in
+// data, could read a hex string to its end, and so forever: it reads a
+// hex string's digits in pairs, skipping white space, and checks a pair
+// only once both are read. That is a "<" followed to the end only by
+// white space and hex digits, or by pairs of hex digits and then any
+// character but ">".
 func openHexAtEnd(data []byte) bool {
+	hex := func(c byte) bool { return unhex(c) >= 0 }
 	i := len(data) - 1
-	for i >= 0 && (isSpace(data[i]) || unhex(data[i]) >= 0) {
+	for i >= 0 && isSpace(data[i]) {
 		i--
 	}
-	return i >= 0 && data[i] == '<'
+	if i < 0 {
+		return false
+	}
+	// digits and white space to the end, after a "<"
+	j := i
+	for j >= 0 && (hex(data[j]) || isSpace(data[j])) {
+		j--
+	}
+	if j >= 0 && data[j] == '<' {
+		return true
+	}
+	// one more character, read as a pair's first, after pairs of digits
+	if data[i] == '>' {
+		return false
+	}
+	digits := 0
+	for j = i - 1; j >= 0 && (hex(data[j]) || isSpace(data[j])); j-- {
+		if hex(data[j]) {
+			digits++
+		}
+	}
+	return j >= 0 && data[j] == '<' && digits%2 == 0
 }
 
 // checkExtends follows the /Extends of object stream v (object id) as the

@@ -45,6 +45,11 @@ func TestOpenHexAtEnd(t *testing.T) {
 		"1 0 <<":             true, // a reader started at the second "<" reads a hex string
 		"1 0 (a) \x05\x05":   false,
 		"<":                  true,
+		"0<X":                true, // a pair's first character, waiting for its second
+		"<41<":               true,
+		"<41 X \n":           true,
+		"<4X":                false, // a pair read and refused
+		"<41X2":              false,
 	} {
 		if got := openHexAtEnd([]byte(in)); got != want {
 			t.Errorf("openHexAtEnd(%q) = %v", in, got)

@@ -1,0 +1,59 @@
+package pdffile
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/citelens/citelens/docstore/doctest"
+)
+
+// FuzzOpen feeds the hostile PDFs and damaged variants of them to Open
+// (then Rebuild, as the extractor does), the page walk and the stream
+// reader: each must return, without a panic, within the test's bound,
+// and fail only with ErrMalformed or ErrEncrypted.
+func FuzzOpen(f *testing.F) {
+	for _, h := range doctest.HostilePDFs() {
+		f.Add(h.Data)
+	}
+	f.Add(doctest.ObjStmPDF("Packed objects are read.", ""))
+	f.Add(doctest.ManyPagesPDF(3))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		done := make(chan error, 1)
+		go func() {
+			_, _, err := readAll(ctx, data)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil && !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrEncrypted) {
+				t.Fatalf("unexpected error %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("reading hangs on this input")
+		}
+	})
+}
+
+// FuzzLexer reads an object from any offset of any bytes, as the library
+// may when an object stream's header points anywhere: the lexer must not
+// panic, and every input on which it would read a hex string forever
+// must be one that openHexAtEnd refuses.
+func FuzzLexer(f *testing.F) {
+	for _, s := range []string{"1 0 << /A <4142", "<< /Prev 12 /Size 3 >> startxref", "(a\\)b) [1 2 0 R] <41 4", "% comment\n/N#41 3.5 true null", "<<"} {
+		f.Add([]byte(s), uint16(0))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, at uint16) {
+		p := int(at) % (len(data) + 1)
+		l := newLexer(data[p:], int64(p), true, true)
+		_, _, err := l.object(0)
+		if errors.Is(err, errEndless) && !openHexAtEnd(data) {
+			t.Fatalf("the lexer reads %q from %d forever, but openHexAtEnd lets it through", data, p)
+		}
+		// the library's view of a file: the same bytes, without allowEOF
+		_, _, _ = newLexer(data, 0, true, false).object(0)
+	})
+}

@@ -82,8 +82,14 @@ var workers = runtime.GOMAXPROCS(0)
 // reason), or are ctx's error when ctx is done. With ErrNoText the Result
 // is returned too, its text empty and every page in EmptyPages, for a
 // caller that reads the pages by OCR. Extract never panics.
-func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int)) (*Result, error) {
-	var res *Result
+func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int)) (res *Result, err error) {
+	defer func() {
+		// pdffile and extract recover the library's panics themselves;
+		// this is for what they miss
+		if x := recover(); x != nil {
+			res, err = nil, pdffile.Fault(x)
+		}
+	}()
 	var failed int
 	f, err := pdffile.Open(ctx, r, size)
 	if err == nil {

@@ -20,7 +20,7 @@ func FuzzOpen(f *testing.F) {
 	f.Add(doctest.ObjStmPDF("Packed objects are read.", ""))
 	f.Add(doctest.ManyPagesPDF(3))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		done := make(chan error, 1)
 		go func() {
@@ -32,7 +32,7 @@ func FuzzOpen(f *testing.F) {
 			if err != nil && !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrEncrypted) {
 				t.Fatalf("unexpected error %v", err)
 			}
-		case <-time.After(30 * time.Second):
+		case <-time.After(20 * time.Second):
 			t.Fatal("reading hangs on this input")
 		}
 	})

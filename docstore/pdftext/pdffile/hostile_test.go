@@ -48,8 +48,9 @@ func TestHostilePDFs(t *testing.T) {
 
 // readAll opens data as the extractor does (Open, else Rebuild when the
 // file is damaged), reads the document information dictionary and
-// returns the content of its pages.
-func readAll(ctx context.Context, data []byte) (string, []string, error) {
+// returns the content of its pages. Like the extractor, it recovers the
+// library's panics (at damage it finds while resolving objects).
+func readAll(ctx context.Context, data []byte) (content string, warnings []string, err error) {
 	f, err := Open(ctx, bytes.NewReader(data), int64(len(data)))
 	var d *Damage
 	if errors.As(err, &d) {
@@ -60,6 +61,11 @@ func readAll(ctx context.Context, data []byte) (string, []string, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	defer func() {
+		if x := recover(); x != nil {
+			content, warnings, err = "", nil, f.Fault(x)
+		}
+	}()
 	if err := info(f); err != nil {
 		return "", nil, err
 	}

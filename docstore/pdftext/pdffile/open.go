@@ -73,6 +73,9 @@ func (f *File) Fault(x any) error {
 	return describe(x, f.content())
 }
 
+// Fault is File.Fault for a failure with no file to place it in.
+func Fault(x any) error { return describe(x, nil) }
+
 // Phrase says what the library reported while reading decoded data (a
 // page's content, a font program) in a reader's words, without a place:
 // the offsets in such reports are not the file's.

@@ -25,7 +25,12 @@ type xrefEntry struct {
 }
 
 // rebuildXref returns the file with a rebuilt cross-reference table.
-func rebuildXref(ctx context.Context, data []byte) ([]byte, error) {
+func rebuildXref(ctx context.Context, data []byte) (out []byte, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			out, err = nil, describe(x, data)
+		}
+	}()
 	if !bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF-")) {
 		return nil, fmt.Errorf("not a PDF file")
 	}
@@ -59,7 +64,7 @@ func rebuildXref(ctx context.Context, data []byte) ([]byte, error) {
 	if root == "" {
 		root = "0 0 R" // found among the packed objects below, if anywhere
 	}
-	out := build(root, "")
+	out = build(root, "")
 	// List the objects packed in object streams through the library: the
 	// library resolves objects only from the trailer down, so the rebuilt
 	// trailer names the object streams in an extra array.
@@ -77,7 +82,7 @@ func rebuildXref(ctx context.Context, data []byte) ([]byte, error) {
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
-				listObjStm(arr.Index(i), sid, entries, &maxID, &root, idLimit)
+				listObjStm(arr, i, sid, entries, &maxID, &root, idLimit)
 			}
 			out = build(root, "")
 		}
@@ -141,10 +146,11 @@ func appendXref(b *bytes.Buffer, base int64, entries map[uint32]xrefEntry, maxID
 	fmt.Fprintf(b, "\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", off)
 }
 
-// listObjStm adds the objects packed in object stream strm (object sid)
-// to entries.
-func listObjStm(strm pdf.Value, sid uint32, entries map[uint32]xrefEntry, maxID *uint32, root *string, idLimit uint64) {
-	defer func() { _ = recover() }()
+// listObjStm adds the objects packed in object stream k of arr (object
+// sid) to entries.
+func listObjStm(arr pdf.Value, k int, sid uint32, entries map[uint32]xrefEntry, maxID *uint32, root *string, idLimit uint64) {
+	defer func() { _ = recover() }() // a stream the library cannot read lists nothing
+	strm := arr.Index(k)
 	if strm.Kind() != pdf.Stream {
 		return
 	}

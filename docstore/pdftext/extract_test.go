@@ -245,54 +245,84 @@ func TestProgress(t *testing.T) {
 }
 
 // FuzzExtract feeds real PDFs and damaged variants of them: Extract must
-// return text or an error, never panic or hang.
+// return text or an error, never panic or hang. The fuzzer mutates a
+// short list of edits (doctest.Damaged) applied to one of the files, not
+// the files themselves: the damage stays that of a real file, and what
+// the fuzzer keeps is minimized in seconds.
 func FuzzExtract(f *testing.F) {
-	// Small seeds keep the fuzzer fast; r-intro-p8-9.pdf is covered by
-	// TestRIntroPages.
+	bases := fuzzBases(f)
+	for i, b := range bases {
+		f.Add(uint8(i), []byte(nil))
+		f.Add(uint8(i), []byte{3, 0xaa, 0xaa, 0}) // cut short at two thirds
+		f.Add(uint8(i), doctest.Flips(b, 200, 997))
+	}
+	f.Fuzz(func(t *testing.T, base uint8, edits []byte) {
+		checkExtract(t, doctest.Damaged(bases[int(base)%len(bases)], edits))
+	})
+}
+
+// fuzzBases are the files FuzzExtract damages: small real PDFs (the
+// others are covered by their own tests) and generated ones.
+func fuzzBases(f *testing.F) [][]byte {
+	var bases [][]byte
 	for _, name := range []string{"two-column.pdf", "scan.pdf", "encrypted.pdf", "owner-password.pdf", "browser-print.pdf", "aes256-owner-password.pdf"} {
 		data, err := os.ReadFile(filepath.Join(testdata, name))
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(data)
-		f.Add(data[:len(data)*2/3])
-		flipped := bytes.Clone(data)
-		for i := 200; i < len(flipped); i += 997 {
-			flipped[i] ^= 0x55
-		}
-		f.Add(flipped)
+		bases = append(bases, data)
 	}
-	f.Add(pagesPDF(testFonts(), textLines("F1", 72, 700, "A small page.")))
-	f.Add(outlinePDF())
-	f.Add(doctest.ObjStmPDF("Packed objects are read.", ""))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		type out struct {
-			res *Result
-			err error
+	return append(bases, pagesPDF(testFonts(), textLines("F1", 72, 700, "A small page.")), outlinePDF(), doctest.ObjStmPDF("Packed objects are read.", ""))
+}
+
+// checkExtract fails unless Extract returns, within the test's bound,
+// text that is valid UTF-8 with its structure in place, or one of its
+// errors.
+func checkExtract(t *testing.T, data []byte) {
+	t.Helper()
+	type out struct {
+		res *Result
+		err error
+	}
+	ch := make(chan out, 1)
+	go func() {
+		res, err := Extract(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
+		ch <- out{res, err}
+	}()
+	var o out
+	select {
+	case o = <-ch:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("Extract hangs on this input")
+	}
+	res, err := o.res, o.err
+	if err != nil {
+		if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrEncrypted) && !errors.Is(err, ErrNoText) && !errors.Is(err, ErrBudget) {
+			t.Fatalf("unexpected error %v", err)
 		}
-		ch := make(chan out, 1)
-		go func() {
-			res, err := Extract(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
-			ch <- out{res, err}
-		}()
-		var o out
-		select {
-		case o = <-ch:
-		case <-time.After(20 * time.Second):
-			t.Fatalf("Extract hangs on this input")
+		return
+	}
+	if !utf8.ValidString(res.Text) {
+		t.Fatal("invalid UTF-8")
+	}
+	checkStructure(t, res)
+}
+
+// TestFuzzExtractFinds replays what FuzzExtract found when it fed whole
+// files (each made the library's lexer loop), kept in testdata/finds in
+// the fuzzer's corpus format.
+func TestFuzzExtractFinds(t *testing.T) {
+	files, err := filepath.Glob("testdata/finds/*")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no finds: %v", err)
+	}
+	for _, name := range files {
+		data, err := doctest.CorpusBytes(name)
+		if err != nil || len(data) == 0 {
+			t.Fatalf("%s: %v", name, err)
 		}
-		res, err := o.res, o.err
-		if err != nil {
-			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrEncrypted) && !errors.Is(err, ErrNoText) && !errors.Is(err, ErrBudget) {
-				t.Fatalf("unexpected error %v", err)
-			}
-			return
-		}
-		if !utf8.ValidString(res.Text) {
-			t.Fatal("invalid UTF-8")
-		}
-		checkStructure(t, res)
-	})
+		t.Run(filepath.Base(name), func(t *testing.T) { checkExtract(t, data) })
+	}
 }
 
 // checkStructure fails unless the headings and table rows are spans of

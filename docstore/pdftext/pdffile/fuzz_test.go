@@ -3,39 +3,70 @@ package pdffile
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/citelens/citelens/docstore/doctest"
 )
 
-// FuzzOpen feeds the hostile PDFs and damaged variants of them to Open
-// (then Rebuild, as the extractor does), the page walk and the stream
-// reader: each must return, without a panic, within the test's bound,
-// and fail only with ErrMalformed or ErrEncrypted.
+// FuzzOpen feeds damaged variants of the hostile PDFs to Open (then
+// Rebuild, as the extractor does), the page walk and the stream reader:
+// each must return, without a panic, within the test's bound, and fail
+// only with ErrMalformed or ErrEncrypted. The fuzzer mutates a short list
+// of edits applied to a file (doctest.Damaged), which keeps what it finds
+// quick to minimize.
 func FuzzOpen(f *testing.F) {
+	var bases [][]byte
 	for _, h := range doctest.HostilePDFs() {
-		f.Add(h.Data)
+		bases = append(bases, h.Data)
 	}
-	f.Add(doctest.ObjStmPDF("Packed objects are read.", ""))
-	f.Add(doctest.ManyPagesPDF(3))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		done := make(chan error, 1)
-		go func() {
-			_, _, err := readAll(ctx, data)
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			if err != nil && !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrEncrypted) {
-				t.Fatalf("unexpected error %v", err)
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatal("reading hangs on this input")
-		}
+	bases = append(bases, doctest.ObjStmPDF("Packed objects are read.", ""), doctest.ManyPagesPDF(3))
+	for i, b := range bases {
+		f.Add(uint8(i), []byte(nil))
+		f.Add(uint8(i), doctest.Flips(b, 20, 97))
+	}
+	f.Fuzz(func(t *testing.T, base uint8, edits []byte) {
+		checkOpen(t, doctest.Damaged(bases[int(base)%len(bases)], edits))
 	})
+}
+
+// checkOpen fails unless data is read or refused within the test's
+// bound, without a panic, and refused only with ErrMalformed or
+// ErrEncrypted.
+func checkOpen(t *testing.T, data []byte) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := readAll(ctx, data)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil && !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrEncrypted) {
+			t.Fatalf("unexpected error %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("reading hangs on this input")
+	}
+}
+
+// TestFuzzOpenFinds replays what FuzzOpen found when it fed whole files,
+// kept in testdata/finds in the fuzzer's corpus format.
+func TestFuzzOpenFinds(t *testing.T) {
+	files, err := filepath.Glob("testdata/finds/*")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no finds: %v", err)
+	}
+	for _, name := range files {
+		data, err := doctest.CorpusBytes(name)
+		if err != nil || len(data) == 0 {
+			t.Fatalf("%s: %v", name, err)
+		}
+		t.Run(filepath.Base(name), func(t *testing.T) { checkOpen(t, data) })
+	}
 }
 
 // FuzzLexer reads an object from any offset of any bytes, as the library

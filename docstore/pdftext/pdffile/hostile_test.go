@@ -77,7 +77,7 @@ func readAll(ctx context.Context, data []byte) (content string, warnings []strin
 	for _, p := range pages {
 		content, err := ReadStream(p.V.Key("Contents"), 1<<20)
 		if err != nil {
-			return "", nil, err
+			return "", nil, f.Fault(err)
 		}
 		b.Write(content)
 	}

@@ -23,6 +23,7 @@ var layers = []struct {
 }{
 	// 0: the kernel every package may use; it imports nothing of ours
 	// but itself.
+	{"internal/mcpserver", 7, "the MCP server"},
 	{"internal/", 0, "text, numbers, settings, errors' fixes: the kernel"},
 	{"themes", 0, "colours and styles"},
 	// 1: the model client speaks HTTP and knows no answers or documents.
@@ -36,6 +37,7 @@ var layers = []struct {
 	// 5-6: the engine: the runtime and retrieval, then what builds on them.
 	{"engine/retrieve", 5, "ranking"},
 	{"engine/rerank", 5, "the reranker client"},
+	{"engine/dense", 5, "embeddings stored in the library"},
 	{"engine/", 6, "strategies, dense retrieval, generation, judge, evaluation"},
 	{"engine", 5, "the runtime"},
 	// 7: front ends.

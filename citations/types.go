@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/internal/humanize"
 )
 
 // Span is one resolved citation: a run of whole sentences of one document.
@@ -84,8 +83,9 @@ type Statement struct {
 	// answer stopped (see UnfinishedStatement): cut short, uncited.
 	Unfinished bool `json:"unfinished,omitempty"`
 	// Relevance, set by strategies that quote the documents rather than
-	// write (extractive), says how well the quote matches the question;
-	// for a quote, support is true by construction and says nothing.
+	// write (extractive), says which of the question's words the quote
+	// holds; for a quote, support is true by construction and says
+	// nothing (see StatementMark).
 	Relevance *Relevance `json:"relevance,omitempty"`
 }
 
@@ -101,7 +101,8 @@ type Relevance struct {
 	// rarity in the scope) the quote and its heading hold, 0..1.
 	Coverage float64 `json:"coverage"`
 	// Band reads Coverage: RelevanceStrong, RelevanceFair or
-	// RelevanceWeak.
+	// RelevanceWeak. It is kept for scripts; people are shown the words
+	// (StatementMark), which a band's name can belie.
 	Band string `json:"band"`
 }
 
@@ -114,12 +115,6 @@ const (
 	StrongCoverage = 0.7
 	FairCoverage   = 0.4
 )
-
-// Label says the relevance in words: "strong match, 3 of 4 question
-// words".
-func (r *Relevance) Label() string {
-	return fmt.Sprintf("%s match, %d of %d question %s", r.Band, len(r.Matched), r.Of, humanize.Noun(r.Of, "word", "words"))
-}
 
 // RelevanceBand names a coverage's band.
 func RelevanceBand(coverage float64) string {
@@ -151,11 +146,18 @@ func (u *Usage) Add(u2 Usage) {
 // Answer is a finished (or cancelled) answer: the lossless record that is
 // saved in the library and exported.
 type Answer struct {
-	ID         string      `json:"answer_id"`
-	Question   string      `json:"question"`
-	Strategy   string      `json:"strategy"`
-	Model      string      `json:"model"`
-	Docs       []DocRef    `json:"docs"` // the scope it was asked over
+	ID       string   `json:"answer_id"`
+	Question string   `json:"question"`
+	Strategy string   `json:"strategy"`
+	Model    string   `json:"model"`
+	Docs     []DocRef `json:"docs"` // the scope it was asked over
+	// Options are the strategy's options as the question gave them
+	// ("k=5"), in order; the strategy's defaults are not repeated.
+	Options []string `json:"options,omitempty"`
+	// Retrieval says how the answer's evidence was found ("words and
+	// meaning (bge-m3), reranked by bge-reranker-v2-m3"), "" when the
+	// strategy read the whole scope or recorded none.
+	Retrieval  string      `json:"retrieval,omitempty"`
 	Statements []Statement `json:"statements"`
 	Stages     []string    `json:"stages"`
 	// Plan is a strategy's account of what it chose to do and why (OkraLong's

@@ -35,6 +35,29 @@ var (
 	ErrCorrupt = errors.New("the library is damaged")
 )
 
+// Fix says what to do about a library that cannot be used — damaged
+// (ErrCorrupt) or held by another process past the lock timeout
+// (ErrLocked) — wherever the error is found, or "" for any other error.
+// Front ends show it when the error carries no fix of its own
+// (internal/fix), so the command line, the terminal UI and the MCP server
+// give the same way out.
+func Fix(err error) string {
+	switch {
+	case errors.Is(err, ErrCorrupt):
+		return damageFix
+	case errors.Is(err, ErrLocked):
+		return lockedFix
+	}
+	return ""
+}
+
+// lockedFix is what to do about a library another process kept locked
+// past the lock timeout: citelens itself holds it only for a moment.
+const lockedFix = "Another process has held the library for over 10 seconds: an older citelens that keeps it open,\nor one that is stuck. Close it and try again, or point --db at another library."
+
+// damageFix is what to do about a damaged library.
+const damageFix = "Run 'citelens check' to see what is damaged, and 'citelens salvage NEW.db' to copy every readable\ndocument into a new library. Nothing has been changed."
+
 // reasonError is a complete, user-facing message that still matches its
 // sentinel with errors.Is, so messages need not end in ": not found".
 type reasonError struct {

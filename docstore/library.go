@@ -22,8 +22,9 @@ import (
 //
 // Version 2 stores each sentence's section, table and flags, the
 // documents' headings, tables and compound words, and indexes headings and
-// table contexts as fields of their own.
-const SchemaVersion = 2
+// table contexts as fields of their own. Version 3 folds index terms to
+// their base letters ("Zürich" is indexed as "zurich").
+const SchemaVersion = 3
 
 // Bucket names. Per-document data lives in a sub-bucket (or key) named by
 // the DocID in each of the per-document buckets, so removing a document is
@@ -316,6 +317,20 @@ func (l *Library) Resolve(ref string) (DocInfo, error) {
 		}
 	}
 	return DocInfo{}, errorf(ErrNotFound, "no document %q in the library", ref)
+}
+
+// ResolveAll resolves each of refs (as Resolve does) to its document's ID,
+// in order, failing on the first that names none or several.
+func (l *Library) ResolveAll(refs []string) ([]DocID, error) {
+	ids := make([]DocID, 0, len(refs))
+	for _, ref := range refs {
+		info, err := l.Resolve(ref)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, info.ID)
+	}
+	return ids, nil
 }
 
 // Document returns a document with its text and tables. Documents are

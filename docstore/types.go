@@ -1,6 +1,7 @@
 package docstore
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -125,6 +126,18 @@ func (d *Document) PageOf(off int) int {
 		return 1
 	}
 	return lo
+}
+
+// PageSpan returns the byte range of page n (1-based) of the stored text.
+func (d *Document) PageSpan(n int) (start, end int, err error) {
+	if n < 1 || n > len(d.PageStarts) {
+		return 0, 0, fmt.Errorf("%s has pages 1 to %d, not %d", d.Name, len(d.PageStarts), n)
+	}
+	end = len(d.Text)
+	if n < len(d.PageStarts) {
+		end = int(d.PageStarts[n])
+	}
+	return int(d.PageStarts[n-1]), end, nil
 }
 
 // HeadingPath returns the headings sentence i lies under, outermost first,

@@ -39,7 +39,12 @@ type Runtime struct {
 	ids      []docstore.DocID
 	index    map[docstore.DocID]int
 	opts     Values
+	given    []Setting // the options as the request gave them, for the record
 	caller   *Caller
+
+	// retrieval is the answer's retrieval, made when first asked for.
+	retrieval     *Retrieval
+	retrievalOnce sync.Once
 
 	// The conversation a follow-up question is asked in (Request.History,
 	// bounded), what its context costs, and the previous question when
@@ -93,7 +98,7 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 	if err != nil {
 		return nil, err
 	}
-	rt := &Runtime{env: env, strategy: s.Name(), question: req.Question, asked: req.Question, docs: docs, opts: opts, emit: emit,
+	rt := &Runtime{env: env, strategy: s.Name(), question: req.Question, asked: req.Question, docs: docs, opts: opts, given: req.Options, emit: emit,
 		cfg: env.Config, index: make(map[docstore.DocID]int, len(docs)), history: boundHistory(req.History)}
 	for i, d := range docs {
 		rt.ids = append(rt.ids, d.ID)
@@ -193,6 +198,9 @@ func (rt *Runtime) answer(start time.Time, err error) (*Answer, error) {
 	}
 	for _, d := range rt.docs {
 		ans.Docs = append(ans.Docs, citations.DocRef{ID: d.ID, Name: d.Name})
+	}
+	for _, o := range rt.given {
+		ans.Options = append(ans.Options, o.Name+"="+o.Value)
 	}
 	if err != nil {
 		ans.Partial, ans.Error = true, err.Error()

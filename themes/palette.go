@@ -31,9 +31,6 @@ type Palette struct {
 	// The selected row of a list.
 	SelectionFg, SelectionBg string
 
-	// Support verdict badges.
-	Supported, Partial, Unsupported string
-
 	Error   string
 	Warning string
 	Stage   string // stage messages and the spinner while an answer is worked on
@@ -55,10 +52,6 @@ var darkPalette = Palette{
 	CurrentMatchFg: "#1D2128", CurrentMatchBg: "#D08770",
 	SelectionFg: "#ECEFF4", SelectionBg: "#3B4252",
 
-	Supported:   "#A3BE8C",
-	Partial:     "#EBCB8B",
-	Unsupported: "#BF616A",
-
 	Error:   "#E06C75",
 	Warning: "#EBCB8B",
 	Stage:   "#B48EAD",
@@ -78,10 +71,6 @@ var lightPalette = Palette{
 	MatchFg: "#24292F", MatchBg: "#B6E3FF",
 	CurrentMatchFg: "#000000", CurrentMatchBg: "#FB8F44",
 	SelectionFg: "#0A3069", SelectionBg: "#DDF4FF",
-
-	Supported:   "#1A7F37",
-	Partial:     "#9A6700",
-	Unsupported: "#CF222E",
 
 	Error:   "#CF222E",
 	Warning: "#9A6700",
@@ -105,10 +94,6 @@ var highContrastPalette = Palette{
 	MatchFg: "0", MatchBg: "14",
 	CurrentMatchFg: "0", CurrentMatchBg: "13",
 	SelectionFg: "0", SelectionBg: "15",
-
-	Supported:   "10",
-	Partial:     "11",
-	Unsupported: "9",
 
 	Error:   "9",
 	Warning: "11",

@@ -1,8 +1,19 @@
 // Package tui is citelens's terminal UI: a bubbletea program with three
-// panes — the library, the conversation and the source — each its own
-// model with its own keys (tui/library, tui/conversation, tui/source), and
-// a root model (Model) that lays them out, routes messages to them and
-// does the work they ask for.
+// panes — the library, the conversation and the source — and two dialogs
+// laid over them — the add dialog and a picker — each its own model with
+// its own keys (tui/library, tui/conversation, tui/source, tui/addfiles,
+// tui/picker), and a root model (Model) that lays them out, routes
+// messages to them and does the work they ask for.
+//
+// Every pane keeps one contract (tui/internal/pane): Update returns the
+// pane, a command and an action — what the pane asks of the rest of the
+// program, carried out at once by the root — and View draws it in the
+// cells the root gives it. The root's own work is in one file per
+// feature, each with its messages, commands and handlers: library.go
+// (the list, watching the file, the scope), answers.go (saved answers),
+// ask.go, adding.go, citation.go (the source pane), export.go,
+// strategy.go (pickers), prepare.go; keys.go, layout.go and help.go are
+// the keys, the screen and the help.
 //
 // The root model never does I/O or heavy work in Update: asking runs the
 // strategy in a goroutine whose events a command reads one batch at a

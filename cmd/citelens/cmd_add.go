@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/ocr"
+	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -20,7 +23,7 @@ func init() {
 	register(&command{
 		name:    "add",
 		args:    "[--json] [--ocr] [--ocr-lang LANGS] PATH...",
-		summary: "add PDFs (scans too), web pages, Word files, e-books, text and Markdown to the library",
+		summary: "add PDFs (scans too), web pages, Word files, e-books, text and Markdown to the library; a folder adds the files it holds, recursively",
 		run:     runAdd,
 	})
 }
@@ -70,13 +73,17 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	defer l.Close()
 	l.SetLoadOptions(a.addLoadOptions(fs, *useOCR, *ocrLang))
 
+	paths, err = expandFolders(ctx, a.stderr, paths)
+	if err != nil {
+		return err
+	}
 	var results []addedDoc
 	failed := 0
 	for _, path := range paths {
 		start := time.Now()
 		bar := newProgressBar(a.stderr, path)
 		info, existed, err := l.Add(ctx, path, func(p docstore.Progress) { bar.update(p.Stage, p.Done, p.Total) })
-		bar.finish()
+		bar.Finish()
 		r := addedDoc{ID: info.ID, Name: info.Name, Path: info.Path, Kind: info.Kind, Pages: info.Pages,
 			Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: existed, Warnings: info.Warnings, OCRPages: info.OCRPages,
 			Seconds: time.Since(start).Seconds()}
@@ -94,8 +101,9 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 			if existed {
 				fmt.Fprintf(a.stdout, "%s  %s  already in the library (same content)\n", info.ID, name)
 			} else {
-				fmt.Fprintf(a.stdout, "%s  %s  added: %d pages%s, %d sentences, %d chunks in %.1fs\n",
-					info.ID, name, info.Pages, ocrNote(info), info.NumSents, info.NumChunks, r.Seconds)
+				fmt.Fprintf(a.stdout, "%s  %s  added: %s%s, %s, %s in %.1fs\n",
+					info.ID, name, humanize.Plural(info.Pages, "page", "pages"), ocrNote(info), humanize.Plural(info.NumSents, "sentence", "sentences"),
+					humanize.Plural(info.NumChunks, "chunk", "chunks"), r.Seconds)
 			}
 			for _, w := range info.Warnings {
 				fmt.Fprintf(a.stderr, "citelens: warning: %s: %s\n", name, textproc.OneLine(w))
@@ -112,6 +120,57 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 		return exitError{code: 1, quiet: true}
 	}
 	return nil
+}
+
+// expandFolders puts in place of each folder among paths the files it
+// holds that citelens reads, recursively, as the terminal UI does, and
+// says on w what each folder held and what was passed over.
+func expandFolders(ctx context.Context, w io.Writer, paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		if st, err := os.Stat(p); err != nil || !st.IsDir() {
+			out = append(out, p) // Add says what is wrong with it
+			continue
+		}
+		c, err := docstore.Folder(ctx, p)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fix.With(fmt.Errorf("cannot read the folder %s: %w", textproc.OneLine(p), err), "Check that it exists and that you may read it.")
+		}
+		fmt.Fprintf(w, "%s: %s to add%s\n", textproc.OneLine(p), humanize.Plural(len(c.Files), "file", "files"), folderSkips(c))
+		if c.More {
+			fmt.Fprintf(w, "citelens: warning: %s holds more than %s citelens reads; only the first %s are added (add its subfolders one by one for the rest)\n",
+				textproc.OneLine(p), humanize.Plural(docstore.MaxFolderFiles, "file", "files"), humanize.Count(docstore.MaxFolderFiles))
+		}
+		out = append(out, c.Files...)
+	}
+	return out, nil
+}
+
+// folderSkips says what a folder held that is not added: "; passed over
+// 3 .xlsx, 1 without an extension, 2 hidden".
+func folderSkips(c docstore.FolderContents) string {
+	var parts []string
+	for _, ext := range c.UnsupportedKinds() {
+		n := c.Unsupported[ext]
+		if ext == "" {
+			parts = append(parts, humanize.Plural(n, "file", "files")+" without an extension")
+			continue
+		}
+		parts = append(parts, humanize.Count(n)+" "+textproc.OneLine(ext))
+	}
+	if c.Hidden > 0 {
+		parts = append(parts, humanize.Count(c.Hidden)+" hidden")
+	}
+	if c.Unreadable > 0 {
+		parts = append(parts, humanize.Plural(c.Unreadable, "unreadable folder", "unreadable folders"))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; passed over " + strings.Join(parts, ", ") + " (citelens add --help lists the types it reads)"
 }
 
 // parseSize reads a size such as 1048576, 640K, 50M or 2G (powers of

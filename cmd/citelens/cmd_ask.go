@@ -85,7 +85,7 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	var emit func(engine.Event)
 	var printer *statementPrinter
 	if !f.asJSON {
-		printer = &statementPrinter{w: a.stdout, stageW: a.stderr, showStages: isTerminal(a.stderr)}
+		printer = &statementPrinter{w: a.stdout, stageW: a.stderr, showStages: isTerminal(a.stderr), plainStages: noColor()}
 		emit = printer.event
 	}
 	ans, runErr := engine.Run(ctx, env, strategy, req, emit)
@@ -135,7 +135,7 @@ func scopeDocs(ctx context.Context, a *app, l *docstore.Library, refs []string) 
 			if st, serr := os.Stat(ref); serr == nil && st.Mode().IsRegular() {
 				bar := newProgressBar(a.stderr, ref)
 				info, _, err = l.Add(ctx, ref, func(p docstore.Progress) { bar.update(p.Stage, p.Done, p.Total) })
-				bar.finish()
+				bar.Finish()
 			}
 		}
 		if err != nil {
@@ -154,9 +154,11 @@ func scopeDocs(ctx context.Context, a *app, l *docstore.Library, refs []string) 
 type statementPrinter struct {
 	w, stageW  io.Writer
 	showStages bool
-	n          int // citations numbered so far
-	printed    int
-	reasoning  bool // the model's reasoning has been mentioned
+	// plainStages writes the stages without dimming them: NO_COLOR is set.
+	plainStages bool
+	n           int // citations numbered so far
+	printed     int
+	reasoning   bool // the model's reasoning has been mentioned
 }
 
 func (p *statementPrinter) event(ev engine.Event) {
@@ -184,6 +186,10 @@ func (p *statementPrinter) event(ev engine.Event) {
 // stage shows what the answer is doing, dimmed, on a terminal.
 func (p *statementPrinter) stage(s string) {
 	if p.showStages {
+		if p.plainStages {
+			fmt.Fprintln(p.stageW, textproc.OneLine(s))
+			return
+		}
 		fmt.Fprintf(p.stageW, "\x1b[2m%s\x1b[0m\n", textproc.OneLine(s))
 	}
 }
@@ -217,12 +223,15 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 		fmt.Fprintln(p.w, "\nSources")
 	}
 	n := 0
-	for _, s := range ans.Statements {
+	for i := range ans.Statements {
+		s := &ans.Statements[i]
 		for j, c := range s.Citations {
 			n++
+			// A quote's question words, or the check of a model's
+			// statement: the words the TUI and the exports use.
 			verdict := ""
-			if j < len(s.Support) {
-				verdict = " · " + string(s.Support[j].Level)
+			if mk := citations.CitationMark(s, j); mk.Kind != citations.NoMark {
+				verdict = " · " + mk.String()
 			}
 			sents := fmt.Sprintf("sentence %d", c.First)
 			if c.Last != c.First {
@@ -247,7 +256,7 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 	}
 }
 
-// batchQuestion is one line of a questions.jsonl file (EVAL.md).
+// batchQuestion is one line of a questions.jsonl file (docs/EVAL.md).
 type batchQuestion struct {
 	ID       string   `json:"id"`
 	Question string   `json:"question"`

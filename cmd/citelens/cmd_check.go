@@ -122,7 +122,7 @@ func runSalvage(ctx context.Context, a *app, args []string) error {
 	}
 	bar := newProgressBar(a.stderr, "salvaging")
 	rep, err := src.Salvage(ctx, out, func(done, total int) { bar.update(fmt.Sprintf("%d/%d documents", done, total), 0, 0) })
-	bar.finish()
+	bar.Finish()
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}

@@ -76,7 +76,7 @@ func truncate(s string, n int) string {
 
 func runExport(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["export"])
-	format := fs.String("format", "md", "md, json, longbench or html")
+	format := fs.String("format", "md", "the `FORMAT`: md, json, longbench or html")
 	outPath := fs.String("o", "", "write to `FILE` (default: standard output)")
 	refs, err := parseFlags(a, fs, args)
 	if err != nil {
@@ -112,6 +112,7 @@ func runExport(ctx context.Context, a *app, args []string) error {
 		_, err := io.WriteString(a.stdout, textproc.Printable(buf.String()))
 		return err
 	}
+	_, statErr := os.Stat(*outPath)
 	f, err := os.OpenFile(*outPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
@@ -123,7 +124,11 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stderr, "wrote %s\n", *outPath)
+	verb := "wrote"
+	if statErr == nil {
+		verb = "replaced" // -o names the file: replacing it is asked for, but said
+	}
+	fmt.Fprintf(a.stderr, "%s %s\n", verb, textproc.OneLine(*outPath))
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/textproc"
@@ -93,7 +92,7 @@ func runShow(ctx context.Context, a *app, args []string) error {
 		}
 		return nil
 	case *page > 0:
-		start, end, err := pageSpan(d, *page)
+		start, end, err := d.PageSpan(*page)
 		if err != nil {
 			return err
 		}
@@ -116,18 +115,6 @@ func runShow(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintf(a.stdout, "warning    %s\n", textproc.OneLine(w))
 	}
 	return nil
-}
-
-// pageSpan returns the byte range of page n (1-based) of d.
-func pageSpan(d *docstore.Document, n int) (int, int, error) {
-	if n < 1 || n > len(d.PageStarts) {
-		return 0, 0, fmt.Errorf("%s has pages 1 to %d, not %d", d.Name, len(d.PageStarts), n)
-	}
-	end := len(d.Text)
-	if n < len(d.PageStarts) {
-		end = int(d.PageStarts[n])
-	}
-	return int(d.PageStarts[n-1]), end, nil
 }
 
 // indent is two spaces per level below the first.

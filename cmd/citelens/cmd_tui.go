@@ -18,8 +18,8 @@ import (
 func init() {
 	register(&command{
 		name:    "tui",
-		args:    "[--theme NAME] [--strategy NAME] [FILE...]",
-		summary: "open the terminal UI, adding FILEs first (what citelens does with no command)",
+		args:    "[--theme NAME] [--strategy NAME] [FILE|FOLDER...]",
+		summary: "open the terminal UI, adding FILEs and FOLDERs first (what citelens does with no command)",
 		run:     runTUI,
 	})
 }
@@ -42,8 +42,8 @@ func runTUI(ctx context.Context, a *app, args []string) error {
 		if err != nil {
 			return fix.With(fmt.Errorf("cannot add %s: %w", p, unwrapStat(err)), "Check the path; run 'citelens --help' for the commands.")
 		}
-		if !st.Mode().IsRegular() {
-			return fmt.Errorf("cannot add %s: not a regular file", p)
+		if !st.Mode().IsRegular() && !st.IsDir() {
+			return fmt.Errorf("cannot add %s: not a regular file or a folder", p)
 		}
 	}
 	name := *theme

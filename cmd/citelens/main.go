@@ -168,7 +168,7 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `citelens: read long documents and get answers with sentence-level citations.
 
 Usage:
-  citelens [--db PATH] [FILE...]        open the terminal UI (adding FILEs first)
+  citelens [--db PATH] [PATH...]        open the terminal UI (adding files and folders first)
   citelens [--db PATH] COMMAND [ARGS]   run a command
 
 Commands:

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -84,28 +81,16 @@ func TestScannedDeclarationWordF1(t *testing.T) {
 	}
 }
 
-// wordF1 scores text against the reference file with the project's
-// ../shared/tools/wordf1.py.
+// wordF1 scores text against the reference file (doctest.WordF1, the
+// figure PDF extraction is measured by).
 func wordF1(t *testing.T, text, reference string) float64 {
 	t.Helper()
-	tool := "../../../shared/tools/wordf1.py"
-	if _, err := os.Stat(tool); err != nil {
-		t.Fatalf("the scorer %s is missing: %v", tool, err)
-	}
-	cand := filepath.Join(t.TempDir(), "ocr.txt")
-	if err := os.WriteFile(cand, []byte(text), 0o600); err != nil {
+	ref, err := os.ReadFile(reference)
+	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("python3", tool, cand, reference).Output()
-	if err != nil {
-		t.Fatalf("wordf1.py: %v", err)
-	}
-	lines := strings.Fields(string(out))
-	f, err := strconv.ParseFloat(lines[len(lines)-1], 64)
-	if err != nil {
-		t.Fatalf("wordf1.py printed %q", out)
-	}
-	return f
+	_, _, f1 := doctest.WordF1(text, string(ref))
+	return f1
 }
 
 func TestMissingToolsNamePackages(t *testing.T) {

@@ -16,13 +16,13 @@ type KeyMap struct {
 	Search struct {
 		Open key.Binding // open the search prompt
 		// Next and Prev step through the search's matches, wrapping,
-		// while a search is in force (HasSearch); without one the parent
-		// gives them to the citations.
+		// while a search is in force (HasSearch); without one they ask
+		// for the answers' citations (StepMsg).
 		Next key.Binding
 		Prev key.Binding
 		// Back is esc with the prompt closed: it clears a search in
-		// force, and otherwise emits CloseMsg, which the parent takes to
-		// mean "back to the conversation".
+		// force, and otherwise returns pane.Close: back to the
+		// conversation.
 		Back key.Binding
 	}
 	Prompt struct {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"testing"
+	"time"
 )
 
 // Damaged returns a copy of base changed by edits, four bytes an edit:
@@ -61,4 +63,21 @@ func CorpusBytes(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s does not hold one []byte: %v", path, err)
 	}
 	return []byte(data), nil
+}
+
+// Within runs f and fails t unless f returns within d: the check for
+// code that must not hang, which would otherwise stall the whole test
+// binary until its timeout.
+func Within(t testing.TB, d time.Duration, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("still running after %v", d)
+	}
 }

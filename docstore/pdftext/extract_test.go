@@ -280,22 +280,11 @@ func fuzzBases(f *testing.F) [][]byte {
 // errors.
 func checkExtract(t *testing.T, data []byte) {
 	t.Helper()
-	type out struct {
-		res *Result
-		err error
-	}
-	ch := make(chan out, 1)
-	go func() {
-		res, err := Extract(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
-		ch <- out{res, err}
-	}()
-	var o out
-	select {
-	case o = <-ch:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("Extract hangs on this input")
-	}
-	res, err := o.res, o.err
+	var res *Result
+	var err error
+	doctest.Within(t, 20*time.Second, func() {
+		res, err = Extract(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
+	})
 	if err != nil {
 		if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrEncrypted) && !errors.Is(err, ErrNoText) && !errors.Is(err, ErrBudget) {
 			t.Fatalf("unexpected error %v", err)

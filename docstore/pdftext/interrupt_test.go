@@ -16,21 +16,13 @@ import (
 // are each cut off before it starts them.
 func TestHostilePDFs(t *testing.T) {
 	for _, h := range doctest.HostilePDFs() {
-		type out struct {
+		var o struct {
 			res *Result
 			err error
 		}
-		done := make(chan out, 1)
-		go func() {
-			res, err := Extract(t.Context(), bytes.NewReader(h.Data), int64(len(h.Data)), nil)
-			done <- out{res, err}
-		}()
-		var o out
-		select {
-		case o = <-done:
-		case <-time.After(20 * time.Second):
-			t.Fatalf("%s (%s): Extract still running after 20 s", h.Name, h.Why)
-		}
+		doctest.Within(t, 20*time.Second, func() {
+			o.res, o.err = Extract(t.Context(), bytes.NewReader(h.Data), int64(len(h.Data)), nil)
+		})
 		switch {
 		case h.Text == "" && (!errors.Is(o.err, ErrMalformed) || strings.Contains(o.err.Error(), "\n")):
 			t.Errorf("%s (%s): err = %v, want one line saying the file is damaged", h.Name, h.Why, o.err)

@@ -38,18 +38,10 @@ func checkOpen(t *testing.T, data []byte) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		_, _, err := readAll(ctx, data)
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err != nil && !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrEncrypted) {
-			t.Fatalf("unexpected error %v", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("reading hangs on this input")
+	var err error
+	doctest.Within(t, 20*time.Second, func() { _, _, err = readAll(ctx, data) })
+	if err != nil && !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrEncrypted) {
+		t.Fatalf("unexpected error %v", err)
 	}
 }
 

@@ -17,22 +17,12 @@ import (
 func TestHostilePDFs(t *testing.T) {
 	for _, h := range doctest.HostilePDFs() {
 		t.Run(h.Name, func(t *testing.T) {
-			type result struct {
+			var r struct {
 				content  string
 				warnings []string
 				err      error
 			}
-			done := make(chan result, 1)
-			go func() {
-				content, warnings, err := readAll(t.Context(), h.Data)
-				done <- result{content, warnings, err}
-			}()
-			var r result
-			select {
-			case r = <-done:
-			case <-time.After(20 * time.Second):
-				t.Fatalf("%s (%s): still reading after 20 s", h.Name, h.Why)
-			}
+			doctest.Within(t, 20*time.Second, func() { r.content, r.warnings, r.err = readAll(t.Context(), h.Data) })
 			switch {
 			case h.Text == "" && !errors.Is(r.err, ErrMalformed):
 				t.Errorf("%s (%s): err = %v, want ErrMalformed", h.Name, h.Why, r.err)

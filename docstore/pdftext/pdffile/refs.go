@@ -25,12 +25,7 @@ func RefKeys(d pdf.Value) map[string]string {
 	if d.Kind() == pdf.Stream { // "<<…>>@offset"
 		s = s[:strings.LastIndexByte(s, '@')]
 	}
-	inner, open := strings.CutPrefix(s, "<<")
-	inner, closed := strings.CutSuffix(inner, ">>")
-	if !open || !closed {
-		return m
-	}
-	as, ok := atoms(inner)
+	as, ok := inside(s, "<<", ">>")
 	if !ok {
 		return m
 	}
@@ -51,13 +46,7 @@ func RefKeys(d pdf.Value) map[string]string {
 // an indirect reference, or "". It returns nil when the array's text
 // cannot be split reliably.
 func ArrayRefs(v pdf.Value) []string {
-	s := v.String()
-	inner, open := strings.CutPrefix(s, "[")
-	inner, closed := strings.CutSuffix(inner, "]")
-	if !open || !closed {
-		return nil
-	}
-	as, ok := atoms(inner)
+	as, ok := inside(v.String(), "[", "]")
 	if !ok {
 		return nil
 	}
@@ -74,6 +63,17 @@ func ArrayRefs(v pdf.Value) []string {
 		return nil
 	}
 	return out
+}
+
+// inside splits s, a dictionary's or an array's textual form between
+// open and close, into its atoms.
+func inside(s, open, close string) ([]string, bool) {
+	inner, opened := strings.CutPrefix(s, open)
+	inner, closed := strings.CutSuffix(inner, close)
+	if !opened || !closed {
+		return nil, false
+	}
+	return atoms(inner)
 }
 
 // atoms splits s, the inside of a dictionary's or an array's textual

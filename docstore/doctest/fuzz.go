@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -46,9 +47,27 @@ func Flips(base []byte, first, step int) []byte {
 	return edits
 }
 
-// CorpusBytes reads a file in the format of Go's fuzzing corpus that
-// holds one []byte value: an input a fuzz target found, kept as a test.
-func CorpusBytes(path string) ([]byte, error) {
+// ReplayFinds runs check on each input kept in dir, each a file in the
+// format of Go's fuzzing corpus holding one []byte value (what a fuzz
+// target found, kept as a test after the target changed its input), as
+// a subtest named after its file.
+func ReplayFinds(t *testing.T, dir string, check func(t *testing.T, data []byte)) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no finds in %s: %v", dir, err)
+	}
+	for _, name := range files {
+		data, err := corpusBytes(name)
+		if err != nil || len(data) == 0 {
+			t.Fatalf("%s: %v", name, err)
+		}
+		t.Run(filepath.Base(name), func(t *testing.T) { check(t, data) })
+	}
+}
+
+// corpusBytes reads a corpus file holding one []byte value.
+func corpusBytes(path string) ([]byte, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

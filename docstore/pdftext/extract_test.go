@@ -301,17 +301,7 @@ func checkExtract(t *testing.T, data []byte) {
 // files (each made the library's lexer loop), kept in testdata/finds in
 // the fuzzer's corpus format.
 func TestFuzzExtractFinds(t *testing.T) {
-	files, err := filepath.Glob("testdata/finds/*")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no finds: %v", err)
-	}
-	for _, name := range files {
-		data, err := doctest.CorpusBytes(name)
-		if err != nil || len(data) == 0 {
-			t.Fatalf("%s: %v", name, err)
-		}
-		t.Run(filepath.Base(name), func(t *testing.T) { checkExtract(t, data) })
-	}
+	doctest.ReplayFinds(t, "testdata/finds", checkExtract)
 }
 
 // checkStructure fails unless the headings and table rows are spans of

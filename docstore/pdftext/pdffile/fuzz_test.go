@@ -3,7 +3,6 @@ package pdffile
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -48,17 +47,7 @@ func checkOpen(t *testing.T, data []byte) {
 // TestFuzzOpenFinds replays what FuzzOpen found when it fed whole files,
 // kept in testdata/finds in the fuzzer's corpus format.
 func TestFuzzOpenFinds(t *testing.T) {
-	files, err := filepath.Glob("testdata/finds/*")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no finds: %v", err)
-	}
-	for _, name := range files {
-		data, err := doctest.CorpusBytes(name)
-		if err != nil || len(data) == 0 {
-			t.Fatalf("%s: %v", name, err)
-		}
-		t.Run(filepath.Base(name), func(t *testing.T) { checkOpen(t, data) })
-	}
+	doctest.ReplayFinds(t, "testdata/finds", checkOpen)
 }
 
 // FuzzLexer reads an object from any offset of any bytes, as the library

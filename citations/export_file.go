@@ -66,12 +66,22 @@ func slug(s string, max int) string {
 // the extension. The export is written beside and linked into place, so a
 // failure leaves no half-written file. It returns the path written.
 func WriteFile(dir string, a *Answer, f Format, docs DocLookup) (string, error) {
+	return WriteFileWith(dir, a, f, docs, HTMLOptions{})
+}
+
+// WriteFileWith is WriteFile with the HTML export's options (its
+// pictures), for format html.
+func WriteFileWith(dir string, a *Answer, f Format, docs DocLookup, html HTMLOptions) (string, error) {
 	tmp, err := os.CreateTemp(dir, ".citelens-export-*")
 	if err != nil {
 		return "", fmt.Errorf("cannot write the export in %s: %w", dir, pathError(err))
 	}
 	defer os.Remove(tmp.Name())
-	err = Export(tmp, f.Name, a, docs)
+	if f.Name == "html" {
+		err = WriteHTMLWith(tmp, a, html)
+	} else {
+		err = Export(tmp, f.Name, a, docs)
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

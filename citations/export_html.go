@@ -1,6 +1,7 @@
 package citations
 
 import (
+	"encoding/base64"
 	"fmt"
 	"html/template"
 	"io"
@@ -9,7 +10,8 @@ import (
 )
 
 // WriteHTML writes a as one self-contained HTML page: inline CSS, no
-// scripts, no fonts or images to fetch, so it reads the same offline. The
+// scripts, no fonts or images to fetch, so it reads the same offline
+// (WriteHTMLWith embeds pictures of the cited regions). The
 // answer's statements carry numbered citation markers that link to the
 // evidence section, where each cited span is quoted in full and
 // highlighted, with its document, page, sentence range (indices as
@@ -18,7 +20,27 @@ import (
 // statements that state a fact are flagged. Stages, plan, usage and
 // warnings follow. Every text is HTML-escaped, and control
 // characters show as visible symbols (textproc.Printable).
-func WriteHTML(w io.Writer, a *Answer) error {
+func WriteHTML(w io.Writer, a *Answer) error { return WriteHTMLWith(w, a, HTMLOptions{}) }
+
+// HTMLOptions add to the HTML export.
+type HTMLOptions struct {
+	// Pictures, when set, gives the pictures shown under a citation's
+	// quote: its cited region on each page it stands on, highlighted, as
+	// PNG files' bytes, embedded in the page (it stays self-contained).
+	// An error is shown in place of the pictures, briefly.
+	Pictures func(c Span) ([]Picture, error)
+}
+
+// Picture is one picture of a cited region.
+type Picture struct {
+	PNG    []byte
+	Page   int
+	Width  int // pixels
+	Height int
+}
+
+// WriteHTMLWith is WriteHTML with options.
+func WriteHTMLWith(w io.Writer, a *Answer, opts HTMLOptions) error {
 	v := htmlView{
 		Question: textproc.Printable(a.Question),
 		Byline:   textproc.Printable(byline(a)),
@@ -37,6 +59,23 @@ func WriteHTML(w io.Writer, a *Answer) error {
 				Where: where(c),
 				Bytes: fmt.Sprintf("bytes %d–%d", c.Start, c.End),
 				Text:  textproc.Printable(c.Text),
+			}
+			if opts.Pictures != nil {
+				pics, err := opts.Pictures(c)
+				if err != nil {
+					hc.NoPicture = textproc.Printable(textproc.OneLine(err.Error()))
+				}
+				v.HasPictures = v.HasPictures || len(pics) > 0
+				for _, p := range pics {
+					hc.Pictures = append(hc.Pictures, htmlPicture{
+						// An attribute built here, whole: base64 holds no quote,
+						// and as a URL html/template would write every '+' as
+						// an entity.
+						Src:   template.HTMLAttr(`src="data:image/png;base64,` + base64.StdEncoding.EncodeToString(p.PNG) + `"`),
+						Alt:   fmt.Sprintf("%s, page %d, the cited lines highlighted", hc.Doc, p.Page),
+						Width: p.Width, Height: p.Height,
+					})
+				}
 			}
 			if mk := CitationMark(&s, j); mk.Kind != NoMark {
 				hc.Mark, hc.Class = textproc.Printable(mk.String()), mk.Class()
@@ -66,6 +105,7 @@ func WriteHTML(w io.Writer, a *Answer) error {
 
 type htmlView struct {
 	Question, Byline string
+	HasPictures      bool
 	Partial          bool
 	Error            string
 	Statements       []htmlStatement
@@ -93,6 +133,14 @@ type htmlCitation struct {
 	// Mark is the citation's mark (marks.go) in words, Class names it
 	// for the style sheet, Check says the verdict's score and judge.
 	Mark, Class, Check string
+	Pictures           []htmlPicture
+	NoPicture          string // why the pictures are missing
+}
+
+type htmlPicture struct {
+	Src           template.HTMLAttr // src="data:…", built here from PNG bytes
+	Alt           string
+	Width, Height int
 }
 
 var htmlPage = template.Must(template.New("answer").Parse(`<!DOCTYPE html>
@@ -132,6 +180,9 @@ figure { margin: .6rem 0 .6rem 1rem; }
 figure blockquote { margin: .3rem 0 0; padding-left: .8rem; border-left: 3px solid var(--rule); white-space: pre-wrap; }
 mark { background: var(--mark); color: inherit; }
 .warn { color: var(--bad); font: .85rem/1.4 system-ui, sans-serif; }
+{{- if .HasPictures}}
+img.page { display: block; max-width: 100%; height: auto; margin: .5rem 0 0; border: 1px solid var(--rule); }
+{{- end}}
 pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); padding: .6rem; }
 </style>
 </head>
@@ -160,6 +211,12 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 <figure id="{{.ID}}">
 <figcaption><a href="#{{.Statement}}">[{{.N}}]</a> <strong>{{.Doc}}</strong>, {{.Where}} <span class="meta">({{.Bytes}})</span>{{if .Mark}} <span class="badge {{.Class}}"{{if .Check}} title="{{.Check}}"{{end}}>{{.Mark}}</span>{{end}}</figcaption>
 <blockquote><mark>{{.Text}}</mark></blockquote>
+{{- range .Pictures}}
+<img class="page" {{.Src}} alt="{{.Alt}}" width="{{.Width}}" height="{{.Height}}">
+{{- end}}
+{{- if .NoPicture}}
+<p class="meta">No page picture: {{.NoPicture}}</p>
+{{- end}}
 </figure>
 {{- end}}
 {{- range .Warnings}}

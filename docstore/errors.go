@@ -33,6 +33,10 @@ var (
 	// Library.Inspect reports all the damage and Library.Salvage copies
 	// what is readable into a new library.
 	ErrCorrupt = errors.New("the library is damaged")
+	// ErrNoGeometry means a document has no stored page geometry: it is
+	// not a PDF (nor OCR'd), or was added before citelens kept it
+	// (Library.Reindex, `citelens reindex`, adds it).
+	ErrNoGeometry = errors.New("no page geometry")
 )
 
 // Fix says what to do about a library that cannot be used — damaged

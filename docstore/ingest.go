@@ -127,7 +127,7 @@ func Load(ctx context.Context, path string, content []byte, opt LoadOptions) (*D
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	d.Text, d.PageStarts, d.Title, d.Warnings, d.OCRPages = ld.Text, ld.PageStarts, ld.Title, ld.Warnings, ld.OCRPages
-	d.PageLabels = ld.PageLabels
+	d.PageLabels, d.geometry = ld.PageLabels, ld.Geometry
 	found := structureInput(d)
 	found.Headings, found.Tables = ld.Headings, ld.Tables
 	if len(d.PageStarts) == 0 {
@@ -252,10 +252,15 @@ func writeDocument(tx *bolt.Tx, d *Document, bi *builtIndex, meta []byte) error 
 			}
 		}
 	}
-	if old := tx.Bucket(bucketText).Get(key); old == nil || !bytes.Equal(old, []byte(d.Text)) {
+	old := tx.Bucket(bucketText).Get(key)
+	textChanged := old == nil || !bytes.Equal(old, []byte(d.Text))
+	if textChanged {
 		if err := tx.Bucket(bucketText).Put(key, []byte(d.Text)); err != nil {
 			return err
 		}
+	}
+	if err := writeGeometry(tx, d, textChanged); err != nil {
+		return err
 	}
 	if err := tx.Bucket(bucketLayout).Put(key, encodeLayout(d)); err != nil {
 		return err

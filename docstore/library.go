@@ -53,7 +53,7 @@ var (
 // perDocBuckets lists every bucket holding data keyed by DocID. Remove
 // deletes the document from each; a bucket added for derived data (RAIDD
 // summaries, vectors) must be listed here so removal stays complete.
-var perDocBuckets = [][]byte{bucketDocs, bucketText, bucketLayout, bucketLengths, bucketPostings, bucketVectors, bucketDerived}
+var perDocBuckets = [][]byte{bucketDocs, bucketText, bucketLayout, bucketLengths, bucketPostings, bucketVectors, bucketDerived, bucketGeometry}
 
 // Options tune Open.
 type Options struct {

@@ -53,6 +53,10 @@ type Loaded struct {
 	OCRPages []int
 	// PageLabels are the pages' printed labels, when the file has them.
 	PageLabels []PageLabelRange
+	// Geometry is where the text stands on each page, one pagegeom
+	// encoding per page (offsets into Text), for formats with fixed
+	// pages; nil for the others.
+	Geometry [][]byte
 }
 
 // LoadOptions tune loading.
@@ -227,5 +231,5 @@ func (ld *Loaded) check() error {
 			}
 		}
 	}
-	return nil
+	return checkGeometry(ld.Geometry, len(ld.PageStarts), n)
 }

@@ -58,6 +58,10 @@ type Document struct {
 	// found them against the document's vocabulary; ranking reads
 	// sentences with the same eyes.
 	Compounds map[string][]string
+
+	// geometry is each page's geometry (pagegeom) as loaded, until the
+	// document is written (geometry.go); nil when read from the library.
+	geometry [][]byte
 }
 
 // DocInfo is a document's metadata, cheap to list without loading its text.

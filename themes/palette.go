@@ -34,6 +34,11 @@ type Palette struct {
 	Error   string
 	Warning string
 	Stage   string // stage messages and the spinner while an answer is worked on
+
+	// A page drawn as a map of half blocks (the page view where the
+	// terminal shows no pictures): its paper and its darkest ink. Its
+	// cited lines take the highlight's background.
+	PagePaper, PageInk string
 }
 
 // darkPalette is for terminals with a dark background: light text, amber
@@ -52,9 +57,10 @@ var darkPalette = Palette{
 	CurrentMatchFg: "#1D2128", CurrentMatchBg: "#D08770",
 	SelectionFg: "#ECEFF4", SelectionBg: "#3B4252",
 
-	Error:   "#E06C75",
-	Warning: "#EBCB8B",
-	Stage:   "#B48EAD",
+	Error:     "#E06C75",
+	Warning:   "#EBCB8B",
+	Stage:     "#B48EAD",
+	PagePaper: "#E5E9F0", PageInk: "#2E3440",
 }
 
 // lightPalette is for terminals with a light background.
@@ -72,9 +78,10 @@ var lightPalette = Palette{
 	CurrentMatchFg: "#000000", CurrentMatchBg: "#FB8F44",
 	SelectionFg: "#0A3069", SelectionBg: "#DDF4FF",
 
-	Error:   "#CF222E",
-	Warning: "#9A6700",
-	Stage:   "#8250DF",
+	Error:     "#CF222E",
+	Warning:   "#9A6700",
+	Stage:     "#8250DF",
+	PagePaper: "#FFFFFF", PageInk: "#24292F",
 }
 
 // highContrastPalette leaves body text in the terminal's own foreground (so
@@ -95,9 +102,10 @@ var highContrastPalette = Palette{
 	CurrentMatchFg: "0", CurrentMatchBg: "13",
 	SelectionFg: "0", SelectionBg: "15",
 
-	Error:   "9",
-	Warning: "11",
-	Stage:   "13",
+	Error:     "9",
+	Warning:   "11",
+	Stage:     "13",
+	PagePaper: "15", PageInk: "0",
 }
 
 // noColorPalette is empty on purpose: with NO_COLOR every mark is drawn

@@ -7,6 +7,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/tui/conversation"
+	"github.com/citelens/citelens/tui/pageview"
 	"github.com/citelens/citelens/tui/source"
 )
 
@@ -60,8 +61,13 @@ func (m *Model) showCitation(c conversation.CitationMsg) tea.Cmd {
 		}
 	}
 	m.src.Show(doc, primary, others)
-	if c.Focus {
-		return m.setFocus(paneSource, false)
+	pageOthers := make([]pageview.Span, len(others))
+	for i, o := range others {
+		pageOthers[i] = pageview.Span{Start: o.Start, End: o.End}
 	}
-	return nil
+	cmd := m.page.Show(doc, pageview.Span{Start: primary.Start, End: primary.End}, pageOthers)
+	if c.Focus {
+		return tea.Batch(cmd, m.setFocus(paneSource, false))
+	}
+	return cmd
 }

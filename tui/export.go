@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/citations/pageimage"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/internal/textproc"
@@ -28,8 +30,9 @@ type exportedMsg struct {
 // exportAnswer writes ans in format into dir under a readable name
 // (citations.FileName: the day and the question's first words) that never
 // replaces a file already there: a second export of the same answer, or
-// one edited since, is kept, and the new one is numbered.
-func exportAnswer(lib *docstore.Library, dir, format string, ans *engine.Answer) tea.Cmd {
+// one edited since, is kept, and the new one is numbered. HTML shows the
+// cited regions of PDF pages, drawn by pages.
+func exportAnswer(lib *docstore.Library, pages *pageimage.Source, dir, format string, ans *engine.Answer) tea.Cmd {
 	return func() tea.Msg {
 		f, err := citations.LookupFormat(format)
 		if err != nil {
@@ -38,7 +41,11 @@ func exportAnswer(lib *docstore.Library, dir, format string, ans *engine.Answer)
 		if abs, err := filepath.Abs(dir); err == nil {
 			dir = abs
 		}
-		path, err := citations.WriteFile(dir, ans, f, lib.Document)
+		var html citations.HTMLOptions
+		if pages != nil {
+			html.Pictures = pages.HTMLPictures(context.Background(), lib.Document)
+		}
+		path, err := citations.WriteFileWith(dir, ans, f, lib.Document, html)
 		return exportedMsg{path: path, err: err}
 	}
 }
@@ -56,16 +63,25 @@ func (msg exportedMsg) update(m *Model) tea.Cmd {
 // choose one first.
 func (m *Model) export(e conversation.ExportMsg) tea.Cmd {
 	if e.Format != "" {
-		return exportAnswer(m.opts.Library, m.opts.ExportDir, e.Format, e.Answer)
+		return m.exportAnswer(e.Format, e.Answer)
 	}
 	items := make([]picker.Item, 0, len(citations.Formats))
 	for _, f := range citations.Formats {
 		items = append(items, picker.Item{Name: f.Name, Description: f.Description})
 	}
 	m.openPicker(picker.New("format", "Export as", items, "md", m.styles), func(m *Model, it picker.Item) tea.Cmd {
-		return exportAnswer(m.opts.Library, m.opts.ExportDir, it.Name, e.Answer)
+		return m.exportAnswer(it.Name, e.Answer)
 	})
 	return nil
+}
+
+// exportAnswer exports ans, saying on the status line when an HTML
+// export's pictures wait for the page renderer's first-ever start.
+func (m *Model) exportAnswer(format string, ans *engine.Answer) tea.Cmd {
+	if f, err := citations.LookupFormat(format); err == nil && f.Name == "html" && !m.pages.Renderer().Warm() {
+		m.setNotice("Exporting: preparing the page renderer for the page pictures (first use only, about 15 s)…", false)
+	}
+	return exportAnswer(m.opts.Library, m.pages, m.opts.ExportDir, format, ans)
 }
 
 // copyCitation copies a citation to the clipboard (OSC 52): the quote,

@@ -94,6 +94,7 @@ func (m Model) helpSections() []helpSection {
 		{"Conversation", list},
 		{"Library", m.lib.KeyMap.FullHelp()},
 		{"Adding documents", addfiles.DefaultKeyMap().FullHelp()},
+		{"Page view (v in the source: the cited page as printed)", m.page.KeyMap.FullHelp()},
 		{"Source", m.src.KeyMap.FullHelp()},
 	}
 }
@@ -151,6 +152,9 @@ func (m Model) focusedHelp() []key.Binding {
 	case paneLibrary:
 		return m.lib.ShortHelp()
 	case paneSource:
+		if m.pageMode {
+			return m.page.KeyMap.ShortHelp()
+		}
 		return m.src.ShortHelp()
 	}
 	return m.conv.ShortHelp()

@@ -121,5 +121,5 @@ func (m Model) confirming() bool {
 // takes every key, tab included: the source's search, the library's
 // filter, a yes-or-no question.
 func (m Model) promptOwnsKeys() bool {
-	return m.focus == paneSource && m.src.Searching() || m.focus == paneLibrary && m.lib.Filtering() || m.confirming()
+	return m.focus == paneSource && !m.pageMode && m.src.Searching() || m.focus == paneLibrary && m.lib.Filtering() || m.confirming()
 }

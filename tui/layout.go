@@ -71,6 +71,23 @@ func (m *Model) layout() {
 	m.lib.SetSize(lo.lib.w-framePadW, lo.lib.h-2)
 	m.conv.SetSize(lo.conv.w-framePadW, lo.conv.h-2)
 	m.src.SetSize(lo.src.w-framePadW, lo.src.h-2)
+	m.page.SetSize(lo.src.w-framePadW, lo.src.h-2)
+	// Where the source pane's body lands on the screen: after its
+	// border and a space, under the tab bar in a narrow window.
+	x, y := m.width-lo.src.w, 0
+	if lo.mode == modeSingle {
+		x, y = 0, 1
+	}
+	m.page.SetOrigin(x+2, y+1)
+}
+
+// applyGraphicsSize redraws the page view for a new layout: its width,
+// and the cell size computed from the window's.
+func (m *Model) applyGraphicsSize() tea.Cmd {
+	if !m.detect.Done() {
+		return m.page.Refresh() // the answers, when they come, set the rest
+	}
+	return m.applyGraphics()
 }
 
 // framePadW is the width a pane's frame takes: a border and a space on
@@ -92,7 +109,11 @@ func (m Model) frame(p paneID, s size) []string {
 	case paneConversation:
 		body = m.conv.View(w, h)
 	default:
-		body = m.src.View(w, h)
+		if m.pageMode {
+			body = m.page.View(w, h)
+		} else {
+			body = m.src.View(w, h)
+		}
 	}
 	for i := range body {
 		body[i] = " " + body[i] + " "

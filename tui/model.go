@@ -2,19 +2,24 @@ package tui
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/citelens/citelens/citations/pageimage"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/pagerender"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/addfiles"
 	"github.com/citelens/citelens/tui/conversation"
 	"github.com/citelens/citelens/tui/internal/pane"
 	"github.com/citelens/citelens/tui/library"
+	"github.com/citelens/citelens/tui/pageview"
 	"github.com/citelens/citelens/tui/source"
+	"github.com/citelens/citelens/tui/termimage"
 )
 
 // pane names a pane; the order is the tab order.
@@ -54,6 +59,15 @@ type Model struct {
 	lib  library.Model
 	conv conversation.Model
 	src  source.Model
+	// page is the source pane's page view, shown in its place while
+	// pageMode is set (v); detect reads the terminal's answers on what
+	// it draws. pages draws them; renderer is the program's own, closed
+	// by Shutdown (nil when the options brought pages).
+	page     pageview.Model
+	pageMode bool
+	detect   termimage.Detector
+	pages    *pageimage.Source
+	renderer *pagerender.Renderer
 
 	help     help.Model
 	showHelp bool
@@ -113,6 +127,7 @@ func New(opts Options) Model {
 		opts.AddDir = abs
 	}
 	styles := opts.Theme.Initial()
+	pages, renderer := newPageSource(opts)
 	m := Model{
 		keys:     DefaultKeyMap(),
 		opts:     opts,
@@ -122,6 +137,10 @@ func New(opts Options) Model {
 		lib:      library.New(styles),
 		conv:     conversation.New(styles),
 		src:      source.New(styles),
+		page:     pageview.New(styles, pages),
+		detect:   termimage.Detector{Getenv: os.Getenv},
+		pages:    pages,
+		renderer: renderer,
 		help:     help.New(),
 		strategy: opts.Strategy,
 		docs:     map[docstore.DocID]*docstore.Document{},
@@ -135,6 +154,9 @@ func New(opts Options) Model {
 	m.conv.SetStrategy(m.strategy)
 	m.conv.Focus(true)
 	m.syncScope()
+	if opts.Graphics != termimage.Auto {
+		m.applyGraphics()
+	}
 	return m
 }
 
@@ -153,16 +175,25 @@ func (m Model) Init() tea.Cmd {
 	if m.sel.Auto() {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
+	cmds = append(cmds, m.graphicsQueries())
 	return tea.Batch(cmds...)
 }
 
 // Update routes a message to whoever owns it.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
+	if m.detect.Update(msg) {
+		// The terminal's answers on what it draws; DA1 comes last.
+		if m.detect.Done() {
+			cmd = m.applyGraphics()
+		}
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
+		cmd = tea.Batch(m.applyGraphicsSize(), m.pixelSize())
 	case tea.BackgroundColorMsg:
 		m.setStyles(m.sel.ForBackground(msg.IsDark()))
 	case tea.KeyPressMsg:
@@ -208,12 +239,20 @@ func (m *Model) updatePanes(msg tea.Msg) tea.Cmd {
 	if m.add != nil {
 		cmd = m.updateAdd(msg) // its directory listings
 	}
-	return tea.Batch(cmd, m.updateSource(msg), m.updateConversation(msg), m.updateLibrary(msg))
+	return tea.Batch(cmd, updatePane(m, &m.src, msg), updatePane(m, &m.page, msg), m.updateConversation(msg), m.updateLibrary(msg))
 }
 
 func (m *Model) updateConversation(msg tea.Msg) tea.Cmd { return updatePane(m, &m.conv, msg) }
 
-func (m *Model) updateSource(msg tea.Msg) tea.Cmd { return updatePane(m, &m.src, msg) }
+func (m *Model) updateSource(msg tea.Msg) tea.Cmd {
+	if m.pageMode {
+		switch msg.(type) {
+		case tea.KeyPressMsg, tea.MouseWheelMsg:
+			return updatePane(m, &m.page, msg)
+		}
+	}
+	return updatePane(m, &m.src, msg)
+}
 
 func (m *Model) updateLibrary(msg tea.Msg) tea.Cmd {
 	before := m.lib.Scope()
@@ -259,6 +298,14 @@ func (m *Model) act(a pane.Action) tea.Cmd {
 		return m.showCitation(a)
 	case source.StepMsg:
 		return m.act(m.conv.StepCitation(a.Delta))
+	case source.PageViewMsg:
+		return m.setPageMode(true)
+	case pageview.TextMsg:
+		return m.setPageMode(false)
+	case pageview.StepMsg:
+		return m.act(m.conv.StepCitation(a.Delta))
+	case pageview.OpenMsg:
+		return openInViewer(a)
 	case conversation.OlderMsg:
 		return loadAnswers(m.opts.Library, a.Before)
 	case conversation.DeleteMsg:
@@ -280,6 +327,10 @@ func (m *Model) act(a pane.Action) tea.Cmd {
 func (m *Model) quit() tea.Cmd {
 	if m.run != nil {
 		m.run.cancel()
+	}
+	if clean := m.page.Cleanup(); clean != "" {
+		// The terminal's copy of the page picture, freed before leaving.
+		return tea.Sequence(tea.Raw(clean), tea.Quit)
 	}
 	return tea.Quit
 }
@@ -304,6 +355,7 @@ func (m *Model) setStyles(s *themes.Styles) {
 	m.lib.SetStyles(s)
 	m.conv.SetStyles(s)
 	m.src.SetStyles(s)
+	m.page.SetStyles(s)
 	m.help.Styles = s.Help
 	if m.picker != nil {
 		m.picker.SetStyles(s)

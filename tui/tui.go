@@ -27,9 +27,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/citelens/citelens/citations/pageimage"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/termimage"
 )
 
 // Options configure the program.
@@ -55,6 +57,16 @@ type Options struct {
 	// Now is the clock an answer's waiting time is counted by (default
 	// time.Now); tests fix it.
 	Now func() time.Time
+	// Graphics is how the page view draws pages (termimage.Auto: ask the
+	// terminal).
+	Graphics termimage.Protocol
+	// PixelSize, when set, tells the terminal window's size in pixels
+	// (the kernel's record of it), for the page view's cell size where
+	// the terminal answers no query for it.
+	PixelSize func() (w, h int)
+	// Pages draws the pages (default: a renderer over Library, its code
+	// compiled into the user's cache folder); tests share one.
+	Pages *pageimage.Source
 }
 
 // shutdownWait bounds how long quitting waits for background work (a
@@ -82,4 +94,10 @@ func Run(ctx context.Context, opts Options, progOpts ...tea.ProgramOption) error
 // Shutdown cancels the work the program started (an answer being
 // written is saved as partial) and waits for it, for a few seconds at
 // most. Call it before closing the library.
-func (m Model) Shutdown() { m.bg.stop(shutdownWait) }
+func (m Model) Shutdown() {
+	m.bg.stop(shutdownWait)
+	if m.renderer != nil {
+		m.pages.Close()
+		m.renderer.Close()
+	}
+}

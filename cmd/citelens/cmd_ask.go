@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
@@ -86,6 +88,9 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	var printer *statementPrinter
 	if !f.asJSON {
 		printer = &statementPrinter{w: a.stdout, stageW: a.stderr, showStages: isTerminal(a.stderr), plainStages: noColor()}
+		if hyperlinks(a.stdout) {
+			printer.link = func(c citations.Span) string { return sourceLink(l, c) }
+		}
 		emit = printer.event
 	}
 	ans, runErr := engine.Run(ctx, env, strategy, req, emit)
@@ -159,6 +164,9 @@ type statementPrinter struct {
 	n           int // citations numbered so far
 	printed     int
 	reasoning   bool // the model's reasoning has been mentioned
+	// link, when set, gives a citation's source a link to open: its
+	// file, at its page ("" for none).
+	link func(c citations.Span) string
 }
 
 func (p *statementPrinter) event(ev engine.Event) {
@@ -241,7 +249,13 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 			if c.Heading != "" {
 				under = "\n    under " + textproc.OneLine(c.Heading)
 			}
-			fmt.Fprintf(p.w, "[%d] %s, %s, %s%s%s\n    %q\n", n, textproc.OneLine(c.DocName), textproc.OneLine(c.PageLabel()), sents, verdict, under, textproc.OneLine(c.Text))
+			where := textproc.OneLine(c.DocName) + ", " + textproc.OneLine(c.PageLabel())
+			if p.link != nil {
+				if u := p.link(c); u != "" {
+					where = ansi.SetHyperlink(u) + where + ansi.ResetHyperlink()
+				}
+			}
+			fmt.Fprintf(p.w, "[%d] %s, %s%s%s\n    %q\n", n, where, sents, verdict, under, textproc.OneLine(c.Text))
 		}
 	}
 	if len(ans.Warnings) > 0 {

@@ -16,6 +16,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"math"
 	"os"
 	"os/exec"
@@ -207,17 +209,23 @@ func recognizePage(ctx context.Context, pdf string, page int, r render) (Page, e
 		return Page{Number: page, Warning: fmt.Sprintf(r.warning, page)}, nil
 	}
 	n := fmt.Sprint(page)
-	// the crop bounds the image whatever the page's size turns out to be
+	// the CropBox, as viewers show the page, so that the words' boxes
+	// are where the page view draws them; the crop (-W, -H) bounds the
+	// image whatever the page's size turns out to be
 	side := fmt.Sprint(r.side)
-	png, err := output(exec.CommandContext(ctx, "pdftoppm", "-r", fmt.Sprint(r.dpi), "-W", side, "-H", side, "-gray", "-png", "-f", n, "-l", n, "-singlefile", pdf))
+	img, err := output(exec.CommandContext(ctx, "pdftoppm", "-r", fmt.Sprint(r.dpi), "-cropbox", "-W", side, "-H", side, "-gray", "-png", "-f", n, "-l", n, "-singlefile", pdf))
 	if err != nil {
 		return Page{}, toolError(ctx, err, "page %d cannot be rendered for OCR: pdftoppm: %w", page)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(img))
+	if err != nil {
+		return Page{}, fmt.Errorf("page %d cannot be rendered for OCR: pdftoppm wrote no PNG image (%v)", page, err)
 	}
 	read := exec.CommandContext(ctx, "tesseract", "stdin", "stdout", "-l", r.languages, "--dpi", fmt.Sprint(r.dpi), "--psm", "3", "tsv")
 	// One thread per tesseract: pages are already read in parallel, and
 	// OpenMP threads on top of that slow every page down.
 	read.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
-	read.Stdin = bytes.NewReader(png)
+	read.Stdin = bytes.NewReader(img)
 	tsv, err := output(read)
 	if err != nil {
 		return Page{}, toolError(ctx, err, "page %d cannot be read by OCR: tesseract: %w", page)
@@ -227,7 +235,7 @@ func recognizePage(ctx context.Context, pdf string, page int, r render) (Page, e
 		return Page{}, fmt.Errorf("page %d: tesseract's output cannot be read: %v", page, err)
 	}
 	p := layout(words)
-	p.Number = page
+	p.Number, p.Size = page, image.Pt(cfg.Width, cfg.Height)
 	if r.warning != "" {
 		p.Warning = fmt.Sprintf(r.warning, page)
 	}

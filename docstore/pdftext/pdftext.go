@@ -70,6 +70,10 @@ type Result struct {
 	// the leading rows that are column headings, Rows the others; Caption
 	// is a "Table N…" line just above or below, or zero.
 	Tables []structure.Table
+	// Geometry holds each page's geometry in the pagegeom encoding,
+	// offsets into Text: where its line parts and words stand on the
+	// page as shown. Every page has one, its size at least.
+	Geometry [][]byte
 }
 
 // workers is the number of pages interpreted at once.
@@ -143,14 +147,12 @@ func extract(ctx context.Context, f *pdffile.File, progress func(done, total int
 		if i%1024 == 1023 && ctx.Err() != nil {
 			return nil, 0, ctx.Err()
 		}
-		hadText = hadText || len(l.groups) > 0
+		hadText = hadText || l.nfrags > 0
 		if l.unread {
 			unread++
 			continue
 		}
-		if len(l.groups) > 0 && l.groups[0].rot == 0 {
-			edges[i] = edgeLines(i, l.groups[0].frags, l.vmin, l.vmax)
-		}
+		edges[i] = l.edges
 		if l.warn != "" && len(res.Warnings) < 20 {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("page %d: %s", i+1, l.warn))
 		}
@@ -161,16 +163,11 @@ func extract(ctx context.Context, f *pdffile.File, progress func(done, total int
 			damaged++
 		}
 	}
-	unsure := dropRunning(edges)
-	ol := <-outline
+	unsure := dropRunning(edges, awayFromEdges(edges, func(i int) []string { return layouts[i].away }))
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
-	texts := renderPages(layouts, ol)
-	if err := ctx.Err(); err != nil {
-		return nil, 0, err
-	}
-	if hadText && allBlank(texts) {
+	if hadText && allDropped(layouts) {
 		// Every line repeats on other pages' edges: it is the text, not
 		// running heads.
 		for _, es := range edges {
@@ -180,17 +177,15 @@ func extract(ctx context.Context, f *pdffile.File, progress func(done, total int
 				}
 			}
 		}
-		texts = renderPages(layouts, ol)
 		res.Warnings = append(res.Warnings, "every line repeats at the top or bottom of other pages; none was dropped as a running head")
 	} else if len(unsure) > 0 {
 		res.Warnings = append(res.Warnings, unsureWarning(unsure))
 	}
-	for i := range layouts {
-		layouts[i] = nil // free the pages' words
-	}
+	texts := renderPages(layouts, <-outline) // frees the layouts
 	var ends []pageEnd
 	res.Text, res.PageStarts, ends = assemble(texts)
 	res.Headings, res.Tables = placeStructure(texts, res.PageStarts, ends, res.Text)
+	res.Geometry = placeGeometry(texts, res.PageStarts, ends)
 	if reason := work.exceeded(); reason != "" {
 		first := len(pages) - unread + 1
 		if strings.TrimSpace(res.Text) == "" {
@@ -210,23 +205,32 @@ func extract(ctx context.Context, f *pdffile.File, progress func(done, total int
 	return res, damaged, nil
 }
 
-func allBlank(texts []pageText) bool {
-	for _, t := range texts {
-		if strings.TrimSpace(t.text) != "" {
+// allDropped reports whether every line of every page was dropped as a
+// running head, which would leave no text.
+func allDropped(layouts []*pageLayout) bool {
+	for _, l := range layouts {
+		if l.dropped(nil) < l.nfrags {
 			return false
 		}
 	}
 	return true
 }
 
-// unsureWarning tells the reader which lines were dropped as running heads
-// on repetition alone, though they are not on every page.
+// unsureWarning lists the lines dropped as running heads on repetition
+// alone, though they are not on every page: the reader can tell a real
+// heading among them (and so can a bug report).
 func unsureWarning(us []unsureHead) string {
-	msg := fmt.Sprintf("“%s” (on %d pages)", textproc.Clip(us[0].text, 60), us[0].pages)
-	if len(us) > 1 {
-		msg += fmt.Sprintf(" and %d other %s", len(us)-1, humanize.Noun(len(us)-1, "line", "lines"))
+	const named = 5
+	var parts []string
+	for _, u := range us[:min(len(us), named)] {
+		parts = append(parts, fmt.Sprintf("“%s” (%d %s)", textproc.Clip(u.text, 60), u.pages, humanize.Noun(u.pages, "page", "pages")))
 	}
-	return msg + " repeated at page edges, but not on every page, and were dropped as running heads"
+	list := strings.Join(parts, ", ")
+	if len(us) > named {
+		list += fmt.Sprintf(" and %d more", len(us)-named)
+	}
+	return fmt.Sprintf("dropped %d %s repeated at page edges as running heads, though not on every page: %s",
+		len(us), humanize.Noun(len(us), "line", "lines"), list)
 }
 
 // firstWarning is the first page warning, for an error that says no text
@@ -263,6 +267,7 @@ func joinGroups(parts []pageText) pageText {
 	for _, p := range parts[1:] {
 		out.text += "\n\n"
 		out.appendMarks(p, len(out.text))
+		out.pieces = append(out.pieces, shiftPieces(p.pieces, len(out.text))...)
 		out.text += p.text
 	}
 	out.endsOpen = false
@@ -289,9 +294,32 @@ func walkPages(f *pdffile.File) ([]pageRef, error) {
 	}
 	pages := make([]pageRef, len(ps))
 	for i, p := range ps {
-		pages[i] = pageRef{v: p.V, res: p.Resources, box: p.Box, rotate: p.Rotate, ref: p.Ref}
+		pages[i] = pageRef{v: p.V, res: p.Resources, box: shownBox(p.MediaBox, p.CropBox), rotate: p.Rotate, ref: p.Ref}
 	}
 	return pages, nil
+}
+
+// shownBox is the box a viewer shows of a page: its CropBox within its
+// MediaBox, the MediaBox without one (nil for neither).
+func shownBox(media, crop []float64) []float64 {
+	norm := func(b []float64) []float64 {
+		if b == nil {
+			return nil
+		}
+		return []float64{min(b[0], b[2]), min(b[1], b[3]), max(b[0], b[2]), max(b[1], b[3])}
+	}
+	media, crop = norm(media), norm(crop)
+	if crop == nil || media == nil {
+		if crop != nil {
+			return crop
+		}
+		return media
+	}
+	in := []float64{max(media[0], crop[0]), max(media[1], crop[1]), min(media[2], crop[2]), min(media[3], crop[3])}
+	if in[0] >= in[2] || in[1] >= in[3] {
+		return media // a CropBox outside the page: viewers show the MediaBox
+	}
+	return in
 }
 
 // group is the text of one orientation on a page.
@@ -305,6 +333,16 @@ type group struct {
 type pageLayout struct {
 	groups     []group // the orientation with the most glyphs first
 	vmin, vmax float32 // the page box along v in the upright frame
+	frame      pageFrame
+	// Once packed (pagepack.go): the fragments as bytes, their
+	// number, the page's glyphs by type size, and its edge lines.
+	packed []byte
+	nfrags int
+	sizes  map[float32]int32
+	edges  []edgeLine
+	// away are the cores of the page's short lines away from its edges
+	// (awayCores), for telling a running head from a heading.
+	away       []string
 	warn       string
 	failed     bool // no text could be read from the page
 	structural bool // an object could not be loaded: the xref may be wrong
@@ -335,6 +373,7 @@ func layoutPages(ctx context.Context, pages []pageRef, work *docWork, progress f
 			defer wg.Done()
 			for i := range jobs {
 				out[i] = layoutPage(ctx, fonts, work, pages[i])
+				out[i].pack(i)
 				select {
 				case done <- i:
 				case <-ctx.Done():
@@ -375,7 +414,8 @@ func layoutPages(ctx context.Context, pages []pageRef, work *docWork, progress f
 // layoutPage interprets one page and lays out its glyphs into fragments.
 // A page that fails part-way keeps the text read before the failure.
 func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef) (pl *pageLayout) {
-	pl = &pageLayout{}
+	ctm := rotation(p.rotate)
+	pl = &pageLayout{frame: frameOf(p.box, ctm, 0)}
 	if ctx.Err() != nil {
 		return pl
 	}
@@ -383,7 +423,6 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 		pl.unread = true
 		return pl
 	}
-	ctm := rotation(p.rotate)
 	pc := &pageContent{ctx: ctx, fonts: fonts, work: work, g: gstate{ctm: ctm, th: 1}, tm: identity, tlm: identity}
 	func() {
 		defer func() {
@@ -471,6 +510,9 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 			}
 		}
 		pl.groups = pl.groups[:1]
+	}
+	if len(pl.groups) > 0 {
+		pl.frame.rot = pl.groups[0].rot
 	}
 	return pl
 }

@@ -60,7 +60,7 @@ func init() {
 	engine.Register(engine.Info{
 		Strategy:    engine.Define(Name, options, answer),
 		Description: "Dynamic in-context editing (multi-hop): by default Algorithm 2, knowledge-constrained decoding — the model plans reasoning steps, each rewritten to hold to the chunks retrieved for it and citing them; algorithm=1 asks sub-questions and extracts a cited fact for each; the answer is written from the steps",
-		Purpose:     "For questions in several steps: the model reasons step by step, checks each step against the passages it finds, then answers from the steps.",
+		Purpose:     "For questions in several steps: the model reasons step by step, checking each step against what it finds.",
 		NeedsLLM:    true,
 	})
 }

@@ -190,7 +190,7 @@ type figures struct {
 	Recall, All, Precision, Citations float64
 }
 
-// evaluate answers every question and averages EVAL.md's metrics.
+// evaluate answers every question and averages docs/EVAL.md's metrics.
 func evaluate(t testing.TB, ds *dataset, ans answerer, k int) figures {
 	t.Helper()
 	var f figures

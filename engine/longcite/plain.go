@@ -15,6 +15,7 @@ func init() {
 	engine.Register(engine.Info{
 		Strategy:    engine.Define(PlainName, nil, answerPlain),
 		Description: "Long-context answer without citations (LongCite's LQA baseline): the model reads the documents and answers in plain text; eval measures the correctness ratio CR = C / C_LQA against it",
+		Purpose:     "The model reads everything and answers without citations: a baseline to compare answers with.",
 		NeedsLLM:    true,
 	})
 }

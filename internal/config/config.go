@@ -119,6 +119,10 @@ type Config struct {
 	// section ("" means chosen from the terminal's background). It lives
 	// here because this is where the one config file is read.
 	Theme string `json:"theme,omitempty"`
+	// Graphics is how the terminal UI's page view draws pages, from the
+	// file's [tui] section: "kitty", "sixel", "iterm2", "blocks", "off",
+	// or "" (and "auto") to ask the terminal.
+	Graphics string `json:"graphics,omitempty"`
 	// OCRConfig says how scanned PDF pages are read (config_ocr.go).
 	OCRConfig
 

@@ -221,6 +221,19 @@ var settings = []setting{
 		doc: "The terminal UI. theme: dark, light, high-contrast or no-color; unset, it\n" +
 			"follows the terminal's background (and NO_COLOR). --theme overrides it.",
 		examples: []string{`"dark"`}},
+	{name: "tui.graphics", kind: text, fromFile: true,
+		field: func(c *Config) any { return &c.Graphics },
+		check: func(c *Config) string {
+			switch strings.ToLower(c.Graphics) {
+			case "", "auto", "kitty", "sixel", "iterm2", "blocks", "off":
+				return ""
+			}
+			return fmt.Sprintf("is %q; it must be auto, kitty, sixel, iterm2, blocks or off", c.Graphics)
+		},
+		doc: "graphics: how the page view (v in the source pane) draws a PDF's page:\n" +
+			"kitty, sixel, iterm2, blocks (a map of the page in characters) or off;\n" +
+			"unset, it asks the terminal. --graphics overrides it.",
+		examples: []string{`"sixel"`}},
 }
 
 // between is a check that an integer lies in [lo, hi].

@@ -21,7 +21,8 @@
 //
 // The actions it returns: pane.Close (esc with nothing to clear: back to
 // the conversation), StepMsg (n or N with no search in force: the next or
-// previous citation of the answers) and pane.Notice.
+// previous citation of the answers), PageViewMsg (v: the page view) and
+// pane.Notice.
 //
 // While Searching() is true the pane owns every key (the user is typing a
 // query): the parent should not act on global keys then.
@@ -54,6 +55,9 @@ const (
 
 // wheelRows is how far one mouse wheel step scrolls.
 const wheelRows = 3
+
+// PageViewMsg asks for the page view in the pane's place: v.
+type PageViewMsg struct{}
 
 // StepMsg asks for the next (Delta 1) or previous (Delta -1) citation of
 // the answers: n or N with no search in force, which step through the
@@ -271,6 +275,9 @@ func (m Model) helpKeys() help.KeyMap {
 	if m.prompt {
 		return promptHelp{m.KeyMap}
 	}
+	if m.ds != nil && m.ds.doc.Kind == "pdf" {
+		return pdfHelp{m.KeyMap}
+	}
 	return m.KeyMap
 }
 
@@ -343,6 +350,8 @@ func (m Model) updateKey(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 			}
 			return m, nil, pane.Notice{Text: "Before the first match: on to the last."}
 		}
+	case key.Matches(msg, k.Page):
+		return m, nil, PageViewMsg{}
 	case key.Matches(msg, k.Search.Back):
 		if m.HasSearch() {
 			m.clearSearch()
@@ -717,6 +726,7 @@ func (m Model) footer() string {
 	}
 	right := fmt.Sprintf("%s %s · %s/%s %s · %s %s", k.Open.Help().Key, k.Open.Help().Desc,
 		k.Next.Help().Key, k.Prev.Help().Key, step, k.Back.Help().Key, back)
+
 	if ansi.StringWidth(left)+ansi.StringWidth(right)+2 > w {
 		return draw.Fit(left, w)
 	}

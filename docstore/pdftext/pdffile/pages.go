@@ -13,9 +13,11 @@ const (
 type Page struct {
 	V         pdf.Value // the page dictionary
 	Resources pdf.Value // its resources, its own or inherited
-	Box       []float64 // its CropBox, else its MediaBox, own or inherited; nil if none
-	Rotate    int       // its /Rotate, own or inherited
-	Ref       string    // "id gen" of the page object, when known
+	// MediaBox and CropBox are its boxes, own or inherited (each on its
+	// own: a node's CropBox does not hide a page's MediaBox); nil if none.
+	MediaBox, CropBox []float64
+	Rotate            int    // its /Rotate, own or inherited
+	Ref               string // "id gen" of the page object, when known
 }
 
 // Pages lists the pages in order. The library's own page access walks
@@ -56,9 +58,10 @@ func (f *File) Pages() (pages []Page, err error) {
 			it.Resources = r
 		}
 		if b := v.Key("CropBox"); b.Len() == 4 {
-			it.Box = floats(b)
-		} else if b := v.Key("MediaBox"); b.Len() == 4 {
-			it.Box = floats(b)
+			it.CropBox = floats(b)
+		}
+		if b := v.Key("MediaBox"); b.Len() == 4 {
+			it.MediaBox = floats(b)
 		}
 		if r := v.Key("Rotate"); r.Kind() == pdf.Integer {
 			it.Rotate = int(r.Int64())
@@ -76,7 +79,7 @@ func (f *File) Pages() (pages []Page, err error) {
 			if !seen.First(refs, i) {
 				continue // a cycle, or a node listed twice
 			}
-			kid := node{Page: Page{V: kids.Index(i), Resources: it.Resources, Box: it.Box, Rotate: it.Rotate}, depth: it.depth + 1}
+			kid := node{Page: Page{V: kids.Index(i), Resources: it.Resources, MediaBox: it.MediaBox, CropBox: it.CropBox, Rotate: it.Rotate}, depth: it.depth + 1}
 			if refs != nil {
 				kid.Ref = refs[i]
 			}

@@ -4,9 +4,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,8 +19,8 @@ import (
 
 // TestInterruptPDFAdd runs the real binary adding each hostile PDF and a
 // PDF of 40,000 pages, and sends SIGINT once the library is open: add
-// must be over within a second of the signal, interrupted or done,
-// never stuck in the PDF library.
+// must be over within a second of the signal (signalLimit), interrupted
+// or done, never stuck in the PDF library.
 func TestInterruptPDFAdd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -29,6 +31,7 @@ func TestInterruptPDFAdd(t *testing.T) {
 	for _, h := range doctest.HostilePDFs() {
 		inputs[h.Name+".pdf"] = h.Data
 	}
+	limit := signalLimit()
 	var worst time.Duration
 	for name, data := range inputs {
 		file := filepath.Join(dir, name)
@@ -76,13 +79,31 @@ func TestInterruptPDFAdd(t *testing.T) {
 			case err != nil && !strings.Contains(msg, "interrupted while adding") && !strings.Contains(msg, "not a readable PDF"):
 				t.Errorf("%s: %v\n%s", name, err, msg)
 			}
-			if took > time.Second {
-				t.Errorf("%s: over %v after SIGINT, want within a second", name, took.Round(time.Millisecond))
+			if took > limit {
+				t.Errorf("%s: over %v after SIGINT, want within %v", name, took.Round(time.Millisecond), limit)
 			}
 		case <-time.After(10 * time.Second):
 			cmd.Process.Kill()
 			t.Fatalf("%s: add still running 10 s after SIGINT\n%s", name, stderr.String())
 		}
 	}
-	t.Logf("the slowest add was over %v after SIGINT", worst.Round(time.Millisecond))
+	t.Logf("the slowest add was over %v after SIGINT (bound %v)", worst.Round(time.Millisecond), limit.Round(time.Millisecond))
+}
+
+// signalLimit is how soon a command must end after SIGINT: a second, on
+// a machine whose load leaves a core to each process; as many seconds as
+// there are processes waiting for each core on a busier one (a shared
+// test machine), where a process that needs 100 ms of work waits that
+// long for it.
+func signalLimit() time.Duration {
+	limit := time.Second
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return limit
+	}
+	var load float64
+	if _, err := fmt.Sscan(string(raw), &load); err != nil {
+		return limit
+	}
+	return time.Duration(max(1, load/float64(runtime.NumCPU())) * float64(limit))
 }

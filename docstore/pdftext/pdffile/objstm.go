@@ -115,8 +115,8 @@ func probe(ctx context.Context, src *source, c *xrefChain, ids []uint32) (*pdf.R
 }
 
 // checkObjStm decodes object stream v (object id) and checks it; nil when
-// the library fails on it without looping (damaged, or not an object
-// stream).
+// the library fails on it without looping (not an object stream, or one
+// it cannot decode at all).
 func checkObjStm(v pdf.Value, id uint32, keep bool) (s *objStm, err error) {
 	defer func() {
 		if x := recover(); x != nil {
@@ -127,13 +127,17 @@ func checkObjStm(v pdf.Value, id uint32, keep bool) (s *objStm, err error) {
 		return nil, nil
 	}
 	data, rerr := ReadStream(v, maxObjStmBytes+1)
-	if rerr != nil {
-		return nil, nil // the library fails where its data does
+	if rerr != nil && len(data) == 0 {
+		return nil, nil // the library fails at its first read
 	}
-	if len(data) > maxObjStmBytes {
+	// The library reads a stream lazily: one that fails to decode
+	// part-way is read up to the failure, where its lexer stops. So the
+	// end of the data matters only when the data is all there.
+	whole := rerr == nil
+	if whole && len(data) > maxObjStmBytes {
 		return nil, damage(-1, fmt.Sprintf("an object stream inflates to more than %d MB", maxObjStmBytes>>20))
 	}
-	if openHexAtEnd(data) {
+	if whole && openHexAtEnd(data) {
 		return nil, damage(-1, "an object stream ends inside a hex string")
 	}
 	s = &objStm{id: id, n: v.Key("N").Int64(), first: v.Key("First").Int64(), ids: map[uint32]bool{}}
@@ -142,9 +146,12 @@ func checkObjStm(v pdf.Value, id uint32, keep bool) (s *objStm, err error) {
 		a, err1 := l.token()
 		b, err2 := l.token()
 		if err1 != nil || err2 != nil {
-			return nil, nil // the library fails on the header
+			break // the library fails on the header
 		}
 		if a.kind == tokEOF || b.kind == tokEOF {
+			if !whole {
+				break // the library fails where the data does
+			}
 			return nil, damage(-1, fmt.Sprintf("an object stream says it holds %d objects, more than it does", s.n))
 		}
 		if a.kind == tokInt {
@@ -153,7 +160,7 @@ func checkObjStm(v pdf.Value, id uint32, keep bool) (s *objStm, err error) {
 			s.ids[0] = true
 		}
 	}
-	if keep {
+	if keep && whole {
 		s.data = data
 	}
 	return s, nil

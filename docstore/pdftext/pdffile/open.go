@@ -146,9 +146,9 @@ func open(ctx context.Context, src *source) (f *File, err error) {
 	default:
 		return nil, describe(err, f.content())
 	}
-	if c == nil {
-		// the library reads a chain this package cannot: what it would do
-		// with the file's object streams is not known
+	if c == nil || !c.complete {
+		// the library reads (more of) a chain than this package can: what
+		// it would do with the file's object streams is not known
 		return nil, damage(-1, "its cross-reference table is missing or damaged")
 	}
 	keep := !c.encrypted() && src.size <= maxFlatBytes

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/citelens/citelens/docstore/ocr"
 	"github.com/citelens/citelens/docstore/pagegeom"
@@ -45,6 +46,16 @@ func loadPDF(ctx context.Context, content []byte, opt LoadOptions) (*Loaded, err
 		return nil, err
 	}
 	mergeOCR(ld, pages)
+	var sized []string // pages read other than as asked, or not at all
+	for _, p := range pages {
+		if p.Warning != "" {
+			sized = append(sized, p.Warning)
+		}
+	}
+	if len(ld.OCRPages) == 0 && strings.TrimSpace(ld.Text) == "" && len(sized) > 0 {
+		return nil, fmt.Errorf("%w: it has no text layer, and OCR found none: %s", ErrEmpty, sized[0])
+	}
+	ld.Warnings = append(ld.Warnings, sized...)
 	if len(ld.OCRPages) < len(empty) {
 		ld.Warnings = append(ld.Warnings, fmt.Sprintf("OCR found no text on %d of the %d pages without a text layer", len(empty)-len(ld.OCRPages), len(empty)))
 	}

@@ -29,6 +29,9 @@ type Page struct {
 	// Size is the size in pixels of the page's image, which shows the
 	// page as a viewer does (its CropBox, after /Rotate).
 	Size image.Point
+	// Warning, if not "", says how the page was read other than as asked:
+	// at a lower resolution, or not at all, because it is too large.
+	Warning string
 }
 
 // Word is one recognised word.

@@ -285,6 +285,12 @@ func dropRunning(edges [][]edgeLine, away map[string]int) []unsureHead {
 			partner[pk[1]] = max(partner[pk[1]], n)
 		}
 	}
+	// whether each line runs, decided once: a running head is on most
+	// pages, so asking for each of its pages would cost pages² steps
+	runs := make(map[key]bool, len(pages))
+	for k, ps := range pages {
+		runs[k] = running(ps)
+	}
 	numbered := func(e edgeLine, p int) bool {
 		for d := -2; d <= 2; d++ {
 			j := p + d
@@ -336,7 +342,7 @@ func dropRunning(edges [][]edgeLine, away map[string]int) []unsureHead {
 				again = es[i-1].core == e.core
 				alone = letters(es[i-1].core) >= 3 && 2*partner[k] < len(pages[k]) && 5*len(pages[k]) < 4*withText
 			}
-			repeats := letters(e.core) >= 3 && running(pages[k]) && away[e.core] < len(pages[k]) && !again && !alone
+			repeats := letters(e.core) >= 3 && runs[k] && away[e.core] < len(pages[k]) && !again && !alone
 			drop := e.pageNo || !e.big && (repeats || numbered(e, p))
 			if !drop {
 				if e.top {

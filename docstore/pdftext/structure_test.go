@@ -10,6 +10,7 @@ import (
 
 	"github.com/ledongthuc/pdf"
 
+	"github.com/citelens/citelens/docstore/pdftext/pdffile"
 	"github.com/citelens/citelens/docstore/structure"
 )
 
@@ -412,7 +413,7 @@ func TestRefKeysTopLevel(t *testing.T) {
 		t.Fatal(err)
 	}
 	intro := rd.Trailer().Key("Root").Key("Outlines").Key("First")
-	got := refKeys(intro)
+	got := pdffile.RefKeys(intro)
 	if got["First"] == "" || got["Next"] == "" || got["Parent"] == "" || len(got) != 4 {
 		t.Errorf("refKeys(%s) = %v", intro.String(), got)
 	}

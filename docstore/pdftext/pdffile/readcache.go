@@ -1,4 +1,4 @@
-package pdftext
+package pdffile
 
 import (
 	"bytes"

@@ -32,6 +32,12 @@
 //     it, telling Options.Waiting, and gets ErrLocked only after
 //     Options.LockTimeout (DefaultLockTimeout). A process that removes or
 //     reindexes documents makes the others drop what they cached of them.
+//   - Add and Load run the loader on a goroutine of their own and return as
+//     soon as their context is done, even when the loader is stuck inside a
+//     library that checks no context (runloader.go). Go cannot stop a
+//     goroutine, so an abandoned loader runs on, its result discarded,
+//     until it returns or the process exits: loaders still bound their own
+//     work.
 //   - A Document returned by Library.Document is shared and cached: do not
 //     modify it.
 //   - Sentence and chunk tables use int32 offsets: one document's text is

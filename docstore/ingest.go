@@ -119,7 +119,7 @@ func Load(ctx context.Context, path string, content []byte, opt LoadOptions) (*D
 		Kind:  f.Kind,
 		Added: time.Now().UTC().Truncate(time.Second),
 	}}
-	ld, err := f.Loader.Load(ctx, content, opt)
+	ld, err := runLoader(ctx, f.Loader, content, opt)
 	if err == nil {
 		err = ld.check()
 	}

@@ -386,14 +386,15 @@ func headingNumber(t string, runIn bool) ([]int, bool) {
 		return nil, false
 	}
 	title := strings.TrimLeft(t[i:], " \t")
-	if title == "" || groups > 6 {
+	fields := strings.Fields(title)
+	words := len(fields)
+	if words == 0 || groups > 6 { // nothing but white space ("0.0 \v") is no title
 		return nil, false
 	}
 	r, _ := utf8.DecodeRuneInString(title)
-	words := len(strings.Fields(title))
 	// A title starts with a capital; "5.2 dBase files" shows a deeper
 	// number may start with a lower-case name.
-	if !unicode.IsUpper(r) && !(len(nums) >= 2 && words <= 8 && hasUpper(strings.Fields(title)[0])) {
+	if !unicode.IsUpper(r) && !(len(nums) >= 2 && words <= 8 && hasUpper(fields[0])) {
 		return nil, false
 	}
 	if runIn {

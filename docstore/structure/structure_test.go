@@ -178,6 +178,9 @@ func FuzzAnalyse(f *testing.F) {
 	f.Add("# A\n\ntext.\n\n## B\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", true)
 	f.Add("1 Intro\n\nText here.\n\n1.1 More\n\nText.\f2\n\nChapter 1: Intro\n\n3 Next\n", false)
 	f.Add("ARTICLE I\n\nSection 1.1 Terms. Words.\n\nGOVERNING LAW\n\nDelaware.", false)
+	// A found crash: a numbered line whose title is only a vertical tab
+	// (white space, but not what the number's separator skips).
+	f.Add("0.0 \v", false)
 	f.Fuzz(func(t *testing.T, text string, md bool) {
 		sents := SplitHeadings(text, sentences(text))
 		var tables []Table

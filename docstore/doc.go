@@ -21,7 +21,12 @@
 // Options.MaxFileSize, checking the type and size before reading a byte.
 // A damaged library file or record is reported as ErrCorrupt ("the
 // library is damaged: …") rather than crashing; Inspect lists the damage
-// and Salvage copies what is readable into a new library.
+// and Salvage copies what is readable into a new library. A damaged
+// library is never written: a Library that may write checks the file's
+// page accounting (every page in use once or free, never both) each time
+// it opens a file another process may have changed, and the first damage
+// it finds, there or in any record it reads, makes it read-only for the
+// rest of its life — reads go on, writes fail with that damage.
 //
 // # Caveats
 //

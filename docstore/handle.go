@@ -90,6 +90,12 @@ type handle struct {
 	closed   bool
 	// resume is when the file may be opened again after a yield.
 	resume time.Time
+	// checked is the transaction ID whose pages checkPages found sound,
+	// so that opens between which nobody wrote do not check again.
+	checked uint64
+	// damage is the first damage found in the file: from then on the
+	// handle refuses to write (see noteDamage).
+	damage error
 }
 
 func newHandle(path string, readOnly bool, timeout time.Duration, opts bolt.Options) *handle {
@@ -113,6 +119,8 @@ func (h *handle) acquire(write bool) (*bolt.DB, func(), error) {
 		switch {
 		case h.closed:
 			return nil, nil, errClosed
+		case write && h.damage != nil:
+			return nil, nil, h.damage
 		case h.db != nil && h.users == 0 && time.Since(h.since) > maxHold && h.othersWait():
 			h.closeFile() // held long enough, and someone waits: their turn
 			h.resume = time.Now().Add(yield)
@@ -209,14 +217,83 @@ func (h *handle) open(write bool) error {
 	case err != nil:
 		return fmt.Errorf("cannot open library %s: %w", h.path, err)
 	}
+	if !h.readOnly && h.damage == nil {
+		if err := h.checkPages(); err != nil {
+			h.damage = err
+		}
+	}
+	if write && h.damage != nil {
+		db.Close()
+		return h.damage
+	}
 	if h.opened != nil {
 		if err := (guardedDB{db}).View(h.opened); err != nil {
 			db.Close()
+			h.noteDamageLocked(err)
 			return err
 		}
 	}
 	h.db, h.writable, h.since = db, write, time.Now()
 	return nil
+}
+
+// A damaged file must not be written: bbolt trusts its free list and its
+// pages, and a write to a file whose free list names a page in use puts
+// new data over it, losing what salvage could have recovered. So a
+// handle that may write checks the pages (checkPages) each time it opens
+// a file another process may have changed, under the lock of that open,
+// and any damage found there or by any transaction (noteDamage) turns the
+// handle read-only for good: reads go on, each write fails with the
+// damage, and the file keeps every byte.
+
+// checkPages checks the page accounting of the file (checkBoltPages)
+// unless the pages of its current transaction were checked already; h.mu
+// is held and the file is open, so locked against writers.
+func (h *handle) checkPages() error {
+	f, err := os.Open(h.path)
+	if err != nil {
+		return nil // bbolt has it open: nothing here to check it with
+	}
+	defer f.Close()
+	m, err := currentBoltMeta(f, h.path)
+	if err != nil {
+		return err
+	}
+	if m.txid == h.checked {
+		return nil
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	if err := checkBoltPages(f, st.Size(), h.path); err != nil {
+		return err
+	}
+	h.checked = m.txid
+	return nil
+}
+
+// noteDamage records err when it reports damage (ErrCorrupt), turning the
+// handle read-only.
+func (h *handle) noteDamage(err error) {
+	if errors.Is(err, ErrCorrupt) {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.noteDamageLocked(err)
+	}
+}
+
+func (h *handle) noteDamageLocked(err error) {
+	if errors.Is(err, ErrCorrupt) && h.damage == nil {
+		h.damage = err
+	}
+}
+
+// refusal is the error a write gets now: the damage found, if any.
+func (h *handle) refusal() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.damage
 }
 
 // closeFile closes the file, releasing its lock; h.mu is held and nobody
@@ -237,7 +314,9 @@ func (h *handle) View(fn func(*bolt.Tx) error) error {
 		return err
 	}
 	defer release()
-	return guardedDB{db}.View(fn)
+	err = guardedDB{db}.View(fn)
+	h.noteDamage(err)
+	return err
 }
 
 // Update runs fn in a write transaction, containing damage.
@@ -247,7 +326,22 @@ func (h *handle) Update(fn func(*bolt.Tx) error) error {
 		return err
 	}
 	defer release()
-	return guardedDB{db}.Update(fn)
+	var txid uint64
+	err = guardedDB{db}.Update(func(tx *bolt.Tx) error {
+		txid = uint64(tx.ID())
+		return fn(tx)
+	})
+	h.noteDamage(err)
+	if err == nil {
+		// The commit was this handle's own, on pages found sound: they
+		// still are.
+		h.mu.Lock()
+		if h.checked == txid-1 {
+			h.checked = txid
+		}
+		h.mu.Unlock()
+	}
+	return err
 }
 
 // Close closes the file once the transactions in progress are done; the

@@ -197,8 +197,23 @@ func (l *Library) checkSchema(readOnly, upgrade bool) error {
 		}
 		return nil
 	}
-	if readOnly {
-		return l.db.View(check)
+	// A library that has every bucket and the current schema needs no
+	// write to open: a write (even of nothing, which bbolt commits as a
+	// new transaction) is made only to create or upgrade it.
+	settled := false
+	if fi, err := os.Stat(l.path); !readOnly && (err != nil || fi.Size() == 0) {
+		// a new library: bbolt creates the file on its first write
+	} else if err := l.db.View(func(tx *bolt.Tx) error {
+		if err := check(tx); err != nil {
+			return err
+		}
+		settled = l.schema == SchemaVersion || upgrade
+		for _, name := range append([][]byte{bucketMeta, bucketAnswers}, perDocBuckets...) {
+			settled = settled && tx.Bucket(name) != nil
+		}
+		return nil
+	}); err != nil || readOnly || settled {
+		return err
 	}
 	return l.db.Update(func(tx *bolt.Tx) error {
 		if err := check(tx); err != nil {

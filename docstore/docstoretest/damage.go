@@ -1,0 +1,73 @@
+package docstoretest
+
+import (
+	"encoding/binary"
+	"os"
+	"slices"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// FreeLivePage damages the library file at path the way a flipped bit or
+// a bad copy can: it adds a page still in use to the file's free list,
+// choosing the lowest-numbered leaf page so that bbolt hands it out first
+// and the next write puts new data over it. It returns that page. The
+// pages are found with bbolt's own page inspection (Tx.Page), not with
+// the code under test.
+func FreeLivePage(t testing.TB, path string) int {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, PreLoadFreelist: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pageSize := db.Info().PageSize
+	live, freelist := -1, -1
+	err = db.View(func(tx *bolt.Tx) error {
+		for id := 2; id < int(tx.Size())/pageSize; id++ {
+			p, err := tx.Page(id)
+			if err != nil || p == nil {
+				continue
+			}
+			switch {
+			case p.Type == "leaf" && live < 0:
+				live = id
+			case p.Type == "freelist":
+				freelist = id
+			}
+		}
+		return nil
+	})
+	db.Close()
+	if err != nil || live < 0 || freelist < 0 {
+		t.Fatalf("FreeLivePage: no leaf page (%d) or free list (%d) found: %v", live, freelist, err)
+	}
+
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ne := binary.NativeEndian
+	page := make([]byte, pageSize)
+	if _, err := f.ReadAt(page, int64(freelist*pageSize)); err != nil {
+		t.Fatal(err)
+	}
+	count := int(ne.Uint16(page[10:]))
+	if count == 0xFFFF || 16+(count+1)*8 > pageSize {
+		t.Fatalf("FreeLivePage: the free list (%d pages) does not fit one more on its page", count)
+	}
+	ids := []uint64{uint64(live)}
+	for i := range count {
+		ids = append(ids, ne.Uint64(page[16+8*i:]))
+	}
+	slices.Sort(ids)
+	ne.PutUint16(page[10:], uint16(len(ids)))
+	for i, id := range ids {
+		ne.PutUint64(page[16+8*i:], id)
+	}
+	if _, err := f.WriteAt(page, int64(freelist*pageSize)); err != nil {
+		t.Fatal(err)
+	}
+	return live
+}

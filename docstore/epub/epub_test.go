@@ -1,12 +1,15 @@
 package epub
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/citelens/citelens/docstore/doctest"
 	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/docstore/textbuild"
+	"github.com/citelens/citelens/docstore/zipread"
 )
 
 // keepers is a two-chapter book: the first chapter's h1 repeats its
@@ -109,5 +112,49 @@ func BenchmarkExtract1MB(b *testing.B) {
 		if _, err := Extract(book); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestAmplifiedSpine: a book whose spine lists one 1 MB chapter 20,000
+// times (or whose manifest names that file under 20,000 ids) is refused
+// before a chapter is read, the message naming the repeated chapter.
+func TestAmplifiedSpine(t *testing.T) {
+	big := strings.Repeat("<p>A paragraph of the only chapter, read again and again.</p>", 1<<20/60)
+	book := doctest.EPUB("Amplified", doctest.Chapter{Title: "One", Body: big})
+	var spine, manifest, ids strings.Builder
+	for i := range 20_000 {
+		spine.WriteString(`<itemref idref="ch1"/>`)
+		fmt.Fprintf(&manifest, `<item id="x%d" href="text/part01.xhtml" media-type="application/xhtml+xml"/>`, i)
+		fmt.Fprintf(&ids, `<itemref idref="x%d"/>`, i)
+	}
+	opf := func(manifestItems, spineItems string) []byte {
+		return []byte(`<package><metadata><title>Amplified</title></metadata><manifest><item id="ch1" href="text/part01.xhtml" media-type="application/xhtml+xml"/>` +
+			manifestItems + `</manifest><spine>` + spineItems + `</spine></package>`)
+	}
+	for name, p := range map[string][]byte{
+		"spine":    opf("", spine.String()),
+		"manifest": opf(manifest.String(), ids.String()),
+	} {
+		_, err := Extract(doctest.Rezip(book, map[string][]byte{"OEBPS/content.opf": p}))
+		if !errors.Is(err, zipread.ErrTooLarge) || !strings.Contains(err.Error(), "lists text/part01.xhtml 20,000 times") && !strings.Contains(err.Error(), "lists OEBPS/text/part01.xhtml 20,000 times") {
+			t.Errorf("%s amplification: %v", name, err)
+		}
+	}
+	// A chapter listed twice is read twice, as the spine says.
+	res, err := Extract(doctest.Rezip(book, map[string][]byte{"OEBPS/content.opf": opf("", `<itemref idref="ch1"/><itemref idref="ch1"/>`)}))
+	if err != nil || len(res.PageStarts) != 2 {
+		t.Errorf("a chapter listed twice: %v", err)
+	}
+}
+
+// TestDeeplyNestedChapter: a chapter of 300,000 nested divs (a few KB
+// packed) is refused before its tree is built, the other chapters read.
+func TestDeeplyNestedChapter(t *testing.T) {
+	book := doctest.EPUB("Deep",
+		doctest.Chapter{Title: "Deep", Body: strings.Repeat("<div>", 300_000)},
+		doctest.Chapter{Title: "Fine", Body: "<p>A chapter that reads.</p>"})
+	res, err := Extract(book)
+	if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "nest more than") || !strings.Contains(res.Text, "A chapter that reads.") {
+		t.Errorf("deep chapter: %v %+v", err, res)
 	}
 }

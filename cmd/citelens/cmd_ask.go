@@ -21,7 +21,7 @@ import (
 func init() {
 	register(&command{
 		name:    "ask",
-		args:    "[--doc ID|PATH]... [--strategy NAME] [--k N] [--json] QUESTION | --batch FILE",
+		args:    "[--doc ID|PATH]... [--strategy NAME] [--k N] [--json [--raw]] QUESTION | --batch FILE",
 		summary: "answer a question with sentence-level citations",
 		run:     runAsk,
 	})
@@ -33,6 +33,7 @@ type askFlags struct {
 	k        int
 	opts     stringList
 	asJSON   bool
+	raw      bool // --json and --batch: strings exactly as stored
 	batch    string
 	noSave   bool
 }
@@ -45,6 +46,7 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	fs.IntVar(&f.k, "k", 0, "at most `N` statements (extractive) or retrieved units (retrieval strategies)")
 	fs.Var(&f.opts, "opt", "strategy option `name=value` (repeatable; 'citelens strategies NAME' lists them)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the answer as one JSON object")
+	fs.BoolVar(&f.raw, "raw", false, rawJSONUsage+"; also with --batch")
 	fs.StringVar(&f.batch, "batch", "", "answer every question of a questions.jsonl `FILE`, one JSON object per line (--doc: the scope of questions that name none)")
 	fs.BoolVar(&f.noSave, "no-save", false, "do not save the answer in the library")
 	words, err := parseFlags(a, fs, args)
@@ -98,7 +100,7 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 		}
 	}
 	if f.asJSON {
-		if err := writeJSON(a.stdout, newAnswerView(ans, "")); err != nil {
+		if err := writeJSON(a.stdout, newAnswerView(ans, ""), f.raw); err != nil {
 			return err
 		}
 	} else {
@@ -289,7 +291,11 @@ func askBatch(ctx context.Context, a *app, env *engine.Env, strategy engine.Stra
 				return err
 			}
 		}
-		if err := textproc.WriteJSON(a.stdout, newAnswerView(ans, q.ID), ""); err != nil {
+		write := textproc.WriteSafeJSON
+		if f.raw {
+			write = textproc.WriteJSON
+		}
+		if err := write(a.stdout, newAnswerView(ans, q.ID), ""); err != nil {
 			return err
 		}
 		if ctx.Err() != nil {

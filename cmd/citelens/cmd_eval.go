@@ -127,12 +127,12 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		}
 		line := evalLine{Scores: scoreLine{sc, jf, jc}, Answer: newAnswerView(ans, g.ID)}
 		if outW != nil {
-			if err := textproc.WriteJSON(outW, line, ""); err != nil {
+			if err := textproc.WriteSafeJSON(outW, line, ""); err != nil {
 				return err
 			}
 		}
 		if *perQuestion {
-			if err := textproc.WriteJSON(a.stdout, scoreLine{sc, jf, jc}, ""); err != nil {
+			if err := textproc.WriteSafeJSON(a.stdout, scoreLine{sc, jf, jc}, ""); err != nil {
 				return err
 			}
 		}
@@ -157,7 +157,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		*judgedReport
 		*correctnessReport
 	}
-	return textproc.WriteJSON(a.stdout, summary{Strategy: strategy.Name(), Report: report, Derive: derive, JudgeModel: judged.model(),
+	return textproc.WriteSafeJSON(a.stdout, summary{Strategy: strategy.Name(), Report: report, Derive: derive, JudgeModel: judged.model(),
 		judgedReport: judged.report(), correctnessReport: judged.correctness()}, "")
 }
 

@@ -17,10 +17,10 @@ import (
 )
 
 func init() {
-	register(&command{name: "answers", args: "[--json]", summary: "list saved answers", run: runAnswers})
+	register(&command{name: "answers", args: "[--json [--raw]]", summary: "list saved answers", run: runAnswers})
 	register(&command{
 		name:    "export",
-		args:    "ANSWER_ID [--format md|json|longbench|html] [-o FILE]",
+		args:    "ANSWER_ID [--format md|json|longbench|html [--exact]] [-o FILE]",
 		summary: "write a saved answer with its evidence",
 		run:     runExport,
 	})
@@ -29,13 +29,14 @@ func init() {
 func runAnswers(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["answers"])
 	asJSON := fs.Bool("json", false, "print the answers as JSON")
+	raw := fs.Bool("raw", false, rawJSONUsage)
 	if _, err := parseFlags(a, fs, args); err != nil {
 		return err
 	}
 	l, err := a.openLibrary(true)
 	if errors.Is(err, errNoLibrary) {
 		if *asJSON {
-			return writeJSON(a.stdout, []docstore.AnswerMeta{})
+			return writeJSON(a.stdout, []docstore.AnswerMeta{}, *raw)
 		}
 		fmt.Fprintln(a.stdout, "No saved answers.")
 		return nil
@@ -52,7 +53,7 @@ func runAnswers(ctx context.Context, a *app, args []string) error {
 		if list == nil {
 			list = []docstore.AnswerMeta{}
 		}
-		return writeJSON(a.stdout, list)
+		return writeJSON(a.stdout, list, *raw)
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(a.stdout, "No saved answers. Ask with 'citelens ask QUESTION'.")
@@ -78,6 +79,7 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["export"])
 	format := fs.String("format", "md", "md, json, longbench or html")
 	outPath := fs.String("o", "", "write to `FILE` (default: standard output)")
+	exact := fs.Bool("exact", false, "with --format json or longbench: strings exactly as stored, control characters as \\u escapes (lossless; 'jq -r' would decode them)")
 	refs, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
@@ -103,10 +105,10 @@ func runExport(ctx context.Context, a *app, args []string) error {
 		// Exports quote document text verbatim: exact in a pipe or file, but
 		// with control characters neutralised on a terminal.
 		if !isTerminal(a.stdout) {
-			return exportAnswer(a.stdout, *format, ans, l.Document)
+			return exportAnswer(a.stdout, *format, ans, l.Document, *exact)
 		}
 		var buf bytes.Buffer
-		if err := exportAnswer(&buf, *format, ans, l.Document); err != nil {
+		if err := exportAnswer(&buf, *format, ans, l.Document, *exact); err != nil {
 			return err
 		}
 		_, err := io.WriteString(a.stdout, textproc.Printable(buf.String()))
@@ -116,7 +118,7 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := exportAnswer(f, *format, ans, l.Document); err != nil {
+	if err := exportAnswer(f, *format, ans, l.Document, *exact); err != nil {
 		f.Close()
 		return err
 	}
@@ -127,8 +129,12 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	return nil
 }
 
-// exportAnswer writes ans in one of the export formats (citations.Formats).
-func exportAnswer(w io.Writer, format string, ans *engine.Answer, docs citations.DocLookup) error {
+// exportAnswer writes ans in one of the export formats (citations.Formats),
+// its JSON strings exactly as stored when exact is set.
+func exportAnswer(w io.Writer, format string, ans *engine.Answer, docs citations.DocLookup, exact bool) error {
 	// An unknown format's error already lists the formats there are.
+	if exact {
+		return citations.ExportExact(w, format, ans, docs)
+	}
 	return citations.Export(w, format, ans, docs)
 }

@@ -35,7 +35,7 @@ func TestJSONOutputsSafeForJQ(t *testing.T) {
 	os.WriteFile(batch, append(q, '\n'), 0o644)
 
 	outputs := map[string]string{"add --json": c.ok("add", "--json", doc)}
-	srv.Enqueue(llmtest.Text("<statement>Paid "+injected+" in full.<cite>[0-1]</cite></statement>"))
+	srv.Enqueue(llmtest.Text("<statement>Paid " + injected + " in full.<cite>[0-1]</cite></statement>"))
 	outputs["ask --json (a model)"] = c.ok("ask", "--json", "--strategy", "longcite", "Paid "+injected+"?")
 	for name, args := range map[string][]string{
 		"ls --json":          {"ls", "--json"},

@@ -454,7 +454,11 @@ func (s *nesting) start(e elem, attrs []string, selfClosing bool) {
 		}
 		return
 	case isVoid(e.a):
-		s.reconstruct()
+		if e.a == atom.Hr {
+			s.closeP()
+		} else {
+			s.reconstruct()
+		}
 		return
 	case e.a == atom.Svg || e.a == atom.Math:
 		s.reconstruct()

@@ -198,6 +198,8 @@ type elem struct {
 	// tmode is a template's insertion mode, decided by the first tag
 	// read in it (decideTemplate).
 	tmode tableMode
+	// formPointer is set on the form the parser's form pointer names.
+	formPointer bool
 }
 
 func elemOf(name []byte) elem {
@@ -251,6 +253,9 @@ type nesting struct {
 	decided, quirks bool
 	// tangled is set by what the model does not follow (errTangled).
 	tangled bool
+	// form is the parser's form pointer: set from a form's start outside
+	// a template until its end, when another form is ignored.
+	form bool
 	// open counts the open elements by tag, so that an end tag of an
 	// element that is not open costs nothing: a page of a million of
 	// them would otherwise cost a million searches of the stack.
@@ -453,23 +458,6 @@ func (s *nesting) start(e elem, attrs []string, selfClosing bool) {
 			s.framesets, s.framesetOpen = 2, true // the root and the frameset
 		}
 		return
-	case isVoid(e.a):
-		if e.a == atom.Hr {
-			s.closeP()
-		} else {
-			s.reconstruct()
-		}
-		return
-	case e.a == atom.Svg || e.a == atom.Math:
-		s.reconstruct()
-		if selfClosing {
-			return
-		}
-		e.ns = e.a.String()
-	case e.a == atom.Html || e.a == atom.Body || e.a == atom.Head:
-		if s.has(e) {
-			return // merged into the open one
-		}
 	case isTablePart(e.a) || e.a == atom.Col || e.a == atom.Colgroup:
 		if e.a == atom.Table && !s.quirks {
 			s.closeP()
@@ -477,6 +465,42 @@ func (s *nesting) start(e elem, attrs []string, selfClosing bool) {
 		if !s.tableStart(e) {
 			return
 		}
+	case e.a == atom.Hr:
+		s.closeP()
+		return
+	case e.a == atom.Area || e.a == atom.Br || e.a == atom.Embed || e.a == atom.Img || e.a == atom.Keygen ||
+		e.a == atom.Wbr || e.a == atom.Input:
+		s.reconstruct()
+		return
+	case isVoid(e.a):
+		return // read as in a head, or ignored (a frame): nothing reopens
+	case e.a == atom.Svg || e.a == atom.Math:
+		s.reconstruct()
+		if selfClosing {
+			return
+		}
+		e.ns = e.a.String()
+	case e.a == atom.Html || e.a == atom.Head:
+		return // the root, merged into; a head, implied or ignored in a body
+	case e.a == atom.Body:
+		if body || s.has(e) {
+			return // merged into the body there is
+		}
+	case e.a == atom.Form:
+		if s.form && !s.has(elem{a: atom.Template}) {
+			return // a form in a form is ignored
+		}
+		s.closeP()
+		if !s.has(elem{a: atom.Template}) {
+			s.form, e.formPointer = true, true
+		}
+	case e.a == atom.Xmp:
+		s.closeP()
+		s.reconstruct()
+	case e.a == atom.Script || e.a == atom.Style || e.a == atom.Title || e.a == atom.Noframes ||
+		e.a == atom.Template || e.a == atom.Textarea || e.a == atom.Iframe || e.a == atom.Noembed ||
+		e.a == atom.Noscript:
+		// read as in a head, or as raw text: nothing reopens
 	case e.a == atom.Li:
 		s.closeItem(in(atom.Li))
 	case e.a == atom.Dd || e.a == atom.Dt:
@@ -500,6 +524,9 @@ func (s *nesting) start(e elem, attrs []string, selfClosing bool) {
 			s.popTo(len(s.stack) - 1)
 		}
 		s.reconstruct()
+		if selfClosing {
+			return // the parser closes these on their slash
+		}
 	case e.a == atom.Rb || e.a == atom.Rtc || e.a == atom.Rp || e.a == atom.Rt:
 		if s.find(is(atom.Ruby), inDefaultScope) >= 0 {
 			// The implied end tags: those closed by any block.
@@ -846,9 +873,12 @@ func (s *nesting) end(z *html.Tokenizer, e elem) {
 	case e.a == atom.Template:
 		i = s.find(e.is, never)
 	case e.a == atom.Form && !s.has(elem{a: atom.Template}):
-		// Outside a template </form> takes the form out of the stack
-		// and leaves what is open inside it.
-		if i := s.find(e.is, inDefaultScope); i >= 0 {
+		// Outside a template </form> takes the form the pointer names
+		// out of the stack, if it is in scope, and leaves what is open
+		// inside it.
+		open := s.form
+		s.form = false
+		if i := s.find(e.is, inDefaultScope); open && i >= 0 && s.stack[i].formPointer {
 			f := s.stack[i]
 			s.stack = slices.Delete(s.stack, i, i+1)
 			s.open[f.key()]--
@@ -860,11 +890,6 @@ func (s *nesting) end(z *html.Tokenizer, e elem) {
 		i = s.find(e.is, func(o elem) bool { return inDefaultScope(o) || o.a == atom.Ol || o.a == atom.Ul })
 	case isHeading(e.a):
 		i = s.find(func(o elem) bool { return isHeading(o.a) }, inDefaultScope)
-	case e.a == atom.Option || e.a == atom.Optgroup || e.a == atom.Colgroup || e.a == atom.Head || e.a == atom.Select:
-		i = -1
-		if s.top().is(e) {
-			i = len(s.stack) - 1
-		}
 	case special(e) && !foreignName(e.a):
 		// A special element's end closes it in scope; any other's
 		// closes it unless a special element stands above it (an HTML

@@ -35,6 +35,17 @@ var (
 	ErrCorrupt = errors.New("the library is damaged")
 )
 
+// LockedError is the ErrLocked error of a library another process held
+// past the lock timeout: Holders are the citelens processes that said
+// they hold it (none: not a citelens, or one too old to say).
+type LockedError struct {
+	Path    string
+	Holders []Holder
+}
+
+func (e *LockedError) Error() string        { return fmt.Sprintf("%v (%s)", ErrLocked, e.Path) }
+func (e *LockedError) Is(target error) bool { return target == ErrLocked }
+
 // reasonError is a complete, user-facing message that still matches its
 // sentinel with errors.Is, so messages need not end in ": not found".
 type reasonError struct {

@@ -34,12 +34,15 @@ const linger = 100 * time.Millisecond
 // A process that uses the library without pause would hold the file (a
 // reader's shared lock) for good, and another process's write would
 // never get in: bbolt's lock is flock, which has no queue. So a process
-// that has waited tryEvery for the file says so, by touching a marker
-// file beside it (waitMarker), and tries again; a handle that has held
-// the file for maxHold looks at the marker between two transactions, and
-// when it is fresh closes the file and keeps it closed for yield, longer
-// than bbolt's 50 ms between tries, so the waiting process gets its turn.
-// Without contention nothing yields.
+// that has waited tryEvery for the file says so, by touching a wait
+// marker (marker.go: named by the file's identity, so every path to the
+// file finds it, and beside it or in the runtime directory), and tries
+// again; a handle that has held the file for maxHold looks at the marker
+// between two transactions, and when it is fresh closes the file and
+// keeps it closed for yield, longer than bbolt's 50 ms between tries, so
+// the waiting process gets its turn. Without contention nothing yields.
+// A process holding the file leaves a note of what it is doing, which a
+// waiter that gives up reports (LockedError).
 const (
 	tryEvery = 500 * time.Millisecond
 	maxHold  = time.Second
@@ -48,24 +51,17 @@ const (
 	fresh = 2 * tryEvery
 )
 
-// waitMarker is the marker a process waiting for path touches.
-func waitMarker(path string) string { return path + ".waiting" }
-
-// signalWaiting touches the marker: this process waits for the file.
+// signalWaiting touches the wait marker: this process waits for the file.
 func (h *handle) signalWaiting() {
-	m := waitMarker(h.path)
-	now := time.Now()
-	if err := os.Chtimes(m, now, now); err != nil {
-		if f, err := os.OpenFile(m, os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
-			f.Close()
-		}
+	if m, ok := markersFor(h.path); ok {
+		m.touch()
 	}
 }
 
 // othersWait reports whether another process touched the marker lately.
 func (h *handle) othersWait() bool {
-	fi, err := os.Stat(waitMarker(h.path))
-	return err == nil && time.Since(fi.ModTime()) < fresh
+	m, ok := markersFor(h.path)
+	return ok && m.touchedSince(fresh)
 }
 
 // handle is a library file opened on demand. It is safe for concurrent use.
@@ -96,6 +92,8 @@ type handle struct {
 	// damage is the first damage found in the file: from then on the
 	// handle refuses to write (see noteDamage).
 	damage error
+	// noted is where this process's holder note is while the file is open.
+	noted markers
 }
 
 func newHandle(path string, readOnly bool, timeout time.Duration, opts bolt.Options) *handle {
@@ -206,12 +204,17 @@ func (h *handle) open(write bool) error {
 			told = true
 		}
 	}
-	if signalled && err == nil {
-		_ = os.Remove(waitMarker(h.path)) // another still waiting touches it again
+	m, marked := markersFor(h.path)
+	if signalled && err == nil && marked {
+		m.remove(m.waitName()) // another still waiting touches it again
 	}
 	switch {
 	case errors.Is(err, bolterrors.ErrTimeout):
-		return fmt.Errorf("%w (%s)", ErrLocked, h.path)
+		le := &LockedError{Path: h.path}
+		if marked {
+			le.Holders = m.holders()
+		}
+		return le
 	case errors.Is(err, ErrCorrupt):
 		return fmt.Errorf("%s: %w", h.path, err)
 	case err != nil:
@@ -234,6 +237,10 @@ func (h *handle) open(write bool) error {
 		}
 	}
 	h.db, h.writable, h.since = db, write, time.Now()
+	if marked {
+		m.note(write)
+		h.noted = m
+	}
 	return nil
 }
 
@@ -303,6 +310,10 @@ func (h *handle) closeFile() {
 	if h.db != nil {
 		_ = h.db.Close()
 		h.db = nil
+		if h.noted.id != "" {
+			h.noted.remove(h.noted.noteName(os.Getpid()))
+			h.noted = markers{}
+		}
 	}
 	h.cond.Broadcast()
 }

@@ -67,8 +67,10 @@ type Options struct {
 	// Waiting, if set, is told when a read (write false) or a write
 	// finds the file in use by another process and waits for it, after
 	// half a second, so a front end can say so. (A process that waits
-	// touches LIBRARY.waiting beside the file, so that one holding the
-	// file without pause lets it in.)
+	// touches a marker named by the file's identity, beside the file or
+	// in the user's runtime directory, so that one holding the file
+	// without pause lets it in; a wait that times out is a *LockedError
+	// naming the citelens processes that hold the file.)
 	Waiting func(write bool)
 	// Upgrade opens a library of an older schema so Reindex can rebuild
 	// it; nothing else may be done with it until then.

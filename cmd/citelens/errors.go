@@ -24,7 +24,7 @@ func printError(w io.Writer, err error) {
 	case errors.Is(err, docstore.ErrCorrupt):
 		how = damageHint
 	case errors.Is(err, docstore.ErrLocked):
-		how = lockedHint
+		how = lockedHint(err)
 	}
 	for _, line := range strings.Split(how, "\n") {
 		if line != "" {
@@ -34,8 +34,22 @@ func printError(w io.Writer, err error) {
 }
 
 // lockedHint is what to do about a library another process kept locked
-// past the lock timeout: citelens itself holds it only for a moment.
-const lockedHint = "Another process has held the library for over 10 seconds: an older citelens that keeps it open,\nor one that is stuck. Close it and try again, or point --db at another library."
+// past the lock timeout: who holds it, when a citelens says so (one
+// holds it only for a moment at a time, so it may be stuck or writing
+// something large), and otherwise that it is no citelens of today.
+func lockedHint(err error) string {
+	var le *docstore.LockedError
+	if errors.As(err, &le) && len(le.Holders) > 0 {
+		var b strings.Builder
+		for _, h := range le.Holders {
+			fmt.Fprintf(&b, "%s.\n", h)
+		}
+		b.WriteString("Wait for it to finish and try again, or stop it (kill PID); or point --db at another library.")
+		return b.String()
+	}
+	return "Another process has held the library for over 10 seconds and says nothing of itself: not a citelens,\n" +
+		"or an older one that keeps it open, or one that is stuck. Close it and try again, or point --db at another library."
+}
 
 // damageHint is what to do about a damaged library.
 const damageHint = "Run 'citelens check' to see what is damaged, and 'citelens salvage NEW.db' to copy every readable\ndocument into a new library. Nothing has been changed."

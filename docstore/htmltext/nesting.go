@@ -524,9 +524,6 @@ func (s *nesting) start(e elem, attrs []string, selfClosing bool) {
 			s.popTo(len(s.stack) - 1)
 		}
 		s.reconstruct()
-		if selfClosing {
-			return // the parser closes these on their slash
-		}
 	case e.a == atom.Rb || e.a == atom.Rtc || e.a == atom.Rp || e.a == atom.Rt:
 		if s.find(is(atom.Ruby), inDefaultScope) >= 0 {
 			// The implied end tags: those closed by any block.

@@ -33,6 +33,10 @@ var (
 	// Library.Inspect reports all the damage and Library.Salvage copies
 	// what is readable into a new library.
 	ErrCorrupt = errors.New("the library is damaged")
+	// ErrReadOnly means the library cannot be written: its file system
+	// is mounted read-only, or the file (or its folder, for a new one)
+	// is not writable by this user. Reading it still works.
+	ErrReadOnly = errors.New("the library cannot be written")
 )
 
 // LockedError is the ErrLocked error of a library another process held

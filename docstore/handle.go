@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -217,6 +219,10 @@ func (h *handle) open(write bool) error {
 		return le
 	case errors.Is(err, ErrCorrupt):
 		return fmt.Errorf("%s: %w", h.path, err)
+	case errors.Is(err, syscall.EROFS):
+		return errorf(ErrReadOnly, "cannot write to the library %s: its file system is mounted read-only", h.path)
+	case errors.Is(err, os.ErrPermission):
+		return permissionError(h.path, write)
 	case err != nil:
 		return fmt.Errorf("cannot open library %s: %w", h.path, err)
 	}
@@ -301,6 +307,22 @@ func (h *handle) refusal() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.damage
+}
+
+// permissionError explains a library this user may not open as asked:
+// for writing, an ErrReadOnly error (reading may still work); for
+// reading, the permission error itself.
+func permissionError(path string, write bool) error {
+	what := "the file"
+	if fi, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		what = "its folder " + filepath.Dir(path) // a new library cannot be created
+	} else if err == nil {
+		what = fmt.Sprintf("the file (%v%s)", fi.Mode().Perm(), ownerOf(fi))
+	}
+	if write {
+		return errorf(ErrReadOnly, "cannot write to the library %s: permission denied by %s", path, what)
+	}
+	return fmt.Errorf("cannot read the library %s: permission denied by %s: %w", path, what, os.ErrPermission)
 }
 
 // closeFile closes the file, releasing its lock; h.mu is held and nobody

@@ -143,9 +143,10 @@ func Open(path string, opt *Options) (*Library, error) {
 		return nil, err // a damaged schema record is for Inspect to report
 	}
 	// bbolt only sets the mode when it creates the file; a library copied in
-	// with looser permissions is tightened too.
-	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() != 0o600 && !opt.ReadOnly {
-		_ = os.Chmod(path, 0o600)
+	// with looser permissions is tightened too (to the user's bits: one
+	// made read-only on purpose stays so).
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&^0o600 != 0 && !opt.ReadOnly {
+		_ = os.Chmod(path, fi.Mode().Perm()&0o600)
 	}
 	return l, nil
 }

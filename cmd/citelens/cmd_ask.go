@@ -94,10 +94,9 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	if ans == nil {
 		return runErr
 	}
+	var saveErr error
 	if !f.noSave {
-		if err := engine.Save(l, ans); err != nil {
-			return err
-		}
+		saveErr = engine.Save(l, ans)
 	}
 	if f.asJSON {
 		if err := writeJSON(a.stdout, newAnswerView(ans, ""), f.raw); err != nil {
@@ -105,6 +104,11 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 		}
 	} else {
 		printer.finish(ans)
+	}
+	if saveErr != nil {
+		// The answer is shown all the same: only keeping it failed
+		// (a read-only or damaged library).
+		return fmt.Errorf("the answer was not saved: %w", saveErr)
 	}
 	return runErr
 }

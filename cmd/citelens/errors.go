@@ -25,6 +25,8 @@ func printError(w io.Writer, err error) {
 		how = damageHint
 	case errors.Is(err, docstore.ErrLocked):
 		how = lockedHint(err)
+	case errors.Is(err, docstore.ErrReadOnly):
+		how = readOnlyHint
 	}
 	for _, line := range strings.Split(how, "\n") {
 		if line != "" {
@@ -50,6 +52,12 @@ func lockedHint(err error) string {
 	return "Another process has held the library for over 10 seconds and says nothing of itself: not a citelens,\n" +
 		"or an older one that keeps it open, or one that is stuck. Close it and try again, or point --db at another library."
 }
+
+// readOnlyHint says what works on a library that cannot be written, and
+// what to do for the rest.
+const readOnlyHint = "Reading still works: ls, show, search, answers, export, check and ask --no-save.\n" +
+	"To add, remove, reindex or save answers, make the library writable (remount its file system\n" +
+	"read-write, or chmod u+w it), or copy it somewhere writable and point --db at the copy."
 
 // damageHint is what to do about a damaged library.
 const damageHint = "Run 'citelens check' to see what is damaged, and 'citelens salvage NEW.db' to copy every readable\ndocument into a new library. Nothing has been changed."

@@ -198,3 +198,78 @@ func TestLockedHintNamesTheHolder(t *testing.T) {
 		t.Errorf("without one:\n%s", out)
 	}
 }
+
+// TestReadOnlyLibrary: a library whose file is not writable, and one on a
+// file system mounted read-only (when this machine lets the test mount
+// one), serve every reading command; the writing ones say the library
+// cannot be written and why — never that it is damaged — and change
+// nothing.
+func TestReadOnlyLibrary(t *testing.T) {
+	r := newShareRig(t)
+	raw, _ := os.ReadFile(sample)
+	doc := filepath.Join(r.dir, "declaration.txt")
+	os.WriteFile(doc, raw, 0o644)
+	other := filepath.Join(r.dir, "other.txt")
+	os.WriteFile(other, []byte("Another document. It cannot be added here."), 0o644)
+
+	build := func(dir string) (db, id, answer string) {
+		os.MkdirAll(dir, 0o755)
+		r.own(dir)
+		db = filepath.Join(dir, "library.db")
+		var added []addedDoc
+		json.Unmarshal([]byte(r.ok("--db", db, "add", "--json", doc)), &added)
+		r.ok("--db", db, "ask", "--strategy", "extractive", "Who signed it?")
+		var answers []struct {
+			ID string `json:"answer_id"`
+		}
+		json.Unmarshal([]byte(r.ok("--db", db, "answers", "--json")), &answers)
+		if len(added) != 1 || len(answers) != 1 {
+			t.Fatalf("building the library: %v %v", added, answers)
+		}
+		return db, string(added[0].ID), answers[0].ID
+	}
+
+	check := func(t *testing.T, db, id, answer, why string) {
+		before, _ := os.ReadFile(db)
+		for _, args := range [][]string{
+			{"ls"}, {"show", id}, {"search", "governments"}, {"answers"}, {"export", answer},
+			{"check"}, {"ask", "--no-save", "--strategy", "extractive", "Who signed it?"},
+		} {
+			if out, err := r.command(append([]string{"--db", db}, args...)...).CombinedOutput(); err != nil {
+				t.Errorf("%v on a read-only library: %v\n%s", args, err, out)
+			}
+		}
+		for _, args := range [][]string{
+			{"add", other}, {"rm", id}, {"reindex"}, {"ask", "--strategy", "extractive", "Who signed it?"},
+		} {
+			out, err := r.command(append([]string{"--db", db}, args...)...).CombinedOutput()
+			if err == nil || !strings.Contains(string(out), why) || !strings.Contains(string(out), "Reading still works") ||
+				strings.Contains(string(out), "damaged") {
+				t.Errorf("%v on a read-only library: %v\n%s", args, err, out)
+			}
+		}
+		if after, _ := os.ReadFile(db); !bytes.Equal(before, after) {
+			t.Error("the library changed")
+		}
+	}
+
+	t.Run("file not writable", func(t *testing.T) {
+		db, id, answer := build(filepath.Join(r.dir, "ro-file"))
+		os.Chmod(db, 0o400)
+		check(t, db, id, answer, "permission denied by the file (-r--------)")
+	})
+
+	t.Run("file system mounted read-only", func(t *testing.T) {
+		mnt := filepath.Join(r.dir, "mnt")
+		os.Mkdir(mnt, 0o755)
+		if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=16m,mode=0755", "tmpfs", mnt).CombinedOutput(); err != nil {
+			t.Skipf("cannot mount a file system here: %v %s", err, out)
+		}
+		t.Cleanup(func() { exec.Command("umount", mnt).Run() })
+		db, id, answer := build(filepath.Join(mnt, "lib"))
+		if out, err := exec.Command("mount", "-o", "remount,ro", mnt).CombinedOutput(); err != nil {
+			t.Skipf("cannot remount read-only: %v %s", err, out)
+		}
+		check(t, db, id, answer, "its file system is mounted read-only")
+	})
+}

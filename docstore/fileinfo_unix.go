@@ -23,3 +23,12 @@ func processAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
+
+// ownerOf says who owns a file, when it is not this user.
+func ownerOf(fi os.FileInfo) string {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || int(st.Uid) == os.Getuid() {
+		return ""
+	}
+	return fmt.Sprintf(", owned by user %d", st.Uid)
+}

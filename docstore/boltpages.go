@@ -1,9 +1,11 @@
 package docstore
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
+	"os"
 )
 
 // A write trusts the free list: bbolt hands its pages out for new data.
@@ -59,6 +61,21 @@ func checkBoltPages(f io.ReaderAt, size int64, path string) error {
 	return w.checkFree()
 }
 
+// checkPagesAt runs checkBoltPages on the file at path; the caller holds
+// its lock (in a transaction), so that no write changes it meanwhile.
+func checkPagesAt(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	return checkBoltPages(f, st.Size(), path)
+}
+
 type pageWalker struct {
 	f    io.ReaderAt
 	m    boltMeta
@@ -97,11 +114,14 @@ func (w *pageWalker) claim(id, overflow uint64, what string) error {
 // than any real tree.
 func (w *pageWalker) walk() error {
 	ne := binary.NativeEndian
+	// A page's keys lie between the keys its parent branch names for it
+	// and for the next child (lo, hi; nil: no bound).
 	type visit struct {
-		id   uint64
-		what string
+		id     uint64
+		what   string
+		lo, hi []byte
 	}
-	stack := []visit{{w.m.root, "the root bucket"}}
+	stack := []visit{{id: w.m.root, what: "the root bucket"}}
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -124,35 +144,85 @@ func (w *pageWalker) walk() error {
 		if table > span {
 			return damaged("%s: page %d says it holds %d records, more than fit", w.path, v.id, count)
 		}
-		p := w.read(v.id, table)
+		// The first page holds the table and, but for large keys, the
+		// keys; what runs into the overflow pages is read when needed.
+		p := w.read(v.id, max(table, min(span, w.m.pageSize)))
 		if uint64(len(p)) < table {
 			return damaged("%s: page %d cannot be read", w.path, v.id)
 		}
 		what := fmt.Sprintf("page %d", v.id)
+		var prev []byte // the previous key, to check the keys' order
+		var children []visit
 		for i := range count {
-			e := p[boltHeaderSize+i*boltElementSize:]
+			base := boltHeaderSize + i*boltElementSize
+			e := p[base:]
+			// Its key (and value) must lie in the page: bbolt reads them
+			// through its memory map, where a length that runs past the
+			// file is a fault no recover catches (in tx.Check's goroutine).
+			var at, end uint64
+			if flags == boltBranchPage { // pos, ksize, child
+				at = base + uint64(ne.Uint32(e))
+				end = at + uint64(ne.Uint32(e[4:]))
+			} else { // flags, pos, ksize, vsize
+				at = base + uint64(ne.Uint32(e[4:]))
+				end = at + uint64(ne.Uint32(e[8:])) + uint64(ne.Uint32(e[12:]))
+			}
+			if end > span {
+				return damaged("%s: page %d has a record that runs past the page", w.path, v.id)
+			}
+			// The keys are in order: a write finds its place by them.
+			klen := uint64(ne.Uint32(e[4:]))
+			if flags == boltLeafPage {
+				klen = uint64(ne.Uint32(e[8:]))
+			}
+			key, err := w.key(v.id, p, at, klen)
+			if err != nil {
+				return err
+			}
+			if i > 0 && bytes.Compare(prev, key) >= 0 || i == 0 && v.lo != nil && bytes.Compare(key, v.lo) < 0 ||
+				v.hi != nil && bytes.Compare(key, v.hi) >= 0 {
+				return damaged("%s: page %d has its records out of order", w.path, v.id)
+			}
+			prev = append(prev[:0], key...)
 			if flags == boltBranchPage {
-				stack = append(stack, visit{ne.Uint64(e[8:]), what})
+				if n := len(children); n > 0 {
+					children[n-1].hi = bytes.Clone(key)
+				}
+				children = append(children, visit{id: ne.Uint64(e[8:]), what: what, lo: bytes.Clone(key), hi: v.hi})
 				continue
 			}
 			if ne.Uint32(e)&boltBucketFlag == 0 {
 				continue
 			}
 			// A bucket: its root page, read from its value.
-			off := boltHeaderSize + i*boltElementSize + uint64(ne.Uint32(e[4:])) + uint64(ne.Uint32(e[8:]))
-			if vsize := uint64(ne.Uint32(e[12:])); vsize < boltBucketHeader || off+boltBucketHeader > span {
-				return damaged("%s: page %d has a bucket record outside the page", w.path, v.id)
+			off := at + uint64(ne.Uint32(e[8:]))
+			if vsize := uint64(ne.Uint32(e[12:])); vsize < boltBucketHeader {
+				return damaged("%s: page %d has a bucket record too short to be one", w.path, v.id)
 			}
 			var root [8]byte
 			if k, _ := w.f.ReadAt(root[:], int64(v.id*w.m.pageSize+off)); k < len(root) {
 				return damaged("%s: page %d cannot be read", w.path, v.id)
 			}
 			if r := ne.Uint64(root[:]); r != 0 { // 0: an inline bucket, in the value itself
-				stack = append(stack, visit{r, fmt.Sprintf("a bucket on page %d", v.id)})
+				stack = append(stack, visit{id: r, what: fmt.Sprintf("a bucket on page %d", v.id)})
 			}
 		}
+		stack = append(stack, children...)
 	}
 	return nil
+}
+
+// key returns the n bytes at offset at of page id, from p (the page's
+// first bytes) when they are there.
+func (w *pageWalker) key(id uint64, p []byte, at, n uint64) ([]byte, error) {
+	if at+n <= uint64(len(p)) {
+		return p[at : at+n], nil
+	}
+	k := make([]byte, n)
+	if got, _ := w.f.ReadAt(k, int64(id*w.m.pageSize+at)); uint64(got) < n {
+		return nil, damaged("%s: page %d cannot be read", w.path, id)
+	}
+	return k, nil
 }
 
 // checkFree reads the free list and checks that it names no page in use

@@ -14,27 +14,15 @@ import (
 	"github.com/citelens/citelens/docstore/docstoretest"
 )
 
-// checkPagesOf runs checkBoltPages on the file at path.
-func checkPagesOf(t *testing.T, path string) error {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	return checkBoltPages(f, st.Size(), path)
-}
-
 // TestCheckBoltPages: a healthy library's pages all add up; a live page
 // on the free list is found and named, as bbolt's own check finds it.
 func TestCheckBoltPages(t *testing.T) {
 	path := buildLibrary(t)
-	if err := checkPagesOf(t, path); err != nil {
+	if err := checkPagesAt(path); err != nil {
 		t.Fatalf("a healthy library: %v", err)
 	}
 	live := docstoretest.FreeLivePage(t, path)
-	err := checkPagesOf(t, path)
+	err := checkPagesAt(path)
 	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("page %d is in use but also listed as free", live)) {
 		t.Errorf("a live page (%d) on the free list: %v", live, err)
 	}

@@ -152,3 +152,35 @@ func openAtUnchecked(t *testing.T, path string) *Library {
 	}
 	return l
 }
+
+// TestCheckSurvivesAKeyPastTheFile: a branch key that claims to run past
+// the file is reported by Inspect (and refused for writing), not read —
+// bbolt's own check read it in a goroutine of its own, a fault that killed
+// the process.
+func TestCheckSurvivesAKeyPastTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "library.db")
+	l := openAtUnchecked(t, path)
+	for i := range 12 {
+		body := strings.Repeat(fmt.Sprintf("Report %d on rivers, courts and trade number %d. ", i, i*7919), 400)
+		if _, _, err := l.Add(t.Context(), writeFile(t, fmt.Sprintf("r%d.txt", i), body), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	page := docstoretest.LongBranchKey(t, path)
+	if page < 0 {
+		t.Fatal("the library has no branch page to damage")
+	}
+	if err := checkPagesAt(path); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("page %d has a record that runs past the page", page)) {
+		t.Errorf("the page check: %v", err)
+	}
+	d, err := Open(path, &Options{ReadDamaged: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	in, err := d.Inspect(t.Context())
+	if err != nil || in.OK() {
+		t.Errorf("Inspect = %+v, %v", in, err)
+	}
+}

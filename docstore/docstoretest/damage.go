@@ -71,3 +71,44 @@ func FreeLivePage(t testing.TB, path string) int {
 	}
 	return live
 }
+
+// LongBranchKey damages the library file at path so that the second key
+// of a branch page starts at its own record (bytes that sort before the
+// first key) and claims to run a gigabyte, far past the file: a check
+// of the keys' order finds it out of order, and writing it in a message
+// reads it through bbolt's memory map, a fault. It returns the page, or
+// -1 when the library has no branch page (it is too small).
+func LongBranchKey(t testing.TB, path string) int {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, PreLoadFreelist: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pageSize := db.Info().PageSize
+	branch := -1
+	db.View(func(tx *bolt.Tx) error {
+		for id := 2; id < int(tx.Size())/pageSize && branch < 0; id++ {
+			if p, err := tx.Page(id); err == nil && p != nil && p.Type == "branch" {
+				branch = id
+			}
+		}
+		return nil
+	})
+	db.Close()
+	if branch < 0 {
+		return -1
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	// the second branch element (pos u32, ksize u32, pgid u64, after the
+	// 16-byte page header and the first): pos 0, ksize 1 GB
+	var elem [8]byte
+	binary.NativeEndian.PutUint32(elem[4:], 1<<30)
+	if _, err := f.WriteAt(elem[:], int64(branch*pageSize+16+16)); err != nil {
+		t.Fatal(err)
+	}
+	return branch
+}

@@ -26,13 +26,7 @@ func TestCheckBoltPages(t *testing.T) {
 	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("page %d is in use but also listed as free", live)) {
 		t.Errorf("a live page (%d) on the free list: %v", live, err)
 	}
-	l, err := Open(path, &Options{ReadDamaged: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	in, err := l.Inspect(t.Context())
-	if err != nil || in.OK() {
+	if in, err := inspectDamaged(t, path); err != nil || in.OK() {
 		t.Errorf("Inspect of the same file: %+v, %v; it should call it damaged too", in, err)
 	}
 }
@@ -174,13 +168,18 @@ func TestCheckSurvivesAKeyPastTheFile(t *testing.T) {
 	if err := checkPagesAt(path); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("page %d has a record that runs past the page", page)) {
 		t.Errorf("the page check: %v", err)
 	}
-	d, err := Open(path, &Options{ReadDamaged: true})
+	if in, err := inspectDamaged(t, path); err != nil || in.OK() {
+		t.Errorf("Inspect = %+v, %v", in, err)
+	}
+}
+
+// inspectDamaged inspects the library at path, opened as check opens it.
+func inspectDamaged(t *testing.T, path string) (*Inspection, error) {
+	t.Helper()
+	l, err := Open(path, &Options{ReadDamaged: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer d.Close()
-	in, err := d.Inspect(t.Context())
-	if err != nil || in.OK() {
-		t.Errorf("Inspect = %+v, %v", in, err)
-	}
+	defer l.Close()
+	return l.Inspect(t.Context())
 }

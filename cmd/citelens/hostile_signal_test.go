@@ -64,23 +64,8 @@ func TestInterruptHostileAdds(t *testing.T) {
 	for i, file := range hostileAdds(t, dir) {
 		name := filepath.Base(file)
 		db := filepath.Join(dir, fmt.Sprintf("library%d.db", i))
-		cmd := exec.Command(bin, "--db", db, "add", file)
-		cmd.Env = append(os.Environ(), "CITELENS_CONFIG="+filepath.Join(dir, "none.toml"))
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		// The library exists once the command runs, and so its signal
-		// handling; then give the loader time to get stuck.
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-			if _, err := os.Stat(db); err == nil || time.Now().After(deadline) {
-				break
-			}
-		}
-		time.Sleep(300 * time.Millisecond)
+		cmd, errb, done := startAdd(t, bin, db, file)
+		time.Sleep(100 * time.Millisecond) // the loader gets stuck
 		sent := time.Now()
 		cmd.Process.Signal(syscall.SIGINT)
 		select {

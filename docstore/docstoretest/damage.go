@@ -17,30 +17,11 @@ import (
 // the code under test.
 func FreeLivePage(t testing.TB, path string) int {
 	t.Helper()
-	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, PreLoadFreelist: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pageSize := db.Info().PageSize
-	live, freelist := -1, -1
-	err = db.View(func(tx *bolt.Tx) error {
-		for id := 2; id < int(tx.Size())/pageSize; id++ {
-			p, err := tx.Page(id)
-			if err != nil || p == nil {
-				continue
-			}
-			switch {
-			case p.Type == "leaf" && live < 0:
-				live = id
-			case p.Type == "freelist":
-				freelist = id
-			}
-		}
-		return nil
-	})
-	db.Close()
-	if err != nil || live < 0 || freelist < 0 {
-		t.Fatalf("FreeLivePage: no leaf page (%d) or free list (%d) found: %v", live, freelist, err)
+	pageSize, pages := pageTypes(t, path)
+	live := slices.Index(pages, "leaf")
+	freelist := slices.Index(pages, "freelist")
+	if live < 0 || freelist < 0 {
+		t.Fatalf("FreeLivePage: no leaf page (%d) or free list (%d) found", live, freelist)
 	}
 
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
@@ -80,21 +61,8 @@ func FreeLivePage(t testing.TB, path string) int {
 // -1 when the library has no branch page (it is too small).
 func LongBranchKey(t testing.TB, path string) int {
 	t.Helper()
-	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, PreLoadFreelist: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pageSize := db.Info().PageSize
-	branch := -1
-	db.View(func(tx *bolt.Tx) error {
-		for id := 2; id < int(tx.Size())/pageSize && branch < 0; id++ {
-			if p, err := tx.Page(id); err == nil && p != nil && p.Type == "branch" {
-				branch = id
-			}
-		}
-		return nil
-	})
-	db.Close()
+	pageSize, pages := pageTypes(t, path)
+	branch := slices.Index(pages, "branch")
 	if branch < 0 {
 		return -1
 	}
@@ -111,4 +79,32 @@ func LongBranchKey(t testing.TB, path string) int {
 		t.Fatal(err)
 	}
 	return branch
+}
+
+// pageTypes returns the page size of the library file at path and the
+// type of each of its pages as bbolt's own page inspection (Tx.Page) tells
+// it — "leaf", "branch", "freelist", "free", "meta" — not the code under
+// test.
+func pageTypes(t testing.TB, path string) (int, []string) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, PreLoadFreelist: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	pageSize := db.Info().PageSize
+	var types []string
+	err = db.View(func(tx *bolt.Tx) error {
+		types = make([]string, int(tx.Size())/pageSize)
+		for id := 2; id < len(types); id++ {
+			if p, err := tx.Page(id); err == nil && p != nil {
+				types[id] = p.Type
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pageSize, types
 }

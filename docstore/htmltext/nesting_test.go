@@ -14,11 +14,20 @@ import (
 // x/net/html builds, not counting the document node.
 func treeDepth(t testing.TB, content []byte) int {
 	root, err := html.Parse(bytes.NewReader(content))
+	if err != nil && strings.Contains(err.Error(), "open stack of elements exceeds") {
+		// Newer x/net/html refuses a page whose open elements pass its
+		// own limit: the tree would be at least that deep.
+		return parserStackLimit
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	return depth(root) - 1
 }
+
+// parserStackLimit is how many open elements golang.org/x/net/html
+// (v0.40 and later) lets a page have before Parse refuses it.
+const parserStackLimit = 512
 
 // nestingSlack is what the model may lack of the parser's depth: the
 // html, head and body elements the parser adds when a page leaves them

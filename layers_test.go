@@ -23,22 +23,28 @@ var layers = []struct {
 }{
 	// 0: the kernel every package may use; it imports nothing of ours
 	// but itself.
+	{"internal/mcpserver", 7, "the MCP server"},
+	{"internal/viewer", 0, "the system's viewer at a page, and page URLs"},
 	{"internal/", 0, "text, numbers, settings, errors' fixes: the kernel"},
 	{"themes", 0, "colours and styles"},
 	// 1: the model client speaks HTTP and knows no answers or documents.
 	{"engine/llm/llmtest/cmd/", 7, "the scripted server as a program"},
 	{"engine/llm", 1, "the OpenAI-compatible client and its scripted server"},
 	// 2-3: the library: loaders and text building below the store.
+	{"docstore/pagerender", 2, "PDF pages to pixels: PDFium in WebAssembly"},
 	{"docstore/", 2, "loaders, segmentation, structure"},
 	{"docstore", 3, "the library on disk"},
 	// 4: the answer model: statements, citations, their checks and exports.
+	{"citations/pageimage", 4, "citations drawn on their pages"},
 	{"citations", 4, "statements, citations, exports"},
 	// 5-6: the engine: the runtime and retrieval, then what builds on them.
 	{"engine/retrieve", 5, "ranking"},
 	{"engine/rerank", 5, "the reranker client"},
+	{"engine/dense", 5, "embeddings stored in the library"},
 	{"engine/", 6, "strategies, dense retrieval, generation, judge, evaluation"},
 	{"engine", 5, "the runtime"},
 	// 7: front ends.
+	{"tui/termimage", 7, "pictures in a terminal: kitty, sixel, iTerm2, the half-block map"},
 	{"tui", 7, "the terminal UI"},
 	{"cmd/", 7, "the command"},
 	{"bench/", 7, "benchmarks"},

@@ -41,7 +41,4 @@ rm -f "$tmp/lib.db"
 for cmd in "$tmp/pdfextract $pdf $tmp/ours.txt" "$tmp/citelens --db $tmp/lib.db add $pdf" "pdftotext $pdf $tmp/ref.txt"; do
 	/usr/bin/time -f "peak RSS %M KB  $(basename "${cmd%% *}")" $cmd 2>&1 >/dev/null | tail -1
 done
-if [ -f /work/shared/tools/wordf1.py ] || [ -f "$here/../../shared/tools/wordf1.py" ]; then
-	f1=$(ls /work/shared/tools/wordf1.py "$here/../../shared/tools/wordf1.py" 2>/dev/null | head -1)
-	echo "word F1 against pdftotext: $(python3 "$f1" "$tmp/ours.txt" "$tmp/ref.txt" | tail -1)"
-fi
+echo "word F1 against pdftotext: $( (cd "$here/.." && go run ./bench/cmd/wordf1 "$tmp/ours.txt" "$tmp/ref.txt") | tail -1)"

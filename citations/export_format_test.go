@@ -27,6 +27,10 @@ func TestExportDispatch(t *testing.T) {
 		if !bytes.Equal(buf.Bytes(), want) {
 			t.Errorf("Export(%s) differs from the %s golden", f.Name, golden[f.Name])
 		}
+		// A file (or a terminal, after the prompt) ends its last line.
+		if !bytes.HasSuffix(buf.Bytes(), []byte("\n")) || bytes.HasSuffix(buf.Bytes(), []byte("\n\n")) {
+			t.Errorf("Export(%s) does not end with exactly one newline", f.Name)
+		}
 		if got, err := LookupFormat(strings.ToUpper(f.Name)); err != nil || got != f {
 			t.Errorf("LookupFormat(%s) = %v, %v", f.Name, got, err)
 		}

@@ -1,6 +1,7 @@
 package citations
 
 import (
+	"encoding/base64"
 	"fmt"
 	"html/template"
 	"io"
@@ -9,14 +10,37 @@ import (
 )
 
 // WriteHTML writes a as one self-contained HTML page: inline CSS, no
-// scripts, no fonts or images to fetch, so it reads the same offline. The
+// scripts, no fonts or images to fetch, so it reads the same offline
+// (WriteHTMLWith embeds pictures of the cited regions). The
 // answer's statements carry numbered citation markers that link to the
-// evidence section, where each cited span is quoted in full and highlighted,
-// with its document, page, sentence range (indices as `citelens show --sentences` prints them) and a support
-// badge; uncited statements that state a fact are flagged. Stages, plan,
-// usage and warnings follow. Every text is HTML-escaped, and control
+// evidence section, where each cited span is quoted in full and
+// highlighted, with its document, page, sentence range (indices as
+// `citelens show --sentences` prints them) and its mark (a quote's
+// question words, the check of a model's statement: marks.go); uncited
+// statements that state a fact are flagged. Stages, plan, usage and
+// warnings follow. Every text is HTML-escaped, and control
 // characters show as visible symbols (textproc.Printable).
-func WriteHTML(w io.Writer, a *Answer) error {
+func WriteHTML(w io.Writer, a *Answer) error { return WriteHTMLWith(w, a, HTMLOptions{}) }
+
+// HTMLOptions add to the HTML export.
+type HTMLOptions struct {
+	// Pictures, when set, gives the pictures shown under a citation's
+	// quote: its cited region on each page it stands on, highlighted, as
+	// PNG files' bytes, embedded in the page (it stays self-contained).
+	// An error is shown in place of the pictures, briefly.
+	Pictures func(c Span) ([]Picture, error)
+}
+
+// Picture is one picture of a cited region.
+type Picture struct {
+	PNG    []byte
+	Page   int
+	Width  int // pixels
+	Height int
+}
+
+// WriteHTMLWith is WriteHTML with options.
+func WriteHTMLWith(w io.Writer, a *Answer, opts HTMLOptions) error {
 	v := htmlView{
 		Question: textproc.Printable(a.Question),
 		Byline:   textproc.Printable(byline(a)),
@@ -25,7 +49,8 @@ func WriteHTML(w io.Writer, a *Answer) error {
 	}
 	n := 0
 	for i, s := range a.Statements {
-		hs := htmlStatement{ID: fmt.Sprintf("s%d", i+1), Text: textproc.Printable(s.Text), Needs: s.NeedsCitation && len(s.Citations) == 0}
+		hs := htmlStatement{ID: fmt.Sprintf("s%d", i+1), Text: textproc.Printable(s.Text), Needs: s.NeedsCitation && len(s.Citations) == 0,
+			Quote: s.IsQuote()}
 		for j, c := range s.Citations {
 			n++
 			hc := htmlCitation{
@@ -35,10 +60,28 @@ func WriteHTML(w io.Writer, a *Answer) error {
 				Bytes: fmt.Sprintf("bytes %d–%d", c.Start, c.End),
 				Text:  textproc.Printable(c.Text),
 			}
-			if j < len(s.Support) && s.Support[j].Level != "" {
-				hc.Level = string(s.Support[j].Level)
-				hc.Score = fmt.Sprintf("%.2f", s.Support[j].Score)
-				hc.Judge = s.Support[j].Judge
+			if opts.Pictures != nil {
+				pics, err := opts.Pictures(c)
+				if err != nil {
+					hc.NoPicture = textproc.Printable(textproc.OneLine(err.Error()))
+				}
+				v.HasPictures = v.HasPictures || len(pics) > 0
+				for _, p := range pics {
+					hc.Pictures = append(hc.Pictures, htmlPicture{
+						// An attribute built here, whole: base64 holds no quote,
+						// and as a URL html/template would write every '+' as
+						// an entity.
+						Src:   template.HTMLAttr(`src="data:image/png;base64,` + base64.StdEncoding.EncodeToString(p.PNG) + `"`),
+						Alt:   fmt.Sprintf("%s, page %d, the cited lines highlighted", hc.Doc, p.Page),
+						Width: p.Width, Height: p.Height,
+					})
+				}
+			}
+			if mk := CitationMark(&s, j); mk.Kind != NoMark {
+				hc.Mark, hc.Class = textproc.Printable(mk.String()), mk.Class()
+				if v := mk.Verdict; v.Level != "" {
+					hc.Check = fmt.Sprintf("score %.2f, judged %s", v.Score, v.Judge)
+				}
 			}
 			hs.Citations = append(hs.Citations, hc)
 		}
@@ -47,8 +90,8 @@ func WriteHTML(w io.Writer, a *Answer) error {
 		}
 		v.Statements = append(v.Statements, hs)
 	}
-	for _, st := range a.Stages {
-		v.Stages = append(v.Stages, textproc.Printable(st))
+	for _, l := range Method(a) {
+		v.Method = append(v.Method, MethodLine{l.Label, textproc.Printable(l.Text)})
 	}
 	v.PlanSummary, v.Plan = PlanLines(a.Plan)
 	for _, wn := range a.Warnings {
@@ -62,28 +105,42 @@ func WriteHTML(w io.Writer, a *Answer) error {
 
 type htmlView struct {
 	Question, Byline string
+	HasPictures      bool
 	Partial          bool
 	Error            string
 	Statements       []htmlStatement
-	Stages           []string
+	Method           []MethodLine
 	PlanSummary      string
 	Plan             []string
 	Warnings         []string
 }
 
 type htmlStatement struct {
-	ID, Text  string
-	Needs     bool
+	ID, Text string
+	Needs    bool
+	// Quote is set for a statement that quotes its one citation
+	// (extractive): the evidence then shows the quote once, not twice.
+	Quote     bool
 	Citations []htmlCitation
 	Warnings  []string
 }
 
 type htmlCitation struct {
-	N                   int
-	ID, Statement       string
-	Doc, Where, Bytes   string
-	Text                string
-	Level, Score, Judge string
+	N                 int
+	ID, Statement     string
+	Doc, Where, Bytes string
+	Text              string
+	// Mark is the citation's mark (marks.go) in words, Class names it
+	// for the style sheet, Check says the verdict's score and judge.
+	Mark, Class, Check string
+	Pictures           []htmlPicture
+	NoPicture          string // why the pictures are missing
+}
+
+type htmlPicture struct {
+	Src           template.HTMLAttr // src="data:…", built here from PNG bytes
+	Alt           string
+	Width, Height int
 }
 
 var htmlPage = template.Must(template.New("answer").Parse(`<!DOCTYPE html>
@@ -95,10 +152,10 @@ var htmlPage = template.Must(template.New("answer").Parse(`<!DOCTYPE html>
 <title>{{.Question}}</title>
 <style>
 :root { --fg: #1d1f21; --bg: #fdfdfc; --muted: #5f6368; --rule: #d8d8d4; --mark: #fff1a8;
-  --ok: #1e7b34; --part: #9a6700; --bad: #b42318; --link: #1a5fb4; }
+  --bad: #b42318; --link: #1a5fb4; }
 @media (prefers-color-scheme: dark) {
   :root { --fg: #e6e6e3; --bg: #18191a; --muted: #a0a4a8; --rule: #3a3b3c; --mark: #5c4d00;
-    --ok: #6fd08c; --part: #e3b341; --bad: #ff7b72; --link: #8ab4f8; }
+    --bad: #ff7b72; --link: #8ab4f8; }
 }
 body { font: 16px/1.6 Georgia, "Times New Roman", serif; color: var(--fg); background: var(--bg);
   max-width: 46rem; margin: 2rem auto; padding: 0 1rem; }
@@ -111,15 +168,21 @@ a:hover, a:focus { text-decoration: underline; }
 .statement:target, figure:target { outline: 2px solid var(--link); outline-offset: 4px; }
 sup a { font: .75rem system-ui, sans-serif; margin-left: .1rem; }
 .badge { font: .7rem/1 system-ui, sans-serif; padding: .15rem .35rem; border-radius: .25rem;
-  border: 1px solid currentColor; white-space: nowrap; vertical-align: middle; }
-.supported { color: var(--ok); } .partial { color: var(--part); } .unsupported { color: var(--bad); }
+  border: 1px solid currentColor; white-space: nowrap; vertical-align: middle; color: var(--muted); }
+.badge.unsupported, .badge.uncited, sup a.unsupported { color: var(--bad); }
 .alert { border-left: 4px solid var(--bad); padding: .4rem .8rem; }
 article { margin: 1.2rem 0 1.8rem; }
 article > p.said { font-style: italic; margin: 0 0 .4rem; white-space: pre-wrap; }
+.process dl { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; margin: 0 0 .8rem; }
+.process dt { font-weight: 600; }
+.process dd { margin: 0; }
 figure { margin: .6rem 0 .6rem 1rem; }
 figure blockquote { margin: .3rem 0 0; padding-left: .8rem; border-left: 3px solid var(--rule); white-space: pre-wrap; }
 mark { background: var(--mark); color: inherit; }
 .warn { color: var(--bad); font: .85rem/1.4 system-ui, sans-serif; }
+{{- if .HasPictures}}
+img.page { display: block; max-width: 100%; height: auto; margin: .5rem 0 0; border: 1px solid var(--rule); }
+{{- end}}
 pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); padding: .6rem; }
 </style>
 </head>
@@ -134,18 +197,26 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 <main>
 <section class="answer">
 {{- range .Statements}}
-<p class="statement" id="{{.ID}}">{{.Text}}{{range .Citations}}<sup><a class="{{.Level}}" href="#{{.ID}}" title="{{.Doc}}, {{.Where}}{{if .Level}}: {{.Level}}{{end}}">[{{.N}}]</a></sup>{{end}}{{if .Needs}} <span class="badge unsupported" title="This statement states a fact but cites nothing.">no citation</span>{{end}}</p>
+<p class="statement" id="{{.ID}}">{{.Text}}{{range .Citations}}<sup><a class="{{.Class}}" href="#{{.ID}}" title="{{.Doc}}, {{.Where}}{{if .Mark}}: {{.Mark}}{{end}}">[{{.N}}]</a></sup>{{end}}{{if .Needs}} <span class="badge uncited" title="This statement states a fact but cites nothing.">no citation</span>{{end}}</p>
 {{- end}}
 </section>
 <section class="evidence">
 <h2>Evidence</h2>
 {{- range .Statements}}{{if or .Citations .Warnings}}
 <article>
+{{- if not .Quote}}
 <p class="said"><a href="#{{.ID}}">{{.Text}}</a></p>
+{{- end}}
 {{- range .Citations}}
 <figure id="{{.ID}}">
-<figcaption><a href="#{{.Statement}}">[{{.N}}]</a> <strong>{{.Doc}}</strong>, {{.Where}} <span class="meta">({{.Bytes}})</span>{{if .Level}} <span class="badge {{.Level}}" title="score {{.Score}}, judged {{.Judge}}">{{.Level}} {{.Score}}</span>{{end}}</figcaption>
+<figcaption><a href="#{{.Statement}}">[{{.N}}]</a> <strong>{{.Doc}}</strong>, {{.Where}} <span class="meta">({{.Bytes}})</span>{{if .Mark}} <span class="badge {{.Class}}"{{if .Check}} title="{{.Check}}"{{end}}>{{.Mark}}</span>{{end}}</figcaption>
 <blockquote><mark>{{.Text}}</mark></blockquote>
+{{- range .Pictures}}
+<img class="page" {{.Src}} alt="{{.Alt}}" width="{{.Width}}" height="{{.Height}}">
+{{- end}}
+{{- if .NoPicture}}
+<p class="meta">No page picture: {{.NoPicture}}</p>
+{{- end}}
 </figure>
 {{- end}}
 {{- range .Warnings}}
@@ -154,16 +225,13 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 </article>
 {{- end}}{{end}}
 </section>
-{{- if or .Stages .Plan .PlanSummary}}
 <section class="process">
 <h2>How it was answered</h2>
-{{- if .Stages}}
-<ol>
-{{- range .Stages}}
-<li>{{.}}</li>
+<dl>
+{{- range .Method}}
+<dt>{{.Label}}</dt><dd>{{.Text}}</dd>
 {{- end}}
-</ol>
-{{- end}}
+</dl>
 {{- if .PlanSummary}}
 <p class="plan"><strong>Plan:</strong> {{.PlanSummary}}</p>
 {{- end}}
@@ -175,7 +243,6 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 </ul>
 {{- end}}
 </section>
-{{- end}}
 {{- if .Warnings}}
 <section class="warnings">
 <h2>Warnings</h2>

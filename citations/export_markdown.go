@@ -66,11 +66,9 @@ func WriteMarkdown(w io.Writer, a *Answer) error {
 		}
 	}
 
-	if len(a.Stages) > 0 {
-		bw.WriteString("\n## How it was answered\n\n")
-		for _, st := range a.Stages {
-			fmt.Fprintf(bw, "1. %s\n", oneLineMD(st))
-		}
+	bw.WriteString("\n## How it was answered\n\n")
+	for _, l := range Method(a) {
+		fmt.Fprintf(bw, "- **%s:** %s\n", l.Label, oneLineMD(l.Text))
 	}
 	if summary, details := PlanLines(a.Plan); summary != "" || len(details) > 0 {
 		bw.WriteString("\n### Plan\n\n")
@@ -106,15 +104,15 @@ func footnote(s *Statement) []string {
 		if c.Heading != "" {
 			head += ", under " + escapeMD(textproc.OneLine(c.Heading))
 		}
-		if s.Relevance != nil {
-			head += " — " + oneLineMD(s.Relevance.Label())
-		} else if i < len(s.Support) && s.Support[i].Level != "" {
-			v := s.Support[i]
-			label := string(v.Level)
-			if v.Level == Unsupported {
-				label = "**unsupported**"
+		if mk := CitationMark(s, i); mk.Kind != NoMark {
+			label := oneLineMD(mk.String())
+			if mk.Warns() {
+				label = "**" + label + "**"
 			}
-			head += fmt.Sprintf(" — %s (%.2f)", label, v.Score)
+			if mk.Verdict.Level != "" {
+				label += fmt.Sprintf(" (%.2f)", mk.Verdict.Score)
+			}
+			head += " — " + label
 		}
 		if i > 0 {
 			lines = append(lines, "")

@@ -19,7 +19,7 @@ type Evidence struct {
 	Text  string `json:"text,omitempty"`
 }
 
-// Evidence modes (../shared/EVAL.md).
+// Evidence modes (docs/EVAL.md).
 const (
 	EvidenceAll = "all" // every item is needed (the default)
 	EvidenceAny = "any" // the items are alternatives
@@ -46,7 +46,7 @@ type RatedAnswer struct {
 	Score  int    `json:"score"`
 }
 
-// Scores are one answer's figures (../shared/EVAL.md, "Metrics").
+// Scores are one answer's figures (docs/EVAL.md, "Metrics").
 type Scores struct {
 	ID                string  `json:"id,omitempty"`
 	EvidenceRecall    float64 `json:"evidence_recall"`

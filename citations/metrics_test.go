@@ -9,7 +9,7 @@ import (
 	"github.com/citelens/citelens/internal/textproc"
 )
 
-// question1 is the first line of /work/shared/data/hotpotqa53/questions.jsonl
+// question1 is the first line of testdata/hotpotqa53/questions.jsonl
 // with its documents renamed to the sample slice (hotpotqa-a.txt is bytes
 // 0-4630 of hotpotqa53.txt, so the offsets are unchanged).
 const question1 = `{"id": "5a8b57f25542995d1e6f1371", "question": "Were Scott Derrickson and Ed Wood of the same nationality?", "answers": ["yes"], "type": "comparison", "docs": ["hotpotqa-a.txt"], "evidence": [{"doc": "hotpotqa-a.txt", "start": 457, "end": 546, "text": "Scott Derrickson (born July 16, 1966) is an American director, screenwriter and producer."}, {"doc": "hotpotqa-a.txt", "start": 2050, "end": 2178, "text": "Edward Davis Wood Jr. (October 10, 1924 – December 10, 1978) was an American filmmaker, actor, writer, producer, and director."}]}`

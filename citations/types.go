@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/internal/humanize"
+	"github.com/citelens/citelens/internal/cost"
 )
 
 // Span is one resolved citation: a run of whole sentences of one document.
@@ -84,24 +84,28 @@ type Statement struct {
 	// answer stopped (see UnfinishedStatement): cut short, uncited.
 	Unfinished bool `json:"unfinished,omitempty"`
 	// Relevance, set by strategies that quote the documents rather than
-	// write (extractive), says how well the quote matches the question;
-	// for a quote, support is true by construction and says nothing.
+	// write (extractive), says which of the question's words the quote
+	// holds; for a quote, support is true by construction and says
+	// nothing (see StatementMark).
 	Relevance *Relevance `json:"relevance,omitempty"`
 }
 
 // Relevance is how well a quoted statement matches the question it was
 // retrieved for.
 type Relevance struct {
-	// Matched are the question's words found in the quote or the heading
-	// it lies under, as the question writes them; Of counts the
-	// question's words that count (its index terms).
-	Matched []string `json:"matched"`
-	Of      int      `json:"of"`
+	// Matched are the question's words found in the quote, as the
+	// question writes them; InHeading those found only in the heading it
+	// lies under; Of counts the question's words that count (its index
+	// terms).
+	Matched   []string `json:"matched"`
+	InHeading []string `json:"in_heading,omitempty"`
+	Of        int      `json:"of"`
 	// Coverage is the share of the question's weight (its terms by
 	// rarity in the scope) the quote and its heading hold, 0..1.
 	Coverage float64 `json:"coverage"`
 	// Band reads Coverage: RelevanceStrong, RelevanceFair or
-	// RelevanceWeak.
+	// RelevanceWeak. It is kept for scripts; people are shown the words
+	// (StatementMark), which a band's name can belie.
 	Band string `json:"band"`
 }
 
@@ -115,12 +119,6 @@ const (
 	FairCoverage   = 0.4
 )
 
-// Label says the relevance in words: "strong match, 3 of 4 question
-// words".
-func (r *Relevance) Label() string {
-	return fmt.Sprintf("%s match, %d of %d question %s", r.Band, len(r.Matched), r.Of, humanize.Noun(r.Of, "word", "words"))
-}
-
 // RelevanceBand names a coverage's band.
 func RelevanceBand(coverage float64) string {
 	switch {
@@ -132,21 +130,9 @@ func RelevanceBand(coverage float64) string {
 	return RelevanceWeak
 }
 
-// Usage counts the model work behind an answer.
-type Usage struct {
-	PromptTokens     int  `json:"prompt_tokens"`
-	CompletionTokens int  `json:"completion_tokens"`
-	LLMCalls         int  `json:"llm_calls"`
-	Estimated        bool `json:"estimated,omitempty"` // some counts were estimated, not reported by the server
-}
-
-// Add accumulates u2 into u.
-func (u *Usage) Add(u2 Usage) {
-	u.PromptTokens += u2.PromptTokens
-	u.CompletionTokens += u2.CompletionTokens
-	u.LLMCalls += u2.LLMCalls
-	u.Estimated = u.Estimated || u2.Estimated
-}
+// Usage counts the model work behind an answer (internal/cost: the
+// model client counts in the same type).
+type Usage = cost.Usage
 
 // Answer is a finished (or cancelled) answer: the lossless record that is
 // saved in the library and exported.
@@ -159,7 +145,14 @@ type Answer struct {
 	// Library, for a question asked over a whole library too large to
 	// list in Docs, is the number of documents it held (Docs is then
 	// empty).
-	Library    int         `json:"library,omitempty"`
+	Library int `json:"library,omitempty"`
+	// Options are the strategy's options as the question gave them
+	// ("k=5"), in order; the strategy's defaults are not repeated.
+	Options []string `json:"options,omitempty"`
+	// Retrieval says how the answer's evidence was found ("words and
+	// meaning (bge-m3), reranked by bge-reranker-v2-m3"), "" when the
+	// strategy read the whole scope or recorded none.
+	Retrieval  string      `json:"retrieval,omitempty"`
 	Statements []Statement `json:"statements"`
 	Stages     []string    `json:"stages"`
 	// Plan is a strategy's account of what it chose to do and why (OkraLong's

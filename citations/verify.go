@@ -146,6 +146,39 @@ func support(st, ct analysis) Verdict {
 	return v
 }
 
+// Lexical is the lexical evidence behind an offline verdict: the
+// statement's words whose index terms the cited text holds and those it
+// lacks, as the statement writes them, each once. A number among the
+// missing (NumberMissing) caps the verdict at Partial.
+type Lexical struct {
+	Verdict
+	Found         []string `json:"found"`
+	Missing       []string `json:"missing"`
+	NumberMissing bool     `json:"number_missing,omitempty"`
+}
+
+// Explain judges how well cited supports statement, offline, as Support
+// does, and says which of the statement's words the cited text holds.
+func Explain(statement, cited string) Lexical {
+	ct := analyse(cited)
+	e := Lexical{Verdict: support(analyse(statement), ct), Found: []string{}, Missing: []string{}}
+	seen := map[string]bool{}
+	textproc.EachWordTerm(statement, func(word, term string) {
+		key := numKey(term)
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		if ct.terms[key] {
+			e.Found = append(e.Found, word)
+			return
+		}
+		e.Missing = append(e.Missing, word)
+		e.NumberMissing = e.NumberMissing || isNumber(key)
+	})
+	return e
+}
+
 func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
 
 // Verify fills s.Support with one offline verdict per citation and, for a

@@ -1,6 +1,7 @@
 package citations
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -173,5 +174,25 @@ func BenchmarkVerify(b *testing.B) {
 	}
 	for b.Loop() {
 		Verify(&st)
+	}
+}
+
+// Explain gives Support's verdict with the words behind it: a figure the
+// cited text lacks is missing, and caps the verdict.
+func TestExplain(t *testing.T) {
+	cited := "The committee approved a budget of 1,000 dollars for the two new libraries."
+	e := Explain("The committee approved 1000 dollars for two libraries.", cited)
+	if e.Verdict != Support("The committee approved 1000 dollars for two libraries.", cited) {
+		t.Errorf("Explain's verdict %+v differs from Support's", e.Verdict)
+	}
+	if e.Level != Supported || len(e.Missing) != 0 || e.NumberMissing {
+		t.Errorf("a supported statement: %+v", e)
+	}
+	e = Explain("The committee approved 5000 dollars for three libraries.", cited)
+	if e.Level != Partial || !e.NumberMissing || strings.Join(e.Missing, " ") != "5000 three" {
+		t.Errorf("wrong figures: %+v", e)
+	}
+	if strings.Join(e.Found, " ") != "committee approved dollars libraries" {
+		t.Errorf("found %q", e.Found)
 	}
 }

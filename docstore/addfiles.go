@@ -256,6 +256,10 @@ func (l *Library) prepare(ctx context.Context, path string, report func(stage st
 		p.res.Info, p.res.Existed = info, true
 		return p
 	}
+	if err := l.db.refusal(); err != nil {
+		p.res.Err = err // damaged: refuse now, not after extracting
+		return p
+	}
 	doc, err := Load(ctx, path, content, l.loadOptions(report))
 	if err != nil {
 		p.res.Err = err

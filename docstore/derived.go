@@ -14,7 +14,6 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/citelens/citelens/internal/textproc"
-	"github.com/citelens/citelens/internal/topk"
 )
 
 // Derived documents are text a model wrote about a document's chunks —
@@ -46,8 +45,8 @@ import (
 // are kept with the document's other vectors (vectors.go, one set per
 // embedding model, derivation and kind), numbered as the index numbers
 // them and checked against the index's fingerprint of their texts, and
-// SearchDerivedVectors ranks them by cosine similarity as SearchDerived
-// ranks them by BM25.
+// ScanDerivedCosines gives their cosine similarity to a query vector, for
+// engine/retrieve to rank them by meaning as it ranks them by BM25.
 
 // DerivedSet names one derivation of a document: which model wrote it,
 // how the document was cut into chunks, and the prompt's version. Several
@@ -855,24 +854,21 @@ func (l *Library) DerivedTexts(doc DocID, set DerivedSet, kind DerivedKind) ([]s
 	return out, nil
 }
 
-// SearchDerivedVectors ranks the units of opt.Kinds in the scope's derived
-// indexes by the cosine similarity of their vectors, embedded by model,
-// to the query vector q: the dense counterpart of SearchDerived, with the
-// same hits (Score is the cosine). Units whose vectors are not stored are
-// not ranked, nor are units without any similarity (cosine ≤ 0); vectors
-// stored for other texts than the index's (a stale set) are ignored. A
-// query of another length than the stored vectors is an error wrapping
-// ErrBadVectors: the model behind the name changed, and the units must be
-// embedded again (RemoveDerivedVectors).
-func (l *Library) SearchDerivedVectors(model string, q []float32, opt DerivedSearchOptions) ([]DerivedHit, error) {
-	if opt.K <= 0 {
-		opt.K = 10
-	}
+// ScanDerivedCosines calls fn with each unit of opt.Kinds in the scope's
+// derived indexes that has a current vector embedded by model, as a hit
+// whose Score is the vector's cosine similarity to the query vector q:
+// documents in order, kinds in the order given, units in order (opt.K is
+// not used). It is the storage side of ranking derived units by meaning;
+// engine/retrieve keeps the best. Units without a stored vector, stored
+// without text, or stored for other texts than the index's (a stale set)
+// are skipped. A query of another length than the stored vectors is an
+// error wrapping ErrBadVectors: the model behind the name changed, and the
+// units must be embedded again (RemoveDerivedVectors).
+func (l *Library) ScanDerivedCosines(model string, q []float32, opt DerivedSearchOptions, fn func(DerivedHit)) error {
 	if len(q) == 0 || len(opt.Docs) == 0 || len(opt.Kinds) == 0 {
-		return nil, nil
+		return nil
 	}
-	top := topk.New(opt.K, func(h DerivedHit) float64 { return h.Score })
-	err := l.db.View(func(tx *bolt.Tx) error {
+	return l.db.View(func(tx *bolt.Tx) error {
 		for _, id := range opt.Docs {
 			ib, err := derivedIndex(tx, id, opt.Set)
 			if err != nil {
@@ -880,50 +876,48 @@ func (l *Library) SearchDerivedVectors(model string, q []float32, opt DerivedSea
 			}
 			ranges, owner := ib.Get(keyIxRanges), ib.Get(keyIxOwner)
 			for _, kind := range opt.Kinds {
-				k := DerivedVectorKey(id, model, opt.Set, kind)
-				if err := k.check(); err != nil {
+				if err := scanDerivedKind(tx, id, model, opt.Set, kind, q, ranges, owner, fn); err != nil {
 					return err
-				}
-				layout, units, err := derivedLayout(tx, id, opt.Set, kind)
-				if err != nil {
-					return err
-				}
-				b, err := vectorBucket(tx, k, false)
-				if err != nil {
-					return err
-				}
-				if b == nil {
-					continue
-				}
-				m, ok := currentMeta(b, vectorMeta{units: units, layout: layout})
-				if !ok {
-					continue
-				}
-				if m.dim != len(q) {
-					return fmt.Errorf("%w: the %s vectors of document %s have %d coordinates and the query's %d; the model %s changed behind its name",
-						ErrBadVectors, kind, id, m.dim, len(q), model)
-				}
-				var hitErr error
-				scanCosines(b, m.dim, q, func(u int, cos float64) {
-					if cos <= 0 || hitErr != nil || !top.Admits(cos) {
-						return
-					}
-					h, err := unitHit(id, kind, u, ranges, owner, cos)
-					if err != nil {
-						hitErr = err
-						return
-					}
-					top.Offer(h)
-				})
-				if hitErr != nil {
-					return hitErr
 				}
 			}
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
+}
+
+// scanDerivedKind is ScanDerivedCosines over one kind of one document.
+func scanDerivedKind(tx *bolt.Tx, id DocID, model string, set DerivedSet, kind DerivedKind, q []float32, ranges, owner []byte, fn func(DerivedHit)) error {
+	k := DerivedVectorKey(id, model, set, kind)
+	if err := k.check(); err != nil {
+		return err
 	}
-	return SortDerivedHits(top.Items()), nil
+	layout, units, err := derivedLayout(tx, id, set, kind)
+	if err != nil {
+		return err
+	}
+	b, err := vectorBucket(tx, k, false)
+	if err != nil || b == nil {
+		return err
+	}
+	m, ok := currentMeta(b, vectorMeta{units: units, layout: layout})
+	if !ok {
+		return nil
+	}
+	if m.dim != len(q) {
+		return fmt.Errorf("%w: the %s vectors of document %s have %d coordinates and the query's %d; the model %s changed behind its name",
+			ErrBadVectors, kind, id, m.dim, len(q), model)
+	}
+	var hitErr error
+	scanCosines(b, m.dim, q, func(u int, cos float64) {
+		if hitErr != nil {
+			return
+		}
+		h, err := unitHit(id, kind, u, ranges, owner, cos)
+		if err != nil {
+			hitErr = err
+			return
+		}
+		fn(h)
+	})
+	return hitErr
 }

@@ -1,6 +1,7 @@
 package docstore
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -146,7 +147,7 @@ func TestDerivedVectorsSearch(t *testing.T) {
 	query := "Which animal was recorded at location7?"
 	q := bagVector(query, dim)
 	opt := DerivedSearchOptions{Set: testSet, Docs: []DocID{d.ID}, Kinds: []DerivedKind{DerivedQuestion}, K: 3}
-	hits, err := l.SearchDerivedVectors("embed", q, opt)
+	hits, err := nearestDerived(l, "embed", q, opt)
 	if err != nil || len(hits) != 3 {
 		t.Fatalf("hits %+v, %v", hits, err)
 	}
@@ -172,7 +173,7 @@ func TestDerivedVectorsSearch(t *testing.T) {
 	}
 	// Kinds rank together; a kind without vectors (raw) is not ranked.
 	opt.Kinds, opt.K = []DerivedKind{DerivedSummary, DerivedQuestion, DerivedRaw}, 100
-	all, err := l.SearchDerivedVectors("embed", bagVector("creature3 location7", dim), opt)
+	all, err := nearestDerived(l, "embed", bagVector("creature3 location7", dim), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,17 +188,30 @@ func TestDerivedVectorsSearch(t *testing.T) {
 		t.Errorf("kinds ranked: %v", kinds)
 	}
 	// Another embedding model has nothing stored.
-	if hits, err := l.SearchDerivedVectors("other-embed", q, opt); err != nil || len(hits) != 0 {
+	if hits, err := nearestDerived(l, "other-embed", q, opt); err != nil || len(hits) != 0 {
 		t.Errorf("another model's search: %+v, %v", hits, err)
 	}
 	// A query of another length: the model changed behind its name.
-	if _, err := l.SearchDerivedVectors("embed", bagVector(query, dim/2), opt); !errors.Is(err, ErrBadVectors) {
+	if _, err := nearestDerived(l, "embed", bagVector(query, dim/2), opt); !errors.Is(err, ErrBadVectors) {
 		t.Errorf("a query of another length: %v", err)
 	}
 	// The document's own vectors and the derived ones do not mix.
 	if sets, _ := l.VectorSets(d.ID); len(sets) != 0 {
 		t.Errorf("derived sets listed as the document's own: %+v", sets)
 	}
+}
+
+// nearestDerived is the best opt.K units by cosine (those above 0), as
+// engine/retrieve keeps them from ScanDerivedCosines.
+func nearestDerived(l *Library, model string, q []float32, opt DerivedSearchOptions) ([]DerivedHit, error) {
+	var hits []DerivedHit
+	err := l.ScanDerivedCosines(model, q, opt, func(h DerivedHit) {
+		if h.Score > 0 {
+			hits = append(hits, h)
+		}
+	})
+	hits = SortDerivedHits(hits)
+	return hits[:min(len(hits), cmp.Or(opt.K, 10))], err
 }
 
 // TestDerivedVectorsFollowTheTexts: a rewritten summary invalidates the
@@ -224,7 +238,7 @@ func TestDerivedVectorsFollowTheTexts(t *testing.T) {
 	if gaps, _, _ := l.VectorGaps(qk); len(gaps) != 0 {
 		t.Errorf("question vectors lost though no question changed: gaps %v", gaps)
 	}
-	if hits, _ := l.SearchDerivedVectors("embed", bagVector("creature2", dim), DerivedSearchOptions{Set: testSet, Docs: []DocID{d.ID}, Kinds: []DerivedKind{DerivedSummary}}); len(hits) != 0 {
+	if hits, _ := nearestDerived(l, "embed", bagVector("creature2", dim), DerivedSearchOptions{Set: testSet, Docs: []DocID{d.ID}, Kinds: []DerivedKind{DerivedSummary}}); len(hits) != 0 {
 		t.Errorf("stale summary vectors ranked: %+v", hits)
 	}
 
@@ -309,9 +323,9 @@ func TestDerivedIndexWithoutFingerprint(t *testing.T) {
 	}
 }
 
-// BenchmarkSearchDerivedVectors ranks the questions of a 2,000-chunk
-// derivation (16,000 questions, 768 dimensions) by cosine.
-func BenchmarkSearchDerivedVectors(b *testing.B) {
+// BenchmarkScanDerivedCosines scans the questions of a 2,000-chunk
+// derivation (16,000 questions, 768 dimensions) for their cosines.
+func BenchmarkScanDerivedCosines(b *testing.B) {
 	l := openTestLibrary(b)
 	var text strings.Builder
 	for i := range 6000 {
@@ -353,12 +367,13 @@ func BenchmarkSearchDerivedVectors(b *testing.B) {
 		}
 	}
 	q := randomVectors(r, 1, dim)[0]
-	opt := DerivedSearchOptions{Set: testSet, Docs: []DocID{d.ID}, Kinds: []DerivedKind{DerivedQuestion}, K: 256}
+	opt := DerivedSearchOptions{Set: testSet, Docs: []DocID{d.ID}, Kinds: []DerivedKind{DerivedQuestion}}
 	b.ReportMetric(float64(n), "units")
 	b.ResetTimer()
 	for b.Loop() {
-		if hits, err := l.SearchDerivedVectors("embed", q, opt); err != nil || len(hits) != 256 {
-			b.Fatal(len(hits), err)
+		got := 0
+		if err := l.ScanDerivedCosines("embed", q, opt, func(DerivedHit) { got++ }); err != nil || got != n {
+			b.Fatal(got, err)
 		}
 	}
 }

@@ -28,10 +28,16 @@ type docWrite struct {
 	sentN  uint32
 	chunks []Chunk
 	chunkN uint32
+
+	// textChanged says the document's text may differ from what the
+	// library stores under its ID (geometry.go: stored geometry is kept
+	// only for the same text). Reindex clears it for a document rebuilt
+	// from its stored text.
+	textChanged bool
 }
 
 func newDocWrite(id DocID, num DocNum) *docWrite {
-	return &docWrite{id: id, num: num, rec: docRecord{num: num}}
+	return &docWrite{id: id, num: num, rec: docRecord{num: num}, textChanged: true}
 }
 
 // addText appends text, writing every whole piece.
@@ -223,6 +229,9 @@ func (w *docWrite) publishOver(tx *bolt.Tx, d *Document, old *docRecord) error {
 		return err
 	}
 	if err := tx.Bucket(bucketLayout).Put(pieceKey(w.num, tagHeader, 0), encodeHeader(d)); err != nil {
+		return err
+	}
+	if err := writeGeometry(tx, d, w.textChanged); err != nil {
 		return err
 	}
 	t, err := readTotals(tx)

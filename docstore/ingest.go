@@ -84,7 +84,7 @@ func Load(ctx context.Context, path string, content []byte, opt LoadOptions) (*D
 		Kind:  f.Kind,
 		Added: time.Now().UTC().Truncate(time.Second),
 	}}
-	ld, err := f.Loader.Load(ctx, content, opt)
+	ld, err := runLoader(ctx, f.Loader, content, opt)
 	if err == nil {
 		err = ld.check()
 	}
@@ -92,7 +92,7 @@ func Load(ctx context.Context, path string, content []byte, opt LoadOptions) (*D
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	d.Text, d.PageStarts, d.Title, d.Warnings, d.OCRPages = ld.Text, ld.PageStarts, ld.Title, ld.Warnings, ld.OCRPages
-	d.PageLabels = ld.PageLabels
+	d.PageLabels, d.geometry = ld.PageLabels, ld.Geometry
 	found := structureInput(d)
 	found.Headings, found.Tables = ld.Headings, ld.Tables
 	if len(d.PageStarts) == 0 {

@@ -24,10 +24,12 @@ import (
 //
 // Version 2 stores each sentence's section, table and flags, the
 // documents' headings, tables and compound words, and indexes headings and
-// table contexts as fields of their own. Version 3 (records.go) stores
-// one index for the whole library, term by term, a document's records in
-// pieces keyed by its number, and a compact listing.
-const SchemaVersion = 3
+// table contexts as fields of their own. Version 3 folds index terms to
+// their base letters ("Zürich" is indexed as "zurich"). Version 4
+// (records.go) stores one index for the whole library, term by term, a
+// document's records in pieces keyed by its number, and a compact
+// listing.
+const SchemaVersion = 4
 
 // Bucket names. Data about a document lives under its DocID in each of
 // the per-document buckets, so removing a document is one delete per
@@ -62,7 +64,7 @@ var (
 // perDocBuckets lists every bucket holding data keyed by DocID. Remove
 // deletes the document from each; a bucket added for derived data (RAIDD
 // summaries, vectors) must be listed here so removal stays complete.
-var perDocBuckets = [][]byte{bucketDocs, bucketRecords, bucketVectors, bucketDerived}
+var perDocBuckets = [][]byte{bucketDocs, bucketRecords, bucketVectors, bucketDerived, bucketGeometry}
 
 // contentBuckets hold documents' content by DocNum (records.go).
 var contentBuckets = [][]byte{bucketText, bucketLayout, bucketListing, bucketNames, bucketIndex, bucketSegments, bucketPending}
@@ -80,8 +82,10 @@ type Options struct {
 	// Waiting, if set, is told when a read (write false) or a write
 	// finds the file in use by another process and waits for it, after
 	// half a second, so a front end can say so. (A process that waits
-	// touches LIBRARY.waiting beside the file, so that one holding the
-	// file without pause lets it in.)
+	// touches a marker named by the file's identity, beside the file or
+	// in the user's runtime directory, so that one holding the file
+	// without pause lets it in; a wait that times out is a *LockedError
+	// naming the citelens processes that hold the file.)
 	Waiting func(write bool)
 	// Upgrade opens a library of an older schema so Reindex can rebuild
 	// it; nothing else may be done with it until then.
@@ -157,9 +161,10 @@ func Open(path string, opt *Options) (*Library, error) {
 		return nil, err // a damaged schema record is for Inspect to report
 	}
 	// bbolt only sets the mode when it creates the file; a library copied in
-	// with looser permissions is tightened too.
-	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() != 0o600 && !opt.ReadOnly {
-		_ = os.Chmod(path, 0o600)
+	// with looser permissions is tightened too (to the user's bits: one
+	// made read-only on purpose stays so).
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&^0o600 != 0 && !opt.ReadOnly {
+		_ = os.Chmod(path, fi.Mode().Perm()&0o600)
 	}
 	return l, nil
 }
@@ -213,8 +218,23 @@ func (l *Library) checkSchema(readOnly, upgrade bool) error {
 		}
 		return nil
 	}
-	if readOnly {
-		return l.db.View(check)
+	// A library that has every bucket and the current schema needs no
+	// write to open: a write (even of nothing, which bbolt commits as a
+	// new transaction) is made only to create or upgrade it.
+	settled := false
+	if fi, err := os.Stat(l.path); !readOnly && (err != nil || fi.Size() == 0) {
+		// a new library: bbolt creates the file on its first write
+	} else if err := l.db.View(func(tx *bolt.Tx) error {
+		if err := check(tx); err != nil {
+			return err
+		}
+		settled = l.schema == SchemaVersion || upgrade
+		for _, name := range append([][]byte{bucketMeta, bucketAnswers}, perDocBuckets...) {
+			settled = settled && tx.Bucket(name) != nil
+		}
+		return nil
+	}); err != nil || readOnly || settled {
+		return err
 	}
 	return l.db.Update(func(tx *bolt.Tx) error {
 		if err := check(tx); err != nil {
@@ -422,6 +442,20 @@ func (l *Library) Resolve(ref string) (DocInfo, error) {
 		}
 	}
 	return DocInfo{}, errorf(ErrNotFound, "no document %q in the library", ref)
+}
+
+// ResolveAll resolves each of refs (as Resolve does) to its document's ID,
+// in order, failing on the first that names none or several.
+func (l *Library) ResolveAll(refs []string) ([]DocID, error) {
+	ids := make([]DocID, 0, len(refs))
+	for _, ref := range refs {
+		info, err := l.Resolve(ref)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, info.ID)
+	}
+	return ids, nil
 }
 
 // Document returns a document with its text and tables. Documents are

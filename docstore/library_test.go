@@ -39,6 +39,20 @@ func openAt(t testing.TB, path string) *Library {
 	return l
 }
 
+// addDocument adds the file at path to l and returns it.
+func addDocument(t *testing.T, l *Library, path string) *Document {
+	t.Helper()
+	info, _, err := l.Add(t.Context(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := l.Document(info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 func writeFile(t testing.TB, name, content string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)

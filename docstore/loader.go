@@ -20,6 +20,12 @@ import (
 // A Loader turns a file's bytes into the text the library stores and what
 // it knows of that text's structure. Every offset it returns is a byte
 // offset into Loaded.Text.
+//
+// Load runs it on a goroutine of its own and stops waiting for it when
+// the context is done (runLoader), so a loader should check the context
+// in its long loops but cannot hang an add; its panics become errors. A
+// loader must not touch shared state it does not own: an abandoned one
+// runs on, unwatched.
 type Loader interface {
 	Load(ctx context.Context, content []byte, opt LoadOptions) (*Loaded, error)
 }
@@ -53,6 +59,10 @@ type Loaded struct {
 	OCRPages []int
 	// PageLabels are the pages' printed labels, when the file has them.
 	PageLabels []PageLabelRange
+	// Geometry is where the text stands on each page, one pagegeom
+	// encoding per page (offsets into Text), for formats with fixed
+	// pages; nil for the others.
+	Geometry [][]byte
 }
 
 // LoadOptions tune loading.
@@ -227,5 +237,5 @@ func (ld *Loaded) check() error {
 			}
 		}
 	}
-	return nil
+	return checkGeometry(ld.Geometry, len(ld.PageStarts), n)
 }

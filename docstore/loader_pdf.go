@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/citelens/citelens/docstore/ocr"
+	"github.com/citelens/citelens/docstore/pagegeom"
 	"github.com/citelens/citelens/docstore/pdftext"
 	"github.com/citelens/citelens/docstore/structure"
 )
@@ -28,7 +30,7 @@ func loadPDF(ctx context.Context, content []byte, opt LoadOptions) (*Loaded, err
 		return nil, err
 	}
 	ld := &Loaded{Text: res.Text, PageStarts: res.PageStarts, Title: res.Title, Warnings: res.Warnings,
-		Headings: res.Headings, Tables: res.Tables}
+		Headings: res.Headings, Tables: res.Tables, Geometry: res.Geometry}
 	for _, r := range res.PageLabels {
 		ld.PageLabels = append(ld.PageLabels, PageLabelRange(r))
 	}
@@ -44,6 +46,16 @@ func loadPDF(ctx context.Context, content []byte, opt LoadOptions) (*Loaded, err
 		return nil, err
 	}
 	mergeOCR(ld, pages)
+	var sized []string // pages read other than as asked, or not at all
+	for _, p := range pages {
+		if p.Warning != "" {
+			sized = append(sized, p.Warning)
+		}
+	}
+	if len(ld.OCRPages) == 0 && strings.TrimSpace(ld.Text) == "" && len(sized) > 0 {
+		return nil, fmt.Errorf("%w: it has no text layer, and OCR found none: %s", ErrEmpty, sized[0])
+	}
+	ld.Warnings = append(ld.Warnings, sized...)
 	if len(ld.OCRPages) < len(empty) {
 		ld.Warnings = append(ld.Warnings, fmt.Sprintf("OCR found no text on %d of the %d pages without a text layer", len(empty)-len(ld.OCRPages), len(empty)))
 	}
@@ -85,6 +97,9 @@ func mergeOCR(ld *Loaded, pages []ocr.Page) {
 				headings = append(headings, h)
 			}
 			buf = append(buf, p.Text...)
+			if i < len(ld.Geometry) {
+				ld.Geometry[i] = ocrGeometry(p, starts[i], ld.Geometry[i])
+			}
 			ld.OCRPages = append(ld.OCRPages, i+1)
 			afterOCR = true
 			continue
@@ -96,6 +111,12 @@ func mergeOCR(ld *Loaded, pages []ocr.Page) {
 		starts[i] = int32(len(buf))
 		delta[i] = starts[i] - int32(start)
 		buf = append(buf, old[start:end]...)
+		if i < len(ld.Geometry) && delta[i] != 0 {
+			d := delta[i]
+			if g, err := pagegeom.Remap(ld.Geometry[i], func(off int32) int32 { return off + d }); err == nil {
+				ld.Geometry[i] = g
+			}
+		}
 	}
 	move := func(s structure.Span) structure.Span {
 		if s.Len() == 0 {
@@ -122,4 +143,29 @@ func mergeOCR(ld *Loaded, pages []ocr.Page) {
 		}
 	}
 	ld.Text, ld.PageStarts, ld.Headings = string(buf), starts, headings
+}
+
+// ocrGeometry is the geometry of an OCR'd page whose text starts at
+// offset start: a line part per line Tesseract read, from its words'
+// boxes on the page's image. The page's size is taken from its text
+// layer's geometry, textGeom.
+func ocrGeometry(p *ocr.Page, start int32, textGeom []byte) []byte {
+	var g pagegeom.Page
+	g.Width, g.Height, _ = pagegeom.Size(textGeom)
+	if p.Size.X <= 0 || p.Size.Y <= 0 {
+		return pagegeom.Append(nil, &g)
+	}
+	sx, sy := 1/float32(p.Size.X), 1/float32(p.Size.Y)
+	for i, w := range p.Words {
+		if i == 0 || w.Line != p.Words[i-1].Line {
+			g.Lines = append(g.Lines, pagegeom.Line{Dir: pagegeom.LeftToRight, Start: start + w.Span.Start,
+				Box: pagegeom.Rect{X0: 1, Y0: 1}})
+		}
+		l := &g.Lines[len(g.Lines)-1]
+		x0, y0, x1, y1 := float32(w.Box.Min.X)*sx, float32(w.Box.Min.Y)*sy, float32(w.Box.Max.X)*sx, float32(w.Box.Max.Y)*sy
+		l.Box = pagegeom.Rect{X0: min(l.Box.X0, x0), Y0: min(l.Box.Y0, y0), X1: max(l.Box.X1, x1), Y1: max(l.Box.Y1, y1)}
+		l.Words = append(l.Words, pagegeom.Word{Start: start + w.Span.Start, End: start + w.Span.End, From: x0, To: x1})
+		l.End = start + w.Span.End
+	}
+	return pagegeom.Append(nil, &g)
 }

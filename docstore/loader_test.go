@@ -3,6 +3,8 @@ package docstore
 import (
 	"context"
 	"errors"
+	"image"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/citelens/citelens/docstore/doctest"
 	"github.com/citelens/citelens/docstore/ocr"
+	"github.com/citelens/citelens/docstore/pagegeom"
 	"github.com/citelens/citelens/docstore/pdftext"
 	"github.com/citelens/citelens/docstore/structure"
 )
@@ -123,10 +126,40 @@ func TestMergeOCR(t *testing.T) {
 	// Pages 1 and 3 have text, 2 and 4 are scans; page 3 has a heading.
 	text := "Page one text.\n\nPage three heading\n\nPage three text."
 	ld := &Loaded{Text: text, PageStarts: []int32{0, 14, 16, 52}, Headings: []structure.Heading{{Span: structure.Span{Start: 16, End: 34}, Level: 2}}}
+	line := func(start, end int32) pagegeom.Line {
+		return pagegeom.Line{Start: start, End: end, Box: pagegeom.Rect{X0: 0.1, Y0: 0.1, X1: 0.5, Y1: 0.12}, Words: []pagegeom.Word{{Start: start, End: end, From: 0.1, To: 0.5}}}
+	}
+	ld.Geometry = [][]byte{
+		pagegeom.Append(nil, &pagegeom.Page{Width: 612, Height: 792, Lines: []pagegeom.Line{line(0, 14)}}),
+		pagegeom.Append(nil, &pagegeom.Page{Width: 612, Height: 792}),
+		pagegeom.Append(nil, &pagegeom.Page{Width: 612, Height: 792, Lines: []pagegeom.Line{line(16, 34), line(36, 52)}}),
+		pagegeom.Append(nil, &pagegeom.Page{Width: 612, Height: 792}),
+	}
 	mergeOCR(ld, []ocr.Page{
-		{Number: 2, Text: "Scanned two.", Headings: []structure.Heading{{Span: structure.Span{Start: 0, End: 7}}}},
+		{Number: 2, Text: "Scanned two.", Headings: []structure.Heading{{Span: structure.Span{Start: 0, End: 7}}}, Size: image.Pt(2550, 3300),
+			Words: []ocr.Word{{Span: structure.Span{Start: 0, End: 7}, Box: image.Rect(300, 330, 900, 396)}, {Span: structure.Span{Start: 8, End: 12}, Box: image.Rect(950, 330, 1200, 396)}}},
 		{Number: 4, Text: "Scanned four."},
 	})
+	if err := ld.check(); err != nil {
+		t.Fatal(err)
+	}
+	// every line's geometry still names its text
+	for i, want := range [][]string{{"Page one text."}, {"Scanned two."}, {"Page three heading", "Page three text."}, nil} {
+		p, err := pagegeom.Decode(ld.Geometry[i])
+		if err != nil || len(p.Lines) != len(want) {
+			t.Fatalf("page %d geometry: %+v, %v", i+1, p, err)
+		}
+		for k, l := range p.Lines {
+			if got := ld.Text[l.Start:l.End]; got != want[k] {
+				t.Errorf("page %d line %d: %q, want %q", i+1, k, got, want[k])
+			}
+		}
+		if i == 1 {
+			if b := p.Lines[0].Box; !(math.Abs(float64(b.X0)-300.0/2550) < 1e-3 && math.Abs(float64(b.Y1)-396.0/3300) < 1e-3 && math.Abs(float64(b.X1)-1200.0/2550) < 1e-3) {
+				t.Errorf("OCR'd line box %+v", b)
+			}
+		}
+	}
 	want := "Page one text.\n\nScanned two.\n\nPage three heading\n\nPage three text.\n\nScanned four."
 	if ld.Text != want {
 		t.Fatalf("text %q, want %q", ld.Text, want)
@@ -187,6 +220,24 @@ func TestScannedAndMixedPDFs(t *testing.T) {
 	}
 	if !d.IsOCRPage(2) || d.IsOCRPage(1) {
 		t.Error("IsOCRPage")
+	}
+	// Both pages set their line alike (11 pt at 72, 720): the OCR'd
+	// page's box, from Tesseract's word boxes, stands where the text
+	// page's does, from its glyphs.
+	boxes := make([]pagegeom.Rect, 2)
+	for i := range boxes {
+		p, err := pagegeom.Decode(d.geometry[i])
+		if err != nil || len(p.Lines) != 1 || p.Width != 612 || p.Height != 792 {
+			t.Fatalf("page %d geometry %+v, %v", i+1, p, err)
+		}
+		l := p.Lines[0]
+		if got := d.Text[l.Start:l.End]; !strings.HasPrefix(got, []string{"The harbour", "Divers"}[i]) || len(l.Words) != 8 {
+			t.Errorf("page %d: line %q with %d words", i+1, got, len(l.Words))
+		}
+		boxes[i] = l.Box
+	}
+	if t1, o := boxes[0], boxes[1]; math.Abs(float64(t1.X0-o.X0)) > 0.01 || math.Abs(float64(t1.Y0-o.Y0)) > 0.01 || math.Abs(float64(t1.Y1-o.Y1)) > 0.01 {
+		t.Errorf("text line box %+v, OCR'd line box %+v: want the same place", t1, o)
 	}
 
 	d = loadFile(t, "scan.pdf", scanOnly, LoadOptions{OCR: &ocr.Options{}})

@@ -99,6 +99,19 @@ const collectBudget = 20000
 // collectBudget deletions at a time, until nothing is left. Another
 // process may collect at the same time; each deletion is done once.
 func (l *Library) collect() error {
+	idle := false // nothing pending: no write (see merge)
+	if err := l.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketPending)
+		if b != nil {
+			k, _ := b.Cursor().First()
+			idle = k == nil
+		} else {
+			idle = true
+		}
+		return nil
+	}); err != nil || idle {
+		return err
+	}
 	for {
 		more := false
 		err := l.db.Update(func(tx *bolt.Tx) error {

@@ -146,7 +146,7 @@ func helper(t *testing.T, mode string, env ...string) (*exec.Cmd, *bufio.Scanner
 // timeout, having said it was waiting.
 func TestLockedTooLong(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "library.db")
-	_, lines := helper(t, "hold", "LIB="+path, "HOLD=60s")
+	holder, lines := helper(t, "hold", "LIB="+path, "HOLD=60s")
 	if !lines.Scan() || lines.Text() != "ready" {
 		t.Fatalf("helper did not hold the library: %q", lines.Text())
 	}
@@ -161,12 +161,20 @@ func TestLockedTooLong(t *testing.T) {
 	if err.Error() != want {
 		t.Errorf("message %q, want %q", err, want)
 	}
-	if len(waited) != 1 || !waited[0] {
-		t.Errorf("Waiting was told %v, want once, of a write", waited)
+	// Opening an existing library only reads it (a write is made only to
+	// create or upgrade one), so the wait is a read's.
+	if len(waited) != 1 || waited[0] {
+		t.Errorf("Waiting was told %v, want once, of a read", waited)
 	}
 	// The timeout, plus slack for a loaded machine.
 	if took > 4*time.Second {
 		t.Errorf("took %v to report the lock", took)
+	}
+	// The holder, a citelens, said what it is doing.
+	var le *LockedError
+	if !errors.As(err, &le) || len(le.Holders) != 1 || le.Holders[0].PID != holder.Process.Pid || !le.Holders[0].Write ||
+		!strings.Contains(le.Holders[0].What, "-test.run") || !strings.Contains(le.Holders[0].String(), "has held it for writing since") {
+		t.Errorf("the holder is not named: %#v", le)
 	}
 }
 
@@ -268,6 +276,13 @@ func TestReadersWhileAdding(t *testing.T) {
 		if time.Now().After(deadline.Add(30 * time.Second)) {
 			t.Fatalf("the other process committed %d documents in 36 s", seen)
 		}
+		// The commits reported before the list is read must all be in it
+		// (one reported while it is read may or may not be).
+		select {
+		case <-committed:
+			seen++
+		default:
+		}
 		start := time.Now()
 		all, err := l.List()
 		if err == nil {
@@ -278,11 +293,6 @@ func TestReadersWhileAdding(t *testing.T) {
 		}
 		slowest = max(slowest, time.Since(start))
 		reads++
-		select {
-		case <-committed:
-			seen++
-		default:
-		}
 		if len(all) < 1+seen {
 			t.Fatalf("%d documents listed after %d committed", len(all), seen)
 		}

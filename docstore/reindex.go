@@ -45,7 +45,7 @@ func (l *Library) Reindex(ctx context.Context, progress func(ReindexProgress)) (
 	var rep ReindexReport
 	var infos []DocInfo
 	var err error
-	legacy := l.schema < 3
+	legacy := l.schema < 4 // schemas 1 to 3 kept one index per document
 	if legacy {
 		infos, err = l.legacyList()
 	} else {
@@ -164,6 +164,7 @@ func (l *Library) reindexOne(ctx context.Context, info DocInfo, legacy bool) (fr
 			return err
 		}
 		w := newDocWrite(d.ID, num)
+		w.textChanged = fromFile // rebuilt from its stored text, it keeps its geometry
 		pb := &postingBatch{}
 		if err := w.writeContent(tx, d, ix, pb); err != nil {
 			return err

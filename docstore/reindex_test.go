@@ -20,10 +20,10 @@ The installer needs a C compiler.
 This agreement is construed under the laws of the State of Delaware.
 `
 
-// downgrade rewrites a library as citelens wrote schema version 1: text
-// and layout records by DocID, the layout of pages, sentences (start, end,
-// page) and chunks only, and none of schema 3's records.
-func downgrade(t *testing.T, path string) {
+// downgrade rewrites a library as citelens wrote schema version (1 to
+// 3): text and layout records by DocID, the layout of pages, sentences
+// (start, end, page) and chunks only, and none of schema 4's records.
+func downgrade(t *testing.T, path, version string) {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, nil)
 	if err != nil {
@@ -69,7 +69,7 @@ func downgrade(t *testing.T, path string) {
 			lengths.CreateBucket(k)
 			postings.CreateBucket(k)
 		}
-		return tx.Bucket(bucketMeta).Put(keySchema, []byte("1"))
+		return tx.Bucket(bucketMeta).Put(keySchema, []byte(version))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -77,6 +77,12 @@ func downgrade(t *testing.T, path string) {
 }
 
 func TestOlderSchemaIsReindexed(t *testing.T) {
+	for _, version := range []string{"1", "3"} {
+		t.Run("schema "+version, func(t *testing.T) { testOlderSchemaIsReindexed(t, version) })
+	}
+}
+
+func testOlderSchemaIsReindexed(t *testing.T, version string) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "library.db")
 	l, err := Open(path, nil)
@@ -94,8 +100,11 @@ func TestOlderSchemaIsReindexed(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
-	downgrade(t, path)
+	downgrade(t, path, version)
 	os.Remove(gone) // rebuilt from its stored text
+	// Geometry is kept by DocID in every schema: a document rebuilt from
+	// its stored text keeps what it has.
+	markGeometry(t, path, b.ID)
 
 	// An older library is refused with what to do, not misread.
 	if _, err := Open(path, nil); !errors.Is(err, ErrOlderSchema) || !strings.Contains(err.Error(), "citelens reindex") {
@@ -132,5 +141,32 @@ func TestOlderSchemaIsReindexed(t *testing.T) {
 	}
 	if n, err := matchCount(l, b.ID, "delaware texas"); err != nil || n == 0 {
 		t.Errorf("the rebuilt document is not searchable: %d, %v", n, err)
+	}
+	if err := l.db.View(func(tx *bolt.Tx) error {
+		if g := tx.Bucket(bucketGeometry).Bucket([]byte(b.ID)); g == nil || g.Get(pageKey(1)) == nil {
+			t.Errorf("the document rebuilt from its stored text lost its geometry")
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// markGeometry stores a (placeholder) geometry record for document id.
+func markGeometry(t *testing.T, path string, id DocID) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Update(func(tx *bolt.Tx) error {
+		g, err := tx.Bucket(bucketGeometry).CreateBucketIfNotExists([]byte(id))
+		if err != nil {
+			return err
+		}
+		return g.Put(pageKey(1), []byte("page 1"))
+	}); err != nil {
+		t.Fatal(err)
 	}
 }

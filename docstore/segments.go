@@ -315,6 +315,20 @@ func cmpUint(a, b uint64) int {
 // nothing needs merging, and deletes the segments left building by a
 // process that died.
 func (l *Library) merge() error {
+	// A read first: a library with nothing to merge is not written (a
+	// damaged one, or one on a read-only mount, refuses every write).
+	idle := false
+	if err := l.db.View(func(tx *bolt.Tx) error {
+		building, err := readSegments(tx, segBuilding)
+		if err != nil {
+			return err
+		}
+		active, err := readSegments(tx, segActive)
+		idle = len(building) == 0 && pickMerge(active) == nil
+		return err
+	}); err != nil || idle {
+		return err
+	}
 	for {
 		done := true
 		err := l.db.Update(func(tx *bolt.Tx) error {

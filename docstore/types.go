@@ -1,6 +1,7 @@
 package docstore
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -57,6 +58,10 @@ type Document struct {
 	// found them against the document's vocabulary; ranking reads
 	// sentences with the same eyes.
 	Compounds map[string][]string
+
+	// geometry is each page's geometry (pagegeom) as loaded, until the
+	// document is written (geometry.go); nil when read from the library.
+	geometry [][]byte
 }
 
 // DocInfo is a document's metadata, cheap to list without loading its text.
@@ -113,6 +118,18 @@ func (d *Document) ChunkSpan(i int) (start, end int) {
 // PageOf returns the 1-based page containing byte offset off.
 func (d *Document) PageOf(off int) int { return pageOf(d.PageStarts, off) }
 
+// PageSpan returns the byte range of page n (1-based) of the stored text.
+func (d *Document) PageSpan(n int) (start, end int, err error) {
+	if n < 1 || n > len(d.PageStarts) {
+		return 0, 0, fmt.Errorf("%s has pages 1 to %d, not %d", d.Name, len(d.PageStarts), n)
+	}
+	end = len(d.Text)
+	if n < len(d.PageStarts) {
+		end = int(d.PageStarts[n])
+	}
+	return int(d.PageStarts[n-1]), end, nil
+}
+
 // HeadingPath returns the headings sentence i lies under, outermost first,
 // each on one line: ["7 Data import", "7.1 Spreadsheet-like data"]. A
 // heading's own path ends with itself.
@@ -124,7 +141,7 @@ func (d *Document) HeadingPath(i int) []string {
 }
 
 // SectionPath returns the headings from the top down to section s.
-func (d *Document) SectionPath(s int) []string { return sectionPath(d.Sections, d.spanLine, s) }
+func (d *Document) SectionPath(s int) []string { return sectionNames(d.Sections, d.spanLine, s) }
 
 // maxHeadingDepth bounds a heading path, and a walk up a damaged one.
 const maxHeadingDepth = 12

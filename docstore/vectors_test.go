@@ -43,15 +43,7 @@ func cosine(a, b []float32) float64 {
 
 func addSample(t *testing.T, l *Library) *Document {
 	t.Helper()
-	info, _, err := l.Add(t.Context(), sampleText, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := l.Document(info.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return addDocument(t, l, sampleText)
 }
 
 func units(from, to int) []int {

@@ -287,7 +287,7 @@ func (v *View) HeadingPath(i int) []string {
 }
 
 // SectionPath returns the headings from the top down to section s.
-func (v *View) SectionPath(s int) []string { return sectionPath(v.Sections(), v.spanLine, s) }
+func (v *View) SectionPath(s int) []string { return sectionNames(v.Sections(), v.spanLine, s) }
 
 // HeadingTrail is the heading path of sentence i joined with " > ".
 func (v *View) HeadingTrail(i int) string { return strings.Join(v.HeadingPath(i), " > ") }
@@ -429,9 +429,9 @@ func pageOf(starts []int32, off int) int {
 	return lo
 }
 
-// sectionPath returns the headings from the top down to section s, each
+// sectionNames returns the headings from the top down to section s, each
 // read on one line by line.
-func sectionPath(sections []structure.Section, line func(structure.Span) string, s int) []string {
+func sectionNames(sections []structure.Section, line func(structure.Span) string, s int) []string {
 	var rev []string
 	for n := 0; s >= 0 && s < len(sections) && n < maxHeadingDepth; n++ {
 		sec := sections[s]

@@ -62,8 +62,7 @@ type Plan interface {
 }
 
 // Reporter is where work done for an answer says what it is doing and
-// what it spends (the Runtime is one): engine/dense reports embedding
-// progress and cost to it.
+// what it spends: the Runtime is one.
 type Reporter interface {
 	Stage(s string)
 	Warn(s string)

@@ -59,7 +59,11 @@ func (e *Env) RequireLLM(strategy string) (*llm.Client, error) {
 // say about it.
 type Info struct {
 	Strategy    Strategy
-	Description string // one line, for `citelens strategies` and the picker
+	Description string // one line, for `citelens strategies`: how it works, in the papers' words
+	// Purpose says in plain words what the strategy is for and what it
+	// costs, for someone choosing one (the TUI's picker): no paper's
+	// names, one or two short sentences.
+	Purpose string
 	// NeedsLLM says the strategy cannot run without a model endpoint; New
 	// refuses it in an environment without one, saying what to set.
 	NeedsLLM bool

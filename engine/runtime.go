@@ -37,7 +37,12 @@ type Runtime struct {
 	asked    string // as asked
 	scope    *scope
 	opts     Values
+	given    []Setting // the options as the request gave them, for the record
 	caller   *Caller
+
+	// retrieval is the answer's retrieval, made when first asked for.
+	retrieval     *Retrieval
+	retrievalOnce sync.Once
 
 	// The conversation a follow-up question is asked in (Request.History,
 	// bounded), what its context costs, and the previous question when
@@ -99,7 +104,7 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 			return nil, err
 		}
 	}
-	rt := &Runtime{env: env, strategy: s.Name(), question: req.Question, asked: req.Question, scope: sc, opts: opts, emit: emit,
+	rt := &Runtime{env: env, strategy: s.Name(), question: req.Question, asked: req.Question, scope: sc, opts: opts, given: req.Options, emit: emit,
 		cfg: env.Config, history: boundHistory(req.History)}
 	if env.LLM != nil {
 		rt.ctx = ctx
@@ -193,6 +198,9 @@ func (rt *Runtime) answer(start time.Time, err error) (*Answer, error) {
 		ans.Model = rt.model
 	}
 	ans.Docs, ans.Library = rt.scope.refs()
+	for _, o := range rt.given {
+		ans.Options = append(ans.Options, o.Name+"="+o.Value)
+	}
 	if err != nil {
 		ans.Partial, ans.Error = true, err.Error()
 		if Canceled(err) {
@@ -390,8 +398,8 @@ func (rt *Runtime) Usage(u llm.Usage) {
 	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	rt.usage.Add(citations.Usage(u))
-	rt.send(Usage{citations.Usage(u)})
+	rt.usage.Add(u)
+	rt.send(Usage{u})
 }
 
 // delta passes streamed model text on to the front end.

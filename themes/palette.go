@@ -31,12 +31,14 @@ type Palette struct {
 	// The selected row of a list.
 	SelectionFg, SelectionBg string
 
-	// Support verdict badges.
-	Supported, Partial, Unsupported string
-
 	Error   string
 	Warning string
 	Stage   string // stage messages and the spinner while an answer is worked on
+
+	// A page drawn as a map of half blocks (the page view where the
+	// terminal shows no pictures): its paper and its darkest ink. Its
+	// cited lines take the highlight's background.
+	PagePaper, PageInk string
 }
 
 // darkPalette is for terminals with a dark background: light text, amber
@@ -55,13 +57,10 @@ var darkPalette = Palette{
 	CurrentMatchFg: "#1D2128", CurrentMatchBg: "#D08770",
 	SelectionFg: "#ECEFF4", SelectionBg: "#3B4252",
 
-	Supported:   "#A3BE8C",
-	Partial:     "#EBCB8B",
-	Unsupported: "#BF616A",
-
-	Error:   "#E06C75",
-	Warning: "#EBCB8B",
-	Stage:   "#B48EAD",
+	Error:     "#E06C75",
+	Warning:   "#EBCB8B",
+	Stage:     "#B48EAD",
+	PagePaper: "#E5E9F0", PageInk: "#2E3440",
 }
 
 // lightPalette is for terminals with a light background.
@@ -79,13 +78,10 @@ var lightPalette = Palette{
 	CurrentMatchFg: "#000000", CurrentMatchBg: "#FB8F44",
 	SelectionFg: "#0A3069", SelectionBg: "#DDF4FF",
 
-	Supported:   "#1A7F37",
-	Partial:     "#9A6700",
-	Unsupported: "#CF222E",
-
-	Error:   "#CF222E",
-	Warning: "#9A6700",
-	Stage:   "#8250DF",
+	Error:     "#CF222E",
+	Warning:   "#9A6700",
+	Stage:     "#8250DF",
+	PagePaper: "#FFFFFF", PageInk: "#24292F",
 }
 
 // highContrastPalette leaves body text in the terminal's own foreground (so
@@ -106,13 +102,10 @@ var highContrastPalette = Palette{
 	CurrentMatchFg: "0", CurrentMatchBg: "13",
 	SelectionFg: "0", SelectionBg: "15",
 
-	Supported:   "10",
-	Partial:     "11",
-	Unsupported: "9",
-
-	Error:   "9",
-	Warning: "11",
-	Stage:   "13",
+	Error:     "9",
+	Warning:   "11",
+	Stage:     "13",
+	PagePaper: "15", PageInk: "0",
 }
 
 // noColorPalette is empty on purpose: with NO_COLOR every mark is drawn

@@ -2,6 +2,7 @@ package themes
 
 import (
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2/ansi"
@@ -40,16 +41,13 @@ type Styles struct {
 	CurrentMatch   lipgloss.Style // the search match n/N is on
 	Selection      lipgloss.Style // the selected row of a list
 
-	Supported   lipgloss.Style // support badge: the citation supports the statement
-	Partial     lipgloss.Style // support badge: partly
-	Unsupported lipgloss.Style // support badge: not at all
-
 	Error   lipgloss.Style
 	Warning lipgloss.Style
 	Stage   lipgloss.Style // stage messages and spinner
 
 	Help      help.Styles      // for bubbles/help
 	TextInput textinput.Styles // for bubbles/textinput
+	TextArea  textarea.Styles  // for bubbles/textarea: the same look as TextInput, over several lines
 
 	// Markdown is the glamour style for rendering answers; see
 	// MarkdownRenderer. Its document margin is zero: panes bring their own.
@@ -101,9 +99,6 @@ func build(name string, dark bool, k kind, p Palette) *Styles {
 	s.CurrentMatch = fgbg(p.CurrentMatchFg, p.CurrentMatchBg).Bold(true)
 	s.Selection = fgbg(p.SelectionFg, p.SelectionBg)
 
-	s.Supported = fg(p.Supported).Bold(true)
-	s.Partial = fg(p.Partial).Bold(true)
-	s.Unsupported = fg(p.Unsupported).Bold(true)
 	s.Error = fg(p.Error).Bold(true)
 	s.Warning = fg(p.Warning)
 	s.Stage = fg(p.Stage)
@@ -132,9 +127,6 @@ func build(name string, dark bool, k kind, p Palette) *Styles {
 		s.CurrentMatch = lipgloss.NewStyle().Reverse(true).Bold(true).Underline(true)
 		s.Selection = lipgloss.NewStyle().Reverse(true)
 		s.Title = lipgloss.NewStyle().Bold(true)
-		s.Supported = lipgloss.NewStyle().Bold(true)
-		s.Partial = lipgloss.NewStyle().Underline(true)
-		s.Unsupported = lipgloss.NewStyle().Reverse(true).Bold(true)
 		s.Error = lipgloss.NewStyle().Bold(true)
 		s.Warning = lipgloss.NewStyle().Bold(true)
 		s.Stage = lipgloss.NewStyle().Italic(true)
@@ -169,6 +161,23 @@ func build(name string, dark bool, k kind, p Palette) *Styles {
 			// A steady cursor: no timer ticking while the user reads,
 			// and frames that do not depend on when they were drawn.
 			Blink: false,
+		},
+	}
+	area := textarea.StyleState{
+		Text:        s.Text,
+		Placeholder: s.Muted,
+		Prompt:      s.Accent.Bold(true),
+		EndOfBuffer: s.Muted,
+		// No line is marked: the input reads as the one-line input does.
+		CursorLine: lipgloss.NewStyle(),
+	}
+	s.TextArea = textarea.Styles{
+		Focused: area,
+		Blurred: area,
+		Cursor: textarea.CursorStyle{
+			Color: lipgloss.Color(p.Accent),
+			Shape: tea.CursorBlock,
+			Blink: false, // as the one-line input's
 		},
 	}
 

@@ -155,7 +155,6 @@ func TestNoColorMarksWithAttributes(t *testing.T) {
 		"Match":          {1, 4},    // bold underline
 		"CurrentMatch":   {1, 4, 7}, // all three
 		"Selection":      {7},
-		"Unsupported":    {7},
 	}
 	got := map[string]string{
 		"Highlight":      s.Highlight.Render("cited"),
@@ -163,7 +162,6 @@ func TestNoColorMarksWithAttributes(t *testing.T) {
 		"Match":          s.Match.Render("cited"),
 		"CurrentMatch":   s.CurrentMatch.Render("cited"),
 		"Selection":      s.Selection.Render("cited"),
-		"Unsupported":    s.Unsupported.Render("cited"),
 	}
 	for name, codes := range want {
 		attrs := sgrAttrs(got[name])
@@ -171,6 +169,14 @@ func TestNoColorMarksWithAttributes(t *testing.T) {
 			if !has(attrs, c) {
 				t.Errorf("no-color %s = %q: missing SGR %d", name, got[name], c)
 			}
+		}
+	}
+	// Reverse video is the cited text's, a match's and the selection's
+	// alone: nothing else (a statement's mark, a warning) is as loud.
+	for path, st := range styleFields(s) {
+		loud := map[string]bool{"Styles.Highlight": true, "Styles.CurrentMatch": true, "Styles.Selection": true}
+		if has(sgrAttrs(st.Render("x")), 7) && !loud[path] {
+			t.Errorf("no-color %s is reverse video, as loud as the cited text", path)
 		}
 	}
 	// Focus must show without colour: a different border shape.

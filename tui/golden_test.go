@@ -78,6 +78,7 @@ func TestGoldenSourceSearch(t *testing.T) {
 	s.waitText("match 3/3")
 	s.press("n")
 	s.waitText("match 1/3")
+	s.waitText("Past the last match: back to the first.") // never silently
 	s.golden("wrapped-to-first-match")
 	s.press("esc")
 	s.finish()

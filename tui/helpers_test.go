@@ -199,7 +199,7 @@ type probe struct {
 	view   string
 	notice string
 	keys   int // key presses handled
-	focus  pane
+	focus  paneID
 }
 
 func (h harness) Init() tea.Cmd { return h.m.Init() }
@@ -325,18 +325,31 @@ func (s *session) waitText(text string) {
 }
 
 // waitFocus waits for p to have the keyboard.
-func (s *session) waitFocus(p pane) {
+func (s *session) waitFocus(p paneID) {
+	s.t.Helper()
+	s.waitModel(func(m Model) bool { return m.focus == p }, "the focus go to the "+p.title()+" pane")
+}
+
+// waitAdded waits for every add in progress to end: a library list that
+// holds the last file can come before the message that it is added.
+func (s *session) waitAdded() {
+	s.t.Helper()
+	s.waitModel(func(m Model) bool { return m.adding == nil && m.lib.Adding() == 0 }, "the adds end")
+}
+
+// waitModel waits for the model as last drawn to be ok.
+func (s *session) waitModel(ok func(Model) bool, what string) {
 	s.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		s.probe.mu.Lock()
-		f := s.probe.focus
+		m := s.probe.model
 		s.probe.mu.Unlock()
-		if f == p {
+		if ok(m) {
 			return
 		}
 		if time.Now().After(deadline) {
-			s.t.Fatalf("the focus never went to the %s pane", p.title())
+			s.t.Fatalf("never saw %s", what)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -1,12 +1,12 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/citelens/citelens/tui/addfiles"
 	"github.com/citelens/citelens/tui/internal/draw"
 )
 
@@ -54,7 +54,7 @@ func (m Model) computeLayout() layoutInfo {
 	case w >= twoColumns:
 		lw := w / 2
 		// The library takes what its list needs, up to a third.
-		rows := len(m.lib.Docs()) + m.lib.Adding() + 1
+		rows := len(m.lib.Docs()) + m.lib.ProgressRows() + 1
 		lh := min(max(rows+2, 5), max(ph/3, 4))
 		return layoutInfo{mode: modeTwo, lib: size{lw, lh}, conv: size{lw, ph - lh}, src: size{w - lw, ph}}
 	}
@@ -71,20 +71,50 @@ func (m *Model) layout() {
 	m.lib.SetSize(lo.lib.w-framePadW, lo.lib.h-2)
 	m.conv.SetSize(lo.conv.w-framePadW, lo.conv.h-2)
 	m.src.SetSize(lo.src.w-framePadW, lo.src.h-2)
+	m.page.SetSize(lo.src.w-framePadW, lo.src.h-2)
+	// Where the source pane's body lands on the screen: after its
+	// border and a space, under the tab bar in a narrow window.
+	x, y := m.width-lo.src.w, 0
+	if lo.mode == modeSingle {
+		x, y = 0, 1
+	}
+	m.page.SetOrigin(x+2, y+1)
+}
+
+// applyGraphicsSize redraws the page view for a new layout: its width,
+// and the cell size computed from the window's.
+func (m *Model) applyGraphicsSize() tea.Cmd {
+	if !m.detect.Done() {
+		return m.page.Refresh() // the answers, when they come, set the rest
+	}
+	return m.applyGraphics()
 }
 
 // framePadW is the width a pane's frame takes: a border and a space on
 // each side.
 const framePadW = 4
 
-// frame draws a pane's view in its border, titled, a space either side.
-func (m Model) frame(p pane, view string, s size) []string {
+// frame draws pane p in its border of s, titled, a space either side.
+func (m Model) frame(p paneID, s size) []string {
 	st := m.styles
 	border, title := draw.NewBorder(st.Pane), st.Muted.Render(" "+p.title()+" ")
 	if p == m.focus {
 		border, title = draw.NewBorder(st.PaneFocused), st.Title.Render(" "+p.title()+" ")
 	}
-	body := strings.Split(view, "\n")
+	w, h := s.w-framePadW, s.h-2
+	var body []string
+	switch p {
+	case paneLibrary:
+		body = m.lib.View(w, h)
+	case paneConversation:
+		body = m.conv.View(w, h)
+	default:
+		if m.pageMode {
+			body = m.page.View(w, h)
+		} else {
+			body = m.src.View(w, h)
+		}
+	}
 	for i := range body {
 		body[i] = " " + body[i] + " "
 	}
@@ -95,24 +125,12 @@ func (m Model) frame(p pane, view string, s size) []string {
 func (m Model) panes(lo layoutInfo) []string {
 	switch lo.mode {
 	case modeThree:
-		return joinColumns(
-			m.frame(paneLibrary, m.lib.View(), lo.lib),
-			m.frame(paneConversation, m.conv.View(), lo.conv),
-			m.frame(paneSource, m.src.View(), lo.src))
+		return joinColumns(m.frame(paneLibrary, lo.lib), m.frame(paneConversation, lo.conv), m.frame(paneSource, lo.src))
 	case modeTwo:
-		left := append(m.frame(paneLibrary, m.lib.View(), lo.lib), m.frame(paneConversation, m.conv.View(), lo.conv)...)
-		return joinColumns(left, m.frame(paneSource, m.src.View(), lo.src))
+		left := append(m.frame(paneLibrary, lo.lib), m.frame(paneConversation, lo.conv)...)
+		return joinColumns(left, m.frame(paneSource, lo.src))
 	}
-	var view string
-	switch m.focus {
-	case paneLibrary:
-		view = m.lib.View()
-	case paneConversation:
-		view = m.conv.View()
-	default:
-		view = m.src.View()
-	}
-	return append([]string{m.tabBar()}, m.frame(m.focus, view, lo.conv)...)
+	return append([]string{m.tabBar()}, m.frame(m.focus, lo.conv)...)
 }
 
 // tabBar names the panes, the focused one marked, for a narrow window.
@@ -169,65 +187,45 @@ func overlay(lines, box []string, width int) []string {
 	return out
 }
 
-// helpScreen is the full help: every key, by where it applies, in a frame
-// of w × h that scrolls.
-func (m Model) helpScreen(w, h int) []string {
-	inner := w - 4
-	lines := m.helpLines(inner)
-	body := h - 2
-	top := min(m.helpTop, max(len(lines)-body, 0))
-	lines = lines[top:]
-	for i := range lines {
-		lines[i] = " " + draw.Fit(lines[i], inner) + " "
+// View draws the whole screen.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "citelens"
+	return v
+}
+
+// render draws the screen as a string of exactly width × height cells.
+func (m Model) render() string {
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		return ""
 	}
-	title := m.styles.Title.Render(" Keys ")
-	return draw.NewBorder(m.styles.PaneFocused).Frame(title, lines, w, h)
-}
-
-// helpMaxTop is how far the help screen scrolls in the window.
-func (m Model) helpMaxTop() int {
-	return max(len(m.helpLines(m.width-4))-(m.height-3), 0)
-}
-
-// helpLines is the help screen's text, inner cells wide.
-func (m Model) helpLines(inner int) []string {
-	st := m.styles
-	hm := m.help
-	hm.SetWidth(inner)
+	lo := m.computeLayout()
+	if lo.tooSmall {
+		return m.tooSmall()
+	}
 	var lines []string
-	section := func(title string, groups [][]key.Binding) {
-		if len(lines) > 0 {
-			lines = append(lines, "")
-		}
-		lines = append(lines, st.Title.Render(title))
-		block := hm.FullHelpView(groups)
-		if fullWidth(block) > inner {
-			// Too wide side by side: one group under the other.
-			block = ""
-			for i, g := range groups {
-				if i > 0 {
-					block += "\n"
-				}
-				block += hm.FullHelpView([][]key.Binding{g})
-			}
-		}
-		lines = append(lines, strings.Split(block, "\n")...)
+	switch {
+	case m.showHelp:
+		lines = m.helpScreen(w, h-1)
+	case m.add != nil:
+		lines = overlay(m.panes(lo), m.add.View(w-4, h-3), w)
+	case m.picker != nil:
+		lines = overlay(m.panes(lo), m.picker.View(w-4, h-3), w)
+	default:
+		lines = m.panes(lo)
 	}
-	input, list := m.conv.KeyMap.HelpKeyMaps()
-	section("Everywhere", m.keys.FullHelp())
-	section("Question input", input)
-	section("Conversation", list)
-	section("Library", m.lib.KeyMap.FullHelp())
-	section("Adding documents", addfiles.DefaultKeyMap().FullHelp())
-	section("Source", m.src.KeyMap.FullHelp())
-	return lines
+	lines = append(lines, m.statusLine(w))
+	return strings.Join(lines, "\n")
 }
 
-// fullWidth is the widest line of a block.
-func fullWidth(block string) int {
-	w := 0
-	for _, l := range strings.Split(block, "\n") {
-		w = max(w, ansi.StringWidth(l))
+// tooSmall is the whole screen when the window cannot hold the panes.
+func (m Model) tooSmall() string {
+	msg := fmt.Sprintf("window too small: citelens needs %d×%d", minWidth, minHeight)
+	var lines []string
+	for _, l := range draw.Wrap(msg, m.width) {
+		lines = append(lines, m.styles.Warning.Render(l))
 	}
-	return w
+	return strings.Join(draw.Block(lines, m.width, m.height), "\n")
 }

@@ -135,6 +135,28 @@ func TestExport(t *testing.T) {
 	if !strings.HasPrefix(string(b), "# What did the colonists object to?") || !strings.Contains(string(b), "> For imposing Taxes on us without our Consent:") {
 		t.Errorf("the Markdown export lacks the question or the quote:\n%s", b)
 	}
+	// The file is named by the question, and exporting again keeps it.
+	if !strings.HasSuffix(md, "-what-did-the-colonists-object-to.md") {
+		t.Errorf("exported to %s, want a name from the question", md)
+	}
+	s.probe.mu.Lock()
+	s.probe.notice = ""
+	s.probe.mu.Unlock()
+	s.press("e")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		s.probe.mu.Lock()
+		n := s.probe.notice
+		s.probe.mu.Unlock()
+		if n != "" || time.Now().After(deadline) {
+			break
+		}
+	}
+	if again := exportedPath(t, s); again != strings.TrimSuffix(md, ".md")+"-2.md" {
+		t.Errorf("exported again to %s, want %s beside %s", again, strings.TrimSuffix(md, ".md")+"-2.md", md)
+	}
+	if b2, _ := os.ReadFile(md); string(b2) != string(b) {
+		t.Error("exporting again changed the first export")
+	}
 
 	s.press("E")
 	s.waitText("Export as")
@@ -167,14 +189,15 @@ func exportedPath(t *testing.T, s *session) string {
 	return m[1]
 }
 
-// TestCopyCitation checks y sends the cited text by OSC 52, without the
-// control characters a paste into a terminal would act on.
+// TestCopyCitation checks y sends the cited text by OSC 52 with the
+// document and page it is from, without the control characters a paste
+// into a terminal would act on.
 func TestCopyCitation(t *testing.T) {
 	_, s := answered(t, "no-color", 100, 30)
 	s.press("y")
-	s.waitText("Copied [1]")
+	s.waitText("Copied [1] with its document and page")
 	// The clipboard is set by a command, a moment after the key.
-	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte("For imposing Taxes on us without our Consent:"))
+	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte("For imposing Taxes on us without our Consent:\n— declaration.txt, p. 1"))
 	var out []byte
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(string(out), want); {
 		b, _ := io.ReadAll(s.tm.Output())

@@ -9,6 +9,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/internal/humanize"
+	"github.com/citelens/citelens/tui/conversation"
 )
 
 // A strategy that needs work done on the documents first (RAIDD's
@@ -40,6 +41,11 @@ func prepareCost(env *engine.Env, strategy string, docs []docstore.DocID) tea.Cm
 		return prepareCostMsg{text: fmt.Sprintf("about %s and %s tokens with %s",
 			humanize.Plural(c.Calls, "model call", "model calls"), humanize.Tokens(c.Tokens()), st.Model)}
 	}
+}
+
+func (msg prepareCostMsg) update(m *Model) tea.Cmd {
+	m.conv.SetPrepareCost(msg.text)
+	return nil
 }
 
 // prepareRun is a preparation in the background.
@@ -100,6 +106,40 @@ func (r *prepareRun) next() tea.Cmd {
 		}
 		return msg
 	}
+}
+
+// prepare starts preparing the documents in scope for a strategy, the
+// question to be asked again when they are ready.
+func (m *Model) prepare(p conversation.PrepareMsg) tea.Cmd {
+	if m.prep != nil {
+		m.setNotice("The documents are already being prepared.", true)
+		return nil
+	}
+	m.prep = startPrepare(m.bg, m.opts.Env, p.Strategy, p.Question, m.lib.Scope())
+	m.conv.SetActivity("preparing the documents for " + p.Strategy + "…")
+	return m.prep.next()
+}
+
+func (msg prepareProgressMsg) update(m *Model) tea.Cmd {
+	if m.prep == nil {
+		return nil
+	}
+	m.conv.SetActivity(prepareLine(m.prep.strategy, engine.Progress(msg)))
+	return m.prep.next()
+}
+
+func (msg preparedMsg) update(m *Model) tea.Cmd {
+	if m.prep != msg.run {
+		return nil
+	}
+	m.prep = nil
+	m.conv.SetActivity("")
+	if msg.err != nil {
+		m.setNotice("Preparing the documents stopped: "+msg.err.Error(), true)
+		return nil
+	}
+	m.setNotice("The documents are prepared; asking again.", false)
+	return m.ask(msg.run.question)
 }
 
 // prepareLine is a preparation's progress for the status line:

@@ -1,8 +1,19 @@
 // Package tui is citelens's terminal UI: a bubbletea program with three
-// panes — the library, the conversation and the source — each its own
-// model with its own keys (tui/library, tui/conversation, tui/source), and
-// a root model (Model) that lays them out, routes messages to them and
-// does the work they ask for.
+// panes — the library, the conversation and the source — and two dialogs
+// laid over them — the add dialog and a picker — each its own model with
+// its own keys (tui/library, tui/conversation, tui/source, tui/addfiles,
+// tui/picker), and a root model (Model) that lays them out, routes
+// messages to them and does the work they ask for.
+//
+// Every pane keeps one contract (tui/internal/pane): Update returns the
+// pane, a command and an action — what the pane asks of the rest of the
+// program, carried out at once by the root — and View draws it in the
+// cells the root gives it. The root's own work is in one file per
+// feature, each with its messages, commands and handlers: library.go
+// (the list, watching the file, the scope), answers.go (saved answers),
+// ask.go, adding.go, citation.go (the source pane), export.go,
+// strategy.go (pickers), prepare.go; keys.go, layout.go and help.go are
+// the keys, the screen and the help.
 //
 // The root model never does I/O or heavy work in Update: asking runs the
 // strategy in a goroutine whose events a command reads one batch at a
@@ -16,9 +27,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/citelens/citelens/citations/pageimage"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/termimage"
 )
 
 // Options configure the program.
@@ -44,6 +57,16 @@ type Options struct {
 	// Now is the clock an answer's waiting time is counted by (default
 	// time.Now); tests fix it.
 	Now func() time.Time
+	// Graphics is how the page view draws pages (termimage.Auto: ask the
+	// terminal).
+	Graphics termimage.Protocol
+	// PixelSize, when set, tells the terminal window's size in pixels
+	// (the kernel's record of it), for the page view's cell size where
+	// the terminal answers no query for it.
+	PixelSize func() (w, h int)
+	// Pages draws the pages (default: a renderer over Library, its code
+	// compiled into the user's cache folder); tests share one.
+	Pages *pageimage.Source
 }
 
 // shutdownWait bounds how long quitting waits for background work (a
@@ -71,4 +94,10 @@ func Run(ctx context.Context, opts Options, progOpts ...tea.ProgramOption) error
 // Shutdown cancels the work the program started (an answer being
 // written is saved as partial) and waits for it, for a few seconds at
 // most. Call it before closing the library.
-func (m Model) Shutdown() { m.bg.stop(shutdownWait) }
+func (m Model) Shutdown() {
+	m.bg.stop(shutdownWait)
+	if m.renderer != nil {
+		m.pages.Close()
+		m.renderer.Close()
+	}
+}

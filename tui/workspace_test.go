@@ -61,6 +61,7 @@ func TestGoldenAddPicker(t *testing.T) {
 			s.golden("picker")
 			s.press("enter")
 			s.waitText("3/3 in scope")
+			s.waitAdded()
 			s.golden("added")
 			s.finish()
 			docs, _ := lib.List()

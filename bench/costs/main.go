@@ -38,14 +38,14 @@ import (
 )
 
 // wholeContext are the strategies that put the whole document in a prompt
-// (CoF's first step is a plain long-context answer); longcite need not
-// outspend them.
-var wholeContext = []string{"longcite", "cof"}
+// (CoF's first step is a plain long-context answer, plain's only one);
+// longcite need not outspend them.
+var wholeContext = []string{"longcite", "cof", "plain"}
 
 func main() {
 	citelens := flag.String("citelens", "", "the citelens `binary`")
 	llmtestd := flag.String("llmtestd", "", "the llmtestd `binary`")
-	data := flag.String("data", "../shared/data/hotpotqa53", "the data set `DIR` (docs/ and questions.jsonl)")
+	data := flag.String("data", "testdata/hotpotqa53", "the data set `DIR` (docs/ and questions.jsonl)")
 	out := flag.String("out", "bench/costs/costs.md", "write the table to `FILE`")
 	only := flag.String("strategies", "", "comma-separated strategies to run (default: every registered one)")
 	limit := flag.Int("limit", 0, "answer only the first `N` questions")

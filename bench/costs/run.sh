@@ -3,7 +3,7 @@
 # against llmtestd's scripted model; writes bench/costs/costs.md. Extra
 # arguments go to the Go program (bench/costs/main.go), for example
 #   bench/costs/run.sh -strategies okra,longcite -limit 10
-# DATA names another data set (default ../shared/data/hotpotqa53).
+# DATA names another data set (default testdata/hotpotqa53).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -12,4 +12,4 @@ trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/citelens" ./cmd/citelens
 go build -o "$bin/llmtestd" ./engine/llm/llmtest/cmd/llmtestd
 go run ./bench/costs -citelens "$bin/citelens" -llmtestd "$bin/llmtestd" \
-	-data "${DATA:-$root/../shared/data/hotpotqa53}" -out bench/costs/costs.md "$@"
+	-data "${DATA:-$root/testdata/hotpotqa53}" -out bench/costs/costs.md "$@"

@@ -84,6 +84,11 @@ func TestAskJSONPlainAndExport(t *testing.T) {
 	if n := strings.Count(out, "\n[") - 0; n > 2 {
 		t.Errorf("--k 2 printed %d sources:\n%s", n, out)
 	}
+	// A quote is marked by the question words it holds, as in the TUI
+	// and the exports, never "supported" (it cites itself).
+	if !strings.Contains(out, "question words: taxes, without, consent") || strings.Contains(out, "· supported") {
+		t.Errorf("the sources' marks:\n%s", out)
+	}
 
 	list := c.ok("answers")
 	if strings.Count(list, "extractive") != 2 || !strings.Contains(list, rec.AnswerID) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/ocr"
+	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 )
@@ -22,8 +23,8 @@ import (
 func init() {
 	register(&command{
 		name:    "add",
-		args:    "[--json] [--ocr] [--ocr-lang LANGS] [--jobs N] [--from FILE] PATH...",
-		summary: "add PDFs (scans too), web pages, Word files, e-books, text and Markdown to the library",
+		args:    "[--json [--raw]] [--ocr] [--ocr-lang LANGS] [--jobs N] [--from FILE] PATH...",
+		summary: "add PDFs (scans too), web pages, Word files, e-books, text and Markdown to the library; a folder adds the files it holds, recursively",
 		run:     runAdd,
 	})
 }
@@ -50,6 +51,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, c)
 	fs.Usage = func() { printCommandUsage(fs.Output(), c, fs); fmt.Fprint(fs.Output(), fileTypes()) }
 	asJSON := fs.Bool("json", false, "print the added documents as JSON")
+	raw := fs.Bool("raw", false, rawJSONUsage)
 	useOCR := fs.Bool("ocr", false, "read PDF pages that have no text layer (scans) with Tesseract (default: the config's ocr)")
 	ocrLang := fs.String("ocr-lang", "", "Tesseract `LANGS` for --ocr, joined by + (default: the config's ocr_lang, else eng)")
 	maxSize := fs.String("max-size", "1G", "refuse files larger than `SIZE` (bytes, or with K, M, G)")
@@ -82,15 +84,20 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	defer l.Close()
 	l.SetLoadOptions(a.addLoadOptions(fs, *useOCR, *ocrLang))
 
+	paths, err = expandFolders(ctx, a.stderr, paths)
+	if err != nil {
+		return err
+	}
 	var results []addedDoc
 	failed := 0
 	// One file shows its own progress; many show how many are done.
-	bar := newProgressBar(a.stderr, paths[0])
-	if len(paths) > 1 {
-		bar = newProgressBar(a.stderr, fmt.Sprintf("adding %s files", humanize.Count(len(paths))))
-		bar.unit = "files"
+	bar := newProgressBar(a.stderr, fmt.Sprintf("adding %s files", humanize.Count(len(paths))))
+	bar.unit = "files"
+	if len(paths) == 1 {
+		bar = newProgressBar(a.stderr, paths[0])
 	}
 	done := 0
+	interrupted := "" // the first file an interruption stopped
 	err = l.AddFiles(ctx, paths, docstore.AddOptions{
 		Jobs: *jobs,
 		Progress: func(p docstore.Progress) {
@@ -100,12 +107,18 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 			}
 		},
 		Done: func(res docstore.AddResult) {
+			if errors.Is(res.Err, context.Canceled) && ctx.Err() != nil {
+				if interrupted == "" {
+					interrupted = res.Path
+				}
+				return // said once, below
+			}
 			done++
 			info := res.Info
 			r := addedDoc{ID: info.ID, Name: info.Name, Path: info.Path, Kind: info.Kind, Pages: info.Pages,
 				Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: res.Existed, Warnings: info.Warnings, OCRPages: info.OCRPages,
 				Seconds: res.Seconds}
-			bar.clear()
+			bar.Finish()
 			if res.Err != nil {
 				failed++
 				r = addedDoc{Path: res.Path, Name: filepath.Base(res.Path), Error: res.Err.Error(), Seconds: res.Seconds}
@@ -117,8 +130,9 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 				if res.Existed {
 					fmt.Fprintf(a.stdout, "%s  %s  already in the library (same content)\n", info.ID, name)
 				} else {
-					fmt.Fprintf(a.stdout, "%s  %s  added: %d pages%s, %d sentences, %d chunks in %.1fs\n",
-						info.ID, name, info.Pages, ocrNote(info), info.NumSents, info.NumChunks, r.Seconds)
+					fmt.Fprintf(a.stdout, "%s  %s  added: %s%s, %s, %s in %.1fs\n",
+						info.ID, name, humanize.Plural(info.Pages, "page", "pages"), ocrNote(info), humanize.Plural(info.NumSents, "sentence", "sentences"),
+						humanize.Plural(info.NumChunks, "chunk", "chunks"), r.Seconds)
 				}
 				for _, w := range info.Warnings {
 					fmt.Fprintf(a.stderr, "citelens: warning: %s: %s\n", name, textproc.OneLine(w))
@@ -130,19 +144,22 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 			}
 		},
 	})
-	bar.finish()
-	if err != nil {
-		if errors.Is(err, context.Canceled) && done < len(paths) {
-			rest := ""
-			if n := len(paths) - done - 1; n > 0 {
-				rest = fmt.Sprintf(", nor of the %s after it", humanize.Plural(n, "file", "files"))
-			}
-			return fmt.Errorf("interrupted while adding %s; nothing of it was written%s", paths[done], rest)
+	bar.Finish()
+	if ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled)) && done < len(paths) {
+		if interrupted == "" {
+			interrupted = paths[done]
 		}
+		rest := ""
+		if n := len(paths) - done - 1; n > 0 {
+			rest = fmt.Sprintf(", nor of the %s not yet done", humanize.Plural(n, "other file", "other files"))
+		}
+		return fmt.Errorf("interrupted while adding %s; nothing of it was written%s", interrupted, rest)
+	}
+	if err != nil {
 		return err
 	}
 	if *asJSON {
-		if err := writeJSON(a.stdout, results); err != nil {
+		if err := writeJSON(a.stdout, results, *raw); err != nil {
 			return err
 		}
 	}
@@ -178,6 +195,57 @@ func readPathList(a *app, file string) ([]string, error) {
 	return out, nil
 }
 
+// expandFolders puts in place of each folder among paths the files it
+// holds that citelens reads, recursively, as the terminal UI does, and
+// says on w what each folder held and what was passed over.
+func expandFolders(ctx context.Context, w io.Writer, paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		if st, err := os.Stat(p); err != nil || !st.IsDir() {
+			out = append(out, p) // Add says what is wrong with it
+			continue
+		}
+		c, err := docstore.Folder(ctx, p)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fix.With(fmt.Errorf("cannot read the folder %s: %w", textproc.OneLine(p), err), "Check that it exists and that you may read it.")
+		}
+		fmt.Fprintf(w, "%s: %s to add%s\n", textproc.OneLine(p), humanize.Plural(len(c.Files), "file", "files"), folderSkips(c))
+		if c.More {
+			fmt.Fprintf(w, "citelens: warning: %s holds more than %s citelens reads; only the first %s are added (add its subfolders one by one for the rest)\n",
+				textproc.OneLine(p), humanize.Plural(docstore.MaxFolderFiles, "file", "files"), humanize.Count(docstore.MaxFolderFiles))
+		}
+		out = append(out, c.Files...)
+	}
+	return out, nil
+}
+
+// folderSkips says what a folder held that is not added: "; passed over
+// 3 .xlsx, 1 without an extension, 2 hidden".
+func folderSkips(c docstore.FolderContents) string {
+	var parts []string
+	for _, ext := range c.UnsupportedKinds() {
+		n := c.Unsupported[ext]
+		if ext == "" {
+			parts = append(parts, humanize.Plural(n, "file", "files")+" without an extension")
+			continue
+		}
+		parts = append(parts, humanize.Count(n)+" "+textproc.OneLine(ext))
+	}
+	if c.Hidden > 0 {
+		parts = append(parts, humanize.Count(c.Hidden)+" hidden")
+	}
+	if c.Unreadable > 0 {
+		parts = append(parts, humanize.Plural(c.Unreadable, "unreadable folder", "unreadable folders"))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; passed over " + strings.Join(parts, ", ") + " (citelens add --help lists the types it reads)"
+}
+
 // parseSize reads a size such as 1048576, 640K, 50M or 2G (powers of
 // 1024, a trailing "B" allowed).
 func parseSize(s string) (int64, error) {
@@ -195,11 +263,18 @@ func parseSize(s string) (int64, error) {
 	return int64(v * float64(mult)), nil
 }
 
-// writeJSON writes v indented, as every --json output is, with C1
-// controls and bidi overrides escaped (textproc.WriteJSON).
-func writeJSON(w io.Writer, v any) error {
-	return textproc.WriteJSON(w, v, "  ")
+// writeJSON writes v indented, as every --json output is: its strings
+// Printable (textproc.WriteSafeJSON), or exactly as stored when exact is
+// set (--raw), control characters written as \u escapes.
+func writeJSON(w io.Writer, v any, exact bool) error {
+	if exact {
+		return textproc.WriteJSON(w, v, "  ")
+	}
+	return textproc.WriteSafeJSON(w, v, "  ")
 }
+
+// rawJSONUsage is the help of the --raw flag of commands with --json.
+const rawJSONUsage = "with --json: strings exactly as stored, control characters as \\u escapes (for a program; 'jq -r' would decode them)"
 
 // exitError ends a command with a status; quiet means the reasons were
 // already printed.

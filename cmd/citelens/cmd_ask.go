@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
@@ -21,7 +23,7 @@ import (
 func init() {
 	register(&command{
 		name:    "ask",
-		args:    "[--doc ID|PATH]... [--strategy NAME] [--k N] [--json] QUESTION | --batch FILE",
+		args:    "[--doc ID|PATH]... [--strategy NAME] [--k N] [--json [--raw]] QUESTION | --batch FILE",
 		summary: "answer a question with sentence-level citations",
 		run:     runAsk,
 	})
@@ -33,6 +35,7 @@ type askFlags struct {
 	k        int
 	opts     stringList
 	asJSON   bool
+	raw      bool // --json and --batch: strings exactly as stored
 	batch    string
 	noSave   bool
 }
@@ -45,6 +48,7 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	fs.IntVar(&f.k, "k", 0, "at most `N` statements (extractive) or retrieved units (retrieval strategies)")
 	fs.Var(&f.opts, "opt", "strategy option `name=value` (repeatable; 'citelens strategies NAME' lists them)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the answer as one JSON object")
+	fs.BoolVar(&f.raw, "raw", false, rawJSONUsage+"; also with --batch")
 	fs.StringVar(&f.batch, "batch", "", "answer every question of a questions.jsonl `FILE`, one JSON object per line (--doc: the scope of questions that name none)")
 	fs.BoolVar(&f.noSave, "no-save", false, "do not save the answer in the library")
 	words, err := parseFlags(a, fs, args)
@@ -85,24 +89,31 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	var emit func(engine.Event)
 	var printer *statementPrinter
 	if !f.asJSON {
-		printer = &statementPrinter{w: a.stdout, stageW: a.stderr, showStages: isTerminal(a.stderr)}
+		printer = &statementPrinter{w: a.stdout, stageW: a.stderr, showStages: isTerminal(a.stderr), plainStages: noColor()}
+		if hyperlinks(a.stdout) {
+			printer.link = func(c citations.Span) string { return sourceLink(l, c) }
+		}
 		emit = printer.event
 	}
 	ans, runErr := engine.Run(ctx, env, strategy, req, emit)
 	if ans == nil {
 		return runErr
 	}
+	var saveErr error
 	if !f.noSave {
-		if err := engine.Save(l, ans); err != nil {
-			return err
-		}
+		saveErr = engine.Save(l, ans)
 	}
 	if f.asJSON {
-		if err := writeJSON(a.stdout, newAnswerView(ans, "")); err != nil {
+		if err := writeJSON(a.stdout, newAnswerView(ans, ""), f.raw); err != nil {
 			return err
 		}
 	} else {
 		printer.finish(ans)
+	}
+	if saveErr != nil {
+		// The answer is shown all the same: only keeping it failed
+		// (a read-only or damaged library).
+		return fmt.Errorf("the answer was not saved: %w", saveErr)
 	}
 	return runErr
 }
@@ -135,7 +146,7 @@ func scopeDocs(ctx context.Context, a *app, l *docstore.Library, refs []string) 
 			if st, serr := os.Stat(ref); serr == nil && st.Mode().IsRegular() {
 				bar := newProgressBar(a.stderr, ref)
 				info, _, err = l.Add(ctx, ref, func(p docstore.Progress) { bar.update(p.Stage, p.Done, p.Total) })
-				bar.finish()
+				bar.Finish()
 			}
 		}
 		if err != nil {
@@ -154,9 +165,14 @@ func scopeDocs(ctx context.Context, a *app, l *docstore.Library, refs []string) 
 type statementPrinter struct {
 	w, stageW  io.Writer
 	showStages bool
-	n          int // citations numbered so far
-	printed    int
-	reasoning  bool // the model's reasoning has been mentioned
+	// plainStages writes the stages without dimming them: NO_COLOR is set.
+	plainStages bool
+	n           int // citations numbered so far
+	printed     int
+	reasoning   bool // the model's reasoning has been mentioned
+	// link, when set, gives a citation's source a link to open: its
+	// file, at its page ("" for none).
+	link func(c citations.Span) string
 }
 
 func (p *statementPrinter) event(ev engine.Event) {
@@ -184,6 +200,10 @@ func (p *statementPrinter) event(ev engine.Event) {
 // stage shows what the answer is doing, dimmed, on a terminal.
 func (p *statementPrinter) stage(s string) {
 	if p.showStages {
+		if p.plainStages {
+			fmt.Fprintln(p.stageW, textproc.OneLine(s))
+			return
+		}
 		fmt.Fprintf(p.stageW, "\x1b[2m%s\x1b[0m\n", textproc.OneLine(s))
 	}
 }
@@ -217,12 +237,15 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 		fmt.Fprintln(p.w, "\nSources")
 	}
 	n := 0
-	for _, s := range ans.Statements {
+	for i := range ans.Statements {
+		s := &ans.Statements[i]
 		for j, c := range s.Citations {
 			n++
+			// A quote's question words, or the check of a model's
+			// statement: the words the TUI and the exports use.
 			verdict := ""
-			if j < len(s.Support) {
-				verdict = " · " + string(s.Support[j].Level)
+			if mk := citations.CitationMark(s, j); mk.Kind != citations.NoMark {
+				verdict = " · " + mk.String()
 			}
 			sents := fmt.Sprintf("sentence %d", c.First)
 			if c.Last != c.First {
@@ -232,7 +255,13 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 			if c.Heading != "" {
 				under = "\n    under " + textproc.OneLine(c.Heading)
 			}
-			fmt.Fprintf(p.w, "[%d] %s, %s, %s%s%s\n    %q\n", n, textproc.OneLine(c.DocName), textproc.OneLine(c.PageLabel()), sents, verdict, under, textproc.OneLine(c.Text))
+			where := textproc.OneLine(c.DocName) + ", " + textproc.OneLine(c.PageLabel())
+			if p.link != nil {
+				if u := p.link(c); u != "" {
+					where = ansi.SetHyperlink(u) + where + ansi.ResetHyperlink()
+				}
+			}
+			fmt.Fprintf(p.w, "[%d] %s, %s%s%s\n    %q\n", n, where, sents, verdict, under, textproc.OneLine(c.Text))
 		}
 	}
 	if len(ans.Warnings) > 0 {
@@ -247,7 +276,7 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 	}
 }
 
-// batchQuestion is one line of a questions.jsonl file (EVAL.md).
+// batchQuestion is one line of a questions.jsonl file (docs/EVAL.md).
 type batchQuestion struct {
 	ID       string   `json:"id"`
 	Question string   `json:"question"`
@@ -289,7 +318,11 @@ func askBatch(ctx context.Context, a *app, env *engine.Env, strategy engine.Stra
 				return err
 			}
 		}
-		if err := textproc.WriteJSON(a.stdout, newAnswerView(ans, q.ID), ""); err != nil {
+		write := textproc.WriteSafeJSON
+		if f.raw {
+			write = textproc.WriteJSON
+		}
+		if err := write(a.stdout, newAnswerView(ans, q.ID), ""); err != nil {
 			return err
 		}
 		if ctx.Err() != nil {

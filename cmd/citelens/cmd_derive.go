@@ -8,12 +8,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/eval"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/humanize"
+	"github.com/citelens/citelens/internal/progress"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -33,7 +34,7 @@ func runDerive(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["derive"])
 	var refs stringList
 	fs.Var(&refs, "doc", "derive for this document (`ID` prefix or file name; repeatable; default: all)")
-	model := fs.String("model", "", "the model that writes them (default: the configured model)")
+	model := fs.String("model", "", "the `MODEL` that writes them (default: the configured model)")
 	jobs := fs.Int("jobs", 1, "derive `N` documents at once (a document's chunks go in order)")
 	noEmbed := fs.Bool("no-embed", false, "do not embed the derived documents (with an embedding model set, the raidd strategies embed what they need when first asked)")
 	status := fs.Bool("status", false, "show what is derived and embedded and what the rest would cost; make no model calls")
@@ -67,7 +68,7 @@ func runDerive(ctx context.Context, a *app, args []string) error {
 		}
 		rep, err := prepareWithProgress(ctx, a, env, prep, p)
 		if *asJSON {
-			if jerr := writeJSON(a.stdout, newDeriveView(rep)); jerr != nil && err == nil {
+			if jerr := writeJSON(a.stdout, newDeriveView(rep), false); jerr != nil && err == nil {
 				err = jerr
 			}
 		} else {
@@ -101,10 +102,10 @@ func prepareWithProgress(ctx context.Context, a *app, env *engine.Env, prep engi
 			humanize.Plural(st.Missing.Units, "chunk", "chunks"), docCount(missingDocs(st)), textproc.OneLine(st.Model),
 			humanize.Count(st.Missing.Calls), humanize.Tokens(st.Missing.Tokens()))
 	}
-	bar := &prepareBar{liveLine: newLiveLine(a.stderr)}
+	bar := &prepareBar{Line: newLiveLine(a.stderr)}
 	p.Progress = bar.update
 	rep, err := prep.Prepare(ctx, env, p)
-	bar.finish()
+	bar.Finish()
 	if rep == nil {
 		rep = &engine.Prepared{}
 	}
@@ -125,7 +126,7 @@ func missingDocs(st *engine.Prepared) int {
 // prepareBar draws "[████░░░░] 40/120 chunks, 1.3/s, 25k tokens (…) · name"
 // for both steps of a preparation.
 type prepareBar struct {
-	liveLine
+	*progress.Line
 	// key and base are where the current document and unit started, for
 	// the rate of a step counted per document.
 	key  string
@@ -141,18 +142,18 @@ func (b *prepareBar) update(p engine.Progress) {
 	if key != b.key {
 		b.key, b.base, b.at = key, p.Done, time.Now()
 	}
-	if !b.due(p.Done == p.Total) {
+	if !b.Due(p.Done == p.Total) {
 		return
 	}
 	rate := float64(p.Done-b.base) / max(time.Since(b.at).Seconds(), 1e-3)
-	line := fmt.Sprintf("[%s] %s/%s %s, %.1f/s", barCells(p.Done, p.Total), humanize.Count(p.Done), humanize.Count(p.Total), p.Unit, rate)
+	line := fmt.Sprintf("[%s] %s/%s %s, %.1f/s", progress.Bar(p.Done, p.Total, barWidth), humanize.Count(p.Done), humanize.Count(p.Total), p.Unit, rate)
 	if u := p.Usage; u.LLMCalls > 0 {
 		line += fmt.Sprintf(", %s tokens (%s prompt, %s completion)", humanize.Tokens(u.PromptTokens+u.CompletionTokens), humanize.Tokens(u.PromptTokens), humanize.Tokens(u.CompletionTokens))
 	}
 	if p.Failed > 0 {
 		line += fmt.Sprintf(", %d failed", p.Failed)
 	}
-	b.draw(line + " · " + textproc.OneLine(p.Doc))
+	b.Draw(line + " · " + textproc.OneLine(p.Doc))
 }
 
 // printDeriveEmbedded says what embedding the derived documents did.
@@ -259,7 +260,7 @@ func printPrepStatus(a *app, st *engine.Prepared, asJSON bool) error {
 			Units: d.Embeddable, Embedded: d.Embedded})
 	}
 	if asJSON {
-		return writeJSON(a.stdout, out)
+		return writeJSON(a.stdout, out, false)
 	}
 	if st.Model == "" {
 		fmt.Fprintln(a.stdout, "No model is configured: name one with --model to see its derived documents.")
@@ -310,25 +311,7 @@ type deriveView struct {
 	Seconds      float64         `json:"seconds"`
 	// Embedding is what embedding the derived documents did, when an
 	// embedding model is configured.
-	Embedding *deriveEmbedView `json:"embedding,omitempty"`
-}
-
-// deriveEmbedView is what embedding the derived documents did.
-type deriveEmbedView struct {
-	Model string `json:"model"`
-	// Units counts the derived units (summaries, questions, chunks) of the
-	// complete documents; Embedded those this run embedded.
-	Units    int       `json:"units"`
-	Embedded int       `json:"embedded"`
-	Usage    llm.Usage `json:"usage"`
-	Seconds  float64   `json:"seconds"`
-}
-
-func newDeriveEmbedView(e *engine.Embedding) *deriveEmbedView {
-	if e == nil {
-		return nil
-	}
-	return &deriveEmbedView{Model: e.Model, Units: e.Units, Embedded: e.Embedded, Usage: e.Usage, Seconds: e.Seconds}
+	Embedding *eval.Embedding `json:"embedding,omitempty"`
 }
 
 type deriveDocView struct {
@@ -349,7 +332,7 @@ type deriveFailure struct {
 func newDeriveView(rep *engine.Prepared) deriveView {
 	v := deriveView{Model: rep.Model, ChunkTokens: rep.UnitTokens, ChunkOverlap: rep.UnitOverlap,
 		Derived: rep.Done, Resumed: rep.Resumed, Usage: rep.Usage, Seconds: rep.Seconds,
-		Documents: []deriveDocView{}, Failures: []deriveFailure{}, Embedding: newDeriveEmbedView(rep.Embedding)}
+		Documents: []deriveDocView{}, Failures: []deriveFailure{}, Embedding: eval.EmbeddingOf(rep.Embedding)}
 	for _, d := range rep.Docs {
 		v.Documents = append(v.Documents, deriveDocView{ID: d.ID, Name: d.Name, Chunks: d.Units, Derived: d.Done, Failed: d.Failed})
 	}
@@ -357,73 +340,6 @@ func newDeriveView(rep *engine.Prepared) deriveView {
 		v.Failures = append(v.Failures, deriveFailure{Doc: f.Doc, Chunk: f.Unit, Page: f.Page, Reason: f.Reason})
 	}
 	return v
-}
-
-// evalDerive is the preparation step of an evaluation, reported apart from
-// the answers' own cost.
-type evalDerive struct {
-	Chunks  int     `json:"chunks"`
-	Resumed int     `json:"resumed"`
-	Failed  int     `json:"failed"`
-	Seconds float64 `json:"seconds"`
-	llm.Usage
-	// Embedding is what embedding the strategy's derived units did, with
-	// an embedding model configured.
-	Embedding *deriveEmbedView `json:"embedding,omitempty"`
-}
-
-// String is the derive cost for the summary line.
-func (d *evalDerive) String() string {
-	if d == nil {
-		return ""
-	}
-	s := fmt.Sprintf("; derive step: %s chunks, %s calls, %s prompt and %s completion tokens",
-		humanize.Count(d.Chunks), humanize.Count(d.LLMCalls), humanize.Count(d.PromptTokens), humanize.Count(d.CompletionTokens))
-	if e := d.Embedding; e != nil && e.Embedded > 0 {
-		s += fmt.Sprintf(", then %s derived units embedded in %s calls, %s tokens", humanize.Count(e.Embedded), humanize.Count(e.Usage.LLMCalls), humanize.Count(e.Usage.PromptTokens))
-	}
-	return s
-}
-
-// prepareEval prepares, before an evaluation, what the questions'
-// documents lack for the strategy (engine.Preparer: RAIDD's derivation and
-// embeddings), so the answers' usage is the answering alone and the
-// preparation's is reported on its own. A strategy that needs no
-// preparation gives nil.
-func prepareEval(ctx context.Context, a *app, env *engine.Env, strategy string, golds []citations.Gold, options []engine.Setting) (*evalDerive, error) {
-	info, ok := engine.Lookup(strategy)
-	if !ok || info.Preparer == nil {
-		return nil, nil
-	}
-	seen := map[docstore.DocID]bool{}
-	var docs []docstore.DocID
-	for _, g := range golds {
-		ids, err := resolveDocs(env.Library, g.Docs)
-		if err != nil {
-			return nil, fmt.Errorf("question %s: %w", g.ID, err)
-		}
-		if len(g.Docs) == 0 {
-			infos, err := env.Library.List()
-			if err != nil {
-				return nil, err
-			}
-			for _, in := range infos {
-				ids = append(ids, in.ID)
-			}
-		}
-		for _, id := range ids {
-			if !seen[id] {
-				seen[id] = true
-				docs = append(docs, id)
-			}
-		}
-	}
-	rep, err := prepareWithProgress(ctx, a, env, info.Preparer, engine.Preparation{Strategy: strategy, Docs: docs, Options: options})
-	if err != nil {
-		return nil, prepareError(err, rep, nil, "")
-	}
-	return &evalDerive{Chunks: rep.Done, Resumed: rep.Resumed, Failed: len(rep.Failures), Seconds: rep.Seconds, Usage: rep.Usage,
-		Embedding: newDeriveEmbedView(rep.Embedding)}, nil
 }
 
 func docCount(n int) string {

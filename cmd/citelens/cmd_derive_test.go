@@ -5,40 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
-
-var (
-	deriveCountRE = regexp.MustCompile(`generate (\d+) reading comprehension questions`)
-	deriveTagRE   = regexp.MustCompile(`<C(\d+)>`)
-)
-
-// scriptedRAIDD answers derivation prompts with a summary and questions,
-// and answering prompts by citing the first sentence shown.
-func scriptedRAIDD(r llmtest.ChatRequest) llmtest.Reply {
-	p := r.Last()
-	if m := deriveCountRE.FindStringSubmatch(p); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		_, text, _ := strings.Cut(p, "Here is the text:\n\n")
-		text, _, _ = strings.Cut(text, "\n\nWrite the summary after")
-		words := strings.Fields(text)
-		var b strings.Builder
-		fmt.Fprintf(&b, "SUMMARY:\nThe passage concerns %s.\nQUESTIONS:\n", strings.Join(words[:min(8, len(words))], " "))
-		for i := range n {
-			fmt.Fprintf(&b, "%d. What does the passage say about %s?\n", i+1, words[(i*7)%len(words)])
-		}
-		return llmtest.Text(b.String())
-	}
-	if m := deriveTagRE.FindStringSubmatch(strings.SplitN(p, "Now get ready to handle the following test case.", 2)[1]); m != nil {
-		return llmtest.Text(fmt.Sprintf("<statement>The document says so.<cite>[%s-%s]</cite></statement>", m[1], m[1]))
-	}
-	return llmtest.Text("<statement>No idea.<cite></cite></statement>")
-}
 
 // modelEnv points the command at srv through the environment with the
 // API key key (none if ""), the chat model and the embedding model embed
@@ -63,7 +35,7 @@ func modelEnv(t *testing.T, srv *llmtest.Server, key, embed string) string {
 // command; derive derives, resumes nothing twice, reports its cost; ask
 // then answers with citations of the document.
 func TestDeriveCommand(t *testing.T) {
-	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
+	srv := llmtest.New(t, llmtest.WithResponder(enginetest.RAIDDReplies))
 	modelEnv(t, srv, "", "")
 	c := newCLI(t)
 	var added []addedDoc
@@ -117,72 +89,13 @@ func TestDeriveCommand(t *testing.T) {
 	}
 }
 
-// TestEvalReportsDeriveCost: eval of a RAIDD strategy derives first and
-// reports that cost apart from the answers'.
-func TestEvalReportsDeriveCost(t *testing.T) {
-	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
-	modelEnv(t, srv, "", "")
-	data := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(data, "docs"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := os.ReadFile(sample)
-	if err := os.WriteFile(filepath.Join(data, "docs", "declaration.txt"), raw, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var qs strings.Builder
-	for i, q := range []string{"What do governments derive their powers from?", "What did the King refuse?", "What is the history of the present King of Great Britain?"} {
-		fmt.Fprintf(&qs, `{"id": "q%d", "question": %q, "answers": [], "docs": ["declaration.txt"], "evidence": [{"doc": "declaration.txt", "start": 0, "end": 40}]}`+"\n", i, q)
-	}
-	if err := os.WriteFile(filepath.Join(data, "questions.jsonl"), []byte(qs.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var out, errb strings.Builder
-	code := run([]string{"eval", "--data", data, "--strategy", "raidd-q+"}, strings.NewReader(""), &out, &errb)
-	if code != 0 {
-		t.Fatalf("eval: status %d\n%s", code, errb.String())
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	var sum struct {
-		Strategy  string `json:"strategy"`
-		Questions int    `json:"questions"`
-		LLMCalls  int    `json:"llm_calls"`
-		Prompt    int    `json:"prompt_tokens"`
-		Complete  int    `json:"completion_tokens"`
-		Derive    *struct {
-			Chunks   int `json:"chunks"`
-			LLMCalls int `json:"llm_calls"`
-			Prompt   int `json:"prompt_tokens"`
-			Complete int `json:"completion_tokens"`
-		} `json:"derive"`
-	}
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
-		t.Fatal(err)
-	}
-	answers := 0
-	for _, r := range srv.ChatRequests() {
-		if !deriveCountRE.MatchString(r.Last()) {
-			answers++
-		}
-	}
-	if sum.Strategy != "raidd-q+" || sum.Questions != 3 || sum.LLMCalls != 3 || answers != 3 || sum.Prompt == 0 || sum.Complete == 0 {
-		t.Errorf("answers' usage %+v (%d answering requests)", sum, answers)
-	}
-	if d := sum.Derive; d == nil || d.Chunks == 0 || d.LLMCalls != d.Chunks || d.Prompt == 0 || d.Complete == 0 || d.LLMCalls+answers != len(srv.ChatRequests()) {
-		t.Errorf("derive cost %+v of %d requests", sum.Derive, len(srv.ChatRequests()))
-	}
-	if !strings.Contains(errb.String(), "derive step: ") {
-		t.Errorf("the summary line lacks the derive step:\n%s", errb.String())
-	}
-}
-
 // TestDeriveEmbeds: with an embedding model, derive embeds the summaries,
 // questions and chunks once, after deriving, with the cost; --status says
 // how much is embedded; a run cut short resumes; ask then embeds only its
 // question; --no-embed leaves them to the strategy; no embedding model,
 // no embedding calls.
 func TestDeriveEmbeds(t *testing.T) {
-	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
+	srv := llmtest.New(t, llmtest.WithResponder(enginetest.RAIDDReplies))
 	modelEnv(t, srv, "", "")
 	t.Setenv("CITELENS_EMBED_MODEL", llmtest.DefaultEmbedModel)
 	t.Setenv("CITELENS_CONFIG", writeConfig(t, "embed_batch = 8\n"))
@@ -260,66 +173,5 @@ func TestDeriveEmbeds(t *testing.T) {
 	}
 	if _, after := embedRequests(srv); after != before || view.Embedding != nil || view.Derived == 0 {
 		t.Errorf("derive without an embedding model: %d texts embedded, %+v", after-before, view)
-	}
-}
-
-// TestEvalEmbedsBeforeAnswers: with an embedding model, eval's derive step
-// also embeds the strategy's derived units, reported with it, so each
-// answer pays only for embedding its question.
-func TestEvalEmbedsBeforeAnswers(t *testing.T) {
-	srv := llmtest.New(t, llmtest.WithResponder(scriptedRAIDD))
-	modelEnv(t, srv, "", "")
-	t.Setenv("CITELENS_EMBED_MODEL", llmtest.DefaultEmbedModel)
-	data := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(data, "docs"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := os.ReadFile(sample)
-	if err := os.WriteFile(filepath.Join(data, "docs", "declaration.txt"), raw, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	questions := []string{"What do governments derive their powers from?", "What is the history of the present King of Great Britain?"}
-	var qs strings.Builder
-	for i, q := range questions {
-		fmt.Fprintf(&qs, `{"id": "q%d", "question": %q, "answers": [], "docs": ["declaration.txt"], "evidence": [{"doc": "declaration.txt", "start": 0, "end": 40}]}`+"\n", i, q)
-	}
-	if err := os.WriteFile(filepath.Join(data, "questions.jsonl"), []byte(qs.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var out, errb strings.Builder
-	if code := run([]string{"eval", "--data", data, "--strategy", "raidd-u", "--out", filepath.Join(data, "out.jsonl")}, strings.NewReader(""), &out, &errb); code != 0 {
-		t.Fatalf("eval: status %d\n%s", code, errb.String())
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	var sum struct {
-		LLMCalls int `json:"llm_calls"`
-		Derive   *struct {
-			Embedding *deriveEmbedView `json:"embedding"`
-		} `json:"derive"`
-	}
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
-		t.Fatal(err)
-	}
-	var embedded []string
-	embedCalls := 0
-	for _, r := range srv.Requests() {
-		if r.Embed != nil {
-			embedCalls++
-			embedded = append(embedded, r.Embed.Input...)
-		}
-	}
-	if sum.Derive == nil || sum.Derive.Embedding == nil {
-		t.Fatalf("no embedding in the derive step: %s", lines[len(lines)-1])
-	}
-	e := sum.Derive.Embedding
-	// raidd-u's kinds (summaries, questions, raw chunks) once, then one
-	// question per answer.
-	if e.Embedded == 0 || e.Embedded != e.Units || len(embedded) != e.Embedded+len(questions) ||
-		embedCalls != e.Usage.LLMCalls+len(questions) || sum.LLMCalls != 2*len(questions) {
-		o, _ := os.ReadFile(filepath.Join(data, "out.jsonl"))
-		t.Errorf("derive embedding %+v; %d texts in %d calls; answers' calls %d\n%s", e, len(embedded), embedCalls, sum.LLMCalls, o)
-	}
-	if !strings.Contains(errb.String(), "derived units embedded in ") {
-		t.Errorf("the summary line lacks the embedding:\n%s", errb.String())
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/humanize"
+	"github.com/citelens/citelens/internal/progress"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine/dense"
@@ -50,7 +51,7 @@ func runEmbed(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["embed"])
 	var refs stringList
 	fs.Var(&refs, "doc", "embed this document (`ID` prefix or file name; repeatable; default: all)")
-	level := fs.String("level", "all", "what to embed: sentence, chunk or all")
+	level := fs.String("level", "all", "what to embed: `LEVEL` sentence, chunk or all")
 	status := fs.Bool("status", false, "show what is embedded with the configured model; make no model calls")
 	asJSON := fs.Bool("json", false, "print a JSON summary")
 	if _, err := parseFlags(a, fs, args); err != nil {
@@ -85,10 +86,10 @@ func runEmbed(ctx context.Context, a *app, args []string) error {
 			return err
 		}
 		start := time.Now()
-		bar := &embedBar{liveLine: newLiveLine(a.stderr)}
+		bar := &embedBar{Line: newLiveLine(a.stderr)}
 		var usage llm.Usage
 		usage, view.Embedded, err = embedAll(ctx, s, docs, levels, bar.update)
-		bar.finish()
+		bar.Finish()
 		view.Usage, view.Seconds = usage, time.Since(start).Seconds()
 		if err != nil {
 			if !*asJSON {
@@ -112,7 +113,7 @@ func runEmbed(ctx context.Context, a *app, args []string) error {
 		}
 	}
 	if *asJSON {
-		return writeJSON(a.stdout, view)
+		return writeJSON(a.stdout, view, false)
 	}
 	if !*status {
 		printEmbedDone(a.stdout, view)
@@ -168,7 +169,7 @@ func embedAll(ctx context.Context, s *dense.Scorer, docs []docstore.DocID, level
 
 // embedBar draws "[████░░░░] 12,000/150,000 sentences, 850/s · manual.pdf".
 type embedBar struct {
-	liveLine
+	*progress.Line
 	// base is where the current document level started, for the rate.
 	key  string
 	base int
@@ -180,11 +181,11 @@ func (b *embedBar) update(p dense.Progress) {
 	if key != b.key {
 		b.key, b.base, b.at = key, p.Done, time.Now()
 	}
-	if !b.due(p.Done == p.Total) {
+	if !b.Due(p.Done == p.Total) {
 		return
 	}
 	rate := float64(p.Done-b.base) / max(time.Since(b.at).Seconds(), 1e-3)
-	b.draw(fmt.Sprintf("[%s] %s/%s %s, %.0f/s · %s", barCells(p.Done, p.Total),
+	b.Draw(fmt.Sprintf("[%s] %s/%s %s, %.0f/s · %s", progress.Bar(p.Done, p.Total, barWidth),
 		humanize.Count(p.Done), humanize.Count(p.Total), p.Unit(), rate, textproc.OneLine(p.Name)))
 }
 

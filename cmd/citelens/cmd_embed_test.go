@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
 
@@ -106,30 +106,11 @@ func writeConfig(t *testing.T, text string) string {
 	return p
 }
 
-var citeNumRE = regexp.MustCompile(`<C(\d+)>[^<]*consent of the governed`)
-
-// scriptedAnswersAndJudge answers LAC-S prompts with one cited and one
-// uncited statement, and the judge's prompts with fixed ratings.
-func scriptedAnswersAndJudge(req llmtest.ChatRequest) llmtest.Reply {
-	p := req.Last()
-	switch {
-	case strings.HasPrefix(p, "You are an expert in evaluating text quality.") && strings.Contains(p, "Need Citation"):
-		return llmtest.Text("Need Citation: [[No]] ")
-	case strings.HasPrefix(p, "You are an expert in evaluating text quality.") && strings.Contains(p, "[[Fully supported]]"):
-		return llmtest.Text("Rating: [[Partially supported]] ")
-	case strings.HasPrefix(p, "You are an expert in evaluating text quality."):
-		return llmtest.Text("Rating: [[Relevant]] ")
-	}
-	_, tc, _ := strings.Cut(p, "Now get ready to handle the following test case.")
-	n := "0"
-	if m := citeNumRE.FindStringSubmatch(tc); m != nil {
-		n = m[1]
-	}
-	return llmtest.Text("<statement>The document is the Declaration.<cite></cite></statement><statement>Governments derive their just powers from the consent of the governed.<cite>[" + n + "-" + n + "]</cite></statement>")
-}
-
-func TestEvalJudge(t *testing.T) {
-	srv := llmtest.New(t, llmtest.WithResponder(scriptedAnswersAndJudge))
+// TestEvalJudgeFlags: --judge alone judges citations, --judge all both
+// kinds, and --judge-model names the judge (engine/eval's tests cover the
+// figures); a judge endpoint without a model says what to set.
+func TestEvalJudgeFlags(t *testing.T) {
+	srv := llmtest.New(t, llmtest.WithResponder(enginetest.DeclarationAndJudge))
 	modelEnv(t, srv, "", "")
 	data := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(data, "docs"), 0o700); err != nil {
@@ -138,63 +119,40 @@ func TestEvalJudge(t *testing.T) {
 	raw, _ := os.ReadFile(sample)
 	os.WriteFile(filepath.Join(data, "docs", "declaration.txt"), raw, 0o600)
 	at := bytes.Index(raw, []byte("consent of the governed"))
-	var qs strings.Builder
-	for i := range 2 {
-		fmt.Fprintf(&qs, `{"id": "q%d", "question": "Where do governments derive their powers from?", "answers": ["consent of the governed"], "docs": ["declaration.txt"], "evidence": [{"doc": "declaration.txt", "start": %d, "end": %d}]}`+"\n", i, at, at+20)
-	}
-	os.WriteFile(filepath.Join(data, "questions.jsonl"), []byte(qs.String()), 0o600)
-	var out, errb strings.Builder
-	code := run([]string{"eval", "--data", data, "--strategy", "longcite", "--judge", "--per-question"}, strings.NewReader(""), &out, &errb)
-	if code != 0 {
-		t.Fatalf("eval --judge: status %d\n%s", code, errb.String())
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 3 {
-		t.Fatalf("%d lines:\n%s", len(lines), out.String())
-	}
-	type figures struct {
-		Recall      *float64 `json:"citation_recall_judged"`
-		Precision   *float64 `json:"citation_precision_judged"`
-		F1          *float64 `json:"citation_f1_judged"`
-		JudgeCalls  int      `json:"judge_llm_calls"`
-		JudgePrompt int      `json:"judge_prompt_tokens"`
-		LLMCalls    int      `json:"llm_calls"`
-		Evidence    float64  `json:"evidence_recall"`
-		Judged      int      `json:"judged"`
-		JudgeModel  string   `json:"judge_model"`
-	}
-	// Recall: the introduction needs no citation (1), the cited statement
-	// is partially supported (0.5); precision: its one citation relevant.
-	wantR, wantP := 0.75, 1.0
-	wantF := 2 * wantR * wantP / (wantR + wantP)
-	for i, l := range lines {
-		var f figures
-		if err := json.Unmarshal([]byte(l), &f); err != nil {
-			t.Fatal(err)
+	q := fmt.Sprintf(`{"id": "q1", "question": "Where do governments derive their powers from?", "answers": ["consent of the governed"], "docs": ["declaration.txt"], "evidence": [{"doc": "declaration.txt", "start": %d, "end": %d}]}`+"\n", at, at+20)
+	os.WriteFile(filepath.Join(data, "questions.jsonl"), []byte(q), 0o600)
+	for _, tc := range []struct {
+		args             []string
+		citations, right bool
+	}{
+		{[]string{"--judge"}, true, false},
+		{[]string{"--judge", "correctness"}, false, true},
+		{[]string{"--judge", "all", "--judge-model", llmtest.DefaultModel}, true, true},
+		{nil, false, false},
+	} {
+		var out, errb strings.Builder
+		args := append([]string{"eval", "--data", data, "--strategy", "longcite", "--per-question"}, tc.args...)
+		if code := run(args, strings.NewReader(""), &out, &errb); code != 0 {
+			t.Fatalf("%v: status %d\n%s", tc.args, code, errb.String())
 		}
-		if f.Recall == nil || *f.Recall != wantR || *f.Precision != wantP || *f.F1 < wantF-1e-9 || *f.F1 > wantF+1e-9 {
-			t.Errorf("line %d: %s", i+1, l)
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		if len(lines) != 2 {
+			t.Fatalf("%v: %d lines:\n%s", tc.args, len(lines), out.String())
 		}
-		// The judge's three calls are counted apart from the answer's one.
-		if i < 2 && (f.JudgeCalls != 3 || f.JudgePrompt == 0 || f.LLMCalls != 1 || f.Evidence != 1) {
-			t.Errorf("line %d usage: %s", i+1, l)
+		for _, l := range lines {
+			if strings.Contains(l, "citation_recall_judged") != tc.citations || strings.Contains(l, `"correctness_judged"`) != tc.right {
+				t.Errorf("%v: %s", tc.args, l)
+			}
 		}
-		if i == 2 && (f.Judged != 2 || f.JudgeCalls != 6 || f.LLMCalls != 2 || f.JudgeModel != llmtest.DefaultModel) {
-			t.Errorf("summary: %s", l)
+		if strings.Contains(errb.String(), "judged by test-model over 1 questions: citation_recall") != tc.citations ||
+			strings.Contains(errb.String(), "correctness judged by test-model over 1 questions") != tc.right {
+			t.Errorf("%v: stderr\n%s", tc.args, errb.String())
 		}
 	}
-	if !strings.Contains(errb.String(), "judged by test-model over 2 questions: citation_recall 0.750, citation_precision 1.000, citation_f1 0.857") {
-		t.Errorf("stderr:\n%s", errb.String())
-	}
-
-	// Without --judge nothing of the judge appears.
-	out.Reset()
-	errb.Reset()
-	if code := run([]string{"eval", "--data", data, "--strategy", "longcite"}, strings.NewReader(""), &out, &errb); code != 0 {
-		t.Fatalf("eval: status %d\n%s", code, errb.String())
-	}
-	if strings.Contains(out.String(), "judged") || strings.Contains(errb.String(), "judged") {
-		t.Errorf("eval without --judge:\n%s\n%s", out.String(), errb.String())
+	t.Setenv("CITELENS_JUDGE_BASE_URL", srv.URL+"/other")
+	_, errs, code := newCLI(t).run("eval", "--data", data, "--strategy", "longcite", "--judge", "correctness")
+	if code == 0 || !strings.Contains(errs, "has no model named") || !strings.Contains(errs, "--judge-model") {
+		t.Errorf("a judge endpoint without a model: status %d\n%s", code, errs)
 	}
 }
 

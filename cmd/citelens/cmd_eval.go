@@ -3,38 +3,32 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
-	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/engine/eval"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
 func init() {
 	register(&command{
 		name:    "eval",
-		args:    "--data DIR [--strategy NAME] [--k N] [--judge [citations|correctness|all]] [--judge-model NAME] [--out FILE] [--per-question]",
+		args:    "--data DIR [--strategy NAME] [--k N] [--judge [citations|correctness|all]] [--judge-model NAME] [--lqa FILE|run] [--out FILE] [--per-question]",
 		summary: "answer a data set's questions and score the answers and citations against its gold answers and evidence",
 		run:     runEval,
 	})
 }
 
-// evalLine is one question's record in --out and --per-question output.
-type evalLine struct {
-	Scores scoreLine  `json:"scores"`
-	Answer answerView `json:"answer"`
-}
-
+// runEval wires `citelens eval` to engine/eval: flags, the library the
+// data set is added to, and what is drawn on the terminal.
 func runEval(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["eval"])
-	data := fs.String("data", "", "the data set `DIR` (DIR/docs/ and DIR/questions.jsonl, as in EVAL.md)")
+	data := fs.String("data", "", "the data set `DIR` (DIR/docs/ and DIR/questions.jsonl, as in docs/EVAL.md)")
 	strategyName := fs.String("strategy", engine.DefaultStrategy, "answering strategy")
 	k := fs.Int("k", 0, "at most `N` statements or retrieved units")
 	var opts stringList
@@ -45,6 +39,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	var judgeOn judgeFlag
 	fs.Var(&judgeOn, "judge", "also judge with a model, as LongBench-Cite does: `citations` (recall, precision, F1; what --judge alone judges),\ncorrectness (LongCite Figures 4-6) or all")
 	judgeModel := fs.String("judge-model", "", "the judging `model` (default: judge_model in the config file, else the answering model),\non judge_base_url when that is set")
+	lqa := fs.String("lqa", "", "report the correctness ratio CR = C / C_LQA (LongCite) against the plain strategy: the --out `FILE`\nof 'eval --strategy plain --judge correctness' over the same data, or run to answer with plain alongside;\njudges correctness")
 	if _, err := parseFlags(a, fs, joinJudgeArg(args)); err != nil {
 		return err
 	}
@@ -53,7 +48,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	golds, err := readGold(filepath.Join(*data, "questions.jsonl"))
+	golds, err := eval.ReadQuestions(filepath.Join(*data, "questions.jsonl"))
 	if err != nil {
 		return err
 	}
@@ -80,114 +75,51 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	derive, err := prepareEval(ctx, a, env, strategy.Name(), golds, options) // RAIDD's derive step, costed apart
-	if err != nil {
-		return err
+	cfg := eval.Config{
+		Strategy: strategy, Options: options,
+		Judging: eval.Judging{Citations: judgeOn.citations, Correctness: judgeOn.correctness, Model: *judgeModel},
+		LQA:     *lqa,
+		Resolve: resolveDocs,
+		Prepare: func(ctx context.Context, prep engine.Preparer, p engine.Preparation) (*engine.Prepared, error) {
+			// RAIDD's derive step, costed apart.
+			rep, err := prepareWithProgress(ctx, a, env, prep, p)
+			if err != nil {
+				return nil, prepareError(err, rep, nil, "")
+			}
+			return rep, nil
+		},
 	}
-	judged, err := newEvalJudge(env, judgeOn, *judgeModel) // nil without --judge
-	if err != nil {
-		return err
-	}
-
-	var outW *bufio.Writer
 	if *out != "" {
 		f, err := os.Create(*out)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		outW = bufio.NewWriter(f)
-		defer outW.Flush()
+		w := bufio.NewWriter(f)
+		defer w.Flush()
+		cfg.Records = w
 	}
-	var all []citations.Scores
-	showProgress := isTerminal(a.stderr)
-	for i, g := range golds {
-		if showProgress {
-			fmt.Fprintf(a.stderr, "\r\x1b[2Kquestion %d/%d", i+1, len(golds))
-		}
-		docs, err := resolveDocs(lib, g.Docs)
-		if err != nil {
-			return fmt.Errorf("question %s: %w", g.ID, err)
-		}
-		ans, runErr := engine.Run(ctx, env, strategy, engine.Request{Question: g.Question, Docs: docs, Options: options}, nil)
-		if ans == nil {
-			return fmt.Errorf("question %s: %w", g.ID, runErr)
-		}
-		if engine.Canceled(runErr) {
-			return runErr
-		}
-		sc, err := citations.Score(ans, g)
-		if err != nil {
-			return fmt.Errorf("question %s: %w", g.ID, err)
-		}
-		all = append(all, sc)
-		jf, jc, err := judged.score(ctx, a.stderr, g, ans)
-		if err != nil {
-			return err
-		}
-		line := evalLine{Scores: scoreLine{sc, jf, jc}, Answer: newAnswerView(ans, g.ID)}
-		if outW != nil {
-			if err := textproc.WriteJSON(outW, line, ""); err != nil {
-				return err
-			}
-		}
-		if *perQuestion {
-			if err := textproc.WriteJSON(a.stdout, scoreLine{sc, jf, jc}, ""); err != nil {
-				return err
-			}
+	if *perQuestion {
+		cfg.Scores = a.stdout
+	}
+	// The progress line: "question 3/53", redrawn in place on a terminal.
+	line := newLiveLine(a.stderr)
+	cfg.Progress = func(i, n int) {
+		if line.Due(i == n) {
+			line.Draw(fmt.Sprintf("question %d/%d", i, n))
 		}
 	}
-	if showProgress {
-		fmt.Fprint(a.stderr, "\r\x1b[2K")
+	cfg.Notice = func(s string) {
+		line.Finish()
+		fmt.Fprintln(a.stderr, s)
 	}
-	report := citations.Summarize(all)
-	fmt.Fprintf(a.stderr, "%s over %d questions: answer_f1 %.3f, answer_em %.3f, answer_hit %.3f; evidence_recall %.3f, evidence_all %.3f, citation_precision %.3f, citation_length %.1f tokens (%.1f words)%s\n",
-		strategy.Name(), report.Questions, report.AnswerF1, report.AnswerEM, report.AnswerHit,
-		report.EvidenceRecall, report.EvidenceAll, report.CitationPrecision, report.CitationLength, report.CitationWords, derive)
-	if report.LLMCalls > 0 {
-		fmt.Fprintf(a.stderr, "  per question: %.0f prompt tokens, %.0f completion tokens, %.1f model calls; %.2fs mean, %.2fs p95\n",
-			report.PromptTokensMean, report.CompletionTokensMean, report.LLMCallsMean, report.SecondsMean, report.SecondsP95)
-	}
-	judged.printSummary(a.stderr)
-	type summary struct {
-		Strategy string `json:"strategy"`
-		citations.Report
-		Derive     *evalDerive `json:"derive,omitempty"`
-		JudgeModel string      `json:"judge_model,omitempty"`
-		*judgedReport
-		*correctnessReport
-	}
-	return textproc.WriteJSON(a.stdout, summary{Strategy: strategy.Name(), Report: report, Derive: derive, JudgeModel: judged.model(),
-		judgedReport: judged.report(), correctnessReport: judged.correctness()}, "")
-}
-
-// readGold reads a questions.jsonl file.
-func readGold(path string) ([]citations.Gold, error) {
-	f, err := os.Open(path)
+	sum, err := eval.Run(ctx, env, golds, cfg)
+	line.Finish()
 	if err != nil {
-		return nil, fix.With(err, "A data set is a folder with docs/ and questions.jsonl (see EVAL.md).")
+		return err
 	}
-	defer f.Close()
-	var out []citations.Gold
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for line := 1; sc.Scan(); line++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var g citations.Gold
-		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
-		}
-		out = append(out, g)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s has no questions", path)
-	}
-	return out, nil
+	sum.Print(a.stderr)
+	return textproc.WriteSafeJSON(a.stdout, sum, "")
 }
 
 // evalLibrary returns the library to evaluate in. With --db (or
@@ -209,25 +141,16 @@ func (a *app) evalLibrary(ctx context.Context, dir string) (*docstore.Library, f
 		cleanup()
 		return nil, nil, err
 	}
-	files, err := os.ReadDir(filepath.Join(dir, "docs"))
+	files, err := eval.DocFiles(dir)
 	if err != nil {
 		lib.Close()
 		cleanup()
 		return nil, nil, err
 	}
-	names := make([]string, 0, len(files))
-	for _, f := range files {
-		// Stat follows symbolic links: a data set may link its documents.
-		if st, err := os.Stat(filepath.Join(dir, "docs", f.Name())); err == nil && st.Mode().IsRegular() {
-			names = append(names, f.Name())
-		}
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		p := filepath.Join(dir, "docs", name)
+	for _, p := range files {
 		bar := newProgressBar(a.stderr, p)
 		_, _, err := lib.Add(ctx, p, func(pr docstore.Progress) { bar.update(pr.Stage, pr.Done, pr.Total) })
-		bar.finish()
+		bar.Finish()
 		if err != nil {
 			lib.Close()
 			cleanup()
@@ -235,4 +158,66 @@ func (a *app) evalLibrary(ctx context.Context, dir string) (*docstore.Library, f
 		}
 	}
 	return lib, func() { lib.Close(); cleanup() }, nil
+}
+
+// judgeKinds are what --judge can judge.
+var judgeKinds = []string{"citations", "correctness", "all"}
+
+// judgeFlag is --judge. Given alone it judges citations, as it always
+// has; --judge KIND[,KIND] (or --judge=KIND) names what to judge.
+type judgeFlag struct{ citations, correctness bool }
+
+func (f *judgeFlag) IsBoolFlag() bool { return true }
+
+func (f *judgeFlag) String() string {
+	var on []string
+	if f.citations {
+		on = append(on, "citations")
+	}
+	if f.correctness {
+		on = append(on, "correctness")
+	}
+	return strings.Join(on, ",")
+}
+
+func (f *judgeFlag) Set(v string) error {
+	*f = judgeFlag{}
+	for part := range strings.SplitSeq(v, ",") {
+		switch strings.TrimSpace(part) {
+		case "true", "citations":
+			f.citations = true
+		case "false":
+		case "correctness":
+			f.correctness = true
+		case "all":
+			f.citations, f.correctness = true, true
+		default:
+			return fmt.Errorf("%q: judge %s", part, strings.Join(judgeKinds, ", "))
+		}
+	}
+	return nil
+}
+
+// joinJudgeArg turns "--judge KIND" into "--judge=KIND": the flag package
+// reads a boolean flag's value only after '='.
+func joinJudgeArg(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if (a == "--judge" || a == "-judge") && i+1 < len(args) && isJudgeKinds(args[i+1]) {
+			a += "=" + args[i+1]
+			i++
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func isJudgeKinds(s string) bool {
+	for part := range strings.SplitSeq(s, ",") {
+		if !slices.Contains(judgeKinds, part) {
+			return false
+		}
+	}
+	return true
 }

@@ -7,21 +7,25 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/citations/pageimage"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/pagerender"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
 func init() {
-	register(&command{name: "answers", args: "[--json]", summary: "list saved answers", run: runAnswers})
+	register(&command{name: "answers", args: "[--json [--raw]]", summary: "list saved answers", run: runAnswers})
 	register(&command{
 		name:    "export",
-		args:    "ANSWER_ID [--format md|json|longbench|html] [-o FILE]",
-		summary: "write a saved answer with its evidence",
+		args:    "ANSWER_ID [--format md|json|longbench|html [--exact]] [--no-images] [-o FILE | -o DIR/]",
+		summary: "write a saved answer with its evidence (HTML with pictures of the cited regions; a folder gets one PNG per citation)",
 		run:     runExport,
 	})
 }
@@ -29,13 +33,14 @@ func init() {
 func runAnswers(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["answers"])
 	asJSON := fs.Bool("json", false, "print the answers as JSON")
+	raw := fs.Bool("raw", false, rawJSONUsage)
 	if _, err := parseFlags(a, fs, args); err != nil {
 		return err
 	}
 	l, err := a.openLibrary(true)
 	if errors.Is(err, errNoLibrary) {
 		if *asJSON {
-			return writeJSON(a.stdout, []docstore.AnswerMeta{})
+			return writeJSON(a.stdout, []docstore.AnswerMeta{}, *raw)
 		}
 		fmt.Fprintln(a.stdout, "No saved answers.")
 		return nil
@@ -52,7 +57,7 @@ func runAnswers(ctx context.Context, a *app, args []string) error {
 		if list == nil {
 			list = []docstore.AnswerMeta{}
 		}
-		return writeJSON(a.stdout, list)
+		return writeJSON(a.stdout, list, *raw)
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(a.stdout, "No saved answers. Ask with 'citelens ask QUESTION'.")
@@ -76,8 +81,10 @@ func truncate(s string, n int) string {
 
 func runExport(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["export"])
-	format := fs.String("format", "md", "md, json, longbench or html")
-	outPath := fs.String("o", "", "write to `FILE` (default: standard output)")
+	format := fs.String("format", "md", "the `FORMAT`: md, json, longbench or html")
+	outPath := fs.String("o", "", "write to `FILE` (default: standard output); to a folder (an existing one, or a path ending in /): the answer and one PNG per cited region")
+	noImages := fs.Bool("no-images", false, "leave out the pictures of the cited regions (HTML) and the PNGs (folder)")
+	exact := fs.Bool("exact", false, "with --format json or longbench: strings exactly as stored, control characters as \\u escapes (lossless; 'jq -r' would decode them)")
 	refs, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
@@ -99,36 +106,163 @@ func runExport(ctx context.Context, a *app, args []string) error {
 		}
 		return err
 	}
+	if _, err := citations.LookupFormat(*format); err != nil {
+		return err
+	}
+	ex := exporter{a: a, ctx: ctx, l: l, format: *format, images: !*noImages, exact: *exact}
+	defer ex.close()
 	if *outPath == "" {
 		// Exports quote document text verbatim: exact in a pipe or file, but
 		// with control characters neutralised on a terminal.
 		if !isTerminal(a.stdout) {
-			return exportAnswer(a.stdout, *format, ans, l.Document)
+			return ex.write(a.stdout, ans)
 		}
 		var buf bytes.Buffer
-		if err := exportAnswer(&buf, *format, ans, l.Document); err != nil {
+		if err := ex.write(&buf, ans); err != nil {
 			return err
 		}
 		_, err := io.WriteString(a.stdout, textproc.Printable(buf.String()))
 		return err
 	}
-	f, err := os.OpenFile(*outPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-	if err != nil {
+	if isFolder(*outPath) {
+		return ex.folder(*outPath, ans)
+	}
+	_, statErr := os.Stat(*outPath)
+	var buf bytes.Buffer
+	if err := ex.write(&buf, ans); err != nil {
 		return err
 	}
-	if err := exportAnswer(f, *format, ans, l.Document); err != nil {
-		f.Close()
+	if err := writeFile(*outPath, buf.Bytes()); err != nil {
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
+	verb := "wrote"
+	if statErr == nil {
+		verb = "replaced" // -o names the file: replacing it is asked for, but said
 	}
-	fmt.Fprintf(a.stderr, "wrote %s\n", *outPath)
+	fmt.Fprintf(a.stderr, "%s %s\n", verb, textproc.OneLine(*outPath))
 	return nil
 }
 
-// exportAnswer writes ans in one of the export formats (citations.Formats).
-func exportAnswer(w io.Writer, format string, ans *engine.Answer, docs citations.DocLookup) error {
+// isFolder reports whether -o names a folder: one that exists, or a path
+// ending in a separator.
+func isFolder(path string) bool {
+	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(os.PathSeparator)) {
+		return true
+	}
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// exporter writes an answer, drawing the cited regions of PDF documents
+// when pictures are asked for; the page renderer starts on the first
+// picture, so an answer citing no PDF starts nothing.
+type exporter struct {
+	a      *app
+	ctx    context.Context
+	l      *docstore.Library
+	format string
+	images bool
+	exact  bool // JSON strings exactly as stored
+
+	src  *pageimage.Source
+	done func()
+	err  error // the renderer's start failed: no more pictures are tried
+}
+
+func (e *exporter) close() {
+	if e.done != nil {
+		e.done()
+	}
+}
+
+// start starts the page renderer once, with progress on stderr.
+func (e *exporter) start() error {
+	if e.src == nil && e.err == nil {
+		e.src, e.done = pageSource(e.l)
+		e.err = startRenderer(e.ctx, e.src.Renderer(), e.a.stderr)
+	}
+	return e.err
+}
+
+// pictures draws citation c's region on each page it stands on; nothing
+// for a document that is not a PDF.
+func (e *exporter) pictures(c citations.Span) ([]*pagerender.Picture, error) {
+	doc, err := e.l.Document(c.Doc)
+	if err != nil {
+		return nil, err
+	}
+	if pageimage.Available(doc) != nil {
+		return nil, nil
+	}
+	if err := e.start(); err != nil {
+		return nil, err
+	}
+	return e.src.Evidence(e.ctx, doc, c.Start, c.End, pageimage.ExportDPI)
+}
+
+// write writes ans in e's format, HTML with pictures when asked.
+func (e *exporter) write(w io.Writer, ans *engine.Answer) error {
+	f, _ := citations.LookupFormat(e.format) // checked by the caller
+	if f.Name != "html" || !e.images || !pageimage.Cites(ans, e.l.Document) {
+		return exportAnswer(w, e.format, ans, e.l.Document, e.exact)
+	}
+	if err := e.start(); err != nil {
+		return err
+	}
+	return citations.WriteHTMLWith(w, ans, citations.HTMLOptions{Pictures: e.src.HTMLPictures(e.ctx, e.l.Document)})
+}
+
+// folder writes ans into dir as answer.EXT and, with pictures, one PNG
+// per citation (citation-N.png; citation-N-pP.png for each page of one
+// that runs over pages).
+func (e *exporter) folder(dir string, ans *engine.Answer) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, _ := citations.LookupFormat(e.format)
+	var buf bytes.Buffer
+	if err := e.write(&buf, ans); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "answer."+f.Ext)
+	if err := writeFile(path, buf.Bytes()); err != nil {
+		return err
+	}
+	wrote := []string{path}
+	if e.images {
+		n := 0
+		for _, s := range ans.Statements {
+			for _, c := range s.Citations {
+				n++
+				pics, err := e.pictures(c)
+				if err != nil {
+					fmt.Fprintf(e.a.stderr, "citation %d (%s, %s): no picture: %s\n", n, textproc.OneLine(c.DocName), c.PageLabel(), textproc.OneLine(err.Error()))
+					continue
+				}
+				for _, p := range pics {
+					name := fmt.Sprintf("citation-%d.png", n)
+					if len(pics) > 1 {
+						name = fmt.Sprintf("citation-%d-p%d.png", n, p.Page)
+					}
+					path := filepath.Join(dir, name)
+					if err := writeFile(path, pageimage.PNG(p)); err != nil {
+						return err
+					}
+					wrote = append(wrote, path)
+				}
+			}
+		}
+	}
+	fmt.Fprintf(e.a.stderr, "wrote %s\n", strings.Join(wrote, ", "))
+	return nil
+}
+
+// exportAnswer writes ans in one of the export formats (citations.Formats),
+// its JSON strings exactly as stored when exact is set.
+func exportAnswer(w io.Writer, format string, ans *engine.Answer, docs citations.DocLookup, exact bool) error {
 	// An unknown format's error already lists the formats there are.
+	if exact {
+		return citations.ExportExact(w, format, ans, docs)
+	}
 	return citations.Export(w, format, ans, docs)
 }

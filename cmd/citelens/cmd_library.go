@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "ls", args: "[--json] [--page N] [--per-page N] [--all]", summary: "list the documents in the library, a page at a time", run: runLs})
+	register(&command{name: "ls", args: "[--json [--raw]] [--page N] [--per-page N] [--all]", summary: "list the documents in the library, a page at a time", run: runLs})
 	register(&command{name: "rm", args: "ID...", summary: "remove documents and everything derived from them", run: runRm})
 }
 
@@ -24,7 +24,8 @@ func runLs(ctx context.Context, a *app, args []string) error {
 	asJSON := fs.Bool("json", false, "print the documents as JSON (every one, unless --page is given)")
 	page := fs.Int("page", 0, "show page `N` (1 is the oldest documents)")
 	perPage := fs.Int("per-page", lsPage, "documents a page (`N`)")
-	all := fs.Bool("all", false, "show every document")
+	all := fs.Bool("all", false, "show every document (the default when the output is not a terminal)")
+	raw := fs.Bool("raw", false, rawJSONUsage)
 	if _, err := parseFlags(a, fs, args); err != nil {
 		return err
 	}
@@ -35,7 +36,7 @@ func runLs(ctx context.Context, a *app, args []string) error {
 	l, err := a.openLibrary(true)
 	if errors.Is(err, errNoLibrary) {
 		if *asJSON {
-			return writeJSON(a.stdout, []docstore.DocInfo{})
+			return writeJSON(a.stdout, []docstore.DocInfo{}, *raw)
 		}
 		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))
 		return nil
@@ -50,8 +51,8 @@ func runLs(ctx context.Context, a *app, args []string) error {
 	switch {
 	case *page > 0:
 		offset, n = (*page-1)*(*perPage), *perPage
-	case !*all && !*asJSON:
-		n = *perPage
+	case !*all && !*asJSON && isTerminal(a.stdout):
+		n = *perPage // a pipe or a file gets every one, as a script expects
 	}
 	entries, total, err := l.Listing(offset, n)
 	if err != nil {
@@ -66,7 +67,7 @@ func runLs(ctx context.Context, a *app, args []string) error {
 			}
 			docs = append(docs, info)
 		}
-		return writeJSON(a.stdout, docs)
+		return writeJSON(a.stdout, docs, *raw)
 	}
 	if total == 0 {
 		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))

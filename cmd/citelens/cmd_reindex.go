@@ -6,6 +6,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/internal/progress"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -36,11 +37,11 @@ func runReindex(ctx context.Context, a *app, args []string) error {
 	defer l.Close()
 	line := newLiveLine(a.stderr)
 	rep, err := l.Reindex(ctx, func(p docstore.ReindexProgress) {
-		if p.Name != "" && line.due(false) {
-			line.draw(fmt.Sprintf("reindexing %s %d/%d: %s", barCells(p.Done, p.Total), p.Done+1, p.Total, textproc.OneLine(p.Name)))
+		if p.Name != "" && line.Due(false) {
+			line.Draw(fmt.Sprintf("reindexing %s %d/%d: %s", progress.Bar(p.Done, p.Total, barWidth), p.Done+1, p.Total, textproc.OneLine(p.Name)))
 		}
 	})
-	line.finish()
+	line.Finish()
 	if err != nil {
 		return err
 	}

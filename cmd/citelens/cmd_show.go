@@ -2,11 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
+	"strconv"
+	"strings"
 
+	"github.com/citelens/citelens/citations/pageimage"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/pagerender"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/textproc"
@@ -15,8 +21,8 @@ import (
 func init() {
 	register(&command{
 		name:    "show",
-		args:    "[--text [--raw] | --sentences | --outline | --page N [--raw] | --json] ID",
-		summary: "show a document's metadata, text, sentences, headings or one page",
+		args:    "[--text [--raw] | --sentences | --outline | --page N [--raw] | --page N --image FILE.png [--sentences A-B] | --json [--raw]] ID",
+		summary: "show a document's metadata, text, sentences, headings or one page (as text, or as a picture with sentences highlighted)",
 		run:     runShow,
 	})
 }
@@ -24,19 +30,35 @@ func init() {
 func runShow(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["show"])
 	text := fs.Bool("text", false, "print the stored text, control characters made visible")
-	raw := fs.Bool("raw", false, "with --text or --page: print the stored bytes exactly, control characters and all (for a file, not a terminal)")
-	sents := fs.Bool("sentences", false, "print index<TAB>page<TAB>start<TAB>end<TAB>text per sentence")
+	raw := fs.Bool("raw", false, "with --text or --page: print the stored bytes exactly, control characters and all (for a file, not a terminal); "+rawJSONUsage)
+	var sentFlag sentenceRange
+	fs.Var(&sentFlag, "sentences", "print index<TAB>page<TAB>start<TAB>end<TAB>text per sentence; with --image, `A-B`: the sentences to highlight")
 	outline := fs.Bool("outline", false, "print the section headings found, indented by level, with their sentence and page")
 	page := fs.Int("page", 0, "print the text of page `N`")
 	asJSON := fs.Bool("json", false, "print the metadata as JSON")
-	refs, err := parseFlags(a, fs, args)
+	image := fs.String("image", "", "with --page: write the page as a PNG picture to `FILE` (a PDF's page as printed)")
+	dpi := fs.Float64("dpi", pngDPI, "with --image: the picture's resolution in dots per inch")
+	refs, err := parseFlags(a, fs, joinSentenceRange(args))
 	if err != nil {
 		return err
 	}
+	sents := &sentFlag.list
 	pageGiven := false
 	fs.Visit(func(f *flag.Flag) { pageGiven = pageGiven || f.Name == "page" })
 	if pageGiven && *page < 1 {
 		return fix.With(fmt.Errorf("--page %d: pages are numbered from 1", *page), "Give a page of the document: 'citelens show ID' says how many it has.")
+	}
+	if *image != "" && !pageGiven {
+		return fix.With(errors.New("--image needs --page N: the page to draw"), "Add --page N, and --sentences A-B to highlight sentences on it.")
+	}
+	if sentFlag.given && *image == "" {
+		return fix.With(fmt.Errorf("--sentences %d-%d needs --image FILE.png: the page picture to highlight them on", sentFlag.first, sentFlag.last), "Use --sentences alone to list a document's sentences.")
+	}
+	if !(*dpi >= 10 && *dpi <= 1200) {
+		return fmt.Errorf("--dpi %v: give a resolution from 10 to 1200", *dpi)
+	}
+	if len(refs) == 2 && sentFlag.list && rangeArg.MatchString(refs[0]) {
+		return fix.With(fmt.Errorf("--sentences %s needs --image FILE.png and --page N: the page picture to highlight them on", refs[0]), "Use --sentences alone to list a document's sentences.")
 	}
 	if len(refs) != 1 {
 		fmt.Fprintln(a.stderr, "citelens show: give one document (an ID prefix or file name)")
@@ -92,15 +114,17 @@ func runShow(ctx context.Context, a *app, args []string) error {
 			fmt.Fprintf(a.stdout, "%s%s  (%s p.%d)\n", indent(sec.Level), title, at, pg)
 		}
 		return nil
+	case *image != "":
+		return a.writePagePicture(ctx, l, d, *page, sentFlag, *image, *dpi)
 	case *page > 0:
-		start, end, err := pageSpan(d, *page)
+		start, end, err := d.PageSpan(*page)
 		if err != nil {
 			return err
 		}
 		_, err = io.WriteString(a.stdout, out(d.Text[start:end]))
 		return err
 	case *asJSON:
-		return writeJSON(a.stdout, d.DocInfo)
+		return writeJSON(a.stdout, d.DocInfo, *raw)
 	}
 	i := d.DocInfo
 	fmt.Fprintf(a.stdout, "id         %s\nname       %s\npath       %s\nkind       %s\n", i.ID, textproc.OneLine(i.Name), textproc.OneLine(i.Path), i.Kind)
@@ -118,18 +142,6 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	return nil
 }
 
-// pageSpan returns the byte range of page n (1-based) of d.
-func pageSpan(d *docstore.Document, n int) (int, int, error) {
-	if n < 1 || n > len(d.PageStarts) {
-		return 0, 0, fmt.Errorf("%s has pages 1 to %d, not %d", d.Name, len(d.PageStarts), n)
-	}
-	end := len(d.Text)
-	if n < len(d.PageStarts) {
-		end = int(d.PageStarts[n])
-	}
-	return int(d.PageStarts[n-1]), end, nil
-}
-
 // indent is two spaces per level below the first.
 func indent(level int) string {
 	n := max(0, min(level, 12)-1)
@@ -138,4 +150,140 @@ func indent(level int) string {
 		b[i] = ' '
 	}
 	return string(b)
+}
+
+// sentenceRange is --sentences: alone, list the sentences; "A-B" (or
+// "A"), with --image, the sentences to highlight, as indices that
+// --sentences lists.
+type sentenceRange struct {
+	list        bool
+	given       bool
+	first, last int
+}
+
+var rangeArg = regexp.MustCompile(`^(\d+)(?:-(\d+))?$`)
+
+func (r *sentenceRange) String() string {
+	if r == nil || !r.given {
+		return ""
+	}
+	return fmt.Sprintf("%d-%d", r.first, r.last)
+}
+
+// IsBoolFlag lets --sentences stand alone.
+func (r *sentenceRange) IsBoolFlag() bool { return true }
+
+func (r *sentenceRange) Set(s string) error {
+	switch s {
+	case "true":
+		r.list = true
+		return nil
+	case "false":
+		r.list = false
+		return nil
+	}
+	m := rangeArg.FindStringSubmatch(s)
+	if m == nil {
+		return fmt.Errorf("%q: give sentences as A-B (indices as --sentences lists them)", s)
+	}
+	r.first, _ = strconv.Atoi(m[1])
+	r.last = r.first
+	if m[2] != "" {
+		r.last, _ = strconv.Atoi(m[2])
+	}
+	if r.last < r.first {
+		return fmt.Errorf("%q: the first sentence comes after the last", s)
+	}
+	r.given = true
+	return nil
+}
+
+// joinSentenceRange turns "--sentences A-B" into "--sentences=A-B" when
+// --image is given: a flag that may stand alone takes a value only after
+// "=", and without --image a number after --sentences is a document.
+func joinSentenceRange(args []string) []string {
+	image := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		image = image || a == "--image" || a == "-image" || strings.HasPrefix(a, "--image=") || strings.HasPrefix(a, "-image=")
+	}
+	if !image {
+		return args
+	}
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		if (args[i] == "--sentences" || args[i] == "-sentences") && i+1 < len(args) && rangeArg.MatchString(args[i+1]) {
+			out = append(out, "--sentences="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// writePagePicture writes page n of d as a PNG at dpi, the sentences of
+// r highlighted when given.
+func (a *app) writePagePicture(ctx context.Context, l *docstore.Library, d *docstore.Document, n int, r sentenceRange, path string, dpi float64) error {
+	if err := pageimage.Available(d); err != nil {
+		return err
+	}
+	if n > d.Pages {
+		return fmt.Errorf("%s has pages 1 to %d, not %d", textproc.OneLine(d.DisplayName()), d.Pages, n)
+	}
+	if r.given && r.last >= len(d.Sentences) {
+		return fix.With(fmt.Errorf("--sentences %d-%d: %s has sentences 0 to %d", r.first, r.last, textproc.OneLine(d.DisplayName()), len(d.Sentences)-1),
+			"'citelens show --sentences ID' lists them with their pages.")
+	}
+	src, done := pageSource(l)
+	defer done()
+	var marks []pagerender.Rect
+	if r.given {
+		start, end := int(d.Sentences[r.first].Start), int(d.Sentences[r.last].End)
+		pages, rects, err := src.Marks(d.ID, start, end)
+		if err != nil {
+			return err
+		}
+		marks = rects[n]
+		if len(marks) == 0 {
+			return fix.With(fmt.Errorf("sentences %d-%d are not on page %d", r.first, r.last, n),
+				"They stand on %s: give --page %d.", pageList(pages), firstOr(pages, n))
+		}
+	}
+	if err := startRenderer(ctx, src.Renderer(), a.stderr); err != nil {
+		return err
+	}
+	pic, err := src.Page(ctx, d, n, marks, dpi)
+	if err != nil {
+		return err
+	}
+	if err := writeFile(path, pageimage.PNG(pic)); err != nil {
+		return err
+	}
+	b := pic.Image.Bounds()
+	fmt.Fprintf(a.stderr, "wrote %s (page %d, %d×%d pixels)\n", path, n, b.Dx(), b.Dy())
+	return nil
+}
+
+func pageList(pages []int) string {
+	if len(pages) == 0 {
+		return "no page (they are blank lines)"
+	}
+	s := make([]string, len(pages))
+	for i, p := range pages {
+		s[i] = strconv.Itoa(p)
+	}
+	if len(s) == 1 {
+		return "page " + s[0]
+	}
+	return "pages " + strings.Join(s, ", ")
+}
+
+func firstOr(pages []int, n int) int {
+	if len(pages) > 0 {
+		return pages[0]
+	}
+	return n
 }

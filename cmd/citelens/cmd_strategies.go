@@ -18,7 +18,10 @@ func init() {
 
 // strategyView is a strategy as `strategies --json` lists it.
 type strategyView struct {
-	Name        string       `json:"name"`
+	Name string `json:"name"`
+	// Purpose says in plain words what the strategy is for; Description
+	// how it works, in its paper's terms.
+	Purpose     string       `json:"purpose"`
 	Description string       `json:"description"`
 	NeedsLLM    bool         `json:"needs_llm"`
 	Default     bool         `json:"default"`
@@ -56,7 +59,7 @@ func runStrategies(ctx context.Context, a *app, args []string) error {
 	}
 	var rows []strategyView
 	for _, info := range infos {
-		v := strategyView{Name: info.Name(), Description: info.Description, NeedsLLM: info.NeedsLLM, Default: info.Name() == engine.DefaultStrategy, Options: []optionView{}}
+		v := strategyView{Name: info.Name(), Purpose: info.Purpose, Description: info.Description, NeedsLLM: info.NeedsLLM, Default: info.Name() == engine.DefaultStrategy, Options: []optionView{}}
 		for _, o := range info.Strategy.Options().Listed() {
 			v.Options = append(v.Options, optionView{Name: o.Name, Type: o.Type(), Default: o.Default, Range: optionRange(o), Help: optionHelp(o)})
 		}
@@ -64,7 +67,7 @@ func runStrategies(ctx context.Context, a *app, args []string) error {
 	}
 	switch {
 	case *asJSON:
-		return writeJSON(a.stdout, rows)
+		return writeJSON(a.stdout, rows, false)
 	case *asMarkdown:
 		return writeOptionsMarkdown(a.stdout, rows)
 	}
@@ -74,15 +77,20 @@ func runStrategies(ctx context.Context, a *app, args []string) error {
 		if r.Default {
 			note = " (default)"
 		} else if r.NeedsLLM {
-			note = " (needs a model endpoint)"
+			note = " (needs a model)"
 		}
-		fmt.Fprintf(tw, "%s\t%s%s\n", r.Name, r.Description, note)
+		fmt.Fprintf(tw, "%s\t%s%s\n", r.Name, r.Purpose, note)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	for _, r := range rows {
+		if len(names) > 0 {
+			fmt.Fprintf(a.stdout, "\nHow %s works: %s\n", r.Name, r.Description)
+		}
+	}
 	if len(names) == 0 {
-		fmt.Fprintln(a.stdout, "\n'citelens strategies NAME' lists a strategy's options (--opt name=value).")
+		fmt.Fprintln(a.stdout, "\n'citelens strategies NAME' says how a strategy works and lists its options (--opt name=value).")
 		return nil
 	}
 	for _, r := range rows {

@@ -13,13 +13,14 @@ import (
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui"
+	"github.com/citelens/citelens/tui/termimage"
 )
 
 func init() {
 	register(&command{
 		name:    "tui",
-		args:    "[--theme NAME] [--strategy NAME] [FILE...]",
-		summary: "open the terminal UI, adding FILEs first (what citelens does with no command)",
+		args:    "[--theme NAME] [--graphics NAME] [--strategy NAME] [FILE|FOLDER...]",
+		summary: "open the terminal UI, adding FILEs and FOLDERs first (what citelens does with no command)",
 		run:     runTUI,
 	})
 }
@@ -28,6 +29,7 @@ func runTUI(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["tui"])
 	theme := fs.String("theme", "", "colour theme `NAME`: auto, dark, light, high-contrast or no-color (default: the config's [tui] theme, else auto)")
 	strategy := fs.String("strategy", a.defaultStrategy(), "the strategy `NAME` questions go to first (s in the TUI changes it)")
+	graphics := fs.String("graphics", "", "how the page view draws pages, `NAME`: auto (ask the terminal), kitty, sixel, iterm2, blocks (a map of the page in characters) or off (default: the config's [tui] graphics, else auto)")
 	paths, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
@@ -42,8 +44,8 @@ func runTUI(ctx context.Context, a *app, args []string) error {
 		if err != nil {
 			return fix.With(fmt.Errorf("cannot add %s: %w", p, unwrapStat(err)), "Check the path; run 'citelens --help' for the commands.")
 		}
-		if !st.Mode().IsRegular() {
-			return fmt.Errorf("cannot add %s: not a regular file", p)
+		if !st.Mode().IsRegular() && !st.IsDir() {
+			return fmt.Errorf("cannot add %s: not a regular file or a folder", p)
 		}
 	}
 	name := *theme
@@ -58,6 +60,10 @@ func runTUI(ctx context.Context, a *app, args []string) error {
 		name = cfg.Theme
 	}
 	sel, err := themes.NewSelector(name, themes.NoColorRequested(os.Getenv))
+	if err != nil {
+		return err
+	}
+	proto, err := a.graphicsProtocol(*graphics)
 	if err != nil {
 		return err
 	}
@@ -89,7 +95,30 @@ func runTUI(ctx context.Context, a *app, args []string) error {
 		Strategy:  *strategy,
 		ExportDir: dir,
 		AddDir:    dir,
+		Graphics:  proto,
+		PixelSize: windowPixels,
 	})
+}
+
+// graphicsProtocol is --graphics (after the command, else before it),
+// else the config's [tui] graphics, else auto.
+func (a *app) graphicsProtocol(flagValue string) (termimage.Protocol, error) {
+	name, from := flagValue, "--graphics"
+	if name == "" {
+		name = a.graphics
+	}
+	if name == "" {
+		cfg, err := a.config()
+		if err != nil {
+			return termimage.Auto, err
+		}
+		name, from = cfg.Graphics, "graphics in "+cfg.Path
+	}
+	p, err := termimage.ParseProtocol(name)
+	if err != nil {
+		return termimage.Auto, fmt.Errorf("%s: %w", from, err)
+	}
+	return p, nil
 }
 
 func isTerminalFile(f *os.File) bool { return term.IsTerminal(f.Fd()) }

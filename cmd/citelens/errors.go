@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -15,16 +14,12 @@ import (
 // printError writes err for a person: the reason on one line, control
 // characters neutralised (errors may quote file names and document text),
 // and its fix, if it has one, on the lines under it. A damaged library,
-// wherever it is found, gets the way out (damageHint).
+// wherever it is found, gets the way out (docstore.Fix).
 func printError(w io.Writer, err error) {
 	reason, how := fix.Message(err)
 	fmt.Fprintf(w, "citelens: %s\n", textproc.Printable(reason))
-	switch {
-	case how != "":
-	case errors.Is(err, docstore.ErrCorrupt):
-		how = damageHint
-	case errors.Is(err, docstore.ErrLocked):
-		how = lockedHint
+	if how == "" {
+		how = docstore.Fix(err)
 	}
 	for _, line := range strings.Split(how, "\n") {
 		if line != "" {
@@ -32,13 +27,6 @@ func printError(w io.Writer, err error) {
 		}
 	}
 }
-
-// lockedHint is what to do about a library another process kept locked
-// past the lock timeout: citelens itself holds it only for a moment.
-const lockedHint = "Another process has held the library for over 10 seconds: an older citelens that keeps it open,\nor one that is stuck. Close it and try again, or point --db at another library."
-
-// damageHint is what to do about a damaged library.
-const damageHint = "Run 'citelens check' to see what is damaged, and 'citelens salvage NEW.db' to copy every readable\ndocument into a new library. Nothing has been changed."
 
 // resumeError explains a long run (derive, embed) that stopped and says
 // how to resume it: a cancellation reads "<what> interrupted"; a model

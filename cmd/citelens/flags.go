@@ -29,6 +29,9 @@ func printCommandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 		fs.VisitAll(func(f *flag.Flag) {
 			name, use := flag.UnquoteUsage(f)
 			dash := "--"
+			if len(f.Name) == 1 { // -o, as the usage line writes it
+				dash = "-"
+			}
 			line := "  " + dash + f.Name
 			if name != "" {
 				line += " " + name

@@ -53,18 +53,11 @@ var errNoLibrary = errors.New("the library is empty")
 // resolveDocs turns user references (ID prefixes, file names, paths) into
 // document IDs, failing on the first that matches nothing.
 func resolveDocs(l *docstore.Library, refs []string) ([]docstore.DocID, error) {
-	ids := make([]docstore.DocID, 0, len(refs))
-	for _, ref := range refs {
-		info, err := l.Resolve(ref)
-		if err != nil {
-			if errors.Is(err, docstore.ErrNotFound) {
-				return nil, fix.With(err, "List the library with 'citelens ls'.")
-			}
-			return nil, err
-		}
-		ids = append(ids, info.ID)
+	ids, err := l.ResolveAll(refs)
+	if errors.Is(err, docstore.ErrNotFound) {
+		return nil, fix.With(err, "List the library with 'citelens ls'.")
 	}
-	return ids, nil
+	return ids, err
 }
 
 // openScope opens the library and turns --doc references into the
@@ -106,6 +99,10 @@ func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(f.Fd())
 }
+
+// noColor reports whether the user asked for no colour or other text
+// attributes (https://no-color.org: NO_COLOR set and not empty).
+func noColor() bool { return os.Getenv("NO_COLOR") != "" }
 
 // emptyLibraryMessage is what read commands print for a library that does
 // not exist yet.

@@ -51,6 +51,9 @@ type app struct {
 	// theme is --theme given before the command, for the terminal UI
 	// ("citelens --theme light FILE").
 	theme string
+	// graphics is --graphics given before the command, for the terminal
+	// UI's page view ("citelens --graphics sixel FILE").
+	graphics string
 	// strategy is --strategy given before the command: the terminal UI's
 	// first strategy and ask's ("citelens --strategy rag FILE").
 	strategy string
@@ -71,6 +74,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	global.SetOutput(io.Discard)
 	global.StringVar(&a.dbPath, "db", "", "library file (env CITELENS_DB)")
 	global.StringVar(&a.theme, "theme", "", "the terminal UI's colours")
+	global.StringVar(&a.graphics, "graphics", "", "how the terminal UI draws pages")
 	global.StringVar(&a.strategy, "strategy", "", "the strategy questions go to")
 	showVersion := global.Bool("version", false, "print the version")
 	if err := global.Parse(args); err != nil {
@@ -168,7 +172,7 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `citelens: read long documents and get answers with sentence-level citations.
 
 Usage:
-  citelens [--db PATH] [FILE...]        open the terminal UI (adding FILEs first)
+  citelens [--db PATH] [PATH...]        open the terminal UI (adding files and folders first)
   citelens [--db PATH] COMMAND [ARGS]   run a command
 
 Commands:
@@ -185,6 +189,7 @@ Commands:
 Global flags:
   --db PATH        the library file (env CITELENS_DB; default %s)
   --theme NAME     the terminal UI's colours: auto, dark, light, high-contrast, no-color
+  --graphics NAME  how the terminal UI draws pages: auto, kitty, sixel, iterm2, blocks, off
   --strategy NAME  the strategy questions go to (the terminal UI's first, and ask's)
   --version        print the version
 

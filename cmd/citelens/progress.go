@@ -3,62 +3,23 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
+	"github.com/citelens/citelens/internal/progress"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
-// liveLine is one line redrawn in place on a terminal, never on a pipe:
-// at most ten times a second, but always for the last update of a job, and
-// cleared by finish. The progress bars are built on it.
-type liveLine struct {
-	w       io.Writer
-	enabled bool
-	last    time.Time
-	drawn   bool
-}
+// newLiveLine is a progress line on w, drawn only when w is a terminal.
+func newLiveLine(w io.Writer) *progress.Line { return progress.NewLine(w, isTerminal(w)) }
 
-func newLiveLine(w io.Writer) liveLine { return liveLine{w: w, enabled: isTerminal(w)} }
-
-// due reports whether to draw an update now; final marks the job's last.
-func (l *liveLine) due(final bool) bool {
-	if !l.enabled || (l.drawn && time.Since(l.last) < 100*time.Millisecond && !final) {
-		return false
-	}
-	l.last, l.drawn = time.Now(), true
-	return true
-}
-
-// draw replaces the line with s.
-func (l *liveLine) draw(s string) { fmt.Fprintf(l.w, "\r\x1b[2K%s", s) }
-
-// finish clears the line.
-func (l *liveLine) finish() {
-	if l.drawn {
-		fmt.Fprint(l.w, "\r\x1b[2K")
-	}
-}
-
-// clear clears the line so that other output can be printed; the next
-// update draws it again.
-func (l *liveLine) clear() {
-	l.finish()
-	l.drawn = false
-}
-
-// barCells draws done of total as 24 cells: "██████░░░░░░…".
-func barCells(done, total int) string {
-	const width = 24
-	filled := min(max(width*done/max(total, 1), 0), width)
-	return strings.Repeat("█", filled) + strings.Repeat("░", width-filled)
-}
+// barWidth is the cells of the command line's progress bars.
+const barWidth = 24
 
 // progressBar draws one self-updating line on a terminal: a bar for work
 // with a known total (pages), otherwise the stage. It stays silent for the
 // first moments so quick jobs print nothing, and never draws on a pipe.
 type progressBar struct {
-	liveLine
+	*progress.Line
 	label string
 	start time.Time
 	// stage and stageStart are the paged stage being drawn and when it
@@ -73,12 +34,12 @@ type progressBar struct {
 const progressDelay = 300 * time.Millisecond
 
 func newProgressBar(w io.Writer, label string) *progressBar {
-	return &progressBar{liveLine: newLiveLine(w), label: textproc.OneLine(label), start: time.Now()}
+	return &progressBar{Line: newLiveLine(w), label: textproc.OneLine(label), start: time.Now()}
 }
 
 // update redraws the line, at most ten times a second.
 func (p *progressBar) update(stage string, done, total int) {
-	if time.Since(p.start) < progressDelay || !p.due(done == total) {
+	if time.Since(p.start) < progressDelay || !p.Due(done == total) {
 		return
 	}
 	line := fmt.Sprintf("%s: %s", p.label, stage)
@@ -95,7 +56,7 @@ func (p *progressBar) update(stage string, done, total int) {
 		if unit == "" {
 			unit = "pages"
 		}
-		line = fmt.Sprintf("%s: %s [%s] %d/%d %s, %.*f %s/s", p.label, stage, barCells(done, total), done, total, unit, digits, rate, unit)
+		line = fmt.Sprintf("%s: %s [%s] %d/%d %s, %.*f %s/s", p.label, stage, progress.Bar(done, total, barWidth), done, total, unit, digits, rate, unit)
 	}
-	p.draw(line)
+	p.Draw(line)
 }

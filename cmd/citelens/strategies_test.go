@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/citelens/citelens/engine"
 )
 
 // TestBadOptionSameEveryRun: with several bad options, ask reports the
@@ -67,5 +69,22 @@ func TestREADMEOptions(t *testing.T) {
 	c := newCLI(t)
 	if want := c.ok("strategies", "--markdown"); table != want {
 		t.Errorf("the README's options table is out of date; replace it with the output of `go run ./cmd/citelens strategies --markdown`:\n%s", want)
+	}
+}
+
+// TestEveryStrategySaysWhatItIsFor: every strategy the binary has says in
+// plain words what it is for (the TUI's picker shows it), without the
+// papers' names.
+func TestEveryStrategySaysWhatItIsFor(t *testing.T) {
+	for _, info := range engine.Strategies() {
+		p := info.Purpose
+		if p == "" || len(p) > 130 {
+			t.Errorf("%s: purpose %q: want one or two short sentences", info.Name(), p)
+		}
+		for _, jargon := range []string{"LongCite", "RAIDD", "OkraLong", "LAC", "RAC", "CoF", "BM25", "chunk"} {
+			if strings.Contains(p, jargon) {
+				t.Errorf("%s: purpose %q speaks of %s", info.Name(), p, jargon)
+			}
+		}
 	}
 }

@@ -197,11 +197,43 @@ func TestWorkspaceEndToEnd(t *testing.T) {
 // screen and in the saved answer.
 func TestCancelKeepsStatementEndToEnd(t *testing.T) {
 	bin, dir, env := e2eSetup(t)
+	env = append(env, startLLMTestd(t, dir, "-delay", "150ms", "-cites", "3")...)
+
+	doc, _ := filepath.Abs("../../testdata/declaration.txt")
+	db := filepath.Join(dir, "library.db")
+	tm := startTUI(t, dir, env, 140, 40, bin, "--db", db, "--strategy", "rag", doc)
+	tm.waitFor("declaration.txt", "1/1 in scope", "strategy rag")
+	tm.text("What taxes were imposed without consent?")
+	tm.keys("Enter")
+	// The second statement is being written: the first is done and the
+	// one in progress shows, as text, with its cursor.
+	tm.waitFor("[1]", "▍")
+	tm.keys("C-x")
+	tm.waitFor("Partial answer: cancelled", "unfinished") // the statement cut short, marked
+	screen := stripSGR(tm.capture())
+	if strings.Contains(screen, "<statement>") || strings.Contains(screen, "<cite>") {
+		t.Errorf("markup on screen:\n%s", screen)
+	}
+	tm.keys("C-c")
+	tm.waitExit("e2e")
+
+	a := newestAnswer(t, bin, db)
+	n := len(a.Statements)
+	if !a.Partial || n < 2 || !a.Statements[n-1].Unfinished || len(a.Statements[n-1].Citations) != 0 || a.Statements[n-1].Text == "" {
+		t.Errorf("saved answer: %+v; want it partial, ending in the unfinished statement, uncited", a)
+	}
+}
+
+// startLLMTestd builds and starts the scripted model server (llmtestd)
+// in dir with args, stopped when the test ends, and returns the
+// environment that points citelens at it.
+func startLLMTestd(t *testing.T, dir string, args ...string) []string {
+	t.Helper()
 	server := filepath.Join(dir, "llmtestd")
 	if out, err := exec.Command("go", "build", "-o", server, "../../engine/llm/llmtest/cmd/llmtestd").CombinedOutput(); err != nil {
 		t.Fatalf("go build llmtestd: %v\n%s", err, out)
 	}
-	srv := exec.Command(server, "-delay", "150ms", "-cites", "3")
+	srv := exec.Command(server, args...)
 	out, err := srv.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -215,29 +247,5 @@ func TestCancelKeepsStatementEndToEnd(t *testing.T) {
 		t.Fatal("llmtestd printed nothing")
 	}
 	// "export OPENAI_BASE_URL=… CITELENS_MODEL=… OPENAI_API_KEY="
-	env = append(env, strings.Fields(strings.TrimPrefix(sc.Text(), "export "))...)
-
-	doc, _ := filepath.Abs("../../testdata/declaration.txt")
-	db := filepath.Join(dir, "library.db")
-	tm := startTUI(t, dir, env, 140, 40, bin, "--db", db, "--strategy", "rag", doc)
-	tm.waitFor("declaration.txt", "1/1 in scope", "strategy rag")
-	tm.text("What taxes were imposed without consent?")
-	tm.keys("Enter")
-	// The second statement is being written: the first is done and the
-	// one in progress shows, as text, with its cursor.
-	tm.waitFor("[1]", "▍")
-	tm.keys("C-x")
-	tm.waitFor("Partial answer: cancelled", "… unfinished")
-	screen := stripSGR(tm.capture())
-	if strings.Contains(screen, "<statement>") || strings.Contains(screen, "<cite>") {
-		t.Errorf("markup on screen:\n%s", screen)
-	}
-	tm.keys("C-c")
-	tm.waitExit("e2e")
-
-	a := newestAnswer(t, bin, db)
-	n := len(a.Statements)
-	if !a.Partial || n < 2 || !a.Statements[n-1].Unfinished || len(a.Statements[n-1].Citations) != 0 || a.Statements[n-1].Text == "" {
-		t.Errorf("saved answer: %+v; want it partial, ending in the unfinished statement, uncited", a)
-	}
+	return strings.Fields(strings.TrimPrefix(sc.Text(), "export "))
 }

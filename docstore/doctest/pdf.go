@@ -101,7 +101,12 @@ func PDF(pages ...PDFPage) []byte {
 		kids = append(kids, fmt.Sprintf("%d 0 R", page))
 	}
 	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(kids))
+	return writePDF(objs)
+}
 
+// writePDF writes a PDF file of objects (objs[i] is object i+1; object 1
+// the catalog) with its cross-reference table.
+func writePDF(objs []string) []byte {
 	var out bytes.Buffer
 	out.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
 	offsets := make([]int, len(objs))

@@ -86,8 +86,16 @@ func Parse(content []byte) (*Page, error) {
 		content = dec
 	}
 	content = bytes.TrimPrefix(content, []byte("\uFEFF"))
+	if err := CheckNesting(content); err != nil {
+		return nil, err // before html.Parse, which takes minutes on it
+	}
 	root, err := html.Parse(bytes.NewReader(content))
 	if err != nil {
+		if strings.Contains(err.Error(), "open stack of elements exceeds") {
+			// golang.org/x/net/html (newer releases) refuses a page whose
+			// open elements nest past its own limit, before depth sees it.
+			return nil, fmt.Errorf("its elements nest deeper than the HTML parser allows, which no real page does")
+		}
 		return nil, fmt.Errorf("cannot parse the HTML: %v", err)
 	}
 	if depth(root) > maxDepth {

@@ -24,8 +24,14 @@ type Page struct {
 	// Headings are the short paragraphs set larger than the body text,
 	// as spans of Text; their level is left to the library (0).
 	Headings []structure.Heading
-	// Words are the recognised words with their places.
+	// Words are the recognised words with their places, in text order.
 	Words []Word
+	// Size is the size in pixels of the page's image, which shows the
+	// page as a viewer does (its CropBox, after /Rotate).
+	Size image.Point
+	// Warning, if not "", says how the page was read other than as asked:
+	// at a lower resolution, or not at all, because it is too large.
+	Warning string
 }
 
 // Word is one recognised word.
@@ -38,6 +44,8 @@ type Word struct {
 	Box image.Rectangle
 	// Conf is Tesseract's confidence, 0 to 100.
 	Conf float32
+	// Line numbers the word's line on the page, from 0 in text order.
+	Line int
 }
 
 // tsvWord is one word row of Tesseract's TSV output.
@@ -143,6 +151,7 @@ func layout(words []tsvWord) Page {
 
 	var b textbuild.Builder
 	var p Page
+	line := 0
 	for _, para := range paras {
 		text, spans := joinLines(para)
 		sp := b.Paragraph(text)
@@ -151,13 +160,14 @@ func layout(words []tsvWord) Page {
 		}
 		if int(sp.Len()) == len(text) { // always, as the words are clean
 			k := 0
-			for _, l := range para {
+			for i, l := range para {
 				for _, w := range l.words {
 					s := spans[k]
 					k++
-					p.Words = append(p.Words, Word{Span: structure.Span{Start: sp.Start + s.Start, End: sp.Start + s.End}, Box: w.box, Conf: w.conf})
+					p.Words = append(p.Words, Word{Span: structure.Span{Start: sp.Start + s.Start, End: sp.Start + s.End}, Box: w.box, Conf: w.conf, Line: line + i})
 				}
 			}
+			line += len(para)
 		}
 		if isHeading(para, body, text) {
 			p.Headings = append(p.Headings, structure.Heading{Span: sp, Source: structure.SourceStyle})

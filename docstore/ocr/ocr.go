@@ -16,11 +16,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -31,6 +36,16 @@ const DefaultDPI = 300
 
 // DefaultLanguages is the Tesseract language used when none is given.
 const DefaultLanguages = "eng"
+
+// Pages are rendered to at most DefaultMaxPixels pixels: a page larger
+// than that at the resolution asked for is read at a lower one that fits
+// (and the page says so), and a page that would not fit even at MinDPI is
+// not read. A 100-inch page at 300 dpi is 900 megapixels: gigabytes for
+// the renderer and for Tesseract, for a page no scanner made.
+const (
+	DefaultMaxPixels = 25_000_000 // a 17 × 22 inch page at 250 dpi
+	MinDPI           = 72
+)
 
 // ErrNoTools means pdftoppm or tesseract (or a language's data) is not
 // installed; the error names the Debian packages to install.
@@ -43,6 +58,9 @@ type Options struct {
 	Languages string
 	// DPI is the rendering resolution; 0 means DefaultDPI.
 	DPI int
+	// MaxPixels bounds the image a page is rendered to; 0 means
+	// DefaultMaxPixels.
+	MaxPixels int
 }
 
 func (o Options) languages() string {
@@ -59,12 +77,22 @@ func (o Options) dpi() int {
 	return DefaultDPI
 }
 
+func (o Options) maxPixels() int {
+	if o.MaxPixels > 0 {
+		return o.MaxPixels
+	}
+	return DefaultMaxPixels
+}
+
 // Check reports whether the tools and the language data OCR needs are
 // installed; if not, its error wraps ErrNoTools and names the packages.
 func Check(ctx context.Context, opt Options) error {
 	var missing []string
-	if _, err := exec.LookPath("pdftoppm"); err != nil {
-		missing = append(missing, "poppler-utils")
+	for _, tool := range []string{"pdftoppm", "pdfinfo"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			missing = append(missing, "poppler-utils")
+			break
+		}
 	}
 	langs := strings.Split(opt.languages(), "+")
 	if _, err := exec.LookPath("tesseract"); err != nil {
@@ -127,6 +155,7 @@ func Recognize(ctx context.Context, content []byte, pages []int, opt Options, pr
 		return nil, fmt.Errorf("OCR cannot write a temporary file: %v", err)
 	}
 
+	sizes := pageSizes(ctx, pdf, slices.Min(pages), slices.Max(pages))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := make([]Page, len(pages))
@@ -140,7 +169,8 @@ func Recognize(ctx context.Context, content []byte, pages []int, opt Options, pr
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				out[i], errs[i] = recognizePage(ctx, pdf, pages[i], opt)
+				size, known := sizes[pages[i]]
+				out[i], errs[i] = recognizePage(ctx, pdf, pages[i], planPage(size, known, opt))
 				if errs[i] != nil {
 					cancel()
 				}
@@ -172,19 +202,30 @@ func Recognize(ctx context.Context, content []byte, pages []int, opt Options, pr
 	return out, nil
 }
 
-// recognizePage renders one page and reads it: pdftoppm's PNG is piped
-// into tesseract, whose TSV is parsed into the page.
-func recognizePage(ctx context.Context, pdf string, page int, opt Options) (Page, error) {
+// recognizePage renders one page as r plans and reads it: pdftoppm's
+// PNG is piped into tesseract, whose TSV is parsed into the page.
+func recognizePage(ctx context.Context, pdf string, page int, r render) (Page, error) {
+	if r.dpi == 0 {
+		return Page{Number: page, Warning: fmt.Sprintf(r.warning, page)}, nil
+	}
 	n := fmt.Sprint(page)
-	png, err := output(exec.CommandContext(ctx, "pdftoppm", "-r", fmt.Sprint(opt.dpi()), "-gray", "-png", "-f", n, "-l", n, "-singlefile", pdf))
+	// the CropBox, as viewers show the page, so that the words' boxes
+	// are where the page view draws them; the crop (-W, -H) bounds the
+	// image whatever the page's size turns out to be
+	side := fmt.Sprint(r.side)
+	img, err := output(exec.CommandContext(ctx, "pdftoppm", "-r", fmt.Sprint(r.dpi), "-cropbox", "-W", side, "-H", side, "-gray", "-png", "-f", n, "-l", n, "-singlefile", pdf))
 	if err != nil {
 		return Page{}, toolError(ctx, err, "page %d cannot be rendered for OCR: pdftoppm: %w", page)
 	}
-	read := exec.CommandContext(ctx, "tesseract", "stdin", "stdout", "-l", opt.languages(), "--dpi", fmt.Sprint(opt.dpi()), "--psm", "3", "tsv")
+	cfg, err := png.DecodeConfig(bytes.NewReader(img))
+	if err != nil {
+		return Page{}, fmt.Errorf("page %d cannot be rendered for OCR: pdftoppm wrote no PNG image (%v)", page, err)
+	}
+	read := exec.CommandContext(ctx, "tesseract", "stdin", "stdout", "-l", r.languages, "--dpi", fmt.Sprint(r.dpi), "--psm", "3", "tsv")
 	// One thread per tesseract: pages are already read in parallel, and
 	// OpenMP threads on top of that slow every page down.
 	read.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
-	read.Stdin = bytes.NewReader(png)
+	read.Stdin = bytes.NewReader(img)
 	tsv, err := output(read)
 	if err != nil {
 		return Page{}, toolError(ctx, err, "page %d cannot be read by OCR: tesseract: %w", page)
@@ -194,8 +235,76 @@ func recognizePage(ctx context.Context, pdf string, page int, opt Options) (Page
 		return Page{}, fmt.Errorf("page %d: tesseract's output cannot be read: %v", page, err)
 	}
 	p := layout(words)
-	p.Number = page
+	p.Number, p.Size = page, image.Pt(cfg.Width, cfg.Height)
+	if r.warning != "" {
+		p.Warning = fmt.Sprintf(r.warning, page)
+	}
 	return p, nil
+}
+
+// render is how a page is rendered: at dpi (0: not at all), cropped to
+// side pixels square, with a warning to give (its "%d" the page's
+// number) when that is not as asked.
+type render struct {
+	dpi, side int
+	languages string
+	warning   string
+}
+
+// planPage decides how a page of size points (width, height; known
+// false if its size could not be read) is rendered within opt's pixels.
+func planPage(size [2]float64, known bool, opt Options) render {
+	r := render{dpi: opt.dpi(), languages: opt.languages()}
+	maxPx := float64(opt.maxPixels())
+	if !known {
+		// read at most a square of the pixels allowed
+		r.side = int(math.Sqrt(maxPx))
+		r.warning = fmt.Sprintf("page %%d: its size could not be read; at most %d × %d pixels of it were read by OCR", r.side, r.side)
+		return r
+	}
+	w, h := size[0]/72, size[1]/72 // inches
+	px := func(dpi int) float64 { return w * float64(dpi) * h * float64(dpi) }
+	if px(r.dpi) > maxPx {
+		fit := int(float64(r.dpi) * math.Sqrt(maxPx/px(r.dpi)))
+		if fit < MinDPI {
+			r.warning = fmt.Sprintf("page %%d is %s × %s inches, too large to read by OCR: even at %d dpi it would be %.0f megapixels, over the %.0f allowed", inches(w), inches(h), MinDPI, px(MinDPI)/1e6, maxPx/1e6)
+			r.dpi = 0
+			return r
+		}
+		r.warning = fmt.Sprintf("page %%d is %s × %s inches; OCR read it at %d dpi instead of %d, to stay within %.0f megapixels", inches(w), inches(h), fit, r.dpi, maxPx/1e6)
+		r.dpi = fit
+	}
+	r.side = int(math.Ceil(max(w, h)*float64(r.dpi))) + 1
+	return r
+}
+
+// inches writes a length in inches to one decimal, without a ".0".
+func inches(in float64) string {
+	return strings.TrimSuffix(strconv.FormatFloat(in, 'f', 1, 64), ".0")
+}
+
+// pageSizes returns the sizes in points (width, height) of pages first to
+// last as poppler sees them (pdfinfo), for the pages it reports.
+func pageSizes(ctx context.Context, pdf string, first, last int) map[int][2]float64 {
+	sizes := map[int][2]float64{}
+	out, err := exec.CommandContext(ctx, "pdfinfo", "-f", fmt.Sprint(first), "-l", fmt.Sprint(last), pdf).Output()
+	if err != nil {
+		return sizes
+	}
+	// "Page    1 size: 612 x 792 pts (letter)"
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 6 || f[0] != "Page" || f[2] != "size:" || f[4] != "x" {
+			continue
+		}
+		n, err1 := strconv.Atoi(f[1])
+		w, err2 := strconv.ParseFloat(f[3], 64)
+		h, err3 := strconv.ParseFloat(f[5], 64)
+		if err1 == nil && err2 == nil && err3 == nil && w > 0 && h > 0 {
+			sizes[n] = [2]float64{w, h}
+		}
+	}
+	return sizes
 }
 
 // output runs a tool and returns its standard output. A failure is told by

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -84,28 +81,16 @@ func TestScannedDeclarationWordF1(t *testing.T) {
 	}
 }
 
-// wordF1 scores text against the reference file with the project's
-// ../shared/tools/wordf1.py.
+// wordF1 scores text against the reference file (doctest.WordF1, the
+// figure PDF extraction is measured by).
 func wordF1(t *testing.T, text, reference string) float64 {
 	t.Helper()
-	tool := "../../../shared/tools/wordf1.py"
-	if _, err := os.Stat(tool); err != nil {
-		t.Fatalf("the scorer %s is missing: %v", tool, err)
-	}
-	cand := filepath.Join(t.TempDir(), "ocr.txt")
-	if err := os.WriteFile(cand, []byte(text), 0o600); err != nil {
+	ref, err := os.ReadFile(reference)
+	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("python3", tool, cand, reference).Output()
-	if err != nil {
-		t.Fatalf("wordf1.py: %v", err)
-	}
-	lines := strings.Fields(string(out))
-	f, err := strconv.ParseFloat(lines[len(lines)-1], 64)
-	if err != nil {
-		t.Fatalf("wordf1.py printed %q", out)
-	}
-	return f
+	_, _, f1 := doctest.WordF1(text, string(ref))
+	return f1
 }
 
 func TestMissingToolsNamePackages(t *testing.T) {
@@ -140,5 +125,56 @@ func BenchmarkOCRPage(b *testing.B) {
 		if _, err := Recognize(context.Background(), scan, []int{1}, Options{}, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A page too large to render at the resolution asked for is read at a
+// lower one, or not at all when even MinDPI would be too much; the page
+// says which.
+func TestPlanLargePages(t *testing.T) {
+	letter := planPage([2]float64{612, 792}, true, Options{})
+	if letter.dpi != DefaultDPI || letter.warning != "" || letter.side < 3300 {
+		t.Errorf("a letter page: %+v", letter)
+	}
+	poster := planPage([2]float64{33 * 72, 47 * 72}, true, Options{})
+	if poster.dpi >= DefaultDPI || poster.dpi < MinDPI || !strings.Contains(poster.warning, "33 × 47 inches; OCR read it at") {
+		t.Errorf("an A0 poster: %+v", poster)
+	}
+	if px := float64(poster.dpi*33) * float64(poster.dpi*47); px > DefaultMaxPixels {
+		t.Errorf("an A0 poster at %d dpi is %.0f pixels", poster.dpi, px)
+	}
+	huge := planPage([2]float64{7200, 7200}, true, Options{})
+	if huge.dpi != 0 || !strings.Contains(huge.warning, "100 × 100 inches, too large to read by OCR") {
+		t.Errorf("a 100-inch page: %+v", huge)
+	}
+	unknown := planPage([2]float64{}, false, Options{})
+	if unknown.dpi != DefaultDPI || unknown.side*unknown.side > DefaultMaxPixels {
+		t.Errorf("a page of unknown size: %+v", unknown)
+	}
+}
+
+// add --ocr of a 600-byte PDF with two 100-inch pages used to render
+// 30,000-pixel-square images until memory ran out; its pages are refused
+// at once, each with a warning, and a large page within reach is read at
+// a resolution that fits.
+func TestHugePagesAreNotRendered(t *testing.T) {
+	requireTools(t)
+	huge := doctest.HugePagesPDF(2, 100)
+	if len(huge) > 1000 {
+		t.Fatalf("the file is %d bytes", len(huge))
+	}
+	pages, err := Recognize(t.Context(), huge, []int{1, 2}, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pages {
+		if p.Text != "" || !strings.Contains(p.Warning, "too large to read by OCR") {
+			t.Errorf("page %d: %+v", p.Number, p)
+		}
+	}
+	// a 10-inch page with a budget of a megapixel: read at 100 dpi
+	pages, err = Recognize(t.Context(), doctest.HugePagesPDF(1, 10), []int{1}, Options{MaxPixels: 1_000_000}, nil)
+	if err != nil || len(pages) != 1 || !strings.Contains(pages[0].Warning, "OCR read it at 100 dpi instead of 300") {
+		t.Errorf("a 10-inch page in a megapixel: %+v, %v", pages, err)
 	}
 }

@@ -179,6 +179,10 @@ type pageText struct {
 	endSize    float32
 	heads      []pageHead  // the page's headings, in text order
 	tables     []pageTable // the page's tables, in text order
+	// pieces are the line parts written, until they are encoded as geom:
+	// the page's geometry (pagegeom), offsets in text.
+	pieces []piece
+	geom   []byte
 }
 
 // span is a byte range [start, end) of a page's text.
@@ -224,14 +228,17 @@ func renderPage(blocks []*block) pageText {
 		var text string
 		var rows [][2]int
 		var capLine *frag
+		var pieces []piece
 		line := span{-1, -1}
 		switch {
 		case bl.table != nil:
-			text, rows = bl.table.render()
+			text, rows, pieces = bl.table.render()
 		case bl.head != nil:
 			// a heading set on several lines is one line of text
 			for _, l := range bl.lines {
-				text = joinCell(text, l.text())
+				t := l.text()
+				text = joinCell(text, t)
+				pieces = append(pieces, piece{f: l, words: l.words, at: wordsAt(l.words, len(text)-len(t))})
 			}
 		default:
 			for _, l := range bl.lines {
@@ -240,7 +247,7 @@ func renderPage(blocks []*block) pageText {
 					break
 				}
 			}
-			text, line = renderBlock(bl, capLine)
+			text, line, pieces = renderBlock(bl, capLine)
 		}
 		if text == "" {
 			continue
@@ -256,6 +263,7 @@ func renderPage(blocks []*block) pageText {
 		}
 		at := b.Len()
 		b.WriteString(text)
+		pt.pieces = append(pt.pieces, shiftPieces(pieces, at)...)
 		switch {
 		case bl.head != nil:
 			pt.heads = append(pt.heads, pageHead{span: span{at, b.Len()}, key: bl.head.key, entry: bl.head.entry})
@@ -323,9 +331,11 @@ func joinSep(before, after string, open bool, beforeSize float32, next *frag) st
 }
 
 // renderBlock writes a block's lines; it also returns where line want
-// (one of the block's lines, or nil) was written.
-func renderBlock(bl *block, want *frag) (string, span) {
+// (one of the block's lines, or nil) was written, and the lines as
+// pieces.
+func renderBlock(bl *block, want *frag) (string, span, []piece) {
 	at := span{-1, -1}
+	pieces := make([]piece, 0, len(bl.lines))
 	var b strings.Builder
 	pitch := bl.pitch
 	if pitch == 0 {
@@ -343,7 +353,7 @@ func renderBlock(bl *block, want *frag) (string, span) {
 				codeLeft = min(codeLeft, m.u0)
 			}
 		}
-		text := lineText(l, codeLeft)
+		text, starts := lineText(l, codeLeft)
 		if i > 0 {
 			p := bl.lines[i-1]
 			var next *frag
@@ -362,15 +372,18 @@ func renderBlock(bl *block, want *frag) (string, span) {
 				inline = false
 			}
 			if inline {
-				text = strings.TrimSpace(text)
+				trimmed := strings.TrimSpace(text)
+				shiftAt(starts, -strings.Index(text, trimmed))
+				text = trimmed
 			}
 		}
 		if l == want {
 			at = span{b.Len(), b.Len() + len(text)}
 		}
+		pieces = append(pieces, piece{f: l, words: l.words, at: shiftAt(starts, b.Len())})
 		b.WriteString(text)
 	}
-	return b.String(), at
+	return b.String(), at, pieces
 }
 
 // inlineCode reports whether typewriter line l, after prose that does not
@@ -512,11 +525,13 @@ func leaderLine(s string) bool {
 }
 
 // lineText is a line's words joined by spaces; in typewriter lines the
-// spaces reproduce the indentation and alignment.
-func lineText(l *frag, left float32) string {
+// spaces reproduce the indentation and alignment. It also returns where
+// each word starts.
+func lineText(l *frag, left float32) (string, []int32) {
 	if !l.mono {
-		return l.text()
+		return l.text(), wordsAt(l.words, 0)
 	}
+	starts := make([]int32, len(l.words))
 	var b strings.Builder
 	cw := charWidth(l)
 	if cw > 0 {
@@ -531,9 +546,10 @@ func lineText(l *frag, left float32) string {
 			}
 			b.WriteString(strings.Repeat(" ", n))
 		}
+		starts[i] = int32(b.Len())
 		b.WriteString(w.text)
 	}
-	return b.String()
+	return b.String(), starts
 }
 
 // charWidth estimates the advance of one character of a typewriter line.

@@ -4,16 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/ledongthuc/pdf"
 
+	"github.com/citelens/citelens/docstore/pdftext/pdffile"
 	"github.com/citelens/citelens/internal/humanize"
 )
 
-// Per-stream and per-page limits (pdfobj.go) bound one page; a document
+// Per-stream and per-page limits (limits.go) bound one page; a document
 // needs its own budget too. A 114 KB file whose 200 pages all draw one
 // stream that inflates to 56 MB passes every per-page limit, and used to
 // cost minutes and a gigabyte before failing. docWork holds the budget of
@@ -31,7 +31,7 @@ type docWork struct {
 	decoded, content, ops          atomic.Int64
 	over                           atomic.Pointer[string] // the first limit reached
 
-	file func() []byte // the file's content, for messages (nil: none)
+	file *pdffile.File // the file read, for messages (nil: none)
 
 	mu     sync.Mutex
 	seen   map[string]int           // reads of each stream object
@@ -130,7 +130,7 @@ func (w *docWork) markShared(keys []string) {
 // is spent, stream returns errDocBudget and no data.
 func (w *docWork) stream(v pdf.Value, key string, limit int) ([]byte, error) {
 	if w == nil {
-		return readStream(v, limit)
+		return pdffile.ReadStream(v, limit)
 	}
 	if w.exceeded() != "" {
 		return nil, errDocBudget
@@ -173,27 +173,29 @@ func (f *font) stream(parent pdf.Value, key string, limit int) []byte {
 	if v.Kind() != pdf.Stream {
 		return nil
 	}
-	data, _ := f.work.stream(v, refKeys(parent)[key], limit)
+	data, _ := f.work.stream(v, pdffile.RefKeys(parent)[key], limit)
 	return data
 }
 
-// pageDamage describes a failure while reading a page: where in the file
-// it is when that can be found (an object not where the cross-reference
-// table says), else as damage to the page's content.
-func (w *docWork) pageDamage(msg string) string {
-	var file []byte
-	if w != nil && w.file != nil {
-		file = w.file()
+// pageDamage describes a failure while reading a page, a value recovered
+// from the library's panic: where in the file it is when that can be
+// found (an object not where the cross-reference table says), else as
+// damage to the page's content. structural reports an object not found
+// where the cross-reference table puts it.
+func (w *docWork) pageDamage(x any) (msg string, structural bool) {
+	var d *pdffile.Damage
+	switch {
+	case w == nil || w.file == nil || !errors.As(w.file.Fault(x), &d): // not the file's: the context's
+		return "its content is damaged (" + pdffile.Phrase(x) + ")", false
+	case d.At >= 0:
+		return d.Reason(), d.Structural
 	}
-	if d := describeDamage(msg, file); strings.HasPrefix(d, "the file is damaged at byte") {
-		return d
-	}
-	return "its content is damaged (" + describeContent(msg) + ")"
+	return "its content is damaged (" + d.What + ")", d.Structural
 }
 
 // decode reads a stream and charges its decoded bytes.
 func (w *docWork) decode(v pdf.Value, limit int) ([]byte, error) {
-	data, err := readStream(v, limit)
+	data, err := pdffile.ReadStream(v, limit)
 	if !w.charge(&w.decoded, int64(len(data)), w.maxDecoded, func() string {
 		return fmt.Sprintf("its streams inflate to more than %s from a %s file", humanize.Bytes(w.maxDecoded), humanize.Bytes(w.fileSize))
 	}) {
@@ -210,10 +212,7 @@ func pageContents(w *docWork, p pageRef) ([]byte, error) {
 	if v.Kind() != pdf.Array {
 		return w.stream(v, p.contents, maxStreamBytes)
 	}
-	refs := arrayRefs(v.String())
-	if len(refs) != v.Len() {
-		refs = nil // not split reliably: read without caching
-	}
+	refs := pdffile.ArrayRefs(v) // nil if not split reliably: read without caching
 	var buf []byte
 	var err error
 	for i := 0; i < v.Len() && len(buf) < maxStreamBytes; i++ {

@@ -5,6 +5,8 @@ import (
 	"unicode/utf16"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/citelens/citelens/docstore/pdftext/pdffile"
 )
 
 // codeRange is one codespace range: codes of n bytes whose every byte lies
@@ -50,10 +52,6 @@ func parseCMap(data []byte) (m *cmap) {
 	if len(data) == 0 {
 		return m
 	}
-	s, err := memStream(append(stripInlineImages(data), "\n%>"...)) // see pageContent.run
-	if err != nil {
-		return m
-	}
 	defer func() {
 		// The interpreter panics on PostScript it does not handle; keep
 		// the entries read so far.
@@ -70,11 +68,11 @@ func parseCMap(data []byte) (m *cmap) {
 		}
 		return args
 	}
-	pdf.Interpret(s, func(stk *pdf.Stack, op string) {
+	_ = pdffile.Interpret(stripInlineImages(data), func(stk *pdf.Stack, op string) {
 		switch op {
 		case "findresource":
 			popAll(stk)
-			if d, err := memDict(); err == nil {
+			if d, err := pdffile.EmptyDict(); err == nil {
 				stk.Push(d)
 			}
 		case "defineresource":

@@ -7,6 +7,8 @@ import (
 	"math"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/citelens/citelens/docstore/pdftext/pdffile"
 )
 
 // glyph is one shown glyph (or multi-letter ligature) in the reading frame
@@ -90,7 +92,7 @@ func (pc *pageContent) font(rc *resCtx, name string) *font {
 	}
 	if rc.refs == nil {
 		rc.fonts = rc.res.Key("Font")
-		rc.refs = refKeys(rc.fonts)
+		rc.refs = pdffile.RefKeys(rc.fonts)
 	}
 	v := rc.fonts.Key(name)
 	var f *font
@@ -107,18 +109,10 @@ func (pc *pageContent) font(rc *resCtx, name string) *font {
 
 // run interprets content (already decoded bytes) with resources rc.
 func (pc *pageContent) run(content []byte, rc *resCtx) {
-	// "%>" is a comment after normal content, and ends a hex string left
-	// open by damage that the scan above did not see, which the library's
-	// lexer would otherwise read forever.
 	if !pc.work.interpret(len(content)) {
 		panic(errDocBudget)
 	}
-	content = append(stripInlineImages(content), "\n%>"...)
-	strm, err := memStream(content)
-	if err != nil {
-		return
-	}
-	pdf.Interpret(strm, func(stk *pdf.Stack, op string) { pc.op(stk, op, rc) })
+	_ = pdffile.Interpret(stripInlineImages(content), func(stk *pdf.Stack, op string) { pc.op(stk, op, rc) })
 }
 
 func (pc *pageContent) popArgs(stk *pdf.Stack) []pdf.Value {
@@ -247,7 +241,7 @@ func (pc *pageContent) doXObject(rc *resCtx, name string) {
 	}
 	if rc.xobj.IsNull() {
 		rc.xobj = rc.res.Key("XObject")
-		rc.xrefs = refKeys(rc.xobj)
+		rc.xrefs = pdffile.RefKeys(rc.xobj)
 	}
 	x := rc.xobj.Key(name)
 	if x.Kind() != pdf.Stream || x.Key("Subtype").Name() != "Form" {

@@ -12,8 +12,8 @@ import (
 // renderPages writes each page's text with its headings and tables,
 // dropping what dropRunning marked. An outline item not found on the page
 // it leads to is looked for on the next page too: a destination set just
-// before a heading can fall at the foot of the page before it. It may be
-// called again after the drops change; the caller frees the layouts.
+// before a heading can fall at the foot of the page before it. Each
+// page's layout is freed once its text is written.
 func renderPages(layouts []*pageLayout, outline []*outlineEntry) []pageText {
 	ds := newDocStyle(layouts)
 	byPage := map[int][]*outlineEntry{}
@@ -27,12 +27,13 @@ func renderPages(layouts []*pageLayout, outline []*outlineEntry) []pageText {
 	for i, l := range layouts {
 		want := append(carry, byPage[i]...)
 		var parts []pageText
-		for _, g := range l.groups {
-			if t := renderPage(markHeadings(buildBlocks(g.frags), ds, want)); t.text != "" {
-				parts = append(parts, t)
-			}
+		if t := renderPage(markHeadings(buildBlocks(l.frags()), ds, want)); t.text != "" {
+			parts = append(parts, t)
 		}
 		texts[i] = joinGroups(parts)
+		texts[i].geom = encodeGeometry(l.frame, texts[i].pieces)
+		texts[i].pieces = nil
+		layouts[i] = nil
 		carry = nil
 		for _, e := range byPage[i] {
 			if !e.found {
@@ -152,7 +153,11 @@ func trimSpan(text string, s structure.Span) structure.Span {
 // an outline, a heading the outline does not name is a subheading of the
 // outline heading before it when set smaller, its sibling when set alike;
 // set larger, it has the level most outline headings of the nearest size
-// at or above its own have. onPage holds each heading's page.
+// at or above its own have. A heading set at the outline heading's size in
+// a type no outline heading has (bold "Arguments" under a regular "t.test
+// Student's t-Test" that the outline names, in a reference manual) is a
+// subheading too: the outline lists the headings down to some depth, and a
+// type it never names lies below them. onPage holds each heading's page.
 func setLevels(heads []structure.Heading, keys []styleKey, onPage []int, entries []*outlineEntry) {
 	votes := map[styleKey]map[int]int{}
 	pages := map[styleKey]map[int]bool{}
@@ -225,7 +230,7 @@ func setLevels(heads []structure.Heading, keys []styleKey, onPage []int, entries
 		heads[i].Source = structure.SourceStyle
 		size := keys[i].size
 		switch {
-		case parent > 0 && size < parentSize:
+		case parent > 0 && (size < parentSize || size == parentSize && votes[keys[i]] == nil):
 			heads[i].Level = min(parent+1, maxLevel)
 			continue
 		case parent > 0 && size == parentSize:

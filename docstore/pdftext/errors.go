@@ -1,16 +1,20 @@
 package pdftext
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/citelens/citelens/docstore/pdftext/pdffile"
+)
 
 // Sentinel errors; Extract wraps them with the reason.
 var (
 	// ErrEncrypted: the PDF needs a password, or uses an encryption the
 	// reader does not support.
-	ErrEncrypted = errors.New("the PDF is encrypted")
+	ErrEncrypted = pdffile.ErrEncrypted
 	// ErrNoText: no page has extractable text (a scan without OCR).
 	ErrNoText = errors.New("no text layer: is it a scan? OCR it first")
 	// ErrMalformed: the file is not a PDF or is too damaged to read.
-	ErrMalformed = errors.New("not a readable PDF")
+	ErrMalformed = pdffile.ErrMalformed
 	// ErrBudget: reading the PDF would take more work than citelens
 	// allows one document (its content inflates without bound), and no
 	// text was found before the limit.

@@ -1,7 +1,6 @@
 package pdftext
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -107,12 +106,7 @@ func TestParseCMapCIDRanges(t *testing.T) {
 	data := `/CIDInit /ProcSet findresource begin 12 dict begin begincmap
 2 begincodespacerange <00> <80> <8140> <FEFE> endcodespacerange
 1 begincidrange <8140> <817E> 633 endcidrange 1 begincidchar <41> 34 endcidchar endcmap end end`
-	v, err := memStream([]byte(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	decoded, _ := readStream(v, maxStreamBytes)
-	m := parseCMap(decoded)
+	m := parseCMap([]byte(data))
 	if got := codeLen(m.space, "\x81\x41"); got != 2 {
 		t.Errorf("codeLen of a two-byte code = %d", got)
 	}
@@ -165,26 +159,6 @@ func TestFontDecodedOncePerDocument(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("cache holds %d fonts", n)
-	}
-}
-
-func TestRefKeys(t *testing.T) {
-	v, err := memObject([]byte("<< /F1 12 0 R /F2 7 1 R /F3 << /Type /Font >> >>"), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := fmt.Sprint(refKeys(v))
-	if got != "map[F1:12 0 F2:7 1]" {
-		t.Errorf("refKeys = %s", got)
-	}
-	// Only the dictionary's own entries: not those of a nested
-	// dictionary, array or string.
-	v, err = memObject([]byte("<< /A << /Contents 9 0 R >> /Contents 5 0 R /K [1 0 R] /S (x /F 3 0 R) /Z 4 0 R >>"), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := fmt.Sprint(refKeys(v)); got != "map[Contents:5 0 Z:4 0]" {
-		t.Errorf("refKeys(nested) = %s", got)
 	}
 }
 

@@ -14,6 +14,7 @@ type edgeLine struct {
 	page   int
 	top    bool
 	frags  []*frag
+	idx    []int  // each fragment's index among the page's, once packed
 	core   string // normalised text without its leading/trailing number
 	lead   int    // leading number, or -1
 	trail  int    // trailing number, or -1
@@ -63,12 +64,7 @@ func edgeLines(page int, frags []frag, vmin, vmax float32) []edgeLine {
 		lines = append(lines, []*frag{f})
 	}
 	h := vmax - vmin
-	sizes := make([]float32, len(frags))
-	for i := range frags {
-		sizes[i] = frags[i].size
-	}
-	slices.Sort(sizes)
-	body := sizes[len(sizes)/2]
+	body := textSize(frags)
 	var out []edgeLine
 	add := func(l []*frag, top bool) {
 		v := l[0].v
@@ -90,16 +86,44 @@ func edgeLines(page int, frags []frag, vmin, vmax float32) []edgeLine {
 	return out
 }
 
+// textSize is the median size of a page's prose, or of all its text when
+// it has none: a page of code examples set smaller than the prose must not
+// make its running head look like a title.
+func textSize(frags []frag) float32 {
+	sizes := make([]float32, 0, len(frags))
+	for i := range frags {
+		if !frags[i].mono {
+			sizes = append(sizes, frags[i].size)
+		}
+	}
+	if len(sizes) == 0 {
+		for i := range frags {
+			sizes = append(sizes, frags[i].size)
+		}
+	}
+	slices.Sort(sizes)
+	return sizes[len(sizes)/2]
+}
+
 func newEdgeLine(page int, l []*frag, top bool) edgeLine {
-	e := edgeLine{page: page, top: top, frags: l, lead: -1, trail: -1}
+	e := edgeLine{page: page, top: top, frags: l}
 	text := strings.TrimSpace(e.text())
 	e.pageNo = pageNumRE.MatchString(text)
+	e.core, e.lead, e.trail = lineCore(text)
+	return e
+}
+
+// lineCore is a line's text as running heads are compared: without a
+// leading or trailing number (which it returns, -1 for none), in lower
+// case, other digits as '#', spaces collapsed.
+func lineCore(text string) (core string, lead, trail int) {
+	lead, trail = -1, -1
 	if m := leadNumRE.FindString(text); m != "" {
-		e.lead, _ = strconv.Atoi(m)
+		lead, _ = strconv.Atoi(m)
 		text = strings.TrimSpace(text[len(m):])
 	}
 	if m := trailNumRE.FindString(text); m != "" {
-		e.trail, _ = strconv.Atoi(m)
+		trail, _ = strconv.Atoi(m)
 		text = strings.TrimSpace(text[:len(text)-len(m)])
 	}
 	var b strings.Builder
@@ -115,8 +139,7 @@ func newEdgeLine(page int, l []*frag, top bool) edgeLine {
 			b.WriteRune(r)
 		}
 	}
-	e.core = strings.TrimSpace(b.String())
-	return e
+	return strings.TrimSpace(b.String()), lead, trail
 }
 
 // running reports whether a line found at the same edge of pages reads as
@@ -156,6 +179,67 @@ func letters(s string) int {
 	return n
 }
 
+// awayCores lists the cores of a page's short lines away from its edges
+// (fs are the page's fragments, edges its edge lines), once each: what
+// awayFromEdges counts. It is taken when the page is laid out, before its
+// fragments are packed away.
+func awayCores(fs []frag, edges []edgeLine) []string {
+	atEdge := map[*frag]bool{}
+	for _, e := range edges {
+		for _, f := range e.frags {
+			atEdge[f] = true
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for i := range fs {
+		f := &fs[i]
+		if atEdge[f] || len(f.words) > 12 {
+			continue
+		}
+		n := 0
+		for _, w := range f.words {
+			n += letters(w.text)
+		}
+		if n < 3 {
+			continue
+		}
+		core, _, _ := lineCore(strings.TrimSpace(f.text()))
+		if !seen[core] {
+			seen[core] = true
+			out = append(out, core)
+		}
+	}
+	return out
+}
+
+// awayFromEdges counts, for each edge line's core, the pages on which the
+// same text stands as a line away from the page's edges. away gives a
+// page's cores of such lines (awayCores). A section heading such as
+// "Source" in a reference manual opens a page now and then, and near
+// other pages it opens, but stands mid-page far more often; a running
+// head seldom stands anywhere but at an edge.
+func awayFromEdges(edges [][]edgeLine, away func(page int) []string) map[string]int {
+	// only lines at the edges of two pages or more can be running heads
+	onPages := map[string]int{}
+	for _, es := range edges {
+		for i, e := range es {
+			if letters(e.core) >= 3 && !e.pageNo && (i == 0 || es[i-1].core != e.core) {
+				onPages[e.core]++
+			}
+		}
+	}
+	counts := map[string]int{}
+	for p := range edges {
+		for _, core := range away(p) {
+			if onPages[core] >= 2 {
+				counts[core]++
+			}
+		}
+	}
+	return counts
+}
+
 // unsureHead is a line dropped as a running head on repetition alone (no
 // page number counting up beside it) that is not on every page's edge:
 // the kind of guess a reader should hear about.
@@ -165,17 +249,22 @@ type unsureHead struct {
 }
 
 // dropRunning marks running headers, footers and page numbers: edge lines
-// that are bare page numbers, that repeat (numbers aside) on other pages,
-// or whose leading or trailing number counts up with the pages around. It
-// returns the unsure drops (unsureHead), most pages first.
-func dropRunning(edges [][]edgeLine) []unsureHead {
+// that are bare page numbers, that repeat (numbers aside) on other pages
+// and stand away from the page edges on fewer pages (away, from
+// awayFromEdges), or whose leading or trailing number counts up with the
+// pages around. It returns the unsure drops (unsureHead), most pages
+// first.
+func dropRunning(edges [][]edgeLine, away map[string]int) []unsureHead {
 	type key struct {
 		core string
 		top  bool
 	}
 	pages := map[key]map[int]bool{}
+	// pages on which a line stands next to another at the same edge:
+	// under it at the top, over it at the bottom
+	pairs := map[[2]key]int{}
 	for _, es := range edges {
-		for _, e := range es {
+		for i, e := range es {
 			if letters(e.core) < 3 {
 				continue
 			}
@@ -184,7 +273,23 @@ func dropRunning(edges [][]edgeLine) []unsureHead {
 				pages[k] = map[int]bool{}
 			}
 			pages[k][e.page] = true
+			if i > 0 && es[i-1].top == e.top {
+				pairs[[2]key{{es[i-1].core, e.top}, k}]++
+			}
 		}
+	}
+	// the pages a line shares most often with one line above it
+	partner := map[key]int{}
+	for pk, n := range pairs {
+		if letters(pk[0].core) >= 3 {
+			partner[pk[1]] = max(partner[pk[1]], n)
+		}
+	}
+	// whether each line runs, decided once: a running head is on most
+	// pages, so asking for each of its pages would cost pages² steps
+	runs := make(map[key]bool, len(pages))
+	for k, ps := range pages {
+		runs[k] = running(ps)
 	}
 	numbered := func(e edgeLine, p int) bool {
 		for d := -2; d <= 2; d++ {
@@ -225,7 +330,20 @@ func dropRunning(edges [][]edgeLine) []unsureHead {
 					continue
 				}
 			}
-			drop := e.pageNo || !e.big && (letters(e.core) >= 3 && running(pages[key{e.core, e.top}]) || numbered(e, p))
+			// a page carries its running head once: the line under one
+			// that says the same is the page's own (a reference topic's
+			// name under the running head that repeats it)
+			// and a second line of running head, unless it is on most
+			// pages, comes with the same first line on most of its pages:
+			// "NAME" opens a man page under a running head of its own
+			again, alone := false, false
+			k := key{e.core, e.top}
+			if i > 0 && es[i-1].top == e.top {
+				again = es[i-1].core == e.core
+				alone = letters(es[i-1].core) >= 3 && 2*partner[k] < len(pages[k]) && 5*len(pages[k]) < 4*withText
+			}
+			repeats := letters(e.core) >= 3 && runs[k] && away[e.core] < len(pages[k]) && !again && !alone
+			drop := e.pageNo || !e.big && (repeats || numbered(e, p))
 			if !drop {
 				if e.top {
 					droppedTop = false
@@ -237,7 +355,7 @@ func dropRunning(edges [][]edgeLine) []unsureHead {
 			for _, f := range e.frags {
 				f.drop = true
 			}
-			if k := (key{e.core, e.top}); !e.pageNo && !numbered(e, p) && len(pages[k]) < withText {
+			if !e.pageNo && !numbered(e, p) && len(pages[k]) < withText {
 				if unsure[k] == nil {
 					unsure[k] = &unsureHead{text: e.text()}
 					order = append(order, k)

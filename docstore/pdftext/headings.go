@@ -24,16 +24,14 @@ type docStyle struct {
 func newDocStyle(layouts []*pageLayout) docStyle {
 	count := map[float32]int32{}
 	for _, l := range layouts {
-		for _, g := range l.groups {
-			for i := range g.frags {
-				f := &g.frags[i]
-				if f.drop {
-					continue
-				}
-				for _, w := range f.words {
-					count[roundSize(w.size)] += w.n
-				}
-			}
+		for s, n := range l.sizes {
+			count[s] += n
+		}
+		l.dropped(count)
+	}
+	for s, n := range count {
+		if n <= 0 {
+			delete(count, s) // every glyph of that size was dropped
 		}
 	}
 	ds := docStyle{body: 10}

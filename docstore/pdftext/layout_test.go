@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 // propFont is a proportional test font: every glyph 500 units wide except
@@ -191,26 +190,6 @@ func TestTableRowsAndDefinitions(t *testing.T) {
 	want := "Name   Pages  Producer\na.pdf  12     pdfTeX 1.40\nb.pdf  240    Skia PDF\n\nFLIBS A macro holding the libraries that are needed to link Fortran code."
 	if res.Text != want {
 		t.Errorf("got\n%q\nwant\n%q", res.Text, want)
-	}
-}
-
-// The "%>" appended to content ends a hex string left open, so the
-// library's lexer stops (with an error) instead of reading forever.
-func TestHexGuardSuffix(t *testing.T) {
-	done := make(chan bool, 1)
-	go func() {
-		defer func() { _ = recover(); done <- true }()
-		strm, err := memStream([]byte("BT /F1 10 Tf <414\n%>"))
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		pdfInterpretForTest(strm)
-	}()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the lexer did not stop")
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"unicode"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/citelens/citelens/docstore/pdftext/pdffile"
 )
 
 // Limits on the outline, which a hostile file could make endless or
@@ -33,13 +35,13 @@ type outlineEntry struct {
 // readOutline lists the outline items in document order with the page
 // each leads to. It never panics: a damaged outline yields none, and it
 // stops early when ctx is done.
-func readOutline(ctx context.Context, rd *pdf.Reader, pages []pageRef) (out []*outlineEntry) {
+func readOutline(ctx context.Context, trailer pdf.Value, pages []pageRef) (out []*outlineEntry) {
 	defer func() {
 		if recover() != nil {
 			out = nil
 		}
 	}()
-	root := rd.Trailer().Key("Root")
+	root := trailer.Key("Root")
 	if root.Key("Outlines").Key("First").Kind() != pdf.Dict {
 		return nil
 	}
@@ -61,7 +63,7 @@ func readOutline(ctx context.Context, rd *pdf.Reader, pages []pageRef) (out []*o
 	dests := make([]pdf.Value, 0, 64)
 	// depth first, in document order, without recursion; an item met
 	// again (a cycle) is not followed
-	seen := map[string]bool{refKeys(outlines)["First"]: true}
+	seen := map[string]bool{pdffile.RefKeys(outlines)["First"]: true}
 	follow := func(refs map[string]string, key string) bool {
 		ref := refs[key]
 		if ref == "" {
@@ -83,7 +85,7 @@ func readOutline(ctx context.Context, rd *pdf.Reader, pages []pageRef) (out []*o
 		if it.v.Kind() != pdf.Dict {
 			continue
 		}
-		refs := refKeys(it.v)
+		refs := pdffile.RefKeys(it.v)
 		if next := it.v.Key("Next"); next.Kind() == pdf.Dict && follow(refs, "Next") {
 			stack = append(stack, item{next, it.level})
 		}
@@ -100,7 +102,7 @@ func readOutline(ctx context.Context, rd *pdf.Reader, pages []pageRef) (out []*o
 		out = append(out, &outlineEntry{title: title, key: newTitleKey(title), level: it.level, page: -1, top: float32(math.NaN())})
 		dests = append(dests, dest)
 	}
-	named := namedDests(root, dests)
+	named := namedDests(ctx, root, dests)
 	for i, e := range out {
 		d := dests[i]
 		if k := d.Kind(); k == pdf.String || k == pdf.Name {
@@ -125,7 +127,7 @@ func destName(d pdf.Value) string {
 
 // namedDests resolves the named destinations among dests, through the
 // catalog's /Dests dictionary (PDF 1.1) and its /Names /Dests name tree.
-func namedDests(root pdf.Value, dests []pdf.Value) map[string]pdf.Value {
+func namedDests(ctx context.Context, root pdf.Value, dests []pdf.Value) map[string]pdf.Value {
 	want := map[string]bool{}
 	for _, d := range dests {
 		if k := d.Kind(); k == pdf.String || k == pdf.Name {
@@ -160,7 +162,11 @@ func namedDests(root pdf.Value, dests []pdf.Value) map[string]pdf.Value {
 		depth int
 	}
 	stack := []node{{root.Key("Names").Key("Dests"), 0}}
+	seen := pdffile.Seen{}
 	for nodes := 0; len(stack) > 0 && nodes < maxNameNodes && len(sorted) > 0; nodes++ {
+		if nodes%1024 == 1023 && ctx.Err() != nil {
+			break
+		}
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if lim := n.v.Key("Limits"); lim.Len() == 2 && !wanted(lim.Index(0).RawString(), lim.Index(1).RawString()) {
@@ -177,8 +183,11 @@ func namedDests(root pdf.Value, dests []pdf.Value) map[string]pdf.Value {
 			}
 		}
 		if kids := n.v.Key("Kids"); kids.Kind() == pdf.Array && n.depth < maxOutlineDepth {
+			refs := pdffile.ArrayRefs(kids)
 			for i := kids.Len() - 1; i >= 0; i-- {
-				stack = append(stack, node{kids.Index(i), n.depth + 1})
+				if seen.First(refs, i) {
+					stack = append(stack, node{kids.Index(i), n.depth + 1})
+				}
 			}
 		}
 	}
@@ -194,7 +203,7 @@ func destPage(d pdf.Value, pageOf map[string]int, pages []pageRef) (int, float32
 		return -1, nan
 	}
 	page := -1
-	if refs := arrayRefs(d.String()); len(refs) > 0 && refs[0] != "" {
+	if refs := pdffile.ArrayRefs(d); len(refs) > 0 && refs[0] != "" {
 		if i, ok := pageOf[refs[0]]; ok {
 			page = i
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/citelens/citelens/docstore/pdftext/pdffile"
 )
 
 // PageLabel is one range of a PDF's page labels (/PageLabels in the
@@ -35,6 +37,7 @@ func pageLabels(tree pdf.Value, pages int) []PageLabel {
 	}
 	var out []PageLabel
 	nodes := 0
+	seen := pdffile.Seen{}
 	var walk func(v pdf.Value, depth int)
 	walk = func(v pdf.Value, depth int) {
 		if nodes++; nodes > maxLabelNodes || depth > maxLabelDepth || v.Kind() != pdf.Dict {
@@ -54,8 +57,11 @@ func pageLabels(tree pdf.Value, pages int) []PageLabel {
 			}
 		}
 		if kids := v.Key("Kids"); kids.Kind() == pdf.Array {
+			refs := pdffile.ArrayRefs(kids)
 			for i := 0; i < kids.Len() && nodes <= maxLabelNodes; i++ {
-				walk(kids.Index(i), depth+1)
+				if seen.First(refs, i) {
+					walk(kids.Index(i), depth+1)
+				}
 			}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/citelens/citelens/docstore/pdftext/pdffile"
 )
 
 // testPDF builds a small PDF from object bodies: objs[i] becomes object
@@ -78,11 +80,11 @@ func extractBytes(t testing.TB, data []byte) *Result {
 // testPages returns the pages of the PDF data.
 func testPages(t testing.TB, data []byte) []pageRef {
 	t.Helper()
-	r, err := newTestReader(data)
+	f, err := pdffile.Open(context.Background(), bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages, err := walkPages(r.Trailer().Key("Root").Key("Pages"))
+	pages, err := walkPages(f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,10 +9,11 @@
 // blocks and paragraphs in reading order, dropping running headers,
 // footers and page numbers.
 //
-// Around the library it also guards against what would make it allocate
-// without bound or loop forever, rebuilds a damaged cross-reference table,
-// and decrypts AES-256 files that need no user password, which the library
-// cannot. Pages are interpreted in parallel.
+// It reaches the library only through package pdffile, which opens files
+// with the library's known faults worked around (what would make it
+// allocate without bound, loop or recurse forever; damaged
+// cross-reference tables; AES-256) and says what it reports in a
+// reader's words. Pages are interpreted in parallel.
 package pdftext
 
 import (
@@ -22,12 +23,14 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
 
+	"github.com/citelens/citelens/docstore/pdftext/pdffile"
 	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
@@ -67,6 +70,10 @@ type Result struct {
 	// the leading rows that are column headings, Rows the others; Caption
 	// is a "Table N…" line just above or below, or zero.
 	Tables []structure.Table
+	// Geometry holds each page's geometry in the pagegeom encoding,
+	// offsets into Text: where its line parts and words stand on the
+	// page as shown. Every page has one, its size at least.
+	Geometry [][]byte
 }
 
 // workers is the number of pages interpreted at once.
@@ -80,106 +87,56 @@ var workers = runtime.GOMAXPROCS(0)
 // is returned too, its text empty and every page in EmptyPages, for a
 // caller that reads the pages by OCR. Extract never panics.
 func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int)) (res *Result, err error) {
-	r = cachedReader(r, size)
-	r, size = repairEnvelope(r, size)
-	file := fileContent(r, size)
 	defer func() {
+		// pdffile and extract recover the library's panics themselves;
+		// this is for what they miss
 		if x := recover(); x != nil {
-			res, err = nil, malformed(fmt.Sprint(x), file)
+			res, err = nil, pdffile.Fault(x)
 		}
 	}()
 	var failed int
-	if err := checkObjStms(r, size); err != nil {
-		return nil, malformed(err.Error(), file)
-	}
-	if err = checkXref(r, size); err != nil {
-		err = malformed(err.Error(), file)
-	} else {
-		res, failed, err = extract(ctx, r, size, file, progress)
+	f, err := pdffile.Open(ctx, r, size)
+	if err == nil {
+		res, failed, err = extract(ctx, f, progress)
 	}
 	// A file the library cannot open, or some of whose pages fail, may
 	// only have a damaged cross-reference table: rebuild it and try again.
 	if ctx.Err() == nil && !errors.Is(err, ErrEncrypted) && !errors.Is(err, ErrNoText) && !errors.Is(err, ErrBudget) && (err != nil || failed > 0) {
-		if r2, size2, rerr := repairXref(r, size); rerr == nil {
-			res2, failed2, err2 := extract(ctx, r2, size2, file, progress)
+		if f2, rerr := pdffile.Rebuild(ctx, r, size); rerr == nil {
+			res2, failed2, err2 := extract(ctx, f2, progress)
 			if err2 == nil && (err != nil || failed2 < failed) {
-				res2.Warnings = append([]string{"the file is damaged; its cross-reference table was rebuilt"}, res2.Warnings...)
 				return res2, nil
 			}
 		}
 	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	return res, err
-}
-
-// malformed is an ErrMalformed error for a library message, in the
-// user's terms (describeDamage).
-func malformed(msg string, file func() []byte) error {
-	return fmt.Errorf("%w: %s", ErrMalformed, describeDamage(msg, file()))
-}
-
-// fileContent returns a function that reads the whole file once, when a
-// message first needs to say where damage is; nil for files too large to
-// hold.
-func fileContent(r io.ReaderAt, size int64) func() []byte {
-	return sync.OnceValue(func() []byte {
-		if size > maxRepairBytes {
-			return nil
-		}
-		b := make([]byte, size)
-		n, _ := r.ReadAt(b, 0)
-		return b[:n]
-	})
 }
 
 // extract reads the document once; damaged counts the pages where an
 // object could not be loaded, a sign of a damaged cross-reference table.
-// file is the original file, for messages.
-func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte, progress func(done, total int)) (res *Result, damaged int, err error) {
+func extract(ctx context.Context, f *pdffile.File, progress func(done, total int)) (res *Result, damaged int, err error) {
 	defer func() {
 		if x := recover(); x != nil {
-			res, err = nil, malformed(fmt.Sprint(x), file)
+			res, err = nil, f.Fault(x)
 		}
 	}()
-	rd, err := pdf.NewReader(r, size)
-	if err != nil && strings.Contains(err.Error(), "encrypt") {
-		// AES-256, which the library cannot decrypt: without a user
-		// password it can be decrypted here
-		switch dr, derr := decryptAES256(r, size); {
-		case derr == nil:
-			r = dr
-			if err = checkObjStms(r, size); err == nil {
-				rd, err = pdf.NewReader(r, size)
-			}
-		case errors.As(derr, &pdfPasswordError{}):
-			err = pdf.ErrInvalidPassword
-		}
-	}
+	trailer := f.Trailer()
+	res = &Result{Title: cleanTitle(trailer.Key("Info").Key("Title").Text()), Warnings: slices.Clone(f.Warnings)}
+	pages, err := walkPages(f)
 	if err != nil {
-		msg := err.Error()
-		if errors.Is(err, pdf.ErrInvalidPassword) || strings.Contains(msg, "password") {
-			return nil, 0, fmt.Errorf("%w: it needs a password; save a decrypted copy first (qpdf --password=PASSWORD --decrypt in.pdf out.pdf)", ErrEncrypted)
-		}
-		if strings.Contains(msg, "encrypt") {
-			return nil, 0, fmt.Errorf("%w with a method this reader does not support (%s); save a decrypted copy first (qpdf --decrypt in.pdf out.pdf)", ErrEncrypted, plainWords(msg))
-		}
-		return nil, 0, malformed(msg, file)
-	}
-	if flat := flatReader(r, size, rd.Trailer()); flat != nil {
-		rd = flat // packed objects are read without inflating their stream for each
-	}
-	res = &Result{Title: cleanTitle(rd.Trailer().Key("Info").Key("Title").Text())}
-	pages, err := walkPages(rd.Trailer().Key("Root").Key("Pages"))
-	if err != nil {
-		return nil, 0, malformed(err.Error(), file)
+		return nil, 0, err
 	}
 	res.Pages = len(pages)
-	res.PageLabels = pageLabels(rd.Trailer().Key("Root").Key("PageLabels"), len(pages))
+	res.PageLabels = pageLabels(trailer.Key("Root").Key("PageLabels"), len(pages))
 
-	work := newDocWork(size)
-	work.file = file
+	work := newDocWork(f.Size())
+	work.file = f
 	// the outline is read while the pages are laid out
 	outline := make(chan []*outlineEntry, 1)
-	go func() { outline <- readOutline(ctx, rd, pages) }()
+	go func() { outline <- readOutline(ctx, trailer, pages) }()
 	layouts, err := layoutPages(ctx, pages, work, progress)
 	if err != nil {
 		return nil, 0, err
@@ -187,14 +144,15 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 	edges := make([][]edgeLine, len(layouts))
 	failed, unread, hadText := 0, 0, false
 	for i, l := range layouts {
-		hadText = hadText || len(l.groups) > 0
+		if i%1024 == 1023 && ctx.Err() != nil {
+			return nil, 0, ctx.Err()
+		}
+		hadText = hadText || l.nfrags > 0
 		if l.unread {
 			unread++
 			continue
 		}
-		if len(l.groups) > 0 && l.groups[0].rot == 0 {
-			edges[i] = edgeLines(i, l.groups[0].frags, l.vmin, l.vmax)
-		}
+		edges[i] = l.edges
 		if l.warn != "" && len(res.Warnings) < 20 {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("page %d: %s", i+1, l.warn))
 		}
@@ -205,10 +163,11 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 			damaged++
 		}
 	}
-	unsure := dropRunning(edges)
-	ol := <-outline
-	texts := renderPages(layouts, ol)
-	if hadText && allBlank(texts) {
+	unsure := dropRunning(edges, awayFromEdges(edges, func(i int) []string { return layouts[i].away }))
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	if hadText && allDropped(layouts) {
 		// Every line repeats on other pages' edges: it is the text, not
 		// running heads.
 		for _, es := range edges {
@@ -218,17 +177,15 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 				}
 			}
 		}
-		texts = renderPages(layouts, ol)
 		res.Warnings = append(res.Warnings, "every line repeats at the top or bottom of other pages; none was dropped as a running head")
 	} else if len(unsure) > 0 {
 		res.Warnings = append(res.Warnings, unsureWarning(unsure))
 	}
-	for i := range layouts {
-		layouts[i] = nil // free the pages' words
-	}
+	texts := renderPages(layouts, <-outline) // frees the layouts
 	var ends []pageEnd
 	res.Text, res.PageStarts, ends = assemble(texts)
 	res.Headings, res.Tables = placeStructure(texts, res.PageStarts, ends, res.Text)
+	res.Geometry = placeGeometry(texts, res.PageStarts, ends)
 	if reason := work.exceeded(); reason != "" {
 		first := len(pages) - unread + 1
 		if strings.TrimSpace(res.Text) == "" {
@@ -248,23 +205,32 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, file func() []byte,
 	return res, damaged, nil
 }
 
-func allBlank(texts []pageText) bool {
-	for _, t := range texts {
-		if strings.TrimSpace(t.text) != "" {
+// allDropped reports whether every line of every page was dropped as a
+// running head, which would leave no text.
+func allDropped(layouts []*pageLayout) bool {
+	for _, l := range layouts {
+		if l.dropped(nil) < l.nfrags {
 			return false
 		}
 	}
 	return true
 }
 
-// unsureWarning tells the reader which lines were dropped as running heads
-// on repetition alone, though they are not on every page.
+// unsureWarning lists the lines dropped as running heads on repetition
+// alone, though they are not on every page: the reader can tell a real
+// heading among them (and so can a bug report).
 func unsureWarning(us []unsureHead) string {
-	msg := fmt.Sprintf("“%s” (on %d pages)", textproc.Clip(us[0].text, 60), us[0].pages)
-	if len(us) > 1 {
-		msg += fmt.Sprintf(" and %d other %s", len(us)-1, humanize.Noun(len(us)-1, "line", "lines"))
+	const named = 5
+	var parts []string
+	for _, u := range us[:min(len(us), named)] {
+		parts = append(parts, fmt.Sprintf("“%s” (%d %s)", textproc.Clip(u.text, 60), u.pages, humanize.Noun(u.pages, "page", "pages")))
 	}
-	return msg + " repeated at page edges, but not on every page, and were dropped as running heads"
+	list := strings.Join(parts, ", ")
+	if len(us) > named {
+		list += fmt.Sprintf(" and %d more", len(us)-named)
+	}
+	return fmt.Sprintf("dropped %d %s repeated at page edges as running heads, though not on every page: %s",
+		len(us), humanize.Noun(len(us), "line", "lines"), list)
 }
 
 // firstWarning is the first page warning, for an error that says no text
@@ -301,6 +267,7 @@ func joinGroups(parts []pageText) pageText {
 	for _, p := range parts[1:] {
 		out.text += "\n\n"
 		out.appendMarks(p, len(out.text))
+		out.pieces = append(out.pieces, shiftPieces(p.pieces, len(out.text))...)
 		out.text += p.text
 	}
 	out.endsOpen = false
@@ -319,72 +286,40 @@ type pageRef struct {
 	ref      string // "id gen" of the page object, when known
 }
 
-// walkPages lists the pages in order, bounded against cycles and hostile
-// trees.
-func walkPages(root pdf.Value) ([]pageRef, error) {
-	type item struct {
-		v      pdf.Value
-		res    pdf.Value
-		box    []float64
-		rotate int
-		depth  int
-		ref    string
+// walkPages lists the pages in order (pdffile.File.Pages).
+func walkPages(f *pdffile.File) ([]pageRef, error) {
+	ps, err := f.Pages()
+	if err != nil {
+		return nil, err
 	}
-	if root.Kind() != pdf.Dict {
-		return nil, errors.New("the document has no page tree")
-	}
-	var pages []pageRef
-	stack := []item{{v: root}}
-	seen := map[string]bool{}
-	nodes := 0
-	for len(stack) > 0 {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if nodes++; nodes > maxPageTreeNodes || len(pages) >= maxPages {
-			break
-		}
-		v := it.v
-		if v.Kind() != pdf.Dict {
-			continue
-		}
-		if r := v.Key("Resources"); r.Kind() == pdf.Dict {
-			it.res = r
-		}
-		if b := v.Key("CropBox"); b.Len() == 4 {
-			it.box = floats(b, 4)
-		} else if b := v.Key("MediaBox"); b.Len() == 4 {
-			it.box = floats(b, 4)
-		}
-		if r := v.Key("Rotate"); r.Kind() == pdf.Integer {
-			it.rotate = int(r.Int64())
-		}
-		kids := v.Key("Kids")
-		if kids.Kind() == pdf.Array && v.Key("Type").Name() != "Page" {
-			if it.depth >= 64 {
-				continue
-			}
-			refs := arrayRefs(kids.String())
-			if len(refs) != kids.Len() {
-				refs = nil
-			}
-			for i := kids.Len() - 1; i >= 0; i-- {
-				ref := ""
-				if refs != nil && refs[i] != "" {
-					if ref = refs[i]; seen[ref] { // a cycle or a shared node
-						continue
-					}
-					seen[ref] = true
-				}
-				stack = append(stack, item{v: kids.Index(i), res: it.res, box: it.box, rotate: it.rotate, depth: it.depth + 1, ref: ref})
-			}
-			continue
-		}
-		pages = append(pages, pageRef{v: v, res: it.res, box: it.box, rotate: it.rotate, ref: it.ref})
-	}
-	if len(pages) == 0 {
-		return nil, errors.New("the document has no pages")
+	pages := make([]pageRef, len(ps))
+	for i, p := range ps {
+		pages[i] = pageRef{v: p.V, res: p.Resources, box: shownBox(p.MediaBox, p.CropBox), rotate: p.Rotate, ref: p.Ref}
 	}
 	return pages, nil
+}
+
+// shownBox is the box a viewer shows of a page: its CropBox within its
+// MediaBox, the MediaBox without one (nil for neither).
+func shownBox(media, crop []float64) []float64 {
+	norm := func(b []float64) []float64 {
+		if b == nil {
+			return nil
+		}
+		return []float64{min(b[0], b[2]), min(b[1], b[3]), max(b[0], b[2]), max(b[1], b[3])}
+	}
+	media, crop = norm(media), norm(crop)
+	if crop == nil || media == nil {
+		if crop != nil {
+			return crop
+		}
+		return media
+	}
+	in := []float64{max(media[0], crop[0]), max(media[1], crop[1]), min(media[2], crop[2]), min(media[3], crop[3])}
+	if in[0] >= in[2] || in[1] >= in[3] {
+		return media // a CropBox outside the page: viewers show the MediaBox
+	}
+	return in
 }
 
 // group is the text of one orientation on a page.
@@ -398,21 +333,20 @@ type group struct {
 type pageLayout struct {
 	groups     []group // the orientation with the most glyphs first
 	vmin, vmax float32 // the page box along v in the upright frame
+	frame      pageFrame
+	// Once packed (pagepack.go): the fragments as bytes, their
+	// number, the page's glyphs by type size, and its edge lines.
+	packed []byte
+	nfrags int
+	sizes  map[float32]int32
+	edges  []edgeLine
+	// away are the cores of the page's short lines away from its edges
+	// (awayCores), for telling a running head from a heading.
+	away       []string
 	warn       string
 	failed     bool // no text could be read from the page
 	structural bool // an object could not be loaded: the xref may be wrong
 	unread     bool // not read: the document's budget was spent
-}
-
-// structuralDamage reports whether a library panic message says an object
-// was not where the cross-reference table put it.
-func structuralDamage(msg string) bool {
-	for _, s := range []string{"objdef", "loading ", "not a stream", "object stream", "cannot find object", "missing First", "reading at offset"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // layoutPages interprets the pages on several workers. Each page is read
@@ -422,7 +356,7 @@ func structuralDamage(msg string) bool {
 func layoutPages(ctx context.Context, pages []pageRef, work *docWork, progress func(done, total int)) ([]*pageLayout, error) {
 	keys := make([]string, len(pages))
 	for i := range pages {
-		pages[i].contents = refKeys(pages[i].v)["Contents"]
+		pages[i].contents = pdffile.RefKeys(pages[i].v)["Contents"]
 		keys[i] = pages[i].contents
 	}
 	work.markShared(keys)
@@ -439,6 +373,7 @@ func layoutPages(ctx context.Context, pages []pageRef, work *docWork, progress f
 			defer wg.Done()
 			for i := range jobs {
 				out[i] = layoutPage(ctx, fonts, work, pages[i])
+				out[i].pack(i)
 				select {
 				case done <- i:
 				case <-ctx.Done():
@@ -479,7 +414,8 @@ func layoutPages(ctx context.Context, pages []pageRef, work *docWork, progress f
 // layoutPage interprets one page and lays out its glyphs into fragments.
 // A page that fails part-way keeps the text read before the failure.
 func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef) (pl *pageLayout) {
-	pl = &pageLayout{}
+	ctm := rotation(p.rotate)
+	pl = &pageLayout{frame: frameOf(p.box, ctm, 0)}
 	if ctx.Err() != nil {
 		return pl
 	}
@@ -487,7 +423,6 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 		pl.unread = true
 		return pl
 	}
-	ctm := rotation(p.rotate)
 	pc := &pageContent{ctx: ctx, fonts: fonts, work: work, g: gstate{ctm: ctm, th: 1}, tm: identity, tlm: identity}
 	func() {
 		defer func() {
@@ -499,10 +434,10 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 					pl.unread = len(pc.glyphs) == 0
 				case errCanceled:
 				default:
-					msg := fmt.Sprint(x)
-					pl.warn = work.pageDamage(msg) + "; some of its text may be missing"
+					msg, structural := work.pageDamage(x)
+					pl.warn = msg + "; some of its text may be missing"
 					pl.failed = len(pc.glyphs) == 0
-					pl.structural = structuralDamage(msg)
+					pl.structural = structural
 				}
 			}
 		}()
@@ -512,7 +447,7 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 			return
 		}
 		if err != nil && len(data) == 0 {
-			pl.warn = fmt.Sprintf("its content cannot be read (%s)", describeContent(err.Error()))
+			pl.warn = fmt.Sprintf("its content cannot be read (%s)", pdffile.Phrase(err))
 			pl.failed = true
 			return
 		}
@@ -575,6 +510,9 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 			}
 		}
 		pl.groups = pl.groups[:1]
+	}
+	if len(pl.groups) > 0 {
+		pl.frame.rot = pl.groups[0].rot
 	}
 	return pl
 }
@@ -788,48 +726,4 @@ func firstWord(s string) string {
 		}
 	}
 	return s
-}
-
-// repairEnvelope lets the library read files it would refuse for their
-// envelope alone: a PDF-2.0 header, a header line not ended by a newline,
-// bytes after the last %%EOF.
-func repairEnvelope(r io.ReaderAt, size int64) (io.ReaderAt, int64) {
-	head := make([]byte, min(size, 1024))
-	n, _ := r.ReadAt(head, 0)
-	head = head[:n]
-	patch := []byte(nil)
-	switch i := strings.Index(string(head), "%PDF-"); {
-	case i == 0 && n >= 9 && (head[5] != '1' || head[7] < '0' || head[7] > '7' || head[8] != '\n' && head[8] != '\r'):
-		patch = []byte("%PDF-1.7\n")
-	case i > 0: // bytes before the header (a mail or download wrapper)
-		patch = []byte("%PDF-1.7\n")
-	}
-	// find the last %%EOF near the end
-	const tail = 4096
-	off := max(0, size-tail)
-	buf := make([]byte, size-off)
-	m, _ := r.ReadAt(buf, off)
-	buf = buf[:m]
-	if i := strings.LastIndex(string(buf), "%%EOF"); i >= 0 {
-		size = off + int64(i) + 5
-	}
-	if patch == nil {
-		return r, size
-	}
-	return patchedReader{r, patch}, size
-}
-
-type patchedReader struct {
-	r     io.ReaderAt
-	patch []byte
-}
-
-func (p patchedReader) ReadAt(b []byte, off int64) (int, error) {
-	n, err := p.r.ReadAt(b, off)
-	for i := 0; i < n; i++ {
-		if o := off + int64(i); o < int64(len(p.patch)) {
-			b[i] = p.patch[o]
-		}
-	}
-	return n, err
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ledongthuc/pdf"
 
+	"github.com/citelens/citelens/docstore/pdftext/pdffile"
 	"github.com/citelens/citelens/docstore/structure"
 )
 
@@ -324,15 +325,20 @@ func TestOutlineHeadings(t *testing.T) {
 
 // Headings the outline does not name take their levels from it: a
 // smaller heading under an outline heading is one level below it, one set
-// alike is its sibling.
+// alike is its sibling, and one at its size in a type no outline heading
+// has is below it — a reference manual's bold "Arguments" under the
+// regular topic line its outline names.
 func TestLevelsMergeWithOutline(t *testing.T) {
-	heads := []structure.Heading{{}, {}, {}, {}}
-	keys := []styleKey{{20, false}, {14, true}, {10, true}, {14, true}}
-	entries := []*outlineEntry{nil, {level: 1}, nil, nil}
-	setLevels(heads, keys, []int{0, 1, 1, 2}, entries)
-	got := []int{heads[0].Level, heads[1].Level, heads[2].Level, heads[3].Level}
-	if fmt.Sprint(got) != "[1 1 2 1]" {
-		t.Errorf("levels %v, want [1 1 2 1]", got)
+	keys := []styleKey{{20, false}, {14, true}, {10, true}, {14, true}, {10, false}, {10, true}, {10, false}, {10, true}}
+	entries := []*outlineEntry{nil, {level: 1}, nil, nil, {level: 2}, nil, nil, nil}
+	heads := make([]structure.Heading, len(keys))
+	setLevels(heads, keys, []int{0, 1, 1, 2, 3, 3, 4, 4}, entries)
+	var got []int
+	for _, h := range heads {
+		got = append(got, h.Level)
+	}
+	if want := "[1 1 2 1 2 3 2 3]"; fmt.Sprint(got) != want {
+		t.Errorf("levels %v, want %s", got, want)
 	}
 	if heads[1].Source != structure.SourceOutline || heads[2].Source != structure.SourceStyle {
 		t.Errorf("sources %v %v", heads[1].Source, heads[2].Source)
@@ -407,7 +413,7 @@ func TestRefKeysTopLevel(t *testing.T) {
 		t.Fatal(err)
 	}
 	intro := rd.Trailer().Key("Root").Key("Outlines").Key("First")
-	got := refKeys(intro)
+	got := pdffile.RefKeys(intro)
 	if got["First"] == "" || got["Next"] == "" || got["Parent"] == "" || len(got) != 4 {
 		t.Errorf("refKeys(%s) = %v", intro.String(), got)
 	}

@@ -35,7 +35,19 @@ type column struct {
 type tableRow struct {
 	lines []*frag
 	cells []string // one per column; "" where the row has none
-	multi bool     // the row's first line has cells in two columns or more
+	// parts are where each cell's pieces of text come from: per
+	// column, the words of one line each, and where in the cell they
+	// start
+	parts [][]cellPart
+	multi bool // the row's first line has cells in two columns or more
+}
+
+// cellPart is the words of one line in a cell, joined by spaces from
+// byte at of the cell's text.
+type cellPart struct {
+	f     *frag
+	words []word
+	at    int
 }
 
 // table is a run of lines laid out in columns.
@@ -412,10 +424,13 @@ func (t *table) column(x cell) int {
 func (t *table) fillCells() {
 	for _, r := range t.rows {
 		r.cells = make([]string, len(t.cols))
+		r.parts = make([][]cellPart, len(t.cols))
 		for _, l := range r.lines {
 			for _, x := range lineCells(l) {
 				i := t.column(x)
-				r.cells[i] = joinCell(r.cells[i], x.text())
+				text := x.text()
+				r.cells[i] = joinCell(r.cells[i], text)
+				r.parts[i] = append(r.parts[i], cellPart{f: l, words: x.words, at: len(r.cells[i]) - len(text)})
 			}
 		}
 	}
@@ -442,7 +457,11 @@ func mergeLabels(rows []*tableRow) []*tableRow {
 		r := rows[i]
 		if i+1 < len(rows) && !r.multi && len(r.lines) == 1 && rows[i+1].multi && startsLower(rows[i+1].cells[0]) {
 			next := rows[i+1]
-			next.cells[0] = joinCell(r.cells[0], next.cells[0])
+			joined := joinCell(r.cells[0], next.cells[0])
+			for k := range next.parts[0] {
+				next.parts[0][k].at += len(joined) - len(next.cells[0])
+			}
+			next.cells[0], next.parts[0] = joined, slices.Concat(r.parts[0], next.parts[0])
 			next.lines = append([]*frag{r.lines[0]}, next.lines...)
 			out = append(out, next)
 			i++
@@ -577,12 +596,12 @@ func isFigure(s string) bool {
 // column may start for its rows to be padded to columns.
 const maxTableWidth = 160
 
-// render writes the table, one row a line, and returns the text and each
-// row's byte range in it. Cells are padded to their columns, as
+// render writes the table, one row a line, and returns the text, each
+// row's byte range in it, and the cells' pieces. Cells are padded to their columns, as
 // pdftotext -layout does, each column as wide as its widest cell and two
 // spaces from the next, figures aligned on the right; in a table too wide
 // for that the cells are only two spaces apart.
-func (t *table) render() (string, [][2]int) {
+func (t *table) render() (string, [][2]int, []piece) {
 	n := len(t.cols)
 	width := make([]int, n)
 	for _, r := range t.rows {
@@ -598,6 +617,7 @@ func (t *table) render() (string, [][2]int) {
 	fits := start[n-1] <= maxTableWidth
 	var b strings.Builder
 	spans := make([][2]int, 0, len(t.rows))
+	var pieces []piece
 	for k, r := range t.rows {
 		if k > 0 {
 			b.WriteByte('\n')
@@ -627,6 +647,9 @@ func (t *table) render() (string, [][2]int) {
 				b.WriteString(strings.Repeat(" ", max(pad, 0)))
 				col += max(pad, 0)
 			}
+			for _, p := range r.parts[i] {
+				pieces = append(pieces, piece{f: p.f, words: p.words, at: wordsAt(p.words, b.Len()+p.at)})
+			}
 			b.WriteString(c)
 			col += cn
 		}
@@ -638,7 +661,7 @@ func (t *table) render() (string, [][2]int) {
 		}
 		spans = append(spans, [2]int{s, b.Len()})
 	}
-	return b.String(), spans
+	return b.String(), spans, pieces
 }
 
 // captionFor finds a table's caption: a line starting "Table N" just

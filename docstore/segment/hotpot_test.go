@@ -9,12 +9,12 @@ import (
 	"testing"
 )
 
-// hotpotDir is the HotpotQA evaluation set (see /work/shared/EVAL.md);
+// hotpotDir is the HotpotQA evaluation set (testdata/hotpotqa53, docs/EVAL.md);
 // CITELENS_HOTPOTQA overrides where it is looked for.
 func hotpotDir(t testing.TB) string {
 	dir := os.Getenv("CITELENS_HOTPOTQA")
 	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "data", "hotpotqa53")
+		dir = filepath.Join("..", "..", "testdata", "hotpotqa53")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "questions.jsonl")); err != nil {
 		t.Skipf("HotpotQA data not found (%v); set CITELENS_HOTPOTQA to its folder", err)

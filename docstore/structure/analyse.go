@@ -127,6 +127,7 @@ func Analyse(text string, sents []Span, in Input) *Analysis {
 			a.Flags[i] |= FlagFragment
 		}
 	}
+	markContentsEntries(text, sents, a.Flags, in.PageStarts)
 	a.buildSections(text, sents, in)
 	return a
 }
@@ -138,11 +139,18 @@ type heading struct {
 	span  Span
 	level int
 	nums  []int
+	// topic: it heads a reference topic (see referenceTopics); sub: it is
+	// a section of one, of unknown level, nested one below the topic.
+	topic, sub bool
+	// nameSent, when above 0, is the sentence span lies in: a topic named
+	// by the one line of its opening section, which starts at sent.
+	nameSent int
 }
 
 // buildSections finds the heading sentences and nests them.
 func (a *Analysis) buildSections(text string, sents []Span, in Input) {
 	loader := loaderHeadings(sents, in.Headings)
+	outlined := outlineChapters(in.Headings)
 	var hs []heading
 	for i, s := range sents {
 		if a.Flags[i]&(FlagFurniture|FlagContents|FlagTableRow) != 0 {
@@ -152,7 +160,7 @@ func (a *Analysis) buildSections(text string, sents []Span, in Input) {
 			hs = append(hs, heading{sent: i, span: h.Span, level: h.Level})
 			continue
 		}
-		if h, ok := textHeading(text, sents, i, in.Markdown, len(in.Headings) > 0); ok {
+		if h, ok := textHeading(text, sents, i, in.Markdown, len(in.Headings) > 0, outlined); ok {
 			h.sent = i
 			if h.span.Len() == 0 {
 				h.span = s
@@ -165,11 +173,18 @@ func (a *Analysis) buildSections(text string, sents []Span, in Input) {
 	// the document's own style ("2 Title" or "2. Title", whichever comes
 	// first): "2. Header line" inside "1.2", or "1 Colorado" in an
 	// example, is a numbered paragraph, nested like an unnumbered heading.
+	// Where an outline gives the chapters' levels, a numbered line it
+	// does not name is such a paragraph too ("3. If we find a method, we
+	// use it.").
 	var numbering []int
 	style := -1 // 0: "2 Title", 1: "2. Title"
 	for i := range hs {
 		h := &hs[i]
 		if h.nums == nil {
+			continue
+		}
+		if outlined {
+			h.level = 0
 			continue
 		}
 		if len(h.nums) == 1 {
@@ -191,13 +206,16 @@ func (a *Analysis) buildSections(text string, sents []Span, in Input) {
 			h.level = 0
 		}
 	}
+	hs = referenceTopics(text, sents, a.Flags, hs)
 	// Nest: a stack of open sections. A heading of unknown level goes one
 	// below the deepest open heading of known level and is a sibling of
-	// other unknown-level headings there.
+	// other unknown-level headings there; a reference topic's section of
+	// unknown level goes one below its topic.
 	type open struct {
 		sec   int32
 		level int  // effective level
 		known bool // the heading had a level of its own
+		topic bool
 	}
 	var stack []open
 	next := 0
@@ -208,10 +226,11 @@ func (a *Analysis) buildSections(text string, sents []Span, in Input) {
 			next++
 			level := h.level
 			if level <= 0 {
-				// One below the deepest known level still open.
+				// One below the deepest known level still open, or below
+				// its topic.
 				base := 0
 				for j := len(stack) - 1; j >= 0; j-- {
-					if stack[j].known {
+					if stack[j].known && !h.sub || stack[j].topic && h.sub {
 						base = stack[j].level
 						break
 					}
@@ -229,8 +248,14 @@ func (a *Analysis) buildSections(text string, sents []Span, in Input) {
 				stack = stack[:maxDepth-1]
 			}
 			sec := int32(len(a.Sections))
-			a.Sections = append(a.Sections, Section{Heading: trimmedHeading(text, h.span), Level: level, Parent: parent, Sentence: int32(i)})
-			stack = append(stack, open{sec: sec, level: level, known: h.level > 0})
+			at := i
+			if h.nameSent > 0 {
+				at = h.nameSent
+				a.Flags[at] |= FlagHeading
+				a.Flags[at] &^= FlagFragment | FlagCode
+			}
+			a.Sections = append(a.Sections, Section{Heading: trimmedHeading(text, h.span), Level: level, Parent: parent, Sentence: int32(at)})
+			stack = append(stack, open{sec: sec, level: level, known: h.level > 0, topic: h.topic})
 			cur = sec
 			a.Flags[i] |= FlagHeading
 			a.Flags[i] &^= FlagFragment | FlagCode
@@ -279,7 +304,10 @@ func loaderHeadings(sents []Span, hs []Heading) map[int]Heading {
 // alone, with its level if the text tells (numbering, Markdown #s).
 // trustLoader: the loader reported headings, so only explicit markers
 // (Markdown, numbering, keywords) count, not the appearance of a line.
-func textHeading(text string, sents []Span, i int, markdown, trustLoader bool) (heading, bool) {
+// outlined: the loader's outline names the document's chapters, so a line
+// such as "Chapter 6: Gamma and Related Functions." that it does not name
+// is a citation, not a chapter.
+func textHeading(text string, sents []Span, i int, markdown, trustLoader, outlined bool) (heading, bool) {
 	s := sents[i]
 	t := text[s.Start:s.End]
 	if markdown {
@@ -299,6 +327,9 @@ func textHeading(text string, sents []Span, i int, markdown, trustLoader bool) (
 		return heading{level: len(nums), nums: nums}, true
 	}
 	if lv, ok := keywordHeading(t); ok && (!runIn || strings.HasSuffix(t, ".")) {
+		if outlined && lv == 1 {
+			return heading{}, false
+		}
 		return heading{level: lv}, true
 	}
 	if runIn || trustLoader || strings.ContainsRune(t, '\n') {
@@ -386,14 +417,18 @@ func headingNumber(t string, runIn bool) ([]int, bool) {
 		return nil, false
 	}
 	title := strings.TrimLeft(t[i:], " \t")
-	if title == "" || groups > 6 {
+	fields := strings.Fields(title)
+	words := len(fields)
+	if words == 0 || groups > 6 { // nothing but white space ("0.0 \v") is no title
 		return nil, false
 	}
+	if strings.Contains(title, "   ") || strings.ContainsAny(title, "\t=") {
+		return nil, false // cells apart, or a value: a table row ("1 Colorado      7.9", "1. Education 0 = 0-5 years") or a contents line
+	}
 	r, _ := utf8.DecodeRuneInString(title)
-	words := len(strings.Fields(title))
 	// A title starts with a capital; "5.2 dBase files" shows a deeper
 	// number may start with a lower-case name.
-	if !unicode.IsUpper(r) && !(len(nums) >= 2 && words <= 8 && hasUpper(strings.Fields(title)[0])) {
+	if !unicode.IsUpper(r) && !(len(nums) >= 2 && words <= 8 && hasUpper(fields[0])) {
 		return nil, false
 	}
 	if runIn {
@@ -449,6 +484,9 @@ func keywordHeading(t string) (int, bool) {
 	num = strings.TrimRight(num, ".:")
 	if !isSectionNumber(num) {
 		return 0, false
+	}
+	if r, _ := utf8.DecodeRuneInString(title); unicode.IsLower(r) {
+		return 0, false // "Chapter 5 of Murrell's thesis", "Section 4 of this Agreement": a reference
 	}
 	if len(strings.Fields(title)) > 12 {
 		return 0, false
@@ -674,4 +712,18 @@ func headingOver(line, next string) bool {
 // hasUpper reports whether w has a capital letter: "dBase", "macOS".
 func hasUpper(w string) bool {
 	return strings.IndexFunc(w, unicode.IsUpper) >= 0
+}
+
+// outlineChapters reports whether the loader's headings include a PDF
+// outline's top level, two items or more: the document's chapters.
+func outlineChapters(hs []Heading) bool {
+	n := 0
+	for _, h := range hs {
+		if h.Source == SourceOutline && h.Level == 1 {
+			if n++; n >= 2 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -199,9 +199,71 @@ func isContentsLine(t string) bool {
 	return n > 0 && 2*n >= len(lines)
 }
 
+// markContentsEntries flags as contents the lines beside contents lines
+// that end in a page number without leaders: the chapter entries of a
+// table of contents ("1 The base package 1" over "base-package . . . 1"),
+// set in bold with no dots, which would otherwise read as numbered
+// headings. An entry is on its contents line's page (pageStarts), so
+// "Chapter 1" opening the page after the contents stays a heading.
+func markContentsEntries(text string, sents []Span, flags []Flags, pageStarts []int32) {
+	page := func(i int) int {
+		n, _ := slices.BinarySearch(pageStarts, sents[i].Start+1)
+		return n
+	}
+	entry := func(i, beside int) bool {
+		if flags[i]&(FlagContents|FlagTableRow|FlagFurniture) != 0 || page(i) != page(beside) {
+			return false
+		}
+		s := sents[i]
+		t := text[s.Start:s.End]
+		return len(t) <= 120 && !strings.ContainsRune(t, '\n') && startsLine(text, int(s.Start)) && endsLine(text, int(s.End)) && endsInPageNumber(t)
+	}
+	// forward, then back, so a run of entries next to one leader line is
+	// flagged whichever side it is on
+	for i := 1; i < len(sents); i++ {
+		if flags[i-1]&FlagContents != 0 && entry(i, i-1) {
+			flags[i] |= FlagContents
+		}
+	}
+	// an entry wrapped onto the contents line under it: "7.34 How can I
+	// save the result of each iteration in" over "a loop into a separate
+	// file? . . . 38", numbered or among entries (not an index's title
+	// over its first entry)
+	wraps := func(i int) bool {
+		t := text[sents[i].Start:sents[i].End]
+		gap := text[sents[i].End:sents[i+1].Start]
+		next, _ := utf8.DecodeRuneInString(text[sents[i+1].Start:sents[i+1].End])
+		first, _ := utf8.DecodeRuneInString(t)
+		among := unicode.IsDigit(first) || i > 0 && flags[i-1]&FlagContents != 0
+		return among && flags[i]&(FlagContents|FlagTableRow|FlagFurniture) == 0 && strings.TrimSpace(gap) == "" && strings.Count(gap, "\n") == 1 &&
+			unicode.IsLower(next) && !strings.ContainsRune(t, '\n') && !endsSentence(t)
+	}
+	for i := len(sents) - 2; i >= 0; i-- {
+		if flags[i+1]&FlagContents != 0 && (entry(i, i+1) || wraps(i)) {
+			flags[i] |= FlagContents
+		}
+	}
+}
+
+// endsInPageNumber reads a title followed by a page number: "1 The base
+// package 1", "Appendix A Scripts xiv".
+func endsInPageNumber(t string) bool {
+	f := strings.Fields(t)
+	if len(f) < 2 || !isPageNumber(f[len(f)-1]) {
+		return false
+	}
+	rest := strings.Join(f[:len(f)-1], " ")
+	return !endsSentence(rest) && strings.IndexFunc(rest, unicode.IsLetter) >= 0
+}
+
 // hasLeader reports whether ln has dot leaders: four or more dots, spaced
-// or not, running to the end of the line or to a page number there.
+// or not, running to the end of the line or to a page number there, or two
+// spaced dots before a page number where the title left room for no more
+// ("2 Simple manipulations; numbers and vectors . . 8").
 func hasLeader(ln string) bool {
+	if body := strings.TrimRight(ln, " 0123456789ivxlc"); len(body) < len(ln) && strings.HasSuffix(body, " . .") {
+		return true
+	}
 	i := strings.Index(ln, ". . .")
 	if i < 0 {
 		i = strings.Index(ln, "....")

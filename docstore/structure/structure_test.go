@@ -1,6 +1,7 @@
 package structure
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -178,6 +179,12 @@ func FuzzAnalyse(f *testing.F) {
 	f.Add("# A\n\ntext.\n\n## B\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", true)
 	f.Add("1 Intro\n\nText here.\n\n1.1 More\n\nText.\f2\n\nChapter 1: Intro\n\n3 Next\n", false)
 	f.Add("ARTICLE I\n\nSection 1.1 Terms. Words.\n\nGOVERNING LAW\n\nDelaware.", false)
+	// A found crash: a numbered line whose title is only a vertical tab
+	// (white space, but not what the number's separator skips).
+	f.Add("0.0 \v", false)
+	// reference topics: man pages, and title lines over R help sections
+	f.Add(strings.Repeat("NAME\n  ls - list\n\nSYNOPSIS\n  ls [OPTION]\n\nDESCRIPTION\n  Lists the files in a directory.\n\n", 3), false)
+	f.Add(strings.Repeat("t.test Student's t-Test\n\nDescription\n\nPerforms the test on data.\n\nValue\n\nA list is returned with the values.\n\n", 4), false)
 	f.Fuzz(func(t *testing.T, text string, md bool) {
 		sents := SplitHeadings(text, sentences(text))
 		var tables []Table
@@ -207,4 +214,169 @@ func FuzzAnalyse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// outline is the sections as "level text" lines, indented by level.
+func outline(a *Analysis, text string) string {
+	var b strings.Builder
+	for _, s := range a.Sections {
+		b.WriteString(strings.Repeat("  ", s.Level-1) + text[s.Heading.Start:s.Heading.End] + "\n")
+	}
+	return b.String()
+}
+
+// loaderHeading is a loader's heading over the first line of text that
+// starts with prefix.
+func loaderHeading(t *testing.T, text, prefix string, level int, src Source) Heading {
+	t.Helper()
+	for start := 0; start < len(text); {
+		end := start + strings.IndexAny(text[start:]+"\n", "\n\f")
+		if strings.HasPrefix(text[start:]+"\n", prefix) {
+			return Heading{Span: Span{int32(start), int32(end)}, Level: level, Source: src}
+		}
+		start = end + 1
+	}
+	t.Fatalf("no line %q", prefix)
+	return Heading{}
+}
+
+// rdPages is R help pages as a PDF loader renders them: a package
+// heading, each topic's name and title on one line, and its sections.
+func rdPages() string {
+	var b strings.Builder
+	b.WriteString("The stats package\n\n")
+	for _, tp := range []struct{ name, title string }{{"t.test", "Student's t-Test"}, {"var.test", "F Test to Compare Two Variances"}, {"wilcox.test", "Wilcoxon Rank Sum and Signed Rank Tests"}} {
+		b.WriteString(tp.name + " " + tp.title + "\n\n")
+		b.WriteString("Description\n\nPerforms the " + tp.name + " test on vectors of data.\n\n")
+		b.WriteString("Usage\n\n" + tp.name + "(x, y)\n\n")
+		b.WriteString("Arguments\n\nx a numeric vector of data values for the " + tp.name + " test.\n\n")
+		b.WriteString("Value\n\nA list with class htest from the " + tp.name + " test.\n\n")
+	}
+	return b.String()
+}
+
+func rdHeadings(t *testing.T, text string, topicLevel int, topics bool) []Heading {
+	hs := []Heading{loaderHeading(t, text, "The stats package", 1, SourceOutline)}
+	for _, name := range []string{"t.test", "var.test", "wilcox.test"} {
+		from := strings.Index(text, "\n"+name+" ")
+		if topics {
+			hs = append(hs, loaderHeading(t, text[:from]+"\n"+text[from+1:], name+" ", topicLevel, SourceOutline))
+		}
+		for _, sec := range []string{"Description", "Usage", "Arguments", "Value"} {
+			h := loaderHeading(t, text[from:], sec, 2, SourceStyle)
+			h.Span.Start += int32(from)
+			h.Span.End += int32(from)
+			hs = append(hs, h)
+		}
+	}
+	return hs
+}
+
+// A reference manual's sections lie under their topic: whether the
+// loader set the topic's line (from the outline) beside its sections or
+// above them, or did not find it at all (the line is in body type).
+func TestReferenceTopics(t *testing.T) {
+	text := rdPages()
+	want := "The stats package\n  t.test Student's t-Test\n    Description\n    Usage\n    Arguments\n    Value\n" +
+		"  var.test F Test to Compare Two Variances\n    Description\n    Usage\n    Arguments\n    Value\n" +
+		"  wilcox.test Wilcoxon Rank Sum and Signed Rank Tests\n    Description\n    Usage\n    Arguments\n    Value\n"
+	for _, c := range []struct {
+		name         string
+		topicLevel   int
+		topics, want bool
+	}{
+		{"beside", 2, true, true},
+		{"above", 1, true, true}, // level 1 below a level-1 package: nested as the loader says
+		{"not found", 0, false, true},
+	} {
+		hs := rdHeadings(t, text, c.topicLevel, c.topics)
+		if c.name == "above" {
+			for i := range hs {
+				if hs[i].Source == SourceStyle {
+					hs[i].Level = 3
+				} else if hs[i].Level == 1 && i > 0 {
+					hs[i].Level = 2
+				}
+			}
+		}
+		a, s := analyse(text, Input{Headings: hs})
+		if got := outline(a, text); got != want {
+			t.Errorf("%s:\n%s\nwant\n%s", c.name, got, want)
+		}
+		for i, sp := range s {
+			if line := text[sp.Start:sp.End]; strings.HasPrefix(line, "x a numeric vector of data values for the var.test") {
+				if got := trail(a, text, i); got != "The stats package > var.test F Test to Compare Two Variances > Arguments" {
+					t.Errorf("%s: var.test's argument is under %q", c.name, got)
+				}
+			}
+		}
+	}
+}
+
+// A man page's NAME line names its topic, the NAME heading included, and
+// the sections come under it; a document whose headings do not recur is
+// left alone.
+func TestManPageTopicsFromText(t *testing.T) {
+	var b strings.Builder
+	for _, m := range [][2]string{{"ls", "list directory contents"}, {"cp", "copy files and directories"}, {"mv", "move (rename) files"}} {
+		fmt.Fprintf(&b, "NAME\n       %s - %s\n\nSYNOPSIS\n       %s [OPTION]... FILE...\n\n", m[0], m[1], m[0])
+		fmt.Fprintf(&b, "DESCRIPTION\n       The %s command does what its name says it does.\n\nSEE ALSO\n       The full documentation is in the Texinfo manual.\n\n", m[0])
+	}
+	text := b.String()
+	a, s := analyse(text, Input{})
+	want := "ls - list directory contents\n  SYNOPSIS\n  DESCRIPTION\n  SEE ALSO\ncp - copy files and directories\n  SYNOPSIS\n  DESCRIPTION\n  SEE ALSO\nmv - move (rename) files\n  SYNOPSIS\n  DESCRIPTION\n  SEE ALSO\n"
+	if got := outline(a, text); got != want {
+		t.Errorf("outline\n%s\nwant\n%s", got, want)
+	}
+	if a.Section[0] != 0 || a.Flags[0]&FlagHeading == 0 || int(a.Sections[0].Sentence) != 1 {
+		t.Errorf("NAME: section %d, flags %v; the topic's heading is sentence %d", a.Section[0], a.Flags[0], a.Sections[0].Sentence)
+	}
+	for i, sp := range s {
+		if strings.HasPrefix(text[sp.Start:sp.End], "The cp command") {
+			if got := trail(a, text, i); got != "cp - copy files and directories > DESCRIPTION" {
+				t.Errorf("cp's description is under %q", got)
+			}
+		}
+	}
+
+	plain := "SUMMARY\n\nThe company grew this year across all of its segments.\n\nRISK FACTORS\n\nDemand may fall in any of the markets we serve.\n\nSUMMARY\n\nThe second segment grew less than the first one did.\n"
+	a, _ = analyse(plain, Input{})
+	if got := outline(a, plain); got != "SUMMARY\nRISK FACTORS\nSUMMARY\n" {
+		t.Errorf("a report's outline changed:\n%s", got)
+	}
+}
+
+// Lines of a table of contents, table rows and references to chapters
+// are no headings; the chapter after the contents is.
+func TestNoHeadingsFromContentsRowsOrReferences(t *testing.T) {
+	text := "1 The base package 1\nabs . . . . . . . . . . . . . . . . 2\nall . . . . . . . . . . . . . . . . 3\n" +
+		"7.34 How can I save the result of each iteration in\na loop into a separate file? . . . . . . 38\n" +
+		"2 Simple manipulations; numbers and vectors . . 8\n" +
+		"\fChapter 1\n\nThe base package\n\nThe base package holds the basic functions of the language.\n\n" +
+		"Function and Data Index\nabs . . . . . . . . . . . . . . . . 2\n\n" +
+		"1 Colorado      7.9\n2 Arizona       8.1\n3 California    9.0\n\n1. Education 0 = 0-5 years\n1 = 6-11 years\n\n" +
+		"Chapter 5 of Paul Murrell's Ph.D. thesis.\n\nChapter 6: Gamma and Related Functions.\n\n3 Results\n\nThe results are these.\n"
+	pages := []int32{0, int32(strings.IndexByte(text, '\f') + 1)}
+	hs := []Heading{
+		loaderHeading(t, text, "Chapter 1", 1, SourceStyle),
+		loaderHeading(t, text, "The base package\n", 1, SourceOutline),
+		loaderHeading(t, text, "Function and Data Index", 1, SourceOutline),
+	}
+	a, s := analyse(text, Input{Headings: hs, PageStarts: pages})
+	got := outline(a, text)
+	want := "Chapter 1\nThe base package\nFunction and Data Index\n  3 Results\n"
+	if got != want {
+		t.Errorf("outline\n%s\nwant\n%s", got, want)
+	}
+	for i, sp := range s {
+		line := text[sp.Start:sp.End]
+		if (strings.HasPrefix(line, "1 The base") || strings.HasPrefix(line, "7.34") || strings.HasPrefix(line, "2 Simple")) && a.Flags[i]&FlagContents == 0 {
+			t.Errorf("%q is not flagged as contents: %v", line, a.Flags[i])
+		}
+	}
+	// Without an outline, "Chapter 6: …" is a chapter as before.
+	a, _ = analyse("Chapter 6: Gamma and Related Functions\n\nText of the chapter follows here.\n", Input{})
+	if len(a.Sections) != 1 || a.Sections[0].Level != 1 {
+		t.Errorf("a chapter line without an outline: %+v", a.Sections)
+	}
 }

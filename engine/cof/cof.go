@@ -37,7 +37,6 @@ package cof
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -46,7 +45,6 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/segment"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/retrieve"
@@ -65,6 +63,7 @@ func init() {
 	engine.Register(engine.Info{
 		Strategy:    engine.Define(Name, options, answer),
 		Description: "LongCite CoF, post-hoc: the model answers from the documents, then adds chunk-level citations from retrieved chunks and narrows them to sentences",
+		Purpose:     "The model answers first, then finds the sentences that back each statement. For answers that need a wide reading.",
 		NeedsLLM:    true,
 	})
 }
@@ -175,7 +174,16 @@ func (j *job) checkGrounding() {
 // --- Step 1: the draft.
 
 func (j *job) draft(ctx context.Context) (string, error) {
-	rt := j.rt
+	return LongContextAnswer(ctx, j.rt, "drafting an answer with", "the draft")
+}
+
+// LongContextAnswer is vanilla long-context QA, LongCite's C_LQA setting
+// ("simply feeding the concatenated context and query into the LLM") and
+// CoF's step 1: the model answers from the scope (its most relevant part
+// when the scope is longer than the model's context) in plain text,
+// streamed as the reply called name, and the text is returned. The stage
+// that says so begins with doing ("drafting an answer with").
+func LongContextAnswer(ctx context.Context, rt *engine.Runtime, doing, name string) (string, error) {
 	cfg := rt.Config()
 	fit, err := generate.FitScope(ctx, generate.OneShot, rt.Question(), rt.Docs(), cfg.PromptBudget(),
 		func(ctx context.Context) ([]generate.SentenceRef, error) { return generate.RankScope(ctx, rt) })
@@ -188,11 +196,14 @@ func (j *job) draft(ctx context.Context) (string, error) {
 			return "", generate.NoRoom(cfg, "the documents")
 		}
 	}
-	rt.Stagef("drafting an answer with %s (%s)", cfg.Model, engine.DescribeScope(rt.Docs(), fit.Shown))
+	rt.Stagef("%s %s (%s)", doing, cfg.Model, engine.DescribeScope(rt.Docs(), fit.Shown))
 	msgs := append(engine.HistoryMessages(rt.History()), draftMessages(rt.Question(), rt.Docs(), fit)...)
-	reply, err := rt.Model().Stream(ctx, "the draft", llm.ChatRequest{Messages: msgs}, nil)
+	reply, err := rt.Model().Stream(ctx, name, llm.ChatRequest{Messages: msgs}, nil)
 	return reply.Text, err
 }
+
+// Sentences splits an answer as citelens splits documents.
+func Sentences(text string) []string { return splitSentences(text) }
 
 // splitSentences splits the draft as citelens splits documents.
 func splitSentences(text string) []string {
@@ -218,19 +229,14 @@ func (j *job) retrieve(ctx context.Context, sentences []string) ([]pick, error) 
 	rt := j.rt
 	l := PerSentence(j.k, j.lMax, len(sentences))
 	rt.Stagef("retrieving up to %s for each of the answer's %d sentences", humanize.Plural(l, "chunk", "chunks"), len(sentences))
-	fusion := j.fusion(ctx, sentences, l)
-	if err := ctx.Err(); err != nil {
+	// With an embedding model, every sentence is embedded in one call.
+	search := rt.Retrieval()
+	if err := search.Prime(ctx, docstore.ChunkLevel, sentences); err != nil {
 		return nil, err
 	}
-	r := retrieve.New(rt.Library())
 	best := map[[2]int]int{}
 	for _, q := range sentences {
-		ps, err := r.Chunks(ctx, q, retrieve.Options{Docs: rt.IDs(), K: l, Fusion: fusion})
-		if errors.Is(err, retrieve.ErrDense) && ctx.Err() == nil {
-			rt.Warn(fmt.Sprintf("dense retrieval failed (%v); chunks are ranked by words only", err))
-			fusion = retrieve.Fusion{}
-			ps, err = r.Chunks(ctx, q, retrieve.Options{Docs: rt.IDs(), K: l})
-		}
+		ps, err := search.Chunks(ctx, q, retrieve.Options{K: l})
 		if err != nil {
 			return nil, err
 		}
@@ -260,26 +266,6 @@ func (j *job) retrieve(ctx context.Context, sentences []string) ([]pick, error) 
 
 // byPlace orders picks by document and chunk.
 func byPlace(a, b pick) int { return cmp.Or(cmp.Compare(a.Doc, b.Doc), cmp.Compare(a.Chunk, b.Chunk)) }
-
-// fusion returns the dense fusion when an embedding model is configured,
-// with every draft sentence embedded in one call; on failure it warns and
-// returns the zero Fusion (BM25 alone).
-func (j *job) fusion(ctx context.Context, sentences []string, l int) retrieve.Fusion {
-	f, err := dense.ForEnv(ctx, j.rt.Env(), j.rt.IDs(), j.rt, docstore.ChunkLevel)
-	if err == nil && f.Dense != nil {
-		f.Top = max(f.Top, l)
-		if sc, ok := f.Dense.(*dense.Scorer); ok {
-			err = sc.Prime(ctx, sentences)
-		}
-	}
-	if err != nil {
-		if ctx.Err() == nil {
-			j.rt.Warn(fmt.Sprintf("dense retrieval is unavailable (%v); chunks are ranked by words only", err))
-		}
-		return retrieve.Fusion{}
-	}
-	return f
-}
 
 // fitChunks keeps the best-ranked picks whose snippets fit step 2's prompt
 // in the model's context, saying so when some do not.

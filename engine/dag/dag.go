@@ -1,28 +1,39 @@
 // Package dag is the dag strategy: multi-hop answering by dynamic
-// in-context editing, Algorithm 1 ("Iterative QA With Fact Extraction") of
-// Fei et al. 2024, "Retrieval Meets Reasoning: Dynamic In-Context Editing
-// for Long-Text Understanding".
+// in-context editing (Fei et al. 2024, "Retrieval Meets Reasoning:
+// Dynamic In-Context Editing for Long-Text Understanding"), with either
+// of the seed's two algorithms (option algorithm):
 //
-// The reasoning thought T starts as the question. Each step:
+//   - Algorithm 2, knowledge-constrained decoding (section 3.3, Figure
+//     2(b); the default, the seed's better method): the model plans the
+//     reasoning a step at a time, and each step is decoded again under
+//     the constraint of the knowledge retrieved for it, citing it. See
+//     decode.go and decode_prompt.go (Figure 4(b)'s template).
+//   - Algorithm 1, iterative QA with fact extraction ("Iterative QA With
+//     Fact Extraction"): sub-questions, and a cited fact extracted for
+//     each; below.
+//
+// Under Algorithm 1 the reasoning thought T starts as the question. Each
+// step:
 //
 //  1. Plan: the model, shown P_d's worked examples and T, writes the next
 //     sub-question q_i, or "Final answer: …" when it can answer — the stop
 //     signal, which ends the steps.
 //  2. Retrieve: the top chunks for q_i (3 sentence-aligned chunks of about
-//     80 words, the seed's setting, ranked by engine/retrieve's BM25 over
-//     segments, fused with dense similarity when an embedding model is
-//     configured), concatenated in document order.
+//     80 words, the seed's setting, ranked by the answer's retrieval:
+//     BM25 over segments, fused with dense similarity and reordered by a
+//     reranker when those models are configured), concatenated in
+//     document order.
 //  3. Extract: the model, given P_e, q_i and the chunks' sentences numbered
 //     with their real indices, writes a one-sentence fact f_i citing the
 //     sentences it used, in LongCite's statement format.
 //  4. T ← T + q_i + f_i.
 //
 // At most max_steps steps run (M, default 5). The answer is then written
-// by engine/generate from T, with only the facts' cited sentences shown
-// under their real numbers, so every citation of the answer is a sentence
-// behind a fact. Each sub-question and fact is a stage as it happens, and
-// the steps are the answer's Plan. See prompt.go for the prompts and what
-// the seed left to fill in.
+// by engine/generate from T, with only the facts' (or steps') cited
+// sentences shown under their real numbers, so every citation of the
+// answer is a sentence behind a fact. Each sub-question and fact is a
+// stage as it happens, and the steps are the answer's Plan. See prompt.go
+// for the prompts and what the seed left to fill in.
 package dag
 
 import (
@@ -35,7 +46,6 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/cof"
-	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/retrieve"
@@ -49,7 +59,8 @@ const Name = "dag"
 func init() {
 	engine.Register(engine.Info{
 		Strategy:    engine.Define(Name, options, answer),
-		Description: "Dynamic in-context editing (multi-hop): the model plans sub-questions, answers each with a cited fact from retrieved chunks, then answers from the facts",
+		Description: "Dynamic in-context editing (multi-hop): by default Algorithm 2, knowledge-constrained decoding — the model plans reasoning steps, each rewritten to hold to the chunks retrieved for it and citing them; algorithm=1 asks sub-questions and extracts a cited fact for each; the answer is written from the steps",
+		Purpose:     "For questions in several steps: the model reasons step by step, checking each step against what it finds.",
 		NeedsLLM:    true,
 	})
 }
@@ -61,14 +72,16 @@ func init() {
 func answer(ctx context.Context, rt *engine.Runtime) error {
 	r := newRun(rt)
 	err := r.dense(ctx)
-	if err == nil {
+	if err == nil && r.plan.Algorithm == 2 {
+		err = r.decode(ctx)
+	} else if err == nil {
 		err = r.steps(ctx)
 	}
 	if err != nil {
 		r.plan.Stopped = StopFailed
 		r.plan.summarize()
 		rt.Plan(r.plan)
-		r.factsAsAnswer("the answer was not written: the statements are the facts found for the sub-questions before it stopped")
+		r.factsAsAnswer("the answer was not written: the statements are " + r.found() + " before it stopped")
 		return err
 	}
 	r.plan.summarize()
@@ -83,7 +96,6 @@ type run struct {
 	format                  generate.Format
 	keep                    int // citations kept per final statement
 	seg                     retrieve.Segmenting
-	fusion                  retrieve.Fusion // dense similarity, when an embedding model is configured
 	// shown holds the chunks already shown for each sub-question (by its
 	// normalised text), so a repeated sub-question gets the next-best.
 	shown map[string]map[Chunk]bool
@@ -98,28 +110,30 @@ func newRun(rt *engine.Runtime) *run {
 		shown: map[string]map[Chunk]bool{},
 	}
 	r.seg = segmenting(rt.Docs(), r.words)
-	r.plan = &Plan{Steps: []Step{}, MaxSteps: r.maxSteps, Chunks: r.chunks, ChunkWords: r.words, Retrieval: RetrievalBM25}
+	r.plan = &Plan{Steps: []Step{}, MaxSteps: r.maxSteps, Chunks: r.chunks, ChunkWords: r.words, Retrieval: RetrievalBM25, Algorithm: 1}
+	if o.String("algorithm") == ConstrainedDecoding {
+		r.plan.Algorithm = 2
+	}
 	return r
 }
 
-// dense sets up dense retrieval when an embedding model is configured:
-// the seed ranks chunks with a bi-encoder (bge), which engine/dense fuses
-// with BM25. The scope's sentences are embedded once and kept; a chunk
-// scores the mean of its sentences' vectors. When embedding fails the
-// answer goes on with BM25 alone and says so; only cancellation stops it.
+// dense makes the answer's retrieval ready: the seed ranks chunks with a
+// bi-encoder (bge) and reorders them with a cross-encoder, which the
+// runtime's retrieval does with the configured embedding model (the
+// scope's sentences embedded once and kept; a chunk scores the mean of
+// its sentences' vectors) and rerank model. The plan says which ranked.
+// When embedding fails the answer goes on with BM25 and a warning says
+// so; only cancellation stops it.
 func (r *run) dense(ctx context.Context) error {
-	if !dense.Enabled(r.rt.Env()) {
-		return nil
-	}
-	f, err := dense.ForEnv(ctx, r.rt.Env(), r.rt.IDs(), r.rt, docstore.SentenceLevel)
-	switch {
-	case err != nil && (ctx.Err() != nil || engine.Canceled(err)):
+	model, _, err := r.rt.Retrieval().Dense(ctx, docstore.SentenceLevel)
+	if err != nil {
 		return err
-	case err != nil:
-		r.rt.Warn("dense retrieval is unavailable, so chunks are ranked by BM25 alone: " + textproc.OneLine(err.Error()))
-	case f.Dense != nil:
-		r.fusion = f
-		r.plan.Retrieval = RetrievalDense + " (" + r.rt.Config().EmbedModel + ")"
+	}
+	if model != "" {
+		r.plan.Retrieval = RetrievalDense + " (" + model + ")"
+	}
+	if _, rerank := r.rt.Retrieval().Models(); rerank != "" {
+		r.plan.Retrieval += ", reranked by " + rerank
 	}
 	return nil
 }
@@ -169,8 +183,18 @@ func (r *run) planNext(ctx context.Context) (planReply, error) {
 
 // step retrieves the chunks for sub and has the model extract the fact.
 func (r *run) step(ctx context.Context, sub string) (Step, error) {
-	st := Step{SubQuestion: sub, Citations: []citations.Span{}, Retrieved: []Chunk{}}
-	ps, repeated, err := r.retrieve(ctx, sub)
+	return r.lookUp(ctx, Step{SubQuestion: sub}, sub, func(num *citations.Numbering) []llm.Message {
+		return factMessages(sub, num)
+	})
+}
+
+// lookUp completes st with the knowledge retrieved for query: the chunks
+// shown, and the model's reply to the prompt messages makes of their
+// sentences under their real numbers, read as a cited fact. A fact the
+// model did not cite gets the shown sentence that supports it best.
+func (r *run) lookUp(ctx context.Context, st Step, query string, messages func(*citations.Numbering) []llm.Message) (Step, error) {
+	st.Citations, st.Retrieved = []citations.Span{}, []Chunk{}
+	ps, repeated, err := r.retrieve(ctx, query)
 	st.Repeated = repeated
 	if err != nil || len(ps) == 0 {
 		return st, err
@@ -182,16 +206,16 @@ func (r *run) step(ctx context.Context, sub string) (Step, error) {
 			ranked = append(ranked, generate.SentenceRef{Doc: d, Sentence: i})
 		}
 	}
-	num, err := r.numbering(sub, generate.OneShot, ranked)
+	num, err := r.numbering(query, generate.OneShot, ranked)
 	if err != nil {
 		return st, err
 	}
 	st.Retrieved = chunksShown(ps, num)
-	reply, err := r.rt.Model().Chat(ctx, engine.Working, llm.ChatRequest{Messages: factMessages(sub, num)})
+	reply, err := r.rt.Model().Chat(ctx, engine.Working, llm.ChatRequest{Messages: messages(num)})
 	if err != nil {
 		return st, err
 	}
-	f := parseFact(reply.Text, num, sub)
+	f := parseFact(reply.Text, num, query)
 	st.Fact, st.Warnings = f.Text, f.Warnings
 	if len(f.Citations) > 0 {
 		st.Citations = f.Citations
@@ -217,7 +241,7 @@ func (r *run) retrieve(ctx context.Context, sub string) (ps []retrieve.Passage, 
 		r.shown[key] = seen
 	}
 	repeated = len(seen) > 0
-	ps, err = retrieve.New(r.rt.Library()).Segments(ctx, sub, r.seg, retrieve.Options{Docs: r.rt.IDs(), K: r.chunks + len(seen), Fusion: r.fusion})
+	ps, err = r.rt.Retrieval().Segments(ctx, sub, r.seg, retrieve.Options{K: r.chunks + len(seen)})
 	if err != nil {
 		return nil, repeated, err
 	}
@@ -284,12 +308,14 @@ func (r *run) answer(ctx context.Context) error {
 	}
 	if len(ranked) == 0 {
 		r.rt.Stage("no fact cites the documents: the answer is the facts found")
-		r.factsAsAnswer("no fact found cites the documents, so no answer was written from them: the statements are the facts found for the sub-questions")
+		r.factsAsAnswer("no fact found cites the documents, so no answer was written from them: the statements are " + r.found())
 		return nil
 	}
-	var thought strings.Builder
-	writeThought(&thought, r.rt.Question(), r.plan.Steps, nil)
-	num, err := r.numbering(thought.String(), r.format, ranked)
+	question := finalQuestion
+	if r.plan.Algorithm == 2 {
+		question = finalStepsQuestion
+	}
+	num, err := r.numbering(question(r.rt.Question(), r.plan.Steps, nil), r.format, ranked)
 	if err != nil {
 		return err
 	}
@@ -298,19 +324,33 @@ func (r *run) answer(ctx context.Context) error {
 	if r.plan.Stopped == StopLimit {
 		why = fmt.Sprintf("the step limit of %d was reached", r.maxSteps)
 	}
-	r.rt.Stagef("answering from %s (%s): %s", humanize.Plural(facts, "fact", "facts"), humanize.Plural(num.Len(), "sentence", "sentences"), why)
+	what := [2]string{"fact", "facts"}
+	if r.plan.Algorithm == 2 {
+		what = [2]string{"step", "steps"}
+	}
+	r.rt.Stagef("answering from %s (%s): %s", humanize.Plural(facts, what[0], what[1]), humanize.Plural(num.Len(), "sentence", "sentences"), why)
 	// The final question holds the facts; whether an uncited statement
 	// needs a citation is judged against the user's question, so a
 	// statement repeating a fact uncited is flagged.
 	res, err := generate.Run(ctx, r.rt, generate.Request{
-		Question: finalQuestion(r.rt.Question(), r.plan.Steps, num), JudgeAgainst: r.rt.Question(),
+		Question: question(r.rt.Question(), r.plan.Steps, num), JudgeAgainst: r.rt.Question(),
 		Numbering: num, Format: r.format, Resolve: citations.ResolveOptions{MaxCitations: r.keep},
 		Repair: generate.Repair(r.rt, cof.Cite),
 	})
 	if err != nil && len(res.Statements) == 0 {
-		r.factsAsAnswer("the answer was cut off before its first statement: the statements are the facts found for the sub-questions")
+		r.factsAsAnswer("the answer was cut off before its first statement: the statements are " + r.found())
 	}
 	return err
+}
+
+// found names what the steps found: "the facts found for the
+// sub-questions" (Algorithm 1), "the reasoning steps as the documents
+// constrained them" (Algorithm 2).
+func (r *run) found() string {
+	if r.plan.Algorithm == 2 {
+		return "the reasoning steps as the documents constrained them"
+	}
+	return "the facts found for the sub-questions"
 }
 
 // factsAsAnswer reports the facts found as the answer's statements, with

@@ -32,6 +32,19 @@ func filmModel(t testing.TB, stop bool) *model {
 	}
 }
 
+// checkStages fails t unless stages begin as want says, one for one.
+func checkStages(t *testing.T, stages, want []string) {
+	t.Helper()
+	if len(stages) != len(want) {
+		t.Fatalf("stages %q", stages)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(stages[i], w) {
+			t.Errorf("stage %d is %q, want %q…", i+1, stages[i], w)
+		}
+	}
+}
+
 // sentenceSet lists the (document, sentence) pairs spans cover.
 func sentenceSet(spans []citations.Span) []string {
 	var out []string
@@ -114,14 +127,7 @@ func TestStopsOnModelSignal(t *testing.T) {
 		"fact 2: Ed Wood was an American filmmaker [s. ",
 		"answering from 2 facts (2 sentences): the model stopped after 2 steps",
 	}
-	if len(ans.Stages) != len(wantStages) {
-		t.Fatalf("stages %q", ans.Stages)
-	}
-	for i, w := range wantStages {
-		if !strings.HasPrefix(ans.Stages[i], w) {
-			t.Errorf("stage %d is %q, want %q…", i+1, ans.Stages[i], w)
-		}
-	}
+	checkStages(t, ans.Stages, wantStages)
 	if len(ev.Plans) != 1 {
 		t.Errorf("%d plan events", len(ev.Plans))
 	}
@@ -512,7 +518,8 @@ func TestOptions(t *testing.T) {
 		{"chunk_words", "5", "10 to 1000"},
 		{"format", "xml", "one-shot"},
 		{"max_citations", "-1", "0 for no limit"},
-		{"level", "chunk", "takes max_steps, chunks"},
+		{"level", "chunk", "takes algorithm, max_steps, chunks"},
+		{"algorithm", "3", "give 1 (iterative QA"},
 	} {
 		_, err := options.Parse(Name, engine.Settings(tc.key, tc.val))
 		if !errors.Is(err, engine.ErrOption) || !strings.Contains(err.Error(), tc.want) {
@@ -606,7 +613,7 @@ func TestDense(t *testing.T) {
 		t.Errorf("plan %+v", plan)
 	}
 	stage := slices.IndexFunc(ans.Stages, func(s string) bool {
-		return strings.HasPrefix(s, "dense retrieval is unavailable, so chunks are ranked by BM25 alone: ")
+		return strings.HasPrefix(s, "dense retrieval is off for this answer (") && strings.HasSuffix(s, "; ranking by words only")
 	})
 	if len(ans.Warnings) != 1 || !strings.Contains(ans.Warnings[0], "HTTP 400") || stage < 0 {
 		t.Errorf("warnings %q, stages %q", ans.Warnings, ans.Stages)

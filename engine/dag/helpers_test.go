@@ -3,6 +3,7 @@ package dag
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -55,12 +56,16 @@ func filmLibrary(t testing.TB) (*docstore.Library, []*docstore.Document) {
 		"people.txt", filler("Orchard", 30)+"\n"+peopleText+filler("Dairy", 30))
 }
 
-// ask runs the dag strategy through engine.Run, as the command does.
+// ask runs the dag strategy with Algorithm 1 (unless the request names
+// the algorithm) through engine.Run, as the command does.
 func ask(t testing.TB, ctx context.Context, env *engine.Env, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {
 	t.Helper()
 	s, err := engine.New(Name, env)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(req.Options, func(o engine.Setting) bool { return o.Name == "algorithm" }) {
+		req.Options = append(engine.Settings("algorithm", IterativeQA), req.Options...)
 	}
 	return engine.Run(ctx, env, s, req, emit)
 }

@@ -22,6 +22,9 @@ type Plan struct {
 	// Stopped says why the steps ended: StopModel, StopLimit, or
 	// StopFailed when a call failed or the answer was cancelled.
 	Stopped string `json:"stopped"`
+	// Algorithm is the seed's algorithm that ran: 1, iterative QA with
+	// fact extraction; 2, knowledge-constrained decoding.
+	Algorithm int `json:"algorithm"`
 	// MaxSteps is the step limit the answer ran with.
 	MaxSteps int `json:"max_steps"`
 	// Chunks and ChunkWords are the retrieval per sub-question; Retrieval
@@ -45,9 +48,13 @@ func (p *Plan) summarize() {
 		StopLimit:  fmt.Sprintf("the limit of %d steps was reached", p.MaxSteps),
 		StopFailed: "a model call failed or the answer was cancelled",
 	}[p.Stopped]
-	steps := "1 sub-question"
+	what := "sub-question"
+	if p.Algorithm == 2 {
+		what = "step"
+	}
+	steps := "1 " + what
 	if len(p.Steps) != 1 {
-		steps = fmt.Sprintf("%d sub-questions", len(p.Steps))
+		steps = fmt.Sprintf("%d %ss", len(p.Steps), what)
 	}
 	p.Summary = fmt.Sprintf("%s, then stopped: %s (%s retrieval)", steps, why, p.Retrieval)
 }
@@ -65,11 +72,18 @@ const (
 	StopFailed = "failed" // a model call failed, or the answer was cancelled
 )
 
-// Step is one sub-question and the fact found for it.
+// Step is one step of the reasoning. Under Algorithm 1 it is a
+// sub-question and the fact found for it; under Algorithm 2 a reasoning
+// step as the model drafted it (Draft) and as it wrote it again under the
+// constraint of the knowledge retrieved for it (Fact).
 type Step struct {
-	SubQuestion string `json:"sub_question"`
-	// Fact is the model's one-sentence answer from the retrieved text; ""
-	// when nothing was retrieved or the model wrote nothing.
+	SubQuestion string `json:"sub_question,omitempty"`
+	// Draft is the step as the model planned it, before the knowledge was
+	// retrieved (Algorithm 2).
+	Draft string `json:"draft,omitempty"`
+	// Fact is the model's one-sentence answer from the retrieved text (the
+	// constrained step under Algorithm 2); "" when nothing was retrieved
+	// or the model wrote nothing.
 	Fact string `json:"fact"`
 	// Citations are the sentences the fact cites, resolved and verified.
 	Citations []citations.Span `json:"citations"`
@@ -100,13 +114,17 @@ func (s *Step) statement() citations.Statement {
 
 // thoughtFact is the fact as the thought shows it.
 func (s *Step) thoughtFact() string {
+	what := "sub-question"
+	if s.SubQuestion == "" {
+		what = "step"
+	}
 	switch {
 	case len(s.Retrieved) == 0 && s.Repeated:
-		return "Nothing more in the documents matches this sub-question."
+		return "Nothing more in the documents matches this " + what + "."
 	case len(s.Retrieved) == 0:
-		return "Nothing in the documents matches this sub-question."
+		return "Nothing in the documents matches this " + what + "."
 	case s.Fact == "":
-		return "The reference does not answer this sub-question."
+		return "The reference does not answer this " + what + "."
 	}
 	return s.Fact
 }
@@ -124,16 +142,19 @@ func subStage(i, max int, sub string) string {
 }
 
 // factStage is the stage reporting step i's fact: "fact 2: Scott
-// Derrickson directed Doctor Strange [s. 584-586]". Sentences are numbered
-// as everywhere a person sees them: the indices `citelens show --sentences`
-// prints.
+// Derrickson directed Doctor Strange [s. 584-586]", or under Algorithm 2
+// its constrained step, "step 2: …". Sentences are numbered as everywhere
+// a person sees them: the indices `citelens show --sentences` prints.
 func factStage(i int, s *Step) string {
-	head := fmt.Sprintf("fact %d: ", i)
+	head, what := fmt.Sprintf("fact %d: ", i), "sub-question"
+	if s.Draft != "" {
+		head, what = fmt.Sprintf("step %d: ", i), "step"
+	}
 	switch {
 	case len(s.Retrieved) == 0 && s.Repeated:
-		return head + "nothing more in the documents matches the sub-question"
+		return head + "nothing more in the documents matches the " + what
 	case len(s.Retrieved) == 0:
-		return head + "nothing in the documents matches the sub-question"
+		return head + "nothing in the documents matches the " + what
 	case s.Fact == "":
 		return head + "the model found none in the retrieved text"
 	}
@@ -143,6 +164,14 @@ func factStage(i int, s *Step) string {
 	}
 	text := strings.TrimRight(s.Fact, ".")
 	return head + clip(text, stageWidth-len(head)-utf8.RuneCountInString(tail)) + tail
+}
+
+// draftStage is the stage announcing step i of max as the model drafted
+// it, before the knowledge constrains it (Algorithm 2): "step 2/5,
+// drafted: Scott Derrickson is a Canadian director".
+func draftStage(i, max int, draft string) string {
+	head := fmt.Sprintf("step %d/%d, drafted: ", i, max)
+	return head + clip(draft, stageWidth-len(head))
 }
 
 // sentenceList writes spans as "s. 12, 40-41", at most three, then "+N".

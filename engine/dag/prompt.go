@@ -123,17 +123,24 @@ func writeThought(b *strings.Builder, question string, steps []Step, n *citation
 		b.WriteString("\n")
 		b.WriteString(factLabel)
 		generate.Neutralise(b, s.thoughtFact())
-		if n != nil {
-			for _, c := range s.Citations {
-				a, ok1 := n.Number(c.Doc, c.First)
-				z, ok2 := n.Number(c.Doc, c.Last)
-				if ok1 && ok2 {
-					// Always "[a-b]", the form the answer's citations take.
-					fmt.Fprintf(b, " [%d-%d]", a, z)
-				}
-			}
-		}
+		writeCited(b, s.Citations, n)
 		b.WriteString("\n")
+	}
+}
+
+// writeCited writes the numbers in n of the cited sentences, " [584-586]"
+// for each span, when n is set: so the final answer can cite them.
+func writeCited(b *strings.Builder, spans []citations.Span, n *citations.Numbering) {
+	if n == nil {
+		return
+	}
+	for _, c := range spans {
+		a, ok1 := n.Number(c.Doc, c.First)
+		z, ok2 := n.Number(c.Doc, c.Last)
+		if ok1 && ok2 {
+			// Always "[a-b]", the form the answer's citations take.
+			fmt.Fprintf(b, " [%d-%d]", a, z)
+		}
 	}
 }
 

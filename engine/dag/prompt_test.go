@@ -8,18 +8,21 @@ import (
 	"github.com/citelens/citelens/docstore"
 )
 
+// seedQuestions are Appendix D's five example questions, verbatim: three
+// chains, then two DAGs.
+var seedQuestions = []string{
+	"What is the birth day of Rain Wilson' father?",
+	"Who is the paternal grandfather of John Smith?",
+	"What is the capital city of the country of citizenship of Ivanka Trump's spouse?",
+	"Do both Django Unchained and Rango films have the directors from the same country?",
+	"Which film has the director who died first, Love in the AfterNoon or Gigi?",
+}
+
 // TestPromptsFromTheSeed: P_d holds Appendix D's five questions, three
 // chains then two DAGs, in the thought's layout, and ends with the thought
 // so far; P_e is Appendix D's fact-extraction prompt around the numbered
 // reference.
 func TestPromptsFromTheSeed(t *testing.T) {
-	seedQuestions := []string{
-		"What is the birth day of Rain Wilson' father?",
-		"Who is the paternal grandfather of John Smith?",
-		"What is the capital city of the country of citizenship of Ivanka Trump's spouse?",
-		"Do both Django Unchained and Rango films have the directors from the same country?",
-		"Which film has the director who died first, Love in the AfterNoon or Gigi?",
-	}
 	steps := []Step{{SubQuestion: "Who directed <C3> Doctor Strange?", Fact: "Scott Derrickson directed it.", Retrieved: []Chunk{{}}}, {SubQuestion: "Where was he born?", Retrieved: []Chunk{}}}
 	p := planMessages("Where was the director of Doctor Strange born?", steps)[0].Content
 	at := 0

@@ -1,6 +1,7 @@
 package dag
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -277,4 +278,57 @@ func saysMissing(fact string) bool {
 		}
 	}
 	return false
+}
+
+// stepReply is what the model drafted under Algorithm 2: the next
+// reasoning step, or the last one, "X is the answer.".
+type stepReply struct {
+	// Final is the stop signal: the step gives the answer (or the model
+	// wrote none).
+	Final bool
+	// Text is the step; the answer, X, when Final.
+	Text string
+}
+
+// answerRE finds the template's last step, "X is the answer", or "the
+// answer is X".
+var (
+	isAnswerRE  = regexp.MustCompile(`(?i)^(.*?)[,;]?\s+is\s+(?:the|our|my)\s+(?:final\s+)?answer\b`)
+	answerIsRE  = regexp.MustCompile(`(?i)^(?:so\s+|therefore,?\s+|thus,?\s+)?the\s+(?:final\s+)?answer\s+is[:\s]\s*(.*)$`)
+	thoughtsRE  = regexp.MustCompile(`(?i)^thoughts with new knowledge\s*:\s*`)
+	stepLabelRE = regexp.MustCompile(`(?i)^(?:next\s+)?step(?:\s*\d+)?\s*[*_]*\s*:[*_\s]*`)
+)
+
+// parseStep reads the model's draft of the next step: the first step it
+// wrote (a model that goes on to write the rest is read no further, as
+// DeepEdit stops decoding at the step's "#"), without a repeated label.
+// "X is the answer." (or "the answer is X", or an "Answer:" line) is the
+// stop signal; so is an empty reply, there being no step to look up.
+func parseStep(text string) stepReply {
+	for _, raw := range strings.Split(text, "\n") {
+		line := cleanLine(raw)
+		line = thoughtsRE.ReplaceAllString(line, "")
+		line = stepLabelRE.ReplaceAllString(line, "")
+		if line == "" {
+			continue
+		}
+		if label, rest, ok := cutLabel(line); ok && contains(finalLabels, label) {
+			return stepReply{Final: true, Text: rest}
+		} else if ok && label == "question" {
+			continue // the question repeated
+		}
+		step, _, _ := strings.Cut(line, "#")
+		step = strings.TrimSpace(step)
+		if step == "" {
+			continue
+		}
+		if m := answerIsRE.FindStringSubmatch(step); m != nil {
+			return stepReply{Final: true, Text: strings.TrimRight(strings.TrimSpace(m[1]), ".")}
+		}
+		if m := isAnswerRE.FindStringSubmatch(step); m != nil {
+			return stepReply{Final: true, Text: strings.TrimSpace(m[1])}
+		}
+		return stepReply{Text: shorten(step, maxSubQuestion)}
+	}
+	return stepReply{Final: true}
 }

@@ -12,19 +12,15 @@
 // sentences by the mean of its sentences' vectors. Units whose vectors are
 // not stored are embedded with the query in the same call, not stored.
 //
-// Strategies get a retrieve.Fusion from ForEnv:
-//
-//	fusion, err := dense.ForEnv(ctx, rt.Env(), rt.IDs(), rt, docstore.ChunkLevel)
-//	// err: tell the user, carry on with fusion (the zero Fusion: BM25 only)
-//	ps, err := r.Chunks(ctx, q, retrieve.Options{Docs: docIDs, K: k, Fusion: fusion})
-//
-// With no embedding model, ForEnv returns the zero Fusion and does nothing,
-// so retrieval is BM25 alone, exactly as before.
+// A Scorer is what engine/retrieve needs of an embedding model: it
+// implements retrieve.DenseSearcher (the query's vector, and scores for
+// any unit), and retrieve searches the stored vectors with it. An
+// answer's retrieval (engine.Retrieval) makes the Scorer, embeds what the
+// scope lacks first, and decides what happens when embedding fails.
 //
 // A derivation's units (RAIDD's summaries, questions and chunks) are
-// embedded the same way by EnsureDerived (DerivedForEnv for a strategy),
-// and ranked by cosine with docstore.Library.SearchDerivedVectors against
-// Scorer.QueryVector.
+// embedded the same way by EnsureDerived, and ranked by
+// retrieve.Retriever.Derived.
 package dense
 
 import (
@@ -34,18 +30,15 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/humanize"
-
-	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/llm"
-	"github.com/citelens/citelens/engine/rerank"
-	"github.com/citelens/citelens/engine/retrieve"
-	"github.com/citelens/citelens/internal/topk"
 )
 
-// Fusion defaults of ForEnv: BM25 and dense similarity weigh the same
+// Fusion defaults of an answer's retrieval (engine.Retrieval): BM25 and
+// dense similarity weigh the same
 // (OkraLong's 1:1), over the top DefaultTop lexical candidates, enough for
 // any k a strategy retrieves by default (rag's 40, CoF's 10 per sentence)
 // while letting meaning promote a candidate from well down the word
@@ -89,7 +82,7 @@ func New(lib *docstore.Library, client *llm.Client) (*Scorer, error) {
 // Model is the embedding model the Scorer uses.
 func (s *Scorer) Model() string { return s.model }
 
-// Levels is every level, for Ensure and ForEnv.
+// Levels is every level, for Ensure.
 var Levels = []docstore.Level{docstore.SentenceLevel, docstore.ChunkLevel}
 
 // Progress is how an embedding run is going, reported after each stored
@@ -213,16 +206,16 @@ func (s *Scorer) fill(ctx context.Context, d *docstore.Document, key docstore.Ve
 		})
 		total.Add(u)
 		if err != nil {
-			return embedded, embedError(d, p.Unit(), err)
+			return embedded, embedError(ctx, d, p.Unit(), err)
 		}
 	}
 	return embedded, nil
 }
 
 // embedError says which document failed, keeping the client's error (and
-// its Fix) reachable.
-func embedError(d *docstore.Document, units string, err error) error {
-	if engine.Canceled(err) {
+// its Fix) reachable; a cancellation is passed on as it is.
+func embedError(ctx context.Context, d *docstore.Document, units string, err error) error {
+	if ctx.Err() != nil {
 		return err
 	}
 	return fmt.Errorf("%w: the %s of %s: %w", ErrEmbed, units, docName(d), err)
@@ -465,70 +458,9 @@ func Cosine(a, b []float32) float64 {
 	return dot(a, b) / math.Sqrt(na*nb)
 }
 
-// Enabled reports whether env can do dense retrieval: a model endpoint and
-// an embedding model are configured.
-func Enabled(env *engine.Env) bool {
-	return env != nil && env.Library != nil && env.LLM != nil && env.LLM.Config().EmbedModel != ""
-}
+var _ retrieve.DenseScorer = (*Scorer)(nil)
 
-// ForEnv returns the fusion for retrieving from docs at levels (every
-// level when none are given). With an embedding model configured it
-// embeds whatever of them is not stored yet — reporting progress as stages
-// ("embedding 12,000/150,000 sentences of manual.pdf…") and the cost as
-// usage to rep (an answer's Runtime, or nil) — and returns a hybrid
-// fusion: dense search proposes candidates of its own, and dense scores
-// are fused with BM25 by reciprocal rank (DefaultLexicalWeight:
-// DefaultDenseWeight). The scorer's later query embeddings are reported to
-// rep too. With a rerank model configured, the fusion also reranks its
-// best candidates (rerank_top); a reranker failure is a warning to rep and
-// the fused order stands.
-//
-// Without an embedding model it returns the lexical fusion (with the
-// reranker if one is configured) and no error. On failure it returns that
-// same fusion with the error, so a caller can tell the user and carry on.
-func ForEnv(ctx context.Context, env *engine.Env, docs []docstore.DocID, rep engine.Reporter, levels ...docstore.Level) (retrieve.Fusion, error) {
-	var f retrieve.Fusion
-	if env != nil && env.LLM != nil {
-		if rr := rerank.New(env.LLM, env.LLM.Config()); rr.Enabled() {
-			f.Rerank, f.RerankTop = rr, rr.Top()
-			if rep != nil {
-				f.Warn = rep.Warn
-			}
-		}
-	}
-	if !Enabled(env) {
-		return f, nil
-	}
-	s, err := forReporter(env, rep)
-	if err != nil {
-		return f, err
-	}
-	u, err := s.Ensure(ctx, docs, levels, ThrottledStages(rep, s.model))
-	report(rep, u)
-	if err != nil {
-		return f, err
-	}
-	f.Dense, f.LexicalWeight, f.DenseWeight, f.Top = s, DefaultLexicalWeight, DefaultDenseWeight, DefaultTop
-	return f, nil
-}
-
-// forReporter is a Scorer over env's library and client whose query
-// embeddings are reported to rep.
-func forReporter(env *engine.Env, rep engine.Reporter) (*Scorer, error) {
-	s, err := New(env.Library, env.LLM)
-	if err != nil {
-		return nil, err
-	}
-	s.OnUsage = func(u llm.Usage) { report(rep, u) }
-	return s, nil
-}
-
-// report reports usage u to rep, if there is one and u is not nothing.
-func report(rep engine.Reporter, u llm.Usage) {
-	if rep != nil && u.LLMCalls > 0 {
-		rep.Usage(u)
-	}
-}
+var _ retrieve.DenseSearcher = (*Scorer)(nil)
 
 // StageText describes embedding progress for the user: "embedding
 // 12,000/150,000 sentences of manual.pdf with text-embedding-3-small
@@ -541,36 +473,3 @@ func StageText(p Progress, model string) string {
 	return fmt.Sprintf("embedding %s/%s %s of %s with %s (once; kept in the library)",
 		humanize.Count(p.Done), humanize.Count(p.Total), p.Unit(), name, model)
 }
-
-var _ retrieve.DenseScorer = (*Scorer)(nil)
-
-// SearchDense returns the n units of level in docs whose stored vectors
-// are most similar in meaning to query, best first: dense retrieval's own
-// candidates, found whether or not they share a word with the query.
-// Units without a stored vector are not found; Ensure stores them. It
-// implements retrieve.DenseSearcher.
-func (s *Scorer) SearchDense(ctx context.Context, query string, docs []docstore.DocID, level docstore.Level, n int) ([]retrieve.Hit, error) {
-	qv, err := s.QueryVector(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	top := topk.New(n, func(h retrieve.Hit) float64 { return h.Score })
-	for _, doc := range docs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		err := s.lib.ScanCosines(docstore.VectorKey{Doc: doc, Model: s.model, Level: level}, qv, func(u int, cos float64) {
-			if cos > 0 && top.Admits(cos) {
-				top.Offer(retrieve.Hit{Doc: doc, Index: u, Score: cos})
-			}
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	out := top.Items()
-	retrieve.SortHits(out)
-	return out, nil
-}
-
-var _ retrieve.DenseSearcher = (*Scorer)(nil)

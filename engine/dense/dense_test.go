@@ -7,24 +7,42 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/engine/enginetest/librarytest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/config"
 )
 
 const declaration = "../../testdata/declaration.txt"
 
-// env is an environment over srv with the embedding model set (or not),
-// embedding batch texts per request, and retries immediate.
-func env(t testing.TB, lib *docstore.Library, srv *llmtest.Server, embed string, batch int, opts ...llm.Option) *engine.Env {
+// client is a model client for srv with the embedding model set (or
+// not), embedding batch texts per request, and retries immediate.
+func client(t testing.TB, srv *llmtest.Server, embed string, batch int, opts ...llm.Option) *llm.Client {
 	t.Helper()
-	cfg := enginetest.Config(srv)
+	cfg := config.Default()
+	cfg.BaseURL, cfg.Model = srv.URL, llmtest.DefaultModel
+	cfg.Timeout, cfg.ConnectTimeout = 20*time.Second, 2*time.Second
 	cfg.EmbedModel, cfg.EmbedBatch = embed, batch
-	return enginetest.Env(t, lib, cfg, opts...)
+	noWaits := llm.WithSleep(func(context.Context, time.Duration) error { return nil })
+	c, err := llm.New(cfg, append([]llm.Option{noWaits}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// scorer is a Scorer over lib for srv's embedding model.
+func scorer(t testing.TB, lib *docstore.Library, srv *llmtest.Server, batch int, opts ...llm.Option) *Scorer {
+	t.Helper()
+	s, err := New(lib, client(t, srv, llmtest.DefaultEmbedModel, batch, opts...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // embedInputs counts the texts sent to the embeddings endpoint.
@@ -38,17 +56,6 @@ func embedInputs(srv *llmtest.Server) (requests, inputs int) {
 	return requests, inputs
 }
 
-// reports gathers what dense reports to an answer.
-type reports struct {
-	stages, warnings []string
-	usage            llm.Usage
-	n                int
-}
-
-func (r *reports) Stage(s string)    { r.stages = append(r.stages, s); r.n++ }
-func (r *reports) Warn(s string)     { r.warnings = append(r.warnings, s); r.n++ }
-func (r *reports) Usage(u llm.Usage) { r.usage.Add(u); r.n++ }
-
 func ids(docs []*docstore.Document) []docstore.DocID {
 	out := make([]docstore.DocID, len(docs))
 	for i, d := range docs {
@@ -57,17 +64,19 @@ func ids(docs []*docstore.Document) []docstore.DocID {
 	return out
 }
 
-// TestStoredOnceAndReused embeds a document through ForEnv, then asks
-// again: the second time nothing is embedded but the query.
+// TestStoredOnceAndReused embeds a document, then again: the second time
+// nothing is embedded, and scoring embeds only the query.
 func TestStoredOnceAndReused(t *testing.T) {
-	lib, docs := enginetest.Library(t, declaration)
+	lib, docs := librarytest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t)
-	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 16)
-	rec := &reports{}
-	f, err := ForEnv(t.Context(), e, ids(docs), rec)
-	if err != nil || f.Dense == nil || f.Top != DefaultTop {
-		t.Fatalf("ForEnv: %+v %v", f, err)
+	s := scorer(t, lib, srv, 16)
+	var usage llm.Usage
+	s.OnUsage = func(u llm.Usage) { usage.Add(u) }
+	var progress []Progress
+	u, err := s.Ensure(t.Context(), ids(docs), nil, func(p Progress) { progress = append(progress, p) })
+	if err != nil {
+		t.Fatal(err)
 	}
 	reqs, inputs := embedInputs(srv)
 	want := len(d.Sentences) + len(d.Chunks)
@@ -75,13 +84,12 @@ func TestStoredOnceAndReused(t *testing.T) {
 	if inputs != want || reqs != wantReqs {
 		t.Errorf("embedded %d texts in %d requests, want %d in %d", inputs, reqs, want, wantReqs)
 	}
-	if usage := rec.usage; usage.LLMCalls != reqs || usage.PromptTokens == 0 {
-		t.Errorf("usage %+v for %d requests", usage, reqs)
+	if u.LLMCalls != reqs || u.PromptTokens == 0 {
+		t.Errorf("usage %+v for %d requests", u, reqs)
 	}
-	stages := rec.stages
-	if len(stages) < 2 || !strings.Contains(stages[0], fmt.Sprintf("embedding 0/%d sentences of declaration.txt with %s", len(d.Sentences), llmtest.DefaultEmbedModel)) ||
-		!strings.Contains(strings.Join(stages, "\n"), fmt.Sprintf("%d/%d chunks", len(d.Chunks), len(d.Chunks))) {
-		t.Errorf("stages %q", stages)
+	if len(progress) < 2 || !strings.Contains(StageText(progress[0], s.Model()), fmt.Sprintf("embedding 0/%d sentences of declaration.txt with %s", len(d.Sentences), llmtest.DefaultEmbedModel)) ||
+		progress[len(progress)-1].Unit() != "chunks" || progress[len(progress)-1].Done != len(d.Chunks) {
+		t.Errorf("progress %+v", progress)
 	}
 	// Stored: exactly the server's vectors, up to int8 rounding.
 	for _, lv := range Levels {
@@ -95,14 +103,13 @@ func TestStoredOnceAndReused(t *testing.T) {
 		t.Errorf("stored vector's cosine to the server's: %.4f", c)
 	}
 
-	// A second request: nothing to embed, one call for the query.
-	rec.stages = nil
-	f2, err := ForEnv(t.Context(), e, ids(docs), rec)
-	if err != nil {
+	// A second run: nothing to embed; scoring makes one call, the query's.
+	progress = nil
+	if _, err := s.Ensure(t.Context(), ids(docs), nil, func(p Progress) { progress = append(progress, p) }); err != nil {
 		t.Fatal(err)
 	}
-	if r2, _ := embedInputs(srv); r2 != reqs || len(rec.stages) != 0 {
-		t.Fatalf("the second ForEnv embedded again (%d requests, stages %q)", r2-reqs, rec.stages)
+	if r2, _ := embedInputs(srv); r2 != reqs || len(progress) != 0 {
+		t.Fatalf("the second run embedded again (%d requests, progress %+v)", r2-reqs, progress)
 	}
 	units := []retrieve.Unit{
 		{Doc: d.ID, First: 5, Last: 5, Text: d.SentenceText(5)},
@@ -110,19 +117,19 @@ func TestStoredOnceAndReused(t *testing.T) {
 		{Doc: d.ID, First: 2, Last: 4},
 	}
 	q := d.InContext(5, 5)
-	scores, err := f2.Dense.ScoreDense(t.Context(), q, units)
+	scores, err := s.ScoreDense(t.Context(), q, units)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r3, in3 := embedInputs(srv)
-	if r3 != reqs+1 || in3 != want+1 {
-		t.Errorf("scoring made %d requests with %d texts, want 1 with the query", r3-reqs, in3-want)
+	if r3 != reqs+1 || in3 != want+1 || usage.LLMCalls != 1 {
+		t.Errorf("scoring made %d requests with %d texts (%d reported), want 1 with the query", r3-reqs, in3-want, usage.LLMCalls)
 	}
 	if scores[0] < 0.99 || scores[1] >= scores[0] || scores[2] >= scores[0] {
 		t.Errorf("scores %v: the sentence itself should score about 1 and best", scores)
 	}
 	// The same query again costs nothing.
-	if _, err := f2.Dense.ScoreDense(t.Context(), q, units[:1]); err != nil {
+	if _, err := s.ScoreDense(t.Context(), q, units[:1]); err != nil {
 		t.Fatal(err)
 	}
 	if r4, _ := embedInputs(srv); r4 != r3 {
@@ -134,14 +141,10 @@ func TestStoredOnceAndReused(t *testing.T) {
 // computed from the server's own vectors: a stored chunk by its vector, a
 // run of sentences by the mean of theirs.
 func TestScoresMatchServerVectors(t *testing.T) {
-	lib, docs := enginetest.Library(t, declaration)
+	lib, docs := librarytest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t)
-	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 64)
-	s, err := New(lib, e.LLM)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := scorer(t, lib, srv, 64)
 	if _, err := s.Ensure(t.Context(), ids(docs), nil, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -179,14 +182,10 @@ func diff(a, b float64) float64 {
 // TestScoreWithoutStoredVectors: units whose vectors are not stored are
 // embedded with the query, in one call, and not stored.
 func TestScoreWithoutStoredVectors(t *testing.T) {
-	lib, docs := enginetest.Library(t, declaration)
+	lib, docs := librarytest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t)
-	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 64)
-	s, err := New(lib, e.LLM)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := scorer(t, lib, srv, 64)
 	var calls int
 	s.OnUsage = func(u llm.Usage) { calls += u.LLMCalls }
 	units := []retrieve.Unit{
@@ -212,16 +211,12 @@ func TestScoreWithoutStoredVectors(t *testing.T) {
 // TestResumesAfterFailure: a failed batch leaves the batches before it
 // stored, and the next run embeds only the rest.
 func TestResumesAfterFailure(t *testing.T) {
-	lib, docs := enginetest.Library(t, declaration)
+	lib, docs := librarytest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t)
-	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 8, llm.WithMaxRetries(0))
-	s, err := New(lib, e.LLM)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := scorer(t, lib, srv, 8, llm.WithMaxRetries(0))
 	srv.EnqueueEmbeddings(llmtest.Reply{}, llmtest.Reply{}, llmtest.Status(http.StatusServiceUnavailable))
-	_, err = s.Ensure(t.Context(), ids(docs), []docstore.Level{docstore.SentenceLevel}, nil)
+	_, err := s.Ensure(t.Context(), ids(docs), []docstore.Level{docstore.SentenceLevel}, nil)
 	var le *llm.Error
 	if !errors.Is(err, ErrEmbed) || !errors.As(err, &le) || le.Fix() == "" || !strings.Contains(err.Error(), "declaration.txt") {
 		t.Fatalf("Ensure: %v", err)
@@ -247,10 +242,9 @@ func TestResumesAfterFailure(t *testing.T) {
 
 // TestCancelKeepsBatches: cancelling mid-run keeps the stored batches.
 func TestCancelKeepsBatches(t *testing.T) {
-	lib, docs := enginetest.Library(t, declaration)
+	lib, docs := librarytest.Library(t, declaration)
 	srv := llmtest.New(t)
-	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 4)
-	s, _ := New(lib, e.LLM)
+	s := scorer(t, lib, srv, 4)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	_, err := s.Ensure(ctx, ids(docs), []docstore.Level{docstore.SentenceLevel}, func(p Progress) {
@@ -269,10 +263,10 @@ func TestCancelKeepsBatches(t *testing.T) {
 
 // TestRemovedWithDocument: removing the document removes its vectors.
 func TestRemovedWithDocument(t *testing.T) {
-	lib, docs := enginetest.Library(t, declaration)
+	lib, docs := librarytest.Library(t, declaration)
 	srv := llmtest.New(t)
-	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 64)
-	if _, err := ForEnv(t.Context(), e, ids(docs), nil); err != nil {
+	s := scorer(t, lib, srv, 64)
+	if _, err := s.Ensure(t.Context(), ids(docs), nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := lib.Remove(docs[0].ID); err != nil {
@@ -282,7 +276,7 @@ func TestRemovedWithDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, before := embedInputs(srv)
-	if _, err := ForEnv(t.Context(), e, ids(docs), nil); err != nil {
+	if _, err := s.Ensure(t.Context(), ids(docs), nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, after := embedInputs(srv); after-before != len(docs[0].Sentences)+len(docs[0].Chunks) {
@@ -290,33 +284,29 @@ func TestRemovedWithDocument(t *testing.T) {
 	}
 }
 
-// TestNoEmbedModelChangesNothing: without an embedding model ForEnv is the
-// zero Fusion and talks to no one.
-func TestNoEmbedModelChangesNothing(t *testing.T) {
-	lib, docs := enginetest.Library(t, declaration)
+// TestNoEmbedModel: without an embedding model there is no Scorer.
+func TestNoEmbedModel(t *testing.T) {
+	lib, _ := librarytest.Library(t, declaration)
 	srv := llmtest.New(t)
-	e := env(t, lib, srv, "", 64)
-	f, err := ForEnv(t.Context(), e, ids(docs), nil)
-	if err != nil || f.Dense != nil || f.Rerank != nil || f.Warn != nil || len(srv.Requests()) != 0 {
-		t.Fatalf("ForEnv without an embedding model: %+v %v, %d requests", f, err, len(srv.Requests()))
-	}
-	if _, err := New(lib, e.LLM); !errors.Is(err, ErrNoEmbedModel) {
+	if _, err := New(lib, client(t, srv, "", 64)); !errors.Is(err, ErrNoEmbedModel) {
 		t.Errorf("New: %v", err)
 	}
-	if f, err := ForEnv(t.Context(), &engine.Env{Library: lib}, ids(docs), nil); err != nil || f.Dense != nil {
-		t.Errorf("ForEnv without an endpoint: %+v %v", f, err)
+	if _, err := New(lib, nil); !errors.Is(err, ErrNoEmbedModel) {
+		t.Errorf("New without an endpoint: %v", err)
 	}
 }
 
-// TestForEnvFailureFallsBack: an embedding failure is reported and leaves
-// the zero Fusion, so the caller can go on with BM25.
-func TestForEnvFailureFallsBack(t *testing.T) {
-	lib, docs := enginetest.Library(t, declaration)
+// TestUnknownEmbedModel: a model the server does not serve fails with
+// the client's error and its fix.
+func TestUnknownEmbedModel(t *testing.T) {
+	lib, docs := librarytest.Library(t, declaration)
 	srv := llmtest.New(t)
-	e := env(t, lib, srv, "no-such-embedder", 64)
-	f, err := ForEnv(t.Context(), e, ids(docs), nil)
-	if !errors.Is(err, ErrEmbed) || !errors.Is(err, llm.ErrNotFound) || f.Dense != nil {
-		t.Fatalf("ForEnv: %+v %v", f, err)
+	s, err := New(lib, client(t, srv, "no-such-embedder", 64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Ensure(t.Context(), ids(docs), nil, nil); !errors.Is(err, ErrEmbed) || !errors.Is(err, llm.ErrNotFound) {
+		t.Fatalf("Ensure: %v", err)
 	}
 }
 
@@ -339,10 +329,10 @@ func fusionDoc() string {
 }
 
 func TestFusionRanksMeaningCloserUnit(t *testing.T) {
-	lib, docs := enginetest.Library(t, enginetest.WriteFile(t, "orchard.txt", fusionDoc()))
+	lib, docs := librarytest.Library(t, librarytest.WriteFile(t, "orchard.txt", fusionDoc()))
 	d := docs[0]
 	srv := llmtest.New(t)
-	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 64)
+	s := scorer(t, lib, srv, 64)
 	r := retrieve.New(lib)
 	q := "pruning apple trees orchard winter grafting"
 	opt := retrieve.Options{Docs: ids(docs), K: 1, Plain: true}
@@ -353,10 +343,10 @@ func TestFusionRanksMeaningCloserUnit(t *testing.T) {
 	if !strings.HasPrefix(lex[0].Text, "Grafting") {
 		t.Fatalf("BM25's best is %q; the test needs the grafting paragraph first", lex[0].Text)
 	}
-	f, err := ForEnv(t.Context(), e, ids(docs), nil)
-	if err != nil {
+	if _, err := s.Ensure(t.Context(), ids(docs), nil, nil); err != nil {
 		t.Fatal(err)
 	}
+	f := retrieve.Fusion{Dense: s, LexicalWeight: DefaultLexicalWeight, DenseWeight: DefaultDenseWeight, Top: DefaultTop}
 	for _, level := range []string{"sentences", "chunks"} {
 		var got []retrieve.Passage
 		var lexical []retrieve.Passage
@@ -386,14 +376,10 @@ func TestFusionRanksMeaningCloserUnit(t *testing.T) {
 // BenchmarkScoreDense scores DefaultTop units against a primed query from
 // stored vectors: the cost dense fusion adds to a retrieval.
 func BenchmarkScoreDense(b *testing.B) {
-	lib, docs := enginetest.Library(b, enginetest.WriteFile(b, "orchard.txt", strings.Repeat(fusionDoc(), 4)))
+	lib, docs := librarytest.Library(b, librarytest.WriteFile(b, "orchard.txt", strings.Repeat(fusionDoc(), 4)))
 	d := docs[0]
 	srv := llmtest.New(b)
-	e := env(b, lib, srv, llmtest.DefaultEmbedModel, 64)
-	s, err := New(lib, e.LLM)
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := scorer(b, lib, srv, 64)
 	if _, err := s.Ensure(b.Context(), ids(docs), nil, nil); err != nil {
 		b.Fatal(err)
 	}
@@ -419,11 +405,10 @@ func BenchmarkScoreDense(b *testing.B) {
 // one-sentence chunks too — is scored from them: the query is the only
 // text embedded.
 func TestChunkLevelOnly(t *testing.T) {
-	lib, docs := enginetest.Library(t, declaration)
+	lib, docs := librarytest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t)
-	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 64)
-	s, _ := New(lib, e.LLM)
+	s := scorer(t, lib, srv, 64)
 	if _, err := s.Ensure(t.Context(), ids(docs), []docstore.Level{docstore.ChunkLevel}, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/humanize"
 )
@@ -15,8 +14,8 @@ import (
 // chunks and questions about them) are embedded like a document's own
 // text: once per embedding model, batch by batch, kept in the library
 // (docstore.DerivedVectorKey) and removed with the document or the
-// derivation. docstore.Library.SearchDerivedVectors then ranks them by
-// cosine against a query vector (Scorer.QueryVector).
+// derivation. engine/retrieve then ranks them by the cosine of their
+// vectors to the query's (Retriever.Derived).
 
 // DerivedKinds are the kinds of a derivation's units that can be
 // embedded: summaries, questions and the chunks' own text.
@@ -75,48 +74,6 @@ func (s *Scorer) EnsureDerived(ctx context.Context, docs []docstore.DocID, set d
 		}
 	}
 	return rep, nil
-}
-
-// DerivedForEnv returns a Scorer for ranking set's derived units of docs
-// by meaning, after embedding whatever of kinds is not stored yet —
-// reporting progress as stages ("embedding 1,204/1,204 summaries of
-// manual.pdf with text-embedding-3-small (once; kept in the library)")
-// and the cost as usage to rep (an answer's Runtime, or nil). The
-// Scorer's query embeddings are reported to rep too.
-//
-// Without an embedding model it returns nil and no error: ranking is
-// BM25 alone, with no call made. On failure it returns nil with the
-// error, so a caller can tell the user and carry on with BM25.
-func DerivedForEnv(ctx context.Context, env *engine.Env, docs []docstore.DocID, set docstore.DerivedSet, kinds []docstore.DerivedKind, rep engine.Reporter) (*Scorer, error) {
-	if !Enabled(env) {
-		return nil, nil
-	}
-	s, err := forReporter(env, rep)
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.EnsureDerived(ctx, docs, set, kinds, ThrottledStages(rep, s.model))
-	report(rep, r.Usage)
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// ThrottledStages turns embedding progress into stages reported to rep
-// (StageText), at most one a second besides each document's first and
-// last; nothing when rep is nil.
-func ThrottledStages(rep engine.Reporter, model string) func(Progress) {
-	var last time.Time
-	return func(p Progress) {
-		if rep == nil {
-			return
-		}
-		if now := time.Now(); p.Done == 0 || p.Done == p.Total || now.Sub(last) >= time.Second {
-			last = now
-			rep.Stage(StageText(p, model))
-		}
-	}
 }
 
 // String sums the run up: "embedded 1,204 summaries, 9,632 questions and

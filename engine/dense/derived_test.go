@@ -2,60 +2,28 @@ package dense
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/engine/enginetest/librarytest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/engine/retrieve"
 )
 
-var derivedSet = docstore.DerivedSet{Model: llmtest.DefaultModel, Tokens: 256, Overlap: 50, Version: 1}
-
-// derive stores a derivation of d (chunks of four sentences: a summary
-// naming the chunk and two questions) and indexes it, as engine/raidd
-// would through a model.
-func derive(t *testing.T, lib *docstore.Library, d *docstore.Document) {
-	t.Helper()
-	var chunks []docstore.Chunk
-	for first := 0; first < len(d.Sentences); first += 4 {
-		chunks = append(chunks, docstore.Chunk{First: int32(first), Last: int32(min(first+3, len(d.Sentences)-1))})
-	}
-	if _, err := lib.BeginDerived(d.ID, derivedSet, chunks); err != nil {
-		t.Fatal(err)
-	}
-	var recs []docstore.DerivedChunk
-	for i, c := range chunks {
-		words := strings.Fields(d.SentenceText(int(c.First)))
-		recs = append(recs, docstore.DerivedChunk{Index: i, First: int(c.First), Last: int(c.Last),
-			Summary:   fmt.Sprintf("Part %d concerns %s.", i, strings.Join(words[:min(5, len(words))], " ")),
-			Questions: []string{fmt.Sprintf("What opens part %d?", i), fmt.Sprintf("Who is named in part %d?", i)}})
-	}
-	if err := lib.PutDerived(d.ID, derivedSet, recs...); err != nil {
-		t.Fatal(err)
-	}
-	if err := lib.IndexDerived(d.ID, derivedSet); err != nil {
-		t.Fatal(err)
-	}
-}
+var derivedSet = librarytest.DerivedSet
 
 // TestEnsureDerived: a derivation's units are embedded once, in batches,
 // with progress; a run cut short by a failing endpoint resumes where it
 // stopped; the stored vectors rank the units by cosine.
 func TestEnsureDerived(t *testing.T) {
-	lib, docs := enginetest.Library(t, declaration)
+	lib, docs := librarytest.Library(t, declaration)
 	d := docs[0]
-	derive(t, lib, d)
+	librarytest.Derive(t, lib, d)
 	srv := llmtest.New(t)
-	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 4, llm.WithMaxRetries(0))
-	s, err := New(lib, e.LLM)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := scorer(t, lib, srv, 4, llm.WithMaxRetries(0))
 	units, _ := lib.DerivedUnits(derivedSet, ids(docs))
 	if units[docstore.DerivedSummary] <= 12 {
 		t.Fatalf("the test wants more than 12 chunks: %v", units)
@@ -110,8 +78,7 @@ func TestEnsureDerived(t *testing.T) {
 	// The query is embedded once and ranks the units as llmtest's vectors do.
 	texts, _ := lib.DerivedTexts(d.ID, derivedSet, docstore.DerivedSummary)
 	query := strings.TrimSuffix(strings.TrimPrefix(texts[3], "Part 3 concerns "), ".")
-	qv, err := s.QueryVector(t.Context(), query)
-	if err != nil {
+	if _, err := s.QueryVector(t.Context(), query); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.QueryVector(t.Context(), query); err != nil {
@@ -120,51 +87,12 @@ func TestEnsureDerived(t *testing.T) {
 	if again, _ := embedInputs(srv); again != reqs+1 {
 		t.Errorf("two QueryVector calls made %d requests", again-reqs)
 	}
-	hits, err := lib.SearchDerivedVectors(s.Model(), qv, docstore.DerivedSearchOptions{Set: derivedSet, Docs: ids(docs), Kinds: []docstore.DerivedKind{docstore.DerivedSummary}, K: 3})
-	if err != nil || len(hits) == 0 || hits[0].Chunk != 3 {
+	hits, err := retrieve.New(lib).Derived(t.Context(), query, retrieve.DerivedOptions{Set: derivedSet, Docs: ids(docs),
+		Kinds: []docstore.DerivedKind{docstore.DerivedSummary}, K: 3, Fusion: retrieve.Fusion{Rule: retrieve.OneIndex, Dense: s}})
+	if err != nil || len(hits) == 0 || hits[0].Chunk != 3 || !hits[0].ByMeaning {
 		t.Fatalf("summary %q ranks %+v (%v)", texts[3], hits, err)
 	}
 	if want := Cosine(llmtest.Embed(query, llmtest.DefaultDim), llmtest.Embed(texts[3], llmtest.DefaultDim)); hits[0].Score < want-0.01 || hits[0].Score > want+0.01 {
 		t.Errorf("cosine %.3f, want %.3f", hits[0].Score, want)
-	}
-}
-
-// TestDerivedForEnv: with no embedding model, nothing is embedded and no
-// scorer returned; with one, the units are embedded with stages and usage
-// reported, and removing the document removes them.
-func TestDerivedForEnv(t *testing.T) {
-	lib, docs := enginetest.Library(t, declaration)
-	derive(t, lib, docs[0])
-	srv := llmtest.New(t)
-	rec := &reports{}
-	s, err := DerivedForEnv(t.Context(), env(t, lib, srv, "", 16), ids(docs), derivedSet, nil, rec)
-	if s != nil || err != nil || rec.n != 0 || len(srv.Requests()) != 0 {
-		t.Fatalf("without an embedding model: %v, %v, %d events, %d requests", s, err, rec.n, len(srv.Requests()))
-	}
-	e := env(t, lib, srv, llmtest.DefaultEmbedModel, 16)
-	kinds := []docstore.DerivedKind{docstore.DerivedQuestion}
-	if s, err = DerivedForEnv(t.Context(), e, ids(docs), derivedSet, kinds, rec); s == nil || err != nil {
-		t.Fatalf("DerivedForEnv: %v", err)
-	}
-	stages, usage := rec.stages, rec.usage.LLMCalls
-	reqs, _ := embedInputs(srv)
-	if usage != reqs || !slices.ContainsFunc(stages, func(s string) bool {
-		return strings.HasPrefix(s, "embedding 0/") && strings.Contains(s, " questions of ")
-	}) {
-		t.Errorf("%d calls reported for %d requests; stages %q", usage, reqs, stages)
-	}
-	if gaps, _, _ := lib.VectorGaps(docstore.DerivedVectorKey(docs[0].ID, llmtest.DefaultEmbedModel, derivedSet, docstore.DerivedSummary)); len(gaps) != 1 {
-		t.Errorf("summaries embedded though only questions were asked for: gaps %v", gaps)
-	}
-	if err := lib.Remove(docs[0].ID); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := lib.Add(t.Context(), declaration, nil); err != nil {
-		t.Fatal(err)
-	}
-	derive(t, lib, docs[0])
-	qk := docstore.DerivedVectorKey(docs[0].ID, llmtest.DefaultEmbedModel, derivedSet, docstore.DerivedQuestion)
-	if gaps, n, _ := lib.VectorGaps(qk); len(gaps) != 1 || gaps[0] != (docstore.UnitRange{First: 0, Last: n - 1}) {
-		t.Errorf("question vectors survived the document's removal: gaps %v", gaps)
 	}
 }

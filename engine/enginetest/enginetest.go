@@ -6,8 +6,6 @@ package enginetest
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,84 +15,36 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest/librarytest"
 	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/llm/llmtest"
 )
 
 // Library opens a library in a temporary folder and adds the files at
-// paths, returning it with their documents in the same order. When the
-// test ends the library is checked (Library.Check) and closed, so a test
-// that leaves it inconsistent fails even if its own assertions pass.
+// paths (librarytest.Library).
 func Library(t testing.TB, paths ...string) (*docstore.Library, []*docstore.Document) {
 	t.Helper()
-	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := lib.Check(); err != nil {
-			t.Errorf("library inconsistent at the end of the test: %v", err)
-		}
-		if err := lib.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	docs := make([]*docstore.Document, 0, len(paths))
-	for _, p := range paths {
-		info, _, err := lib.Add(context.Background(), p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := lib.Document(info.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs = append(docs, d)
-	}
-	return lib, docs
+	return librarytest.Library(t, paths...)
 }
 
-// TextLibrary is Library over texts written to files first: nameText
-// holds name, text pairs ("a.txt", textA, "b.txt", textB…), and the
-// documents come back in the order of the pairs. The name is the file's,
-// so it is what citations and prompts call the document.
+// TextLibrary is Library over texts written to files first
+// (librarytest.TextLibrary).
 func TextLibrary(t testing.TB, nameText ...string) (*docstore.Library, []*docstore.Document) {
 	t.Helper()
-	if len(nameText)%2 != 0 {
-		t.Fatalf("enginetest.TextLibrary takes name, text pairs; got %d strings", len(nameText))
-	}
-	paths := make([]string, 0, len(nameText)/2)
-	for i := 0; i < len(nameText); i += 2 {
-		paths = append(paths, WriteFile(t, nameText[i], nameText[i+1]))
-	}
-	return Library(t, paths...)
+	return librarytest.TextLibrary(t, nameText...)
 }
 
 // WriteFile writes text to a file called name in a new temporary folder
-// (so two calls with one name do not collide) and returns its path.
+// and returns its path (librarytest.WriteFile).
 func WriteFile(t testing.TB, name, text string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return librarytest.WriteFile(t, name, text)
 }
 
-// WriteTree writes files (slash-separated paths relative to dir, and
-// their text) under dir, making the folders they need, and returns dir.
+// WriteTree writes files under dir and returns dir (librarytest.WriteTree).
 func WriteTree(t testing.TB, dir string, files map[string]string) string {
 	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return librarytest.WriteTree(t, dir, files)
 }
 
 // Config is a model configuration for srv: its URL, llmtest.DefaultModel,

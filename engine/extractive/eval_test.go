@@ -1,6 +1,6 @@
 package extractive
 
-// The evaluation harness: it ingests a data set in ../shared/EVAL.md's
+// The evaluation harness: it ingests a data set in docs/EVAL.md's
 // layout into a temporary library, answers every question and computes
 // evidence_recall, evidence_all and citation_precision at k = 2, 5, 10 and
 // with the auto-stop. Floors are asserted so a ranking regression fails:
@@ -29,29 +29,28 @@ import (
 	"github.com/citelens/citelens/engine/retrieve"
 )
 
-const hotpotDir = "../../../shared/data/hotpotqa53"
+const hotpotDir = "../../testdata/hotpotqa53"
 
-// manualsDir is the shared set of 80 user-style questions over five Debian
+// manualsDir is the set of 80 user-style questions over five Debian
 // manuals (pdftotext output), many paraphrased or answered only under a
 // heading.
-const manualsDir = "../../../shared/data/manuals-qa"
+const manualsDir = "../../testdata/manuals-qa"
 
 // rintroDir is the second, held-out check: questions about R's
 // "An Introduction to R" (pdftotext of R-intro.pdf), written by hand, with
 // the sentence that answers each marked.
 const rintroDir = "../../testdata/rintro-qa"
 
-// papersDir is a third check, multi-document: questions about the seed
-// papers, whose text stays in shared/ (seedsDir).
-const (
-	papersDir = "../../testdata/papers-qa"
-	seedsDir  = "../../../shared/seeds"
-)
+// papersDir is a third check, multi-document: questions about the four
+// papers the strategies come from, whose text is not ours to copy here:
+// CITELENS_PAPERS names the folder that holds them, and the set is
+// skipped without it.
+const papersDir = "../../testdata/papers-qa"
 
 // docsOf is where a data set's documents are.
 func docsOf(dir string) string {
 	if dir == papersDir {
-		return seedsDir
+		return os.Getenv("CITELENS_PAPERS")
 	}
 	return filepath.Join(dir, "docs")
 }
@@ -191,7 +190,7 @@ type figures struct {
 	Recall, All, Precision, Citations float64
 }
 
-// evaluate answers every question and averages EVAL.md's metrics.
+// evaluate answers every question and averages docs/EVAL.md's metrics.
 func evaluate(t testing.TB, ds *dataset, ans answerer, k int) figures {
 	t.Helper()
 	var f figures

@@ -40,7 +40,6 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/fix"
 )
@@ -62,6 +61,7 @@ func init() {
 		Strategy:    Strategy{},
 		Description: "offline: quotes the document sentences that best answer the question, no model needed",
 		Lazy:        true,
+		Purpose:     "Quotes the sentences that best match the question. Offline and instant; it writes no answer of its own.",
 	})
 }
 
@@ -139,15 +139,19 @@ func (s Strategy) Answer(ctx context.Context, rt *engine.Runtime) error {
 func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citations.Statement, error) {
 	opt := rt.Options()
 	var fusion retrieve.Fusion
-	if mode := opt.String("retrieval"); mode != RetrievalWords {
-		fusion = hybrid(ctx, rt)
-		if mode == RetrievalMeaning {
-			if fusion.Dense == nil {
-				return nil, fix.With(fmt.Errorf("%w: retrieval=meaning needs an embedding model", engine.ErrOption),
-					"Set CITELENS_EMBED_MODEL (or embed_model in the config file), or use retrieval=hybrid.")
-			}
-			fusion.DenseOnly = true
+	switch opt.String("retrieval") {
+	case RetrievalWords:
+		fusion.Rule = retrieve.Words
+	case RetrievalMeaning:
+		model, why, err := rt.Retrieval().Dense(ctx, docstore.SentenceLevel)
+		if err != nil {
+			return nil, err
 		}
+		if model == "" {
+			return nil, fix.With(fmt.Errorf("%w: retrieval=meaning needs an embedding model (%s)", engine.ErrOption, why),
+				"Set CITELENS_EMBED_MODEL (or embed_model in the config file), or use retrieval=hybrid.")
+		}
+		fusion.DenseOnly = true
 	}
 	k := opt.Int("k")
 	if k == 0 {
@@ -160,14 +164,15 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 		want = 2 * k
 	}
 	pages, _ := opt.Value("pages").([]retrieve.PageRange)
-	ps, err := retrieve.New(rt.Library()).Sentences(ctx, rt.Question(), retrieve.Options{
-		Docs: rt.Scope(), Pages: pages, K: want, Model: s.Model, Fusion: fusion, Context: rt.Previous(),
+	ps, err := rt.Retrieval().Sentences(ctx, rt.Question(), retrieve.Options{
+		Pages: pages, K: want, Model: s.Model, Fusion: fusion, Context: rt.Previous(),
 	})
 	if err != nil {
 		return nil, err
 	}
 	if !opt.Given("k") {
-		ps = autoStop(ps, opt.Ratio("stop"), fusion.Dense != nil || fusion.Rerank != nil)
+		embed, rerank := rt.Retrieval().Models()
+		ps = autoStop(ps, opt.Ratio("stop"), fusion.Rule != retrieve.Words && (embed != "" || rerank != ""))
 	}
 	groups := make([]group, 0, len(ps))
 	for _, p := range ps {
@@ -200,7 +205,7 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 		if terms, _ := questionWords(q); len(terms) == 0 && rt.Previous() != "" {
 			q = rt.Previous()
 		}
-		st.Relevance = relevance(q, span.Heading+"\n"+span.Text, g.coverage)
+		st.Relevance = relevance(q, span.Text, span.Heading, g.coverage)
 		out = append(out, st)
 	}
 	return out, nil
@@ -295,22 +300,6 @@ func autoStop(ps []retrieve.Passage, ratio float64, fused bool) []retrieve.Passa
 		}
 	}
 	return ps
-}
-
-// hybrid is the ranking of the answer's scope with meaning when the
-// environment has an embedding or rerank model (embedding the scope's
-// sentences once, with progress), and by words otherwise. An embedding
-// failure is a warning and the answer goes on with words.
-func hybrid(ctx context.Context, rt *engine.Runtime) retrieve.Fusion {
-	var ids []docstore.DocID
-	if dense.Enabled(rt.Env()) {
-		ids = rt.IDs() // what to embed: every document of the scope
-	}
-	f, err := dense.ForEnv(ctx, rt.Env(), ids, rt, docstore.SentenceLevel)
-	if err != nil && ctx.Err() == nil {
-		rt.Warn(fmt.Sprintf("dense retrieval is off for this answer (%v); ranking by words only", err))
-	}
-	return f
 }
 
 // group is a run of selected sentences of one document, with the best

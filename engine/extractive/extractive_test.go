@@ -156,15 +156,24 @@ func TestMerge(t *testing.T) {
 // TestRelevance: every quote says how well it matches the question,
 // in the question's own words; an off-topic one is weak.
 func TestRelevance(t *testing.T) {
-	r := relevance("What taxes did the King impose?", "For imposing Taxes on us without our Consent", 0)
+	r := relevance("What taxes did the King impose?", "For imposing Taxes on us without our Consent", "", 0)
 	if r.Of != 3 || !slices.Equal(r.Matched, []string{"taxes", "impose"}) || r.Band != citations.RelevanceFair {
 		t.Errorf("relevance %+v", r)
 	}
-	if r := relevance("What taxes did the King impose?", "He has refused his Assent to Laws", 0); len(r.Matched) != 0 || r.Band != citations.RelevanceWeak {
+	if r := relevance("What taxes did the King impose?", "He has refused his Assent to Laws", "", 0); len(r.Matched) != 0 || r.Band != citations.RelevanceWeak {
 		t.Errorf("off-topic quote: %+v", r)
 	}
-	if r := relevance("taxes", "taxes", 0.95); r.Band != citations.RelevanceStrong || r.Label() != "strong match, 1 of 1 question word" {
-		t.Errorf("strong: %+v %q", r, r.Label())
+	if r := relevance("taxes", "taxes", "", 0.95); r.Band != citations.RelevanceStrong || !slices.Equal(r.Matched, []string{"taxes"}) || r.Of != 1 {
+		t.Errorf("strong: %+v", r)
+	}
+	// Words only the heading holds are told apart from the quote's own.
+	r = relevance("How do I read a file into a data frame?", "When invoked on a data frame, edit brings up a spreadsheet.", "7 Reading data from files", 0)
+	if !slices.Equal(r.Matched, []string{"data", "frame"}) || !slices.Equal(r.InHeading, []string{"read", "file"}) {
+		t.Errorf("heading words: %+v", r)
+	}
+	mark := citations.StatementMark(&citations.Statement{Relevance: r}).String()
+	if mark != "2 of 4 question words: data, frame; its heading: read, file" {
+		t.Errorf("mark %q", mark)
 	}
 }
 

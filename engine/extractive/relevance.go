@@ -28,23 +28,32 @@ func questionWords(question string) (terms []string, word map[string]string) {
 	return terms, word
 }
 
-// relevance is how well text (a quote and its heading) matches
-// question; coverage is retrieve's for the quote's best passage (0 when
-// the ranking had none, and the share of words found is used).
-func relevance(question, text string, coverage float64) *citations.Relevance {
+// relevance is how well a quote, under its heading, matches question:
+// the question's words the quote holds, and those only its heading holds
+// (a sentence under "7 Reading data from files" answers a question about
+// reading files without saying so, and the reader should see which words
+// came from where); coverage is retrieve's for the quote's best passage
+// (0 when the ranking had none, and the share of words found is used).
+func relevance(question, quote, heading string, coverage float64) *citations.Relevance {
 	terms, word := questionWords(question)
-	have := map[string]bool{}
-	for _, t := range textproc.Terms(text) {
-		have[t] = true
+	inQuote, inHeading := map[string]bool{}, map[string]bool{}
+	for _, t := range textproc.Terms(quote) {
+		inQuote[t] = true
+	}
+	for _, t := range textproc.Terms(heading) {
+		inHeading[t] = true
 	}
 	r := &citations.Relevance{Matched: []string{}, Of: len(terms)}
 	for _, t := range terms {
-		if have[t] {
+		switch {
+		case inQuote[t]:
 			r.Matched = append(r.Matched, word[t])
+		case inHeading[t]:
+			r.InHeading = append(r.InHeading, word[t])
 		}
 	}
 	if coverage <= 0 && r.Of > 0 {
-		coverage = float64(len(r.Matched)) / float64(r.Of)
+		coverage = float64(len(r.Matched)+len(r.InHeading)) / float64(r.Of)
 	}
 	r.Coverage = min(coverage, 1)
 	r.Band = citations.RelevanceBand(r.Coverage)

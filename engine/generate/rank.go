@@ -20,7 +20,8 @@ func RankScope(ctx context.Context, rt *engine.Runtime) ([]SentenceRef, error) {
 	for _, d := range rt.Docs() {
 		total += len(d.Sentences)
 	}
-	ps, err := retrieve.New(rt.Library()).Sentences(ctx, rt.Question(), retrieve.Options{Docs: rt.IDs(), K: max(total, 1), Plain: true, KeepDuplicates: true, Context: rt.Previous()})
+	ps, err := rt.Retrieval().Sentences(ctx, rt.Question(), retrieve.Options{K: max(total, 1), Plain: true, KeepDuplicates: true,
+		Context: rt.Previous(), Fusion: retrieve.Fusion{Rule: retrieve.Words}})
 	if err != nil {
 		return nil, err
 	}

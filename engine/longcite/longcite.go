@@ -43,11 +43,13 @@ func init() {
 	engine.Register(engine.Info{
 		Strategy:    engine.Define(Name, lacOptions, answerLAC),
 		Description: "LongCite LAC-S: the model reads the whole documents, sentences numbered (level=chunk: chunks, LAC-C), and cites them in one pass",
+		Purpose:     "The model reads the whole of the documents, then answers. Most thorough; costly on long documents.",
 		NeedsLLM:    true,
 	})
 	engine.Register(engine.Info{
 		Strategy:    engine.Define(RAGName, ragOptions, answerRAG),
 		Description: "LongCite RAC-S: the model reads the k most relevant sentences (level=chunk: chunks, RAC-C) and cites them",
+		Purpose:     "The model reads the passages closest to the question, then answers. Quick and cheap: a good first choice.",
 		NeedsLLM:    true,
 	})
 }
@@ -87,7 +89,9 @@ func wholeChunks(ctx context.Context, rt *engine.Runtime) (*citations.Numbering,
 	if err != nil || num.Len() == len(all) {
 		return num, err
 	}
-	ranked, err := rankChunks(ctx, rt, len(all), retrieve.Fusion{})
+	// By words alone: trimming keeps most of the chunks, so a model's
+	// finer order of the top few would change little of what is kept.
+	ranked, err := rankChunks(ctx, rt, len(all), retrieve.Fusion{Rule: retrieve.Words})
 	if err != nil {
 		return nil, err
 	}

@@ -7,9 +7,7 @@ import (
 	"slices"
 
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/humanize"
@@ -40,22 +38,11 @@ func answerRAG(ctx context.Context, rt *engine.Runtime) error {
 		return err
 	}
 	rt.Stagef("retrieving the %d most relevant %ss…", k, level)
-	// With an embedding model configured, dense similarity fuses with
-	// BM25 (engine/dense embeds the scope once and keeps the vectors);
-	// without one, or if embedding fails, retrieval is BM25 alone.
-	lv := docstore.SentenceLevel
-	if level == LevelChunk {
-		lv = docstore.ChunkLevel
-	}
-	fusion, err := dense.ForEnv(ctx, rt.Env(), rt.IDs(), rt, lv)
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return ctx.Err()
-	case err != nil:
-		rt.Warn(fmt.Sprintf("dense retrieval is unavailable (%v); the %ss are ranked by words only", err, level))
-	case fusion.Dense != nil:
-		fusion.Top = max(fusion.Top, k)
-	}
+	// The answer's retrieval ranks them: BM25, fused with dense
+	// similarity when an embedding model is configured (the scope is
+	// embedded once and the vectors kept) and reordered by a configured
+	// reranker.
+	var fusion retrieve.Fusion
 	var num *citations.Numbering
 	if level == LevelChunk {
 		num, err = chunkNumbering(ctx, rt, k, fusion)

@@ -53,7 +53,7 @@ func TestRAGDenseFusion(t *testing.T) {
 	cfg.EmbedModel = "missing-embedder"
 	env = enginetest.Env(t, lib, cfg)
 	ans, err = ask(t, env, RAGName, engine.Request{Question: "taxes imposed without consent"}, nil)
-	if err != nil || len(ans.Statements) != 1 || len(ans.Warnings) != 1 || !strings.Contains(ans.Warnings[0], "ranked by words only") {
+	if err != nil || len(ans.Statements) != 1 || len(ans.Warnings) != 1 || !strings.Contains(ans.Warnings[0], "ranking by words only") {
 		t.Errorf("with a failing embedder: %v, %+v", err, ans.Warnings)
 	}
 }

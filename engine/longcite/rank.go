@@ -8,14 +8,16 @@ import (
 	"github.com/citelens/citelens/engine/retrieve"
 )
 
-// The rankings behind rag's retrieval, from engine/retrieve.
+// The rankings behind rag's retrieval, through the answer's retrieval
+// (engine.Retrieval, engine/retrieve's rankings with the configured
+// models).
 
 // rankSentences returns the top k sentences for the question, as
 // engine/retrieve ranks them (re-ranked with their context, selected to
-// cover the question's parts, fused with dense similarity when f has a
-// scorer), best first.
+// cover the question's parts, fused with dense similarity when an
+// embedding model is configured), best first.
 func rankSentences(ctx context.Context, rt *engine.Runtime, k int, f retrieve.Fusion) ([]generate.SentenceRef, error) {
-	ps, err := retrieve.New(rt.Library()).Sentences(ctx, rt.Question(), retrieve.Options{Docs: rt.IDs(), K: k, Fusion: f, Context: rt.Previous()})
+	ps, err := rt.Retrieval().Sentences(ctx, rt.Question(), retrieve.Options{K: k, Fusion: f, Context: rt.Previous()})
 	if err != nil {
 		return nil, err
 	}
@@ -26,9 +28,10 @@ func rankSentences(ctx context.Context, rt *engine.Runtime, k int, f retrieve.Fu
 type chunkRef struct{ Doc, Chunk int }
 
 // rankChunks returns the top k stored chunks for the question (fused with
-// dense similarity when f has a scorer), best first.
+// dense similarity when an embedding model is configured, unless f ranks
+// by words), best first.
 func rankChunks(ctx context.Context, rt *engine.Runtime, k int, f retrieve.Fusion) ([]chunkRef, error) {
-	ps, err := retrieve.New(rt.Library()).Chunks(ctx, rt.Question(), retrieve.Options{Docs: rt.IDs(), K: k, Fusion: f, Context: rt.Previous()})
+	ps, err := rt.Retrieval().Chunks(ctx, rt.Question(), retrieve.Options{K: k, Fusion: f, Context: rt.Previous()})
 	if err != nil {
 		return nil, err
 	}

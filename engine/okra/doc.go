@@ -11,8 +11,8 @@
 //
 // # Analyzer (section 3.2, Table 7)
 //
-// Primary retrieval fetches three segments of about 150 tokens (fused 1:1
-// when dense scores are available); the analyzer model — analyzer_model in
+// Primary retrieval fetches three segments of about 150 tokens (the
+// assembled retriever below at 1:1); the analyzer model — analyzer_model in
 // the config, else model; the paper fine-tuned Llama-3.2-1B for this —
 // reads them and the question with Table 7's prompt and answers a
 // dictionary: question type (extractive, abstractive, arithmetic,
@@ -37,12 +37,15 @@
 // ones the query splitter, arithmetic ones context extension; extractive
 // and abstractive ones retrieve and generate.
 //
-// Dense scores come from engine/dense (sentence embeddings stored in the
-// library; a segment scores by the mean of its sentences' vectors). With
-// no embedding model configured, or when embedding fails, there is nothing
-// to fuse: segments are ranked by BM25 alone, the plan's weights say
-// dense_available false with a note, and the plan stage ends "(dense
-// unavailable: lexical only)".
+// Dense scores come from the answer's retrieval (engine.Retrieval: the
+// configured embedding model's sentence vectors, stored in the library; a
+// segment scores by the mean of its sentences' vectors). With no
+// embedding model configured, or when embedding fails (a warning says
+// so), there is nothing to fuse: segments are ranked by BM25 alone, the
+// plan's weights say dense_available false with a note, and the plan
+// stage ends "(dense unavailable: lexical only)". A configured rerank
+// model reorders the segments the cut-off keeps (plan.reranker), as it
+// does for every strategy.
 //
 // The plan is emitted as engine.Event{Plan: *Plan} (and again as the
 // executor adds sub-questions, reasoning steps, the context size and
@@ -53,15 +56,27 @@
 // engine.Run saves the last one as Answer.Plan, which ask --json prints as
 // "plan": summary, analysis {question_type, information_type,
 // evidence_contained, source, model}, workflow, granularity, segments,
-// weights {lexical, dense, dense_available, note}, cutoff, operators,
-// reasons, and sub_queries, steps, context and precise when they apply.
+// weights {lexical, dense, dense_available, note}, cutoff, reranker,
+// operators, reasons, and sub_queries, steps, context and precise when
+// they apply.
 //
 // # Executor (section 3.3, Appendix B.3, Tables 8 and 9)
 //
-//   - Assembled retriever: engine/retrieve's on-the-fly segments of the
-//     plan's granularity (no overlap: the paper does not give one, and
-//     neighbouring segments are what the context processor merges), BM25
-//     fused with dense scores by retrieve.Fusion, cut at Options.Cutoff.
+//   - Assembled retriever (Appendix B.3), retrieve.MinMax over
+//     engine/retrieve's on-the-fly segments of the plan's granularity (no
+//     overlap: the paper does not give one, and neighbouring segments
+//     are what the context processor merges). The sparse retriever's top
+//     20 are the segments its BM25 sentence hits propose, scored by BM25
+//     over the segment's text; the dense retriever's top 20 are its own:
+//     the segments closest in meaning (the mean of their sentences'
+//     vectors) among those holding the sentences dense search finds
+//     closest to the question, and BM25's. Each
+//     list's scores are min-max normalised over the list (its best 1,
+//     its 20th 0), and a segment scores S = w_e·S_exact + w_s·S_semantic
+//     with the plan's weights scaled to sum to 1, a list it is not in
+//     counting 0 (retrieve.FuseMinMax). Segments under 0.1 of the best
+//     are dropped — what only one retriever found, near the bottom of its
+//     list — and the top k of the rest kept.
 //   - Context processor: table recovery (a segment ending or starting
 //     inside a table — lines of pipes, tabs, aligned columns or numbers —
 //     grows through the rest of it and the line above it), context

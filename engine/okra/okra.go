@@ -24,11 +24,13 @@ func init() {
 	engine.Register(engine.Info{
 		Strategy:    engine.Define(Name, options, answer(false)),
 		Description: "OkraLong: classify the question, then plan the retrieval (segments, granularity, BM25/dense weights) and workflow (query splitter, step-wise reasoner, context extension) before answering with citations",
+		Purpose:     "The model first works out what kind of question it is and how to search for it, then answers. Adapts; more model calls.",
 		NeedsLLM:    true,
 	})
 	engine.Register(engine.Info{
 		Strategy:    engine.Define(PreciseName, preciseOptions, answer(true)),
 		Description: "OkraLong with precise mode: as okra, and when the answer says the context is insufficient, reread the whole documents (LAC-S)",
+		Purpose:     "As okra, and when what it found is not enough, the model reads the whole documents. Slower, more thorough.",
 		NeedsLLM:    true,
 	})
 }
@@ -37,7 +39,6 @@ func init() {
 type run struct {
 	rt       *engine.Runtime
 	precise  bool
-	dense    retrieve.DenseScorer
 	plan     Plan
 	gathered *gathered
 }
@@ -52,11 +53,10 @@ func answer(precise bool) func(context.Context, *engine.Runtime) error {
 
 func (ru *run) answer(ctx context.Context) error {
 	rt := ru.rt
-	dense, why, err := denseScorer(ctx, rt)
+	model, why, err := denseReady(ctx, rt)
 	if err != nil {
 		return err
 	}
-	ru.dense = dense
 
 	// Analyzer: primary retrieval, then the analysis.
 	rt.Stagef("analyzer: retrieving %d segments of %d tokens…", PrimarySegments, PrimaryTokens)
@@ -70,7 +70,11 @@ func (ru *run) answer(ctx context.Context) error {
 	}
 
 	// Organizer.
-	ru.plan = organize(analysis, dense != nil, why)
+	ru.plan = organize(analysis, model != "", why)
+	if _, rerank := rt.Retrieval().Models(); rerank != "" {
+		ru.plan.Reranker = rerank
+		ru.plan.Reasons = append(ru.plan.Reasons, "the retrieved segments are reordered by the rerank model "+rerank)
+	}
 	rt.Stage("plan: " + ru.plan.Summary)
 	ru.report()
 
@@ -122,15 +126,14 @@ func (ru *run) statements(sts []citations.Statement) {
 	}
 }
 
-// retrieve is the assembled retriever: segments of tokens tokens, the
-// top k by BM25 fused with dense scores at the weights (min-max normalised
-// over the top FusionTop), under Cutoff of the best dropped.
+// retrieve is the assembled retriever (Appendix B.3): segments of tokens
+// tokens, each retriever's top FusionTop min-max normalised and added
+// with the weights (retrieve.MinMax; BM25 alone without dense scores),
+// those under Cutoff of the best dropped, the top k kept.
 func (ru *run) retrieve(ctx context.Context, query string, tokens, k int, w Weights) ([]retrieve.Passage, error) {
-	opt := retrieve.Options{Docs: ru.rt.IDs(), K: k, Cutoff: Cutoff}
-	if ru.dense != nil {
-		opt.Fusion = retrieve.Fusion{Dense: ru.dense, LexicalWeight: w.Lexical, DenseWeight: w.Dense, Top: FusionTop}
-	}
-	return retrieve.New(ru.rt.Library()).Segments(ctx, query, retrieve.Segmenting{Tokens: tokens}, opt)
+	opt := retrieve.Options{K: k, Cutoff: Cutoff, Fusion: retrieve.Fusion{
+		Rule: retrieve.MinMax, LexicalWeight: w.Lexical, DenseWeight: w.Dense, Top: FusionTop}}
+	return ru.rt.Retrieval().Segments(ctx, query, retrieve.Segmenting{Tokens: tokens}, opt)
 }
 
 // analyze characterises the question from the primary segments: the

@@ -22,9 +22,9 @@ const (
 	// contextual ones; with evidence it stays at PrimaryTokens.
 	FactoidRescaleTokens    = 256
 	ContextualRescaleTokens = 400
-	// FusionTop is how many segments get both scores, min-max normalised,
-	// before fusion; Cutoff drops segments scoring under this share of the
-	// best.
+	// FusionTop is how many segments each retriever's list holds, its
+	// scores min-max normalised over the list before they are added;
+	// Cutoff drops segments scoring under this share of the best.
 	FusionTop = 20
 	Cutoff    = 0.1
 	// DefaultSteps bounds the step-wise reasoner's rounds.
@@ -91,11 +91,14 @@ type Plan struct {
 	Workflow string   `json:"workflow"`
 	// Granularity is the segments' size in tokens; Segments how many are
 	// retrieved per query.
-	Granularity int      `json:"granularity"`
-	Segments    int      `json:"segments"`
-	Weights     Weights  `json:"weights"`
-	Cutoff      float64  `json:"cutoff"`
-	Operators   []string `json:"operators"`
+	Granularity int     `json:"granularity"`
+	Segments    int     `json:"segments"`
+	Weights     Weights `json:"weights"`
+	Cutoff      float64 `json:"cutoff"`
+	// Reranker is the rerank model that reorders the retrieved segments,
+	// when one is configured.
+	Reranker  string   `json:"reranker,omitempty"`
+	Operators []string `json:"operators"`
 	// Reasons say why each choice was made.
 	Reasons []string `json:"reasons"`
 

@@ -11,6 +11,7 @@ import (
 	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/engine/retrieve"
 )
 
 // fullRef is R's reference manual (Debian's r-doc-pdf): 2,400 pages, about
@@ -62,7 +63,7 @@ func BenchmarkFullrefman(b *testing.B) {
 		inAnswer(b, env, question, func(ctx context.Context, rt *engine.Runtime) {
 			b.Run("retrieve/"+v.Name, func(b *testing.B) {
 				for b.Loop() {
-					if _, err := s.retrieve(ctx, rt, set, DefaultK, FuseRank, nil); err != nil {
+					if _, err := s.retrieve(ctx, rt, set, DefaultK, retrieve.RRF, ""); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -94,17 +95,19 @@ func BenchmarkFullrefman(b *testing.B) {
 	for _, v := range Variants {
 		s := v
 		inAnswer(b, eenv, question, func(ctx context.Context, rt *engine.Runtime) {
-			mn, err := s.meaning(ctx, rt, set)
-			if err != nil || mn == nil {
-				b.Fatal("no ranking by meaning: ", err)
+			embed, why, err := rt.Retrieval().DenseDerived(ctx, set, s.Kinds)
+			if err != nil || embed == "" {
+				b.Fatal("no ranking by meaning: ", why, err)
 			}
-			b.Run("retrieve+dense/"+v.Name, func(b *testing.B) {
-				for b.Loop() {
-					if _, err := s.retrieve(ctx, rt, set, DefaultK, FuseRank, mn); err != nil {
-						b.Fatal(err)
+			for _, rule := range []retrieve.Rule{retrieve.RRF, retrieve.OneIndex} {
+				b.Run("retrieve+dense/"+string(rule)+"/"+v.Name, func(b *testing.B) {
+					for b.Loop() {
+						if _, err := s.retrieve(ctx, rt, set, DefaultK, rule, embed); err != nil {
+							b.Fatal(err)
+						}
 					}
-				}
-			})
+				})
+			}
 		})
 	}
 }

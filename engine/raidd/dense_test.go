@@ -42,17 +42,6 @@ func (f *fixture) askIn(t *testing.T, env *engine.Env, strategy, question string
 	return ans, &ev
 }
 
-// embedded lists the texts srv was asked to embed, in order.
-func embedded(srv *llmtest.Server) []string {
-	var out []string
-	for _, r := range srv.Requests() {
-		if r.Embed != nil {
-			out = append(out, r.Embed.Input...)
-		}
-	}
-	return out
-}
-
 // unitTexts are the texts of the scope's units of kinds, every document.
 func unitTexts(t *testing.T, f *fixture, kinds ...docstore.DerivedKind) []string {
 	t.Helper()
@@ -92,7 +81,7 @@ func TestDenseRanksByMeaning(t *testing.T) {
 	const question = "Which station on the eastern ridge had the old mill?"
 	opts := engine.Settings("k", "3")
 	_, ev := f.askIn(t, f.env, "raidd-q", question, opts)
-	if n := len(embedded(f.srv)); n != 0 {
+	if n := len(f.srv.EmbeddedTexts()); n != 0 {
 		t.Fatalf("%d texts embedded with no embedding model", n)
 	}
 	lexical := ev.Plan().(Retrieval)
@@ -111,12 +100,27 @@ func TestDenseRanksByMeaning(t *testing.T) {
 		t.Fatalf("the closest question %q is BM25's best already", closest)
 	}
 
+	// By default with an embedding model: the paper's one index, every
+	// unit ranked by its cosine to the question.
 	env := f.withEmbed(t, nil, 64)
 	_, ev = f.askIn(t, env, "raidd-q", question, opts)
 	plan := ev.Plan().(Retrieval)
 	top := plan.Chunks[0]
+	if top.Key != closest || !top.ByMeaning || top.Ranks != nil || plan.Fusion != "one-index" || top.Score < best-0.01 || top.Score > best+0.01 {
+		t.Errorf("with embeddings: %s (%+v); want first the chunk of %q by meaning, scoring its cosine %.3f", plan, top, closest, best)
+	}
+	if !slices.ContainsFunc(ev.Stages, func(s string) bool {
+		return strings.HasPrefix(s, "matching the question against ") && strings.HasSuffix(s, "by their meaning, in one index (embeddings by test-embed)")
+	}) {
+		t.Errorf("stages do not say the question is matched by meaning in one index: %q", ev.Stages)
+	}
+
+	// Rank fusion of the rankings by words and by meaning.
+	_, ev = f.askIn(t, env, "raidd-q", question, engine.Settings("k", "3", "fuse", "rank"))
+	plan = ev.Plan().(Retrieval)
+	top = plan.Chunks[0]
 	if top.Key != closest || top.DenseRanks["question"] != 1 {
-		t.Errorf("with embeddings: %s; want first the chunk of %q, ranked 1 by meaning", plan, closest)
+		t.Errorf("fuse=rank with embeddings: %s; want first the chunk of %q, ranked 1 by meaning", plan, closest)
 	}
 	for i, c := range plan.Chunks {
 		want := 0.0
@@ -136,17 +140,18 @@ func TestDenseRanksByMeaning(t *testing.T) {
 	if !slices.ContainsFunc(ev.Stages, func(s string) bool {
 		return strings.HasPrefix(s, "matching the question against ") && strings.HasSuffix(s, "by their words and by their meaning (embeddings by test-embed)")
 	}) {
-		t.Errorf("stages do not say the question is matched by meaning: %q", ev.Stages)
+		t.Errorf("stages do not say the question is matched by words and meaning: %q", ev.Stages)
 	}
 	if s := plan.String(); !strings.Contains(s, "questions by meaning #1") {
 		t.Errorf("plan summary %q", s)
 	}
 
 	// One collection (fuse=score): BM25 and cosine min-max normalised and
-	// added; the closest question wins there too.
+	// added 1:1 (each half of the score); the closest question wins there
+	// too, found by both.
 	_, ev = f.askIn(t, env, "raidd-q", question, engine.Settings("k", "3", "fuse", "score"))
 	plan = ev.Plan().(Retrieval)
-	if plan.Chunks[0].Key != closest || plan.Chunks[0].Ranks != nil || plan.Chunks[0].Score <= 1 {
+	if plan.Chunks[0].Key != closest || plan.Chunks[0].Ranks != nil || plan.Chunks[0].Score <= 0.5 {
 		t.Errorf("fuse=score with embeddings: %s (%+v)", plan, plan.Chunks[0])
 	}
 }
@@ -161,7 +166,7 @@ func TestDenseEmbedsOnce(t *testing.T) {
 	chatBefore := len(f.srv.ChatRequests())
 	const question = "How far did the river rise near the mill?"
 	ans, ev := f.askIn(t, env, "raidd-u", question, nil)
-	got := embedded(f.srv)
+	got := f.srv.EmbeddedTexts()
 	want := append(unitTexts(t, f, docstore.DerivedSummary, docstore.DerivedQuestion, docstore.DerivedRaw), question)
 	if !sameTexts(got, want) {
 		t.Fatalf("embedded %d texts; want each of the %d units once and the question", len(got), len(want)-1)
@@ -180,7 +185,7 @@ func TestDenseEmbedsOnce(t *testing.T) {
 			t.Errorf("no stage says %q: %q", want, ev.Stages)
 		}
 	}
-	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return len(c.DenseRanks) > 0 }) {
+	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, byMeaning) {
 		t.Errorf("no chunk was ranked by meaning: %s", plan)
 	}
 
@@ -188,7 +193,7 @@ func TestDenseEmbedsOnce(t *testing.T) {
 	before := len(got)
 	const other = "Which crew calibrated the gauge?"
 	_, ev = f.askIn(t, env, "raidd-u", other, nil)
-	if got := embedded(f.srv)[before:]; !slices.Equal(got, []string{other}) {
+	if got := f.srv.EmbeddedTexts()[before:]; !slices.Equal(got, []string{other}) {
 		t.Errorf("the second ask embedded %q", got)
 	}
 	if slices.ContainsFunc(ev.Stages, func(s string) bool { return strings.HasPrefix(s, "embedding ") }) {
@@ -205,10 +210,10 @@ func TestDenseResumes(t *testing.T) {
 	f.srv.EnqueueEmbeddings(llmtest.Reply{}, llmtest.Reply{}, llmtest.Status(http.StatusServiceUnavailable))
 	const question = "Which station on the eastern ridge had the old mill?"
 	_, ev := f.askIn(t, env, "raidd-s", question, nil)
-	if !slices.ContainsFunc(ev.Stages, func(s string) bool { return strings.HasPrefix(s, "ranking by meaning is unavailable (") }) {
-		t.Errorf("stages do not say ranking by meaning failed: %q", ev.Stages)
+	if !slices.ContainsFunc(ev.Warnings, func(s string) bool { return strings.HasPrefix(s, "dense retrieval is off for this answer (") }) {
+		t.Errorf("warnings do not say ranking by meaning failed: %q", ev.Warnings)
 	}
-	if plan := ev.Plan().(Retrieval); slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return c.DenseRanks != nil }) {
+	if plan := ev.Plan().(Retrieval); slices.ContainsFunc(plan.Chunks, byMeaning) {
 		t.Errorf("ranked by meaning though embedding failed: %s", plan)
 	}
 	// What is stored, and what is left.
@@ -232,12 +237,12 @@ func TestDenseResumes(t *testing.T) {
 	if stored < 9 || stored > 16 || len(missing) == 0 {
 		t.Fatalf("%d summaries stored before the failure, %d left; want two batches", stored, len(missing))
 	}
-	before := len(embedded(f.srv))
+	before := len(f.srv.EmbeddedTexts())
 	_, ev = f.askIn(t, env, "raidd-s", question, nil)
-	if got := embedded(f.srv)[before:]; !sameTexts(got, append(missing, question)) {
+	if got := f.srv.EmbeddedTexts()[before:]; !sameTexts(got, append(missing, question)) {
 		t.Errorf("the resumed ask embedded %d texts; want the %d summaries left and the question", len(got), len(missing))
 	}
-	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return c.DenseRanks != nil }) {
+	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, byMeaning) {
 		t.Errorf("not ranked by meaning once embedded: %s %q", plan, ev.Stages)
 	}
 }
@@ -271,10 +276,10 @@ func TestDenseRemovedWithDocument(t *testing.T) {
 	if gaps, n, err := f.lib.VectorGaps(key); err != nil || len(gaps) != 1 || gaps[0] != (docstore.UnitRange{First: 0, Last: n - 1}) {
 		t.Fatalf("question vectors survived the document: gaps %v, %v", gaps, err)
 	}
-	before := len(embedded(f.srv))
+	before := len(f.srv.EmbeddedTexts())
 	f.askIn(t, env, "raidd-q", "Who carried the survey crew?", nil)
 	texts, _ := f.lib.DerivedTexts(survey.ID, SetFor(llmtest.DefaultModel), docstore.DerivedQuestion)
-	if n := len(embedded(f.srv)) - before; n != len(texts)+1 {
+	if n := len(f.srv.EmbeddedTexts()) - before; n != len(texts)+1 {
 		t.Errorf("embedded %d texts after re-adding; want the %d questions and the question", n, len(texts))
 	}
 }
@@ -290,36 +295,17 @@ func TestDenseModelChanged(t *testing.T) {
 		t.Errorf("stages %q", ev.Stages)
 	}
 	summaries := unitTexts(t, f, docstore.DerivedSummary)
-	if n := len(embedded(other)); n != len(summaries)+1 {
+	if n := len(other.EmbeddedTexts()); n != len(summaries)+1 {
 		t.Errorf("embedded %d texts with the changed model; want the %d summaries and the question", n, len(summaries))
 	}
-	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, func(c RetrievedChunk) bool { return c.DenseRanks != nil }) {
+	if plan := ev.Plan().(Retrieval); !slices.ContainsFunc(plan.Chunks, byMeaning) {
 		t.Errorf("not ranked by meaning after embedding again: %s", plan)
 	}
 }
 
-// TestFuseScores: min-max normalised BM25 and cosine, added 1:1; a unit
-// in one list only gets nothing from the other.
-func TestFuseScores(t *testing.T) {
-	hit := func(unit int, score float64) docstore.DerivedHit {
-		return docstore.DerivedHit{Doc: "d", Kind: docstore.DerivedQuestion, Unit: unit, Score: score}
-	}
-	lex := []docstore.DerivedHit{hit(1, 9), hit(2, 5), hit(3, 1)}
-	near := []docstore.DerivedHit{hit(3, 0.9), hit(4, 0.8), hit(1, 0.5)}
-	got := fuseScores(lex, near)
-	want := map[int]float64{1: 1 + 0, 2: 0.5, 3: 0 + 1, 4: 0.75}
-	if len(got) != 4 {
-		t.Fatalf("%+v", got)
-	}
-	for i, h := range got {
-		if d := h.Score - want[h.Unit]; d > 1e-9 || d < -1e-9 {
-			t.Errorf("unit %d scores %v, want %v", h.Unit, h.Score, want[h.Unit])
-		}
-		if i > 0 && h.Score > got[i-1].Score {
-			t.Errorf("out of order: %+v", got)
-		}
-	}
-	if got[0].Unit != 1 || got[1].Unit != 3 {
-		t.Errorf("ties keep the lexical order: %+v", got)
-	}
-}
+// byMeaning reports whether a chunk was found by meaning: in one index,
+// or among the rankings fused.
+func byMeaning(c RetrievedChunk) bool { return c.ByMeaning || len(c.DenseRanks) > 0 }
+
+// rrfK is reciprocal-rank fusion's constant, retrieve's.
+const rrfK = 60

@@ -21,28 +21,43 @@ const (
 	PoolPerK = 32
 )
 
-// The ways of fusing the kinds of the + variants and raidd-u.
+// The ways of ranking the units of the + variants and raidd-u, and of
+// fusing the rankings by words and by meaning.
 const (
+	// FuseAuto is FuseIndex with an embedding model and FuseRank without:
+	// the paper's rule where there is one similarity to rank every unit
+	// by, rank fusion where there are only BM25 scores, which are not
+	// comparable across kinds.
+	FuseAuto = "auto"
+	// FuseIndex is the paper's (section 2.2, RAIDD-U: "an index which
+	// contains the union of the summary, question, and raw text document
+	// stores", ranked as the authors do by one similarity): every unit
+	// in one index, by the cosine of its embedding to the question's, so
+	// a raw chunk is taken only when it scores higher than the derived
+	// keys. Without an embedding model the one similarity is BM25 (each
+	// kind's lengths normalised against its own average).
+	FuseIndex = "index"
 	// FuseRank fuses each kind's ranking of the chunks (by BM25, and by
 	// embedding similarity when an embedding model is configured) by
 	// reciprocal rank: a chunk's own text is taken when it ranks higher
 	// among the raw chunks than the summaries' best chunks do among
 	// theirs, and a chunk several keys find comes first.
 	FuseRank = "rank"
-	// FuseScore ranks every kind's units in one BM25 collection, each
-	// kind's lengths normalised against its own average; with an
+	// FuseScore ranks every kind's units in one BM25 collection; with an
 	// embedding model, each unit's BM25 score and cosine are min-max
-	// normalised over the pool and added.
+	// normalised over the pool and added 1:1.
 	FuseScore = "score"
 )
 
 // options are the strategies' settings.
 var options = engine.Options{
 	{Name: "k", Kind: engine.Int, Min: 1, Max: MaxK, Default: fmt.Sprint(DefaultK), Help: "chunks in the answering prompt"},
-	{Name: "fuse", Kind: engine.OneOf, Default: FuseRank, Help: "how the kinds of derived text, and the rankings by words and by meaning, make one ranking",
+	{Name: "fuse", Kind: engine.OneOf, Default: FuseAuto, Help: "how the kinds of derived text, and the rankings by words and by meaning, make one ranking",
 		Choices: []engine.Choice{
-			{Value: FuseRank, Help: "reciprocal-rank fusion of the rankings"},
-			{Value: FuseScore, Help: "one ranking by score"},
+			{Value: FuseAuto, Help: "index with an embedding model, rank without"},
+			{Value: FuseIndex, Help: "the paper's: every unit in one index, ranked by one similarity (embeddings, else BM25)"},
+			{Value: FuseRank, Help: "reciprocal-rank fusion of each kind's rankings, for BM25 alone"},
+			{Value: FuseScore, Help: "one ranking by BM25 and embedding scores, min-max normalised"},
 		}},
 	{Name: "derive", Kind: engine.Bool, Default: "no", Help: "derive missing summaries and questions first; without it the strategy says what deriving costs"},
 	{Name: "derive_model", Kind: engine.Text, Help: "the model whose derived documents to use; by default the configured model"},

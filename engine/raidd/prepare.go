@@ -129,7 +129,7 @@ func (preparer) Prepare(ctx context.Context, env *engine.Env, p engine.Preparati
 	for _, f := range rep.Failures {
 		out.Failures = append(out.Failures, engine.PrepFailure{Doc: f.Doc, Name: f.Name, Unit: f.Chunk, Page: f.Page, Reason: f.Reason})
 	}
-	if err != nil || p.NoEmbed || !dense.Enabled(env) {
+	if err != nil || p.NoEmbed || env.EmbedModel() == "" {
 		return out, err
 	}
 	sc, err := dense.New(env.Library, client)

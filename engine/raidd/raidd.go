@@ -42,23 +42,42 @@
 //
 // # Retrieval and answering
 //
-// The question is ranked against the variant's units with BM25 over the
-// scope's derived index (docstore.Library.SearchDerived), the top k × 32
-// units are mapped to their chunks, and the first k distinct chunks are
-// kept (k = 8; raidd-q thus takes the top questions of distinct chunks, as
-// the authors do). The + variants and raidd-u rank each kind's chunks on
-// their own and fuse the rankings by reciprocal rank (fuse=rank): BM25
-// scores of a raw chunk and of its summary are not comparable — the raw
-// text holds more of the question's words, and on one scale it took all 8
-// places in our runs — while ranks are, so a chunk's own text is taken
-// when it ranks higher among the raw chunks than the derived keys' chunks
-// among theirs, and a chunk that several keys find comes first (the
-// paper's "multiple keys for the same value"). fuse=score ranks all units
-// in one BM25 collection instead, each kind's lengths normalised against
-// its own average.
-// Their sentences are shown in document order under their real numbers
-// ("<C512>"), exactly as RAC-S shows retrieved sentences, so every
-// citation resolves to the document's own bytes.
+// The question is ranked against the variant's units through the
+// answer's retrieval (engine.Retrieval, engine/retrieve's
+// Retriever.Derived: BM25 over the scope's derived index, and the cosine
+// of embeddings with an embedding model), the top k × 32 units are mapped
+// to their chunks, and the first k distinct chunks are kept (k = 8;
+// raidd-q thus takes the top questions of distinct chunks, as the authors
+// do). How the + variants and raidd-u make one ranking of their kinds is
+// the option fuse:
+//
+//   - fuse=index, the paper's rule (section 2.2: RAIDD-U retrieves "from
+//     an index which contains the union of the summary, question, and raw
+//     text document stores"; the authors rank it by the cosine of
+//     LlamaIndex embeddings): every unit in one index, ranked by one
+//     similarity, so a raw chunk is taken only when it scores higher than
+//     the derived keys. With an embedding model the similarity is the
+//     cosine; without one, BM25 over one collection, each kind's lengths
+//     normalised against its own average.
+//   - fuse=rank: each kind ranks the chunks on its own — by words, and by
+//     meaning with an embedding model — and the rankings are fused by
+//     reciprocal rank. BM25 scores of a raw chunk and of its summary are
+//     not comparable — the raw text holds more of the question's words,
+//     and on one BM25 scale it took all 8 places in our runs — while ranks
+//     are, so a chunk's own text is taken when it ranks higher among the
+//     raw chunks than the derived keys' chunks among theirs, and a chunk
+//     that several keys find comes first (the paper's "multiple keys for
+//     the same value").
+//   - fuse=score: one collection; each unit's BM25 score and cosine are
+//     min-max normalised over the pool and added 1:1.
+//   - fuse=auto, the default: index with an embedding model, rank
+//     without one.
+//
+// A configured reranker reorders the best chunks by their own text, as it
+// does for every strategy. The chunks' sentences are shown in document
+// order under their real numbers ("<C512>"), exactly as RAC-S shows
+// retrieved sentences, so every citation resolves to the document's own
+// bytes.
 //
 // # Dense retrieval
 //
@@ -66,33 +85,18 @@
 // text-embedding-ada-002). With an embedding model configured
 // (embed_model, CITELENS_EMBED_MODEL), each summary, question and raw
 // chunk is embedded once — by `citelens derive` after deriving, or by the
-// strategy the first time it needs them, with stages ("embedding
-// 1,204/1,204 summaries of manual.pdf…") and the cost in the answer's
-// usage — and kept in the library by document, derivation and embedding
-// model (engine/dense.EnsureDerived; int8 vectors beside the document's
-// own, resumable batch by batch, removed with the document). A question
-// is then embedded once and ranks the same units by cosine
-// (docstore.Library.SearchDerivedVectors) as BM25 ranks them, and the two
-// are fused the way the kinds already are, so one rule covers both:
-//
-//   - fuse=rank (default): each kind ranks the chunks twice, by words and
-//     by meaning, and every ranking joins the reciprocal-rank fusion
-//     (raidd-s and raidd-q fuse their two). BM25 scores and cosines are
-//     no more comparable than a summary's and a raw chunk's BM25 scores;
-//     ranks are. A chunk found by meaning alone, whose keys share no word
-//     with the question, can still be taken.
-//   - fuse=score: one collection by score, as retrieve.Fusion fuses: the
-//     pool's BM25 scores and its cosines, each min-max normalised, added
-//     1:1 (dense.DefaultLexicalWeight : dense.DefaultDenseWeight).
-//
-// Ranking by meaning finds the chunks whose keys say what the question
-// asks in other words, which BM25 cannot. Without an embedding model,
-// retrieval is BM25 alone and nothing is embedded; if embedding fails,
-// a stage says so and the answer is ranked by BM25.
+// answer's retrieval the first time it needs them, with stages
+// ("embedding 1,204/1,204 summaries of manual.pdf…") and the cost in the
+// answer's usage — and kept in the library by document, derivation and
+// embedding model (engine/dense.EnsureDerived; int8 vectors beside the
+// document's own, resumable batch by batch, removed with the document).
+// A question is then embedded once and ranks the units by cosine.
+// Without an embedding model, retrieval is BM25 alone and nothing is
+// embedded; if embedding fails, a warning says so and the answer is
+// ranked by BM25.
 package raidd
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -115,25 +119,31 @@ type Variant struct {
 	Name        string
 	Kinds       []docstore.DerivedKind
 	Description string
+	Purpose     string // engine.Info.Purpose
 }
 
 // Variants are the registered strategies.
 var Variants = []Variant{
 	{"raidd-s", []docstore.DerivedKind{docstore.DerivedSummary},
-		"RAIDD-S: match the question against model-written summaries of each chunk; answer from the original chunks"},
+		"RAIDD-S: match the question against model-written summaries of each chunk; answer from the original chunks",
+		"Searches summaries the model writes of every part of the documents beforehand (a one-off cost), then answers."},
 	{"raidd-q", []docstore.DerivedKind{docstore.DerivedQuestion},
-		"RAIDD-Q: match the question against model-written questions about each chunk; answer from the original chunks"},
+		"RAIDD-Q: match the question against model-written questions about each chunk; answer from the original chunks",
+		"Searches questions the model writes about every part of the documents beforehand (a one-off cost), then answers."},
 	{"raidd-s+", []docstore.DerivedKind{docstore.DerivedSummary, docstore.DerivedRaw},
-		"RAIDD-S+: like raidd-s, and a chunk's own text is taken when it ranks higher than the summaries' matches"},
+		"RAIDD-S+: like raidd-s, and a chunk's own text is taken when it ranks higher than the summaries' matches",
+		"As raidd-s, and the documents' own words are searched too."},
 	{"raidd-q+", []docstore.DerivedKind{docstore.DerivedQuestion, docstore.DerivedRaw},
-		"RAIDD-Q+: like raidd-q, and a chunk's own text is taken when it ranks higher than the questions' matches"},
+		"RAIDD-Q+: like raidd-q, and a chunk's own text is taken when it ranks higher than the questions' matches",
+		"As raidd-q, and the documents' own words are searched too."},
 	{"raidd-u", []docstore.DerivedKind{docstore.DerivedSummary, docstore.DerivedQuestion, docstore.DerivedRaw},
-		"RAIDD-U: match the question against summaries, questions and the chunks' own text, their rankings fused"},
+		"RAIDD-U: match the question against summaries, questions and the chunks' own text, their rankings fused",
+		"Searches the prepared summaries and questions and the documents' own words together (a one-off cost)."},
 }
 
 func init() {
 	for _, v := range Variants {
-		engine.Register(engine.Info{Strategy: engine.Define(v.Name, options, v.answer), Description: v.Description, NeedsLLM: true, Preparer: preparer{}})
+		engine.Register(engine.Info{Strategy: engine.Define(v.Name, options, v.answer), Description: v.Description, Purpose: v.Purpose, NeedsLLM: true, Preparer: preparer{}})
 	}
 }
 
@@ -158,11 +168,13 @@ func (v Variant) answer(ctx context.Context, rt *engine.Runtime) error {
 	if err := v.ready(ctx, rt, set, o.Bool("derive")); err != nil {
 		return err
 	}
-	m, err := v.meaning(ctx, rt, set)
+	// With an embedding model the variant's units are embedded first
+	// (once; kept in the library).
+	embed, _, err := rt.Retrieval().DenseDerived(ctx, set, v.Kinds)
 	if err != nil {
 		return err
 	}
-	chosen, err := v.retrieve(ctx, rt, set, o.Int("k"), o.String("fuse"), m)
+	chosen, err := v.retrieve(ctx, rt, set, o.Int("k"), ruleOf(o.String("fuse"), embed != ""), embed)
 	if err != nil {
 		return err
 	}
@@ -310,159 +322,67 @@ func others(lib *docstore.Library, ids []docstore.DocID, set docstore.DerivedSet
 	return out
 }
 
-// chunkHit is a retrieved chunk: the doc-th document of the scope, the
-// best unit that brought it, and (rank fusion) its rank in each ranking.
+// chunkHit is a retrieved chunk of the doc-th document of the scope.
 type chunkHit struct {
 	doc int
-	docstore.DerivedHit
-	// byMeaning says the unit was found by embedding similarity.
-	byMeaning bool
-	ranks     map[ranking]int
-	best      int // the unit's rank in its ranking (rank fusion)
+	retrieve.DerivedChunk
 }
 
-// ranking names one ranking of the chunks: a kind's units by BM25, or by
-// cosine similarity when byMeaning.
-type ranking struct {
-	kind      docstore.DerivedKind
-	byMeaning bool
+// ruleOf is the rule of fusion option fuse asks for: auto is the paper's
+// one index when there are embeddings to rank by, and rank fusion when
+// only BM25 scores are, which are not comparable across kinds.
+func ruleOf(fuse string, embeddings bool) retrieve.Rule {
+	switch fuse {
+	case FuseIndex:
+		return retrieve.OneIndex
+	case FuseScore:
+		return retrieve.MinMax
+	case FuseRank:
+		return retrieve.RRF
+	}
+	if embeddings {
+		return retrieve.OneIndex
+	}
+	return retrieve.RRF
 }
 
-// rrfK is reciprocal-rank fusion's constant (Cormack, Clarke and Büttcher
-// 2009): a chunk's fused score is the sum over rankings of 1/(rrfK + rank).
-const rrfK = 60
-
-// retrieve ranks the variant's units — by BM25, and by cosine similarity
-// when m is not nil — and returns the first k distinct chunks, best first.
-func (v Variant) retrieve(ctx context.Context, rt *engine.Runtime, set docstore.DerivedSet, k int, fuse string, m *meaning) ([]chunkHit, error) {
-	lib, ids, question := rt.Library(), rt.IDs(), rt.Question()
-	units, err := lib.DerivedUnits(set, ids)
+// retrieve ranks the variant's units by rule through the answer's
+// retrieval (by BM25, and by the cosine similarity of their embeddings
+// with embed, the embedding model, when not "") and returns the first k
+// distinct chunks, best first.
+func (v Variant) retrieve(ctx context.Context, rt *engine.Runtime, set docstore.DerivedSet, k int, rule retrieve.Rule, embed string) ([]chunkHit, error) {
+	lib := rt.Library()
+	units, err := lib.DerivedUnits(set, rt.IDs())
 	if err != nil {
 		return nil, err
 	}
-	rt.Stage(matchingStage(v.Kinds, units, set.Model, m.model()))
-	q := retrieve.ParseQuery(question)
-	pool := k * PoolPerK
-	search := func(kinds []docstore.DerivedKind, byMeaning bool) ([]docstore.DerivedHit, error) {
-		if byMeaning {
-			return m.search(ctx, question, kinds, pool)
-		}
-		return retrieve.SearchDerived(lib, q, docstore.DerivedSearchOptions{Set: set, Docs: ids, Kinds: kinds, K: pool}, retrieve.BM25{})
-	}
-	// distinct keeps each chunk's best unit, in order.
-	distinct := func(hits []docstore.DerivedHit, byMeaning bool) []chunkHit {
-		seen := map[chunkKey]bool{}
-		var out []chunkHit
-		for _, h := range hits {
-			if key := (chunkKey{h.Doc, h.Chunk}); !seen[key] {
-				seen[key] = true
-				d, _ := rt.Place(h.Doc)
-				out = append(out, chunkHit{doc: d, DerivedHit: h, byMeaning: byMeaning})
-			}
-		}
-		return out
-	}
-	var ranked []chunkHit
-	if fuse == FuseScore {
-		// One collection of every kind's units: BM25 scores, and with
-		// embeddings their cosines, each min-max normalised and added.
-		hits, err := search(v.Kinds, false)
-		if err != nil {
-			return nil, err
-		}
-		if m != nil {
-			near, err := search(v.Kinds, true)
-			if err != nil {
-				return nil, err
-			}
-			hits = fuseScores(hits, near)
-		}
-		ranked = distinct(hits, false)
-	} else {
-		// Scores of different kinds are not comparable (a raw chunk holds
-		// more of the question's words than its summary), nor are BM25
-		// scores and cosines; ranks are. Each kind ranks the chunks by its
-		// own units, by words and by meaning, and a chunk ranked well by
-		// several — several keys to the same text — comes first.
-		var lists [][]chunkHit
-		var names []ranking
-		for _, byMeaning := range []bool{false, true} {
-			if byMeaning && m == nil {
-				break
-			}
-			for _, kind := range v.Kinds {
-				hits, err := search([]docstore.DerivedKind{kind}, byMeaning)
-				if err != nil {
-					return nil, err
-				}
-				lists = append(lists, distinct(hits, byMeaning))
-				names = append(names, ranking{kind, byMeaning})
-			}
-		}
-		if len(lists) == 1 {
-			ranked = lists[0]
-		} else {
-			ranked = fuseRanks(names, lists)
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	rt.Stage(matchingStage(v.Kinds, units, set.Model, embed, rule))
+	cs, err := rt.Retrieval().Derived(ctx, rt.Question(), retrieve.DerivedOptions{
+		Set: set, Kinds: v.Kinds, K: k, Pool: k * PoolPerK, Fusion: retrieve.Fusion{Rule: rule},
+	})
+	if err != nil {
 		return nil, err
 	}
-	if len(ranked) == 0 {
+	if len(cs) == 0 {
 		return nil, v.nothing()
 	}
-	out := ranked[:min(k, len(ranked))]
+	out := make([]chunkHit, 0, len(cs))
+	for _, c := range cs {
+		d, _ := rt.Place(c.Doc)
+		out = append(out, chunkHit{doc: d, DerivedChunk: c})
+	}
 	rt.Stage(describeChunks(rt.Docs(), out))
-	rt.Plan(v.plan(lib, set, rt.Docs(), out))
+	rt.Plan(v.plan(lib, set, rule, rt.Docs(), out))
 	return out, nil
-}
-
-// fuseRanks fuses rankings of the chunks by reciprocal rank. A chunk is
-// represented by the unit of the ranking where it ranks best (the first
-// such ranking on a tie: words before meaning, kinds in the variant's
-// order).
-func fuseRanks(names []ranking, lists [][]chunkHit) []chunkHit {
-	byKey := map[chunkKey]*chunkHit{}
-	var order []chunkKey
-	fused := map[chunkKey]float64{}
-	for i, list := range lists {
-		for r, c := range list {
-			key := chunkKey{c.Doc, c.Chunk}
-			fused[key] += 1 / float64(rrfK+r+1)
-			if h, ok := byKey[key]; ok {
-				h.ranks[names[i]] = r + 1
-				if r+1 < h.best {
-					h.DerivedHit, h.byMeaning, h.best = c.DerivedHit, c.byMeaning, r+1
-				}
-				continue
-			}
-			c.ranks = map[ranking]int{names[i]: r + 1}
-			c.best = r + 1
-			byKey[key] = &c
-			order = append(order, key)
-		}
-	}
-	out := make([]chunkHit, 0, len(order))
-	for _, key := range order {
-		h := byKey[key]
-		h.Score = fused[key]
-		out = append(out, *h)
-	}
-	slices.SortStableFunc(out, func(a, b chunkHit) int { return cmp.Or(cmp.Compare(b.Score, a.Score), a.best-b.best) })
-	return out
-}
-
-// chunkKey identifies a chunk of the scope.
-type chunkKey struct {
-	doc   docstore.DocID
-	chunk int
 }
 
 // matchingStage says what the question is matched against: "matching the
 // question against 1,204 summaries and 9,632 questions written by
-// test-model, and the 1,204 chunks' own text", and "by their words and
-// by their meaning (embeddings by test-embed)" when embed names a model.
-func matchingStage(kinds []docstore.DerivedKind, units map[docstore.DerivedKind]int, model, embed string) string {
+// test-model, and the 1,204 chunks' own text", and how: "by their words
+// and by their meaning (embeddings by test-embed)" when embed names a
+// model, "by their meaning, in one index (embeddings by test-embed)"
+// under the one-index rule.
+func matchingStage(kinds []docstore.DerivedKind, units map[docstore.DerivedKind]int, model, embed string, rule retrieve.Rule) string {
 	var derived []string
 	raw := false
 	for _, kd := range kinds {
@@ -476,7 +396,10 @@ func matchingStage(kinds []docstore.DerivedKind, units map[docstore.DerivedKind]
 	if raw {
 		s += fmt.Sprintf(", and the %s chunks' own text", humanize.Count(units[docstore.DerivedRaw]))
 	}
-	if embed != "" {
+	switch {
+	case embed != "" && rule == retrieve.OneIndex:
+		s += fmt.Sprintf(", by their meaning, in one index (embeddings by %s)", embed)
+	case embed != "":
 		s += fmt.Sprintf(", by their words and by their meaning (embeddings by %s)", embed)
 	}
 	return s
@@ -501,7 +424,10 @@ func (v Variant) nothing() error {
 type Retrieval struct {
 	Strategy string              `json:"strategy"`
 	Set      docstore.DerivedSet `json:"derived_by"`
-	Chunks   []RetrievedChunk    `json:"chunks"`
+	// Fusion is the rule that ranked the units: "one-index", "rrf" (rank
+	// fusion) or "minmax" (one collection by score).
+	Fusion string           `json:"fusion"`
+	Chunks []RetrievedChunk `json:"chunks"`
 }
 
 // RetrievedChunk is one retrieved chunk.
@@ -562,21 +488,21 @@ func (r Retrieval) String() string {
 	return fmt.Sprintf("%s matched %d chunks: %s", r.Strategy, len(r.Chunks), strings.Join(parts, "; "))
 }
 
-func (v Variant) plan(lib *docstore.Library, set docstore.DerivedSet, docs []*docstore.Document, chosen []chunkHit) Retrieval {
-	p := Retrieval{Strategy: v.Name, Set: set}
+func (v Variant) plan(lib *docstore.Library, set docstore.DerivedSet, rule retrieve.Rule, docs []*docstore.Document, chosen []chunkHit) Retrieval {
+	p := Retrieval{Strategy: v.Name, Set: set, Fusion: string(rule)}
 	for _, c := range chosen {
 		d := docs[c.doc]
 		pc := RetrievedChunk{Doc: c.Doc, Chunk: c.Chunk, First: c.First, Last: c.Last, Sentences: [2]int{c.First, c.Last},
-			Page: int(d.Sentences[c.First].Page), MatchedBy: c.Kind.String(), ByMeaning: c.byMeaning, Score: c.Score}
-		for rk, r := range c.ranks {
+			Page: int(d.Sentences[c.First].Page), MatchedBy: c.Kind.String(), ByMeaning: c.ByMeaning, Score: c.Score}
+		for rk, r := range c.Ranks {
 			ranks := &pc.Ranks
-			if rk.byMeaning {
+			if rk.ByMeaning {
 				ranks = &pc.DenseRanks
 			}
 			if *ranks == nil {
 				*ranks = map[string]int{}
 			}
-			(*ranks)[rk.kind.String()] = r
+			(*ranks)[rk.Kind.String()] = r
 		}
 		if c.Kind != docstore.DerivedRaw {
 			if recs, err := lib.DerivedChunksAt(c.Doc, set, []int{c.Chunk}); err == nil {

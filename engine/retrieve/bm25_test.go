@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/engine/enginetest/librarytest"
 )
 
 func TestSearchBM25(t *testing.T) {
-	lib, docs := enginetest.Library(t, "../../testdata/declaration.txt")
+	lib, docs := librarytest.Library(t, "../../testdata/declaration.txt")
 	d := docs[0]
 	hits, err := Search(lib, ParseQuery("Which truths are self-evident?"), SearchOptions{K: 3})
 	if err != nil || len(hits) == 0 {
@@ -49,7 +49,7 @@ func TestSearchDerivedLengthNormalisedPerKind(t *testing.T) {
 	for i := range 12 {
 		fmt.Fprintf(&b, "Animal %d was seen at site %d near the reservoir. ", i, i)
 	}
-	lib, docs := enginetest.TextLibrary(t, "survey.txt", b.String())
+	lib, docs := librarytest.TextLibrary(t, "survey.txt", b.String())
 	d := docs[0]
 	set := docstore.DerivedSet{Model: "test-model", Tokens: 256, Overlap: 50, Version: 1}
 	var chunks []docstore.Chunk

@@ -10,6 +10,15 @@
 //	cs, err := r.Chunks(ctx, question, retrieve.Options{K: 8})
 //	ss, err := r.Segments(ctx, question, retrieve.Segmenting{Tokens: 256, Overlap: 50}, opt)
 //	hits, err := retrieve.Search(lib, retrieve.ParseQuery(q), retrieve.SearchOptions{K: 10}) // plain BM25
+//	cs, err := r.Derived(ctx, question, retrieve.DerivedOptions{Set: set, Kinds: kinds, K: 8}) // RAIDD's derived units
+//
+// A strategy does not call a Retriever itself: it ranks through its
+// answer's retrieval (engine.Runtime.Retrieval), which supplies the
+// configured embedding model (Fusion.Dense, a DenseSearcher over vectors
+// stored in the library) and reranker, with one policy for their
+// failures. The library scores nothing: it stores postings, statistics
+// and vectors and scans them (docstore.Library.ReadPostings, ScanCosines,
+// ScanDerivedCosines); every ranking, top-k and fusion is here.
 //
 // Every result is a Passage: document, sentence range, byte range, page,
 // heading path, context (Options.Expand neighbours) and its component
@@ -66,10 +75,11 @@
 //     half weight and the candidates are ranked again, so a multi-hop
 //     question reaches the bridge entity's own sentences (Model.Hop).
 //  5. Fusion (Options.Fusion): with an embedding model every candidate
-//     gets a dense score and the lexical and dense rankings are fused by
-//     reciprocal rank; with a rerank model the best Fusion.RerankTop are
-//     reordered by it, and a reranker that fails leaves the fused order
-//     with a warning.
+//     gets a dense score and the lexical and dense scores are combined by
+//     the fusion's Rule — reciprocal rank by default, or OkraLong's
+//     min-max sum (FuseMinMax) when the strategy's paper fixes it; with a
+//     rerank model the best Fusion.RerankTop are reordered by it, and a
+//     reranker that fails leaves the fused order with a warning.
 //  6. Selection: greedy by marginal gain. Once a selected sentence (or its
 //     heading) has a query term, that term keeps half its weight
 //     (Model.Covered), so the set covers the question's different parts;

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/engine/enginetest/librarytest"
 	"github.com/citelens/citelens/internal/synthetic"
 )
 
@@ -18,7 +18,7 @@ import (
 // with their texts.
 func syntheticLibrary(t *testing.T, n int) (*docstore.Library, []string) {
 	t.Helper()
-	lib, _ := enginetest.Library(t)
+	lib, _ := librarytest.Library(t)
 	c := synthetic.New(7, 20_000)
 	dir := t.TempDir()
 	var texts, paths []string

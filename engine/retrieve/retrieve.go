@@ -116,8 +116,8 @@ func (o *Options) normalise() error {
 	if o.Pool == 0 {
 		o.Pool = 300
 	}
-	if o.Fusion.RerankTop <= 0 {
-		o.Fusion.RerankTop = 50
+	if err := o.Fusion.normalise(); err != nil {
+		return err
 	}
 	o.Pool = max(o.Pool, o.K)
 	if o.Model == nil {
@@ -293,11 +293,7 @@ func (r *Retriever) searchSentences(ctx context.Context, question string, opt *O
 		}
 	}
 	if dense {
-		all, err := r.list(ss.docs)
-		if err != nil {
-			return nil, err
-		}
-		dh, err := denseCandidates(ctx, opt.Fusion, question, all, docstore.SentenceLevel)
+		dh, err := r.denseCandidates(ctx, opt.Fusion, question, ss.docs, docstore.SentenceLevel)
 		if err != nil {
 			return nil, err
 		}
@@ -351,7 +347,11 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 			}
 		}
 		if opt.Fusion.Dense != nil {
-			if cands, err = rk.fuse(ctx, question, cands, opt.Fusion); err != nil {
+			proposed := map[Hit]bool{}
+			for _, h := range ss.dense {
+				proposed[Hit{Doc: h.Doc, Index: h.Index}] = true
+			}
+			if cands, err = rk.fuse(ctx, question, cands, opt.Fusion, proposed); err != nil {
 				return nil, err
 			}
 		}

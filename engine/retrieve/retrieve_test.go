@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/engine/enginetest/librarytest"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -50,7 +50,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	lib, docs := enginetest.TextLibrary(t, "films.txt", films, "manual.txt", manual)
+	lib, docs := librarytest.TextLibrary(t, "films.txt", films, "manual.txt", manual)
 	return &fixture{lib: lib, r: New(lib),
 		films: docs[0].ID, filmDoc: docs[0],
 		manual: docs[1].ID, manDoc: docs[1]}
@@ -385,4 +385,41 @@ func TestSegments(t *testing.T) {
 	if _, err := f.r.Segments(t.Context(), "film", Segmenting{}, Options{}); !errors.Is(err, ErrBadOptions) {
 		t.Errorf("zero segmenting: err = %v", err)
 	}
+}
+
+// TestMinMaxCutoffActs: fused by reciprocal rank every candidate scores
+// within a few percent of the best, so a cut-off at 0.1 of the best
+// drops nothing; OkraLong's min-max sum keeps the gaps, so it drops what
+// both retrievers rank low.
+func TestMinMaxCutoffActs(t *testing.T) {
+	f := newFixture(t)
+	q := "American film director"
+	for _, tc := range []struct {
+		rule    Rule
+		dropped bool
+	}{{RRF, false}, {MinMax, true}} {
+		opt := Options{K: 10, Cutoff: 0.1, Fusion: Fusion{Rule: tc.rule, Dense: &preferring{word: "Tim Burton"}, LexicalWeight: 3, DenseWeight: 2, Top: 20}}
+		all, err := f.r.Segments(t.Context(), q, Segmenting{Tokens: 40}, Options{K: 10, Fusion: opt.Fusion})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut, err := f.r.Segments(t.Context(), q, Segmenting{Tokens: 40}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) < 4 || (len(cut) < len(all)) != tc.dropped {
+			t.Errorf("%s: %d segments, %d after the cut-off (scores %v)", tc.rule, len(all), len(cut), scoresOf(all))
+		}
+		if tc.rule == MinMax && (all[0].Score > 1 || all[len(all)-1].Score < 0) {
+			t.Errorf("min-max scores outside 0..1: %v", scoresOf(all))
+		}
+	}
+}
+
+func scoresOf(ps []Passage) []float64 {
+	out := make([]float64, len(ps))
+	for i, p := range ps {
+		out[i] = p.Score
+	}
+	return out
 }

@@ -72,19 +72,15 @@ func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([
 		}
 	}
 	// Dense search's own chunks join BM25's, unscored: fusion ranks them.
-	var dh []Hit
-	if opt.Fusion.searcher() != nil {
-		all, err := r.list(docs)
-		if err != nil {
-			return nil, err
-		}
-		if dh, err = denseCandidates(ctx, opt.Fusion, question, all, docstore.ChunkLevel); err != nil {
-			return nil, err
-		}
+	dh, err := r.denseCandidates(ctx, opt.Fusion, question, docs, docstore.ChunkLevel)
+	if err != nil {
+		return nil, err
 	}
+	proposed := map[Hit]bool{}
 	for _, h := range dh {
 		if chunkKeep == nil || chunkKeep(h.Doc, h.Index) {
 			hits = append(hits, Hit{Doc: h.Doc, Index: h.Index})
+			proposed[Hit{Doc: h.Doc, Index: h.Index}] = true
 		}
 	}
 	ps := make([]Passage, 0, len(hits))
@@ -105,22 +101,30 @@ func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([
 		p := passage(d, int(c.First), int(c.Last), h.Score)
 		p.Scores.BM25, p.Scores.Lexical = h.Score, h.Score
 		ps = append(ps, p)
+		if proposed[Hit{Doc: h.Doc, Index: h.Index}] {
+			delete(proposed, Hit{Doc: h.Doc, Index: h.Index})
+			proposed[Hit{Doc: h.Doc, Index: p.First}] = true
+		}
 	}
-	return r.finish(ctx, question, ps, dc, &opt)
+	return r.finish(ctx, question, ps, dc, &opt, proposed)
 }
 
-// finish applies fusion, the K cap, the cut-off and context expansion to
-// passages ranked by lexical score.
-func (r *Retriever) finish(ctx context.Context, question string, ps []Passage, dc *docCache, opt *Options) ([]Passage, error) {
+// finish applies fusion, the cut-off, reranking, the K cap and context
+// expansion to passages ranked by lexical score; proposed are those dense
+// search proposed (by document and first sentence). The cut-off is
+// relative to the best fused (or lexical) score, before the reranker
+// reorders what is left.
+func (r *Retriever) finish(ctx context.Context, question string, ps []Passage, dc *docCache, opt *Options, proposed map[Hit]bool) ([]Passage, error) {
 	var err error
 	if opt.Fusion.Dense != nil && len(ps) > 0 {
-		if ps, err = fusePassages(ctx, opt.Fusion, question, ps); err != nil {
+		if ps, err = fusePassages(ctx, opt.Fusion, question, ps, proposed); err != nil {
 			return nil, err
 		}
 	}
+	ps = cutoff(ps, opt.Cutoff)
 	ps = rerankPassages(ctx, opt.Fusion.Rerank, question, ps, opt.Fusion.RerankTop, opt.Fusion.Warn)
 	sortPassages(ps)
-	ps = cutoff(ps[:min(opt.K, len(ps))], opt.Cutoff)
+	ps = ps[:min(opt.K, len(ps))]
 	for i := range ps {
 		d, err := dc.get(ps[i].Doc)
 		if err != nil {
@@ -243,14 +247,17 @@ func (r *Retriever) Segments(ctx context.Context, question string, seg Segmentin
 	if best == 0 {
 		best = 1
 	}
+	lexical := len(hits)
 	for _, h := range ss.dense {
 		hits = append(hits, Hit{Doc: h.Doc, Index: h.Index, Score: best * h.Score})
 	}
-	// Propose: each segment's summed sentence scores.
+	// Propose: each segment's summed sentence scores; dense says a dense
+	// hit proposed it.
 	type cand struct {
 		d     *docstore.View
 		r     Range
 		score float64
+		dense bool
 	}
 	type rangeKey struct {
 		doc         docstore.DocID
@@ -258,7 +265,7 @@ func (r *Retriever) Segments(ctx context.Context, question string, seg Segmentin
 	}
 	byKey := map[rangeKey]int{}
 	var cands []cand
-	for _, h := range hits {
+	for n, h := range hits {
 		d, err := dc.get(h.Doc)
 		if err != nil {
 			return nil, err
@@ -272,12 +279,13 @@ func (r *Retriever) Segments(ctx context.Context, question string, seg Segmentin
 		j := sort.Search(len(rs), func(j int) bool { return rs[j].First > h.Index })
 		for j--; j >= 0 && rs[j].Last >= h.Index; j-- {
 			k := rangeKey{d.ID(), rs[j].First, rs[j].Last}
-			if n, ok := byKey[k]; ok {
-				cands[n].score += h.Score
+			if i, ok := byKey[k]; ok {
+				cands[i].score += h.Score
+				cands[i].dense = cands[i].dense || n >= lexical
 				continue
 			}
 			byKey[k] = len(cands)
-			cands = append(cands, cand{d: d, r: rs[j], score: h.Score})
+			cands = append(cands, cand{d: d, r: rs[j], score: h.Score, dense: n >= lexical})
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -292,7 +300,21 @@ func (r *Retriever) Segments(ctx context.Context, question string, seg Segmentin
 		}
 		return 0
 	})
-	cands = cands[:min(len(cands), max(4*opt.K, 40))]
+	// The best few times K go on; under MinMax dense search's own
+	// proposals too, each retriever's list being chosen from them.
+	keep := cands[:0]
+	for i, c := range cands {
+		if i < max(4*opt.K, 40) || c.dense && opt.Fusion.Rule == MinMax && opt.Fusion.Dense != nil {
+			keep = append(keep, c)
+		}
+	}
+	cands = keep
+	proposed := map[Hit]bool{}
+	for _, c := range cands {
+		if c.dense {
+			proposed[Hit{Doc: c.d.ID(), Index: c.r.First}] = true
+		}
+	}
 	// Score: BM25 of each segment's text as one unit.
 	rk := &ranker{q: q, units: map[unitKey]*unit{}}
 	nt := len(q.q.Terms)
@@ -321,5 +343,5 @@ func (r *Retriever) Segments(ctx context.Context, question string, seg Segmentin
 		p.Scores.BM25, p.Scores.Lexical = score, score
 		ps = append(ps, p)
 	}
-	return r.finish(ctx, question, ps, dc, &opt)
+	return r.finish(ctx, question, ps, dc, &opt, proposed)
 }

@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -79,25 +78,25 @@ const (
 type Config struct {
 	// BaseURL is the OpenAI-compatible API root, ending in /v1; empty means
 	// api.openai.com (when a key is set).
-	BaseURL string `toml:"base_url" json:"base_url"`
-	APIKey  string `toml:"-" json:"-"`
+	BaseURL string `json:"base_url"`
+	APIKey  string `json:"-"`
 	// Model answers questions; EmbedModel embeds chunks for dense
 	// retrieval ("" disables it); AnalyzerModel classifies questions for
 	// OkraLong ("" means Model).
-	Model         string `toml:"model" json:"model"`
-	EmbedModel    string `toml:"embed_model" json:"embed_model"`
-	AnalyzerModel string `toml:"analyzer_model" json:"analyzer_model"`
+	Model         string `json:"model"`
+	EmbedModel    string `json:"embed_model"`
+	AnalyzerModel string `json:"analyzer_model"`
 	// ContextWindow is the model's context size in tokens; MaxOutput is the
 	// most tokens one answer may use.
-	ContextWindow int     `toml:"context_window" json:"context_window"`
-	MaxOutput     int     `toml:"max_output" json:"max_output"`
-	Temperature   float64 `toml:"temperature" json:"temperature"`
+	ContextWindow int     `json:"context_window"`
+	MaxOutput     int     `json:"max_output"`
+	Temperature   float64 `json:"temperature"`
 	// Timeout bounds one HTTP request (a whole streamed answer);
 	// ConnectTimeout bounds making the connection.
-	Timeout        time.Duration `toml:"timeout" json:"timeout"`
-	ConnectTimeout time.Duration `toml:"connect_timeout" json:"connect_timeout"`
+	Timeout        time.Duration `json:"timeout"`
+	ConnectTimeout time.Duration `json:"connect_timeout"`
 	// EmbedBatch is how many texts go in one embeddings request.
-	EmbedBatch int `toml:"embed_batch" json:"embed_batch"`
+	EmbedBatch int `json:"embed_batch"`
 	// RerankModel is a cross-encoder that reorders the best fused
 	// retrieval candidates ("" disables reranking). RerankURL is the root
 	// of the server that serves it, where /rerank is posted ("" means
@@ -106,48 +105,43 @@ type Config struct {
 	// bounds the whole rerank step, after which the fused order stands;
 	// RerankTop is how many candidates are reranked, RerankBatch how many
 	// go in one request.
-	RerankModel   string        `toml:"rerank_model" json:"rerank_model"`
-	RerankURL     string        `toml:"rerank_url" json:"rerank_url"`
-	RerankAPIKey  string        `toml:"-" json:"-"`
-	RerankTimeout time.Duration `toml:"rerank_timeout" json:"rerank_timeout"`
-	RerankTop     int           `toml:"rerank_top" json:"rerank_top"`
-	RerankBatch   int           `toml:"rerank_batch" json:"rerank_batch"`
+	RerankModel   string        `json:"rerank_model"`
+	RerankURL     string        `json:"rerank_url"`
+	RerankAPIKey  string        `json:"-"`
+	RerankTimeout time.Duration `json:"rerank_timeout"`
+	RerankTop     int           `json:"rerank_top"`
+	RerankBatch   int           `json:"rerank_batch"`
 	// Answers is how far one answer may go, and Judge the model that
 	// scores answers in `citelens eval --judge` (answers.go).
 	Answers
-	Judge Judge `toml:"-" json:"judge"`
+	Judge Judge `json:"judge"`
 	// Theme is the terminal UI's colour theme, from the file's [tui]
 	// section ("" means chosen from the terminal's background). It lives
 	// here because this is where the one config file is read.
-	Theme string `toml:"-" json:"theme,omitempty"`
+	Theme string `json:"theme,omitempty"`
+	// Graphics is how the terminal UI's page view draws pages, from the
+	// file's [tui] section: "kitty", "sixel", "iterm2", "blocks", "off",
+	// or "" (and "auto") to ask the terminal.
+	Graphics string `json:"graphics,omitempty"`
 	// OCRConfig says how scanned PDF pages are read (config_ocr.go).
 	OCRConfig
 
 	// Path is where the config file was looked for; FileFound reports
 	// whether it existed.
-	Path      string `toml:"-" json:"path"`
-	FileFound bool   `toml:"-" json:"file_found"`
+	Path      string `json:"path"`
+	FileFound bool   `json:"file_found"`
 	// Sources says where each setting came from, by its file name
 	// ("model"): "env CITELENS_MODEL", "file", or "default".
-	Sources map[string]string `toml:"-" json:"sources"`
+	Sources map[string]string `json:"sources"`
 	// Warnings are things the user should fix that do not stop citelens.
-	Warnings []string `toml:"-" json:"warnings,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Default returns the defaults, with nothing configured.
 func Default() Config {
-	return Config{
-		ContextWindow:  DefaultContextWindow,
-		MaxOutput:      DefaultMaxOutput,
-		Timeout:        DefaultTimeout,
-		ConnectTimeout: DefaultConnectTimeout,
-		EmbedBatch:     DefaultEmbedBatch,
-		RerankTimeout:  DefaultRerankTimeout,
-		RerankTop:      DefaultRerankTop,
-		RerankBatch:    DefaultRerankBatch,
-		Answers:        Answers{AnswerTimeout: DefaultAnswerTimeout, MaxStatements: DefaultMaxStatements},
-		Sources:        map[string]string{},
-	}
+	c := Config{Sources: map[string]string{}}
+	setDefaults(&c)
+	return c
 }
 
 // Path is where the config file lives: $CITELENS_CONFIG, else
@@ -172,33 +166,6 @@ func configPath(getenv func(string) string) string {
 // Load reads the config file at Path and the environment.
 func Load() (Config, error) { return LoadFrom(Path(), os.Getenv) }
 
-// fileConfig is the file's shape; pointers tell "absent" from zero. Unlike
-// Config it has api_key, which may be read (with a warning) but is never
-// written.
-type fileConfig struct {
-	BaseURL        *string        `toml:"base_url"`
-	APIKey         *string        `toml:"api_key"`
-	Model          *string        `toml:"model"`
-	EmbedModel     *string        `toml:"embed_model"`
-	AnalyzerModel  *string        `toml:"analyzer_model"`
-	ContextWindow  *int           `toml:"context_window"`
-	MaxOutput      *int           `toml:"max_output"`
-	Temperature    *float64       `toml:"temperature"`
-	Timeout        *time.Duration `toml:"timeout"`
-	ConnectTimeout *time.Duration `toml:"connect_timeout"`
-	EmbedBatch     *int           `toml:"embed_batch"`
-	RerankModel    *string        `toml:"rerank_model"`
-	RerankURL      *string        `toml:"rerank_url"`
-	RerankTimeout  *time.Duration `toml:"rerank_timeout"`
-	RerankTop      *int           `toml:"rerank_top"`
-	RerankBatch    *int           `toml:"rerank_batch"`
-	TUI            struct {
-		Theme *string `toml:"theme"`
-	} `toml:"tui"`
-	fileOCRConfig
-	answerFile
-}
-
 // LoadFrom reads the config file at path (a missing file is fine) and
 // then the variables getenv returns, and validates the result. Errors name
 // the setting, where it came from, and what is wrong.
@@ -211,8 +178,6 @@ func LoadFrom(path string, getenv func(string) string) (Config, error) {
 	if err := c.readEnv(getenv); err != nil {
 		return c, err
 	}
-	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
-	c.RerankURL = strings.TrimRight(c.RerankURL, "/")
 	if c.Endpoint() == OpenAIBaseURL && (c.BaseURL != "" || c.APIKey != "") {
 		if c.Model == "" {
 			c.Model = DefaultOpenAIModel
@@ -235,59 +200,18 @@ func (c *Config) readFile(path string) error {
 		return fmt.Errorf("%w: cannot read the config file: %v", ErrBadConfig, err)
 	}
 	c.FileFound = true
-	var f fileConfig
-	md, err := toml.Decode(string(data), &f)
-	if err != nil {
+	var table map[string]any
+	if _, err := toml.Decode(string(data), &table); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
 			return fmt.Errorf("%w: config file %s, line %d: %s", ErrBadConfig, path, pe.Position.Line, pe.Message)
 		}
 		return fmt.Errorf("%w: config file %s: %v", ErrBadConfig, path, err)
 	}
-	for _, k := range md.Undecoded() {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("config file %s: unknown setting %q is ignored", path, k.String()))
+	if err := c.readTable(path, "", table); err != nil {
+		return err
 	}
-	setS := func(name string, dst *string, v *string) {
-		if v != nil {
-			*dst = *v
-			c.Sources[name] = "file"
-		}
-	}
-	setI := func(name string, dst *int, v *int) {
-		if v != nil {
-			*dst = *v
-			c.Sources[name] = "file"
-		}
-	}
-	setD := func(name string, dst *time.Duration, v *time.Duration) {
-		if v != nil {
-			*dst = *v
-			c.Sources[name] = "file"
-		}
-	}
-	setS("base_url", &c.BaseURL, f.BaseURL)
-	setS("api_key", &c.APIKey, f.APIKey)
-	setS("model", &c.Model, f.Model)
-	setS("embed_model", &c.EmbedModel, f.EmbedModel)
-	setS("analyzer_model", &c.AnalyzerModel, f.AnalyzerModel)
-	setI("context_window", &c.ContextWindow, f.ContextWindow)
-	setI("max_output", &c.MaxOutput, f.MaxOutput)
-	setI("embed_batch", &c.EmbedBatch, f.EmbedBatch)
-	setS("tui.theme", &c.Theme, f.TUI.Theme)
-	c.readOCR(f.fileOCRConfig)
-	setD("timeout", &c.Timeout, f.Timeout)
-	setD("connect_timeout", &c.ConnectTimeout, f.ConnectTimeout)
-	setS("rerank_model", &c.RerankModel, f.RerankModel)
-	setS("rerank_url", &c.RerankURL, f.RerankURL)
-	setD("rerank_timeout", &c.RerankTimeout, f.RerankTimeout)
-	setI("rerank_top", &c.RerankTop, f.RerankTop)
-	setI("rerank_batch", &c.RerankBatch, f.RerankBatch)
-	if f.Temperature != nil {
-		c.Temperature = *f.Temperature
-		c.Sources["temperature"] = "file"
-	}
-	c.readAnswerFile(f.answerFile)
-	if f.APIKey != nil && *f.APIKey != "" {
+	if key, _ := table["api_key"].(string); key != "" {
 		w := fmt.Sprintf("the config file %s holds an API key; prefer setting %s in the environment so the key is not stored in a file", path, EnvAPIKey)
 		if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
 			w += fmt.Sprintf(", and note the file is readable by other users (chmod 600 %s)", path)
@@ -295,105 +219,6 @@ func (c *Config) readFile(path string) error {
 		c.Warnings = append(c.Warnings, w)
 	}
 	return nil
-}
-
-func (c *Config) readEnv(getenv func(string) string) error {
-	str := func(name, env string, dst *string) {
-		if v := strings.TrimSpace(getenv(env)); v != "" {
-			*dst = v
-			c.Sources[name] = "env " + env
-		}
-	}
-	str("base_url", EnvBaseURL, &c.BaseURL)
-	str("api_key", EnvAPIKey, &c.APIKey)
-	str("model", EnvModel, &c.Model)
-	str("embed_model", EnvEmbedModel, &c.EmbedModel)
-	str("analyzer_model", EnvAnalyzerModel, &c.AnalyzerModel)
-	str("rerank_model", EnvRerankModel, &c.RerankModel)
-	str("rerank_url", EnvRerankURL, &c.RerankURL)
-	str("rerank_api_key", EnvRerankAPIKey, &c.RerankAPIKey)
-	for _, e := range []struct {
-		name, env string
-		dst       *int
-	}{
-		{"context_window", EnvContextWindow, &c.ContextWindow},
-		{"max_output", EnvMaxOutput, &c.MaxOutput},
-	} {
-		v := strings.TrimSpace(getenv(e.env))
-		if v == "" {
-			continue
-		}
-		n, err := strconv.Atoi(strings.ReplaceAll(v, "_", ""))
-		if err != nil {
-			return fmt.Errorf("%w: %s=%q is not a whole number of tokens", ErrBadConfig, e.env, v)
-		}
-		*e.dst = n
-		c.Sources[e.name] = "env " + e.env
-	}
-	if v := strings.TrimSpace(getenv(EnvTimeout)); v != "" {
-		d, err := parseTimeout(v)
-		if err != nil {
-			return fmt.Errorf("%w: %s=%q is not a duration (write 90s or 2m)", ErrBadConfig, EnvTimeout, v)
-		}
-		c.Timeout = d
-		c.Sources["timeout"] = "env " + EnvTimeout
-	}
-	return c.readAnswerEnv(getenv)
-}
-
-// parseTimeout accepts a Go duration ("90s") or a bare number of seconds.
-func parseTimeout(v string) (time.Duration, error) {
-	if n, err := strconv.ParseFloat(v, 64); err == nil {
-		return time.Duration(n * float64(time.Second)), nil
-	}
-	return time.ParseDuration(v)
-}
-
-// from describes where setting name came from, for error messages.
-func (c *Config) from(name string) string {
-	src := c.Sources[name]
-	switch {
-	case src == "file":
-		return fmt.Sprintf("%s in %s", name, c.Path)
-	case strings.HasPrefix(src, "env "):
-		return strings.TrimPrefix(src, "env ")
-	}
-	return name
-}
-
-func (c *Config) validate() error {
-	bad := func(name, format string, args ...any) error { return errorAt(c, name, format, args...) }
-	if c.BaseURL != "" && !isHTTPURL(c.BaseURL) {
-		return bad("base_url", "is %q, which is not an http:// or https:// URL (for example http://localhost:8000/v1)", RedactURL(c.BaseURL))
-	}
-	switch {
-	case c.ContextWindow < 512:
-		return bad("context_window", "is %d; it must be the model's context size in tokens (at least 512)", c.ContextWindow)
-	case c.MaxOutput < 16:
-		return bad("max_output", "is %d; it must be at least 16 tokens", c.MaxOutput)
-	case c.MaxOutput >= c.ContextWindow:
-		return bad("max_output", "is %d, which leaves no room for the prompt in a context window of %d tokens", c.MaxOutput, c.ContextWindow)
-	case c.Temperature < 0 || c.Temperature > 2:
-		return bad("temperature", "is %g; it must be between 0 and 2", c.Temperature)
-	case c.Timeout <= 0:
-		return bad("timeout", "must be a positive duration such as \"120s\"")
-	case c.ConnectTimeout <= 0:
-		return bad("connect_timeout", "must be a positive duration such as \"10s\"")
-	case c.EmbedBatch < 1 || c.EmbedBatch > 2048:
-		return bad("embed_batch", "is %d; it must be between 1 and 2048", c.EmbedBatch)
-	case c.RerankURL != "" && !isHTTPURL(c.RerankURL):
-		return bad("rerank_url", "is %q, which is not an http:// or https:// URL (for example http://localhost:8081/v1)", RedactURL(c.RerankURL))
-	case c.RerankTimeout <= 0:
-		return bad("rerank_timeout", "must be a positive duration such as \"5s\"")
-	case c.RerankTop < 1 || c.RerankTop > 200:
-		return bad("rerank_top", "is %d; it must be between 1 and 200", c.RerankTop)
-	case c.RerankBatch < 1 || c.RerankBatch > 1000:
-		return bad("rerank_batch", "is %d; it must be between 1 and 1000", c.RerankBatch)
-	}
-	if err := c.validateAnswers(bad); err != nil {
-		return err
-	}
-	return c.validateOCR()
 }
 
 // Endpoint is the base URL requests go to.
@@ -454,70 +279,6 @@ func (c Config) Analyzer() string {
 // the window as slack for the estimate's error.
 func (c Config) PromptBudget() int {
 	return max(0, c.ContextWindow-c.MaxOutput-c.ContextWindow/10)
-}
-
-// Setting is one line of the effective configuration, for display.
-type Setting struct {
-	Name   string `json:"name"`
-	Value  string `json:"value"`
-	Source string `json:"source"` // "env OPENAI_BASE_URL", "file", "default" or "unset"
-}
-
-// Settings lists the effective configuration for display. The API key
-// appears only as "set" or "not set".
-func (c Config) Settings() []Setting {
-	src := func(name string, set bool) string {
-		if s := c.Sources[name]; s != "" {
-			return s
-		}
-		if set {
-			return "default"
-		}
-		return "unset"
-	}
-	str := func(name, v string) Setting { return Setting{name, v, src(name, v != "")} }
-	key := "not set"
-	if c.APIKey != "" {
-		key = "set"
-	}
-	base := str("base_url", RedactURL(c.BaseURL))
-	if c.BaseURL == "" && c.APIKey != "" {
-		base = Setting{"base_url", OpenAIBaseURL, "default"}
-	}
-	rerankURL, rerankKey := str("rerank_url", RedactURL(c.RerankURL)), "not set"
-	if c.RerankURL == "" && c.RerankModel != "" {
-		rerankURL = Setting{"rerank_url", RedactURL(c.RerankEndpoint()), "default"}
-	}
-	if c.RerankAPIKey != "" {
-		rerankKey = "set"
-	}
-	return []Setting{
-		base,
-		{"api_key", key, src("api_key", false)},
-		str("model", c.Model),
-		str("embed_model", c.EmbedModel),
-		str("analyzer_model", c.AnalyzerModel),
-		str("context_window", strconv.Itoa(c.ContextWindow)),
-		str("max_output", strconv.Itoa(c.MaxOutput)),
-		str("temperature", strconv.FormatFloat(c.Temperature, 'g', -1, 64)),
-		str("timeout", c.Timeout.String()),
-		str("connect_timeout", c.ConnectTimeout.String()),
-		str("embed_batch", strconv.Itoa(c.EmbedBatch)),
-		str("rerank_model", c.RerankModel),
-		rerankURL,
-		{"rerank_api_key", rerankKey, src("rerank_api_key", false)},
-		str("rerank_timeout", c.RerankTimeout.String()),
-		str("rerank_top", strconv.Itoa(c.RerankTop)),
-		str("rerank_batch", strconv.Itoa(c.RerankBatch)),
-		str("answer_timeout", c.AnswerTimeout.String()),
-		str("max_statements", strconv.Itoa(c.MaxStatements)),
-		str("judge_model", c.Judge.Model),
-		str("judge_base_url", RedactURL(c.Judge.BaseURL)),
-		{"judge_api_key", keyState(c.Judge.APIKey), src("judge_api_key", false)},
-		str("ocr", c.OCR),
-		str("ocr_lang", c.OCRLang),
-		str("tui.theme", c.Theme),
-	}
 }
 
 // isHTTPURL reports whether s is an absolute http:// or https:// URL.

@@ -216,7 +216,7 @@ func TestTemplate(t *testing.T) {
 			lines = append(lines, strings.TrimPrefix(l, "# "))
 		}
 	}
-	if len(seen) != 22 || seen["api_key"] {
+	if len(seen) != 23 || seen["api_key"] {
 		t.Fatalf("found %d settings in the template: %q", len(lines), lines)
 	}
 	cfg, err = config.LoadFrom(writeFile(t, strings.Join(lines, "\n")), env(nil))
@@ -313,5 +313,14 @@ rerank_batch = 16
 	if err != nil || cfg.RerankModel != "" || cfg.RerankEndpoint() != "http://chat:8000/v1" || cfg.RerankTop != config.DefaultRerankTop ||
 		cfg.RerankTimeout != config.DefaultRerankTimeout || cfg.RerankBatch != config.DefaultRerankBatch {
 		t.Fatalf("%v %+v", err, cfg)
+	}
+}
+
+func TestConfigTUIGraphics(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(path, []byte("[tui]\ngraphics = \"sixel\"\n"), 0o600)
+	c, err := config.LoadFrom(path, func(string) string { return "" })
+	if err != nil || c.Graphics != "sixel" || len(c.Warnings) != 0 || c.Sources["tui.graphics"] != "file" {
+		t.Errorf("[tui] graphics: %q, warnings %v, err %v", c.Graphics, c.Warnings, err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Words calls fn with the byte range of every word in text, in order. A word
@@ -142,18 +143,63 @@ func Term(word string) string {
 	return Stem(w)
 }
 
-// fold lower-cases a word, fast for ASCII.
+// fold lower-cases a word and folds it to its base letters, fast for
+// ASCII: "Zürich" is "zurich", "façade" "facade", "ﬁle" "file", "ＡＢＣ"
+// "abc", "Straße" "strasse". A search for the word without its accents
+// finds it, and the other way round.
 func fold(w string) string {
+	upper := false
 	for i := 0; i < len(w); i++ {
 		c := w[i]
 		if c >= utf8.RuneSelf {
-			return strings.ToLower(w)
+			return foldUnicode(w)
 		}
-		if 'A' <= c && c <= 'Z' {
-			return strings.ToLower(w)
-		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	if upper {
+		return strings.ToLower(w)
 	}
 	return w
+}
+
+// baseLetters are the letters NFKD leaves whole that readers take for
+// others ("ø" for "o"), lower case.
+var baseLetters = map[rune]string{
+	'ß': "ss", 'æ': "ae", 'œ': "oe", 'ø': "o", 'ł': "l", 'đ': "d", 'ð': "d", 'þ': "th", 'ı': "i", 'ħ': "h",
+}
+
+// foldUnicode is fold for a word with letters beyond ASCII: each is
+// decomposed (NFKD: accents split off, ligatures and full-width forms
+// mapped to their letters), its combining marks dropped, and lower-cased.
+// CJK characters are kept as they are: NFKD would split Hangul syllables
+// and kana with voicing marks into other characters.
+func foldUnicode(w string) string {
+	var b strings.Builder
+	b.Grow(len(w))
+	var buf [32]byte
+	for _, r := range w {
+		switch {
+		case r < utf8.RuneSelf:
+			b.WriteRune(unicode.ToLower(r))
+			continue
+		case IsCJK(r):
+			b.WriteRune(r)
+			continue
+		}
+		n := utf8.EncodeRune(buf[:], r)
+		for _, d := range string(norm.NFKD.Append(buf[n:n], buf[:n]...)) {
+			if unicode.Is(unicode.Mn, d) {
+				continue
+			}
+			d = unicode.ToLower(d)
+			if base, ok := baseLetters[d]; ok {
+				b.WriteString(base)
+				continue
+			}
+			b.WriteRune(d)
+		}
+	}
+	return b.String()
 }
 
 // ASCIILower lower-cases the ASCII letters of s and leaves every other
@@ -168,7 +214,10 @@ func ASCIILower(s string) string {
 	return string(b)
 }
 
-// Fold returns the case-folded form of a word, as terms use it.
+// Fold returns the folded form of a word, as terms use it: lower case,
+// accents and compatibility forms folded to base letters ("Zürich" is
+// "zurich"). The result may be longer or shorter than word: never use an
+// offset into it as an offset into word.
 func Fold(word string) string { return fold(word) }
 
 // stemCache remembers stems: words repeat, and a stem costs a

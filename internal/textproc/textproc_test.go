@@ -2,6 +2,7 @@ package textproc
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -16,7 +17,7 @@ func TestTerms(t *testing.T) {
 		{"The end. Next", []string{"end", "next"}},
 		{"中华人民", []string{"中华", "华人", "人民"}},
 		{"猫 is a cat", []string{"猫", "cat"}},
-		{"ÉCOLE école", []string{"école", "école"}},
+		{"ÉCOLE école", []string{"ecol", "ecol"}}, // folded to ASCII, then stemmed
 	}
 	for _, c := range cases {
 		if got := Terms(c.in); !reflect.DeepEqual(got, c.want) {
@@ -87,4 +88,31 @@ func FuzzPrintable(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFoldAccents: a word and its unaccented, ligature-free, full-width or
+// upper-case forms make one term, so a search for either finds both.
+func TestFoldAccents(t *testing.T) {
+	for _, c := range []struct{ a, b string }{
+		{"Zürich", "zurich"}, {"façade", "facade"}, {"naïve", "naive"}, {"ﬁle", "file"}, {"ＡＢＣ", "abc"},
+		{"Straße", "strasse"}, {"Ørsted", "orsted"}, {"Ærø", "aero"}, {"CAFÉ", "cafe"}, {"cafe\u0301", "cafe"},
+		{"Łódź", "lodz"}, {"Ελλάδα", "ελλαδα"},
+	} {
+		if got := Fold(c.a); got != c.b {
+			t.Errorf("Fold(%q) = %q, want %q", c.a, got, c.b)
+		}
+		if Term(c.a) != Term(c.b) {
+			t.Errorf("Term(%q) = %q, Term(%q) = %q: not one term", c.a, Term(c.a), c.b, Term(c.b))
+		}
+	}
+	// CJK keeps its characters: NFKD would split a Hangul syllable into
+	// jamo and a kana with its voicing mark into two.
+	for _, w := range []string{"한국", "がっこう", "東京"} {
+		if got := Fold(w); got != w {
+			t.Errorf("Fold(%q) = %q, want it unchanged", w, got)
+		}
+	}
+	if got := Terms("The café in Zürich"); strings.Join(got, " ") != "cafe zurich" {
+		t.Errorf("Terms = %q", got)
+	}
 }

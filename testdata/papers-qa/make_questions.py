@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Builds questions.jsonl for papers-qa: questions about the four seed
-papers of ../../../shared/seeds/, asked of all four together (a
+papers (the folder named by CITELENS_PAPERS), asked of all four together (a
 multi-document scope). The papers are not copied here; the evaluation
 harness links them into a docs/ folder at test time. Gold texts are located
 in the papers (whitespace may differ) and stored as byte offsets.
@@ -9,7 +9,7 @@ Run from this folder: python3 make_questions.py > questions.jsonl
 """
 import json, os, re, sys
 
-SEEDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared/seeds")
+SEEDS = os.environ["CITELENS_PAPERS"]
 L, R, D, O = ("001_dfb1723c2c6a6c0d.txt", "002_99b8a8e68e0b4bb8.txt",
               "003_85e9d350c9d010ba.txt", "004_98e0db758992f33d.txt")
 DOCS = [L, R, D, O]

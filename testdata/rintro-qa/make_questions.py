@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds questions.jsonl from the hand-written questions below: each gold
 text is located in docs/R-intro.txt (whitespace between words may differ,
-since pdftotext wraps lines) and stored as byte offsets (../../../shared/EVAL.md).
+since pdftotext wraps lines) and stored as byte offsets (docs/EVAL.md).
 
 Run from this folder: python3 make_questions.py > questions.jsonl
 """

@@ -1,8 +1,10 @@
 // Package addfiles is the TUI's dialog for adding documents: a line for
 // paths typed or pasted (several at once, quoted or with escaped spaces
 // as terminals paste dropped files), and a browser of the file system
-// where files and folders are marked to add together. Files of a type
-// citelens does not read are shown dimmed and cannot be marked.
+// where files and folders are marked to add together. The browser lists
+// folders and the files citelens can add, and says how many others it
+// leaves out. Typed paths are checked before the dialog closes: a path
+// that does not exist is named there, to be corrected.
 //
 // Like bubbles' filepicker, it reads directories in commands, never in
 // Update; unlike it, it lists each entry's details once (not on every
@@ -27,29 +29,27 @@ import (
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/draw"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 // AddMsg asks for Paths (files and folders, absolute) to be added.
 type AddMsg struct{ Paths []string }
 
-// ClosedMsg reports the dialog closed without adding.
-type ClosedMsg struct{}
-
-// Entry is one entry of a directory as listed.
+// Entry is one entry of a directory as listed: a folder, or a file of a
+// type citelens reads.
 type Entry struct {
 	Name string
 	Dir  bool // a directory, or a link to one
 	Size int64
-	// Readable says citelens reads files of its type (always true for
-	// a directory: what it holds is looked at when it is added).
-	Readable bool
 }
 
-// dirMsg is a directory read.
+// dirMsg is a directory read; others counts the files left out, of
+// types citelens does not read.
 type dirMsg struct {
 	seq     int
 	dir     string
 	entries []Entry
+	others  int
 	err     error
 }
 
@@ -64,6 +64,7 @@ func readDir(seq int, dir string, hidden bool) tea.Cmd {
 			return dirMsg{seq: seq, dir: dir, err: err}
 		}
 		var out []Entry
+		others := 0
 		for _, de := range des {
 			name := de.Name()
 			if !hidden && strings.HasPrefix(name, ".") {
@@ -73,8 +74,10 @@ func readDir(seq int, dir string, hidden bool) tea.Cmd {
 			if fi, err := os.Stat(filepath.Join(dir, name)); err == nil { // through links
 				e.Dir, e.Size = fi.IsDir(), fi.Size()
 			}
-			_, e.Readable = docstore.FormatOf(name)
-			e.Readable = e.Readable || e.Dir
+			if _, ok := docstore.FormatOf(name); !ok && !e.Dir {
+				others++ // nothing citelens can add
+				continue
+			}
 			out = append(out, e)
 			if len(out) == maxEntries {
 				break
@@ -89,7 +92,7 @@ func readDir(seq int, dir string, hidden bool) tea.Cmd {
 			}
 			return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
 		})
-		return dirMsg{seq: seq, dir: dir, entries: out}
+		return dirMsg{seq: seq, dir: dir, entries: out, others: others}
 	}
 }
 
@@ -131,7 +134,8 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp returns all the keys, for bubbles/help.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom}, {k.Mark, k.Open, k.Parent, k.Hidden, k.Switch, k.Add, k.Close}}
+	// Add is enter too, on the paths line: Open's help says both.
+	return [][]key.Binding{{k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom}, {k.Mark, k.Open, k.Parent, k.Hidden, k.Switch, k.Close}}
 }
 
 // Model is the open dialog.
@@ -144,17 +148,22 @@ type Model struct {
 	seq    int
 
 	entries []Entry
+	others  int // files left out of the listing
 	loading bool
 	err     string
 	hidden  bool
 	cursor  int
 
 	marked []string // absolute paths, in the order marked
+	checks int      // typed paths checked so far, to tell a stale check
 
 	input  textinput.Model
 	typing bool // the paths line has the keyboard
 	notice string
 }
+
+// The dialog keeps the panes' contract.
+var _ pane.Model[Model] = Model{}
 
 // New opens the dialog in dir; the command lists it.
 func New(dir string, styles *themes.Styles) (Model, tea.Cmd) {
@@ -179,13 +188,16 @@ func (m *Model) SetStyles(s *themes.Styles) {
 // Typing reports whether the paths line has the keyboard: keys are text.
 func (m Model) Typing() bool { return m.typing }
 
+// Dir returns the folder shown.
+func (m Model) Dir() string { return m.dir }
+
 // Marked returns the paths marked, in order.
 func (m Model) Marked() []string { return slices.Clone(m.marked) }
 
 // Update handles keys, pastes and directory listings. The outcome,
-// AddMsg or ClosedMsg, is returned for the parent to act on (nil while
-// the dialog stays open).
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
+// AddMsg or pane.Close, is returned as an action for the parent to carry
+// out (nil while the dialog stays open).
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 	switch msg := msg.(type) {
 	case dirMsg:
 		if msg.seq != m.seq {
@@ -194,12 +206,26 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 		m.loading = false
 		if msg.err != nil {
 			m.err = "cannot read " + m.shown(msg.dir) + ": " + unwrap(msg.err).Error()
-			m.entries = nil
+			m.entries, m.others = nil, 0
 		} else {
-			m.err, m.entries = "", msg.entries
+			m.err, m.entries, m.others = "", msg.entries, msg.others
 		}
 		m.cursor = 0
 		return m, nil, nil
+	case pathsMsg:
+		if msg.seq != m.checks {
+			return m, nil, nil
+		}
+		if len(msg.missing) > 0 {
+			// The dialog stays, what was typed with it, to be corrected.
+			m.notice = "Not found: " + quoteAll(msg.missing) + ". Quote a path with spaces, or mark it below."
+			return m, nil, nil
+		}
+		paths := m.marked
+		for _, p := range msg.paths {
+			paths = appendNew(paths, p)
+		}
+		return m, nil, AddMsg{Paths: paths}
 	case tea.PasteMsg:
 		// Dropped or pasted paths go to the paths line, whatever has the
 		// keyboard.
@@ -211,7 +237,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 	case tea.KeyPressMsg:
 		m.notice = ""
 		if key.Matches(msg, m.KeyMap.Close) {
-			return m, nil, ClosedMsg{}
+			return m, nil, pane.Close{}
 		}
 		if key.Matches(msg, m.KeyMap.Switch) {
 			m.typing = !m.typing
@@ -234,18 +260,20 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 	return m, nil, nil
 }
 
-func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
+func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	switch {
 	case key.Matches(msg, m.KeyMap.Add):
-		paths := m.marked
-		for _, p := range SplitPaths(m.input.Value()) {
-			paths = appendNew(paths, m.resolve(p))
-		}
-		if len(paths) == 0 {
+		typed := strings.TrimSpace(m.input.Value())
+		switch {
+		case typed != "":
+			// Checked in a command, which reports back with pathsMsg.
+			m.checks++
+			return m, checkPaths(m.checks, m.dir, typed), nil
+		case len(m.marked) == 0:
 			m.notice = "Nothing to add: type paths, or mark files with space below (tab goes there)."
 			return m, nil, nil
 		}
-		return m, nil, AddMsg{Paths: paths}
+		return m, nil, AddMsg{Paths: m.marked}
 	case msg.String() == "down":
 		m.typing = false
 		m.input.Blur()
@@ -256,7 +284,47 @@ func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 	return m, cmd, nil
 }
 
-func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
+// pathsMsg is what was typed on the paths line, checked: the paths that
+// exist, absolute, and what names nothing.
+type pathsMsg struct {
+	seq     int
+	paths   []string
+	missing []string
+}
+
+// maxJoin bounds the words checked as one path with spaces.
+const maxJoin = 8
+
+// checkPaths reads what was typed as paths and looks for each, resolved
+// in dir: the whole line if it names a file or folder (spaces and all),
+// else its paths as SplitPaths reads them, words split at a space joined
+// again where together they name a file ("my report.pdf" typed without
+// quotes).
+func checkPaths(seq int, dir, typed string) tea.Cmd {
+	return func() tea.Msg {
+		exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+		if p := resolveIn(dir, fromURL(typed)); exists(p) {
+			return pathsMsg{seq: seq, paths: []string{p}}
+		}
+		out := pathsMsg{seq: seq}
+		words := SplitPaths(typed)
+		for i := 0; i < len(words); {
+			j := min(len(words), i+maxJoin)
+			for ; j > i+1 && !exists(resolveIn(dir, strings.Join(words[i:j], " "))); j-- {
+			}
+			name := strings.Join(words[i:j], " ")
+			if p := resolveIn(dir, name); exists(p) {
+				out.paths = appendNew(out.paths, p)
+			} else {
+				out.missing = append(out.missing, name)
+			}
+			i = j
+		}
+		return out
+	}
+}
+
+func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	k := m.KeyMap
 	const page = 10
 	switch {
@@ -280,8 +348,6 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 		e, ok := m.current()
 		switch {
 		case !ok:
-		case !e.Readable:
-			m.notice = textproc.OneLine(e.Name) + " is not a type citelens reads (" + docstore.SupportedExtensions() + ")."
 		default:
 			p := filepath.Join(m.dir, e.Name)
 			if i := slices.Index(m.marked, p); i >= 0 {
@@ -297,8 +363,6 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 		case !ok:
 		case e.Dir:
 			return m.open(filepath.Join(m.dir, e.Name))
-		case !e.Readable && len(m.marked) == 0:
-			m.notice = textproc.OneLine(e.Name) + " is not a type citelens reads (" + docstore.SupportedExtensions() + ")."
 		case len(m.marked) > 0:
 			return m, nil, AddMsg{Paths: m.marked}
 		default:
@@ -311,12 +375,21 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 	case key.Matches(msg, k.Hidden):
 		m.hidden = !m.hidden
 		return m.open(m.dir)
+	case pane.Printable(msg):
+		// No command of the list: the start of a path, typed on the
+		// paths line (as a file chooser's location bar takes what is
+		// typed), never a run of commands on the files below.
+		m.typing = true
+		focus := m.input.Focus()
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, tea.Batch(focus, cmd), nil
 	}
 	return m, nil, nil
 }
 
 // open lists dir in place of the folder shown.
-func (m Model) open(dir string) (Model, tea.Cmd, tea.Msg) {
+func (m Model) open(dir string) (Model, tea.Cmd, pane.Action) {
 	m.seq++
 	m.dir, m.loading = dir, true
 	return m, readDir(m.seq, dir, m.hidden), nil
@@ -336,16 +409,16 @@ func (m Model) current() (Entry, bool) {
 	return m.entries[m.cursor], true
 }
 
-// resolve makes a typed path absolute: "~" is the home folder, a
-// relative path is in the folder shown.
-func (m Model) resolve(p string) string {
+// resolveIn makes a typed path absolute: "~" is the home folder, a
+// relative path is in dir (the folder shown).
+func resolveIn(dir, p string) string {
 	if p == "~" || strings.HasPrefix(p, "~/") {
 		if home, err := os.UserHomeDir(); err == nil {
 			p = filepath.Join(home, p[1:])
 		}
 	}
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(m.dir, p)
+		p = filepath.Join(dir, p)
 	}
 	return filepath.Clean(p)
 }
@@ -361,6 +434,15 @@ func (m Model) shown(dir string) string {
 		return filepath.Join(base, rel)
 	}
 	return dir
+}
+
+// quoteAll names paths for a message, each quoted, made printable.
+func quoteAll(paths []string) string {
+	q := make([]string, len(paths))
+	for i, p := range paths {
+		q[i] = "“" + textproc.OneLine(p) + "”"
+	}
+	return strings.Join(q, ", ")
 }
 
 func appendNew(list []string, p string) []string {
@@ -455,6 +537,9 @@ func (m Model) View(maxW, maxH int) []string {
 	if n := len(m.marked); n > 0 {
 		where += fmt.Sprintf(" · %d marked", n)
 	}
+	if m.others > 0 && !m.loading {
+		where += " · " + humanize.Plural(m.others, "file", "files") + " of other types not shown"
+	}
 	head = append(head, "", st.Title.Render(draw.Truncate(where, inner)))
 
 	var foot []string
@@ -521,8 +606,6 @@ func (m Model) row(e Entry, cursor bool, w int) string {
 	switch {
 	case cursor && !m.typing:
 		return lead + st.Selection.Render(text)
-	case !e.Readable:
-		return lead + st.Muted.Render(text)
 	case e.Dir:
 		return lead + st.Accent.Render(text)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/keytest"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 // tree makes a folder "docs" with files of types citelens reads and
@@ -30,7 +31,8 @@ func run(m Model, msg tea.Msg) (Model, tea.Msg) {
 	for cmd != nil && out == nil {
 		next := cmd()
 		cmd = nil
-		if _, ok := next.(dirMsg); ok {
+		switch next.(type) {
+		case dirMsg, pathsMsg:
 			m, cmd, out = m.Update(next)
 		}
 	}
@@ -61,20 +63,20 @@ func TestBrowseMarkAdd(t *testing.T) {
 	for _, e := range m.entries {
 		names = append(names, e.Name)
 	}
-	if !slices.Equal(names, []string{"sub", "a.pdf", "b.txt", "c.png", "e\x1b[31m.txt"}) {
-		t.Fatalf("listing %q: folders first, hidden files left out", names)
+	if !slices.Equal(names, []string{"sub", "a.pdf", "b.txt", "e\x1b[31m.txt"}) {
+		t.Fatalf("listing %q: folders first, hidden files and files citelens cannot add left out", names)
 	}
-	view := strings.Join(m.View(80, 20), "\n")
+	view := strings.Join(m.View(100, 20), "\n")
 	if strings.Contains(view, "\x1b[31") || !strings.Contains(ansi.Strip(view), "e␛[31m.txt") {
 		t.Errorf("a file name's escape reached the screen:\n%q", view)
 	}
-	// Mark the folder and a.pdf; c.png cannot be marked.
-	m, out := keys(m, "space", "space", "j", "space")
+	if !strings.Contains(ansi.Strip(view), "1 file of other types not shown") {
+		t.Errorf("the files left out (c.png) are not counted:\n%s", ansi.Strip(view))
+	}
+	// Mark the folder and a.pdf.
+	m, out := keys(m, "space", "space")
 	if out != nil || !slices.Equal(m.Marked(), []string{filepath.Join(dir, "sub"), filepath.Join(dir, "a.pdf")}) {
 		t.Fatalf("marked %q, outcome %v", m.Marked(), out)
-	}
-	if m.notice == "" || !strings.Contains(m.notice, "not a type citelens reads") {
-		t.Errorf("marking c.png said %q", m.notice)
 	}
 	_, out = keys(m, "enter")
 	if a, ok := out.(AddMsg); !ok || len(a.Paths) != 2 {
@@ -101,7 +103,7 @@ func TestBrowseMarkAdd(t *testing.T) {
 	if !slices.ContainsFunc(m.entries, func(e Entry) bool { return e.Name == ".hidden.txt" }) {
 		t.Error(". did not show hidden files")
 	}
-	if _, out := keys(m, "esc"); out != (ClosedMsg{}) {
+	if _, out := keys(m, "esc"); out != (pane.Close{}) {
 		t.Errorf("esc = %#v", out)
 	}
 }
@@ -121,16 +123,49 @@ func TestTypedAndPasted(t *testing.T) {
 		t.Fatalf("typed %q, outcome %v", m.input.Value(), out)
 	}
 	m.input.SetValue("")
-	m, _ = run(m, tea.PasteMsg{Content: `'my file.pdf' b\ c.txt "/abs/x.epub"` + "\nfile:///tmp/y%20z.docx"})
+	enginetest.WriteTree(t, dir, map[string]string{"my file.pdf": "x", "b c.txt": "x", "abs/x.epub": "x", "y z.docx": "x"})
+	abs, url := filepath.Join(dir, "abs", "x.epub"), "file://"+strings.ReplaceAll(filepath.Join(dir, "y z.docx"), " ", "%20")
+	m, _ = run(m, tea.PasteMsg{Content: `'my file.pdf' b\ c.txt "` + abs + `"` + "\n" + url})
 	_, out = keys(m, "enter")
-	want := []string{filepath.Join(dir, "my file.pdf"), filepath.Join(dir, "b c.txt"), "/abs/x.epub", "/tmp/y z.docx"}
+	want := []string{filepath.Join(dir, "my file.pdf"), filepath.Join(dir, "b c.txt"), abs, filepath.Join(dir, "y z.docx")}
 	if a, ok := out.(AddMsg); !ok || !slices.Equal(a.Paths, want) {
 		t.Errorf("pasted paths = %#v, want %q", out, want)
+	}
+	// A path with spaces typed without quotes is one path; what names
+	// nothing keeps the dialog open, every such path named.
+	m.input.SetValue("my file.pdf")
+	if _, out = keys(m, "enter"); !isAdd(out, filepath.Join(dir, "my file.pdf")) {
+		t.Errorf("my file.pdf unquoted = %#v", out)
+	}
+	m.input.SetValue("b.txt nope.pdf my file.pdf gone.txt")
+	m, out = keys(m, "enter")
+	if out != nil || !strings.Contains(m.notice, "Not found: “nope.pdf”, “gone.txt”") {
+		t.Errorf("typed paths that do not exist: %#v, %q", out, m.notice)
+	}
+	if m.input.Value() != "b.txt nope.pdf my file.pdf gone.txt" {
+		t.Errorf("what was typed is lost: %q", m.input.Value())
 	}
 	m.input.SetValue("")
 	m, out = keys(m, "enter")
 	if out != nil || !strings.Contains(m.notice, "Nothing to add") {
 		t.Errorf("enter with nothing: %#v, %q", out, m.notice)
+	}
+}
+
+func isAdd(out tea.Msg, paths ...string) bool {
+	a, ok := out.(AddMsg)
+	return ok && slices.Equal(a.Paths, paths)
+}
+
+// TestTypingInTheList: a key that is no command of the list starts a
+// path on the paths line, so a sentence typed into the dialog by
+// mistake never runs through the files marking and opening them.
+func TestTypingInTheList(t *testing.T) {
+	dir := tree(t)
+	m := open(t, dir)
+	m, out := keys(m, "r", "e", "space", "t", "h", "e", "space", "l", "o", "t")
+	if out != nil || !m.Typing() || m.input.Value() != "re the lot" || len(m.Marked()) != 0 || m.dir != dir {
+		t.Errorf("typing in the list: paths line %q (typing %v), marked %q, in %s, outcome %v", m.input.Value(), m.Typing(), m.Marked(), m.dir, out)
 	}
 }
 

@@ -11,6 +11,7 @@ import "charm.land/bubbles/v2/key"
 type KeyMap struct {
 	Input struct {
 		Ask      key.Binding // ask the question typed; on an empty input, show the selected citation
+		NewLine  key.Binding // a new line in the question
 		Leave    key.Binding // to the answers (cancels while streaming)
 		Cancel   key.Binding // cancel the answer being written
 		Down, Up key.Binding // select the next / previous statement
@@ -51,6 +52,7 @@ type KeyMap struct {
 func DefaultKeyMap() KeyMap {
 	var k KeyMap
 	k.Input.Ask = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "ask (empty: show citation)"))
+	k.Input.NewLine = key.NewBinding(key.WithKeys("alt+enter"), key.WithHelp("alt+enter", "new line"))
 	k.Input.Leave = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "to the answers"))
 	k.Input.Cancel = key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel answer"))
 	k.Input.Down = key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next statement"))
@@ -107,7 +109,7 @@ func (h inputHelp) ShortHelp() []key.Binding {
 func (h inputHelp) FullHelp() [][]key.Binding {
 	in := h.k.Input
 	return [][]key.Binding{
-		{in.Ask, in.Leave, in.Cancel, in.Down, in.Up, in.PageDown, in.PageUp},
+		{in.Ask, in.NewLine, in.Leave, in.Cancel, in.Down, in.Up, in.PageDown, in.PageUp},
 		{in.Strategy, in.Prepare, in.NewTopic, in.Clear},
 	}
 }

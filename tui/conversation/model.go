@@ -1,6 +1,7 @@
 // Package conversation is the TUI's conversation pane: the questions asked
 // of the library and their answers, each statement with its citation
-// markers and a badge (support, or for quotes their relevance), what the
+// markers and its mark (citations.StatementMark: for quotes the question
+// words they hold, for a model's statements their check), what the
 // answer rests on under it (warnings, plan, cost), and the question input
 // at the bottom.
 //
@@ -15,8 +16,9 @@
 //
 // The pane does no I/O and starts no work. What the user asks for is
 // returned by Update to the root model as an action (AskMsg, CancelMsg,
-// CitationMsg, ExportMsg, CopyMsg, StrategyMsg, NoticeMsg, DeleteMsg,
-// PrepareMsg, OlderMsg); the root feeds the answer back in with Begin,
+// CitationMsg, ExportMsg, CopyMsg, StrategyMsg, DeleteMsg, PrepareMsg,
+// OlderMsg, pane.Notice), as the panes' contract has it
+// (tui/internal/pane); the root feeds the answer back in with Begin,
 // Apply and Finish. Its keys are in two modes, the input's and the
 // answers' (see KeyMap and tui/KEYS.md).
 package conversation
@@ -30,7 +32,6 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/citelens/citelens/citations"
@@ -38,6 +39,7 @@ import (
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 // AskMsg asks the question typed in the input.
@@ -64,20 +66,15 @@ type ExportMsg struct {
 	Format string
 }
 
-// CopyMsg copies a citation's quoted text to the clipboard.
+// CopyMsg copies a citation to the clipboard: its quoted text, with the
+// document and page it is from.
 type CopyMsg struct {
-	Text  string
+	Span  citations.Span
 	Label string
 }
 
 // StrategyMsg opens the strategy picker.
 type StrategyMsg struct{}
-
-// NoticeMsg is a short message for the status line.
-type NoticeMsg struct {
-	Text  string
-	Error bool
-}
 
 // DeleteMsg deletes a saved answer from the library (the user has
 // confirmed it); the root calls Remove once it is gone.
@@ -124,7 +121,9 @@ type entry struct {
 	usage      citations.Usage
 	planText   string // the strategy's plan in one line (citations.PlanLines)
 	err        string // why there is no answer, or why it is partial
-	fix        string // what to do about err, when something can be done
+	// cancelled: the user stopped the answer, which is no failure.
+	cancelled bool
+	fix       string // what to do about err, when something can be done
 	// prepare is set when the strategy needs its documents prepared
 	// (engine.ErrNotPrepared); prepareCost says what that costs, once
 	// the root has found out.
@@ -172,6 +171,8 @@ func (e *entry) setAnswer(ans *engine.Answer) {
 	}
 	if ans.Partial {
 		e.err = ans.Error
+		// The runtime records a cancel so (engine.Run).
+		e.cancelled = ans.Error == "cancelled"
 	}
 }
 
@@ -211,12 +212,6 @@ type sel struct{ e, s, c int }
 
 var noSel = sel{-1, -1, 0}
 
-// confirm is a question the pane asks before it acts.
-type confirm struct {
-	prompt string
-	action tea.Msg
-}
-
 // Model is the conversation pane.
 type Model struct {
 	// KeyMap is the pane's keys; replace bindings to rebind.
@@ -249,28 +244,28 @@ type Model struct {
 	}
 	cleared bool // the view was cleared
 
-	asking   *confirm
-	activity string // work the pane is waiting on, for the status line
+	asking   *pane.Question // before deleting an answer
+	activity string         // work the pane is waiting on, for the status line
 
-	input    textinput.Model
+	input    questionInput
 	spin     spinner.Model
 	strategy string // the strategy the next question goes to
 	scope    string // what the next question is asked of, for the status line
 }
 
+// The conversation pane keeps the panes' contract.
+var _ pane.Model[Model] = Model{}
+
 // New returns an empty conversation pane drawn in styles, with the input
 // ready for a question.
 func New(styles *themes.Styles) Model {
-	in := textinput.New()
-	in.Prompt = "› "
-	in.Placeholder = "Ask a question about the documents in scope"
-	in.CharLimit = 2000
+	keys := DefaultKeyMap()
 	m := Model{
-		KeyMap: DefaultKeyMap(),
+		KeyMap: keys,
 		Now:    time.Now,
 		sel:    noSel,
 		follow: true,
-		input:  in,
+		input:  newQuestionInput(keys.Input.NewLine),
 		spin:   spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		cache:  newLineCache(),
 		typing: true,
@@ -282,7 +277,7 @@ func New(styles *themes.Styles) Model {
 // SetStyles switches the pane to another theme.
 func (m *Model) SetStyles(s *themes.Styles) {
 	m.styles = s
-	m.input.SetStyles(s.TextInput)
+	m.input.SetStyles(s)
 	m.spin.Style = s.Stage
 	m.cache.reset(m.answerWidth())
 }
@@ -290,7 +285,7 @@ func (m *Model) SetStyles(s *themes.Styles) {
 // SetSize sets the pane's size in cells.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
-	m.input.SetWidth(max(w-3, 1))
+	m.input.SetWidth(max(w, 1))
 	if m.cache.width != m.answerWidth() {
 		m.cache.reset(m.answerWidth())
 	}
@@ -603,7 +598,9 @@ func (m *Model) Finish(ans *engine.Answer, err error) {
 	} else if err != nil {
 		e.err = err.Error()
 	}
-	if err != nil {
+	if engine.Canceled(err) {
+		e.cancelled, e.fix = true, ""
+	} else if err != nil {
 		_, e.fix = fix.Message(err)
 		if errors.Is(err, engine.ErrNotPrepared) {
 			// The error's own advice is the command line's; here a key
@@ -676,6 +673,9 @@ func (m Model) ShortHelp() []key.Binding { return m.helpKeys().ShortHelp() }
 func (m Model) FullHelp() [][]key.Binding { return m.helpKeys().FullHelp() }
 
 func (m Model) helpKeys() help.KeyMap {
+	if m.asking != nil {
+		return m.asking
+	}
 	if m.typing {
 		return inputHelp{k: m.KeyMap, streaming: m.Streaming(), answers: m.statementCount() > 0}
 	}
@@ -687,7 +687,7 @@ func (m Model) helpKeys() help.KeyMap {
 // CitationMsg…; nil for none) for the parent to carry out at once, not as
 // a command: commands run concurrently, and two quick n presses must show
 // their citations in order.
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 	switch msg := msg.(type) {
 	case spinner.TickMsg:
 		if !m.Streaming() {
@@ -697,16 +697,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd, nil
 	case tea.KeyPressMsg:
-		if m.asking != nil {
-			c := m.asking
+		if q := m.asking; q != nil {
 			m.asking = nil
-			if key.Matches(msg, m.KeyMap.Confirm) {
-				return m, nil, c.action
-			}
-			return m, nil, NoticeMsg{Text: "Nothing was deleted."}
+			return m, nil, q.Answer(msg)
 		}
 		var cmd tea.Cmd
-		var action tea.Msg
+		var action pane.Action
 		if m.typing {
 			m, cmd, action = m.updateInput(msg)
 		} else {
@@ -726,16 +722,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 		return m, nil, m.olderWanted()
 	}
 	if m.typing {
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg) // paste, cursor
-		return m, cmd, nil
+		return m, m.typeIn(msg), nil // paste, cursor
 	}
 	return m, nil, nil
 }
 
 // olderWanted asks for older answers when the view has reached the top
 // of those shown and more remain.
-func (m *Model) olderWanted() tea.Msg {
+func (m *Model) olderWanted() pane.Action {
 	if !m.older.more || m.older.loading || m.cleared {
 		return nil
 	}
@@ -747,7 +741,7 @@ func (m *Model) olderWanted() tea.Msg {
 	return OlderMsg{Before: m.older.before}
 }
 
-func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
+func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	k := m.KeyMap.Input
 	switch {
 	case key.Matches(msg, k.Ask):
@@ -756,7 +750,7 @@ func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 			return m, nil, m.show()
 		}
 		if m.Streaming() {
-			return m, nil, NoticeMsg{Text: "An answer is still being written: wait, or cancel it with " + k.Cancel.Help().Key + "."}
+			return m, nil, pane.Notice{Text: "An answer is still being written: wait, or cancel it with " + k.Cancel.Help().Key + "."}
 		}
 		m.input.Reset()
 		return m, nil, AskMsg{Question: q}
@@ -788,12 +782,22 @@ func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 	if act, ok := m.shared(msg, k.Strategy, k.Prepare, k.NewTopic, k.Clear); ok {
 		return m, nil, act
 	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
-	return m, cmd, nil
+	return m, m.typeIn(msg), nil
 }
 
-func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
+// typeIn gives msg to the question input; the answers get the rows it
+// leaves as it grows or shrinks.
+func (m *Model) typeIn(msg tea.Msg) tea.Cmd {
+	rows := m.input.Rows()
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	if m.input.Rows() != rows {
+		m.settle()
+	}
+	return cmd
+}
+
+func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	k := m.KeyMap.List
 	if act, ok := m.shared(msg, k.Strategy, k.Prepare, k.NewTopic, k.Clear); ok {
 		return m, nil, act
@@ -830,18 +834,18 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 	case key.Matches(msg, k.Copy):
 		c, ok := m.Citation()
 		if !ok {
-			return m, nil, NoticeMsg{Text: "No citation selected to copy."}
+			return m, nil, pane.Notice{Text: "No citation selected to copy."}
 		}
-		return m, nil, CopyMsg{Text: c.Span.Text, Label: c.Label}
+		return m, nil, CopyMsg{Span: c.Span, Label: c.Label}
 	case key.Matches(msg, k.Delete):
 		e, note := m.selectedAnswer("delete")
 		if e == nil {
 			return m, nil, note
 		}
-		m.asking = &confirm{
-			prompt: "Delete the saved answer to “" + textproc.OneLine(e.question) + "”? " + m.KeyMap.Confirm.Help().Key + " deletes it, any other key keeps it",
-			action: DeleteMsg{ID: e.id()},
-		}
+		yes := m.KeyMap.Confirm
+		yes.SetHelp(yes.Help().Key, "deletes it")
+		m.asking = &pane.Question{Ask: "Delete the saved answer to “%s”?", Subject: e.question,
+			Yes: yes, Keep: "keeps it", Action: DeleteMsg{ID: e.id()}, Kept: "Nothing was deleted."}
 	case key.Matches(msg, k.Input):
 		m.typing = true
 		return m, m.input.Focus(), nil
@@ -855,20 +859,18 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, tea.Msg) {
 		}
 		m.typing = true
 		return m, m.input.Focus(), nil
-	case msg.Text != "" && msg.Mod&^tea.ModShift == 0:
+	case pane.Printable(msg):
 		// A printable key that is no command: the start of a question.
 		m.typing = true
 		focus := m.input.Focus()
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		return m, tea.Batch(focus, cmd), nil
+		return m, tea.Batch(focus, m.typeIn(msg)), nil
 	}
 	return m, nil, nil
 }
 
 // shared carries out the keys both modes have, bound differently in
 // each: the strategy picker, preparing, a new topic, clearing.
-func (m *Model) shared(msg tea.KeyPressMsg, strategy, prepare, newTopic, clear key.Binding) (tea.Msg, bool) {
+func (m *Model) shared(msg tea.KeyPressMsg, strategy, prepare, newTopic, clear key.Binding) (pane.Action, bool) {
 	switch {
 	case key.Matches(msg, strategy):
 		return StrategyMsg{}, true
@@ -884,7 +886,7 @@ func (m *Model) shared(msg tea.KeyPressMsg, strategy, prepare, newTopic, clear k
 
 // show shows the selected statement's first citation, in the source
 // pane with the keyboard.
-func (m *Model) show() tea.Msg {
+func (m *Model) show() pane.Action {
 	if m.sel.e < 0 {
 		if m.statementCount() == 0 {
 			return nil
@@ -894,7 +896,7 @@ func (m *Model) show() tea.Msg {
 	m.sel.c = 0
 	c, ok := m.Citation()
 	if !ok {
-		return NoticeMsg{Text: "This statement cites nothing."}
+		return pane.Notice{Text: "This statement cites nothing."}
 	}
 	c.Focus = true
 	return c
@@ -902,49 +904,49 @@ func (m *Model) show() tea.Msg {
 
 // selectedAnswer is the selected saved answer, or a notice saying why
 // there is none to do what with.
-func (m Model) selectedAnswer(what string) (*entry, tea.Msg) {
+func (m Model) selectedAnswer(what string) (*entry, pane.Action) {
 	if m.sel.e < 0 {
 		if e := m.last(); e != nil && e.ans != nil {
 			return e, nil
 		}
-		return nil, NoticeMsg{Text: "No answer to " + what + " yet."}
+		return nil, pane.Notice{Text: "No answer to " + what + " yet."}
 	}
 	e := m.entries[m.sel.e]
 	switch {
 	case e.streaming:
-		return nil, NoticeMsg{Text: "The answer is still being written; " + what + " it when it is done."}
+		return nil, pane.Notice{Text: "The answer is still being written; " + what + " it when it is done."}
 	case e.ans == nil:
-		return nil, NoticeMsg{Text: "This question has no saved answer to " + what + "."}
+		return nil, pane.Notice{Text: "This question has no saved answer to " + what + "."}
 	}
 	return e, nil
 }
 
 // prepare offers to prepare the documents of the last answer, when it
 // failed for want of that.
-func (m *Model) prepare() tea.Msg {
+func (m *Model) prepare() pane.Action {
 	e := m.last()
 	if e == nil || !e.prepare || e.streaming {
-		return NoticeMsg{Text: "Nothing to prepare: the strategies that need it (raidd-*) say so when asked."}
+		return pane.Notice{Text: "Nothing to prepare: the strategies that need it (raidd-*) say so when asked."}
 	}
 	e.prepare = false
 	m.cache.dropEntry(len(m.entries) - 1)
 	return PrepareMsg{Strategy: e.strategy, Question: e.question}
 }
 
-func (m *Model) newTopic() tea.Msg {
+func (m *Model) newTopic() pane.Action {
 	m.NewTopic()
-	return NoticeMsg{Text: "The next question starts a new topic."}
+	return pane.Notice{Text: "The next question starts a new topic."}
 }
 
 // clear empties the view; the answers stay saved.
-func (m *Model) clear() tea.Msg {
+func (m *Model) clear() pane.Action {
 	if m.Streaming() {
-		return NoticeMsg{Text: "An answer is being written: wait, or cancel it first."}
+		return pane.Notice{Text: "An answer is being written: wait, or cancel it first."}
 	}
 	m.entries, m.sel, m.top, m.topic = nil, noSel, pos{}, 0
 	m.older.more, m.cleared = false, true
 	m.cache.clear()
-	return NoticeMsg{Text: "Cleared; the next question starts a new topic. Saved answers stay in the library (citelens answers)."}
+	return pane.Notice{Text: "Cleared; the next question starts a new topic. Saved answers stay in the library (citelens answers)."}
 }
 
 // moveStatement selects the statement d places on, through every answer.
@@ -1004,15 +1006,15 @@ func (m Model) statementAt(i int) sel {
 
 // StepCitation selects the next (d = 1) or previous (d = -1) citation,
 // across statements and answers, and returns what shows it (a
-// CitationMsg, or a NoticeMsg at either end). With nothing selected it
+// CitationMsg, or a pane.Notice at either end). With nothing selected it
 // goes to the newest answer's first citation.
-func (m *Model) StepCitation(d int) tea.Msg {
+func (m *Model) StepCitation(d int) pane.Action {
 	m.follow = false
 	s := m.sel
 	if s.e < 0 {
 		m.selectNewest()
 		if m.sel.e < 0 {
-			return NoticeMsg{Text: "No citations yet."}
+			return pane.Notice{Text: "No citations yet."}
 		}
 		s, d = m.sel, 1
 		s.c = -1
@@ -1025,7 +1027,7 @@ func (m *Model) StepCitation(d int) tea.Msg {
 			if d < 0 {
 				what = "first"
 			}
-			return NoticeMsg{Text: "That was the " + what + " citation."}
+			return pane.Notice{Text: "That was the " + what + " citation."}
 		}
 		s = next
 	}

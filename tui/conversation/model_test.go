@@ -12,6 +12,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/keytest"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 // press sends keys and returns the last action.
@@ -44,8 +45,8 @@ func answer(q string, n int) *engine.Answer {
 
 func checkView(t *testing.T, m Model, w, h int) string {
 	t.Helper()
-	v := m.View()
-	lines := strings.Split(v, "\n")
+	lines := m.View(w, h)
+	v := strings.Join(lines, "\n")
 	if len(lines) != h {
 		t.Fatalf("view has %d lines, want %d", len(lines), h)
 	}
@@ -84,7 +85,7 @@ func TestNavigationAcrossAnswers(t *testing.T) {
 	}
 	// There is no later citation.
 	m, act = press(m, "n")
-	if _, ok := act.(NoticeMsg); !ok {
+	if _, ok := act.(pane.Notice); !ok {
 		t.Fatalf("n past the last citation = %#v", act)
 	}
 	// N goes back through the statements, and into the answer before.
@@ -145,7 +146,7 @@ func TestStreamingAndResize(t *testing.T) {
 	}
 	m.Finish(&engine.Answer{Strategy: "cof", Statements: []citations.Statement{st}, Usage: citations.Usage{PromptTokens: 1000, CompletionTokens: 234, LLMCalls: 2}}, nil)
 	v = checkView(t, m, 50, 10)
-	if strings.Contains(v, "second pass") || !strings.Contains(v, "1,234 tokens (1,000 prompt, 234") || !strings.Contains(v, "◐ partial") {
+	if strings.Contains(v, "second pass") || !strings.Contains(v, "1,234 tokens (1,000 prompt, 234") || !strings.Contains(v, "· partly supported") {
 		t.Errorf("finished answer:\n%s", v)
 	}
 }
@@ -181,10 +182,11 @@ func TestInputKeys(t *testing.T) {
 	if !m.Typing() {
 		t.Error("i did not return to the input")
 	}
-	// Cancelled before anything was said: no "Partial answer".
+	// Cancelled before anything was said: no "Partial answer", and no
+	// failure either: the user's own doing.
 	m.Begin("nothing yet", "x", 1, nil)
 	m.Finish(&engine.Answer{Partial: true, Error: "cancelled", Statements: []citations.Statement{}}, nil)
-	if v := checkView(t, m, 40, 10); strings.Contains(v[strings.Index(v, "nothing yet"):], "Partial answer") || !strings.Contains(v, "Could not answer: cancelled") {
+	if v := checkView(t, m, 40, 10); strings.Contains(v[strings.Index(v, "nothing yet"):], "Partial answer") || !strings.Contains(v, "Cancelled before any statement was") || strings.Contains(v, "Could not answer") {
 		t.Errorf("an answer cancelled with nothing said:\n%s", v)
 	}
 	// A failure before any answer is shown as such; export has nothing.
@@ -196,7 +198,7 @@ func TestInputKeys(t *testing.T) {
 	m, _ = press(m, "esc")
 	m.sel = noSel
 	if _, act = press(m, "e"); act != nil {
-		if n, ok := act.(NoticeMsg); !ok || !strings.Contains(n.Text, "No answer to export") {
+		if n, ok := act.(pane.Notice); !ok || !strings.Contains(n.Text, "No answer to export") {
 			t.Errorf("export of a failed question = %#v", act)
 		}
 	}
@@ -268,7 +270,9 @@ func TestInputKeepsAnswersReachable(t *testing.T) {
 }
 
 // TestDeleteAsksFirst: d asks before deleting the selected saved
-// answer; anything but y keeps it.
+// answer, the keys that answer always in view (the question is cut
+// first) and the only keys the status line offers; anything but y keeps
+// it.
 func TestDeleteAsksFirst(t *testing.T) {
 	m := New(themes.NoColor())
 	m.SetSize(70, 10)
@@ -278,11 +282,21 @@ func TestDeleteAsksFirst(t *testing.T) {
 	if act != nil || !m.Confirming() {
 		t.Fatalf("d = %#v, confirming %v", act, m.Confirming())
 	}
-	if v := checkView(t, m, 70, 10); !strings.Contains(v, "Delete the saved answer to “second”?") {
+	if v := checkView(t, m, 70, 10); !strings.Contains(v, "Delete the saved answer to “second”?") || !strings.Contains(v, "y deletes it, any other key keeps it") {
 		t.Errorf("no question on screen:\n%s", v)
 	}
+	if v := checkView(t, m, 40, 10); !strings.Contains(v, "y deletes it, any other key keeps it") {
+		t.Errorf("the question's keys are cut at 40 cells:\n%s", v)
+	}
+	var keys []string
+	for _, b := range m.ShortHelp() {
+		keys = append(keys, b.Help().Key+" "+b.Help().Desc)
+	}
+	if got := strings.Join(keys, " · "); got != "y deletes it · any other key keeps it" {
+		t.Errorf("the status line's keys while asking: %s", got)
+	}
 	m, act = press(m, "n")
-	if _, ok := act.(NoticeMsg); !ok || m.Confirming() || len(m.entries) != 2 {
+	if _, ok := act.(pane.Notice); !ok || m.Confirming() || len(m.entries) != 2 {
 		t.Fatalf("n to the question = %#v", act)
 	}
 	_, act = press(m, "d", "y")
@@ -384,9 +398,10 @@ func TestTurnsAndTopics(t *testing.T) {
 	}
 }
 
-// TestMarks: a quote shows its relevance, not "supported"; an
-// unfinished statement says so; in a scope of several documents each
-// statement names its own.
+// TestMarks: a quote shows the question words it holds, not "supported"
+// and not a band, quietly (no reverse video, however few words it
+// holds); an unfinished statement says so; in a scope of several
+// documents each statement names its own.
 func TestMarks(t *testing.T) {
 	m := New(themes.NoColor())
 	m.SetSize(100, 16)
@@ -399,13 +414,18 @@ func TestMarks(t *testing.T) {
 		Docs:       []citations.DocRef{{ID: "a", Name: "a.pdf"}, {ID: "b", Name: "b.pdf"}},
 		Statements: []citations.Statement{quote, other, cut}}}, false))
 	v := checkView(t, m, 100, 16)
-	for _, want := range []string{"◆ weak match 1/3 words", "— a.pdf", "✓ supported — b.pdf", "… unfinished", "Partial answer: cancelled"} {
+	for _, want := range []string{"· 1 of 3 question words: taxes — a.pdf", "· supported — b.pdf", "· unfinished", "Partial answer: cancelled"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("%q is not on screen:\n%s", want, v)
 		}
 	}
-	if strings.Count(v, "✓ supported") != 1 {
-		t.Errorf("the quote is marked supported:\n%s", v)
+	if strings.Count(v, "supported") != 1 || strings.Contains(v, "weak") {
+		t.Errorf("the quote is marked supported, or by its band:\n%s", v)
+	}
+	for _, l := range m.View(100, 16) {
+		if _, mark, ok := strings.Cut(l, "·"); ok && strings.Contains(ansi.Strip(l), "question words") && strings.Contains(mark, "\x1b[7m") {
+			t.Errorf("the quote's mark is reverse video: %q", l)
+		}
 	}
 }
 
@@ -419,5 +439,39 @@ func TestInProgressStatement(t *testing.T) {
 	v := checkView(t, m, 60, 12)
 	if !strings.Contains(v, "The king has refused ▍") || strings.Contains(v, "<statement>") || strings.Contains(v, "<cite>") {
 		t.Errorf("the statement in progress:\n%s", v)
+	}
+}
+
+// TestInputGrows: the question input grows a row at a time with a long
+// question, up to four, the answers giving up the rows; alt+enter starts
+// a new line, which the question keeps.
+func TestInputGrows(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetSize(30, 14)
+	m.Focus(true)
+	if m.input.Rows() != 1 || m.answerHeight() != 12 {
+		t.Fatalf("empty: %d rows, answers %d", m.input.Rows(), m.answerHeight())
+	}
+	m, _ = press(m, strings.Split("which grievances concern trade", "")...)
+	rows := m.input.Rows()
+	if rows != 2 || m.answerHeight() != 11 {
+		t.Errorf("a question of two rows: %d rows, answers %d", rows, m.answerHeight())
+	}
+	v := checkView(t, m, 30, 14)
+	if !strings.Contains(v, "› which grievances concern") || !strings.Contains(v, "  trade") {
+		t.Errorf("the question is not wrapped in the input:\n%s", v)
+	}
+	m, _ = press(m, strings.Split(strings.Repeat(" and taxes", 20), "")...)
+	if m.input.Rows() != maxInputRows {
+		t.Errorf("a long question takes %d rows, want at most %d", m.input.Rows(), maxInputRows)
+	}
+	m.input.Reset()
+	m, _ = press(m, "a", "alt+enter", "b")
+	if m.input.Value() != "a\nb" {
+		t.Errorf("alt+enter: %q", m.input.Value())
+	}
+	_, act := press(m, "enter")
+	if a, ok := act.(AskMsg); !ok || a.Question != "a\nb" {
+		t.Errorf("enter = %#v", act)
 	}
 }

@@ -86,7 +86,16 @@ func (c *lineCache) put(e, p int, lines []string) {
 // answerWidth is the width the answers are drawn in; answerHeight the rows
 // they get above the status line and the input.
 func (m Model) answerWidth() int  { return m.width }
-func (m Model) answerHeight() int { return max(m.height-2, 0) }
+func (m Model) answerHeight() int { return max(m.height-1-m.inputRows(), 0) }
+
+// inputRows is the rows under the status line: the input's, or while the
+// answers have the keyboard (or a question is asked) one.
+func (m Model) inputRows() int {
+	if !m.typing || m.asking != nil {
+		return 1
+	}
+	return min(m.input.Rows(), max(m.height-2, 1))
+}
 
 func (m Model) parts(e int) int { return len(m.entries[e].stmts) + 2 }
 
@@ -411,46 +420,21 @@ func (m Model) cost(en *entry) string {
 	return s
 }
 
-// badge is a statement's mark: unfinished; for a quote, its relevance to
-// the question (support says nothing of a quote: it is its own
-// citation); else the best support verdict of its citations, or a
-// warning for a factual statement that cites nothing. compact is the
-// mark in fewer cells.
+// badge is a statement's mark (citations.StatementMark): for a quote
+// the question words it holds, for a model's statement what the check of
+// its citations found. It is quiet — muted, as the rest of the line
+// under the text — unless it needs attention (not supported, uncited,
+// unfinished); compact is the mark in fewer cells.
 func (m Model) badge(s *citations.Statement) (full, compact string, style lipgloss.Style, ok bool) {
-	st := m.styles
-	switch {
-	case s.Unfinished:
-		return "… unfinished", "…", st.Warning, true
-	case s.Relevance != nil:
-		r := s.Relevance
-		frac := fmt.Sprintf("%d/%d", len(r.Matched), r.Of)
-		style := map[string]lipgloss.Style{citations.RelevanceStrong: st.Supported, citations.RelevanceFair: st.Partial}[r.Band]
-		if r.Band == citations.RelevanceWeak {
-			style = st.Unsupported
-		}
-		return "◆ " + r.Band + " match " + frac + " words", "◆" + frac, style, true
-	case len(s.Citations) == 0:
-		if s.NeedsCitation {
-			return "! uncited", "!", st.Warning, true
-		}
+	mk := citations.StatementMark(s)
+	if mk.Kind == citations.NoMark {
 		return "", "", lipgloss.Style{}, false
 	}
-	best := citations.Level("")
-	rank := map[citations.Level]int{citations.Supported: 3, citations.Partial: 2, citations.Unsupported: 1}
-	for _, v := range s.Support {
-		if rank[v.Level] > rank[best] {
-			best = v.Level
-		}
+	style = m.styles.Muted
+	if mk.Warns() {
+		style = m.styles.Warning
 	}
-	switch best {
-	case citations.Supported:
-		return "✓ supported", "✓", st.Supported, true
-	case citations.Partial:
-		return "◐ partial", "◐", st.Partial, true
-	case citations.Unsupported:
-		return "✗ unsupported", "✗", st.Unsupported, true
-	}
-	return "", "", lipgloss.Style{}, false
+	return "· " + mk.String(), "· " + mk.Short(), style, true
 }
 
 // docsOf names the documents s cites, for an answer over several.
@@ -527,6 +511,12 @@ func (m Model) renderStatement(en *entry, i int, selected bool, selCite int) []s
 			lines = append(lines, "")
 			last++
 			lw, sep = 0, ""
+		}
+		if lw == 0 {
+			// A mark that starts a line needs no dot to part it from
+			// the markers.
+			t.s = strings.TrimPrefix(t.s, "· ")
+			tw = ansi.StringWidth(t.s)
 		}
 		lines[last] += sep + t.style.Render(t.s)
 		lw += len(sep) + tw
@@ -617,7 +607,7 @@ func (m Model) entryIndex(en *entry) int {
 	return -1
 }
 
-// compactBadgeWidth: in a narrower pane a badge is its symbol alone.
+// compactBadgeWidth: in a narrower pane a mark is said in fewer cells.
 const compactBadgeWidth = 40
 
 // draftLines is how much of a streaming draft is shown: its tail.
@@ -648,6 +638,11 @@ func (m Model) renderFooter(en *entry) []string {
 		return out
 	}
 	switch {
+	case en.cancelled && len(en.stmts) == 0:
+		// The user's own doing: said quietly, no failure.
+		wrapped(st.Muted, "Cancelled before any statement was written.")
+	case en.cancelled:
+		wrapped(st.Muted, "Partial answer: cancelled; what was written before is kept.")
 	case len(en.stmts) == 0 && en.err != "":
 		wrapped(st.Error, "Could not answer: "+textproc.OneLine(en.err))
 	case en.ans != nil && en.ans.Partial:
@@ -723,12 +718,15 @@ func lastRunes(s string, n int) string {
 	return string(r[len(r)-n:])
 }
 
-// View draws the pane in exactly its width × height: the answers, a
-// status line, and the input.
-func (m Model) View() string {
-	w, h := m.width, m.height
+// View draws the pane in exactly w × h cells, the size given to SetSize
+// (another is laid out afresh for this frame): the answers, a status
+// line, and the input.
+func (m Model) View(w, h int) []string {
 	if w <= 0 || h <= 0 {
-		return ""
+		return nil
+	}
+	if w != m.width || h != m.height {
+		m.SetSize(w, h)
 	}
 	ah := m.answerHeight()
 	lines := make([]string, 0, h)
@@ -766,14 +764,21 @@ func (m Model) View() string {
 	for len(lines) < ah {
 		lines = append(lines, "")
 	}
-	lines = append(lines, m.statusLine(), m.inputLine())
-	return strings.Join(draw.Block(lines, w, h), "\n")
+	lines = append(lines, m.statusLine())
+	lines = append(lines, strings.Split(m.inputLine(), "\n")...)
+	return draw.Block(lines, w, h)
 }
 
 // inputLine is the question input; while the answers have the
-// keyboard, the mode and how to leave it.
+// keyboard, the mode and how to leave it; while a question is asked,
+// the keys that answer it.
 func (m Model) inputLine() string {
 	st := m.styles
+	if m.asking != nil {
+		// The next key answers the question: what each does, in the
+		// place of the input.
+		return st.Warning.Render(draw.Truncate(m.asking.Keys(), m.width))
+	}
 	if !m.typing {
 		k := m.KeyMap.List
 		return draw.Truncate(st.Accent.Render("answers:")+st.Muted.Render(" letters are commands · "+
@@ -789,7 +794,7 @@ func (m Model) statusLine() string {
 	st := m.styles
 	switch {
 	case m.asking != nil:
-		return draw.Fit(st.Warning.Render(draw.Truncate(m.asking.prompt, m.width)), m.width)
+		return draw.Fit(st.Warning.Render(m.asking.Prompt(m.width)), m.width)
 	case m.activity != "":
 		return draw.Fit(st.Stage.Render(draw.Truncate(textproc.OneLine(m.activity), m.width)), m.width)
 	}

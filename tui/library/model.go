@@ -3,8 +3,9 @@
 // are in the scope of the next question (space toggles; all by default).
 // It also shows files being added, with their progress.
 //
-// It does no I/O: the root model loads the document list and feeds it in
-// with SetDocs, and reads the scope with Scope when a question is asked.
+// It keeps the panes' contract (tui/internal/pane) and does no I/O: the
+// root model loads the document list and feeds it in with SetDocs, and
+// reads the scope with Scope when a question is asked.
 package library
 
 import (
@@ -24,13 +25,11 @@ import (
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/draw"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 // OpenMsg asks to read a document in the source pane, from its start.
 type OpenMsg struct{ Doc docstore.DocInfo }
-
-// CloseMsg is esc with no filter to clear: back to the conversation.
-type CloseMsg struct{}
 
 // AddMsg asks for the file picker, to add documents.
 type AddMsg struct{}
@@ -38,9 +37,6 @@ type AddMsg struct{}
 // RemoveMsg removes a document from the library (the user has
 // confirmed it).
 type RemoveMsg struct{ Doc docstore.DocInfo }
-
-// NoticeMsg is a short message for the status line.
-type NoticeMsg struct{ Text string }
 
 // Progress is a file being added, as the pane shows it.
 type Progress struct {
@@ -63,6 +59,7 @@ type Model struct {
 	loaded   bool
 	docs     []docstore.DocInfo
 	excluded map[docstore.DocID]bool // documents left out of the scope
+	included map[docstore.DocID]bool // documents added here: in the scope
 
 	input     textinput.Model
 	filtering bool   // the filter prompt is open
@@ -72,10 +69,16 @@ type Model struct {
 	top       int    // first visible row shown
 
 	adding []Progress
-	err    string
+	// batch counts the files of the adds in progress: how many are done
+	// of how many, until none is left.
+	batch struct{ done, total int }
+	err   string
 
-	removing *docstore.DocInfo // asking whether to remove it
+	asking *pane.Question // whether to remove a document
 }
+
+// The library pane keeps the panes' contract.
+var _ pane.Model[Model] = Model{}
 
 // New returns an empty library pane drawn in styles.
 func New(styles *themes.Styles) Model {
@@ -83,7 +86,7 @@ func New(styles *themes.Styles) Model {
 	in.Prompt = "/"
 	in.Placeholder = "filter by name"
 	in.CharLimit = 128
-	m := Model{KeyMap: DefaultKeyMap(), Now: time.Now, input: in, excluded: map[docstore.DocID]bool{}}
+	m := Model{KeyMap: DefaultKeyMap(), Now: time.Now, input: in, excluded: map[docstore.DocID]bool{}, included: map[docstore.DocID]bool{}}
 	m.SetStyles(styles)
 	return m
 }
@@ -106,22 +109,34 @@ func (m *Model) SetSize(w, h int) {
 func (m *Model) SetFocused(f bool) {
 	m.focused = f
 	if !f {
-		m.removing = nil
+		m.asking = nil
 	}
 }
 
 // SetDocs replaces the document list, keeping the cursor on the same
-// document and the scope choices made so far; new documents are in scope.
-func (m *Model) SetDocs(docs []docstore.DocInfo) {
+// document and the scope choices made so far. New documents join the
+// scope when it is the whole library; when the user has narrowed it,
+// only those added here do (Include), and the others are returned, left
+// out of it.
+func (m *Model) SetDocs(docs []docstore.DocInfo) (leftOut []docstore.DocInfo) {
 	var at docstore.DocID
 	if d, ok := m.Current(); ok {
 		at = d.ID
+	}
+	narrowed := m.loaded && len(m.excluded) > 0
+	known := map[docstore.DocID]bool{}
+	for _, d := range m.docs {
+		known[d.ID] = true
 	}
 	m.loaded = true
 	m.docs = slices.Clone(docs)
 	present := map[docstore.DocID]bool{}
 	for _, d := range m.docs {
 		present[d.ID] = true
+		if narrowed && !known[d.ID] && !m.included[d.ID] {
+			m.excluded[d.ID] = true
+			leftOut = append(leftOut, d)
+		}
 	}
 	for id := range m.excluded {
 		if !present[id] {
@@ -135,6 +150,14 @@ func (m *Model) SetDocs(docs []docstore.DocInfo) {
 		}
 	}
 	m.clampTop()
+	return leftOut
+}
+
+// Include puts a document added here in the scope, whenever it shows in
+// the list (it can show before or after it is said to be added).
+func (m *Model) Include(id docstore.DocID) {
+	m.included[id] = true
+	delete(m.excluded, id)
 }
 
 // SetError shows why the list could not be loaded.
@@ -197,11 +220,42 @@ func (m *Model) SetProgress(p Progress) {
 		}
 	}
 	m.adding = append(m.adding, p)
+	m.batch.total++
+	m.clampTop()
 }
 
-// DoneAdding stops showing a file being added.
+// DoneAdding stops showing a file being added: it is in, or failed.
 func (m *Model) DoneAdding(path string) {
+	if m.drop(path) {
+		m.batch.done++
+	}
+	m.endBatch()
+}
+
+// Expanded shows the files a folder being added holds in its place.
+func (m *Model) Expanded(dir string, files []string) {
+	if m.drop(dir) {
+		m.batch.total--
+	}
+	for _, f := range files {
+		m.SetProgress(Progress{Path: f, Stage: "waiting"})
+	}
+	m.endBatch()
+}
+
+// drop stops showing path, and reports whether it was shown.
+func (m *Model) drop(path string) bool {
+	n := len(m.adding)
 	m.adding = slices.DeleteFunc(m.adding, func(p Progress) bool { return p.Path == path })
+	m.clampTop()
+	return len(m.adding) < n
+}
+
+// endBatch starts the counts afresh once nothing is being added.
+func (m *Model) endBatch() {
+	if len(m.adding) == 0 {
+		m.batch.done, m.batch.total = 0, 0
+	}
 }
 
 // Filtering reports whether the filter prompt is open: the pane then owns
@@ -210,7 +264,7 @@ func (m Model) Filtering() bool { return m.filtering }
 
 // Confirming reports whether the pane is asking a yes-or-no question: its
 // next key is the answer.
-func (m Model) Confirming() bool { return m.removing != nil }
+func (m Model) Confirming() bool { return m.asking != nil }
 
 // ShortHelp returns the keys that apply now, for bubbles/help.
 func (m Model) ShortHelp() []key.Binding { return m.helpKeys().ShortHelp() }
@@ -219,24 +273,26 @@ func (m Model) ShortHelp() []key.Binding { return m.helpKeys().ShortHelp() }
 func (m Model) FullHelp() [][]key.Binding { return m.helpKeys().FullHelp() }
 
 func (m Model) helpKeys() help.KeyMap {
-	if m.filtering {
+	switch {
+	case m.asking != nil:
+		return m.asking
+	case m.filtering:
 		return filterHelp{m.KeyMap}
 	}
 	return m.KeyMap
 }
 
 // Update handles the pane's keys. What the user asks of the rest of the
-// program (OpenMsg) is returned as an action for the parent to carry out
-// at once; nil for none.
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
+// program (OpenMsg, AddMsg, RemoveMsg, pane.Close with nothing to clear,
+// pane.Notice, and pane.Type for a printable key that is no command
+// here) is returned as an action for the parent to carry out at once;
+// nil for none.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if d := m.removing; d != nil {
-			m.removing = nil
-			if key.Matches(msg, m.KeyMap.Confirm) {
-				return m, nil, RemoveMsg{Doc: *d}
-			}
-			return m, nil, NoticeMsg{Text: "Nothing was removed."}
+		if q := m.asking; q != nil {
+			m.asking = nil
+			return m, nil, q.Answer(msg)
 		}
 		if m.filtering {
 			m, cmd := m.updateFilter(msg)
@@ -247,12 +303,16 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 		}
 		if key.Matches(msg, m.KeyMap.List.Remove) {
 			if d, ok := m.Current(); ok {
-				m.removing = &d
+				yes := m.KeyMap.Confirm
+				yes.SetHelp(yes.Help().Key, "removes it")
+				m.asking = &pane.Question{Ask: "Remove %s?", Subject: d.Name,
+					Yes: yes, Keep: "keeps it", Action: RemoveMsg{Doc: d}, Kept: "Nothing was removed."}
+				m.clampTop() // the question takes a row
 			}
 			return m, nil, nil
 		}
 		if key.Matches(msg, m.KeyMap.List.ClearFilter) && m.filter == "" {
-			return m, nil, CloseMsg{}
+			return m, nil, pane.Close{}
 		}
 		if key.Matches(msg, m.KeyMap.List.Open) {
 			if d, ok := m.Current(); ok {
@@ -260,8 +320,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 			}
 			return m, nil, nil
 		}
-		m, cmd := m.updateList(msg)
-		return m, cmd, nil
+		return m.updateList(msg)
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelDown:
@@ -279,7 +338,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 	return m, nil, nil
 }
 
-func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	k := m.KeyMap.List
 	switch {
 	case key.Matches(msg, k.Down):
@@ -309,14 +368,18 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.filtering = true
 		m.input.SetValue(m.input.Value())
 		m.input.CursorEnd()
-		return m, m.input.Focus()
+		return m, m.input.Focus(), nil
 	case key.Matches(msg, k.ClearFilter):
 		if m.filter != "" {
 			m.input.Reset()
 			m.setFilter("")
 		}
+	case pane.Printable(msg):
+		// No command here: the start of a question, typed where
+		// questions are typed.
+		return m, nil, pane.Type{Key: msg}
 	}
-	return m, nil
+	return m, nil, nil
 }
 
 func (m Model) updateFilter(msg tea.KeyPressMsg) (Model, tea.Cmd) {
@@ -367,8 +430,14 @@ func (m *Model) move(d int) {
 }
 
 // listHeight is the rows left for documents: the pane less the status
-// line and the files being added.
-func (m Model) listHeight() int { return max(m.height-1-len(m.adding), 0) }
+// line, the adds in progress and a question asked.
+func (m Model) listHeight() int {
+	h := m.height - 1 - m.ProgressRows()
+	if m.asking != nil {
+		h--
+	}
+	return max(h, 0)
+}
 
 func (m *Model) clampTop() {
 	h := m.listHeight()
@@ -386,11 +455,14 @@ func (m *Model) clampTop() {
 	m.top = max(m.top, 0)
 }
 
-// View draws the pane in exactly its width × height.
-func (m Model) View() string {
-	w, h := m.width, m.height
+// View draws the pane in exactly w × h cells, the size given to SetSize
+// (another is laid out afresh for this frame).
+func (m Model) View(w, h int) []string {
 	if w <= 0 || h <= 0 {
-		return ""
+		return nil
+	}
+	if w != m.width || h != m.height {
+		m.SetSize(w, h)
 	}
 	st := m.styles
 	lines := make([]string, 0, h)
@@ -427,11 +499,14 @@ func (m Model) View() string {
 	for len(lines) < lh {
 		lines = append(lines, "")
 	}
-	for _, p := range m.adding {
-		lines = append(lines, m.progressLine(p))
+	lines = append(lines, m.progressLines()...)
+	if q := m.asking; q != nil {
+		// The question, and on the footer's line the keys that answer
+		// it, which are never cut.
+		lines = append(lines, m.styles.Warning.Render(q.Prompt(w)))
 	}
 	lines = append(lines, m.footer())
-	return strings.Join(draw.Block(lines, w, h), "\n")
+	return draw.Block(lines, w, h)
 }
 
 // row is one document: its scope mark, name, pages and when it was added,
@@ -446,11 +521,14 @@ func (m Model) row(d docstore.DocInfo, selected bool, now time.Time) string {
 	if name == "" {
 		name = string(d.ID)
 	}
+	// The name keeps some sixteen cells; the pages, then when it was
+	// added, show as the width allows (the details under the list say
+	// both, whatever the width).
 	var cols string
-	if w >= 28 {
+	if w >= 26 {
 		cols = fmt.Sprintf(" %5s", pagesLabel(d.Pages))
 	}
-	if w >= 44 {
+	if w >= 37 {
 		cols += fmt.Sprintf(" %-10s", added(d.Added, now))
 	}
 	nw := max(w-len(mark)-len(cols), 1)
@@ -478,20 +556,15 @@ func (m Model) details(d docstore.DocInfo) []string {
 			out = append(out, st.Title.Render(l))
 		}
 	}
-	stats := fmt.Sprintf("%s · %s · %s sentences · %s", d.Kind, pagesLabel(d.Pages), count(d.NumSents), humanize.Bytes(int64(d.Bytes)))
-	for _, l := range draw.Wrap(stats, w) {
+	stats := []string{d.Kind, pagesLabel(d.Pages), humanize.Plural(d.NumSents, "sentence", "sentences"), humanize.Bytes(int64(d.Bytes))}
+	if !d.Added.IsZero() {
+		stats = append(stats, "added "+added(d.Added, m.Now()))
+	}
+	for _, l := range draw.Items(stats, " · ", w) {
 		out = append(out, st.Muted.Render(l))
 	}
 	out = append(out, st.Muted.Render(draw.Truncate("id "+string(d.ID), w)))
 	return out
-}
-
-func count(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 func pagesLabel(n int) string {
@@ -521,35 +594,96 @@ func added(t, now time.Time) string {
 	return t.Format("2006-01-02")
 }
 
-// progressLine is a file being added in one line of the pane's width:
-// its name, the stage, and for page-wise work a bar and the pages done,
-// "+ refman.pdf  extracting ▕███░░░░▏ 312/2415". What does not fit goes
-// in this order: the bar, the stage, the end of the name; the count
-// stays.
-func (m Model) progressLine(p Progress) string {
+// maxFileRows is the most files being added shown one a row; more
+// waiting are counted on a row of their own.
+const maxFileRows = 3
+
+// ProgressRows is how many rows the adds in progress take.
+func (m Model) ProgressRows() int {
+	n := min(len(m.adding), maxFileRows)
+	if len(m.adding) > maxFileRows {
+		n++ // "… 12 more waiting"
+	}
+	if m.batch.total > 1 {
+		n++ // the whole batch
+	}
+	return n
+}
+
+// progressLines are the adds in progress: with several files, a bar for
+// all of them; then the files being worked on before those waiting, a
+// bar each for page-wise work, at most maxFileRows of them, and how many
+// more wait.
+func (m Model) progressLines() []string {
+	if len(m.adding) == 0 {
+		return nil
+	}
 	st := m.styles
-	w := m.width
-	name := textproc.OneLine(shortPath(p.Path))
-	stage := p.Stage
-	if stage == "" {
-		stage = "waiting"
+	var out []string
+	if b := m.batch; b.total > 1 {
+		out = append(out, st.Stage.Render(barLine("adding files", "", b.done, b.total, m.width)))
 	}
-	if p.Total <= 0 {
-		return st.Stage.Render(draw.Truncate("+ "+name+"  "+stage+"…", w))
-	}
-	count := fmt.Sprintf("%d/%d", p.Done, p.Total)
-	nameW := min(ansi.StringWidth(name), max(w/3, 10))
-	room := w - 2 - nameW - 1 - len(count) // "+ " name " " count
-	var mid string
-	if sw := ansi.StringWidth(stage); room >= sw+2 {
-		mid = " " + stage
-		room -= sw + 1
-		if barW := min(room-2, 24); barW >= 6 {
-			mid += " " + bar(p.Done, p.Total, barW)
+	shown := slices.Clone(m.adding)
+	slices.SortStableFunc(shown, func(a, b Progress) int { return boolRank(waiting(a)) - boolRank(waiting(b)) })
+	for _, p := range shown[:min(len(shown), maxFileRows)] {
+		stage := p.Stage
+		if stage == "" {
+			stage = "waiting"
 		}
+		out = append(out, st.Stage.Render(barLine(textproc.OneLine(shortPath(p.Path)), stage, p.Done, p.Total, m.width)))
 	}
-	nameW = max(min(ansi.StringWidth(name), w-2-ansi.StringWidth(mid)-1-len(count)), 1)
-	return st.Stage.Render(draw.Truncate("+ "+draw.Truncate(name, nameW)+mid+" "+count, w))
+	if more := len(shown) - maxFileRows; more > 0 {
+		out = append(out, st.Muted.Render(draw.Truncate(fmt.Sprintf("  … %d more %s waiting", more, humanize.Noun(more, "file", "files")), m.width)))
+	}
+	return out
+}
+
+func waiting(p Progress) bool { return p.Stage == "" || p.Stage == "waiting" }
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// barLine is work in progress in one line of w cells: what it is on,
+// the stage, and with a total a bar and the count, "+ refman.pdf
+// extracting ▕███░░░░▏ 312/2415". The count is never cut, and the bar
+// shows wherever a few cells of the name can beside it; what room is
+// left goes to the stage, the rest of the name, then a longer bar.
+func barLine(name, stage string, done, total, w int) string {
+	if total <= 0 {
+		return draw.Truncate("+ "+name+"  "+stage+"…", w)
+	}
+	count := fmt.Sprintf("%d/%d", done, total)
+	avail := w - 2 - 1 - len(count) // "+ " name … " " count
+	if avail < 1 {
+		return draw.Truncate(count, w)
+	}
+	nw := ansi.StringWidth(name)
+	nameW := min(nw, 8, avail)
+	barW := 0
+	if avail >= nameW+1+6 {
+		barW = 6
+	}
+	used := nameW
+	if barW > 0 {
+		used += barW + 1
+	}
+	mid := ""
+	if sw := ansi.StringWidth(stage); stage != "" && avail-used >= 1+sw {
+		mid = " " + stage
+		used += 1 + sw
+	}
+	grow := min(nw-nameW, avail-used)
+	nameW += grow
+	used += grow
+	if barW > 0 {
+		barW += min(24-barW, avail-used)
+		mid += " " + bar(done, total, barW)
+	}
+	return "+ " + draw.Truncate(name, max(nameW, 1)) + mid + " " + count
 }
 
 // bar draws done of total as a bar of w cells, eighths included.
@@ -581,9 +715,8 @@ func (m Model) footer() string {
 	if m.filtering {
 		return draw.Fit(m.input.View(), m.width)
 	}
-	if d := m.removing; d != nil {
-		q := "Remove " + textproc.OneLine(d.Name) + "? " + m.KeyMap.Confirm.Help().Key + " removes it (saved answers keep their quotes)"
-		return draw.Fit(m.styles.Warning.Render(draw.Truncate(q, m.width)), m.width)
+	if q := m.asking; q != nil {
+		return draw.Fit(m.styles.Warning.Render(draw.Truncate(q.Keys(), m.width)), m.width)
 	}
 	n, of := m.InScope()
 	left := m.styles.Status.Render(fmt.Sprintf("%d/%d in scope", n, of))
@@ -597,5 +730,5 @@ func (m Model) footer() string {
 	return draw.Spread(left, right, m.width)
 }
 
-// Adding returns how many files are being added (each shows a line).
+// Adding returns how many files are being added.
 func (m Model) Adding() int { return len(m.adding) }

@@ -1,6 +1,8 @@
 package library
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,7 +33,7 @@ func press(m Model, keys ...string) Model {
 
 func view(t *testing.T, m Model, w, h int) string {
 	t.Helper()
-	lines := strings.Split(m.View(), "\n")
+	lines := m.View(w, h)
 	if len(lines) != h {
 		t.Fatalf("%d lines, want %d", len(lines), h)
 	}
@@ -103,7 +105,9 @@ func TestScopeAndFilter(t *testing.T) {
 	if v := view(t, m, 50, 12); !strings.Contains(v, "notes") {
 		t.Errorf("esc did not clear the filter:\n%s", v)
 	}
-	// A new list keeps the choices made and puts new documents in scope.
+	// A new list keeps the choices made and puts the documents added
+	// here in scope (those added elsewhere: TestNewDocumentsAndANarrowedScope).
+	m.Include("d4")
 	m.SetDocs(append(docs(), docstore.DocInfo{ID: "d4", Name: "new.txt", Pages: 1}))
 	if got := m.Scope(); len(got) != 2 || got[1] != "d4" {
 		t.Errorf("scope after a document was added = %v", got)
@@ -130,5 +134,70 @@ func TestSmallAndEmpty(t *testing.T) {
 	for _, sz := range [][2]int{{1, 1}, {30, 2}, {100, 40}} {
 		m.SetSize(sz[0], sz[1])
 		view(t, m, sz[0], sz[1])
+	}
+}
+
+// TestAddingProgress: a file's count is never cut however narrow the
+// pane, a bar shows beside it from some 30 cells; a batch of files has a
+// bar of its own counting the files, a folder counted as the files it
+// holds; more files than fit are counted, not listed.
+func TestAddingProgress(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetDocs(nil)
+	m.SetProgress(Progress{Path: "/x/fullrefman-with-a-long-name.pdf", Stage: "extracting", Done: 1243, Total: 2415})
+	for w := 14; w <= 80; w++ {
+		m.SetSize(w, 8)
+		v := view(t, m, w, 8)
+		if !strings.Contains(v, "1243/2415") {
+			t.Errorf("%d cells: the count is cut:\n%s", w, v)
+		}
+		if w >= 30 && !strings.Contains(v, "▕") {
+			t.Errorf("%d cells: no bar:\n%s", w, v)
+		}
+	}
+	m.DoneAdding("/x/fullrefman-with-a-long-name.pdf")
+	m.SetProgress(Progress{Path: "/docs", Stage: "waiting"})
+	var files []string
+	for i := range 7 {
+		files = append(files, fmt.Sprintf("/docs/f%d.txt", i))
+	}
+	m.Expanded("/docs", files)
+	m.DoneAdding(files[0])
+	m.SetProgress(Progress{Path: files[1], Stage: "indexing"})
+	m.SetSize(50, 12)
+	v := view(t, m, 50, 12)
+	for _, want := range []string{"+ adding files ▕", "1/7", "+ f1.txt  indexing…", "… 3 more files waiting"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("%q is not shown:\n%s", want, v)
+		}
+	}
+	for _, f := range files[1:] {
+		m.DoneAdding(f)
+	}
+	if m.ProgressRows() != 0 || m.batch.total != 0 {
+		t.Errorf("a finished batch leaves %d rows, counts %+v", m.ProgressRows(), m.batch)
+	}
+}
+
+// TestNewDocumentsAndANarrowedScope: new documents join a scope that is
+// the whole library; once it is narrowed, only those added here do,
+// whether the list that holds them comes before or after they are said
+// to be added.
+func TestNewDocumentsAndANarrowedScope(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetDocs(docs())
+	if out := m.SetDocs(append(docs(), docstore.DocInfo{ID: "d4", Name: "new.txt"})); len(out) != 0 || m.Scope() != nil {
+		t.Fatalf("a new document with all in scope: left out %v, scope %v", out, m.Scope())
+	}
+	m.SetScopeOnly([]docstore.DocID{"a1"})
+	m.Include("e5") // said to be added before the list holds it
+	list := append(docs(), docstore.DocInfo{ID: "d4", Name: "new.txt"}, docstore.DocInfo{ID: "e5", Name: "mine.txt"}, docstore.DocInfo{ID: "f6", Name: "theirs.txt"})
+	out := m.SetDocs(list)
+	if len(out) != 1 || out[0].ID != "f6" {
+		t.Errorf("left out %v, want theirs.txt only", out)
+	}
+	m.Include("f6") // said to be added after the list held it
+	if got := m.Scope(); !slices.Equal(got, []docstore.DocID{"a1", "e5", "f6"}) {
+		t.Errorf("scope %v", got)
 	}
 }

@@ -13,12 +13,19 @@ import (
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/draw"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 // Item is one choice.
 type Item struct {
-	Name        string
+	Name string
+	// Description says what the item is for, beside its name; Detail
+	// says more, below the list, while the cursor is on it.
 	Description string
+	Detail      string
+	// Group names the items that go together: a heading is drawn above
+	// the first of each group (items come grouped).
+	Group string
 	// Unavailable, when set, says why the item cannot be chosen.
 	Unavailable string
 	// Tag is a short label for an unavailable item: "needs a model".
@@ -30,9 +37,6 @@ type ChosenMsg struct {
 	Kind string
 	Item Item
 }
-
-// ClosedMsg reports the picker closed without a choice.
-type ClosedMsg struct{ Kind string }
 
 // KeyMap is the picker's keys.
 type KeyMap struct {
@@ -67,6 +71,9 @@ type Model struct {
 	notice string // why the last choice was refused
 }
 
+// The picker keeps the panes' contract.
+var _ pane.Model[Model] = Model{}
+
 // New returns a picker over items with the cursor on the one named
 // current (or the first).
 func New(kind, title string, items []Item, current string, styles *themes.Styles) Model {
@@ -82,16 +89,16 @@ func New(kind, title string, items []Item, current string, styles *themes.Styles
 // SetStyles switches the picker to another theme.
 func (m *Model) SetStyles(s *themes.Styles) { m.styles = s }
 
-// Update handles the picker's keys. The outcome, ChosenMsg or ClosedMsg,
-// is returned for the parent to act on at once (nil while the picker
-// stays open).
-func (m Model) Update(msg tea.Msg) (Model, tea.Msg) {
+// Update handles the picker's keys. The outcome, ChosenMsg or
+// pane.Close, is returned as an action for the parent to carry out at
+// once (nil while the picker stays open).
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok || len(m.items) == 0 {
 		if ok && key.Matches(k, m.KeyMap.Close) {
-			return m, ClosedMsg{Kind: m.Kind}
+			return m, nil, pane.Close{}
 		}
-		return m, nil
+		return m, nil, nil
 	}
 	m.notice = ""
 	switch {
@@ -103,13 +110,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Msg) {
 		it := m.items[m.cursor]
 		if it.Unavailable != "" {
 			m.notice = it.Name + " is unavailable: " + it.Unavailable
-			return m, nil
+			return m, nil, nil
 		}
-		return m, ChosenMsg{Kind: m.Kind, Item: it}
+		return m, nil, ChosenMsg{Kind: m.Kind, Item: it}
 	case key.Matches(k, m.KeyMap.Close):
-		return m, ClosedMsg{Kind: m.Kind}
+		return m, nil, pane.Close{}
 	}
-	return m, nil
+	return m, nil, nil
 }
 
 // View draws the picker as a framed box at most maxW × maxH cells; its
@@ -118,7 +125,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Msg) {
 // the cursor is on one.
 func (m Model) View(maxW, maxH int) []string {
 	st := m.styles
-	w := min(maxW, 72)
+	w := min(maxW, 84)
 	inner := max(w-4, 1)
 	nameW := 0
 	for _, it := range m.items {
@@ -130,13 +137,21 @@ func (m Model) View(maxW, maxH int) []string {
 	var body []string
 	cursorLine := 0
 	for i, it := range m.items {
+		if it.Group != "" && (i == 0 || it.Group != m.items[i-1].Group) {
+			if i > 0 {
+				body = append(body, "")
+			}
+			for _, l := range draw.Wrap(textproc.OneLine(it.Group), inner) {
+				body = append(body, st.Title.Render(l))
+			}
+		}
 		desc := textproc.OneLine(it.Description)
 		if it.Unavailable != "" && it.Tag != "" {
 			desc = "(" + textproc.OneLine(it.Tag) + ") " + desc
 		}
 		descLines := draw.Wrap(desc, descW)
-		if len(descLines) > 2 {
-			descLines = []string{descLines[0], draw.Truncate(strings.Join(descLines[1:], " "), descW)}
+		if len(descLines) > maxDescLines {
+			descLines = append(descLines[:maxDescLines-1:maxDescLines-1], draw.Truncate(strings.Join(descLines[maxDescLines-1:], " "), descW))
 		}
 		nameStyle, descStyle := st.Text, st.Muted
 		if it.Unavailable != "" {
@@ -166,6 +181,15 @@ func (m Model) View(maxW, maxH int) []string {
 			foot = append(foot, st.Muted.Render(l))
 		}
 	default:
+		if cur.Detail != "" {
+			lines := draw.Wrap(textproc.OneLine(cur.Detail), inner)
+			if len(lines) > 3 {
+				lines = append(lines[:2], draw.Truncate(strings.Join(lines[2:], " "), inner))
+			}
+			for _, l := range lines {
+				foot = append(foot, st.Muted.Render(l))
+			}
+		}
 		foot = append(foot, st.Muted.Render(draw.Truncate("enter choose · esc close", inner)))
 	}
 	foot = append([]string{""}, foot...)
@@ -187,6 +211,9 @@ func (m Model) View(maxW, maxH int) []string {
 	}
 	return draw.NewBorder(st.PaneFocused).Frame(st.Title.Render(" "+m.Title+" "), lines, w, h)
 }
+
+// maxDescLines is the most lines an item's description takes.
+const maxDescLines = 3
 
 func (m Model) current() Item {
 	if m.cursor < len(m.items) {

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 func TestPicker(t *testing.T) {
@@ -20,26 +21,26 @@ func TestPicker(t *testing.T) {
 	enter := tea.KeyPressMsg{Code: tea.KeyEnter}
 	j := tea.KeyPressMsg{Code: 'j', Text: "j"}
 
-	_, out := m.Update(enter)
+	_, _, out := m.Update(enter)
 	if c, ok := out.(ChosenMsg); !ok || c.Item.Name != "rag" || c.Kind != "strategy" {
 		t.Fatalf("enter on the current item = %#v", out)
 	}
-	m, _ = m.Update(j) // wraps to extractive
-	m, _ = m.Update(j) // longcite
+	m, _, _ = m.Update(j) // wraps to extractive
+	m, _, _ = m.Update(j) // longcite
 	lines := m.View(60, 20)
 	v := ansi.Strip(strings.Join(lines, "\n"))
 	if !strings.Contains(v, "(needs a model)") || !strings.Contains(v, "Unavailable: no endpoint configured") {
 		t.Errorf("the unavailable item's reason is not shown:\n%s", v)
 	}
-	m, out = m.Update(enter)
+	m, _, out = m.Update(enter)
 	if out != nil {
 		t.Fatalf("an unavailable item was chosen: %#v", out)
 	}
 	if v := ansi.Strip(strings.Join(m.View(60, 20), "\n")); !strings.Contains(v, "longcite is unavailable") {
 		t.Errorf("refusal not explained:\n%s", v)
 	}
-	_, out = m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if _, ok := out.(ClosedMsg); !ok {
+	_, _, out = m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	if _, ok := out.(pane.Close); !ok {
 		t.Errorf("esc = %#v", out)
 	}
 	// Any size: a box of equal-width lines no taller than allowed.

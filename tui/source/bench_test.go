@@ -107,7 +107,7 @@ func benchModel(b *testing.B, doc *docstore.Document) Model {
 	m := New(themes.Dark())
 	m.SetSize(100, 45)
 	m.Show(doc, Range{0, 10}, nil)
-	_ = m.View()
+	_ = view(m)
 	return m
 }
 
@@ -126,7 +126,7 @@ func (r *citeRoot) Update(msg tea.Msg) {
 		r.src.Show(r.doc, c, []Range{{c.End + 10, c.End + 200}})
 		return
 	}
-	r.src, _ = r.src.Update(msg)
+	r.src, _, _ = r.src.Update(msg)
 }
 
 // BenchmarkShowFarCitation is the "next citation" keypress: Update shows a
@@ -141,7 +141,7 @@ func BenchmarkShowFarCitation(b *testing.B) {
 	for b.Loop() {
 		t0 := time.Now()
 		root.Update(next)
-		_ = root.src.View()
+		_ = view(root.src)
 		samples = append(samples, time.Since(t0))
 	}
 	percentiles(b, samples)
@@ -156,8 +156,8 @@ func BenchmarkPageDown(b *testing.B) {
 	var samples []time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		m, _ = m.Update(pgdn)
-		_ = m.View()
+		m, _, _ = m.Update(pgdn)
+		_ = view(m)
 		samples = append(samples, time.Since(t0))
 	}
 	percentiles(b, samples)
@@ -169,8 +169,8 @@ func BenchmarkLineDown(b *testing.B) {
 	m := benchModel(b, doc)
 	j := tea.KeyPressMsg{Code: 'j', Text: "j"}
 	for b.Loop() {
-		m, _ = m.Update(j)
-		_ = m.View()
+		m, _, _ = m.Update(j)
+		_ = view(m)
 	}
 }
 
@@ -181,9 +181,9 @@ func BenchmarkViewWithMatches(b *testing.B) {
 	m.Show(doc, Range{len(doc.Text) / 3, len(doc.Text)/3 + 300}, nil)
 	m.query = "e"
 	msg := searchCmd(m.ds, "e", m.seq)().(searchDoneMsg)
-	m, _ = m.Update(msg)
+	m, _, _ = m.Update(msg)
 	for b.Loop() {
-		_ = m.View()
+		_ = view(m)
 	}
 }
 

@@ -16,19 +16,22 @@ type KeyMap struct {
 	Search struct {
 		Open key.Binding // open the search prompt
 		// Next and Prev step through the search's matches, wrapping,
-		// while a search is in force (HasSearch); without one the parent
-		// gives them to the citations.
+		// while a search is in force (HasSearch); without one they ask
+		// for the answers' citations (StepMsg).
 		Next key.Binding
 		Prev key.Binding
 		// Back is esc with the prompt closed: it clears a search in
-		// force, and otherwise emits CloseMsg, which the parent takes to
-		// mean "back to the conversation".
+		// force, and otherwise returns pane.Close: back to the
+		// conversation.
 		Back key.Binding
 	}
 	Prompt struct {
 		Run    key.Binding // run the search typed
 		Cancel key.Binding // close the prompt
 	}
+	// Page switches to the page view: the cited page as printed
+	// (PageViewMsg).
+	Page key.Binding
 }
 
 // DefaultKeyMap returns the source pane's default keys.
@@ -45,6 +48,8 @@ func DefaultKeyMap() KeyMap {
 	km.Search.Next = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match / citation"))
 	km.Search.Prev = key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match / citation"))
 	km.Search.Back = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear search / back"))
+
+	km.Page = key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "page view"))
 
 	km.Prompt.Run = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search"))
 	km.Prompt.Cancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
@@ -63,6 +68,15 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Search.Open, k.Search.Next, k.Search.Prev, k.Search.Back},
 	}
 }
+
+// pdfHelp is the help while a PDF is shown: the page view's key too.
+type pdfHelp struct{ k KeyMap }
+
+func (p pdfHelp) ShortHelp() []key.Binding {
+	return append([]key.Binding{p.k.Page}, p.k.ShortHelp()...)
+}
+
+func (p pdfHelp) FullHelp() [][]key.Binding { return append(p.k.FullHelp(), []key.Binding{p.k.Page}) }
 
 // promptHelp is the help while the search prompt is open.
 type promptHelp struct{ k KeyMap }

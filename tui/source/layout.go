@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/tui/internal/draw"
 )
 
 // The viewer never wraps a whole document. A document's text is indexed
@@ -154,9 +155,6 @@ func (ix *lineIndex) blockAt(off int) int {
 	return max(lo-1, 0)
 }
 
-// spaces is sliced for expanded tabs.
-const spaces = "                                "
-
 // cluster reads the grapheme cluster of s at i, drawn at column col of its
 // row. It returns where the next cluster starts, the text to draw (made
 // terminal-safe), its width in cells, and whether it is whitespace a row
@@ -168,7 +166,7 @@ func cluster(s string, i, col int) (next int, disp string, w int, space bool) {
 		return i + 1, " ", 1, true
 	case c == '\t':
 		n := tabWidth - col%tabWidth
-		return i + 1, spaces[:n], n, true
+		return i + 1, draw.Pad(n), n, true
 	case c > ' ' && c < utf8.RuneSelf && c != 0x7f && (i+1 == len(s) || s[i+1] < utf8.RuneSelf):
 		// Printable ASCII not followed by a combining mark: the common case.
 		return i + 1, s[i : i+1], 1, false
@@ -294,13 +292,10 @@ func (mk *marks) classOf(start, end int) class {
 	return clsText
 }
 
-// paint is how to draw one class: the SGR sequences around a run.
-type paint struct{ prefix, suffix string }
-
 // renderRow draws s[from:to] (s is a block at document offset base) into b,
 // clipped and padded to exactly width cells, marking cells by mk. Cells
 // drawn as their own source bytes are written in one piece per run.
-func renderRow(b *strings.Builder, s string, base, from, to, width int, mk *marks, paints *[numClasses]paint) {
+func renderRow(b *strings.Builder, s string, base, from, to, width int, mk *marks, paints *[numClasses]draw.Paint) {
 	const none = numClasses
 	col, run := 0, none
 	lit := -1 // start of source bytes drawn as they are, not yet written
@@ -316,10 +311,10 @@ func renderRow(b *strings.Builder, s string, base, from, to, width int, mk *mark
 				lit = -1
 			}
 			if run != none {
-				b.WriteString(paints[run].suffix)
+				b.WriteString(paints[run].Suffix())
 			}
 			run = c
-			b.WriteString(paints[run].prefix)
+			b.WriteString(paints[run].Prefix())
 		}
 		if len(disp) == next-i && disp == s[i:next] {
 			if lit < 0 {
@@ -339,17 +334,9 @@ func renderRow(b *strings.Builder, s string, base, from, to, width int, mk *mark
 		b.WriteString(s[lit:i])
 	}
 	if run != none {
-		b.WriteString(paints[run].suffix)
+		b.WriteString(paints[run].Suffix())
 	}
 	if col < width {
-		b.WriteString(pad(width - col))
+		b.WriteString(draw.Pad(width - col))
 	}
-}
-
-// pad returns n spaces.
-func pad(n int) string {
-	if n <= len(spaces) {
-		return spaces[:n]
-	}
-	return strings.Repeat(" ", n)
 }

@@ -6,21 +6,23 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/citelens/citelens/tui/internal/draw"
 )
 
 // markerPaints draw classes as visible brackets instead of SGR, so a test
 // can read where a highlight landed.
-var markerPaints = [numClasses]paint{
+var markerPaints = [numClasses]draw.Paint{
 	clsText:      {},
-	clsFaint:     {"‹", "›"},
-	clsHighlight: {"«", "»"},
-	clsMatch:     {"{", "}"},
-	clsCurrent:   {"<", ">"},
+	clsFaint:     draw.NewPaint("‹", "›"),
+	clsHighlight: draw.NewPaint("«", "»"),
+	clsMatch:     draw.NewPaint("{", "}"),
+	clsCurrent:   draw.NewPaint("<", ">"),
 }
 
-// draw lays the whole of text out at width and renders every row with
+// drawRows lays the whole of text out at width and renders every row with
 // marker paints, trailing padding trimmed.
-func draw(t *testing.T, text string, width int, mk marks) []string {
+func drawRows(t *testing.T, text string, width int, mk marks) []string {
 	t.Helper()
 	ix := newLineIndex(text, nil)
 	var out []string
@@ -104,19 +106,19 @@ func TestLineIndex(t *testing.T) {
 }
 
 func TestWrapWords(t *testing.T) {
-	got := draw(t, "The quick brown fox jumps over the lazy dog.", 12, marks{current: -1})
+	got := drawRows(t, "The quick brown fox jumps over the lazy dog.", 12, marks{current: -1})
 	want := []string{"The quick", "brown fox", "jumps over", "the lazy", "dog."}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 	// A word longer than a row is broken anywhere.
-	got = draw(t, "antidisestablishmentarianism is long", 10, marks{current: -1})
+	got = drawRows(t, "antidisestablishmentarianism is long", 10, marks{current: -1})
 	want = []string{"antidisest", "ablishment", "arianism", "is long"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 	// Tabs become spaces to the next stop of 4.
-	got = draw(t, "a\tb\tc", 20, marks{current: -1})
+	got = drawRows(t, "a\tb\tc", 20, marks{current: -1})
 	if want := []string{"a   b   c"}; !slices.Equal(got, want) {
 		t.Errorf("tabs: got %q, want %q", got, want)
 	}
@@ -125,7 +127,7 @@ func TestWrapWords(t *testing.T) {
 func TestHighlightMidLineAcrossWrap(t *testing.T) {
 	text := "The quick brown fox jumps over the lazy dog."
 	mk := marks{primary: rangeOf(text, "brown fox jumps"), current: -1}
-	got := draw(t, text, 12, mk)
+	got := drawRows(t, text, 12, mk)
 	want := []string{"The quick", "«brown fox »", "«jumps» over", "the lazy", "dog."}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
@@ -135,7 +137,7 @@ func TestHighlightMidLineAcrossWrap(t *testing.T) {
 func TestHighlightAcrossParagraphs(t *testing.T) {
 	text := "First para ends here.\n\nSecond para.\nThird starts and goes on."
 	mk := marks{primary: Range{strings.Index(text, "ends"), strings.Index(text, " and")}, current: -1}
-	got := draw(t, text, 30, mk)
+	got := drawRows(t, text, 30, mk)
 	want := []string{"First para «ends here.»", "", "«Second para.»", "«Third starts» and goes on."}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
@@ -146,7 +148,7 @@ func TestHighlightCJK(t *testing.T) {
 	// Each of these is 3 bytes and 2 cells; rows of 7 cells hold 3.
 	text := "日本語のテキストです"
 	mk := marks{primary: rangeOf(text, "のテキ"), current: -1}
-	got := draw(t, text, 7, mk)
+	got := drawRows(t, text, 7, mk)
 	want := []string{"日本語", "«のテキ»", "ストで", "す"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
@@ -157,7 +159,7 @@ func TestHighlightCombiningMarks(t *testing.T) {
 	// "é" as e + U+0301 is one cell; "café" is 4 cells however spelt.
 	text := "un cafe\u0301 noir"
 	mk := marks{primary: rangeOf(text, "cafe\u0301"), current: -1}
-	got := draw(t, text, 8, mk)
+	got := drawRows(t, text, 8, mk)
 	want := []string{"un «cafe\u0301»", "noir"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
@@ -170,7 +172,7 @@ func TestEscapeSequencesNeutralised(t *testing.T) {
 	// byte) is drawn as ␛ (3 bytes).
 	text := "plain \x1b[31mred\x1b[0m after\x07bell"
 	mk := marks{primary: rangeOf(text, "\x1b[31mred"), current: -1}
-	got := draw(t, text, 40, mk)
+	got := drawRows(t, text, 40, mk)
 	want := []string{"plain «␛[31mred»␛[0m after␇bell"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
@@ -181,7 +183,7 @@ func TestEscapeSequencesNeutralised(t *testing.T) {
 		}
 	}
 	// Bidi overrides are dropped, invalid UTF-8 shown as U+FFFD.
-	got = draw(t, "a\u202eb\xffc", 10, marks{current: -1})
+	got = drawRows(t, "a\u202eb\xffc", 10, marks{current: -1})
 	if want := []string{"ab\uFFFDc"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -197,7 +199,7 @@ func TestMarksPriority(t *testing.T) {
 		matchLen: 1,
 		current:  1,
 	}
-	got := draw(t, text, 40, mk)
+	got := drawRows(t, text, 40, mk)
 	want := []string{"{o}ne «tw»<o>« three» f{o}ur ‹five› six"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
@@ -206,7 +208,7 @@ func TestMarksPriority(t *testing.T) {
 
 func TestWideCharDoesNotSplitAtRowEnd(t *testing.T) {
 	// 5 cells: "ab" + 日 (2) = 4, then 本 would need cells 5-6.
-	got := draw(t, "ab日本", 5, marks{current: -1})
+	got := drawRows(t, "ab日本", 5, marks{current: -1})
 	want := []string{"ab日", "本"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
@@ -254,7 +256,7 @@ func FuzzLayout(f *testing.F) {
 		width = 1 + abs(width)%200
 		ix := newLineIndex(text, nil)
 		mk := marks{primary: Range{start, end}.clip(len(text)), current: -1}
-		paints := [numClasses]paint{clsHighlight: {"\x01", "\x02"}}
+		paints := [numClasses]draw.Paint{clsHighlight: draw.NewPaint("\x01", "\x02")}
 		covered := 0
 		for i := range ix.blocks() {
 			s, base := ix.block(i)

@@ -1,23 +1,28 @@
-// Package source is the TUI's document viewer: a bubbletea component that
-// shows a document's text wrapped to its pane, scrolled to a citation with
-// the cited bytes highlighted, and searchable.
+// Package source is the TUI's document viewer: a pane that shows a
+// document's text wrapped to its width, scrolled to a citation with the
+// cited bytes highlighted, and searchable.
 //
 // It stays smooth on a million-token document by never wrapping the whole
 // text: the text is indexed into lines once per document, and a frame
 // wraps and draws only the lines it shows (see layout.go). Search runs in
 // a tea.Cmd over a case-folded copy of the text (see search.go).
 //
-// The parent (the root model) drives it like this:
+// It keeps the panes' contract (tui/internal/pane). The parent (the root
+// model) drives it like this:
 //
 //	src := source.New(styles)             // once
 //	src.SetSize(w, h)                     // on every layout change
 //	src.Show(doc, primary, others)        // jump to a citation
-//	src, cmd = src.Update(msg)            // keys while the pane is focused,
+//	src, cmd, act = src.Update(msg)       // keys while the pane is focused,
 //	                                      // and every message the parent
 //	                                      // does not own (search results)
-//	src.View()                            // exactly w×h cells
-//	case source.CloseMsg:                 // esc: back to the conversation
+//	src.View(w, h)                        // exactly w×h cells
 //	src.SetStyles(s)                      // when the theme changes
+//
+// The actions it returns: pane.Close (esc with nothing to clear: back to
+// the conversation), StepMsg (n or N with no search in force: the next or
+// previous citation of the answers), PageViewMsg (v: the page view) and
+// pane.Notice.
 //
 // While Searching() is true the pane owns every key (the user is typing a
 // query): the parent should not act on global keys then.
@@ -38,6 +43,8 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/internal/draw"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 // The smallest pane the viewer draws in; smaller shows "window too small".
@@ -49,13 +56,13 @@ const (
 // wheelRows is how far one mouse wheel step scrolls.
 const wheelRows = 3
 
-// CloseMsg is emitted when esc is pressed with the search prompt closed
-// and no search in force: the pane has nothing to cancel, and the parent
-// takes it to mean "back to the conversation".
-type CloseMsg struct{}
+// PageViewMsg asks for the page view in the pane's place: v.
+type PageViewMsg struct{}
 
-// NoticeMsg is a short message for the parent's status line.
-type NoticeMsg struct{ Text string }
+// StepMsg asks for the next (Delta 1) or previous (Delta -1) citation of
+// the answers: n or N with no search in force, which step through the
+// citations here as in the answers (tui/KEYS.md, rule 4).
+type StepMsg struct{ Delta int }
 
 // searchDoneMsg carries a finished search back to Update.
 type searchDoneMsg struct {
@@ -115,7 +122,7 @@ type Model struct {
 	KeyMap KeyMap
 
 	styles *themes.Styles
-	paints [numClasses]paint
+	paints [numClasses]draw.Paint
 
 	width, height int
 
@@ -140,6 +147,9 @@ type Model struct {
 	pending bool    // a search is running
 }
 
+// The source pane keeps the panes' contract.
+var _ pane.Model[Model] = Model{}
+
 // New returns an empty source pane drawn in the given theme.
 func New(styles *themes.Styles) Model {
 	in := textinput.New()
@@ -155,28 +165,16 @@ func New(styles *themes.Styles) Model {
 // terminal's background colour arrives.
 func (m *Model) SetStyles(s *themes.Styles) {
 	m.styles = s
-	for c, st := range [numClasses]interface{ Render(...string) string }{
-		clsText:      s.Text,
-		clsFaint:     s.FaintHighlight,
-		clsHighlight: s.Highlight,
-		clsMatch:     s.Match,
-		clsCurrent:   s.CurrentMatch,
-	} {
-		m.paints[c] = paintOf(st.Render("x"))
+	// Painted by concatenation rather than by a lipgloss Render per run
+	// (which, for underlined styles, styles every character apart).
+	m.paints = [numClasses]draw.Paint{
+		clsText:      draw.PaintOf(s.Text),
+		clsFaint:     draw.PaintOf(s.FaintHighlight),
+		clsHighlight: draw.PaintOf(s.Highlight),
+		clsMatch:     draw.PaintOf(s.Match),
+		clsCurrent:   draw.PaintOf(s.CurrentMatch),
 	}
 	m.input.SetStyles(s.TextInput)
-}
-
-// paintOf splits a style's rendering of "x" into the SGR sequences before
-// and after it, so a run of any length is styled by concatenation rather
-// than by a lipgloss Render per run (which, for underlined styles, styles
-// every character apart).
-func paintOf(rendered string) paint {
-	i := strings.IndexByte(rendered, 'x')
-	if i < 0 {
-		return paint{}
-	}
-	return paint{prefix: rendered[:i], suffix: rendered[i+1:]}
 }
 
 // SetSize sets the pane's size in cells, header and status line included.
@@ -277,17 +275,21 @@ func (m Model) helpKeys() help.KeyMap {
 	if m.prompt {
 		return promptHelp{m.KeyMap}
 	}
+	if m.ds != nil && m.ds.doc.Kind == "pdf" {
+		return pdfHelp{m.KeyMap}
+	}
 	return m.KeyMap
 }
 
-// Update handles keys, mouse wheel and the pane's own messages.
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+// Update handles keys, mouse wheel and the pane's own messages; what it
+// asks of the parent comes back as an action.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 	switch msg := msg.(type) {
 	case searchDoneMsg:
 		if msg.ds == m.ds && msg.seq == m.seq {
 			m.searchDone(msg)
 		}
-		return m, nil
+		return m, nil, nil
 	case tea.KeyPressMsg:
 		if m.prompt {
 			return m.updatePrompt(msg)
@@ -300,17 +302,17 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case tea.MouseWheelUp:
 			m.scroll(-wheelRows)
 		}
-		return m, nil
+		return m, nil, nil
 	}
 	if m.prompt {
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg) // paste, cursor
-		return m, cmd
+		return m, cmd, nil
 	}
-	return m, nil
+	return m, nil, nil
 }
 
-func (m Model) updateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+func (m Model) updateKey(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	k := m.KeyMap
 	switch {
 	case key.Matches(msg, k.Scroll.LineDown):
@@ -332,22 +334,35 @@ func (m Model) updateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		// next is the query, never keys.
 		m.prompt = true
 		m.input.Reset()
-		return m, m.input.Focus()
-	case key.Matches(msg, k.Search.Next):
-		m.stepMatch(1)
-	case key.Matches(msg, k.Search.Prev):
-		m.stepMatch(-1)
+		return m, m.input.Focus(), nil
+	case key.Matches(msg, k.Search.Next), key.Matches(msg, k.Search.Prev):
+		d := 1
+		if key.Matches(msg, k.Search.Prev) {
+			d = -1
+		}
+		if !m.HasSearch() {
+			return m, nil, StepMsg{Delta: d}
+		}
+		if m.stepMatch(d) {
+			// Wrapping round is said, never silent.
+			if d > 0 {
+				return m, nil, pane.Notice{Text: "Past the last match: back to the first."}
+			}
+			return m, nil, pane.Notice{Text: "Before the first match: on to the last."}
+		}
+	case key.Matches(msg, k.Page):
+		return m, nil, PageViewMsg{}
 	case key.Matches(msg, k.Search.Back):
 		if m.HasSearch() {
 			m.clearSearch()
-			return m, nil
+			return m, nil, nil
 		}
-		return m, func() tea.Msg { return CloseMsg{} }
+		return m, nil, pane.Close{}
 	}
-	return m, nil
+	return m, nil, nil
 }
 
-func (m Model) updatePrompt(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+func (m Model) updatePrompt(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	switch {
 	case key.Matches(msg, m.KeyMap.Prompt.Run):
 		m.prompt = false
@@ -355,24 +370,22 @@ func (m Model) updatePrompt(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		q := m.input.Value()
 		if strings.TrimSpace(q) == "" {
 			m.clearSearch()
-			return m, nil
+			return m, nil, nil
 		}
 		if m.ds == nil {
-			return m, func() tea.Msg {
-				return NoticeMsg{Text: "No document is shown to search: open one with enter in the library, or a citation with enter on a statement."}
-			}
+			return m, nil, pane.Notice{Text: "No document is shown to search: open one with enter in the library, or a citation with enter on a statement."}
 		}
 		m.clearSearch()
 		m.query, m.pending = q, true
-		return m, searchCmd(m.ds, q, m.seq)
+		return m, searchCmd(m.ds, q, m.seq), nil
 	case key.Matches(msg, m.KeyMap.Prompt.Cancel):
 		m.prompt = false
 		m.input.Blur()
-		return m, nil
+		return m, nil, nil
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
-	return m, cmd
+	return m, cmd, nil
 }
 
 // searchCmd finds every match of q in ds's text, off the Update loop.
@@ -405,13 +418,17 @@ func (m *Model) searchDone(msg searchDoneMsg) {
 	m.revealMatch()
 }
 
-func (m *Model) stepMatch(d int) {
+// stepMatch goes to the next (d = 1) or previous (d = -1) match and
+// reports whether it wrapped round the document's end to get there.
+func (m *Model) stepMatch(d int) (wrapped bool) {
 	n := len(m.matches)
 	if n == 0 {
-		return
+		return false
 	}
-	m.current = ((m.current+d)%n + n) % n
+	next := m.current + d
+	m.current = (next%n + n) % n
 	m.revealMatch()
+	return next != m.current
 }
 
 func (m *Model) revealMatch() {
@@ -560,27 +577,25 @@ func (m *Model) scrollTo(r Range) {
 	m.top = m.clampTop(m.up(first, context))
 }
 
-// View draws the pane: a header line (document name, page, position), the
-// text, and a status line (search prompt or results, keys), exactly
-// width×height cells.
-func (m Model) View() string {
-	w, h := m.width, m.height
+// View draws the pane in exactly w × h cells: a header line (document
+// name, page, position), the text, and a status line (search prompt or
+// results, keys). w × h is the size given to SetSize, which Update
+// scrolls by; another is laid out afresh for this frame.
+func (m Model) View(w, h int) []string {
 	if w <= 0 || h <= 0 {
-		return ""
+		return nil
+	}
+	if w != m.width || h != m.height {
+		m.SetSize(w, h)
 	}
 	if !m.drawable() {
 		return m.tooSmall()
 	}
-	var b strings.Builder
-	b.Grow(h * (w + 16))
-	b.WriteString(m.header())
-	b.WriteByte('\n')
+	lines := make([]string, 0, h)
+	lines = append(lines, m.header())
 	bh := m.bodyHeight()
-	drawn := 0
 	if m.ds == nil {
-		b.WriteString(fit(m.styles.Muted.Render("no document shown"), w))
-		b.WriteByte('\n')
-		drawn++
+		lines = append(lines, draw.Fit(m.styles.Muted.Render("no document shown"), w))
 	} else {
 		mk := marks{primary: m.primary, others: m.others, matches: m.matches, matchLen: m.qlen, current: -1}
 		if len(m.matches) > 0 {
@@ -589,32 +604,30 @@ func (m Model) View() string {
 			mk.next = sort.Search(len(m.matches), func(i int) bool { return int(m.matches[i])+m.qlen > top })
 		}
 		ix := m.ds.idx
-		for p := m.top; drawn < bh && p.blk < ix.blocks(); p = (pos{p.blk + 1, 0}) {
+		var b strings.Builder
+		for p := m.top; len(lines) <= bh && p.blk < ix.blocks(); p = (pos{p.blk + 1, 0}) {
 			rows := m.rows(p.blk)
 			s, base := ix.block(p.blk)
-			for r := p.row; r < len(rows) && drawn < bh; r++ {
+			for r := p.row; r < len(rows) && len(lines) <= bh; r++ {
 				if rows[r] == pageBreakRow {
-					b.WriteString(m.pageBreak(ix.pageOf[p.blk]))
-					b.WriteByte('\n')
-					drawn++
+					lines = append(lines, m.pageBreak(ix.pageOf[p.blk]))
 					continue
 				}
 				to := len(s)
 				if r+1 < len(rows) {
 					to = int(rows[r+1])
 				}
+				b.Reset()
+				b.Grow(w + 16)
 				renderRow(&b, s, base, int(rows[r]), to, w, &mk, &m.paints)
-				b.WriteByte('\n')
-				drawn++
+				lines = append(lines, b.String())
 			}
 		}
 	}
-	for ; drawn < bh; drawn++ {
-		b.WriteString(pad(w))
-		b.WriteByte('\n')
+	for len(lines) <= bh {
+		lines = append(lines, draw.Pad(w))
 	}
-	b.WriteString(m.footer())
-	return b.String()
+	return append(lines, m.footer())
 }
 
 // pageBreak is the rule drawn where page n begins: "╌╌ p. 316 (PDF p.
@@ -623,19 +636,14 @@ func (m Model) pageBreak(n int) string {
 	label := "╌╌ " + textproc.OneLine(m.ds.doc.PageName(n)) + " "
 	w := ansi.StringWidth(label)
 	if w > m.width {
-		return fit(m.styles.Muted.Render(ansi.Truncate(label, m.width, "")), m.width)
+		return draw.Fit(m.styles.Muted.Render(ansi.Truncate(label, m.width, "")), m.width)
 	}
 	return m.styles.Muted.Render(label + strings.Repeat("╌", m.width-w))
 }
 
 // tooSmall is the whole view when the pane cannot hold the text.
-func (m Model) tooSmall() string {
-	lines := make([]string, m.height)
-	lines[0] = fit(m.styles.Warning.Render(ansi.Truncate("window too small", m.width, "…")), m.width)
-	for i := 1; i < m.height; i++ {
-		lines[i] = pad(m.width)
-	}
-	return strings.Join(lines, "\n")
+func (m Model) tooSmall() []string {
+	return draw.Block([]string{m.styles.Warning.Render(draw.Truncate("window too small", m.width))}, m.width, m.height)
 }
 
 // header is the document's name and the heading path of the text at the
@@ -644,7 +652,7 @@ func (m Model) tooSmall() string {
 func (m Model) header() string {
 	w := m.width
 	if m.ds == nil {
-		return fit(m.styles.Title.Render("source"), w)
+		return draw.Fit(m.styles.Title.Render("source"), w)
 	}
 	d := m.ds.doc
 	name := d.Name
@@ -672,7 +680,7 @@ func (m Model) header() string {
 	}
 	ww := ansi.StringWidth(where)
 	if ww+8 > w {
-		return fit(m.styles.Title.Render(ansi.Truncate(name, w, "…")), w)
+		return draw.Fit(m.styles.Title.Render(draw.Truncate(name, w)), w)
 	}
 	room := w - ww - 2
 	left := m.styles.Title.Render(ansi.Truncate(name, room, "…"))
@@ -680,7 +688,7 @@ func (m Model) header() string {
 		trail := ansi.Truncate(" › "+path, room-ansi.StringWidth(name), "…")
 		left += m.styles.Muted.Render(trail)
 	}
-	return left + pad(w-ansi.StringWidth(left)-ww) + m.styles.Muted.Render(where)
+	return left + draw.Pad(w-ansi.StringWidth(left)-ww) + m.styles.Muted.Render(where)
 }
 
 // headingAt is the heading path, joined with " › ", of the sentence at or
@@ -698,7 +706,7 @@ func headingAt(d *docstore.Document, off int) string {
 func (m Model) footer() string {
 	w := m.width
 	if m.prompt {
-		return fit(m.input.View(), w)
+		return draw.Fit(m.input.View(), w)
 	}
 	var left string
 	q := ansi.Truncate(textproc.OneLine(m.query), max(w/3, 8), "…")
@@ -718,18 +726,9 @@ func (m Model) footer() string {
 	}
 	right := fmt.Sprintf("%s %s · %s/%s %s · %s %s", k.Open.Help().Key, k.Open.Help().Desc,
 		k.Next.Help().Key, k.Prev.Help().Key, step, k.Back.Help().Key, back)
-	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
-	if lw+rw+2 > w {
-		return fit(left, w)
-	}
-	return left + pad(w-lw-rw) + m.styles.Muted.Render(right)
-}
 
-// fit pads or truncates s (which may hold SGR sequences) to w cells.
-func fit(s string, w int) string {
-	sw := ansi.StringWidth(s)
-	if sw > w {
-		return ansi.Truncate(s, w, "")
+	if ansi.StringWidth(left)+ansi.StringWidth(right)+2 > w {
+		return draw.Fit(left, w)
 	}
-	return s + pad(w-sw)
+	return draw.Spread(left, m.styles.Muted.Render(right), w)
 }

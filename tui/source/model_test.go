@@ -15,6 +15,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/keytest"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 // sampleText is three "pages" of prose with the awkward cases mixed in: a
@@ -59,19 +60,24 @@ func sampleRange(sub string) Range {
 }
 
 // press runs keys through Update, running any command synchronously and
-// feeding its message back, as the program would.
+// feeding its message back, as the program would; it returns the actions
+// and other messages the pane emitted.
 func press(t *testing.T, m Model, keys ...string) (Model, []tea.Msg) {
 	t.Helper()
 	var emitted []tea.Msg
 	for _, k := range keys {
 		var cmd tea.Cmd
-		m, cmd = m.Update(keytest.Press(k))
+		var act tea.Msg
+		m, cmd, act = m.Update(keytest.Press(k))
+		if act != nil {
+			emitted = append(emitted, act)
+		}
 		for cmd != nil {
 			msg := cmd()
 			cmd = nil
 			switch msg.(type) {
 			case searchDoneMsg:
-				m, cmd = m.Update(msg)
+				m, cmd, _ = m.Update(msg)
 			case nil:
 			default:
 				emitted = append(emitted, msg)
@@ -80,6 +86,9 @@ func press(t *testing.T, m Model, keys ...string) (Model, []tea.Msg) {
 	}
 	return m, emitted
 }
+
+// view is the pane drawn at its size, as one string.
+func view(m Model) string { return strings.Join(m.View(m.width, m.height), "\n") }
 
 // numbered is n lines "line 000" … for scrolling tests.
 func numbered(n int) *docstore.Document {
@@ -107,7 +116,7 @@ func TestShowScrollsWithContext(t *testing.T) {
 	if got, want := m.Offset(), lineOffset(doc, 98); got != want {
 		t.Errorf("top at byte %d, want %d (line 98)", got, want)
 	}
-	lines := plainLines(m.View())
+	lines := plainLines(view(m))
 	if len(lines) != 12 {
 		t.Fatalf("view has %d lines, want 12", len(lines))
 	}
@@ -119,7 +128,7 @@ func TestShowScrollsWithContext(t *testing.T) {
 	if !strings.HasPrefix(lines[3], "line 100") {
 		t.Errorf("citation not on the 3rd text row: %q", lines[1:4])
 	}
-	if !strings.Contains(m.View(), "\x1b[7mline 100") {
+	if !strings.Contains(view(m), "\x1b[7mline 100") {
 		t.Error("the cited line is not in reverse video")
 	}
 
@@ -134,7 +143,7 @@ func TestShowScrollsWithContext(t *testing.T) {
 	if got, want := m.Offset(), lineOffset(doc, 190); got != want {
 		t.Errorf("top at %d, want %d (last page)", got, want)
 	}
-	if !strings.Contains(m.View(), "100%") {
+	if !strings.Contains(view(m), "100%") {
 		t.Error("position at the end is not 100%")
 	}
 }
@@ -143,7 +152,7 @@ func TestShowBeforeSize(t *testing.T) {
 	doc := numbered(200)
 	m := New(themes.NoColor())
 	m.Show(doc, Range{lineOffset(doc, 150), lineOffset(doc, 151)}, nil)
-	if v := m.View(); v != "" {
+	if v := view(m); v != "" {
 		t.Errorf("a pane without a size drew %q", v)
 	}
 	m.SetSize(40, 12)
@@ -197,7 +206,7 @@ func TestResizeThroughTooSmall(t *testing.T) {
 	before := m.Offset()
 	for _, size := range [][2]int{{5, 30}, {4, 1}, {120, 3}, {25, 10}} {
 		m.SetSize(size[0], size[1])
-		_ = m.View()
+		_ = view(m)
 	}
 	if after := m.Offset(); after > before || after < before-120 {
 		t.Errorf("top moved from %d to %d", before, after)
@@ -209,11 +218,11 @@ func TestMouseWheel(t *testing.T) {
 	m := New(themes.NoColor())
 	m.SetSize(40, 12)
 	m.Show(doc, Range{0, 1}, nil)
-	m, _ = m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	m, _, _ = m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 	if got, want := m.Offset(), lineOffset(doc, 3); got != want {
 		t.Errorf("wheel down: top at %d, want %d", got, want)
 	}
-	m, _ = m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	m, _, _ = m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
 	if m.Offset() != 0 {
 		t.Errorf("wheel up: top at %d, want 0", m.Offset())
 	}
@@ -252,7 +261,7 @@ func TestSearch(t *testing.T) {
 	if total != want || cur != 1 {
 		t.Fatalf("match %d/%d, want 1/%d", cur, total, want)
 	}
-	if !strings.Contains(ansi.Strip(m.View()), fmt.Sprintf("match 1/%d", want)) {
+	if !strings.Contains(ansi.Strip(view(m)), fmt.Sprintf("match 1/%d", want)) {
 		t.Error("status line does not say which match")
 	}
 	m, _ = press(t, m, "n", "n")
@@ -269,7 +278,7 @@ func TestSearch(t *testing.T) {
 	}
 
 	// The current match is drawn reverse+bold+underline, others bold+underline.
-	v := m.View()
+	v := view(m)
 	if !strings.Contains(v, "\x1b[1;4;7;4m") && !strings.Contains(v, "\x1b[1;4;7m") {
 		t.Errorf("no current-match SGR in %q", v)
 	}
@@ -278,7 +287,7 @@ func TestSearch(t *testing.T) {
 	if _, total := m.Match(); total != 0 {
 		t.Errorf("nonsense query matched %d times", total)
 	}
-	if !strings.Contains(ansi.Strip(m.View()), "no match for “zqx”") {
+	if !strings.Contains(ansi.Strip(view(m)), "no match for “zqx”") {
 		t.Error("status line does not say nothing matched")
 	}
 }
@@ -288,14 +297,14 @@ func TestStaleSearchDropped(t *testing.T) {
 	m := New(themes.NoColor())
 	m.SetSize(60, 12)
 	m.Show(doc, sampleRange("Chapter 1"), nil)
-	m, _ = m.Update(keytest.Press("/"))
+	m, _, _ = m.Update(keytest.Press("/"))
 	for _, r := range "the" {
-		m, _ = m.Update(keytest.Press(string(r)))
+		m, _, _ = m.Update(keytest.Press(string(r)))
 	}
-	m, cmd := m.Update(keytest.Press("enter"))
+	m, cmd, _ := m.Update(keytest.Press("enter"))
 	// Another document arrives before the search result.
 	m.Show(numbered(50), Range{0, 4}, nil)
-	m, _ = m.Update(cmd())
+	m, _, _ = m.Update(cmd())
 	if _, total := m.Match(); total != 0 {
 		t.Errorf("a search of the old document marked %d matches in the new one", total)
 	}
@@ -307,10 +316,10 @@ func TestEscWithoutPromptEmitsClose(t *testing.T) {
 	m.Show(sampleDoc(), Range{0, 5}, nil)
 	_, out := press(t, m, "esc")
 	if len(out) != 1 {
-		t.Fatalf("esc emitted %v, want CloseMsg", out)
+		t.Fatalf("esc emitted %v, want pane.Close", out)
 	}
-	if _, ok := out[0].(CloseMsg); !ok {
-		t.Errorf("esc emitted %T, want CloseMsg", out[0])
+	if _, ok := out[0].(pane.Close); !ok {
+		t.Errorf("esc emitted %T, want pane.Close", out[0])
 	}
 }
 
@@ -318,19 +327,19 @@ func TestBadInputNeverPanics(t *testing.T) {
 	m := New(themes.Dark())
 	m.SetSize(40, 10)
 	m.Show(sampleDoc(), Range{-50, 1 << 30}, []Range{{900, 10}, {-1, -1}})
-	_ = m.View()
+	_ = view(m)
 	m.Show(nil, Range{}, nil)
-	_ = m.View()
+	_ = view(m)
 	m, _ = press(t, m, "j", "G", "/", "x", "enter", "n")
 	m.Show(&docstore.Document{}, Range{0, 0}, nil) // empty text
 	m, _ = press(t, m, "j", "k", "G", "g", "pgdown")
-	if lines := plainLines(m.View()); len(lines) != 10 {
+	if lines := plainLines(view(m)); len(lines) != 10 {
 		t.Errorf("empty document: %d lines", len(lines))
 	}
 	for _, size := range [][2]int{{0, 0}, {1, 1}, {5, 30}, {300, 2}, {19, 3}, {20, 3}} {
 		m.SetSize(size[0], size[1])
 		m.Show(sampleDoc(), sampleRange("hostile"), nil)
-		v := m.View()
+		v := view(m)
 		if size[0] == 0 {
 			continue
 		}
@@ -350,7 +359,7 @@ func TestTooSmall(t *testing.T) {
 	m := New(themes.NoColor())
 	m.SetSize(30, 2)
 	m.Show(sampleDoc(), Range{0, 5}, nil)
-	if v := ansi.Strip(m.View()); !strings.Contains(v, "window too small") {
+	if v := ansi.Strip(view(m)); !strings.Contains(v, "window too small") {
 		t.Errorf("view = %q", v)
 	}
 }
@@ -359,11 +368,11 @@ func TestSetStylesSwitchesTheme(t *testing.T) {
 	m := New(themes.NoColor())
 	m.SetSize(60, 10)
 	m.Show(sampleDoc(), sampleRange("byte range"), nil)
-	if strings.Contains(m.View(), "48;2;") {
+	if strings.Contains(view(m), "48;2;") {
 		t.Fatal("no-color view has a background colour")
 	}
 	m.SetStyles(themes.Light())
-	if !strings.Contains(m.View(), "48;2;") {
+	if !strings.Contains(view(m), "48;2;") {
 		t.Error("light theme's highlight has no background colour")
 	}
 }
@@ -397,15 +406,15 @@ func (h harness) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		h.src.Show(msg.doc, msg.primary, msg.others)
 	}
 	var cmd tea.Cmd
-	h.src, cmd = h.src.Update(msg)
+	h.src, cmd, _ = h.src.Update(msg)
 	h.probe.mu.Lock()
-	h.probe.view = h.src.View()
+	h.probe.view = view(h.src)
 	h.probe.mu.Unlock()
 	return h, cmd
 }
 
 func (h harness) View() tea.View {
-	v := tea.NewView(h.src.View())
+	v := tea.NewView(view(h.src))
 	v.AltScreen = true
 	return v
 }
@@ -463,7 +472,7 @@ func runGolden(t *testing.T, styles *themes.Styles, w, h int, stages ...stage) {
 		t.Fatal(err)
 	}
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(harness)
-	view := final.src.View()
+	view := view(final.src)
 	lines := strings.Split(view, "\n")
 	if len(lines) != h {
 		t.Errorf("view has %d lines, want %d", len(lines), h)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/themes"
+	"github.com/citelens/citelens/tui/internal/pane"
 )
 
 // labelled is a document of pages whose printed labels start at "i",
@@ -33,7 +34,7 @@ func TestPageBreaks(t *testing.T) {
 	m.SetSize(60, 14)
 	doc := labelled()
 	m.Show(doc, Range{}, nil)
-	lines := plainLines(m.View())
+	lines := plainLines(view(m))
 	want := []string{
 		"book.pdf                                   p. i (1/3) · 100%",
 		"Preface line one.",
@@ -64,7 +65,7 @@ func TestPageBreaks(t *testing.T) {
 	off := strings.Index(doc.Text, "More of")
 	m.SetSize(60, 4)
 	m.Show(doc, Range{off, off + 7}, nil)
-	if h := plainLines(m.View())[0]; !strings.Contains(h, "p. 1 (3/3)") {
+	if h := plainLines(view(m))[0]; !strings.Contains(h, "p. 1 (3/3)") {
 		t.Errorf("header %q", h)
 	}
 }
@@ -78,7 +79,7 @@ func TestPageBreaksScroll(t *testing.T) {
 	m.Show(doc, Range{}, nil)
 	rules, last, prev := 0, -1, ""
 	for range 40 {
-		v := plainLines(m.View())
+		v := plainLines(view(m))
 		if strings.HasPrefix(v[1], "╌╌ ") && v[1] != prev {
 			rules++
 		}
@@ -109,6 +110,10 @@ func TestSearchKeys(t *testing.T) {
 	if m.HasSearch() {
 		t.Fatal("a search in force before any")
 	}
+	// Without a search, n and N ask for the answers' citations.
+	if _, emitted = press(t, m, "n", "N"); len(emitted) != 2 || emitted[0] != (StepMsg{Delta: 1}) || emitted[1] != (StepMsg{Delta: -1}) {
+		t.Errorf("n, N without a search emitted %v, want steps through the citations", emitted)
+	}
 	m, _ = press(t, m, "/", "t", "h", "e", "enter")
 	if !m.HasSearch() {
 		t.Fatal("no search in force after one ran")
@@ -119,8 +124,8 @@ func TestSearchKeys(t *testing.T) {
 	}
 	_, emitted = press(t, m, "esc")
 	if len(emitted) != 1 {
-		t.Errorf("esc without a search emitted %v, want CloseMsg", emitted)
-	} else if _, ok := emitted[0].(CloseMsg); !ok {
+		t.Errorf("esc without a search emitted %v, want pane.Close", emitted)
+	} else if _, ok := emitted[0].(pane.Close); !ok {
 		t.Errorf("esc without a search emitted %T", emitted[0])
 	}
 }

@@ -99,3 +99,15 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
 }
+
+// EmbeddedTexts returns the texts the server was asked to embed, request
+// by request, in order of arrival.
+func (s *Server) EmbeddedTexts() []string {
+	var out []string
+	for _, r := range s.Requests() {
+		if r.Embed != nil {
+			out = append(out, r.Embed.Input...)
+		}
+	}
+	return out
+}

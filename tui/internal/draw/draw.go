@@ -1,5 +1,6 @@
 // Package draw holds the few string helpers the TUI's panes share: fitting
-// styled text to a width, padding, and framing a pane. Every pane's View is
+// styled text to a width, padding, painting runs of text, and framing a
+// pane. Every pane's View is
 // exactly its width × height, so the root model can put panes side by side
 // by joining lines, without measuring them again.
 package draw
@@ -78,6 +79,29 @@ func Wrap(text string, w int) []string {
 	return strings.Split(ansi.Wrap(text, w, ""), "\n")
 }
 
+// Items lays out items joined by sep on lines of at most w cells,
+// breaking only between items, never inside one ("2.0 MB" stays on one
+// line); an item wider than w is cut.
+func Items(items []string, sep string, w int) []string {
+	var lines []string
+	var cur string
+	for _, it := range items {
+		switch {
+		case cur == "":
+			cur = it
+		case ansi.StringWidth(cur+sep+it) <= w:
+			cur += sep + it
+		default:
+			lines = append(lines, Truncate(cur, w))
+			cur = it
+		}
+	}
+	if cur != "" {
+		lines = append(lines, Truncate(cur, w))
+	}
+	return lines
+}
+
 // Border is a pane frame drawn from a lipgloss style's border and colour.
 type Border struct {
 	b     lipgloss.Border
@@ -136,6 +160,18 @@ func PaintOf(st lipgloss.Style) Paint {
 	}
 	return Paint{prefix: r[:i], suffix: r[i+1:]}
 }
+
+// NewPaint is the paint that writes prefix before a run and suffix after
+// it: markers a test can read, say.
+func NewPaint(prefix, suffix string) Paint { return Paint{prefix: prefix, suffix: suffix} }
+
+// Prefix is the SGR sequence that starts a run in the paint; Suffix the
+// one that ends it. A caller that writes a run in pieces (the source
+// pane, drawing a row cell by cell) writes them around the pieces.
+func (p Paint) Prefix() string { return p.prefix }
+
+// Suffix is the SGR sequence that ends a run in the paint.
+func (p Paint) Suffix() string { return p.suffix }
 
 // Render paints s, which must be one line without SGR sequences.
 func (p Paint) Render(s string) string {

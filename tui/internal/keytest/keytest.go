@@ -10,7 +10,8 @@ import (
 )
 
 // Press is the key press named s: a named key ("enter", "esc", "tab",
-// "shift+tab", "space", "pgup", "pgdown", "up", "down", "backspace"),
+// "shift+tab", "space", "pgup", "pgdown", "up", "down", "backspace",
+// "f1", "alt+enter"),
 // "ctrl+" and a letter, or one character, an upper-case letter being
 // typed with shift.
 func Press(s string) tea.KeyPressMsg {
@@ -35,6 +36,10 @@ func Press(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyUp}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "f1":
+		return tea.KeyPressMsg{Code: tea.KeyF1}
+	case "alt+enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModAlt}
 	}
 	if c, ok := strings.CutPrefix(s, "ctrl+"); ok {
 		return tea.KeyPressMsg{Code: []rune(c)[0], Mod: tea.ModCtrl}

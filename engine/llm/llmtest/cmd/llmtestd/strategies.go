@@ -26,9 +26,12 @@ import (
 //     citations (each line of the draft cites its best snippet) and the
 //     sentence-level extraction (the best sentence, or "No relevant
 //     information");
-//   - DAG: the plan (a sub-question per name of the question, then the
-//     final answer from the last fact) and the fact extraction (the best
-//     reference sentence, cited);
+//   - DAG, Algorithm 1: the plan (a sub-question per name of the
+//     question, then the final answer from the last fact) and the fact
+//     extraction (the best reference sentence, cited); Algorithm 2: the
+//     drafted steps (one about each name of the question and the
+//     question's other words, then "… is the answer." from the last step) and the constrained step (the
+//     knowledge sentence that shares most with the draft, cited);
 //   - RAC-C: the best snippets, cited;
 //   - asked to answer "unanswerable" when the text lacks the answer
 //     (okra-precise), "Unanswerable" when no shown sentence holds half the
@@ -69,6 +72,10 @@ func respondTo(r llmtest.ChatRequest, cites int) llmtest.Reply {
 		return llmtest.Text(dagPlan(p))
 	case strings.HasPrefix(p, "Reference:\n"):
 		return llmtest.Text(dagFact(p))
+	case strings.HasPrefix(p, "You should provide an answer to Question by thinking step by step in Thoughts with New Knowledge."):
+		return llmtest.Text(dagDraft(p))
+	case strings.HasPrefix(p, "Knowledge:\n"):
+		return llmtest.Text(dagConstrain(p))
 	case strings.HasPrefix(p, "Please answer the user's question based on the given snippets"):
 		return llmtest.Text(snippetAnswer(p, cites))
 	case strings.Contains(p, unanswerableHint) && !answerable(p):
@@ -380,13 +387,60 @@ func dagPlan(p string) string {
 // dagFact answers P_e with the reference sentence that shares most with
 // the sub-question.
 func dagFact(p string) string {
-	ref := numbered(between(p, "Reference:\n", "\n\nBased on the reference"), tagRE)
-	q := between(p, "\n\nQuestion: ", "")
-	top := best(ref, q, 1)
+	ref := between(p, "Reference:\n", "\n\nBased on the reference")
+	return citeBest(ref, between(p, "\n\nQuestion: ", ""), "The reference does not say.")
+}
+
+// citeBest is a statement quoting the sentence of the numbered context
+// ctx that shares most with query, citing it; none when none shares a
+// word with it.
+func citeBest(ctx, query, none string) string {
+	top := best(numbered(ctx, tagRE), query, 1)
 	if len(top) == 0 {
-		return "<statement>The reference does not say.<cite></cite></statement>"
+		return "<statement>" + none + "<cite></cite></statement>"
 	}
 	return fmt.Sprintf("<statement>%s<cite>[%d-%d]</cite></statement>", quote(top[0].text, 30), top[0].num, top[0].num)
+}
+
+// dagDraft drafts the next step of Algorithm 2's thought: one about
+// each name of the question in turn, then the last step's words as the
+// answer.
+func dagDraft(p string) string {
+	i := strings.LastIndex(p, "\n\nQuestion: ")
+	if i < 0 {
+		return "Unknown is the answer."
+	}
+	q, thought, _ := strings.Cut(p[i+len("\n\nQuestion: "):], "\nThoughts with New Knowledge:")
+	var steps []string
+	for s := range strings.SplitSeq(thought, "#") {
+		if s = strings.TrimSpace(s); s != "" {
+			steps = append(steps, s)
+		}
+	}
+	ns := names(q)
+	if len(steps) < min(len(ns), 2) {
+		// A step about the name, on what the question asks of it: its
+		// words that are not a name.
+		var rest []string
+		for _, w := range strings.Fields(q) {
+			if w = strings.Trim(w, "?,.;:\"'"); w != "" && !slices.ContainsFunc(ns, func(n string) bool { return strings.Contains(n, w) }) &&
+				!textproc.IsStopWord(textproc.Fold(w)) {
+				rest = append(rest, w)
+			}
+		}
+		return fmt.Sprintf("%s: %s.#", ns[len(steps)], strings.Join(rest, " "))
+	}
+	if len(steps) == 0 {
+		return strings.TrimRight(strings.TrimSpace(q), "?") + " is what the question asks.#"
+	}
+	return quote(steps[len(steps)-1], 12) + " is the answer."
+}
+
+// dagConstrain writes Algorithm 2's step again as the knowledge sentence
+// that shares most with the draft, cited.
+func dagConstrain(p string) string {
+	ref := between(p, "Knowledge:\n", "\n\nA step of the reasoning below")
+	return citeBest(ref, between(p, "\nDrafted step: ", "\n"), "The knowledge does not give it.")
 }
 
 // snippetAnswer answers RAC-C: the best snippets, each cited.

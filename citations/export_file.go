@@ -1,0 +1,122 @@
+package citations
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"github.com/citelens/citelens/internal/textproc"
+)
+
+// FileName is a readable name for a's export in format f: the day it was
+// asked and the first words of its question, "2026-11-27-what-did-the-
+// colonists-object-to.md" ("….longbench.json" for LongBench-Cite).
+func FileName(a *Answer, f Format) string {
+	ext := f.Ext
+	if f.Name != f.Ext {
+		ext = f.Name + "." + f.Ext
+	}
+	name := slug(a.Question, 48)
+	if name == "" {
+		name = "answer"
+	}
+	if !a.Created.IsZero() {
+		name = a.Created.Local().Format("2006-01-02") + "-" + name
+	}
+	return name + "." + ext
+}
+
+// slug is the words of s folded to lower-case letters and digits, joined
+// by hyphens, at most max bytes, cut at a word's end.
+func slug(s string, max int) string {
+	var b strings.Builder
+	full := false
+	textproc.Words(s, func(start, end int) {
+		if full {
+			return
+		}
+		var w strings.Builder
+		for _, r := range textproc.Fold(s[start:end]) {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				w.WriteRune(r)
+			}
+		}
+		word := w.String()
+		if word == "" {
+			return
+		}
+		if b.Len() > 0 && b.Len()+1+len(word) > max || b.Len() == 0 && len(word) > max {
+			full = true
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		b.WriteString(word)
+	})
+	return b.String()
+}
+
+// WriteFile writes a's export in format f into dir under FileName, never
+// over an existing file: when the name is taken it tries "-2", "-3"… before
+// the extension. The export is written beside and linked into place, so a
+// failure leaves no half-written file. It returns the path written.
+func WriteFile(dir string, a *Answer, f Format, docs DocLookup) (string, error) {
+	return WriteFileWith(dir, a, f, docs, HTMLOptions{})
+}
+
+// WriteFileWith is WriteFile with the HTML export's options (its
+// pictures), for format html.
+func WriteFileWith(dir string, a *Answer, f Format, docs DocLookup, html HTMLOptions) (string, error) {
+	tmp, err := os.CreateTemp(dir, ".citelens-export-*")
+	if err != nil {
+		return "", fmt.Errorf("cannot write the export in %s: %w", dir, pathError(err))
+	}
+	defer os.Remove(tmp.Name())
+	if f.Name == "html" {
+		err = WriteHTMLWith(tmp, a, html)
+	} else {
+		err = Export(tmp, f.Name, a, docs)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err != nil {
+		return "", err
+	}
+	name := FileName(a, f)
+	base, ext, _ := strings.Cut(name, ".")
+	for n := 1; n < 1000; n++ {
+		path := filepath.Join(dir, name)
+		if n > 1 {
+			path = filepath.Join(dir, fmt.Sprintf("%s-%d.%s", base, n, ext))
+		}
+		// A hard link fails when the name exists: no check-then-write race
+		// with another export of the same answer.
+		err := os.Link(tmp.Name(), path)
+		if err == nil {
+			return path, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("cannot write %s: %w", path, pathError(err))
+		}
+	}
+	return "", fmt.Errorf("cannot write the export in %s: %s and 998 numbered names beside it are taken", dir, name)
+}
+
+// pathError is err without the path os wraps it in, for a message that
+// names the path itself.
+func pathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

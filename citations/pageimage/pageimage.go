@@ -1,0 +1,285 @@
+// Package pageimage draws citations on their pages: it finds where a
+// span of a document's stored text stands on its pages (the library's
+// geometry), opens the document's original PDF, renders the page or the
+// cited region with docstore/pagerender, and burns the highlight in. The
+// page view, `citelens show --image` and the exports all draw through it,
+// so they show the same picture.
+package pageimage
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image/color"
+	"image/png"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/pagerender"
+	"github.com/citelens/citelens/internal/fix"
+)
+
+// The errors Source returns wrap one of these (or pagerender's).
+var (
+	// ErrNotPDF: the document was not added from a PDF, so it has no
+	// pages to draw.
+	ErrNotPDF = errors.New("not a PDF")
+	// ErrFileMissing: the document's file is no longer where it was
+	// added from.
+	ErrFileMissing = errors.New("the document's file is missing")
+	// ErrFileChanged: the file where the document was added from is no
+	// longer the same file, so its pages would not match the text.
+	ErrFileChanged = errors.New("the document's file has changed")
+)
+
+// Faint is the highlight of a statement's other citations: lighter than
+// the cited sentence's.
+var Faint = color.NRGBA{R: 0xff, G: 0xd8, B: 0x00, A: 0x50}
+
+// Source draws the pages of one library's documents. Its methods are
+// safe for concurrent use.
+type Source struct {
+	lib *docstore.Library
+	r   *pagerender.Renderer
+
+	mu   sync.Mutex
+	open []opened // most recently used first
+}
+
+type opened struct {
+	id  docstore.DocID
+	doc *pagerender.Document
+}
+
+// keepOpen is how many documents a Source keeps open in PDFium: the one
+// shown and the one before, so going back and forth opens nothing.
+const keepOpen = 2
+
+// New returns a Source drawing lib's documents with r.
+func New(lib *docstore.Library, r *pagerender.Renderer) *Source {
+	return &Source{lib: lib, r: r}
+}
+
+// Renderer is the renderer s draws with.
+func (s *Source) Renderer() *pagerender.Renderer { return s.r }
+
+// Available says why doc has no pages to draw, or nil if it has: it is
+// not a PDF. (A missing or changed file shows when it is opened.)
+func Available(doc *docstore.Document) error {
+	if doc.Kind != "pdf" {
+		kind := doc.Kind
+		if kind == "" {
+			kind = "text"
+		}
+		return fix.With(fmt.Errorf("%w: %s is a %s document", ErrNotPDF, doc.DisplayName(), kind),
+			"Pages exist for PDFs only: its text is the document.")
+	}
+	return nil
+}
+
+// Document opens doc's original file for rendering, after checking that
+// it is the file that was added (its content hash is the document's
+// ID). Documents stay open for the next call.
+func (s *Source) Document(ctx context.Context, doc *docstore.Document) (*pagerender.Document, error) {
+	if err := Available(doc); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	for i, o := range s.open {
+		if o.id == doc.ID {
+			// Most recent first.
+			copy(s.open[1:i+1], s.open[:i])
+			s.open[0] = o
+			s.mu.Unlock()
+			return o.doc, nil
+		}
+	}
+	s.mu.Unlock()
+	data, err := os.ReadFile(doc.Path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, fix.With(fmt.Errorf("%w: %s", ErrFileMissing, doc.Path),
+			"Put the file back, or add it again from where it is now.")
+	case err != nil:
+		return nil, fmt.Errorf("reading %s: %w", doc.Path, err)
+	case docstore.IDFor(data) != doc.ID:
+		return nil, fix.With(fmt.Errorf("%w: %s is not the file that was added", ErrFileChanged, doc.Path),
+			"Add the new file to draw its pages; the library keeps the text of the old one.")
+	}
+	pd, err := s.r.Open(ctx, data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", doc.DisplayName(), err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, o := range s.open {
+		if o.id == doc.ID { // opened meanwhile by another call
+			pd.Close()
+			return o.doc, nil
+		}
+	}
+	s.open = append([]opened{{doc.ID, pd}}, s.open...)
+	if len(s.open) > keepOpen {
+		s.open[keepOpen].doc.Close()
+		s.open = s.open[:keepOpen]
+	}
+	return pd, nil
+}
+
+// Marks returns where bytes [start, end) of document id stand, page by
+// page: the pages in reading order, and each page's line rectangles.
+func (s *Source) Marks(id docstore.DocID, start, end int) (pages []int, rects map[int][]pagerender.Rect, err error) {
+	prs, err := s.lib.SpanRects(id, start, end)
+	if errors.Is(err, docstore.ErrNoGeometry) {
+		return nil, nil, fix.With(err, "Run 'citelens reindex' to read where its text stands on its pages.")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	rects = map[int][]pagerender.Rect{}
+	for _, r := range prs {
+		if _, seen := rects[r.Page]; !seen {
+			pages = append(pages, r.Page)
+		}
+		rects[r.Page] = append(rects[r.Page], pagerender.Rect{X0: float64(r.X0), Y0: float64(r.Y0), X1: float64(r.X1), Y1: float64(r.Y1)})
+	}
+	return pages, rects, nil
+}
+
+// Page renders page n of doc whole at dpi, with marks highlighted (page
+// fractions, as Marks gives them).
+func (s *Source) Page(ctx context.Context, doc *docstore.Document, n int, marks []pagerender.Rect, dpi float64) (*pagerender.Picture, error) {
+	pd, err := s.Document(ctx, doc)
+	if err != nil {
+		return nil, err
+	}
+	pic, err := pd.Render(ctx, n, pagerender.WholePage, dpi)
+	if err != nil {
+		return nil, err
+	}
+	Mark(pic, marks, nil)
+	return pic, nil
+}
+
+// Region is the part of a page a cited region is drawn with: the marks'
+// bounds with a margin of context around them, as wide as the text they
+// are part of at least.
+func Region(marks []pagerender.Rect) pagerender.Rect {
+	b := pagerender.Bounds(marks)
+	if b.Empty() {
+		return pagerender.WholePage
+	}
+	return b.Inset(0.04, 0.025).Intersect(pagerender.WholePage)
+}
+
+// Evidence renders the cited region of bytes [start, end) of doc on each
+// page it stands on, highlighted, at dpi: the pictures an export shows
+// under a statement. A span that stands on no page (blank bytes) has
+// none.
+func (s *Source) Evidence(ctx context.Context, doc *docstore.Document, start, end int, dpi float64) ([]*pagerender.Picture, error) {
+	if err := Available(doc); err != nil {
+		return nil, err
+	}
+	pages, rects, err := s.Marks(doc.ID, start, end)
+	if err != nil {
+		return nil, err
+	}
+	pd, err := s.Document(ctx, doc)
+	if err != nil {
+		return nil, err
+	}
+	var pics []*pagerender.Picture
+	for _, p := range pages {
+		pic, err := pd.Render(ctx, p, Region(rects[p]), dpi)
+		if err != nil {
+			return nil, err
+		}
+		Mark(pic, rects[p], nil)
+		pics = append(pics, pic)
+	}
+	return pics, nil
+}
+
+// Mark burns the highlight into pic: marks (page fractions) in the
+// marker, faint ones (a statement's other citations) more lightly.
+func Mark(pic *pagerender.Picture, marks, faint []pagerender.Rect) {
+	if len(faint) > 0 {
+		pic.Highlight(pad(faint), Faint)
+	}
+	pic.Highlight(pad(marks), pagerender.Marker)
+}
+
+// pad grows line boxes a little, so the marker covers ascenders and
+// descenders as a pen stroke would.
+func pad(marks []pagerender.Rect) []pagerender.Rect {
+	out := make([]pagerender.Rect, len(marks))
+	for i, m := range marks {
+		out[i] = m.Inset(0.002, 0.0015)
+	}
+	return out
+}
+
+// WritePNG writes pic as a PNG file's bytes.
+func WritePNG(w io.Writer, pic *pagerender.Picture) error {
+	return png.Encode(w, pic.Image)
+}
+
+// PNG returns pic as a PNG file's bytes.
+func PNG(pic *pagerender.Picture) []byte {
+	var b bytes.Buffer
+	png.Encode(&b, pic.Image) // writes to memory cannot fail
+	return b.Bytes()
+}
+
+// Close closes the documents s keeps open (not the renderer).
+func (s *Source) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, o := range s.open {
+		o.doc.Close()
+	}
+	s.open = nil
+}
+
+// ExportDPI is the resolution of a cited region in an export: sharp on a
+// high-density screen at the page's own size, a few tens of KB a region.
+const ExportDPI = 144
+
+// HTMLPictures gives citations.WriteHTMLWith the pictures of each
+// citation: its region on each page it stands on, highlighted, as PNG,
+// at ExportDPI; none for a document that is not a PDF.
+func (s *Source) HTMLPictures(ctx context.Context, docs citations.DocLookup) func(citations.Span) ([]citations.Picture, error) {
+	return func(c citations.Span) ([]citations.Picture, error) {
+		doc, err := docs(c.Doc)
+		if err != nil {
+			return nil, err
+		}
+		if Available(doc) != nil {
+			return nil, nil
+		}
+		pics, err := s.Evidence(ctx, doc, c.Start, c.End, ExportDPI)
+		out := make([]citations.Picture, 0, len(pics))
+		for _, p := range pics {
+			b := p.Image.Bounds()
+			out = append(out, citations.Picture{PNG: PNG(p), Page: p.Page, Width: b.Dx(), Height: b.Dy()})
+		}
+		return out, err
+	}
+}
+
+// Cites reports whether the answer cites a PDF, whose pictures an
+// export would draw.
+func Cites(a *citations.Answer, docs citations.DocLookup) bool {
+	for _, s := range a.Statements {
+		for _, c := range s.Citations {
+			if d, err := docs(c.Doc); err == nil && Available(d) == nil {
+				return true
+			}
+		}
+	}
+	return false
+}

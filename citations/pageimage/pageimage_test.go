@@ -1,0 +1,138 @@
+package pageimage_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/citelens/citelens/citations/pageimage"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/pagerender"
+	"github.com/citelens/citelens/docstore/pagerender/pagerendertest"
+)
+
+// library adds the R-intro sample (copied to a temp folder, so a test
+// may change it) to a new library.
+func library(t *testing.T) (*pageimage.Source, *docstore.Document, string) {
+	t.Helper()
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../testdata/pdf/r-intro-p8-9.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "r-intro.pdf")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := docstore.Open(filepath.Join(dir, "library.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	info, _, err := lib.Add(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := lib.Document(info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := pageimage.New(lib, pagerendertest.Renderer(t))
+	t.Cleanup(s.Close)
+	return s, doc, path
+}
+
+// sentence finds the sentence holding text.
+func sentence(t *testing.T, doc *docstore.Document, text string) docstore.Sentence {
+	t.Helper()
+	for i, s := range doc.Sentences {
+		if strings.Contains(doc.SentenceText(i), text) {
+			return s
+		}
+	}
+	t.Fatalf("no sentence holds %q", text)
+	return docstore.Sentence{}
+}
+
+func TestEvidenceAndPage(t *testing.T) {
+	s, doc, _ := library(t)
+	ctx := context.Background()
+	sent := sentence(t, doc, "environment")
+	pics, err := s.Evidence(ctx, doc, int(sent.Start), int(sent.End), 144)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pics) == 0 {
+		t.Fatal("no picture for a sentence of text")
+	}
+	pages, rects, err := s.Marks(doc.ID, int(sent.Start), int(sent.End))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, pic := range pics {
+		p := pages[i]
+		if pic.Page != p {
+			t.Errorf("picture %d shows page %d, the span stands on page %d", i, pic.Page, p)
+		}
+		// The region holds every line of the span, with a margin: it is
+		// a crop, not the page.
+		if b := pagerender.Bounds(rects[p]); b.Intersect(pic.Region) != b || pic.Region == pagerender.WholePage {
+			t.Errorf("region %v does not hold the lines %v, or is the whole page", pic.Region, b)
+		}
+		for _, r := range rects[p] {
+			if px := pic.Pixels(r); pagerendertest.CountMarked(pic.Image, px)*4 < px.Dx()*px.Dy() {
+				t.Errorf("line %v is not highlighted in picture %d", r, i)
+			}
+		}
+	}
+	// The whole page with the same marks, and nothing marked elsewhere.
+	p := pages[0]
+	page, err := s.Page(ctx, doc, p, rects[p], 72)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inside := 0
+	for _, r := range rects[p] {
+		inside += pagerendertest.CountMarked(page.Image, page.Pixels(r.Inset(0.003, 0.003)))
+	}
+	if all := pagerendertest.CountMarked(page.Image, page.Image.Bounds()); inside == 0 || all > inside {
+		t.Errorf("%d marked pixels on the page, %d of them on the sentence's lines", all, inside)
+	}
+}
+
+func TestUnavailable(t *testing.T) {
+	s, doc, path := library(t)
+	ctx := context.Background()
+	text := *doc
+	text.Kind = "text"
+	if _, err := s.Evidence(ctx, &text, 0, 10, 72); !errors.Is(err, pageimage.ErrNotPDF) {
+		t.Errorf("a text document: %v, want ErrNotPDF", err)
+	}
+	if err := os.WriteFile(path, []byte("%PDF-1.4 another file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Page(ctx, doc, 1, nil, 72); !errors.Is(err, pageimage.ErrFileChanged) {
+		t.Errorf("a changed file: %v, want ErrFileChanged", err)
+	}
+	os.Remove(path)
+	if _, err := s.Page(ctx, doc, 1, nil, 72); !errors.Is(err, pageimage.ErrFileMissing) {
+		t.Errorf("a missing file: %v, want ErrFileMissing", err)
+	}
+}
+
+// TestKeepsDocumentsOpen: a document drawn once is drawn again from the
+// open copy, even after its file is gone.
+func TestKeepsDocumentsOpen(t *testing.T) {
+	s, doc, path := library(t)
+	ctx := context.Background()
+	if _, err := s.Page(ctx, doc, 2, nil, 36); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(path)
+	if _, err := s.Page(ctx, doc, 1, nil, 36); err != nil {
+		t.Errorf("drawing an open document again: %v", err)
+	}
+}

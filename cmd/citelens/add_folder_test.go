@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAddFolder: `citelens add DIR` adds what the folder holds,
+// recursively, as the terminal UI does, and says what it passed over.
+func TestAddFolder(t *testing.T) {
+	dir := t.TempDir()
+	raw, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"declaration.txt":   string(raw),
+		"notes/a.md":        "# Notes\n\nThe colonists objected to taxes imposed without consent.\n",
+		"notes/sheet.xlsx":  "PK not really a spreadsheet",
+		"notes/README":      "no extension",
+		".cache/hidden.txt": "never added",
+	}
+	for p, text := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := newCLI(t)
+	out, errs, code := c.run("add", dir)
+	if code != 0 {
+		t.Fatalf("add DIR: status %d\n%s", code, errs)
+	}
+	if strings.Count(out, "added:") != 2 || !strings.Contains(out, "declaration.txt") || !strings.Contains(out, "a.md") {
+		t.Errorf("add DIR added:\n%s", out)
+	}
+	for _, want := range []string{"2 files to add", "1 .xlsx", "1 file without an extension", "1 hidden"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, errs)
+		}
+	}
+	if ls := c.ok("ls"); strings.Contains(ls, "hidden.txt") || strings.Contains(ls, "sheet") {
+		t.Errorf("ls after add DIR:\n%s", ls)
+	}
+}

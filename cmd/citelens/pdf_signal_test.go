@@ -1,0 +1,109 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/citelens/citelens/docstore/doctest"
+)
+
+// TestInterruptPDFAdd runs the real binary adding each hostile PDF and a
+// PDF of 40,000 pages, and sends SIGINT once the library is open: add
+// must be over within a second of the signal (signalLimit), interrupted
+// or done, never stuck in the PDF library.
+func TestInterruptPDFAdd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	dir := filepath.Dir(bin)
+	inputs := map[string][]byte{"many-pages.pdf": doctest.ManyPagesPDF(40_000)}
+	for _, h := range doctest.HostilePDFs() {
+		inputs[h.Name+".pdf"] = h.Data
+	}
+	limit := signalLimit()
+	var worst time.Duration
+	for name, data := range inputs {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		db := filepath.Join(dir, name+".db")
+		cmd := exec.Command(bin, "--db", db, "add", file)
+		cmd.Env = append(os.Environ(), "CITELENS_CONFIG="+filepath.Join(dir, "none.toml"))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		// the signal is sent once the command has opened its library
+		// (and so handles signals), unless it is over before
+	wait:
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			select {
+			case err := <-done:
+				done <- err
+				break wait
+			default:
+			}
+			if _, err := os.Stat(db); err == nil {
+				time.Sleep(100 * time.Millisecond)
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: the command did not open its library within 30 s", name)
+			}
+		}
+		sent := time.Now()
+		cmd.Process.Signal(syscall.SIGINT)
+		select {
+		case err := <-done:
+			took := time.Since(sent)
+			worst = max(worst, took)
+			msg := stderr.String()
+			switch {
+			case name == "many-pages.pdf" && !strings.Contains(msg, "interrupted while adding"):
+				t.Errorf("%s was not interrupted while adding: %v\n%s", name, err, msg)
+			case err != nil && !strings.Contains(msg, "interrupted while adding") && !strings.Contains(msg, "not a readable PDF"):
+				t.Errorf("%s: %v\n%s", name, err, msg)
+			}
+			if took > limit {
+				t.Errorf("%s: over %v after SIGINT, want within %v", name, took.Round(time.Millisecond), limit)
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%s: add still running 10 s after SIGINT\n%s", name, stderr.String())
+		}
+	}
+	t.Logf("the slowest add was over %v after SIGINT (bound %v)", worst.Round(time.Millisecond), limit.Round(time.Millisecond))
+}
+
+// signalLimit is how soon a command must end after SIGINT: a second, on
+// a machine whose load leaves a core to each process; as many seconds as
+// there are processes waiting for each core on a busier one (a shared
+// test machine), where a process that needs 100 ms of work waits that
+// long for it.
+func signalLimit() time.Duration {
+	limit := time.Second
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return limit
+	}
+	var load float64
+	if _, err := fmt.Sscan(string(raw), &load); err != nil {
+		return limit
+	}
+	return time.Duration(max(1, load/float64(runtime.NumCPU())) * float64(limit))
+}

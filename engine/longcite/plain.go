@@ -1,0 +1,38 @@
+package longcite
+
+import (
+	"context"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/cof"
+)
+
+// PlainName is the registered name of the plain strategy.
+const PlainName = "plain"
+
+func init() {
+	engine.Register(engine.Info{
+		Strategy:    engine.Define(PlainName, nil, answerPlain),
+		Description: "Long-context answer without citations (LongCite's LQA baseline): the model reads the documents and answers in plain text; eval measures the correctness ratio CR = C / C_LQA against it",
+		Purpose:     "The model reads everything and answers without citations: a baseline to compare answers with.",
+		NeedsLLM:    true,
+	})
+}
+
+// answerPlain is vanilla long-context QA (LongCite section 2.3.1, C_LQA:
+// "simply feeding the concatenated context and query into the LLM to get
+// a response"), as CoF's first step asks it: the model reads the scope
+// and answers in plain text. The answer's statements are its sentences,
+// uncited: it is the baseline a cited answer's correctness is measured
+// against (`citelens eval --lqa`), not an answer to check.
+func answerPlain(ctx context.Context, rt *engine.Runtime) error {
+	text, err := cof.LongContextAnswer(ctx, rt, "answering without citations with", "the answer")
+	if err != nil {
+		return err // the answer keeps what the model was writing (engine.Run)
+	}
+	for _, s := range cof.Sentences(text) {
+		rt.Statement(citations.Statement{Text: s})
+	}
+	return nil
+}

@@ -1,0 +1,59 @@
+// Package mcpserver serves the library to agents over the Model Context
+// Protocol (github.com/modelcontextprotocol/go-sdk): `citelens mcp`.
+//
+// # Tools
+//
+// Each tool has a JSON schema for its input and its output, and returns
+// its result as structured content (with the same JSON as text, for
+// clients that read only text):
+//
+//   - list_documents: the library's documents, with their IDs, names,
+//     kinds, pages, headings and when they were added;
+//   - search: the sentences that best match a query (BM25, as `citelens
+//     search`), each a citation: document, sentence range, byte range,
+//     page as printed, heading path and the exact text;
+//   - ask: a question answered by a strategy (engine.Run), statements with
+//     their citations and verdicts, warnings and cost; it reports its
+//     stages and statements as progress notifications while it works, and
+//     stops when the client cancels the call;
+//   - read: the exact text of a sentence range, a page or a byte range, so
+//     a citation can be checked or read around;
+//   - verify: whether a cited passage supports a claim — the model's
+//     verdict when a model is configured (engine/judge, LongBench-Cite's
+//     prompt), the lexical evidence (citations.Explain) otherwise, which
+//     the result says;
+//   - add_document: add a file, only when the server allows writes.
+//
+// Each document is also a resource, citelens://doc/{id}, and each of its
+// pages citelens://doc/{id}/page/{n}.
+//
+// # Errors
+//
+// A tool that fails returns an MCP tool error (isError) whose text is the
+// reason and what to do about it, as the command line prints them
+// (internal/fix, docstore.Fix).
+//
+// # Security
+//
+//   - Read-only by default: the library is opened read-only, so nothing
+//     can be written to it, answers included; Options.AllowWrites opens it
+//     for writing, adds add_document and saves answers.
+//   - Document text and model output are written to the client as JSON in
+//     which every character that could act on a terminal (C0 and C1
+//     controls, DEL, bidirectional overrides) is a \u escape
+//     (textproc.EscapeJSON): the text reads back exactly, and nothing in
+//     it acts on a terminal that shows the traffic. Progress messages and
+//     error texts, meant to be shown, are made printable
+//     (textproc.OneLine, textproc.Printable).
+//   - The model's API key is never sent: nothing here reads it.
+//   - Over HTTP (Handler) every request must carry the bearer token; the
+//     SDK refuses requests to a loopback listener whose Host header names
+//     another host (DNS rebinding).
+//
+// # Concurrency
+//
+// The server holds the library as the terminal UI does: docstore opens the
+// file for each transaction and closes it when idle, so other citelens
+// processes add and remove documents while it serves, and a search sees
+// a document as soon as its addition is written.
+package mcpserver

@@ -1,0 +1,125 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
+
+	"github.com/citelens/citelens/citations/pageimage"
+	"github.com/citelens/citelens/docstore/pagerender"
+	"github.com/citelens/citelens/internal/viewer"
+	"github.com/citelens/citelens/tui/pageview"
+	"github.com/citelens/citelens/tui/termimage"
+)
+
+// The page view: the source pane shows the cited page as printed (v),
+// drawn with what the terminal speaks, which the program asks it at the
+// start (termimage.Queries) unless --graphics says.
+
+// detectWait is how long the terminal has to answer the graphics queries
+// before the page view settles for the half-block map.
+const detectWait = 2 * time.Second
+
+// detectTimeoutMsg ends the wait for the terminal's answers.
+type detectTimeoutMsg struct{}
+
+func (detectTimeoutMsg) update(m *Model) tea.Cmd {
+	if m.detect.Done() {
+		return nil
+	}
+	m.detect.GiveUp()
+	return m.applyGraphics()
+}
+
+// openedMsg is the system viewer started (or not).
+type openedMsg struct{ err error }
+
+func (msg openedMsg) update(m *Model) tea.Cmd {
+	if msg.err != nil {
+		m.setNotice("Cannot open the file: "+msg.err.Error(), true)
+	} else {
+		m.setNotice("Opened in the system's viewer.", false)
+	}
+	return nil
+}
+
+// newPageSource is the renderer the program draws pages with, unless
+// the options bring one: compiled once into the user's cache folder,
+// started on the first page shown.
+func newPageSource(opts Options) (*pageimage.Source, *pagerender.Renderer) {
+	if opts.Pages != nil {
+		return opts.Pages, nil
+	}
+	r := pagerender.New(pagerender.Options{CacheDir: pagerender.DefaultCacheDir()})
+	return pageimage.New(opts.Library, r), r
+}
+
+// graphicsQueries asks the terminal what it draws (for --graphics auto)
+// and its cell size in pixels (for every protocol that draws pixels).
+func (m Model) graphicsQueries() tea.Cmd {
+	if m.opts.Graphics == termimage.Off {
+		return nil
+	}
+	return tea.Batch(tea.Raw(termimage.Queries()), tea.Tick(detectWait, func(time.Time) tea.Msg { return detectTimeoutMsg{} }))
+}
+
+// applyGraphics gives the page view the protocol and cell size: the one
+// asked for, or what the terminal answered.
+func (m *Model) applyGraphics() tea.Cmd {
+	proto := m.opts.Graphics
+	tmux := false
+	if proto == termimage.Auto {
+		proto = m.detect.Protocol()
+	} else {
+		// Chosen by name inside tmux: through its passthrough (tmux's
+		// allow-passthrough must be on). Detected inside tmux, the
+		// protocol is tmux's own (sixel in a tmux built with it).
+		tmux = os.Getenv("TMUX") != "" && proto.Pixels()
+	}
+	cw, ch := m.detect.CellSize(m.width, m.height)
+	return m.page.SetGraphics(proto, cw, ch, tmux)
+}
+
+// pixelSize asks the system for the window's size in pixels, in a
+// command; the answer reaches the detector as the terminal's own would.
+func (m Model) pixelSize() tea.Cmd {
+	if m.opts.PixelSize == nil {
+		return nil
+	}
+	f := m.opts.PixelSize
+	return func() tea.Msg {
+		w, h := f()
+		if w <= 0 || h <= 0 {
+			return nil
+		}
+		return uv.PixelSizeEvent{Width: w, Height: h}
+	}
+}
+
+// setPageMode switches the source pane between the text and the page.
+func (m *Model) setPageMode(on bool) tea.Cmd {
+	if m.pageMode == on {
+		return nil
+	}
+	m.pageMode = on
+	m.layout()
+	cmd := m.page.SetActive(on)
+	if !on && (m.page.Graphics() == termimage.Sixel || m.page.Graphics() == termimage.ITerm2) {
+		// Pixels stay until text is written over them: the text view
+		// starts on a clean screen.
+		cmd = tea.Batch(cmd, tea.ClearScreen)
+	}
+	return cmd
+}
+
+// openInViewer opens the shown document's file at its page, in a command.
+func openInViewer(a pageview.OpenMsg) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return openedMsg{err: viewer.Open(ctx, a.Path, a.Page)}
+	}
+}

@@ -10,8 +10,9 @@ import (
 )
 
 // genDocs writes n documents into dir (doc-000001.txt …), the same n
-// documents for the same seed, and returns their total size.
-func genDocs(dir string, n int, seed uint64) (int64, error) {
+// documents for the same seed, each scale times the corpus's drawn size
+// (at least 200 bytes), and returns their total size.
+func genDocs(dir string, n int, seed uint64, scale float64) (int64, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}
@@ -24,7 +25,7 @@ func genDocs(dir string, n int, seed uint64) (int64, error) {
 			return total, err
 		}
 		w := bufio.NewWriter(f)
-		err = c.Document(w, c.DocSize())
+		err = c.Document(w, max(int(float64(c.DocSize())*scale), 200))
 		if err == nil {
 			err = w.Flush()
 		}

@@ -41,12 +41,13 @@ func main() {
 	seed := flag.Uint64("seed", 1, "corpus seed")
 	out := flag.String("out", "bench/scale", "write results.md, results.json and cost.svg to `DIR`")
 	jobs := flag.Int("jobs", 0, "add --jobs (0: citelens's default, one per core)")
+	shrink := flag.Int("shrink", 0, "make libraries of `N` documents or more of documents a tenth the usual size, for a machine too slow for the full run (0: never)")
 	gen := flag.Int("gen", 0, "only generate `N` documents into -dir and exit")
 	dir := flag.String("dir", "", "with -gen: the folder")
 	genBigTo := flag.String("genbig", "", "only generate the large text (-big) into `FILE` and exit")
 	flag.Parse()
 	if *gen > 0 {
-		if _, err := genDocs(*dir, *gen, *seed); err != nil {
+		if _, err := genDocs(*dir, *gen, *seed, 1); err != nil {
 			fail(err)
 		}
 		return
@@ -81,8 +82,8 @@ func main() {
 	if err != nil {
 		fail(fmt.Errorf("-big: %w", err))
 	}
-	b := &bench{bin: *citelens, work: *work, questions: *questions, seed: *seed, jobs: *jobs}
-	res := results{Machine: describeMachine(), Started: time.Now().UTC(), Args: strings.Join(os.Args[1:], " "), Questions: *questions, Seed: *seed}
+	b := &bench{bin: *citelens, work: *work, questions: *questions, seed: *seed, jobs: *jobs, shrink: *shrink}
+	res := results{Machine: describeMachine(), Started: time.Now().UTC(), Args: strings.Join(os.Args[1:], " "), Questions: *questions, Seed: *seed, Shrink: *shrink}
 	if err := os.MkdirAll(*work, 0o755); err != nil {
 		fail(err)
 	}

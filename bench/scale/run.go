@@ -24,6 +24,7 @@ type bench struct {
 	questions int
 	seed      uint64
 	jobs      int
+	shrink    int // libraries this large or larger are of documents a tenth the size
 }
 
 // results is everything a run measured.
@@ -34,6 +35,7 @@ type results struct {
 	LoadAfter string    `json:"load_after"`
 	Args      string    `json:"args"`
 	Questions int       `json:"questions"`
+	Shrink    int       `json:"shrink,omitempty"`
 	Seed      uint64    `json:"seed"`
 	Libraries []library `json:"libraries"`
 	Big       *bigText  `json:"big,omitempty"`
@@ -125,7 +127,11 @@ func lastLines(s string, n int) string {
 
 // corpus generates (once) the folder of n documents and returns it.
 func (b *bench) corpus(n int) (string, int64, error) {
-	dir := filepath.Join(b.work, fmt.Sprintf("docs-%d-seed%d", n, b.seed))
+	scale, tag := 1.0, ""
+	if b.shrink > 0 && n >= b.shrink {
+		scale, tag = 0.1, "-small"
+	}
+	dir := filepath.Join(b.work, fmt.Sprintf("docs-%d-seed%d%s", n, b.seed, tag))
 	done := filepath.Join(dir, ".complete")
 	if st, err := os.ReadFile(done); err == nil {
 		var size int64
@@ -134,7 +140,7 @@ func (b *bench) corpus(n int) (string, int64, error) {
 	}
 	log("generating %d documents in %s", n, dir)
 	os.RemoveAll(dir)
-	size, err := genDocs(dir, n, b.seed)
+	size, err := genDocs(dir, n, b.seed, scale)
 	if err != nil {
 		return "", 0, err
 	}
@@ -187,7 +193,7 @@ func (b *bench) library(n int) (library, error) {
 	}
 	var ls []float64
 	for range 7 {
-		run, err := b.exec(db, "ls")
+		run, err := b.exec(db, "ls", "--page", "1")
 		if err != nil {
 			return r, err
 		}

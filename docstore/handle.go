@@ -226,7 +226,9 @@ func (h *handle) open(write bool) error {
 	case err != nil:
 		return fmt.Errorf("cannot open library %s: %w", h.path, err)
 	}
-	if !h.readOnly && h.damage == nil {
+	if write && !h.readOnly && h.damage == nil {
+		// Checked before a write, not before a read: the walk costs in
+		// proportion to the file, and only a write can spoil it.
 		if err := h.checkPages(); err != nil {
 			h.damage = err
 		}
@@ -253,8 +255,8 @@ func (h *handle) open(write bool) error {
 // A damaged file must not be written: bbolt trusts its free list and its
 // pages, and a write to a file whose free list names a page in use puts
 // new data over it, losing what salvage could have recovered. So a
-// handle that may write checks the pages (checkPages) each time it opens
-// a file another process may have changed, under the lock of that open,
+// handle checks the pages (checkPages) each time it opens for writing a
+// file another process may have changed, under the lock of that open,
 // and any damage found there or by any transaction (noteDamage) turns the
 // handle read-only for good: reads go on, each write fails with the
 // damage, and the file keeps every byte.

@@ -187,35 +187,6 @@ func (r *blockReader) next() (doc DocNum, n int, data []byte, ok bool, err error
 	return r.doc, int(cnt), data, true, nil
 }
 
-// decodeGroups reads every group of block v (key doc doc), with their
-// first and last units and bounds, for a rewrite.
-func decodeGroups(dst []group, v []byte, doc DocNum) ([]group, error) {
-	r, err := openBlock(v, doc)
-	if err != nil {
-		return dst, err
-	}
-	for {
-		d, n, data, ok, err := r.next()
-		if err != nil || !ok {
-			return dst, err
-		}
-		g := group{doc: d, n: n, data: data, minLen: ^uint32(0)}
-		i := 0
-		err = eachPosting(data, n, func(unit, tf, length uint32) {
-			if i == 0 {
-				g.first = unit
-			}
-			i++
-			g.last = unit
-			g.maxTF, g.minLen = max(g.maxTF, tf), min(g.minLen, length)
-		})
-		if err != nil {
-			return dst, err
-		}
-		dst = append(dst, g)
-	}
-}
-
 // eachPosting decodes a group's n postings.
 func eachPosting(data []byte, n int, fn func(unit, tf, length uint32)) error {
 	unit := uint64(0)
@@ -238,15 +209,6 @@ func eachPosting(data []byte, n int, fn func(unit, tf, length uint32)) error {
 // before orders groups by document, then first unit.
 func (g group) before(h group) bool {
 	return g.doc < h.doc || g.doc == h.doc && g.first < h.first
-}
-
-// blockSize is the encoded size of groups' data.
-func blockSize(gs []group) int {
-	n := 0
-	for _, g := range gs {
-		n += len(g.data) + 6
-	}
-	return n
 }
 
 // putBlocks writes a term's groups in a segment (all of them, in order)

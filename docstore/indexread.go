@@ -191,7 +191,6 @@ type TermPostings struct {
 	cur     []*listCursor // those on the current document
 	doc     DocNum
 	started bool
-	err     error
 }
 
 // Err returns the error that stopped the walk (a damaged list), if any.

@@ -71,24 +71,6 @@ func (p pendingRecord) abandoned(now time.Time) bool {
 	return !processAlive(p.PID) || now.Sub(p.Touched) > abandonAfter
 }
 
-// pendingIDs returns the documents being added or removed (by ID), which
-// have records without being in the library.
-func pendingIDs(tx *bolt.Tx) map[DocID]bool {
-	out := map[DocID]bool{}
-	b := tx.Bucket(bucketPending)
-	if b == nil {
-		return out
-	}
-	_ = b.ForEach(func(_, v []byte) error {
-		var p pendingRecord
-		if json.Unmarshal(v, &p) == nil {
-			out[p.ID] = true
-		}
-		return nil
-	})
-	return out
-}
-
 // collectBudget bounds the work of one collecting transaction, in pieces
 // deleted, so that removing a large document holds the library in short
 // turns and a bounded amount of memory.

@@ -1,7 +1,6 @@
 package docstore
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
@@ -301,19 +300,4 @@ func nextDocNum(tx *bolt.Tx) (DocNum, error) {
 		return 0, fmt.Errorf("the library has numbered 4 billion documents; run 'citelens reindex'")
 	}
 	return DocNum(n), meta.Put(keyNextDoc, binary.BigEndian.AppendUint32(nil, n+1))
-}
-
-// deletePrefix deletes every key of b that starts with prefix.
-func deletePrefix(b *bolt.Bucket, prefix []byte) error {
-	var keys [][]byte
-	c := b.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		keys = append(keys, slices.Clone(k))
-	}
-	for _, k := range keys {
-		if err := b.Delete(k); err != nil {
-			return err
-		}
-	}
-	return nil
 }

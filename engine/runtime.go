@@ -261,8 +261,12 @@ func (rt *Runtime) Scope() []docstore.DocID { return rt.scope.named }
 // View returns document id of the scope, read as needed (a large one a
 // piece at a time; see docstore.View).
 func (rt *Runtime) View(id docstore.DocID) (*docstore.View, error) {
-	if _, ok := rt.Place(id); !ok && rt.scope.named != nil {
-		return nil, fmt.Errorf("document %s is not in the answer's scope", id)
+	// A library-wide scope holds every document: nothing to check, and
+	// Place would list the library.
+	if rt.scope.named != nil {
+		if _, ok := rt.Place(id); !ok {
+			return nil, fmt.Errorf("document %s is not in the answer's scope", id)
+		}
 	}
 	return rt.Library().View(id)
 }

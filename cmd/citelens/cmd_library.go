@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -77,7 +78,10 @@ func runLs(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintf(a.stdout, "No documents on page %d: the library holds %s (%s a page).\n", *page, humanize.Plural(total, "document", "documents"), humanize.Count(*perPage))
 		return nil
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	// tabwriter writes a cell at a time: buffered, a listing of 100,000
+	// documents is a few writes, not a million.
+	out := bufio.NewWriterSize(a.stdout, 64<<10)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tPAGES\tSENTENCES\tADDED")
 	for _, e := range entries {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", e.ID, textproc.OneLine(e.Name), e.Pages, e.Sentences, e.Added.Local().Format("2006-01-02 15:04"))
@@ -91,9 +95,9 @@ func runLs(ctx context.Context, a *app, args []string) error {
 		if offset+len(entries) < total {
 			next = fmt.Sprintf("; 'citelens ls --page %d' shows the next, --all every one", offset/(*perPage)+2)
 		}
-		fmt.Fprintf(a.stdout, "Documents %s–%s of %s, oldest first%s.\n", humanize.Count(first), humanize.Count(offset+len(entries)), humanize.Count(total), next)
+		fmt.Fprintf(out, "Documents %s–%s of %s, oldest first%s.\n", humanize.Count(first), humanize.Count(offset+len(entries)), humanize.Count(total), next)
 	}
-	return nil
+	return out.Flush()
 }
 
 func runRm(ctx context.Context, a *app, args []string) error {

@@ -115,6 +115,12 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 	return res, err
 }
 
+// ExtractBytes is Extract of a PDF held in memory, which is read in place
+// rather than copied.
+func ExtractBytes(ctx context.Context, data []byte, progress func(done, total int)) (*Result, error) {
+	return Extract(ctx, pdffile.Bytes(data), int64(len(data)), progress)
+}
+
 // extract reads the document once; damaged counts the pages where an
 // object could not be loaded, a sign of a damaged cross-reference table.
 func extract(ctx context.Context, f *pdffile.File, progress func(done, total int)) (res *Result, damaged int, err error) {
@@ -134,9 +140,15 @@ func extract(ctx context.Context, f *pdffile.File, progress func(done, total int
 
 	work := newDocWork(f.Size())
 	work.file = f
-	// the outline is read while the pages are laid out
+	// the outline is read while the pages are laid out, from its own
+	// copy of what it needs of them: layoutPages drops each page's
+	// dictionaries once it is laid out
 	outline := make(chan []*outlineEntry, 1)
-	go func() { outline <- readOutline(ctx, trailer, pages) }()
+	marks := make([]pageRef, len(pages))
+	for i, p := range pages {
+		marks[i] = pageRef{ref: p.ref, rotate: p.rotate}
+	}
+	go func() { outline <- readOutline(ctx, trailer, marks) }()
 	layouts, err := layoutPages(ctx, pages, work, progress)
 	if err != nil {
 		return nil, 0, err
@@ -349,7 +361,8 @@ type pageLayout struct {
 	unread     bool // not read: the document's budget was spent
 }
 
-// layoutPages interprets the pages on several workers. Each page is read
+// layoutPages interprets the pages on several workers, and drops each
+// page's dictionaries (pages[i].v and res) once it is laid out. Each page is read
 // independently through the shared Reader, which only reads from its
 // io.ReaderAt and keeps no mutable state; fonts are shared through a
 // locked cache.
@@ -374,6 +387,9 @@ func layoutPages(ctx context.Context, pages []pageRef, work *docWork, progress f
 			for i := range jobs {
 				out[i] = layoutPage(ctx, fonts, work, pages[i])
 				out[i].pack(i)
+				// the page's dictionaries, 2.6 KB a page as the library
+				// parses them, are not needed again
+				pages[i].v, pages[i].res = pdf.Value{}, pdf.Value{}
 				select {
 				case done <- i:
 				case <-ctx.Done():

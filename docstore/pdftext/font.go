@@ -129,21 +129,29 @@ type fontEntry struct {
 
 func newFontCache(w *docWork) *fontCache { return &fontCache{m: map[string]*fontEntry{}, work: w} }
 
-// get returns the font for key, loading it from v on first use.
-func (c *fontCache) get(key string, v pdf.Value) *font {
+// get returns the font for key, loading it from the dictionary v returns
+// on first use.
+func (c *fontCache) get(key string, v func() pdf.Value) *font {
 	c.mu.Lock()
 	e := c.m[key]
 	if e == nil {
 		if len(c.m) > 100_000 { // a hostile file with endless fonts: stop caching
 			c.mu.Unlock()
-			return loadFont(v, c.work)
+			return loadFont(v(), c.work)
 		}
 		e = &fontEntry{}
 		c.m[key] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.f = loadFont(v, c.work) })
+	e.once.Do(func() { e.f = loadFont(v(), c.work) })
 	return e.f
+}
+
+// has reports whether the font for key is cached (or being loaded).
+func (c *fontCache) has(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[key] != nil
 }
 
 // loadFont decodes a font dictionary. It never fails: what cannot be read

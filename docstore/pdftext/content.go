@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
 
@@ -314,7 +315,11 @@ func (pc *pageContent) addGlyph(text string, ox, oy, ex, ey float64, m matrix, f
 	// Clean the text; spaces become word breaks.
 	start := len(pc.buf)
 	for _, r := range text {
-		c := cleanRune(r)
+		c, changed := cleanedRune(r)
+		if !changed {
+			pc.buf = utf8.AppendRune(pc.buf, r)
+			continue
+		}
 		if c == " " {
 			if len(pc.buf) > start {
 				// a space inside a multi-letter glyph: keep the letters

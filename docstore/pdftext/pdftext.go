@@ -671,10 +671,16 @@ func vocabulary(pages []pageText) (map[string]int, map[string]int) {
 	vocab := map[string]int{}
 	compounds := map[string]int{}
 	for _, p := range pages {
-		for _, tok := range strings.FieldsFunc(p.text, func(r rune) bool {
-			return r == ' ' || r == '\n' || r == hyphenMark
-		}) {
-			tok = strings.Trim(tok, ".,;:!?()[]{}\"'“”‘’")
+		// the tokens between ' ', '\n' and hyphenMark, all ASCII: a scan
+		// of bytes, without a slice of tokens for each page
+		for s := p.text; s != ""; {
+			i := 0
+			for i < len(s) && s[i] != ' ' && s[i] != '\n' && s[i] != hyphenMark {
+				i++
+			}
+			tok := s[:i]
+			s = s[min(i+1, len(s)):]
+			tok = trimQuotes(tok)
 			if tok == "" || strings.HasSuffix(tok, "-") {
 				continue
 			}
@@ -690,6 +696,33 @@ func vocabulary(pages []pageText) (map[string]int, map[string]int) {
 		}
 	}
 	return vocab, compounds
+}
+
+// trimQuotes is strings.Trim(s, ".,;:!?()[]{}\"'“”‘’"), which with
+// non-ASCII runes in its set takes its slow path.
+func trimQuotes(s string) string {
+	quote := func(r rune) bool {
+		switch r {
+		case '.', ',', ';', ':', '!', '?', '(', ')', '[', ']', '{', '}', '"', '\'', '“', '”', '‘', '’':
+			return true
+		}
+		return false
+	}
+	for s != "" {
+		r, n := utf8.DecodeRuneInString(s)
+		if !quote(r) {
+			break
+		}
+		s = s[n:]
+	}
+	for s != "" {
+		r, n := utf8.DecodeLastRuneInString(s)
+		if !quote(r) {
+			break
+		}
+		s = s[:len(s)-n]
+	}
+	return s
 }
 
 func isLetters(s string) bool {

@@ -314,6 +314,16 @@ func (s *nesting) popTo(i int) {
 	}
 }
 
+// findOpen is find for an element with atom a, answered without looking
+// when none is open: on a page of 2,000 nested blocks each start tag
+// would otherwise look down the whole stack for a <p> to close.
+func (s *nesting) findOpen(a atom.Atom, match, stop func(elem) bool) int {
+	if !s.has(elem{a: a}) {
+		return -1
+	}
+	return s.find(match, stop)
+}
+
 // find returns the index of the topmost open element that match accepts,
 // looking down from the top and giving up (-1) at one that stop accepts.
 func (s *nesting) find(match, stop func(elem) bool) int {
@@ -441,9 +451,9 @@ func (s *nesting) start(e elem, attrs []string, selfClosing bool) {
 		e.a == atom.Noscript:
 		// read as in a head, or as raw text: nothing reopens
 	case e.a == atom.Li:
-		s.closeItem(in(atom.Li))
+		s.closeItem(atom.Li)
 	case e.a == atom.Dd || e.a == atom.Dt:
-		s.closeItem(in(atom.Dd, atom.Dt))
+		s.closeItem(atom.Dd, atom.Dt)
 	case isHeading(e.a):
 		s.closeP()
 		if isHeading(s.top().a) {
@@ -452,7 +462,7 @@ func (s *nesting) start(e elem, attrs []string, selfClosing bool) {
 	case closesP(e.a):
 		s.closeP()
 	case e.a == atom.Button:
-		if i := s.find(is(atom.Button), inDefaultScope); i >= 0 {
+		if i := s.findOpen(atom.Button, is(atom.Button), inDefaultScope); i >= 0 {
 			s.popTo(i)
 		}
 		s.reconstruct()
@@ -473,7 +483,7 @@ func (s *nesting) start(e elem, attrs []string, selfClosing bool) {
 		}
 		s.reconstruct()
 	case e.a == atom.Rb || e.a == atom.Rtc || e.a == atom.Rp || e.a == atom.Rt:
-		if s.find(is(atom.Ruby), inDefaultScope) >= 0 {
+		if s.findOpen(atom.Ruby, is(atom.Ruby), inDefaultScope) >= 0 {
 			if e.a == atom.Rp || e.a == atom.Rt {
 				s.closeImplied(atom.Rtc)
 			} else {
@@ -651,7 +661,7 @@ func (s *nesting) decideTemplate(e elem) {
 // a select bounds too), or -1. Only an HTML select counts: one in SVG or
 // MathML bounds the search, which keeps the model deep.
 func (s *nesting) selectInScope() int {
-	return s.find(func(o elem) bool { return o.html(atom.Select) }, inDefaultScope)
+	return s.findOpen(atom.Select, func(o elem) bool { return o.html(atom.Select) }, inDefaultScope)
 }
 
 // closeImplied closes the elements whose end tags the parser implies
@@ -664,15 +674,19 @@ func (s *nesting) closeImplied(except atom.Atom) {
 
 // closeP closes a <p> in button scope, as a block's start tag does.
 func (s *nesting) closeP() {
-	if i := s.find(is(atom.P), inButtonScope); i >= 0 {
+	if i := s.findOpen(atom.P, is(atom.P), inButtonScope); i >= 0 {
 		s.popTo(i)
 	}
 }
 
 // closeItem closes an open list item (or definition) when only inline
 // elements or an address, div or p stand above it, then a <p>.
-func (s *nesting) closeItem(item func(elem) bool) {
-	if i := s.find(item, func(e elem) bool {
+func (s *nesting) closeItem(items ...atom.Atom) {
+	if !slices.ContainsFunc(items, func(a atom.Atom) bool { return s.has(elem{a: a}) }) {
+		s.closeP()
+		return // none open: no need to look down the stack
+	}
+	if i := s.find(in(items...), func(e elem) bool {
 		return special(e) && e.a != atom.Address && e.a != atom.Div && e.a != atom.P
 	}); i >= 0 {
 		s.popTo(i)

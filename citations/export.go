@@ -1,9 +1,12 @@
 package citations
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // Format is one of the export formats.
@@ -42,16 +45,43 @@ func LookupFormat(name string) (Format, error) {
 
 // Export writes a in the named format (see Formats). docs is needed by the
 // LongBench-Cite format only, which measures offsets in the whole document.
+// The strings of the JSON formats are made Printable, as every output of
+// citelens is (textproc.WriteSafeJSON): a consumer that decodes them gets
+// no escape sequence from a document or a model. ExportExact writes them
+// as stored.
 func Export(w io.Writer, format string, a *Answer, docs DocLookup) error {
+	return export(w, format, a, docs, false)
+}
+
+// ExportExact is Export with the strings of the JSON formats exactly as
+// stored (lossless: ReadJSON reads the json format back), control
+// characters written as \u escapes.
+func ExportExact(w io.Writer, format string, a *Answer, docs DocLookup) error {
+	return export(w, format, a, docs, true)
+}
+
+func export(w io.Writer, format string, a *Answer, docs DocLookup, exact bool) error {
 	f, err := LookupFormat(format)
 	if err != nil {
 		return err
 	}
 	switch f.Name {
-	case "json":
-		return WriteJSON(w, a)
-	case "longbench":
-		return WriteLongBenchCite(w, docs, a)
+	case "json", "longbench":
+		write := func(w io.Writer) error {
+			if f.Name == "json" {
+				return WriteJSON(w, a)
+			}
+			return WriteLongBenchCite(w, docs, a)
+		}
+		if exact {
+			return write(w)
+		}
+		var buf bytes.Buffer
+		if err := write(&buf); err != nil {
+			return err
+		}
+		_, err := w.Write(textproc.SafeJSON(buf.Bytes()))
+		return err
 	case "html":
 		return WriteHTML(w, a)
 	default:

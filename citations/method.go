@@ -43,7 +43,7 @@ func Method(a *Answer) []MethodLine {
 		}
 		add("Follow-up", text)
 	}
-	add("Cost", cost(a))
+	add("Cost", costLine(a))
 	add("Steps", steps(a.Stages))
 	if !a.Created.IsZero() {
 		add("Asked", a.Created.UTC().Format("2006-01-02 15:04 UTC"))
@@ -67,9 +67,9 @@ func docNames(docs []DocRef) string {
 	return strings.Join(names, "")
 }
 
-// cost is the answer's model work and time: "1,280 tokens (1,200 prompt,
+// costLine is the answer's model work and time: "1,280 tokens (1,200 prompt,
 // 80 completion) in 1 model call, 2.3 s".
-func cost(a *Answer) string {
+func costLine(a *Answer) string {
 	secs := fmt.Sprintf("%.1f s", a.Seconds)
 	u := a.Usage
 	if u.LLMCalls == 0 {

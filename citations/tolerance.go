@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // What real models write around LongCite's format, and how the Parser
@@ -55,10 +57,8 @@ func (p *Parser) startJSON(s string, i int, prefix string) {
 // not JSON after all, the text parsed as any other.
 func parseHeld(raw []byte) []RawStatement {
 	body := bytes.TrimSpace(raw)
-	if b, ok := bytes.CutPrefix(body, []byte(jsonFence)); ok || bytes.HasPrefix(bytes.ToLower(body), []byte(jsonFence)) {
-		if !ok {
-			b = body[len(jsonFence):]
-		}
+	if n, ok := textproc.PrefixFold(string(body[:min(len(body), 4*len(jsonFence))]), jsonFence); ok {
+		b := body[n:]
 		body = bytes.TrimSpace(bytes.TrimSuffix(bytes.TrimSpace(b), []byte("```")))
 	}
 	var v any

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/internal/cost"
 )
 
 // Span is one resolved citation: a run of whole sentences of one document.
@@ -129,21 +130,9 @@ func RelevanceBand(coverage float64) string {
 	return RelevanceWeak
 }
 
-// Usage counts the model work behind an answer.
-type Usage struct {
-	PromptTokens     int  `json:"prompt_tokens"`
-	CompletionTokens int  `json:"completion_tokens"`
-	LLMCalls         int  `json:"llm_calls"`
-	Estimated        bool `json:"estimated,omitempty"` // some counts were estimated, not reported by the server
-}
-
-// Add accumulates u2 into u.
-func (u *Usage) Add(u2 Usage) {
-	u.PromptTokens += u2.PromptTokens
-	u.CompletionTokens += u2.CompletionTokens
-	u.LLMCalls += u2.LLMCalls
-	u.Estimated = u.Estimated || u2.Estimated
-}
+// Usage counts the model work behind an answer (internal/cost: the
+// model client counts in the same type).
+type Usage = cost.Usage
 
 // Answer is a finished (or cancelled) answer: the lossless record that is
 // saved in the library and exported.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/fnv"
+	"io"
 	"os"
 )
 
@@ -61,6 +62,37 @@ func parseBoltMeta(page []byte) (boltMeta, bool) {
 	}, true
 }
 
+// currentBoltMeta reads the meta pages of the bbolt file f (at path, for
+// messages) and returns the one bbolt would use: the valid one with the
+// higher txid. Its page size and page count are checked to be sane.
+func currentBoltMeta(f io.ReaderAt, path string) (boltMeta, error) {
+	readPage := func(off, n uint64) []byte {
+		b := make([]byte, n)
+		k, _ := f.ReadAt(b, int64(off))
+		return b[:k]
+	}
+	m0, ok0 := parseBoltMeta(readPage(0, boltHeaderSize+boltMetaSize))
+	pageSize := uint64(os.Getpagesize())
+	if ok0 {
+		pageSize = m0.pageSize
+	}
+	m1, ok1 := parseBoltMeta(readPage(pageSize, boltHeaderSize+boltMetaSize))
+	m := m0
+	switch {
+	case !ok0 && !ok1:
+		return m, damaged("%s has no valid header page (it is not a citelens library, or its start is overwritten)", path)
+	case ok1 && (!ok0 || m1.txid > m0.txid):
+		m = m1
+	}
+	if m.pageSize < 1024 || m.pageSize > 1<<20 {
+		return m, damaged("%s has a page size of %d bytes", path, m.pageSize)
+	}
+	if need := m.hw * m.pageSize; m.hw < 2 || need/m.pageSize != m.hw {
+		return m, damaged("%s says it has %d pages", path, m.hw)
+	}
+	return m, nil
+}
+
 // checkBoltFile returns an ErrCorrupt error when the library file at path
 // is cut short or its meta pages point at pages that are not what they
 // should be. A missing or empty file (a new library) passes.
@@ -78,31 +110,16 @@ func checkBoltFile(path string) error {
 		return err
 	}
 	size := uint64(st.Size())
+	m, err := currentBoltMeta(f, path)
+	if err != nil {
+		return err
+	}
 	readPage := func(off, n uint64) []byte {
 		b := make([]byte, n)
 		k, _ := f.ReadAt(b, int64(off))
 		return b[:k]
 	}
-	m0, ok0 := parseBoltMeta(readPage(0, boltHeaderSize+boltMetaSize))
-	pageSize := uint64(os.Getpagesize())
-	if ok0 {
-		pageSize = m0.pageSize
-	}
-	m1, ok1 := parseBoltMeta(readPage(pageSize, boltHeaderSize+boltMetaSize))
-	m := m0
-	switch {
-	case !ok0 && !ok1:
-		return damaged("%s has no valid header page (it is not a citelens library, or its start is overwritten)", path)
-	case ok1 && (!ok0 || m1.txid > m0.txid):
-		m = m1
-	}
-	if m.pageSize < 1024 || m.pageSize > 1<<20 {
-		return damaged("%s has a page size of %d bytes", path, m.pageSize)
-	}
 	need := m.hw * m.pageSize
-	if m.hw < 2 || need/m.pageSize != m.hw {
-		return damaged("%s says it has %d pages", path, m.hw)
-	}
 	if size < need {
 		return damaged("%s is cut short: it holds %d bytes of the %d its pages need (an interrupted copy?)", path, size, need)
 	}

@@ -53,11 +53,14 @@ func (l *Library) Inspect(ctx context.Context) (*Inspection, error) {
 		add("", "%v", trimDamaged(err.Error()))
 	} else if err := l.db.View(walkAll); err != nil {
 		add("", "reading every record stopped: a page is missing or damaged (%s)", trimDamaged(err.Error()))
+	} else if err := l.db.View(func(*bolt.Tx) error { return checkPagesAt(l.path) }); err != nil {
+		add("", "%v", trimDamaged(err.Error()))
 	} else {
-		// bbolt's own check (page accounting, the freelist) runs in a
-		// goroutine of its own, where a fault on a page cut off or an
-		// assertion would kill the process; it only runs once the guarded
-		// walk has read every page it will visit.
+		// bbolt's own check (key order, besides the page accounting
+		// checkPagesAt made) runs in a goroutine of its own, where a
+		// fault on a page cut off or an assertion would kill the process;
+		// it only runs once the guarded walk has read every page it will
+		// visit and every record is known to lie inside its page.
 		_ = l.db.View(func(tx *bolt.Tx) error {
 			n := 0
 			for err := range tx.Check() {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"runtime/debug"
+	"syscall"
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
@@ -72,8 +73,9 @@ func openBolt(path string, opt *bolt.Options) (db *bolt.DB, err error) {
 	}()
 	db, err = bolt.Open(path, 0o600, opt)
 	switch {
-	case err == nil, errors.Is(err, bolterrors.ErrTimeout), errors.Is(err, os.ErrPermission), errors.Is(err, os.ErrNotExist):
-		return db, err
+	case err == nil, errors.Is(err, bolterrors.ErrTimeout), errors.Is(err, os.ErrPermission), errors.Is(err, os.ErrNotExist),
+		errors.Is(err, syscall.EROFS):
+		return db, err // not the file's content: a read-only mount, permissions
 	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrChecksum), errors.Is(err, bolterrors.ErrVersionMismatch):
 		return nil, damaged("%v", err)
 	}

@@ -21,7 +21,12 @@
 // Options.MaxFileSize, checking the type and size before reading a byte.
 // A damaged library file or record is reported as ErrCorrupt ("the
 // library is damaged: …") rather than crashing; Inspect lists the damage
-// and Salvage copies what is readable into a new library.
+// and Salvage copies what is readable into a new library. A damaged
+// library is never written: a Library that may write checks the file's
+// page accounting (every page in use once or free, never both) each time
+// it opens a file another process may have changed, and the first damage
+// it finds, there or in any record it reads, makes it read-only for the
+// rest of its life — reads go on, writes fail with that damage.
 //
 // # Caveats
 //
@@ -32,6 +37,12 @@
 //     it, telling Options.Waiting, and gets ErrLocked only after
 //     Options.LockTimeout (DefaultLockTimeout). A process that removes or
 //     reindexes documents makes the others drop what they cached of them.
+//   - Add and Load run the loader on a goroutine of their own and return as
+//     soon as their context is done, even when the loader is stuck inside a
+//     library that checks no context (runloader.go). Go cannot stop a
+//     goroutine, so an abandoned loader runs on, its result discarded,
+//     until it returns or the process exits: loaders still bound their own
+//     work.
 //   - A Document returned by Library.Document is shared and cached: do not
 //     modify it.
 //   - Sentence and chunk tables use int32 offsets: one document's text is

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -34,12 +36,15 @@ const linger = 100 * time.Millisecond
 // A process that uses the library without pause would hold the file (a
 // reader's shared lock) for good, and another process's write would
 // never get in: bbolt's lock is flock, which has no queue. So a process
-// that has waited tryEvery for the file says so, by touching a marker
-// file beside it (waitMarker), and tries again; a handle that has held
-// the file for maxHold looks at the marker between two transactions, and
-// when it is fresh closes the file and keeps it closed for yield, longer
-// than bbolt's 50 ms between tries, so the waiting process gets its turn.
-// Without contention nothing yields.
+// that has waited tryEvery for the file says so, by touching a wait
+// marker (marker.go: named by the file's identity, so every path to the
+// file finds it, and beside it or in the runtime directory), and tries
+// again; a handle that has held the file for maxHold looks at the marker
+// between two transactions, and when it is fresh closes the file and
+// keeps it closed for yield, longer than bbolt's 50 ms between tries, so
+// the waiting process gets its turn. Without contention nothing yields.
+// A process holding the file leaves a note of what it is doing, which a
+// waiter that gives up reports (LockedError).
 const (
 	tryEvery = 500 * time.Millisecond
 	maxHold  = time.Second
@@ -48,24 +53,17 @@ const (
 	fresh = 2 * tryEvery
 )
 
-// waitMarker is the marker a process waiting for path touches.
-func waitMarker(path string) string { return path + ".waiting" }
-
-// signalWaiting touches the marker: this process waits for the file.
+// signalWaiting touches the wait marker: this process waits for the file.
 func (h *handle) signalWaiting() {
-	m := waitMarker(h.path)
-	now := time.Now()
-	if err := os.Chtimes(m, now, now); err != nil {
-		if f, err := os.OpenFile(m, os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
-			f.Close()
-		}
+	if m, ok := markersFor(h.path); ok {
+		m.touch()
 	}
 }
 
 // othersWait reports whether another process touched the marker lately.
 func (h *handle) othersWait() bool {
-	fi, err := os.Stat(waitMarker(h.path))
-	return err == nil && time.Since(fi.ModTime()) < fresh
+	m, ok := markersFor(h.path)
+	return ok && m.touchedSince(fresh)
 }
 
 // handle is a library file opened on demand. It is safe for concurrent use.
@@ -90,6 +88,14 @@ type handle struct {
 	closed   bool
 	// resume is when the file may be opened again after a yield.
 	resume time.Time
+	// checked is the transaction ID whose pages checkPages found sound,
+	// so that opens between which nobody wrote do not check again.
+	checked uint64
+	// damage is the first damage found in the file: from then on the
+	// handle refuses to write (see noteDamage).
+	damage error
+	// noted is where this process's holder note is while the file is open.
+	noted markers
 }
 
 func newHandle(path string, readOnly bool, timeout time.Duration, opts bolt.Options) *handle {
@@ -113,6 +119,8 @@ func (h *handle) acquire(write bool) (*bolt.DB, func(), error) {
 		switch {
 		case h.closed:
 			return nil, nil, errClosed
+		case write && h.damage != nil:
+			return nil, nil, h.damage
 		case h.db != nil && h.users == 0 && time.Since(h.since) > maxHold && h.othersWait():
 			h.closeFile() // held long enough, and someone waits: their turn
 			h.resume = time.Now().Add(yield)
@@ -198,25 +206,123 @@ func (h *handle) open(write bool) error {
 			told = true
 		}
 	}
-	if signalled && err == nil {
-		_ = os.Remove(waitMarker(h.path)) // another still waiting touches it again
+	m, marked := markersFor(h.path)
+	if signalled && err == nil && marked {
+		m.remove(m.waitName()) // another still waiting touches it again
 	}
 	switch {
 	case errors.Is(err, bolterrors.ErrTimeout):
-		return fmt.Errorf("%w (%s)", ErrLocked, h.path)
+		le := &LockedError{Path: h.path}
+		if marked {
+			le.Holders = m.holders()
+		}
+		return le
 	case errors.Is(err, ErrCorrupt):
 		return fmt.Errorf("%s: %w", h.path, err)
+	case errors.Is(err, syscall.EROFS):
+		return errorf(ErrReadOnly, "cannot write to the library %s: its file system is mounted read-only", h.path)
+	case errors.Is(err, os.ErrPermission):
+		return permissionError(h.path, write)
 	case err != nil:
 		return fmt.Errorf("cannot open library %s: %w", h.path, err)
+	}
+	if !h.readOnly && h.damage == nil {
+		if err := h.checkPages(); err != nil {
+			h.damage = err
+		}
+	}
+	if write && h.damage != nil {
+		db.Close()
+		return h.damage
 	}
 	if h.opened != nil {
 		if err := (guardedDB{db}).View(h.opened); err != nil {
 			db.Close()
+			h.noteDamageLocked(err)
 			return err
 		}
 	}
 	h.db, h.writable, h.since = db, write, time.Now()
+	if marked {
+		m.note(write)
+		h.noted = m
+	}
 	return nil
+}
+
+// A damaged file must not be written: bbolt trusts its free list and its
+// pages, and a write to a file whose free list names a page in use puts
+// new data over it, losing what salvage could have recovered. So a
+// handle that may write checks the pages (checkPages) each time it opens
+// a file another process may have changed, under the lock of that open,
+// and any damage found there or by any transaction (noteDamage) turns the
+// handle read-only for good: reads go on, each write fails with the
+// damage, and the file keeps every byte.
+
+// checkPages checks the page accounting of the file (checkBoltPages)
+// unless the pages of its current transaction were checked already; h.mu
+// is held and the file is open, so locked against writers.
+func (h *handle) checkPages() error {
+	f, err := os.Open(h.path)
+	if err != nil {
+		return nil // bbolt has it open: nothing here to check it with
+	}
+	defer f.Close()
+	m, err := currentBoltMeta(f, h.path)
+	if err != nil {
+		return err
+	}
+	if m.txid == h.checked {
+		return nil
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	if err := checkBoltPages(f, st.Size(), h.path); err != nil {
+		return err
+	}
+	h.checked = m.txid
+	return nil
+}
+
+// noteDamage records err when it reports damage (ErrCorrupt), turning the
+// handle read-only.
+func (h *handle) noteDamage(err error) {
+	if errors.Is(err, ErrCorrupt) {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.noteDamageLocked(err)
+	}
+}
+
+func (h *handle) noteDamageLocked(err error) {
+	if errors.Is(err, ErrCorrupt) && h.damage == nil {
+		h.damage = err
+	}
+}
+
+// refusal is the error a write gets now: the damage found, if any.
+func (h *handle) refusal() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.damage
+}
+
+// permissionError explains a library this user may not open as asked:
+// for writing, an ErrReadOnly error (reading may still work); for
+// reading, the permission error itself.
+func permissionError(path string, write bool) error {
+	what := "the file"
+	if fi, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		what = "its folder " + filepath.Dir(path) // a new library cannot be created
+	} else if err == nil {
+		what = fmt.Sprintf("the file (%v%s)", fi.Mode().Perm(), ownerOf(fi))
+	}
+	if write {
+		return errorf(ErrReadOnly, "cannot write to the library %s: permission denied by %s", path, what)
+	}
+	return fmt.Errorf("cannot read the library %s: permission denied by %s: %w", path, what, os.ErrPermission)
 }
 
 // closeFile closes the file, releasing its lock; h.mu is held and nobody
@@ -226,6 +332,10 @@ func (h *handle) closeFile() {
 	if h.db != nil {
 		_ = h.db.Close()
 		h.db = nil
+		if h.noted.id != "" {
+			h.noted.remove(h.noted.noteName(os.Getpid()))
+			h.noted = markers{}
+		}
 	}
 	h.cond.Broadcast()
 }
@@ -237,7 +347,9 @@ func (h *handle) View(fn func(*bolt.Tx) error) error {
 		return err
 	}
 	defer release()
-	return guardedDB{db}.View(fn)
+	err = guardedDB{db}.View(fn)
+	h.noteDamage(err)
+	return err
 }
 
 // Update runs fn in a write transaction, containing damage.
@@ -247,7 +359,22 @@ func (h *handle) Update(fn func(*bolt.Tx) error) error {
 		return err
 	}
 	defer release()
-	return guardedDB{db}.Update(fn)
+	var txid uint64
+	err = guardedDB{db}.Update(func(tx *bolt.Tx) error {
+		txid = uint64(tx.ID())
+		return fn(tx)
+	})
+	h.noteDamage(err)
+	if err == nil {
+		// The commit was this handle's own, on pages found sound: they
+		// still are.
+		h.mu.Lock()
+		if h.checked == txid-1 {
+			h.checked = txid
+		}
+		h.mu.Unlock()
+	}
+	return err
 }
 
 // Close closes the file once the transactions in progress are done; the

@@ -65,6 +65,9 @@ func (l *Library) Add(ctx context.Context, path string, progress func(Progress))
 	if info, err := l.Info(id); err == nil {
 		return info, true, nil
 	}
+	if err := l.db.refusal(); err != nil {
+		return DocInfo{}, false, err // damaged: refuse now, not after extracting
+	}
 	doc, err := Load(ctx, path, content, l.loadOptions(report))
 	if err != nil {
 		return DocInfo{}, false, err
@@ -119,7 +122,7 @@ func Load(ctx context.Context, path string, content []byte, opt LoadOptions) (*D
 		Kind:  f.Kind,
 		Added: time.Now().UTC().Truncate(time.Second),
 	}}
-	ld, err := f.Loader.Load(ctx, content, opt)
+	ld, err := runLoader(ctx, f.Loader, content, opt)
 	if err == nil {
 		err = ld.check()
 	}

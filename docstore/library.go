@@ -68,8 +68,10 @@ type Options struct {
 	// Waiting, if set, is told when a read (write false) or a write
 	// finds the file in use by another process and waits for it, after
 	// half a second, so a front end can say so. (A process that waits
-	// touches LIBRARY.waiting beside the file, so that one holding the
-	// file without pause lets it in.)
+	// touches a marker named by the file's identity, beside the file or
+	// in the user's runtime directory, so that one holding the file
+	// without pause lets it in; a wait that times out is a *LockedError
+	// naming the citelens processes that hold the file.)
 	Waiting func(write bool)
 	// Upgrade opens a library of an older schema so Reindex can rebuild
 	// it; nothing else may be done with it until then.
@@ -142,9 +144,10 @@ func Open(path string, opt *Options) (*Library, error) {
 		return nil, err // a damaged schema record is for Inspect to report
 	}
 	// bbolt only sets the mode when it creates the file; a library copied in
-	// with looser permissions is tightened too.
-	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() != 0o600 && !opt.ReadOnly {
-		_ = os.Chmod(path, 0o600)
+	// with looser permissions is tightened too (to the user's bits: one
+	// made read-only on purpose stays so).
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&^0o600 != 0 && !opt.ReadOnly {
+		_ = os.Chmod(path, fi.Mode().Perm()&0o600)
 	}
 	return l, nil
 }
@@ -198,8 +201,23 @@ func (l *Library) checkSchema(readOnly, upgrade bool) error {
 		}
 		return nil
 	}
-	if readOnly {
-		return l.db.View(check)
+	// A library that has every bucket and the current schema needs no
+	// write to open: a write (even of nothing, which bbolt commits as a
+	// new transaction) is made only to create or upgrade it.
+	settled := false
+	if fi, err := os.Stat(l.path); !readOnly && (err != nil || fi.Size() == 0) {
+		// a new library: bbolt creates the file on its first write
+	} else if err := l.db.View(func(tx *bolt.Tx) error {
+		if err := check(tx); err != nil {
+			return err
+		}
+		settled = l.schema == SchemaVersion || upgrade
+		for _, name := range append([][]byte{bucketMeta, bucketAnswers}, perDocBuckets...) {
+			settled = settled && tx.Bucket(name) != nil
+		}
+		return nil
+	}); err != nil || readOnly || settled {
+		return err
 	}
 	return l.db.Update(func(tx *bolt.Tx) error {
 		if err := check(tx); err != nil {

@@ -20,6 +20,12 @@ import (
 // A Loader turns a file's bytes into the text the library stores and what
 // it knows of that text's structure. Every offset it returns is a byte
 // offset into Loaded.Text.
+//
+// Load runs it on a goroutine of its own and stops waiting for it when
+// the context is done (runLoader), so a loader should check the context
+// in its long loops but cannot hang an add; its panics become errors. A
+// loader must not touch shared state it does not own: an abandoned one
+// runs on, unwatched.
 type Loader interface {
 	Load(ctx context.Context, content []byte, opt LoadOptions) (*Loaded, error)
 }

@@ -112,7 +112,7 @@ func helper(t *testing.T, mode string, env ...string) (*exec.Cmd, *bufio.Scanner
 // timeout, having said it was waiting.
 func TestLockedTooLong(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "library.db")
-	_, lines := helper(t, "hold", "LIB="+path, "HOLD=60s")
+	holder, lines := helper(t, "hold", "LIB="+path, "HOLD=60s")
 	if !lines.Scan() || lines.Text() != "ready" {
 		t.Fatalf("helper did not hold the library: %q", lines.Text())
 	}
@@ -127,12 +127,20 @@ func TestLockedTooLong(t *testing.T) {
 	if err.Error() != want {
 		t.Errorf("message %q, want %q", err, want)
 	}
-	if len(waited) != 1 || !waited[0] {
-		t.Errorf("Waiting was told %v, want once, of a write", waited)
+	// Opening an existing library only reads it (a write is made only to
+	// create or upgrade one), so the wait is a read's.
+	if len(waited) != 1 || waited[0] {
+		t.Errorf("Waiting was told %v, want once, of a read", waited)
 	}
 	// The timeout, plus slack for a loaded machine.
 	if took > 4*time.Second {
 		t.Errorf("took %v to report the lock", took)
+	}
+	// The holder, a citelens, said what it is doing.
+	var le *LockedError
+	if !errors.As(err, &le) || len(le.Holders) != 1 || le.Holders[0].PID != holder.Process.Pid || !le.Holders[0].Write ||
+		!strings.Contains(le.Holders[0].What, "-test.run") || !strings.Contains(le.Holders[0].String(), "has held it for writing since") {
+		t.Errorf("the holder is not named: %#v", le)
 	}
 }
 

@@ -131,8 +131,8 @@ func checkRewrite(reply, question string) (string, error) {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = strings.TrimSpace(s[:i])
 	}
-	if k := strings.Index(strings.ToLower(s), "standalone question:"); k >= 0 {
-		s = strings.TrimSpace(s[k+len("standalone question:"):])
+	if _, end := textproc.IndexFold(s, "standalone question:"); end >= 0 {
+		s = strings.TrimSpace(s[end:])
 	}
 	s = strings.Trim(s, "\"“”'")
 	s = textproc.OneLine(s)

@@ -120,6 +120,30 @@ func TestFollowUpWithModel(t *testing.T) {
 	}
 }
 
+// TestFollowUpRewriteThatGrowsWhenLowerCased: a rewrite whose text grows
+// when lower-cased ("Ⱥ", two bytes, lower-cases to three) is read, its
+// label found in the reply itself rather than in a lower-cased copy, whose
+// offsets once cut the reply past its end.
+func TestFollowUpRewriteThatGrowsWhenLowerCased(t *testing.T) {
+	lib, _ := enginetest.Library(t, "../testdata/declaration.txt")
+	srv := llmtest.New(t)
+	grow := strings.Repeat("Ⱥ", 16)
+	srv.Enqueue(llmtest.Text(grow+" STANDALONE QUESTION: Ⱥ laws?"),
+		llmtest.Text("<statement>Laws.<cite>[1-1]</cite></statement>"))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
+	s, err := engine.New("followup-model", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "which ones?", History: history}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.FollowUp == nil || ans.FollowUp.Standalone != "Ⱥ laws?" {
+		t.Errorf("follow-up %+v, want the rewrite after its label", ans.FollowUp)
+	}
+}
+
 // TestFollowUpOffline: a strategy without a model reads the question as
 // asked and the previous question for the search; no model is called and
 // the conversation costs nothing.

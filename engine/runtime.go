@@ -369,8 +369,8 @@ func (rt *Runtime) Usage(u llm.Usage) {
 	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	rt.usage.Add(citations.Usage(u))
-	rt.send(Usage{citations.Usage(u)})
+	rt.usage.Add(u)
+	rt.send(Usage{u})
 }
 
 // delta passes streamed model text on to the front end.

@@ -124,3 +124,35 @@ func searchKey(t *testing.T, key string, dirs ...string) int {
 	}
 	return files
 }
+
+// TestAPIKeyEchoedInAnswer: a server that echoes the Authorization header
+// into its answers (streamed in small pieces, and whole) gets the key
+// neither printed by ask, in text or JSON, nor saved in the library.
+func TestAPIKeyEchoedInAnswer(t *testing.T) {
+	const key = "sk-citelens-echo-5b1e0c9d7a2f4e68"
+	srv := llmtest.New(t, llmtest.WithKey(key), llmtest.WithEchoAuthorization())
+	srv.Enqueue(
+		llmtest.Reply{Text: "<statement>Governments derive their just powers from the consent of the governed.<cite>[9-9]</cite></statement>", ChunkSize: 3},
+		llmtest.Text("<statement>The consent of the governed.<cite>[9-9]</cite></statement>"),
+	)
+	home := modelEnv(t, srv, key, "")
+	db := filepath.Join(home, "data", "citelens", "library.db")
+	run, printed := recordedRun(db)
+	if code := run("add", sample); code != 0 {
+		t.Fatalf("add: status %d\n%s", code, printed.String())
+	}
+	if code := run("ask", "--strategy", "longcite", "What do governments derive their powers from?"); code != 0 {
+		t.Fatalf("ask: status %d\n%s", code, printed.String())
+	}
+	if code := run("ask", "--json", "--raw", "--strategy", "longcite", "Whose consent?"); code != 0 {
+		t.Fatalf("ask --json: status %d\n%s", code, printed.String())
+	}
+	if !strings.Contains(printed.String(), "Bearer [redacted]") {
+		t.Fatalf("the server did not echo the key as scripted:\n%s", printed.String())
+	}
+	if strings.Contains(printed.String(), key) || strings.Contains(printed.String(), key[:20]) {
+		t.Errorf("the API key was printed:\n%s", printed.String())
+	}
+	searchKey(t, key, home)
+	searchKey(t, key[:20], home)
+}

@@ -22,7 +22,7 @@ import (
 func init() {
 	register(&command{
 		name:    "add",
-		args:    "[--json] [--ocr] [--ocr-lang LANGS] PATH...",
+		args:    "[--json [--raw]] [--ocr] [--ocr-lang LANGS] PATH...",
 		summary: "add PDFs (scans too), web pages, Word files, e-books, text and Markdown to the library; a folder adds the files it holds, recursively",
 		run:     runAdd,
 	})
@@ -50,6 +50,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, c)
 	fs.Usage = func() { printCommandUsage(fs.Output(), c, fs); fmt.Fprint(fs.Output(), fileTypes()) }
 	asJSON := fs.Bool("json", false, "print the added documents as JSON")
+	raw := fs.Bool("raw", false, rawJSONUsage)
 	useOCR := fs.Bool("ocr", false, "read PDF pages that have no text layer (scans) with Tesseract (default: the config's ocr)")
 	ocrLang := fs.String("ocr-lang", "", "Tesseract `LANGS` for --ocr, joined by + (default: the config's ocr_lang, else eng)")
 	maxSize := fs.String("max-size", "1G", "refuse files larger than `SIZE` (bytes, or with K, M, G)")
@@ -112,7 +113,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 		results = append(results, r)
 	}
 	if *asJSON {
-		if err := writeJSON(a.stdout, results); err != nil {
+		if err := writeJSON(a.stdout, results, *raw); err != nil {
 			return err
 		}
 	}
@@ -190,11 +191,18 @@ func parseSize(s string) (int64, error) {
 	return int64(v * float64(mult)), nil
 }
 
-// writeJSON writes v indented, as every --json output is, with C1
-// controls and bidi overrides escaped (textproc.WriteJSON).
-func writeJSON(w io.Writer, v any) error {
-	return textproc.WriteJSON(w, v, "  ")
+// writeJSON writes v indented, as every --json output is: its strings
+// Printable (textproc.WriteSafeJSON), or exactly as stored when exact is
+// set (--raw), control characters written as \u escapes.
+func writeJSON(w io.Writer, v any, exact bool) error {
+	if exact {
+		return textproc.WriteJSON(w, v, "  ")
+	}
+	return textproc.WriteSafeJSON(w, v, "  ")
 }
+
+// rawJSONUsage is the help of the --raw flag of commands with --json.
+const rawJSONUsage = "with --json: strings exactly as stored, control characters as \\u escapes (for a program; 'jq -r' would decode them)"
 
 // exitError ends a command with a status; quiet means the reasons were
 // already printed.

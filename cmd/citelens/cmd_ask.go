@@ -23,7 +23,7 @@ import (
 func init() {
 	register(&command{
 		name:    "ask",
-		args:    "[--doc ID|PATH]... [--strategy NAME] [--k N] [--json] QUESTION | --batch FILE",
+		args:    "[--doc ID|PATH]... [--strategy NAME] [--k N] [--json [--raw]] QUESTION | --batch FILE",
 		summary: "answer a question with sentence-level citations",
 		run:     runAsk,
 	})
@@ -35,6 +35,7 @@ type askFlags struct {
 	k        int
 	opts     stringList
 	asJSON   bool
+	raw      bool // --json and --batch: strings exactly as stored
 	batch    string
 	noSave   bool
 }
@@ -47,6 +48,7 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	fs.IntVar(&f.k, "k", 0, "at most `N` statements (extractive) or retrieved units (retrieval strategies)")
 	fs.Var(&f.opts, "opt", "strategy option `name=value` (repeatable; 'citelens strategies NAME' lists them)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the answer as one JSON object")
+	fs.BoolVar(&f.raw, "raw", false, rawJSONUsage+"; also with --batch")
 	fs.StringVar(&f.batch, "batch", "", "answer every question of a questions.jsonl `FILE`, one JSON object per line (--doc: the scope of questions that name none)")
 	fs.BoolVar(&f.noSave, "no-save", false, "do not save the answer in the library")
 	words, err := parseFlags(a, fs, args)
@@ -97,17 +99,21 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	if ans == nil {
 		return runErr
 	}
+	var saveErr error
 	if !f.noSave {
-		if err := engine.Save(l, ans); err != nil {
-			return err
-		}
+		saveErr = engine.Save(l, ans)
 	}
 	if f.asJSON {
-		if err := writeJSON(a.stdout, newAnswerView(ans, "")); err != nil {
+		if err := writeJSON(a.stdout, newAnswerView(ans, ""), f.raw); err != nil {
 			return err
 		}
 	} else {
 		printer.finish(ans)
+	}
+	if saveErr != nil {
+		// The answer is shown all the same: only keeping it failed
+		// (a read-only or damaged library).
+		return fmt.Errorf("the answer was not saved: %w", saveErr)
 	}
 	return runErr
 }
@@ -312,7 +318,11 @@ func askBatch(ctx context.Context, a *app, env *engine.Env, strategy engine.Stra
 				return err
 			}
 		}
-		if err := textproc.WriteJSON(a.stdout, newAnswerView(ans, q.ID), ""); err != nil {
+		write := textproc.WriteSafeJSON
+		if f.raw {
+			write = textproc.WriteJSON
+		}
+		if err := write(a.stdout, newAnswerView(ans, q.ID), ""); err != nil {
 			return err
 		}
 		if ctx.Err() != nil {

@@ -64,7 +64,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 		if in.Problems == nil {
 			in.Problems = []docstore.Problem{}
 		}
-		if err := textproc.WriteJSON(a.stdout, in, "  "); err != nil {
+		if err := textproc.WriteSafeJSON(a.stdout, in, "  "); err != nil {
 			return err
 		}
 	} else {
@@ -141,7 +141,7 @@ func runSalvage(ctx context.Context, a *app, args []string) error {
 		if rep.Lost == nil {
 			rep.Lost = []docstore.Problem{}
 		}
-		return textproc.WriteJSON(a.stdout, rep, "  ")
+		return textproc.WriteSafeJSON(a.stdout, rep, "  ")
 	}
 	for _, d := range rep.Copied {
 		fmt.Fprintf(a.stdout, "copied     %s  %s\n", d.ID, textproc.OneLine(d.Name))

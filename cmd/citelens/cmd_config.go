@@ -107,7 +107,7 @@ func runConfigShow(a *app, args []string) error {
 		if problem != nil {
 			r.Problem = problem.Error()
 		}
-		return writeJSON(a.stdout, r)
+		return writeJSON(a.stdout, r, false)
 	}
 	found := "not found; using the environment and defaults"
 	if cfg.FileFound {

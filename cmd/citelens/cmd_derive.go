@@ -68,7 +68,7 @@ func runDerive(ctx context.Context, a *app, args []string) error {
 		}
 		rep, err := prepareWithProgress(ctx, a, env, prep, p)
 		if *asJSON {
-			if jerr := writeJSON(a.stdout, newDeriveView(rep)); jerr != nil && err == nil {
+			if jerr := writeJSON(a.stdout, newDeriveView(rep), false); jerr != nil && err == nil {
 				err = jerr
 			}
 		} else {
@@ -260,7 +260,7 @@ func printPrepStatus(a *app, st *engine.Prepared, asJSON bool) error {
 			Units: d.Embeddable, Embedded: d.Embedded})
 	}
 	if asJSON {
-		return writeJSON(a.stdout, out)
+		return writeJSON(a.stdout, out, false)
 	}
 	if st.Model == "" {
 		fmt.Fprintln(a.stdout, "No model is configured: name one with --model to see its derived documents.")

@@ -49,7 +49,7 @@ func runDoctor(ctx context.Context, a *app, args []string) error {
 		if err := writeJSON(a.stdout, struct {
 			Checks llm.Diagnosis `json:"checks"`
 			Failed int           `json:"failed"`
-		}{d, d.Failed()}); err != nil {
+		}{d, d.Failed()}, false); err != nil {
 			return err
 		}
 	} else {

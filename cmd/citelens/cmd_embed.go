@@ -113,7 +113,7 @@ func runEmbed(ctx context.Context, a *app, args []string) error {
 		}
 	}
 	if *asJSON {
-		return writeJSON(a.stdout, view)
+		return writeJSON(a.stdout, view, false)
 	}
 	if !*status {
 		printEmbedDone(a.stdout, view)

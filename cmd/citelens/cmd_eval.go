@@ -119,7 +119,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	sum.Print(a.stderr)
-	return textproc.WriteJSON(a.stdout, sum, "")
+	return textproc.WriteSafeJSON(a.stdout, sum, "")
 }
 
 // evalLibrary returns the library to evaluate in. With --db (or

@@ -21,10 +21,10 @@ import (
 )
 
 func init() {
-	register(&command{name: "answers", args: "[--json]", summary: "list saved answers", run: runAnswers})
+	register(&command{name: "answers", args: "[--json [--raw]]", summary: "list saved answers", run: runAnswers})
 	register(&command{
 		name:    "export",
-		args:    "ANSWER_ID [--format md|json|longbench|html] [--no-images] [-o FILE | -o DIR/]",
+		args:    "ANSWER_ID [--format md|json|longbench|html [--exact]] [--no-images] [-o FILE | -o DIR/]",
 		summary: "write a saved answer with its evidence (HTML with pictures of the cited regions; a folder gets one PNG per citation)",
 		run:     runExport,
 	})
@@ -33,13 +33,14 @@ func init() {
 func runAnswers(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["answers"])
 	asJSON := fs.Bool("json", false, "print the answers as JSON")
+	raw := fs.Bool("raw", false, rawJSONUsage)
 	if _, err := parseFlags(a, fs, args); err != nil {
 		return err
 	}
 	l, err := a.openLibrary(true)
 	if errors.Is(err, errNoLibrary) {
 		if *asJSON {
-			return writeJSON(a.stdout, []docstore.AnswerMeta{})
+			return writeJSON(a.stdout, []docstore.AnswerMeta{}, *raw)
 		}
 		fmt.Fprintln(a.stdout, "No saved answers.")
 		return nil
@@ -56,7 +57,7 @@ func runAnswers(ctx context.Context, a *app, args []string) error {
 		if list == nil {
 			list = []docstore.AnswerMeta{}
 		}
-		return writeJSON(a.stdout, list)
+		return writeJSON(a.stdout, list, *raw)
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(a.stdout, "No saved answers. Ask with 'citelens ask QUESTION'.")
@@ -83,6 +84,7 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	format := fs.String("format", "md", "the `FORMAT`: md, json, longbench or html")
 	outPath := fs.String("o", "", "write to `FILE` (default: standard output); to a folder (an existing one, or a path ending in /): the answer and one PNG per cited region")
 	noImages := fs.Bool("no-images", false, "leave out the pictures of the cited regions (HTML) and the PNGs (folder)")
+	exact := fs.Bool("exact", false, "with --format json or longbench: strings exactly as stored, control characters as \\u escapes (lossless; 'jq -r' would decode them)")
 	refs, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
@@ -107,7 +109,7 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	if _, err := citations.LookupFormat(*format); err != nil {
 		return err
 	}
-	ex := exporter{a: a, ctx: ctx, l: l, format: *format, images: !*noImages}
+	ex := exporter{a: a, ctx: ctx, l: l, format: *format, images: !*noImages, exact: *exact}
 	defer ex.close()
 	if *outPath == "" {
 		// Exports quote document text verbatim: exact in a pipe or file, but
@@ -160,6 +162,7 @@ type exporter struct {
 	l      *docstore.Library
 	format string
 	images bool
+	exact  bool // JSON strings exactly as stored
 
 	src  *pageimage.Source
 	done func()
@@ -201,7 +204,7 @@ func (e *exporter) pictures(c citations.Span) ([]*pagerender.Picture, error) {
 func (e *exporter) write(w io.Writer, ans *engine.Answer) error {
 	f, _ := citations.LookupFormat(e.format) // checked by the caller
 	if f.Name != "html" || !e.images || !pageimage.Cites(ans, e.l.Document) {
-		return exportAnswer(w, e.format, ans, e.l.Document)
+		return exportAnswer(w, e.format, ans, e.l.Document, e.exact)
 	}
 	if err := e.start(); err != nil {
 		return err
@@ -254,8 +257,12 @@ func (e *exporter) folder(dir string, ans *engine.Answer) error {
 	return nil
 }
 
-// exportAnswer writes ans in one of the export formats (citations.Formats).
-func exportAnswer(w io.Writer, format string, ans *engine.Answer, docs citations.DocLookup) error {
+// exportAnswer writes ans in one of the export formats (citations.Formats),
+// its JSON strings exactly as stored when exact is set.
+func exportAnswer(w io.Writer, format string, ans *engine.Answer, docs citations.DocLookup, exact bool) error {
 	// An unknown format's error already lists the formats there are.
+	if exact {
+		return citations.ExportExact(w, format, ans, docs)
+	}
 	return citations.Export(w, format, ans, docs)
 }

@@ -11,20 +11,21 @@ import (
 )
 
 func init() {
-	register(&command{name: "ls", args: "[--json]", summary: "list the documents in the library", run: runLs})
+	register(&command{name: "ls", args: "[--json [--raw]]", summary: "list the documents in the library", run: runLs})
 	register(&command{name: "rm", args: "ID...", summary: "remove documents and everything derived from them", run: runRm})
 }
 
 func runLs(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["ls"])
 	asJSON := fs.Bool("json", false, "print the documents as JSON")
+	raw := fs.Bool("raw", false, rawJSONUsage)
 	if _, err := parseFlags(a, fs, args); err != nil {
 		return err
 	}
 	l, err := a.openLibrary(true)
 	if errors.Is(err, errNoLibrary) {
 		if *asJSON {
-			return writeJSON(a.stdout, []docstore.DocInfo{})
+			return writeJSON(a.stdout, []docstore.DocInfo{}, *raw)
 		}
 		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))
 		return nil
@@ -41,7 +42,7 @@ func runLs(ctx context.Context, a *app, args []string) error {
 		if docs == nil {
 			docs = []docstore.DocInfo{}
 		}
-		return writeJSON(a.stdout, docs)
+		return writeJSON(a.stdout, docs, *raw)
 	}
 	if len(docs) == 0 {
 		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))

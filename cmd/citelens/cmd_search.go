@@ -14,7 +14,7 @@ import (
 func init() {
 	register(&command{
 		name:    "search",
-		args:    "[--doc ID]... [--k N] [--chunks] [--json] QUERY",
+		args:    "[--doc ID]... [--k N] [--chunks] [--json [--raw]] QUERY",
 		summary: "rank the library's sentences against a query with BM25",
 		run:     runSearch,
 	})
@@ -50,6 +50,7 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	k1 := fs.Float64("k1", retrieve.DefaultBM25.K1, "BM25 term-frequency saturation")
 	b := fs.Float64("b", retrieve.DefaultBM25.B, "BM25 length normalisation")
 	asJSON := fs.Bool("json", false, "print hits as JSON")
+	raw := fs.Bool("raw", false, rawJSONUsage)
 	words, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
@@ -102,7 +103,7 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 		out = append(out, sh)
 	}
 	if *asJSON {
-		return writeJSON(a.stdout, out)
+		return writeJSON(a.stdout, out, *raw)
 	}
 	if len(out) == 0 {
 		fmt.Fprintln(a.stdout, "no matches")

@@ -21,7 +21,7 @@ import (
 func init() {
 	register(&command{
 		name:    "show",
-		args:    "[--text [--raw] | --sentences | --outline | --page N [--raw] | --page N --image FILE.png [--sentences A-B] | --json] ID",
+		args:    "[--text [--raw] | --sentences | --outline | --page N [--raw] | --page N --image FILE.png [--sentences A-B] | --json [--raw]] ID",
 		summary: "show a document's metadata, text, sentences, headings or one page (as text, or as a picture with sentences highlighted)",
 		run:     runShow,
 	})
@@ -30,7 +30,7 @@ func init() {
 func runShow(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["show"])
 	text := fs.Bool("text", false, "print the stored text, control characters made visible")
-	raw := fs.Bool("raw", false, "with --text or --page: print the stored bytes exactly, control characters and all (for a file, not a terminal)")
+	raw := fs.Bool("raw", false, "with --text or --page: print the stored bytes exactly, control characters and all (for a file, not a terminal); "+rawJSONUsage)
 	var sentFlag sentenceRange
 	fs.Var(&sentFlag, "sentences", "print index<TAB>page<TAB>start<TAB>end<TAB>text per sentence; with --image, `A-B`: the sentences to highlight")
 	outline := fs.Bool("outline", false, "print the section headings found, indented by level, with their sentence and page")
@@ -124,7 +124,7 @@ func runShow(ctx context.Context, a *app, args []string) error {
 		_, err = io.WriteString(a.stdout, out(d.Text[start:end]))
 		return err
 	case *asJSON:
-		return writeJSON(a.stdout, d.DocInfo)
+		return writeJSON(a.stdout, d.DocInfo, *raw)
 	}
 	i := d.DocInfo
 	fmt.Fprintf(a.stdout, "id         %s\nname       %s\npath       %s\nkind       %s\n", i.ID, textproc.OneLine(i.Name), textproc.OneLine(i.Path), i.Kind)

@@ -67,7 +67,7 @@ func runStrategies(ctx context.Context, a *app, args []string) error {
 	}
 	switch {
 	case *asJSON:
-		return writeJSON(a.stdout, rows)
+		return writeJSON(a.stdout, rows, false)
 	case *asMarkdown:
 		return writeOptionsMarkdown(a.stdout, rows)
 	}

@@ -170,18 +170,18 @@ func TestShowTextToAPipe(t *testing.T) {
 	}
 }
 
-// TestJSONOutputsEscapeC1AndBidi: every --json output writes U+009B and
-// U+202E as \u escapes.
+// TestJSONOutputsEscapeC1AndBidi: every --json output with --raw (the
+// strings as stored) writes U+009B and U+202E as \u escapes.
 func TestJSONOutputsEscapeC1AndBidi(t *testing.T) {
 	c := newCLI(t)
 	doc := filepath.Join(t.TempDir(), "invoice\u202etxt.md")
 	os.WriteFile(doc, []byte(hostileText), 0o644)
 	c.ok("add", doc)
 	for _, args := range [][]string{
-		{"ls", "--json"},
-		{"search", "--json", "paid", "full"},
-		{"ask", "--json", "--strategy", "extractive", "Paid in full?"},
-		{"show", "--json", "invoice"},
+		{"ls", "--json", "--raw"},
+		{"search", "--json", "--raw", "paid", "full"},
+		{"ask", "--json", "--raw", "--strategy", "extractive", "Paid in full?"},
+		{"show", "--json", "--raw", "invoice"},
 	} {
 		out := c.ok(args...)
 		if strings.ContainsAny(out, "\u009b\u202e") || !strings.Contains(out, `\u202e`) {
@@ -199,7 +199,7 @@ func TestJSONOutputsEscapeC1AndBidi(t *testing.T) {
 	}
 	json.Unmarshal([]byte(c.ok("answers", "--json")), &answers)
 	for _, format := range []string{"json", "longbench"} {
-		out := c.ok("export", "--format", format, answers[0].ID)
+		out := c.ok("export", "--format", format, "--exact", answers[0].ID)
 		if strings.ContainsAny(out, "\u009b\u202e") || !strings.Contains(out, `\u009b`) {
 			t.Errorf("export --format %s: C1 or bidi control raw:\n%s", format, out)
 		}

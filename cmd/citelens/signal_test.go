@@ -36,29 +36,7 @@ func TestSignalsInterruptAdd(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	start := func(db string) (*exec.Cmd, *bytes.Buffer, chan error) {
-		cmd := exec.Command(bin, "--db", db, "add", big)
-		cmd.Env = append(os.Environ(), "CITELENS_CONFIG="+filepath.Join(dir, "none.toml"))
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		// The library file exists once the command runs, and so its
-		// signal handling: a signal before that would test nothing.
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-			if _, err := os.Stat(db); err == nil {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("the command did not open its library within 30 s")
-			}
-		}
-		time.Sleep(200 * time.Millisecond)
-		return cmd, &errb, done
-	}
+	start := func(db string) (*exec.Cmd, *bytes.Buffer, chan error) { return startAdd(t, bin, db, big) }
 	wait := func(done chan error, limit time.Duration) error {
 		select {
 		case err := <-done:
@@ -88,4 +66,31 @@ func TestSignalsInterruptAdd(t *testing.T) {
 	if st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); err == nil || ok && st.Exited() && st.ExitStatus() == 0 {
 		t.Errorf("two SIGINTs: %v, want the process ended", err)
 	}
+}
+
+// startAdd starts the binary adding file to the library db, and returns
+// once the command runs (its library exists, and so its signal handling:
+// a signal before that would test nothing) and a moment more: the
+// command, its standard error, and where its end is sent.
+func startAdd(t *testing.T, bin, db, file string) (*exec.Cmd, *bytes.Buffer, chan error) {
+	t.Helper()
+	cmd := exec.Command(bin, "--db", db, "add", file)
+	cmd.Env = append(os.Environ(), "CITELENS_CONFIG="+filepath.Join(filepath.Dir(bin), "none.toml"))
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(db); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the command did not open its library within 30 s")
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	return cmd, &errb, done
 }

@@ -107,3 +107,24 @@ func Outline(res *textbuild.Result) string {
 	}
 	return strings.Join(heads, " | ")
 }
+
+// TinyZip is a zip of the given parts (name, content), stored without
+// compression: a fuzzing seed of a zip-packaged format as small as it can
+// be, whose every byte a mutation reaches. A fuzzer minimizes each input
+// that finds something new, byte by byte, and on a seed of kilobytes that
+// took the whole of a run.
+func TinyZip(parts ...[2]string) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, p := range parts {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: p[0], Method: zip.Store})
+		if err != nil {
+			panic(err) // writing to memory cannot fail
+		}
+		w.Write([]byte(p[1]))
+	}
+	if err := zw.Close(); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}

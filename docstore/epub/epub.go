@@ -26,6 +26,7 @@ import (
 	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/docstore/textbuild"
 	"github.com/citelens/citelens/docstore/zipread"
+	"github.com/citelens/citelens/internal/humanize"
 )
 
 // item is a manifest entry.
@@ -67,6 +68,10 @@ func Extract(content []byte) (*textbuild.Result, error) {
 	if err := checkEncryption(a, bk); err != nil {
 		return nil, err
 	}
+	listed, err := checkSpine(a, bk)
+	if err != nil {
+		return nil, err
+	}
 	titles, warn := tocTitles(a, bk)
 
 	var b textbuild.Builder
@@ -78,6 +83,9 @@ func Extract(content []byte) (*textbuild.Result, error) {
 		data, err := a.Read(it.href)
 		if err != nil {
 			if errors.Is(err, zipread.ErrTooLarge) {
+				if n := listed[it.href]; n > 1 {
+					return nil, fmt.Errorf("%w (its spine lists %s %d times, each read again)", err, it.href, n)
+				}
 				return nil, err
 			}
 			warn = append(warn, fmt.Sprintf("chapter %s is missing or damaged (%v)", it.href, err))
@@ -96,6 +104,63 @@ func Extract(content []byte) (*textbuild.Result, error) {
 	res.Warnings = warn
 	return res, nil
 }
+
+// maxSpine is the most chapter listings a spine may have: no book has
+// that many chapters, and each costs a page.
+const maxSpine = zipread.MaxEntries
+
+// checkSpine refuses a book whose spine would unpack to more than an
+// archive may: the spine may list a chapter many times, and the manifest
+// may name one file under many ids, each listing read again, so a small
+// file that lists one large chapter 20,000 times would unpack to
+// gigabytes. The sizes the zip directory declares are added up before a
+// chapter is read (Read still checks the true sizes as it goes). It
+// returns how many times each chapter file is listed.
+func checkSpine(a *zipread.Archive, bk *book) (map[string]int, error) {
+	listed := map[string]int{}
+	var total uint64
+	n := 0
+	for _, id := range bk.spine {
+		it, ok := bk.items[id]
+		if !ok || strings.Contains(" "+it.properties+" ", " nav ") || !isXHTML(it.mediaType) {
+			continue
+		}
+		size, ok := a.Size(it.href)
+		if !ok {
+			continue
+		}
+		n++
+		listed[it.href]++
+		total += size
+	}
+	worst := ""
+	for href, k := range listed {
+		if k > listed[worst] || k == listed[worst] && href < worst {
+			worst = href
+		}
+	}
+	switch {
+	case n > maxSpine && listed[worst] > 1:
+		return nil, fmt.Errorf("its spine lists %s chapters, over the %s citelens reads: it lists %s %s (a crafted file?)",
+			humanize.Count(n), humanize.Count(maxSpine), worst, humanize.Plural(listed[worst], "time", "times"))
+	case n > maxSpine:
+		return nil, fmt.Errorf("its spine lists %s chapters, over the %s citelens reads", humanize.Count(n), humanize.Count(maxSpine))
+	case total > zipread.MaxTotalBytes && listed[worst] > 1:
+		return nil, tooLarge(fmt.Sprintf("its spine lists %s %s: its %s chapter listings would unpack to %s, over the %s an e-book may unpack to",
+			worst, humanize.Plural(listed[worst], "time", "times"), humanize.Count(n),
+			humanize.Bytes(int64(min(total, 1<<62))), humanize.Bytes(zipread.MaxTotalBytes)))
+	case total > zipread.MaxTotalBytes:
+		return nil, tooLarge(fmt.Sprintf("its chapters would unpack to %s, over the %s an e-book may unpack to",
+			humanize.Bytes(int64(min(total, 1<<62))), humanize.Bytes(zipread.MaxTotalBytes)))
+	}
+	return listed, nil
+}
+
+// tooLarge is a zipread.ErrTooLarge error whose message names the cause.
+type tooLarge string
+
+func (e tooLarge) Error() string        { return string(e) }
+func (e tooLarge) Is(target error) bool { return target == zipread.ErrTooLarge }
 
 // writeChapter writes one chapter under its title as a level-1 heading:
 // the table of contents' title, or else its first heading, shifting the
@@ -277,7 +342,11 @@ func tocTitles(a *zipread.Archive, bk *book) (map[string]string, []string) {
 
 // navTitles reads the links of an EPUB 3 navigation document's toc nav.
 func navTitles(data []byte, dir string, add func(href, title string)) error {
-	root, err := html.Parse(bytes.NewReader(closeEmptyTags(data)))
+	data = closeEmptyTags(data)
+	if err := htmltext.CheckNesting(data); err != nil {
+		return err
+	}
+	root, err := html.Parse(bytes.NewReader(data))
 	if err != nil {
 		return err
 	}

@@ -1,12 +1,15 @@
 package epub
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/citelens/citelens/docstore/doctest"
 	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/docstore/textbuild"
+	"github.com/citelens/citelens/docstore/zipread"
 )
 
 // keepers is a two-chapter book: the first chapter's h1 repeats its
@@ -88,18 +91,28 @@ func TestBadBooks(t *testing.T) {
 	}
 }
 
+// tiny is a book of one short chapter, its package as small as one can
+// be (doctest.TinyZip): the fuzzers' seed and frame.
+func tiny() []byte {
+	return doctest.TinyZip(
+		[2]string{"META-INF/container.xml", `<container><rootfiles><rootfile full-path="p.opf"/></rootfiles></container>`},
+		[2]string{"p.opf", `<package><metadata><title>T</title></metadata><manifest><item id="a" href="c.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>`},
+		[2]string{"c.xhtml", `<h1>C</h1><p>A <a id="n"/>word.</p><table><tr><td>1</td></tr></table>`},
+	)
+}
+
 func FuzzExtract(f *testing.F) {
-	f.Add(keepers())
+	f.Add(tiny())
 	doctest.Fuzz(f, Extract)
 }
 
 // FuzzPackage fuzzes the package document inside a valid book, where a
 // fuzzer mutating the zip would rarely reach.
 func FuzzPackage(f *testing.F) {
-	f.Add([]byte(`<package><metadata><title>T</title></metadata><manifest><item id="a" href="text/part01.xhtml%20#x" media-type="application/xhtml+xml"/><item id="n" href="nav.xhtml" properties="nav"/></manifest><spine toc="a"><itemref idref="a"/><itemref idref="a"/><itemref idref="zz"/></spine></package>`))
-	book := keepers()
+	f.Add([]byte(`<package><metadata><title>T</title></metadata><manifest><item id="a" href="c.xhtml%20#x" media-type="application/xhtml+xml"/><item id="n" href="nav.xhtml" properties="nav"/></manifest><spine toc="a"><itemref idref="a"/><itemref idref="a"/><itemref idref="zz"/></spine></package>`))
+	book := tiny()
 	doctest.Fuzz(f, func(opf []byte) (*textbuild.Result, error) {
-		return Extract(doctest.Rezip(book, map[string][]byte{"OEBPS/content.opf": opf}))
+		return Extract(doctest.Rezip(book, map[string][]byte{"p.opf": opf}))
 	})
 }
 
@@ -109,5 +122,49 @@ func BenchmarkExtract1MB(b *testing.B) {
 		if _, err := Extract(book); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestAmplifiedSpine: a book whose spine lists one 1 MB chapter 20,000
+// times (or whose manifest names that file under 20,000 ids) is refused
+// before a chapter is read, the message naming the repeated chapter.
+func TestAmplifiedSpine(t *testing.T) {
+	big := strings.Repeat("<p>A paragraph of the only chapter, read again and again.</p>", 1<<20/60)
+	book := doctest.EPUB("Amplified", doctest.Chapter{Title: "One", Body: big})
+	var spine, manifest, ids strings.Builder
+	for i := range 20_000 {
+		spine.WriteString(`<itemref idref="ch1"/>`)
+		fmt.Fprintf(&manifest, `<item id="x%d" href="text/part01.xhtml" media-type="application/xhtml+xml"/>`, i)
+		fmt.Fprintf(&ids, `<itemref idref="x%d"/>`, i)
+	}
+	opf := func(manifestItems, spineItems string) []byte {
+		return []byte(`<package><metadata><title>Amplified</title></metadata><manifest><item id="ch1" href="text/part01.xhtml" media-type="application/xhtml+xml"/>` +
+			manifestItems + `</manifest><spine>` + spineItems + `</spine></package>`)
+	}
+	for name, p := range map[string][]byte{
+		"spine":    opf("", spine.String()),
+		"manifest": opf(manifest.String(), ids.String()),
+	} {
+		_, err := Extract(doctest.Rezip(book, map[string][]byte{"OEBPS/content.opf": p}))
+		if !errors.Is(err, zipread.ErrTooLarge) || !strings.Contains(err.Error(), "lists text/part01.xhtml 20,000 times") && !strings.Contains(err.Error(), "lists OEBPS/text/part01.xhtml 20,000 times") {
+			t.Errorf("%s amplification: %v", name, err)
+		}
+	}
+	// A chapter listed twice is read twice, as the spine says.
+	res, err := Extract(doctest.Rezip(book, map[string][]byte{"OEBPS/content.opf": opf("", `<itemref idref="ch1"/><itemref idref="ch1"/>`)}))
+	if err != nil || len(res.PageStarts) != 2 {
+		t.Errorf("a chapter listed twice: %v", err)
+	}
+}
+
+// TestDeeplyNestedChapter: a chapter of 300,000 nested divs (a few KB
+// packed) is refused before its tree is built, the other chapters read.
+func TestDeeplyNestedChapter(t *testing.T) {
+	book := doctest.EPUB("Deep",
+		doctest.Chapter{Title: "Deep", Body: strings.Repeat("<div>", 300_000)},
+		doctest.Chapter{Title: "Fine", Body: "<p>A chapter that reads.</p>"})
+	res, err := Extract(book)
+	if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "nest more than") || !strings.Contains(res.Text, "A chapter that reads.") {
+		t.Errorf("deep chapter: %v %+v", err, res)
 	}
 }

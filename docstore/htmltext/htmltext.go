@@ -86,6 +86,9 @@ func Parse(content []byte) (*Page, error) {
 		content = dec
 	}
 	content = bytes.TrimPrefix(content, []byte("\uFEFF"))
+	if err := CheckNesting(content); err != nil {
+		return nil, err // before html.Parse, which takes minutes on it
+	}
 	root, err := html.Parse(bytes.NewReader(content))
 	if err != nil {
 		if strings.Contains(err.Error(), "open stack of elements exceeds") {

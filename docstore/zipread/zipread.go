@@ -78,6 +78,17 @@ func (a *Archive) file(name string) *zip.File {
 	return a.lower[strings.ToLower(name)]
 }
 
+// Size returns the size the part called name says it unpacks to (the
+// zip directory's, which Read does not trust), or false if there is no
+// such part.
+func (a *Archive) Size(name string) (uint64, bool) {
+	f := a.file(name)
+	if f == nil {
+		return 0, false
+	}
+	return f.UncompressedSize64, true
+}
+
 // Read unpacks the part called name (matched exactly, else ignoring
 // case). A missing part is an error naming it (use Has for optional
 // parts); one over the limits wraps ErrTooLarge.

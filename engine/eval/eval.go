@@ -140,12 +140,12 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 			}
 		}
 		if cfg.Records != nil {
-			if err := textproc.WriteJSON(cfg.Records, Record{Scores: line, Answer: AnswerRecord{ID: g.ID, Answer: ans}}, ""); err != nil {
+			if err := textproc.WriteSafeJSON(cfg.Records, Record{Scores: line, Answer: AnswerRecord{ID: g.ID, Answer: ans}}, ""); err != nil {
 				return nil, err
 			}
 		}
 		if cfg.Scores != nil {
-			if err := textproc.WriteJSON(cfg.Scores, line, ""); err != nil {
+			if err := textproc.WriteSafeJSON(cfg.Scores, line, ""); err != nil {
 				return nil, err
 			}
 		}

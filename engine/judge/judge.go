@@ -328,9 +328,8 @@ var ratingRE = regexp.MustCompile(`\[\[([ /a-zA-Z]+)\]\]`)
 // "Rating:" or "Need Citation:" if the reply has that label, else the
 // first in the reply.
 func Rating(reply string) (string, bool) {
-	low := strings.ToLower(reply)
 	for _, label := range []string{"rating:", "need citation:"} {
-		if i := strings.Index(low, label); i >= 0 {
+		if i, _ := textproc.IndexFold(reply, label); i >= 0 {
 			if m := ratingRE.FindStringSubmatch(reply[i:]); m != nil {
 				return strings.TrimSpace(m[1]), true
 			}

@@ -216,6 +216,10 @@ func TestRating(t *testing.T) {
 		{"[[No support]]", "No support", true},
 		{"Rating: [[3]]", "", false},
 		{"Rating: Fully supported", "", false},
+		// Text that grows when lower-cased ("Ⱥ" is two bytes, "ⱥ" three):
+		// an offset into a lower-cased copy once sliced past the end.
+		{strings.Repeat("Ⱥ", 16) + "Rating:[[Yes]]", "Yes", true},
+		{strings.Repeat("Ⱥ", 16) + " [[No]] RATING: [[Fully supported]]", "Fully supported", true},
 	} {
 		r, ok := Rating(c.reply)
 		if r != c.rating || ok != c.ok {

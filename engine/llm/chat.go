@@ -157,8 +157,14 @@ type Stream struct {
 	cancel context.CancelFunc
 	opened bool // a stream was opened at least once
 
-	text      strings.Builder
-	reasoning strings.Builder
+	// textR and reasonR hide secrets in the answer and the reasoning
+	// (redact.go); text and reasoning hold what they released.
+	textR, reasonR *redactor
+	text           strings.Builder
+	reasoning      strings.Builder
+	// last is set when Next has released the held tail at the end: the
+	// next call ends the stream.
+	last      bool
 	cur       string
 	curReason string
 	finish    string
@@ -172,7 +178,8 @@ type Stream struct {
 // ChatStream starts a streaming chat answer. Errors, including bad requests,
 // are reported by Err after Next returns false.
 func (c *Client) ChatStream(ctx context.Context, req ChatRequest) *Stream {
-	s := &Stream{c: c, ctx: ctx, msgs: req.Messages}
+	s := &Stream{c: c, ctx: ctx, msgs: req.Messages,
+		textR: newRedactor(c.cfg.APIKey, c.cfg.RerankAPIKey), reasonR: newRedactor(c.cfg.APIKey, c.cfg.RerankAPIKey)}
 	var err error
 	if s.req, err = c.wire(req); err != nil {
 		s.done, s.err = true, err
@@ -185,6 +192,9 @@ const chatPath = "/chat/completions"
 // Next advances to the next text delta, reporting false when the answer is
 // finished or failed (see Err).
 func (s *Stream) Next() bool {
+	if s.last {
+		s.end(nil)
+	}
 	if s.done {
 		return false
 	}
@@ -198,6 +208,10 @@ func (s *Stream) Next() bool {
 		resp, err := s.s.Recv()
 		if errors.Is(err, io.EOF) {
 			if s.finish != "" || s.a.sawDone {
+				if s.release(s.textR.flush(), s.reasonR.flush()) {
+					s.last = true // the held tail first, then the end
+					return true
+				}
 				s.end(nil)
 				return false
 			}
@@ -217,6 +231,8 @@ func (s *Stream) Next() bool {
 					}
 					s.text.Reset()
 					s.reasoning.Reset()
+					s.textR.reset()
+					s.reasonR.reset()
 					s.finish, s.usage = "", nil
 					continue
 				}
@@ -241,14 +257,22 @@ func (s *Stream) Next() bool {
 			delta += ch.Delta.Content
 			reasoning += ch.Delta.ReasoningContent
 		}
-		if delta == "" && reasoning == "" {
-			continue
+		if s.release(s.textR.push(delta), s.reasonR.push(reasoning)) {
+			return true
 		}
-		s.text.WriteString(delta)
-		s.reasoning.WriteString(reasoning)
-		s.cur, s.curReason = delta, reasoning
-		return true
 	}
+}
+
+// release makes the redacted text and reasoning the current delta,
+// reporting false when there is none.
+func (s *Stream) release(text, reasoning string) bool {
+	if text == "" && reasoning == "" {
+		return false
+	}
+	s.text.WriteString(text)
+	s.reasoning.WriteString(reasoning)
+	s.cur, s.curReason = text, reasoning
+	return true
 }
 
 // open starts the HTTP stream, retrying failures that allow it.
@@ -289,7 +313,13 @@ func (s *Stream) pause(e *Error, wait time.Duration) bool {
 }
 
 func (s *Stream) end(err error) {
-	s.done, s.err, s.cur, s.curReason = true, err, "", ""
+	if !s.done && s.textR != nil {
+		// What is held arrived: Text keeps it, redacted, as it keeps the
+		// rest of an answer cut short.
+		s.text.WriteString(s.textR.flush())
+		s.reasoning.WriteString(s.reasonR.flush())
+	}
+	s.done, s.err, s.cur, s.curReason, s.last = true, err, "", "", false
 	s.closeAttempt()
 }
 

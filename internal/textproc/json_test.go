@@ -3,6 +3,7 @@ package textproc
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -60,6 +61,67 @@ func FuzzEscapeJSON(f *testing.F) {
 		}
 		if want := strings.ToValidUTF8(s, "\ufffd"); utf8.ValidString(s) && back[0] != want {
 			t.Fatalf("round trip %q -> %q", s, back[0])
+		}
+	})
+}
+
+// TestWriteSafeJSON: strings decode to what Printable makes of them —
+// keys too — so a consumer that decodes them (jq -r) gets no control
+// character; everything else is as WriteJSON writes it.
+func TestWriteSafeJSON(t *testing.T) {
+	in := map[string]any{
+		"text \x1b[2J": "title \x1b]0;pwned\x07, clipboard \x1b]52;c;cm0=\x07, csi \u009b2J, rlo \u202egnp.exe, cr \r, <kept> & é\n\ttabbed",
+		"n":            3.5,
+		"list":         []string{"plain", "\u202e"},
+	}
+	var buf bytes.Buffer
+	if err := WriteSafeJSON(&buf, in, "  "); err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
+		t.Fatalf("%v: %s", err, buf.String())
+	}
+	for k, v := range back {
+		if s, ok := v.(string); ok && s != Printable(in[strings.Replace(k, "␛", "\x1b", 1)].(string)) {
+			t.Errorf("%q: %q is not Printable", k, s)
+		}
+		if strings.ContainsFunc(k+fmt.Sprint(v), Unsafe) {
+			t.Errorf("%q: %q holds a control character", k, v)
+		}
+	}
+	if back["n"] != 3.5 || fmt.Sprint(back["list"]) != "[plain ]" || !strings.Contains(buf.String(), "<kept> & é\\n\\ttabbed") {
+		t.Errorf("changed beyond its strings: %s", buf.String())
+	}
+	var plain bytes.Buffer
+	WriteJSON(&plain, map[string]string{"a": "b"}, "")
+	if safe := SanitizeJSON(plain.Bytes()); !bytes.Equal(safe, plain.Bytes()) {
+		t.Errorf("a clean value changed: %s", safe)
+	}
+}
+
+// FuzzWriteSafeJSON: any string is written as valid JSON that decodes to
+// Printable's version of it.
+func FuzzWriteSafeJSON(f *testing.F) {
+	f.Add("\x1b]0;t\x07 \u009b \u202e \r\"\\ é")
+	f.Add("\x7f \f \b") // written raw (DEL) and as short escapes
+	f.Add("\xff\xfe bad")
+	f.Fuzz(func(t *testing.T, s string) {
+		var buf bytes.Buffer
+		if err := WriteSafeJSON(&buf, map[string]string{s: s}, ""); err != nil {
+			t.Fatal(err)
+		}
+		var back map[string]string
+		if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
+			t.Fatalf("%q does not decode: %v", buf.String(), err)
+		}
+		// encoding/json writes each invalid byte as U+FFFD
+		var valid string
+		enc, _ := json.Marshal(s)
+		json.Unmarshal(enc, &valid)
+		want := Printable(valid)
+		if v, ok := back[want]; !ok || v != want {
+			t.Fatalf("%q -> %q, want %q", s, back, want)
 		}
 	})
 }

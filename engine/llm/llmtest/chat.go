@@ -169,6 +169,13 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		reply = responder(*req)
 	}
+	if s.echoAuth {
+		echo := " (your request said Authorization: " + r.Header.Get("Authorization") + ")"
+		reply.Text += echo
+		if reply.Reasoning != "" {
+			reply.Reasoning += echo
+		}
+	}
 	if reply.fault(r.Context(), w) {
 		return
 	}

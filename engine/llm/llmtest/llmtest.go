@@ -57,6 +57,7 @@ type Server struct {
 	models    []string
 	dim       int
 	key       string
+	echoAuth  bool
 	omitUsage bool
 	nextID    int
 
@@ -89,6 +90,12 @@ func WithEmbeddingDim(n int) Option { return func(s *Server) { s.dim = n } }
 // WithKey makes the server require "Authorization: Bearer key" and answer
 // 401 otherwise.
 func WithKey(key string) Option { return func(s *Server) { s.key = key } }
+
+// WithEchoAuthorization makes the server echo the request's
+// Authorization header (the API key) into every chat answer and its
+// reasoning, as a misconfigured proxy or a model asked to repeat its
+// input might: the client must not show or keep it.
+func WithEchoAuthorization() Option { return func(s *Server) { s.echoAuth = true } }
 
 // WithResponder sets the function that answers chat requests when the
 // queue is empty.

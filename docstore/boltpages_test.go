@@ -1,0 +1,185 @@
+package docstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/citelens/citelens/docstore/docstoretest"
+)
+
+// TestCheckBoltPages: a healthy library's pages all add up; a live page
+// on the free list is found and named, as bbolt's own check finds it.
+func TestCheckBoltPages(t *testing.T) {
+	path := buildLibrary(t)
+	if err := checkPagesAt(path); err != nil {
+		t.Fatalf("a healthy library: %v", err)
+	}
+	live := docstoretest.FreeLivePage(t, path)
+	err := checkPagesAt(path)
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("page %d is in use but also listed as free", live)) {
+		t.Errorf("a live page (%d) on the free list: %v", live, err)
+	}
+	if in, err := inspectDamaged(t, path); err != nil || in.OK() {
+		t.Errorf("Inspect of the same file: %+v, %v; it should call it damaged too", in, err)
+	}
+}
+
+// BenchmarkCheckBoltPages is the check every write open makes, on a
+// library holding R's reference manual (fullrefman.pdf), against bbolt's
+// own page check (tx.Check) on the same file, which Inspect runs.
+func BenchmarkCheckBoltPages(b *testing.B) {
+	doc := refmanText(b)
+	path := filepath.Join(b.TempDir(), "library.db")
+	l, err := Open(path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := l.put(doc, buildIndex(doc)); err != nil {
+		b.Fatal(err)
+	}
+	l.Close()
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	b.Run("checkBoltPages", func(b *testing.B) {
+		b.SetBytes(st.Size())
+		for b.Loop() {
+			if err := checkBoltPages(f, st.Size(), path); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("bbolt.Tx.Check", func(b *testing.B) {
+		db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		b.SetBytes(st.Size())
+		for b.Loop() {
+			_ = db.View(func(tx *bolt.Tx) error {
+				for err := range tx.Check() {
+					b.Fatal(err)
+				}
+				return nil
+			})
+		}
+	})
+}
+
+// TestDamagedLibraryTurnsReadOnly: once damage is found — by the page
+// check a writing open makes, or by any read — every write fails with
+// that damage and the file keeps every byte, while what is readable
+// still reads.
+func TestDamagedLibraryTurnsReadOnly(t *testing.T) {
+	writes := func(l *Library) map[string]error {
+		_, _, addErr := l.Add(t.Context(), writeFile(t, "new.txt", "A new document. It has two sentences."), nil)
+		docs, _ := l.List()
+		return map[string]error{
+			"Add":        addErr,
+			"SaveAnswer": l.SaveAnswer("a2", []byte(`{"answer_id":"a2","question":"q","strategy":"extractive","created":"2026-01-02T03:04:05Z"}`)),
+			"Remove":     l.Remove(docs[0].ID),
+		}
+	}
+	for name, damage := range map[string]func(path string) DocID{
+		"a live page on the free list": func(path string) DocID {
+			docstoretest.FreeLivePage(t, path)
+			return ""
+		},
+		"a layout record past its text": func(path string) DocID {
+			l := openAtUnchecked(t, path)
+			defer l.Close()
+			docs, _ := l.List()
+			damageLayout(t, l, docs[1].ID, func(d *Document) { d.Sentences[3].End = 1 << 30 })
+			return docs[1].ID
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := buildLibrary(t)
+			victim := damage(path)
+			before, _ := os.ReadFile(path)
+			l := openAtUnchecked(t, path)
+			defer l.Close()
+			docs, err := l.List()
+			if err != nil || len(docs) != 3 {
+				t.Fatalf("List of a damaged library = %d documents, %v", len(docs), err)
+			}
+			if victim != "" {
+				if _, err := l.Document(victim); !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("Document(damaged) = %v", err)
+				}
+			}
+			for what, err := range writes(l) {
+				if !errors.Is(err, ErrCorrupt) {
+					t.Errorf("%s on a damaged library = %v, want ErrCorrupt", what, err)
+				}
+			}
+			for _, d := range docs {
+				if _, err := l.Document(d.ID); err != nil && d.ID != victim {
+					t.Errorf("an undamaged document no longer reads: %v", err)
+				}
+			}
+			if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+				t.Error("the damaged library was written to")
+			}
+		})
+	}
+}
+
+// openAtUnchecked opens the library at path without the consistency
+// check on cleanup that openAt makes: for damaged libraries.
+func openAtUnchecked(t *testing.T, path string) *Library {
+	t.Helper()
+	l, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// TestCheckSurvivesAKeyPastTheFile: a branch key that claims to run past
+// the file is reported by Inspect (and refused for writing), not read —
+// bbolt's own check read it in a goroutine of its own, a fault that killed
+// the process.
+func TestCheckSurvivesAKeyPastTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "library.db")
+	l := openAtUnchecked(t, path)
+	for i := range 12 {
+		body := strings.Repeat(fmt.Sprintf("Report %d on rivers, courts and trade number %d. ", i, i*7919), 400)
+		if _, _, err := l.Add(t.Context(), writeFile(t, fmt.Sprintf("r%d.txt", i), body), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	page := docstoretest.LongBranchKey(t, path)
+	if page < 0 {
+		t.Fatal("the library has no branch page to damage")
+	}
+	if err := checkPagesAt(path); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("page %d has a record that runs past the page", page)) {
+		t.Errorf("the page check: %v", err)
+	}
+	if in, err := inspectDamaged(t, path); err != nil || in.OK() {
+		t.Errorf("Inspect = %+v, %v", in, err)
+	}
+}
+
+// inspectDamaged inspects the library at path, opened as check opens it.
+func inspectDamaged(t *testing.T, path string) (*Inspection, error) {
+	t.Helper()
+	l, err := Open(path, &Options{ReadDamaged: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Inspect(t.Context())
+}

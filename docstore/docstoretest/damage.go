@@ -1,0 +1,110 @@
+package docstoretest
+
+import (
+	"encoding/binary"
+	"os"
+	"slices"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// FreeLivePage damages the library file at path the way a flipped bit or
+// a bad copy can: it adds a page still in use to the file's free list,
+// choosing the lowest-numbered leaf page so that bbolt hands it out first
+// and the next write puts new data over it. It returns that page. The
+// pages are found with bbolt's own page inspection (Tx.Page), not with
+// the code under test.
+func FreeLivePage(t testing.TB, path string) int {
+	t.Helper()
+	pageSize, pages := pageTypes(t, path)
+	live := slices.Index(pages, "leaf")
+	freelist := slices.Index(pages, "freelist")
+	if live < 0 || freelist < 0 {
+		t.Fatalf("FreeLivePage: no leaf page (%d) or free list (%d) found", live, freelist)
+	}
+
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ne := binary.NativeEndian
+	page := make([]byte, pageSize)
+	if _, err := f.ReadAt(page, int64(freelist*pageSize)); err != nil {
+		t.Fatal(err)
+	}
+	count := int(ne.Uint16(page[10:]))
+	if count == 0xFFFF || 16+(count+1)*8 > pageSize {
+		t.Fatalf("FreeLivePage: the free list (%d pages) does not fit one more on its page", count)
+	}
+	ids := []uint64{uint64(live)}
+	for i := range count {
+		ids = append(ids, ne.Uint64(page[16+8*i:]))
+	}
+	slices.Sort(ids)
+	ne.PutUint16(page[10:], uint16(len(ids)))
+	for i, id := range ids {
+		ne.PutUint64(page[16+8*i:], id)
+	}
+	if _, err := f.WriteAt(page, int64(freelist*pageSize)); err != nil {
+		t.Fatal(err)
+	}
+	return live
+}
+
+// LongBranchKey damages the library file at path so that the second key
+// of a branch page starts at its own record (bytes that sort before the
+// first key) and claims to run a gigabyte, far past the file: a check
+// of the keys' order finds it out of order, and writing it in a message
+// reads it through bbolt's memory map, a fault. It returns the page, or
+// -1 when the library has no branch page (it is too small).
+func LongBranchKey(t testing.TB, path string) int {
+	t.Helper()
+	pageSize, pages := pageTypes(t, path)
+	branch := slices.Index(pages, "branch")
+	if branch < 0 {
+		return -1
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	// the second branch element (pos u32, ksize u32, pgid u64, after the
+	// 16-byte page header and the first): pos 0, ksize 1 GB
+	var elem [8]byte
+	binary.NativeEndian.PutUint32(elem[4:], 1<<30)
+	if _, err := f.WriteAt(elem[:], int64(branch*pageSize+16+16)); err != nil {
+		t.Fatal(err)
+	}
+	return branch
+}
+
+// pageTypes returns the page size of the library file at path and the
+// type of each of its pages as bbolt's own page inspection (Tx.Page) tells
+// it — "leaf", "branch", "freelist", "free", "meta" — not the code under
+// test.
+func pageTypes(t testing.TB, path string) (int, []string) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, PreLoadFreelist: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	pageSize := db.Info().PageSize
+	var types []string
+	err = db.View(func(tx *bolt.Tx) error {
+		types = make([]string, int(tx.Size())/pageSize)
+		for id := 2; id < len(types); id++ {
+			if p, err := tx.Page(id); err == nil && p != nil {
+				types[id] = p.Type
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pageSize, types
+}

@@ -1,0 +1,14 @@
+//go:build !unix
+
+package docstore
+
+import "os"
+
+// fileIdentity is not known here: the resolved path names the file.
+func fileIdentity(os.FileInfo) (string, bool) { return "", false }
+
+// processAlive cannot tell here: a note is taken at its word.
+func processAlive(int) bool { return true }
+
+// ownerOf is not known here.
+func ownerOf(os.FileInfo) string { return "" }

@@ -10,10 +10,14 @@
 // -out.
 //
 // `go run ./bench/scale` builds citelens from this module and measures
-// 1,000 and 10,000 documents and a 64 MB text, a few minutes' work; the
-// run in results.md is
+// 1,000 and 10,000 documents and a 64 MB text, a few minutes' work. The
+// full run is
 //
 //	go run ./bench/scale -sizes 1000,10000,100000 -big 1G
+//
+// and on a machine too slow or too busy for it (results.md says what ran)
+//
+//	go run ./bench/scale -sizes 1000,10000,100000 -shrink 100000 -big 500M
 //
 // Latencies are wall-clock times of whole processes on a shared machine:
 // compare runs made together, and read the growth between sizes (the

@@ -522,11 +522,7 @@ func (l *Library) Remove(ids ...DocID) error {
 				if b == nil {
 					continue
 				}
-				if b.Bucket([]byte(id)) != nil {
-					if err := b.DeleteBucket([]byte(id)); err != nil {
-						return err
-					}
-				} else if err := b.Delete([]byte(id)); err != nil {
+				if err := deleteEntry(b, []byte(id)); err != nil {
 					return err
 				}
 			}
@@ -554,4 +550,13 @@ func (l *Library) Remove(ids ...DocID) error {
 		return err
 	}
 	return l.merge()
+}
+
+// deleteEntry deletes key from b, whether it names a nested bucket or a
+// value (documents of older schemas kept either under their ID).
+func deleteEntry(b *bolt.Bucket, key []byte) error {
+	if b.Bucket(key) != nil {
+		return b.DeleteBucket(key)
+	}
+	return b.Delete(key)
 }

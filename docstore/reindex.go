@@ -1,6 +1,7 @@
 package docstore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -113,19 +114,9 @@ func (l *Library) legacyList() ([]DocInfo, error) {
 		if c := a.Added.Compare(b.Added); c != 0 {
 			return c
 		}
-		return cmpString(a.Name, b.Name)
+		return cmp.Compare(a.Name, b.Name)
 	})
 	return out, err
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // reindexOne rebuilds one document, from its file when unchanged, and
@@ -198,11 +189,7 @@ func dropLegacy(tx *bolt.Tx, id DocID) error {
 		if b == nil {
 			continue
 		}
-		if b.Bucket([]byte(id)) != nil {
-			if err := b.DeleteBucket([]byte(id)); err != nil {
-				return err
-			}
-		} else if err := b.Delete([]byte(id)); err != nil {
+		if err := deleteEntry(b, []byte(id)); err != nil {
 			return err
 		}
 	}

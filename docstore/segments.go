@@ -2,6 +2,7 @@ package docstore
 
 import (
 	"bytes"
+	"cmp"
 	"container/heap"
 	"encoding/binary"
 	"fmt"
@@ -285,7 +286,7 @@ func pickMerge(segs []segInfo) []segInfo {
 		return nil
 	}
 	ss := byTier[low]
-	slices.SortStableFunc(ss, func(a, b segInfo) int { return cmpUint(a.rec.postings, b.rec.postings) })
+	slices.SortStableFunc(ss, func(a, b segInfo) int { return cmp.Compare(a.rec.postings, b.rec.postings) })
 	var out []segInfo
 	total := uint64(0)
 	for _, s := range ss {
@@ -299,16 +300,6 @@ func pickMerge(segs []segInfo) []segInfo {
 		return nil
 	}
 	return out
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // merge merges segments as pickMerge chooses, a transaction each, until

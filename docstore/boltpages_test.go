@@ -18,11 +18,11 @@ import (
 // on the free list is found and named, as bbolt's own check finds it.
 func TestCheckBoltPages(t *testing.T) {
 	path := buildLibrary(t)
-	if err := checkPagesAt(path); err != nil {
+	if _, err := checkPagesAt(path); err != nil {
 		t.Fatalf("a healthy library: %v", err)
 	}
 	live := docstoretest.FreeLivePage(t, path)
-	err := checkPagesAt(path)
+	_, err := checkPagesAt(path)
 	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("page %d is in use but also listed as free", live)) {
 		t.Errorf("a live page (%d) on the free list: %v", live, err)
 	}
@@ -54,7 +54,7 @@ func BenchmarkCheckBoltPages(b *testing.B) {
 	b.Run("checkBoltPages", func(b *testing.B) {
 		b.SetBytes(st.Size())
 		for b.Loop() {
-			if err := checkBoltPages(f, st.Size(), path); err != nil {
+			if _, err := checkBoltPages(f, st.Size(), path); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -165,7 +165,7 @@ func TestCheckSurvivesAKeyPastTheFile(t *testing.T) {
 	if page < 0 {
 		t.Fatal("the library has no branch page to damage")
 	}
-	if err := checkPagesAt(path); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("page %d has a record that runs past the page", page)) {
+	if _, err := checkPagesAt(path); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("page %d has a record that runs past the page", page)) {
 		t.Errorf("the page check: %v", err)
 	}
 	if in, err := inspectDamaged(t, path); err != nil || in.OK() {

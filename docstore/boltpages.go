@@ -119,10 +119,11 @@ func checkBoltPages(f io.ReaderAt, size int64, path string) (*pageDamage, error)
 	if err != nil {
 		return &pageDamage{err: err, broken: map[string]bool{"": true}}, err
 	}
-	w := &pageWalker{f: f, m: m, path: path, used: make(pageSet, (m.hw+63)/64)}
+	w := &pageWalker{f: f, m: m, path: path, size: uint64(max(size, 0)), used: make(pageSet, (m.hw+63)/64)}
 	if uint64(size) < m.hw*m.pageSize {
-		// bbolt faults on the pages that are not there (a fault its
-		// transactions turn into an error); what is there is walked.
+		// What is there is walked. bbolt maps the pages that are not
+		// there, but past the end of its mapping it reads whatever
+		// memory lies there: the trees with a page missing are broken.
 		w.fail("", harmless, nil, "%s is cut short: it holds %d bytes of the %d its pages need", path, size, m.hw*m.pageSize)
 	}
 	w.used.add(0)
@@ -151,6 +152,7 @@ type pageWalker struct {
 	f      io.ReaderAt
 	m      boltMeta
 	path   string
+	size   uint64  // the file's
 	used   pageSet // pages reachable from the meta page
 	buf    []byte
 	first  error       // the first damage found
@@ -253,7 +255,7 @@ func (w *pageWalker) page(v visit, stack []visit) []visit {
 	}
 	h := w.read(v.id, boltHeaderSize)
 	if len(h) < boltHeaderSize {
-		w.fail(v.tree, harmless, nil, "%s: page %d cannot be read", w.path, v.id)
+		w.fail(v.tree, breaksTree, nil, "%s: page %d cannot be read", w.path, v.id)
 		return stack
 	}
 	gotID, flags, count, overflow := ne.Uint64(h), ne.Uint16(h[8:]), uint64(ne.Uint16(h[10:])), uint64(ne.Uint32(h[12:]))
@@ -265,6 +267,10 @@ func (w *pageWalker) page(v visit, stack []visit) []visit {
 		return stack
 	}
 	span := (overflow + 1) * w.m.pageSize
+	if v.id*w.m.pageSize+span > w.size {
+		w.fail(v.tree, breaksTree, nil, "%s: page %d runs past the end of the file", w.path, v.id)
+		return stack
+	}
 	// The first page holds the table and, but for large keys, the keys;
 	// what runs into the overflow pages is read when needed.
 	p := w.read(v.id, max(boltHeaderSize+count*boltElementSize, min(span, w.m.pageSize)))

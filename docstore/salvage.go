@@ -40,7 +40,7 @@ func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done,
 		unsafe, _ = checkPagesAt(l.path)
 		return nil
 	}); err != nil {
-		return nil, err
+		unsafe = &pageDamage{err: err, broken: map[string]bool{"": true}} // nothing can be read
 	}
 	ids, err := l.recordIDs(unsafe, func([]byte, error) {})
 	if err != nil {

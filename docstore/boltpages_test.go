@@ -183,3 +183,70 @@ func inspectDamaged(t *testing.T, path string) (*Inspection, error) {
 	defer l.Close()
 	return l.Inspect(t.Context())
 }
+
+// TestLoopsAndWildLengthsAreNotRead: a branch page that is its own child
+// (a loop bbolt's cursors descend for ever, allocating: 24 GB before the
+// machine killed 'citelens check') and a record of an inline bucket that
+// claims a 3 GB value (which a write used to go ahead over) are found by
+// the page check of every open. Nothing reads there: commands fail with
+// the damage, the file keeps every byte, and check and salvage finish,
+// going around them.
+func TestLoopsAndWildLengthsAreNotRead(t *testing.T) {
+	for name, c := range map[string]struct {
+		damage func(t testing.TB, path string) int
+		found  string // what check says, %d the page
+	}{
+		"a branch page its own child":            {docstoretest.PageLoop, "page %d is used twice"},
+		"an inline record's value past its page": {docstoretest.WildInlineValue, "page %d has a record that runs past the page"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "library.db")
+			l := openAtUnchecked(t, path)
+			for i := range 12 {
+				body := strings.Repeat(fmt.Sprintf("Report %d on rivers, courts and trade number %d. ", i, i*7919), 400)
+				if _, _, err := l.Add(t.Context(), writeFile(t, fmt.Sprintf("r%d.txt", i), body), nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			l.Close()
+			page := c.damage(t, path)
+			if page < 0 {
+				t.Fatal("the library has no page to damage that way")
+			}
+			before, _ := os.ReadFile(path)
+			docstoretest.Within(t, "using the damaged library", func() {
+				if l, err := Open(path, nil); err == nil {
+					_, lerr := l.List()
+					_, _, aerr := l.Add(t.Context(), writeFile(t, "new.txt", "A new document. It has two sentences."), nil)
+					for what, err := range map[string]error{"List": lerr, "Add": aerr, "SaveAnswer": l.SaveAnswer("a", answerRecord("a"))} {
+						if !errors.Is(err, ErrCorrupt) {
+							t.Errorf("%s = %v, want ErrCorrupt", what, err)
+						}
+					}
+					l.Close()
+				} else if !errors.Is(err, ErrCorrupt) {
+					t.Errorf("Open = %v, want ErrCorrupt", err)
+				}
+				in, err := inspectDamaged(t, path)
+				if err != nil || !strings.Contains(fmt.Sprint(in.Problems), fmt.Sprintf(c.found, page)) {
+					t.Errorf("Inspect = %+v, %v; want %q", in, err, fmt.Sprintf(c.found, page))
+				}
+				src, err := Open(path, &Options{ReadDamaged: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer src.Close()
+				dst := openAtUnchecked(t, filepath.Join(t.TempDir(), "salvaged.db"))
+				defer dst.Close()
+				rep, err := src.Salvage(t.Context(), dst, nil)
+				if err != nil || len(rep.Copied)+len(rep.Resegmented)+len(rep.Lost) != 12 {
+					t.Errorf("Salvage = %+v, %v; want the 12 documents copied or lost", rep, err)
+				}
+				t.Logf("salvage copied %d, re-segmented %d, lost %d", len(rep.Copied), len(rep.Resegmented), len(rep.Lost))
+			})
+			if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+				t.Error("the damaged library was written to")
+			}
+		})
+	}
+}

@@ -81,6 +81,76 @@ func LongBranchKey(t testing.TB, path string) int {
 	return branch
 }
 
+// PageLoop damages the library file at path so that its pages form a
+// loop: the first child of a branch page becomes the page itself, where
+// bbolt's cursors, which trust the tree, descend for ever. It returns the
+// page, or -1 when the library has no branch page (it is too small).
+func PageLoop(t testing.TB, path string) int {
+	t.Helper()
+	pageSize, pages := pageTypes(t, path)
+	branch := slices.Index(pages, "branch")
+	if branch < 0 {
+		return -1
+	}
+	// the first branch element: pos u32, ksize u32, pgid u64
+	var pgid [8]byte
+	binary.NativeEndian.PutUint64(pgid[:], uint64(branch))
+	writeAt(t, path, pgid[:], int64(branch*pageSize+16+8))
+	return branch
+}
+
+// WildInlineValue damages the library file at path so that a record in an
+// inline bucket (one kept in its parent's record, as small buckets are)
+// claims a value of 3 GB, far past its page: bbolt hands it out as a slice
+// of that length. It returns the page that holds the inline bucket, or -1
+// when there is none.
+func WildInlineValue(t testing.TB, path string) int {
+	t.Helper()
+	pageSize, pages := pageTypes(t, path)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ne := binary.NativeEndian
+	for id, typ := range pages {
+		if typ != "leaf" {
+			continue
+		}
+		p := b[id*pageSize : (id+1)*pageSize]
+		for i := range int(ne.Uint16(p[10:])) {
+			// a leaf element: flags u32, pos u32, ksize u32, vsize u32;
+			// a bucket's value: root pgid u64 (0 when inline), sequence
+			// u64, then the inline page
+			e := 16 + 16*i
+			if ne.Uint32(p[e:])&1 == 0 || int(ne.Uint32(p[e+12:])) < 16+16+16 {
+				continue
+			}
+			value := e + int(ne.Uint32(p[e+4:])) + int(ne.Uint32(p[e+8:]))
+			if value+48 > len(p) || ne.Uint64(p[value:]) != 0 || ne.Uint16(p[value+16+10:]) == 0 {
+				continue
+			}
+			// the inline page's first element's vsize
+			var vsize [4]byte
+			ne.PutUint32(vsize[:], 3<<30)
+			writeAt(t, path, vsize[:], int64(id*pageSize+value+16+16+12))
+			return id
+		}
+	}
+	return -1
+}
+
+func writeAt(t testing.TB, path string, b []byte, off int64) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // pageTypes returns the page size of the library file at path and the
 // type of each of its pages as bbolt's own page inspection (Tx.Page) tells
 // it — "leaf", "branch", "freelist", "free", "meta" — not the code under

@@ -186,11 +186,12 @@ func inspectDamaged(t *testing.T, path string) (*Inspection, error) {
 
 // TestLoopsAndWildLengthsAreNotRead: a branch page that is its own child
 // (a loop bbolt's cursors descend for ever, allocating: 24 GB before the
-// machine killed 'citelens check') and a record of an inline bucket that
-// claims a 3 GB value (which a write used to go ahead over) are found by
-// the page check of every open. Nothing reads there: commands fail with
-// the damage, the file keeps every byte, and check and salvage finish,
-// going around them.
+// machine killed 'citelens check'), a record of an inline bucket that
+// claims a 3 GB value (which a write used to go ahead over) and a free
+// list that claims 2^40 pages (which bbolt's Open for writing would
+// allocate) are found by the checks of every open. Nothing reads there:
+// commands fail with the damage, the file keeps every byte, and check and
+// salvage finish, going around them.
 func TestLoopsAndWildLengthsAreNotRead(t *testing.T) {
 	for name, c := range map[string]struct {
 		damage func(t testing.TB, path string) int
@@ -198,6 +199,7 @@ func TestLoopsAndWildLengthsAreNotRead(t *testing.T) {
 	}{
 		"a branch page its own child":            {docstoretest.PageLoop, "page %d is used twice"},
 		"an inline record's value past its page": {docstoretest.WildInlineValue, "page %d has a record that runs past the page"},
+		"a free list of 2^40 pages":              {docstoretest.HugeFreelist, "free-page list (page %d) says it holds 1099511627776 pages"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "library.db")

@@ -139,6 +139,25 @@ func WildInlineValue(t testing.TB, path string) int {
 	return -1
 }
 
+// HugeFreelist damages the library file at path so that its free list
+// claims 2^40 pages (the count in its first id, as for a list of 64k or
+// more), which bbolt's Open for writing would copy into a slice that
+// long. It returns the free list's page.
+func HugeFreelist(t testing.TB, path string) int {
+	t.Helper()
+	pageSize, pages := pageTypes(t, path)
+	freelist := slices.Index(pages, "freelist")
+	if freelist < 0 {
+		t.Fatal("HugeFreelist: the library has no free list")
+	}
+	var b [16]byte // count u16 at 10 in the header; then the first id at 16
+	binary.NativeEndian.PutUint16(b[0:], 0xFFFF)
+	writeAt(t, path, b[:2], int64(freelist*pageSize+10))
+	binary.NativeEndian.PutUint64(b[8:], 1<<40)
+	writeAt(t, path, b[8:], int64(freelist*pageSize+16))
+	return freelist
+}
+
 func writeAt(t testing.TB, path string, b []byte, off int64) {
 	t.Helper()
 	f, err := os.OpenFile(path, os.O_RDWR, 0)

@@ -102,6 +102,30 @@ func (d *pageDamage) bucketOK(names ...[]byte) bool {
 	return true
 }
 
+// intact reports whether bbolt may read everything in the bucket at path
+// names, the buckets nested in it included.
+func (d *pageDamage) intact(names ...[]byte) bool {
+	if !d.bucketOK(names...) {
+		return false
+	}
+	if d == nil {
+		return true
+	}
+	path := treePath(names...)
+	within := func(p string) bool { return p == path || strings.HasPrefix(p, path+"\x00") }
+	for p := range d.broken {
+		if within(p) {
+			return false
+		}
+	}
+	for p := range d.wild {
+		if within(p) {
+			return false
+		}
+	}
+	return true
+}
+
 // recordOK reports whether bbolt may read the record key of the bucket
 // at path names (none: the root bucket, whose records are the buckets).
 func (d *pageDamage) recordOK(key []byte, names ...[]byte) bool {

@@ -268,7 +268,7 @@ func (l *Library) inspectDocument(id DocID, unsafe *pageDamage) (name string, er
 			return err
 		}
 		for _, b := range [][]byte{bucketLengths, bucketPostings} {
-			if !unsafe.bucketOK(b, key) {
+			if !unsafe.intact(b, key) {
 				return fmt.Errorf("document %s's %s record is in a damaged part of the file (its search index)", id, b)
 			}
 			if tx.Bucket(b).Bucket(key) == nil {

@@ -366,7 +366,7 @@ func (h *handle) closeFile() {
 func (h *handle) View(fn func(*bolt.Tx) error) error {
 	return h.viewAround(func(tx *bolt.Tx, unsafe *pageDamage) error {
 		if unsafe != nil {
-			return fmt.Errorf("%w; nothing is read from it, as bbolt could loop or run past its pages there", unsafe.err)
+			return fmt.Errorf("%w; reading it could loop for ever or run past its pages, so nothing is read from it", unsafe.err)
 		}
 		return fn(tx)
 	})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 )
 
@@ -138,12 +139,27 @@ func (d *pageDamage) recordOK(key []byte, names ...[]byte) bool {
 // free, or neither, out of range or of the wrong type) or a record that
 // does not lie inside its page or is out of order. It also returns what of
 // the damage bbolt must not read, nil if nothing.
-func checkBoltPages(f io.ReaderAt, size int64, path string) (*pageDamage, error) {
+func checkBoltPages(f io.ReaderAt, size int64, path string) (unsafe *pageDamage, err error) {
 	m, err := currentBoltMeta(f, path)
 	if err != nil {
 		return &pageDamage{err: err, broken: map[string]bool{"": true}}, err
 	}
 	w := &pageWalker{f: f, m: m, path: path, size: uint64(max(size, 0)), used: make(pageSet, (m.hw+63)/64)}
+	if file, ok := f.(*os.File); ok {
+		if data, unmap, ok := mapFile(file, size); ok {
+			defer unmap()
+			w.data = data
+			// The file is locked against writers, but a file cut
+			// short under the mapping would be a fault.
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+			defer func() {
+				if x := recover(); x != nil {
+					err = damaged("%s cannot be read: %v", path, x)
+					unsafe = &pageDamage{err: err, broken: map[string]bool{"": true}}
+				}
+			}()
+		}
+	}
 	if uint64(size) < m.hw*m.pageSize {
 		// What is there is walked. bbolt maps the pages that are not
 		// there, but past the end of its mapping it reads whatever
@@ -177,6 +193,7 @@ type pageWalker struct {
 	m      boltMeta
 	path   string
 	size   uint64  // the file's
+	data   []byte  // the file mapped, if it could be: read, not f
 	used   pageSet // pages reachable from the meta page
 	buf    []byte
 	first  error       // the first damage found
@@ -214,26 +231,42 @@ func (w *pageWalker) fail(tree string, h hazard, key []byte, format string, args
 	w.unsafe.wild[tree][string(key)] = true
 }
 
-// read reads n bytes at page id's start, or fewer at the end of the file.
+// read returns n bytes at page id's start, or fewer at the end of the
+// file, valid until the next read.
 func (w *pageWalker) read(id, n uint64) []byte {
-	if uint64(cap(w.buf)) < n {
-		w.buf = make([]byte, n)
+	return w.readAt(id*w.m.pageSize, n, true)
+}
+
+// readAt returns n bytes at offset off of the file, or fewer at its end:
+// in a buffer valid until the next call when reuse is set.
+func (w *pageWalker) readAt(off, n uint64, reuse bool) []byte {
+	if w.data != nil {
+		end := uint64(len(w.data))
+		return w.data[min(off, end):min(off+n, end)]
 	}
-	b := w.buf[:n]
-	k, _ := w.f.ReadAt(b, int64(id*w.m.pageSize))
+	var b []byte
+	if reuse {
+		if uint64(cap(w.buf)) < n {
+			w.buf = make([]byte, n)
+		}
+		b = w.buf[:n]
+	} else {
+		b = make([]byte, n)
+	}
+	k, _ := w.f.ReadAt(b, int64(off))
 	return b[:k]
 }
 
-// claim marks pages id to id+overflow as used by what, reporting whether
-// all of them were in the file and unused.
-func (w *pageWalker) claim(tree string, id, overflow uint64, what string) bool {
-	if id < 2 || id >= w.m.hw || overflow >= w.m.hw-id {
-		w.fail(tree, breaksTree, nil, "%s: %s points at page %d, outside its %d pages", w.path, what, id, w.m.hw)
+// claim marks page v.id and its overflow pages as used, reporting
+// whether all of them were in the file and unused.
+func (w *pageWalker) claim(v visit, overflow uint64) bool {
+	if overflow >= w.m.hw-v.id {
+		w.fail(v.tree, breaksTree, nil, "%s: page %d runs on past its %d pages", w.path, v.id, w.m.hw)
 		return false
 	}
-	for p := id; p <= id+overflow; p++ {
+	for p := v.id; p <= v.id+overflow; p++ {
 		if w.used.has(p) {
-			w.fail(tree, breaksTree, nil, "%s: page %d is used twice (by %s and by another page)", w.path, p, what)
+			w.fail(v.tree, breaksTree, nil, "%s: page %d is used twice (by %s and by another page)", w.path, p, v.what())
 			return false
 		}
 		w.used.add(p)
@@ -246,11 +279,33 @@ func (w *pageWalker) claim(tree string, id, overflow uint64, what string) bool {
 type visit struct {
 	id     uint64 // the page's id (for an inline bucket, the page its value is on)
 	inline []byte // an inline bucket's page; nil for a page of the file
-	what   string // what points at it, for messages
+	// from is the page that points at it (0: the meta page), through
+	// the record of bucket if it is a bucket's root.
+	from   uint64
+	bucket []byte
 	tree   string // the tree it belongs to (see pageDamage)
 	// The page's keys lie between the keys its parent branch names for
 	// it and for the next child (lo, hi; nil: no bound).
 	lo, hi []byte
+}
+
+// what names what points at v, for messages.
+func (v visit) what() string {
+	switch {
+	case v.bucket != nil:
+		return fmt.Sprintf("bucket %q on page %d", v.bucket, v.from)
+	case v.from == 0:
+		return "the root bucket"
+	}
+	return fmt.Sprintf("page %d", v.from)
+}
+
+// name names page v, for messages.
+func (v visit) name() string {
+	if v.inline != nil {
+		return "the page of " + v.what()
+	}
+	return fmt.Sprintf("page %d", v.id)
 }
 
 // walk visits every branch and leaf page reachable from the current meta
@@ -258,7 +313,7 @@ type visit struct {
 // than any real tree. A page it cannot read as one of records is not
 // descended from, nor one reached a second time.
 func (w *pageWalker) walk() {
-	stack := []visit{{id: w.m.root, what: "the root bucket"}}
+	stack := []visit{{id: w.m.root}}
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -274,7 +329,7 @@ func (w *pageWalker) walk() {
 func (w *pageWalker) page(v visit, stack []visit) []visit {
 	ne := binary.NativeEndian
 	if v.id < 2 || v.id >= w.m.hw {
-		w.fail(v.tree, breaksTree, nil, "%s: %s points at page %d, outside its %d pages", w.path, v.what, v.id, w.m.hw)
+		w.fail(v.tree, breaksTree, nil, "%s: %s points at page %d, outside its %d pages", w.path, v.what(), v.id, w.m.hw)
 		return stack
 	}
 	h := w.read(v.id, boltHeaderSize)
@@ -284,10 +339,10 @@ func (w *pageWalker) page(v visit, stack []visit) []visit {
 	}
 	gotID, flags, count, overflow := ne.Uint64(h), ne.Uint16(h[8:]), uint64(ne.Uint16(h[10:])), uint64(ne.Uint32(h[12:]))
 	if gotID != v.id || (flags != boltBranchPage && flags != boltLeafPage) {
-		w.fail(v.tree, breaksTree, nil, "%s: page %d, used by %s, is not a page of records", w.path, v.id, v.what)
+		w.fail(v.tree, breaksTree, nil, "%s: page %d, used by %s, is not a page of records", w.path, v.id, v.what())
 		return stack
 	}
-	if !w.claim(v.tree, v.id, overflow, v.what) {
+	if !w.claim(v, overflow) {
 		return stack
 	}
 	span := (overflow + 1) * w.m.pageSize
@@ -298,14 +353,13 @@ func (w *pageWalker) page(v visit, stack []visit) []visit {
 	// The first page holds the table and, but for large keys, the keys;
 	// what runs into the overflow pages is read when needed.
 	p := w.read(v.id, max(boltHeaderSize+count*boltElementSize, min(span, w.m.pageSize)))
-	base := int64(v.id * w.m.pageSize)
+	base := v.id * w.m.pageSize
 	return w.records(v, flags, count, span, func(at, n uint64) ([]byte, bool) {
 		if at+n <= uint64(len(p)) {
 			return p[at : at+n], true
 		}
-		b := make([]byte, n) // n < span: records lie in their page
-		got, _ := w.f.ReadAt(b, base+int64(at))
-		return b, uint64(got) == n
+		b := w.readAt(base+at, n, false) // n < span: records lie in their page
+		return b, uint64(len(b)) == n
 	}, stack)
 }
 
@@ -317,7 +371,7 @@ func (w *pageWalker) inlinePage(v visit, stack []visit) []visit {
 	if len(p) < boltHeaderSize || ne.Uint16(p[8:]) != boltLeafPage {
 		// bbolt reads an inline page that is not a leaf as a branch,
 		// following child ids taken from its bytes.
-		w.fail(v.tree, breaksTree, nil, "%s: %s is not a page of records", w.path, v.what)
+		w.fail(v.tree, breaksTree, nil, "%s: the page of %s is not a page of records", w.path, v.what())
 		return stack
 	}
 	return w.records(v, boltLeafPage, uint64(ne.Uint16(p[10:])), uint64(len(p)), func(at, n uint64) ([]byte, bool) {
@@ -335,18 +389,17 @@ func (w *pageWalker) inlinePage(v visit, stack []visit) []visit {
 // of each bucket a leaf holds.
 func (w *pageWalker) records(v visit, flags uint16, count, span uint64, at func(off, n uint64) ([]byte, bool), stack []visit) []visit {
 	ne := binary.NativeEndian
-	name := fmt.Sprintf("page %d", v.id)
-	if v.inline != nil {
-		name = v.what
-	}
 	table, ok := at(0, boltHeaderSize+count*boltElementSize)
 	if !ok || boltHeaderSize+count*boltElementSize > span || flags == boltBranchPage && count == 0 {
 		// bbolt would take child ids from past the table.
-		w.fail(v.tree, breaksTree, nil, "%s: %s says it holds %d records, more than fit", w.path, name, count)
+		w.fail(v.tree, breaksTree, nil, "%s: %s says it holds %d records, more than fit", w.path, v.name(), count)
 		return stack
 	}
 	var prev []byte // the previous key, to check the keys' order
 	var children []visit
+	if flags == boltBranchPage {
+		children = make([]visit, 0, count)
+	}
 	for i := range count {
 		base := boltHeaderSize + i*boltElementSize
 		e := table[base:]
@@ -368,32 +421,34 @@ func (w *pageWalker) records(v visit, flags uint16, count, span uint64, at func(
 			if flags == boltLeafPage {
 				h = breaksTree
 			}
-			w.fail(v.tree, h, nil, "%s: %s has a record that runs past the page", w.path, name)
+			w.fail(v.tree, h, nil, "%s: %s has a record that runs past the page", w.path, v.name())
 			if flags == boltBranchPage {
-				children = append(children, visit{id: ne.Uint64(e[8:]), what: name, tree: v.tree})
+				children = append(children, visit{id: ne.Uint64(e[8:]), from: v.id, tree: v.tree})
 			}
 			continue
 		}
 		key, ok := at(pos, klen)
 		if !ok {
-			w.fail(v.tree, harmless, nil, "%s: %s cannot be read", w.path, name)
+			w.fail(v.tree, harmless, nil, "%s: %s cannot be read", w.path, v.name())
 			continue
 		}
-		// The keys are in order: a write finds its place by them.
+		// The keys are in order, and between the parent's bounds (in
+		// order, the first and last keys tell): a write finds its place
+		// by them.
 		if i > 0 && bytes.Compare(prev, key) >= 0 || i == 0 && v.lo != nil && bytes.Compare(key, v.lo) < 0 ||
-			v.hi != nil && bytes.Compare(key, v.hi) >= 0 {
-			w.fail(v.tree, harmless, nil, "%s: %s has its records out of order", w.path, name)
+			i == count-1 && v.hi != nil && bytes.Compare(key, v.hi) >= 0 {
+			w.fail(v.tree, harmless, nil, "%s: %s has its records out of order", w.path, v.name())
 		}
-		prev = append(prev[:0], key...)
+		prev = key // stays put: the page is not read again meanwhile
 		if flags == boltBranchPage {
 			if n := len(children); n > 0 {
 				children[n-1].hi = bytes.Clone(key)
 			}
-			children = append(children, visit{id: ne.Uint64(e[8:]), what: name, tree: v.tree, lo: bytes.Clone(key), hi: v.hi})
+			children = append(children, visit{id: ne.Uint64(e[8:]), from: v.id, tree: v.tree, lo: bytes.Clone(key), hi: v.hi})
 			continue
 		}
 		if pos+klen+vlen > span {
-			w.fail(v.tree, wildRecord, key, "%s: %s has a record that runs past the page", w.path, name)
+			w.fail(v.tree, wildRecord, key, "%s: %s has a record that runs past the page", w.path, v.name())
 			continue
 		}
 		if ne.Uint32(e)&boltBucketFlag == 0 {
@@ -401,20 +456,19 @@ func (w *pageWalker) records(v visit, flags uint16, count, span uint64, at func(
 		}
 		// A bucket: its root page, or its inline page, read from its value.
 		tree := v.tree + "\x00" + string(key)
-		what := fmt.Sprintf("bucket %q on %s", key, name)
 		if vlen < boltBucketHeader {
-			w.fail(tree, breaksTree, nil, "%s: %s has a bucket record too short to be one", w.path, name)
+			w.fail(tree, breaksTree, nil, "%s: %s has a bucket record too short to be one", w.path, v.name())
 			continue
 		}
 		value, ok := at(pos+klen, vlen)
 		if !ok {
-			w.fail(tree, harmless, nil, "%s: %s cannot be read", w.path, name)
+			w.fail(tree, harmless, nil, "%s: %s cannot be read", w.path, v.name())
 			continue
 		}
 		if r := ne.Uint64(value); r != 0 {
-			stack = append(stack, visit{id: r, what: what, tree: tree})
+			stack = append(stack, visit{id: r, from: v.id, bucket: bytes.Clone(key), tree: tree})
 		} else { // an inline bucket, in the value itself
-			stack = append(stack, visit{id: v.id, inline: bytes.Clone(value[boltBucketHeader:]), what: what, tree: tree})
+			stack = append(stack, visit{id: v.id, inline: bytes.Clone(value[boltBucketHeader:]), from: v.id, bucket: bytes.Clone(key), tree: tree})
 		}
 	}
 	return append(stack, children...)

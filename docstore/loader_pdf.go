@@ -21,7 +21,7 @@ const StageOCR = "OCR"
 // loadPDF extracts a PDF's text layer and, when asked to, OCRs the pages
 // that have none.
 func loadPDF(ctx context.Context, content []byte, opt LoadOptions) (*Loaded, error) {
-	res, err := pdftext.Extract(ctx, bytes.NewReader(content), int64(len(content)), opt.progress(StageExtracting))
+	res, err := pdftext.ExtractBytes(ctx, content, opt.progress(StageExtracting))
 	scan := errors.Is(err, pdftext.ErrNoText) && res != nil
 	switch {
 	case scan && opt.OCR == nil:

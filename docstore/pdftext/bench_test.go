@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/citelens/citelens/docstore/doctest"
@@ -25,6 +26,28 @@ func BenchmarkExtract(b *testing.B) {
 		if _, err := Extract(b.Context(), f, st.Size(), nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkExtractManual measures the whole extraction of the larger R
+// manuals, fullrefman.pdf (2,415 pages) the one ingest is measured on,
+// with its allocations: run with -benchtime=3x and -memprofile or
+// -cpuprofile to see where an add's extraction goes.
+func BenchmarkExtractManual(b *testing.B) {
+	for _, name := range []string{"R-exts.pdf", "fullrefman.pdf"} {
+		b.Run(name, func(b *testing.B) {
+			data, err := os.ReadFile(filepath.Join(filepath.Dir(rIntro), name))
+			if err != nil {
+				b.Skip(name + " not installed (apt-get install r-doc-pdf)")
+			}
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ExtractBytes(b.Context(), data, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

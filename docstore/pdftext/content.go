@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
 
@@ -94,14 +95,17 @@ func (pc *pageContent) font(rc *resCtx, name string) *font {
 		rc.fonts = rc.res.Key("Font")
 		rc.refs = pdffile.RefKeys(rc.fonts)
 	}
-	v := rc.fonts.Key(name)
+	// A font the document's pages share is cached under its reference,
+	// and only the first page to use it need parse its dictionary: the
+	// library parses an object again each time it is looked up.
 	var f *font
-	if v.Kind() == pdf.Dict {
-		key := rc.refs[name]
+	if key := rc.refs[name]; key != "" && pc.fonts.has(key) {
+		f = pc.fonts.get(key, func() pdf.Value { return rc.fonts.Key(name) })
+	} else if v := rc.fonts.Key(name); v.Kind() == pdf.Dict {
 		if key == "" {
 			key = "direct " + v.String()
 		}
-		f = pc.fonts.get(key, v)
+		f = pc.fonts.get(key, func() pdf.Value { return v })
 	}
 	rc.byNm[name] = f
 	return f
@@ -311,7 +315,11 @@ func (pc *pageContent) addGlyph(text string, ox, oy, ex, ey float64, m matrix, f
 	// Clean the text; spaces become word breaks.
 	start := len(pc.buf)
 	for _, r := range text {
-		c := cleanRune(r)
+		c, changed := cleanedRune(r)
+		if !changed {
+			pc.buf = utf8.AppendRune(pc.buf, r)
+			continue
+		}
 		if c == " " {
 			if len(pc.buf) > start {
 				// a space inside a multi-letter glyph: keep the letters

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/citelens/citelens/docstore/structure"
 )
@@ -14,6 +16,12 @@ import (
 // it leads to is looked for on the next page too: a destination set just
 // before a heading can fall at the foot of the page before it. Each
 // page's layout is freed once its text is written.
+//
+// A page's blocks are built, and its text rendered, on two goroutines
+// beside this one, which marks the headings page after page (the outline
+// item carried from one page to the next makes that part sequential): on
+// fullrefman.pdf this was a tenth of the extraction, all of it after the
+// pages were laid out in parallel.
 func renderPages(layouts []*pageLayout, outline []*outlineEntry) []pageText {
 	ds := newDocStyle(layouts)
 	byPage := map[int][]*outlineEntry{}
@@ -22,24 +30,86 @@ func renderPages(layouts []*pageLayout, outline []*outlineEntry) []pageText {
 			byPage[e.page] = append(byPage[e.page], e)
 		}
 	}
-	texts := make([]pageText, len(layouts))
-	var carry []*outlineEntry
-	for i, l := range layouts {
-		want := append(carry, byPage[i]...)
-		var parts []pageText
-		if t := renderPage(markHeadings(buildBlocks(l.frags()), ds, want)); t.text != "" {
-			parts = append(parts, t)
+	type page struct {
+		i      int
+		blocks []*block
+	}
+	const ahead = 8 // pages in flight between the stages
+	built, marked := make(chan page, ahead), make(chan page, ahead)
+	// what a stage panicked with first, raised again here once the others
+	// have stopped
+	var mu sync.Mutex
+	var failure any
+	var failed atomic.Bool
+	fail := func() {
+		if x := recover(); x != nil {
+			mu.Lock()
+			if failure == nil {
+				failure = x
+			}
+			mu.Unlock()
+			failed.Store(true)
 		}
-		texts[i] = joinGroups(parts)
-		texts[i].geom = encodeGeometry(l.frame, texts[i].pieces)
-		texts[i].pieces = nil
-		layouts[i] = nil
+	}
+	stage := func(out chan<- page, work func() bool) {
+		defer close(out)
+		defer fail()
+		for !failed.Load() && work() {
+		}
+	}
+	next := 0
+	go stage(built, func() bool {
+		if next == len(layouts) {
+			return false
+		}
+		built <- page{next, buildBlocks(layouts[next].frags())}
+		next++
+		return true
+	})
+	texts := make([]pageText, len(layouts))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			for range marked { // after a failure, let the marking stop
+			}
+		}()
+		defer fail()
+		for p := range marked {
+			i := p.i
+			var parts []pageText
+			if t := renderPage(p.blocks); t.text != "" {
+				parts = append(parts, t)
+			}
+			texts[i] = joinGroups(parts)
+			texts[i].geom = encodeGeometry(layouts[i].frame, texts[i].pieces)
+			texts[i].pieces = nil
+			layouts[i] = nil
+		}
+	}()
+	var carry []*outlineEntry
+	stage(marked, func() bool {
+		p, ok := <-built
+		if !ok {
+			return false
+		}
+		i := p.i
+		want := append(carry, byPage[i]...)
+		p.blocks = markHeadings(p.blocks, ds, want)
 		carry = nil
 		for _, e := range byPage[i] {
 			if !e.found {
 				carry = append(carry, e)
 			}
 		}
+		marked <- p
+		return true
+	})
+	for range built { // after a failure here, let the building stop
+	}
+	<-done
+	if failed.Load() {
+		panic(failure)
 	}
 	return texts
 }

@@ -369,3 +369,14 @@ func TestObjStmOpenHexString(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// trimQuotes trims what strings.Trim trimmed with its set of quotes and
+// punctuation.
+func TestTrimQuotes(t *testing.T) {
+	const set = ".,;:!?()[]{}\"'“”‘’"
+	for _, s := range []string{"", ".", "word", "(word),", "“quoted”", "‘a’", "''", "x.y", "...(", "é.", "\xff.", ".\xff", "“\xffé”", "[[1]]", "—dash—"} {
+		if got, want := trimQuotes(s), strings.Trim(s, set); got != want {
+			t.Errorf("trimQuotes(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

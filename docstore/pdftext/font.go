@@ -129,21 +129,29 @@ type fontEntry struct {
 
 func newFontCache(w *docWork) *fontCache { return &fontCache{m: map[string]*fontEntry{}, work: w} }
 
-// get returns the font for key, loading it from v on first use.
-func (c *fontCache) get(key string, v pdf.Value) *font {
+// get returns the font for key, loading it from the dictionary v returns
+// on first use.
+func (c *fontCache) get(key string, v func() pdf.Value) *font {
 	c.mu.Lock()
 	e := c.m[key]
 	if e == nil {
 		if len(c.m) > 100_000 { // a hostile file with endless fonts: stop caching
 			c.mu.Unlock()
-			return loadFont(v, c.work)
+			return loadFont(v(), c.work)
 		}
 		e = &fontEntry{}
 		c.m[key] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.f = loadFont(v, c.work) })
+	e.once.Do(func() { e.f = loadFont(v(), c.work) })
 	return e.f
+}
+
+// has reports whether the font for key is cached (or being loaded).
+func (c *fontCache) has(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[key] != nil
 }
 
 // loadFont decodes a font dictionary. It never fails: what cannot be read
@@ -513,21 +521,31 @@ func clamp(x, lo, hi float64) float64 { return max(lo, min(hi, x)) }
 // cleanRune maps a decoded rune to what the text should hold: "" drops it,
 // " " marks a word break.
 func cleanRune(r rune) string {
-	switch {
-	case r == '\t' || r == '\n' || r == '\r' || r == 0xA0 || r == 0x3000 || r == 0x202F || r == 0x205F || (r >= 0x2000 && r <= 0x200A) || r == 0x2028 || r == 0x2029:
-		return " "
-	case r < 0x20 || (r >= 0x7F && r < 0xA0) || r == utf8.RuneError || r == 0xFEFF || r == 0xFFFF || (r >= 0x200B && r <= 0x200F) || r == 0x2060 || (r >= 0x202A && r <= 0x202E):
-		return ""
-	case r == 0xAD || r == 0x2010 || r == 0x2011:
-		return "-"
-	case r == 0x2126: // the AGL's Omega is the ohm sign
-		return "Ω"
-	case r >= 0xFB00 && r <= 0xFB06:
-		return [...]string{"ff", "fi", "fl", "ffi", "ffl", "st", "st"}[r-0xFB00]
-	case r >= 0xE000 && r <= 0xF8FF: // private use: no meaning outside the font
-		return ""
-	case unicode.Is(unicode.Cs, r):
-		return ""
+	if c, ok := cleanedRune(r); ok {
+		return c
 	}
 	return string(r)
+}
+
+// cleanedRune is what cleanRune maps r to, and true, when that is not r
+// itself: the text of most glyphs is appended as it is, without making a
+// string of each non-ASCII rune.
+func cleanedRune(r rune) (string, bool) {
+	switch {
+	case r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == 0xA0 || r == 0x3000 || r == 0x202F || r == 0x205F || (r >= 0x2000 && r <= 0x200A) || r == 0x2028 || r == 0x2029:
+		return " ", true
+	case r < 0x20 || (r >= 0x7F && r < 0xA0) || r == utf8.RuneError || r == 0xFEFF || r == 0xFFFF || (r >= 0x200B && r <= 0x200F) || r == 0x2060 || (r >= 0x202A && r <= 0x202E):
+		return "", true
+	case r == 0xAD || r == 0x2010 || r == 0x2011:
+		return "-", true
+	case r == 0x2126: // the AGL's Omega is the ohm sign
+		return "Ω", true
+	case r >= 0xFB00 && r <= 0xFB06:
+		return [...]string{"ff", "fi", "fl", "ffi", "ffl", "st", "st"}[r-0xFB00], true
+	case r >= 0xE000 && r <= 0xF8FF: // private use: no meaning outside the font
+		return "", true
+	case unicode.Is(unicode.Cs, r):
+		return "", true
+	}
+	return "", false
 }

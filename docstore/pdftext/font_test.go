@@ -150,15 +150,16 @@ func TestFontDecodedOncePerDocument(t *testing.T) {
 	if len(res.PageStarts) != 2 || res.Text[res.PageStarts[1]:] != "beta" {
 		t.Errorf("page starts %v in %q", res.PageStarts, res.Text)
 	}
-	// and through the cache directly
+	// and through the cache directly, which reads the font's dictionary
+	// once
 	c := newFontCache(nil)
-	n := 0
+	n, reads := 0, 0
 	for range 3 {
-		c.get("3 0", pdfValueForTest(t, data, "F1"))
+		c.get("3 0", func() pdfValue { reads++; return pdfValueForTest(t, data, "F1") })
 		n = len(c.m)
 	}
-	if n != 1 {
-		t.Errorf("cache holds %d fonts", n)
+	if n != 1 || reads != 1 || !c.has("3 0") {
+		t.Errorf("cache holds %d fonts, read %d times", n, reads)
 	}
 }
 

@@ -2,6 +2,7 @@ package pdftext
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -100,5 +101,25 @@ func TestRunningHeadOverCode(t *testing.T) {
 	res := extractBytes(t, pagesPDF(testFonts(), pages...))
 	if strings.Contains(res.Text, "Chapter 4") {
 		t.Errorf("running heads kept:\n%s", res.Text)
+	}
+}
+
+// leadNum and trailNum match what the regular expressions they replace
+// matched, on lines built from the pieces a running head is made of.
+func TestLeadTrailNum(t *testing.T) {
+	leadRE, trailRE := regexp.MustCompile(`^\d{1,5}\b`), regexp.MustCompile(`\b\d{1,5}$`)
+	pieces := []string{"", "1", "12", "12345", "123456", "a", "Z", "_", " ", ".", "é", "x1", "1x", "-", "Chapter", "٣"}
+	for _, a := range pieces {
+		for _, b := range pieces {
+			for _, c := range pieces {
+				s := a + b + c
+				if got, want := leadNum(s), leadRE.FindString(s); got != want {
+					t.Errorf("leadNum(%q) = %q, want %q", s, got, want)
+				}
+				if got, want := trailNum(s), trailRE.FindString(s); got != want {
+					t.Errorf("trailNum(%q) = %q, want %q", s, got, want)
+				}
+			}
+		}
 	}
 }

@@ -54,16 +54,20 @@ const (
 // buildWords joins the glyphs of one orientation, in content order, into
 // words.
 func buildWords(gs []glyph, buf []byte) []word {
-	var words []word
-	var cur []byte
+	// The words' texts are slices of one string made at the end, not a
+	// string each: ends[i] is where word i's text ends in all.
+	words := make([]word, 0, len(gs)/4+1)
+	ends := make([]int, 0, cap(words))
+	all := make([]byte, 0, len(buf))
+	start := 0 // of the current word in all
 	var w word
 	var last *glyph
 	flush := func() {
-		if len(cur) > 0 {
-			w.text = string(cur)
+		if len(all) > start {
 			words = append(words, w)
+			ends = append(ends, len(all))
 		}
-		cur = cur[:0]
+		start = len(all)
 		last = nil
 	}
 	for i := range gs {
@@ -86,7 +90,7 @@ func buildWords(gs []glyph, buf []byte) []word {
 		if last == nil {
 			w = word{u0: g.u0, u1: g.u1, v: g.v, size: g.size}
 		}
-		cur = append(cur, text...)
+		all = append(all, text...)
 		w.u0 = min(w.u0, g.u0)
 		w.u1 = max(w.u1, g.u1)
 		if g.size > w.size {
@@ -102,6 +106,11 @@ func buildWords(gs []glyph, buf []byte) []word {
 		last = g
 	}
 	flush()
+	text, from := string(all), 0
+	for i := range words {
+		words[i].text = text[from:ends[i]]
+		from = ends[i]
+	}
 	return words
 }
 

@@ -1,20 +1,19 @@
 package pdftext
 
 import (
-	"bytes"
-	"compress/flate"
 	"encoding/binary"
-	"io"
 	"math"
 	"strings"
-	"sync"
 )
 
 // A document's pages are written only once all are laid out (running
 // heads, the body size and the outline need every page), so every page's
 // fragments wait in memory. They wait packed: the words of a 2,400-page
 // manual take 47 MB as structs and strings, full of pointers the
-// collector scans, 15 MB as bytes, and 9 MB deflated. What the document-wide
+// collector scans, 15 MB as bytes. (Deflated they took 9 MB, for a sixth
+// of the extraction's CPU time; by the time the pages are written the
+// index and the library file's transaction take more than that, so the
+// deflating did not lower the peak of an add.) What the document-wide
 // decisions need is kept beside them: the page's edge lines (copies,
 // with the index of each fragment), its glyphs by type size, and its
 // number of fragments.
@@ -55,34 +54,8 @@ func (pl *pageLayout) pack(page int) {
 			}
 		}
 	}
-	pl.packed = deflate(packFrags(g.frags))
+	pl.packed = packFrags(g.frags)
 	pl.groups = nil
-}
-
-// Packed pages are deflated too (at the fastest level): 40% fewer bytes
-// for a few percent of the time a page takes to lay out.
-var (
-	deflaters = sync.Pool{New: func() any { w, _ := flate.NewWriter(nil, flate.BestSpeed); return w }}
-	inflaters = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
-)
-
-func deflate(b []byte) []byte {
-	var out bytes.Buffer
-	out.Grow(len(b) / 2)
-	w := deflaters.Get().(*flate.Writer)
-	w.Reset(&out)
-	_, _ = w.Write(b)
-	_ = w.Close()
-	deflaters.Put(w)
-	return bytes.Clone(out.Bytes())
-}
-
-func inflate(b []byte) []byte {
-	r := inflaters.Get().(io.ReadCloser)
-	_ = r.(flate.Resetter).Reset(bytes.NewReader(b), nil)
-	out, _ := io.ReadAll(r)
-	inflaters.Put(r)
-	return out
 }
 
 // frags unpacks the page's fragments with the drops decided on its edge
@@ -91,7 +64,7 @@ func (pl *pageLayout) frags() []frag {
 	if pl.packed == nil {
 		return nil
 	}
-	fs := unpackFrags(inflate(pl.packed))
+	fs := unpackFrags(pl.packed)
 	for _, e := range pl.edges {
 		for k, f := range e.frags {
 			fs[e.idx[k]].drop = f.drop

@@ -115,6 +115,12 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, progress func(done,
 	return res, err
 }
 
+// ExtractBytes is Extract of a PDF held in memory, which is read in place
+// rather than copied.
+func ExtractBytes(ctx context.Context, data []byte, progress func(done, total int)) (*Result, error) {
+	return Extract(ctx, pdffile.Bytes(data), int64(len(data)), progress)
+}
+
 // extract reads the document once; damaged counts the pages where an
 // object could not be loaded, a sign of a damaged cross-reference table.
 func extract(ctx context.Context, f *pdffile.File, progress func(done, total int)) (res *Result, damaged int, err error) {
@@ -134,9 +140,15 @@ func extract(ctx context.Context, f *pdffile.File, progress func(done, total int
 
 	work := newDocWork(f.Size())
 	work.file = f
-	// the outline is read while the pages are laid out
+	// the outline is read while the pages are laid out, from its own
+	// copy of what it needs of them: layoutPages drops each page's
+	// dictionaries once it is laid out
 	outline := make(chan []*outlineEntry, 1)
-	go func() { outline <- readOutline(ctx, trailer, pages) }()
+	marks := make([]pageRef, len(pages))
+	for i, p := range pages {
+		marks[i] = pageRef{ref: p.ref, rotate: p.rotate}
+	}
+	go func() { outline <- readOutline(ctx, trailer, marks) }()
 	layouts, err := layoutPages(ctx, pages, work, progress)
 	if err != nil {
 		return nil, 0, err
@@ -349,7 +361,8 @@ type pageLayout struct {
 	unread     bool // not read: the document's budget was spent
 }
 
-// layoutPages interprets the pages on several workers. Each page is read
+// layoutPages interprets the pages on several workers, and drops each
+// page's dictionaries (pages[i].v and res) once it is laid out. Each page is read
 // independently through the shared Reader, which only reads from its
 // io.ReaderAt and keeps no mutable state; fonts are shared through a
 // locked cache.
@@ -374,6 +387,9 @@ func layoutPages(ctx context.Context, pages []pageRef, work *docWork, progress f
 			for i := range jobs {
 				out[i] = layoutPage(ctx, fonts, work, pages[i])
 				out[i].pack(i)
+				// the page's dictionaries, 2.6 KB a page as the library
+				// parses them, are not needed again
+				pages[i].v, pages[i].res = pdf.Value{}, pdf.Value{}
 				select {
 				case done <- i:
 				case <-ctx.Done():
@@ -424,6 +440,9 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 		return pl
 	}
 	pc := &pageContent{ctx: ctx, fonts: fonts, work: work, g: gstate{ctm: ctm, th: 1}, tm: identity, tlm: identity}
+	sc := scratches.Get().(*pageScratch)
+	pc.glyphs, pc.buf = sc.glyphs[:0], sc.buf[:0]
+	defer sc.release(pc)
 	func() {
 		defer func() {
 			if x := recover(); x != nil {
@@ -515,6 +534,30 @@ func layoutPage(ctx context.Context, fonts *fontCache, work *docWork, p pageRef)
 		pl.frame.rot = pl.groups[0].rot
 	}
 	return pl
+}
+
+// A pageScratch is the glyphs and text bytes of a page being laid out,
+// kept for the next page: nothing laid out refers to them (words copy
+// their text), and growing them afresh for each page was a fifth of the
+// bytes an extraction allocates.
+type pageScratch struct {
+	glyphs []glyph
+	buf    []byte
+}
+
+var scratches = sync.Pool{New: func() any { return new(pageScratch) }}
+
+// maxScratchGlyphs bounds the glyphs a kept scratch holds room for (about
+// 1 MB): an unusual page's do not stay.
+const maxScratchGlyphs = 32 << 10
+
+func (sc *pageScratch) release(pc *pageContent) {
+	if cap(pc.glyphs) > maxScratchGlyphs || cap(pc.buf) > 4*maxScratchGlyphs {
+		return
+	}
+	sc.glyphs, sc.buf = pc.glyphs[:0], pc.buf[:0]
+	pc.glyphs, pc.buf = nil, nil
+	scratches.Put(sc)
 }
 
 // toDevice maps a point of an orientation's reading frame to device space;
@@ -628,10 +671,16 @@ func vocabulary(pages []pageText) (map[string]int, map[string]int) {
 	vocab := map[string]int{}
 	compounds := map[string]int{}
 	for _, p := range pages {
-		for _, tok := range strings.FieldsFunc(p.text, func(r rune) bool {
-			return r == ' ' || r == '\n' || r == hyphenMark
-		}) {
-			tok = strings.Trim(tok, ".,;:!?()[]{}\"'“”‘’")
+		// the tokens between ' ', '\n' and hyphenMark, all ASCII: a scan
+		// of bytes, without a slice of tokens for each page
+		for s := p.text; s != ""; {
+			i := 0
+			for i < len(s) && s[i] != ' ' && s[i] != '\n' && s[i] != hyphenMark {
+				i++
+			}
+			tok := s[:i]
+			s = s[min(i+1, len(s)):]
+			tok = trimQuotes(tok)
 			if tok == "" || strings.HasSuffix(tok, "-") {
 				continue
 			}
@@ -647,6 +696,33 @@ func vocabulary(pages []pageText) (map[string]int, map[string]int) {
 		}
 	}
 	return vocab, compounds
+}
+
+// trimQuotes is strings.Trim(s, ".,;:!?()[]{}\"'“”‘’"), which with
+// non-ASCII runes in its set takes its slow path.
+func trimQuotes(s string) string {
+	quote := func(r rune) bool {
+		switch r {
+		case '.', ',', ';', ':', '!', '?', '(', ')', '[', ']', '{', '}', '"', '\'', '“', '”', '‘', '’':
+			return true
+		}
+		return false
+	}
+	for s != "" {
+		r, n := utf8.DecodeRuneInString(s)
+		if !quote(r) {
+			break
+		}
+		s = s[n:]
+	}
+	for s != "" {
+		r, n := utf8.DecodeLastRuneInString(s)
+		if !quote(r) {
+			break
+		}
+		s = s[:len(s)-n]
+	}
+	return s
 }
 
 func isLetters(s string) bool {

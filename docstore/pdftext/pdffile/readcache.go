@@ -29,7 +29,7 @@ type blockCache struct {
 // memory.
 func cachedReader(r io.ReaderAt, size int64) io.ReaderAt {
 	switch r.(type) {
-	case *bytes.Reader, *strings.Reader:
+	case *bytes.Reader, *strings.Reader, Bytes:
 		return r
 	}
 	return &blockCache{r: r, size: size, m: map[int64][]byte{}}

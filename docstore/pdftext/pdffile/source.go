@@ -3,6 +3,7 @@ package pdffile
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -26,7 +27,41 @@ type source struct {
 
 func newSource(r io.ReaderAt, size int64) *source {
 	r, size = fixEnvelope(cachedReader(r, size), size)
+	if b, ok := r.(Bytes); ok && size <= int64(len(b)) {
+		// read in place: a copy would be a second file in memory for
+		// the whole extraction
+		s := &source{r: b, size: size}
+		s.content = func() []byte {
+			if size > maxInMemory {
+				return nil // as for a file read from elsewhere
+			}
+			return b[:size]
+		}
+		return s
+	}
 	return sourceOf(r, size)
+}
+
+// Bytes is a PDF file held in memory. Open and Rebuild read it in place,
+// where any other io.ReaderAt is copied into memory when the whole file
+// is needed (to check and flatten its object streams, rebuild its
+// cross-reference table or decrypt it). The bytes must not change while
+// the File is in use.
+type Bytes []byte
+
+// ReadAt implements io.ReaderAt.
+func (b Bytes) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("pdffile: negative offset")
+	}
+	if off >= int64(len(b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, b[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 func sourceOf(r io.ReaderAt, size int64) *source {

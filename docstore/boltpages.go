@@ -170,6 +170,9 @@ func checkBoltPages(f io.ReaderAt, size int64, path string) (unsafe *pageDamage,
 	w.used.add(1)
 	w.walk()
 	w.checkFree()
+	if w.first == nil {
+		w.first = checkDocumentKeys(w.topKeys, path)
+	}
 	return w.unsafe, w.first
 }
 
@@ -198,6 +201,9 @@ type pageWalker struct {
 	buf    []byte
 	first  error       // the first damage found
 	unsafe *pageDamage // what bbolt must not read
+	// topKeys are the keys of each bucket of the root bucket (the
+	// buckets' own, not their buckets'), by its name, in order.
+	topKeys map[string][]string
 }
 
 // What a piece of damage does to reading.
@@ -396,6 +402,15 @@ func (w *pageWalker) records(v visit, flags uint16, count, span uint64, at func(
 		return stack
 	}
 	var prev []byte // the previous key, to check the keys' order
+	var top *[]string
+	if flags == boltLeafPage && v.tree != "" && strings.IndexByte(v.tree[1:], 0) < 0 {
+		if w.topKeys == nil {
+			w.topKeys = map[string][]string{}
+		}
+		keys := w.topKeys[v.tree[1:]]
+		top = &keys
+		defer func() { w.topKeys[v.tree[1:]] = *top }()
+	}
 	var children []visit
 	if flags == boltBranchPage {
 		children = make([]visit, 0, count)
@@ -440,6 +455,9 @@ func (w *pageWalker) records(v visit, flags uint16, count, span uint64, at func(
 			w.fail(v.tree, harmless, nil, "%s: %s has its records out of order", w.path, v.name())
 		}
 		prev = key // stays put: the page is not read again meanwhile
+		if top != nil {
+			*top = append(*top, string(key))
+		}
 		if flags == boltBranchPage {
 			if n := len(children); n > 0 {
 				children[n-1].hi = bytes.Clone(key)

@@ -266,3 +266,32 @@ func TestLoopsAndWildLengthsAreNotRead(t *testing.T) {
 		})
 	}
 }
+
+// TestStrayRecordIsDamage: a record whose document has no metadata (a
+// flipped bit in a key leaves the pages sound, and check reports it) is
+// found by the page walk of an open, so the library is not written.
+func TestStrayRecordIsDamage(t *testing.T) {
+	path := buildLibrary(t)
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketText).Put([]byte("0123456789abcdef"), []byte("Stray text."))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := checkPagesAt(path); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "document 0123456789abcdef has records but no metadata record") {
+		t.Errorf("the page check: %v", err)
+	}
+	before, _ := os.ReadFile(path)
+	l := openAtUnchecked(t, path)
+	defer l.Close()
+	if _, _, err := l.Add(t.Context(), writeFile(t, "new.txt", "A new document. It has two sentences."), nil); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Add = %v, want ErrCorrupt", err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Error("the damaged library was written to")
+	}
+}

@@ -267,7 +267,7 @@ func (l *Library) inspectDocument(id DocID, unsafe *pageDamage) (name string, er
 		if _, err := decodeDocument(id, info, recs[1], recs[2]); err != nil {
 			return err
 		}
-		for _, b := range [][]byte{bucketLengths, bucketPostings} {
+		for _, b := range indexBuckets {
 			if !unsafe.intact(b, key) {
 				return fmt.Errorf("document %s's %s record is in a damaged part of the file (its search index)", id, b)
 			}
@@ -295,6 +295,44 @@ func recordsAround(tx *bolt.Tx, unsafe *pageDamage, key []byte, names ...[]byte)
 		}
 	}
 	return recs, nil
+}
+
+// indexBuckets are the buckets that hold a document's search index, one
+// bucket of each per document.
+var indexBuckets = [][]byte{bucketLengths, bucketPostings}
+
+// checkDocumentKeys checks that the per-document buckets of the library at
+// path, whose keys (by bucket) the page walk listed, agree: every record
+// has its document's metadata, and every document its text, layout and
+// index. It is the part of Inspect a walk of the pages can afford, and
+// finds a flipped bit in a key, which leaves the pages sound.
+func checkDocumentKeys(keys map[string][]string, path string) error {
+	docs := map[string]bool{}
+	for _, k := range keys[string(bucketDocs)] {
+		docs[k] = true
+	}
+	for _, name := range perDocBuckets[1:] {
+		for _, k := range keys[string(name)] {
+			if !docs[k] {
+				return damaged("%s: document %s has records but no metadata record", path, k)
+			}
+		}
+	}
+	for _, name := range append([][]byte{bucketText, bucketLayout}, indexBuckets...) {
+		if _, ok := keys[string(name)]; !ok {
+			continue // no such bucket (a library of an older schema): Inspect's to say
+		}
+		has := map[string]bool{}
+		for _, k := range keys[string(name)] {
+			has[k] = true
+		}
+		for _, k := range keys[string(bucketDocs)] {
+			if !has[k] {
+				return damaged("%s: document %s has no %s record", path, k, name)
+			}
+		}
+	}
+	return nil
 }
 
 // answerReadable reports whether a saved answer record decodes.

@@ -90,8 +90,11 @@ func childFailure(out string) string {
 			continue
 		}
 		if strings.HasPrefix(line, "fatal error") || strings.HasPrefix(line, "panic:") || strings.HasPrefix(line, "runtime:") ||
-			strings.Contains(line, "(kept: ") || strings.HasPrefix(line, "--- FAIL") {
+			strings.Contains(line, "(kept: ") {
 			return trial + "\n" + strings.Join(lines[i:min(len(lines), i+30)], "\n")
+		}
+		if strings.HasPrefix(line, "--- FAIL") { // what failed is above
+			return strings.Join(lines[max(0, i-10):min(len(lines), i+5)], "\n")
 		}
 	}
 	return strings.Join(lines[max(0, len(lines)-30):], "\n")

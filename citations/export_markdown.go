@@ -156,6 +156,8 @@ func byline(a *Answer) string {
 			}
 		}
 		parts = append(parts, "documents: "+strings.Join(names, ", "))
+	} else if a.Library > 0 {
+		parts = append(parts, "documents: all "+humanize.Count(a.Library)+" of the library")
 	}
 	if a.Seconds > 0 {
 		parts = append(parts, fmt.Sprintf("%.1f s", a.Seconds))

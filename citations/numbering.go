@@ -367,18 +367,24 @@ func (n *Numbering) merge(spans []Span, d, first, last int) []Span {
 // SpanOf returns the span of sentences first..last of doc. The caller
 // guarantees 0 <= first <= last < len(doc.Sentences).
 func SpanOf(doc *docstore.Document, first, last int) Span {
-	s, e := int(doc.Sentences[first].Start), int(doc.Sentences[last].End)
-	page := int(doc.Sentences[first].Page)
+	return SpanOfView(docstore.ViewOf(doc), first, last)
+}
+
+// SpanOfView is SpanOf of a document read as needed (docstore.View).
+func SpanOfView(doc *docstore.View, first, last int) Span {
+	s, e := int(doc.Sentence(first).Start), int(doc.Sentence(last).End)
+	page := int(doc.Sentence(first).Page)
 	if page == 0 {
 		page = doc.PageOf(s)
 	}
+	info := doc.Info()
 	return Span{
-		Doc: doc.ID, DocName: doc.DisplayName(),
+		Doc: info.ID, DocName: doc.DisplayName(),
 		First: first, Last: last,
-		Start: s, End: e, Page: page, Printed: doc.PrintedPage(page),
+		Start: s, End: e, Page: page, Printed: info.PrintedPage(page),
 		Heading: doc.HeadingTrail(first),
-		Text:    doc.Text[s:e],
-		OCR:     doc.IsOCRPage(page),
+		Text:    doc.Slice(s, e),
+		OCR:     info.IsOCRPage(page),
 	}
 }
 

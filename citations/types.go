@@ -142,6 +142,10 @@ type Answer struct {
 	Strategy string   `json:"strategy"`
 	Model    string   `json:"model"`
 	Docs     []DocRef `json:"docs"` // the scope it was asked over
+	// Library, for a question asked over a whole library too large to
+	// list in Docs, is the number of documents it held (Docs is then
+	// empty).
+	Library int `json:"library,omitempty"`
 	// Options are the strategy's options as the question gave them
 	// ("k=5"), in order; the strategy's defaults are not repeated.
 	Options []string `json:"options,omitempty"`

@@ -133,6 +133,23 @@ func (d *pageDamage) recordOK(key []byte, names ...[]byte) bool {
 	return d == nil || d.bucketOK(names...) && !d.wild[treePath(names...)][string(key)]
 }
 
+// prefixOK reports whether bbolt may read every record of the bucket at
+// path names whose key starts with prefix (a document's pieces).
+func (d *pageDamage) prefixOK(prefix []byte, names ...[]byte) bool {
+	if d == nil {
+		return true
+	}
+	if !d.bucketOK(names...) {
+		return false
+	}
+	for k := range d.wild[treePath(names...)] {
+		if strings.HasPrefix(k, string(prefix)) {
+			return false
+		}
+	}
+	return true
+}
+
 // checkBoltPages returns an ErrCorrupt error describing the first damage
 // in the pages of the bbolt file f (size bytes, at path for messages): a
 // page that is not accounted for (reachable twice, both reachable and

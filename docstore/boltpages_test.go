@@ -43,7 +43,7 @@ func BenchmarkCheckBoltPages(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := l.put(doc, buildIndex(doc)); err != nil {
+	if err := l.put(doc); err != nil {
 		b.Fatal(err)
 	}
 	l.Close()
@@ -277,7 +277,10 @@ func TestStrayRecordIsDamage(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketText).Put([]byte("0123456789abcdef"), []byte("Stray text."))
+		// Keyed by a document ID, as a flipped bit in a key of the
+		// records bucket would leave it (schema 4 keys text by number).
+		stray := docRecord{num: 99}
+		return tx.Bucket(bucketRecords).Put([]byte("0123456789abcdef"), stray.encode())
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -293,5 +296,77 @@ func TestStrayRecordIsDamage(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
 		t.Error("the damaged library was written to")
+	}
+}
+
+// TestSoundWalkIsRemembered: the page walk's verdict outlives the
+// process that made it (sidecar.go). An open of a library unchanged
+// since a sound walk, or since a commit of a process that found it sound,
+// does not walk again; one changed by another party since is walked, and
+// damage found there is refused and forgets the verdict.
+func TestSoundWalkIsRemembered(t *testing.T) {
+	path := buildLibrary(t) // its own commits leave the sidecar current
+	m, ok := markersFor(path)
+	if !ok {
+		t.Fatal("no markers for the library")
+	}
+	sidecar := filepath.Join(filepath.Dir(path), m.checkedName())
+	if fi, err := os.Stat(sidecar); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the sidecar after building: %v, %v", fi, err)
+	}
+	read := func() error {
+		l, err := Open(path, &Options{ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		defer l.Close()
+		_, err = l.List()
+		return err
+	}
+	walks := pageWalks.Load()
+	if err := read(); err != nil {
+		t.Fatal(err)
+	}
+	if n := pageWalks.Load() - walks; n != 0 {
+		t.Errorf("a read of an unchanged library walked its pages %d times", n)
+	}
+
+	// A write of this process's own, then a read: neither walks.
+	l := openAtUnchecked(t, path)
+	if err := l.SaveAnswer("a2", []byte(`{"answer_id":"a2","question":"q","strategy":"extractive","created":"2026-01-02T03:04:05Z"}`)); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	if err := read(); err != nil {
+		t.Fatal(err)
+	}
+	if n := pageWalks.Load() - walks; n != 0 {
+		t.Errorf("a save and a read after it walked the pages %d times", n)
+	}
+
+	// Another party commits (the transaction moves) and damages a page.
+	// Damage that moved nothing the sidecar holds — bits rotting on the
+	// disk — would not be walked for here; that is check's to find.
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put([]byte("other"), []byte("party"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	docstoretest.PageLoop(t, path)
+	docstoretest.Within(t, "a read of a looped library", func() {
+		if err := read(); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("a read of a library looped by another party = %v, want ErrCorrupt", err)
+		}
+	})
+	if n := pageWalks.Load() - walks; n != 1 {
+		t.Errorf("a read of a changed library walked its pages %d times, want 1", n)
+	}
+	if _, err := os.Stat(sidecar); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the sidecar outlived the damage found: %v", err)
 	}
 }

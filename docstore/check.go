@@ -120,6 +120,13 @@ func (l *Library) Inspect(ctx context.Context) (*Inspection, error) {
 		}
 		in.Readable++
 	}
+	// The index is the library's, not a document's: damage in it is one
+	// problem, and searches, not the documents, are what it spoils.
+	for _, b := range indexBuckets {
+		if !unsafe.intact(b) {
+			add("", "the search index's %s records are in a damaged part of the file", b)
+		}
+	}
 
 	if err := l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
 		b, err := bucketAround(tx, unsafe, bucketAnswers)
@@ -252,7 +259,7 @@ func (l *Library) recordIDs(unsafe *pageDamage, failed func(bucket []byte, err e
 func (l *Library) inspectDocument(id DocID, unsafe *pageDamage) (name string, err error) {
 	err = l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
 		key := []byte(id)
-		recs, err := recordsAround(tx, unsafe, key, bucketDocs, bucketText, bucketLayout)
+		recs, err := recordsAround(tx, unsafe, key, bucketDocs, bucketRecords)
 		if err != nil {
 			return fmt.Errorf("document %s: %w", id, err)
 		}
@@ -264,18 +271,25 @@ func (l *Library) inspectDocument(id DocID, unsafe *pageDamage) (name string, er
 		if json.Unmarshal(info, &di) == nil {
 			name = di.Name
 		}
-		if _, err := decodeDocument(id, info, recs[1], recs[2]); err != nil {
-			return err
+		if recs[1] == nil {
+			return damaged("document %s has no index record", id)
 		}
-		for _, b := range indexBuckets {
-			if !unsafe.intact(b, key) {
-				return fmt.Errorf("document %s's %s record is in a damaged part of the file (its search index)", id, b)
-			}
-			if tx.Bucket(b).Bucket(key) == nil {
-				return fmt.Errorf("document %s has no %s record (its search index is missing)", id, b)
+		rec, err := decodeDocRecord(recs[1])
+		if err != nil {
+			return damaged("document %s's index record does not decode", id)
+		}
+		// Its content is keyed by its number (records.go): its listing
+		// entry, and the pieces of its text and layout.
+		if _, err := recordsAround(tx, unsafe, numKey(rec.num), bucketListing); err != nil {
+			return fmt.Errorf("document %s: %w", id, err)
+		}
+		for _, b := range [][]byte{bucketText, bucketLayout} {
+			if !unsafe.prefixOK(numKey(rec.num), b) {
+				return fmt.Errorf("document %s: its %s records are in a damaged part of the file", id, b)
 			}
 		}
-		return nil
+		_, err = readDocument(tx, id)
+		return err
 	})
 	return name, err
 }
@@ -297,15 +311,20 @@ func recordsAround(tx *bolt.Tx, unsafe *pageDamage, key []byte, names ...[]byte)
 	return recs, nil
 }
 
-// indexBuckets are the buckets that hold a document's search index, one
-// bucket of each per document.
-var indexBuckets = [][]byte{bucketLengths, bucketPostings}
+// indexBuckets are the buckets that hold the library's search index, one
+// for the whole library (records.go): damage in them is the library's,
+// not one document's.
+var indexBuckets = [][]byte{bucketIndex, bucketSegments}
 
-// checkDocumentKeys checks that the per-document buckets of the library at
-// path, whose keys (by bucket) the page walk listed, agree: every record
-// has its document's metadata, and every document its text, layout and
-// index. It is the part of Inspect a walk of the pages can afford, and
-// finds a flipped bit in a key, which leaves the pages sound.
+// checkDocumentKeys checks that the library's document buckets, whose
+// keys (by top-level bucket) the page walk of the file at path listed,
+// agree: every record keyed by a document's ID has the document's
+// metadata, every document its index record and listing entry, and every
+// listed document number its layout header. It is the part of Inspect a
+// walk of the pages can afford, and finds a flipped bit in a key, which
+// leaves the pages sound. What it cannot see from keys — a record's value
+// naming the wrong number, a piece missing in the middle of a text — is
+// Inspect's to find.
 func checkDocumentKeys(keys map[string][]string, path string) error {
 	docs := map[string]bool{}
 	for _, k := range keys[string(bucketDocs)] {
@@ -318,18 +337,29 @@ func checkDocumentKeys(keys map[string][]string, path string) error {
 			}
 		}
 	}
-	for _, name := range append([][]byte{bucketText, bucketLayout}, indexBuckets...) {
-		if _, ok := keys[string(name)]; !ok {
-			continue // no such bucket (a library of an older schema): Inspect's to say
+	if _, ok := keys[string(bucketRecords)]; !ok {
+		return nil // a library of an older schema, which Reindex rewrites
+	}
+	// docs and records change together (publish, unlist), and each
+	// document has one listing entry: equal counts with every records
+	// key in docs means every document has both.
+	n := len(keys[string(bucketDocs)])
+	if r := len(keys[string(bucketRecords)]); r != n {
+		return damaged("%s: %d documents have metadata but %d an index record", path, n, r)
+	}
+	listing := keys[string(bucketListing)]
+	if len(listing) != n {
+		return damaged("%s: %d documents have metadata but %d a listing entry", path, n, len(listing))
+	}
+	layout := map[string]bool{}
+	for _, k := range keys[string(bucketLayout)] {
+		if len(k) == 9 && k[4] == tagHeader {
+			layout[k[:4]] = true
 		}
-		has := map[string]bool{}
-		for _, k := range keys[string(name)] {
-			has[k] = true
-		}
-		for _, k := range keys[string(bucketDocs)] {
-			if !has[k] {
-				return damaged("%s: document %s has no %s record", path, k, name)
-			}
+	}
+	for _, k := range listing {
+		if len(k) != 4 || !layout[k] {
+			return damaged("%s: listed document number %x has no layout record", path, k)
 		}
 	}
 	return nil

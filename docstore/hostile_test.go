@@ -174,12 +174,16 @@ func exercise(t *testing.T, l *Library) error {
 			d.ChunkSpan(i)
 		}
 	}
-	if err := l.ReadPostings(nil, FieldSentences, []string{"river", "water", "declar"}, func(ps []*Postings) error {
-		for _, p := range ps {
-			for t := range p.Lists {
-				if err := p.Each(t, func(int, int) {}); err != nil {
+	if err := l.ReadIndex(nil, FieldSentences, []string{"river", "water", "declar"}, func(r *IndexReader) error {
+		for t := range r.Terms() {
+			p := r.Postings(t)
+			for p.Next() {
+				if err := p.Each(func(int, int, int) {}); err != nil {
 					return err
 				}
+			}
+			if err := p.Err(); err != nil {
+				return err
 			}
 		}
 		return nil
@@ -345,12 +349,23 @@ func TestDamagedPages(t *testing.T) {
 func damageLayout(t *testing.T, l *Library, id DocID, fn func(d *Document)) {
 	t.Helper()
 	err := l.db.Update(func(tx *bolt.Tx) error {
-		d := &Document{}
-		if err := decodeLayout(tx.Bucket(bucketLayout).Get([]byte(id)), d); err != nil {
+		rec, _, err := readRecord(tx, id)
+		if err != nil {
+			return err
+		}
+		d, err := readDocument(tx, id)
+		if err != nil {
 			return err
 		}
 		fn(d)
-		return tx.Bucket(bucketLayout).Put([]byte(id), encodeLayout(d))
+		b := tx.Bucket(bucketLayout)
+		if err := b.Put(pieceKey(rec.num, tagHeader, 0), encodeHeader(d)); err != nil {
+			return err
+		}
+		if err := b.Put(pieceKey(rec.num, tagChunks, 0), encodeChunks(d.Chunks[:min(len(d.Chunks), chunkPiece)])); err != nil {
+			return err
+		}
+		return b.Put(pieceKey(rec.num, tagSentences, 0), encodeSentences(d.Sentences[:min(len(d.Sentences), sentPiece)]))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -429,7 +444,7 @@ func TestDamagedLayoutRecord(t *testing.T) {
 	}
 }
 
-// FuzzDecodeDocument: whatever bytes the three records of a document hold,
+// FuzzDecodeDocument: whatever bytes the records of a document hold,
 // decoding returns an error or a document whose every accessor works.
 func FuzzDecodeDocument(f *testing.F) {
 	d, err := Load(context.Background(), "doc.txt", []byte("One sentence here. Another one there.\n\nA third, in a new paragraph."), LoadOptions{})
@@ -437,11 +452,14 @@ func FuzzDecodeDocument(f *testing.F) {
 		f.Fatal(err)
 	}
 	info := []byte(`{"id":"x","name":"doc.txt","sentences":3,"chunks":1,"bytes":66}`)
-	f.Add(info, []byte(d.Text), encodeLayout(d))
-	f.Add(info, []byte(d.Text), encodeLayout(d)[:20])
-	f.Add([]byte(`{}`), []byte(""), []byte{1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0})
-	f.Fuzz(func(t *testing.T, info, text, layout []byte) {
-		d, err := decodeDocument("x", info, text, layout)
+	header, sents, chunks := encodeHeader(d), encodeSentences(d.Sentences), encodeChunks(d.Chunks)
+	f.Add(info, []byte(d.Text), header, sents, chunks)
+	f.Add(info, []byte(d.Text), header[:20], sents, chunks)
+	f.Add(info, []byte(d.Text), header, sents[:30], chunks)
+	f.Add([]byte(`{}`), []byte(""), []byte{1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0}, []byte{}, []byte{})
+	f.Fuzz(func(t *testing.T, info, text, header, sents, chunks []byte) {
+		d, err := decodeDocument("x", &docParts{info: info, text: string(text), header: header,
+			sents: [][]byte{sents}, chunks: [][]byte{chunks}})
 		if err != nil {
 			if !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("error %v is not ErrCorrupt", err)
@@ -451,6 +469,8 @@ func FuzzDecodeDocument(f *testing.F) {
 		for i := range d.Sentences {
 			_ = d.SentenceText(i)
 			d.PageOf(int(d.Sentences[i].Start))
+			d.HeadingTrail(i)
+			d.TableContext(i)
 		}
 		for i := range d.Chunks {
 			s, e := d.ChunkSpan(i)

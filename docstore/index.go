@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -24,36 +25,6 @@ func (lv Level) key() []byte {
 		return []byte("c")
 	}
 	return []byte("s")
-}
-
-// docIndex is a document's per-unit term counts, loaded once.
-type docIndex struct {
-	lens [numFields][]uint16 // by Field
-	sum  [numFields]float64  // total terms, for the average length
-}
-
-func (l *Library) loadIndex(tx *bolt.Tx, id DocID) (*docIndex, error) {
-	l.mu.Lock()
-	di, ok := l.idx[id]
-	l.mu.Unlock()
-	if ok {
-		return di, nil
-	}
-	b := tx.Bucket(bucketLengths).Bucket([]byte(id))
-	if b == nil {
-		return nil, errorf(ErrNotFound, "no document %s in the library", id)
-	}
-	di = &docIndex{}
-	for f := range numFields {
-		di.lens[f] = decodeLengths(b.Get(f.key()))
-		for _, n := range di.lens[f] {
-			di.sum[f] += float64(n)
-		}
-	}
-	l.mu.Lock()
-	l.idx[id] = di
-	l.mu.Unlock()
-	return di, nil
 }
 
 // Postings is one document's inverted index of one field, read for some
@@ -104,62 +75,6 @@ func (p *Postings) Each(t int, fn func(unit int, tf int)) error {
 	return nil
 }
 
-// ReadPostings reads, in one read transaction, the postings of terms in
-// field of each document of docs (every document when empty), and calls
-// fn once with all of them, in the order of docs: a ranking function
-// takes the scope's statistics and scores in one pass over what it is
-// given. Ranking is the caller's business (engine/retrieve): the library
-// stores postings, lengths and statistics, and scores nothing. A document
-// without an index of field is damage (ErrCorrupt).
-func (l *Library) ReadPostings(docs []DocID, field Field, terms []string, fn func([]*Postings) error) error {
-	if field >= numFields {
-		return fmt.Errorf("unknown index field %d", field)
-	}
-	docs, err := l.scope(docs)
-	if err != nil {
-		return err
-	}
-	return l.db.View(func(tx *bolt.Tx) error {
-		ps := make([]*Postings, 0, len(docs))
-		for _, id := range docs {
-			di, err := l.loadIndex(tx, id)
-			if err != nil {
-				return err
-			}
-			pb := tx.Bucket(bucketPostings).Bucket([]byte(id))
-			if pb != nil {
-				pb = pb.Bucket(field.key())
-			}
-			if pb == nil {
-				return fmt.Errorf("document %s has no %s index: %w", id, field, ErrCorrupt)
-			}
-			p := &Postings{Doc: id, Field: field, Lens: di.lens[field], Sum: di.sum[field], Lists: make([][]byte, len(terms))}
-			for t, term := range terms {
-				p.Lists[t] = pb.Get([]byte(term))
-			}
-			ps = append(ps, p)
-		}
-		return fn(ps)
-	})
-}
-
-// scope returns docs, or every document of the library when docs is
-// empty: the scope of a search.
-func (l *Library) scope(docs []DocID) ([]DocID, error) {
-	if len(docs) > 0 {
-		return docs, nil
-	}
-	infos, err := l.List()
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]DocID, len(infos))
-	for i, d := range infos {
-		ids[i] = d.ID
-	}
-	return ids, nil
-}
-
 // lookupTerms reads the postings of terms from pb: each term's list into
 // lists (unless lists is nil; a term pb lacks stays nil) and the number of
 // units holding it added to df.
@@ -202,19 +117,31 @@ func (f Field) String() string {
 	return [...]string{"sentences", "chunks", "headings", "tables"}[min(f, numFields-1)]
 }
 
-// builtIndex is a document's index before it is written.
+// builtIndex is a document's index before it is written: terms are
+// numbered as they are met, so that counting a term in a unit costs one
+// map lookup (of its number) and the rest is slices.
 type builtIndex struct {
 	lens     [numFields][]int32
-	postings [numFields]map[string][]posting
+	ids      map[string]int32
+	terms    []string               // by number
+	postings [numFields][][]posting // by field, by term number
+}
+
+// id is term's number.
+func (bi *builtIndex) id(term string) int32 {
+	if i, ok := bi.ids[term]; ok {
+		return i
+	}
+	i := int32(len(bi.terms))
+	bi.ids[term] = i
+	bi.terms = append(bi.terms, term)
+	return i
 }
 
 // buildIndex computes the postings of d's fields. Chunk postings are the
 // sums of their sentences', so the text is analysed once.
 func buildIndex(d *Document) *builtIndex {
-	bi := &builtIndex{}
-	for f := range numFields {
-		bi.postings[f] = make(map[string][]posting, 1<<10)
-	}
+	bi := &builtIndex{ids: make(map[string]int32, 1<<10)}
 	bi.lens[SentenceLevel] = make([]int32, len(d.Sentences))
 	bi.lens[ChunkLevel] = make([]int32, len(d.Chunks))
 	chunkOf := make([]int32, len(d.Sentences))
@@ -228,80 +155,124 @@ func buildIndex(d *Document) *builtIndex {
 			}
 		}
 	}
-	var terms []string
-	counts := map[string]int32{}
-	// Long words, by sentence: the compounds among them get their parts
-	// indexed too once the document's vocabulary is known.
-	long := map[string][]posting{}
-	words := map[string]int{}  // lower-case words by uses, for compounds' parts
+	var ids []int32
+	// Each distinct word is analysed once: its term (-1: none, a stop
+	// word), how it may take part in compounds, and — for long words, the
+	// compounds among which get their parts indexed too once the
+	// document's vocabulary is known — the sentences it is in.
+	type wordStat struct {
+		term        int32
+		uses        int32 // as a possible part of a compound
+		part, check bool  // a possible part; a possible compound
+		lower, n    int8  // lower-case ASCII (1) or not (0); length class
+		long        []posting
+	}
+	const (
+		short   = 0 // under 4 bytes
+		medium  = 1
+		lengthy = 2 // compoundMin or more
+	)
+	var stats []wordStat
+	wordIdx := make(map[string]int32, 1<<10)
 	names := map[string]bool{} // words capitalised inside a sentence
+	eachWord := func(text string, fn func(word string, ws *wordStat)) {
+		textproc.Words(text, func(s, e int) {
+			w := text[s:e]
+			i, ok := wordIdx[w]
+			if !ok {
+				st := wordStat{term: -1}
+				if r, n := utf8.DecodeRuneInString(w); n != len(w) || !textproc.IsCJK(r) {
+					if term := textproc.Term(w); term != "" {
+						st.term = bi.id(term)
+					}
+				}
+				n := len(w)
+				if n >= 4 {
+					st.n = medium
+					if n >= compoundMin {
+						st.n = lengthy
+					}
+					if textproc.IsLowerASCII(w) {
+						st.lower = 1
+						st.part = n <= maxPart
+					}
+					st.check = st.n == lengthy || (st.lower == 0 && textproc.IsCamel(w))
+				}
+				i = int32(len(stats))
+				stats = append(stats, st)
+				wordIdx[w] = i
+			}
+			if stats[i].term >= 0 {
+				fn(w, &stats[i])
+			}
+		})
+	}
 	for i, s := range d.Sentences {
-		terms = terms[:0]
+		ids = ids[:0]
 		first := true
-		textproc.EachWordTerm(d.Text[s.Start:s.End], func(word, term string) {
-			terms = append(terms, term)
-			n := len(word)
-			if n < 4 {
+		eachWord(d.Text[s.Start:s.End], func(word string, ws *wordStat) {
+			ids = append(ids, ws.term)
+			if ws.n == short {
 				first = false
 				return
 			}
-			lower := textproc.IsLowerASCII(word)
-			// A part of a compound is a plain lower-case word of its own.
-			if lower && n <= maxPart {
-				words[word]++
+			if ws.part {
+				ws.uses++
 			}
-			camel := !lower && textproc.IsCamel(word)
-			if !lower && !first && !camel && n >= compoundMin {
+			if ws.lower == 0 && !first && ws.n == lengthy && !textproc.IsCamel(word) {
 				names[textproc.Fold(word)] = true
 			}
 			first = false
-			if n >= compoundMin || camel {
-				list := long[word]
-				if n := len(list); n > 0 && list[n-1].idx == int32(i) {
-					list[n-1].tf++
+			if ws.check {
+				if n := len(ws.long); n > 0 && ws.long[n-1].idx == int32(i) {
+					ws.long[n-1].tf++
 				} else {
-					long[word] = append(list, posting{idx: int32(i), tf: 1})
+					ws.long = append(ws.long, posting{idx: int32(i), tf: 1})
 				}
 			}
 		})
-		bi.lens[SentenceLevel][i] = int32(len(terms))
-		clear(counts)
-		for _, t := range terms {
-			counts[t]++
-		}
+		bi.lens[SentenceLevel][i] = int32(len(ids))
 		c := chunkOf[i]
 		if c >= 0 {
-			bi.lens[ChunkLevel][c] += int32(len(terms))
+			bi.lens[ChunkLevel][c] += int32(len(ids))
 		}
-		for t, tf := range counts {
+		eachCount(ids, func(t, tf int32) {
 			bi.addPosting(FieldSentences, t, int32(i), tf)
 			if c >= 0 {
 				bi.addPosting(FieldChunks, t, c, tf)
 			}
+		})
+	}
+	long := map[string][]posting{}
+	for w, i := range wordIdx {
+		if len(stats[i].long) > 0 {
+			long[w] = stats[i].long
 		}
 	}
-	parts := bi.addCompounds(long, chunkOf, func(w string) int { return words[w] }, func(w string) bool { return names[w] })
+	words := func(w string) int {
+		if i, ok := wordIdx[w]; ok && stats[i].part {
+			return int(stats[i].uses)
+		}
+		return 0
+	}
+	parts := bi.addCompounds(long, chunkOf, words, func(w string) bool { return names[w] })
 	d.Compounds = parts
-	analyse := func(text string) []string {
-		terms = terms[:0]
-		textproc.EachWordTerm(text, func(word, term string) {
-			terms = append(terms, term)
-			terms = append(terms, parts[word]...)
+	analyse := func(text string) []int32 {
+		ids = ids[:0]
+		eachWord(text, func(word string, ws *wordStat) {
+			ids = append(ids, ws.term)
+			for _, p := range parts[word] {
+				ids = append(ids, bi.id(p))
+			}
 		})
-		return terms
+		return ids
 	}
 	addUnits := func(f Field, n int, text func(u int) string) {
 		bi.lens[f] = make([]int32, n)
 		for u := range n {
-			terms := analyse(text(u))
-			bi.lens[f][u] = int32(len(terms))
-			clear(counts)
-			for _, t := range terms {
-				counts[t]++
-			}
-			for t, tf := range counts {
-				bi.postings[f][t] = append(bi.postings[f][t], posting{idx: int32(u), tf: tf})
-			}
+			ids := analyse(text(u))
+			bi.lens[f][u] = int32(len(ids))
+			eachCount(ids, func(t, tf int32) { bi.addPosting(f, t, int32(u), tf) })
 		}
 	}
 	addUnits(FieldHeadings, len(d.Sections), func(u int) string { return d.spanLine(d.Sections[u].Heading) })
@@ -316,6 +287,20 @@ func buildIndex(d *Document) *builtIndex {
 	return bi
 }
 
+// eachCount calls fn with each distinct term number of ids and how often
+// it occurs. It sorts ids.
+func eachCount(ids []int32, fn func(t, tf int32)) {
+	slices.Sort(ids)
+	for i := 0; i < len(ids); {
+		j := i + 1
+		for j < len(ids) && ids[j] == ids[i] {
+			j++
+		}
+		fn(ids[i], int32(j-i))
+		i = j
+	}
+}
+
 // compoundMin is the shortest word looked at as a compound (see
 // textproc.CompoundParts; camelCase words are looked at at any length),
 // and maxPart the longest word counted as a possible part of one.
@@ -324,15 +309,19 @@ const (
 	maxPart     = 16
 )
 
-// addPosting adds tf occurrences of term in unit u of field f. Units come
-// in order, except for compound parts, which addCompounds sorts after.
-func (bi *builtIndex) addPosting(f Field, term string, u, tf int32) {
-	list := bi.postings[f][term]
+// addPosting adds tf occurrences of term t in unit u of field f. Units
+// come in order, except for compound parts, which addCompounds sorts
+// after.
+func (bi *builtIndex) addPosting(f Field, t, u, tf int32) {
+	if int(t) >= len(bi.postings[f]) {
+		bi.postings[f] = append(bi.postings[f], make([][]posting, int(t)+1-len(bi.postings[f]))...)
+	}
+	list := bi.postings[f][t]
 	if n := len(list); n > 0 && list[n-1].idx == u {
 		list[n-1].tf += tf
 		return
 	}
-	bi.postings[f][term] = append(list, posting{idx: u, tf: tf})
+	bi.postings[f][t] = append(list, posting{idx: u, tf: tf})
 }
 
 // addCompounds indexes the parts of the compound words among long (word
@@ -346,30 +335,38 @@ func (bi *builtIndex) addCompounds(long map[string][]posting, chunkOf []int32, w
 			parts[word] = p
 		}
 	}
-	touched := map[[2]string]bool{}
+	touched := map[[2]int32]bool{}
 	for word, ps := range parts {
 		for _, occ := range long[word] {
 			c := chunkOf[occ.idx]
-			for _, t := range ps {
+			for _, p := range ps {
+				t := bi.id(p)
+				bi.grow(t)
 				bi.postings[SentenceLevel][t] = append(bi.postings[SentenceLevel][t], occ)
 				bi.lens[SentenceLevel][occ.idx] += occ.tf
-				touched[[2]string{"s", t}] = true
+				touched[[2]int32{int32(SentenceLevel), t}] = true
 				if c >= 0 {
 					bi.postings[ChunkLevel][t] = append(bi.postings[ChunkLevel][t], posting{idx: c, tf: occ.tf})
 					bi.lens[ChunkLevel][c] += occ.tf
-					touched[[2]string{"c", t}] = true
+					touched[[2]int32{int32(ChunkLevel), t}] = true
 				}
 			}
 		}
 	}
 	for k := range touched {
-		f := SentenceLevel
-		if k[0] == "c" {
-			f = ChunkLevel
-		}
-		bi.postings[f][k[1]] = sortPostings(bi.postings[f][k[1]])
+		f, t := Field(k[0]), k[1]
+		bi.postings[f][t] = sortPostings(bi.postings[f][t])
 	}
 	return parts
+}
+
+// grow makes room for term t's postings in the sentence and chunk fields.
+func (bi *builtIndex) grow(t int32) {
+	for _, f := range []Field{FieldSentences, FieldChunks} {
+		if int(t) >= len(bi.postings[f]) {
+			bi.postings[f] = append(bi.postings[f], make([][]posting, int(t)+1-len(bi.postings[f]))...)
+		}
+	}
 }
 
 // sortPostings orders a list by unit and merges a unit's entries.
@@ -384,27 +381,6 @@ func sortPostings(list []posting) []posting {
 		out = append(out, p)
 	}
 	return out
-}
-
-// write stores the index under the document's buckets.
-func (bi *builtIndex) write(tx *bolt.Tx, id DocID) error {
-	lb, err := tx.Bucket(bucketLengths).CreateBucket([]byte(id))
-	if err != nil {
-		return err
-	}
-	pb, err := tx.Bucket(bucketPostings).CreateBucket([]byte(id))
-	if err != nil {
-		return err
-	}
-	for f := range numFields {
-		if err := lb.Put(f.key(), encodeLengths(bi.lens[f])); err != nil {
-			return err
-		}
-		if err := putPostings(pb, f.key(), bi.postings[f]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // putPostings writes postings, term by term, as the new bucket key of

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,8 +12,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/citelens/citelens/docstore/segment"
 	"github.com/citelens/citelens/docstore/structure"
@@ -28,12 +25,16 @@ const (
 	StageWriting    = "writing"
 )
 
-// Progress reports how an ingest is going. Done and Total count pages while
-// extracting a PDF and are zero otherwise.
+// Progress reports how an ingest is going. Done and Total count Unit:
+// pages while extracting a PDF, megabytes while indexing a streamed text;
+// they are zero otherwise.
 type Progress struct {
 	Path        string
 	Stage       string
 	Done, Total int
+	// Unit is what Done and Total count: "pages" (or "" for pages),
+	// "MB".
+	Unit string
 }
 
 // DefaultChunkTokens is the stored chunk size: LongCite's 128 tokens.
@@ -43,45 +44,6 @@ const DefaultChunkTokens = segment.DefaultChunkTokens
 func IDFor(content []byte) DocID {
 	sum := sha256.Sum256(content)
 	return DocID(hex.EncodeToString(sum[:8]))
-}
-
-// Add ingests the file at path: it reads it, extracts its text, segments,
-// chunks and indexes it, and writes it all in one transaction, so a crash
-// leaves either the whole document or none of it. Adding content already in
-// the library writes nothing and returns the existing document with
-// existed set. progress may be nil.
-func (l *Library) Add(ctx context.Context, path string, progress func(Progress)) (info DocInfo, existed bool, err error) {
-	report := func(stage string, done, total int) {
-		if progress != nil {
-			progress(Progress{Path: path, Stage: stage, Done: done, Total: total})
-		}
-	}
-	report(StageReading, 0, 0)
-	content, err := readDocumentFile(ctx, path, l.maxFile)
-	if err != nil {
-		return DocInfo{}, false, err
-	}
-	id := IDFor(content)
-	if info, err := l.Info(id); err == nil {
-		return info, true, nil
-	}
-	if err := l.db.refusal(); err != nil {
-		return DocInfo{}, false, err // damaged: refuse now, not after extracting
-	}
-	doc, err := Load(ctx, path, content, l.loadOptions(report))
-	if err != nil {
-		return DocInfo{}, false, err
-	}
-	report(StageIndexing, 0, 0)
-	bi := buildIndex(doc)
-	if err := ctx.Err(); err != nil {
-		return DocInfo{}, false, err
-	}
-	report(StageWriting, 0, 0)
-	if err := l.put(doc, bi); err != nil {
-		return DocInfo{}, false, err
-	}
-	return doc.DocInfo, false, nil
 }
 
 // formatOf returns the format registered for path's extension, or an
@@ -154,8 +116,25 @@ func Load(ctx context.Context, path string, content []byte, opt LoadOptions) (*D
 // checkText refuses content that is not UTF-8 text, naming the offset of
 // the first offending byte so the user can look.
 func checkText(b []byte) error {
-	if i := bytes.IndexByte(b, 0); i >= 0 {
+	i, nul := firstBadByte(b)
+	switch {
+	case i < 0:
+		return nil
+	case nul:
 		return fmt.Errorf("%w (NUL byte at offset %d)", ErrBinary, i)
+	}
+	return fmt.Errorf("%w: invalid byte 0x%02x at offset %d; convert it to UTF-8 first (e.g. iconv -f latin1 -t utf-8)", ErrInvalidUTF8, b[i], i)
+}
+
+// firstBadByte returns the offset of the first NUL byte (nul set) or,
+// when there is none, of the first byte that is not valid UTF-8; -1 when
+// b is UTF-8 text.
+func firstBadByte(b []byte) (i int, nul bool) {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return i, true
+	}
+	if utf8.Valid(b) {
+		return -1, false
 	}
 	for i := 0; i < len(b); {
 		if b[i] < utf8.RuneSelf {
@@ -164,11 +143,11 @@ func checkText(b []byte) error {
 		}
 		r, n := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && n == 1 {
-			return fmt.Errorf("%w: invalid byte 0x%02x at offset %d; convert it to UTF-8 first (e.g. iconv -f latin1 -t utf-8)", ErrInvalidUTF8, b[i], i)
+			return i, false
 		}
 		i += n
 	}
-	return nil
+	return -1, false
 }
 
 // formFeedPages returns the page starts of a text whose pages are
@@ -226,52 +205,6 @@ func guessTitle(d *Document) string {
 		return ""
 	}
 	return t
-}
-
-// put writes a loaded document and its index in one transaction.
-func (l *Library) put(d *Document, bi *builtIndex) error {
-	meta, err := json.Marshal(d.DocInfo)
-	if err != nil {
-		return err
-	}
-	return l.db.Update(func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketDocs).Get([]byte(d.ID)) != nil {
-			return nil // another process added it meanwhile
-		}
-		return writeDocument(tx, d, bi, meta)
-	})
-}
-
-// writeDocument writes a document's text, layout, index and metadata in
-// tx, the metadata last: readers list documents from it (and nothing is
-// visible before the commit anyway). An index already stored for the
-// document is replaced; the text is written only if it changed.
-func writeDocument(tx *bolt.Tx, d *Document, bi *builtIndex, meta []byte) error {
-	key := []byte(d.ID)
-	for _, name := range [][]byte{bucketLengths, bucketPostings} {
-		if b := tx.Bucket(name); b.Bucket(key) != nil {
-			if err := b.DeleteBucket(key); err != nil {
-				return err
-			}
-		}
-	}
-	old := tx.Bucket(bucketText).Get(key)
-	textChanged := old == nil || !bytes.Equal(old, []byte(d.Text))
-	if textChanged {
-		if err := tx.Bucket(bucketText).Put(key, []byte(d.Text)); err != nil {
-			return err
-		}
-	}
-	if err := writeGeometry(tx, d, textChanged); err != nil {
-		return err
-	}
-	if err := tx.Bucket(bucketLayout).Put(key, encodeLayout(d)); err != nil {
-		return err
-	}
-	if err := bi.write(tx, d.ID); err != nil {
-		return err
-	}
-	return tx.Bucket(bucketDocs).Put(key, meta)
 }
 
 // structureInput is what a document's kind alone says of its structure;

@@ -1,12 +1,14 @@
 package docstore
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,25 +25,34 @@ import (
 // Version 2 stores each sentence's section, table and flags, the
 // documents' headings, tables and compound words, and indexes headings and
 // table contexts as fields of their own. Version 3 folds index terms to
-// their base letters ("Zürich" is indexed as "zurich").
-const SchemaVersion = 3
+// their base letters ("Zürich" is indexed as "zurich"). Version 4
+// (records.go) stores one index for the whole library, term by term, a
+// document's records in pieces keyed by its number, and a compact
+// listing.
+const SchemaVersion = 4
 
-// Bucket names. Per-document data lives in a sub-bucket (or key) named by
-// the DocID in each of the per-document buckets, so removing a document is
-// one delete per bucket.
+// Bucket names. Data about a document lives under its DocID in each of
+// the per-document buckets, so removing a document is one delete per
+// bucket; its content (text, layout, postings) is keyed by its number, as
+// records.go lays out.
 var (
-	bucketMeta     = []byte("meta")
-	bucketDocs     = []byte("docs")     // DocID -> DocInfo JSON
-	bucketText     = []byte("text")     // DocID -> stored text
-	bucketLayout   = []byte("layout")   // DocID -> pages, sentences, chunks
-	bucketLengths  = []byte("lengths")  // DocID/{s,c} -> term counts per unit
-	bucketPostings = []byte("postings") // DocID/{s,c}/term -> postings
-	bucketAnswers  = []byte("answers")  // answer ID -> answer record JSON
+	bucketMeta    = []byte("meta")
+	bucketDocs    = []byte("docs")         // DocID -> DocInfo JSON
+	bucketText    = []byte("textpieces")   // DocNum piece -> stored text
+	bucketLayout  = []byte("layoutpieces") // DocNum tag … -> pages, sentences, chunks…
+	bucketAnswers = []byte("answers")      // answer ID -> answer record JSON
 	// bucketVectors holds embeddings: DocID/… as vectors.go lays out.
 	bucketVectors = []byte("vectors")
 	// bucketDerived holds model-derived documents (RAIDD summaries and
 	// questions): DocID/… as derived.go lays out.
 	bucketDerived = []byte("derived")
+
+	// Buckets of schema versions 1 and 2, which Reindex reads and drops:
+	// text and layout by DocID, and an index per document.
+	bucketTextV2     = []byte("text")     // DocID -> stored text
+	bucketLayoutV2   = []byte("layout")   // DocID -> pages, sentences, chunks…
+	bucketLengthsV2  = []byte("lengths")  // DocID/{s,c,h,t} -> term counts per unit
+	bucketPostingsV2 = []byte("postings") // DocID/{s,c,h,t}/term -> postings
 
 	keySchema = []byte("schema")
 	// keyEpoch counts the changes that make what a process has cached of
@@ -53,7 +64,10 @@ var (
 // perDocBuckets lists every bucket holding data keyed by DocID. Remove
 // deletes the document from each; a bucket added for derived data (RAIDD
 // summaries, vectors) must be listed here so removal stays complete.
-var perDocBuckets = [][]byte{bucketDocs, bucketText, bucketLayout, bucketLengths, bucketPostings, bucketVectors, bucketDerived, bucketGeometry}
+var perDocBuckets = [][]byte{bucketDocs, bucketRecords, bucketVectors, bucketDerived, bucketGeometry}
+
+// contentBuckets hold documents' content by DocNum (records.go).
+var contentBuckets = [][]byte{bucketText, bucketLayout, bucketListing, bucketNames, bucketIndex, bucketSegments, bucketPending}
 
 // Options tune Open.
 type Options struct {
@@ -103,10 +117,10 @@ type Library struct {
 	// schema is the library's schema version as opened.
 	schema int
 
-	mu   sync.Mutex
-	docs map[DocID]*Document // decoded documents, loaded on first use
-	idx  map[DocID]*docIndex // per-document index statistics
-	load LoadOptions         // how Add reads files (SetLoadOptions)
+	mu    sync.Mutex
+	docs  map[DocID]*Document // decoded documents, loaded on first use
+	views map[DocID]*viewBase // what Views of large documents share
+	load  LoadOptions         // how Add reads files (SetLoadOptions)
 }
 
 // Open opens (creating if needed) the library at path. The file and its
@@ -132,11 +146,14 @@ func Open(path string, opt *Options) (*Library, error) {
 			return nil, err
 		}
 	}
-	l := &Library{path: path, maxFile: opt.MaxFileSize, docs: map[DocID]*Document{}, idx: map[DocID]*docIndex{}}
+	l := &Library{path: path, maxFile: opt.MaxFileSize, docs: map[DocID]*Document{}, views: map[DocID]*viewBase{}}
 	if l.maxFile <= 0 {
 		l.maxFile = DefaultMaxFileSize
 	}
-	l.db = newHandle(path, readOnly, timeout, bolt.Options{})
+	// The hash-map freelist allocates in constant time: merges and large
+	// documents free and take many pages, which the default array
+	// freelist scans for each allocation.
+	l.db = newHandle(path, readOnly, timeout, bolt.Options{FreelistType: bolt.FreelistMapType})
 	l.db.waiting.Store(&opt.Waiting)
 	l.db.opened = l.opened
 	if err := l.checkSchema(readOnly, opt.Upgrade || opt.ReadDamaged); err != nil && !(opt.ReadDamaged && errors.Is(err, ErrCorrupt)) {
@@ -165,7 +182,7 @@ func (l *Library) opened(tx *bolt.Tx) error {
 	if epoch != l.epoch {
 		l.epoch = epoch
 		clear(l.docs)
-		clear(l.idx)
+		clear(l.views)
 	}
 	return nil
 }
@@ -223,7 +240,7 @@ func (l *Library) checkSchema(readOnly, upgrade bool) error {
 		if err := check(tx); err != nil {
 			return err
 		}
-		for _, name := range append([][]byte{bucketMeta, bucketAnswers}, perDocBuckets...) {
+		for _, name := range slices.Concat([][]byte{bucketMeta, bucketAnswers}, perDocBuckets, contentBuckets) {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return err
 			}
@@ -250,75 +267,165 @@ func (l *Library) Path() string { return l.path }
 // the library cannot be used after.
 func (l *Library) Close() error { return l.db.Close() }
 
-// List returns every document's metadata, oldest first.
+// List returns every document's metadata, in the order they were added.
+// It reads every document's metadata record: Listing pages through the
+// compact listing instead.
 func (l *Library) List() ([]DocInfo, error) {
 	var out []DocInfo
 	err := l.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketDocs)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, v []byte) error {
-			var info DocInfo
-			if err := json.Unmarshal(v, &info); err != nil {
-				return damaged("document %s's metadata record does not decode", k)
+		return tx.Bucket(bucketListing).ForEach(func(k, v []byte) error {
+			e, err := decodeListEntry(0, v)
+			if err != nil {
+				return damaged("the listing record %x does not decode", k)
+			}
+			info, ok, err := readInfo(tx, e.ID)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return damaged("the listing names document %s, which has no metadata record", e.ID)
 			}
 			out = append(out, info)
 			return nil
 		})
 	})
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].Added.Equal(out[j].Added) {
-			return out[i].Added.Before(out[j].Added)
+	return out, err
+}
+
+// Listing returns up to n entries of the listing (every entry when n is
+// 0 or less) from the offset-th on (0-based), in the order documents were
+// added, with the number of documents in the library. It reads the compact
+// listing only: a page of a 100,000-document library costs what the page
+// holds.
+func (l *Library) Listing(offset, n int) (entries []ListEntry, total int, err error) {
+	err = l.db.View(func(tx *bolt.Tx) error {
+		total = readLive(tx).count()
+		c := tx.Bucket(bucketListing).Cursor()
+		k, v := c.First()
+		for i := 0; i < offset && k != nil; i++ {
+			k, v = c.Next()
 		}
-		return out[i].Name < out[j].Name
+		for ; k != nil && (n <= 0 || len(entries) < n); k, v = c.Next() {
+			if len(k) != 4 {
+				return damaged("the listing has a malformed key %x", k)
+			}
+			e, err := decodeListEntry(DocNum(binary.BigEndian.Uint32(k)), v)
+			if err != nil {
+				return damaged("the listing record %x does not decode", k)
+			}
+			entries = append(entries, e)
+		}
+		return nil
+	})
+	return entries, total, err
+}
+
+// IDs returns the IDs of every document, in the order they were added,
+// from the compact listing.
+func (l *Library) IDs() ([]DocID, error) {
+	var out []DocID
+	err := l.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketListing).ForEach(func(k, v []byte) error {
+			size, n := binary.Uvarint(v) // the entry starts with the ID
+			if n <= 0 || size > uint64(len(v)-n) {
+				return damaged("the listing record %x does not decode", k)
+			}
+			out = append(out, DocID(v[n:n+int(size)]))
+			return nil
+		})
 	})
 	return out, err
+}
+
+// Count returns the number of documents in the library.
+func (l *Library) Count() (int, error) {
+	n := 0
+	err := l.db.View(func(tx *bolt.Tx) error {
+		n = readLive(tx).count()
+		return nil
+	})
+	return n, err
 }
 
 // Info returns one document's metadata.
 func (l *Library) Info(id DocID) (DocInfo, error) {
 	var info DocInfo
 	err := l.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketDocs)
-		var v []byte
-		if b != nil {
-			v = b.Get([]byte(id))
+		var ok bool
+		var err error
+		info, ok, err = readInfo(tx, id)
+		if err == nil && !ok {
+			err = errorf(ErrNotFound, "no document %s in the library", id)
 		}
-		if v == nil {
-			return errorf(ErrNotFound, "no document %s in the library", id)
-		}
-		if err := json.Unmarshal(v, &info); err != nil {
-			return damaged("document %s's metadata record does not decode", id)
-		}
-		return nil
+		return err
 	})
 	return info, err
 }
 
 // Resolve finds the document a user means by ref: its full ID, a unique
 // prefix of it, the file name it was added from, its path, or (failing
-// those) a unique prefix of the file name.
+// those) a unique prefix of the file name. It looks ref up in the
+// library's indexes (IDs and names) rather than reading every document.
 func (l *Library) Resolve(ref string) (DocInfo, error) {
-	docs, err := l.List()
-	if err != nil {
-		return DocInfo{}, err
-	}
 	abs, _ := filepath.Abs(ref)
 	var byPrefix, byName, byNamePrefix []DocInfo
-	for _, d := range docs {
-		switch {
-		case string(d.ID) == ref:
-			return d, nil
-		case d.Path == ref || d.Path == abs:
-			byName = append(byName, d)
-		case strings.HasPrefix(string(d.ID), ref) && ref != "":
-			byPrefix = append(byPrefix, d)
-		case d.Name == ref:
-			byName = append(byName, d)
-		case ref != "" && strings.HasPrefix(d.Name, ref):
-			byNamePrefix = append(byNamePrefix, d)
+	err := l.db.View(func(tx *bolt.Tx) error {
+		if info, ok, err := readInfo(tx, DocID(ref)); ok || err != nil {
+			byName = []DocInfo{info} // the full ID: nothing else matters
+			return err
 		}
+		// By name, or by path (a path's base name is a name).
+		byNames := func(name string, prefix bool, fn func(DocInfo)) error {
+			if name == "" {
+				return nil
+			}
+			p := []byte(name)
+			if !prefix {
+				p = append(p, 0)
+			}
+			c := tx.Bucket(bucketNames).Cursor()
+			for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = c.Next() {
+				if len(k) < 5 {
+					continue
+				}
+				e, err := decodeListEntry(0, tx.Bucket(bucketListing).Get(k[len(k)-4:]))
+				if err != nil {
+					continue // a stale name entry
+				}
+				info, ok, err := readInfo(tx, e.ID)
+				if err != nil {
+					return err
+				}
+				if ok {
+					fn(info)
+				}
+			}
+			return nil
+		}
+		err := byNames(filepath.Base(ref), false, func(d DocInfo) {
+			if d.Path == ref || d.Path == abs || d.Name == ref {
+				byName = append(byName, d)
+			}
+		})
+		if err != nil || ref == "" {
+			return err
+		}
+		c := tx.Bucket(bucketDocs).Cursor()
+		for k, v := c.Seek([]byte(ref)); k != nil && bytes.HasPrefix(k, []byte(ref)); k, v = c.Next() {
+			var info DocInfo
+			if err := json.Unmarshal(v, &info); err != nil {
+				return damaged("document %s's metadata record does not decode", k)
+			}
+			byPrefix = append(byPrefix, info)
+		}
+		return byNames(ref, true, func(d DocInfo) {
+			if d.Name != ref {
+				byNamePrefix = append(byNamePrefix, d)
+			}
+		})
+	})
+	if err != nil {
+		return DocInfo{}, err
 	}
 	for _, set := range [][]DocInfo{byName, byPrefix, byNamePrefix} {
 		switch len(set) {
@@ -361,13 +468,8 @@ func (l *Library) Document(id DocID) (*Document, error) {
 		return d, nil
 	}
 	err := l.db.View(func(tx *bolt.Tx) error {
-		key := []byte(id)
-		v := tx.Bucket(bucketDocs).Get(key)
-		if v == nil {
-			return errorf(ErrNotFound, "no document %s in the library", id)
-		}
 		var err error
-		d, err = decodeDocument(id, v, tx.Bucket(bucketText).Get(key), tx.Bucket(bucketLayout).Get(key))
+		d, err = readDocument(tx, id)
 		return err
 	})
 	if err != nil {
@@ -380,16 +482,40 @@ func (l *Library) Document(id DocID) (*Document, error) {
 }
 
 // Remove deletes documents and everything stored for them (text, tables,
-// index, derived documents, vectors) in one transaction. Saved answers are
-// kept: they quote the cited text and stay exportable.
+// index, derived documents, vectors). They leave the library in one
+// transaction; their records are deleted in that one too when they are
+// small, and after it, in turns, when they are large (pending.go). Saved
+// answers are kept: they quote the cited text and stay exportable.
 func (l *Library) Remove(ids ...DocID) error {
 	err := l.db.Update(func(tx *bolt.Tx) error {
 		if err := bumpEpoch(tx); err != nil {
 			return err
 		}
+		t, err := readTotals(tx)
+		if err != nil {
+			return err
+		}
+		live := readLive(tx)
 		for _, id := range ids {
 			if tx.Bucket(bucketDocs).Get([]byte(id)) == nil {
 				return errorf(ErrNotFound, "no document %s in the library", id)
+			}
+			rec, ok, err := readRecord(tx, id)
+			if err != nil {
+				return err
+			}
+			if ok {
+				live = live.without(rec.num)
+				t.sub(&rec)
+				if err := markRemoving(tx, rec.num, id); err != nil {
+					return err
+				}
+				if err := markDead(tx, rec.num); err != nil {
+					return err
+				}
+			}
+			if err := unlist(tx, id, rec); err != nil {
+				return err
 			}
 			for _, name := range perDocBuckets {
 				b := tx.Bucket(name)
@@ -405,13 +531,27 @@ func (l *Library) Remove(ids ...DocID) error {
 				}
 			}
 		}
-		return nil
+		if err := tx.Bucket(bucketMeta).Put(keyLive, live); err != nil {
+			return err
+		}
+		if err := writeTotals(tx, t); err != nil {
+			return err
+		}
+		// What fits in this transaction goes now.
+		_, err = collectSome(tx, collectBudget)
+		return err
 	})
 	l.mu.Lock()
 	for _, id := range ids {
 		delete(l.docs, id)
-		delete(l.idx, id)
+		delete(l.views, id)
 	}
 	l.mu.Unlock()
-	return err
+	if err != nil {
+		return err
+	}
+	if err := l.collect(); err != nil {
+		return err
+	}
+	return l.merge()
 }

@@ -163,11 +163,13 @@ func TestRemove(t *testing.T) {
 		t.Fatalf("removed document still readable: %v", err)
 	}
 	var holders []DocID
-	err := l.ReadPostings(nil, FieldSentences, []string{"tyranni"}, func(ps []*Postings) error {
-		for _, p := range ps {
-			if p.DF(0) > 0 {
-				holders = append(holders, p.Doc)
+	err := l.ReadIndex(nil, FieldSentences, []string{"tyranni"}, func(r *IndexReader) error {
+		for p := r.Postings(0); p.Next(); {
+			id, err := r.DocID(p.Doc())
+			if err != nil {
+				return err
 			}
+			holders = append(holders, id)
 		}
 		return nil
 	})
@@ -240,9 +242,15 @@ func TestCancelledAddWritesNothing(t *testing.T) {
 func matchCount(l *Library, doc DocID, q string) (int, error) {
 	terms := textproc.Terms(q)
 	n := 0
-	err := l.ReadPostings([]DocID{doc}, FieldSentences, terms, func(ps []*Postings) error {
+	err := l.ReadIndex([]DocID{doc}, FieldSentences, terms, func(r *IndexReader) error {
 		for t := range terms {
-			n += ps[0].DF(t)
+			p := r.Postings(t)
+			for p.Next() {
+				n += p.Count()
+			}
+			if err := p.Err(); err != nil {
+				return err
+			}
 		}
 		return nil
 	})

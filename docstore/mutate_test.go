@@ -120,7 +120,7 @@ func mutationBase(t *testing.T) []byte {
 			t.Fatal(err)
 		}
 		d.Added, d.Path = added, "/library/"+name
-		if err := l.put(d, buildIndex(d)); err != nil {
+		if err := l.put(d); err != nil {
 			t.Fatal(err)
 		}
 		if i == 0 {
@@ -188,7 +188,7 @@ func runMutationTrials(t *testing.T, seedText string) {
 		t.Fatal(err)
 	}
 	l.Close()
-	s := salvager{dir: dir, empty: mustRead(t, empty)}
+	s := salvager{dir: dir, empty: mustReadBytes(t, empty)}
 	rng := rand.New(rand.NewSource(seed))
 	var c mutationCounts
 	var ms runtime.MemStats
@@ -206,7 +206,7 @@ func runMutationTrials(t *testing.T, seedText string) {
 		keep := func() string { return keepDamaged(t, b, seed, trial) }
 		c.trials++
 		before, in := s.salvage(t, path)
-		if !bytes.Equal(mustRead(t, path), b) {
+		if !bytes.Equal(mustReadBytes(t, path), b) {
 			t.Fatalf("trial %d (%s): inspecting and salvaging wrote the library (kept: %s)", trial, what, keep())
 		}
 		damaged := in == nil || !in.OK()
@@ -226,7 +226,7 @@ func runMutationTrials(t *testing.T, seedText string) {
 			t.Fatalf("trial %d (%s): it allocated %d MB (kept: %s)", trial, what, alloc>>20, keep())
 		}
 		allocated = ms.TotalAlloc
-		after := mustRead(t, path)
+		after := mustReadBytes(t, path)
 		if bytes.Equal(after, b) {
 			_ = os.Remove(path)
 			continue
@@ -338,7 +338,14 @@ func useLibrary(t *testing.T, path, newDoc string) (removed DocID, refused bool,
 	for _, d := range docs {
 		_, _ = l.Document(d.ID)
 	}
-	_ = l.ReadPostings(nil, FieldSentences, []string{"river", "court"}, func([]*Postings) error { return nil })
+	_ = l.ReadIndex(nil, FieldSentences, []string{"river", "court"}, func(r *IndexReader) error {
+		for i := range r.Terms() {
+			for p := r.Postings(i); p.Next(); {
+				_ = p.Each(func(int, int, int) {})
+			}
+		}
+		return nil
+	})
 	_, _, _ = l.Add(t.Context(), newDoc, nil)
 	_ = l.SaveAnswer("new", answerRecord("new"))
 	if len(docs) > 1 && l.Remove(docs[1].ID) == nil {
@@ -369,7 +376,8 @@ func problems(in *Inspection) string {
 	return fmt.Sprint(in.Problems)
 }
 
-func mustRead(t *testing.T, path string) []byte {
+func mustReadBytes(t *testing.T, path string) []byte {
+	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -56,7 +56,7 @@ func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done,
 			rep.Lost = append(rep.Lost, Problem{Doc: id, What: trimDamaged(err.Error())})
 		case d == nil: // records of no document: nothing to copy
 		default:
-			if err := dst.put(d, buildIndex(d)); err != nil {
+			if err := dst.put(d); err != nil {
 				return rep, fmt.Errorf("writing document %s to %s: %w", id, dst.path, err)
 			}
 			if reseg {
@@ -102,47 +102,92 @@ func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done,
 // bbolt must not read (unsafe) are taken as damaged: the text, a loss;
 // the metadata or layout, rebuilt.
 func (l *Library) readForSalvage(id DocID, unsafe *pageDamage) (d *Document, reseg bool, err error) {
-	var info, text, layout []byte
+	var info []byte
+	var text string
+	var pageStarts []int32
 	err = l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
 		key := []byte(id)
-		if _, err := recordsAround(tx, unsafe, key, bucketText); err != nil {
+		recs, err := recordsAround(tx, unsafe, key, bucketRecords)
+		if err != nil {
 			return err
 		}
-		get := func(name []byte) []byte {
-			if recs, err := recordsAround(tx, unsafe, key, name); err == nil {
-				return slices.Clone(recs[0])
+		if recs[0] == nil {
+			// No index record, so no number to find its text by: a
+			// damaged library's leftovers, or a document without text.
+			if r, err := recordsAround(tx, unsafe, key, bucketDocs); err == nil {
+				info = slices.Clone(r[0])
 			}
 			return nil
 		}
-		info, text, layout = get(bucketDocs), get(bucketText), get(bucketLayout)
+		rec, err := decodeDocRecord(recs[0])
+		if err != nil {
+			return fmt.Errorf("its index record is damaged")
+		}
+		num := numKey(rec.num)
+		if !unsafe.prefixOK(num, bucketText) {
+			return fmt.Errorf("its %s records are in a damaged part of the file", bucketText)
+		}
+		docsOK, listOK := unsafe.recordOK(key, bucketDocs), unsafe.recordOK(num, bucketListing)
+		layoutOK := unsafe.prefixOK(num, bucketLayout)
+		if docsOK && listOK && layoutOK {
+			if d, err = readDocument(tx, id); err == nil {
+				return nil
+			}
+			d = nil
+		}
+		if docsOK {
+			info = slices.Clone(tx.Bucket(bucketDocs).Get(key))
+		}
+		size := 0
+		if listOK {
+			if e, err := decodeListEntry(rec.num, tx.Bucket(bucketListing).Get(num)); err == nil {
+				size = e.Bytes
+			}
+		}
+		text, _ = readText(tx, rec.num, size)
+		if layoutOK {
+			if h, err := decodeHeader(tx.Bucket(bucketLayout).Get(pieceKey(rec.num, tagHeader, 0))); err == nil {
+				pageStarts = h.pageStarts
+			}
+		}
 		return nil
 	})
 	switch {
 	case err != nil:
 		return nil, false, err
-	case text == nil && info == nil:
+	case d != nil:
+		return d, false, nil
+	case text == "" && info == nil:
 		return nil, false, nil
-	case text == nil:
+	case text == "":
 		return nil, false, fmt.Errorf("its text record is missing")
 	}
-	if d, err := decodeDocument(id, info, text, layout); err == nil {
-		return d, false, nil
-	}
 	// Rebuild what can be rebuilt from the text.
-	if !utf8.Valid(text) || len(text) == 0 {
+	if !utf8.ValidString(text) {
 		return nil, false, fmt.Errorf("document %s's text record is damaged", id)
 	}
 	d = &Document{}
 	if json.Unmarshal(info, &d.DocInfo) != nil || d.ID != id {
 		d.DocInfo = DocInfo{ID: id, Name: string(id) + ".txt", Kind: "text"}
 	}
-	d.Text = string(text)
-	if d.PageStarts = layoutPageStarts(layout, len(d.Text)); d.PageStarts == nil {
-		d.PageStarts = []int32{0}
+	d.Text = text
+	if !validPageStarts(pageStarts, len(text)) {
+		pageStarts = []int32{0}
 	}
+	d.PageStarts = pageStarts
 	d.Pages = max(d.Pages, len(d.PageStarts))
 	segmentDocument(d, structureInput(d))
 	d.Bytes, d.NumSents, d.NumChunks = len(d.Text), len(d.Sentences), len(d.Chunks)
 	d.Warnings = append(d.Warnings, "salvaged from a damaged library: its sentences were split again from its text")
 	return d, true, nil
+}
+
+// validPageStarts reports whether ps are page starts of a text of n bytes.
+func validPageStarts(ps []int32, n int) bool {
+	for i, p := range ps {
+		if p < 0 || int(p) > n || (i > 0 && p < ps[i-1]) || (i == 0 && p != 0) {
+			return false
+		}
+	}
+	return len(ps) > 0
 }

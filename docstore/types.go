@@ -116,21 +116,7 @@ func (d *Document) ChunkSpan(i int) (start, end int) {
 }
 
 // PageOf returns the 1-based page containing byte offset off.
-func (d *Document) PageOf(off int) int {
-	lo, hi := 0, len(d.PageStarts)
-	for lo < hi { // first page start > off
-		mid := (lo + hi) / 2
-		if int(d.PageStarts[mid]) <= off {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	if lo == 0 {
-		return 1
-	}
-	return lo
-}
+func (d *Document) PageOf(off int) int { return pageOf(d.PageStarts, off) }
 
 // PageSpan returns the byte range of page n (1-based) of the stored text.
 func (d *Document) PageSpan(n int) (start, end int, err error) {
@@ -155,19 +141,7 @@ func (d *Document) HeadingPath(i int) []string {
 }
 
 // SectionPath returns the headings from the top down to section s.
-func (d *Document) SectionPath(s int) []string {
-	var rev []string
-	for n := 0; s >= 0 && s < len(d.Sections) && n < maxHeadingDepth; n++ {
-		sec := d.Sections[s]
-		rev = append(rev, d.spanLine(sec.Heading))
-		s = int(sec.Parent)
-	}
-	out := make([]string, len(rev))
-	for i, h := range rev {
-		out[len(rev)-1-i] = h
-	}
-	return out
-}
+func (d *Document) SectionPath(s int) []string { return sectionNames(d.Sections, d.spanLine, s) }
 
 // maxHeadingDepth bounds a heading path, and a walk up a damaged one.
 const maxHeadingDepth = 12
@@ -196,17 +170,7 @@ func (d *Document) InContext(first, last int) string {
 	if first < 0 || last < first || last >= len(d.Sentences) {
 		return ""
 	}
-	var b strings.Builder
-	if trail := d.HeadingTrail(first); trail != "" {
-		b.WriteString(trail)
-		b.WriteByte('\n')
-	}
-	for _, line := range d.TableContext(first) {
-		b.WriteString(line)
-		b.WriteByte('\n')
-	}
-	b.WriteString(d.Text[d.Sentences[first].Start:d.Sentences[last].End])
-	return b.String()
+	return inContext(d.HeadingTrail(first), d.TableContext(first), d.Text[d.Sentences[first].Start:d.Sentences[last].End])
 }
 
 // TableContext returns the caption and header rows of the table sentence
@@ -215,24 +179,6 @@ func (d *Document) TableContext(i int) []string {
 	if i < 0 || i >= len(d.Sentences) {
 		return nil
 	}
-	t := int(d.Sentences[i].Table)
-	if t < 0 || t >= len(d.Tables) {
-		return nil
-	}
-	tb := d.Tables[t]
-	var out []string
-	if line := d.spanLine(tb.Caption); line != "" {
-		out = append(out, line)
-	}
-	for _, h := range tb.Header {
-		if line := d.spanLine(h); line != "" && h != d.spanOf(i) {
-			out = append(out, line)
-		}
-	}
-	return out
-}
-
-// spanOf is sentence i's byte range.
-func (d *Document) spanOf(i int) structure.Span {
-	return structure.Span{Start: d.Sentences[i].Start, End: d.Sentences[i].End}
+	s := d.Sentences[i]
+	return tableContext(d.Tables, d.spanLine, int(s.Table), structure.Span{Start: s.Start, End: s.End})
 }

@@ -1,45 +1,12 @@
 package docstore
 
-import (
-	"encoding/json"
-	"fmt"
-)
+import "fmt"
 
 // A damaged record must not reach the code that slices text by its
 // offsets: a layout record whose sentence ends past the text made `show
 // --sentences` and `ask` panic in Document.SentenceText. Every document is
-// decoded through decodeDocument, which checks the tables against the
-// text and the metadata before anyone sees them.
-
-// decodeDocument decodes a document's metadata, text and layout records
-// (as stored under id) and validates them. The text is copied, so the
-// result outlives the transaction.
-func decodeDocument(id DocID, info, text, layout []byte) (*Document, error) {
-	d := &Document{}
-	if err := json.Unmarshal(info, &d.DocInfo); err != nil {
-		return nil, damaged("document %s's metadata record does not decode", id)
-	}
-	if d.ID != id {
-		return nil, damaged("document %s's metadata record is document %q's", id, d.ID)
-	}
-	if text == nil {
-		return nil, damaged("document %s has no text record", id)
-	}
-	if layout == nil {
-		return nil, damaged("document %s has no layout record", id)
-	}
-	d.Text = string(text)
-	if err := decodeLayout(layout, d); err != nil {
-		return nil, damaged("document %s's layout record is cut short or malformed", id)
-	}
-	if err := validateLayout(d); err != nil {
-		return nil, damaged("document %s's layout record %v", id, err)
-	}
-	if err := validateCounts(d); err != nil {
-		return nil, damaged("document %s's metadata %v", id, err)
-	}
-	return d, nil
-}
+// decoded through decodeDocument (docread.go), which checks the tables
+// against the text and the metadata before anyone sees them.
 
 // validateLayout checks d's tables against its text: pages start in order
 // within the text; every sentence satisfies 0 ≤ Start ≤ End ≤ len(Text),

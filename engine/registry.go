@@ -70,6 +70,11 @@ type Info struct {
 	// Preparer, when the strategy needs work done on documents before it
 	// can answer about them, does that work (see Preparer); nil for most.
 	Preparer Preparer
+	// Lazy says the strategy reads the scope through the library's index
+	// and Runtime.View, not Runtime.Docs: Run does not load the
+	// scope's documents first, so an answer costs what it reads rather
+	// than the size of the library.
+	Lazy bool
 }
 
 // Name is the strategy's name.

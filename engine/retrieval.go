@@ -75,7 +75,7 @@ type derivedKey struct {
 // Retrieval is the answer's retrieval (see Retrieval), over its scope,
 // reporting to the answer.
 func (rt *Runtime) Retrieval() *Retrieval {
-	rt.retrievalOnce.Do(func() { rt.retrieval = NewRetrieval(rt.env, rt.ids, rt) })
+	rt.retrievalOnce.Do(func() { rt.retrieval = NewRetrieval(rt.env, rt.Scope(), rt) })
 	return rt.retrieval
 }
 

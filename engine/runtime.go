@@ -35,9 +35,7 @@ type Runtime struct {
 	strategy string
 	question string // as the strategy reads it: a follow-up rewritten
 	asked    string // as asked
-	docs     []*docstore.Document
-	ids      []docstore.DocID
-	index    map[docstore.DocID]int
+	scope    *scope
 	opts     Values
 	given    []Setting // the options as the request gave them, for the record
 	caller   *Caller
@@ -94,16 +92,20 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 	if err != nil {
 		return nil, err
 	}
-	docs, err := loadScope(env.Library, req.Docs)
+	sc, err := newScope(env.Library, req.Docs)
 	if err != nil {
 		return nil, err
 	}
-	rt := &Runtime{env: env, strategy: s.Name(), question: req.Question, asked: req.Question, docs: docs, opts: opts, given: req.Options, emit: emit,
-		cfg: env.Config, index: make(map[docstore.DocID]int, len(docs)), history: boundHistory(req.History)}
-	for i, d := range docs {
-		rt.ids = append(rt.ids, d.ID)
-		rt.index[d.ID] = i
+	info, _ := Lookup(s.Name())
+	if !info.Lazy {
+		// The strategy reads the documents whole: load them first, so
+		// a damaged one fails the answer before it starts.
+		if _, err := sc.load(); err != nil {
+			return nil, err
+		}
 	}
+	rt := &Runtime{env: env, strategy: s.Name(), question: req.Question, asked: req.Question, scope: sc, opts: opts, given: req.Options, emit: emit,
+		cfg: env.Config, history: boundHistory(req.History)}
 	if env.LLM != nil {
 		rt.ctx = ctx
 		rt.caller = &Caller{rt: rt, client: env.LLM}
@@ -113,7 +115,6 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 		ctx, cancel = context.WithTimeoutCause(ctx, rt.answerTimeout(), errAnswerTimeout)
 		defer cancel()
 	}
-	info, _ := Lookup(s.Name())
 	if !info.NeedsLLM {
 		rt.history = nil // nothing reads it; the previous question's words do the work
 	}
@@ -196,9 +197,7 @@ func (rt *Runtime) answer(start time.Time, err error) (*Answer, error) {
 	if rt.model != "" {
 		ans.Model = rt.model
 	}
-	for _, d := range rt.docs {
-		ans.Docs = append(ans.Docs, citations.DocRef{ID: d.ID, Name: d.Name})
-	}
+	ans.Docs, ans.Library = rt.scope.refs()
 	for _, o := range rt.given {
 		ans.Options = append(ans.Options, o.Name+"="+o.Value)
 	}
@@ -233,16 +232,50 @@ func (rt *Runtime) History() []Turn { return rt.history }
 // "" otherwise.
 func (rt *Runtime) Previous() string { return rt.previous }
 
-// Docs are the scope's documents, in the request's order, each once.
-func (rt *Runtime) Docs() []*docstore.Document { return rt.docs }
+// Docs are the scope's documents, in the request's order (the library's
+// for a library-wide scope), each once, loaded whole. A strategy
+// registered Lazy loads them on its first call; one that fails to is a
+// warning, and Docs returns those loaded.
+func (rt *Runtime) Docs() []*docstore.Document {
+	docs, err := rt.scope.load()
+	if err != nil {
+		rt.warnOnce(fmt.Sprintf("some documents of the scope could not be read: %v", err))
+	}
+	return docs
+}
 
 // IDs are the scope's document IDs, in the order of Docs.
-func (rt *Runtime) IDs() []docstore.DocID { return rt.ids }
+func (rt *Runtime) IDs() []docstore.DocID {
+	ids, _, err := rt.scope.list()
+	if err != nil {
+		rt.warnOnce(fmt.Sprintf("the library's documents could not be listed: %v", err))
+	}
+	return ids
+}
+
+// Scope is the request's scope as retrieval takes it: the documents
+// named, or nil for every document of the library, which the index
+// searches without listing them.
+func (rt *Runtime) Scope() []docstore.DocID { return rt.scope.named }
+
+// View returns document id of the scope, read as needed (a large one a
+// piece at a time; see docstore.View).
+func (rt *Runtime) View(id docstore.DocID) (*docstore.View, error) {
+	// A library-wide scope holds every document: nothing to check, and
+	// Place would list the library.
+	if rt.scope.named != nil {
+		if _, ok := rt.Place(id); !ok {
+			return nil, fmt.Errorf("document %s is not in the answer's scope", id)
+		}
+	}
+	return rt.Library().View(id)
+}
 
 // Place is the position in Docs of the document id, and whether it is in
 // the scope.
 func (rt *Runtime) Place(id docstore.DocID) (int, bool) {
-	i, ok := rt.index[id]
+	_, index, _ := rt.scope.list()
+	i, ok := index[id]
 	return i, ok
 }
 

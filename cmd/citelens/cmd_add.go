@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -8,9 +9,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/ocr"
@@ -22,7 +23,7 @@ import (
 func init() {
 	register(&command{
 		name:    "add",
-		args:    "[--json [--raw]] [--ocr] [--ocr-lang LANGS] PATH...",
+		args:    "[--json [--raw]] [--ocr] [--ocr-lang LANGS] [--jobs N] [--from FILE] PATH...",
 		summary: "add PDFs (scans too), web pages, Word files, e-books, text and Markdown to the library; a folder adds the files it holds, recursively",
 		run:     runAdd,
 	})
@@ -54,9 +55,18 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	useOCR := fs.Bool("ocr", false, "read PDF pages that have no text layer (scans) with Tesseract (default: the config's ocr)")
 	ocrLang := fs.String("ocr-lang", "", "Tesseract `LANGS` for --ocr, joined by + (default: the config's ocr_lang, else eng)")
 	maxSize := fs.String("max-size", "1G", "refuse files larger than `SIZE` (bytes, or with K, M, G)")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "read and index up to `N` files at once")
+	from := fs.String("from", "", "also add the files listed in `FILE`, one path a line ('-': standard input), for more files than a command line holds")
 	paths, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
+	}
+	if *from != "" {
+		listed, err := readPathList(a, *from)
+		if err != nil {
+			return err
+		}
+		paths = append(paths, listed...)
 	}
 	if a.maxFileSize, err = parseSize(*maxSize); err != nil {
 		fmt.Fprintf(a.stderr, "citelens add: --max-size: %v\n", err)
@@ -80,37 +90,73 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	}
 	var results []addedDoc
 	failed := 0
-	for _, path := range paths {
-		start := time.Now()
-		bar := newProgressBar(a.stderr, path)
-		info, existed, err := l.Add(ctx, path, func(p docstore.Progress) { bar.update(p.Stage, p.Done, p.Total) })
-		bar.Finish()
-		r := addedDoc{ID: info.ID, Name: info.Name, Path: info.Path, Kind: info.Kind, Pages: info.Pages,
-			Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: existed, Warnings: info.Warnings, OCRPages: info.OCRPages,
-			Seconds: time.Since(start).Seconds()}
-		if err != nil {
-			if errors.Is(err, context.Canceled) {
-				return fmt.Errorf("interrupted while adding %s; nothing of it was written", path)
+	// One file shows its own progress; many show how many are done.
+	bar := newProgressBar(a.stderr, fmt.Sprintf("adding %s files", humanize.Count(len(paths))))
+	bar.unit = "files"
+	if len(paths) == 1 {
+		bar = newProgressBar(a.stderr, paths[0])
+	}
+	done := 0
+	interrupted := "" // the first file an interruption stopped
+	err = l.AddFiles(ctx, paths, docstore.AddOptions{
+		Jobs: *jobs,
+		Progress: func(p docstore.Progress) {
+			if len(paths) == 1 {
+				bar.unit = p.Unit
+				bar.update(p.Stage, p.Done, p.Total)
 			}
-			failed++
-			r.Path, r.Name, r.Error = path, filepath.Base(path), err.Error()
-			if !*asJSON {
-				printError(a.stderr, err)
+		},
+		Done: func(res docstore.AddResult) {
+			if errors.Is(res.Err, context.Canceled) && ctx.Err() != nil {
+				if interrupted == "" {
+					interrupted = res.Path
+				}
+				return // said once, below
 			}
-		} else if !*asJSON {
-			name := textproc.OneLine(info.Name)
-			if existed {
-				fmt.Fprintf(a.stdout, "%s  %s  already in the library (same content)\n", info.ID, name)
-			} else {
-				fmt.Fprintf(a.stdout, "%s  %s  added: %s%s, %s, %s in %.1fs\n",
-					info.ID, name, humanize.Plural(info.Pages, "page", "pages"), ocrNote(info), humanize.Plural(info.NumSents, "sentence", "sentences"),
-					humanize.Plural(info.NumChunks, "chunk", "chunks"), r.Seconds)
+			done++
+			info := res.Info
+			r := addedDoc{ID: info.ID, Name: info.Name, Path: info.Path, Kind: info.Kind, Pages: info.Pages,
+				Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: res.Existed, Warnings: info.Warnings, OCRPages: info.OCRPages,
+				Seconds: res.Seconds}
+			bar.Finish()
+			if res.Err != nil {
+				failed++
+				r = addedDoc{Path: res.Path, Name: filepath.Base(res.Path), Error: res.Err.Error(), Seconds: res.Seconds}
+				if !*asJSON {
+					printError(a.stderr, res.Err)
+				}
+			} else if !*asJSON {
+				name := textproc.OneLine(info.Name)
+				if res.Existed {
+					fmt.Fprintf(a.stdout, "%s  %s  already in the library (same content)\n", info.ID, name)
+				} else {
+					fmt.Fprintf(a.stdout, "%s  %s  added: %s%s, %s, %s in %.1fs\n",
+						info.ID, name, humanize.Plural(info.Pages, "page", "pages"), ocrNote(info), humanize.Plural(info.NumSents, "sentence", "sentences"),
+						humanize.Plural(info.NumChunks, "chunk", "chunks"), r.Seconds)
+				}
+				for _, w := range info.Warnings {
+					fmt.Fprintf(a.stderr, "citelens: warning: %s: %s\n", name, textproc.OneLine(w))
+				}
 			}
-			for _, w := range info.Warnings {
-				fmt.Fprintf(a.stderr, "citelens: warning: %s: %s\n", name, textproc.OneLine(w))
+			results = append(results, r)
+			if len(paths) > 1 {
+				bar.update("added", done, len(paths))
 			}
+		},
+	})
+	bar.Finish()
+	if ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled)) && done < len(paths) {
+		if interrupted == "" {
+			interrupted = paths[done]
 		}
-		results = append(results, r)
+		rest := ""
+		if n := len(paths) - done - 1; n > 0 {
+			rest = fmt.Sprintf(", nor of the %s not yet done", humanize.Plural(n, "other file", "other files"))
+		}
+		return fmt.Errorf("interrupted while adding %s; nothing of it was written%s", interrupted, rest)
+	}
+	if err != nil {
+		return err
 	}
 	if *asJSON {
 		if err := writeJSON(a.stdout, results, *raw); err != nil {
@@ -121,6 +167,32 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 		return exitError{code: 1, quiet: true}
 	}
 	return nil
+}
+
+// readPathList reads the paths listed in file (standard input for "-"),
+// one a line; blank lines are skipped.
+func readPathList(a *app, file string) ([]string, error) {
+	r := a.stdin
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, fmt.Errorf("--from: %w", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	var out []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if p := strings.TrimRight(sc.Text(), "\r"); strings.TrimSpace(p) != "" {
+			out = append(out, p)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("--from %s: %w", file, err)
+	}
+	return out, nil
 }
 
 // expandFolders puts in place of each folder among paths the files it

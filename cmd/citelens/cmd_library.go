@@ -1,26 +1,38 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"text/tabwriter"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
 func init() {
-	register(&command{name: "ls", args: "[--json [--raw]]", summary: "list the documents in the library", run: runLs})
+	register(&command{name: "ls", args: "[--json [--raw]] [--page N] [--per-page N] [--all]", summary: "list the documents in the library, a page at a time", run: runLs})
 	register(&command{name: "rm", args: "ID...", summary: "remove documents and everything derived from them", run: runRm})
 }
 
+// lsPage is how many documents ls shows at a time.
+const lsPage = 50
+
 func runLs(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["ls"])
-	asJSON := fs.Bool("json", false, "print the documents as JSON")
+	asJSON := fs.Bool("json", false, "print the documents as JSON (every one, unless --page is given)")
+	page := fs.Int("page", 0, "show page `N` (1 is the oldest documents)")
+	perPage := fs.Int("per-page", lsPage, "documents a page (`N`)")
+	all := fs.Bool("all", false, "show every document (the default when the output is not a terminal)")
 	raw := fs.Bool("raw", false, rawJSONUsage)
 	if _, err := parseFlags(a, fs, args); err != nil {
 		return err
+	}
+	if *page < 0 || *perPage < 1 {
+		fmt.Fprintln(a.stderr, "citelens ls: --page must be 1 or more, and --per-page 1 or more")
+		return errUsage
 	}
 	l, err := a.openLibrary(true)
 	if errors.Is(err, errNoLibrary) {
@@ -34,26 +46,58 @@ func runLs(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	defer l.Close()
-	docs, err := l.List()
+	// A page reads the compact listing: its cost is the page's, whatever
+	// the library holds.
+	offset, n := 0, 0 // n 0: every one
+	switch {
+	case *page > 0:
+		offset, n = (*page-1)*(*perPage), *perPage
+	case !*all && !*asJSON && isTerminal(a.stdout):
+		n = *perPage // a pipe or a file gets every one, as a script expects
+	}
+	entries, total, err := l.Listing(offset, n)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		if docs == nil {
-			docs = []docstore.DocInfo{}
+		docs := make([]docstore.DocInfo, 0, len(entries))
+		for _, e := range entries {
+			info, err := l.Info(e.ID)
+			if err != nil {
+				return err
+			}
+			docs = append(docs, info)
 		}
 		return writeJSON(a.stdout, docs, *raw)
 	}
-	if len(docs) == 0 {
+	if total == 0 {
 		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))
 		return nil
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tPAGES\tSENTENCES\tADDED")
-	for _, d := range docs {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", d.ID, textproc.OneLine(d.Name), d.Pages, d.NumSents, d.Added.Local().Format("2006-01-02 15:04"))
+	if len(entries) == 0 {
+		fmt.Fprintf(a.stdout, "No documents on page %d: the library holds %s (%s a page).\n", *page, humanize.Plural(total, "document", "documents"), humanize.Count(*perPage))
+		return nil
 	}
-	return tw.Flush()
+	// tabwriter writes a cell at a time: buffered, a listing of 100,000
+	// documents is a few writes, not a million.
+	out := bufio.NewWriterSize(a.stdout, 64<<10)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tPAGES\tSENTENCES\tADDED")
+	for _, e := range entries {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", e.ID, textproc.OneLine(e.Name), e.Pages, e.Sentences, e.Added.Local().Format("2006-01-02 15:04"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(entries) < total {
+		first := offset + 1
+		next := ""
+		if offset+len(entries) < total {
+			next = fmt.Sprintf("; 'citelens ls --page %d' shows the next, --all every one", offset/(*perPage)+2)
+		}
+		fmt.Fprintf(out, "Documents %s–%s of %s, oldest first%s.\n", humanize.Count(first), humanize.Count(offset+len(entries)), humanize.Count(total), next)
+	}
+	return out.Flush()
 }
 
 func runRm(ctx context.Context, a *app, args []string) error {

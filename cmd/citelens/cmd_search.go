@@ -84,22 +84,27 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	}
 	out := make([]searchHit, 0, len(hits))
 	for _, h := range hits {
-		d, err := l.Document(h.Doc)
+		// A view reads the hit's pieces of a large document, not all of it.
+		d, err := l.View(h.Doc)
 		if err != nil {
 			return err
 		}
-		sh := searchHit{Score: h.Score, Doc: h.Doc, DocName: d.Name, Sentence: h.Index, First: h.Index, Last: h.Index}
+		sh := searchHit{Score: h.Score, Doc: h.Doc, DocName: d.Info().Name, Sentence: h.Index, First: h.Index, Last: h.Index}
 		if *chunks {
-			c := d.Chunks[h.Index]
+			c := d.Chunk(h.Index)
 			idx := h.Index
 			sh.Chunk, sh.Sentence, sh.First, sh.Last = &idx, 0, int(c.First), int(c.Last)
 		}
-		sh.Start, sh.End = int(d.Sentences[sh.First].Start), int(d.Sentences[sh.Last].End)
-		sh.Page = int(d.Sentences[sh.First].Page)
-		sh.PageLabel = d.PrintedPage(sh.Page)
-		sh.pageName = d.PageName(sh.Page)
-		sh.Text = d.Text[sh.Start:sh.End]
+		first := d.Sentence(sh.First)
+		sh.Start, sh.End = int(first.Start), int(d.Sentence(sh.Last).End)
+		sh.Page = int(first.Page)
+		sh.PageLabel = d.Info().PrintedPage(sh.Page)
+		sh.pageName = d.Info().PageName(sh.Page)
+		sh.Text = d.Slice(sh.Start, sh.End)
 		sh.Heading = d.HeadingTrail(sh.First)
+		if err := d.Err(); err != nil {
+			return err
+		}
 		out = append(out, sh)
 	}
 	if *asJSON {

@@ -49,8 +49,9 @@ func TestAddHostileFiles(t *testing.T) {
 	}
 }
 
-// damageFirstSentence rewrites the layout record of document id so that
-// its first sentence ends far past the text.
+// damageFirstSentence rewrites the first sentence piece of document id
+// (schema 3: layoutpieces, keyed by the document's number and 's') so
+// that its first sentence ends far past the text.
 func damageFirstSentence(t *testing.T, db, id string) {
 	t.Helper()
 	bdb, err := bolt.Open(db, 0o600, nil)
@@ -59,12 +60,12 @@ func damageFirstSentence(t *testing.T, db, id string) {
 	}
 	defer bdb.Close()
 	err = bdb.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte("layout"))
-		rec := append([]byte(nil), b.Get([]byte(id))...)
-		pages := int(binary.LittleEndian.Uint32(rec))
-		end := 4 + 4*pages + 4 + 4 // first sentence's End
-		binary.LittleEndian.PutUint32(rec[end:], 1<<30)
-		return b.Put([]byte(id), rec)
+		num := tx.Bucket([]byte("records")).Get([]byte(id))[:4]
+		key := binary.BigEndian.AppendUint32(append(append([]byte(nil), num...), 's'), 0)
+		b := tx.Bucket([]byte("layoutpieces"))
+		rec := append([]byte(nil), b.Get(key)...)
+		binary.LittleEndian.PutUint32(rec[4:], 1<<30) // the first sentence's End
+		return b.Put(key, rec)
 	})
 	if err != nil {
 		t.Fatal(err)

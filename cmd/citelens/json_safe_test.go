@@ -43,13 +43,14 @@ func TestJSONOutputsSafeForJQ(t *testing.T) {
 		"ask --json":         {"ask", "--json", "--strategy", "extractive", "Paid " + injected + "?"},
 		"ask --batch":        {"ask", "--batch", batch, "--strategy", "extractive"},
 		"show --json":        {"show", "--json", "invoice"},
-		"answers --json":     {"answers", "--json"},
 		"check --json":       {"check", "--json"},
 		"strategies --json":  {"strategies", "--json"},
 		"config show --json": {"config", "show", "--json"},
 	} {
 		outputs[name] = c.ok(args...)
 	}
+	// After the asks, which the map runs in any order: the answers they saved.
+	outputs["answers --json"] = c.ok("answers", "--json")
 	var answers []struct {
 		ID string `json:"answer_id"`
 	}

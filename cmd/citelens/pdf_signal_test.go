@@ -4,17 +4,16 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/citelens/citelens/docstore/doctest"
+	"github.com/citelens/citelens/internal/testload"
 )
 
 // TestInterruptPDFAdd runs the real binary adding each hostile PDF and a
@@ -91,19 +90,6 @@ func TestInterruptPDFAdd(t *testing.T) {
 }
 
 // signalLimit is how soon a command must end after SIGINT: a second, on
-// a machine whose load leaves a core to each process; as many seconds as
-// there are processes waiting for each core on a busier one (a shared
-// test machine), where a process that needs 100 ms of work waits that
-// long for it.
-func signalLimit() time.Duration {
-	limit := time.Second
-	raw, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return limit
-	}
-	var load float64
-	if _, err := fmt.Sscan(string(raw), &load); err != nil {
-		return limit
-	}
-	return time.Duration(max(1, load/float64(runtime.NumCPU())) * float64(limit))
-}
+// a machine whose load leaves a core to each process, longer on a busier
+// one (testload.Scaled).
+func signalLimit() time.Duration { return testload.Scaled(time.Second) }

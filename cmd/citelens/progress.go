@@ -26,6 +26,8 @@ type progressBar struct {
 	// began.
 	stage      string
 	stageStart time.Time
+	// unit is what done and total count ("pages" when empty).
+	unit string
 }
 
 // progressDelay is how long a job runs before its progress is shown.
@@ -50,7 +52,11 @@ func (p *progressBar) update(stage string, done, total int) {
 		if rate < 10 { // OCR reads a page in seconds
 			digits = 1
 		}
-		line = fmt.Sprintf("%s: %s [%s] %d/%d pages, %.*f pages/s", p.label, stage, progress.Bar(done, total, barWidth), done, total, digits, rate)
+		unit := p.unit
+		if unit == "" {
+			unit = "pages"
+		}
+		line = fmt.Sprintf("%s: %s [%s] %d/%d %s, %.*f %s/s", p.label, stage, progress.Bar(done, total, barWidth), done, total, unit, digits, rate, unit)
 	}
 	p.Draw(line)
 }

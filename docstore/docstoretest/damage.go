@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"testing"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -166,6 +167,19 @@ func writeAt(t testing.TB, path string, b []byte, off int64) {
 	}
 	defer f.Close()
 	if _, err := f.WriteAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+	// A damaging write leaves the transaction and size as they were, so
+	// the library's record of a sound walk (docstore's sidecar) knows it
+	// only by its modification time, which file systems keep to a coarse
+	// clock: a write within the tick of the library's last commit would
+	// keep it. Move it on a second, as another party's write made later
+	// would.
+	fi, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, time.Time{}, fi.ModTime().Add(time.Second)); err != nil {
 		t.Fatal(err)
 	}
 }

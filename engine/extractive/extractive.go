@@ -60,6 +60,7 @@ func init() {
 	engine.Register(engine.Info{
 		Strategy:    Strategy{},
 		Description: "offline: quotes the document sentences that best answer the question, no model needed",
+		Lazy:        true,
 		Purpose:     "Quotes the sentences that best match the question. Offline and instant; it writes no answer of its own.",
 	})
 }
@@ -177,19 +178,25 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 	for _, p := range ps {
 		groups = append(groups, group{doc: p.Doc, first: p.First, last: p.Last, coverage: p.Scores.Coverage})
 	}
+	views := viewCache{rt: rt, views: map[docstore.DocID]*docstore.View{}}
 	if opt.Bool("merge") {
 		groups = merge(groups)
-		complete(rt, groups)
+		if err := complete(views.get, groups); err != nil {
+			return nil, err
+		}
 		groups = merge(groups)
 	}
 	groups = groups[:min(k, len(groups))]
 	out := make([]citations.Statement, 0, len(groups))
 	for _, g := range groups {
-		i, ok := rt.Place(g.doc)
-		if !ok {
-			continue
+		d, err := views.get(g.doc)
+		if err != nil {
+			return nil, err
 		}
-		span := citations.SpanOf(rt.Docs()[i], g.first, g.last)
+		span := citations.SpanOfView(d, g.first, g.last)
+		if err := d.Err(); err != nil {
+			return nil, err
+		}
 		st := citations.Statement{Text: span.Text, Citations: []citations.Span{span}}
 		citations.Verify(&st)
 		// The words of the question a follow-up leaves unsaid are the
@@ -209,21 +216,39 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 // takes the sentence that finishes it, and one that starts mid-sentence
 // takes the one it continues. Extraction cuts sentences at page breaks,
 // hyphens and list-like numbers; a quote should not.
-func complete(rt *engine.Runtime, gs []group) {
+func complete(view func(docstore.DocID) (*docstore.View, error), gs []group) error {
 	for i := range gs {
-		p, ok := rt.Place(gs[i].doc)
-		if !ok {
-			continue
+		d, err := view(gs[i].doc)
+		if err != nil {
+			return err
 		}
-		d := rt.Docs()[p]
 		g := &gs[i]
-		for n := 0; n < maxWiden && g.last+1 < len(d.Sentences) && breaksOff(d, g.last); n++ {
+		for n := 0; n < maxWiden && g.last+1 < d.NumSentences() && breaksOff(d, g.last); n++ {
 			g.last++
 		}
 		for n := 0; n < maxWiden && g.first > 0 && continues(d, g.first); n++ {
 			g.first--
 		}
 	}
+	return nil
+}
+
+// viewCache opens each cited document once for an answer.
+type viewCache struct {
+	rt    *engine.Runtime
+	views map[docstore.DocID]*docstore.View
+}
+
+func (c viewCache) get(id docstore.DocID) (*docstore.View, error) {
+	if v, ok := c.views[id]; ok {
+		return v, nil
+	}
+	v, err := c.rt.View(id)
+	if err != nil {
+		return nil, err
+	}
+	c.views[id] = v
+	return v, nil
 }
 
 // maxWiden bounds how far complete widens a group each way.
@@ -231,27 +256,27 @@ const maxWiden = 2
 
 // breaksOff reports whether sentence i of d stops mid-sentence, with the
 // next sentence of its paragraph finishing it: no closing punctuation.
-func breaksOff(d *docstore.Document, i int) bool {
+func breaksOff(d *docstore.View, i int) bool {
 	t := strings.TrimRight(d.SentenceText(i), " \t\n\"'’”)]")
-	if t == "" || d.Sentences[i].Flags.Noise() || d.Sentences[i+1].Flags.Noise() {
+	if t == "" || d.Sentence(i).Flags.Noise() || d.Sentence(i+1).Flags.Noise() {
 		return false
 	}
 	switch r, _ := utf8.DecodeLastRuneInString(t); r {
 	case '.', '!', '?', ':', ';', '。', '！', '？':
 		return false
 	}
-	gap := d.Text[d.Sentences[i].End:d.Sentences[i+1].Start]
+	gap := d.Slice(int(d.Sentence(i).End), int(d.Sentence(i+1).Start))
 	return strings.Count(gap, "\n") <= 1 && !strings.ContainsRune(gap, '\f')
 }
 
 // continues reports whether sentence i of d carries on the sentence before
 // it: it starts in lower case, on the line the previous one ended.
-func continues(d *docstore.Document, i int) bool {
+func continues(d *docstore.View, i int) bool {
 	r, _ := utf8.DecodeRuneInString(d.SentenceText(i))
-	if !unicode.IsLower(r) || d.Sentences[i-1].Flags.Noise() {
+	if !unicode.IsLower(r) || d.Sentence(i-1).Flags.Noise() {
 		return false
 	}
-	gap := d.Text[d.Sentences[i-1].End:d.Sentences[i].Start]
+	gap := d.Slice(int(d.Sentence(i-1).End), int(d.Sentence(i).Start))
 	return strings.Count(gap, "\n") <= 1 && !strings.ContainsRune(gap, '\f') && breaksOff(d, i-1)
 }
 

@@ -25,10 +25,10 @@ type occ struct {
 // analyseUnit reads text against q. keepTerms keeps every term, for the
 // near-duplicate test.
 //
-// compounds are the document's run-together words and their parts' terms
-// (docstore.Document.Compounds): a part counts as an occurrence of its
+// compounds looks up the document's run-together words and their parts'
+// terms (docstore.View.Compound): a part counts as an occurrence of its
 // term at the word's position, as the index counts it.
-func analyseUnit(q *query, text string, compounds map[string][]string, keepTerms bool) *unit {
+func analyseUnit(q *query, text string, compounds func(word string) []string, keepTerms bool) *unit {
 	u := &unit{tf: make([]uint8, len(q.q.Terms))}
 	pos := 0
 	prevMonth := false
@@ -63,7 +63,7 @@ func analyseUnit(q *query, text string, compounds map[string][]string, keepTerms
 			u.terms = append(u.terms, t)
 		}
 		u.hit(q, t, pos)
-		for _, p := range compounds[w] {
+		for _, p := range compounds(w) {
 			u.length++
 			u.hit(q, p, pos)
 		}

@@ -266,14 +266,14 @@ func (r *Retriever) rerankDerived(ctx context.Context, question string, cs []Der
 	if f.Rerank == nil || len(cs) == 0 {
 		return cs, nil
 	}
-	dc := &docCache{lib: r.lib, docs: map[docstore.DocID]*docstore.Document{}}
+	dc := newDocCache(r.lib)
 	ps := make([]Passage, len(cs))
 	for i, c := range cs {
 		d, err := dc.get(c.Doc)
 		if err != nil {
 			return nil, err
 		}
-		if c.First < 0 || c.Last < c.First || c.Last >= len(d.Sentences) {
+		if c.First < 0 || c.Last < c.First || c.Last >= d.NumSentences() {
 			return nil, fmt.Errorf("derived chunk %d of document %s lies outside it", c.Chunk, c.Doc)
 		}
 		// What is not reranked keeps its rank order, which a score tie

@@ -200,6 +200,10 @@ func (r *Retriever) denseCandidates(ctx context.Context, f Fusion, question stri
 	if s == nil {
 		return nil, nil
 	}
+	docs, err := r.list(docs) // every document's vectors, for a library-wide scope
+	if err != nil {
+		return nil, err
+	}
 	qv, err := s.QueryVector(ctx, question)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrDense, err)
@@ -229,14 +233,14 @@ func (r *Retriever) denseCandidates(ctx context.Context, f Fusion, question stri
 // whatever their lexical rank.
 func (rk *ranker) fuse(ctx context.Context, question string, cands []*candidate, f Fusion, proposed map[Hit]bool) ([]*candidate, error) {
 	cands = fusedPool(cands, f, func(c *candidate) float64 { return c.base },
-		func(c *candidate) bool { return proposed[Hit{Doc: c.doc.ID, Index: c.idx}] })
+		func(c *candidate) bool { return proposed[Hit{Doc: c.doc.ID(), Index: c.idx}] })
 	if len(cands) == 0 {
 		return cands, nil
 	}
 	units := make([]Unit, len(cands))
 	lex := make([]float64, len(cands))
 	for i, c := range cands {
-		units[i] = Unit{Doc: c.doc.ID, First: c.idx, Last: c.idx, Text: c.doc.InContext(c.idx, c.idx)}
+		units[i] = Unit{Doc: c.doc.ID(), First: c.idx, Last: c.idx, Text: c.doc.InContext(c.idx, c.idx)}
 		lex[i] = c.base
 	}
 	ds, err := denseScores(ctx, f, question, units)

@@ -120,7 +120,7 @@ type ranker struct {
 
 // candidate is a sentence being ranked.
 type candidate struct {
-	doc     *docstore.Document
+	doc     *docstore.View
 	idx     int
 	own     *unit
 	contrib []float64 // per query term: weight x saturated (context) tf
@@ -136,43 +136,43 @@ type candidate struct {
 	fused, reranked         bool
 }
 
-func (rk *ranker) sentence(d *docstore.Document, i int, keepTerms bool) *unit {
-	k := unitKey{d.ID, i}
+func (rk *ranker) sentence(d *docstore.View, i int, keepTerms bool) *unit {
+	k := unitKey{d.ID(), i}
 	if u, ok := rk.units[k]; ok && (!keepTerms || u.terms != nil) {
 		return u
 	}
-	u := analyseUnit(rk.q, d.SentenceText(i), d.Compounds, keepTerms)
+	u := analyseUnit(rk.q, d.SentenceText(i), d.Compound, keepTerms)
 	rk.units[k] = u
 	return u
 }
 
 // headingUnit is section s's heading, analysed.
-func (rk *ranker) headingUnit(d *docstore.Document, s int) *unit {
-	k := unitKey{d.ID, -1 - s}
+func (rk *ranker) headingUnit(d *docstore.View, s int) *unit {
+	k := unitKey{d.ID(), -1 - s}
 	if u, ok := rk.units[k]; ok {
 		return u
 	}
 	var text string
-	if h := d.Sections[s].Heading; h.Valid(len(d.Text)) {
-		text = d.Text[h.Start:h.End]
+	if h := d.Sections()[s].Heading; h.Valid(d.Len()) {
+		text = d.Slice(int(h.Start), int(h.End))
 	}
-	u := analyseUnit(rk.q, text, d.Compounds, false)
+	u := analyseUnit(rk.q, text, d.Compound, false)
 	rk.units[k] = u
 	return u
 }
 
 // tableUnit is the caption and column headers of the table sentence i is
 // a row of, analysed, or nil.
-func (rk *ranker) tableUnit(d *docstore.Document, i int) *unit {
-	t := int(d.Sentences[i].Table)
-	if t < 0 || t >= len(d.Tables) {
+func (rk *ranker) tableUnit(d *docstore.View, i int) *unit {
+	t := int(d.Sentence(i).Table)
+	if t < 0 || t >= len(d.Tables()) {
 		return nil
 	}
-	k := unitKey{d.ID, -(1 << 30) - t}
+	k := unitKey{d.ID(), -(1 << 30) - t}
 	if u, ok := rk.units[k]; ok {
 		return u
 	}
-	u := analyseUnit(rk.q, strings.Join(d.TableContext(i), "\n"), d.Compounds, false)
+	u := analyseUnit(rk.q, strings.Join(d.TableContext(i), "\n"), d.Compound, false)
 	rk.units[k] = u
 	return u
 }
@@ -194,15 +194,19 @@ func (rk *ranker) plain(hits []Hit, k int) ([]Passage, error) {
 
 // candidates expands the index hits with their context and scores them.
 func (rk *ranker) candidates(ctx context.Context, hits []Hit) ([]*candidate, error) {
+	// A document read in pieces reads those around the hits at once.
+	if err := rk.dc.prefetch(hits, rk.m.Radius); err != nil {
+		return nil, err
+	}
 	seen := map[unitKey]bool{}
 	cands := make([]*candidate, 0, len(hits))
-	add := func(d *docstore.Document, i int) {
-		k := unitKey{d.ID, i}
-		if seen[k] || i < 0 || i >= len(d.Sentences) {
+	add := func(d *docstore.View, i int) {
+		k := unitKey{d.ID(), i}
+		if seen[k] || i < 0 || i >= d.NumSentences() {
 			return
 		}
 		seen[k] = true
-		if isHeading(d, i) || (rk.keep != nil && !rk.keep(d.ID, i)) {
+		if isHeading(d, i) || (rk.keep != nil && !rk.keep(d.ID(), i)) {
 			return
 		}
 		cands = append(cands, &candidate{doc: d, idx: i})
@@ -249,7 +253,7 @@ func (rk *ranker) sectionCover(cands []*candidate) {
 	nt := len(rk.q.q.Terms)
 	covered := map[key][]bool{}
 	for _, c := range cands {
-		k := key{c.doc.ID, sectionOf(c.doc, c.idx)}
+		k := key{c.doc.ID(), sectionOf(c.doc, c.idx)}
 		if k.sec < 0 {
 			continue
 		}
@@ -263,7 +267,7 @@ func (rk *ranker) sectionCover(cands []*candidate) {
 		}
 	}
 	for _, c := range cands {
-		cv := covered[key{c.doc.ID, sectionOf(c.doc, c.idx)}]
+		cv := covered[key{c.doc.ID(), sectionOf(c.doc, c.idx)}]
 		if cv == nil {
 			continue
 		}
@@ -295,7 +299,8 @@ func (rk *ranker) score(c *candidate) {
 	// occurrences in the sentence, less for each level up).
 	var hu *unit
 	w := m.Heading
-	for s, depth := sectionOf(d, i), 0; s >= 0 && depth < maxPath; s, depth = int(d.Sections[s].Parent), depth+1 {
+	sections := d.Sections()
+	for s, depth := sectionOf(d, i), 0; s >= 0 && depth < maxPath; s, depth = int(sections[s].Parent), depth+1 {
 		if headingSentence(d, s) == i {
 			continue // a heading is not its own context
 		}
@@ -311,7 +316,7 @@ func (rk *ranker) score(c *candidate) {
 			}
 		}
 		w *= m.Ancestor
-		if s >= len(d.Sections) || int(d.Sections[s].Parent) >= s {
+		if s >= len(sections) || int(sections[s].Parent) >= s {
 			break // a damaged parent chain
 		}
 	}
@@ -421,8 +426,8 @@ func (rk *ranker) selectSet(cands []*candidate, k int, dedupe bool) []Passage {
 			return -1
 		case a.gain < b.gain:
 			return 1
-		case a.c.doc.ID != b.c.doc.ID:
-			if a.c.doc.ID < b.c.doc.ID {
+		case a.c.doc.ID() != b.c.doc.ID():
+			if a.c.doc.ID() < b.c.doc.ID() {
 				return -1
 			}
 			return 1
@@ -447,7 +452,7 @@ func (rk *ranker) selectSet(cands []*candidate, k int, dedupe bool) []Passage {
 		}
 		es = es[1:]
 		c := e.c
-		pk := unitKey{c.doc.ID, c.para}
+		pk := unitKey{c.doc.ID(), c.para}
 		if rk.m.PerParagraph > 0 && perPara[pk] >= rk.m.PerParagraph {
 			continue
 		}

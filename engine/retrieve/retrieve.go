@@ -130,38 +130,76 @@ func (o *Options) normalise() error {
 	return nil
 }
 
-// scope resolves the options' documents.
-func (r *Retriever) scope(opt *Options) ([]docstore.DocID, error) {
+// scope is the options' documents: nil for the whole library, which the
+// index reads without listing its documents. It reports whether there is
+// anything to search.
+func (r *Retriever) scope(opt *Options) ([]docstore.DocID, bool, error) {
 	if len(opt.Docs) > 0 {
-		return opt.Docs, nil
+		return opt.Docs, true, nil
 	}
-	infos, err := r.lib.List()
-	if err != nil {
-		return nil, err
-	}
-	docs := make([]docstore.DocID, len(infos))
-	for i, d := range infos {
-		docs[i] = d.ID
-	}
-	return docs, nil
+	n, err := r.lib.Count()
+	return nil, n > 0, err
 }
 
-// docCache loads the request's documents once each.
+// list is the scope as a list of documents, for what visits every
+// document of it (dense search, a page filter).
+func (r *Retriever) list(docs []docstore.DocID) ([]docstore.DocID, error) {
+	if len(docs) > 0 {
+		return docs, nil
+	}
+	return r.lib.IDs()
+}
+
+// docCache opens the request's documents once each, as views: a large
+// document is read in the pieces the ranking looks at.
 type docCache struct {
 	lib  *docstore.Library
-	docs map[docstore.DocID]*docstore.Document
+	docs map[docstore.DocID]*docstore.View
 }
 
-func (c *docCache) get(id docstore.DocID) (*docstore.Document, error) {
+func newDocCache(lib *docstore.Library) *docCache {
+	return &docCache{lib: lib, docs: map[docstore.DocID]*docstore.View{}}
+}
+
+func (c *docCache) get(id docstore.DocID) (*docstore.View, error) {
 	if d, ok := c.docs[id]; ok {
 		return d, nil
 	}
-	d, err := c.lib.Document(id)
+	d, err := c.lib.View(id)
 	if err != nil {
 		return nil, err
 	}
 	c.docs[id] = d
 	return d, nil
+}
+
+// err is the first error met reading the views in pieces.
+func (c *docCache) err() error {
+	for _, d := range c.docs {
+		if err := d.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prefetch reads the pieces around hits (and their neighbours) of the
+// documents read in pieces, a transaction per document.
+func (c *docCache) prefetch(hits []Hit, radius int) error {
+	byDoc := map[docstore.DocID][]int{}
+	for _, h := range hits {
+		for i := h.Index - radius - 2; i <= h.Index+radius+2; i++ {
+			byDoc[h.Doc] = append(byDoc[h.Doc], i)
+		}
+	}
+	for id, is := range byDoc {
+		d, err := c.get(id)
+		if err != nil {
+			return err
+		}
+		d.Prefetch(is)
+	}
+	return nil
 }
 
 // filter combines the page restriction and the caller's filter. Documents
@@ -171,6 +209,10 @@ func (r *Retriever) filter(opt *Options, docs []docstore.DocID, dc *docCache) (f
 	if len(opt.Pages) == 0 {
 		return opt.Filter, nil
 	}
+	docs, err := r.list(docs)
+	if err != nil {
+		return nil, err
+	}
 	for _, id := range docs {
 		if _, err := dc.get(id); err != nil {
 			return nil, err
@@ -179,10 +221,10 @@ func (r *Retriever) filter(opt *Options, docs []docstore.DocID, dc *docCache) (f
 	user := opt.Filter
 	return func(id docstore.DocID, i int) bool {
 		d := dc.docs[id]
-		if d == nil || i >= len(d.Sentences) {
+		if d == nil || i >= d.NumSentences() {
 			return false
 		}
-		p := int(d.Sentences[i].Page)
+		p := int(d.Sentence(i).Page)
 		in := false
 		for _, pr := range opt.Pages {
 			if p >= pr.First && p <= pr.Last {
@@ -230,10 +272,11 @@ func (r *Retriever) searchSentences(ctx context.Context, question string, opt *O
 		ss.q = ss.q.extend([]string{defaultTerm}, opt.Model.Default)
 	}
 	var err error
-	if ss.docs, err = r.scope(opt); err != nil || len(ss.docs) == 0 {
+	var any bool
+	if ss.docs, any, err = r.scope(opt); err != nil || !any {
 		return nil, err
 	}
-	ss.dc = &docCache{lib: r.lib, docs: map[docstore.DocID]*docstore.Document{}}
+	ss.dc = newDocCache(r.lib)
 	if ss.keep, err = r.filter(opt, ss.docs, ss.dc); err != nil {
 		return nil, err
 	}
@@ -323,6 +366,9 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 		}
 		out[i].Context = expand(d, out[i].First, out[i].Last, opt.Expand)
 	}
+	if err := dc.err(); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -350,7 +396,7 @@ func (r *Retriever) sectionFollowers(q Query, docs []docstore.DocID, dc *docCach
 			continue
 		}
 		n := 0
-		for i := first + 1; i < len(d.Sentences) && n < m.HeadingFollowers && sectionOf(d, i) == h.Index; i++ {
+		for i := first + 1; i < d.NumSentences() && n < m.HeadingFollowers && sectionOf(d, i) == h.Index; i++ {
 			if flags(d, i)&(structure.FlagFurniture|structure.FlagHeading) != 0 {
 				continue
 			}
@@ -429,22 +475,22 @@ func cutoff(ps []Passage, frac float64) []Passage {
 
 // expand returns sentences first..last with up to n neighbours each side,
 // within the paragraph.
-func expand(d *docstore.Document, first, last, n int) Range {
+func expand(d *docstore.View, first, last, n int) Range {
 	if n > 0 {
 		f, _ := paragraph(d, first, n)
 		_, l := paragraph(d, last, n)
 		first, last = f, l
 	}
 	return Range{First: first, Last: last,
-		Start: int(d.Sentences[first].Start), End: int(d.Sentences[last].End)}
+		Start: int(d.Sentence(first).Start), End: int(d.Sentence(last).End)}
 }
 
 // passage builds the Passage of sentences first..last of d.
-func passage(d *docstore.Document, first, last int, score float64) Passage {
-	s, e := int(d.Sentences[first].Start), int(d.Sentences[last].End)
+func passage(d *docstore.View, first, last int, score float64) Passage {
+	s, e := int(d.Sentence(first).Start), int(d.Sentence(last).End)
 	return Passage{
-		Doc: d.ID, DocName: d.Name, First: first, Last: last, Start: s, End: e,
-		Page: int(d.Sentences[first].Page), Text: d.Text[s:e], Score: score,
+		Doc: d.ID(), DocName: d.Info().Name, First: first, Last: last, Start: s, End: e,
+		Page: int(d.Sentence(first).Page), Text: d.Slice(s, e), Score: score,
 		Context: Range{First: first, Last: last, Start: s, End: e},
 	}
 }

@@ -88,7 +88,7 @@ func TestSentencesHeadingContextAndCoverage(t *testing.T) {
 	texts := ""
 	for _, p := range ps {
 		checkPassage(t, f, p)
-		if isHeading(f.filmDoc, p.First) {
+		if isHeading(docstore.ViewOf(f.filmDoc), p.First) {
 			t.Errorf("a heading line was returned: %q", p.Text)
 		}
 		texts += p.Text + "\n"

@@ -13,35 +13,35 @@ import (
 
 // breakBefore reports whether a paragraph break (a blank line) separates
 // sentence i from sentence i-1.
-func breakBefore(d *docstore.Document, i int) bool {
-	if i <= 0 || i >= len(d.Sentences) {
+func breakBefore(d *docstore.View, i int) bool {
+	if i <= 0 || i >= d.NumSentences() {
 		return true
 	}
-	gap := d.Text[d.Sentences[i-1].End:d.Sentences[i].Start]
+	gap := d.Slice(int(d.Sentence(i-1).End), int(d.Sentence(i).Start))
 	first := strings.IndexByte(gap, '\n')
 	return first >= 0 && strings.IndexByte(gap[first+1:], '\n') >= 0 || strings.IndexByte(gap, '\f') >= 0
 }
 
 // flags are sentence i's structure flags.
-func flags(d *docstore.Document, i int) structure.Flags {
-	if i < 0 || i >= len(d.Sentences) {
+func flags(d *docstore.View, i int) structure.Flags {
+	if i < 0 || i >= d.NumSentences() {
 		return 0
 	}
-	return d.Sentences[i].Flags
+	return d.Sentence(i).Flags
 }
 
 // isHeading reports whether sentence i is a section heading.
-func isHeading(d *docstore.Document, i int) bool {
+func isHeading(d *docstore.View, i int) bool {
 	return flags(d, i)&structure.FlagHeading != 0
 }
 
 // sectionOf is the innermost section sentence i lies in, -1 for none.
-func sectionOf(d *docstore.Document, i int) int {
-	if i < 0 || i >= len(d.Sentences) {
+func sectionOf(d *docstore.View, i int) int {
+	if i < 0 || i >= d.NumSentences() {
 		return -1
 	}
-	s := int(d.Sentences[i].Section)
-	if s >= len(d.Sections) {
+	s := int(d.Sentence(i).Section)
+	if s >= len(d.Sections()) {
 		return -1
 	}
 	return s
@@ -49,16 +49,16 @@ func sectionOf(d *docstore.Document, i int) int {
 
 // headingSentence is the sentence holding section s's heading, -1 if its
 // heading is no sentence of its own.
-func headingSentence(d *docstore.Document, s int) int {
-	if s < 0 || s >= len(d.Sections) {
+func headingSentence(d *docstore.View, s int) int {
+	if s < 0 || s >= len(d.Sections()) {
 		return -1
 	}
-	return int(d.Sections[s].Sentence)
+	return int(d.Sections()[s].Sentence)
 }
 
 // isLead reports whether sentence i opens a section: the first sentence
 // after its heading.
-func isLead(d *docstore.Document, i int) bool {
+func isLead(d *docstore.View, i int) bool {
 	if isHeading(d, i) {
 		return false
 	}
@@ -76,12 +76,12 @@ func isLead(d *docstore.Document, i int) bool {
 
 // paragraph returns the first and last sentence of sentence i's paragraph,
 // at most radius sentences either side, headings excluded.
-func paragraph(d *docstore.Document, i, radius int) (first, last int) {
+func paragraph(d *docstore.View, i, radius int) (first, last int) {
 	first, last = i, i
 	for first > 0 && first > i-radius && !breakBefore(d, first) && !isHeading(d, first-1) {
 		first--
 	}
-	for last+1 < len(d.Sentences) && last < i+radius && !breakBefore(d, last+1) && !isHeading(d, last+1) {
+	for last+1 < d.NumSentences() && last < i+radius && !breakBefore(d, last+1) && !isHeading(d, last+1) {
 		last++
 	}
 	return first, last

@@ -23,11 +23,11 @@ func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([
 	if len(q.Terms) == 0 {
 		return nil, nil
 	}
-	docs, err := r.scope(&opt)
-	if err != nil || len(docs) == 0 {
+	docs, any, err := r.scope(&opt)
+	if err != nil || !any {
 		return nil, err
 	}
-	dc := &docCache{lib: r.lib, docs: map[docstore.DocID]*docstore.Document{}}
+	dc := newDocCache(r.lib)
 	keep, err := r.filter(&opt, docs, dc)
 	if err != nil {
 		return nil, err
@@ -35,7 +35,11 @@ func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([
 	var chunkKeep func(docstore.DocID, int) bool
 	if keep != nil {
 		if len(opt.Pages) == 0 { // filter did not load them
-			for _, id := range docs {
+			all, err := r.list(docs)
+			if err != nil {
+				return nil, err
+			}
+			for _, id := range all {
 				if _, err := dc.get(id); err != nil {
 					return nil, err
 				}
@@ -43,10 +47,11 @@ func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([
 		}
 		chunkKeep = func(id docstore.DocID, c int) bool {
 			d := dc.docs[id]
-			if d == nil || c >= len(d.Chunks) {
+			if d == nil || c >= d.NumChunks() {
 				return false
 			}
-			for s := d.Chunks[c].First; s <= d.Chunks[c].Last; s++ {
+			ch := d.Chunk(c)
+			for s := ch.First; s <= ch.Last; s++ {
 				if keep(id, int(s)) {
 					return true
 				}
@@ -89,10 +94,10 @@ func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([
 		if err != nil {
 			return nil, err
 		}
-		if h.Index >= len(d.Chunks) {
+		if h.Index >= d.NumChunks() {
 			continue
 		}
-		c := d.Chunks[h.Index]
+		c := d.Chunk(h.Index)
 		p := passage(d, int(c.First), int(c.Last), h.Score)
 		p.Scores.BM25, p.Scores.Lexical = h.Score, h.Score
 		ps = append(ps, p)
@@ -127,6 +132,9 @@ func (r *Retriever) finish(ctx context.Context, question string, ps []Passage, d
 		}
 		ps[i].Context = expand(d, ps[i].First, ps[i].Last, opt.Expand)
 	}
+	if err := dc.err(); err != nil {
+		return nil, err
+	}
 	return ps, nil
 }
 
@@ -148,10 +156,14 @@ func (s Segmenting) check() error {
 // sentence longer than Tokens is a segment of its own; every sentence is in
 // at least one segment.
 func Segment(d *docstore.Document, s Segmenting) ([]Range, error) {
+	return segment(docstore.ViewOf(d), s)
+}
+
+func segment(d *docstore.View, s Segmenting) ([]Range, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	n := len(d.Sentences)
+	n := d.NumSentences()
 	tokens := make([]int, n)
 	for i := range n {
 		tokens[i] = textproc.EstimateTokens(d.SentenceText(i))
@@ -164,7 +176,7 @@ func Segment(d *docstore.Document, s Segmenting) ([]Range, error) {
 			sum += tokens[last]
 		}
 		out = append(out, Range{First: first, Last: last,
-			Start: int(d.Sentences[first].Start), End: int(d.Sentences[last].End)})
+			Start: int(d.Sentence(first).Start), End: int(d.Sentence(last).End)})
 		if last == n-1 {
 			break
 		}
@@ -191,15 +203,15 @@ var (
 	segCache = map[segKey][]Range{}
 )
 
-func segmentsOf(d *docstore.Document, s Segmenting) ([]Range, error) {
-	k := segKey{d.ID, s}
+func segmentsOf(d *docstore.View, s Segmenting) ([]Range, error) {
+	k := segKey{d.ID(), s}
 	segMu.Lock()
 	rs, ok := segCache[k]
 	segMu.Unlock()
 	if ok {
 		return rs, nil
 	}
-	rs, err := Segment(d, s)
+	rs, err := segment(d, s)
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +254,7 @@ func (r *Retriever) Segments(ctx context.Context, question string, seg Segmentin
 	// Propose: each segment's summed sentence scores; dense says a dense
 	// hit proposed it.
 	type cand struct {
-		d     *docstore.Document
+		d     *docstore.View
 		r     Range
 		score float64
 		dense bool
@@ -266,7 +278,7 @@ func (r *Retriever) Segments(ctx context.Context, question string, seg Segmentin
 		// at or before it and end at or after it.
 		j := sort.Search(len(rs), func(j int) bool { return rs[j].First > h.Index })
 		for j--; j >= 0 && rs[j].Last >= h.Index; j-- {
-			k := rangeKey{d.ID, rs[j].First, rs[j].Last}
+			k := rangeKey{d.ID(), rs[j].First, rs[j].Last}
 			if i, ok := byKey[k]; ok {
 				cands[i].score += h.Score
 				cands[i].dense = cands[i].dense || n >= lexical
@@ -300,7 +312,7 @@ func (r *Retriever) Segments(ctx context.Context, question string, seg Segmentin
 	proposed := map[Hit]bool{}
 	for _, c := range cands {
 		if c.dense {
-			proposed[Hit{Doc: c.d.ID, Index: c.r.First}] = true
+			proposed[Hit{Doc: c.d.ID(), Index: c.r.First}] = true
 		}
 	}
 	// Score: BM25 of each segment's text as one unit.

@@ -8,6 +8,7 @@
 package textproc
 
 import (
+	"hash/maphash"
 	"strings"
 	"sync"
 	"unicode"
@@ -219,13 +220,29 @@ func ASCIILower(s string) string {
 // offset into it as an offset into word.
 func Fold(word string) string { return fold(word) }
 
-var stemCache sync.Map // string -> string; vocabularies are small, words repeat
+// stemCache remembers stems: words repeat, and a stem costs a
+// microsecond. It is bounded (a 500 MB text has millions of distinct
+// words): a shard that fills is emptied and fills again with the words in
+// use. Shards keep the adds of many goroutines from queueing on one lock.
+var stemCache [64]struct {
+	sync.RWMutex
+	m map[string]string
+}
+
+// stemShard is how many stems a shard holds before it is emptied.
+const stemShard = 1024
+
+var stemSeed = maphash.MakeSeed()
 
 // Stem returns the English (Snowball/Porter2) stem of a lower-cased word.
 // Words with digits or non-Latin letters are returned unchanged.
 func Stem(w string) string {
-	if v, ok := stemCache.Load(w); ok {
-		return v.(string)
+	sh := &stemCache[maphash.String(stemSeed, w)%uint64(len(stemCache))]
+	sh.RLock()
+	v, ok := sh.m[w]
+	sh.RUnlock()
+	if ok {
+		return v
 	}
 	s := w
 	if stemmable(w) {
@@ -241,7 +258,12 @@ func Stem(w string) string {
 	} else {
 		s = strings.Clone(s)
 	}
-	stemCache.Store(k, s)
+	sh.Lock()
+	if sh.m == nil || len(sh.m) >= stemShard {
+		sh.m = map[string]string{} // grown as words come: a short run needs few
+	}
+	sh.m[k] = s
+	sh.Unlock()
 	return s
 }
 

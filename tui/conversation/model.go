@@ -165,7 +165,7 @@ func (e *entry) setAnswer(ans *engine.Answer) {
 	}
 	e.usage = ans.Usage
 	e.setPlan(ans.Plan)
-	e.docs = len(ans.Docs)
+	e.docs = max(len(ans.Docs), ans.Library)
 	if f := ans.FollowUp; f != nil {
 		e.after = f.After
 	}

@@ -145,8 +145,23 @@ func checkBoltFile(path string) error {
 	if err := checkPage("root", m.root, boltBranchPage, boltLeafPage); err != nil {
 		return err
 	}
-	if m.freelist != boltNoFreelist {
-		return checkPage("freelist", m.freelist, boltFreelistPage)
+	if m.freelist == boltNoFreelist {
+		return nil
+	}
+	if err := checkPage("freelist", m.freelist, boltFreelistPage); err != nil {
+		return err
+	}
+	// bbolt's Open for writing copies the free list into a slice of the
+	// length it says: a flipped bit in it would be an allocation of
+	// terabytes, which kills the process.
+	h := readPage(m.freelist*m.pageSize, boltHeaderSize+8)
+	ne := binary.NativeEndian
+	count, first, overflow := uint64(ne.Uint16(h[10:])), uint64(boltHeaderSize), uint64(ne.Uint32(h[12:]))
+	if count == boltBigFreelist && len(h) == boltHeaderSize+8 {
+		count, first = ne.Uint64(h[boltHeaderSize:]), boltHeaderSize+8
+	}
+	if span := (overflow + 1) * m.pageSize; count > (span-first)/8 {
+		return damaged("%s: its free-page list (page %d) says it holds %d pages, more than fit", path, m.freelist, count)
 	}
 	return nil
 }

@@ -18,11 +18,11 @@ import (
 // on the free list is found and named, as bbolt's own check finds it.
 func TestCheckBoltPages(t *testing.T) {
 	path := buildLibrary(t)
-	if err := checkPagesAt(path); err != nil {
+	if _, err := checkPagesAt(path); err != nil {
 		t.Fatalf("a healthy library: %v", err)
 	}
 	live := docstoretest.FreeLivePage(t, path)
-	err := checkPagesAt(path)
+	_, err := checkPagesAt(path)
 	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("page %d is in use but also listed as free", live)) {
 		t.Errorf("a live page (%d) on the free list: %v", live, err)
 	}
@@ -31,9 +31,11 @@ func TestCheckBoltPages(t *testing.T) {
 	}
 }
 
-// BenchmarkCheckBoltPages is the check every write open makes, on a
-// library holding R's reference manual (fullrefman.pdf), against bbolt's
-// own page check (tx.Check) on the same file, which Inspect runs.
+// BenchmarkCheckBoltPages is the check every open of a changed file
+// makes, on a library holding R's reference manual (fullrefman.pdf),
+// against bbolt's own page check (tx.Check) on the same file, which
+// Inspect runs; and what a reading command pays for it: a read-only open
+// and one read (List), which checks once.
 func BenchmarkCheckBoltPages(b *testing.B) {
 	doc := refmanText(b)
 	path := filepath.Join(b.TempDir(), "library.db")
@@ -54,9 +56,21 @@ func BenchmarkCheckBoltPages(b *testing.B) {
 	b.Run("checkBoltPages", func(b *testing.B) {
 		b.SetBytes(st.Size())
 		for b.Loop() {
-			if err := checkBoltPages(f, st.Size(), path); err != nil {
+			if _, err := checkBoltPages(f, st.Size(), path); err != nil {
 				b.Fatal(err)
 			}
+		}
+	})
+	b.Run("OpenReadOnlyAndList", func(b *testing.B) {
+		for b.Loop() {
+			l, err := Open(path, &Options{ReadOnly: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := l.List(); err != nil {
+				b.Fatal(err)
+			}
+			l.Close()
 		}
 	})
 	b.Run("bbolt.Tx.Check", func(b *testing.B) {
@@ -165,7 +179,7 @@ func TestCheckSurvivesAKeyPastTheFile(t *testing.T) {
 	if page < 0 {
 		t.Fatal("the library has no branch page to damage")
 	}
-	if err := checkPagesAt(path); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("page %d has a record that runs past the page", page)) {
+	if _, err := checkPagesAt(path); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("page %d has a record that runs past the page", page)) {
 		t.Errorf("the page check: %v", err)
 	}
 	if in, err := inspectDamaged(t, path); err != nil || in.OK() {
@@ -182,4 +196,177 @@ func inspectDamaged(t *testing.T, path string) (*Inspection, error) {
 	}
 	defer l.Close()
 	return l.Inspect(t.Context())
+}
+
+// TestLoopsAndWildLengthsAreNotRead: a branch page that is its own child
+// (a loop bbolt's cursors descend for ever, allocating: 24 GB before the
+// machine killed 'citelens check'), a record of an inline bucket that
+// claims a 3 GB value (which a write used to go ahead over) and a free
+// list that claims 2^40 pages (which bbolt's Open for writing would
+// allocate) are found by the checks of every open. Nothing reads there:
+// commands fail with the damage, the file keeps every byte, and check and
+// salvage finish, going around them.
+func TestLoopsAndWildLengthsAreNotRead(t *testing.T) {
+	for name, c := range map[string]struct {
+		damage func(t testing.TB, path string) int
+		found  string // what check says, %d the page
+	}{
+		"a branch page its own child":            {docstoretest.PageLoop, "page %d is used twice"},
+		"an inline record's value past its page": {docstoretest.WildInlineValue, "page %d has a record that runs past the page"},
+		"a free list of 2^40 pages":              {docstoretest.HugeFreelist, "free-page list (page %d) says it holds 1099511627776 pages"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "library.db")
+			l := openAtUnchecked(t, path)
+			for i := range 12 {
+				body := strings.Repeat(fmt.Sprintf("Report %d on rivers, courts and trade number %d. ", i, i*7919), 400)
+				if _, _, err := l.Add(t.Context(), writeFile(t, fmt.Sprintf("r%d.txt", i), body), nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			l.Close()
+			page := c.damage(t, path)
+			if page < 0 {
+				t.Fatal("the library has no page to damage that way")
+			}
+			before, _ := os.ReadFile(path)
+			docstoretest.Within(t, "using the damaged library", func() {
+				if l, err := Open(path, nil); err == nil {
+					_, lerr := l.List()
+					_, _, aerr := l.Add(t.Context(), writeFile(t, "new.txt", "A new document. It has two sentences."), nil)
+					for what, err := range map[string]error{"List": lerr, "Add": aerr, "SaveAnswer": l.SaveAnswer("a", answerRecord("a"))} {
+						if !errors.Is(err, ErrCorrupt) {
+							t.Errorf("%s = %v, want ErrCorrupt", what, err)
+						}
+					}
+					l.Close()
+				} else if !errors.Is(err, ErrCorrupt) {
+					t.Errorf("Open = %v, want ErrCorrupt", err)
+				}
+				in, err := inspectDamaged(t, path)
+				if err != nil || !strings.Contains(fmt.Sprint(in.Problems), fmt.Sprintf(c.found, page)) {
+					t.Errorf("Inspect = %+v, %v; want %q", in, err, fmt.Sprintf(c.found, page))
+				}
+				src, err := Open(path, &Options{ReadDamaged: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer src.Close()
+				dst := openAtUnchecked(t, filepath.Join(t.TempDir(), "salvaged.db"))
+				defer dst.Close()
+				rep, err := src.Salvage(t.Context(), dst, nil)
+				if err != nil || len(rep.Copied)+len(rep.Resegmented)+len(rep.Lost) != 12 {
+					t.Errorf("Salvage = %+v, %v; want the 12 documents copied or lost", rep, err)
+				}
+				t.Logf("salvage copied %d, re-segmented %d, lost %d", len(rep.Copied), len(rep.Resegmented), len(rep.Lost))
+			})
+			if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+				t.Error("the damaged library was written to")
+			}
+		})
+	}
+}
+
+// TestStrayRecordIsDamage: a record whose document has no metadata (a
+// flipped bit in a key leaves the pages sound, and check reports it) is
+// found by the page walk of an open, so the library is not written.
+func TestStrayRecordIsDamage(t *testing.T) {
+	path := buildLibrary(t)
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		// Keyed by a document ID, as a flipped bit in a key of the
+		// records bucket would leave it (schema 4 keys text by number).
+		stray := docRecord{num: 99}
+		return tx.Bucket(bucketRecords).Put([]byte("0123456789abcdef"), stray.encode())
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := checkPagesAt(path); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "document 0123456789abcdef has records but no metadata record") {
+		t.Errorf("the page check: %v", err)
+	}
+	before, _ := os.ReadFile(path)
+	l := openAtUnchecked(t, path)
+	defer l.Close()
+	if _, _, err := l.Add(t.Context(), writeFile(t, "new.txt", "A new document. It has two sentences."), nil); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Add = %v, want ErrCorrupt", err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Error("the damaged library was written to")
+	}
+}
+
+// TestSoundWalkIsRemembered: the page walk's verdict outlives the
+// process that made it (sidecar.go). An open of a library unchanged
+// since a sound walk, or since a commit of a process that found it sound,
+// does not walk again; one changed by another party since is walked, and
+// damage found there is refused and forgets the verdict.
+func TestSoundWalkIsRemembered(t *testing.T) {
+	path := buildLibrary(t) // its own commits leave the sidecar current
+	m, ok := markersFor(path)
+	if !ok {
+		t.Fatal("no markers for the library")
+	}
+	sidecar := filepath.Join(filepath.Dir(path), m.checkedName())
+	if fi, err := os.Stat(sidecar); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the sidecar after building: %v, %v", fi, err)
+	}
+	read := func() error {
+		l, err := Open(path, &Options{ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		defer l.Close()
+		_, err = l.List()
+		return err
+	}
+	walks := pageWalks.Load()
+	if err := read(); err != nil {
+		t.Fatal(err)
+	}
+	if n := pageWalks.Load() - walks; n != 0 {
+		t.Errorf("a read of an unchanged library walked its pages %d times", n)
+	}
+
+	// A write of this process's own, then a read: neither walks.
+	l := openAtUnchecked(t, path)
+	if err := l.SaveAnswer("a2", []byte(`{"answer_id":"a2","question":"q","strategy":"extractive","created":"2026-01-02T03:04:05Z"}`)); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	if err := read(); err != nil {
+		t.Fatal(err)
+	}
+	if n := pageWalks.Load() - walks; n != 0 {
+		t.Errorf("a save and a read after it walked the pages %d times", n)
+	}
+
+	// Another party commits (the transaction moves) and damages a page.
+	// Damage that moved nothing the sidecar holds — bits rotting on the
+	// disk — would not be walked for here; that is check's to find.
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put([]byte("other"), []byte("party"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	docstoretest.PageLoop(t, path)
+	docstoretest.Within(t, "a read of a looped library", func() {
+		if err := read(); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("a read of a library looped by another party = %v, want ErrCorrupt", err)
+		}
+	})
+	if n := pageWalks.Load() - walks; n != 1 {
+		t.Errorf("a read of a changed library walked its pages %d times, want 1", n)
+	}
+	if _, err := os.Stat(sidecar); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the sidecar outlived the damage found: %v", err)
+	}
 }

@@ -1,6 +1,7 @@
 package docstore
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -49,19 +50,34 @@ func (l *Library) Inspect(ctx context.Context) (*Inspection, error) {
 	add := func(doc DocID, what string, args ...any) {
 		in.Problems = append(in.Problems, Problem{Doc: doc, What: fmt.Sprintf(what, args...)})
 	}
-	if err := checkBoltFile(l.path); err != nil {
-		add("", "%v", trimDamaged(err.Error()))
-	} else if err := l.db.View(walkAll); err != nil {
+	fileErr := checkBoltFile(l.path)
+	if fileErr != nil {
+		add("", "%v", trimDamaged(fileErr.Error()))
+	}
+	// The page walk comes first: it finds what bbolt must not read
+	// (unsafe: loops, records running past their page), which every read
+	// below then goes around.
+	var unsafe *pageDamage
+	var pageErr error
+	if err := l.db.viewAround(func(*bolt.Tx, *pageDamage) error {
+		unsafe, pageErr = checkPagesAt(l.path)
+		return nil
+	}); err != nil {
+		add("", "the library cannot be read: %s", trimDamaged(err.Error()))
+		return in, nil
+	}
+	if pageErr != nil && (fileErr == nil || trimDamaged(pageErr.Error()) != trimDamaged(fileErr.Error())) {
+		add("", "%v", trimDamaged(pageErr.Error()))
+	}
+	if err := l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error { return walkAll(tx, unsafe) }); err != nil {
 		add("", "reading every record stopped: a page is missing or damaged (%s)", trimDamaged(err.Error()))
-	} else if err := l.db.View(func(*bolt.Tx) error { return checkPagesAt(l.path) }); err != nil {
-		add("", "%v", trimDamaged(err.Error()))
-	} else {
+	} else if fileErr == nil && pageErr == nil {
 		// bbolt's own check (key order, besides the page accounting
 		// checkPagesAt made) runs in a goroutine of its own, where a
 		// fault on a page cut off or an assertion would kill the process;
 		// it only runs once the guarded walk has read every page it will
 		// visit and every record is known to lie inside its page.
-		_ = l.db.View(func(tx *bolt.Tx) error {
+		_ = l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
 			n := 0
 			for err := range tx.Check() {
 				if n++; n > maxPageProblems {
@@ -78,7 +94,7 @@ func (l *Library) Inspect(ctx context.Context) (*Inspection, error) {
 	// one problem, naming the buckets, rather than one per bucket.
 	var failedLists []string
 	var failedWhy []string
-	ids, err := l.recordIDs(func(name []byte, err error) {
+	ids, err := l.recordIDs(unsafe, func(name []byte, err error) {
 		why := trimDamaged(err.Error())
 		if i := slices.Index(failedWhy, why); i >= 0 {
 			failedLists[i] += ", " + string(name)
@@ -97,22 +113,29 @@ func (l *Library) Inspect(ctx context.Context) (*Inspection, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		name, err := l.inspectDocument(id)
+		name, err := l.inspectDocument(id, unsafe)
 		if err != nil {
 			in.Problems = append(in.Problems, Problem{Doc: id, Name: name, What: trimDamaged(err.Error())})
 			continue
 		}
 		in.Readable++
 	}
+	// The index is the library's, not a document's: damage in it is one
+	// problem, and searches, not the documents, are what it spoils.
+	for _, b := range indexBuckets {
+		if !unsafe.intact(b) {
+			add("", "the search index's %s records are in a damaged part of the file", b)
+		}
+	}
 
-	if err := l.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketAnswers)
+	if err := l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
+		b, err := bucketAround(tx, unsafe, bucketAnswers)
 		if b == nil {
-			return nil
+			return err
 		}
 		return b.ForEach(func(k, v []byte) error {
 			in.Answers++
-			if !answerReadable(v) {
+			if !unsafe.recordOK(k, bucketAnswers) || !answerReadable(v) {
 				in.BadAnswers++
 				add("", "saved answer %s does not decode", k)
 			}
@@ -147,18 +170,41 @@ func trimDamaged(s string) string {
 	return strings.Replace(s, "the library is damaged: ", "", 1)
 }
 
-// walkAll reads every key and value of every bucket, so that a damaged
-// page shows up as an error of the (guarded) transaction.
-func walkAll(tx *bolt.Tx) error {
-	return tx.ForEach(func(_ []byte, b *bolt.Bucket) error { return walkBucket(b) })
+// walkAll reads every key and value of every bucket but those bbolt
+// must not read (unsafe), so that a damaged page shows up as an error of
+// the (guarded) transaction.
+func walkAll(tx *bolt.Tx, unsafe *pageDamage) error {
+	if !unsafe.bucketOK() {
+		return nil
+	}
+	// Not tx.ForEach, which opens every bucket record it finds.
+	c := tx.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if v != nil || !unsafe.bucketOK(k) {
+			continue
+		}
+		if b := tx.Bucket(k); b != nil {
+			if err := walkBucket(b, unsafe, [][]byte{bytes.Clone(k)}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
-func walkBucket(b *bolt.Bucket) error {
+func walkBucket(b *bolt.Bucket, unsafe *pageDamage, path [][]byte) error {
 	var sum byte
 	return b.ForEach(func(k, v []byte) error {
+		if !unsafe.recordOK(k, path...) {
+			return nil
+		}
 		if v == nil {
+			inner := append(slices.Clip(path), bytes.Clone(k))
+			if !unsafe.bucketOK(inner...) {
+				return nil
+			}
 			if nb := b.Bucket(k); nb != nil {
-				return walkBucket(nb)
+				return walkBucket(nb, unsafe, inner)
 			}
 			return nil
 		}
@@ -169,17 +215,26 @@ func walkBucket(b *bolt.Bucket) error {
 	})
 }
 
+// bucketAround returns the top-level bucket name of tx, nil if there is
+// none, or an error if its tree is one bbolt must not read (unsafe).
+func bucketAround(tx *bolt.Tx, unsafe *pageDamage, name []byte) (*bolt.Bucket, error) {
+	if !unsafe.bucketOK(name) {
+		return nil, fmt.Errorf("%w (its %s records are in a damaged part of the file)", unsafe.err, name)
+	}
+	return tx.Bucket(name), nil
+}
+
 // recordIDs lists every ID that has a record in a per-document bucket,
-// sorted. Each bucket is listed in its own transaction; one whose listing
-// fails is reported through failed, with the IDs found before the failure
-// kept.
-func (l *Library) recordIDs(failed func(bucket []byte, err error)) ([]DocID, error) {
+// sorted, going around what bbolt must not read (unsafe). Each bucket is
+// listed in its own transaction; one whose listing fails is reported
+// through failed, with the IDs found before the failure kept.
+func (l *Library) recordIDs(unsafe *pageDamage, failed func(bucket []byte, err error)) ([]DocID, error) {
 	seen := map[DocID]bool{}
 	for _, name := range perDocBuckets {
-		err := l.db.View(func(tx *bolt.Tx) error {
-			b := tx.Bucket(name)
+		err := l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
+			b, err := bucketAround(tx, unsafe, name)
 			if b == nil {
-				return nil
+				return err
 			}
 			return b.ForEach(func(k, _ []byte) error {
 				seen[DocID(k)] = true // string(k) copies out of the mmap
@@ -198,12 +253,17 @@ func (l *Library) recordIDs(failed func(bucket []byte, err error)) ([]DocID, err
 	return ids, nil
 }
 
-// inspectDocument checks one document's records; name is its file name
-// when its metadata decodes.
-func (l *Library) inspectDocument(id DocID) (name string, err error) {
-	err = l.db.View(func(tx *bolt.Tx) error {
+// inspectDocument checks one document's records, going around what
+// bbolt must not read (unsafe); name is its file name when its metadata
+// decodes.
+func (l *Library) inspectDocument(id DocID, unsafe *pageDamage) (name string, err error) {
+	err = l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
 		key := []byte(id)
-		info := tx.Bucket(bucketDocs).Get(key)
+		recs, err := recordsAround(tx, unsafe, key, bucketDocs, bucketRecords)
+		if err != nil {
+			return fmt.Errorf("document %s: %w", id, err)
+		}
+		info := recs[0]
 		if info == nil {
 			return fmt.Errorf("document %s has records but no metadata record", id)
 		}
@@ -211,10 +271,98 @@ func (l *Library) inspectDocument(id DocID) (name string, err error) {
 		if json.Unmarshal(info, &di) == nil {
 			name = di.Name
 		}
-		_, err := readDocument(tx, id)
+		if recs[1] == nil {
+			return damaged("document %s has no index record", id)
+		}
+		rec, err := decodeDocRecord(recs[1])
+		if err != nil {
+			return damaged("document %s's index record does not decode", id)
+		}
+		// Its content is keyed by its number (records.go): its listing
+		// entry, and the pieces of its text and layout.
+		if _, err := recordsAround(tx, unsafe, numKey(rec.num), bucketListing); err != nil {
+			return fmt.Errorf("document %s: %w", id, err)
+		}
+		for _, b := range [][]byte{bucketText, bucketLayout} {
+			if !unsafe.prefixOK(numKey(rec.num), b) {
+				return fmt.Errorf("document %s: its %s records are in a damaged part of the file", id, b)
+			}
+		}
+		_, err = readDocument(tx, id)
 		return err
 	})
 	return name, err
+}
+
+// recordsAround returns the records key of the top-level buckets names,
+// nil where a bucket has none, or an error naming the first that lies
+// where bbolt must not read (unsafe). The records are bbolt's: valid in
+// tx only.
+func recordsAround(tx *bolt.Tx, unsafe *pageDamage, key []byte, names ...[]byte) ([][]byte, error) {
+	recs := make([][]byte, len(names))
+	for i, name := range names {
+		if !unsafe.recordOK(key, name) {
+			return nil, fmt.Errorf("its %s record is in a damaged part of the file", name)
+		}
+		if b := tx.Bucket(name); b != nil {
+			recs[i] = b.Get(key)
+		}
+	}
+	return recs, nil
+}
+
+// indexBuckets are the buckets that hold the library's search index, one
+// for the whole library (records.go): damage in them is the library's,
+// not one document's.
+var indexBuckets = [][]byte{bucketIndex, bucketSegments}
+
+// checkDocumentKeys checks that the library's document buckets, whose
+// keys (by top-level bucket) the page walk of the file at path listed,
+// agree: every record keyed by a document's ID has the document's
+// metadata, every document its index record and listing entry, and every
+// listed document number its layout header. It is the part of Inspect a
+// walk of the pages can afford, and finds a flipped bit in a key, which
+// leaves the pages sound. What it cannot see from keys — a record's value
+// naming the wrong number, a piece missing in the middle of a text — is
+// Inspect's to find.
+func checkDocumentKeys(keys map[string][]string, path string) error {
+	docs := map[string]bool{}
+	for _, k := range keys[string(bucketDocs)] {
+		docs[k] = true
+	}
+	for _, name := range perDocBuckets[1:] {
+		for _, k := range keys[string(name)] {
+			if !docs[k] {
+				return damaged("%s: document %s has records but no metadata record", path, k)
+			}
+		}
+	}
+	if _, ok := keys[string(bucketRecords)]; !ok {
+		return nil // a library of an older schema, which Reindex rewrites
+	}
+	// docs and records change together (publish, unlist), and each
+	// document has one listing entry: equal counts with every records
+	// key in docs means every document has both.
+	n := len(keys[string(bucketDocs)])
+	if r := len(keys[string(bucketRecords)]); r != n {
+		return damaged("%s: %d documents have metadata but %d an index record", path, n, r)
+	}
+	listing := keys[string(bucketListing)]
+	if len(listing) != n {
+		return damaged("%s: %d documents have metadata but %d a listing entry", path, n, len(listing))
+	}
+	layout := map[string]bool{}
+	for _, k := range keys[string(bucketLayout)] {
+		if len(k) == 9 && k[4] == tagHeader {
+			layout[k[:4]] = true
+		}
+	}
+	for _, k := range listing {
+		if len(k) != 4 || !layout[k] {
+			return damaged("%s: listed document number %x has no layout record", path, k)
+		}
+	}
+	return nil
 }
 
 // answerReadable reports whether a saved answer record decodes.

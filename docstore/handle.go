@@ -88,9 +88,9 @@ type handle struct {
 	closed   bool
 	// resume is when the file may be opened again after a yield.
 	resume time.Time
-	// checked is the transaction ID whose pages checkPages found sound,
-	// so that opens between which nobody wrote do not check again.
-	checked uint64
+	// pages is what checkPages found, and for which transaction, so
+	// that opens between which nobody wrote do not check again.
+	pages *checkedPages
 	// damage is the first damage found in the file: from then on the
 	// handle refuses to write (see noteDamage).
 	damage error
@@ -226,18 +226,12 @@ func (h *handle) open(write bool) error {
 	case err != nil:
 		return fmt.Errorf("cannot open library %s: %w", h.path, err)
 	}
-	if write && !h.readOnly && h.damage == nil {
-		// Checked before a write, not before a read: the walk costs in
-		// proportion to the file, and only a write can spoil it.
-		if err := h.checkPages(); err != nil {
-			h.damage = err
-		}
-	}
+	h.checkPages()
 	if write && h.damage != nil {
 		db.Close()
 		return h.damage
 	}
-	if h.opened != nil {
+	if h.opened != nil && h.pages.unsafe == nil {
 		if err := (guardedDB{db}).View(h.opened); err != nil {
 			db.Close()
 			h.noteDamageLocked(err)
@@ -254,38 +248,81 @@ func (h *handle) open(write bool) error {
 
 // A damaged file must not be written: bbolt trusts its free list and its
 // pages, and a write to a file whose free list names a page in use puts
-// new data over it, losing what salvage could have recovered. So a
-// handle checks the pages (checkPages) each time it opens for writing a
-// file another process may have changed, under the lock of that open,
-// and any damage found there or by any transaction (noteDamage) turns the
-// handle read-only for good: reads go on, each write fails with the
-// damage, and the file keeps every byte.
+// new data over it, losing what salvage could have recovered. Nor may
+// bbolt read every damaged file: a page reached twice is a loop its
+// cursors follow for ever (boltpages.go). So a handle checks the pages
+// (checkPages) each time it opens a file another process may have
+// changed, under the lock of that open, and any damage found there or by
+// any transaction (noteDamage) turns the handle read-only for good:
+// reads go on, each write fails with the damage, and the file keeps every
+// byte. When the damage is of the kind bbolt must not read, reads fail
+// too, but for check's and salvage's (viewAround), which go around it.
+//
+// The walk costs in proportion to the file (about 0.25 ms a MB), so its
+// verdict outlives the process: a sound walk leaves a sidecar beside the
+// wait marker (sidecar.go) naming the transaction, size and modification
+// time it found sound, and a process that opens the file unchanged since
+// trusts it and does not walk. A commit of this process's own on pages it
+// found sound moves the sidecar on (bbolt's copy-on-write commit of a
+// sound file leaves it sound), so the read after a write pays nothing.
 
-// checkPages checks the page accounting of the file (checkBoltPages)
-// unless the pages of its current transaction were checked already; h.mu
-// is held and the file is open, so locked against writers.
-func (h *handle) checkPages() error {
+// checkedPages is what checkPages found in the file at a transaction.
+type checkedPages struct {
+	txid   uint64
+	unsafe *pageDamage // what bbolt must not read; nil: anything
+}
+
+// checkPages checks the pages of the file (checkBoltPages) unless those
+// of its current transaction were checked already, noting their damage
+// and leaving h.pages set; h.mu is held and the file is open, so locked
+// against writers.
+func (h *handle) checkPages() {
 	f, err := os.Open(h.path)
 	if err != nil {
-		return nil // bbolt has it open: nothing here to check it with
+		// bbolt has it open, so this is a passing failure (descriptors
+		// run out): check on the next open.
+		h.pages = &checkedPages{txid: ^uint64(0)}
+		return
 	}
 	defer f.Close()
 	m, err := currentBoltMeta(f, h.path)
-	if err != nil {
-		return err
+	if err == nil && h.pages != nil && h.pages.txid == m.txid {
+		return
 	}
-	if m.txid == h.checked {
+	st, serr := f.Stat()
+	if err == nil && serr != nil {
+		h.pages = &checkedPages{txid: ^uint64(0)}
+		return
+	}
+	mark, marked := markersFor(h.path)
+	seen := fileState{txid: m.txid, size: st.Size(), mtime: st.ModTime().UnixNano()}
+	if err == nil && marked && mark.checked() == seen {
+		h.pages = &checkedPages{txid: m.txid}
+		return
+	}
+	var unsafe *pageDamage
+	if err == nil {
+		pageWalks.Add(1)
+		unsafe, err = checkBoltPages(f, st.Size(), h.path)
+	} else {
+		unsafe = &pageDamage{err: err, broken: map[string]bool{"": true}}
+	}
+	h.pages = &checkedPages{txid: m.txid, unsafe: unsafe}
+	if marked && err == nil {
+		mark.recordChecked(seen)
+	}
+	h.noteDamageLocked(err)
+}
+
+// unsafe returns what of the open file bbolt must not read (nil if
+// nothing); h.mu is not held.
+func (h *handle) unsafe() *pageDamage {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.pages == nil {
 		return nil
 	}
-	st, err := f.Stat()
-	if err != nil {
-		return nil
-	}
-	if err := checkBoltPages(f, st.Size(), h.path); err != nil {
-		return err
-	}
-	h.checked = m.txid
-	return nil
+	return h.pages.unsafe
 }
 
 // noteDamage records err when it reports damage (ErrCorrupt), turning the
@@ -301,6 +338,9 @@ func (h *handle) noteDamage(err error) {
 func (h *handle) noteDamageLocked(err error) {
 	if errors.Is(err, ErrCorrupt) && h.damage == nil {
 		h.damage = err
+		if m, ok := markersFor(h.path); ok {
+			m.remove(m.checkedName()) // the next process walks again
+		}
 	}
 }
 
@@ -342,14 +382,28 @@ func (h *handle) closeFile() {
 	h.cond.Broadcast()
 }
 
-// View runs fn in a read transaction, containing damage.
+// View runs fn in a read transaction, containing damage. It refuses a
+// file with damage bbolt must not read (see checkPages).
 func (h *handle) View(fn func(*bolt.Tx) error) error {
+	return h.viewAround(func(tx *bolt.Tx, unsafe *pageDamage) error {
+		if unsafe != nil {
+			return fmt.Errorf("%w; reading it could loop for ever or run past its pages, so nothing is read from it", unsafe.err)
+		}
+		return fn(tx)
+	})
+}
+
+// viewAround runs fn in a read transaction, containing damage, however
+// damaged the file: fn is given what of it bbolt must not read (nil if
+// nothing), and reads around that.
+func (h *handle) viewAround(fn func(*bolt.Tx, *pageDamage) error) error {
 	db, release, err := h.acquire(false)
 	if err != nil {
 		return err
 	}
 	defer release()
-	err = guardedDB{db}.View(fn)
+	unsafe := h.unsafe()
+	err = guardedDB{db}.View(func(tx *bolt.Tx) error { return fn(tx, unsafe) })
 	h.noteDamage(err)
 	return err
 }
@@ -371,8 +425,9 @@ func (h *handle) Update(fn func(*bolt.Tx) error) error {
 		// The commit was this handle's own, on pages found sound: they
 		// still are.
 		h.mu.Lock()
-		if h.checked == txid-1 {
-			h.checked = txid
+		if h.pages != nil && h.pages.unsafe == nil && h.pages.txid == txid-1 && h.damage == nil {
+			h.pages.txid = txid
+			h.recordSound(txid)
 		}
 		h.mu.Unlock()
 	}

@@ -30,10 +30,19 @@ type SalvageReport struct {
 // whose text is readable but whose layout is damaged is segmented again
 // from its text. Derived documents and vectors are not copied: derive and
 // embed build them again. progress, if not nil, gets the documents done.
-// l is typically opened with Options.ReadDamaged.
+// l is typically opened with Options.ReadDamaged. What bbolt must not
+// read (a loop of pages, a record running past its page) is gone around:
+// the documents with a record there are lost.
 func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done, total int)) (*SalvageReport, error) {
 	rep := &SalvageReport{}
-	ids, err := l.recordIDs(func([]byte, error) {})
+	var unsafe *pageDamage
+	if err := l.db.viewAround(func(*bolt.Tx, *pageDamage) error {
+		unsafe, _ = checkPagesAt(l.path)
+		return nil
+	}); err != nil {
+		unsafe = &pageDamage{err: err, broken: map[string]bool{"": true}} // nothing can be read
+	}
+	ids, err := l.recordIDs(unsafe, func([]byte, error) {})
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +50,7 @@ func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done,
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		d, reseg, err := l.readForSalvage(id)
+		d, reseg, err := l.readForSalvage(id, unsafe)
 		switch {
 		case err != nil:
 			rep.Lost = append(rep.Lost, Problem{Doc: id, What: trimDamaged(err.Error())})
@@ -61,13 +70,13 @@ func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done,
 		}
 	}
 	answers := map[string][]byte{}
-	if err := l.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketAnswers)
+	if err := l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
+		b, err := bucketAround(tx, unsafe, bucketAnswers)
 		if b == nil {
-			return nil
+			return err
 		}
 		return b.ForEach(func(k, v []byte) error {
-			if answerReadable(v) {
+			if unsafe.recordOK(k, bucketAnswers) && answerReadable(v) {
 				answers[string(k)] = slices.Clone(v)
 			} else {
 				rep.LostAnswers++
@@ -89,28 +98,57 @@ func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done,
 // readForSalvage reads document id as well as its records allow: whole
 // (reseg false), or its text segmented again when its layout is damaged
 // (reseg true). d is nil, with no error, for an ID with no text record
-// (index or derived records left of a removed document).
-func (l *Library) readForSalvage(id DocID) (d *Document, reseg bool, err error) {
+// (index or derived records left of a removed document). Records where
+// bbolt must not read (unsafe) are taken as damaged: the text, a loss;
+// the metadata or layout, rebuilt.
+func (l *Library) readForSalvage(id DocID, unsafe *pageDamage) (d *Document, reseg bool, err error) {
 	var info []byte
 	var text string
 	var pageStarts []int32
-	err = l.db.View(func(tx *bolt.Tx) error {
-		if d, err = readDocument(tx, id); err == nil {
+	err = l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
+		key := []byte(id)
+		recs, err := recordsAround(tx, unsafe, key, bucketRecords)
+		if err != nil {
+			return err
+		}
+		if recs[0] == nil {
+			// No index record, so no number to find its text by: a
+			// damaged library's leftovers, or a document without text.
+			if r, err := recordsAround(tx, unsafe, key, bucketDocs); err == nil {
+				info = slices.Clone(r[0])
+			}
 			return nil
 		}
-		d = nil
-		info = slices.Clone(tx.Bucket(bucketDocs).Get([]byte(id)))
-		rec, ok, rerr := readRecord(tx, id)
-		if rerr != nil || !ok {
-			return nil
+		rec, err := decodeDocRecord(recs[0])
+		if err != nil {
+			return fmt.Errorf("its index record is damaged")
+		}
+		num := numKey(rec.num)
+		if !unsafe.prefixOK(num, bucketText) {
+			return fmt.Errorf("its %s records are in a damaged part of the file", bucketText)
+		}
+		docsOK, listOK := unsafe.recordOK(key, bucketDocs), unsafe.recordOK(num, bucketListing)
+		layoutOK := unsafe.prefixOK(num, bucketLayout)
+		if docsOK && listOK && layoutOK {
+			if d, err = readDocument(tx, id); err == nil {
+				return nil
+			}
+			d = nil
+		}
+		if docsOK {
+			info = slices.Clone(tx.Bucket(bucketDocs).Get(key))
 		}
 		size := 0
-		if e, err := decodeListEntry(rec.num, tx.Bucket(bucketListing).Get(numKey(rec.num))); err == nil {
-			size = e.Bytes
+		if listOK {
+			if e, err := decodeListEntry(rec.num, tx.Bucket(bucketListing).Get(num)); err == nil {
+				size = e.Bytes
+			}
 		}
 		text, _ = readText(tx, rec.num, size)
-		if h, err := decodeHeader(tx.Bucket(bucketLayout).Get(pieceKey(rec.num, tagHeader, 0))); err == nil {
-			pageStarts = h.pageStarts
+		if layoutOK {
+			if h, err := decodeHeader(tx.Bucket(bucketLayout).Get(pieceKey(rec.num, tagHeader, 0))); err == nil {
+				pageStarts = h.pageStarts
+			}
 		}
 		return nil
 	})

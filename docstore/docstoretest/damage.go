@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"testing"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -79,6 +80,108 @@ func LongBranchKey(t testing.TB, path string) int {
 		t.Fatal(err)
 	}
 	return branch
+}
+
+// PageLoop damages the library file at path so that its pages form a
+// loop: the first child of a branch page becomes the page itself, where
+// bbolt's cursors, which trust the tree, descend for ever. It returns the
+// page, or -1 when the library has no branch page (it is too small).
+func PageLoop(t testing.TB, path string) int {
+	t.Helper()
+	pageSize, pages := pageTypes(t, path)
+	branch := slices.Index(pages, "branch")
+	if branch < 0 {
+		return -1
+	}
+	// the first branch element: pos u32, ksize u32, pgid u64
+	var pgid [8]byte
+	binary.NativeEndian.PutUint64(pgid[:], uint64(branch))
+	writeAt(t, path, pgid[:], int64(branch*pageSize+16+8))
+	return branch
+}
+
+// WildInlineValue damages the library file at path so that a record in an
+// inline bucket (one kept in its parent's record, as small buckets are)
+// claims a value of 3 GB, far past its page: bbolt hands it out as a slice
+// of that length. It returns the page that holds the inline bucket, or -1
+// when there is none.
+func WildInlineValue(t testing.TB, path string) int {
+	t.Helper()
+	pageSize, pages := pageTypes(t, path)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ne := binary.NativeEndian
+	for id, typ := range pages {
+		if typ != "leaf" {
+			continue
+		}
+		p := b[id*pageSize : (id+1)*pageSize]
+		for i := range int(ne.Uint16(p[10:])) {
+			// a leaf element: flags u32, pos u32, ksize u32, vsize u32;
+			// a bucket's value: root pgid u64 (0 when inline), sequence
+			// u64, then the inline page
+			e := 16 + 16*i
+			if ne.Uint32(p[e:])&1 == 0 || int(ne.Uint32(p[e+12:])) < 16+16+16 {
+				continue
+			}
+			value := e + int(ne.Uint32(p[e+4:])) + int(ne.Uint32(p[e+8:]))
+			if value+48 > len(p) || ne.Uint64(p[value:]) != 0 || ne.Uint16(p[value+16+10:]) == 0 {
+				continue
+			}
+			// the inline page's first element's vsize
+			var vsize [4]byte
+			ne.PutUint32(vsize[:], 3<<30)
+			writeAt(t, path, vsize[:], int64(id*pageSize+value+16+16+12))
+			return id
+		}
+	}
+	return -1
+}
+
+// HugeFreelist damages the library file at path so that its free list
+// claims 2^40 pages (the count in its first id, as for a list of 64k or
+// more), which bbolt's Open for writing would copy into a slice that
+// long. It returns the free list's page.
+func HugeFreelist(t testing.TB, path string) int {
+	t.Helper()
+	pageSize, pages := pageTypes(t, path)
+	freelist := slices.Index(pages, "freelist")
+	if freelist < 0 {
+		t.Fatal("HugeFreelist: the library has no free list")
+	}
+	var b [16]byte // count u16 at 10 in the header; then the first id at 16
+	binary.NativeEndian.PutUint16(b[0:], 0xFFFF)
+	writeAt(t, path, b[:2], int64(freelist*pageSize+10))
+	binary.NativeEndian.PutUint64(b[8:], 1<<40)
+	writeAt(t, path, b[8:], int64(freelist*pageSize+16))
+	return freelist
+}
+
+func writeAt(t testing.TB, path string, b []byte, off int64) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+	// A damaging write leaves the transaction and size as they were, so
+	// the library's record of a sound walk (docstore's sidecar) knows it
+	// only by its modification time, which file systems keep to a coarse
+	// clock: a write within the tick of the library's last commit would
+	// keep it. Move it on a second, as another party's write made later
+	// would.
+	fi, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, time.Time{}, fi.ModTime().Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // pageTypes returns the page size of the library file at path and the

@@ -82,10 +82,14 @@ type handle struct {
 	cond     *sync.Cond
 	db       *bolt.DB
 	writable bool      // db is open for writing
-	since    time.Time // when db was opened
-	users    int       // transactions in progress
-	timer    *time.Timer
-	closed   bool
+	since    time.Time // when db was opened (or first opened, if reopened for writing at once)
+	// reopenedSince is since of a file closed to be reopened at once
+	// (for writing, or after unmap); open carries it over, so a hold is
+	// counted from when the process took the file.
+	reopenedSince time.Time
+	users         int // transactions in progress
+	timer         *time.Timer
+	closed        bool
 	// resume is when the file may be opened again after a yield.
 	resume time.Time
 	// pages is what checkPages found, and for which transaction, so
@@ -130,7 +134,14 @@ func (h *handle) acquire(write bool) (*bolt.DB, func(), error) {
 			h.stopTimer()
 			return h.db, h.release, nil
 		case h.db != nil && h.users == 0:
-			h.closeFile() // open for reading, wanted for writing
+			// Open for reading, wanted for writing: reopened at once, so
+			// the process has held the file all along. Its hold keeps
+			// counting, or a process that reads and then writes, again
+			// and again (an add after an add), would never reach maxHold
+			// and never let a waiting process in.
+			held := h.since
+			h.closeFile()
+			h.reopenedSince = held
 			continue
 		case h.db == nil:
 			if wait := time.Until(h.resume); wait > 0 {
@@ -168,7 +179,11 @@ func (h *handle) idle() {
 	defer h.mu.Unlock()
 	h.timer = nil
 	if h.users == 0 && h.db != nil {
+		// reopened by the next transaction at once: the hold goes on
+		// (see acquire)
+		held := h.since
 		h.closeFile()
+		h.reopenedSince = held
 	}
 }
 
@@ -239,6 +254,9 @@ func (h *handle) open(write bool) error {
 		}
 	}
 	h.db, h.writable, h.since = db, write, time.Now()
+	if !h.reopenedSince.IsZero() {
+		h.since, h.reopenedSince = h.reopenedSince, time.Time{}
+	}
 	if marked {
 		m.note(write)
 		h.noted = m
@@ -455,7 +473,11 @@ func (h *handle) unmap() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.users == 0 && h.db != nil {
+		// reopened by the next transaction at once: the hold goes on
+		// (see acquire)
+		held := h.since
 		h.closeFile()
+		h.reopenedSince = held
 	}
 }
 

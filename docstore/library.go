@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/citelens/citelens/internal/humanize"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -546,10 +547,23 @@ func (l *Library) Remove(ids ...DocID) error {
 	if err != nil {
 		return err
 	}
+	// The documents are gone once that transaction commits; what follows
+	// tidies the index, and its failure (damage found in an index block,
+	// say) must not read as if the removal had not happened.
 	if err := l.collect(); err != nil {
-		return err
+		return tidyError(len(ids), err)
 	}
-	return l.merge()
+	if err := l.merge(); err != nil {
+		return tidyError(len(ids), err)
+	}
+	return nil
+}
+
+// tidyError is the failure of the index's tidying after n documents were
+// removed: the removal stands, and err (still matched by errors.Is) says
+// why the rest stopped.
+func tidyError(n int, err error) error {
+	return fmt.Errorf("removed %s, but tidying the index afterwards stopped: %w", humanize.Plural(n, "document", "documents"), err)
 }
 
 // deleteEntry deletes key from b, whether it names a nested bucket or a

@@ -166,15 +166,7 @@ func openAtUnchecked(t *testing.T, path string) *Library {
 // bbolt's own check read it in a goroutine of its own, a fault that killed
 // the process.
 func TestCheckSurvivesAKeyPastTheFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "library.db")
-	l := openAtUnchecked(t, path)
-	for i := range 12 {
-		body := strings.Repeat(fmt.Sprintf("Report %d on rivers, courts and trade number %d. ", i, i*7919), 400)
-		if _, _, err := l.Add(t.Context(), writeFile(t, fmt.Sprintf("r%d.txt", i), body), nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	l.Close()
+	path := reportsLibrary(t)
 	page := docstoretest.LongBranchKey(t, path)
 	if page < 0 {
 		t.Fatal("the library has no branch page to damage")
@@ -216,15 +208,7 @@ func TestLoopsAndWildLengthsAreNotRead(t *testing.T) {
 		"a free list of 2^40 pages":              {docstoretest.HugeFreelist, "free-page list (page %d) says it holds 1099511627776 pages"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "library.db")
-			l := openAtUnchecked(t, path)
-			for i := range 12 {
-				body := strings.Repeat(fmt.Sprintf("Report %d on rivers, courts and trade number %d. ", i, i*7919), 400)
-				if _, _, err := l.Add(t.Context(), writeFile(t, fmt.Sprintf("r%d.txt", i), body), nil); err != nil {
-					t.Fatal(err)
-				}
-			}
-			l.Close()
+			path := reportsLibrary(t)
 			page := c.damage(t, path)
 			if page < 0 {
 				t.Fatal("the library has no page to damage that way")
@@ -369,4 +353,20 @@ func TestSoundWalkIsRemembered(t *testing.T) {
 	if _, err := os.Stat(sidecar); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the sidecar outlived the damage found: %v", err)
 	}
+}
+
+// reportsLibrary builds a library of twelve reports, large enough to have
+// branch pages, and returns its path.
+func reportsLibrary(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "library.db")
+	l := openAtUnchecked(t, path)
+	for i := range 12 {
+		body := strings.Repeat(fmt.Sprintf("Report %d on rivers, courts and trade number %d. ", i, i*7919), 400)
+		if _, _, err := l.Add(t.Context(), writeFile(t, fmt.Sprintf("r%d.txt", i), body), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	return path
 }

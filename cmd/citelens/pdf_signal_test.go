@@ -3,9 +3,7 @@
 package main
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -37,34 +35,7 @@ func TestInterruptPDFAdd(t *testing.T) {
 		if err := os.WriteFile(file, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		db := filepath.Join(dir, name+".db")
-		cmd := exec.Command(bin, "--db", db, "add", file)
-		cmd.Env = append(os.Environ(), "CITELENS_CONFIG="+filepath.Join(dir, "none.toml"))
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		// the signal is sent once the command has opened its library
-		// (and so handles signals), unless it is over before
-	wait:
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			select {
-			case err := <-done:
-				done <- err
-				break wait
-			default:
-			}
-			if _, err := os.Stat(db); err == nil {
-				time.Sleep(100 * time.Millisecond)
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: the command did not open its library within 30 s", name)
-			}
-		}
+		cmd, stderr, done := startAdd(t, bin, filepath.Join(dir, name+".db"), file)
 		sent := time.Now()
 		cmd.Process.Signal(syscall.SIGINT)
 		select {

@@ -70,8 +70,9 @@ func TestSignalsInterruptAdd(t *testing.T) {
 
 // startAdd starts the binary adding file to the library db, and returns
 // once the command runs (its library exists, and so its signal handling:
-// a signal before that would test nothing) and a moment more: the
-// command, its standard error, and where its end is sent.
+// a signal before that would test nothing) and a moment more, or once it
+// has ended, if it ends before: the command, its standard error, and
+// where its end is sent.
 func startAdd(t *testing.T, bin, db, file string) (*exec.Cmd, *bytes.Buffer, chan error) {
 	t.Helper()
 	cmd := exec.Command(bin, "--db", db, "add", file)
@@ -84,6 +85,12 @@ func startAdd(t *testing.T, bin, db, file string) (*exec.Cmd, *bytes.Buffer, cha
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		select {
+		case err := <-done: // over before it opened its library
+			done <- err
+			return cmd, &errb, done
+		default:
+		}
 		if _, err := os.Stat(db); err == nil {
 			break
 		}

@@ -163,8 +163,9 @@ type Stream struct {
 	text           strings.Builder
 	reasoning      strings.Builder
 	// last is set when Next has released the held tail at the end: the
-	// next call ends the stream.
+	// next call ends the stream, with lastErr when it failed.
 	last      bool
+	lastErr   error
 	cur       string
 	curReason string
 	finish    string
@@ -193,7 +194,7 @@ const chatPath = "/chat/completions"
 // finished or failed (see Err).
 func (s *Stream) Next() bool {
 	if s.last {
-		s.end(nil)
+		s.end(s.lastErr)
 	}
 	if s.done {
 		return false
@@ -236,6 +237,12 @@ func (s *Stream) Next() bool {
 					s.finish, s.usage = "", nil
 					continue
 				}
+			}
+			// The held tail arrived before the failure: deliver it as the
+			// last delta, so what was shown is all that Text holds.
+			if s.release(s.textR.flush(), s.reasonR.flush()) {
+				s.last, s.lastErr = true, e
+				return true
 			}
 			s.end(e)
 			return false
@@ -319,7 +326,7 @@ func (s *Stream) end(err error) {
 		s.text.WriteString(s.textR.flush())
 		s.reasoning.WriteString(s.reasonR.flush())
 	}
-	s.done, s.err, s.cur, s.curReason, s.last = true, err, "", "", false
+	s.done, s.err, s.cur, s.curReason, s.last, s.lastErr = true, err, "", "", false, nil
 	s.closeAttempt()
 }
 

@@ -8,19 +8,20 @@ import (
 	"strings"
 )
 
-// MaxFolderFiles bounds the files one folder adds: a folder given by
-// mistake (a home directory) is not read whole.
+// MaxFolderFiles is the usual bound on the files one folder adds: a
+// folder given by mistake (a home directory) is not read whole. A caller
+// that means a large folder passes a larger bound to Folder.
 const MaxFolderFiles = 1000
 
 // FolderContents is what a folder holds for the library: the files of the
 // types citelens reads, and what was passed over, for a summary.
 type FolderContents struct {
 	// Files are the files to add, in name order (each folder's files
-	// before its subfolders', as filepath.WalkDir goes), at most
-	// MaxFolderFiles.
+	// before its subfolders', as filepath.WalkDir goes), at most the
+	// bound given to Folder.
 	Files []string
-	// More is set when the folder held more readable files than
-	// MaxFolderFiles.
+	// More is set when the folder held more readable files than the
+	// bound.
 	More bool
 	// Unsupported counts the regular files passed over by extension
 	// (".xlsx": 3; "" for files with none).
@@ -57,8 +58,9 @@ func (c FolderContents) UnsupportedKinds() []string {
 // Folder lists what dir holds, recursively, for adding: the files of the
 // types citelens reads (hidden files and folders aside; links to files
 // are followed when added, links to folders are not walked), in the
-// order the terminal UI and `citelens add DIR` add them.
-func Folder(ctx context.Context, dir string) (FolderContents, error) {
+// order the terminal UI and `citelens add DIR` add them. At most max
+// files are listed (More says there were more); max ≤ 0 lists them all.
+func Folder(ctx context.Context, dir string, max int) (FolderContents, error) {
 	c := FolderContents{Unsupported: map[string]int{}}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -90,7 +92,7 @@ func Folder(ctx context.Context, dir string) (FolderContents, error) {
 			}
 			return nil
 		}
-		if len(c.Files) == MaxFolderFiles {
+		if max > 0 && len(c.Files) == max {
 			c.More = true
 			return filepath.SkipAll
 		}

@@ -20,7 +20,7 @@ func TestFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c, err := Folder(context.Background(), dir)
+	c, err := Folder(context.Background(), dir, MaxFolderFiles)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,12 +38,12 @@ func TestFolder(t *testing.T) {
 	if kinds := c.UnsupportedKinds(); !slices.Equal(kinds, []string{".xlsx", "", ".bin"}) {
 		t.Errorf("kinds %q", kinds)
 	}
-	if _, err := Folder(context.Background(), filepath.Join(dir, "missing")); err == nil {
+	if _, err := Folder(context.Background(), filepath.Join(dir, "missing"), 0); err == nil {
 		t.Error("a missing folder is no error")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Folder(ctx, dir); err == nil {
+	if _, err := Folder(ctx, dir, MaxFolderFiles); err == nil {
 		t.Error("a cancelled walk is no error")
 	}
 }

@@ -88,13 +88,13 @@ func startAdd(bg *background, lib *docstore.Library, paths []string) *addRun {
 				continue
 			}
 			// What a folder holds, as 'citelens add DIR' reads it.
-			c, err := docstore.Folder(bg.ctx, path)
+			c, err := docstore.Folder(bg.ctx, path, docstore.MaxFolderFiles)
 			found := c.Files
 			if err == nil && len(found) == 0 {
 				err = fmt.Errorf("it holds no files of the types citelens reads (%s)", docstore.SupportedExtensions())
 			}
 			if err == nil && c.More {
-				err = fmt.Errorf("only its first %d files are added", docstore.MaxFolderFiles)
+				err = fmt.Errorf("only its first %s files are added ('citelens add --max-files 0 DIR' adds them all)", humanize.Count(docstore.MaxFolderFiles))
 			}
 			if !send(addExpandedMsg{dir: path, files: found}) {
 				return

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,5 +47,32 @@ func TestAddFolder(t *testing.T) {
 	}
 	if ls := c.ok("ls"); strings.Contains(ls, "hidden.txt") || strings.Contains(ls, "sheet") {
 		t.Errorf("ls after add DIR:\n%s", ls)
+	}
+}
+
+// TestAddFolderMaxFiles: a folder with more files than --max-files adds
+// the first N and says how to add them all; --max-files 0 adds them all.
+func TestAddFolderMaxFiles(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 5 {
+		text := fmt.Sprintf("Note %d says the harbour opens at %d o'clock.\n", i, 6+i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("n%d.txt", i)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := newCLI(t)
+	out, errs, code := c.run("add", "--max-files", "3", dir)
+	if code != 0 || strings.Count(out, "added:") != 3 {
+		t.Fatalf("add --max-files 3: status %d\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "only the first 3 are added (--max-files 0 adds them all)") {
+		t.Errorf("no warning naming the way to add them all:\n%s", errs)
+	}
+	out, errs, code = c.run("add", "--max-files", "0", dir)
+	if code != 0 || strings.Count(out, "added:") != 2 || strings.Contains(errs, "warning") {
+		t.Fatalf("add --max-files 0: status %d\n%s\n%s", code, out, errs)
+	}
+	if _, errs, code := c.run("add", "--max-files", "-1", dir); code != 2 || !strings.Contains(errs, "--max-files") {
+		t.Errorf("add --max-files -1: status %d\n%s", code, errs)
 	}
 }

@@ -56,6 +56,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	ocrLang := fs.String("ocr-lang", "", "Tesseract `LANGS` for --ocr, joined by + (default: the config's ocr_lang, else eng)")
 	maxSize := fs.String("max-size", "1G", "refuse files larger than `SIZE` (bytes, or with K, M, G)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "read and index up to `N` files at once")
+	maxFiles := fs.Int("max-files", docstore.MaxFolderFiles, "add at most `N` files from each folder given (0: every file it holds)")
 	from := fs.String("from", "", "also add the files listed in `FILE`, one path a line ('-': standard input), for more files than a command line holds")
 	paths, err := parseFlags(a, fs, args)
 	if err != nil {
@@ -72,6 +73,10 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintf(a.stderr, "citelens add: --max-size: %v\n", err)
 		return errUsage
 	}
+	if *maxFiles < 0 {
+		fmt.Fprintf(a.stderr, "citelens add: --max-files is %d: give 0 (no bound) or more\n", *maxFiles)
+		return errUsage
+	}
 	if len(paths) == 0 {
 		fmt.Fprintln(a.stderr, "citelens add: no files given")
 		fs.Usage()
@@ -84,7 +89,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	defer l.Close()
 	l.SetLoadOptions(a.addLoadOptions(fs, *useOCR, *ocrLang))
 
-	paths, err = expandFolders(ctx, a.stderr, paths)
+	paths, err = expandFolders(ctx, a.stderr, paths, *maxFiles)
 	if err != nil {
 		return err
 	}
@@ -198,14 +203,14 @@ func readPathList(a *app, file string) ([]string, error) {
 // expandFolders puts in place of each folder among paths the files it
 // holds that citelens reads, recursively, as the terminal UI does, and
 // says on w what each folder held and what was passed over.
-func expandFolders(ctx context.Context, w io.Writer, paths []string) ([]string, error) {
+func expandFolders(ctx context.Context, w io.Writer, paths []string, maxFiles int) ([]string, error) {
 	var out []string
 	for _, p := range paths {
 		if st, err := os.Stat(p); err != nil || !st.IsDir() {
 			out = append(out, p) // Add says what is wrong with it
 			continue
 		}
-		c, err := docstore.Folder(ctx, p)
+		c, err := docstore.Folder(ctx, p, maxFiles)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -214,8 +219,8 @@ func expandFolders(ctx context.Context, w io.Writer, paths []string) ([]string, 
 		}
 		fmt.Fprintf(w, "%s: %s to add%s\n", textproc.OneLine(p), humanize.Plural(len(c.Files), "file", "files"), folderSkips(c))
 		if c.More {
-			fmt.Fprintf(w, "citelens: warning: %s holds more than %s citelens reads; only the first %s are added (add its subfolders one by one for the rest)\n",
-				textproc.OneLine(p), humanize.Plural(docstore.MaxFolderFiles, "file", "files"), humanize.Count(docstore.MaxFolderFiles))
+			fmt.Fprintf(w, "citelens: warning: %s holds more than %s citelens reads; only the first %s are added (--max-files 0 adds them all)\n",
+				textproc.OneLine(p), humanize.Plural(maxFiles, "file", "files"), humanize.Count(maxFiles))
 		}
 		out = append(out, c.Files...)
 	}

@@ -197,11 +197,10 @@ func scoreLists(r *docstore.IndexReader, st docstore.FieldStats, idf []float64, 
 		prefix[i+1] = prefix[i] + c.ub
 	}
 	done := make([]bool, len(cs))
-	type entry struct {
-		unit, t int
-		s       float32
-	}
-	var es []entry
+	var (
+		es   []unitScore
+		runs []termRun
+	)
 	e := 0
 	for {
 		th := threshold()
@@ -227,7 +226,7 @@ func scoreLists(r *docstore.IndexReader, st docstore.FieldStats, idf []float64, 
 			}
 		}
 		if ceiling > th {
-			es = es[:0]
+			es, runs = es[:0], runs[:0]
 			for i, c := range cs {
 				if done[i] {
 					continue
@@ -243,30 +242,17 @@ func scoreLists(r *docstore.IndexReader, st docstore.FieldStats, idf []float64, 
 					continue
 				}
 				w := idf[c.t]
+				start := len(es)
 				err := c.p.Each(func(unit, tf, length int) {
-					es = append(es, entry{unit, c.t, float32(w * bm.tf(float64(tf), float64(length), avg))})
+					es = append(es, unitScore{unit, float32(w * bm.tf(float64(tf), float64(length), avg))})
 				})
 				if err != nil {
 					return err
 				}
+				runs = append(runs, termRun{c.t, start, len(es)})
 			}
-			// Each unit's score adds its terms up in query order, as
-			// scoring one document at a time always has.
-			slices.SortFunc(es, func(a, b entry) int {
-				if a.unit != b.unit {
-					return a.unit - b.unit
-				}
-				return a.t - b.t
-			})
-			for i := 0; i < len(es); {
-				j, s := i, float32(0)
-				for ; j < len(es) && es[j].unit == es[i].unit; j++ {
-					s += es[j].s
-				}
-				if err := offer(doc, es[i].unit, s); err != nil {
-					return err
-				}
-				i = j
+			if err := mergeRuns(es, runs, doc, offer); err != nil {
+				return err
 			}
 		}
 		// Move the walked lists off the document.
@@ -277,6 +263,47 @@ func scoreLists(r *docstore.IndexReader, st docstore.FieldStats, idf []float64, 
 				}
 				done[i] = true
 			}
+		}
+	}
+}
+
+// unitScore is one term's score in one unit of a document.
+type unitScore struct {
+	unit int
+	s    float32
+}
+
+// termRun is the scores of query term t in one document: es[start:end]
+// of the slice it indexes, in unit order.
+type termRun struct{ t, start, end int }
+
+// mergeRuns offers each unit of doc that the runs name, in unit order,
+// with its terms' scores added up in query order (as scoring one
+// document at a time always has, so scores do not change with the order
+// lists are walked in). A question has a few terms, so a linear pick of
+// the smallest head beats sorting every posting.
+func mergeRuns(es []unitScore, runs []termRun, doc docstore.DocNum, offer func(doc docstore.DocNum, unit int, s float32) error) error {
+	slices.SortFunc(runs, func(a, b termRun) int { return a.t - b.t })
+	for {
+		unit := -1
+		for _, r := range runs {
+			if r.start < r.end && (unit < 0 || es[r.start].unit < unit) {
+				unit = es[r.start].unit
+			}
+		}
+		if unit < 0 {
+			return nil
+		}
+		s := float32(0)
+		for i := range runs {
+			r := &runs[i]
+			for r.start < r.end && es[r.start].unit == unit {
+				s += es[r.start].s
+				r.start++
+			}
+		}
+		if err := offer(doc, unit, s); err != nil {
+			return err
 		}
 	}
 }

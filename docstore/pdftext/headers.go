@@ -193,6 +193,19 @@ func running(pages map[int]bool) bool {
 	return 2*near > len(pages)
 }
 
+// maxHeadWords is the most words a heading or a running head has: a
+// longer line is prose.
+const maxHeadWords = 12
+
+// words counts the line's words.
+func (e edgeLine) words() int {
+	n := 0
+	for _, f := range e.frags {
+		n += len(f.words)
+	}
+	return n
+}
+
 // text is the line as printed.
 func (e edgeLine) text() string {
 	parts := make([]string, len(e.frags))
@@ -227,7 +240,7 @@ func awayCores(fs []frag, edges []edgeLine) []string {
 	seen := map[string]bool{}
 	for i := range fs {
 		f := &fs[i]
-		if atEdge[f] || len(f.words) > 12 {
+		if atEdge[f] || len(f.words) > maxHeadWords {
 			continue
 		}
 		n := 0
@@ -375,7 +388,11 @@ func dropRunning(edges [][]edgeLine, away map[string]int) []unsureHead {
 				again = es[i-1].core == e.core
 				alone = letters(es[i-1].core) >= 3 && 2*partner[k] < len(pages[k]) && 5*len(pages[k]) < 4*withText
 			}
-			repeats := letters(e.core) >= 3 && runs[k] && away[e.core] < len(pages[k]) && !again && !alone
+			// a line of prose at the edge of two pages is a passage that
+			// happens to repeat (a reference cited on two nearby pages)
+			// unless every page carries it (a long footer)
+			prose := len(pages[k]) < 3 && len(pages[k]) < withText && e.words() > maxHeadWords
+			repeats := letters(e.core) >= 3 && runs[k] && away[e.core] < len(pages[k]) && !again && !alone && !prose
 			drop := e.pageNo || !e.big && (repeats || numbered(e, p))
 			if !drop {
 				if e.top {

@@ -157,6 +157,35 @@ func TestUnsureRunningHeads(t *testing.T) {
 	}
 }
 
+// TestRepeatedProseAtPageEdgesIsKept: a sentence-long line that ends two
+// nearby pages (a reference cited twice) is text, not a running head; a
+// line as long on every page is a footer all the same.
+func TestRepeatedProseAtPageEdgesIsKept(t *testing.T) {
+	const ref = "Pinheiro, J. C. and Bates, D. M. (2000) Mixed-effects Models in S and S-PLUS. Springer, New York."
+	const footer = "Copyright 2026 Example Holdings Ltd. All rights reserved. Not for distribution outside the company."
+	var pages []string
+	for i := 1; i <= 8; i++ {
+		body := fmt.Sprintf("Body text of page %d says something new.", i)
+		content := textLines("F1", 72, 760, "Part One Overview") + textLines("F1", 72, 400, body)
+		if i == 4 || i == 5 {
+			content += textLines("F1", 72, 60, ref)
+		}
+		pages = append(pages, content+textLines("F1", 72, 40, footer))
+	}
+	res := extractBytes(t, pagesPDF(testFonts(), pages...))
+	if n := strings.Count(res.Text, "Mixed-effects Models"); n != 2 {
+		t.Errorf("the reference is in the text %d times, want 2: %q", n, res.Text)
+	}
+	if strings.Contains(res.Text, "Copyright") || strings.Contains(res.Text, "Part One") {
+		t.Errorf("running head or footer kept: %q", res.Text)
+	}
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "Pinheiro") {
+			t.Errorf("warning %q\n%s", w, res.Text)
+		}
+	}
+}
+
 // TestNoTextLayerOnlyWithoutText: "no text layer" is for a file whose
 // every page was read and had no text; a file whose pages are damaged
 // says so instead.

@@ -94,6 +94,11 @@ func TestCLIErrors(t *testing.T) {
 	if _, errs, code := c.run("frobnicate"); code != 2 || !strings.Contains(errs, "unknown command") {
 		t.Errorf("unknown command: %d %q", code, errs)
 	}
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		if out, _, code := c.run(args...); code != 0 || out != "citelens dev\n" {
+			t.Errorf("%s: %d %q", args[0], code, out)
+		}
+	}
 	if out, _, code := c.run("search", "--help"); code != 0 || !strings.Contains(out, "Usage: citelens search") {
 		t.Errorf("--help: %d %q", code, out)
 	}

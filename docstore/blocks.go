@@ -206,6 +206,28 @@ func eachPosting(data []byte, n int, fn func(unit, tf, length uint32)) error {
 	return nil
 }
 
+// unitRange returns the first and last unit of a group's n postings,
+// decoding only the units.
+func unitRange(data []byte, n int) (first, last uint32, err error) {
+	unit := uint64(0)
+	for i := range n {
+		du, ok1 := uvarint(&data)
+		_, ok2 := uvarint(&data)
+		_, ok3 := uvarint(&data)
+		if !ok1 || !ok2 || !ok3 {
+			return 0, 0, ErrCorrupt
+		}
+		unit += du
+		if unit > 1<<31-1 {
+			return 0, 0, ErrCorrupt
+		}
+		if i == 0 {
+			first = uint32(unit)
+		}
+	}
+	return first, uint32(unit), nil
+}
+
 // before orders groups by document, then first unit.
 func (g group) before(h group) bool {
 	return g.doc < h.doc || g.doc == h.doc && g.first < h.first

@@ -2,6 +2,7 @@ package docstore
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -299,6 +300,48 @@ func (p *TermPostings) Each(fn func(unit, tf, length int)) error {
 		return p.wrap(p.cur[0].each(fn))
 	}
 	// A document written in pieces has postings in several segments.
+	// Each group holds a run of units, and the runs of one document do
+	// not overlap, so ordering the groups by their first unit orders the
+	// postings without collecting and sorting them all (a common word of
+	// a 500 MB text has millions).
+	var runs []unitRun
+	for _, c := range p.cur {
+		c.finish()
+		if c.err != nil {
+			return p.wrap(c.err)
+		}
+		for _, g := range c.groups {
+			first, last, err := unitRange(g.data, g.n)
+			if err != nil {
+				c.err = err
+				return p.wrap(err)
+			}
+			runs = append(runs, unitRun{first, last, g})
+		}
+	}
+	slices.SortFunc(runs, func(a, b unitRun) int { return cmp.Compare(a.first, b.first) })
+	for i := 1; i < len(runs); i++ {
+		if runs[i].first <= runs[i-1].last {
+			return p.eachSorted(fn) // overlapping runs: only a damaged index has them
+		}
+	}
+	for _, r := range runs {
+		if err := eachPosting(r.g.data, r.g.n, func(u, tf, ln uint32) { fn(int(u), int(tf), int(ln)) }); err != nil {
+			return p.wrap(err)
+		}
+	}
+	return nil
+}
+
+// unitRun is a group of postings with the first and last unit it holds.
+type unitRun struct {
+	first, last uint32
+	g           rawGroup
+}
+
+// eachSorted is Each for runs that overlap: every posting is collected
+// and sorted.
+func (p *TermPostings) eachSorted(fn func(unit, tf, length int)) error {
 	type posting struct{ unit, tf, length int }
 	var ps []posting
 	for _, c := range p.cur {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -242,6 +243,26 @@ func TestStreamedText(t *testing.T) {
 					t.Fatalf("%s: %d sentences, %v", term, n, err)
 				}
 			}
+		}
+	}
+	// A word of every paragraph has postings in every piece's segment:
+	// Each gives them all, in unit order, each sentence's once.
+	var units []int
+	err = l.ReadIndex([]DocID{info.ID}, FieldSentences, textproc.Terms("harbour"), func(r *IndexReader) error {
+		p := r.Postings(0)
+		for p.Next() {
+			if err := p.Each(func(unit, tf, length int) { units = append(units, unit) }); err != nil {
+				return err
+			}
+		}
+		return p.Err()
+	})
+	if err != nil || len(units) != 6*3*20 || !slices.IsSorted(units) || len(slices.Compact(slices.Clone(units))) != len(units) {
+		t.Fatalf("harbour: %d postings (sorted %v), %v", len(units), slices.IsSorted(units), err)
+	}
+	for _, u := range units {
+		if !strings.Contains(d.SentenceText(u), "harbour") {
+			t.Fatalf("sentence %d does not hold harbour: %q", u, d.SentenceText(u))
 		}
 	}
 	// Adding it again finds it, and nothing building is left.

@@ -243,6 +243,9 @@ func scoreLists(r *docstore.IndexReader, st docstore.FieldStats, idf []float64, 
 				}
 				w := idf[c.t]
 				start := len(es)
+				// Grown once to size: a common word of a huge document
+				// has millions of postings.
+				es = slices.Grow(es, c.p.Count())
 				err := c.p.Each(func(unit, tf, length int) {
 					es = append(es, unitScore{unit, float32(w * bm.tf(float64(tf), float64(length), avg))})
 				})

@@ -206,26 +206,14 @@ func eachPosting(data []byte, n int, fn func(unit, tf, length uint32)) error {
 	return nil
 }
 
-// unitRange returns the first and last unit of a group's n postings,
-// decoding only the units.
-func unitRange(data []byte, n int) (first, last uint32, err error) {
-	unit := uint64(0)
-	for i := range n {
-		du, ok1 := uvarint(&data)
-		_, ok2 := uvarint(&data)
-		_, ok3 := uvarint(&data)
-		if !ok1 || !ok2 || !ok3 {
-			return 0, 0, ErrCorrupt
-		}
-		unit += du
-		if unit > 1<<31-1 {
-			return 0, 0, ErrCorrupt
-		}
-		if i == 0 {
-			first = uint32(unit)
-		}
+// runStart returns the unit of a group's first posting (-1 when the
+// group is empty or damaged: Each reports that).
+func runStart(data []byte) (int64, bool) {
+	u, ok := uvarint(&data)
+	if !ok || u > 1<<31-1 {
+		return -1, false
 	}
-	return first, uint32(unit), nil
+	return int64(u), true
 }
 
 // before orders groups by document, then first unit.

@@ -192,6 +192,7 @@ type TermPostings struct {
 	cur     []*listCursor // those on the current document
 	doc     DocNum
 	started bool
+	read    int64 // the last unit its runs gave: the next must start after it
 }
 
 // Err returns the error that stopped the walk (a damaged list), if any.
@@ -296,64 +297,73 @@ func (p *TermPostings) Count() int {
 // order: the unit, the term's frequency in it and the unit's length in
 // index terms.
 func (p *TermPostings) Each(fn func(unit, tf, length int)) error {
-	if len(p.cur) == 1 {
-		return p.wrap(p.cur[0].each(fn))
+	runs, err := p.Runs(nil)
+	if err != nil {
+		return err
 	}
-	// A document written in pieces has postings in several segments.
-	// Each group holds a run of units, and the runs of one document do
-	// not overlap, so ordering the groups by their first unit orders the
-	// postings without collecting and sorting them all (a common word of
-	// a 500 MB text has millions).
-	var runs []unitRun
+	for _, r := range runs {
+		if err := r.Each(fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Runs appends the current document's postings to dst as runs that
+// follow each other in unit order, each decoded only when it is read
+// (PostingRun.Each): a caller merging several terms' postings holds a
+// run of each at a time, not every posting (a common word of a 500 MB
+// text has millions). The runs are read in order, and are good until the
+// next call of Runs, Next or Seek.
+func (p *TermPostings) Runs(dst []PostingRun) ([]PostingRun, error) {
+	p.read = -1
+	start := len(dst)
 	for _, c := range p.cur {
 		c.finish()
 		if c.err != nil {
-			return p.wrap(c.err)
+			return dst, p.wrap(c.err)
 		}
 		for _, g := range c.groups {
-			first, last, err := unitRange(g.data, g.n)
-			if err != nil {
-				c.err = err
-				return p.wrap(err)
-			}
-			runs = append(runs, unitRun{first, last, g})
+			first, _ := runStart(g.data)
+			dst = append(dst, PostingRun{data: g.data, n: g.n, first: first, p: p})
 		}
 	}
-	slices.SortFunc(runs, func(a, b unitRun) int { return cmp.Compare(a.first, b.first) })
-	for i := 1; i < len(runs); i++ {
-		if runs[i].first <= runs[i-1].last {
-			return p.eachSorted(fn) // overlapping runs: only a damaged index has them
-		}
+	// A document written in pieces has postings in several segments.
+	// Each group holds a run of units and the runs of one document do
+	// not overlap, so ordering the groups by their first unit orders the
+	// postings; Each checks it as it reads them.
+	if len(p.cur) > 1 {
+		slices.SortFunc(dst[start:], func(a, b PostingRun) int { return cmp.Compare(a.first, b.first) })
 	}
-	for _, r := range runs {
-		if err := eachPosting(r.g.data, r.g.n, func(u, tf, ln uint32) { fn(int(u), int(tf), int(ln)) }); err != nil {
-			return p.wrap(err)
-		}
-	}
-	return nil
+	return dst, nil
 }
 
-// unitRun is a group of postings with the first and last unit it holds.
-type unitRun struct {
-	first, last uint32
-	g           rawGroup
+// PostingRun is some of a document's postings of one term, in unit
+// order, as stored: Each decodes them.
+type PostingRun struct {
+	data  []byte
+	n     int
+	first int64
+	p     *TermPostings // whose read is the last unit its runs gave
 }
 
-// eachSorted is Each for runs that overlap: every posting is collected
-// and sorted.
-func (p *TermPostings) eachSorted(fn func(unit, tf, length int)) error {
-	type posting struct{ unit, tf, length int }
-	var ps []posting
-	for _, c := range p.cur {
-		if err := c.each(func(u, tf, ln int) { ps = append(ps, posting{u, tf, ln}) }); err != nil {
-			return p.wrap(err)
-		}
+// Len returns the number of postings in the run.
+func (r PostingRun) Len() int { return r.n }
+
+// Each calls fn with each of the run's postings in unit order: the unit,
+// the term's frequency in it and the unit's length in index terms. A run
+// that overlaps the one read before it is ErrCorrupt.
+func (r PostingRun) Each(fn func(unit, tf, length int)) error {
+	if r.first <= r.p.read {
+		return r.p.wrap(fmt.Errorf("%w: postings of one document overlap", ErrCorrupt))
 	}
-	slices.SortStableFunc(ps, func(a, b posting) int { return a.unit - b.unit })
-	for _, x := range ps {
-		fn(x.unit, x.tf, x.length)
-	}
-	return nil
+	last := r.p.read
+	err := eachPosting(r.data, r.n, func(u, tf, ln uint32) {
+		last = int64(u)
+		fn(int(u), int(tf), int(ln))
+	})
+	r.p.read = last
+	return r.p.wrap(err)
 }
 
 func (p *TermPostings) wrap(err error) error {

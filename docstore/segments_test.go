@@ -1,6 +1,7 @@
 package docstore
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -299,5 +300,30 @@ func TestStreamedTextRefusedLeavesNothing(t *testing.T) {
 	}
 	if n, _ := l.Count(); n != 0 {
 		t.Fatal("a document was added")
+	}
+}
+
+// TestOverlappingRunsAreDamage: runs of one document's postings that
+// overlap (only a damaged index has them) are ErrCorrupt, not postings
+// out of order.
+func TestOverlappingRunsAreDamage(t *testing.T) {
+	a := appendGroups(nil, 1, []groupPosting{{1, 1, 5}, {5, 1, 5}, {9, 2, 5}})
+	b := appendGroups(nil, 1, []groupPosting{{3, 1, 4}, {7, 1, 4}})
+	c := appendGroups(nil, 1, []groupPosting{{12, 1, 4}})
+	p := &TermPostings{term: "harbour", read: -1}
+	run := func(g group) PostingRun {
+		first, _ := runStart(g.data)
+		return PostingRun{data: g.data, n: g.n, first: first, p: p}
+	}
+	var units []int
+	each := func(unit, tf, length int) { units = append(units, unit) }
+	if err := run(a[0]).Each(each); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(c[0]).Each(each); err != nil || !slices.Equal(units, []int{1, 5, 9, 12}) {
+		t.Fatalf("units %v, %v", units, err)
+	}
+	if err := run(b[0]).Each(each); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "harbour") {
+		t.Errorf("an overlapping run: %v", err)
 	}
 }

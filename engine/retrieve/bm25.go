@@ -197,10 +197,9 @@ func scoreLists(r *docstore.IndexReader, st docstore.FieldStats, idf []float64, 
 		prefix[i+1] = prefix[i] + c.ub
 	}
 	done := make([]bool, len(cs))
-	var (
-		es   []unitScore
-		runs []termRun
-	)
+	// One stream per list, its buffers reused from document to document.
+	streams := make([]termStream, len(cs))
+	var on []*termStream // the streams of the document being scored
 	e := 0
 	for {
 		th := threshold()
@@ -226,7 +225,7 @@ func scoreLists(r *docstore.IndexReader, st docstore.FieldStats, idf []float64, 
 			}
 		}
 		if ceiling > th {
-			es, runs = es[:0], runs[:0]
+			on = on[:0]
 			for i, c := range cs {
 				if done[i] {
 					continue
@@ -241,20 +240,15 @@ func scoreLists(r *docstore.IndexReader, st docstore.FieldStats, idf []float64, 
 				if c.p.Doc() != doc {
 					continue
 				}
-				w := idf[c.t]
-				start := len(es)
-				// Grown once to size: a common word of a huge document
-				// has millions of postings.
-				es = slices.Grow(es, c.p.Count())
-				err := c.p.Each(func(unit, tf, length int) {
-					es = append(es, unitScore{unit, float32(w * bm.tf(float64(tf), float64(length), avg))})
-				})
-				if err != nil {
+				st := &streams[i]
+				var err error
+				if st.runs, err = c.p.Runs(st.runs[:0]); err != nil {
 					return err
 				}
-				runs = append(runs, termRun{c.t, start, len(es)})
+				st.t, st.w, st.next, st.buf, st.at = c.t, idf[c.t], 0, st.buf[:0], 0
+				on = append(on, st)
 			}
-			if err := mergeRuns(es, runs, doc, offer); err != nil {
+			if err := mergeStreams(on, bm, avg, doc, offer); err != nil {
 				return err
 			}
 		}
@@ -276,36 +270,67 @@ type unitScore struct {
 	s    float32
 }
 
-// termRun is the scores of query term t in one document: es[start:end]
-// of the slice it indexes, in unit order.
-type termRun struct{ t, start, end int }
+// termStream is one query term's postings in the document being scored,
+// read a run at a time: buf holds the scores of the run being merged.
+type termStream struct {
+	t    int     // the term's place in the query
+	w    float64 // its weighted idf
+	runs []docstore.PostingRun
+	next int // the run to decode when buf is used up
+	buf  []unitScore
+	at   int
+}
 
-// mergeRuns offers each unit of doc that the runs name, in unit order,
-// with its terms' scores added up in query order (as scoring one
+// head makes the stream's next score buf[at], decoding its next run when
+// the last is used up, and reports false when none is left.
+func (s *termStream) head(bm BM25, avg float64) (bool, error) {
+	for s.at == len(s.buf) {
+		if s.next == len(s.runs) {
+			return false, nil
+		}
+		s.buf, s.at = s.buf[:0], 0
+		err := s.runs[s.next].Each(func(unit, tf, length int) {
+			s.buf = append(s.buf, unitScore{unit, float32(s.w * bm.tf(float64(tf), float64(length), avg))})
+		})
+		s.next++
+		if err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// mergeStreams offers each unit of doc that the streams name, in unit
+// order, with its terms' scores added up in query order (as scoring one
 // document at a time always has, so scores do not change with the order
 // lists are walked in). A question has a few terms, so a linear pick of
-// the smallest head beats sorting every posting.
-func mergeRuns(es []unitScore, runs []termRun, doc docstore.DocNum, offer func(doc docstore.DocNum, unit int, s float32) error) error {
-	slices.SortFunc(runs, func(a, b termRun) int { return a.t - b.t })
+// the smallest head beats a heap; a stream holds one run of postings at
+// a time, so a huge document costs no more memory than a small one.
+func mergeStreams(ss []*termStream, bm BM25, avg float64, doc docstore.DocNum, offer func(doc docstore.DocNum, unit int, s float32) error) error {
+	slices.SortFunc(ss, func(a, b *termStream) int { return a.t - b.t })
 	for {
 		unit := -1
-		for _, r := range runs {
-			if r.start < r.end && (unit < 0 || es[r.start].unit < unit) {
-				unit = es[r.start].unit
+		for _, s := range ss {
+			ok, err := s.head(bm, avg)
+			if err != nil {
+				return err
+			}
+			if ok && (unit < 0 || s.buf[s.at].unit < unit) {
+				unit = s.buf[s.at].unit
 			}
 		}
 		if unit < 0 {
 			return nil
 		}
-		s := float32(0)
-		for i := range runs {
-			r := &runs[i]
-			for r.start < r.end && es[r.start].unit == unit {
-				s += es[r.start].s
-				r.start++
+		sum := float32(0)
+		for _, s := range ss {
+			// A unit is in one run of a term: runs do not overlap.
+			for s.at < len(s.buf) && s.buf[s.at].unit == unit {
+				sum += s.buf[s.at].s
+				s.at++
 			}
 		}
-		if err := offer(doc, unit, s); err != nil {
+		if err := offer(doc, unit, sum); err != nil {
 			return err
 		}
 	}

@@ -594,17 +594,3 @@ func (p *listCursor) count() int {
 	}
 	return n
 }
-
-// each calls fn with each of the current document's postings in unit
-// order.
-func (p *listCursor) each(fn func(unit, tf, length int)) error {
-	p.finish()
-	for _, g := range p.groups {
-		err := eachPosting(g.data, g.n, func(u, tf, ln uint32) { fn(int(u), int(tf), int(ln)) })
-		if err != nil {
-			p.err = err
-			return err
-		}
-	}
-	return nil
-}

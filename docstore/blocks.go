@@ -206,14 +206,14 @@ func eachPosting(data []byte, n int, fn func(unit, tf, length uint32)) error {
 	return nil
 }
 
-// runStart returns the unit of a group's first posting (-1 when the
-// group is empty or damaged: Each reports that).
-func runStart(data []byte) (int64, bool) {
+// runStart returns the unit of a group's first posting, or -1 when the
+// group is damaged (PostingRun.Each reports that).
+func runStart(data []byte) int64 {
 	u, ok := uvarint(&data)
 	if !ok || u > 1<<31-1 {
-		return -1, false
+		return -1
 	}
-	return int64(u), true
+	return int64(u)
 }
 
 // before orders groups by document, then first unit.

@@ -324,8 +324,7 @@ func (p *TermPostings) Runs(dst []PostingRun) ([]PostingRun, error) {
 			return dst, p.wrap(c.err)
 		}
 		for _, g := range c.groups {
-			first, _ := runStart(g.data)
-			dst = append(dst, PostingRun{data: g.data, n: g.n, first: first, p: p})
+			dst = append(dst, PostingRun{data: g.data, n: g.n, first: runStart(g.data), p: p})
 		}
 	}
 	// A document written in pieces has postings in several segments.
@@ -346,9 +345,6 @@ type PostingRun struct {
 	first int64
 	p     *TermPostings // whose read is the last unit its runs gave
 }
-
-// Len returns the number of postings in the run.
-func (r PostingRun) Len() int { return r.n }
 
 // Each calls fn with each of the run's postings in unit order: the unit,
 // the term's frequency in it and the unit's length in index terms. A run

@@ -312,8 +312,7 @@ func TestOverlappingRunsAreDamage(t *testing.T) {
 	c := appendGroups(nil, 1, []groupPosting{{12, 1, 4}})
 	p := &TermPostings{term: "harbour", read: -1}
 	run := func(g group) PostingRun {
-		first, _ := runStart(g.data)
-		return PostingRun{data: g.data, n: g.n, first: first, p: p}
+		return PostingRun{data: g.data, n: g.n, first: runStart(g.data), p: p}
 	}
 	var units []int
 	each := func(unit, tf, length int) { units = append(units, unit) }

@@ -110,9 +110,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(rest) > 0 {
 		if _, ok := commands[rest[0]]; ok {
 			name, rest = rest[0], rest[1:]
-		} else if rest[0] == "version" && len(rest) == 1 {
-			fmt.Fprintln(stdout, "citelens", version) // as --version: people type both
-			return 0
 		} else if rest[0] == "help" {
 			if len(rest) > 1 {
 				if c, ok := commands[rest[1]]; ok {
@@ -126,7 +123,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			for n := range commands {
 				names = append(names, n)
 			}
-			fmt.Fprintf(stderr, "citelens: unknown command %q%s\n", rest[0], didyoumean.Hint(rest[0], append(names, "help", "version")))
+			fmt.Fprintf(stderr, "citelens: unknown command %q%s\n", rest[0], didyoumean.Hint(rest[0], append(names, "help")))
 			usage(stderr)
 			return 2
 		}

@@ -67,18 +67,11 @@ func LongBranchKey(t testing.TB, path string) int {
 	if branch < 0 {
 		return -1
 	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	// the second branch element (pos u32, ksize u32, pgid u64, after the
 	// 16-byte page header and the first): pos 0, ksize 1 GB
 	var elem [8]byte
 	binary.NativeEndian.PutUint32(elem[4:], 1<<30)
-	if _, err := f.WriteAt(elem[:], int64(branch*pageSize+16+16)); err != nil {
-		t.Fatal(err)
-	}
+	writeAt(t, path, elem[:], int64(branch*pageSize+16+16))
 	return branch
 }
 

@@ -197,9 +197,15 @@ func scoreLists(r *docstore.IndexReader, st docstore.FieldStats, idf []float64, 
 		prefix[i+1] = prefix[i] + c.ub
 	}
 	done := make([]bool, len(cs))
-	// One stream per list, its buffers reused from document to document.
+	// One stream per list, its buffers reused from document to document,
+	// and the lists in query order, in which a unit's scores are added.
 	streams := make([]termStream, len(cs))
 	var on []*termStream // the streams of the document being scored
+	byQuery := make([]int, len(cs))
+	for i := range byQuery {
+		byQuery[i] = i
+	}
+	slices.SortFunc(byQuery, func(a, b int) int { return cs[a].t - cs[b].t })
 	e := 0
 	for {
 		th := threshold()
@@ -226,7 +232,8 @@ func scoreLists(r *docstore.IndexReader, st docstore.FieldStats, idf []float64, 
 		}
 		if ceiling > th {
 			on = on[:0]
-			for i, c := range cs {
+			for _, i := range byQuery {
+				c := cs[i]
 				if done[i] {
 					continue
 				}
@@ -245,7 +252,7 @@ func scoreLists(r *docstore.IndexReader, st docstore.FieldStats, idf []float64, 
 				if st.runs, err = c.p.Runs(st.runs[:0]); err != nil {
 					return err
 				}
-				st.t, st.w, st.next, st.buf, st.at = c.t, idf[c.t], 0, st.buf[:0], 0
+				st.w, st.next, st.buf, st.at = idf[c.t], 0, st.buf[:0], 0
 				on = append(on, st)
 			}
 			if err := mergeStreams(on, bm, avg, doc, offer); err != nil {
@@ -273,8 +280,7 @@ type unitScore struct {
 // termStream is one query term's postings in the document being scored,
 // read a run at a time: buf holds the scores of the run being merged.
 type termStream struct {
-	t    int     // the term's place in the query
-	w    float64 // its weighted idf
+	w    float64 // the term's weighted idf
 	runs []docstore.PostingRun
 	next int // the run to decode when buf is used up
 	buf  []unitScore
@@ -300,14 +306,14 @@ func (s *termStream) head(bm BM25, avg float64) (bool, error) {
 	return true, nil
 }
 
-// mergeStreams offers each unit of doc that the streams name, in unit
-// order, with its terms' scores added up in query order (as scoring one
-// document at a time always has, so scores do not change with the order
-// lists are walked in). A question has a few terms, so a linear pick of
-// the smallest head beats a heap; a stream holds one run of postings at
-// a time, so a huge document costs no more memory than a small one.
+// mergeStreams offers each unit of doc that the streams (in query order)
+// name, in unit order, with its terms' scores added up in query order (as
+// scoring one document at a time always has, so scores do not change with
+// the order lists are walked in). A question has a few terms, so a linear
+// pick of the smallest head beats a heap; a stream holds one run of
+// postings at a time, so a huge document costs no more memory than a
+// small one.
 func mergeStreams(ss []*termStream, bm BM25, avg float64, doc docstore.DocNum, offer func(doc docstore.DocNum, unit int, s float32) error) error {
-	slices.SortFunc(ss, func(a, b *termStream) int { return a.t - b.t })
 	for {
 		unit := -1
 		for _, s := range ss {

@@ -105,22 +105,45 @@ func TestDamagedLibraryTurnsReadOnly(t *testing.T) {
 			"Remove":     l.Remove(docs[0].ID),
 		}
 	}
-	for name, damage := range map[string]func(path string) DocID{
-		"a live page on the free list": func(path string) DocID {
+	// Each damage returns the read that finds it (nil when the page check
+	// at open does) and the document it damaged, if one.
+	for name, damage := range map[string]func(path string) (func(*Library) error, DocID){
+		"a live page on the free list": func(path string) (func(*Library) error, DocID) {
 			docstoretest.FreeLivePage(t, path)
-			return ""
+			return nil, ""
 		},
-		"a layout record past its text": func(path string) DocID {
+		"a layout record past its text": func(path string) (func(*Library) error, DocID) {
 			l := openAtUnchecked(t, path)
 			defer l.Close()
 			docs, _ := l.List()
 			damageLayout(t, l, docs[1].ID, func(d *Document) { d.Sentences[3].End = 1 << 30 })
-			return docs[1].ID
+			return func(l *Library) error { _, err := l.Document(docs[1].ID); return err }, docs[1].ID
+		},
+		// bytes inside a value: no page check sees them, and a write
+		// that rewrote the page would copy them as they are — but once
+		// a read has found them, nothing is written either.
+		"a saved answer that does not decode": func(path string) (func(*Library) error, DocID) {
+			l := openAtUnchecked(t, path)
+			if err := l.SaveAnswer("a1", []byte(`{"answer_id":"a1","question":"q","strategy":"extractive","created":"2026-01-02T03:04:05Z"}`)); err != nil {
+				t.Fatal(err)
+			}
+			l.Close()
+			// every copy: the file may also hold one on a free page
+			b, _ := os.ReadFile(path)
+			record := []byte(`{"answer_id":"a1"`)
+			if !bytes.Contains(b, record) {
+				t.Fatal("the saved answer is not in the file")
+			}
+			b = bytes.ReplaceAll(b, record, append([]byte("\x00\x07\xff"), record[3:]...))
+			if err := os.WriteFile(path, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return func(l *Library) error { _, err := l.Answers(); return err }, ""
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := buildLibrary(t)
-			victim := damage(path)
+			find, victim := damage(path)
 			before, _ := os.ReadFile(path)
 			l := openAtUnchecked(t, path)
 			defer l.Close()
@@ -128,9 +151,9 @@ func TestDamagedLibraryTurnsReadOnly(t *testing.T) {
 			if err != nil || len(docs) != 3 {
 				t.Fatalf("List of a damaged library = %d documents, %v", len(docs), err)
 			}
-			if victim != "" {
-				if _, err := l.Document(victim); !errors.Is(err, ErrCorrupt) {
-					t.Fatalf("Document(damaged) = %v", err)
+			if find != nil {
+				if err := find(l); !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("the read of the damaged record = %v, want ErrCorrupt", err)
 				}
 			}
 			for what, err := range writes(l) {

@@ -44,8 +44,18 @@ const (
 // every byte through an open for writing, reads, an add, a saved answer
 // and a removal; and no document salvage recovered before is lost after
 // (but the one removed). Each seed runs in a child process with a memory
-// limit and a deadline. A failing seed reproduces: the base library is the
-// same bytes every run.
+// limit and a deadline.
+//
+// The reads touch every kind of record before the writes, as the damage a
+// read finds is what turns a process read-only: the page walk at open
+// covers what a write relies on (pages, free list, record tables), not
+// the bytes inside a value, which a write never rewrites but copies as
+// they are.
+//
+// A seed does not reproduce a failure on another run: the base library
+// holds the same records every run, but not on the same pages (bbolt
+// spills a transaction's buckets in map order). A failing trial says what
+// it damaged and keeps the damaged file.
 func TestMutatedLibrariesAreNeverWritten(t *testing.T) {
 	if seed := os.Getenv(envMutationSeed); seed != "" {
 		runMutationTrials(t, seed)
@@ -102,7 +112,8 @@ func childFailure(out string) string {
 
 // mutationBase builds the library the trials damage: eight documents, one
 // of them removed (so the file has a free list), five saved answers; its
-// documents are dated and placed so that the bytes are the same every run.
+// documents are dated and placed so that its records are the same every
+// run.
 func mutationBase(t *testing.T) []byte {
 	path := filepath.Join(t.TempDir(), "base.db")
 	l, err := Open(path, nil)
@@ -323,8 +334,8 @@ func (s salvager) salvage(t *testing.T, path string) (map[DocID]bool, *Inspectio
 }
 
 // useLibrary runs what commands do with the library at path, opened for
-// writing: list, read every document, search, add, save an answer and
-// remove a document. It returns the document it removed, whether Open
+// writing: list, read every document and saved answer, search, add, save
+// an answer and remove a document. It returns the document it removed, whether Open
 // refused the library, and a panic, if one escaped.
 func useLibrary(t *testing.T, path, newDoc string) (removed DocID, refused bool, panicked any) {
 	defer func() { panicked = recover() }()
@@ -338,6 +349,7 @@ func useLibrary(t *testing.T, path, newDoc string) (removed DocID, refused bool,
 	for _, d := range docs {
 		_, _ = l.Document(d.ID)
 	}
+	_, _ = l.Answers()
 	_ = l.ReadIndex(nil, FieldSentences, []string{"river", "court"}, func(r *IndexReader) error {
 		for i := range r.Terms() {
 			for p := r.Postings(i); p.Next(); {

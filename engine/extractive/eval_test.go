@@ -41,6 +41,10 @@ const manualsDir = "../../testdata/manuals-qa"
 // the sentence that answers each marked.
 const rintroDir = "../../testdata/rintro-qa"
 
+// licensesDir is contract-like PDFs: questions about three software
+// licences typeset with groff, asked the way a contract review asks.
+const licensesDir = "../../testdata/licenses-qa"
+
 // papersDir is a third check, multi-document: questions about the four
 // papers the strategies come from, whose text is not ours to copy here:
 // CITELENS_PAPERS names the folder that holds them, and the set is
@@ -312,6 +316,8 @@ func checkAgainstPlain(t *testing.T, base, got map[int]figures) {
 func TestManualsQA(t *testing.T) { evaluateAgainstPlain(t, manualsDir, 0.70) }
 
 func TestPapersQA(t *testing.T) { evaluateAgainstPlain(t, papersDir, 0) }
+
+func TestLicensesQA(t *testing.T) { evaluateAgainstPlain(t, licensesDir, 0.90) }
 
 // TestExperiments prints the ablation table: every ranking idea, on both
 // data sets. It is slow and only runs when asked.

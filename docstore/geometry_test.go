@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -312,5 +313,44 @@ func TestLoaderGeometryChecked(t *testing.T) {
 	ld.Geometry = [][]byte{bad, bad}
 	if err := ld.check(); err == nil {
 		t.Error("geometry for two pages of one passed the check")
+	}
+}
+
+// TestSalvageKeepsGeometry: a salvaged PDF keeps its page view, the same
+// rectangles for the same bytes; one whose geometry is damaged is copied
+// without it (its text is what matters), not lost.
+func TestSalvageKeepsGeometry(t *testing.T) {
+	l := openTestLibrary(t)
+	d := addTestPDF(t, l, "r-intro-p8-9.pdf")
+	other := addTestPDF(t, l, "two-column.pdf")
+	s := d.Sentences[len(d.Sentences)/2]
+	want, err := l.SpanRects(d.ID, int(s.Start), int(s.End))
+	if err != nil || len(want) == 0 {
+		t.Fatalf("SpanRects = %v, %v", want, err)
+	}
+	// page 1 of the other document's geometry: bytes that do not decode
+	if err := l.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketGeometry).Bucket([]byte(other.ID)).Put(pageKey(1), []byte{0xff, 0xff, 0xff})
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	dst := openTestLibrary(t)
+	rep, err := l.Salvage(t.Context(), dst, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Copied) != 2 || len(rep.Lost) != 0 {
+		t.Fatalf("salvage copied %d documents and lost %v", len(rep.Copied), rep.Lost)
+	}
+	got, err := dst.SpanRects(d.ID, int(s.Start), int(s.End))
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("salvaged SpanRects = %v, %v; want %v", got, err, want)
+	}
+	if _, err := dst.SpanRects(other.ID, 0, 10); !errors.Is(err, ErrNoGeometry) {
+		t.Errorf("the document whose geometry was damaged: SpanRects = %v, want ErrNoGeometry", err)
+	}
+	if _, err := dst.Document(other.ID); err != nil {
+		t.Errorf("the document whose geometry was damaged was not copied whole: %v", err)
 	}
 }

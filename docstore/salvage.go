@@ -1,6 +1,7 @@
 package docstore
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -28,8 +29,9 @@ type SalvageReport struct {
 // Salvage copies every readable document of l into dst (a new library),
 // indexing each again, and every saved answer that decodes. A document
 // whose text is readable but whose layout is damaged is segmented again
-// from its text. Derived documents and vectors are not copied: derive and
-// embed build them again. progress, if not nil, gets the documents done.
+// from its text. A document's page geometry is copied when all of it
+// reads and fits the text. Derived documents and vectors are not copied:
+// derive and embed build them again. progress, if not nil, gets the documents done.
 // l is typically opened with Options.ReadDamaged. What bbolt must not
 // read (a loop of pages, a record running past its page) is gone around:
 // the documents with a record there are lost.
@@ -105,8 +107,18 @@ func (l *Library) readForSalvage(id DocID, unsafe *pageDamage) (d *Document, res
 	var info []byte
 	var text string
 	var pageStarts []int32
+	var geom [][]byte
+	defer func() {
+		// The page geometry indexes the text's bytes, not its sentences:
+		// it comes along whenever every page of it reads and fits the
+		// text copied, so that the copy keeps its page view.
+		if d != nil && checkGeometry(geom, d.Pages, len(d.Text)) == nil {
+			d.geometry = geom
+		}
+	}()
 	err = l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
 		key := []byte(id)
+		geom = geometryAround(tx, unsafe, key)
 		recs, err := recordsAround(tx, unsafe, key, bucketRecords)
 		if err != nil {
 			return err
@@ -180,6 +192,29 @@ func (l *Library) readForSalvage(id DocID, unsafe *pageDamage) (d *Document, res
 	d.Bytes, d.NumSents, d.NumChunks = len(d.Text), len(d.Sentences), len(d.Chunks)
 	d.Warnings = append(d.Warnings, "salvaged from a damaged library: its sentences were split again from its text")
 	return d, true, nil
+}
+
+// geometryAround returns a document's page geometry records, pages 1 to
+// n in order, or nil when it has none or any of it is in a damaged part
+// of the file or missing.
+func geometryAround(tx *bolt.Tx, unsafe *pageDamage, key []byte) [][]byte {
+	root := tx.Bucket(bucketGeometry)
+	if root == nil || !unsafe.intact(bucketGeometry, key) {
+		return nil
+	}
+	g := root.Bucket(key)
+	if g == nil {
+		return nil
+	}
+	var geom [][]byte
+	c := g.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if !bytes.Equal(k, pageKey(len(geom)+1)) || v == nil {
+			return nil
+		}
+		geom = append(geom, slices.Clone(v))
+	}
+	return geom
 }
 
 // validPageStarts reports whether ps are page starts of a text of n bytes.

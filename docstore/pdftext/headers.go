@@ -149,15 +149,25 @@ func newEdgeLine(page int, l []*frag, top bool) edgeLine {
 // lineCore is a line's text as running heads are compared: without a
 // leading or trailing number (which it returns, -1 for none), in lower
 // case, other digits as '#', spaces collapsed.
+//
+// A section number is not a page number, though it may count up with the
+// pages of a short contract ("2. License Grants" opening page 2, "3.2.
+// Distribution" page 3): a leading number followed by a period and a
+// space or a digit, or a trailing one after a digit and a period
+// ("Version 2.0"), is kept in the core and not returned.
 func lineCore(text string) (core string, lead, trail int) {
 	lead, trail = -1, -1
 	if m := leadNum(text); m != "" {
-		lead, _ = strconv.Atoi(m)
-		text = strings.TrimSpace(text[len(m):])
+		if rest := text[len(m):]; !(len(rest) > 1 && rest[0] == '.' && (rest[1] == ' ' || isDigit(rest[1]))) {
+			lead, _ = strconv.Atoi(m)
+			text = strings.TrimSpace(rest)
+		}
 	}
 	if m := trailNum(text); m != "" {
-		trail, _ = strconv.Atoi(m)
-		text = strings.TrimSpace(text[:len(text)-len(m)])
+		if before := text[:len(text)-len(m)]; !(len(before) > 1 && before[len(before)-1] == '.' && isDigit(before[len(before)-2])) {
+			trail, _ = strconv.Atoi(m)
+			text = strings.TrimSpace(before)
+		}
 	}
 	var b strings.Builder
 	for _, r := range strings.ToLower(text) {

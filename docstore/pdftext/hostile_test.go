@@ -264,3 +264,27 @@ func TestMutatedPDFMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestSectionNumbersAtPageTopsAreKept: a short contract whose sections
+// open its pages, numbered as the pages are ("2. Grants" on page 2, "3.1.
+// Notices" on page 3), keeps them, while a running head whose page number
+// counts up beside it is still dropped.
+func TestSectionNumbersAtPageTopsAreKept(t *testing.T) {
+	titles := []string{"", "1. Definitions", "2. License Grants", "3.1. Notices", "4. Termination", "5. Governing Law"}
+	var pages []string
+	for i := 1; i <= 5; i++ {
+		content := textLines("F1", 72, 770, fmt.Sprintf("Master Services Agreement %d", i)) +
+			textLines("F1", 72, 720, titles[i]) +
+			textLines("F1", 72, 690, fmt.Sprintf("The clauses of part %d bind both parties from the effective date.", i))
+		pages = append(pages, content)
+	}
+	res := extractBytes(t, pagesPDF(testFonts(), pages...))
+	for _, title := range titles[1:] {
+		if !strings.Contains(res.Text, title) {
+			t.Errorf("section heading %q dropped: %q", title, res.Text)
+		}
+	}
+	if strings.Contains(res.Text, "Master Services") {
+		t.Errorf("the running head is kept: %q", res.Text)
+	}
+}

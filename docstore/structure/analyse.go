@@ -326,6 +326,15 @@ func textHeading(text string, sents []Span, i int, markdown, trustLoader, outlin
 	if nums, ok := headingNumber(t, runIn); ok {
 		return heading{level: len(nums), nums: nums}, true
 	}
+	// "8. Termination." on a line of its own: a contract's sections end
+	// their titles with a period, which a numbered step ("3. If we find a
+	// method, we use it.") shares; a title has its words capitalised and
+	// a paragraph under it.
+	if !runIn && periodTitle(t) && followedByBody(text, sents, i) {
+		if nums, ok := headingNumber(strings.TrimSuffix(t, "."), false); ok {
+			return heading{level: len(nums), nums: nums}, true
+		}
+	}
 	if lv, ok := keywordHeading(t); ok && (!runIn || strings.HasSuffix(t, ".")) {
 		if outlined && lv == 1 {
 			return heading{}, false
@@ -710,6 +719,34 @@ func headingOver(line, next string) bool {
 }
 
 // hasUpper reports whether w has a capital letter: "dBase", "macOS".
+// periodTitle reports whether t is a numbered title closed by one period,
+// "12. Governing Law.", "17. Interpretation of Sections 15 and 16.": up to
+// eight words after the number, each capitalised but the short words
+// that join a title's.
+func periodTitle(t string) bool {
+	if !strings.HasSuffix(t, ".") || strings.HasSuffix(t, "..") {
+		return false
+	}
+	fields := strings.Fields(strings.TrimSuffix(t, "."))
+	if len(fields) < 2 || len(fields) > 9 {
+		return false
+	}
+	for _, w := range fields[1:] {
+		r, _ := utf8.DecodeRuneInString(w)
+		if unicode.IsLetter(r) && !unicode.IsUpper(r) && !titleJoiners[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// titleJoiners are the lower-case words a title in title case keeps.
+var titleJoiners = map[string]bool{
+	"a": true, "an": true, "and": true, "as": true, "at": true, "by": true, "for": true, "from": true,
+	"in": true, "into": true, "of": true, "on": true, "or": true, "the": true, "this": true, "to": true,
+	"under": true, "upon": true, "with": true, "without": true, "not": true, "nor": true,
+}
+
 func hasUpper(w string) bool {
 	return strings.IndexFunc(w, unicode.IsUpper) >= 0
 }

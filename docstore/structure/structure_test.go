@@ -85,6 +85,57 @@ This Agreement shall be construed under the laws of the State of Delaware.
 	}
 }
 
+// TestPeriodTitledSections: "8. Termination." on a line of its own heads
+// the paragraph under it, as a contract sets its sections; a numbered
+// step that is a sentence, or a title-case step with no paragraph under
+// it, does not.
+func TestPeriodTitledSections(t *testing.T) {
+	text := `0. Definitions.
+
+"This License" refers to version 3 of the License.
+
+1. Source Code.
+
+The source code for a work means the preferred form for making changes.
+
+2. Interpretation of Sections 15 and 16.
+
+Reviewing courts shall apply local law that most closely approximates a waiver.
+
+To install it:
+
+1. Open the file.
+
+2. Click Save.
+
+3. Restart Now.
+`
+	a, s := analyse(text, Input{})
+	want := map[string]string{
+		`"This License" refers to version 3 of the License.`:                              "0. Definitions.",
+		"The source code for a work means the preferred form for making changes.":         "1. Source Code.",
+		"Reviewing courts shall apply local law that most closely approximates a waiver.": "2. Interpretation of Sections 15 and 16.",
+	}
+	headings := 0
+	for i, sp := range s {
+		line := text[sp.Start:sp.End]
+		if w, ok := want[line]; ok {
+			if got := trail(a, text, i); got != w {
+				t.Errorf("%q is under %q, want %q", line, got, w)
+			}
+		}
+		if a.Flags[i]&FlagHeading != 0 {
+			headings++
+			if strings.Contains(line, "Open") || strings.Contains(line, "Click") || strings.Contains(line, "Restart") {
+				t.Errorf("the step %q is a heading", line)
+			}
+		}
+	}
+	if headings != 3 {
+		t.Errorf("%d headings, want 3", headings)
+	}
+}
+
 func TestMarkdownHeadingsAndPipeTables(t *testing.T) {
 	text := "# Report\n\nIntro text here for the report.\n\n## Cash flows\n\n| Item | 2019 | 2018 |\n|---|---|---|\n| Purchases of property, plant and equipment | 12 | 10 |\n| Dividends paid | 3 | 2 |\n"
 	sents := sentences(text)

@@ -507,7 +507,8 @@ func (s *segmenter) scan(start, i, end int, verbatim bool) {
 				if k >= end {
 					break
 				}
-				if !endsBefore(text, i, k, end, flags, periods) {
+				if !endsBefore(text, i, k, end, flags, periods) ||
+					flags == termPeriods && clauseNumber(text[skipSpace(text, start, i):i]) {
 					i = k
 					continue
 				}
@@ -535,6 +536,73 @@ func endsBefore(text string, i, k, end, flags, periods int) bool {
 		return false
 	}
 	return true
+}
+
+// clauseNumber reports whether w, the text of a sentence up to its
+// period, is nothing but the number of the clause or item it opens: "5.1"
+// in "5.1. Either party may terminate…", "Item 7" in "Item 7. Management's
+// Discussion", "Section 4(b)". Such a number belongs to what follows it,
+// not to a sentence of its own, which would part a clause from its number
+// and a filing's heading from its title.
+func clauseNumber(w string) bool {
+	if w == "" || len(w) > 24 {
+		return false
+	}
+	if word, rest, ok := strings.Cut(w, " "); ok {
+		if !clauseWord(word) {
+			return false
+		}
+		// "Item 1A", "Article VII", "Section 4(b)", "Schedule B"
+		w = strings.TrimLeft(rest, " ")
+		if w == "" || len(w) > 10 || strings.Contains(w, "..") {
+			return false
+		}
+		for i := 0; i < len(w); i++ {
+			if c := w[i]; !isAlnum(c) && c != '.' && c != '(' && c != ')' {
+				return false
+			}
+		}
+		return true
+	}
+	// a bare number of up to four groups: "5", "5.1", "12.3.1"
+	groups, digits := 1, 0
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case '0' <= c && c <= '9':
+			if digits++; digits > 3 {
+				return false
+			}
+		case c == '.' && digits > 0 && groups < 4:
+			groups, digits = groups+1, 0
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}
+
+// clauseWord reports whether word names a part of a contract, statute or
+// filing that a number follows, in any case.
+func clauseWord(word string) bool {
+	if len(word) > len("paragraph") {
+		return false
+	}
+	var lower [len("paragraph")]byte
+	for i := 0; i < len(word); i++ {
+		c := word[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	return clauseWords[string(lower[:len(word)])]
+}
+
+// clauseWords are the words clauseWord knows, in lower case.
+var clauseWords = map[string]bool{
+	"item": true, "section": true, "article": true, "clause": true, "part": true,
+	"schedule": true, "exhibit": true, "annex": true, "appendix": true, "chapter": true,
+	"rule": true, "§": true, "§§": true, "paragraph": true, "note": true,
 }
 
 // leader reports whether the period at text[i] ends a spaced run of dots

@@ -11,7 +11,8 @@
 // . ! ? … and the CJK 。！？； (LongCite splits on those too). A period
 // ends a sentence only before a plausible sentence start, and not after
 // abbreviations, initials or dotted acronyms unless a typical
-// sentence-initial word follows; decimals, URLs and code such as
+// sentence-initial word follows, nor after a clause's number alone ("5.1.",
+// "Item 7."), which stays with its clause; decimals, URLs and code such as
 // os.path.join never end one because no space follows their dots. Runs
 // that never reach a boundary (tables, code, index pages) are cut at
 // MaxSentenceBytes so citations stay fine-grained.

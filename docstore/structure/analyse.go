@@ -469,7 +469,8 @@ func follows(cur, n []int) bool {
 
 // keywordHeading reads "ARTICLE VII", "Article 7 Termination", "Section
 // 4(b)", "SECTION 12. Notices", "Chapter 3: Data", "Part II", "Appendix
-// A", "Schedule 1", "Exhibit B": a structural keyword and a number.
+// A", "Schedule 1", "Exhibit B", "Item 7. Management's Discussion": a
+// structural keyword and a number.
 func keywordHeading(t string) (int, bool) {
 	if len(t) > 100 || strings.ContainsRune(t, '\n') {
 		return 0, false
@@ -481,7 +482,7 @@ func keywordHeading(t string) (int, bool) {
 		level = 1
 	case "chapter", "article", "appendix", "schedule", "exhibit", "annex":
 		level = 1
-	case "section", "§":
+	case "section", "§", "item": // a filing's "Item 1A. Risk Factors", under "PART I"
 		level = 2
 	default:
 		return 0, false

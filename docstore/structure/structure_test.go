@@ -136,6 +136,38 @@ To install it:
 	}
 }
 
+// TestFilingItems: a 10-K's items nest under its parts, an item known
+// by its keyword even where no blank line sets it apart.
+func TestFilingItems(t *testing.T) {
+	text := `PART I
+
+Item 1. Business
+
+We sell software to small businesses in the Americas.
+Item 1A. Risk Factors
+
+Our business depends on renewals by our customers.
+
+PART II
+
+ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS
+
+Net revenue increased 12% in fiscal 2024.
+`
+	a, s := analyse(text, Input{})
+	want := map[string]string{
+		"Our business depends on renewals by our customers.": "PART I > Item 1A. Risk Factors",
+		"Net revenue increased 12% in fiscal 2024.":          "PART II > ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS",
+	}
+	for i, sp := range s {
+		if w, ok := want[text[sp.Start:sp.End]]; ok {
+			if got := trail(a, text, i); got != w {
+				t.Errorf("%q is under %q, want %q", text[sp.Start:sp.End], got, w)
+			}
+		}
+	}
+}
+
 func TestMarkdownHeadingsAndPipeTables(t *testing.T) {
 	text := "# Report\n\nIntro text here for the report.\n\n## Cash flows\n\n| Item | 2019 | 2018 |\n|---|---|---|\n| Purchases of property, plant and equipment | 12 | 10 |\n| Dividends paid | 3 | 2 |\n"
 	sents := sentences(text)

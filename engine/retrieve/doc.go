@@ -70,7 +70,9 @@
 //     lines, furniture, code and fragments are scaled by Model.Noise so
 //     they never outrank body text with the same terms. A question that
 //     asks for a default in other words ("unless I change it", "out of
-//     the box") adds "default" to the query (Model.Default).
+//     the box") adds "default" to the query (Model.Default), and the
+//     words that only frame a question ("happens" in "what happens if",
+//     "mean" in "what does X mean") weigh FrameWeight of a term.
 //  4. Second hop: the names in the two best sentences join the query at
 //     half weight and the candidates are ranked again, so a multi-hop
 //     question reaches the bridge entity's own sentences (Model.Hop).
@@ -88,5 +90,7 @@
 // Evidence recall at k = 5 statements (citelens eval, extractive):
 // HotpotQA 0.768 → 0.863, manuals-qa 0.575 → 0.706, rintro-qa 0.923 →
 // 0.974, papers-qa 0.80 → 0.80 (before this model → with it; the
-// strategy's merging of adjacent sentences is part of the figure).
+// strategy's merging of adjacent sentences is part of the figure);
+// testdata/licenses-qa (48 contract-review questions over three licences
+// as PDFs, one at a time) 0.792 with plain BM25, 0.938 with it.
 package retrieve

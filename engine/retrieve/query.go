@@ -68,7 +68,48 @@ func parseQuery(text string) *query {
 	})
 	q.want = answerType(text)
 	q.orig = len(q.q.Terms)
+	for _, t := range frameTerms(text) {
+		if i, ok := q.index[t]; ok {
+			q.q.Weights[i] *= FrameWeight
+		}
+	}
 	return q
+}
+
+// FrameWeight is the weight of a word that frames a question rather than
+// naming what it is about: "happens" in "What happens if I violate the
+// licence?", "mean" in "What does RAIDD mean?". At full weight a rare
+// frame word ranks a sentence that says only "this happens at the end
+// of a session" above the one about violating the licence.
+const FrameWeight = 0.25
+
+// frameTerms returns the index terms of the words that frame text as a
+// question: "what happens/happened (if, when, to …)", "what does … mean",
+// "what does … stand for".
+func frameTerms(text string) []string {
+	var words []string
+	textproc.Words(text, func(s, e int) {
+		words = append(words, textproc.Fold(text[s:e]))
+	})
+	var out []string
+	for i, w := range words {
+		if i == 0 || words[i-1] != "what" && (i < 2 || words[i-2] != "what") {
+			continue
+		}
+		switch w {
+		case "happens", "happened", "happen":
+			out = append(out, textproc.Term(w))
+		}
+	}
+	if len(words) >= 3 && words[0] == "what" && (words[1] == "does" || words[1] == "do") {
+		switch last := words[len(words)-1]; {
+		case last == "mean":
+			out = append(out, textproc.Term(last))
+		case last == "for" && words[len(words)-2] == "stand":
+			out = append(out, textproc.Term("stand"))
+		}
+	}
+	return out
 }
 
 // extend returns q with terms added at weight w (relative to a question

@@ -423,3 +423,38 @@ func scoresOf(ps []Passage) []float64 {
 	}
 	return out
 }
+
+// TestFrameWordsWeighLess: "happens" frames "What happens if I violate
+// the licence?"; a rare sentence that only says something happens must
+// not outrank the one about violating it.
+func TestFrameWordsWeighLess(t *testing.T) {
+	licence := `8. Termination.
+
+You may not propagate the work except as this licence allows. If you violate this licence, your rights under it end automatically. Copies received from you stay licensed to their recipients. A holder who finds a violation must tell you of it. Once you cease to violate the licence, your rights come back. A second violation ends them for good. Nothing here lets anyone violate the rights of others.
+
+9. Acceptance.
+
+You need not accept this licence to run a copy.
+`
+	session := `Ending a session
+
+A workspace is saved when you quit. It happens. Old images are kept as backups. Images are files of the workspace. Backups are images kept before a save. A quit asks for a save first.
+`
+	lib, docs := librarytest.TextLibrary(t, "licence.txt", licence, "session.txt", session)
+	ps, err := New(lib).Sentences(t.Context(), "What happens if I violate the licence?", Options{K: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) == 0 || ps[0].Doc != docs[0].ID || !strings.Contains(ps[0].Text, "violate") {
+		t.Errorf("first passage %+v, want the sentence about violating the licence", ps)
+	}
+	if got := frameTerms("What does RAIDD stand for?"); !slices.Equal(got, []string{textproc.Term("stand")}) {
+		t.Errorf("frameTerms(stand for) = %q", got)
+	}
+	if got := frameTerms("What happened to trial by jury?"); len(got) != 1 {
+		t.Errorf("frameTerms(happened to) = %q", got)
+	}
+	if got := frameTerms("When does it happen?"); len(got) != 0 {
+		t.Errorf("frameTerms of a question that asks about a happening = %q", got)
+	}
+}

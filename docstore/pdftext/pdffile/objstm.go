@@ -67,10 +67,13 @@ func checkObjStms(ctx context.Context, src *source, c *xrefChain, keep bool) ([]
 		}
 	}
 	// an object missing from the stream the table puts it in is looked
-	// for along the stream's /Extends
+	// for along the stream's /Extends; so is one in a stream that did not
+	// decode here, which the library may still read as empty (a stream
+	// with no /Length and a filter it does not know) and then leave by
+	// its /Extends
 	walk := map[uint32]bool{}
 	for x, id := range c.packed {
-		if s := byID[id]; s != nil && !s.ids[x] {
+		if s := byID[id]; s == nil || !s.ids[x] {
 			walk[id] = true
 		}
 	}

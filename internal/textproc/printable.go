@@ -9,7 +9,12 @@ import (
 // characters other than newline and tab become visible Control Pictures
 // (ESC shows as ␛, so an escape sequence prints as harmless text instead of
 // acting), DEL becomes ␡, bidirectional overrides that could reorder what a
-// reader sees are dropped, and invalid UTF-8 becomes U+FFFD.
+// reader sees are dropped, and invalid UTF-8 becomes U+FFFD. The format
+// characters that prepend themselves to the next one (the Arabic number
+// signs U+0600–U+0605 and their kin, see prependFormat) are dropped too:
+// width measurement counts the pair as one cluster and a terminal draws
+// two cells, so a row holding one would be drawn a cell wider than laid
+// out.
 //
 // Document text and model output must pass through Printable (or OneLine)
 // before reaching a terminal.
@@ -40,6 +45,8 @@ func sanitize(s string, oneLine bool) string {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			b.WriteRune(utf8.RuneError)
+		case prependFormat(r):
+			// dropped
 		case !Unsafe(r):
 			b.WriteRune(r)
 		case r < 0x20:
@@ -72,7 +79,7 @@ func isClean(s string, oneLine bool) bool {
 		}
 		if c >= utf8.RuneSelf {
 			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && n == 1 || Unsafe(r) {
+			if r == utf8.RuneError && n == 1 || Unsafe(r) || prependFormat(r) {
 				return false
 			}
 			i += n - 1
@@ -109,6 +116,18 @@ func Pasteable(s string) string {
 		}
 		return r
 	}, strings.ToValidUTF8(s, string(utf8.RuneError)))
+}
+
+// prependFormat reports whether r is a format character of Unicode's
+// grapheme class Prepend: it joins the character after it into one
+// cluster ("\u0602 " measures one cell, a terminal draws two).
+func prependFormat(r rune) bool {
+	switch {
+	case r >= 0x0600 && r <= 0x0605, r == 0x06dd, r == 0x070f, r == 0x0890, r == 0x0891, r == 0x08e2,
+		r == 0x110bd, r == 0x110cd:
+		return true
+	}
+	return false
 }
 
 func isBidiControl(r rune) bool {

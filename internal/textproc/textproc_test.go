@@ -63,6 +63,7 @@ func TestPrintable(t *testing.T) {
 		"bad \xff utf8":         "bad \ufffd utf8",
 		"rtl \u202eevil\u202c":  "rtl evil",
 		"carriage\rreturn":      "carriage␍return",
+		"sign \u0602 x\u0600١":  "sign  x١", // prepended format marks
 	}
 	for in, want := range cases {
 		if got := Printable(in); got != want {
@@ -79,7 +80,7 @@ func FuzzPrintable(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, out := range []string{Printable(s), OneLine(s)} {
 			for _, r := range out {
-				if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 || isBidiControl(r) {
+				if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 || isBidiControl(r) || prependFormat(r) {
 					t.Fatalf("control %U survives in %q", r, out)
 				}
 			}

@@ -2,6 +2,7 @@ package termimage
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -90,6 +91,24 @@ func (d *Detector) CellSize(cols, rows int) (w, h int) {
 	return 0, 0
 }
 
+// kittyBeforePlaceholders reports whether name (lower case, as XTVERSION
+// gave it) is a kitty that cannot draw an image through Unicode
+// placeholder cells: one older than 0.28, which added them (Debian 12
+// ships 0.26.5), or 0.29.0, which broke them. It answers the graphics
+// query, then shows the placeholders as boxes.
+func kittyBeforePlaceholders(name string) bool {
+	v, ok := strings.CutPrefix(name, "kitty(")
+	if !ok {
+		return false
+	}
+	v, _, _ = strings.Cut(v, ")")
+	major, rest, _ := strings.Cut(v, ".")
+	minor, _, _ := strings.Cut(rest, ".")
+	ma, err1 := strconv.Atoi(major)
+	mi, err2 := strconv.Atoi(minor)
+	return err1 == nil && err2 == nil && ma == 0 && (mi < 28 || v == "0.29.0")
+}
+
 // Protocol is the best protocol the terminal speaks by its answers:
 // kitty with placeholders, then iTerm2 where the terminal is iTerm2 or
 // WezTerm, then sixel, then the half-block map.
@@ -102,7 +121,7 @@ func (d *Detector) Protocol() Protocol {
 		// WezTerm speaks kitty graphics but draws placeholders as
 		// boxes; its iTerm2 images are solid.
 		return ITerm2
-	case d.kitty && !konsole:
+	case d.kitty && !konsole && !kittyBeforePlaceholders(name):
 		return Kitty
 	case strings.Contains(name, "iterm2"):
 		return ITerm2

@@ -47,6 +47,9 @@ func TestDetector(t *testing.T) {
 		want        termimage.Protocol
 	}{
 		{"kitty", kittyOK + version("kitty(0.39.1)") + cell + da1, nil, termimage.Kitty},
+		{"kitty before placeholders (Debian 12's)", kittyOK + version("kitty(0.26.5)") + cell + da1, nil, termimage.Blocks},
+		{"kitty 0.28", kittyOK + version("kitty(0.28.0)") + cell + da1, nil, termimage.Kitty},
+		{"kitty 0.29.0, placeholders broken", kittyOK + version("kitty(0.29.0)") + cell + da1, nil, termimage.Blocks},
 		{"ghostty", kittyOK + version("ghostty 1.1.3") + da1, nil, termimage.Kitty},
 		{"wezterm", kittyOK + version("WezTerm 20240203") + da1Six, nil, termimage.ITerm2},
 		{"konsole by name", kittyOK + version("Konsole 24.02") + da1Six, nil, termimage.Sixel},

@@ -16,8 +16,8 @@
 // # Caveats
 //
 //   - Terminals that answer the kitty graphics query but draw placeholder
-//     characters as boxes (WezTerm, Konsole) get no placeholders: Detector
-//     picks another protocol for them.
+//     characters as boxes (WezTerm, Konsole, kitty before 0.28 and 0.29.0)
+//     get no placeholders: Detector picks another protocol for them.
 //   - Inside tmux, images reach the terminal only through tmux's
 //     passthrough (set -g allow-passthrough on) and only when asked for by
 //     name; Passthrough wraps a sequence for it. Queries are answered by

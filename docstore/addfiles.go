@@ -246,34 +246,40 @@ func (l *Library) prepare(ctx context.Context, path string, report func(stage st
 		p.stream, p.res.Err = src, err
 		return p
 	}
-	content, err := readDocumentFile(ctx, path, l.maxFile)
+	l.prepareWhole(ctx, p, report)
+	return p
+}
+
+// prepareWhole reads, loads and indexes p's file whole, filling p.doc
+// and p.ix, or p.res when the library has it already or it fails.
+func (l *Library) prepareWhole(ctx context.Context, p *prepared, report func(stage string, done, total int)) {
+	content, err := readDocumentFile(ctx, p.res.Path, l.maxFile)
 	if err != nil {
 		p.res.Err = err
-		return p
+		return
 	}
 	id := IDFor(content)
 	if info, err := l.Info(id); err == nil {
 		p.res.Info, p.res.Existed = info, true
-		return p
+		return
 	}
 	if err := l.db.refusal(); err != nil {
 		p.res.Err = err // damaged: refuse now, not after extracting
-		return p
+		return
 	}
-	doc, err := Load(ctx, path, content, l.loadOptions(report))
+	doc, err := Load(ctx, p.res.Path, content, l.loadOptions(report))
 	if err != nil {
 		p.res.Err = err
-		return p
+		return
 	}
 	report(StageIndexing, 0, 0)
 	p.ix = buildIndex(doc).compile([numFields]uint32{})
 	if err := ctx.Err(); err != nil {
 		p.res.Err = err
-		return p
+		return
 	}
 	p.doc = doc
 	p.res.Info = doc.DocInfo
-	return p
 }
 
 // writeBatch writes prepared documents in one transaction. A document

@@ -303,6 +303,33 @@ func TestStreamedTextRefusedLeavesNothing(t *testing.T) {
 	}
 }
 
+// TestLargeUTF16TextIsAdded: a UTF-16 text over the streaming threshold
+// is read whole (it is not streamed) and stored; it used to come back
+// from the whole-file path as a stream and be reported added with
+// nothing stored.
+func TestLargeUTF16TextIsAdded(t *testing.T) {
+	defer func(th int64) { streamThreshold = th }(streamThreshold)
+	streamThreshold = 1 << 10
+	text := strings.Repeat("A plain sentence of text about rivers. ", 100)
+	raw := []byte{0xff, 0xfe} // UTF-16LE
+	for _, r := range text {
+		raw = append(raw, byte(r), 0)
+	}
+	path := writeFile(t, "wide.txt", string(raw))
+	l := openTestLibrary(t)
+	info, existed, err := l.Add(t.Context(), path, nil)
+	if err != nil || existed || info.ID == "" {
+		t.Fatalf("Add = %+v, %v, %v", info, existed, err)
+	}
+	d, err := l.Document(info.ID)
+	if err != nil || !strings.HasPrefix(d.Text, "A plain sentence of text about rivers.") {
+		t.Fatalf("Document = %v; text %q", err, d.Text[:min(len(d.Text), 60)])
+	}
+	if n, _ := l.Count(); n != 1 {
+		t.Fatalf("%d documents, want 1", n)
+	}
+}
+
 // TestOverlappingRunsAreDamage: runs of one document's postings that
 // overlap (only a damaged index has them) are ErrCorrupt, not postings
 // out of order.

@@ -74,8 +74,10 @@ func (l *Library) addStream(ctx context.Context, src *streamSource, report func(
 	}
 	if utf16 {
 		// Decoding UTF-16 in pieces is not worth it for how rare such
-		// files are: they take the regular path.
-		p := l.prepare(ctx, src.path, report)
+		// files are: they are read whole. (Through prepare they would
+		// come back here as a stream, and nothing be added.)
+		p := &prepared{res: AddResult{Path: src.path}, start: time.Now()}
+		l.prepareWhole(ctx, p, report)
 		if p.doc == nil {
 			return p.res.Info, p.res.Existed, p.res.Err
 		}

@@ -376,6 +376,7 @@ type listCursor struct {
 	prefix []byte
 	c      *bolt.Cursor
 	key    []byte // the current block's key
+	target []byte // the key a seek looks for, reused
 	blk    blockReader
 	open   bool // blk has groups left
 	ended  bool
@@ -535,13 +536,20 @@ func (p *listCursor) seekGroup(d DocNum) bool {
 	}
 	p.hasPending = false
 	// Within the current block first: the next document is often there.
+	// Only this block: nextGroup would open the ones after it, walking
+	// the list instead of jumping.
 	for p.open {
-		g, ok := p.nextGroup()
+		doc, n, data, ok, err := p.blk.next()
+		if err != nil {
+			p.err = err
+			return false
+		}
 		if !ok {
+			p.open = false
 			break
 		}
-		if g.doc >= d {
-			p.pending, p.hasPending = g, true
+		if doc >= d {
+			p.pending, p.hasPending = rawGroup{doc, n, data}, true
 			return true
 		}
 	}
@@ -550,7 +558,8 @@ func (p *listCursor) seekGroup(d DocNum) bool {
 	}
 	// Jump: the block holding d's first group starts at or before (d, 0),
 	// unless d's first group opens a block of its own.
-	target := listKey(nil, p.term, d, 0)
+	p.target = listKey(p.target[:0], p.term, d, 0)
+	target := p.target
 	k, _ := p.c.Seek(target)
 	var fk, fv []byte
 	if k == nil {

@@ -31,10 +31,10 @@ type SalvageReport struct {
 // whose text is readable but whose layout is damaged is segmented again
 // from its text. A document's page geometry is copied when all of it
 // reads and fits the text. Derived documents and vectors are not copied:
-// derive and embed build them again. progress, if not nil, gets the documents done.
-// l is typically opened with Options.ReadDamaged. What bbolt must not
-// read (a loop of pages, a record running past its page) is gone around:
-// the documents with a record there are lost.
+// derive and embed build them again. progress, if not nil, gets the
+// documents done. l is typically opened with Options.ReadDamaged. What
+// bbolt must not read (a loop of pages, a record running past its page)
+// is gone around: the documents with a record there are lost.
 func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done, total int)) (*SalvageReport, error) {
 	rep := &SalvageReport{}
 	var unsafe *pageDamage

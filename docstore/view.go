@@ -56,6 +56,7 @@ func (l *Library) View(id DocID) (*View, error) {
 		return ViewOf(d), nil
 	}
 	v := &View{l: l, viewBase: base}
+	var loaded *Document // a document small enough to load whole
 	err := l.db.View(func(tx *bolt.Tx) error {
 		info, ok, err := readInfo(tx, id)
 		if err == nil && !ok {
@@ -65,7 +66,12 @@ func (l *Library) View(id DocID) (*View, error) {
 			return err
 		}
 		v.info = info
-		if info.Bytes <= viewWhole || v.viewBase != nil {
+		if info.Bytes <= viewWhole {
+			// in this transaction, as Document would in another
+			loaded, err = readDocument(tx, id)
+			return err
+		}
+		if v.viewBase != nil {
 			return nil
 		}
 		rec, ok, err := readRecord(tx, id)
@@ -91,12 +97,11 @@ func (l *Library) View(id DocID) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v.info.Bytes <= viewWhole {
-		d, err := l.Document(id)
-		if err != nil {
-			return nil, err
-		}
-		return ViewOf(d), nil
+	if loaded != nil {
+		l.mu.Lock()
+		l.docs[id] = loaded
+		l.mu.Unlock()
+		return ViewOf(loaded), nil
 	}
 	v.sents, v.text, v.compounds = map[uint32][]Sentence{}, map[uint32]string{}, map[string][]string{}
 	return v, nil

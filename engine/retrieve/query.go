@@ -87,10 +87,7 @@ const FrameWeight = 0.25
 // question: "what happens/happened (if, when, to …)", "what does … mean",
 // "what does … stand for".
 func frameTerms(text string) []string {
-	var words []string
-	textproc.Words(text, func(s, e int) {
-		words = append(words, textproc.Fold(text[s:e]))
-	})
+	words := foldedWords(text)
 	var out []string
 	for i, w := range words {
 		if i == 0 || words[i-1] != "what" && (i < 2 || words[i-2] != "what") {
@@ -175,10 +172,7 @@ var defaultTerm = textproc.Term("default")
 // specifications state those answers as defaults ("the default is 1.0",
 // "by default, these options are off"), in words the question lacks.
 func asksDefault(question string) bool {
-	var words []string
-	textproc.Words(question, func(s, e int) {
-		words = append(words, textproc.Fold(question[s:e]))
-	})
+	words := foldedWords(question)
 	for i, w := range words {
 		next := func(k int) string {
 			if i+k < len(words) {
@@ -216,10 +210,7 @@ func asksDefault(question string) bool {
 
 // answerType reads the question words of a question.
 func answerType(question string) AnswerType {
-	var words []string
-	textproc.Words(question, func(s, e int) {
-		words = append(words, textproc.Fold(question[s:e]))
-	})
+	words := foldedWords(question)
 	for i, w := range words {
 		next := ""
 		if i+1 < len(words) {
@@ -290,4 +281,14 @@ func hasDigit(w string) bool {
 func isCapitalised(w string) bool {
 	r, _ := utf8.DecodeRuneInString(w)
 	return unicode.IsUpper(r)
+}
+
+// foldedWords returns text's words, case- and accent-folded, in order:
+// what the question readers (answerType, asksDefault, frameTerms) match.
+func foldedWords(text string) []string {
+	var words []string
+	textproc.Words(text, func(s, e int) {
+		words = append(words, textproc.Fold(text[s:e]))
+	})
+	return words
 }

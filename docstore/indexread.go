@@ -3,7 +3,6 @@ package docstore
 import (
 	"bytes"
 	"cmp"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -160,12 +159,10 @@ func (r *IndexReader) DocID(n DocNum) (DocID, error) {
 	if v == nil {
 		return "", damaged("the index names document number %d, which is not in the listing", n)
 	}
-	// The listing entry starts with the ID (see ListEntry.encode).
-	size, k := binary.Uvarint(v)
-	if k <= 0 || size > uint64(len(v)-k) {
+	id, ok := listEntryID(v)
+	if !ok {
 		return "", damaged("the listing record of document number %d does not decode", n)
 	}
-	id := DocID(v[k : k+int(size)])
 	r.ids[n] = id
 	return id, nil
 }

@@ -327,11 +327,11 @@ func (l *Library) IDs() ([]DocID, error) {
 	var out []DocID
 	err := l.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketListing).ForEach(func(k, v []byte) error {
-			size, n := binary.Uvarint(v) // the entry starts with the ID
-			if n <= 0 || size > uint64(len(v)-n) {
+			id, ok := listEntryID(v)
+			if !ok {
 				return damaged("the listing record %x does not decode", k)
 			}
-			out = append(out, DocID(v[n:n+int(size)]))
+			out = append(out, id)
 			return nil
 		})
 	})

@@ -180,6 +180,16 @@ func (e *ListEntry) encode() []byte {
 	return binary.AppendVarint(b, e.Added.Unix())
 }
 
+// listEntryID reads only the ID a listing entry starts with (see
+// ListEntry.encode): what a reader of IDs needs, without the rest.
+func listEntryID(v []byte) (DocID, bool) {
+	size, k := binary.Uvarint(v)
+	if k <= 0 || size > uint64(len(v)-k) {
+		return "", false
+	}
+	return DocID(v[k : k+int(size)]), true
+}
+
 func decodeListEntry(num DocNum, v []byte) (ListEntry, error) {
 	e := ListEntry{Num: num}
 	bad := false

@@ -391,19 +391,9 @@ func (s *streamer) piece(text string) error {
 	bi = nil
 	err := s.l.db.Update(func(tx *bolt.Tx) error {
 		pb := &postingBatch{}
-		if err := s.w.addText(tx, text); err != nil {
+		if err := s.w.writeContent(tx, d, ix, pb); err != nil { // d.Text is the piece
 			return err
 		}
-		if err := s.w.addSentences(tx, d.Sentences); err != nil {
-			return err
-		}
-		if err := s.w.addChunks(tx, d.Chunks); err != nil {
-			return err
-		}
-		if err := s.w.addCompounds(tx, d.Compounds); err != nil {
-			return err
-		}
-		s.w.addIndex(ix, pb)
 		seg, err := newSegment(tx, segBuilding)
 		if err != nil {
 			return err

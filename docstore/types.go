@@ -93,14 +93,14 @@ func (i DocInfo) IsOCRPage(page int) bool { return slices.Contains(i.OCRPages, p
 
 // DisplayName is what people call the document: the file name it was
 // added from, else its title, else its ID.
-func (d *Document) DisplayName() string {
+func (i DocInfo) DisplayName() string {
 	switch {
-	case d.Name != "":
-		return d.Name
-	case d.Title != "":
-		return d.Title
+	case i.Name != "":
+		return i.Name
+	case i.Title != "":
+		return i.Title
 	}
-	return string(d.ID)
+	return string(i.ID)
 }
 
 // SentenceText returns the text of sentence i.

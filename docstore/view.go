@@ -114,15 +114,7 @@ func (v *View) Info() *DocInfo { return &v.info }
 func (v *View) ID() DocID { return v.info.ID }
 
 // DisplayName is what people call the document (Document.DisplayName).
-func (v *View) DisplayName() string {
-	switch {
-	case v.info.Name != "":
-		return v.info.Name
-	case v.info.Title != "":
-		return v.info.Title
-	}
-	return string(v.info.ID)
-}
+func (v *View) DisplayName() string { return v.info.DisplayName() }
 
 // Err is the first error met reading the document in pieces.
 func (v *View) Err() error { return v.err }

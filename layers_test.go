@@ -23,31 +23,35 @@ var layers = []struct {
 }{
 	// 0: the kernel every package may use; it imports nothing of ours
 	// but itself.
-	{"internal/mcpserver", 7, "the MCP server"},
-	{"internal/viewer", 0, "the system's viewer at a page, and page URLs"},
-	{"internal/", 0, "text, numbers, settings, errors' fixes: the kernel"},
+	{"internal/", 0, "text, numbers, settings, errors' fixes, the system's viewer: the kernel"},
 	{"themes", 0, "colours and styles"},
-	// 1: the model client speaks HTTP and knows no answers or documents.
-	{"engine/llm/llmtest/cmd/", 7, "the scripted server as a program"},
-	{"engine/llm", 1, "the OpenAI-compatible client and its scripted server"},
-	// 2-3: the library: loaders and text building below the store.
-	{"docstore/pagerender", 2, "PDF pages to pixels: PDFium in WebAssembly"},
-	{"docstore/", 2, "loaders, segmentation, structure"},
-	{"docstore", 3, "the library on disk"},
-	// 4: the answer model: statements, citations, their checks and exports.
-	{"citations/pageimage", 4, "citations drawn on their pages"},
-	{"citations", 4, "statements, citations, exports"},
-	// 5-6: the engine: the runtime and retrieval, then what builds on them.
-	{"engine/retrieve", 5, "ranking"},
-	{"engine/rerank", 5, "the reranker client"},
-	{"engine/dense", 5, "embeddings stored in the library"},
-	{"engine/", 6, "strategies, dense retrieval, generation, judge, evaluation"},
-	{"engine", 5, "the runtime"},
-	// 7: front ends.
-	{"tui/termimage", 7, "pictures in a terminal: kitty, sixel, iTerm2, the half-block map"},
-	{"tui", 7, "the terminal UI"},
-	{"cmd/", 7, "the command"},
-	{"bench/", 7, "benchmarks"},
+	// 1: services below the library that know no documents: the model
+	// client (HTTP only) and ordered key-value storage.
+	{"llm/llmtest/cmd/", 8, "the scripted server as a program"},
+	{"llm", 1, "the OpenAI-compatible client and its scripted server"},
+	{"storage", 1, "transactional ordered key-value storage: the seam and its backends"},
+	// 2-3: the store: a document's shapes and geometry, then the library.
+	{"docstore/", 2, "the store's record shapes: structure, page geometry"},
+	{"docstore", 3, "the library: records, index, vectors, answers, check, salvage"},
+	// 4: ingestion: format readers, then the pipeline that writes
+	// documents into the store.
+	{"ingest/", 4, "format readers, sentences, headings"},
+	{"ingest", 4, "the add pipeline"},
+	// 5: the answer model: statements, citations, their checks, exports
+	// and pictures of pages.
+	{"citations/pagerender", 5, "PDF pages to pixels: PDFium in WebAssembly"},
+	{"citations", 5, "statements, citations, exports, citations drawn on pages"},
+	// 6-7: the engine: the runtime and retrieval, then what builds on them.
+	{"engine/retrieve", 6, "ranking"},
+	{"engine/rerank", 6, "the reranker client"},
+	{"engine/dense", 6, "embeddings stored in the library"},
+	{"engine/", 7, "strategies, generation, judge, evaluation"},
+	{"engine", 6, "the runtime"},
+	// 8: front ends.
+	{"mcpserver", 8, "the MCP server"},
+	{"tui", 8, "the terminal UI"},
+	{"cmd/", 8, "the command"},
+	{"bench/", 8, "benchmarks"},
 }
 
 func rankOf(t *testing.T, pkg string) int {

@@ -9,12 +9,12 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/citelens/citelens/docstore/docx"
-	"github.com/citelens/citelens/docstore/epub"
-	"github.com/citelens/citelens/docstore/htmltext"
-	"github.com/citelens/citelens/docstore/ocr"
 	"github.com/citelens/citelens/docstore/structure"
-	"github.com/citelens/citelens/docstore/textbuild"
+	"github.com/citelens/citelens/ingest/docx"
+	"github.com/citelens/citelens/ingest/epub"
+	"github.com/citelens/citelens/ingest/htmltext"
+	"github.com/citelens/citelens/ingest/ocr"
+	"github.com/citelens/citelens/ingest/textbuild"
 )
 
 // A Loader turns a file's bytes into the text the library stores and what

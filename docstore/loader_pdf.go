@@ -8,10 +8,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/citelens/citelens/docstore/ocr"
 	"github.com/citelens/citelens/docstore/pagegeom"
-	"github.com/citelens/citelens/docstore/pdftext"
 	"github.com/citelens/citelens/docstore/structure"
+	"github.com/citelens/citelens/ingest/ocr"
+	"github.com/citelens/citelens/ingest/pdftext"
 )
 
 // StageOCR is the ingest stage of reading scanned pages, reported through

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citelens/citelens/docstore/doctest"
-	"github.com/citelens/citelens/docstore/ocr"
+	"github.com/citelens/citelens/ingest/doctest"
+	"github.com/citelens/citelens/ingest/ocr"
 )
 
 // add --ocr of a 600-byte PDF of two text-less 100-inch pages used to

@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citelens/citelens/docstore/doctest"
-	"github.com/citelens/citelens/docstore/ocr"
 	"github.com/citelens/citelens/docstore/pagegeom"
-	"github.com/citelens/citelens/docstore/pdftext"
 	"github.com/citelens/citelens/docstore/structure"
+	"github.com/citelens/citelens/ingest/doctest"
+	"github.com/citelens/citelens/ingest/ocr"
+	"github.com/citelens/citelens/ingest/pdftext"
 )
 
 func TestRegistry(t *testing.T) {

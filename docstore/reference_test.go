@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citelens/citelens/docstore/doctest"
+	"github.com/citelens/citelens/ingest/doctest"
 )
 
 // Reference manuals: a topic's line heads the sections every topic has,

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/llm"
 )
 
 // Caller makes a strategy's model calls (Runtime.Model), so that every

@@ -10,10 +10,10 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm"
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/llm"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // modelEnv is an environment over the declaration with a client for srv;

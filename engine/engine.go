@@ -5,7 +5,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/llm"
 )
 
 // Request is one question over a scope of documents.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/llm"
 )
 
 // The engine's sentinel errors. Each error an answer fails with wraps at

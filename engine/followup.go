@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 // Turn is an earlier question of a conversation and its answer, which a

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/llm"
 )
 
 // Preparer does the work a strategy needs done on documents before it can

@@ -8,10 +8,10 @@ import (
 	"sync"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/didyoumean"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/llm"
 )
 
 // Env is what a strategy is built with: the library, and the model

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 // ReplyCheck is one check on a model reply, on its way from the model to

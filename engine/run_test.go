@@ -9,9 +9,9 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm"
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/llm"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // The engine's bookkeeping is what is under test here, not any real

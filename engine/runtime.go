@@ -12,10 +12,10 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 // Runtime is one answer in the making: what a strategy is given, and the

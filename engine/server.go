@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/humanize"
+	"github.com/citelens/citelens/llm"
 )
 
 // serverState is what an Env knows of its server: what the server said

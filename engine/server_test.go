@@ -7,9 +7,9 @@ import (
 
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm"
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/llm"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // An answer is fitted to the context window the server really gives the

@@ -21,7 +21,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
 	_ "github.com/citelens/citelens/engine/extractive"
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/llm"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/keytest"
 )

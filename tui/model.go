@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/citelens/citelens/citations/pageimage"
+	"github.com/citelens/citelens/citations/pagerender"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/pagerender"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/addfiles"

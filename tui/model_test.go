@@ -22,7 +22,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/llm/llmtest"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/keytest"
 )

@@ -9,7 +9,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"github.com/citelens/citelens/citations/pageimage"
-	"github.com/citelens/citelens/docstore/pagerender"
+	"github.com/citelens/citelens/citations/pagerender"
 	"github.com/citelens/citelens/internal/viewer"
 	"github.com/citelens/citelens/tui/pageview"
 	"github.com/citelens/citelens/tui/termimage"

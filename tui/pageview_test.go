@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/citelens/citelens/citations/pageimage"
-	"github.com/citelens/citelens/docstore/pagerender/pagerendertest"
+	"github.com/citelens/citelens/citations/pagerender/pagerendertest"
 	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/tui/termimage"
 )

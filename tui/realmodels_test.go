@@ -8,8 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	_ "github.com/citelens/citelens/engine/longcite"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // A reasoning model's thinking is shown collapsed and dimmed while it

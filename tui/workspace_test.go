@@ -18,8 +18,8 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/llm"
 	"github.com/citelens/citelens/tui/internal/keytest"
 )
 

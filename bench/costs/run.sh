@@ -10,6 +10,6 @@ cd "$root"
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/citelens" ./cmd/citelens
-go build -o "$bin/llmtestd" ./engine/llm/llmtest/cmd/llmtestd
+go build -o "$bin/llmtestd" ./llm/llmtest/cmd/llmtestd
 go run ./bench/costs -citelens "$bin/citelens" -llmtestd "$bin/llmtestd" \
 	-data "${DATA:-$root/testdata/hotpotqa53}" -out bench/costs/costs.md "$@"

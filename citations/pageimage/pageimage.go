@@ -18,8 +18,8 @@ import (
 	"sync"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/citations/pagerender"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/pagerender"
 	"github.com/citelens/citelens/internal/fix"
 )
 

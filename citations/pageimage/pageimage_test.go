@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/citations/pageimage"
+	"github.com/citelens/citelens/citations/pagerender"
+	"github.com/citelens/citelens/citations/pagerender/pagerendertest"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/pagerender"
-	"github.com/citelens/citelens/docstore/pagerender/pagerendertest"
 )
 
 // library adds the R-intro sample (copied to a temp folder, so a test

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // TestAPIKeyNeverWritten asks through the real command with an API key in

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/ocr"
+	"github.com/citelens/citelens/ingest/ocr"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"

@@ -11,11 +11,11 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/eval"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/progress"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 func init() {

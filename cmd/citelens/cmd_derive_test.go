@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // modelEnv points the command at srv through the environment with the

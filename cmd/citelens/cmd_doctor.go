@@ -6,8 +6,8 @@ import (
 
 	"github.com/citelens/citelens/internal/config"
 
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 func init() {

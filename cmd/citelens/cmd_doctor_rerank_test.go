@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // rerankEnv is serverEnv with the scripted reranker configured.

@@ -11,8 +11,8 @@ import (
 
 	"github.com/citelens/citelens/internal/config"
 
-	"github.com/citelens/citelens/engine/llm"
-	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/llm"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 const secretKey = "sk-doctor-test-7d1e0c9b8a"

@@ -14,8 +14,8 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine/dense"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 func init() {

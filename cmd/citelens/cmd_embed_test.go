@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 func embedRequests(srv *llmtest.Server) (reqs, texts int) {

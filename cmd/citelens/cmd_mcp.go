@@ -15,7 +15,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/fix"
-	"github.com/citelens/citelens/internal/mcpserver"
+	"github.com/citelens/citelens/mcpserver"
 )
 
 func init() {

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/citelens/citelens/citations/pageimage"
+	"github.com/citelens/citelens/citations/pagerender"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/pagerender"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/textproc"

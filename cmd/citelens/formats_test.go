@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citelens/citelens/docstore/doctest"
-	"github.com/citelens/citelens/docstore/ocr"
+	"github.com/citelens/citelens/ingest/doctest"
+	"github.com/citelens/citelens/ingest/ocr"
 )
 
 // formatCase is one document of a format citelens reads, with a search

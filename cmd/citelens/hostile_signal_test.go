@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/citelens/citelens/docstore/doctest"
+	"github.com/citelens/citelens/ingest/doctest"
 )
 
 // hostileAdds are files that once made `add` run for minutes where no

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // injected is text that acts on a terminal when written raw: it sets the

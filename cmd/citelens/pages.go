@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/citelens/citelens/citations/pageimage"
+	"github.com/citelens/citelens/citations/pagerender"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/pagerender"
 )
 
 // Pages drawn by the commands: show --image and the exports.

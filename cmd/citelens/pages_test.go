@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/citations/pagerender/pagerendertest"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/pagerender/pagerendertest"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/internal/viewer"
 )

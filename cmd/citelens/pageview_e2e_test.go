@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citelens/citelens/citations/pagerender/pagerendertest"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/pagerender/pagerendertest"
 )
 
 // The page view in real terminals: xterm speaking sixel under Xvfb,

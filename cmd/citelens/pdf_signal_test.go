@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/citelens/citelens/docstore/doctest"
+	"github.com/citelens/citelens/ingest/doctest"
 	"github.com/citelens/citelens/internal/testload"
 )
 

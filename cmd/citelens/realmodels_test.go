@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // A server that cuts prompts as Ollama does at its default context length

@@ -46,9 +46,9 @@ import (
 	"github.com/citelens/citelens/docstore/segment"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/generate"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/humanize"
+	"github.com/citelens/citelens/llm"
 )
 
 // Name is the strategy's registered name.

@@ -8,8 +8,8 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine/generate"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 // The three prompts of CoF as citelens runs it after a question: the

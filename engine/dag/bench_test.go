@@ -8,7 +8,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/generate"
-	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // BenchmarkAnswer is a whole two-step answer against the scripted server

@@ -13,9 +13,9 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 const question = "Were Scott Derrickson and Ed Wood of the same nationality?"

@@ -6,7 +6,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/llm"
 )
 
 // Algorithm 2, knowledge-constrained decoding (section 3.3, Figure 2(b)):

@@ -5,7 +5,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine/generate"
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/llm"
 )
 
 // The prompts of Algorithm 2, knowledge-constrained decoding (section 3.3,

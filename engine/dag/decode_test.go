@@ -13,7 +13,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

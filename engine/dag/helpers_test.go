@@ -11,7 +11,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // Two documents of a multi-hop question, each padded with unrelated

@@ -31,10 +31,10 @@ import (
 	"sync"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/humanize"
+	"github.com/citelens/citelens/llm"
 )
 
 // Fusion defaults of an answer's retrieval (engine.Retrieval): BM25 and

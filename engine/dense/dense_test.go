@@ -11,10 +11,10 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine/enginetest/librarytest"
-	"github.com/citelens/citelens/engine/llm"
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/llm"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 const declaration = "../../testdata/declaration.txt"

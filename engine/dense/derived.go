@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/humanize"
+	"github.com/citelens/citelens/llm"
 )
 
 // Derived documents (engine/raidd: a model's summaries of a document's

@@ -3,7 +3,7 @@ package dense
 import (
 	"errors"
 
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/llm"
 )
 
 // Sentinel errors of the package, wrapped with details where they occur.

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // Scripted replies the engine's and the command's tests share, for an

@@ -13,8 +13,8 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/eval"
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/llm/llmtest"
 
 	_ "github.com/citelens/citelens/engine/extractive"
 	_ "github.com/citelens/citelens/engine/longcite"

@@ -7,8 +7,8 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/humanize"
+	"github.com/citelens/citelens/llm"
 )
 
 // Derive is the preparation step of an evaluation (engine.Preparer:

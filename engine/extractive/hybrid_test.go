@@ -8,8 +8,8 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // paraphraseDoc holds the answer to paraphraseQuestion in words the

@@ -7,7 +7,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // filing is an annual report's cash-flow statement as a web page: the

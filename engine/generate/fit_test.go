@@ -9,7 +9,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/llm"
 )
 
 // longDoc has n sentences of about 12 tokens in paragraphs of five.

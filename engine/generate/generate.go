@@ -31,9 +31,9 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/llm"
 )
 
 // Request is one generation.

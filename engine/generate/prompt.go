@@ -7,8 +7,8 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 // Format is the prompt a model is given.

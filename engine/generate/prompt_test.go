@@ -8,7 +8,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/llm"
 )
 
 // makeDoc builds a document from paragraphs of sentences: sentences joined

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/llm"
 )
 
 // Correctness is LongBench-Cite's correctness (LongCite paper, section

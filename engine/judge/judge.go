@@ -31,8 +31,8 @@ import (
 	"sync"
 
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 // Defaults of Options, as LongBench-Cite's scripts have them (Parallel:

@@ -18,8 +18,8 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/generate"
-	"github.com/citelens/citelens/engine/llm"
-	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/llm"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 func ask(t testing.TB, env *engine.Env, name string, req engine.Request, emit func(engine.Event)) (*engine.Answer, error) {

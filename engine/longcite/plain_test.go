@@ -6,7 +6,7 @@ import (
 
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // TestPlain: the plain strategy sends the whole document and the

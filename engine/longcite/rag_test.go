@@ -11,8 +11,8 @@ import (
 
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // TestRACSRoundTrip: rag shows the top k sentences in document order under

@@ -5,7 +5,7 @@ import (
 
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // BenchmarkAnswer times okra's own work per question — primary retrieval,

@@ -8,10 +8,10 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/cof"
 	"github.com/citelens/citelens/engine/generate"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/longcite"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 // The strategies' registered names.

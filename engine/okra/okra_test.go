@@ -12,8 +12,8 @@ import (
 
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/longcite"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // cited reports whether some statement of ans cites text containing

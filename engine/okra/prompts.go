@@ -3,7 +3,7 @@ package okra
 import (
 	"strings"
 
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/llm"
 )
 
 // The prompts of OkraLong's Appendix B.3, Tables 7, 8 and 9, as the paper

@@ -10,8 +10,8 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // fullRef is R's reference manual (Debian's r-doc-pdf): 2,400 pages, about

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 // SetFor is the derived-document set that model writes with this

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // The survey document: station paragraphs, and two sentences whose key

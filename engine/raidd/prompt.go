@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/citelens/citelens/engine/llm"
+	"github.com/citelens/citelens/llm"
 )
 
 // The derivation prompt. The instructions are the authors' own, from their

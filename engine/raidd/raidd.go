@@ -108,10 +108,10 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/cof"
 	"github.com/citelens/citelens/engine/generate"
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 // Variant is one RAIDD flavour: the kinds of units its retrieval ranks.

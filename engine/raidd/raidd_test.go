@@ -15,8 +15,8 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // fixture is a library of two documents with their derived documents, a

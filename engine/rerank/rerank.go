@@ -21,9 +21,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/citelens/citelens/engine/llm"
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 // ErrDisabled is Rerank's error on a nil Reranker: no rerank model is

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/citelens/citelens/engine/llm"
-	"github.com/citelens/citelens/engine/llm/llmtest"
 	"github.com/citelens/citelens/engine/rerank"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/llm"
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 // The method set engine/retrieve calls.

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/citations/pageimage"
+	"github.com/citelens/citelens/citations/pagerender/pagerendertest"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/pagerender/pagerendertest"
 	"github.com/citelens/citelens/tui/termimage"
 )
 

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/citelens/citelens/citations/pageimage"
-	"github.com/citelens/citelens/docstore/pagerender/pagerendertest"
+	"github.com/citelens/citelens/citations/pagerender/pagerendertest"
 	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/termimage"

@@ -6,8 +6,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/citelens/citelens/docstore/pagerender"
-	"github.com/citelens/citelens/docstore/pagerender/pagerendertest"
+	"github.com/citelens/citelens/citations/pagerender"
+	"github.com/citelens/citelens/citations/pagerender/pagerendertest"
 	"github.com/citelens/citelens/tui/termimage"
 )
 

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/citelens/citelens/docstore/pdftext"
+	"github.com/citelens/citelens/ingest/pdftext"
 )
 
 func main() {

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/citelens/citelens/docstore/doctest"
+	"github.com/citelens/citelens/ingest/doctest"
 )
 
 func main() {

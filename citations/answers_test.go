@@ -8,6 +8,7 @@ import (
 // The expected values are those of LongBench's own metrics.py
 // (normalize_answer, qa_f1_score) run by Python on the same inputs.
 func TestAnswerMetricsMatchLongBench(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		prediction string
 		golds      []string
@@ -40,6 +41,7 @@ func TestAnswerMetricsMatchLongBench(t *testing.T) {
 }
 
 func TestAnswerText(t *testing.T) {
+	t.Parallel()
 	a := &Answer{Statements: []Statement{{Text: " Yes. "}, {Text: ""}, {Text: "Both were American.", Citations: []Span{{Text: "cited words"}}}}}
 	if got := AnswerText(a); got != "Yes. Both were American." {
 		t.Errorf("AnswerText = %q", got)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestFileName(t *testing.T) {
+	t.Parallel()
 	created := time.Date(2026, 11, 27, 12, 0, 0, 0, time.Local)
 	for _, c := range []struct {
 		q, format, want string
@@ -31,6 +32,7 @@ func TestFileName(t *testing.T) {
 // TestWriteFileNeverOverwrites: exporting twice keeps both files, the
 // second numbered, and leaves nothing else behind.
 func TestWriteFileNeverOverwrites(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a := &Answer{ID: "a1", Question: "Why?", Created: time.Now(), Statements: []Statement{{Text: "Because."}}}
 	f, _ := LookupFormat("md")

@@ -12,6 +12,7 @@ import (
 // TestExportDispatch checks that Export writes each format exactly as its
 // writer does, and that Formats and LookupFormat agree.
 func TestExportDispatch(t *testing.T) {
+	t.Parallel()
 	answers, lookup := goldenAnswers(t)
 	a := answers["temple"]
 	golden := map[string]string{"md": "md", "json": "json", "html": "html", "longbench": "longbench.json"}

@@ -56,6 +56,7 @@ func forgedAnswer() *Answer {
 // citelens's own verdicts, and that nothing in the statement became
 // markup.
 func TestMarkdownForgeryRendersCitelensVerdicts(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	if err := WriteMarkdown(&buf, forgedAnswer()); err != nil {
 		t.Fatal(err)
@@ -106,6 +107,7 @@ func TestMarkdownForgeryRendersCitelensVerdicts(t *testing.T) {
 // TestMarkdownStatementLists: a model's list items stay list items (the
 // marker written by citelens), their text escaped.
 func TestMarkdownStatementLists(t *testing.T) {
+	t.Parallel()
 	a := &Answer{Question: "q", Statements: []Statement{
 		{Text: "- first **point** <b>x</b>"},
 		{Text: "* second [a](b)"},

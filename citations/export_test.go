@@ -70,6 +70,7 @@ func goldenAnswers(t *testing.T) (map[string]*Answer, DocLookup) {
 }
 
 func TestGoldenExports(t *testing.T) {
+	t.Parallel()
 	answers, lookup := goldenAnswers(t)
 	formats := []struct {
 		ext   string
@@ -108,6 +109,7 @@ func TestGoldenExports(t *testing.T) {
 // TestGoldenPipeline pins what the golden answers must contain, so an
 // -update cannot silently bless a regression.
 func TestGoldenPipeline(t *testing.T) {
+	t.Parallel()
 	answers, _ := goldenAnswers(t)
 	d := answers["derrickson"]
 	if len(d.Statements) != 7 {
@@ -148,6 +150,7 @@ func TestGoldenPipeline(t *testing.T) {
 }
 
 func TestMarkdownQuotesExactly(t *testing.T) {
+	t.Parallel()
 	answers, _ := goldenAnswers(t)
 	for name, a := range answers {
 		var buf bytes.Buffer
@@ -217,6 +220,7 @@ func unescapeMD(s string) string {
 }
 
 func TestJSONRoundTrip(t *testing.T) {
+	t.Parallel()
 	answers, _ := goldenAnswers(t)
 	for name, a := range answers {
 		var buf bytes.Buffer
@@ -267,6 +271,7 @@ func normalized(a *Answer) Answer {
 }
 
 func TestHTMLSelfContained(t *testing.T) {
+	t.Parallel()
 	answers, _ := goldenAnswers(t)
 	a := *answers["derrickson"]
 	a.Statements = append([]Statement(nil), a.Statements...)
@@ -320,6 +325,7 @@ func htmlEscape(s string) string {
 }
 
 func TestLongBenchCiteOffsets(t *testing.T) {
+	t.Parallel()
 	answers, lookup := goldenAnswers(t)
 	var buf bytes.Buffer
 	if err := WriteLongBenchCite(&buf, lookup, answers["derrickson"], answers["temple"]); err != nil {
@@ -370,6 +376,7 @@ func TestLongBenchCiteOffsets(t *testing.T) {
 // TestStreamMatchesPipeline checks that Stream gives exactly what parsing,
 // resolving and VerifyAnswer give on the whole text.
 func TestStreamMatchesPipeline(t *testing.T) {
+	t.Parallel()
 	answers, _ := goldenAnswers(t)
 	a, b := samples(t)
 	n, _ := NewSentenceNumbering(Part{Doc: a}, Part{Doc: b})
@@ -392,6 +399,7 @@ func TestStreamMatchesPipeline(t *testing.T) {
 // own text (as the extractive strategy writes them) is escaped, so code
 // such as "> x <- 1" is not turned into Markdown; so is a model's.
 func TestMarkdownEscapesQuotedStatements(t *testing.T) {
+	t.Parallel()
 	quote := "> HousePrice <- read.table(\"houses.data\")"
 	a := &Answer{Question: "q", Statements: []Statement{
 		{Text: quote, Citations: []Span{{DocName: "R-intro.pdf", Text: quote, Page: 39, First: 823, Last: 823}}},
@@ -415,6 +423,7 @@ func TestMarkdownEscapesQuotedStatements(t *testing.T) {
 // U+009B (CSI) and U+202E (right-to-left override) as \u escapes, and read
 // back the same text.
 func TestJSONExportsEscapeC1AndBidi(t *testing.T) {
+	t.Parallel()
 	text := "Paid \u009b31m in full \u202eved.exe"
 	doc := &docstore.Document{DocInfo: docstore.DocInfo{ID: "d1", Name: "d.txt"}, Text: text,
 		Sentences: []docstore.Sentence{{Start: 0, End: int32(len(text)), Page: 1}}}

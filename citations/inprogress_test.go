@@ -3,6 +3,7 @@ package citations
 import "testing"
 
 func TestInProgress(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		text, want string
 		tagged, ok bool
@@ -31,6 +32,7 @@ func TestInProgress(t *testing.T) {
 }
 
 func TestPageLabelOfSpan(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		s    Span
 		want string

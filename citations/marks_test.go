@@ -11,6 +11,7 @@ import (
 // belie; a model's statement is "supported" only when a check supported
 // it; only what needs attention warns.
 func TestMarks(t *testing.T) {
+	t.Parallel()
 	quote := Statement{
 		Text:      "For imposing Taxes on us without our Consent:",
 		Citations: []Span{{Text: "For imposing Taxes on us without our Consent:"}},
@@ -55,6 +56,7 @@ func TestMarks(t *testing.T) {
 // HTML says which question words each quote holds, never "supported" or
 // a band.
 func TestExportsSayTheMarks(t *testing.T) {
+	t.Parallel()
 	text := "For imposing Taxes on us without our Consent:"
 	a := &Answer{Question: "Which taxes were imposed without consent?", Strategy: "extractive", Statements: []Statement{{
 		Text:      text,

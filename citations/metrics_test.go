@@ -17,6 +17,7 @@ const question1 = `{"id": "5a8b57f25542995d1e6f1371", "question": "Were Scott De
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 func TestScore(t *testing.T) {
+	t.Parallel()
 	a, b := samples(t)
 	var g Gold
 	if err := json.Unmarshal([]byte(question1), &g); err != nil {
@@ -120,6 +121,7 @@ func TestScore(t *testing.T) {
 }
 
 func TestSummarize(t *testing.T) {
+	t.Parallel()
 	var all []Scores
 	for i := 1; i <= 20; i++ {
 		s := Scores{EvidenceRecall: 0.5, EvidenceAll: float64(i % 2), CitationPrecision: 1, AnswerHit: 1,

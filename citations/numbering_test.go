@@ -41,6 +41,7 @@ func checkSpans(t *testing.T, docs map[docstore.DocID]*docstore.Document, spans 
 }
 
 func TestSentenceNumberingDense(t *testing.T) {
+	t.Parallel()
 	a, b := samples(t)
 	docs := map[docstore.DocID]*docstore.Document{a.ID: a, b.ID: b}
 	n, err := NewSentenceNumbering(Part{Doc: a}, Part{Doc: b})
@@ -119,6 +120,7 @@ func checkWarnings(t *testing.T, got, want []string) {
 }
 
 func TestSentenceNumberingSparse(t *testing.T) {
+	t.Parallel()
 	a, b := samples(t)
 	docs := map[docstore.DocID]*docstore.Document{a.ID: a, b.ID: b}
 	// Retrieval showed these, in score order, with a repeat.
@@ -178,6 +180,7 @@ func TestSentenceNumberingSparse(t *testing.T) {
 }
 
 func TestLocalNumbering(t *testing.T) {
+	t.Parallel()
 	a, b := samples(t)
 	// CoF's fine step: the cited chunks' sentences, numbered afresh.
 	n, err := NewLocalNumbering(0, Part{Doc: a, Sentences: []int{21, 5, 6}}, Part{Doc: b, Sentences: []int{24}})
@@ -193,6 +196,7 @@ func TestLocalNumbering(t *testing.T) {
 }
 
 func TestChunkNumbering(t *testing.T) {
+	t.Parallel()
 	a, b := samples(t)
 	docs := map[docstore.DocID]*docstore.Document{a.ID: a, b.ID: b}
 	n, err := NewChunkNumbering(ChunkOf(a, 1), ChunkOf(b, 1), ChunkOf(b, 2), ChunkOf(b, 4))
@@ -236,6 +240,7 @@ func TestChunkNumbering(t *testing.T) {
 }
 
 func TestSpanPage(t *testing.T) {
+	t.Parallel()
 	d := handDoc("paged", 2, "First page one.", "First page two.", "Second page one.", "Second page two.")
 	n, err := NewSentenceNumbering(Part{Doc: d})
 	if err != nil {
@@ -257,6 +262,7 @@ func TestSpanPage(t *testing.T) {
 }
 
 func TestNumberingStatement(t *testing.T) {
+	t.Parallel()
 	a, _ := samples(t)
 	n, _ := NewSentenceNumbering(Part{Doc: a})
 	raws := Parse("<statement>Derrickson is American.<cite>[5-5][see above][200-201]</cite></statement><statement>Intro:<cite></cite></statement>")

@@ -35,6 +35,7 @@ var modelOutputs = []string{
 }
 
 func TestParseBasic(t *testing.T) {
+	t.Parallel()
 	got := Parse(modelOutputs[0])
 	want := []RawStatement{
 		{Text: "Based on the document, both Scott Derrickson and Ed Wood were American:", Tagged: true},
@@ -48,6 +49,7 @@ func TestParseBasic(t *testing.T) {
 }
 
 func TestParseTolerance(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -139,6 +141,7 @@ func TestParseTolerance(t *testing.T) {
 // TestStreamingEmitsOnClose checks that a statement comes out exactly when
 // its </statement> completes, not before and not later.
 func TestStreamingEmitsOnClose(t *testing.T) {
+	t.Parallel()
 	in := "<statement>A.<cite>[1]</cite></statement>\n<statement>B.</statement>"
 	var p Parser
 	end := strings.Index(in, "</statement>") + len("</statement>")
@@ -165,6 +168,7 @@ func TestStreamingEmitsOnClose(t *testing.T) {
 }
 
 func TestParserReusableAfterClose(t *testing.T) {
+	t.Parallel()
 	var p Parser
 	p.Write("statement>First<cite>[1")
 	first := p.Close()
@@ -207,6 +211,7 @@ func randomCuts(r *rand.Rand, n int) []int {
 // outputs — including one byte at a time and cuts inside tags and
 // multi-byte characters — the statements equal the one-piece parse.
 func TestSplitInvariance(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for i, in := range modelOutputs {
 		want := Parse(in)

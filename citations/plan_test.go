@@ -6,6 +6,7 @@ import (
 )
 
 func TestPlanLines(t *testing.T) {
+	t.Parallel()
 	type step struct {
 		SubQuestion string `json:"sub_question"`
 		Fact        string `json:"fact"`

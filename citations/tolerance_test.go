@@ -17,6 +17,7 @@ import (
 // citations and their warnings with the golden file beside it. Fed one
 // byte at a time, every answer gives the same.
 func TestToleranceCorpus(t *testing.T) {
+	t.Parallel()
 	a, b := samples(t)
 	num, err := NewSentenceNumbering(Part{Doc: a}, Part{Doc: b})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestSupportExamples(t *testing.T) {
+	t.Parallel()
 	a, b := samples(t)
 	tests := []struct {
 		name      string
@@ -52,6 +53,7 @@ func TestSupportExamples(t *testing.T) {
 }
 
 func TestThresholds(t *testing.T) {
+	t.Parallel()
 	// Six content words, k of them cited (k/6 = 0, .17, .33, .5, .67, .83,
 	// 1): the levels switch at 0.2 and 0.7.
 	statement := "alpha bravo charlie delta echo foxtrot"
@@ -69,6 +71,7 @@ func TestThresholds(t *testing.T) {
 }
 
 func TestVerifyAndJoint(t *testing.T) {
+	t.Parallel()
 	a, b := samples(t)
 	st := Statement{
 		Text:      "Shirley Temple, who played Corliss Archer in Kiss and Tell, later served as Chief of Protocol of the United States.",
@@ -98,6 +101,7 @@ func TestVerifyAndJoint(t *testing.T) {
 }
 
 func TestNeedsCitation(t *testing.T) {
+	t.Parallel()
 	no := []string{
 		"Here is what the document says about Scott Derrickson:",
 		"Sure! Here are the films he directed:",
@@ -138,6 +142,7 @@ func TestNeedsCitation(t *testing.T) {
 }
 
 func TestVerifyAnswerUsesContext(t *testing.T) {
+	t.Parallel()
 	a, _ := samples(t)
 	ans := &Answer{
 		Question: "Were Scott Derrickson and Ed Wood of the same nationality?",
@@ -180,6 +185,7 @@ func BenchmarkVerify(b *testing.B) {
 // Explain gives Support's verdict with the words behind it: a figure the
 // cited text lacks is missing, and caps the verdict.
 func TestExplain(t *testing.T) {
+	t.Parallel()
 	cited := "The committee approved a budget of 1,000 dollars for the two new libraries."
 	e := Explain("The committee approved 1000 dollars for two libraries.", cited)
 	if e.Verdict != Support("The committee approved 1000 dollars for two libraries.", cited) {

@@ -75,6 +75,7 @@ func assertNoKey(t *testing.T, what, s string) {
 }
 
 func TestStreamDeliversDeltasAndServerUsage(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithKey(testKey))
 	srv.Enqueue(llmtest.Reply{Deltas: []string{"Hel", "lo, ", "wörld", "."}})
 	c, _ := newClient(t, testConfig(srv.URL))
@@ -116,6 +117,7 @@ func TestStreamDeliversDeltasAndServerUsage(t *testing.T) {
 }
 
 func TestUsageFromServerOverride(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "x", Usage: &llmtest.Usage{PromptTokens: 1234, CompletionTokens: 56}})
 	c, _ := newClient(t, testConfig(srv.URL))
@@ -129,6 +131,7 @@ func TestUsageFromServerOverride(t *testing.T) {
 }
 
 func TestUsageEstimatedWhenServerSendsNone(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithoutUsage())
 	text := "The answer is forty-two, as the document says."
 	srv.Enqueue(llmtest.Text(text))
@@ -145,6 +148,7 @@ func TestUsageEstimatedWhenServerSendsNone(t *testing.T) {
 }
 
 func TestRequestParameters(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithModels(llmtest.DefaultModel, "o3-mini"))
 	c, _ := newClient(t, testConfig(srv.URL))
 	temp := 0.7
@@ -175,6 +179,7 @@ func TestRequestParameters(t *testing.T) {
 }
 
 func TestTwo500sThenSuccess(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Status(500), llmtest.Status(500), llmtest.Text("The answer."))
 	c, sl := newClient(t, testConfig(srv.URL))
@@ -200,6 +205,7 @@ func TestTwo500sThenSuccess(t *testing.T) {
 }
 
 func TestGivesUpAfterThreeRetries(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	for range 5 {
 		srv.Enqueue(llmtest.Status(503))
@@ -229,6 +235,7 @@ func TestGivesUpAfterThreeRetries(t *testing.T) {
 }
 
 func TestNotRetried(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		reply llmtest.Reply
 		kind  error
@@ -259,6 +266,7 @@ func TestNotRetried(t *testing.T) {
 }
 
 func TestRetryAfterSecondsIsHonoured(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.RateLimited("7"), llmtest.Text("ok"))
 	c, sl := newClient(t, testConfig(srv.URL))
@@ -271,6 +279,7 @@ func TestRetryAfterSecondsIsHonoured(t *testing.T) {
 }
 
 func TestRetryAfterHTTPDateIsHonoured(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	when := time.Now().Add(5 * time.Second).UTC().Format(http.TimeFormat)
 	srv.Enqueue(llmtest.Reply{Status: 503, RetryAfter: when}, llmtest.Text("ok"))
@@ -285,6 +294,7 @@ func TestRetryAfterHTTPDateIsHonoured(t *testing.T) {
 }
 
 func TestRetryAfterTooLongFailsAtOnce(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.RateLimited("3600"), llmtest.Text("ok"))
 	c, sl := newClient(t, testConfig(srv.URL))
@@ -300,6 +310,7 @@ func TestRetryAfterTooLongFailsAtOnce(t *testing.T) {
 // TestRetryAfterRealWait waits for real once: the retry must not reach the
 // server before the second it was told to wait.
 func TestRetryAfterRealWait(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.RateLimited("1"), llmtest.Text("ok"))
 	c, err := llm.New(testConfig(srv.URL))
@@ -320,6 +331,7 @@ func TestRetryAfterRealWait(t *testing.T) {
 }
 
 func TestDropMidStreamKeepsText(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Deltas: []string{"<statement>A.", "</statement>", "<statement>B", " never", " ends"}, Drop: true, DropAfter: 3})
 	c, sl := newClient(t, testConfig(srv.URL))
@@ -350,6 +362,7 @@ func TestDropMidStreamKeepsText(t *testing.T) {
 }
 
 func TestDropAfterBytesKeepsText(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	// Enough bytes for the role chunk and a couple of deltas, cut inside a
 	// later chunk.
@@ -367,6 +380,7 @@ func TestDropAfterBytesKeepsText(t *testing.T) {
 }
 
 func TestDropBeforeFirstDeltaIsRetried(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "lost", Drop: true, DropAfter: 0}, llmtest.Reply{Hangup: true}, llmtest.Text("kept"))
 	c, sl := newClient(t, testConfig(srv.URL))
@@ -382,6 +396,7 @@ func TestDropBeforeFirstDeltaIsRetried(t *testing.T) {
 }
 
 func TestChatStartsOverAfterDrop(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "half of an answer", Drop: true, DropAfter: 2}, llmtest.Text("a whole answer"))
 	c, _ := newClient(t, testConfig(srv.URL))
@@ -392,6 +407,7 @@ func TestChatStartsOverAfterDrop(t *testing.T) {
 }
 
 func TestMalformedChunk(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Deltas: []string{"one ", "two ", "three"}, Malformed: true, MalformedAfter: 2})
 	c, _ := newClient(t, testConfig(srv.URL))
@@ -407,6 +423,7 @@ func TestMalformedChunk(t *testing.T) {
 }
 
 func TestStreamWithoutFinishIsInterrupted(t *testing.T) {
+	t.Parallel()
 	// A server that closes the stream cleanly but early (no finish reason,
 	// no [DONE]) has not finished the answer.
 	ln := serveRaw(t, func(c net.Conn) {
@@ -453,6 +470,7 @@ func readRequest(c net.Conn) {
 }
 
 func TestDeadEndpointFailsFastNamingTheURL(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -480,6 +498,7 @@ func TestDeadEndpointFailsFastNamingTheURL(t *testing.T) {
 }
 
 func TestSilentEndpointTimesOut(t *testing.T) {
+	t.Parallel()
 	// Accepts connections and never answers.
 	addr := serveRaw(t, func(c net.Conn) {
 		readRequest(c)
@@ -500,6 +519,7 @@ func TestSilentEndpointTimesOut(t *testing.T) {
 }
 
 func TestSlowStreamTimesOutKeepingText(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "a b c d e f g h i j", ChunkDelay: 100 * time.Millisecond})
 	cfg := testConfig(srv.URL)
@@ -517,6 +537,7 @@ func TestSlowStreamTimesOutKeepingText(t *testing.T) {
 }
 
 func TestCallerCancels(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "first second third fourth", ChunkDelay: 50 * time.Millisecond})
 	c, _ := newClient(t, testConfig(srv.URL))
@@ -536,6 +557,7 @@ func TestCallerCancels(t *testing.T) {
 }
 
 func TestCancelDuringRetryWait(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.RateLimited("30"))
 	c, err := llm.New(testConfig(srv.URL))
@@ -552,6 +574,7 @@ func TestCancelDuringRetryWait(t *testing.T) {
 }
 
 func TestKeyNeverInErrors(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithKey("sk-the-right-one"))
 	c, _ := newClient(t, testConfig(srv.URL))
 	_, err := c.Chat(t.Context(), llm.ChatRequest{Messages: []llm.Message{llm.User("q")}})
@@ -572,6 +595,7 @@ func TestKeyNeverInErrors(t *testing.T) {
 }
 
 func TestUnknownModel(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	cfg := testConfig(srv.URL)
 	cfg.Model = "no-such-model"
@@ -583,6 +607,7 @@ func TestUnknownModel(t *testing.T) {
 }
 
 func TestEmptyRequest(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	c, _ := newClient(t, testConfig(srv.URL))
 	s := c.ChatStream(t.Context(), llm.ChatRequest{})
@@ -592,6 +617,7 @@ func TestEmptyRequest(t *testing.T) {
 }
 
 func TestNotConfigured(t *testing.T) {
+	t.Parallel()
 	_, err := llm.New(config.Default())
 	if !errors.Is(err, config.ErrNotConfigured) || !strings.Contains(err.Error(), "OPENAI_BASE_URL") {
 		t.Fatalf("err %v", err)
@@ -605,6 +631,7 @@ func TestNotConfigured(t *testing.T) {
 }
 
 func TestConcurrentChats(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
 		return llmtest.Text("echo: " + r.Last())
 	}))

@@ -14,6 +14,7 @@ import (
 )
 
 func TestEmbedInBatches(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithEmbeddingDim(64))
 	cfg := testConfig(srv.URL)
 	cfg.EmbedBatch = 3
@@ -50,6 +51,7 @@ func TestEmbedInBatches(t *testing.T) {
 }
 
 func TestEmbedEachStopsOnCallbackError(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	cfg := testConfig(srv.URL)
 	cfg.EmbedBatch = 2
@@ -69,6 +71,7 @@ func TestEmbedEachStopsOnCallbackError(t *testing.T) {
 }
 
 func TestEmbedRetries(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.EnqueueEmbeddings(llmtest.Status(502), llmtest.RateLimited("2"))
 	c, sl := newClient(t, testConfig(srv.URL))
@@ -87,6 +90,7 @@ func TestEmbedRetries(t *testing.T) {
 }
 
 func TestEmbedErrors(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	cfg := testConfig(srv.URL)
 	cfg.EmbedModel = ""
@@ -108,6 +112,7 @@ func TestEmbedErrors(t *testing.T) {
 }
 
 func TestModels(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithModels("zeta", "alpha"), llmtest.WithKey(testKey))
 	srv.EnqueueModels(llmtest.Status(500))
 	c, _ := newClient(t, testConfig(srv.URL))

@@ -7,6 +7,7 @@ import (
 )
 
 func TestBackoffCeilings(t *testing.T) {
+	t.Parallel()
 	c := &Client{maxRetries: MaxRetries}
 	e := &Error{Kind: ErrServer, Status: 500}
 	for n, ceiling := range []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second} {
@@ -32,6 +33,7 @@ func TestBackoffCeilings(t *testing.T) {
 }
 
 func TestRetryAfterParsing(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		h    http.Header
@@ -67,6 +69,7 @@ func FuzzRetryAfter(f *testing.F) {
 }
 
 func TestScrub(t *testing.T) {
+	t.Parallel()
 	got := scrub("key sk-abc\x1b[31m in\nmessage", "sk-abc")
 	if got != "key [redacted]␛[31m in message" {
 		t.Fatalf("%q", got)

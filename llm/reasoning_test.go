@@ -8,6 +8,7 @@ import (
 )
 
 func TestSplitReasoning(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in, answer, reasoning string
 		unclosed                    bool
@@ -62,6 +63,7 @@ func check(t *testing.T, pieces []string, answer, reasoning string, unclosed boo
 // A reply that starts with a tag of its own format streams at once; one
 // that starts in prose is held until it is clear it is not reasoning.
 func TestReasoningHoldsOnlyProse(t *testing.T) {
+	t.Parallel()
 	var s llm.ReasoningSplitter
 	if a, _ := s.Write("<statement>A"); a != "<statement>A" {
 		t.Errorf("a tagged reply was held back: %q", a)

@@ -24,6 +24,7 @@ func streamed(r *redactor, text string, n int) []string {
 // TestRedactorHidesKeysCutAnywhere: the key, key-shaped tokens and the
 // values of auth schemes are redacted however the stream cuts them.
 func TestRedactorHidesKeysCutAnywhere(t *testing.T) {
+	t.Parallel()
 	text := "You sent Authorization: Bearer " + redactKey + ", and sk-proj-abcdefghijklmnopqrstuvwxyz01 too; " +
 		"also token ghp_abcdefghijklmnopqrstuvwxyz0123456789 and AKIAABCDEFGHIJKLMNOP. The rest is prose."
 	want := "You sent Authorization: Bearer [redacted], and [redacted] too; also token [redacted] and [redacted]. The rest is prose."
@@ -41,6 +42,7 @@ func TestRedactorHidesKeysCutAnywhere(t *testing.T) {
 // TestRedactorStreamsProseAsItComes: text with nothing like a secret is
 // released delta by delta as it arrives.
 func TestRedactorStreamsProseAsItComes(t *testing.T) {
+	t.Parallel()
 	r := newRedactor(redactKey)
 	for _, d := range []string{"Hel", "lo, ", "wörld", ". The ", "court", " ruled."} {
 		if got := r.push(d); got != d {
@@ -53,6 +55,7 @@ func TestRedactorStreamsProseAsItComes(t *testing.T) {
 // Authorization header into its answer and reasoning gets neither shown
 // nor kept: not in a delta, the text, the reasoning or the reply.
 func TestAnswerEchoingTheKeyIsRedacted(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithKey(redactKey), llmtest.WithEchoAuthorization())
 	cfg := config.Default()
 	cfg.BaseURL, cfg.APIKey, cfg.Model = srv.URL, redactKey, llmtest.DefaultModel

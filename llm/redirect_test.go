@@ -33,6 +33,7 @@ func (r *recorder) note(req *http.Request) {
 // another port of 127.0.0.1 gets neither the key nor the prompt sent
 // there; the user gets a one-line reason.
 func TestRedirectToAnotherPortKeepsTheKey(t *testing.T) {
+	t.Parallel()
 	other := &recorder{}
 	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		other.note(r)
@@ -71,6 +72,7 @@ func TestRedirectToAnotherPortKeepsTheKey(t *testing.T) {
 // TestRedirectOnTheSameOriginDropsTheKey: a redirect within the endpoint
 // is followed, but without the key.
 func TestRedirectOnTheSameOriginDropsTheKey(t *testing.T) {
+	t.Parallel()
 	rec := &recorder{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec.note(r)
@@ -93,6 +95,7 @@ func TestRedirectOnTheSameOriginDropsTheKey(t *testing.T) {
 
 // TestRedirectToHTTPSOrAnotherHostRefused covers the other origin changes.
 func TestRedirectToHTTPSOrAnotherHostRefused(t *testing.T) {
+	t.Parallel()
 	for _, target := range []string{"https://127.0.0.1:1/v1/chat/completions", "http://localhost.invalid/v1/chat/completions"} {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, target, http.StatusTemporaryRedirect)

@@ -27,6 +27,7 @@ func rerankConfig(url string) config.Config {
 }
 
 func TestRerankBestFirst(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithKey(testKey))
 	c, _ := newClient(t, rerankConfig(srv.URL))
 	res, u, err := c.Rerank(t.Context(), llmtest.DefaultRerankModel, bridgeQuery, bridgeDocs, 0)
@@ -66,6 +67,7 @@ func TestRerankBestFirst(t *testing.T) {
 // A TEI server refuses Jina's shape; the client asks again in TEI's,
 // reads TEI's answer (which ignores top_n) and keeps to TEI's shape.
 func TestRerankTEIFallback(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithTEIRerank(), llmtest.WithoutUsage())
 	cfg := rerankConfig(srv.URL)
 	cfg.RerankURL = strings.TrimSuffix(srv.URL, "/v1")
@@ -90,6 +92,7 @@ func TestRerankTEIFallback(t *testing.T) {
 }
 
 func TestRerankFaults(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	c, sl := newClient(t, rerankConfig(srv.URL))
 	rerank := func() ([]llm.RerankResult, error) {
@@ -147,6 +150,7 @@ func scored(idx ...int) []llmtest.RerankResult {
 }
 
 func TestRerankTimeout(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	cfg := rerankConfig(srv.URL)
 	cfg.RerankTimeout = 100 * time.Millisecond
@@ -162,6 +166,7 @@ func TestRerankTimeout(t *testing.T) {
 
 // A missing endpoint and an unknown model get fixes of their own.
 func TestRerankNotFoundFixes(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	cfg := rerankConfig(srv.URL)
 	cfg.RerankURL = srv.URL + "/nothing"
@@ -192,6 +197,7 @@ func TestRerankNotFoundFixes(t *testing.T) {
 // The API key goes to the reranker only on the base URL's host, or its own
 // key; neither appears in an error.
 func TestRerankKey(t *testing.T) {
+	t.Parallel()
 	chat := llmtest.New(t, llmtest.WithKey(testKey))
 	other := llmtest.New(t)
 	cfg := rerankConfig(chat.URL)

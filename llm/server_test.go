@@ -11,6 +11,7 @@ import (
 // Each server says its context window its own way, and the client reads
 // each.
 func TestServerTellsItsWindow(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		opts []llmtest.Option
@@ -50,6 +51,7 @@ func TestServerTellsItsWindow(t *testing.T) {
 }
 
 func TestCountTokens(t *testing.T) {
+	t.Parallel()
 	msgs := []llm.Message{llm.System("Be brief."), llm.User(strings.Repeat("word ", 100))}
 	for _, kind := range []string{llmtest.VLLM, llmtest.LlamaCpp} {
 		srv := llmtest.New(t, llmtest.WithServer(kind, 8192))
@@ -71,6 +73,7 @@ func TestCountTokens(t *testing.T) {
 // The probe measures the window of a server that cuts prompts silently,
 // and sees the whole prompt read by one that does not.
 func TestProbe(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithServer(llmtest.Ollama, 2048))
 	c, _ := newClient(t, testConfig(srv.URL))
 	p, err := c.Probe(t.Context(), c.Server(t.Context()), 6000)

@@ -80,6 +80,7 @@ func has(codes []int, want int) bool {
 }
 
 func TestEveryThemeBuildsEveryStyle(t *testing.T) {
+	t.Parallel()
 	for _, s := range allThemes() {
 		fields := styleFields(s)
 		if len(fields) < 30 {
@@ -127,6 +128,7 @@ func TestEveryThemeBuildsEveryStyle(t *testing.T) {
 func ansiStrip(s string) string { return sgrRE.ReplaceAllString(s, "") }
 
 func TestColourThemesColourTheHighlight(t *testing.T) {
+	t.Parallel()
 	for _, s := range []*Styles{Dark(), Light(), HighContrast()} {
 		codes := sgrAttrs(s.Highlight.Render("x"))
 		if !has(codes, 48) && !slicesAny(codes, func(c int) bool { return c >= 40 && c <= 47 || c >= 100 && c <= 107 }) {
@@ -145,6 +147,7 @@ func slicesAny(codes []int, f func(int) bool) bool {
 }
 
 func TestNoColorMarksWithAttributes(t *testing.T) {
+	t.Parallel()
 	s := NoColor()
 	if !s.Plain {
 		t.Fatal("NoColor is not marked Plain")
@@ -207,6 +210,7 @@ func TestNoColorMarksWithAttributes(t *testing.T) {
 }
 
 func TestThemeByName(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"dark", "Light", " high-contrast ", "no-color", "hc"} {
 		s, err := ThemeByName(name)
 		if err != nil {
@@ -233,6 +237,7 @@ func TestThemeByName(t *testing.T) {
 }
 
 func TestSelector(t *testing.T) {
+	t.Parallel()
 	auto, err := NewSelector("", false)
 	if err != nil {
 		t.Fatal(err)
@@ -268,6 +273,7 @@ func TestSelector(t *testing.T) {
 }
 
 func TestNoColorRequested(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{}
 	get := func(k string) string { return env[k] }
 	if NoColorRequested(get) {

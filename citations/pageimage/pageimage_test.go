@@ -58,6 +58,7 @@ func sentence(t *testing.T, doc *docstore.Document, text string) docstore.Senten
 }
 
 func TestEvidenceAndPage(t *testing.T) {
+	t.Parallel()
 	s, doc, _ := library(t)
 	ctx := context.Background()
 	sent := sentence(t, doc, "environment")
@@ -104,6 +105,7 @@ func TestEvidenceAndPage(t *testing.T) {
 }
 
 func TestUnavailable(t *testing.T) {
+	t.Parallel()
 	s, doc, path := library(t)
 	ctx := context.Background()
 	text := *doc
@@ -126,6 +128,7 @@ func TestUnavailable(t *testing.T) {
 // TestKeepsDocumentsOpen: a document drawn once is drawn again from the
 // open copy, even after its file is gone.
 func TestKeepsDocumentsOpen(t *testing.T) {
+	t.Parallel()
 	s, doc, path := library(t)
 	ctx := context.Background()
 	if _, err := s.Page(ctx, doc, 2, nil, 36); err != nil {

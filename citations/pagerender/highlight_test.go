@@ -24,6 +24,7 @@ func paper() *pagerender.Picture {
 }
 
 func TestHighlight(t *testing.T) {
+	t.Parallel()
 	p := paper()
 	line := pagerender.Rect{X0: 0.1, Y0: 0.3, X1: 0.5, Y1: 0.7} // pixels x 10-49, y 15-34
 	// The same line twice, and a box overlapping it: marked once.
@@ -51,6 +52,7 @@ func TestHighlight(t *testing.T) {
 }
 
 func TestHighlightCrop(t *testing.T) {
+	t.Parallel()
 	p := paper()
 	// The right half of the page, then a box on the page's right quarter:
 	// in the crop's own pixels it is the crop's right half.
@@ -76,6 +78,7 @@ func TestHighlightCrop(t *testing.T) {
 }
 
 func TestRectOps(t *testing.T) {
+	t.Parallel()
 	a := pagerender.Rect{X0: 0.1, Y0: 0.1, X1: 0.5, Y1: 0.2}
 	b := pagerender.Rect{X0: 0.3, Y0: 0.15, X1: 0.7, Y1: 0.4}
 	if got := pagerender.Bounds([]pagerender.Rect{a, {}, b}); got != (pagerender.Rect{X0: 0.1, Y0: 0.1, X1: 0.7, Y1: 0.4}) {

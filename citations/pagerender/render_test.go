@@ -55,6 +55,7 @@ func ink(img *image.RGBA, r image.Rectangle) float64 {
 }
 
 func TestRenderLetterPage(t *testing.T) {
+	t.Parallel()
 	d := open(t, readPDF(t, "r-intro-p8-9.pdf"))
 	if d.Pages() != 2 {
 		t.Fatalf("pages = %d, want 2", d.Pages())
@@ -92,6 +93,7 @@ func TestRenderLetterPage(t *testing.T) {
 // boxes of a generated page lie where its text is set (known in points),
 // and the rendered pixels under them are ink.
 func TestCharsMatchPixels(t *testing.T) {
+	t.Parallel()
 	d := open(t, doctest.PDF(doctest.PDFPage{Lines: []string{"Highlight HERE please", "second line"}}))
 	chars, err := d.Chars(context.Background(), 1)
 	if err != nil {
@@ -127,6 +129,7 @@ func TestCharsMatchPixels(t *testing.T) {
 // does not start at the origin and a /Rotate of 90: pictures and boxes
 // are of the page as shown.
 func TestRotatedCroppedPage(t *testing.T) {
+	t.Parallel()
 	pdf := doctest.PDF(doctest.PDFPage{Lines: []string{"Rotated words on a cropped page"}})
 	pdf = bytes.Replace(pdf, []byte("/MediaBox [0 0 612 792]"), []byte("/MediaBox [0 0 612 792] /CropBox [36 36 576 756] /Rotate 90"), 1)
 	d := open(t, fixXref(pdf))
@@ -183,6 +186,7 @@ func fixXref(pdf []byte) []byte {
 // TestRegionIsCropOfPage: rendering a region gives the pixels of the
 // same region of the whole page.
 func TestRegionIsCropOfPage(t *testing.T) {
+	t.Parallel()
 	d := open(t, readPDF(t, "r-intro-p8-9.pdf"))
 	ctx := context.Background()
 	full, err := d.Render(ctx, 2, pagerender.Rect{}, 144)
@@ -225,6 +229,7 @@ func absDiff(a, b uint8) int {
 }
 
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	r := pagerendertest.Renderer(t)
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -285,6 +290,7 @@ func TestBadInput(t *testing.T) {
 // TestCloseAndStart covers a renderer's life: Warm before and after, a
 // closed renderer refusing work, a renderer closed before it started.
 func TestCloseAndStart(t *testing.T) {
+	t.Parallel()
 	r := pagerender.New(pagerender.Options{CacheDir: pagerendertest.CacheDir()})
 	pagerendertest.Renderer(t) // fills the shared cache
 	if !r.Warm() {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestWordF1(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		cand, ref string
 		p, r, f   float64

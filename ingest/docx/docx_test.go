@@ -37,6 +37,7 @@ func survey() *doctest.DOCX {
 func spanText(res *textbuild.Result, s structure.Span) string { return res.Text[s.Start:s.End] }
 
 func TestSurvey(t *testing.T) {
+	t.Parallel()
 	res, err := Extract(survey().Bytes())
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +96,7 @@ Footnotes
 }
 
 func TestBadFilesGetClearErrors(t *testing.T) {
+	t.Parallel()
 	good := survey().Bytes()
 	bomb := func() []byte {
 		var buf bytes.Buffer

@@ -30,6 +30,7 @@ func tokens(doc string) (string, error) {
 }
 
 func TestScanner(t *testing.T) {
+	t.Parallel()
 	got, err := tokens(`<?xml version="1.0"?><!-- a > comment --><w:p a='1>2' w:val="x &amp; &#x263A; &lt;y&gt;"><w:t>a &quot;b&quot; &#65;</w:t><w:br/><![CDATA[<raw>&amp;]]></w:p>`)
 	want := `<w:p val="x & ☺ <y>">
 <w:t val="">

@@ -24,6 +24,7 @@ func keepers() []byte {
 func spanText(res *textbuild.Result, s structure.Span) string { return res.Text[s.Start:s.End] }
 
 func TestTwoChapters(t *testing.T) {
+	t.Parallel()
 	res, err := Extract(keepers())
 	if err != nil {
 		t.Fatal(err)
@@ -51,6 +52,7 @@ func TestTwoChapters(t *testing.T) {
 }
 
 func TestChapterTitleShiftsItsHeadings(t *testing.T) {
+	t.Parallel()
 	book := doctest.EPUB("B", doctest.Chapter{Title: "Part One", Body: `<h1>Loomings</h1><p>Call me Ishmael.</p><h2>Later</h2><p>Text.</p>`})
 	res, err := Extract(book)
 	if err != nil {
@@ -62,6 +64,7 @@ func TestChapterTitleShiftsItsHeadings(t *testing.T) {
 }
 
 func TestBadBooks(t *testing.T) {
+	t.Parallel()
 	good := keepers()
 	drm := []byte(`<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData><enc:CipherData><enc:CipherReference URI="OEBPS/text/part01.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>`)
 	fonts := []byte(`<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData><enc:CipherData><enc:CipherReference URI="OEBPS/fonts/a.otf"/></enc:CipherData></enc:EncryptedData></encryption>`)
@@ -129,6 +132,7 @@ func BenchmarkExtract1MB(b *testing.B) {
 // times (or whose manifest names that file under 20,000 ids) is refused
 // before a chapter is read, the message naming the repeated chapter.
 func TestAmplifiedSpine(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("<p>A paragraph of the only chapter, read again and again.</p>", 1<<20/60)
 	book := doctest.EPUB("Amplified", doctest.Chapter{Title: "One", Body: big})
 	var spine, manifest, ids strings.Builder
@@ -160,6 +164,7 @@ func TestAmplifiedSpine(t *testing.T) {
 // TestDeeplyNestedChapter: a chapter of 300,000 nested divs (a few KB
 // packed) is refused before its tree is built, the other chapters read.
 func TestDeeplyNestedChapter(t *testing.T) {
+	t.Parallel()
 	book := doctest.EPUB("Deep",
 		doctest.Chapter{Title: "Deep", Body: strings.Repeat("<div>", 300_000)},
 		doctest.Chapter{Title: "Fine", Body: "<p>A chapter that reads.</p>"})

@@ -23,6 +23,7 @@ func extract(t *testing.T, page string, opt Options) *textbuild.Result {
 func spanText(res *textbuild.Result, s structure.Span) string { return res.Text[s.Start:s.End] }
 
 func TestArticlePageKeepsTheArticleOnly(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("../../testdata/formats/article.html")
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +74,7 @@ func TestArticlePageKeepsTheArticleOnly(t *testing.T) {
 }
 
 func TestPageWithoutArticle(t *testing.T) {
+	t.Parallel()
 	page := `<html><body>
 <div id="menu"><a href="/">Home</a> <a href="/docs">Docs</a> <a href="/blog">Blog</a></div>
 <div class="content">
@@ -99,6 +101,7 @@ func TestPageWithoutArticle(t *testing.T) {
 }
 
 func TestLayoutTableIsRead(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("A long paragraph of article text inside a layout table cell. ", 10)
 	res := extract(t, `<table><tr><td><p>`+long+`</p></td><td><ul><li>side</li></ul></td></tr></table>`, Options{Whole: true})
 	if len(res.Tables) != 0 || !strings.HasPrefix(res.Text, "A long paragraph") || !strings.HasSuffix(res.Text, "\n\n• side") {
@@ -107,6 +110,7 @@ func TestLayoutTableIsRead(t *testing.T) {
 }
 
 func TestWholeKeepsNavigationButNotScripts(t *testing.T) {
+	t.Parallel()
 	res := extract(t, `<body><nav><a href="a.html">Chapter 1</a></nav><h1>One</h1><script>x()</script><p hidden>secret</p><p style="display: none">gone</p><p>Text.</p></body>`, Options{Whole: true, HeadingShift: 1})
 	if res.Text != "Chapter 1\n\nOne\n\nText." || len(res.Headings) != 1 || res.Headings[0].Level != 2 {
 		t.Errorf("%q %+v", res.Text, res.Headings)
@@ -114,6 +118,7 @@ func TestWholeKeepsNavigationButNotScripts(t *testing.T) {
 }
 
 func TestCharsets(t *testing.T) {
+	t.Parallel()
 	latin1 := "<html><head><meta charset=\"iso-8859-1\"><title>Caf\xe9</title></head><body><p>Cr\xe8me br\xfbl\xe9e</p></body></html>"
 	res := extract(t, latin1, Options{})
 	if res.Text != "Crème brûlée" || res.Title != "Café" {
@@ -137,6 +142,7 @@ func TestCharsets(t *testing.T) {
 }
 
 func TestRefusals(t *testing.T) {
+	t.Parallel()
 	if _, err := Extract([]byte("\x00\x01binary"), Options{}); err == nil || !strings.Contains(err.Error(), "NUL") {
 		t.Errorf("binary: %v", err)
 	}

@@ -74,6 +74,7 @@ func hostileNesting(n int) map[string]string {
 // pages of the tests, the model's stack is never shallower than the tree
 // x/net/html builds (but for the elements the parser adds itself).
 func TestNestingModelIsDeepEnough(t *testing.T) {
+	t.Parallel()
 	pages := map[string][]byte{}
 	for name, p := range hostileNesting(300) {
 		pages[name] = []byte(p)
@@ -98,6 +99,7 @@ func TestNestingModelIsDeepEnough(t *testing.T) {
 // levels, is refused by the model (the parser would take minutes), and
 // pages that close what they open are not.
 func TestDeepNestingRefusedBeforeParsing(t *testing.T) {
+	t.Parallel()
 	for name, p := range hostileNesting(100_000) {
 		if name == "options in select" || name == "buttons" || name == "divs in tables" {
 			continue // the parser closes these: they stay shallow

@@ -24,6 +24,7 @@ func tsvOf(lines []struct {
 }
 
 func TestLayoutLinesParagraphsHeadings(t *testing.T) {
+	t.Parallel()
 	words, err := parseTSV(tsvOf([]struct {
 		top, height int
 		words       string
@@ -60,6 +61,7 @@ func TestLayoutLinesParagraphsHeadings(t *testing.T) {
 }
 
 func TestParseTSVRejectsOtherOutput(t *testing.T) {
+	t.Parallel()
 	if _, err := parseTSV([]byte("Tesseract Open Source OCR Engine\n")); err == nil {
 		t.Error("text that is not TSV parsed")
 	}

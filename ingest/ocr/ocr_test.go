@@ -41,6 +41,7 @@ func scannedDeclaration(t testing.TB) (scan []byte, pages int, text string) {
 }
 
 func TestScannedDeclarationWordF1(t *testing.T) {
+	t.Parallel()
 	requireTools(t)
 	scan, n, _ := scannedDeclaration(t)
 	var want []int
@@ -110,6 +111,7 @@ func TestMissingToolsNamePackages(t *testing.T) {
 }
 
 func TestMissingLanguage(t *testing.T) {
+	t.Parallel()
 	requireTools(t)
 	err := Check(t.Context(), Options{Languages: "eng+xqz"})
 	if !errors.Is(err, ErrNoTools) || !strings.Contains(err.Error(), "tesseract-ocr-xqz") || strings.Contains(err.Error(), "tesseract-ocr-eng") {
@@ -132,6 +134,7 @@ func BenchmarkOCRPage(b *testing.B) {
 // lower one, or not at all when even MinDPI would be too much; the page
 // says which.
 func TestPlanLargePages(t *testing.T) {
+	t.Parallel()
 	letter := planPage([2]float64{612, 792}, true, Options{})
 	if letter.dpi != DefaultDPI || letter.warning != "" || letter.side < 3300 {
 		t.Errorf("a letter page: %+v", letter)
@@ -158,6 +161,7 @@ func TestPlanLargePages(t *testing.T) {
 // at once, each with a warning, and a large page within reach is read at
 // a resolution that fits.
 func TestHugePagesAreNotRendered(t *testing.T) {
+	t.Parallel()
 	requireTools(t)
 	huge := doctest.HugePagesPDF(2, 100)
 	if len(huge) > 1000 {

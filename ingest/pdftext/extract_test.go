@@ -59,6 +59,7 @@ func checkClean(t *testing.T, res *Result) {
 }
 
 func TestTwoColumnPDF(t *testing.T) {
+	t.Parallel()
 	res, err := extractFile(t, "two-column.pdf")
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +89,7 @@ func TestTwoColumnPDF(t *testing.T) {
 }
 
 func TestRIntroPages(t *testing.T) {
+	t.Parallel()
 	res, err := extractFile(t, "r-intro-p8-9.pdf")
 	if err != nil {
 		t.Fatal(err)
@@ -119,6 +121,7 @@ func TestRIntroPages(t *testing.T) {
 }
 
 func TestBrowserPrintPDF(t *testing.T) {
+	t.Parallel()
 	res, err := extractFile(t, "browser-print.pdf")
 	if err != nil {
 		t.Fatal(err)
@@ -140,6 +143,7 @@ func TestBrowserPrintPDF(t *testing.T) {
 }
 
 func TestEncryptedPDF(t *testing.T) {
+	t.Parallel()
 	_, err := extractFile(t, "encrypted.pdf")
 	if !errors.Is(err, ErrEncrypted) {
 		t.Errorf("err = %v, want ErrEncrypted", err)
@@ -156,6 +160,7 @@ func TestEncryptedPDF(t *testing.T) {
 // AES-256 files, which the PDF library cannot decrypt, are decrypted here
 // when they need no user password.
 func TestAES256(t *testing.T) {
+	t.Parallel()
 	plain, err := extractFile(t, "two-column.pdf")
 	if err != nil {
 		t.Fatal(err)
@@ -173,6 +178,7 @@ func TestAES256(t *testing.T) {
 }
 
 func TestScanHasNoText(t *testing.T) {
+	t.Parallel()
 	_, err := extractFile(t, "scan.pdf")
 	if !errors.Is(err, ErrNoText) {
 		t.Errorf("err = %v, want ErrNoText", err)
@@ -180,6 +186,7 @@ func TestScanHasNoText(t *testing.T) {
 }
 
 func TestMalformed(t *testing.T) {
+	t.Parallel()
 	for name, data := range map[string][]byte{
 		"empty":       nil,
 		"not a pdf":   []byte("hello, this is plain text\n%%EOF\n"),
@@ -196,6 +203,7 @@ func TestMalformed(t *testing.T) {
 // Files with a damaged cross-reference table are read after rebuilding it,
 // also when their objects are packed in object streams.
 func TestRepairXref(t *testing.T) {
+	t.Parallel()
 	two := readTestPDF(t, "two-column.pdf")
 	rintro := readTestPDF(t, "r-intro-p8-9.pdf")
 	for name, c := range map[string]struct {
@@ -222,6 +230,7 @@ func TestRepairXref(t *testing.T) {
 }
 
 func TestCanceled(t *testing.T) {
+	t.Parallel()
 	data := readTestPDF(t, "r-intro-p8-9.pdf")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -231,6 +240,7 @@ func TestCanceled(t *testing.T) {
 }
 
 func TestProgress(t *testing.T) {
+	t.Parallel()
 	data := readTestPDF(t, "r-intro-p8-9.pdf")
 	var calls []int
 	_, err := Extract(context.Background(), bytes.NewReader(data), int64(len(data)), func(done, total int) {
@@ -301,6 +311,7 @@ func checkExtract(t *testing.T, data []byte) {
 // files (each made the library's lexer loop), kept in testdata/finds in
 // the fuzzer's corpus format.
 func TestFuzzExtractFinds(t *testing.T) {
+	t.Parallel()
 	doctest.ReplayFinds(t, "testdata/finds", checkExtract)
 }
 
@@ -331,6 +342,7 @@ func checkStructure(t *testing.T, res *Result) {
 // size that would make the library allocate gigabytes, are both refused or
 // read without looping.
 func TestHostileStructure(t *testing.T) {
+	t.Parallel()
 	p := &testPDF{}
 	p.add("<< /Type /Catalog /Pages 2 0 R >>")
 	p.add("<< /Type /Pages /Kids [2 0 R 3 0 R 2 0 R] /Count 3 >>")
@@ -357,6 +369,7 @@ func TestHostileStructure(t *testing.T) {
 // An object stream ending inside a hex string would hang the library's
 // lexer; such a file is refused before the library reads it.
 func TestObjStmOpenHexString(t *testing.T) {
+	t.Parallel()
 	var z bytes.Buffer
 	zw := zlib.NewWriter(&z)
 	zw.Write([]byte("3 0 << /Type /Pages /Kids [] /Count 0 /X <4142"))
@@ -373,6 +386,7 @@ func TestObjStmOpenHexString(t *testing.T) {
 // trimQuotes trims what strings.Trim trimmed with its set of quotes and
 // punctuation.
 func TestTrimQuotes(t *testing.T) {
+	t.Parallel()
 	const set = ".,;:!?()[]{}\"'“”‘’"
 	for _, s := range []string{"", ".", "word", "(word),", "“quoted”", "‘a’", "''", "x.y", "...(", "é.", "\xff.", ".\xff", "“\xffé”", "[[1]]", "—dash—"} {
 		if got, want := trimQuotes(s), strings.Trim(s, set); got != want {

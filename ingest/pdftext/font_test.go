@@ -6,6 +6,7 @@ import (
 )
 
 func TestGlyphNameText(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{
 		"A": "A", "fi": "\ufb01", "ffl": "\ufb04", "f_f_i": "ffi", "uni00E9": "é", "uni00410042": "AB",
 		"u1F600": "😀", "a.sc": "a", "one.oldstyle": "1", "quoteright": "’", ".notdef": "", "g123": "",
@@ -18,6 +19,7 @@ func TestGlyphNameText(t *testing.T) {
 }
 
 func TestCleanRune(t *testing.T) {
+	t.Parallel()
 	for r, want := range map[rune]string{
 		'a': "a", 0xFB01: "fi", 0xFB00: "ff", 0xFB03: "ffi", 0xFB02: "fl", 0xA0: " ", '\t': " ",
 		0x07: "", 0xFFFD: "", 0xAD: "-", 0xE000: "", 0x200B: "",
@@ -31,6 +33,7 @@ func TestCleanRune(t *testing.T) {
 // A standard font with no /Widths: metrics come from the built-in tables,
 // and the gap left by Td between two strings is a word break.
 func TestStandardFontEncodings(t *testing.T) {
+	t.Parallel()
 	fonts := "<< /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >> /F2 << /Type /Font /Subtype /Type1 /BaseFont /Times-Bold /Encoding /MacRomanEncoding >> >>"
 	// "Caf\351" is Café in WinAnsi; "na\357ve" naïve; \226 is an en dash.
 	content := "BT /F1 12 Tf 72 700 Td (Caf\\351) Tj ( na\\357ve) Tj ET\n" +
@@ -52,6 +55,7 @@ func TestStandardFontEncodings(t *testing.T) {
 // become letters, and without /Widths the widths come from the AFM metrics
 // of Times-Roman.
 func TestDifferences(t *testing.T) {
+	t.Parallel()
 	fonts := "<< /F1 << /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding << /BaseEncoding /StandardEncoding /Differences [1 /fi /fl /f_f /uni00E9 /a.sc] >> >> >>"
 	content := "BT /F1 10 Tf 72 700 Td (\\001le \\002ow o\\003er caf\\004 \\005) Tj ET"
 	res := extractBytes(t, pagesPDF(fonts, content))
@@ -63,6 +67,7 @@ func TestDifferences(t *testing.T) {
 // A /ToUnicode CMap overrides the encoding; bfrange with a destination array
 // and with an incrementing destination both work.
 func TestToUnicodeSimpleFont(t *testing.T) {
+	t.Parallel()
 	cmap := `/CIDInit /ProcSet findresource begin 12 dict begin begincmap
 /CMapName /Test def 1 begincodespacerange <00> <FF> endcodespacerange
 2 beginbfchar <01> <00660069> <02> <0041> endbfchar
@@ -84,6 +89,7 @@ endcmap CMapName currentdict /CMap defineresource pop end end`
 // A Type0 font with Identity-H: two-byte codes, widths from /W, text from a
 // ToUnicode CMap with two-byte codes and a surrogate pair.
 func TestType0IdentityH(t *testing.T) {
+	t.Parallel()
 	cmap := `begincmap 1 begincodespacerange <0000> <FFFF> endcodespacerange
 3 beginbfchar <0001> <0048> <0002> <0069> <0003> <D83DDE00> endbfchar
 1 beginbfrange <0010> <0012> <03B1> endbfrange endcmap`
@@ -103,6 +109,7 @@ func TestType0IdentityH(t *testing.T) {
 }
 
 func TestParseCMapCIDRanges(t *testing.T) {
+	t.Parallel()
 	data := `/CIDInit /ProcSet findresource begin 12 dict begin begincmap
 2 begincodespacerange <00> <80> <8140> <FEFE> endcodespacerange
 1 begincidrange <8140> <817E> 633 endcidrange 1 begincidchar <41> 34 endcidchar endcmap end end`
@@ -122,6 +129,7 @@ func TestParseCMapCIDRanges(t *testing.T) {
 }
 
 func TestType1BuiltinEncoding(t *testing.T) {
+	t.Parallel()
 	prog := []byte("%!PS-AdobeFont-1.0: CMSY10\n/Encoding 256 array\n0 1 255 {1 index exch /.notdef put} for\ndup 0 /minus put\ndup 102 /braceleft put\nreadonly def\ncurrentfile eexec\n")
 	names, ok := type1Encoding(prog)
 	if !ok || names[0] != "minus" || names[102] != "braceleft" {
@@ -134,6 +142,7 @@ func TestType1BuiltinEncoding(t *testing.T) {
 
 // The same font object used by several pages is decoded once.
 func TestFontDecodedOncePerDocument(t *testing.T) {
+	t.Parallel()
 	p := &testPDF{}
 	p.add("<< /Type /Catalog /Pages 2 0 R >>")
 	p.add("<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 /Resources << /Font << /F1 3 0 R >> >> /MediaBox [0 0 612 792] >>")
@@ -193,6 +202,7 @@ func tinyTrueType() []byte {
 }
 
 func TestTrueTypeCmap(t *testing.T) {
+	t.Parallel()
 	m := trueTypeGlyphText(tinyTrueType())
 	if m[1] != "A" || m[3] != "C" || m[7] != "é" || len(m) != 4 {
 		t.Errorf("glyph text = %v", m)
@@ -204,6 +214,7 @@ func TestTrueTypeCmap(t *testing.T) {
 
 // A CIDFontType2 font with no ToUnicode: text comes from its TrueType cmap.
 func TestCIDTrueTypeWithoutToUnicode(t *testing.T) {
+	t.Parallel()
 	prog := string(tinyTrueType())
 	p := &testPDF{}
 	p.add("<< /Type /Catalog /Pages 2 0 R >>")

@@ -50,6 +50,7 @@ func kept(edges [][]edgeLine) string {
 // ("NAME" opening each man page); a second line of running head that
 // comes with the same first line is dropped with it.
 func TestRunningHeadsAndHeadingsAtPageTops(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		pages []string
@@ -88,6 +89,7 @@ func TestRunningHeadsAndHeadingsAtPageTops(t *testing.T) {
 // A running head over a page of code set smaller than the prose is a
 // running head, not a title set larger than the page's text.
 func TestRunningHeadOverCode(t *testing.T) {
+	t.Parallel()
 	var pages []string
 	for n := 20; n < 24; n++ {
 		head := textLines("F1", 72, 760, fmt.Sprintf("Chapter 4: Relational databases %d", n))
@@ -107,6 +109,7 @@ func TestRunningHeadOverCode(t *testing.T) {
 // leadNum and trailNum match what the regular expressions they replace
 // matched, on lines built from the pieces a running head is made of.
 func TestLeadTrailNum(t *testing.T) {
+	t.Parallel()
 	leadRE, trailRE := regexp.MustCompile(`^\d{1,5}\b`), regexp.MustCompile(`\b\d{1,5}$`)
 	pieces := []string{"", "1", "12", "12345", "123456", "a", "Z", "_", " ", ".", "é", "x1", "1x", "-", "Chapter", "٣"}
 	for _, a := range pieces {

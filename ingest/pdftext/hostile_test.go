@@ -16,6 +16,7 @@ import (
 // stream inflating to 56 MB is refused with the budget's one-line reason
 // (not "no text layer"), having decoded that stream once.
 func TestDecompressionBomb(t *testing.T) {
+	t.Parallel()
 	bomb := bombPDF(200, 56<<20, "0 0 m 1 1 l S\n")
 	if len(bomb) > 200<<10 {
 		t.Fatalf("the bomb is %d bytes; it should be a small file", len(bomb))
@@ -85,6 +86,7 @@ func TestBombAfterText(t *testing.T) {
 // TestSharedContentDecodedOnce: pages that share a content stream decode
 // it once and each gets its text.
 func TestSharedContentDecodedOnce(t *testing.T) {
+	t.Parallel()
 	content := textLines("F1", 72, 400, "Every page shows this sentence.")
 	p := &testPDF{}
 	p.add("<< /Type /Catalog /Pages 2 0 R >>")
@@ -113,6 +115,7 @@ func TestSharedContentDecodedOnce(t *testing.T) {
 // every page (a form letter printed twice) keeps its text, with a warning,
 // instead of failing with "no text layer".
 func TestAllTextRepeats(t *testing.T) {
+	t.Parallel()
 	page := textLines("F1", 72, 760, "Quarterly report of the board")
 	data := pagesPDF(testFonts(), page, page, page)
 	res, err := Extract(t.Context(), bytes.NewReader(data), int64(len(data)), nil)
@@ -132,6 +135,7 @@ func TestAllTextRepeats(t *testing.T) {
 // every page and numbered heads go without one; a heading that happens
 // to open two far-apart pages is kept.
 func TestUnsureRunningHeads(t *testing.T) {
+	t.Parallel()
 	var pages []string
 	for i := 1; i <= 12; i++ {
 		head := "Part One Overview"
@@ -161,6 +165,7 @@ func TestUnsureRunningHeads(t *testing.T) {
 // nearby pages (a reference cited twice) is text, not a running head; a
 // line as long on every page is a footer all the same.
 func TestRepeatedProseAtPageEdgesIsKept(t *testing.T) {
+	t.Parallel()
 	const ref = "Pinheiro, J. C. and Bates, D. M. (2000) Mixed-effects Models in S and S-PLUS. Springer, New York."
 	const footer = "Copyright 2026 Example Holdings Ltd. All rights reserved. Not for distribution outside the company."
 	var pages []string
@@ -190,6 +195,7 @@ func TestRepeatedProseAtPageEdgesIsKept(t *testing.T) {
 // every page was read and had no text; a file whose pages are damaged
 // says so instead.
 func TestNoTextLayerOnlyWithoutText(t *testing.T) {
+	t.Parallel()
 	if _, err := extractFile(t, "scan.pdf"); !errors.Is(err, ErrNoText) {
 		t.Errorf("scan: %v", err)
 	}
@@ -205,6 +211,7 @@ func TestNoTextLayerOnlyWithoutText(t *testing.T) {
 // TestLibraryErrorsInUserTerms: a hex string damaged in the file is
 // reported at its byte, in words, without the bytes around it.
 func TestLibraryErrorsInUserTerms(t *testing.T) {
+	t.Parallel()
 	p := &testPDF{}
 	p.add("<< /Type /Catalog /Pages 2 0 R /Lang <4g41> >>")
 	p.add("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
@@ -230,6 +237,7 @@ func TestLibraryErrorsInUserTerms(t *testing.T) {
 // or warn in one line of plain words each: no raw PDF bytes, no Go types,
 // no library jargon.
 func TestMutatedPDFMessages(t *testing.T) {
+	t.Parallel()
 	var seeds [][]byte
 	for _, name := range []string{"two-column.pdf", "browser-print.pdf", "r-intro-p8-9.pdf", "scan.pdf", "owner-password.pdf"} {
 		data, err := os.ReadFile(filepath.Join(testdata, name))
@@ -270,6 +278,7 @@ func TestMutatedPDFMessages(t *testing.T) {
 // Notices" on page 3), keeps them, while a running head whose page number
 // counts up beside it is still dropped.
 func TestSectionNumbersAtPageTopsAreKept(t *testing.T) {
+	t.Parallel()
 	titles := []string{"", "1. Definitions", "2. License Grants", "3.1. Notices", "4. Termination", "5. Governing Law"}
 	var pages []string
 	for i := 1; i <= 5; i++ {

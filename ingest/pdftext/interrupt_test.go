@@ -15,6 +15,7 @@ import (
 // the loops, recursions and allocations they would cause the PDF library
 // are each cut off before it starts them.
 func TestHostilePDFs(t *testing.T) {
+	t.Parallel()
 	for _, h := range doctest.HostilePDFs() {
 		var o struct {
 			res *Result
@@ -37,6 +38,7 @@ func TestHostilePDFs(t *testing.T) {
 // Cancelling stops an extraction between pages: the pages in hand are
 // finished, none is started after, and the context's error is returned.
 func TestCancelBetweenPages(t *testing.T) {
+	t.Parallel()
 	data := doctest.ManyPagesPDF(2000)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()

@@ -32,6 +32,7 @@ func textLines(f string, x, y float64, lines ...string) string {
 }
 
 func TestParagraphsAndHyphens(t *testing.T) {
+	t.Parallel()
 	content := textLines("F1", 72, 700,
 		"Lines of one paragraph are ab",
 		"joined with a space, and docu-",
@@ -49,6 +50,7 @@ func TestParagraphsAndHyphens(t *testing.T) {
 }
 
 func TestCodeKeepsLineBreaks(t *testing.T) {
+	t.Parallel()
 	content := textLines("F1", 72, 700, "Run these commands, in order:") +
 		textLines("F2", 90, 676, "mkdir work", "cd work", "  R --vanilla") +
 		textLines("F1", 72, 628, "and then quit.")
@@ -60,6 +62,7 @@ func TestCodeKeepsLineBreaks(t *testing.T) {
 }
 
 func TestTwoColumns(t *testing.T) {
+	t.Parallel()
 	var left, right []string
 	for i := range 10 {
 		left = append(left, fmt.Sprintf("left column line number %02d of", i))
@@ -83,6 +86,7 @@ func TestTwoColumns(t *testing.T) {
 }
 
 func TestRunningHeadersAndPageBreaks(t *testing.T) {
+	t.Parallel()
 	page := func(n int, body ...string) string {
 		return textLines("F1", 72, 760, fmt.Sprintf("A Study of Headers %d", n)) +
 			textLines("F1", 72, 700, body...) +
@@ -102,6 +106,7 @@ func TestRunningHeadersAndPageBreaks(t *testing.T) {
 }
 
 func TestEdgeLineRules(t *testing.T) {
+	t.Parallel()
 	for text, want := range map[string]bool{
 		"12": true, "- 12 -": true, "Page 3 of 10": true, "xiv": true, "[7]": true,
 		"Chapter 2": false, "12 apples": false,
@@ -113,6 +118,7 @@ func TestEdgeLineRules(t *testing.T) {
 }
 
 func TestKeepHyphen(t *testing.T) {
+	t.Parallel()
 	vocab := map[string]int{"document": 3, "known": 2}
 	compounds := map[string]int{"well-known": 2}
 	for _, c := range []struct {
@@ -128,6 +134,7 @@ func TestKeepHyphen(t *testing.T) {
 }
 
 func TestRotatedPage(t *testing.T) {
+	t.Parallel()
 	p := &testPDF{}
 	p.add("<< /Type /Catalog /Pages 2 0 R >>")
 	p.add("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
@@ -141,6 +148,7 @@ func TestRotatedPage(t *testing.T) {
 }
 
 func TestFormXObjectAndInlineImage(t *testing.T) {
+	t.Parallel()
 	p := &testPDF{}
 	p.add("<< /Type /Catalog /Pages 2 0 R >>")
 	p.add("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
@@ -154,6 +162,7 @@ func TestFormXObjectAndInlineImage(t *testing.T) {
 }
 
 func TestLeaderLine(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"1.1 The R environment . . . . . . . 2": true, "anova . . . . . . 58, 60": true, "? ..................... 4": true,
 		"Preface . . . . . . . . xiv": true, "It ends. Then 3": false, "a plain line of prose": false,
@@ -167,6 +176,7 @@ func TestLeaderLine(t *testing.T) {
 // The library's lexer loops forever on a hex string left open at the end
 // of a content stream; the content is cut before it.
 func TestUnterminatedHexString(t *testing.T) {
+	t.Parallel()
 	content := textLines("F1", 72, 700, "Text before the damage.") + "BT /F1 10 Tf 72 600 Td <41424"
 	res := extractBytes(t, pagesPDF(testFonts(), content))
 	if res.Text != "Text before the damage." {
@@ -177,6 +187,7 @@ func TestUnterminatedHexString(t *testing.T) {
 // Table rows keep their line breaks, cells padded to their columns; a
 // definition list's description runs on under its first line.
 func TestTableRowsAndDefinitions(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for i, row := range [][3]string{{"Name", "Pages", "Producer"}, {"a.pdf", "12", "pdfTeX 1.40"}, {"b.pdf", "240", "Skia PDF"}} {
 		y := 700 - 12*i
@@ -194,6 +205,7 @@ func TestTableRowsAndDefinitions(t *testing.T) {
 }
 
 func TestItemStart(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{"•": true, "•Item": true, "2.": true, "b)": true, "(iv)": true, "(3)": true, "–": false, "1990.": false, "word": false} {
 		if got := itemStart(s); got != want {
 			t.Errorf("itemStart(%q) = %v", s, got)
@@ -204,6 +216,7 @@ func TestItemStart(t *testing.T) {
 // Text at another angle (a margin stamp) is placed where it stands and does
 // not cut the sentence that runs on to the next page.
 func TestRotatedTextKeepsPageContinuation(t *testing.T) {
+	t.Parallel()
 	p1 := textLines("F1", 72, 700, "The first page has a sentence", "that goes on and on until the") +
 		"BT /F1 8 Tf 0 1 -1 0 40 400 Tm (A stamp in the margin) Tj ET\n"
 	p2 := textLines("F1", 72, 700, "second page, where it ends.")

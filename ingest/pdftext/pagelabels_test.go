@@ -28,6 +28,7 @@ func labelledPDF(n int, labels string) []byte {
 }
 
 func TestPageLabels(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, tree string
 		want       string
@@ -58,6 +59,7 @@ func TestPageLabels(t *testing.T) {
 // TestPageLabelsDeepTree: a label tree nested past any sense is cut off,
 // not followed.
 func TestPageLabelsDeepTree(t *testing.T) {
+	t.Parallel()
 	tree := "<< /Nums [0 << /S /r >>] >>"
 	for range 100 {
 		tree = "<< /Kids [" + tree + "] >>"

@@ -8,6 +8,7 @@ import (
 // TestPackRoundTrip: a page's fragments come back from their packing as
 // they went in, on the pages of a real PDF.
 func TestPackRoundTrip(t *testing.T) {
+	t.Parallel()
 	data := readTestPDF(t, "r-intro-p8-9.pdf")
 	pages := testPages(t, data)
 	work := newDocWork(int64(len(data)))

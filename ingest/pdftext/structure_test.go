@@ -72,6 +72,7 @@ func checkLine(t *testing.T, text string, s structure.Span, what string) {
 // reported, so a question about 2018 capital expenditure can land on the
 // row of purchases of property, plant and equipment.
 func TestFinancialTable(t *testing.T) {
+	t.Parallel()
 	var c strings.Builder
 	c.WriteString(body(72, 700, 6))
 	c.WriteString(show("F1", 10, 72, 600, "Table 3: Consolidated statements of cash flows (in millions)"))
@@ -136,6 +137,7 @@ func TestFinancialTable(t *testing.T) {
 // keeps each option on one line with its whole description, also when the
 // option is too long and its description starts on the next line.
 func TestOptionTable(t *testing.T) {
+	t.Parallel()
 	var c strings.Builder
 	c.WriteString(body(72, 720, 4))
 	c.WriteString(show("F1", 10, 72, 660, "-p") + show("F1", 10, 130, 660, "tells the program to print the whole"))
@@ -175,6 +177,7 @@ func TestOptionTable(t *testing.T) {
 // Lines that are not tables stay as they were: prose with one wide gap, a
 // numbered list with a hanging indent, code with comments lined up.
 func TestNotTables(t *testing.T) {
+	t.Parallel()
 	var c strings.Builder
 	c.WriteString(show("F1", 10, 72, 700, "1.") + show("F1", 10, 100, 700, "First item of a list set with a hanging"))
 	c.WriteString(show("F1", 10, 100, 688, "indent, which runs on here."))
@@ -194,6 +197,7 @@ func TestNotTables(t *testing.T) {
 // paragraph, a bold sentence, a line with all but its first word bold, a
 // table's bold header row and a page number are not headings.
 func TestStyleHeadings(t *testing.T) {
+	t.Parallel()
 	var p1, p2 strings.Builder
 	p1.WriteString(show("F1", 20, 72, 740, "A Guide to Test Documents"))
 	p1.WriteString(body(72, 700, 4))
@@ -314,6 +318,7 @@ func outlinePDF() []byte {
 // their section numbers, type or line breaks, with the outline's depth as
 // their level.
 func TestOutlineHeadings(t *testing.T) {
+	t.Parallel()
 	res := extractBytes(t, outlinePDF())
 	checkStructure(t, res)
 	checkHeadings(t, res, structure.SourceOutline, []wantHeading{
@@ -329,6 +334,7 @@ func TestOutlineHeadings(t *testing.T) {
 // has is below it — a reference manual's bold "Arguments" under the
 // regular topic line its outline names.
 func TestLevelsMergeWithOutline(t *testing.T) {
+	t.Parallel()
 	keys := []styleKey{{20, false}, {14, true}, {10, true}, {14, true}, {10, false}, {10, true}, {10, false}, {10, true}}
 	entries := []*outlineEntry{nil, {level: 1}, nil, nil, {level: 2}, nil, nil, nil}
 	heads := make([]structure.Heading, len(keys))
@@ -346,6 +352,7 @@ func TestLevelsMergeWithOutline(t *testing.T) {
 }
 
 func TestTitleKey(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		a, b string
 		want bool
@@ -365,6 +372,7 @@ func TestTitleKey(t *testing.T) {
 }
 
 func TestBoldFontNames(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]bool{
 		"CMBX12": true, "CMB10": true, "LMRoman10-Bold": true, "NimbusRomNo9L-Medi": true, "NimbusSanL-Bold": true,
 		"Arial-BoldMT": true, "MinionPro-Semibold": true, "ptmb8r": true,
@@ -380,6 +388,7 @@ func TestBoldFontNames(t *testing.T) {
 // were a second column of the page; its rows are joined again. Two columns
 // of prose side by side are no table.
 func TestTornTableRows(t *testing.T) {
+	t.Parallel()
 	var c strings.Builder
 	for i := range 6 {
 		y := 700 - 12*float64(i)
@@ -407,6 +416,7 @@ func TestTornTableRows(t *testing.T) {
 // refKeys reads a dictionary's own references, past nested arrays holding
 // a null (which the PDF reader prints as "<nil>") and nested dictionaries.
 func TestRefKeysTopLevel(t *testing.T) {
+	t.Parallel()
 	b := outlinePDF()
 	rd, err := pdf.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {

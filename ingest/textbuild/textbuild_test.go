@@ -8,6 +8,7 @@ import (
 )
 
 func TestClean(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"plain words":                      "plain words",
 		"  runs \t of\n\nspace\u00a0here ": "runs of space here",
@@ -24,6 +25,7 @@ func TestClean(t *testing.T) {
 }
 
 func TestBuilder(t *testing.T) {
+	t.Parallel()
 	var b Builder
 	b.PageBreak() // before any text: no empty page
 	b.Heading(1, structure.SourceMarkup, " Title ")

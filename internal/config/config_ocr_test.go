@@ -9,6 +9,7 @@ import (
 )
 
 func TestOCRSettings(t *testing.T) {
+	t.Parallel()
 	cfg, err := config.LoadFrom(writeFile(t, "ocr = \"Auto\"\nocr_lang = \"eng+deu\"\n"), env(nil))
 	if err != nil || !cfg.OCREnabled() || cfg.OCRLang != "eng+deu" || cfg.Sources["ocr"] != "file" {
 		t.Fatalf("%v %+v", err, cfg.OCRConfig)

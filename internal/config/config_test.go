@@ -35,6 +35,7 @@ func writeFile(t *testing.T, text string) string {
 }
 
 func TestConfigDefaultsWithNothingSet(t *testing.T) {
+	t.Parallel()
 	cfg, err := config.LoadFrom(filepath.Join(t.TempDir(), "none.toml"), env(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +50,7 @@ func TestConfigDefaultsWithNothingSet(t *testing.T) {
 }
 
 func TestConfigPrecedence(t *testing.T) {
+	t.Parallel()
 	p := writeFile(t, `
 base_url = "http://file:8000/v1/"
 model = "file-model"
@@ -89,6 +91,7 @@ temperature = 0.3
 }
 
 func TestConfigKeyOnlyMeansOpenAI(t *testing.T) {
+	t.Parallel()
 	cfg, err := config.LoadFrom(filepath.Join(t.TempDir(), "none.toml"), env(map[string]string{config.EnvAPIKey: testKey}))
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +105,7 @@ func TestConfigKeyOnlyMeansOpenAI(t *testing.T) {
 }
 
 func TestConfigBaseURLWithoutKeyOrModel(t *testing.T) {
+	t.Parallel()
 	cfg, err := config.LoadFrom(filepath.Join(t.TempDir(), "none.toml"), env(map[string]string{config.EnvBaseURL: "http://localhost:8080/v1"}))
 	if err != nil {
 		t.Fatal(err)
@@ -117,6 +121,7 @@ func TestConfigBaseURLWithoutKeyOrModel(t *testing.T) {
 }
 
 func TestConfigKeyInFileWarns(t *testing.T) {
+	t.Parallel()
 	p := writeFile(t, `api_key = "`+testKey+`"
 base_url = "http://x/v1"
 model = "m"
@@ -145,6 +150,7 @@ colour = "blue"
 }
 
 func TestConfigErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		file string
 		env  map[string]string
@@ -185,6 +191,7 @@ func TestConfigPath(t *testing.T) {
 }
 
 func TestTemplate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "citelens", "config.toml")
 	if err := config.WriteTemplate(p, false); err != nil {
@@ -245,6 +252,7 @@ func TestTemplate(t *testing.T) {
 }
 
 func TestSettingsHideTheKey(t *testing.T) {
+	t.Parallel()
 	cfg, err := config.LoadFrom(filepath.Join(t.TempDir(), "none.toml"), env(map[string]string{
 		config.EnvAPIKey: testKey, config.EnvBaseURL: "https://user:pw@host.example/v1?key=" + testKey,
 	}))
@@ -262,6 +270,7 @@ func TestSettingsHideTheKey(t *testing.T) {
 }
 
 func TestConfigTUITheme(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(path, []byte("model = \"m\"\n\n[tui]\ntheme = \"high-contrast\"\n"), 0o600)
 	c, err := config.LoadFrom(path, func(string) string { return "" })
@@ -276,6 +285,7 @@ func TestConfigTUITheme(t *testing.T) {
 }
 
 func TestRerankConfig(t *testing.T) {
+	t.Parallel()
 	p := writeFile(t, `
 base_url = "http://chat:8000/v1"
 model = "m"
@@ -317,6 +327,7 @@ rerank_batch = 16
 }
 
 func TestConfigTUIGraphics(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(path, []byte("[tui]\ngraphics = \"sixel\"\n"), 0o600)
 	c, err := config.LoadFrom(path, func(string) string { return "" })

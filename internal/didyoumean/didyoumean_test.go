@@ -3,6 +3,7 @@ package didyoumean
 import "testing"
 
 func TestClosest(t *testing.T) {
+	t.Parallel()
 	cmds := []string{"add", "ask", "answers", "export", "search", "show", "strategies", "tui", "longcite", "raidd-s", "raidd-s+"}
 	for typed, want := range map[string]string{
 		"serach": "search", "exprot": "export", "strategeis": "strategies", "LongCite": "longcite", "longcit": "longcite",

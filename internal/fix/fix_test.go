@@ -14,6 +14,7 @@ func (ownFix) Error() string { return "own" }
 func (ownFix) Fix() string   { return "do this" }
 
 func TestOf(t *testing.T) {
+	t.Parallel()
 	base := errors.New("boom")
 	for _, c := range []struct {
 		err  error

@@ -6,6 +6,7 @@ import (
 )
 
 func TestBytes(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int64]string{
 		0: "0 B", 1023: "1023 B", 1024: "1.0 KB", 2048: "2.0 KB", 7 * 1024: "7.0 KB",
 		82 * 1024: "82 KB", 1024*1024 - 20: "1.0 MB", 6_500_000: "6.2 MB", 1 << 30: "1.0 GB",
@@ -18,6 +19,7 @@ func TestBytes(t *testing.T) {
 }
 
 func TestCountPluralTokens(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ got, want string }{
 		{Count(0), "0"}, {Count(999), "999"}, {Count(9870), "9,870"}, {Count(-1234567), "-1,234,567"},
 		{Plural(1, "chunk", "chunks"), "1 chunk"}, {Plural(1204, "summary", "summaries"), "1,204 summaries"},

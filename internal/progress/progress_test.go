@@ -7,6 +7,7 @@ import (
 )
 
 func TestBar(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		done, total, width int
 		want               string
@@ -22,6 +23,7 @@ func TestBar(t *testing.T) {
 }
 
 func TestLine(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	l := NewLine(&b, true)
 	if !l.Due(false) {

@@ -24,6 +24,7 @@ func naiveIndexFold(s, sub string) (int, int) {
 }
 
 func TestIndexFold(t *testing.T) {
+	t.Parallel()
 	grow := strings.Repeat("Ⱥ", 16) // each lower-cases to three bytes from two
 	for _, c := range []struct {
 		s, sub     string

@@ -10,6 +10,7 @@ import (
 )
 
 func TestWriteJSONEscapesC1AndBidi(t *testing.T) {
+	t.Parallel()
 	in := map[string]string{"text": "csi \u009b2J, rlo \u202egnp.exe, del \x7f, esc \x1b, <kept> & é"}
 	var buf bytes.Buffer
 	if err := WriteJSON(&buf, in, "  "); err != nil {
@@ -33,6 +34,7 @@ func TestWriteJSONEscapesC1AndBidi(t *testing.T) {
 }
 
 func TestPasteable(t *testing.T) {
+	t.Parallel()
 	in := "keep\ttabs\nand lines; drop \x1b]52;c;cm0gLXJmIH4=\x07 \u202eevil\u202c \u009bx"
 	want := "keep\ttabs\nand lines; drop ]52;c;cm0gLXJmIH4= evil x"
 	if got := Pasteable(in); got != want {
@@ -69,6 +71,7 @@ func FuzzEscapeJSON(f *testing.F) {
 // keys too — so a consumer that decodes them (jq -r) gets no control
 // character; everything else is as WriteJSON writes it.
 func TestWriteSafeJSON(t *testing.T) {
+	t.Parallel()
 	in := map[string]any{
 		"text \x1b[2J": "title \x1b]0;pwned\x07, clipboard \x1b]52;c;cm0=\x07, csi \u009b2J, rlo \u202egnp.exe, cr \r, <kept> & é\n\ttabbed",
 		"n":            3.5,

@@ -8,6 +8,7 @@ import (
 )
 
 func TestTerms(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   string
 		want []string
@@ -27,6 +28,7 @@ func TestTerms(t *testing.T) {
 }
 
 func TestWordsOffsets(t *testing.T) {
+	t.Parallel()
 	text := "it's 3.5, ok"
 	var got []string
 	Words(text, func(s, e int) { got = append(got, text[s:e]) })
@@ -37,6 +39,7 @@ func TestWordsOffsets(t *testing.T) {
 }
 
 func TestEstimateTokens(t *testing.T) {
+	t.Parallel()
 	if n := EstimateTokens("abcdefgh"); n != 2 {
 		t.Errorf("got %d", n)
 	}
@@ -55,6 +58,7 @@ func BenchmarkTerms(b *testing.B) {
 }
 
 func TestPrintable(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"plain text\nok\t.":     "plain text\nok\t.",
 		"\x1b[31mred\x1b[0m":    "␛[31mred␛[0m",
@@ -94,6 +98,7 @@ func FuzzPrintable(f *testing.F) {
 // TestFoldAccents: a word and its unaccented, ligature-free, full-width or
 // upper-case forms make one term, so a search for either finds both.
 func TestFoldAccents(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ a, b string }{
 		{"Zürich", "zurich"}, {"façade", "facade"}, {"naïve", "naive"}, {"ﬁle", "file"}, {"ＡＢＣ", "abc"},
 		{"Straße", "strasse"}, {"Ørsted", "orsted"}, {"Ærø", "aero"}, {"CAFÉ", "cafe"}, {"cafe\u0301", "cafe"},

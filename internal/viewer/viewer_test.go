@@ -10,6 +10,7 @@ import (
 )
 
 func TestPageURL(t *testing.T) {
+	t.Parallel()
 	for path, want := range map[string]string{
 		"/srv/docs/manual.pdf":       "file:///srv/docs/manual.pdf#page=37",
 		"/srv/a b/R&D #1 résumé.pdf": "file:///srv/a%20b/R&D%20%231%20r%C3%A9sum%C3%A9.pdf#page=37",
@@ -24,6 +25,7 @@ func TestPageURL(t *testing.T) {
 }
 
 func TestCommand(t *testing.T) {
+	t.Parallel()
 	installed := map[string]bool{"evince": true, "okular": true, "xdg-open": true, "firefox": true}
 	look := func(name string) (string, error) {
 		if installed[name] {

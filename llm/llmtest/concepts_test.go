@@ -25,6 +25,7 @@ var capex = []string{"capex", "capital expenditure", "purchases of property, pla
 // The vectors Embed gave before concepts existed, computed with that code:
 // tests across the repository compare stored vectors with Embed's.
 func TestEmbedVectorsUnchanged(t *testing.T) {
+	t.Parallel()
 	golden := []struct {
 		text string
 		dim  int
@@ -53,6 +54,7 @@ func TestEmbedVectorsUnchanged(t *testing.T) {
 }
 
 func TestConceptsMakeParaphrasesSimilar(t *testing.T) {
+	t.Parallel()
 	q := "What was the capital expenditure in 2018?"
 	para := "Purchases of property, plant and equipment were $4.2 billion in 2018."
 	unrelated := "Penguins eat krill and small fish."
@@ -92,6 +94,7 @@ func TestConceptsMakeParaphrasesSimilar(t *testing.T) {
 }
 
 func TestLongestConceptWins(t *testing.T) {
+	t.Parallel()
 	c, err := llmtest.NewConcepts([]string{"plant", "factory"}, capex)
 	if err != nil {
 		t.Fatal(err)
@@ -109,6 +112,7 @@ func TestLongestConceptWins(t *testing.T) {
 }
 
 func TestBadConcepts(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		groups [][]string
 		want   string

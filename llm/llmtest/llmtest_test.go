@@ -32,6 +32,7 @@ func post(t *testing.T, url, body string, header ...string) *http.Response {
 // TestWireFormat reads the raw event stream: data lines separated by blank
 // lines, the usage chunk with empty choices, and [DONE] last.
 func TestWireFormat(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Deltas: []string{"a", "b"}})
 	resp := post(t, srv.URL+"/chat/completions", `{"model":"test-model","stream":true,"stream_options":{"include_usage":true},
@@ -77,6 +78,7 @@ func TestWireFormat(t *testing.T) {
 
 // TestNonStreaming uses go-openai's non-streaming call.
 func TestNonStreaming(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
 		return llmtest.Text("you said " + r.Last())
 	}))
@@ -95,6 +97,7 @@ func TestNonStreaming(t *testing.T) {
 }
 
 func TestRecordingHidesAuthorization(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithKey("sk-secret"))
 	if r := post(t, srv.URL+"/chat/completions", `{"model":"test-model","messages":[{"role":"user","content":"x"}]}`); r.StatusCode != 401 {
 		t.Fatal(r.Status)
@@ -114,6 +117,7 @@ func TestRecordingHidesAuthorization(t *testing.T) {
 }
 
 func TestBadRequests(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	for body, status := range map[string]int{
 		`{`:                                    400,
@@ -140,6 +144,7 @@ func TestBadRequests(t *testing.T) {
 }
 
 func TestFaultStatusAndBody(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.RateLimited("2"), llmtest.Reply{Status: 500, Body: "plain failure"})
 	r := post(t, srv.URL+"/chat/completions", `{"model":"test-model","messages":[{"role":"user","content":"x"}]}`)
@@ -165,6 +170,7 @@ func cosine(a, b []float32) float64 {
 }
 
 func TestEmbedSimilarity(t *testing.T) {
+	t.Parallel()
 	q := llmtest.Embed("When was the bridge over the river built?", 256)
 	near := llmtest.Embed("The bridge across the river was built in 1890.", 256)
 	far := llmtest.Embed("Penguins eat krill and small fish.", 256)

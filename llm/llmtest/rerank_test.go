@@ -33,6 +33,7 @@ func decode[T any](t *testing.T, body io.Reader) T {
 // The Jina/Cohere shape at /v1/rerank and /rerank: results best first, cut
 // to top_n, scored as Relevance says, with usage.
 func TestRerankJinaShape(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	root := strings.TrimSuffix(srv.URL, "/v1")
 	body := `{"model":"test-rerank","query":"When was the bridge built?","top_n":2,
@@ -57,6 +58,7 @@ func TestRerankJinaShape(t *testing.T) {
 
 // TEI's shape: "texts" in, a bare list of {index, score} out, every text.
 func TestRerankTEIShape(t *testing.T) {
+	t.Parallel()
 	for _, teiOnly := range []bool{false, true} {
 		var opts []llmtest.Option
 		if teiOnly {
@@ -82,6 +84,7 @@ func TestRerankTEIShape(t *testing.T) {
 }
 
 func TestRerankRefusals(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithKey("sk-k"), llmtest.WithRerankLimit(2))
 	auth := []string{"Authorization", "Bearer sk-k"}
 	for body, status := range map[string]int{
@@ -106,6 +109,7 @@ func TestRerankRefusals(t *testing.T) {
 
 // Scripted replies: faults, results sent as given, raw bodies.
 func TestRerankScriptedReplies(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.EnqueueRerank(
 		llmtest.RerankReply{Reply: llmtest.Status(503)},

@@ -161,6 +161,7 @@ func isAdd(out tea.Msg, paths ...string) bool {
 // path on the paths line, so a sentence typed into the dialog by
 // mistake never runs through the files marking and opening them.
 func TestTypingInTheList(t *testing.T) {
+	t.Parallel()
 	dir := tree(t)
 	m := open(t, dir)
 	m, out := keys(m, "r", "e", "space", "t", "h", "e", "space", "l", "o", "t")
@@ -170,6 +171,7 @@ func TestTypingInTheList(t *testing.T) {
 }
 
 func TestUnreadableFolder(t *testing.T) {
+	t.Parallel()
 	m := open(t, filepath.Join(t.TempDir(), "missing"))
 	if v := ansi.Strip(strings.Join(m.View(60, 12), "\n")); !strings.Contains(v, "cannot read missing") {
 		t.Errorf("a missing folder:\n%s", v)
@@ -177,6 +179,7 @@ func TestUnreadableFolder(t *testing.T) {
 }
 
 func TestViewFits(t *testing.T) {
+	t.Parallel()
 	m := open(t, tree(t))
 	for _, sz := range [][2]int{{36, 7}, {76, 21}, {156, 45}, {10, 3}} {
 		lines := m.View(sz[0], sz[1])

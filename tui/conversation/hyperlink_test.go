@@ -11,6 +11,7 @@ import (
 // links and images into OSC 8 hyperlinks; what the pane draws has none,
 // while the link's text and URL stay readable.
 func TestNoHyperlinksFromModelMarkdown(t *testing.T) {
+	t.Parallel()
 	r, err := themes.NoColor().MarkdownRenderer(80)
 	if err != nil {
 		t.Fatal(err)

@@ -123,6 +123,7 @@ func TestNavigationAcrossAnswers(t *testing.T) {
 }
 
 func TestStreamingAndResize(t *testing.T) {
+	t.Parallel()
 	m := New(themes.Dark())
 	m.SetSize(50, 10)
 	m.SetStrategy("cof")
@@ -205,6 +206,7 @@ func TestInputKeys(t *testing.T) {
 }
 
 func TestEmptyConversation(t *testing.T) {
+	t.Parallel()
 	m := New(themes.NoColor())
 	m.SetSize(30, 6)
 	m.Focus(false)
@@ -236,6 +238,7 @@ func page(oldestFirst []*engine.Answer, more bool) engine.Page {
 // starts a question with it; the commands stay commands, and the footer
 // says which mode the pane is in.
 func TestPrintableStartsQuestion(t *testing.T) {
+	t.Parallel()
 	m := New(themes.NoColor())
 	m.SetSize(60, 10)
 	m.Load(page([]*engine.Answer{answer("q", 3)}, false))
@@ -253,6 +256,7 @@ func TestPrintableStartsQuestion(t *testing.T) {
 // keyboard, and keys it never needs reach the answers: the arrows select
 // statements, enter on an empty input shows the citation.
 func TestInputKeepsAnswersReachable(t *testing.T) {
+	t.Parallel()
 	m := New(themes.NoColor())
 	m.SetSize(60, 12)
 	m.Focus(true)
@@ -313,6 +317,7 @@ func TestDeleteAsksFirst(t *testing.T) {
 // TestOlderOnScroll: the view starts with the latest answers and asks
 // for older ones once, when the reader reaches the top; they go before.
 func TestOlderOnScroll(t *testing.T) {
+	t.Parallel()
 	m := New(themes.NoColor())
 	m.SetSize(50, 12)
 	var recent []*engine.Answer
@@ -403,6 +408,7 @@ func TestTurnsAndTopics(t *testing.T) {
 // holds); an unfinished statement says so; in a scope of several
 // documents each statement names its own.
 func TestMarks(t *testing.T) {
+	t.Parallel()
 	m := New(themes.NoColor())
 	m.SetSize(100, 16)
 	quote := citations.Statement{Text: "text at 0", Citations: []citations.Span{span("a.pdf", 0)},
@@ -432,6 +438,7 @@ func TestMarks(t *testing.T) {
 // TestInProgressStatement: while the model writes, the statement in
 // progress shows as text, without its markup.
 func TestInProgressStatement(t *testing.T) {
+	t.Parallel()
 	m := New(themes.NoColor())
 	m.SetSize(60, 12)
 	m.Begin("q", "model", 1, nil)

@@ -49,6 +49,7 @@ func view(t *testing.T, m Model, w, h int) string {
 }
 
 func TestScopeAndFilter(t *testing.T) {
+	t.Parallel()
 	m := New(themes.NoColor())
 	m.Now = func() time.Time { return now }
 	m.SetSize(50, 12)
@@ -115,6 +116,7 @@ func TestScopeAndFilter(t *testing.T) {
 }
 
 func TestSmallAndEmpty(t *testing.T) {
+	t.Parallel()
 	m := New(themes.Dark())
 	m.SetSize(20, 3)
 	view(t, m, 20, 3) // loading
@@ -142,6 +144,7 @@ func TestSmallAndEmpty(t *testing.T) {
 // bar of its own counting the files, a folder counted as the files it
 // holds; more files than fit are counted, not listed.
 func TestAddingProgress(t *testing.T) {
+	t.Parallel()
 	m := New(themes.NoColor())
 	m.SetDocs(nil)
 	m.SetProgress(Progress{Path: "/x/fullrefman-with-a-long-name.pdf", Stage: "extracting", Done: 1243, Total: 2415})
@@ -184,6 +187,7 @@ func TestAddingProgress(t *testing.T) {
 // whether the list that holds them comes before or after they are said
 // to be added.
 func TestNewDocumentsAndANarrowedScope(t *testing.T) {
+	t.Parallel()
 	m := New(themes.NoColor())
 	m.SetDocs(docs())
 	if out := m.SetDocs(append(docs(), docstore.DocInfo{ID: "d4", Name: "new.txt"})); len(out) != 0 || m.Scope() != nil {

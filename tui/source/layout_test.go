@@ -57,6 +57,7 @@ func rangeOf(text, sub string) Range {
 }
 
 func TestLineIndex(t *testing.T) {
+	t.Parallel()
 	ix := newLineIndex("alpha\nbeta\r\n\fgamma\n\ndelta", nil)
 	var got []string
 	for i := range ix.blocks() {
@@ -106,6 +107,7 @@ func TestLineIndex(t *testing.T) {
 }
 
 func TestWrapWords(t *testing.T) {
+	t.Parallel()
 	got := drawRows(t, "The quick brown fox jumps over the lazy dog.", 12, marks{current: -1})
 	want := []string{"The quick", "brown fox", "jumps over", "the lazy", "dog."}
 	if !slices.Equal(got, want) {
@@ -125,6 +127,7 @@ func TestWrapWords(t *testing.T) {
 }
 
 func TestHighlightMidLineAcrossWrap(t *testing.T) {
+	t.Parallel()
 	text := "The quick brown fox jumps over the lazy dog."
 	mk := marks{primary: rangeOf(text, "brown fox jumps"), current: -1}
 	got := drawRows(t, text, 12, mk)
@@ -135,6 +138,7 @@ func TestHighlightMidLineAcrossWrap(t *testing.T) {
 }
 
 func TestHighlightAcrossParagraphs(t *testing.T) {
+	t.Parallel()
 	text := "First para ends here.\n\nSecond para.\nThird starts and goes on."
 	mk := marks{primary: Range{strings.Index(text, "ends"), strings.Index(text, " and")}, current: -1}
 	got := drawRows(t, text, 30, mk)
@@ -145,6 +149,7 @@ func TestHighlightAcrossParagraphs(t *testing.T) {
 }
 
 func TestHighlightCJK(t *testing.T) {
+	t.Parallel()
 	// Each of these is 3 bytes and 2 cells; rows of 7 cells hold 3.
 	text := "日本語のテキストです"
 	mk := marks{primary: rangeOf(text, "のテキ"), current: -1}
@@ -156,6 +161,7 @@ func TestHighlightCJK(t *testing.T) {
 }
 
 func TestHighlightCombiningMarks(t *testing.T) {
+	t.Parallel()
 	// "é" as e + U+0301 is one cell; "café" is 4 cells however spelt.
 	text := "un cafe\u0301 noir"
 	mk := marks{primary: rangeOf(text, "cafe\u0301"), current: -1}
@@ -167,6 +173,7 @@ func TestHighlightCombiningMarks(t *testing.T) {
 }
 
 func TestEscapeSequencesNeutralised(t *testing.T) {
+	t.Parallel()
 	// An escape sequence in the text shows as harmless text, and a
 	// highlight around it still lands on the right cells, though ESC (1
 	// byte) is drawn as ␛ (3 bytes).
@@ -190,6 +197,7 @@ func TestEscapeSequencesNeutralised(t *testing.T) {
 }
 
 func TestMarksPriority(t *testing.T) {
+	t.Parallel()
 	text := "one two three four five six"
 	// matches "o" in one/two/four; current is the one in "two".
 	mk := marks{
@@ -207,6 +215,7 @@ func TestMarksPriority(t *testing.T) {
 }
 
 func TestWideCharDoesNotSplitAtRowEnd(t *testing.T) {
+	t.Parallel()
 	// 5 cells: "ab" + 日 (2) = 4, then 本 would need cells 5-6.
 	got := drawRows(t, "ab日本", 5, marks{current: -1})
 	want := []string{"ab日", "本"}
@@ -216,6 +225,7 @@ func TestWideCharDoesNotSplitAtRowEnd(t *testing.T) {
 }
 
 func TestFold(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"Hello WORLD", "ÀÉÎ straße İstanbul ΣΑΣ", "line\nbreak\ttab\fpage", "\xff\xfeBAD"} {
 		f := fold(s)
 		if len(f) != len(s) {

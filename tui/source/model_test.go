@@ -108,6 +108,7 @@ func plainLines(v string) []string {
 }
 
 func TestShowScrollsWithContext(t *testing.T) {
+	t.Parallel()
 	doc := numbered(200)
 	m := New(themes.NoColor())
 	m.SetSize(40, 12) // 10 rows of text
@@ -149,6 +150,7 @@ func TestShowScrollsWithContext(t *testing.T) {
 }
 
 func TestShowBeforeSize(t *testing.T) {
+	t.Parallel()
 	doc := numbered(200)
 	m := New(themes.NoColor())
 	m.Show(doc, Range{lineOffset(doc, 150), lineOffset(doc, 151)}, nil)
@@ -311,6 +313,7 @@ func TestStaleSearchDropped(t *testing.T) {
 }
 
 func TestEscWithoutPromptEmitsClose(t *testing.T) {
+	t.Parallel()
 	m := New(themes.NoColor())
 	m.SetSize(40, 10)
 	m.Show(sampleDoc(), Range{0, 5}, nil)
@@ -356,6 +359,7 @@ func TestBadInputNeverPanics(t *testing.T) {
 }
 
 func TestTooSmall(t *testing.T) {
+	t.Parallel()
 	m := New(themes.NoColor())
 	m.SetSize(30, 2)
 	m.Show(sampleDoc(), Range{0, 5}, nil)
@@ -365,6 +369,7 @@ func TestTooSmall(t *testing.T) {
 }
 
 func TestSetStylesSwitchesTheme(t *testing.T) {
+	t.Parallel()
 	m := New(themes.NoColor())
 	m.SetSize(60, 10)
 	m.Show(sampleDoc(), sampleRange("byte range"), nil)
@@ -502,38 +507,46 @@ func show(sub string, others ...string) tea.Msg {
 }
 
 func TestGoldenShowCitation(t *testing.T) {
+	t.Parallel()
 	runGolden(t, themes.NoColor(), 60, 14, stage{
 		msgs: []tea.Msg{show("Matches are marked, the current one distinctly", "Search is case-insensitive")}})
 }
 
 func TestGoldenShowCitationDark(t *testing.T) {
+	t.Parallel()
 	runGolden(t, themes.Dark(), 60, 14, stage{
 		msgs: []tea.Msg{show("Matches are marked, the current one distinctly", "Search is case-insensitive")}})
 }
 
 func TestGoldenScroll(t *testing.T) {
+	t.Parallel()
 	runGolden(t, themes.NoColor(), 50, 10, stage{msgs: append([]tea.Msg{show("The end.")}, keys("k", "k", "pgup", "j")...)})
 }
 
 func TestGoldenSearch(t *testing.T) {
+	t.Parallel()
 	runGolden(t, themes.NoColor(), 60, 14,
 		stage{msgs: append([]tea.Msg{show("Chapter 1")}, keys("/", "t", "h", "e", "enter")...), until: "match 1/"},
 		stage{msgs: keys("n", "n", "N")})
 }
 
 func TestGoldenSearchPrompt(t *testing.T) {
+	t.Parallel()
 	runGolden(t, themes.NoColor(), 40, 8, stage{msgs: append([]tea.Msg{show("Chapter 1")}, keys("/", "c", "a", "f")...)})
 }
 
 func TestGoldenNarrow(t *testing.T) {
+	t.Parallel()
 	// A citation that starts mid-line, wraps, and holds CJK, at 24 cells.
 	runGolden(t, themes.NoColor(), 24, 12, stage{msgs: []tea.Msg{show("wide text such as 日本語のテキスト keeps")}})
 }
 
 func TestGoldenEscapeSequence(t *testing.T) {
+	t.Parallel()
 	runGolden(t, themes.NoColor(), 40, 10, stage{msgs: []tea.Msg{show("\x1b[31mhostile\x1b[0m escape")}})
 }
 
 func TestGoldenTooSmall(t *testing.T) {
+	t.Parallel()
 	runGolden(t, themes.NoColor(), 12, 2, stage{msgs: []tea.Msg{show("Chapter 1")}})
 }

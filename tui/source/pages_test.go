@@ -30,6 +30,7 @@ func labelled() *docstore.Document {
 // under a rule naming it as printed, with the file's page beside; the
 // header names the page at the top the same way.
 func TestPageBreaks(t *testing.T) {
+	t.Parallel()
 	m := New(themes.NoColor())
 	m.SetSize(60, 14)
 	doc := labelled()

@@ -34,6 +34,7 @@ func answers(t *testing.T, raw string) []tea.Msg {
 }
 
 func TestDetector(t *testing.T) {
+	t.Parallel()
 	const (
 		kittyOK = "\x1b_Gi=31;OK\x1b\\"
 		cell    = "\x1b[6;20;10t"
@@ -104,6 +105,7 @@ func TestDetector(t *testing.T) {
 }
 
 func TestQueries(t *testing.T) {
+	t.Parallel()
 	q := termimage.Queries()
 	if !strings.HasPrefix(q, "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\") || !strings.HasSuffix(q, ansi.RequestPrimaryDeviceAttributes) {
 		t.Errorf("Queries = %q: the kitty query first, DA1 last", q)

@@ -93,6 +93,7 @@ var apc = regexp.MustCompile(`\x1b_G([^;\x1b]*)(?:;([^\x1b]*))?\x1b\\`)
 // TestKitty checks KittyTransmit's commands with the kitty package's own
 // option parser and image decoder, and the placeholders as golden text.
 func TestKitty(t *testing.T) {
+	t.Parallel()
 	img, _ := smallPage()
 	out := termimage.KittyTransmit(img, 7, 3, 2, false)
 	var keys []string
@@ -138,6 +139,7 @@ func TestKitty(t *testing.T) {
 // chunk but the last says more is to come, and only the first carries
 // the image's keys.
 func TestKittyChunks(t *testing.T) {
+	t.Parallel()
 	img := image.NewRGBA(image.Rect(0, 0, 200, 200))
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for i := range img.Pix {
@@ -190,6 +192,7 @@ func far(a uint32, b uint8, tolerance int) bool {
 // no multiple of six, colours ending at every column of a band) with
 // libsixel's sixel2png (Debian: libsixel-bin), when it is installed.
 func TestSixel(t *testing.T) {
+	t.Parallel()
 	img, _ := smallPage()
 	out := termimage.SixelImage(img, false)
 	golden(t, "sixel", out)
@@ -237,6 +240,7 @@ func sixel2png(t *testing.T, seq string) image.Image {
 }
 
 func TestITerm2(t *testing.T) {
+	t.Parallel()
 	img, _ := smallPage()
 	out := termimage.ITerm2Image(img, 3, 2, false)
 	m := regexp.MustCompile(`^\x1b\]1337;File=([^:]*):([A-Za-z0-9+/=]*)\x07$`).FindStringSubmatch(out)
@@ -260,6 +264,7 @@ func TestITerm2(t *testing.T) {
 }
 
 func TestPageMap(t *testing.T) {
+	t.Parallel()
 	img, marked := smallPage()
 	colors := termimage.MapColors{
 		Paper: color.RGBA{240, 240, 235, 255}, Ink: color.RGBA{60, 60, 60, 255},
@@ -290,6 +295,7 @@ func TestPageMap(t *testing.T) {
 }
 
 func TestParseProtocol(t *testing.T) {
+	t.Parallel()
 	for _, name := range termimage.Names() {
 		p, err := termimage.ParseProtocol(strings.ToUpper(name))
 		if err != nil || p.String() != name {
@@ -302,6 +308,7 @@ func TestParseProtocol(t *testing.T) {
 }
 
 func TestAt(t *testing.T) {
+	t.Parallel()
 	if got := termimage.At(4, 2, "IMG"); got != "\x1b7\x1b[3;5HIMG\x1b8" {
 		t.Errorf("At = %q", got)
 	}

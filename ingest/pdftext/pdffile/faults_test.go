@@ -8,6 +8,7 @@ import (
 )
 
 func TestDescribe(t *testing.T) {
+	t.Parallel()
 	file := []byte("%PDF-1.4\n1 0 obj\n<< >>\nendobj\n5 0 obj\n(x)\nendobj\n")
 	for _, c := range []struct {
 		x    any

@@ -11,6 +11,7 @@ import (
 // objects; a file whose copy could read differently (an object defined
 // both plain and packed) is read as it is.
 func TestFlatReader(t *testing.T) {
+	t.Parallel()
 	for _, stale := range []string{"", "A stale page."} {
 		data := doctest.ObjStmPDF("Packed objects are read.", stale)
 		f, err := Open(t.Context(), bytes.NewReader(data), int64(len(data)))

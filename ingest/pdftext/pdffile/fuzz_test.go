@@ -47,6 +47,7 @@ func checkOpen(t *testing.T, data []byte) {
 // TestFuzzOpenFinds replays what FuzzOpen found when it fed whole files,
 // kept in testdata/finds in the fuzzer's corpus format.
 func TestFuzzOpenFinds(t *testing.T) {
+	t.Parallel()
 	doctest.ReplayFinds(t, "testdata/finds", checkOpen)
 }
 

@@ -15,6 +15,7 @@ import (
 // when Open finds the file damaged) gives the page's content where it has
 // one, and an ErrMalformed where it does not.
 func TestHostilePDFs(t *testing.T) {
+	t.Parallel()
 	for _, h := range doctest.HostilePDFs() {
 		t.Run(h.Name, func(t *testing.T) {
 			var r struct {
@@ -88,6 +89,7 @@ func info(f *File) (err error) {
 // Once the context is done, a read the library makes panics with the
 // context's error, and what reads through the File says so.
 func TestCancelledReads(t *testing.T) {
+	t.Parallel()
 	data := doctest.ManyPagesPDF(20)
 	ctx, cancel := context.WithCancel(t.Context())
 	f, err := Open(ctx, bytes.NewReader(data), int64(len(data)))

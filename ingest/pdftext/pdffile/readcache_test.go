@@ -7,6 +7,7 @@ import (
 )
 
 func TestBlockCache(t *testing.T) {
+	t.Parallel()
 	data := make([]byte, 3*cacheBlockSize+123)
 	for i := range data {
 		data[i] = byte(i * 7)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestArrayRefs(t *testing.T) {
+	t.Parallel()
 	v, err := memObject([]byte(`[3 0 R <</Type /Page /Parent 2 0 R>> 12 5 R (a ] b) [1 2] 7]`), nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -25,6 +26,7 @@ func TestArrayRefs(t *testing.T) {
 }
 
 func TestRefKeys(t *testing.T) {
+	t.Parallel()
 	v, err := memObject([]byte("<< /F1 12 0 R /F2 7 1 R /F3 << /Type /Font >> >>"), nil, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 // patching (here, rebuilt: its offsets are off by the wrapper) is read
 // patched, and the caller's bytes are left as they were.
 func TestBytesReadInPlace(t *testing.T) {
+	t.Parallel()
 	data := doctest.ObjStmPDF("Read in place.", "")
 	f, err := Open(t.Context(), Bytes(data), int64(len(data)))
 	if err != nil {
@@ -50,6 +51,7 @@ func TestBytesReadInPlace(t *testing.T) {
 
 // Bytes.ReadAt reads as bytes.Reader.ReadAt does.
 func TestBytesReadAt(t *testing.T) {
+	t.Parallel()
 	data := []byte("0123456789")
 	for _, c := range []struct {
 		off int64

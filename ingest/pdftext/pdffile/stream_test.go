@@ -12,6 +12,7 @@ import (
 // Interpret closes off a hex string left open at the end of content, so
 // the library's lexer stops (with an error) instead of reading forever.
 func TestInterpretOpenHexString(t *testing.T) {
+	t.Parallel()
 	done := make(chan bool, 1)
 	go func() {
 		defer func() { _ = recover(); done <- true }()
@@ -29,6 +30,7 @@ func TestInterpretOpenHexString(t *testing.T) {
 // Streams the library would panic on, or allocate for without bound, are
 // refused with a *Damage that says why.
 func TestReadStreamFilters(t *testing.T) {
+	t.Parallel()
 	for dict, want := range map[string]string{
 		"/Filter /LZWDecode":                                                        "compressed with LZWDecode",
 		"/Filter [/ASCII85Decode /RunLengthDecode]":                                 "compressed with RunLengthDecode",

@@ -7,6 +7,7 @@ import (
 // The lexer reads as the library's does, including where the library's
 // would read forever.
 func TestLexer(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in       string
 		final    bool
@@ -38,6 +39,7 @@ func TestLexer(t *testing.T) {
 }
 
 func TestOpenHexAtEnd(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]bool{
 		"1 0 << >> <4142":    true,
 		"1 0 << >> <41 42\n": true,

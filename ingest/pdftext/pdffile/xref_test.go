@@ -14,6 +14,7 @@ import (
 // A cross-reference size that would make the library allocate gigabytes
 // is refused before the library sees it.
 func TestXrefSizeBound(t *testing.T) {
+	t.Parallel()
 	p := doctest.NewRawPDF("1.4")
 	p.Object(1, "<< /Type /Catalog /Pages 2 0 R >>")
 	p.Object(2, "<< /Type /Pages /Kids [] /Count 0 >>")
@@ -40,6 +41,7 @@ func TestXrefSizeBound(t *testing.T) {
 // its end, as the library does: a file it could not read would be taken
 // for a damaged one and rebuilt.
 func TestXrefChainOfRealFiles(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../../../testdata/pdf/*.pdf")
 	manuals, _ := filepath.Glob("/usr/share/R/doc/manual/*.pdf")
 	if len(files) == 0 {
@@ -68,6 +70,7 @@ func TestXrefChainOfRealFiles(t *testing.T) {
 
 // A loop in the chain is cut at the /Prev that closes it.
 func TestXrefLoopCut(t *testing.T) {
+	t.Parallel()
 	for _, h := range doctest.HostilePDFs() {
 		if !strings.HasPrefix(h.Name, "prev-") {
 			continue

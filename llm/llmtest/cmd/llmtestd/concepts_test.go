@@ -8,6 +8,7 @@ import (
 )
 
 func TestReadConceptsFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.txt")
 	os.WriteFile(good, []byte("# synonyms\ncapex | capital expenditure\n\ncar|automobile|motor vehicle\n"), 0o600)

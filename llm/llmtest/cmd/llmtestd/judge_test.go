@@ -16,6 +16,7 @@ import (
 // answer of the scripted model is judged end to end, every rating read,
 // and the judge tells a cited statement from an unrelated one.
 func TestScriptedJudge(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.TextLibrary(t, "films.txt", films)
 	srv := llmtest.New(t, llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply { return respondTo(r, 2) }))
 	env := enginetest.Env(t, lib, enginetest.Config(srv))

@@ -23,6 +23,7 @@ import (
 // output thinking (unclosed), nothing of the thinking becomes an answer
 // and the answer says to raise max_output.
 func TestReasoningNeverAnswers(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.TextLibrary(t, "films.txt", films)
 	var (
 		mu    sync.Mutex
@@ -133,6 +134,7 @@ func hasWarning(ans *citations.Answer, part string) bool {
 // other calls fail at once (okra used to ask its analyzer, then answer
 // without it, and take twice the timeout).
 func TestSilentServerCostsOneTimeout(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.TextLibrary(t, "films.txt", films)
 	srv := llmtest.New(t, llmtest.WithResponder(func(llmtest.ChatRequest) llmtest.Reply {
 		return llmtest.Reply{HeaderDelay: time.Minute}

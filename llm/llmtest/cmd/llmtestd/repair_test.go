@@ -16,6 +16,7 @@ import (
 // Every sentence of the answer is kept either way; with repair=yes the
 // strategies cite it afterwards as CoF does, and say so.
 func TestRepairWhenFormatIgnored(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.TextLibrary(t, "films.txt", films)
 	tags := regexp.MustCompile(`(?s)<cite>.*?</cite>|</?statement>`)
 	srv := llmtest.New(t, llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {

@@ -50,6 +50,7 @@ Shirley Temple Black (April 23, 1928 – February 10, 2014) was an American actr
 // each of its prompts is recognised (none gets the fallback "OK.") and the
 // answer cites the document (plain's, the LQA baseline, answers uncited).
 func TestEveryStrategyRuns(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.TextLibrary(t, "films.txt", films)
 	var (
 		mu      sync.Mutex
@@ -118,6 +119,7 @@ func TestEveryStrategyRuns(t *testing.T) {
 }
 
 func TestTimerStats(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithResponder(func(llmtest.ChatRequest) llmtest.Reply {
 		return llmtest.Reply{Text: "a b c", ChunkDelay: 20 * time.Millisecond}
 	}))
@@ -164,6 +166,7 @@ func TestTimerStats(t *testing.T) {
 }
 
 func TestAnswerable(t *testing.T) {
+	t.Parallel()
 	prompt := func(question string) string {
 		return "…Now get ready to handle the following test case.\n\n[Document Start]\n<C3>Ed Wood was an American filmmaker. <C9>Scott Derrickson lives in Los Angeles.\n[Document End]\n\n[Question]\n" +
 			question + "\n\n(If the document does not contain the information needed to answer the question, " + unanswerableHint + "\n\n[Remind]\n…"
@@ -181,6 +184,7 @@ func TestAnswerable(t *testing.T) {
 }
 
 func TestStandalone(t *testing.T) {
+	t.Parallel()
 	p := "Conversation:\nQ: Who is Scott Derrickson?\nA: A director.\nQ: What did Ed Wood make?\nA: Films.\n\nFollow-up question: when was he born?\n\nStandalone question:"
 	if got := standalone(p); got != "when was he born (about Ed Wood)?" {
 		t.Errorf("standalone = %q", got)
@@ -236,6 +240,7 @@ var retrievers = []struct {
 // is ranked by words; when the reranker fails, one warning says so and it
 // is not asked again in that answer.
 func TestEveryStrategyUsesRetrievalModels(t *testing.T) {
+	t.Parallel()
 	for _, s := range retrievers {
 		name := s.name + strings.Join(s.opts, "=")
 		t.Run(name, func(t *testing.T) {

@@ -57,7 +57,7 @@ var layers = []struct {
 func rankOf(t *testing.T, pkg string) int {
 	rel := strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/")
 	for _, l := range layers {
-		// "docstore/" names the subpackages only; "engine/llm" the package
+		// "docstore/" names the subpackages only; "llm" the package
 		// and those below it.
 		below := strings.HasSuffix(l.prefix, "/")
 		if below && strings.HasPrefix(rel, l.prefix) || !below && (rel == l.prefix || strings.HasPrefix(rel, l.prefix+"/")) {

@@ -20,7 +20,7 @@ import (
 // CITELENS_BENCH_DB names a library to use (the R manuals, say), opened
 // read-only; the test's library otherwise. The questions are about R.
 //
-//	CITELENS_BENCH_DB=r.db go test ./internal/mcpserver -run - -bench Tools -count 6 | benchstat -
+//	CITELENS_BENCH_DB=r.db go test ./mcpserver -run - -bench Tools -count 6 | benchstat -
 func BenchmarkTools(b *testing.B) {
 	var lib *docstore.Library
 	if path := os.Getenv("CITELENS_BENCH_DB"); path != "" {

@@ -1,7 +1,7 @@
 // Package pageimage draws citations on their pages: it finds where a
 // span of a document's stored text stands on its pages (the library's
 // geometry), opens the document's original PDF, renders the page or the
-// cited region with docstore/pagerender, and burns the highlight in. The
+// cited region with citations/pagerender, and burns the highlight in. The
 // page view, `citelens show --image` and the exports all draw through it,
 // so they show the same picture.
 package pageimage

@@ -39,7 +39,7 @@ func TestPageViewKittyBeforePlaceholders(t *testing.T) {
 		return cmd
 	}
 	dir := t.TempDir()
-	sock := "unix:" + filepath.Join(dir, "kitty.sock")
+	sock := "unix:" + socketPath(t, dir, "kitty.sock")
 	script := filepath.Join(dir, "run.sh")
 	os.WriteFile(script, []byte(fmt.Sprintf("#!/bin/sh\nexec env %s %q --db %q\n", strings.Join(env, " "), bin, db)), 0o755)
 	term := x("kitty", "--config", "NONE", "-o", "allow_remote_control=yes", "--listen-on", sock,

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -110,14 +111,45 @@ func firstCitation(t *testing.T, bin, db string) string {
 	return a.Statements[0].Citations[0].Text
 }
 
+// maxSocketPath is the longest path a Unix socket may have on every
+// system the tests run on: sun_path is 108 bytes on Linux, 104 on macOS
+// and the BSDs, and the path needs its terminating NUL.
+const maxSocketPath = 103
+
+// socketPath returns a path for a Unix socket named name that fits
+// sun_path: in dir when it is short enough, else in a short folder of
+// its own under the temporary folder (a test's dir carries its name, and
+// a TMPDIR like macOS's is 49 bytes before it); the test is skipped,
+// saying why, when even that is too long.
+func socketPath(t *testing.T, dir, name string) string {
+	t.Helper()
+	if p := filepath.Join(dir, name); len(p) <= maxSocketPath {
+		return p
+	}
+	short, err := os.MkdirTemp("", "cl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(short) })
+	p := filepath.Join(short, name)
+	if len(p) > maxSocketPath {
+		t.Skipf("the temporary folder's path is too long for a Unix socket (%d bytes, at most %d): set TMPDIR to a shorter folder", len(p), maxSocketPath)
+	}
+	return p
+}
+
 // tmux drives a private tmux server (its own socket, no user config).
 type tmux struct {
 	t      *testing.T
 	socket string
 }
 
+// tmuxServers counts the tmux servers this process started.
+var tmuxServers atomic.Int64
+
 func newTmux(t *testing.T, dir string) *tmux {
-	tm := &tmux{t: t, socket: filepath.Join(dir, fmt.Sprintf("tmux-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-")))}
+	// unique within the folder, which tests may share, and short
+	tm := &tmux{t: t, socket: socketPath(t, dir, fmt.Sprintf("tmux-%d-%d", os.Getpid(), tmuxServers.Add(1)))}
 	t.Cleanup(func() { exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
 	return tm
 }

@@ -1,5 +1,5 @@
 // Package cost is the token accounting of model work, the one type both
-// the model client (engine/llm, which counts what each call used) and the
+// the model client (llm, which counts what each call used) and the
 // answer record (citations, which keeps what an answer cost) speak, so
 // neither depends on the other.
 package cost

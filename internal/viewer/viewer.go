@@ -42,12 +42,21 @@ func Command(path string, page int, goos string, lookPath func(string) (string, 
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
+	// Every program is found through lookPath, never through exec's own
+	// search of PATH, so the command is the one lookPath answers for.
+	opener := func(name string, args ...string) (*exec.Cmd, error) {
+		bin, err := lookPath(name)
+		if err != nil {
+			return nil, ErrNoViewer
+		}
+		return exec.Command(bin, args...), nil
+	}
 	switch goos {
 	case "darwin":
 		// Preview takes no page: the file opens at its first.
-		return exec.Command("open", path), nil
+		return opener("open", path)
 	case "windows":
-		return exec.Command("rundll32", "url.dll,FileProtocolHandler", path), nil
+		return opener("rundll32", "url.dll,FileProtocolHandler", path)
 	}
 	p := strconv.Itoa(page)
 	if page > 0 {
@@ -63,11 +72,7 @@ func Command(path string, page int, goos string, lookPath func(string) (string, 
 			}
 		}
 	}
-	bin, err := lookPath("xdg-open")
-	if err != nil {
-		return nil, ErrNoViewer
-	}
-	return exec.Command(bin, path), nil
+	return opener("xdg-open", path)
 }
 
 // knownViewers are the PDF viewers whose page flag is known, by the name

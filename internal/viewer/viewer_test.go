@@ -26,7 +26,7 @@ func TestPageURL(t *testing.T) {
 
 func TestCommand(t *testing.T) {
 	t.Parallel()
-	installed := map[string]bool{"evince": true, "okular": true, "xdg-open": true, "firefox": true}
+	installed := map[string]bool{"evince": true, "okular": true, "xdg-open": true, "firefox": true, "open": true}
 	look := func(name string) (string, error) {
 		if installed[name] {
 			return "/usr/bin/" + name, nil
@@ -44,7 +44,7 @@ func TestCommand(t *testing.T) {
 		{"org.pwmt.zathura.desktop", "linux", 5, "/usr/bin/xdg-open /d/m.pdf"}, // not installed: the opener
 		{"unknown.desktop", "linux", 5, "/usr/bin/xdg-open /d/m.pdf"},
 		{"org.gnome.Evince.desktop", "linux", 0, "/usr/bin/xdg-open /d/m.pdf"},
-		{"", "darwin", 5, "open /d/m.pdf"},
+		{"", "darwin", 5, "/usr/bin/open /d/m.pdf"},
 	} {
 		cmd, err := viewer.Command("/d/m.pdf", c.page, c.goos, look, func(string, ...string) ([]byte, error) { return []byte(c.desktop + "\n"), nil })
 		if err != nil {

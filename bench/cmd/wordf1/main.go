@@ -1,6 +1,6 @@
 // Command wordf1 scores the word-level fidelity of an extracted text
 // against a reference (pdftotext's output, say): bag-of-words precision,
-// recall and F1 as docstore/doctest.WordF1 computes them. The last line it
+// recall and F1 as ingest/doctest.WordF1 computes them. The last line it
 // prints is the F1.
 //
 //	go run ./bench/cmd/wordf1 CANDIDATE.txt REFERENCE.txt

@@ -2,7 +2,7 @@
 // own, so citelens can be used from the command line and in the terminal
 // UI without a real model. It prints the base URL to give citelens:
 //
-//	$ go run ./engine/llm/llmtest/cmd/llmtestd
+//	$ go run ./llm/llmtest/cmd/llmtestd
 //	export OPENAI_BASE_URL=http://127.0.0.1:40411/v1 CITELENS_MODEL=test-model
 //
 // Its scripted model is plausible, not clever:

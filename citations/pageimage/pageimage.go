@@ -133,7 +133,7 @@ func (s *Source) Document(ctx context.Context, doc *docstore.Document) (*pageren
 // Marks returns where bytes [start, end) of document id stand, page by
 // page: the pages in reading order, and each page's line rectangles.
 func (s *Source) Marks(id docstore.DocID, start, end int) (pages []int, rects map[int][]pagerender.Rect, err error) {
-	prs, err := s.lib.SpanRects(id, start, end)
+	prs, err := s.lib.Geometry().SpanRects(id, start, end)
 	if errors.Is(err, docstore.ErrNoGeometry) {
 		return nil, nil, fix.With(err, "Run 'citelens reindex' to read where its text stands on its pages.")
 	}

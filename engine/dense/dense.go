@@ -3,7 +3,7 @@
 // With an embedding model configured (CITELENS_EMBED_MODEL, embed_model in
 // the config file), each document's sentences and chunks are embedded once
 // — in batches, through the model endpoint, with progress — and stored in
-// the library (docstore.PutVectors: int8 with a per-vector scale, keyed by
+// the library (docstore.Vectors.Put: int8 with a per-vector scale, keyed by
 // document, model and level, resumable batch by batch, removed with the
 // document). A Scorer then implements retrieve.DenseScorer: it embeds the
 // query (one call; Prime embeds many queries in one) and scores units by
@@ -172,7 +172,7 @@ func (s *Scorer) ensure(ctx context.Context, d *docstore.Document, lv docstore.L
 // unit's text; it is called only when something is missing.
 func (s *Scorer) fill(ctx context.Context, d *docstore.Document, key docstore.VectorKey, texts func() ([]string, error),
 	p Progress, total *llm.Usage, progress func(Progress)) (int, error) {
-	gaps, n, err := s.lib.VectorGaps(key)
+	gaps, n, err := s.lib.Vectors().Gaps(key)
 	if err != nil || len(gaps) == 0 {
 		return 0, err
 	}
@@ -196,7 +196,7 @@ func (s *Scorer) fill(ctx context.Context, d *docstore.Document, key docstore.Ve
 	embedded := 0
 	for _, g := range gaps {
 		u, err := s.client.EmbedEach(ctx, all[g.First:g.Last+1], func(start int, vecs [][]float32) error {
-			if err := s.lib.PutVectors(key, g.First+start, vecs); err != nil {
+			if err := s.lib.Vectors().Put(key, g.First+start, vecs); err != nil {
 				return err
 			}
 			p.Done += len(vecs)
@@ -319,7 +319,7 @@ func (s *Scorer) ScoreDense(ctx context.Context, query string, units []retrieve.
 		for lv, idx := range levels {
 			slices.Sort(idx)
 			idx = slices.Compact(idx)
-			vs, _, err := s.lib.Vectors(docstore.VectorKey{Doc: doc, Model: s.model, Level: lv}, idx)
+			vs, _, err := s.lib.Vectors().Get(docstore.VectorKey{Doc: doc, Model: s.model, Level: lv}, idx)
 			if err != nil {
 				return nil, err
 			}

@@ -54,18 +54,18 @@ func (s *Scorer) EnsureDerived(ctx context.Context, docs []docstore.DocID, set d
 	rep = DerivedReport{Model: s.model, Units: map[docstore.DerivedKind]int{}, Embedded: map[docstore.DerivedKind]int{}}
 	defer func() { rep.Seconds = time.Since(start).Seconds() }()
 	for _, id := range docs {
-		d, err := s.lib.Document(id)
+		d, err := s.docs.Document(id)
 		if err != nil {
 			return rep, err
 		}
 		for _, kind := range kinds {
 			key := docstore.DerivedVectorKey(id, s.model, set, kind)
-			_, n, err := s.lib.Vectors().Gaps(key)
+			_, n, err := s.vectors.Gaps(key)
 			if err != nil {
 				return rep, err
 			}
 			rep.Units[kind] += n
-			got, err := s.fill(ctx, d, key, func() ([]string, error) { return s.lib.Derived().Texts(id, set, kind) },
+			got, err := s.fill(ctx, d, key, func() ([]string, error) { return s.derived.Texts(id, set, kind) },
 				Progress{Doc: id, Name: d.Name, Derived: set, Kind: kind}, &rep.Usage, progress)
 			rep.Embedded[kind] += got
 			if err != nil {

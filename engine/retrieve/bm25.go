@@ -116,7 +116,7 @@ func Search(lib *docstore.Library, q Query, opt SearchOptions) ([]Hit, error) {
 	}
 	bm := opt.BM25.orDefault()
 	top := topk.New(opt.K, func(h Hit) float64 { return h.Score })
-	err := lib.ReadIndex(opt.Docs, opt.Field, q.Terms, func(r *docstore.IndexReader) error {
+	err := lib.Index().Read(opt.Docs, opt.Field, q.Terms, func(r *docstore.IndexReader) error {
 		// The scope's statistics first, so every document is scored on
 		// one scale.
 		st, err := r.Stats()
@@ -406,7 +406,7 @@ func SearchDerived(lib *docstore.Library, q Query, opt docstore.DerivedSearchOpt
 	var units float64
 	kindUnits := map[docstore.DerivedKind]float64{}
 	kindLen := map[docstore.DerivedKind]float64{}
-	err := lib.ReadDerivedPostings(opt, q.Terms, func(p *docstore.DerivedPostings) error {
+	err := lib.Derived().ReadPostings(opt, q.Terms, func(p *docstore.DerivedPostings) error {
 		for t := range q.Terms {
 			df[t] += p.DF(t)
 		}
@@ -422,7 +422,7 @@ func SearchDerived(lib *docstore.Library, q Query, opt docstore.DerivedSearchOpt
 	// Pass 2: score.
 	top := topk.New(opt.K, func(h docstore.DerivedHit) float64 { return h.Score })
 	var scores []float32
-	err = lib.ReadDerivedPostings(opt, q.Terms, func(p *docstore.DerivedPostings) error {
+	err = lib.Derived().ReadPostings(opt, q.Terms, func(p *docstore.DerivedPostings) error {
 		avg := max(kindLen[p.Kind]/max(kindUnits[p.Kind], 1), 1)
 		var err error
 		if scores, err = addBM25(scores, &p.Postings, idf, avg, bm); err != nil || scores == nil {
@@ -449,7 +449,7 @@ func SearchDerived(lib *docstore.Library, q Query, opt docstore.DerivedSearchOpt
 // IDFs returns each term's idf over the sentences of docs (every document
 // when empty).
 func IDFs(lib *docstore.Library, docs []docstore.DocID, terms []string) ([]float64, error) {
-	st, err := lib.FieldStats(docs, docstore.FieldSentences, terms)
+	st, err := lib.Index().Stats(docs, docstore.FieldSentences, terms)
 	if err != nil {
 		return nil, err
 	}

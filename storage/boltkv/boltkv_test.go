@@ -3,6 +3,7 @@ package boltkv_test
 import (
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -195,8 +196,8 @@ func TestTimeout(t *testing.T) {
 	t.Parallel()
 	_, path := open(t, nil)
 	_, err := boltkv.Open(path, &boltkv.Options{Timeout: 50 * time.Millisecond})
-	if !errors.Is(err, bolterrors.ErrTimeout) {
-		t.Fatalf("a second open of a held file: %v, want %v", err, bolterrors.ErrTimeout)
+	if !errors.Is(err, bolterrors.ErrTimeout) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("a second open of a held file: %v, want %v naming %s", err, bolterrors.ErrTimeout, path)
 	}
 }
 

@@ -13,8 +13,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/citelens/citelens/docstore/segment"
 	"github.com/citelens/citelens/docstore/structure"
+	"github.com/citelens/citelens/ingest/headings"
+	"github.com/citelens/citelens/ingest/split"
 )
 
 // Ingest stages, reported through Progress.Stage.
@@ -38,7 +39,7 @@ type Progress struct {
 }
 
 // DefaultChunkTokens is the stored chunk size: LongCite's 128 tokens.
-const DefaultChunkTokens = segment.DefaultChunkTokens
+const DefaultChunkTokens = split.DefaultChunkTokens
 
 // IDFor returns the DocID of a file's content.
 func IDFor(content []byte) DocID {
@@ -167,18 +168,18 @@ func formFeedPages(text string) []int32 {
 // flags), Sections, Tables and Chunks from Text and what the loader found.
 // Table rows are made one sentence each, so a row is cited and indexed
 // whole.
-func segmentDocument(d *Document, found structure.Input) {
-	spans := segment.Sentences(d.Text)
+func segmentDocument(d *Document, found headings.Input) {
+	spans := split.Sentences(d.Text)
 	sents := make([]structure.Span, len(spans))
 	for i, sp := range spans {
 		sents[i] = structure.Span{Start: int32(sp.Start), End: int32(sp.End)}
 	}
 	if found.Markdown {
-		found.Tables = append(found.Tables, structure.PipeTables(d.Text)...)
+		found.Tables = append(found.Tables, headings.PipeTables(d.Text)...)
 	}
-	sents = structure.SplitRows(d.Text, structure.SplitHeadings(d.Text, sents), found.Tables)
+	sents = headings.SplitRows(d.Text, headings.SplitHeadings(d.Text, sents), found.Tables)
 	found.PageStarts = d.PageStarts
-	an := structure.Analyse(d.Text, sents, found)
+	an := headings.Analyse(d.Text, sents, found)
 	d.Sections, d.Tables = an.Sections, an.Tables
 	d.Sentences = make([]Sentence, len(sents))
 	spans = spans[:0]
@@ -190,9 +191,9 @@ func segmentDocument(d *Document, found structure.Input) {
 		}
 		d.Sentences[i] = Sentence{Start: sp.Start, End: sp.End, Page: int32(page),
 			Section: an.Section[i], Table: an.Table[i], Flags: an.Flags[i]}
-		spans = append(spans, segment.Span{Start: int(sp.Start), End: int(sp.End)})
+		spans = append(spans, split.Span{Start: int(sp.Start), End: int(sp.End)})
 	}
-	for _, c := range segment.Chunks(d.Text, spans, segment.ChunkOptions{Tokens: DefaultChunkTokens}) {
+	for _, c := range split.Chunks(d.Text, spans, split.ChunkOptions{Tokens: DefaultChunkTokens}) {
 		d.Chunks = append(d.Chunks, Chunk{First: int32(c.First), Last: int32(c.Last), Tokens: int32(c.Tokens)})
 	}
 }
@@ -210,6 +211,6 @@ func guessTitle(d *Document) string {
 // structureInput is what a document's kind alone says of its structure;
 // a loader that knows more (a PDF's outline and fonts) adds to it.
 // pdftext drops running heads and page numbers itself.
-func structureInput(d *Document) structure.Input {
-	return structure.Input{Markdown: d.Kind == "markdown", NoFurniture: d.Kind == "pdf"}
+func structureInput(d *Document) headings.Input {
+	return headings.Input{Markdown: d.Kind == "markdown", NoFurniture: d.Kind == "pdf"}
 }

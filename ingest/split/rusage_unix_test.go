@@ -1,6 +1,6 @@
 //go:build unix
 
-package segment
+package split
 
 import (
 	"syscall"

@@ -1,18 +1,20 @@
-package structure
+package headings
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/citelens/citelens/docstore/structure"
 )
 
 // sentences splits text into one sentence per non-blank line: enough to
-// test the analysis apart from the segmenter.
-func sentences(text string) []Span {
+// test the analysis apart from the sentence splitter (ingest/split).
+func sentences(text string) []structure.Span {
 	return nonBlankLines(text, 0, len(text))
 }
 
-func analyse(text string, in Input) (*Analysis, []Span) {
+func analyse(text string, in Input) (*Analysis, []structure.Span) {
 	s := sentences(text)
 	return Analyse(text, s, in), s
 }
@@ -80,7 +82,7 @@ This Agreement shall be construed under the laws of the State of Delaware.
 	if got := trail(a, text, last); !strings.HasSuffix(got, "GOVERNING LAW") {
 		t.Errorf("the Delaware sentence is under %q", got)
 	}
-	if a.Flags[0]&FlagHeading == 0 {
+	if a.Flags[0]&structure.FlagHeading == 0 {
 		t.Errorf("ARTICLE VII is not a heading")
 	}
 }
@@ -124,7 +126,7 @@ To install it:
 				t.Errorf("%q is under %q, want %q", line, got, w)
 			}
 		}
-		if a.Flags[i]&FlagHeading != 0 {
+		if a.Flags[i]&structure.FlagHeading != 0 {
 			headings++
 			if strings.Contains(line, "Open") || strings.Contains(line, "Click") || strings.Contains(line, "Restart") {
 				t.Errorf("the step %q is a heading", line)
@@ -180,7 +182,7 @@ func TestMarkdownHeadingsAndPipeTables(t *testing.T) {
 	for i, sp := range sents {
 		line := text[sp.Start:sp.End]
 		if strings.HasPrefix(line, "| Purchases") {
-			if a.Flags[i]&FlagTableRow == 0 || a.Table[i] != 0 {
+			if a.Flags[i]&structure.FlagTableRow == 0 || a.Table[i] != 0 {
 				t.Errorf("row %q: flags %v table %d", line, a.Flags[i], a.Table[i])
 			}
 			if got := trail(a, text, i); got != "Report > Cash flows" {
@@ -193,19 +195,19 @@ func TestMarkdownHeadingsAndPipeTables(t *testing.T) {
 func TestNoiseFlags(t *testing.T) {
 	cases := []struct {
 		text string
-		want Flags
+		want structure.Flags
 	}{
-		{"Imports . . . . . . . . . . . . . . . . 3", FlagContents},
-		{"xn <- scan(\"ints.dat\", what=numeric(0), n=1e6)", FlagCode},
-		{"# read the listing of the current directory", FlagCode},
-		{"</mime-type>", FlagCode | FlagFragment},
-		{"14", FlagFragment},
+		{"Imports . . . . . . . . . . . . . . . . 3", structure.FlagContents},
+		{"xn <- scan(\"ints.dat\", what=numeric(0), n=1e6)", structure.FlagCode},
+		{"# read the listing of the current directory", structure.FlagCode},
+		{"</mime-type>", structure.FlagCode | structure.FlagFragment},
+		{"14", structure.FlagFragment},
 		{"Use asn1_der_decoding() instead of the old function.", 0},
 		{"See https://cran.r-project.org/package=foreign for details.", 0},
 	}
 	for _, c := range cases {
 		a, _ := analyse(c.text, Input{})
-		if got := a.Flags[0] &^ FlagHeading; got != c.want {
+		if got := a.Flags[0] &^ structure.FlagHeading; got != c.want {
 			t.Errorf("%q: flags %q, want %q", c.text, got, c.want)
 		}
 	}
@@ -228,7 +230,7 @@ func TestRunningHeadsAreFurniture(t *testing.T) {
 	a, s := analyse(text, Input{PageStarts: starts})
 	for i, sp := range s {
 		line := text[sp.Start:sp.End]
-		furniture := a.Flags[i]&FlagFurniture != 0
+		furniture := a.Flags[i]&structure.FlagFurniture != 0
 		if strings.HasPrefix(line, "Chapter") || strings.HasPrefix(line, "Page") {
 			if !furniture {
 				t.Errorf("%q is not furniture", line)
@@ -244,13 +246,13 @@ func TestRunningHeadsAreFurniture(t *testing.T) {
 
 func TestSplitHeadings(t *testing.T) {
 	text := "Pointsize\nThe set pointsize command scales the size of the points used in plots.\n"
-	s := SplitHeadings(text, []Span{{0, int32(len(text) - 1)}})
+	s := SplitHeadings(text, []structure.Span{{Start: 0, End: int32(len(text) - 1)}})
 	if len(s) != 2 || text[s[0].Start:s[0].End] != "Pointsize" {
 		t.Fatalf("split %v", s)
 	}
 	// Wrapped prose stays whole.
 	prose := "The quick brown fox jumped over\nthe lazy dog."
-	if s := SplitHeadings(prose, []Span{{0, int32(len(prose))}}); len(s) != 1 {
+	if s := SplitHeadings(prose, []structure.Span{{Start: 0, End: int32(len(prose))}}); len(s) != 1 {
 		t.Fatalf("prose split: %v", s)
 	}
 }
@@ -270,7 +272,7 @@ func FuzzAnalyse(f *testing.F) {
 	f.Add(strings.Repeat("t.test Student's t-Test\n\nDescription\n\nPerforms the test on data.\n\nValue\n\nA list is returned with the values.\n\n", 4), false)
 	f.Fuzz(func(t *testing.T, text string, md bool) {
 		sents := SplitHeadings(text, sentences(text))
-		var tables []Table
+		var tables []structure.Table
 		if md {
 			tables = PipeTables(text)
 		}
@@ -310,17 +312,17 @@ func outline(a *Analysis, text string) string {
 
 // loaderHeading is a loader's heading over the first line of text that
 // starts with prefix.
-func loaderHeading(t *testing.T, text, prefix string, level int, src Source) Heading {
+func loaderHeading(t *testing.T, text, prefix string, level int, src structure.Source) structure.Heading {
 	t.Helper()
 	for start := 0; start < len(text); {
 		end := start + strings.IndexAny(text[start:]+"\n", "\n\f")
 		if strings.HasPrefix(text[start:]+"\n", prefix) {
-			return Heading{Span: Span{int32(start), int32(end)}, Level: level, Source: src}
+			return structure.Heading{Span: structure.Span{Start: int32(start), End: int32(end)}, Level: level, Source: src}
 		}
 		start = end + 1
 	}
 	t.Fatalf("no line %q", prefix)
-	return Heading{}
+	return structure.Heading{}
 }
 
 // rdPages is R help pages as a PDF loader renders them: a package
@@ -338,15 +340,15 @@ func rdPages() string {
 	return b.String()
 }
 
-func rdHeadings(t *testing.T, text string, topicLevel int, topics bool) []Heading {
-	hs := []Heading{loaderHeading(t, text, "The stats package", 1, SourceOutline)}
+func rdHeadings(t *testing.T, text string, topicLevel int, topics bool) []structure.Heading {
+	hs := []structure.Heading{loaderHeading(t, text, "The stats package", 1, structure.SourceOutline)}
 	for _, name := range []string{"t.test", "var.test", "wilcox.test"} {
 		from := strings.Index(text, "\n"+name+" ")
 		if topics {
-			hs = append(hs, loaderHeading(t, text[:from]+"\n"+text[from+1:], name+" ", topicLevel, SourceOutline))
+			hs = append(hs, loaderHeading(t, text[:from]+"\n"+text[from+1:], name+" ", topicLevel, structure.SourceOutline))
 		}
 		for _, sec := range []string{"Description", "Usage", "Arguments", "Value"} {
-			h := loaderHeading(t, text[from:], sec, 2, SourceStyle)
+			h := loaderHeading(t, text[from:], sec, 2, structure.SourceStyle)
 			h.Span.Start += int32(from)
 			h.Span.End += int32(from)
 			hs = append(hs, h)
@@ -375,7 +377,7 @@ func TestReferenceTopics(t *testing.T) {
 		hs := rdHeadings(t, text, c.topicLevel, c.topics)
 		if c.name == "above" {
 			for i := range hs {
-				if hs[i].Source == SourceStyle {
+				if hs[i].Source == structure.SourceStyle {
 					hs[i].Level = 3
 				} else if hs[i].Level == 1 && i > 0 {
 					hs[i].Level = 2
@@ -411,7 +413,7 @@ func TestManPageTopicsFromText(t *testing.T) {
 	if got := outline(a, text); got != want {
 		t.Errorf("outline\n%s\nwant\n%s", got, want)
 	}
-	if a.Section[0] != 0 || a.Flags[0]&FlagHeading == 0 || int(a.Sections[0].Sentence) != 1 {
+	if a.Section[0] != 0 || a.Flags[0]&structure.FlagHeading == 0 || int(a.Sections[0].Sentence) != 1 {
 		t.Errorf("NAME: section %d, flags %v; the topic's heading is sentence %d", a.Section[0], a.Flags[0], a.Sections[0].Sentence)
 	}
 	for i, sp := range s {
@@ -440,10 +442,10 @@ func TestNoHeadingsFromContentsRowsOrReferences(t *testing.T) {
 		"1 Colorado      7.9\n2 Arizona       8.1\n3 California    9.0\n\n1. Education 0 = 0-5 years\n1 = 6-11 years\n\n" +
 		"Chapter 5 of Paul Murrell's Ph.D. thesis.\n\nChapter 6: Gamma and Related Functions.\n\n3 Results\n\nThe results are these.\n"
 	pages := []int32{0, int32(strings.IndexByte(text, '\f') + 1)}
-	hs := []Heading{
-		loaderHeading(t, text, "Chapter 1", 1, SourceStyle),
-		loaderHeading(t, text, "The base package\n", 1, SourceOutline),
-		loaderHeading(t, text, "Function and Data Index", 1, SourceOutline),
+	hs := []structure.Heading{
+		loaderHeading(t, text, "Chapter 1", 1, structure.SourceStyle),
+		loaderHeading(t, text, "The base package\n", 1, structure.SourceOutline),
+		loaderHeading(t, text, "Function and Data Index", 1, structure.SourceOutline),
 	}
 	a, s := analyse(text, Input{Headings: hs, PageStarts: pages})
 	got := outline(a, text)
@@ -453,7 +455,7 @@ func TestNoHeadingsFromContentsRowsOrReferences(t *testing.T) {
 	}
 	for i, sp := range s {
 		line := text[sp.Start:sp.End]
-		if (strings.HasPrefix(line, "1 The base") || strings.HasPrefix(line, "7.34") || strings.HasPrefix(line, "2 Simple")) && a.Flags[i]&FlagContents == 0 {
+		if (strings.HasPrefix(line, "1 The base") || strings.HasPrefix(line, "7.34") || strings.HasPrefix(line, "2 Simple")) && a.Flags[i]&structure.FlagContents == 0 {
 			t.Errorf("%q is not flagged as contents: %v", line, a.Flags[i])
 		}
 	}

@@ -1,4 +1,4 @@
-package structure
+package headings
 
 import (
 	"slices"
@@ -7,14 +7,15 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
 // spanSet is a sorted list of non-overlapping spans.
-type spanSet []Span
+type spanSet []structure.Span
 
 // covers reports whether s lies inside one of the set's spans.
-func (ss spanSet) covers(s Span) bool {
+func (ss spanSet) covers(s structure.Span) bool {
 	i := sort.Search(len(ss), func(i int) bool { return ss[i].End > s.Start })
 	return i < len(ss) && ss[i].Start <= s.Start && s.End <= ss[i].End
 }
@@ -35,7 +36,7 @@ func findFurniture(text string, pageStarts []int32) spanSet {
 		return nil
 	}
 	type edge struct {
-		span     Span
+		span     structure.Span
 		key      string
 		numbered bool // a page number is on the same edge of its page
 	}
@@ -71,7 +72,7 @@ func findFurniture(text string, pageStarts []int32) spanSet {
 		}
 	}
 	often := max(3, len(pageStarts)/5)
-	titles := lineKeys(text, edges, func(e edge) Span { return e.span })
+	titles := lineKeys(text, edges, func(e edge) structure.Span { return e.span })
 	var out spanSet
 	for _, e := range edges {
 		t := text[e.span.Start:e.span.End]
@@ -88,7 +89,7 @@ func findFurniture(text string, pageStarts []int32) spanSet {
 // lineKeys returns the furniture keys, without a leading "chapter"-like
 // word, of the short lines of text that are not page edges: the titles a
 // running head may repeat ("Chapter 3: Importing…" over "3 Importing…").
-func lineKeys[E any](text string, edges []E, span func(E) Span) map[string]bool {
+func lineKeys[E any](text string, edges []E, span func(E) structure.Span) map[string]bool {
 	edge := make(map[int32]bool, len(edges))
 	for _, e := range edges {
 		edge[span(e).Start] = true
@@ -117,8 +118,8 @@ func untitled(key string) string {
 
 // nonBlankLines returns the spans of the non-blank lines of text[start:end],
 // trimmed of surrounding whitespace.
-func nonBlankLines(text string, start, end int) []Span {
-	var out []Span
+func nonBlankLines(text string, start, end int) []structure.Span {
+	var out []structure.Span
 	for pos := start; pos < end; {
 		e := end
 		if nl := strings.IndexAny(text[pos:end], "\n\f"); nl >= 0 {
@@ -132,7 +133,7 @@ func nonBlankLines(text string, start, end int) []Span {
 			t--
 		}
 		if s < t {
-			out = append(out, Span{int32(s), int32(t)})
+			out = append(out, structure.Span{Start: int32(s), End: int32(t)})
 		}
 		pos = e + 1
 	}
@@ -205,13 +206,13 @@ func isContentsLine(t string) bool {
 // set in bold with no dots, which would otherwise read as numbered
 // headings. An entry is on its contents line's page (pageStarts), so
 // "Chapter 1" opening the page after the contents stays a heading.
-func markContentsEntries(text string, sents []Span, flags []Flags, pageStarts []int32) {
+func markContentsEntries(text string, sents []structure.Span, flags []structure.Flags, pageStarts []int32) {
 	page := func(i int) int {
 		n, _ := slices.BinarySearch(pageStarts, sents[i].Start+1)
 		return n
 	}
 	entry := func(i, beside int) bool {
-		if flags[i]&(FlagContents|FlagTableRow|FlagFurniture) != 0 || page(i) != page(beside) {
+		if flags[i]&(structure.FlagContents|structure.FlagTableRow|structure.FlagFurniture) != 0 || page(i) != page(beside) {
 			return false
 		}
 		s := sents[i]
@@ -221,8 +222,8 @@ func markContentsEntries(text string, sents []Span, flags []Flags, pageStarts []
 	// forward, then back, so a run of entries next to one leader line is
 	// flagged whichever side it is on
 	for i := 1; i < len(sents); i++ {
-		if flags[i-1]&FlagContents != 0 && entry(i, i-1) {
-			flags[i] |= FlagContents
+		if flags[i-1]&structure.FlagContents != 0 && entry(i, i-1) {
+			flags[i] |= structure.FlagContents
 		}
 	}
 	// an entry wrapped onto the contents line under it: "7.34 How can I
@@ -234,13 +235,13 @@ func markContentsEntries(text string, sents []Span, flags []Flags, pageStarts []
 		gap := text[sents[i].End:sents[i+1].Start]
 		next, _ := utf8.DecodeRuneInString(text[sents[i+1].Start:sents[i+1].End])
 		first, _ := utf8.DecodeRuneInString(t)
-		among := unicode.IsDigit(first) || i > 0 && flags[i-1]&FlagContents != 0
-		return among && flags[i]&(FlagContents|FlagTableRow|FlagFurniture) == 0 && strings.TrimSpace(gap) == "" && strings.Count(gap, "\n") == 1 &&
+		among := unicode.IsDigit(first) || i > 0 && flags[i-1]&structure.FlagContents != 0
+		return among && flags[i]&(structure.FlagContents|structure.FlagTableRow|structure.FlagFurniture) == 0 && strings.TrimSpace(gap) == "" && strings.Count(gap, "\n") == 1 &&
 			unicode.IsLower(next) && !strings.ContainsRune(t, '\n') && !endsSentence(t)
 	}
 	for i := len(sents) - 2; i >= 0; i-- {
-		if flags[i+1]&FlagContents != 0 && (entry(i, i+1) || wraps(i)) {
-			flags[i] |= FlagContents
+		if flags[i+1]&structure.FlagContents != 0 && (entry(i, i+1) || wraps(i)) {
+			flags[i] |= structure.FlagContents
 		}
 	}
 }
@@ -381,7 +382,7 @@ func fragment(t string) bool {
 }
 
 // markTables records the tables and flags their rows.
-func markTables(a *Analysis, sents []Span, tables []Table) {
+func markTables(a *Analysis, sents []structure.Span, tables []structure.Table) {
 	for _, tb := range tables {
 		ti := int32(len(a.Tables))
 		used := false
@@ -389,7 +390,7 @@ func markTables(a *Analysis, sents []Span, tables []Table) {
 			for _, i := range sentencesIn(sents, row) {
 				if a.Table[i] < 0 {
 					a.Table[i] = ti
-					a.Flags[i] |= FlagTableRow
+					a.Flags[i] |= structure.FlagTableRow
 					used = true
 				}
 			}
@@ -401,7 +402,7 @@ func markTables(a *Analysis, sents []Span, tables []Table) {
 }
 
 // sentencesIn returns the sentences that start inside s.
-func sentencesIn(sents []Span, s Span) []int {
+func sentencesIn(sents []structure.Span, s structure.Span) []int {
 	i := sort.Search(len(sents), func(i int) bool { return sents[i].Start >= s.Start })
 	var out []int
 	for ; i < len(sents) && sents[i].Start < s.End; i++ {
@@ -412,15 +413,15 @@ func sentencesIn(sents []Span, s Span) []int {
 
 // PipeTables finds Markdown pipe tables: a header row, a delimiter row of
 // dashes (|---|:--:|) and body rows, each a line starting with '|'.
-func PipeTables(text string) []Table {
-	var out []Table
+func PipeTables(text string) []structure.Table {
+	var out []structure.Table
 	lines := nonBlankLines(text, 0, len(text))
 	for i := 0; i+1 < len(lines); i++ {
 		h, d := lines[i], lines[i+1]
 		if !pipeRow(text, h) || !delimiterRow(text[d.Start:d.End]) || d.Start-h.End > 2 {
 			continue
 		}
-		tb := Table{Header: []Span{h}}
+		tb := structure.Table{Header: []structure.Span{h}}
 		j := i + 2
 		for ; j < len(lines) && pipeRow(text, lines[j]) && lines[j].Start-lines[j-1].End <= 2; j++ {
 			tb.Rows = append(tb.Rows, lines[j])
@@ -431,7 +432,7 @@ func PipeTables(text string) []Table {
 	return out
 }
 
-func pipeRow(text string, s Span) bool {
+func pipeRow(text string, s structure.Span) bool {
 	t := text[s.Start:s.End]
 	return strings.HasPrefix(t, "|") && strings.Count(t, "|") >= 2
 }
@@ -447,8 +448,8 @@ func delimiterRow(t string) bool {
 // run across a row's start or end are cut there, and the sentences inside
 // one row are joined. sents must be in order and not overlap; so is the
 // result. Rows are trimmed of surrounding whitespace.
-func SplitRows(text string, sents []Span, tables []Table) []Span {
-	var rows []Span
+func SplitRows(text string, sents []structure.Span, tables []structure.Table) []structure.Span {
+	var rows []structure.Span
 	for _, tb := range tables {
 		for _, r := range tb.Header {
 			rows = append(rows, trim(text, r))
@@ -461,7 +462,7 @@ func SplitRows(text string, sents []Span, tables []Table) []Span {
 		return sents
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Start < rows[j].Start })
-	out := make([]Span, 0, len(sents)+len(rows))
+	out := make([]structure.Span, 0, len(sents)+len(rows))
 	r := 0
 	for _, s := range sents {
 		for s.Start < s.End {
@@ -474,7 +475,7 @@ func SplitRows(text string, sents []Span, tables []Table) []Span {
 			}
 			row := rows[r]
 			if s.Start < row.Start { // text before the row
-				out = appendTrimmed(out, text, Span{s.Start, row.Start})
+				out = appendTrimmed(out, text, structure.Span{Start: s.Start, End: row.Start})
 			}
 			// The row itself, once, however many sentences it spans.
 			if n := len(out); n == 0 || out[n-1] != row {
@@ -490,7 +491,7 @@ func SplitRows(text string, sents []Span, tables []Table) []Span {
 	return out
 }
 
-func appendTrimmed(out []Span, text string, s Span) []Span {
+func appendTrimmed(out []structure.Span, text string, s structure.Span) []structure.Span {
 	if s = trim(text, s); s.Start < s.End {
 		out = append(out, s)
 	}
@@ -498,9 +499,9 @@ func appendTrimmed(out []Span, text string, s Span) []Span {
 }
 
 // trim shrinks s to exclude surrounding whitespace.
-func trim(text string, s Span) Span {
+func trim(text string, s structure.Span) structure.Span {
 	if !s.Valid(len(text)) {
-		return Span{s.Start, s.Start}
+		return structure.Span{Start: s.Start, End: s.Start}
 	}
 	for s.Start < s.End && isBlankByte(text[s.Start]) {
 		s.Start++

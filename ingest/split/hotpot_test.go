@@ -1,4 +1,4 @@
-package segment
+package split
 
 import (
 	"bufio"
@@ -28,9 +28,9 @@ type goldSpan struct {
 	Text       string `json:"text"`
 }
 
-// TestHotpotQAEvidence segments the merged HotpotQA document and measures
-// how many gold supporting-fact sentences come out as exactly one segment
-// (exact) or lie inside one segment (contained). HotpotQA's own splitter
+// TestHotpotQAEvidence splits the merged HotpotQA document and measures
+// how many gold supporting-fact sentences come out as exactly one sentence
+// (exact) or lie inside one sentence (contained). HotpotQA's own splitter
 // is not perfect (it ends a sentence inside a quoted album title, "…and
 // More!\" album."), so 100% is neither possible nor the aim; the floors
 // guard against regressions.

@@ -1,8 +1,10 @@
-package structure
+package headings
 
 import (
 	"strings"
 	"unicode"
+
+	"github.com/citelens/citelens/docstore/structure"
 )
 
 // Reference topics. A reference manual — R's help pages, man pages, API
@@ -43,7 +45,7 @@ func sectionKey(t string) string {
 // level down, and those of unknown level are marked sub, to be nested
 // below the topic. A document that is no reference manual is returned as
 // it is.
-func referenceTopics(text string, sents []Span, flags []Flags, hs []heading) []heading {
+func referenceTopics(text string, sents []structure.Span, flags []structure.Flags, hs []heading) []heading {
 	if len(hs) < 2*minTopics {
 		return hs
 	}
@@ -122,7 +124,7 @@ func referenceTopics(text string, sents []Span, flags []Flags, hs []heading) []h
 				break
 			}
 			p := hs[j].sent - 1
-			for p >= 0 && flags[p]&FlagFurniture != 0 {
+			for p >= 0 && flags[p]&structure.FlagFurniture != 0 {
 				p--
 			}
 			if p < 0 || j > 0 && hs[j-1].sent >= p || !topicLine(text, sents[p], flags[p]) {
@@ -208,13 +210,13 @@ func topicOpener(keys []string, recurs func(int) bool) string {
 // section is hs[j]: it is no recurring section, and nothing but page
 // furniture and, if tails, one line of its title (titleTail) stands
 // between them.
-func headsTopic(text string, sents []Span, flags []Flags, hs []heading, t, j int, recurs func(int) bool, tails bool) bool {
+func headsTopic(text string, sents []structure.Span, flags []structure.Flags, hs []heading, t, j int, recurs func(int) bool, tails bool) bool {
 	if recurs(t) || hs[t].nums != nil || hs[t].level > 0 && hs[j].level > 0 && hs[t].level > hs[j].level {
 		return false
 	}
 	wrapped := false
 	for i := hs[t].sent + 1; i < hs[j].sent; i++ {
-		if flags[i]&(FlagFurniture|FlagContents) != 0 {
+		if flags[i]&(structure.FlagFurniture|structure.FlagContents) != 0 {
 			continue
 		}
 		if !tails || wrapped || !titleTail(text[sents[i].Start:sents[i].End]) {
@@ -237,10 +239,10 @@ func titleTail(t string) bool {
 // sentence from, when that line names something rather than says
 // something: short, with no closing full stop ("ls - list directory
 // contents").
-func nameLine(text string, sents []Span, flags []Flags, from, to int) (int, bool) {
+func nameLine(text string, sents []structure.Span, flags []structure.Flags, from, to int) (int, bool) {
 	line := -1
 	for i := from + 1; i < to; i++ {
-		if flags[i]&FlagFurniture != 0 {
+		if flags[i]&structure.FlagFurniture != 0 {
 			continue
 		}
 		if line >= 0 {
@@ -252,7 +254,7 @@ func nameLine(text string, sents []Span, flags []Flags, from, to int) (int, bool
 		return 0, false
 	}
 	t := text[sents[line].Start:sents[line].End]
-	if strings.ContainsRune(t, '\n') || len(t) > 120 || len(strings.Fields(t)) > 12 || endsSentence(t) || flags[line]&(FlagContents|FlagTableRow) != 0 {
+	if strings.ContainsRune(t, '\n') || len(t) > 120 || len(strings.Fields(t)) > 12 || endsSentence(t) || flags[line]&(structure.FlagContents|structure.FlagTableRow) != 0 {
 		return 0, false
 	}
 	return line, strings.IndexFunc(t, unicode.IsLetter) >= 0
@@ -261,9 +263,9 @@ func nameLine(text string, sents []Span, flags []Flags, from, to int) (int, bool
 // topicLine reports whether sentence s could be a topic's own line: one
 // short line standing apart, with letters, not closed as a sentence or a
 // clause is.
-func topicLine(text string, s Span, f Flags) bool {
+func topicLine(text string, s structure.Span, f structure.Flags) bool {
 	t := text[s.Start:s.End]
-	if f&(FlagContents|FlagTableRow|FlagFurniture) != 0 || t == "" || len(t) > 120 || strings.ContainsRune(t, '\n') {
+	if f&(structure.FlagContents|structure.FlagTableRow|structure.FlagFurniture) != 0 || t == "" || len(t) > 120 || strings.ContainsRune(t, '\n') {
 		return false
 	}
 	if !startsLine(text, int(s.Start)) || !endsLine(text, int(s.End)) || !blankBefore(text, int(s.Start)) {

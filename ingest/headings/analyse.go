@@ -1,65 +1,13 @@
-package structure
+package headings
 
 import (
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/citelens/citelens/docstore/structure"
 )
-
-// Flags say what kind of text a sentence is, beyond plain body text. The
-// index keeps every sentence searchable and citable; ranking demotes the
-// noise kinds so they never outrank body text with the same terms.
-type Flags uint8
-
-// Sentence flags.
-const (
-	// FlagHeading: the sentence is a section heading.
-	FlagHeading Flags = 1 << iota
-	// FlagContents: a table-of-contents or index line ("Imports . . . 3").
-	FlagContents
-	// FlagFurniture: a page header, footer or page number that survived
-	// extraction.
-	FlagFurniture
-	// FlagCode: code, a command line, markup, or an argument-list line.
-	FlagCode
-	// FlagFragment: too little text to be a statement ("14", "Record").
-	FlagFragment
-	// FlagTableRow: one row of a table (see Analysis.Tables).
-	FlagTableRow
-)
-
-// noiseFlags are the kinds ranking demotes.
-const noiseFlags = FlagHeading | FlagContents | FlagFurniture | FlagCode | FlagFragment
-
-// Noise reports whether the sentence is of a kind ranking demotes.
-func (f Flags) Noise() bool { return f&noiseFlags != 0 }
-
-// String names the flags, for tools and tests: "heading+code", "" for body.
-func (f Flags) String() string {
-	names := []string{"heading", "contents", "furniture", "code", "fragment", "table-row"}
-	var parts []string
-	for i, n := range names {
-		if f&(1<<i) != 0 {
-			parts = append(parts, n)
-		}
-	}
-	return strings.Join(parts, "+")
-}
-
-// Section is a heading and the text under it, up to the next heading of
-// the same or a higher level.
-type Section struct {
-	// Heading is the heading's text in the document.
-	Heading Span
-	// Level is the section's depth, 1 for the top.
-	Level int
-	// Parent is the enclosing section's index, -1 at the top.
-	Parent int32
-	// Sentence is the heading's sentence index, -1 when the heading is
-	// not a sentence of its own (a PDF outline title run into a line).
-	Sentence int32
-}
 
 // Input is what Analyse knows about a document besides its text and
 // sentences.
@@ -68,8 +16,8 @@ type Input struct {
 	Markdown bool
 	// Headings and Tables are the loader's, trusted over the text's
 	// appearance.
-	Headings []Heading
-	Tables   []Table
+	Headings []structure.Heading
+	Tables   []structure.Table
 	// PageStarts are the byte offsets at which pages begin (PDF pages, or
 	// form feeds in text), for page furniture.
 	PageStarts []int32
@@ -81,16 +29,16 @@ type Input struct {
 // Analysis is a document's structure, per sentence.
 type Analysis struct {
 	// Sections in text order; a section's parent comes before it.
-	Sections []Section
+	Sections []structure.Section
 	// Section[i] is the innermost section sentence i lies in, -1 for
 	// text before the first heading. A heading sentence lies in its own
 	// section.
 	Section []int32
 	// Flags[i] are sentence i's flags.
-	Flags []Flags
+	Flags []structure.Flags
 	// Tables are the document's tables; Table[i] is the table sentence i
 	// is a row of (-1 for none).
-	Tables []Table
+	Tables []structure.Table
 	Table  []int32
 }
 
@@ -99,10 +47,10 @@ const maxDepth = 12
 
 // Analyse finds the sections, the noise and the table rows of a document
 // whose text is split into sentences (in order, not overlapping).
-func Analyse(text string, sents []Span, in Input) *Analysis {
+func Analyse(text string, sents []structure.Span, in Input) *Analysis {
 	a := &Analysis{
 		Section: make([]int32, len(sents)),
-		Flags:   make([]Flags, len(sents)),
+		Flags:   make([]structure.Flags, len(sents)),
 		Table:   make([]int32, len(sents)),
 	}
 	for i := range a.Table {
@@ -117,14 +65,14 @@ func Analyse(text string, sents []Span, in Input) *Analysis {
 		t := text[s.Start:s.End]
 		switch {
 		case furniture.covers(s):
-			a.Flags[i] |= FlagFurniture
+			a.Flags[i] |= structure.FlagFurniture
 		case isContentsLine(t):
-			a.Flags[i] |= FlagContents
-		case a.Flags[i]&FlagTableRow == 0 && isCode(t, in.Markdown):
-			a.Flags[i] |= FlagCode
+			a.Flags[i] |= structure.FlagContents
+		case a.Flags[i]&structure.FlagTableRow == 0 && isCode(t, in.Markdown):
+			a.Flags[i] |= structure.FlagCode
 		}
-		if a.Flags[i]&(FlagFurniture|FlagContents) == 0 && fragment(t) {
-			a.Flags[i] |= FlagFragment
+		if a.Flags[i]&(structure.FlagFurniture|structure.FlagContents) == 0 && fragment(t) {
+			a.Flags[i] |= structure.FlagFragment
 		}
 	}
 	markContentsEntries(text, sents, a.Flags, in.PageStarts)
@@ -136,7 +84,7 @@ func Analyse(text string, sents []Span, in Input) *Analysis {
 // and its section number when it has one.
 type heading struct {
 	sent  int
-	span  Span
+	span  structure.Span
 	level int
 	nums  []int
 	// topic: it heads a reference topic (see referenceTopics); sub: it is
@@ -148,12 +96,12 @@ type heading struct {
 }
 
 // buildSections finds the heading sentences and nests them.
-func (a *Analysis) buildSections(text string, sents []Span, in Input) {
+func (a *Analysis) buildSections(text string, sents []structure.Span, in Input) {
 	loader := loaderHeadings(sents, in.Headings)
 	outlined := outlineChapters(in.Headings)
 	var hs []heading
 	for i, s := range sents {
-		if a.Flags[i]&(FlagFurniture|FlagContents|FlagTableRow) != 0 {
+		if a.Flags[i]&(structure.FlagFurniture|structure.FlagContents|structure.FlagTableRow) != 0 {
 			continue
 		}
 		if h, ok := loader[i]; ok {
@@ -251,21 +199,21 @@ func (a *Analysis) buildSections(text string, sents []Span, in Input) {
 			at := i
 			if h.nameSent > 0 {
 				at = h.nameSent
-				a.Flags[at] |= FlagHeading
-				a.Flags[at] &^= FlagFragment | FlagCode
+				a.Flags[at] |= structure.FlagHeading
+				a.Flags[at] &^= structure.FlagFragment | structure.FlagCode
 			}
-			a.Sections = append(a.Sections, Section{Heading: trimmedHeading(text, h.span), Level: level, Parent: parent, Sentence: int32(at)})
+			a.Sections = append(a.Sections, structure.Section{Heading: trimmedHeading(text, h.span), Level: level, Parent: parent, Sentence: int32(at)})
 			stack = append(stack, open{sec: sec, level: level, known: h.level > 0, topic: h.topic})
 			cur = sec
-			a.Flags[i] |= FlagHeading
-			a.Flags[i] &^= FlagFragment | FlagCode
+			a.Flags[i] |= structure.FlagHeading
+			a.Flags[i] &^= structure.FlagFragment | structure.FlagCode
 		}
 		a.Section[i] = cur
 	}
 }
 
 // trimmedHeading drops a Markdown heading's #s and closing #s from its span.
-func trimmedHeading(text string, s Span) Span {
+func trimmedHeading(text string, s structure.Span) structure.Span {
 	t := text[s.Start:s.End]
 	if strings.HasPrefix(t, "#") {
 		n := len(t) - len(strings.TrimLeft(t, "#"))
@@ -282,8 +230,8 @@ func trimmedHeading(text string, s Span) Span {
 
 // loaderHeadings maps the sentences that a loader's headings start in to
 // the heading (a heading with no level has level 0).
-func loaderHeadings(sents []Span, hs []Heading) map[int]Heading {
-	out := map[int]Heading{}
+func loaderHeadings(sents []structure.Span, hs []structure.Heading) map[int]structure.Heading {
+	out := map[int]structure.Heading{}
 	j := 0
 	for _, h := range hs {
 		for j < len(sents) && sents[j].End <= h.Span.Start {
@@ -307,7 +255,7 @@ func loaderHeadings(sents []Span, hs []Heading) map[int]Heading {
 // outlined: the loader's outline names the document's chapters, so a line
 // such as "Chapter 6: Gamma and Related Functions." that it does not name
 // is a citation, not a chapter.
-func textHeading(text string, sents []Span, i int, markdown, trustLoader, outlined bool) (heading, bool) {
+func textHeading(text string, sents []structure.Span, i int, markdown, trustLoader, outlined bool) (heading, bool) {
 	s := sents[i]
 	t := text[s.Start:s.End]
 	if markdown {
@@ -315,7 +263,7 @@ func textHeading(text string, sents []Span, i int, markdown, trustLoader, outlin
 			return heading{level: n}, true
 		}
 		if n := setextLevel(text, s); n > 0 {
-			title := trim(text, Span{s.Start, s.Start + int32(strings.IndexByte(t, '\n'))})
+			title := trim(text, structure.Span{Start: s.Start, End: s.Start + int32(strings.IndexByte(t, '\n'))})
 			return heading{level: n, span: title}, true
 		}
 	}
@@ -367,7 +315,7 @@ func atxLevel(t string) int {
 
 // setextLevel is the level of a Markdown title underlined with = (1) or -
 // (2), 0 if s is none.
-func setextLevel(text string, s Span) int {
+func setextLevel(text string, s structure.Span) int {
 	t := text[s.Start:s.End]
 	nl := strings.IndexByte(t, '\n')
 	if nl < 0 {
@@ -588,7 +536,7 @@ func isTitleLine(t string) bool {
 
 // followedByBody reports whether the sentence after i starts a paragraph
 // of prose on the next line: what a title line titles.
-func followedByBody(text string, sents []Span, i int) bool {
+func followedByBody(text string, sents []structure.Span, i int) bool {
 	if i+1 >= len(sents) {
 		return false
 	}
@@ -675,8 +623,8 @@ func blankBefore(text string, at int) bool {
 // databases", "ARTICLE VII" or a short title over a line of prose
 // ("Pointsize" over "The set pointsize command scales…") becomes the
 // heading and the rest. sents must be in order; so is the result.
-func SplitHeadings(text string, sents []Span) []Span {
-	out := make([]Span, 0, len(sents))
+func SplitHeadings(text string, sents []structure.Span) []structure.Span {
+	out := make([]structure.Span, 0, len(sents))
 	for _, s := range sents {
 		lead := blankBefore(text, int(s.Start))
 		for lead && s.End-s.Start > 0 {
@@ -686,11 +634,11 @@ func SplitHeadings(text string, sents []Span) []Span {
 				break
 			}
 			first := strings.TrimRight(t[:nl], " \t\r")
-			rest := trim(text, Span{s.Start + int32(nl), s.End})
+			rest := trim(text, structure.Span{Start: s.Start + int32(nl), End: s.End})
 			if rest.Start >= rest.End || !headingOver(first, firstLine(text[rest.Start:rest.End])) {
 				break
 			}
-			out = append(out, Span{s.Start, s.Start + int32(len(first))})
+			out = append(out, structure.Span{Start: s.Start, End: s.Start + int32(len(first))})
 			s = rest
 		}
 		out = append(out, s)
@@ -754,10 +702,10 @@ func hasUpper(w string) bool {
 
 // outlineChapters reports whether the loader's headings include a PDF
 // outline's top level, two items or more: the document's chapters.
-func outlineChapters(hs []Heading) bool {
+func outlineChapters(hs []structure.Heading) bool {
 	n := 0
 	for _, h := range hs {
-		if h.Source == SourceOutline && h.Level == 1 {
+		if h.Source == structure.SourceOutline && h.Level == 1 {
 			if n++; n >= 2 {
 				return true
 			}

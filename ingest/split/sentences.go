@@ -1,4 +1,4 @@
-// Package segment splits stored text into sentences and sentences into
+// Package split splits stored text into sentences and sentences into
 // chunks. Offsets are bytes into the text given, so citations built on them
 // point at the document's exact bytes.
 //
@@ -16,7 +16,7 @@
 // os.path.join never end one because no space follows their dots. Runs
 // that never reach a boundary (tables, code, index pages) are cut at
 // MaxSentenceBytes so citations stay fine-grained.
-package segment
+package split
 
 import (
 	"math"
@@ -57,7 +57,7 @@ const wrapWidth = 160
 // Fenced code blocks (``` or ~~~ up to a matching fence) are kept whole,
 // blank lines included, and cut only at MaxSentenceBytes.
 func Sentences(text string) []Span {
-	s := segmenter{text: text, out: make([]Span, 0, len(text)/128+1)}
+	s := splitter{text: text, out: make([]Span, 0, len(text)/128+1)}
 	s.run()
 	return s.out
 }
@@ -85,7 +85,7 @@ type line struct {
 	unwrapped bool
 }
 
-type segmenter struct {
+type splitter struct {
 	text  string
 	out   []Span
 	block []line // the non-blank lines of the current paragraph block
@@ -97,7 +97,7 @@ type segmenter struct {
 }
 
 // run reads the text line by line, gathering blocks of non-blank lines.
-func (s *segmenter) run() {
+func (s *splitter) run() {
 	text := s.text
 	block := s.block[:0]
 	for pos := 0; pos < len(text); {
@@ -152,7 +152,7 @@ func fenceOpen(b string) (c byte, n int) {
 // from byte from. It returns the end of the closer's last fence character
 // and the start of the line after it. An opener with no closer is not a
 // fence (a stray ``` in prose must not swallow the rest of the document).
-func (s *segmenter) fenceClose(from int, c byte, n int) (closeEnd, after int, ok bool) {
+func (s *splitter) fenceClose(from int, c byte, n int) (closeEnd, after int, ok bool) {
 	k := 0
 	if c == '~' {
 		k = 1
@@ -341,9 +341,9 @@ func isBullet(r rune) bool {
 	return false
 }
 
-// flush segments one block of non-blank lines: it decides which line
+// flush splits one block of non-blank lines: it decides which line
 // breaks are boundaries, then scans each run of joined lines.
-func (s *segmenter) flush(block []line) {
+func (s *splitter) flush(block []line) {
 	if len(block) == 0 {
 		return
 	}
@@ -396,14 +396,14 @@ func (s *segmenter) flush(block []line) {
 // unwrapped reports whether ln has a space past wrapWidth, where any
 // hard-wrapping editor or converter would have broken it: it comes from
 // one-paragraph-per-line text, or PDF text whose paragraphs arrive joined.
-func (s *segmenter) unwrapped(ln line) bool {
+func (s *splitter) unwrapped(ln line) bool {
 	return ln.end-ln.start > wrapWidth && strings.ContainsAny(s.text[ln.start+wrapWidth:ln.end], " \t")
 }
 
 // breakAfter reports whether the newline between lines l and n is a
 // sentence boundary. width is the wrapping column estimated for the block,
 // or 0 to turn off title lines.
-func (s *segmenter) breakAfter(l, n line, width int) bool {
+func (s *splitter) breakAfter(l, n line, width int) bool {
 	switch {
 	case l.kind == lineHeading || n.kind == lineHeading:
 		return true
@@ -436,8 +436,8 @@ func (s *segmenter) breakAfter(l, n line, width int) bool {
 	return width > 0 && ll <= width*3/5 && ll+1+(w-n.body) <= width*4/5 && n.end-n.start >= width*3/4
 }
 
-// runLines segments a run of joined lines.
-func (s *segmenter) runLines(lines []line) {
+// runLines splits a run of joined lines.
+func (s *splitter) runLines(lines []line) {
 	first, last := lines[0], lines[len(lines)-1]
 	switch first.kind {
 	case lineHeading, lineTable, lineUnderline, lineRule:
@@ -476,7 +476,7 @@ const (
 // scan splits text[start:end] into sentences, looking for terminators from
 // byte i on (after a list marker, whose period is not a terminator).
 // verbatim is passed on to emit.
-func (s *segmenter) scan(start, i, end int, verbatim bool) {
+func (s *splitter) scan(start, i, end int, verbatim bool) {
 	text := s.text
 	for i < end {
 		if !special[text[i]] {
@@ -887,7 +887,7 @@ func trimSpaceEnd(text string, start, j int) int {
 // emit appends text[a:b], trimmed, cutting it if it is over-long.
 // verbatim says the text's newlines are its structure (a table, code, a
 // heading) rather than the soft breaks of wrapped prose.
-func (s *segmenter) emit(a, b int, verbatim bool) {
+func (s *splitter) emit(a, b int, verbatim bool) {
 	text := s.text
 	a = skipSpace(text, a, b)
 	b = trimSpaceEnd(text, a, b)

@@ -1,4 +1,4 @@
-package segment
+package split
 
 // The word lists that decide whether a period ends a sentence. They are
 // matched case-sensitively: "Art." and "No." are abbreviations, but "art."

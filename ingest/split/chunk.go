@@ -1,4 +1,4 @@
-package segment
+package split
 
 import "github.com/citelens/citelens/internal/textproc"
 

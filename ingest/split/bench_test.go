@@ -1,4 +1,4 @@
-package segment
+package split
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ func largeText(b *testing.B) (string, string) {
 	benchOnce.Do(func() {
 		if st, err := os.Stat(refmanPDF); err == nil {
 			if pdftotext, err := exec.LookPath("pdftotext"); err == nil {
-				cache := filepath.Join(os.TempDir(), fmt.Sprintf("citelens-segment-refman-%d-%d.txt", st.Size(), st.ModTime().Unix()))
+				cache := filepath.Join(os.TempDir(), fmt.Sprintf("citelens-split-refman-%d-%d.txt", st.Size(), st.ModTime().Unix()))
 				if _, err := os.Stat(cache); err != nil {
 					tmp := cache + ".tmp"
 					if err := exec.Command(pdftotext, "-q", refmanPDF, tmp).Run(); err == nil {
@@ -56,7 +56,7 @@ func largeText(b *testing.B) (string, string) {
 	return benchText, benchName
 }
 
-// BenchmarkSentences reports MB/s for segmenting a 4.4 MB document.
+// BenchmarkSentences reports MB/s for splitting a 4.4 MB document.
 func BenchmarkSentences(b *testing.B) {
 	text, name := largeText(b)
 	b.Logf("%s: %d bytes, %d sentences", name, len(text), len(Sentences(text)))

@@ -1,4 +1,4 @@
-package docstore
+package ingest
 
 import (
 	"context"
@@ -226,7 +226,7 @@ func TestScannedAndMixedPDFs(t *testing.T) {
 	// page's does, from its glyphs.
 	boxes := make([]pagegeom.Rect, 2)
 	for i := range boxes {
-		p, err := pagegeom.Decode(d.geometry[i])
+		p, err := pagegeom.Decode(d.Geometry[i])
 		if err != nil || len(p.Lines) != 1 || p.Width != 612 || p.Height != 792 {
 			t.Fatalf("page %d geometry %+v, %v", i+1, p, err)
 		}
@@ -247,7 +247,7 @@ func TestScannedAndMixedPDFs(t *testing.T) {
 }
 
 // BenchmarkLoad1MB is ingest short of the write: a 1 MB document of each
-// structured format read, segmented and chunked, with a 1 MB text file
+// structured format read, split and chunked, with a 1 MB text file
 // as the baseline.
 func BenchmarkLoad1MB(b *testing.B) {
 	article, err := os.ReadFile("../testdata/formats/article.html")

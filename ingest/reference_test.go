@@ -1,4 +1,4 @@
-package docstore
+package ingest
 
 import (
 	"fmt"

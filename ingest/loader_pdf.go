@@ -1,4 +1,4 @@
-package docstore
+package ingest
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/pagegeom"
 	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/ingest/ocr"
@@ -32,7 +33,7 @@ func loadPDF(ctx context.Context, content []byte, opt LoadOptions) (*Loaded, err
 	ld := &Loaded{Text: res.Text, PageStarts: res.PageStarts, Title: res.Title, Warnings: res.Warnings,
 		Headings: res.Headings, Tables: res.Tables, Geometry: res.Geometry}
 	for _, r := range res.PageLabels {
-		ld.PageLabels = append(ld.PageLabels, PageLabelRange(r))
+		ld.PageLabels = append(ld.PageLabels, docstore.PageLabelRange(r))
 	}
 	if opt.OCR == nil {
 		return ld, nil

@@ -1,9 +1,11 @@
-package docstore
+package ingest
 
 import (
 	"os"
 	"sync"
 	"testing"
+
+	"github.com/citelens/citelens/docstore"
 )
 
 // fullrefman is R's 2,415-page reference manual (Debian package
@@ -45,8 +47,10 @@ func BenchmarkAnalyseFullrefman(b *testing.B) {
 	b.SetBytes(int64(len(src.Text)))
 	b.ResetTimer()
 	for b.Loop() {
-		d := &Document{DocInfo: src.DocInfo, Text: src.Text, PageStarts: src.PageStarts}
-		segmentDocument(d, structureInput(d))
-		buildIndex(d)
+		d := &docstore.Document{DocInfo: src.DocInfo, Text: src.Text, PageStarts: src.PageStarts}
+		splitDocument(d, structureInput(d))
+		if _, err := docstore.Prepare(d, nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

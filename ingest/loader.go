@@ -1,4 +1,4 @@
-package docstore
+package ingest
 
 import (
 	"context"
@@ -9,12 +9,15 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/pagegeom"
 	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/ingest/docx"
 	"github.com/citelens/citelens/ingest/epub"
 	"github.com/citelens/citelens/ingest/htmltext"
 	"github.com/citelens/citelens/ingest/ocr"
 	"github.com/citelens/citelens/ingest/textbuild"
+	"github.com/citelens/citelens/internal/config"
 )
 
 // A Loader turns a file's bytes into the text the library stores and what
@@ -58,7 +61,7 @@ type Loaded struct {
 	// OCRPages lists the pages (1-based) whose text was read by OCR.
 	OCRPages []int
 	// PageLabels are the pages' printed labels, when the file has them.
-	PageLabels []PageLabelRange
+	PageLabels []docstore.PageLabelRange
 	// Geometry is where the text stands on each page, one pagegeom
 	// encoding per page (offsets into Text), for formats with fixed
 	// pages; nil for the others.
@@ -76,6 +79,16 @@ type LoadOptions struct {
 	Progress func(stage string, done, total int)
 }
 
+// LoadOptionsFor are the load options cfg asks for: the pages of a PDF
+// that have no text layer read by OCR, in its languages, when its ocr is
+// auto.
+func LoadOptionsFor(cfg config.Config) LoadOptions {
+	if !cfg.OCREnabled() {
+		return LoadOptions{}
+	}
+	return LoadOptions{OCR: &ocr.Options{Languages: cfg.OCRLang}}
+}
+
 func (o LoadOptions) progress(stage string) func(done, total int) {
 	if o.Progress == nil {
 		return nil
@@ -85,19 +98,19 @@ func (o LoadOptions) progress(stage string) func(done, total int) {
 
 // SetLoadOptions sets how Add reads files from now on (OCR). Their
 // Progress is ignored: Add reports through its own callback.
-func (l *Library) SetLoadOptions(opt LoadOptions) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+func (p *Pipeline) SetLoadOptions(opt LoadOptions) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	opt.Progress = nil
-	l.load = opt
+	p.load = opt
 }
 
 // loadOptions are the options Add loads a file with, reporting progress
 // through report.
-func (l *Library) loadOptions(report func(stage string, done, total int)) LoadOptions {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	opt := l.load
+func (p *Pipeline) loadOptions(report func(stage string, done, total int)) LoadOptions {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	opt := p.load
 	opt.Progress = report
 	return opt
 }
@@ -127,10 +140,10 @@ func Register(f Format) {
 	defer formatsMu.Unlock()
 	for _, e := range f.Extensions {
 		if e != strings.ToLower(e) || !strings.HasPrefix(e, ".") {
-			panic(fmt.Sprintf("docstore.Register: extension %q must be lower case and start with a dot", e))
+			panic(fmt.Sprintf("ingest.Register: extension %q must be lower case and start with a dot", e))
 		}
 		if old, dup := byExt[e]; dup {
-			panic(fmt.Sprintf("docstore.Register: %s is already read as %s", e, old.Kind))
+			panic(fmt.Sprintf("ingest.Register: %s is already read as %s", e, old.Kind))
 		}
 	}
 	for _, e := range f.Extensions {
@@ -238,4 +251,21 @@ func (ld *Loaded) check() error {
 		}
 	}
 	return checkGeometry(ld.Geometry, len(ld.PageStarts), n)
+}
+
+// checkGeometry verifies a loader's geometry: one record per page, each
+// decoding, its offsets inside the text.
+func checkGeometry(geom [][]byte, pages, textLen int) error {
+	if geom == nil {
+		return nil
+	}
+	if len(geom) != max(pages, 1) {
+		return fmt.Errorf("the loader returned geometry for %d pages of %d", len(geom), pages)
+	}
+	for i, b := range geom {
+		if err := pagegeom.Validate(b, int32(textLen)); err != nil {
+			return fmt.Errorf("the loader returned page %d's geometry undecodable or outside the text", i+1)
+		}
+	}
+	return nil
 }

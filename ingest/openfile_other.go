@@ -1,6 +1,6 @@
 //go:build !unix
 
-package docstore
+package ingest
 
 import "os"
 

@@ -1,4 +1,4 @@
-package docstore
+package ingest
 
 import (
 	"context"
@@ -21,7 +21,7 @@ const DefaultMaxFileSize = 1 << 30
 // FIFO would block forever and /dev/zero never ends.
 var ErrNotRegular = errors.New("not a regular file")
 
-// ErrTooLarge means a file is larger than the library's MaxFileSize.
+// ErrTooLarge means a file is larger than the pipeline's MaxFileSize.
 var ErrTooLarge = errors.New("file too large")
 
 // readChunk is how much readDocumentFile reads between looks at ctx.

@@ -1,10 +1,8 @@
-package docstore
+package ingest
 
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/ingest/headings"
 	"github.com/citelens/citelens/ingest/split"
@@ -41,10 +40,15 @@ type Progress struct {
 // DefaultChunkTokens is the stored chunk size: LongCite's 128 tokens.
 const DefaultChunkTokens = split.DefaultChunkTokens
 
-// IDFor returns the DocID of a file's content.
-func IDFor(content []byte) DocID {
-	sum := sha256.Sum256(content)
-	return DocID(hex.EncodeToString(sum[:8]))
+// Document is a file made ready to store: the library's Document, with
+// its text split into sentences, chunks, sections and tables, and its
+// page geometry.
+type Document struct {
+	*docstore.Document
+	// Geometry is where the text stands on each page, one pagegeom
+	// encoding a page (offsets into Text), for formats with fixed pages;
+	// nil for the others.
+	Geometry [][]byte
 }
 
 // formatOf returns the format registered for path's extension, or an
@@ -78,8 +82,8 @@ func Load(ctx context.Context, path string, content []byte, opt LoadOptions) (*D
 	if err != nil {
 		abs = path
 	}
-	d := &Document{DocInfo: DocInfo{
-		ID:    IDFor(content),
+	d := &docstore.Document{DocInfo: docstore.DocInfo{
+		ID:    docstore.IDFor(content),
 		Name:  filepath.Base(path),
 		Path:  abs,
 		Kind:  f.Kind,
@@ -93,7 +97,7 @@ func Load(ctx context.Context, path string, content []byte, opt LoadOptions) (*D
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	d.Text, d.PageStarts, d.Title, d.Warnings, d.OCRPages = ld.Text, ld.PageStarts, ld.Title, ld.Warnings, ld.OCRPages
-	d.PageLabels, d.geometry = ld.PageLabels, ld.Geometry
+	d.PageLabels = ld.PageLabels
 	found := structureInput(d)
 	found.Headings, found.Tables = ld.Headings, ld.Tables
 	if len(d.PageStarts) == 0 {
@@ -103,7 +107,7 @@ func Load(ctx context.Context, path string, content []byte, opt LoadOptions) (*D
 	if len(d.Text) > 1<<31-1 {
 		return nil, fmt.Errorf("%s: the text is over 2 GB, too large for one document", path)
 	}
-	segmentDocument(d, found)
+	splitDocument(d, found)
 	if len(d.Sentences) == 0 {
 		return nil, fmt.Errorf("%s: %w to index (the file is empty or only whitespace)", path, ErrEmpty)
 	}
@@ -111,7 +115,17 @@ func Load(ctx context.Context, path string, content []byte, opt LoadOptions) (*D
 		d.Title = guessTitle(d)
 	}
 	d.Bytes, d.NumSents, d.NumChunks = len(d.Text), len(d.Sentences), len(d.Chunks)
-	return d, nil
+	return &Document{Document: d, Geometry: ld.Geometry}, nil
+}
+
+// Split fills d's Sentences, Chunks, Sections and Tables from its Text,
+// PageStarts (at least one) and Kind, and its counts of them, as Load
+// does but for what only a loader knows (a PDF's outline and fonts): the
+// layout of a document rebuilt from its stored text (Reindex, and
+// docstore's Salvage, whose Splitter it is).
+func Split(d *docstore.Document) {
+	splitDocument(d, structureInput(d))
+	d.Bytes, d.NumSents, d.NumChunks = len(d.Text), len(d.Sentences), len(d.Chunks)
 }
 
 // checkText refuses content that is not UTF-8 text, naming the offset of
@@ -164,11 +178,11 @@ func formFeedPages(text string) []int32 {
 	return starts
 }
 
-// segmentDocument fills Sentences (with pages, sections, tables and
+// splitDocument fills Sentences (with pages, sections, tables and
 // flags), Sections, Tables and Chunks from Text and what the loader found.
 // Table rows are made one sentence each, so a row is cited and indexed
 // whole.
-func segmentDocument(d *Document, found headings.Input) {
+func splitDocument(d *docstore.Document, found headings.Input) {
 	spans := split.Sentences(d.Text)
 	sents := make([]structure.Span, len(spans))
 	for i, sp := range spans {
@@ -181,7 +195,7 @@ func segmentDocument(d *Document, found headings.Input) {
 	found.PageStarts = d.PageStarts
 	an := headings.Analyse(d.Text, sents, found)
 	d.Sections, d.Tables = an.Sections, an.Tables
-	d.Sentences = make([]Sentence, len(sents))
+	d.Sentences = make([]docstore.Sentence, len(sents))
 	spans = spans[:0]
 	page, next := 1, 1 // next: index into PageStarts of the following page
 	for i, sp := range sents {
@@ -189,18 +203,18 @@ func segmentDocument(d *Document, found headings.Input) {
 			next++
 			page = next
 		}
-		d.Sentences[i] = Sentence{Start: sp.Start, End: sp.End, Page: int32(page),
+		d.Sentences[i] = docstore.Sentence{Start: sp.Start, End: sp.End, Page: int32(page),
 			Section: an.Section[i], Table: an.Table[i], Flags: an.Flags[i]}
 		spans = append(spans, split.Span{Start: int(sp.Start), End: int(sp.End)})
 	}
 	for _, c := range split.Chunks(d.Text, spans, split.ChunkOptions{Tokens: DefaultChunkTokens}) {
-		d.Chunks = append(d.Chunks, Chunk{First: int32(c.First), Last: int32(c.Last), Tokens: int32(c.Tokens)})
+		d.Chunks = append(d.Chunks, docstore.Chunk{First: int32(c.First), Last: int32(c.Last), Tokens: int32(c.Tokens)})
 	}
 }
 
 // guessTitle takes a document's first sentence as its title when it is
 // short, as it is for a heading line.
-func guessTitle(d *Document) string {
+func guessTitle(d *docstore.Document) string {
 	t := strings.TrimSpace(strings.TrimLeft(d.SentenceText(0), "# "))
 	if len(t) > 100 || strings.ContainsRune(t, '\n') {
 		return ""
@@ -211,6 +225,6 @@ func guessTitle(d *Document) string {
 // structureInput is what a document's kind alone says of its structure;
 // a loader that knows more (a PDF's outline and fonts) adds to it.
 // pdftext drops running heads and page numbers itself.
-func structureInput(d *Document) headings.Input {
+func structureInput(d *docstore.Document) headings.Input {
 	return headings.Input{Markdown: d.Kind == "markdown", NoFurniture: d.Kind == "pdf"}
 }

@@ -1,31 +1,30 @@
-package docstore
+package ingest
 
 import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
-	bolt "go.etcd.io/bbolt"
-
+	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/structure"
 )
 
 // A large text or Markdown file is added in pieces, so that the memory an
 // add takes does not grow with the file: a first pass reads it for its ID
 // (the SHA-256 of its bytes) and checks it is UTF-8 text; a second reads
-// streamPiece bytes at a time, cut after a blank line, and segments,
-// analyses, indexes and writes each piece in a transaction of its own;
-// a last transaction publishes the document (docWrite.publish). Until
-// then the pieces are invisible, and a pending record says whose they
-// are: if the process dies, the next one to write deletes them
-// (pending.go). A document added this way is the one Add would make of
+// streamPiece bytes at a time, cut after a blank line, splits and
+// analyses each piece, and hands it to the library's PieceWriter, which
+// indexes and writes it in a transaction of its own; a last transaction
+// publishes the document. Until then the pieces are invisible, and if the
+// process dies the next one to write deletes them (docstore's
+// pending.go). A document added this way is the one Add would make of
 // the file whole except at the pieces' seams: sentences and chunks never
 // cross one, and compound words are judged against the piece's words.
 
@@ -37,6 +36,9 @@ var (
 	streamPiece           = 4 << 20
 )
 
+// streamedPieces counts the pieces streamed, for tests and diagnostics.
+var streamedPieces atomic.Int64
+
 // streamSource is a file to stream.
 type streamSource struct {
 	path   string
@@ -46,70 +48,54 @@ type streamSource struct {
 // streamable returns the file at path as a streamSource when it is a text
 // or Markdown file larger than streamThreshold; nil otherwise (the
 // regular path reads it, and reports what is wrong with it).
-func (l *Library) streamable(path string) (*streamSource, error) {
+func (p *Pipeline) streamable(path string) (*streamSource, error) {
 	f, ok := FormatOf(path)
 	if !ok || (f.Kind != "text" && f.Kind != "markdown") {
 		return nil, nil
 	}
 	st, err := os.Stat(path)
-	if err != nil || checkRegular(path, st, l.maxFile) != nil || st.Size() <= streamThreshold {
+	if err != nil || checkRegular(path, st, p.maxFile) != nil || st.Size() <= streamThreshold {
 		return nil, nil
 	}
 	return &streamSource{path: path, format: f}, nil
 }
 
 // addStream adds a streamSource.
-func (l *Library) addStream(ctx context.Context, src *streamSource, report func(stage string, done, total int)) (DocInfo, bool, error) {
-	f, size, err := openChecked(src.path, l.maxFile)
+func (p *Pipeline) addStream(ctx context.Context, src *streamSource, report func(stage string, done, total int)) (docstore.DocInfo, bool, error) {
+	f, size, err := openChecked(src.path, p.maxFile)
 	if err != nil {
-		return DocInfo{}, false, err
+		return docstore.DocInfo{}, false, err
 	}
 	defer f.Close()
 	id, skip, utf16, err := scanText(ctx, f, src.path)
 	if err != nil {
-		return DocInfo{}, false, err
+		return docstore.DocInfo{}, false, err
 	}
-	if info, err := l.Info(id); err == nil {
+	if info, err := p.lib.Info(id); err == nil {
 		return info, true, nil
 	}
 	if utf16 {
 		// Decoding UTF-16 in pieces is not worth it for how rare such
 		// files are: they are read whole. (Through prepare they would
 		// come back here as a stream, and nothing be added.)
-		p := &prepared{res: AddResult{Path: src.path}, start: time.Now()}
-		l.prepareWhole(ctx, p, report)
-		if p.doc == nil {
-			return p.res.Info, p.res.Existed, p.res.Err
+		whole := &prepared{res: AddResult{Path: src.path}, start: time.Now()}
+		p.prepareWhole(ctx, whole, report)
+		if whole.doc == nil {
+			return whole.res.Info, whole.res.Existed, whole.res.Err
 		}
-		err := l.writeBatch([]*prepared{p})
-		return p.res.Info, p.res.Existed, err
+		err := p.write([]*prepared{whole})
+		return whole.res.Info, whole.res.Existed, err
 	}
-	s := &streamer{l: l, src: src, id: id, total: size - skip}
-	if err := l.db.Update(func(tx *bolt.Tx) error {
-		num, err := nextDocNum(tx)
-		if err != nil {
-			return err
-		}
-		s.w = newDocWrite(id, num)
-		return markAdding(tx, num, id)
-	}); err != nil {
-		return DocInfo{}, false, err
+	w, err := p.lib.NewPieceWriter(id)
+	if err != nil {
+		return docstore.DocInfo{}, false, err
 	}
+	s := &streamer{w: w, src: src, id: id, total: size - skip}
 	info, existed, err := s.run(ctx, f, skip, report)
 	if err != nil || existed {
 		// Nothing of it stays: its pieces are deleted now (or, if this
 		// fails too, by the next process that writes).
-		aerr := l.db.Update(func(tx *bolt.Tx) error {
-			for _, seg := range s.segs {
-				if err := deleteSegment(tx, seg); err != nil {
-					return err
-				}
-			}
-			return markRemoving(tx, s.w.num, id)
-		})
-		if aerr == nil {
-			_ = l.collect()
-		}
+		_ = w.Abandon()
 	}
 	return info, existed, err
 }
@@ -135,7 +121,7 @@ func openChecked(path string, max int64) (*os.File, int64, error) {
 // scanText reads a text file through once: its ID, the length of its
 // UTF-8 byte order mark (skip), whether it is UTF-16, and an error when it
 // is neither UTF-8 nor UTF-16 text (naming the first bad byte's offset).
-func scanText(ctx context.Context, f *os.File, path string) (id DocID, skip int64, utf16 bool, err error) {
+func scanText(ctx context.Context, f *os.File, path string) (id docstore.DocID, skip int64, utf16 bool, err error) {
 	h := sha256.New()
 	buf := make([]byte, 4<<20)
 	var carry []byte // an incomplete rune at the end of a read
@@ -192,8 +178,7 @@ func scanText(ctx context.Context, f *os.File, path string) (id DocID, skip int6
 			return "", 0, false, fmt.Errorf("cannot read %s: %w", path, rerr)
 		}
 	}
-	sum := h.Sum(nil)
-	return DocID(hex.EncodeToString(sum[:8])), skip, utf16, nil
+	return docstore.IDOfSum(h.Sum(nil)), skip, utf16, nil
 }
 
 // utf8RuneLen is the length of the UTF-8 sequence lead byte c starts.
@@ -209,12 +194,10 @@ func utf8RuneLen(c byte) int {
 
 // streamer is one streamed add in progress.
 type streamer struct {
-	l     *Library
+	w     *docstore.PieceWriter
 	src   *streamSource
-	id    DocID
+	id    docstore.DocID
 	total int64 // bytes of text
-	w     *docWrite
-	segs  []SegID // the pieces' segments, building until published
 
 	// What the pieces so far add up to.
 	base       int // bytes of text done
@@ -229,16 +212,16 @@ type streamer struct {
 
 // run reads the text in pieces after skip bytes, writes each, and
 // publishes the document.
-func (s *streamer) run(ctx context.Context, f *os.File, skip int64, report func(stage string, done, total int)) (DocInfo, bool, error) {
+func (s *streamer) run(ctx context.Context, f *os.File, skip int64, report func(stage string, done, total int)) (docstore.DocInfo, bool, error) {
 	if _, err := f.Seek(skip, io.SeekStart); err != nil {
-		return DocInfo{}, false, fmt.Errorf("cannot read %s: %w", s.src.path, err)
+		return docstore.DocInfo{}, false, fmt.Errorf("cannot read %s: %w", s.src.path, err)
 	}
 	s.pageStarts = []int32{0}
 	buf := make([]byte, 0, streamPiece+utf8.UTFMax)
 	mb := int((s.total + 1<<20 - 1) >> 20)
 	for eof := false; !eof; {
 		if err := ctx.Err(); err != nil {
-			return DocInfo{}, false, err
+			return docstore.DocInfo{}, false, err
 		}
 		n, err := io.ReadFull(f, buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
@@ -246,52 +229,35 @@ func (s *streamer) run(ctx context.Context, f *os.File, skip int64, report func(
 		case err == io.EOF || err == io.ErrUnexpectedEOF:
 			eof = true
 		case err != nil:
-			return DocInfo{}, false, fmt.Errorf("cannot read %s: %w", s.src.path, err)
+			return docstore.DocInfo{}, false, fmt.Errorf("cannot read %s: %w", s.src.path, err)
 		}
 		cut := len(buf)
 		if !eof {
 			cut = pieceEnd(buf)
 		}
 		if int64(s.base)+int64(cut) > 1<<31-1 {
-			return DocInfo{}, false, fmt.Errorf("%s: the text is over 2 GB, too large for one document", s.src.path)
+			return docstore.DocInfo{}, false, fmt.Errorf("%s: the text is over 2 GB, too large for one document", s.src.path)
 		}
 		if err := s.piece(string(buf[:cut])); err != nil {
-			return DocInfo{}, false, err
+			return docstore.DocInfo{}, false, err
 		}
 		buf = buf[:copy(buf, buf[cut:])]
-		s.l.db.unmap() // what the piece's transaction read stays out of memory
 		report(StageIndexing, int(int64(s.base)>>20), mb)
 	}
 	if s.sents == 0 {
-		return DocInfo{}, false, fmt.Errorf("%s: %w to index (the file is empty or only whitespace)", s.src.path, ErrEmpty)
+		return docstore.DocInfo{}, false, fmt.Errorf("%s: %w to index (the file is empty or only whitespace)", s.src.path, ErrEmpty)
 	}
 	abs, err := filepath.Abs(s.src.path)
 	if err != nil {
 		abs = s.src.path
 	}
-	d := &Document{DocInfo: DocInfo{
+	d := &docstore.Document{DocInfo: docstore.DocInfo{
 		ID: s.id, Name: filepath.Base(s.src.path), Path: abs, Kind: s.src.format.Kind, Title: s.title,
 		Pages: len(s.pageStarts), NumSents: s.sents, NumChunks: s.chunks, Bytes: s.base,
 		Added: time.Now().UTC().Truncate(time.Second),
 	}, PageStarts: s.pageStarts, Sections: s.sections, Tables: s.tables}
 	report(StageWriting, 0, 0)
-	var existed bool
-	err = s.l.db.Update(func(tx *bolt.Tx) error {
-		err := s.w.publish(tx, d)
-		if err == errExists {
-			existed = true
-			d.DocInfo, _, err = readInfo(tx, s.id)
-			return err
-		}
-		if err != nil {
-			return err
-		}
-		return activate(tx, s.segs)
-	})
-	if err == nil && !existed {
-		err = s.l.merge()
-	}
-	return d.DocInfo, existed, err
+	return s.w.Publish(d)
 }
 
 // pieceEnd is where to cut a piece of buf, which the file goes on after:
@@ -315,29 +281,29 @@ func pieceEnd(buf []byte) int {
 	return end
 }
 
-// piece segments, analyses, indexes and writes one piece of the text,
-// which starts at s.base.
+// piece splits and analyses one piece of the text, which starts at
+// s.base, and writes it.
 func (s *streamer) piece(text string) error {
 	base := int32(s.base)
-	d := &Document{Text: text, DocInfo: DocInfo{Kind: s.src.format.Kind}}
+	d := &docstore.Document{Text: text, DocInfo: docstore.DocInfo{Kind: s.src.format.Kind}}
 	d.PageStarts = formFeedPages(text)
 	found := structureInput(d)
 	if s.src.format.Kind == "markdown" {
 		found.Headings = markdownHeadings(text)
 	}
-	segmentDocument(d, found)
-	bi := buildIndex(d)
+	splitDocument(d, found)
 	if s.title == "" && s.base == 0 && len(d.Sentences) > 0 {
 		s.title = guessTitle(d)
 	}
 
-	// Number the piece's units after the pieces before it.
-	unitBase := [numFields]uint32{uint32(s.sents), uint32(s.chunks), uint32(len(s.sections)), uint32(len(s.tables))}
+	// Number the piece's units after the pieces before it, and place
+	// its offsets after their text.
 	pageBase := int32(len(s.pageStarts) - 1)
 	for _, ps := range d.PageStarts[1:] {
 		s.pageStarts = append(s.pageStarts, base+ps)
 	}
 	secBase, tableBase, sentBase := int32(len(s.sections)), int32(len(s.tables)), int32(s.sents)
+	pieceSections := len(s.sections)
 	inherited := int32(-1) // the section text before the piece's first heading is in
 	if n := len(s.open); n > 0 {
 		inherited = s.open[n-1]
@@ -363,6 +329,7 @@ func (s *streamer) piece(text string) error {
 		s.open = append(s.open, idx)
 		s.sections = append(s.sections, sec)
 	}
+	pieceTables := len(s.tables)
 	for _, t := range d.Tables {
 		t.Caption = shiftSpan(t.Caption, base)
 		t.Header = shiftSpans(t.Header, base)
@@ -387,26 +354,12 @@ func (s *streamer) piece(text string) error {
 		d.Chunks[i].First += sentBase
 		d.Chunks[i].Last += sentBase
 	}
-	ix := bi.compile(unitBase)
-	bi = nil
-	err := s.l.db.Update(func(tx *bolt.Tx) error {
-		pb := &postingBatch{}
-		if err := s.w.writeContent(tx, d, ix, pb); err != nil { // d.Text is the piece
-			return err
-		}
-		seg, err := newSegment(tx, segBuilding)
-		if err != nil {
-			return err
-		}
-		if err := writeBatchSegment(tx, seg, pb, []DocNum{s.w.num}, segBuilding); err != nil {
-			return err
-		}
-		s.segs = append(s.segs, seg)
-		return markAdding(tx, s.w.num, s.id)
-	})
+	err := s.w.Write(&docstore.Piece{Text: text, Sentences: d.Sentences, Chunks: d.Chunks,
+		Sections: s.sections[pieceSections:], Tables: s.tables[pieceTables:]})
 	if err != nil {
 		return err
 	}
+	streamedPieces.Add(1)
 	s.base += len(text)
 	s.sents += len(d.Sentences)
 	s.chunks += len(d.Chunks)

@@ -39,6 +39,3 @@ func New(lib *docstore.Library, opt *Options) *Pipeline {
 	p.SetLoadOptions(opt.Load)
 	return p
 }
-
-// Library returns the library the pipeline adds to.
-func (p *Pipeline) Library() *docstore.Library { return p.lib }

@@ -230,7 +230,7 @@ func TestCancelKeepsStatementEndToEnd(t *testing.T) {
 func startLLMTestd(t *testing.T, dir string, args ...string) []string {
 	t.Helper()
 	server := filepath.Join(dir, "llmtestd")
-	if out, err := exec.Command("go", "build", "-o", server, "../../engine/llm/llmtest/cmd/llmtestd").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", server, "../../llm/llmtest/cmd/llmtestd").CombinedOutput(); err != nil {
 		t.Fatalf("go build llmtestd: %v\n%s", err, out)
 	}
 	srv := exec.Command(server, args...)

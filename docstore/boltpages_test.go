@@ -32,12 +32,12 @@ func TestCheckBoltPages(t *testing.T) {
 }
 
 // BenchmarkCheckBoltPages is the check every open of a changed file
-// makes, on a library holding R's reference manual (fullrefman.pdf),
-// against bbolt's own page check (tx.Check) on the same file, which
-// Inspect runs; and what a reading command pays for it: a read-only open
-// and one read (List), which checks once.
+// makes, on a library holding a text as large as R's reference manual
+// (fullrefman.pdf's 4 MB), against bbolt's own page check (tx.Check) on
+// the same file, which Inspect runs; and what a reading command pays for
+// it: a read-only open and one read (List), which checks once.
 func BenchmarkCheckBoltPages(b *testing.B) {
-	doc := refmanText(b)
+	doc := fixture("large.txt", markedText(50000))
 	path := filepath.Join(b.TempDir(), "library.db")
 	l, err := Open(path, nil)
 	if err != nil {
@@ -97,12 +97,12 @@ func BenchmarkCheckBoltPages(b *testing.B) {
 // still reads.
 func TestDamagedLibraryTurnsReadOnly(t *testing.T) {
 	writes := func(l *Library) map[string]error {
-		_, _, addErr := l.Add(t.Context(), writeFile(t, "new.txt", "A new document. It has two sentences."), nil)
+		_, _, addErr := writeText(l, "new.txt", "A new document. It has two sentences.")
 		docs, _ := l.List()
 		return map[string]error{
-			"Add":          addErr,
-			"Answers.Save": l.Answers().Save("a2", []byte(`{"answer_id":"a2","question":"q","strategy":"extractive","created":"2026-01-02T03:04:05Z"}`)),
-			"Remove":       l.Remove(docs[0].ID),
+			"Add":        addErr,
+			"SaveAnswer": l.Answers().Save("a2", []byte(`{"answer_id":"a2","question":"q","strategy":"extractive","created":"2026-01-02T03:04:05Z"}`)),
+			"Remove":     l.Remove(docs[0].ID),
 		}
 	}
 	// Each damage returns the read that finds it (nil when the page check
@@ -240,8 +240,8 @@ func TestLoopsAndWildLengthsAreNotRead(t *testing.T) {
 			docstoretest.Within(t, "using the damaged library", func() {
 				if l, err := Open(path, nil); err == nil {
 					_, lerr := l.List()
-					_, _, aerr := l.Add(t.Context(), writeFile(t, "new.txt", "A new document. It has two sentences."), nil)
-					for what, err := range map[string]error{"List": lerr, "Add": aerr, "Answers.Save": l.Answers().Save("a", answerRecord("a"))} {
+					_, _, aerr := writeText(l, "new.txt", "A new document. It has two sentences.")
+					for what, err := range map[string]error{"List": lerr, "Add": aerr, "SaveAnswer": l.Answers().Save("a", answerRecord("a"))} {
 						if !errors.Is(err, ErrCorrupt) {
 							t.Errorf("%s = %v, want ErrCorrupt", what, err)
 						}
@@ -261,7 +261,7 @@ func TestLoopsAndWildLengthsAreNotRead(t *testing.T) {
 				defer src.Close()
 				dst := openAtUnchecked(t, filepath.Join(t.TempDir(), "salvaged.db"))
 				defer dst.Close()
-				rep, err := src.Salvage(t.Context(), dst, nil)
+				rep, err := src.Salvage(t.Context(), dst, fixtureSplit, nil)
 				if err != nil || len(rep.Copied)+len(rep.Resegmented)+len(rep.Lost) != 12 {
 					t.Errorf("Salvage = %+v, %v; want the 12 documents copied or lost", rep, err)
 				}
@@ -298,7 +298,7 @@ func TestStrayRecordIsDamage(t *testing.T) {
 	before, _ := os.ReadFile(path)
 	l := openAtUnchecked(t, path)
 	defer l.Close()
-	if _, _, err := l.Add(t.Context(), writeFile(t, "new.txt", "A new document. It has two sentences."), nil); !errors.Is(err, ErrCorrupt) {
+	if _, _, err := writeText(l, "new.txt", "A new document. It has two sentences."); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("Add = %v, want ErrCorrupt", err)
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
@@ -386,7 +386,7 @@ func reportsLibrary(t *testing.T) string {
 	l := openAtUnchecked(t, path)
 	for i := range 12 {
 		body := strings.Repeat(fmt.Sprintf("Report %d on rivers, courts and trade number %d. ", i, i*7919), 400)
-		if _, _, err := l.Add(t.Context(), writeFile(t, fmt.Sprintf("r%d.txt", i), body), nil); err != nil {
+		if _, _, err := writeText(l, fmt.Sprintf("r%d.txt", i), body); err != nil {
 			t.Fatal(err)
 		}
 	}

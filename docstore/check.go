@@ -338,7 +338,7 @@ func checkDocumentKeys(keys map[string][]string, path string) error {
 		}
 	}
 	if _, ok := keys[string(bucketRecords)]; !ok {
-		return nil // a library of an older schema, which Reindex rewrites
+		return nil // a library of an older schema, which a Rebuild rewrites
 	}
 	// docs and records change together (publish, unlist), and each
 	// document has one listing entry: equal counts with every records

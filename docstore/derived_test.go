@@ -19,7 +19,7 @@ func derivedFixture(t *testing.T) (*Library, *Document, []Chunk) {
 	for i, a := range animals {
 		fmt.Fprintf(&b, "The %s was seen at site %d near the reservoir. ", a, i)
 	}
-	info, _, err := l.Add(t.Context(), writeFile(t, "survey.txt", b.String()), nil)
+	info, _, err := writeText(l, "survey.txt", b.String())
 	if err != nil {
 		t.Fatal(err)
 	}

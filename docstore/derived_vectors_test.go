@@ -331,7 +331,7 @@ func BenchmarkScanDerivedCosines(b *testing.B) {
 	for i := range 6000 {
 		fmt.Fprintf(&text, "Sentence %d tells of item %d in the catalogue. ", i, i*7)
 	}
-	info, _, err := l.Add(b.Context(), writeFile(b, "big.txt", text.String()), nil)
+	info, _, err := writeText(l, "big.txt", text.String())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -31,7 +31,7 @@ type docWrite struct {
 
 	// textChanged says the document's text may differ from what the
 	// library stores under its ID (geometry.go: stored geometry is kept
-	// only for the same text). Reindex clears it for a document rebuilt
+	// only for the same text). A Rebuild clears it for a document rebuilt
 	// from its stored text.
 	textChanged bool
 }

@@ -14,20 +14,12 @@ var (
 	// ErrNewerSchema means the library was written by a newer citelens.
 	ErrNewerSchema = errors.New("library was written by a newer citelens")
 	// ErrOlderSchema means the library was written by an older citelens
-	// and must be reindexed (Library.Reindex, `citelens reindex`).
+	// and must be reindexed (ingest's Reindex, `citelens reindex`).
 	ErrOlderSchema = errors.New("library was written by an older citelens")
 	// ErrNotFound means no document (or answer) matches the reference.
 	ErrNotFound = errors.New("not found")
 	// ErrAmbiguous means a reference matches more than one document.
 	ErrAmbiguous = errors.New("ambiguous")
-	// ErrUnsupported means the file's type has no loader.
-	ErrUnsupported = errors.New("unsupported file type")
-	// ErrBinary means a text file contains NUL bytes.
-	ErrBinary = errors.New("looks like a binary file")
-	// ErrInvalidUTF8 means a text file is not valid UTF-8.
-	ErrInvalidUTF8 = errors.New("not valid UTF-8")
-	// ErrEmpty means the file has no text to index.
-	ErrEmpty = errors.New("no text")
 	// ErrCorrupt means the library is damaged: a record does not decode
 	// or holds impossible values, or the file itself is cut short or has
 	// a bad page. Its messages read "the library is damaged: …";
@@ -36,7 +28,7 @@ var (
 	ErrCorrupt = errors.New("the library is damaged")
 	// ErrNoGeometry means a document has no stored page geometry: it is
 	// not a PDF (nor OCR'd), or was added before citelens kept it
-	// (Library.Reindex, `citelens reindex`, adds it).
+	// (ingest's Reindex, `citelens reindex`, adds it).
 	ErrNoGeometry = errors.New("no page geometry")
 	// ErrReadOnly means the library cannot be written: its file system
 	// is mounted read-only, or the file (or its folder, for a new one)

@@ -21,7 +21,7 @@ import (
 // SchemaVersion is the layout version this build writes. Opening a library
 // with a higher version fails with ErrNewerSchema rather than misreading it;
 // one with a lower version holding documents fails with ErrOlderSchema
-// until Reindex rebuilds it (Options.Upgrade opens it for that).
+// until a Rebuild rebuilds it (Options.Upgrade opens it for that).
 //
 // Version 2 stores each sentence's section, table and flags, the
 // documents' headings, tables and compound words, and indexes headings and
@@ -48,7 +48,7 @@ var (
 	// questions): DocID/… as derived.go lays out.
 	bucketDerived = []byte("derived")
 
-	// Buckets of schema versions 1 and 2, which Reindex reads and drops:
+	// Buckets of schema versions 1 and 2, which a Rebuild reads and drops:
 	// text and layout by DocID, and an index per document.
 	bucketTextV2     = []byte("text")     // DocID -> stored text
 	bucketLayoutV2   = []byte("layout")   // DocID -> pages, sentences, chunks…
@@ -88,16 +88,13 @@ type Options struct {
 	// without pause lets it in; a wait that times out is a *LockedError
 	// naming the citelens processes that hold the file.)
 	Waiting func(write bool)
-	// Upgrade opens a library of an older schema so Reindex can rebuild
+	// Upgrade opens a library of an older schema so a Rebuild can rebuild
 	// it; nothing else may be done with it until then.
 	Upgrade bool
 	// ReadDamaged opens a damaged library read-only, for Inspect and
 	// Salvage: a file cut short is opened rather than refused. Reads of
 	// what is damaged still fail with ErrCorrupt.
 	ReadDamaged bool
-	// MaxFileSize is the largest file Add reads (default
-	// DefaultMaxFileSize); a larger one is refused before it is read.
-	MaxFileSize int64
 }
 
 // DefaultLockTimeout is how long a library waits for another process's
@@ -112,10 +109,9 @@ const DefaultLockTimeout = 10 * time.Second
 // what it keeps beside the documents is reached through its parts
 // (parts.go): Answers, Geometry, Vectors, Derived and Index.
 type Library struct {
-	db      *handle // opens the file per transaction, containing a damaged file's panics
-	path    string
-	maxFile int64  // Options.MaxFileSize
-	epoch   string // keyEpoch as last seen
+	db    *handle // opens the file per transaction, containing a damaged file's panics
+	path  string
+	epoch string // keyEpoch as last seen
 
 	// schema is the library's schema version as opened.
 	schema int
@@ -123,7 +119,6 @@ type Library struct {
 	mu    sync.Mutex
 	docs  map[DocID]*Document // decoded documents, loaded on first use
 	views map[DocID]*viewBase // what Views of large documents share
-	load  LoadOptions         // how Add reads files (SetLoadOptions)
 }
 
 // Open opens (creating if needed) the library at path. The file and its
@@ -149,10 +144,7 @@ func Open(path string, opt *Options) (*Library, error) {
 			return nil, err
 		}
 	}
-	l := &Library{path: path, maxFile: opt.MaxFileSize, docs: map[DocID]*Document{}, views: map[DocID]*viewBase{}}
-	if l.maxFile <= 0 {
-		l.maxFile = DefaultMaxFileSize
-	}
+	l := &Library{path: path, docs: map[DocID]*Document{}, views: map[DocID]*viewBase{}}
 	// The hash-map freelist allocates in constant time: merges and large
 	// documents free and take many pages, which the default array
 	// freelist scans for each allocation.

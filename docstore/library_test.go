@@ -1,9 +1,7 @@
 package docstore
 
 import (
-	"context"
 	"errors"
-	"github.com/citelens/citelens/internal/textproc"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +9,8 @@ import (
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // openTestLibrary opens a library in a temporary folder and, when the test
@@ -39,101 +39,12 @@ func openAt(t testing.TB, path string) *Library {
 	return l
 }
 
-// addDocument adds the file at path to l and returns it.
-func addDocument(t *testing.T, l *Library, path string) *Document {
-	t.Helper()
-	info, _, err := l.Add(t.Context(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := l.Document(info.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-func writeFile(t testing.TB, name, content string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 const sampleText = "../testdata/declaration.txt"
-
-func TestAddTextVerbatimAndDedup(t *testing.T) {
-	l := openTestLibrary(t)
-	info, existed, err := l.Add(t.Context(), sampleText, nil)
-	if err != nil || existed {
-		t.Fatalf("Add: %v existed=%v", err, existed)
-	}
-	raw, _ := os.ReadFile(sampleText)
-	d, err := l.Document(info.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.Text != string(raw) {
-		t.Fatal("stored text is not the file verbatim")
-	}
-	if info.Kind != "text" || info.Pages != 1 || info.NumSents < 40 || info.NumChunks < 5 || info.Bytes != len(raw) {
-		t.Fatalf("unexpected info %+v", info)
-	}
-	if info.Title != "The Declaration of Independence" {
-		t.Errorf("title %q", info.Title)
-	}
-	prevEnd := int32(0)
-	for i, s := range d.Sentences {
-		if s.Start < prevEnd || s.End <= s.Start || int(s.End) > len(d.Text) || s.Page != 1 {
-			t.Fatalf("sentence %d %+v out of order or range", i, s)
-		}
-		prevEnd = s.End
-	}
-	// Same content under another name: a no-op that reports the original.
-	again := writeFile(t, "copy.txt", string(raw))
-	info2, existed, err := l.Add(t.Context(), again, nil)
-	if err != nil || !existed || info2.ID != info.ID || info2.Name != "declaration.txt" {
-		t.Fatalf("re-add: %+v existed=%v err=%v", info2, existed, err)
-	}
-	docs, _ := l.List()
-	if len(docs) != 1 {
-		t.Fatalf("%d documents after re-add", len(docs))
-	}
-}
-
-func TestLoaderErrors(t *testing.T) {
-	l := openTestLibrary(t)
-	cases := []struct {
-		name, content string
-		want          error
-		mention       string
-	}{
-		{"bin.txt", "abc\x00def", ErrBinary, "offset 3"},
-		{"latin1.txt", "caf\xe9 au lait", ErrInvalidUTF8, "offset 3"},
-		{"empty.txt", "", ErrEmpty, "empty"},
-		{"blank.md", " \n\n\t\n", ErrEmpty, "whitespace"},
-		{"data.xlsx", "PK\x03\x04", ErrUnsupported, ".docx"},
-	}
-	for _, c := range cases {
-		_, _, err := l.Add(t.Context(), writeFile(t, c.name, c.content), nil)
-		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.mention) || !strings.Contains(err.Error(), c.name) {
-			t.Errorf("%s: got %v, want %v mentioning %q and the file", c.name, err, c.want, c.mention)
-		}
-	}
-	if _, _, err := l.Add(t.Context(), filepath.Join(t.TempDir(), "missing.txt"), nil); err == nil || !strings.Contains(err.Error(), "no such file") {
-		t.Errorf("missing file: %v", err)
-	}
-	if docs, _ := l.List(); len(docs) != 0 {
-		t.Errorf("failed adds left %d documents", len(docs))
-	}
-}
 
 func TestResolve(t *testing.T) {
 	l := openTestLibrary(t)
-	a, _, _ := l.Add(t.Context(), writeFile(t, "alpha.txt", "First document. It talks about apples."), nil)
-	b, _, _ := l.Add(t.Context(), writeFile(t, "beta.md", "# Beta\n\nSecond document about pears."), nil)
+	a, _, _ := writeText(l, "alpha.txt", "First document. It talks about apples.")
+	b, _, _ := writeText(l, "beta.md", "# Beta\n\nSecond document about pears.")
 	for ref, want := range map[string]DocID{
 		string(a.ID): a.ID, string(b.ID[:6]): b.ID, "alpha.txt": a.ID, b.Path: b.ID,
 	} {
@@ -146,7 +57,7 @@ func TestResolve(t *testing.T) {
 		t.Errorf("unknown: %v", err)
 	}
 	// Same name, different content: the name is ambiguous.
-	l.Add(t.Context(), writeFile(t, "alpha.txt", "Another alpha entirely."), nil)
+	writeText(l, "alpha.txt", "Another alpha entirely.")
 	if _, err := l.Resolve("alpha.txt"); !errors.Is(err, ErrAmbiguous) {
 		t.Errorf("ambiguous name: %v", err)
 	}
@@ -154,8 +65,8 @@ func TestResolve(t *testing.T) {
 
 func TestRemove(t *testing.T) {
 	l := openTestLibrary(t)
-	info, _, _ := l.Add(t.Context(), sampleText, nil)
-	keep, _, _ := l.Add(t.Context(), writeFile(t, "k.txt", "Unrelated text about tyranny of the majority."), nil)
+	info := addFile(t, l, sampleText).DocInfo
+	keep, _, _ := writeText(l, "k.txt", "Unrelated text about tyranny of the majority.")
 	if err := l.Remove(info.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -223,18 +134,6 @@ func TestAnswers(t *testing.T) {
 	}
 	if _, _, err := l.Answers().Get(id); !errors.Is(err, ErrNotFound) {
 		t.Fatal(err)
-	}
-}
-
-func TestCancelledAddWritesNothing(t *testing.T) {
-	l := openTestLibrary(t)
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	if _, _, err := l.Add(ctx, sampleText, nil); !errors.Is(err, context.Canceled) {
-		t.Fatalf("got %v", err)
-	}
-	if docs, _ := l.List(); len(docs) != 0 {
-		t.Fatal("cancelled add left a document")
 	}
 }
 

@@ -126,10 +126,7 @@ func mutationBase(t *testing.T) []byte {
 	for i := range 8 {
 		body := strings.Repeat(fmt.Sprintf("Document %d talks about rivers and courts number %d. ", i, i), 200+i*50)
 		name := fmt.Sprintf("d%d.txt", i)
-		d, err := Load(t.Context(), name, []byte(body), LoadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := fixture(name, body)
 		d.Added, d.Path = added, "/library/"+name
 		if err := l.put(d); err != nil {
 			t.Fatal(err)
@@ -183,10 +180,7 @@ func runMutationTrials(t *testing.T, seedText string) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	newDoc := filepath.Join(dir, "new.txt")
-	if err := os.WriteFile(newDoc, []byte("A new document. It has two sentences."), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	const newDoc = "A new document. It has two sentences."
 	m, err := currentBoltMeta(bytes.NewReader(orig), "the base library")
 	if err != nil {
 		t.Fatal(err)
@@ -323,7 +317,7 @@ func (s salvager) salvage(t *testing.T, path string) (map[DocID]bool, *Inspectio
 	}
 	dst.db.opts.NoSync, dst.db.opts.NoGrowSync = true, true // a copy to count documents, not to keep
 	defer dst.Close()
-	rep, err := l.Salvage(t.Context(), dst, nil)
+	rep, err := l.Salvage(t.Context(), dst, fixtureSplit, nil)
 	if err != nil {
 		t.Fatalf("salvage of %s: %v", path, err)
 	}
@@ -334,8 +328,8 @@ func (s salvager) salvage(t *testing.T, path string) (map[DocID]bool, *Inspectio
 }
 
 // useLibrary runs what commands do with the library at path, opened for
-// writing: list, read every document and saved answer, search, add, save
-// an answer and remove a document. It returns the document it removed, whether Open
+// writing: list, read every document and saved answer, search, write a
+// new document of the text newDoc, save an answer and remove a document. It returns the document it removed, whether Open
 // refused the library, and a panic, if one escaped.
 func useLibrary(t *testing.T, path, newDoc string) (removed DocID, refused bool, panicked any) {
 	defer func() { panicked = recover() }()
@@ -358,7 +352,7 @@ func useLibrary(t *testing.T, path, newDoc string) (removed DocID, refused bool,
 		}
 		return nil
 	})
-	_, _, _ = l.Add(t.Context(), newDoc, nil)
+	_, _, _ = writeText(l, "new.txt", newDoc)
 	_ = l.Answers().Save("new", answerRecord("new"))
 	if len(docs) > 1 {
 		// A removal stands once its transaction commits, even when the

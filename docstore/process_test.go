@@ -2,7 +2,6 @@ package docstore
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -65,8 +64,9 @@ func holdLibrary(path, hold string) {
 	time.Sleep(time.Minute)
 }
 
-// ingestForever adds distinct large documents one after another, printing
-// "writing N" before each commit and "committed N" after.
+// ingestForever writes distinct large documents one after another, as
+// adds do (each made and prepared outside the transaction that writes
+// it), printing "writing N" before each commit and "committed N" after.
 func ingestForever(path, src string) {
 	l, err := Open(path, nil)
 	if err != nil {
@@ -74,7 +74,6 @@ func ingestForever(path, src string) {
 		return
 	}
 	base, _ := os.ReadFile(src)
-	dir, _ := os.MkdirTemp("", "ingest")
 	count, _ := strconv.Atoi(os.Getenv("COUNT"))
 	for i := 0; count == 0 || i < count; i++ {
 		var sb strings.Builder
@@ -82,13 +81,14 @@ func ingestForever(path, src string) {
 			fmt.Fprintf(&sb, "Part %d of copy %d by process %d.\n\n", j, i, os.Getpid())
 			sb.Write(base)
 		}
-		p := filepath.Join(dir, fmt.Sprintf("doc%d.txt", i))
-		os.WriteFile(p, []byte(sb.String()), 0o644)
-		_, _, err := l.Add(context.Background(), p, func(pr Progress) {
-			if pr.Stage == StageWriting {
-				fmt.Println("writing", i)
-			}
-		})
+		p, err := Prepare(fixture(fmt.Sprintf("doc%d.txt", i), sb.String()), nil)
+		if err == nil {
+			fmt.Println("writing", i)
+			_, err = l.Write(p)
+		}
+		if err == nil {
+			err = l.Tidy()
+		}
 		if err != nil {
 			fmt.Println("error", err)
 			return
@@ -97,10 +97,9 @@ func ingestForever(path, src string) {
 	}
 }
 
-// streamOne streams a large copy of src in small pieces, printing
-// "piece" as each is written, and "published" at the end.
+// streamOne writes a large copy of src in small pieces, printing "piece"
+// as each is written, and "published" at the end.
 func streamOne(path, src string) {
-	streamThreshold, streamPiece = 1<<10, 16<<10
 	l, err := Open(path, nil)
 	if err != nil {
 		fmt.Println("error", err)
@@ -112,14 +111,21 @@ func streamOne(path, src string) {
 		fmt.Fprintf(&sb, "Part %d by process %d.\n\n", j, os.Getpid())
 		sb.Write(base)
 	}
-	p := filepath.Join(os.TempDir(), fmt.Sprintf("stream%d.txt", os.Getpid()))
-	os.WriteFile(p, []byte(sb.String()), 0o644)
-	defer os.Remove(p)
-	_, _, err = l.Add(context.Background(), p, func(pr Progress) {
-		if pr.Stage == StageIndexing && pr.Total > 0 {
-			fmt.Println("piece")
+	text := sb.String()
+	pw, err := l.NewPieceWriter(IDFor([]byte(text)))
+	if err != nil {
+		fmt.Println("error", err)
+		return
+	}
+	for _, p := range pieces(text, 16<<10) {
+		if err := pw.Write(p); err != nil {
+			fmt.Println("error", err)
+			return
 		}
-	})
+		fmt.Println("piece")
+	}
+	_, _, err = pw.Publish(&Document{DocInfo: DocInfo{ID: IDFor([]byte(text)), Name: "stream.txt", Kind: "text", Pages: 1, Added: fixtureAdded},
+		PageStarts: []int32{0}})
 	if err != nil {
 		fmt.Println("error", err)
 		return
@@ -194,8 +200,12 @@ func TestWriterWaitsForAShortWrite(t *testing.T) {
 	}
 	var waited []bool
 	l.SetWaiting(func(w bool) { waited = append(waited, w) })
-	if _, _, err := l.Add(t.Context(), sampleText, nil); err != nil {
-		t.Fatalf("Add while another process wrote: %v", err)
+	b, err := os.ReadFile(sampleText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := writeText(l, "declaration.txt", string(b)); err != nil {
+		t.Fatalf("a write while another process wrote: %v", err)
 	}
 	if len(waited) == 0 {
 		t.Error("the wait was not reported")
@@ -258,9 +268,7 @@ func TestReadersWhileAdding(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if _, _, err := l.Add(t.Context(), sampleText, nil); err != nil {
-		t.Fatal(err)
-	}
+	addFile(t, l, sampleText)
 	docs, _ := l.List()
 	_, lines := helper(t, "ingest", "LIB="+path, "SRC="+sampleText)
 	committed := make(chan int, 100)
@@ -405,7 +413,7 @@ func TestKilledStreamLeavesNothing(t *testing.T) {
 		t.Fatalf("the killed add's postings are read: %d documents", n)
 	}
 	// The next write collects what the dead process left.
-	if _, _, err := l.Add(t.Context(), writeFile(t, "small.txt", "A small text about rights."), nil); err != nil {
+	if _, _, err := writeText(l, "small.txt", "A small text about rights."); err != nil {
 		t.Fatal(err)
 	}
 	err = l.db.View(func(tx *bolt.Tx) error {

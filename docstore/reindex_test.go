@@ -2,13 +2,14 @@ package docstore
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/citelens/citelens/docstore/structure"
 )
 
 const manualMD = `# Installing
@@ -76,32 +77,51 @@ func downgrade(t *testing.T, path, version string) {
 	}
 }
 
-func TestOlderSchemaIsReindexed(t *testing.T) {
+// manualDoc is the fixture document of a manual's text with its two
+// headings, "# Installing" and "## Governing law", as sections over the
+// lines under them: the layout the add pipeline gives it, made here.
+func manualDoc(d *Document) *Document {
+	fixtureSplit(d)
+	for i, s := range d.Sentences {
+		line := d.Text[s.Start:s.End]
+		if level := len(line) - len(strings.TrimLeft(line, "#")); level > 0 {
+			d.Sections = append(d.Sections, structure.Section{Heading: structure.Span{Start: s.Start + int32(level) + 1, End: s.End},
+				Level: level, Parent: int32(len(d.Sections)) - 1, Sentence: int32(i)})
+		}
+		d.Sentences[i].Section = int32(len(d.Sections)) - 1
+	}
+	return d
+}
+
+func TestOlderSchemaIsRebuilt(t *testing.T) {
 	for _, version := range []string{"1", "3"} {
-		t.Run("schema "+version, func(t *testing.T) { testOlderSchemaIsReindexed(t, version) })
+		t.Run("schema "+version, func(t *testing.T) { testOlderSchemaIsRebuilt(t, version) })
 	}
 }
 
-func testOlderSchemaIsReindexed(t *testing.T, version string) {
+// testOlderSchemaIsRebuilt: a library of an older schema is refused with
+// what to do; opened to upgrade, a rebuild lists its documents, reads
+// their stored text from its old records, and carries each forward in
+// this schema's records — the one rebuilt from its stored text keeping
+// its geometry — and records the current schema.
+func testOlderSchemaIsRebuilt(t *testing.T, version string) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "library.db")
 	l, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept := writeFile(t, "manual.md", manualMD)
-	gone := writeFile(t, "gone.md", strings.Replace(manualMD, "Delaware", "Texas", 1))
-	a, _, err := l.Add(t.Context(), kept, nil)
+	other := strings.Replace(manualMD, "Delaware", "Texas", 1)
+	a, _, err := writeDoc(l, manualDoc(fixture("manual.md", manualMD)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _, err := l.Add(t.Context(), gone, nil)
+	b, _, err := writeDoc(l, manualDoc(fixture("gone.md", other)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	l.Close()
 	downgrade(t, path, version)
-	os.Remove(gone) // rebuilt from its stored text
 	// Geometry is kept by DocID in every schema: a document rebuilt from
 	// its stored text keeps what it has.
 	markGeometry(t, path, b.ID)
@@ -118,10 +138,41 @@ func testOlderSchemaIsReindexed(t *testing.T, version string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var seen []string
-	rep, err := l.Reindex(t.Context(), func(p ReindexProgress) { seen = append(seen, p.Name) })
-	if err != nil || rep.Documents != 2 || rep.FromFile != 1 {
-		t.Fatalf("reindex: %+v, %v", rep, err)
+	rb, err := l.Rebuild()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, info := range rb.Documents() {
+		names = append(names, info.Name)
+		var d *Document
+		if info.ID == a.ID {
+			// read again from its file
+			d = manualDoc(fixture("manual.md", manualMD))
+		} else {
+			// rebuilt from its stored text
+			if d, err = rb.Stored(info); err != nil {
+				t.Fatal(err)
+			}
+			if d.Text != other || !slices.Equal(d.PageStarts, []int32{0}) || d.Name != "gone.md" {
+				t.Fatalf("stored: %+v, text %q", d.DocInfo, d.Text)
+			}
+			manualDoc(d)
+		}
+		p, err := Prepare(d, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rb.Replace(p, info.ID != a.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// oldest first, by name among documents added the same second
+	if !slices.Equal(names, []string{"gone.md", "manual.md"}) {
+		t.Fatalf("rebuilt %q", names)
+	}
+	if err := rb.Finish(); err != nil {
+		t.Fatal(err)
 	}
 	if err := l.Check(); err != nil {
 		t.Fatal(err)
@@ -145,6 +196,11 @@ func testOlderSchemaIsReindexed(t *testing.T, version string) {
 	if err := l.db.View(func(tx *bolt.Tx) error {
 		if g := tx.Bucket(bucketGeometry).Bucket([]byte(b.ID)); g == nil || g.Get(pageKey(1)) == nil {
 			t.Errorf("the document rebuilt from its stored text lost its geometry")
+		}
+		for _, name := range [][]byte{bucketTextV2, bucketLayoutV2, bucketLengthsV2, bucketPostingsV2} {
+			if tx.Bucket(name) != nil {
+				t.Errorf("the old schema's bucket %s is left", name)
+			}
 		}
 		return nil
 	}); err != nil {

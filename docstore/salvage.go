@@ -26,16 +26,22 @@ type SalvageReport struct {
 	AnswersUnreadable bool `json:"answers_unreadable,omitempty"`
 }
 
+// A Splitter fills a document's Sentences, Chunks, Sections and Tables
+// from its Text, PageStarts and Kind, as the add pipeline does
+// (ingest.Split): the library stores the layout it is given and splits no
+// text itself.
+type Splitter func(d *Document)
+
 // Salvage copies every readable document of l into dst (a new library),
 // indexing each again, and every saved answer that decodes. A document
-// whose text is readable but whose layout is damaged is segmented again
-// from its text. A document's page geometry is copied when all of it
+// whose text is readable but whose layout is damaged is split again from
+// its text by split. A document's page geometry is copied when all of it
 // reads and fits the text. Derived documents and vectors are not copied:
 // derive and embed build them again. progress, if not nil, gets the
 // documents done. l is typically opened with Options.ReadDamaged. What
 // bbolt must not read (a loop of pages, a record running past its page)
 // is gone around: the documents with a record there are lost.
-func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done, total int)) (*SalvageReport, error) {
+func (l *Library) Salvage(ctx context.Context, dst *Library, split Splitter, progress func(done, total int)) (*SalvageReport, error) {
 	rep := &SalvageReport{}
 	var unsafe *pageDamage
 	if err := l.db.viewAround(func(*bolt.Tx, *pageDamage) error {
@@ -52,7 +58,7 @@ func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done,
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		d, reseg, err := l.readForSalvage(id, unsafe)
+		d, reseg, err := l.readForSalvage(id, unsafe, split)
 		switch {
 		case err != nil:
 			rep.Lost = append(rep.Lost, Problem{Doc: id, What: trimDamaged(err.Error())})
@@ -98,12 +104,12 @@ func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done,
 }
 
 // readForSalvage reads document id as well as its records allow: whole
-// (reseg false), or its text segmented again when its layout is damaged
-// (reseg true). d is nil, with no error, for an ID with no text record
+// (reseg false), or its text split again by split when its layout is
+// damaged (reseg true). d is nil, with no error, for an ID with no text record
 // (index or derived records left of a removed document). Records where
 // bbolt must not read (unsafe) are taken as damaged: the text, a loss;
 // the metadata or layout, rebuilt.
-func (l *Library) readForSalvage(id DocID, unsafe *pageDamage) (d *Document, reseg bool, err error) {
+func (l *Library) readForSalvage(id DocID, unsafe *pageDamage, split Splitter) (d *Document, reseg bool, err error) {
 	var info []byte
 	var text string
 	var pageStarts []int32
@@ -188,7 +194,7 @@ func (l *Library) readForSalvage(id DocID, unsafe *pageDamage) (d *Document, res
 	}
 	d.PageStarts = pageStarts
 	d.Pages = max(d.Pages, len(d.PageStarts))
-	segmentDocument(d, structureInput(d))
+	split(d)
 	d.Bytes, d.NumSents, d.NumChunks = len(d.Text), len(d.Sentences), len(d.Chunks)
 	d.Warnings = append(d.Warnings, "salvaged from a damaged library: its sentences were split again from its text")
 	return d, true, nil

@@ -1,6 +1,8 @@
 package docstore
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +14,16 @@ import (
 // DocID identifies a document by a prefix of the SHA-256 of its file bytes,
 // so adding the same content twice yields the same ID.
 type DocID string
+
+// IDFor returns the DocID of a file's content.
+func IDFor(content []byte) DocID {
+	sum := sha256.Sum256(content)
+	return IDOfSum(sum[:])
+}
+
+// IDOfSum returns the DocID of content whose SHA-256 is sum, for content
+// hashed as it is read: IDOfSum of sha256.Sum256(b) is IDFor(b).
+func IDOfSum(sum []byte) DocID { return DocID(hex.EncodeToString(sum[:8])) }
 
 // Sentence is one sentence of a document's stored text. Start and End are
 // byte offsets into Document.Text (End exclusive); Page is the 1-based PDF
@@ -42,7 +54,8 @@ type Chunk struct {
 type Document struct {
 	DocInfo
 	// Text is the stored text: the file's bytes verbatim for .txt and .md,
-	// the extracted text for PDFs. Every offset in the library points here.
+	// the extracted text for PDFs (ingest). Every offset in the library
+	// points here.
 	Text string
 	// PageStarts[i] is the byte offset at which page i+1 begins in Text.
 	// Text files have a single page starting at 0.
@@ -59,8 +72,9 @@ type Document struct {
 	// sentences with the same eyes.
 	Compounds map[string][]string
 
-	// geometry is each page's geometry (pagegeom) as loaded, until the
-	// document is written (geometry.go); nil when read from the library.
+	// geometry is each page's geometry (pagegeom) as given to Prepare,
+	// until the document is written (geometry.go); nil when read from the
+	// library.
 	geometry [][]byte
 }
 

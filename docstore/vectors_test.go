@@ -43,7 +43,7 @@ func cosine(a, b []float32) float64 {
 
 func addSample(t *testing.T, l *Library) *Document {
 	t.Helper()
-	return addDocument(t, l, sampleText)
+	return addFile(t, l, sampleText)
 }
 
 func units(from, to int) []int {
@@ -98,7 +98,7 @@ func TestVectorsRoundTripAndGaps(t *testing.T) {
 	}
 	got, dim, err := l.Vectors().Get(k, append(units(0, n-1), -1, n))
 	if err != nil || dim != 96 || len(got) != n+2 {
-		t.Fatalf("Get: %d vectors, dim %d, %v", len(got), dim, err)
+		t.Fatalf("Vectors: %d vectors, dim %d, %v", len(got), dim, err)
 	}
 	var buf []float32
 	for i := range n {
@@ -115,7 +115,7 @@ func TestVectorsRoundTripAndGaps(t *testing.T) {
 	}
 	sets, err := l.Vectors().Sets(d.ID)
 	if err != nil || len(sets) != 1 {
-		t.Fatalf("Sets: %+v %v", sets, err)
+		t.Fatalf("VectorSets: %+v %v", sets, err)
 	}
 	if s := sets[0]; s.Model != "embed-a" || s.Dim != 96 || s.Stored != n || !s.Complete() || s.Bytes < n*100 || s.Bytes > n*100+len(gaps)*16+200 {
 		t.Errorf("set info %+v", s)
@@ -256,9 +256,7 @@ func TestVectorsRemovedWithDocument(t *testing.T) {
 	if err := l.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := l.Add(t.Context(), sampleText, nil); err != nil {
-		t.Fatal(err)
-	}
+	addFile(t, l, sampleText)
 	if gaps, n, _ := l.Vectors().Gaps(k); len(gaps) != 1 || gaps[0] != (UnitRange{0, n - 1}) {
 		t.Errorf("vectors survived the document's removal: gaps %v", gaps)
 	}
@@ -278,12 +276,8 @@ func TestVectorStorageSize(t *testing.T) {
 			b.WriteString("\n\n")
 		}
 	}
-	path := filepath.Join(t.TempDir(), "big.txt")
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	l := openTestLibrary(t)
-	info, _, err := l.Add(t.Context(), path, nil)
+	info, _, err := writeText(l, "big.txt", b.String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,10 +325,7 @@ func BenchmarkPutVectors(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer l.Close()
-	info, _, err := l.Add(b.Context(), sampleText, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	info := addFile(b, l, sampleText).DocInfo
 	r := rand.New(rand.NewPCG(1, 1))
 	vecs := randomVectors(r, info.NumSents, 768)
 	b.SetBytes(int64(len(vecs) * 772))
@@ -357,10 +348,7 @@ func BenchmarkReadVectors(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer l.Close()
-	info, _, err := l.Add(b.Context(), sampleText, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	info := addFile(b, l, sampleText).DocInfo
 	r := rand.New(rand.NewPCG(1, 1))
 	k := VectorKey{Doc: info.ID, Model: "m", Level: SentenceLevel}
 	vecs := randomVectors(r, info.NumSents, 768)

@@ -11,6 +11,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/config"
 )
 
@@ -37,7 +38,7 @@ func BenchmarkTools(b *testing.B) {
 		}
 		defer l.Close()
 		for _, p := range []string{declaration, rintro} {
-			if _, _, err := l.Add(context.Background(), p, nil); err != nil {
+			if _, _, err := ingest.New(l, nil).Add(context.Background(), p, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -107,7 +107,7 @@ func (p *progress) event(ev engine.Event) {
 
 // add reports the pages read of a file being added, at most ten times a
 // second, and every change of stage.
-func (p *progress) add(pr docstore.Progress) {
+func (p *progress) add(pr ingest.Progress) {
 	p.mu.Lock()
 	due := time.Since(p.last) >= 100*time.Millisecond || pr.Done == pr.Total
 	if due {

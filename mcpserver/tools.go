@@ -16,6 +16,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/fix"
 )
 
@@ -381,14 +382,17 @@ func (s *Server) addAddDocument() {
 		property(in, "path").MinLength = ptr(1)
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in AddDocumentInput) (AddDocumentResult, error) {
 		var out AddDocumentResult
-		l, err := s.library()
+		env, err := s.environment()
 		if err != nil {
 			return out, err
 		}
+		l := env.Library
 		start := time.Now()
 		p := newProgress(ctx, req)
 		defer p.settle()
-		info, existed, err := l.Add(ctx, in.Path, func(pr docstore.Progress) { p.add(pr) })
+		// Read as the configuration says (OCR).
+		adder := ingest.New(l, &ingest.Options{Load: ingest.LoadOptionsFor(env.Config)})
+		info, existed, err := adder.Add(ctx, in.Path, func(pr ingest.Progress) { p.add(pr) })
 		if err != nil {
 			if engine.Canceled(err) {
 				return out, fmt.Errorf("adding %s was cancelled; nothing of it was written: %w", in.Path, err)

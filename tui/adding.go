@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/tui/addfiles"
 	"github.com/citelens/citelens/tui/internal/pane"
@@ -42,7 +43,7 @@ type addStartedMsg struct {
 }
 
 // addProgressMsg reports how adding a file is going.
-type addProgressMsg docstore.Progress
+type addProgressMsg ingest.Progress
 
 // addedMsg reports a file added (or already there), or why not.
 type addedMsg struct {
@@ -66,7 +67,7 @@ type addExpandedMsg struct {
 // progressEvery is the most often a file's progress is reported.
 const progressEvery = 50 * time.Millisecond
 
-func startAdd(bg *background, lib *docstore.Library, paths []string) *addRun {
+func startAdd(bg *background, adder *ingest.Pipeline, paths []string) *addRun {
 	r := &addRun{events: make(chan tea.Msg, 16)}
 	send := func(msg tea.Msg) bool {
 		select {
@@ -88,13 +89,13 @@ func startAdd(bg *background, lib *docstore.Library, paths []string) *addRun {
 				continue
 			}
 			// What a folder holds, as 'citelens add DIR' reads it.
-			c, err := docstore.Folder(bg.ctx, path, docstore.MaxFolderFiles)
+			c, err := ingest.Folder(bg.ctx, path, ingest.MaxFolderFiles)
 			found := c.Files
 			if err == nil && len(found) == 0 {
-				err = fmt.Errorf("it holds no files of the types citelens reads (%s)", docstore.SupportedExtensions())
+				err = fmt.Errorf("it holds no files of the types citelens reads (%s)", ingest.SupportedExtensions())
 			}
 			if err == nil && c.More {
-				err = fmt.Errorf("only its first %s files are added ('citelens add --max-files 0 DIR' adds them all)", humanize.Count(docstore.MaxFolderFiles))
+				err = fmt.Errorf("only its first %s files are added ('citelens add --max-files 0 DIR' adds them all)", humanize.Count(ingest.MaxFolderFiles))
 			}
 			if !send(addExpandedMsg{dir: path, files: found}) {
 				return
@@ -107,7 +108,7 @@ func startAdd(bg *background, lib *docstore.Library, paths []string) *addRun {
 		for _, path := range files {
 			var last time.Time
 			var lastStage string
-			info, existed, err := lib.Add(bg.ctx, path, func(p docstore.Progress) {
+			info, existed, err := adder.Add(bg.ctx, path, func(p ingest.Progress) {
 				now := time.Now()
 				if p.Stage == lastStage && now.Sub(last) < progressEvery && p.Done != p.Total {
 					return
@@ -193,7 +194,7 @@ func (msg addsDoneMsg) update(m *Model) tea.Cmd {
 	if len(m.queued) > 0 {
 		q := m.queued
 		m.queued = nil
-		return tea.Batch(m.began(startAdd(m.bg, m.opts.Library, q), nil, false), loadLibrary(m.opts.Library))
+		return tea.Batch(m.began(startAdd(m.bg, m.opts.Adder, q), nil, false), loadLibrary(m.opts.Library))
 	}
 	if m.waiting != nil {
 		return m.askWaiting(only, msg.ids)
@@ -239,7 +240,7 @@ func (m *Model) addPaths(paths []string) tea.Cmd {
 		m.layout()
 		return nil
 	}
-	return m.began(startAdd(m.bg, m.opts.Library, paths), paths, false)
+	return m.began(startAdd(m.bg, m.opts.Adder, paths), paths, false)
 }
 
 // began shows an add run that has started.

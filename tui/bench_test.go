@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/config"
 
 	tea "charm.land/bubbletea/v2"
@@ -54,7 +55,7 @@ func refman(b *testing.B) (*docstore.Library, *docstore.Document, *engine.Answer
 			benchErr = err.Error()
 			return
 		}
-		info, _, err := lib.Add(context.Background(), refmanPDF, nil)
+		info, _, err := ingest.New(lib, nil).Add(context.Background(), refmanPDF, nil)
 		if err != nil {
 			benchErr = err.Error()
 			return

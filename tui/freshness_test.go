@@ -11,6 +11,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/ingest"
 )
 
 // TestScopeKeptFromOtherProcesses: once the user has narrowed the scope,
@@ -29,7 +30,7 @@ func TestScopeKeptFromOtherProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	if _, _, err := other.Add(t.Context(), enginetest.WriteFile(t, "harbour.txt", "Boats sail across the harbour. The harbour is quiet at night.\n"), nil); err != nil {
+	if _, _, err := ingest.New(other, nil).Add(t.Context(), enginetest.WriteFile(t, "harbour.txt", "Boats sail across the harbour. The harbour is quiet at night.\n"), nil); err != nil {
 		t.Fatal(err)
 	}
 	s.waitText("harbour.txt")
@@ -41,7 +42,7 @@ func TestScopeKeptFromOtherProcesses(t *testing.T) {
 	// The whole library in scope again: what is added next joins it.
 	s.press("*")
 	s.waitText("3/3 in scope")
-	if _, _, err := other.Add(t.Context(), enginetest.WriteFile(t, "tower.txt", "Clocks tick in the tower.\n"), nil); err != nil {
+	if _, _, err := ingest.New(other, nil).Add(t.Context(), enginetest.WriteFile(t, "tower.txt", "Clocks tick in the tower.\n"), nil); err != nil {
 		t.Fatal(err)
 	}
 	s.waitText("4/4 in scope")

@@ -12,6 +12,7 @@ import (
 	"github.com/citelens/citelens/citations/pagerender"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/addfiles"
 	"github.com/citelens/citelens/tui/conversation"
@@ -121,6 +122,9 @@ func New(opts Options) Model {
 	if opts.AddDir == "" {
 		opts.AddDir = "."
 	}
+	if opts.Adder == nil {
+		opts.Adder = ingest.New(opts.Library, nil)
+	}
 	// Made absolute here, so opening the add dialog asks nothing of the
 	// system in Update.
 	if abs, err := filepath.Abs(opts.AddDir); err == nil {
@@ -169,7 +173,7 @@ func (m Model) Init() tea.Cmd {
 	if len(m.opts.Paths) > 0 {
 		// Started here rather than in a command so that Shutdown, which
 		// may come at any time, always knows of it.
-		run := startAdd(m.bg, m.opts.Library, m.opts.Paths)
+		run := startAdd(m.bg, m.opts.Adder, m.opts.Paths)
 		cmds = append(cmds, func() tea.Msg { return addStartedMsg{run: run, paths: m.opts.Paths, only: true} })
 	}
 	if m.sel.Auto() {

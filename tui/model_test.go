@@ -22,6 +22,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/llm/llmtest"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/internal/keytest"
@@ -380,7 +381,7 @@ func TestLibraryProgress(t *testing.T) {
 	m = nm.(Model)
 	nm, _ = m.Update(libraryMsg{docs: []docstore.DocInfo{}})
 	m = nm.(Model)
-	nm, _ = m.Update(addProgressMsg(docstore.Progress{Path: "/tmp/manual.pdf", Stage: docstore.StageExtracting, Done: 120, Total: 2415}))
+	nm, _ = m.Update(addProgressMsg(ingest.Progress{Path: "/tmp/manual.pdf", Stage: ingest.StageExtracting, Done: 120, Total: 2415}))
 	m = nm.(Model)
 	v := ansi.Strip(m.render())
 	if !strings.Contains(v, "+ manual.pdf extracting ▕") || !strings.Contains(v, "▏ 120/2415") {

@@ -30,6 +30,7 @@ import (
 	"github.com/citelens/citelens/citations/pageimage"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/termimage"
 )
@@ -40,6 +41,9 @@ type Options struct {
 	Library *docstore.Library
 	// Env builds the strategies (engine.NewEnv over Library).
 	Env *engine.Env
+	// Adder adds files to Library (Paths, the add dialog) as the
+	// configuration says (OCR); nil adds them with the default options.
+	Adder *ingest.Pipeline
 	// Paths are files to add before asking; the question's scope starts
 	// as exactly these files.
 	Paths []string

@@ -18,6 +18,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/llm"
 	"github.com/citelens/citelens/tui/internal/keytest"
@@ -239,7 +240,7 @@ func TestAskWhileAdding(t *testing.T) {
 		t.Errorf("the wait is not shown:\n%s", v)
 	}
 	// The file is added for real, then the run ends.
-	info, _, err := lib.Add(t.Context(), declaration, nil)
+	info, _, err := ingest.New(lib, nil).Add(t.Context(), declaration, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +438,7 @@ func TestOtherProcessChanges(t *testing.T) {
 	}
 	defer other.Close()
 	path := enginetest.WriteFile(t, "harbour.txt", "Boats sail across the harbour. The harbour is quiet at night.\n")
-	if _, _, err := other.Add(t.Context(), path, nil); err != nil {
+	if _, _, err := ingest.New(other, nil).Add(t.Context(), path, nil); err != nil {
 		t.Fatalf("another process cannot add while the TUI is open: %v", err)
 	}
 	began := time.Now()

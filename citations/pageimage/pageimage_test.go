@@ -14,6 +14,7 @@ import (
 	"github.com/citelens/citelens/citations/pagerender"
 	"github.com/citelens/citelens/citations/pagerender/pagerendertest"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/fix"
 )
 
@@ -35,7 +36,7 @@ func library(t *testing.T) (*pageimage.Source, *docstore.Document, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { lib.Close() })
-	info, _, err := lib.Add(context.Background(), path, nil)
+	info, _, err := ingest.New(lib, nil).Add(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/ingest/ocr"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/humanize"
@@ -56,7 +57,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	ocrLang := fs.String("ocr-lang", "", "Tesseract `LANGS` for --ocr, joined by + (default: the config's ocr_lang, else eng)")
 	maxSize := fs.String("max-size", "1G", "refuse files larger than `SIZE` (bytes, or with K, M, G)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "read and index up to `N` files at once")
-	maxFiles := fs.Int("max-files", docstore.MaxFolderFiles, "add at most `N` files from each folder given (0: every file it holds)")
+	maxFiles := fs.Int("max-files", ingest.MaxFolderFiles, "add at most `N` files from each folder given (0: every file it holds)")
 	from := fs.String("from", "", "also add the files listed in `FILE`, one path a line ('-': standard input), for more files than a command line holds")
 	paths, err := parseFlags(a, fs, args)
 	if err != nil {
@@ -87,7 +88,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	defer l.Close()
-	l.SetLoadOptions(a.addLoadOptions(fs, *useOCR, *ocrLang))
+	adder := ingest.New(l, &ingest.Options{MaxFileSize: a.maxFileSize, Load: a.addLoadOptions(fs, *useOCR, *ocrLang)})
 
 	paths, err = expandFolders(ctx, a.stderr, paths, *maxFiles)
 	if err != nil {
@@ -103,15 +104,15 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	}
 	done := 0
 	interrupted := "" // the first file an interruption stopped
-	err = l.AddFiles(ctx, paths, docstore.AddOptions{
+	err = adder.AddFiles(ctx, paths, ingest.AddOptions{
 		Jobs: *jobs,
-		Progress: func(p docstore.Progress) {
+		Progress: func(p ingest.Progress) {
 			if len(paths) == 1 {
 				bar.unit = p.Unit
 				bar.update(p.Stage, p.Done, p.Total)
 			}
 		},
-		Done: func(res docstore.AddResult) {
+		Done: func(res ingest.AddResult) {
 			if errors.Is(res.Err, context.Canceled) && ctx.Err() != nil {
 				if interrupted == "" {
 					interrupted = res.Path
@@ -210,7 +211,7 @@ func expandFolders(ctx context.Context, w io.Writer, paths []string, maxFiles in
 			out = append(out, p) // Add says what is wrong with it
 			continue
 		}
-		c, err := docstore.Folder(ctx, p, maxFiles)
+		c, err := ingest.Folder(ctx, p, maxFiles)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -229,7 +230,7 @@ func expandFolders(ctx context.Context, w io.Writer, paths []string, maxFiles in
 
 // folderSkips says what a folder held that is not added: "; passed over
 // 3 .xlsx, 1 without an extension, 2 hidden".
-func folderSkips(c docstore.FolderContents) string {
+func folderSkips(c ingest.FolderContents) string {
 	var parts []string
 	for _, ext := range c.UnsupportedKinds() {
 		n := c.Unsupported[ext]
@@ -295,7 +296,7 @@ func (e exitError) ExitCode() int { return e.code }
 func fileTypes() string {
 	var b strings.Builder
 	b.WriteString("\nFile types:\n")
-	for _, f := range docstore.Formats() {
+	for _, f := range ingest.Formats() {
 		fmt.Fprintf(&b, "  %-22s %s\n", strings.Join(f.Extensions, " "), f.Description)
 	}
 	return b.String()
@@ -305,7 +306,7 @@ func fileTypes() string {
 // --ocr-lang when given, else the config's ocr and ocr_lang. A config
 // that cannot be read only costs its OCR settings, with a warning: add
 // needs nothing else from it.
-func (a *app) addLoadOptions(fs *flag.FlagSet, useOCR bool, lang string) docstore.LoadOptions {
+func (a *app) addLoadOptions(fs *flag.FlagSet, useOCR bool, lang string) ingest.LoadOptions {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if !set["ocr"] || !set["ocr-lang"] {
@@ -324,12 +325,12 @@ func (a *app) addLoadOptions(fs *flag.FlagSet, useOCR bool, lang string) docstor
 	return loadOptions(useOCR, lang)
 }
 
-// loadOptions are the library's load options for an OCR choice.
-func loadOptions(useOCR bool, lang string) docstore.LoadOptions {
+// loadOptions are the pipeline's load options for an OCR choice.
+func loadOptions(useOCR bool, lang string) ingest.LoadOptions {
 	if !useOCR {
-		return docstore.LoadOptions{}
+		return ingest.LoadOptions{}
 	}
-	return docstore.LoadOptions{OCR: &ocr.Options{Languages: lang}}
+	return ingest.LoadOptions{OCR: &ocr.Options{Languages: lang}}
 }
 
 // ocrNote says how many of a document's pages were read by OCR.

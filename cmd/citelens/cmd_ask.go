@@ -16,6 +16,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/textproc"
 )
@@ -144,8 +145,12 @@ func scopeDocs(ctx context.Context, a *app, l *docstore.Library, refs []string) 
 		info, err := l.Resolve(ref)
 		if errors.Is(err, docstore.ErrNotFound) {
 			if st, serr := os.Stat(ref); serr == nil && st.Mode().IsRegular() {
+				var adder *ingest.Pipeline
+				if adder, err = a.pipeline(l); err != nil {
+					return nil, err
+				}
 				bar := newProgressBar(a.stderr, ref)
-				info, _, err = l.Add(ctx, ref, func(p docstore.Progress) { bar.update(p.Stage, p.Done, p.Total) })
+				info, _, err = adder.Add(ctx, ref, func(p ingest.Progress) { bar.update(p.Stage, p.Done, p.Total) })
 				bar.Finish()
 			}
 		}

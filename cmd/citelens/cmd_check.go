@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/textproc"
 )
@@ -121,7 +122,7 @@ func runSalvage(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	bar := newProgressBar(a.stderr, "salvaging")
-	rep, err := src.Salvage(ctx, out, func(done, total int) { bar.update(fmt.Sprintf("%d/%d documents", done, total), 0, 0) })
+	rep, err := src.Salvage(ctx, out, ingest.Split, func(done, total int) { bar.update(fmt.Sprintf("%d/%d documents", done, total), 0, 0) })
 	bar.Finish()
 	if cerr := out.Close(); err == nil {
 		err = cerr

@@ -12,6 +12,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/eval"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -147,9 +148,10 @@ func (a *app) evalLibrary(ctx context.Context, dir string) (*docstore.Library, f
 		cleanup()
 		return nil, nil, err
 	}
+	adder := ingest.New(lib, nil)
 	for _, p := range files {
 		bar := newProgressBar(a.stderr, p)
-		_, _, err := lib.Add(ctx, p, func(pr docstore.Progress) { bar.update(pr.Stage, pr.Done, pr.Total) })
+		_, _, err := adder.Add(ctx, p, func(pr ingest.Progress) { bar.update(pr.Stage, pr.Done, pr.Total) })
 		bar.Finish()
 		if err != nil {
 			lib.Close()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/progress"
 	"github.com/citelens/citelens/internal/textproc"
@@ -36,7 +37,7 @@ func runReindex(ctx context.Context, a *app, args []string) error {
 	}
 	defer l.Close()
 	line := newLiveLine(a.stderr)
-	rep, err := l.Reindex(ctx, func(p docstore.ReindexProgress) {
+	rep, err := ingest.New(l, nil).Reindex(ctx, func(p ingest.ReindexProgress) {
 		if p.Name != "" && line.Due(false) {
 			line.Draw(fmt.Sprintf("reindexing %s %d/%d: %s", progress.Bar(p.Done, p.Total, barWidth), p.Done+1, p.Total, textproc.OneLine(p.Name)))
 		}

@@ -83,6 +83,10 @@ func runTUI(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	adder, err := a.pipeline(l)
+	if err != nil {
+		return err
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		dir = os.TempDir()
@@ -90,6 +94,7 @@ func runTUI(ctx context.Context, a *app, args []string) error {
 	return tui.Run(ctx, tui.Options{
 		Library:   l,
 		Env:       env,
+		Adder:     adder,
 		Paths:     paths,
 		Theme:     sel,
 		Strategy:  *strategy,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/ingest"
 )
 
 // openLibrary opens the library for a command. Read-only commands share the
@@ -24,7 +25,7 @@ func (a *app) openLibrary(readOnly bool) (*docstore.Library, error) {
 			return nil, errNoLibrary
 		}
 	}
-	l, err := docstore.Open(a.dbPath, &docstore.Options{ReadOnly: readOnly, MaxFileSize: a.maxFileSize, Waiting: a.waitingForLibrary})
+	l, err := docstore.Open(a.dbPath, &docstore.Options{ReadOnly: readOnly, Waiting: a.waitingForLibrary})
 	switch {
 	case errors.Is(err, docstore.ErrLocked):
 		return nil, err // printError gives it its hint
@@ -112,15 +113,24 @@ func emptyLibraryMessage(a *app) string {
 
 // engineEnv builds the strategies' environment: the library and the model
 // configuration. A broken config file is an error (the user meant
-// something by it); an absent one is not. Files added on the way (ask
-// --doc PATH, the TUI) are read as the config says (OCR).
+// something by it); an absent one is not.
 func (a *app) engineEnv(l *docstore.Library) (*engine.Env, error) {
 	cfg, err := a.config()
 	if err != nil {
 		return nil, err
 	}
-	l.SetLoadOptions(loadOptions(cfg.OCREnabled(), cfg.OCRLang))
 	return engine.NewEnv(l, cfg), nil
+}
+
+// pipeline is the add pipeline over l for files added on the way (ask
+// --doc PATH, the TUI): read as the config says (OCR). A broken config
+// file is an error, as for engineEnv.
+func (a *app) pipeline(l *docstore.Library) (*ingest.Pipeline, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return nil, err
+	}
+	return ingest.New(l, &ingest.Options{MaxFileSize: a.maxFileSize, Load: ingest.LoadOptionsFor(cfg)}), nil
 }
 
 // config loads the configuration (file and environment) once per run.

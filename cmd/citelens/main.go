@@ -59,7 +59,7 @@ type app struct {
 	strategy string
 	// cfg is the configuration, loaded on first use by config().
 	cfg *config.Config
-	// maxFileSize is add's --max-size (0: docstore's default).
+	// maxFileSize is add's --max-size (0: ingest's default).
 	maxFileSize int64
 }
 

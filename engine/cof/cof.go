@@ -43,10 +43,10 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/segment"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/ingest/split"
 	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/llm"
 )
@@ -208,7 +208,7 @@ func Sentences(text string) []string { return splitSentences(text) }
 // splitSentences splits the draft as citelens splits documents.
 func splitSentences(text string) []string {
 	var out []string
-	for _, sp := range segment.Sentences(text) {
+	for _, sp := range split.Sentences(text) {
 		out = append(out, text[sp.Start:sp.End])
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine/enginetest/librarytest"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/llm"
 	"github.com/citelens/citelens/llm/llmtest"
@@ -272,7 +273,7 @@ func TestRemovedWithDocument(t *testing.T) {
 	if err := lib.Remove(docs[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := lib.Add(t.Context(), declaration, nil); err != nil {
+	if _, _, err := ingest.New(lib, nil).Add(t.Context(), declaration, nil); err != nil {
 		t.Fatal(err)
 	}
 	_, before := embedInputs(srv)

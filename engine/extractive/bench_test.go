@@ -11,6 +11,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/ingest"
 )
 
 // The speed target: `citelens ask --strategy extractive` over R's full
@@ -54,14 +55,14 @@ func bigLibrary(b *testing.B) *docstore.Library {
 			bigErr = err
 			return
 		}
-		if _, _, err := lib.Add(context.Background(), fullrefman, nil); err != nil {
+		if _, _, err := ingest.New(lib, nil).Add(context.Background(), fullrefman, nil); err != nil {
 			// The PDF extractor cannot read it (yet): use pdftotext.
 			txt := filepath.Join(dir, "fullrefman.txt")
 			if out, err := exec.Command("pdftotext", fullrefman, txt).CombinedOutput(); err != nil {
 				bigSkip = "cannot extract the manual: " + string(out)
 				return
 			}
-			if _, _, err := lib.Add(context.Background(), txt, nil); err != nil {
+			if _, _, err := ingest.New(lib, nil).Add(context.Background(), txt, nil); err != nil {
 				bigErr = err
 				return
 			}

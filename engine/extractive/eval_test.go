@@ -27,6 +27,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/ingest"
 )
 
 const hotpotDir = "../../testdata/hotpotqa53"
@@ -114,7 +115,7 @@ func loadDataset(t testing.TB, dir string) *dataset {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		info, _, err := lib.Add(context.Background(), filepath.Join(docsOf(dir), f.Name()), nil)
+		info, _, err := ingest.New(lib, nil).Add(context.Background(), filepath.Join(docsOf(dir), f.Name()), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -29,7 +29,7 @@ const (
 	// tokenizer, splits again after 。；！？, falls back to blank lines when
 	// that yields one sentence, and shows sentence i as "<Ci>" followed by
 	// the context from its start to the next sentence's start. citelens
-	// numbers its own stored sentences instead (docstore/segment), since
+	// numbers its own stored sentences instead (ingest/split), since
 	// those are what citations resolve to; the boundaries are Punkt-like
 	// and the layout is the same, with the whitespace between sentences
 	// reduced to a blank line, a line break or a space. Two other

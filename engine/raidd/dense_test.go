@@ -10,6 +10,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/dense"
 	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/llm"
 	"github.com/citelens/citelens/llm/llmtest"
 )
@@ -267,7 +268,7 @@ func TestDenseRemovedWithDocument(t *testing.T) {
 	if err := f.lib.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if info, _, err := f.lib.Add(t.Context(), enginetest.WriteFile(t, "survey.txt", survey.Text), nil); err != nil || info.ID != survey.ID {
+	if info, _, err := ingest.New(f.lib, nil).Add(t.Context(), enginetest.WriteFile(t, "survey.txt", survey.Text), nil); err != nil || info.ID != survey.ID {
 		t.Fatalf("added again as %s (%v), was %s", info.ID, err, survey.ID)
 	}
 	if _, err := (&Deriver{Library: f.lib, Client: f.env.LLM}).Derive(t.Context(), []docstore.DocID{survey.ID}, nil); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine/enginetest/librarytest"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/synthetic"
 )
 
@@ -35,7 +36,7 @@ func syntheticLibrary(t *testing.T, n int) (*docstore.Library, []string) {
 	}
 	for len(paths) > 0 {
 		k := min(len(paths), 7)
-		if err := lib.AddFiles(t.Context(), paths[:k], docstore.AddOptions{Jobs: 2}); err != nil {
+		if err := ingest.New(lib, nil).AddFiles(t.Context(), paths[:k], ingest.AddOptions{Jobs: 2}); err != nil {
 			t.Fatal(err)
 		}
 		paths = paths[k:]

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/ingest"
 )
 
 // The manual the search benchmark ranks over: R's 2,415-page reference
@@ -37,7 +38,7 @@ func fullrefmanLibrary(b *testing.B) *docstore.Library {
 			path = filepath.Join(dir, "library.db")
 		}
 		if benchLib, benchErr = docstore.Open(path, nil); benchErr == nil {
-			_, _, benchErr = benchLib.Add(b.Context(), fullrefman, nil)
+			_, _, benchErr = ingest.New(benchLib, nil).Add(b.Context(), fullrefman, nil)
 		}
 	})
 	if benchErr != nil {

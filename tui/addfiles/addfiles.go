@@ -24,7 +24,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/themes"
@@ -74,7 +74,7 @@ func readDir(seq int, dir string, hidden bool) tea.Cmd {
 			if fi, err := os.Stat(filepath.Join(dir, name)); err == nil { // through links
 				e.Dir, e.Size = fi.IsDir(), fi.Size()
 			}
-			if _, ok := docstore.FormatOf(name); !ok && !e.Dir {
+			if _, ok := ingest.FormatOf(name); !ok && !e.Dir {
 				others++ // nothing citelens can add
 				continue
 			}

@@ -21,6 +21,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/themes"
@@ -475,7 +476,7 @@ func (m Model) View(w, h int) []string {
 	case !m.loaded:
 		lines = append(lines, st.Muted.Render("loading…"))
 	case len(m.docs) == 0 && len(m.adding) == 0:
-		for _, l := range draw.Wrap("No documents yet. Press "+m.KeyMap.List.Add.Help().Key+" to add files ("+docstore.SupportedExtensions()+"), or start citelens with them: citelens FILE…", w) {
+		for _, l := range draw.Wrap("No documents yet. Press "+m.KeyMap.List.Add.Help().Key+" to add files ("+ingest.SupportedExtensions()+"), or start citelens with them: citelens FILE…", w) {
 			lines = append(lines, st.Muted.Render(l))
 		}
 	case len(m.visible) == 0 && len(m.docs) > 0:

@@ -9,6 +9,7 @@ import (
 	"github.com/citelens/citelens/citations/pageimage"
 	"github.com/citelens/citelens/citations/pagerender/pagerendertest"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/tui/termimage"
 )
 
@@ -30,7 +31,7 @@ func fullrefmanDoc(b *testing.B) (*docstore.Library, *docstore.Document) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { lib.Close() })
-	info, _, err := lib.Add(context.Background(), fullrefman, nil)
+	info, _, err := ingest.New(lib, nil).Add(context.Background(), fullrefman, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/ingest"
 )
 
 func main() {
@@ -59,8 +60,9 @@ func run(cpu, peak, db string, paths []string) error {
 		defer w.stop()
 	}
 	start := time.Now()
+	adder := ingest.New(lib, nil)
 	for _, p := range paths {
-		_, _, err := lib.Add(context.Background(), p, func(p docstore.Progress) {
+		_, _, err := adder.Add(context.Background(), p, func(p ingest.Progress) {
 			if w != nil {
 				w.setStage(p.Stage)
 			}

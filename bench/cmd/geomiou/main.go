@@ -19,6 +19,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/pagegeom/bboxref"
+	"github.com/citelens/citelens/ingest"
 )
 
 func main() {
@@ -115,7 +116,7 @@ type sample struct {
 // least 20 letters and digits in a random order.
 func load(lib *docstore.Library, path string, rng *rand.Rand) (*sample, error) {
 	ctx := context.Background()
-	info, _, err := lib.Add(ctx, path, nil)
+	info, _, err := ingest.New(lib, nil).Add(ctx, path, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/ingest"
 )
 
 // Library opens a library in a temporary folder and adds the files at
@@ -36,8 +37,9 @@ func Library(t testing.TB, paths ...string) (*docstore.Library, []*docstore.Docu
 		}
 	})
 	docs := make([]*docstore.Document, 0, len(paths))
+	adder := ingest.New(lib, nil)
 	for _, p := range paths {
-		info, _, err := lib.Add(context.Background(), p, nil)
+		info, _, err := adder.Add(context.Background(), p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

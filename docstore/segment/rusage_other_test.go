@@ -1,8 +1,0 @@
-//go:build !unix
-
-package segment
-
-import "time"
-
-// cpuTime is unavailable here; benchmarks then omit their CPU metric.
-func cpuTime() time.Duration { return 0 }

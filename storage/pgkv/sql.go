@@ -1,0 +1,74 @@
+package pgkv
+
+// The statements a transaction sends. A key is found through the
+// entries' index (bucket, substr(key, 1, 1024), sha256(key)), so every
+// statement names a key by those expressions, spelt as the index spells
+// them; ranges compare the head first (a key's head sorts where the key
+// does) and order by the head, then the whole key.
+const (
+	// keyIs matches the key $2 in the bucket $1.
+	keyIs = `bucket = $1::bigint AND substr(key, 1, 1024) = substr($2::bytea, 1, 1024) AND sha256(key) = sha256($2::bytea) AND key = $2::bytea`
+
+	qBeginRead  = `BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY`
+	qBeginWrite = `BEGIN ISOLATION LEVEL READ COMMITTED, READ WRITE`
+	qVersion    = `SELECT version FROM citelens_meta`
+	// qTryBump takes the writer lock if it is free and then adds one to
+	// the store's version, which it returns; no row when the lock is
+	// taken. The UPDATE finds the row as the last writer left it even
+	// when that writer committed after this statement's snapshot (READ
+	// COMMITTED re-reads an updated row).
+	qTryBump = `WITH l AS (SELECT pg_try_advisory_xact_lock($1) AS got)
+		UPDATE citelens_meta SET version = version + 1 FROM l WHERE l.got RETURNING version`
+	qLock = `SELECT pg_advisory_xact_lock($1)`
+	qBump = `UPDATE citelens_meta SET version = version + 1 RETURNING version`
+	// qTop is every top-level bucket, so that Tx.Bucket asks nothing.
+	qTop = `SELECT e.key, b.id, b.seq FROM citelens_entries e JOIN citelens_buckets b ON b.id = e.child WHERE e.bucket = 0`
+
+	// qLookup is what the key $2 of bucket $1 holds: a nested bucket's
+	// id and counter, nulls for a value, no row when absent.
+	qLookup = `SELECT e.child, b.seq FROM citelens_entries e LEFT JOIN citelens_buckets b ON b.id = e.child WHERE e.` + keyIs
+
+	qGet     = `SELECT value FROM citelens_entries WHERE ` + keyIs
+	qGetMany = `SELECT key, value FROM citelens_entries WHERE bucket = $1::bigint
+		AND substr(key, 1, 1024) = ANY (ARRAY(SELECT substr(k, 1, 1024) FROM unnest($2::bytea[]) k))
+		AND key = ANY ($2::bytea[])`
+	qCount = `SELECT count(*) FROM citelens_entries WHERE bucket = $1`
+
+	// qPut sets a value; no row changes when the key names a bucket.
+	qPut = `INSERT INTO citelens_entries (bucket, key, value) VALUES ($1, $2, $3)
+		ON CONFLICT (bucket, substr(key, 1, 1024), sha256(key))
+		DO UPDATE SET value = EXCLUDED.value WHERE citelens_entries.child IS NULL`
+	// qDelete deletes a value and says whether the key names a bucket
+	// instead.
+	qDelete = `WITH d AS (DELETE FROM citelens_entries WHERE ` + keyIs + ` AND child IS NULL)
+		SELECT EXISTS (SELECT FROM citelens_entries WHERE ` + keyIs + ` AND child IS NOT NULL)`
+	// qCreate makes the nested bucket $2 in $1 unless the key is taken,
+	// and returns the new id, or what holds the key: whether it is
+	// there, its bucket's id and counter (nulls for a value).
+	qCreate = `WITH e AS (SELECT child FROM citelens_entries WHERE ` + keyIs + `),
+		b AS (INSERT INTO citelens_buckets (parent) SELECT $1::bigint WHERE NOT EXISTS (SELECT FROM e) RETURNING id),
+		i AS (INSERT INTO citelens_entries (bucket, key, child) SELECT $1::bigint, $2::bytea, id FROM b)
+		SELECT (SELECT id FROM b), EXISTS (SELECT FROM e), (SELECT child FROM e),
+			(SELECT seq FROM citelens_buckets WHERE id = (SELECT child FROM e))`
+	// qDeleteBucket deletes the nested bucket $2 of $1 and all below it
+	// (the foreign keys cascade) and says what held the key: whether it
+	// was there and whether it was a bucket.
+	qDeleteBucket = `WITH e AS (SELECT child FROM citelens_entries WHERE ` + keyIs + `),
+		d AS (DELETE FROM citelens_buckets WHERE id = (SELECT child FROM e))
+		SELECT EXISTS (SELECT FROM e), EXISTS (SELECT FROM e WHERE child IS NOT NULL)`
+	qSetSeq = `UPDATE citelens_buckets SET seq = $2 WHERE id = $1`
+
+	// A cursor's pages: $3 keys from $2 on (or after it), or before it
+	// (qBefore), or the bucket's last ones.
+	qFrom = `SELECT key, value FROM citelens_entries WHERE bucket = $1
+		AND substr(key, 1, 1024) >= substr($2::bytea, 1, 1024) AND key >= $2::bytea
+		ORDER BY substr(key, 1, 1024), key LIMIT $3`
+	qAfter = `SELECT key, value FROM citelens_entries WHERE bucket = $1
+		AND substr(key, 1, 1024) >= substr($2::bytea, 1, 1024) AND key > $2::bytea
+		ORDER BY substr(key, 1, 1024), key LIMIT $3`
+	qBefore = `SELECT key, value FROM citelens_entries WHERE bucket = $1
+		AND substr(key, 1, 1024) <= substr($2::bytea, 1, 1024) AND key < $2::bytea
+		ORDER BY substr(key, 1, 1024) DESC, key DESC LIMIT $3`
+	qLast = `SELECT key, value FROM citelens_entries WHERE bucket = $1
+		ORDER BY substr(key, 1, 1024) DESC, key DESC LIMIT $2`
+)

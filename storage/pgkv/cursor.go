@@ -199,24 +199,96 @@ func (c *cursor) setPage(rows []entry, atFirst, atLast bool) {
 }
 
 // fetch runs a page's query from key (none for qLast) and returns its
-// rows, copied out of pgx's buffers, one allocation a row, and whether
-// the page was full, so more may follow; it records the bucket's write
-// count and lengthens the next page.
+// rows in the query's direction, copied out of pgx's buffers, one
+// allocation a row, and whether more may follow; it records the
+// bucket's write count and lengthens the next page.
+//
+// Rows come in the order of their keys' heads: a run of keys that share
+// one is sorted here. The run a full page ends with may go on past it,
+// when its head is a whole headLen bytes: it is left to the next read,
+// or, when it fills the page, read whole.
 func (c *cursor) fetch(q string, key []byte) (page []entry, more bool) {
-	t := c.b.tx
-	if t.err != nil {
-		return nil, false
-	}
-	c.gen = t.gens[c.b.st.id]
 	limit := c.limit
 	args := []any{c.b.st.id, key, limit}
 	if key == nil {
 		args = []any{c.b.st.id, limit}
 	}
+	page, size := c.query(q, limit, args...)
+	more = len(page) == limit
+	desc := q == qBefore || q == qLast
+	if more && len(page[len(page)-1].k) >= headLen {
+		cut := len(page) - 1
+		for cut > 0 && sameHead(page[cut-1].k, page[cut].k) {
+			cut--
+		}
+		if cut > 0 {
+			page = page[:cut]
+		} else {
+			page = c.wholeRun(page[0].k, q, key, desc)
+		}
+	}
+	sortRuns(page, desc)
+	if size < growUnder && c.limit < maxPage {
+		c.limit *= 2
+	}
+	return page, more
+}
+
+// wholeRun reads every key whose head is head's and keeps those that
+// the query q from key would return.
+func (c *cursor) wholeRun(head []byte, q string, key []byte, desc bool) []entry {
+	run, _ := c.query(qRun, 0, c.b.st.id, head)
+	keep := run[:0]
+	for _, e := range run {
+		cmp := 0
+		if key != nil {
+			cmp = bytes.Compare(e.k, key)
+		}
+		if q == qFrom && cmp >= 0 || q == qAfter && cmp > 0 || q == qBefore && cmp < 0 || q == qLast {
+			keep = append(keep, e)
+		}
+	}
+	return keep
+}
+
+// sameHead reports whether a and b share their index head.
+func sameHead(a, b []byte) bool {
+	return len(a) >= headLen && len(b) >= headLen && bytes.Equal(a[:headLen], b[:headLen])
+}
+
+// sortRuns sorts each run of page's keys that share a head, ascending or
+// (desc) descending.
+func sortRuns(page []entry, desc bool) {
+	for i := 0; i < len(page); {
+		j := i + 1
+		for j < len(page) && sameHead(page[j-1].k, page[j].k) {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(page[i:j], func(a, b entry) int {
+				if desc {
+					return bytes.Compare(b.k, a.k)
+				}
+				return bytes.Compare(a.k, b.k)
+			})
+		}
+		i = j
+	}
+}
+
+// query runs a query for keys and values and returns the rows, copied
+// out of pgx's buffers, and their size in bytes; sizeHint is how many
+// rows are expected.
+func (c *cursor) query(q string, sizeHint int, args ...any) (page []entry, size int) {
+	t := c.b.tx
+	if t.err != nil {
+		return nil, 0
+	}
+	c.gen = t.gens[c.b.st.id]
 	rows, err := t.conn.Query(t.ctx, q, args...)
 	if err != nil {
 		t.fail("reading keys in order", err)
-		return nil, false
+		return nil, 0
 	}
 	defer rows.Close()
 	// In binary format (pgx's with prepared statements) a bytea is its
@@ -224,8 +296,7 @@ func (c *cursor) fetch(q string, key []byte) (page []entry, more bool) {
 	// pgx decodes them.
 	fd := rows.FieldDescriptions()
 	binary := len(fd) == 2 && fd[0].Format == 1 && fd[1].Format == 1
-	page = make([]entry, 0, min(limit, 64))
-	size := 0
+	page = make([]entry, 0, min(sizeHint, 64))
 	for rows.Next() {
 		var e entry
 		if binary {
@@ -239,17 +310,14 @@ func (c *cursor) fetch(q string, key []byte) (page []entry, more bool) {
 			}
 		} else if err := rows.Scan(&e.k, &e.v); err != nil {
 			t.fail("reading keys in order", err)
-			return nil, false
+			return nil, 0
 		}
 		size += len(e.k) + len(e.v)
 		page = append(page, e)
 	}
 	if err := rows.Err(); err != nil {
 		t.fail("reading keys in order", err)
-		return nil, false
+		return nil, 0
 	}
-	if size < growUnder && c.limit < maxPage {
-		c.limit *= 2
-	}
-	return page, len(page) == limit
+	return page, size
 }

@@ -67,6 +67,11 @@ func OpenOptions(ctx context.Context, connString string, opts Options) (*DB, err
 		// pgx's message shows the string with its password masked.
 		return nil, fmt.Errorf("pgkv: %w", err)
 	}
+	return openConfig(ctx, cfg, opts)
+}
+
+// openConfig is OpenOptions from a parsed configuration.
+func openConfig(ctx context.Context, cfg *pgxpool.Config, opts Options) (*DB, error) {
 	where := describe(cfg.ConnConfig)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -811,3 +811,68 @@ func TestPlans(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedHeads: keys longer than the index's head that share it come
+// from the server in any order; walks see them in byte order whether a
+// page ends inside their run or the run fills whole pages, between
+// short keys before and after.
+func TestSharedHeads(t *testing.T) {
+	db, _ := open(t)
+	head := bytes.Repeat([]byte{'h'}, headLen)
+	var want [][]byte
+	for _, k := range [][]byte{[]byte("a"), []byte("h"), []byte("z")} {
+		want = append(want, k)
+	}
+	// 20 keys before the run so the first page (32 rows) ends inside
+	// it, then a run of 150 keys (more than the second page, 64).
+	for i := range 20 {
+		want = append(want, fmt.Appendf(nil, "b%03d", i))
+	}
+	for i := range 150 {
+		// Tails that sort differently from their insertion order and
+		// their digests.
+		want = append(want, append(head[:headLen:headLen], fmt.Appendf(nil, "%03d", (i*37)%150)...))
+	}
+	update(t, db, func(tx storage.Tx) error {
+		b, err := tx.CreateBucket([]byte("b"))
+		if err != nil {
+			return err
+		}
+		for _, k := range want {
+			v := k
+			if len(k) > headLen {
+				v = k[headLen:]
+			}
+			if err := b.Put(k, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	sort.Slice(want, func(i, j int) bool { return bytes.Compare(want[i], want[j]) < 0 })
+	view(t, db, func(tx storage.Tx) error {
+		b := tx.Bucket([]byte("b"))
+		got := keysOf(t, b)
+		if len(got) != len(want) {
+			t.Fatalf("%d keys, want %d", len(got), len(want))
+		}
+		for i := range want {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Fatalf("key %d is …%s, want …%s", i, got[i][max(0, len(got[i])-4):], want[i][max(0, len(want[i])-4):])
+			}
+		}
+		// Seek into the run and walk on: a first page wholly inside it.
+		c := b.Cursor()
+		k, v := c.Seek(append(head[:headLen:headLen], "0995"...))
+		for i := 100; i < 150; i++ {
+			if want := fmt.Sprintf("%03d", i); !bytes.Equal(v, []byte(want)) {
+				t.Fatalf("walking the run from its middle: %q where %q", v, want)
+			}
+			k, v = c.Next()
+		}
+		if string(k) != "z" {
+			t.Errorf("after the run: %q", k)
+		}
+		return nil
+	})
+}

@@ -12,13 +12,6 @@ import (
 // misread: Open refuses it.
 const schemaVersion = 1
 
-// headLen is how many leading bytes of a key the entries' index orders
-// by. A btree index entry holds at most about 2.7 kB and a key may be
-// MaxKeySize (32 kB), so the index holds a key's head and its digest,
-// and a query orders by the head, then the whole key: the same byte
-// order, as a key's head sorts where the key does.
-const headLen = 1024
-
 // writerLock is the advisory lock an Update holds for its whole
 // transaction, so that writers run one at a time, as in bbolt: the ASCII
 // of "citelens" as a bigint. The schema's creation takes it too.

@@ -3,9 +3,18 @@ package pgkv
 // The statements a transaction sends. A key is found through the
 // entries' index (bucket, substr(key, 1, 1024), sha256(key)), so every
 // statement names a key by those expressions, spelt as the index spells
-// them; ranges compare the head first (a key's head sorts where the key
-// does) and order by the head, then the whole key.
+// them. Ranges compare the head first (a key's head sorts where the key
+// does) and come in the index's order, the heads': keys that share a
+// head of 1024 bytes come in any order among themselves, and the cursor
+// sorts them (see cursor.fetch), which costs the server nothing, where an
+// ORDER BY of the whole key would sort every row.
 const (
+	// headLen is how many leading bytes of a key the entries' index
+	// holds. A btree index entry holds at most about 2.7 kB and a key may
+	// be MaxKeySize (32 kB), so the index holds a key's head and its
+	// digest, which tells apart keys that share a head.
+	headLen = 1024
+
 	// keyIs matches the key $2 in the bucket $1.
 	keyIs = `bucket = $1::bigint AND substr(key, 1, 1024) = substr($2::bytea, 1, 1024) AND sha256(key) = sha256($2::bytea) AND key = $2::bytea`
 
@@ -59,16 +68,18 @@ const (
 	qSetSeq = `UPDATE citelens_buckets SET seq = $2 WHERE id = $1`
 
 	// A cursor's pages: $3 keys from $2 on (or after it), or before it
-	// (qBefore), or the bucket's last ones.
+	// (qBefore), or the bucket's last ones; and every key of the head of
+	// $2 (qRun).
 	qFrom = `SELECT key, value FROM citelens_entries WHERE bucket = $1
 		AND substr(key, 1, 1024) >= substr($2::bytea, 1, 1024) AND key >= $2::bytea
-		ORDER BY substr(key, 1, 1024), key LIMIT $3`
+		ORDER BY substr(key, 1, 1024) LIMIT $3`
 	qAfter = `SELECT key, value FROM citelens_entries WHERE bucket = $1
 		AND substr(key, 1, 1024) >= substr($2::bytea, 1, 1024) AND key > $2::bytea
-		ORDER BY substr(key, 1, 1024), key LIMIT $3`
+		ORDER BY substr(key, 1, 1024) LIMIT $3`
 	qBefore = `SELECT key, value FROM citelens_entries WHERE bucket = $1
 		AND substr(key, 1, 1024) <= substr($2::bytea, 1, 1024) AND key < $2::bytea
-		ORDER BY substr(key, 1, 1024) DESC, key DESC LIMIT $3`
+		ORDER BY substr(key, 1, 1024) DESC LIMIT $3`
 	qLast = `SELECT key, value FROM citelens_entries WHERE bucket = $1
-		ORDER BY substr(key, 1, 1024) DESC, key DESC LIMIT $2`
+		ORDER BY substr(key, 1, 1024) DESC LIMIT $2`
+	qRun = `SELECT key, value FROM citelens_entries WHERE bucket = $1 AND substr(key, 1, 1024) = substr($2::bytea, 1, 1024)`
 )

@@ -11,7 +11,7 @@
 // consistent snapshot for its whole life; a write transaction's changes are
 // seen by nobody until it commits, and all of them or none are kept, also
 // when the writer dies half-way. storagetest holds the suite every backend
-// must pass.
+// must pass, and README.md the contract in prose.
 //
 // Two things are not bbolt's, for a backend on the other side of a network,
 // where a round trip costs far more than a read: GetMany reads a batch of
@@ -34,6 +34,9 @@ type DB interface {
 	View(fn func(Tx) error) error
 	// Update runs fn in a read-write transaction and commits it when fn
 	// returns nil; when fn fails (or panics), nothing it did is kept.
+	// Writers are serialised: fn reads the latest commit, and no other
+	// commit comes between its reads and its own, so a read-modify-write
+	// in one Update is never lost. fn runs once.
 	Update(fn func(Tx) error) error
 	// Close releases the store. Transactions in progress finish first.
 	Close() error
@@ -60,7 +63,7 @@ type Tx interface {
 	Writable() bool
 	// ID is the store's version as this transaction sees it: it grows with
 	// every committed write, so two reads with the same ID saw the same
-	// data.
+	// data. A write's ID is the one the reads after its commit see.
 	ID() uint64
 }
 
@@ -74,7 +77,9 @@ type Bucket interface {
 	// absent one: Get for many keys in one round trip.
 	GetMany(keys [][]byte) [][]byte
 	// Put sets key's value. The key must be non-empty and at most
-	// MaxKeySize bytes; key and value may be reused once Put returns.
+	// MaxKeySize bytes; key and value may be reused once Put returns. An
+	// empty (or nil) value reads back as a non-nil empty slice, so a nil
+	// value always means a nested bucket.
 	Put(key, value []byte) error
 	// Delete removes key's value; a key not there is no error.
 	Delete(key []byte) error
@@ -110,7 +115,9 @@ type Bucket interface {
 
 // Cursor walks a bucket's keys in byte order. Every move returns the key
 // it lands on and its value (nil for a nested bucket), or a nil key past
-// either end.
+// either end; from there only First, Last or Seek place it again. After a
+// write through the bucket rather than the cursor, place it again before
+// moving it.
 type Cursor interface {
 	First() (key, value []byte)
 	Last() (key, value []byte)
@@ -118,7 +125,9 @@ type Cursor interface {
 	Prev() (key, value []byte)
 	// Seek lands on the first key at or after seek.
 	Seek(seek []byte) (key, value []byte)
-	// Delete removes the key the cursor is on.
+	// Delete removes the key the cursor is on. Next then lands on the key
+	// after it and Prev on the key before, so a loop may delete as it
+	// walks; a second Delete before a move deletes nothing.
 	Delete() error
 }
 
@@ -126,7 +135,8 @@ type Cursor interface {
 const MaxKeySize = 32768
 
 // The errors a backend returns for misuse of buckets and transactions,
-// the same from every backend (errors.Is).
+// the same from every backend (errors.Is). An error changes nothing and
+// leaves the transaction usable: its other writes still commit.
 var (
 	ErrBucketExists      = errors.New("storage: bucket already exists")
 	ErrBucketNotFound    = errors.New("storage: bucket not found")

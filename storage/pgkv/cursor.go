@@ -112,7 +112,7 @@ func (c *cursor) read(q string, seek []byte, fromStart bool) ([]byte, []byte) {
 
 // gapAt leaves the cursor in the gap at key, before the page's key i.
 func (c *cursor) gapAt(key []byte, i int) {
-	c.key, c.on, c.pos = slices.Clone(key), false, i
+	c.key, c.on, c.pos = append([]byte{}, key...), false, i // not nil: placed
 }
 
 // Next moves to the key after the cursor's.
@@ -198,7 +198,7 @@ func (c *cursor) setPage(rows []entry, atFirst, atLast bool) {
 	c.page, c.atFirst, c.atLast, c.valid = rows, atFirst, atLast, true
 }
 
-// fetch runs a page's query from key (none for qLast) and returns its
+// fetch runs a page's query from key (ignored by qLast) and returns its
 // rows in the query's direction, copied out of pgx's buffers, one
 // allocation a row, and whether more may follow; it records the
 // bucket's write count and lengthens the next page.
@@ -209,8 +209,11 @@ func (c *cursor) setPage(rows []entry, atFirst, atLast bool) {
 // or, when it fills the page, read whole.
 func (c *cursor) fetch(q string, key []byte) (page []entry, more bool) {
 	limit := c.limit
-	args := []any{c.b.st.id, key, limit}
 	if key == nil {
+		key = []byte{} // pgx sends nil as NULL, which no key is at or after
+	}
+	args := []any{c.b.st.id, key, limit}
+	if q == qLast {
 		args = []any{c.b.st.id, limit}
 	}
 	page, size := c.query(q, limit, args...)
@@ -240,10 +243,7 @@ func (c *cursor) wholeRun(head []byte, q string, key []byte, desc bool) []entry 
 	run, _ := c.query(qRun, 0, c.b.st.id, head)
 	keep := run[:0]
 	for _, e := range run {
-		cmp := 0
-		if key != nil {
-			cmp = bytes.Compare(e.k, key)
-		}
+		cmp := bytes.Compare(e.k, key)
 		if q == qFrom && cmp >= 0 || q == qAfter && cmp > 0 || q == qBefore && cmp < 0 || q == qLast {
 			keep = append(keep, e)
 		}

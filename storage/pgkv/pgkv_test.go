@@ -15,10 +15,25 @@ import (
 
 	"github.com/citelens/citelens/storage"
 	"github.com/citelens/citelens/storage/pgkv/pgtest"
+	"github.com/citelens/citelens/storage/storagetest"
 	"github.com/jackc/pgx/v5"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+// backend is pgkv as the conformance suite drives it: a store is a fresh
+// database in the test binary's cluster, its address the connection
+// string, which the suite's child processes open too.
+var backend = storagetest.Backend{
+	Name: "pg",
+	New:  func(t *testing.T) string { return pgtest.New(t).ConnString() },
+	Open: func(addr string) (storage.DB, error) { return Open(context.Background(), addr) },
+}
+
+func TestMain(m *testing.M) {
+	storagetest.Child(backend) // a kill test's child writes to its parent's cluster
+	pgtest.Main(m)
+}
+
+func TestConformance(t *testing.T) { storagetest.Run(t, backend) }
 
 // open opens a store in a fresh database.
 func open(t testing.TB) (*DB, pgtest.Database) {

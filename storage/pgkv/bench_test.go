@@ -2,6 +2,7 @@ package pgkv
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
@@ -50,7 +51,8 @@ func openCounting(t testing.TB) (*DB, *roundTrips) {
 
 // TestRoundTrips holds the backend to its count of round trips: a
 // transaction's begin and end, a Get, a GetMany, a nested bucket's
-// lookup (once), a scan's pages, a commit with its counters.
+// lookup (once), a scan's pages, writes and counters sent with the
+// commit.
 func TestRoundTrips(t *testing.T) {
 	db, rt := openCounting(t)
 	update(t, db, func(tx storage.Tx) error {
@@ -110,6 +112,29 @@ func TestRoundTrips(t *testing.T) {
 	count("a ForEach over 1000 keys", 3+6, func(tx storage.Tx) error {
 		return tx.Bucket([]byte("b")).Bucket([]byte("n")).ForEach(func(k, v []byte) error { return nil })
 	}, false)
+	count("a lookup and 1000 Puts and a Delete in a bucket of no nested buckets (sent with the commit)", 3, func(tx storage.Tx) error {
+		n := tx.Bucket([]byte("b")).Bucket([]byte("n")) // a lookup…
+		tx.Bucket([]byte("b")).Bucket([]byte("n"))      // …once
+		for i := range 1000 {
+			if err := n.Put(fmt.Appendf(nil, "%04d", i), []byte("w")); err != nil {
+				return err
+			}
+		}
+		return n.Delete([]byte("0000"))
+	}, true)
+	count("a Put in a bucket of nested buckets (their names read), a Get (the Put sent first)", 5, func(tx storage.Tx) error {
+		b := tx.Bucket([]byte("b"))
+		if err := b.Put([]byte("v"), []byte("1")); err != nil {
+			return err
+		}
+		if err := b.Put([]byte("n"), []byte("1")); !errors.Is(err, storage.ErrIncompatibleValue) {
+			t.Errorf("Put over a bucket: %v", err)
+		}
+		if v := b.Get([]byte("v")); string(v) != "1" {
+			t.Errorf("Get after Put = %q", v)
+		}
+		return nil
+	}, true)
 	count("NextSequence three times (written with the commit)", 2, func(tx storage.Tx) error {
 		b := tx.Bucket([]byte("b"))
 		for range 3 {

@@ -1,6 +1,7 @@
 package pgkv
 
 import (
+	"bytes"
 	"errors"
 
 	"github.com/citelens/citelens/storage"
@@ -35,11 +36,12 @@ func (b *bucket) lookup(name []byte) slot {
 		// The root's keys were all read at begin.
 		return s
 	}
-	if t.err != nil {
+	if !t.flush() {
 		return slot{}
 	}
 	var child, seq *int64
-	err := t.conn.QueryRow(t.ctx, qLookup, b.st.id, name).Scan(&child, &seq)
+	var kids bool
+	err := t.conn.QueryRow(t.ctx, qLookup, b.st.id, name).Scan(&child, &seq, &kids)
 	var s slot
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
@@ -50,6 +52,9 @@ func (b *bucket) lookup(name []byte) slot {
 		s.value = true
 	default:
 		s.st = &bucketState{id: *child, seq: uint64(*seq)}
+		if !kids {
+			s.st.children = map[string]bool{}
+		}
 	}
 	t.names[k] = s
 	return s
@@ -59,7 +64,7 @@ func (b *bucket) lookup(name []byte) slot {
 // bucket.
 func (b *bucket) Get(key []byte) []byte {
 	t := b.tx
-	if len(key) == 0 || len(key) > storage.MaxKeySize || t.err != nil {
+	if len(key) == 0 || len(key) > storage.MaxKeySize || !t.flush() {
 		return nil
 	}
 	var v []byte
@@ -82,7 +87,7 @@ func (b *bucket) GetMany(keys [][]byte) [][]byte {
 			ask = append(ask, k)
 		}
 	}
-	if len(ask) == 0 || t.err != nil {
+	if len(ask) == 0 || !t.flush() {
 		return out
 	}
 	rows, err := t.conn.Query(t.ctx, qGetMany, b.st.id, ask)
@@ -110,8 +115,44 @@ func (b *bucket) GetMany(keys [][]byte) [][]byte {
 	return out
 }
 
-// Put sets key's value in one statement, refused when key names a
-// bucket.
+// knowChildren makes sure the transaction knows whether key names a
+// nested bucket of b without asking the server each time: it reads the
+// names of b's nested buckets once, unless there are too many to keep.
+// It reports whether key names one, and whether b must ask instead.
+func (b *bucket) knowChildren(key []byte) (isBucket, asking bool) {
+	t, st := b.tx, b.st
+	if st.children == nil && !st.asking && t.flush() {
+		rows, err := t.conn.Query(t.ctx, qChildren, st.id, maxChildren+1)
+		if err != nil {
+			t.fail("reading a bucket's nested buckets", err)
+			return false, true
+		}
+		kids := map[string]bool{}
+		for rows.Next() {
+			var name []byte
+			if err := rows.Scan(&name); err != nil {
+				rows.Close()
+				t.fail("reading a bucket's nested buckets", err)
+				return false, true
+			}
+			kids[string(name)] = true
+		}
+		if err := rows.Err(); err != nil {
+			t.fail("reading a bucket's nested buckets", err)
+			return false, true
+		}
+		if len(kids) > maxChildren {
+			st.asking = true
+		} else {
+			st.children = kids
+		}
+	}
+	return st.children[string(key)], st.asking
+}
+
+// Put sets key's value, refused when key names a bucket. Sent with the
+// writes after it (see tx.pending), unless b holds too many nested
+// buckets to know them all: then in a statement of its own.
 func (b *bucket) Put(key, value []byte) error {
 	t := b.tx
 	if !t.writable {
@@ -127,15 +168,27 @@ func (b *bucket) Put(key, value []byte) error {
 	if s := t.names[k]; s.st != nil {
 		return storage.ErrIncompatibleValue
 	}
-	if value == nil {
-		value = []byte{} // an empty value, not SQL's NULL (a bucket's mark)
-	}
-	tag, err := t.conn.Exec(t.ctx, qPut, b.st.id, key, value)
-	if err != nil {
-		return t.fail("writing a key", err)
-	}
-	if tag.RowsAffected() == 0 {
+	isBucket, asking := b.knowChildren(key)
+	switch {
+	case t.err != nil:
+		return t.err
+	case isBucket:
 		return storage.ErrIncompatibleValue
+	case asking:
+		if !t.flush() {
+			return t.err
+		}
+		tag, err := t.conn.Exec(t.ctx, qPutAsking, b.st.id, key, nonNil(value))
+		if err != nil {
+			return t.fail("writing a key", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return storage.ErrIncompatibleValue
+		}
+	default:
+		// The batch keeps the arguments until it is sent: copies, as
+		// the caller may reuse key and value once Put returns.
+		t.write(len(key)+len(value), qPut, b.st.id, bytes.Clone(key), append([]byte{}, value...))
 	}
 	if _, known := t.names[k]; known {
 		t.names[k] = slot{value: true}
@@ -144,8 +197,17 @@ func (b *bucket) Put(key, value []byte) error {
 	return nil
 }
 
+// nonNil is v, or an empty value for nil: pgx sends nil as SQL's NULL,
+// a bucket's mark.
+func nonNil(v []byte) []byte {
+	if v == nil {
+		return []byte{}
+	}
+	return v
+}
+
 // Delete removes key's value; ErrIncompatibleValue when key names a
-// bucket.
+// bucket. Sent as Put is.
 func (b *bucket) Delete(key []byte) error {
 	t := b.tx
 	if !t.writable {
@@ -157,12 +219,24 @@ func (b *bucket) Delete(key []byte) error {
 	if t.err != nil {
 		return t.err
 	}
-	var isBucket bool
-	if err := t.conn.QueryRow(t.ctx, qDelete, b.st.id, key).Scan(&isBucket); err != nil {
-		return t.fail("deleting a key", err)
-	}
-	if isBucket {
+	isBucket, asking := b.knowChildren(key)
+	switch {
+	case t.err != nil:
+		return t.err
+	case isBucket:
 		return storage.ErrIncompatibleValue
+	case asking:
+		if !t.flush() {
+			return t.err
+		}
+		if err := t.conn.QueryRow(t.ctx, qDeleteAsking, b.st.id, key).Scan(&isBucket); err != nil {
+			return t.fail("deleting a key", err)
+		}
+		if isBucket {
+			return storage.ErrIncompatibleValue
+		}
+	default:
+		t.write(len(key), qDelete, b.st.id, bytes.Clone(key))
 	}
 	k := nameKey{b.st.id, string(key)}
 	if _, known := t.names[k]; known {
@@ -242,6 +316,9 @@ func (b *bucket) create(name []byte) (nb *bucket, existed bool, err error) {
 	} else if ok && s.value {
 		return nil, false, storage.ErrIncompatibleValue
 	}
+	if !t.flush() {
+		return nil, false, t.err
+	}
 	var newID, child, seq *int64
 	var there bool
 	if err := t.conn.QueryRow(t.ctx, qCreate, b.st.id, name).Scan(&newID, &there, &child, &seq); err != nil {
@@ -256,8 +333,11 @@ func (b *bucket) create(name []byte) (nb *bucket, existed bool, err error) {
 		t.names[k] = slot{st: st}
 		return &bucket{tx: t, st: st}, true, nil
 	}
-	st := &bucketState{id: *newID}
+	st := &bucketState{id: *newID, children: map[string]bool{}}
 	t.names[k] = slot{st: st}
+	if b.st.children != nil {
+		b.st.children[string(name)] = true
+	}
 	t.touch(b.st.id)
 	return &bucket{tx: t, st: st}, false, nil
 }
@@ -282,6 +362,9 @@ func (b *bucket) DeleteBucket(name []byte) error {
 		}
 		return storage.ErrBucketNotFound
 	}
+	if !t.flush() {
+		return t.err
+	}
 	var there, isBucket bool
 	if err := t.conn.QueryRow(t.ctx, qDeleteBucket, b.st.id, name).Scan(&there, &isBucket); err != nil {
 		return t.fail("deleting a bucket", err)
@@ -298,6 +381,7 @@ func (b *bucket) DeleteBucket(name []byte) error {
 		s.st.deleted = true
 	}
 	t.names[k] = slot{}
+	delete(b.st.children, string(name))
 	t.touch(b.st.id)
 	return nil
 }
@@ -336,7 +420,7 @@ func (b *bucket) setSeq(v uint64) error {
 // KeyCount counts b's keys in one query.
 func (b *bucket) KeyCount() int {
 	t := b.tx
-	if t.err != nil {
+	if !t.flush() {
 		return 0
 	}
 	var n int

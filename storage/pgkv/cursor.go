@@ -281,7 +281,7 @@ func sortRuns(page []entry, desc bool) {
 // rows are expected.
 func (c *cursor) query(q string, sizeHint int, args ...any) (page []entry, size int) {
 	t := c.b.tx
-	if t.err != nil {
+	if !t.flush() {
 		return nil, 0
 	}
 	c.gen = t.gens[c.b.st.id]

@@ -10,15 +10,21 @@
 // store's version and the top-level buckets, pipelined), a nested
 // bucket's id is looked up once per transaction, Get and GetMany are one
 // query each, a cursor reads a page of rows at a time (pages that grow
-// as it keeps going), and a commit writes the buckets' counters with the
-// COMMIT. Every statement is prepared once per connection (pgx's
-// statement cache).
+// as it keeps going), and Put and Delete are not sent one by one: they
+// wait, up to a few thousand, for the next statement that reads, or for
+// the commit, and go with it. A write is still refused at once when it
+// would meet a nested bucket: the transaction knows the names of the
+// nested buckets of a bucket it writes to (one query, where there are
+// any; a bucket of more than maxChildren sends its writes one by one
+// instead). Buckets' counters go with the commit too. Every statement is
+// prepared once per connection (pgx's statement cache).
 //
 // Reads that the seam gives no error to return (Get, a cursor's move,
 // KeyCount…) may still fail here, when the connection or the server
-// does: the transaction then keeps the failure, answers nil to every
-// further read and the failure to every write, and View or Update
-// returns it, with nothing committed.
+// does, and so may writes that were waiting, after their Put returned:
+// the transaction then keeps the failure, answers nil to every further
+// read and the failure to every write, and View or Update returns it,
+// with nothing committed.
 package pgkv
 
 import (

@@ -30,12 +30,20 @@ const (
 		UPDATE citelens_meta SET version = version + 1 FROM l WHERE l.got RETURNING version`
 	qLock = `SELECT pg_advisory_xact_lock($1)`
 	qBump = `UPDATE citelens_meta SET version = version + 1 RETURNING version`
-	// qTop is every top-level bucket, so that Tx.Bucket asks nothing.
-	qTop = `SELECT e.key, b.id, b.seq FROM citelens_entries e JOIN citelens_buckets b ON b.id = e.child WHERE e.bucket = 0`
+	// qTop is every top-level bucket, so that Tx.Bucket asks nothing; for
+	// a writer, qTopWrite says too whether each holds nested buckets
+	// (see bucketState.children).
+	qTop      = `SELECT e.key, b.id, b.seq FROM citelens_entries e JOIN citelens_buckets b ON b.id = e.child WHERE e.bucket = 0`
+	qTopWrite = `SELECT e.key, b.id, b.seq, EXISTS (SELECT FROM citelens_buckets c WHERE c.parent = b.id)
+		FROM citelens_entries e JOIN citelens_buckets b ON b.id = e.child WHERE e.bucket = 0`
 
 	// qLookup is what the key $2 of bucket $1 holds: a nested bucket's
-	// id and counter, nulls for a value, no row when absent.
-	qLookup = `SELECT e.child, b.seq FROM citelens_entries e LEFT JOIN citelens_buckets b ON b.id = e.child WHERE e.` + keyIs
+	// id and counter and whether it holds buckets itself, nulls for a
+	// value, no row when absent.
+	qLookup = `SELECT e.child, b.seq, EXISTS (SELECT FROM citelens_buckets c WHERE c.parent = e.child)
+		FROM citelens_entries e LEFT JOIN citelens_buckets b ON b.id = e.child WHERE e.` + keyIs
+	// qChildren names the nested buckets of $1, up to $2 of them.
+	qChildren = `SELECT e.key FROM citelens_buckets b JOIN citelens_entries e ON e.child = b.id WHERE b.parent = $1 LIMIT $2`
 
 	qGet     = `SELECT value FROM citelens_entries WHERE ` + keyIs
 	qGetMany = `SELECT key, value FROM citelens_entries WHERE bucket = $1::bigint
@@ -43,13 +51,23 @@ const (
 		AND key = ANY ($2::bytea[])`
 	qCount = `SELECT count(*) FROM citelens_entries WHERE bucket = $1`
 
-	// qPut sets a value; no row changes when the key names a bucket.
+	// qPut sets a value, sent with other writes when the transaction
+	// knows the key names no bucket; should it name one after all, the
+	// row breaks the table's CHECK, and the statement fails, and with it
+	// the transaction, rather than overwrite a bucket.
 	qPut = `INSERT INTO citelens_entries (bucket, key, value) VALUES ($1, $2, $3)
+		ON CONFLICT (bucket, substr(key, 1, 1024), sha256(key)) DO UPDATE SET value = EXCLUDED.value`
+	// qPutAsking sets a value, sent alone where the transaction does not
+	// know whether the key names a bucket: then no row changes.
+	qPutAsking = `INSERT INTO citelens_entries (bucket, key, value) VALUES ($1, $2, $3)
 		ON CONFLICT (bucket, substr(key, 1, 1024), sha256(key))
 		DO UPDATE SET value = EXCLUDED.value WHERE citelens_entries.child IS NULL`
-	// qDelete deletes a value and says whether the key names a bucket
-	// instead.
-	qDelete = `WITH d AS (DELETE FROM citelens_entries WHERE ` + keyIs + ` AND child IS NULL)
+	// qDelete deletes a value, sent with other writes when the
+	// transaction knows the key names no bucket.
+	qDelete = `DELETE FROM citelens_entries WHERE ` + keyIs + ` AND child IS NULL`
+	// qDeleteAsking deletes a value and says whether the key names a
+	// bucket instead.
+	qDeleteAsking = `WITH d AS (DELETE FROM citelens_entries WHERE ` + keyIs + ` AND child IS NULL)
 		SELECT EXISTS (SELECT FROM citelens_entries WHERE ` + keyIs + ` AND child IS NOT NULL)`
 	// qCreate makes the nested bucket $2 in $1 unless the key is taken,
 	// and returns the new id, or what holds the key: whether it is

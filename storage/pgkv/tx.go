@@ -29,7 +29,20 @@ type tx struct {
 	gens map[int64]uint64
 	// seqs are the buckets whose counter changed, written at commit.
 	seqs []*bucketState
+	// pending are writes not sent yet (Put and Delete of keys known to
+	// name no bucket), pendingBytes their size: they go in one round
+	// trip before the next statement that reads, or with the commit.
+	pending      *pgx.Batch
+	pendingBytes int
 }
+
+// Writes wait to be sent until this many are pending, or this many
+// bytes of keys and values: a round trip per few thousand writes, and a
+// bounded batch.
+const (
+	maxPending      = 4096
+	maxPendingBytes = 4 << 20
+)
 
 // nameKey is a key of the bucket parent.
 type nameKey struct {
@@ -50,16 +63,28 @@ type bucketState struct {
 	seq      uint64
 	seqDirty bool
 	deleted  bool
+	// children are the names of the bucket's nested buckets, once a
+	// writer knows them all (nil before): a Put or Delete of any other
+	// key cannot meet a bucket, so it can wait to be sent with others,
+	// and still be refused at once when it would. asking: the bucket
+	// holds too many to keep, and its writes are sent one by one.
+	children map[string]bool
+	asking   bool
 }
+
+// maxChildren is the most nested buckets a transaction keeps the names
+// of, for a bucket it writes to.
+const maxChildren = 1000
 
 var _ storage.Tx = (*tx)(nil)
 
 func newTx(ctx context.Context, db *DB, conn *pgx.Conn, writable bool) *tx {
 	return &tx{
 		ctx: ctx, db: db, conn: conn, writable: writable,
-		names: map[nameKey]slot{},
-		root:  &bucketState{id: rootID},
-		gens:  map[int64]uint64{},
+		names:   map[nameKey]slot{},
+		root:    &bucketState{id: rootID},
+		gens:    map[int64]uint64{},
+		pending: &pgx.Batch{},
 	}
 }
 
@@ -78,14 +103,16 @@ func (t *tx) fail(what string, err error) error {
 // in a second round trip.
 func (t *tx) begin() error {
 	b := &pgx.Batch{}
+	top := qTop
 	if !t.writable {
 		b.Queue(qBeginRead)
 		b.Queue(qVersion)
 	} else {
 		b.Queue(qBeginWrite)
 		b.Queue(qTryBump, writerLock)
+		top = qTopWrite
 	}
-	b.Queue(qTop)
+	b.Queue(top)
 	br := t.conn.SendBatch(t.ctx, b)
 	if _, err := br.Exec(); err != nil {
 		br.Close()
@@ -116,7 +143,7 @@ func (t *tx) begin() error {
 	b = &pgx.Batch{}
 	b.Queue(qLock, writerLock)
 	b.Queue(qBump)
-	b.Queue(qTop)
+	b.Queue(top)
 	br = t.conn.SendBatch(t.ctx, b)
 	defer br.Close()
 	if _, err := br.Exec(); err != nil {
@@ -141,17 +168,55 @@ func (t *tx) readTop(br pgx.BatchResults) error {
 	for rows.Next() {
 		var name []byte
 		var id, seq int64
-		if err := rows.Scan(&name, &id, &seq); err != nil {
+		kids := true
+		dest := []any{&name, &id, &seq}
+		if t.writable {
+			dest = append(dest, &kids)
+		}
+		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
-		t.names[nameKey{rootID, string(name)}] = slot{st: &bucketState{id: id, seq: uint64(seq)}}
+		st := &bucketState{id: id, seq: uint64(seq)}
+		if !kids {
+			st.children = map[string]bool{}
+		}
+		t.names[nameKey{rootID, string(name)}] = slot{st: st}
 	}
 	return rows.Err()
 }
 
-// commit writes the changed counters and commits, in one round trip.
+// write queues a write to send later, flushing when enough wait.
+func (t *tx) write(size int, q string, args ...any) {
+	t.pending.Queue(q, args...)
+	t.pendingBytes += size
+	if t.pending.Len() >= maxPending || t.pendingBytes >= maxPendingBytes {
+		t.flush()
+	}
+}
+
+// flush sends the pending writes, in one round trip, before a statement
+// that must see them. It reports false when the transaction has failed.
+func (t *tx) flush() bool {
+	if t.err != nil {
+		return false
+	}
+	if t.pending.Len() == 0 {
+		return true
+	}
+	b := t.pending
+	t.pending, t.pendingBytes = &pgx.Batch{}, 0
+	if err := t.conn.SendBatch(t.ctx, b).Close(); err != nil {
+		t.fail("writing keys", err)
+		return false
+	}
+	return true
+}
+
+// commit sends the pending writes and the changed counters and commits,
+// in one round trip: should a write fail, the server skips the COMMIT.
 func (t *tx) commit() error {
-	b := &pgx.Batch{}
+	b := t.pending
+	t.pending = &pgx.Batch{}
 	for _, st := range t.seqs {
 		if !st.deleted {
 			b.Queue(qSetSeq, st.id, int64(st.seq))

@@ -128,9 +128,11 @@ func (db *DB) run(writable bool, fn func(storage.Tx) error) (err error) {
 	// connection broke) is closed by the pool, not reused.
 	defer conn.Release()
 	t := newTx(ctx, db, conn.Conn(), writable)
-	done := false
+	committed := false
 	defer func() {
-		if !done {
+		// A read ends here too: what fn read stands whether or not the
+		// ending reaches the server.
+		if !committed {
 			t.rollback()
 		}
 	}()
@@ -143,15 +145,12 @@ func (db *DB) run(writable bool, fn func(storage.Tx) error) (err error) {
 		// like an absent key): both are told.
 		return errors.Join(t.err, ferr)
 	}
-	if ferr != nil {
+	if ferr != nil || !writable {
 		return ferr
 	}
-	done = true
-	if !writable {
-		// What fn read stands whether or not the ending reaches the
-		// server: a broken connection is closed by the pool.
-		t.rollback()
-		return nil
+	if err := t.commit(); err != nil {
+		return err
 	}
-	return t.commit()
+	committed = true
+	return nil
 }

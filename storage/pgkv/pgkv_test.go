@@ -891,3 +891,87 @@ func TestSharedHeads(t *testing.T) {
 		return nil
 	})
 }
+
+// TestManyNestedBuckets: in a bucket of more nested buckets than a
+// transaction keeps the names of, writes are sent one by one and still
+// refused over a nested bucket.
+func TestManyNestedBuckets(t *testing.T) {
+	db, _ := open(t)
+	update(t, db, func(tx storage.Tx) error {
+		b, err := tx.CreateBucket([]byte("b"))
+		if err != nil {
+			return err
+		}
+		for i := range maxChildren + 1 {
+			if _, err := b.CreateBucket(fmt.Appendf(nil, "n%04d", i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	update(t, db, func(tx storage.Tx) error {
+		b := tx.Bucket([]byte("b"))
+		if err := b.Put([]byte("v"), []byte("1")); err != nil {
+			return err
+		}
+		if !b.(*bucket).st.asking {
+			t.Error("a bucket of more than maxChildren nested buckets is not written one key at a time")
+		}
+		if err := b.Put([]byte("n0500"), []byte("1")); !errors.Is(err, storage.ErrIncompatibleValue) {
+			t.Errorf("Put over a nested bucket: %v", err)
+		}
+		if err := b.Delete([]byte("n0999")); !errors.Is(err, storage.ErrIncompatibleValue) {
+			t.Errorf("Delete of a nested bucket: %v", err)
+		}
+		if err := b.Put([]byte("w"), []byte("2")); err != nil {
+			return err
+		}
+		return b.Delete([]byte("v"))
+	})
+	view(t, db, func(tx storage.Tx) error {
+		b := tx.Bucket([]byte("b"))
+		if b.Get([]byte("v")) != nil || string(b.Get([]byte("w"))) != "2" || b.Bucket([]byte("n0500")) == nil || b.KeyCount() != maxChildren+2 {
+			t.Errorf("v=%q w=%q, %d keys", b.Get([]byte("v")), b.Get([]byte("w")), b.KeyCount())
+		}
+		return nil
+	})
+}
+
+// TestWaitingWriteMeetsABucket: should a write that waits to be sent
+// meet a bucket after all (one made behind the writer lock's back), the
+// table's CHECK fails it and the transaction commits nothing, rather
+// than turn the bucket into a value.
+func TestWaitingWriteMeetsABucket(t *testing.T) {
+	db, d := open(t)
+	update(t, db, func(tx storage.Tx) error {
+		_, err := tx.CreateBucket([]byte("b"))
+		return err
+	})
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, d.ConnString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	err = db.Update(func(tx storage.Tx) error {
+		b := tx.Bucket([]byte("b"))
+		if err := b.Put([]byte("a"), []byte("1")); err != nil { // waits; the bucket has no nested ones
+			return err
+		}
+		if _, err := admin.Exec(ctx, `WITH n AS (INSERT INTO citelens_buckets (parent) VALUES ($1) RETURNING id)
+			INSERT INTO citelens_entries (bucket, key, child) SELECT $1, 'sneaked', id FROM n`, b.(*bucket).st.id); err != nil {
+			return err
+		}
+		return b.Put([]byte("sneaked"), []byte("value"))
+	})
+	if err == nil || !strings.Contains(err.Error(), "citelens_entries_value_or_bucket") {
+		t.Errorf("Update over a bucket it did not know of: %v", err)
+	}
+	view(t, db, func(tx storage.Tx) error {
+		b := tx.Bucket([]byte("b"))
+		if b.Get([]byte("a")) != nil || b.Bucket([]byte("sneaked")) == nil {
+			t.Error("the failed transaction kept a write, or the bucket was overwritten")
+		}
+		return nil
+	})
+}

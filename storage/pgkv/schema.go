@@ -35,17 +35,17 @@ var schema = []string{
 		id bigserial PRIMARY KEY,
 		parent bigint REFERENCES citelens_buckets ON DELETE CASCADE,
 		seq bigint NOT NULL DEFAULT 0,
-		CHECK ((parent IS NULL) = (id = 0))
+		CONSTRAINT citelens_buckets_one_root CHECK ((parent IS NULL) = (id = 0))
 	)`,
 	`COMMENT ON TABLE citelens_buckets IS 'citelens storage: buckets of keys; bucket 0 holds the top-level ones; a bucket''s name is its key in its parent, in citelens_entries; seq is its counter'`,
 	`CREATE INDEX citelens_buckets_parent ON citelens_buckets (parent)`,
 	`INSERT INTO citelens_buckets (id, parent) VALUES (0, NULL)`,
 	`CREATE TABLE citelens_entries (
 		bucket bigint NOT NULL REFERENCES citelens_buckets ON DELETE CASCADE,
-		key bytea NOT NULL CHECK (length(key) BETWEEN 1 AND 32768),
+		key bytea NOT NULL CONSTRAINT citelens_entries_key_length CHECK (length(key) BETWEEN 1 AND 32768),
 		value bytea,
 		child bigint UNIQUE REFERENCES citelens_buckets ON DELETE CASCADE,
-		CHECK ((value IS NULL) <> (child IS NULL))
+		CONSTRAINT citelens_entries_value_or_bucket CHECK ((value IS NULL) <> (child IS NULL))
 	)`,
 	`COMMENT ON TABLE citelens_entries IS 'citelens storage: the keys of every bucket, in byte order, each with a value or the id of the nested bucket it names'`,
 	`CREATE UNIQUE INDEX citelens_entries_key ON citelens_entries (bucket, substr(key, 1, 1024), sha256(key))`,

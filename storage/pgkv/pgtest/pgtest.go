@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/user"
@@ -54,13 +55,25 @@ type Database struct {
 // ConnString is d's connection string in key=value form, as
 // pgkv.Open takes it.
 func (d Database) ConnString() string {
-	return fmt.Sprintf("host=%s port=%d dbname=%s user=%s sslmode=disable", d.Host, Port, d.Name, User)
+	return fmt.Sprintf("host=%s port=%d dbname=%s user=%s sslmode=disable", quote(d.Host), Port, quote(d.Name), User)
+}
+
+// quote is v as a value of a key=value connection string, which a
+// TMPDIR with a space or a quote in it needs.
+func quote(v string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(v) + "'"
 }
 
 // URL is d's connection string as a postgres:// URL, the socket folder
 // in its host parameter.
 func (d Database) URL() string {
-	return fmt.Sprintf("postgres://%s@/%s?host=%s&port=%d&sslmode=disable", User, d.Name, d.Host, Port)
+	return fmt.Sprintf("postgres://%s@/%s?host=%s&port=%d&sslmode=disable", User, uriEscape(d.Name), uriEscape(d.Host), Port)
+}
+
+// uriEscape percent-encodes v for a connection URI, which, as libpq's,
+// reads no + as a space.
+func uriEscape(v string) string {
+	return strings.ReplaceAll(url.QueryEscape(v), "+", "%20")
 }
 
 var (
@@ -166,6 +179,9 @@ func start() (c *cluster, skip string, err error) {
 			return c, skip, err
 		}
 		c.ownSock = true
+		if err := writeOwner(base, c.sockDir); err != nil {
+			return c, "", err
+		}
 	}
 	data := filepath.Join(base, "data")
 	if err := mkdirOwned(data, 0o700, cred); err != nil {
@@ -343,10 +359,15 @@ func makeBase(cred *syscall.Credential) (base, skip string, err error) {
 				continue
 			}
 		}
-		base, err := os.MkdirTemp(parent, "citelens-pgtest-")
+		sweep(parent)
+		base, err := os.MkdirTemp(parent, basePrefix)
 		if err != nil {
 			why = append(why, err.Error())
 			continue
+		}
+		if err := writeOwner(base, ""); err != nil {
+			os.RemoveAll(base)
+			return "", "", err
 		}
 		if err := own(base, 0o755, cred); err != nil {
 			os.RemoveAll(base)
@@ -355,6 +376,50 @@ func makeBase(cred *syscall.Credential) (base, skip string, err error) {
 		return base, "", nil
 	}
 	return "", "no folder for a private PostgreSQL cluster: " + strings.Join(why, "; "), nil
+}
+
+// basePrefix begins the name of a cluster's temporary folder.
+const basePrefix = "citelens-pgtest-"
+
+// ownerFile, in a cluster's folder, holds the process ID of the test
+// binary that made it, and the socket's own folder if it has one.
+const ownerFile = "owner"
+
+// writeOwner writes base's owner file: this process, and sockDir.
+func writeOwner(base, sockDir string) error {
+	if err := os.WriteFile(filepath.Join(base, ownerFile), fmt.Appendf(nil, "%d\n%s\n", os.Getpid(), sockDir), 0o644); err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	return nil
+}
+
+// sweep removes from parent the folders of clusters whose test binary
+// died without stopping them: a test's panic ends the binary before Main
+// can. Their server died with it (startServer's Pdeathsig); their files,
+// some 40 MB, stay until a later binary sweeps them.
+func sweep(parent string) {
+	dirs, _ := filepath.Glob(filepath.Join(parent, basePrefix+"*"))
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, ownerFile))
+		if err != nil {
+			continue // being made, or not a cluster's
+		}
+		lines := strings.Split(string(b), "\n")
+		pid, err := strconv.Atoi(lines[0])
+		if err != nil || pid <= 0 || alive(pid) {
+			continue
+		}
+		if len(lines) > 1 && strings.HasPrefix(lines[1], "/tmp/pg") {
+			os.RemoveAll(lines[1])
+		}
+		os.RemoveAll(d)
+	}
+}
+
+// alive reports whether the process pid exists.
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // shortSocketDir makes a folder in /tmp for the socket, when the

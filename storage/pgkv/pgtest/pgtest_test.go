@@ -2,6 +2,7 @@ package pgtest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,5 +84,51 @@ func TestLongTempDir(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(long); len(left) != 0 {
 		t.Errorf("the child left %d entries in its TMPDIR", len(left))
+	}
+}
+
+// TestConnStringQuoting: a socket folder with a space, a quote, a
+// backslash or an ampersand reads back whole from either form.
+func TestConnStringQuoting(t *testing.T) {
+	d := Database{Host: `/tmp/a b'c\d&e=f`, Name: "t1"}
+	for _, cs := range []string{d.ConnString(), d.URL()} {
+		cfg, err := pgx.ParseConfig(cs)
+		if err != nil {
+			t.Fatalf("%s: %v", cs, err)
+		}
+		if cfg.Host != d.Host || cfg.Database != d.Name || cfg.User != User || cfg.Port != Port {
+			t.Errorf("%s reads back host %q database %q user %q port %d", cs, cfg.Host, cfg.Database, cfg.User, cfg.Port)
+		}
+	}
+}
+
+// TestSweep removes the folder of a cluster whose test binary is dead,
+// and keeps those of a live one and of one being made.
+func TestSweep(t *testing.T) {
+	parent := t.TempDir()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip("no true to run:", err)
+	}
+	for name, owner := range map[string]string{
+		"dead":  fmt.Sprintf("%d\n\n", dead.Process.Pid),
+		"alive": fmt.Sprintf("%d\n\n", os.Getpid()),
+		"new":   "",
+	} {
+		dir := filepath.Join(parent, basePrefix+name)
+		if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if owner != "" {
+			if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(owner), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	sweep(parent)
+	for name, want := range map[string]bool{"dead": false, "alive": true, "new": true} {
+		if _, err := os.Stat(filepath.Join(parent, basePrefix+name)); (err == nil) != want {
+			t.Errorf("%s's folder there: %v, want %v", name, err == nil, want)
+		}
 	}
 }

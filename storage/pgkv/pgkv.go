@@ -97,6 +97,10 @@ func openConfig(ctx context.Context, cfg *pgxpool.Config, opts Options) (*DB, er
 	return &DB{pool: pool, where: where, opts: opts}, nil
 }
 
+// errEnded is what a transaction answers once View or Update has
+// returned.
+var errEnded = errors.New("pgkv: the transaction has ended")
+
 // describe names the server and database of cfg, for errors.
 func describe(cfg *pgx.ConnConfig) string {
 	return fmt.Sprintf("database %q on %s port %d as %q", cfg.Database, cfg.Host, cfg.Port, cfg.User)
@@ -135,6 +139,9 @@ func (db *DB) run(writable bool, fn func(storage.Tx) error) (err error) {
 		if !committed {
 			t.rollback()
 		}
+		// The connection goes back to the pool: a Tx, Bucket or Cursor
+		// kept past fn must not reach it.
+		t.err = errEnded
 	}()
 	if err := t.begin(); err != nil {
 		return err

@@ -975,3 +975,27 @@ func TestWaitingWriteMeetsABucket(t *testing.T) {
 		return nil
 	})
 }
+
+// TestEndedTx: a bucket kept past its transaction reads nothing and
+// writes nothing, rather than use a connection back in the pool.
+func TestEndedTx(t *testing.T) {
+	db, _ := open(t)
+	var kept storage.Bucket
+	update(t, db, func(tx storage.Tx) error {
+		b, err := tx.CreateBucket([]byte("b"))
+		kept = b
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte("k"), []byte("v"))
+	})
+	if v := kept.Get([]byte("k")); v != nil {
+		t.Errorf("Get after the transaction = %q", v)
+	}
+	if err := kept.Put([]byte("k"), []byte("w")); !errors.Is(err, errEnded) {
+		t.Errorf("Put after the transaction: %v", err)
+	}
+	if k, _ := kept.Cursor().First(); k != nil {
+		t.Errorf("a cursor after the transaction found %q", k)
+	}
+}

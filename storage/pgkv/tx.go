@@ -2,6 +2,7 @@ package pgkv
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -119,7 +120,7 @@ func (t *tx) begin() error {
 		return t.fail("beginning a transaction", err)
 	}
 	locked := true
-	if err := br.QueryRow().Scan(&t.id); err == pgx.ErrNoRows && t.writable {
+	if err := br.QueryRow().Scan(&t.id); errors.Is(err, pgx.ErrNoRows) && t.writable {
 		locked = false
 	} else if err != nil {
 		br.Close()

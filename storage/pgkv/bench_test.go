@@ -275,3 +275,20 @@ func BenchmarkPut(b *testing.B) {
 		return nil
 	})
 }
+
+// BenchmarkRoundTrip is the floor the others stand on: one prepared
+// SELECT 1 on the same connection kind, no store.
+func BenchmarkRoundTrip(b *testing.B) {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, pgtest.New(b).ConnString())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var one int
+	for b.Loop() {
+		if err := conn.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

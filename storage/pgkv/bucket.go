@@ -1,7 +1,6 @@
 package pgkv
 
 import (
-	"bytes"
 	"errors"
 
 	"github.com/citelens/citelens/storage"
@@ -186,9 +185,7 @@ func (b *bucket) Put(key, value []byte) error {
 			return storage.ErrIncompatibleValue
 		}
 	default:
-		// The batch keeps the arguments until it is sent: copies, as
-		// the caller may reuse key and value once Put returns.
-		t.write(len(key)+len(value), qPut, b.st.id, bytes.Clone(key), append([]byte{}, value...))
+		t.queue(b.st.id, key, value, true)
 	}
 	if _, known := t.names[k]; known {
 		t.names[k] = slot{value: true}
@@ -236,7 +233,7 @@ func (b *bucket) Delete(key []byte) error {
 			return storage.ErrIncompatibleValue
 		}
 	default:
-		t.write(len(key), qDelete, b.st.id, bytes.Clone(key))
+		t.queue(b.st.id, key, nil, false)
 	}
 	k := nameKey{b.st.id, string(key)}
 	if _, known := t.names[k]; known {

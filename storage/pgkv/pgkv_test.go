@@ -999,3 +999,66 @@ func TestEndedTx(t *testing.T) {
 		t.Errorf("a cursor after the transaction found %q", k)
 	}
 }
+
+// TestWaitingWritesKeepOrder: writes that wait are sent as runs, a
+// statement a run; a key written twice, deleted then written, written
+// then deleted, across two buckets in turn, ends as the last write said,
+// in the transaction and after its commit.
+func TestWaitingWritesKeepOrder(t *testing.T) {
+	db, _ := open(t)
+	update(t, db, func(tx storage.Tx) error {
+		b1, err := tx.CreateBucket([]byte("b1"))
+		if err != nil {
+			return err
+		}
+		if _, err := tx.CreateBucket([]byte("b2")); err != nil {
+			return err
+		}
+		return b1.Put([]byte("y"), []byte("old"))
+	})
+	want := "b1: k=2 y=3 z=4 | b2: k=9 x=5"
+	state := func(tx storage.Tx) string {
+		var parts []string
+		for _, name := range []string{"b1", "b2"} {
+			var kv []string
+			tx.Bucket([]byte(name)).ForEach(func(k, v []byte) error {
+				kv = append(kv, string(k)+"="+string(v))
+				return nil
+			})
+			parts = append(parts, name+": "+strings.Join(kv, " "))
+		}
+		return strings.Join(parts, " | ")
+	}
+	update(t, db, func(tx storage.Tx) error {
+		b1, b2 := tx.Bucket([]byte("b1")), tx.Bucket([]byte("b2"))
+		steps := []func() error{
+			func() error { return b1.Put([]byte("k"), []byte("1")) },
+			func() error { return b1.Put([]byte("k"), []byte("2")) }, // twice in one run
+			func() error { return b1.Put([]byte("x"), []byte("1")) },
+			func() error { return b1.Delete([]byte("x")) }, // written, then deleted
+			func() error { return b1.Delete([]byte("y")) },
+			func() error { return b1.Put([]byte("y"), []byte("3")) }, // deleted, then written
+			func() error { return b2.Put([]byte("k"), []byte("9")) },
+			func() error { return b1.Put([]byte("z"), []byte("4")) },
+			func() error { return b2.Put([]byte("x"), []byte("5")) },
+		}
+		for _, step := range steps {
+			if err := step(); err != nil {
+				return err
+			}
+		}
+		if n := len(b1.(*bucket).tx.pending); n != len(steps) {
+			t.Errorf("%d writes wait, want all %d", n, len(steps))
+		}
+		if got := state(tx); got != want {
+			t.Errorf("in the transaction: %s, want %s", got, want)
+		}
+		return nil
+	})
+	view(t, db, func(tx storage.Tx) error {
+		if got := state(tx); got != want {
+			t.Errorf("after the commit: %s, want %s", got, want)
+		}
+		return nil
+	})
+}

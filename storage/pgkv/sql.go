@@ -51,20 +51,24 @@ const (
 		AND key = ANY ($2::bytea[])`
 	qCount = `SELECT count(*) FROM citelens_entries WHERE bucket = $1`
 
-	// qPut sets a value, sent with other writes when the transaction
-	// knows the key names no bucket; should it name one after all, the
-	// row breaks the table's CHECK, and the statement fails, and with it
-	// the transaction, rather than overwrite a bucket.
-	qPut = `INSERT INTO citelens_entries (bucket, key, value) VALUES ($1, $2, $3)
+	// qPutMany sets the values $3 of the keys $2, sent with other writes
+	// when the transaction knows no key names a bucket; should one name
+	// a bucket after all, its row breaks the table's CHECK, and the
+	// statement fails, and with it the transaction, rather than overwrite
+	// a bucket. The keys must differ.
+	qPutMany = `INSERT INTO citelens_entries (bucket, key, value)
+		SELECT $1::bigint, k, v FROM unnest($2::bytea[], $3::bytea[]) AS u(k, v)
 		ON CONFLICT (bucket, substr(key, 1, 1024), sha256(key)) DO UPDATE SET value = EXCLUDED.value`
 	// qPutAsking sets a value, sent alone where the transaction does not
 	// know whether the key names a bucket: then no row changes.
 	qPutAsking = `INSERT INTO citelens_entries (bucket, key, value) VALUES ($1, $2, $3)
 		ON CONFLICT (bucket, substr(key, 1, 1024), sha256(key))
 		DO UPDATE SET value = EXCLUDED.value WHERE citelens_entries.child IS NULL`
-	// qDelete deletes a value, sent with other writes when the
-	// transaction knows the key names no bucket.
-	qDelete = `DELETE FROM citelens_entries WHERE ` + keyIs + ` AND child IS NULL`
+	// qDeleteMany deletes the values of the keys $2, sent with other
+	// writes when the transaction knows no key names a bucket.
+	qDeleteMany = `DELETE FROM citelens_entries WHERE bucket = $1::bigint
+		AND substr(key, 1, 1024) = ANY (ARRAY(SELECT substr(k, 1, 1024) FROM unnest($2::bytea[]) k))
+		AND key = ANY ($2::bytea[]) AND child IS NULL`
 	// qDeleteAsking deletes a value and says whether the key names a
 	// bucket instead.
 	qDeleteAsking = `WITH d AS (DELETE FROM citelens_entries WHERE ` + keyIs + ` AND child IS NULL)

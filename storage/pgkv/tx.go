@@ -1,6 +1,7 @@
 package pgkv
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -31,10 +32,17 @@ type tx struct {
 	// seqs are the buckets whose counter changed, written at commit.
 	seqs []*bucketState
 	// pending are writes not sent yet (Put and Delete of keys known to
-	// name no bucket), pendingBytes their size: they go in one round
-	// trip before the next statement that reads, or with the commit.
-	pending      *pgx.Batch
+	// name no bucket), in order, pendingBytes their size: they go in one
+	// round trip before the next statement that reads, or with the
+	// commit.
+	pending      []write
 	pendingBytes int
+}
+
+// write is a Put (value not nil) or a Delete waiting to be sent.
+type write struct {
+	bucket     int64
+	key, value []byte
 }
 
 // Writes wait to be sent until this many are pending, or this many
@@ -82,10 +90,9 @@ var _ storage.Tx = (*tx)(nil)
 func newTx(ctx context.Context, db *DB, conn *pgx.Conn, writable bool) *tx {
 	return &tx{
 		ctx: ctx, db: db, conn: conn, writable: writable,
-		names:   map[nameKey]slot{},
-		root:    &bucketState{id: rootID},
-		gens:    map[int64]uint64{},
-		pending: &pgx.Batch{},
+		names: map[nameKey]slot{},
+		root:  &bucketState{id: rootID},
+		gens:  map[int64]uint64{},
 	}
 }
 
@@ -186,13 +193,56 @@ func (t *tx) readTop(br pgx.BatchResults) error {
 	return rows.Err()
 }
 
-// write queues a write to send later, flushing when enough wait.
-func (t *tx) write(size int, q string, args ...any) {
-	t.pending.Queue(q, args...)
-	t.pendingBytes += size
-	if t.pending.Len() >= maxPending || t.pendingBytes >= maxPendingBytes {
+// queue keeps a write to send later, flushing when enough wait. key
+// and value are copied: the caller may reuse them once Put returns.
+func (t *tx) queue(bucket int64, key, value []byte, put bool) {
+	w := write{bucket: bucket, key: bytes.Clone(key)}
+	if put {
+		w.value = append([]byte{}, value...) // not nil, also when empty
+	}
+	t.pending = append(t.pending, w)
+	t.pendingBytes += len(key) + len(value)
+	if len(t.pending) >= maxPending || t.pendingBytes >= maxPendingBytes {
 		t.flush()
 	}
+}
+
+// queueWrites adds the pending writes to b, as few statements as keep
+// their order: a run of Puts to one bucket is one INSERT of arrays (the
+// last value of a key written twice), a run of Deletes one DELETE.
+// Statement by statement, the server spends twice as long a row.
+func (t *tx) queueWrites(b *pgx.Batch) {
+	for i := 0; i < len(t.pending); {
+		first := t.pending[i]
+		put := first.value != nil
+		j := i + 1
+		for j < len(t.pending) && t.pending[j].bucket == first.bucket && (t.pending[j].value != nil) == put {
+			j++
+		}
+		run := t.pending[i:j]
+		keys := make([][]byte, 0, len(run))
+		if put {
+			values := make([][]byte, 0, len(run))
+			at := map[string]int{}
+			for _, w := range run {
+				if k, seen := at[string(w.key)]; seen {
+					values[k] = w.value // one INSERT may not change a row twice
+					continue
+				}
+				at[string(w.key)] = len(keys)
+				keys = append(keys, w.key)
+				values = append(values, w.value)
+			}
+			b.Queue(qPutMany, first.bucket, keys, values)
+		} else {
+			for _, w := range run {
+				keys = append(keys, w.key)
+			}
+			b.Queue(qDeleteMany, first.bucket, keys)
+		}
+		i = j
+	}
+	t.pending, t.pendingBytes = nil, 0
 }
 
 // flush sends the pending writes, in one round trip, before a statement
@@ -201,11 +251,11 @@ func (t *tx) flush() bool {
 	if t.err != nil {
 		return false
 	}
-	if t.pending.Len() == 0 {
+	if len(t.pending) == 0 {
 		return true
 	}
-	b := t.pending
-	t.pending, t.pendingBytes = &pgx.Batch{}, 0
+	b := &pgx.Batch{}
+	t.queueWrites(b)
 	if err := t.conn.SendBatch(t.ctx, b).Close(); err != nil {
 		t.fail("writing keys", err)
 		return false
@@ -216,8 +266,8 @@ func (t *tx) flush() bool {
 // commit sends the pending writes and the changed counters and commits,
 // in one round trip: should a write fail, the server skips the COMMIT.
 func (t *tx) commit() error {
-	b := t.pending
-	t.pending = &pgx.Batch{}
+	b := &pgx.Batch{}
+	t.queueWrites(b)
 	for _, st := range t.seqs {
 		if !st.deleted {
 			b.Queue(qSetSeq, st.id, int64(st.seq))

@@ -45,7 +45,6 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/cof"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/humanize"
@@ -335,7 +334,7 @@ func (r *run) answer(ctx context.Context) error {
 	res, err := generate.Run(ctx, r.rt, generate.Request{
 		Question: question(r.rt.Question(), r.plan.Steps, num), JudgeAgainst: r.rt.Question(),
 		Numbering: num, Format: r.format, Resolve: citations.ResolveOptions{MaxCitations: r.keep},
-		Repair: generate.Repair(r.rt, cof.Cite),
+		Repair: generate.Repair(r.rt),
 	})
 	if err != nil && len(res.Statements) == 0 {
 		r.factsAsAnswer("the answer was cut off before its first statement: the statements are " + r.found())

@@ -7,7 +7,7 @@
 //   - okra: the framework.
 //   - okra-precise: okra with the paper's precise mode — when the answer
 //     says the context is insufficient, the whole documents are read
-//     (LongCite's LAC-S, engine/longcite) and that answer is returned.
+//     (LongCite's LAC-S, generate.Whole) and that answer is returned.
 //
 // # Analyzer (section 3.2, Table 7)
 //

@@ -6,9 +6,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/cof"
 	"github.com/citelens/citelens/engine/generate"
-	"github.com/citelens/citelens/engine/longcite"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/llm"
@@ -334,7 +332,7 @@ func (ru *run) generate(ctx context.Context) (*generate.Result, error) {
 }
 
 // whole is precise mode's second pass: LongCite's LAC-S over the whole
-// scope (engine/longcite), after an answer that said the context was
+// scope (generate.Whole), after an answer that said the context was
 // insufficient (first: its statements, held back; none when nothing was
 // retrieved).
 func (ru *run) whole(ctx context.Context, first []citations.Statement, reason string) error {
@@ -345,7 +343,7 @@ func (ru *run) whole(ctx context.Context, first []citations.Statement, reason st
 	rt.Stagef("%s: the context is insufficient; rereading the whole documents", reason)
 	rt.Warn(fmt.Sprintf("okra-precise reread the whole documents: the answer from %d retrieved segments was insufficient (%s)", ru.gathered.segments, reason))
 	o := rt.Options()
-	res, err := longcite.Whole(ctx, rt, longcite.Pass{
+	res, err := generate.Whole(ctx, rt, generate.Pass{
 		Format:  generate.FormatOf(o, rt.Config().Model),
 		Resolve: citations.ResolveOptions{MaxCitations: o.Int("max_citations")},
 	})
@@ -363,5 +361,5 @@ func (ru *run) repair() func(context.Context, string) error {
 	if ru.precise {
 		return nil
 	}
-	return generate.Repair(ru.rt, cof.Cite)
+	return generate.Repair(ru.rt)
 }

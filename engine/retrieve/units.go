@@ -13,7 +13,7 @@ import (
 
 // Chunks ranks the stored chunks of the scope with the index's chunk-level
 // BM25 (and dense fusion when set). Pages and Filter keep a chunk when any
-// of its sentences passes. Model and the diversity settings do not apply:
+// of its sentences passes. Weights and the diversity settings do not apply:
 // chunks do not overlap.
 func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([]Passage, error) {
 	if err := opt.normalise(); err != nil {

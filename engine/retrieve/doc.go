@@ -1,5 +1,5 @@
-// Package retrieve ranks the sentences, chunks and sentence-aligned
-// segments of a library's documents against a question. It is the one
+// Package retrieve ranks the sentences, chunks and windows of sentences
+// (cut when asked for) of a library's documents against a question. It is the one
 // ranking pipeline every strategy calls: the library (docstore) stores
 // postings, fields and statistics and scores nothing; BM25, BM25F over the
 // heading path, proximity, noise demotion, dense fusion and reranking all
@@ -8,7 +8,7 @@
 //	r := retrieve.New(lib)
 //	ps, err := r.Sentences(ctx, question, retrieve.Options{Docs: ids, K: 5})
 //	cs, err := r.Chunks(ctx, question, retrieve.Options{K: 8})
-//	ss, err := r.Segments(ctx, question, retrieve.Segmenting{Tokens: 256, Overlap: 50}, opt)
+//	ws, err := r.Windows(ctx, question, retrieve.Windowing{Tokens: 256, Overlap: 50}, opt)
 //	hits, err := retrieve.Search(lib, retrieve.ParseQuery(q), retrieve.SearchOptions{K: 10}) // plain BM25
 //	cs, err := r.Derived(ctx, question, retrieve.DerivedOptions{Set: set, Kinds: kinds, K: 8}) // RAIDD's derived units
 //

@@ -10,7 +10,7 @@ import (
 	"github.com/citelens/citelens/docstore/structure"
 )
 
-// Retriever ranks the sentences, chunks and segments of a library's
+// Retriever ranks the sentences, chunks and windows of a library's
 // documents against questions. It is safe for concurrent use.
 type Retriever struct {
 	lib *docstore.Library
@@ -66,7 +66,7 @@ const ContextWeight = 0.4
 type PageRange struct{ First, Last int }
 
 // Passage is one retrieved unit: a sentence, or a run of sentences for
-// chunks and segments.
+// chunks and windows.
 type Passage struct {
 	Doc         docstore.DocID
 	DocName     string
@@ -236,7 +236,7 @@ func (r *Retriever) filter(opt *Options, docs []docstore.DocID, dc *docCache) (f
 	}, nil
 }
 
-// sentenceSearch is where Sentences and Segments start from: the
+// sentenceSearch is where Sentences and Windows start from: the
 // question's query weighted by the scope's statistics, the scope with its
 // documents' cache and filter, and the index's sentence hits.
 type sentenceSearch struct {

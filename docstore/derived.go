@@ -1,6 +1,7 @@
 package docstore
 
 import (
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -959,48 +960,31 @@ func (l *Library) ScanDerivedCosines(model string, q []float32, opt DerivedSearc
 			}
 			ranges, owner := ib.Get(keyIxRanges), ib.Get(keyIxOwner)
 			for _, kind := range opt.Kinds {
-				if err := scanDerivedKind(tx, id, model, opt.Set, kind, q, ranges, owner, fn); err != nil {
+				k := DerivedVectorKey(id, model, opt.Set, kind)
+				if err := k.check(); err != nil {
 					return err
+				}
+				layoutOf, err := l.layoutFunc(k)
+				if err != nil {
+					return err
+				}
+				var hitErr error
+				err = scanSet(tx, k, layoutOf, q, func(u int, cos float64) {
+					if hitErr != nil {
+						return
+					}
+					h, err := unitHit(id, kind, u, ranges, owner, cos)
+					if err != nil {
+						hitErr = err
+						return
+					}
+					fn(h)
+				})
+				if err != nil || hitErr != nil {
+					return cmp.Or(err, hitErr)
 				}
 			}
 		}
 		return nil
 	})
-}
-
-// scanDerivedKind is ScanDerivedCosines over one kind of one document.
-func scanDerivedKind(tx *bolt.Tx, id DocID, model string, set DerivedSet, kind DerivedKind, q []float32, ranges, owner []byte, fn func(DerivedHit)) error {
-	k := DerivedVectorKey(id, model, set, kind)
-	if err := k.check(); err != nil {
-		return err
-	}
-	layout, units, err := derivedLayout(tx, id, set, kind)
-	if err != nil {
-		return err
-	}
-	b, err := vectorBucket(tx, k, false)
-	if err != nil || b == nil {
-		return err
-	}
-	m, ok := currentMeta(b, vectorMeta{units: units, layout: layout})
-	if !ok {
-		return nil
-	}
-	if m.dim != len(q) {
-		return fmt.Errorf("%w: the %s vectors of document %s have %d coordinates and the query's %d; the model %s changed behind its name",
-			ErrBadVectors, kind, id, m.dim, len(q), model)
-	}
-	var hitErr error
-	scanCosines(b, m.dim, q, func(u int, cos float64) {
-		if hitErr != nil {
-			return
-		}
-		h, err := unitHit(id, kind, u, ranges, owner, cos)
-		if err != nil {
-			hitErr = err
-			return
-		}
-		fn(h)
-	})
-	return hitErr
 }

@@ -30,9 +30,9 @@ func NewAnswerID() string {
 	return fmt.Sprintf("%011x%04x", time.Now().UnixMilli(), binary.BigEndian.Uint16(r[:]))
 }
 
-// SaveAnswer stores an answer record (JSON with the AnswerMeta fields) under
+// Save stores an answer record (JSON with the AnswerMeta fields) under
 // its ID, replacing any earlier record with that ID.
-func (l *Library) SaveAnswer(id string, record []byte) error {
+func (l *Answers) Save(id string, record []byte) error {
 	if id == "" {
 		return fmt.Errorf("answer has no ID")
 	}
@@ -41,8 +41,8 @@ func (l *Library) SaveAnswer(id string, record []byte) error {
 	})
 }
 
-// Answers lists saved answers, oldest first.
-func (l *Library) Answers() ([]AnswerMeta, error) {
+// List lists saved answers, oldest first.
+func (l *Answers) List() ([]AnswerMeta, error) {
 	var out []AnswerMeta
 	err := l.db.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketAnswers)
@@ -63,8 +63,8 @@ func (l *Library) Answers() ([]AnswerMeta, error) {
 	return out, err
 }
 
-// Answer returns the record of the answer whose ID is ref or starts with it.
-func (l *Library) Answer(ref string) (id string, record []byte, err error) {
+// Get returns the record of the answer whose ID is ref or starts with it.
+func (l *Answers) Get(ref string) (id string, record []byte, err error) {
 	err = l.db.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketAnswers)
 		if b == nil {
@@ -97,12 +97,12 @@ type AnswerRecord struct {
 	Record []byte
 }
 
-// RecentAnswers returns up to n saved answers whose IDs sort before
+// Recent returns up to n saved answers whose IDs sort before
 // before ("" for none: the newest), newest first, and whether older ones
 // remain. IDs sort by creation (NewAnswerID), so a front end shows the
 // latest answers at once and reads older ones as the reader scrolls back,
 // never every record (one can be megabytes).
-func (l *Library) RecentAnswers(before string, n int) (recs []AnswerRecord, more bool, err error) {
+func (l *Answers) Recent(before string, n int) (recs []AnswerRecord, more bool, err error) {
 	err = l.db.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketAnswers)
 		if b == nil {
@@ -133,10 +133,10 @@ func (l *Library) RecentAnswers(before string, n int) (recs []AnswerRecord, more
 	return recs, more, err
 }
 
-// NewerAnswers returns the IDs of saved answers that sort after after
+// Newer returns the IDs of saved answers that sort after after
 // (answers saved since, by this process or another), oldest first, at
 // most n.
-func (l *Library) NewerAnswers(after string, n int) ([]string, error) {
+func (l *Answers) Newer(after string, n int) ([]string, error) {
 	var ids []string
 	err := l.db.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketAnswers)
@@ -156,8 +156,8 @@ func (l *Library) NewerAnswers(after string, n int) ([]string, error) {
 	return ids, err
 }
 
-// DeleteAnswer removes a saved answer.
-func (l *Library) DeleteAnswer(id string) error {
+// Delete removes a saved answer.
+func (l *Answers) Delete(id string) error {
 	return l.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketAnswers)
 		if b.Get([]byte(id)) == nil {

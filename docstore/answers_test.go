@@ -14,7 +14,7 @@ func TestRecentAnswers(t *testing.T) {
 	for i := range 7 {
 		id := fmt.Sprintf("%011x%04x", 1_700_000_000_000+i, 0)
 		ids = append(ids, id)
-		if err := l.SaveAnswer(id, []byte(`{"answer_id":"`+id+`"}`)); err != nil {
+		if err := l.Answers().Save(id, []byte(`{"answer_id":"`+id+`"}`)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -24,7 +24,7 @@ func TestRecentAnswers(t *testing.T) {
 		if pages > 4 {
 			t.Fatal("paging never ends")
 		}
-		recs, m, err := l.RecentAnswers(before, 3)
+		recs, m, err := l.Answers().Recent(before, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,18 +41,18 @@ func TestRecentAnswers(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("pages gave %v, want %v", got, want)
 	}
-	if recs, more, _ := l.RecentAnswers(ids[0], 3); len(recs) != 0 || more {
+	if recs, more, _ := l.Answers().Recent(ids[0], 3); len(recs) != 0 || more {
 		t.Errorf("before the oldest: %v, %v", recs, more)
 	}
 	// A "before" that is no answer's ID (deleted meanwhile) still pages.
-	if recs, _, _ := l.RecentAnswers(ids[3]+"x", 2); len(recs) != 2 || recs[0].ID != ids[3] {
+	if recs, _, _ := l.Answers().Recent(ids[3]+"x", 2); len(recs) != 2 || recs[0].ID != ids[3] {
 		t.Errorf("before a missing ID: %v", recs)
 	}
-	newer, err := l.NewerAnswers(ids[4], 10)
+	newer, err := l.Answers().Newer(ids[4], 10)
 	if err != nil || !slices.Equal(newer, ids[5:]) {
-		t.Errorf("NewerAnswers = %v, %v; want %v", newer, err, ids[5:])
+		t.Errorf("Newer = %v, %v; want %v", newer, err, ids[5:])
 	}
-	if newer, _ := l.NewerAnswers("", 2); !slices.Equal(newer, ids[:2]) {
-		t.Errorf("NewerAnswers from the start = %v", newer)
+	if newer, _ := l.Answers().Newer("", 2); !slices.Equal(newer, ids[:2]) {
+		t.Errorf("Newer from the start = %v", newer)
 	}
 }

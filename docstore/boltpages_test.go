@@ -100,9 +100,9 @@ func TestDamagedLibraryTurnsReadOnly(t *testing.T) {
 		_, _, addErr := l.Add(t.Context(), writeFile(t, "new.txt", "A new document. It has two sentences."), nil)
 		docs, _ := l.List()
 		return map[string]error{
-			"Add":        addErr,
-			"SaveAnswer": l.SaveAnswer("a2", []byte(`{"answer_id":"a2","question":"q","strategy":"extractive","created":"2026-01-02T03:04:05Z"}`)),
-			"Remove":     l.Remove(docs[0].ID),
+			"Add":          addErr,
+			"Answers.Save": l.Answers().Save("a2", []byte(`{"answer_id":"a2","question":"q","strategy":"extractive","created":"2026-01-02T03:04:05Z"}`)),
+			"Remove":       l.Remove(docs[0].ID),
 		}
 	}
 	// Each damage returns the read that finds it (nil when the page check
@@ -124,7 +124,7 @@ func TestDamagedLibraryTurnsReadOnly(t *testing.T) {
 		// a read has found them, nothing is written either.
 		"a saved answer that does not decode": func(path string) (func(*Library) error, DocID) {
 			l := openAtUnchecked(t, path)
-			if err := l.SaveAnswer("a1", []byte(`{"answer_id":"a1","question":"q","strategy":"extractive","created":"2026-01-02T03:04:05Z"}`)); err != nil {
+			if err := l.Answers().Save("a1", []byte(`{"answer_id":"a1","question":"q","strategy":"extractive","created":"2026-01-02T03:04:05Z"}`)); err != nil {
 				t.Fatal(err)
 			}
 			l.Close()
@@ -138,7 +138,7 @@ func TestDamagedLibraryTurnsReadOnly(t *testing.T) {
 			if err := os.WriteFile(path, b, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			return func(l *Library) error { _, err := l.Answers(); return err }, ""
+			return func(l *Library) error { _, err := l.Answers().List(); return err }, ""
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -241,7 +241,7 @@ func TestLoopsAndWildLengthsAreNotRead(t *testing.T) {
 				if l, err := Open(path, nil); err == nil {
 					_, lerr := l.List()
 					_, _, aerr := l.Add(t.Context(), writeFile(t, "new.txt", "A new document. It has two sentences."), nil)
-					for what, err := range map[string]error{"List": lerr, "Add": aerr, "SaveAnswer": l.SaveAnswer("a", answerRecord("a"))} {
+					for what, err := range map[string]error{"List": lerr, "Add": aerr, "Answers.Save": l.Answers().Save("a", answerRecord("a"))} {
 						if !errors.Is(err, ErrCorrupt) {
 							t.Errorf("%s = %v, want ErrCorrupt", what, err)
 						}
@@ -340,7 +340,7 @@ func TestSoundWalkIsRemembered(t *testing.T) {
 
 	// A write of this process's own, then a read: neither walks.
 	l := openAtUnchecked(t, path)
-	if err := l.SaveAnswer("a2", []byte(`{"answer_id":"a2","question":"q","strategy":"extractive","created":"2026-01-02T03:04:05Z"}`)); err != nil {
+	if err := l.Answers().Save("a2", []byte(`{"answer_id":"a2","question":"q","strategy":"extractive","created":"2026-01-02T03:04:05Z"}`)); err != nil {
 		t.Fatal(err)
 	}
 	l.Close()

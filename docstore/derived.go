@@ -49,7 +49,7 @@ import (
 // are kept with the document's other vectors (vectors.go, one set per
 // embedding model, derivation and kind), numbered as the index numbers
 // them and checked against the index's fingerprint of their texts, and
-// ScanDerivedCosines gives their cosine similarity to a query vector, for
+// Derived.ScanCosines gives their cosine similarity to a query vector, for
 // engine/retrieve to rank them by meaning as it ranks them by BM25.
 
 // DerivedSet names one derivation of a document: which model wrote it,
@@ -237,7 +237,7 @@ func setBucket(tx *bolt.Tx, doc DocID, set DerivedSet) *bolt.Bucket {
 
 // begunSet returns the bucket of doc's set and its meta record, or an
 // error wrapping ErrNotFound when no derivation of it has begun
-// (BeginDerived).
+// (Derived.Begin).
 func begunSet(tx *bolt.Tx, doc DocID, set DerivedSet) (*bolt.Bucket, derivedMeta, error) {
 	sb := setBucket(tx, doc, set)
 	if sb == nil {
@@ -267,12 +267,12 @@ func putMeta(sb *bolt.Bucket, m derivedMeta) error {
 	return sb.Put(keyDerivedMeta, b)
 }
 
-// BeginDerived prepares doc's set for a derivation over chunks (sentence
+// Begin prepares doc's set for a derivation over chunks (sentence
 // ranges in document order; Tokens is not used). A set begun before over
 // the same chunks is kept, so the derivation resumes; one begun over other
 // chunks (the segmentation changed) is dropped and begun again. It returns
 // the set's status.
-func (l *Library) BeginDerived(doc DocID, set DerivedSet, chunks []Chunk) (DerivedStatus, error) {
+func (l *Derived) Begin(doc DocID, set DerivedSet, chunks []Chunk) (DerivedStatus, error) {
 	if len(chunks) == 0 {
 		return DerivedStatus{}, fmt.Errorf("document %s has no chunks to derive from", doc)
 	}
@@ -307,13 +307,13 @@ func (l *Library) BeginDerived(doc DocID, set DerivedSet, chunks []Chunk) (Deriv
 	if err != nil {
 		return DerivedStatus{}, err
 	}
-	return l.DerivedStatus(doc, set)
+	return l.Status(doc, set)
 }
 
-// PutDerived stores chunk records of doc's set in one transaction,
+// Put stores chunk records of doc's set in one transaction,
 // replacing earlier records of the same chunks. The set must have been
-// begun (BeginDerived).
-func (l *Library) PutDerived(doc DocID, set DerivedSet, recs ...DerivedChunk) error {
+// begun (Begin).
+func (l *Derived) Put(doc DocID, set DerivedSet, recs ...DerivedChunk) error {
 	if len(recs) == 0 {
 		return nil
 	}
@@ -341,9 +341,9 @@ func (l *Library) PutDerived(doc DocID, set DerivedSet, recs ...DerivedChunk) er
 	})
 }
 
-// DerivedChunks returns the stored records of doc's set in chunk order
+// Chunks returns the stored records of doc's set in chunk order
 // (chunks not derived yet are absent).
-func (l *Library) DerivedChunks(doc DocID, set DerivedSet) ([]DerivedChunk, error) {
+func (l *Derived) Chunks(doc DocID, set DerivedSet) ([]DerivedChunk, error) {
 	var out []DerivedChunk
 	err := l.db.View(func(tx *bolt.Tx) error {
 		sb := setBucket(tx, doc, set)
@@ -357,9 +357,9 @@ func (l *Library) DerivedChunks(doc DocID, set DerivedSet) ([]DerivedChunk, erro
 	return out, err
 }
 
-// DerivedChunksAt returns the records of the given chunks of doc's set, in
+// ChunksAt returns the records of the given chunks of doc's set, in
 // the order asked; a chunk without a record gets one with only its Index.
-func (l *Library) DerivedChunksAt(doc DocID, set DerivedSet, chunks []int) ([]DerivedChunk, error) {
+func (l *Derived) ChunksAt(doc DocID, set DerivedSet, chunks []int) ([]DerivedChunk, error) {
 	out := make([]DerivedChunk, len(chunks))
 	err := l.db.View(func(tx *bolt.Tx) error {
 		sb := setBucket(tx, doc, set)
@@ -410,9 +410,9 @@ func readChunks(sb *bolt.Bucket) ([]DerivedChunk, error) {
 	return out, err
 }
 
-// DerivedStatus reports how far doc's set has come. A set never begun has
+// Status reports how far doc's set has come. A set never begun has
 // Chunks 0 and no error.
-func (l *Library) DerivedStatus(doc DocID, set DerivedSet) (DerivedStatus, error) {
+func (l *Derived) Status(doc DocID, set DerivedSet) (DerivedStatus, error) {
 	st := DerivedStatus{Set: set}
 	err := l.db.View(func(tx *bolt.Tx) error {
 		sb := setBucket(tx, doc, set)
@@ -461,8 +461,8 @@ func statusOf(sb *bolt.Bucket) (DerivedStatus, error) {
 	return st, nil
 }
 
-// DerivedSets lists the sets stored for doc, by key.
-func (l *Library) DerivedSets(doc DocID) ([]DerivedStatus, error) {
+// Sets lists the sets stored for doc, by key.
+func (l *Derived) Sets(doc DocID) ([]DerivedStatus, error) {
 	var out []DerivedStatus
 	err := l.db.View(func(tx *bolt.Tx) error {
 		db := tx.Bucket(bucketDerived)
@@ -488,10 +488,10 @@ func (l *Library) DerivedSets(doc DocID) ([]DerivedStatus, error) {
 	return out, err
 }
 
-// RemoveDerived deletes doc's set (records and index) and the vectors of
+// Remove deletes doc's set (records and index) and the vectors of
 // its units, of every embedding model. Removing a set that does not exist
 // is not an error.
-func (l *Library) RemoveDerived(doc DocID, set DerivedSet) error {
+func (l *Derived) Remove(doc DocID, set DerivedSet) error {
 	return l.db.Update(func(tx *bolt.Tx) error {
 		if err := deleteDerivedVectors(tx, doc, set, ""); err != nil {
 			return err
@@ -504,9 +504,9 @@ func (l *Library) RemoveDerived(doc DocID, set DerivedSet) error {
 	})
 }
 
-// RemoveDerivedVectors deletes the vectors model computed for the units of
+// RemoveVectors deletes the vectors model computed for the units of
 // doc's set (every model's when model is ""); the set itself stays.
-func (l *Library) RemoveDerivedVectors(doc DocID, set DerivedSet, model string) error {
+func (l *Derived) RemoveVectors(doc DocID, set DerivedSet, model string) error {
 	return l.db.Update(func(tx *bolt.Tx) error { return deleteDerivedVectors(tx, doc, set, model) })
 }
 
@@ -564,11 +564,11 @@ func (bd *builtDerived) add(kind DerivedKind, terms []string, counts map[string]
 	}
 }
 
-// IndexDerived builds the index of doc's set from its records: summaries,
+// Index builds the index of doc's set from its records: summaries,
 // questions, and the text of the chunks themselves. It replaces an earlier
 // index and needs every chunk to have its record.
-func (l *Library) IndexDerived(doc DocID, set DerivedSet) error {
-	d, err := l.Document(doc)
+func (l *Derived) Index(doc DocID, set DerivedSet) error {
+	d, err := l.library().Document(doc)
 	if err != nil {
 		return err
 	}
@@ -703,8 +703,8 @@ type DerivedHit struct {
 	Score float64
 }
 
-// DerivedUnits counts a scope's units of each kind in the index of set.
-func (l *Library) DerivedUnits(set DerivedSet, docs []DocID) (map[DerivedKind]int, error) {
+// Units counts a scope's units of each kind in the index of set.
+func (l *Derived) Units(set DerivedSet, docs []DocID) (map[DerivedKind]int, error) {
 	out := map[DerivedKind]int{}
 	err := l.db.View(func(tx *bolt.Tx) error {
 		for _, id := range docs {
@@ -768,11 +768,11 @@ func (p *DerivedPostings) Hit(u int, score float64) (DerivedHit, error) {
 	return unitHit(p.Doc, p.Kind, u, p.ranges, p.owner, score)
 }
 
-// ReadDerivedPostings reads, in one read transaction, the postings of
+// ReadPostings reads, in one read transaction, the postings of
 // terms in each kind of opt.Kinds of each document of opt.Docs' derived
 // index by opt.Set, and calls fn with each in turn (documents in order,
 // kinds in the order given).
-func (l *Library) ReadDerivedPostings(opt DerivedSearchOptions, terms []string, fn func(*DerivedPostings) error) error {
+func (l *Derived) ReadPostings(opt DerivedSearchOptions, terms []string, fn func(*DerivedPostings) error) error {
 	return l.db.View(func(tx *bolt.Tx) error {
 		for _, id := range opt.Docs {
 			ib, err := derivedIndex(tx, id, opt.Set)
@@ -886,17 +886,17 @@ func derivedLayout(tx *bolt.Tx, doc DocID, set DerivedSet, kind DerivedKind) (ui
 	return binary.LittleEndian.Uint64(fp[8*int(kind):]), units, nil
 }
 
-// DerivedTexts returns the texts of the units of kind in doc's index of
+// Texts returns the texts of the units of kind in doc's index of
 // set, numbered as the index numbers them (DerivedHit.Unit): each chunk's
 // summary (blank for a chunk whose derivation failed), every question in
 // chunk order, or each chunk's own text. They are the texts dense
 // retrieval embeds. An index older than the records (records written
-// since it was built) is an error: build it again first (IndexDerived).
-func (l *Library) DerivedTexts(doc DocID, set DerivedSet, kind DerivedKind) ([]string, error) {
+// since it was built) is an error: build it again first (Index).
+func (l *Derived) Texts(doc DocID, set DerivedSet, kind DerivedKind) ([]string, error) {
 	if int(kind) >= len(derivedKinds) {
 		return nil, fmt.Errorf("unknown derived kind %d", kind)
 	}
-	d, err := l.Document(doc)
+	d, err := l.library().Document(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -938,7 +938,7 @@ func (l *Library) DerivedTexts(doc DocID, set DerivedSet, kind DerivedKind) ([]s
 	return out, nil
 }
 
-// ScanDerivedCosines calls fn with each unit of opt.Kinds in the scope's
+// ScanCosines calls fn with each unit of opt.Kinds in the scope's
 // derived indexes that has a current vector embedded by model, as a hit
 // whose Score is the vector's cosine similarity to the query vector q:
 // documents in order, kinds in the order given, units in order (opt.K is
@@ -947,8 +947,8 @@ func (l *Library) DerivedTexts(doc DocID, set DerivedSet, kind DerivedKind) ([]s
 // without text, or stored for other texts than the index's (a stale set)
 // are skipped. A query of another length than the stored vectors is an
 // error wrapping ErrBadVectors: the model behind the name changed, and the
-// units must be embedded again (RemoveDerivedVectors).
-func (l *Library) ScanDerivedCosines(model string, q []float32, opt DerivedSearchOptions, fn func(DerivedHit)) error {
+// units must be embedded again (RemoveVectors).
+func (l *Derived) ScanCosines(model string, q []float32, opt DerivedSearchOptions, fn func(DerivedHit)) error {
 	if len(q) == 0 || len(opt.Docs) == 0 || len(opt.Kinds) == 0 {
 		return nil
 	}
@@ -964,12 +964,9 @@ func (l *Library) ScanDerivedCosines(model string, q []float32, opt DerivedSearc
 				if err := k.check(); err != nil {
 					return err
 				}
-				layoutOf, err := l.layoutFunc(k)
-				if err != nil {
-					return err
-				}
+				layoutOf := func(tx *bolt.Tx) (uint64, int, error) { return derivedLayout(tx, id, opt.Set, kind) }
 				var hitErr error
-				err = scanSet(tx, k, layoutOf, q, func(u int, cos float64) {
+				err := scanSet(tx, k, layoutOf, q, func(u int, cos float64) {
 					if hitErr != nil {
 						return
 					}

@@ -56,30 +56,30 @@ var testSet = DerivedSet{Model: "test-model", Tokens: 256, Overlap: 50, Version:
 
 func TestDerivedStoreResumeIndexSearchRemove(t *testing.T) {
 	l, d, chunks := derivedFixture(t)
-	st, err := l.DerivedStatus(d.ID, testSet)
+	st, err := l.Derived().Status(d.ID, testSet)
 	if err != nil || st.Chunks != 0 || st.Complete() {
 		t.Fatalf("status before any derivation: %+v, %v", st, err)
 	}
-	if err := l.PutDerived(d.ID, testSet, record(d, chunks, 0)); !errors.Is(err, ErrNotFound) {
+	if err := l.Derived().Put(d.ID, testSet, record(d, chunks, 0)); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("put before begin: %v", err)
 	}
-	if _, err := l.BeginDerived(d.ID, testSet, chunks); err != nil {
+	if _, err := l.Derived().Begin(d.ID, testSet, chunks); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.PutDerived(d.ID, testSet, record(d, chunks, 0), record(d, chunks, 1)); err != nil {
+	if err := l.Derived().Put(d.ID, testSet, record(d, chunks, 0), record(d, chunks, 1)); err != nil {
 		t.Fatal(err)
 	}
 	// Beginning again over the same chunks keeps what is stored (resume).
-	st, err = l.BeginDerived(d.ID, testSet, chunks)
+	st, err = l.Derived().Begin(d.ID, testSet, chunks)
 	if err != nil || st.Chunks != len(chunks) || st.Done != 2 || st.Complete() || st.Indexed {
 		t.Fatalf("status after resume: %+v, %v", st, err)
 	}
-	if err := l.IndexDerived(d.ID, testSet); err == nil || !strings.Contains(err.Error(), "2 of its") {
+	if err := l.Derived().Index(d.ID, testSet); err == nil || !strings.Contains(err.Error(), "2 of its") {
 		t.Fatalf("indexing an incomplete set: %v", err)
 	}
 	bad := record(d, chunks, 0)
 	bad.Index = len(chunks)
-	if err := l.PutDerived(d.ID, testSet, bad); err == nil {
+	if err := l.Derived().Put(d.ID, testSet, bad); err == nil {
 		t.Fatal("a record beyond the last chunk was stored")
 	}
 	var rest []DerivedChunk
@@ -90,14 +90,14 @@ func TestDerivedStoreResumeIndexSearchRemove(t *testing.T) {
 		}
 		rest = append(rest, r)
 	}
-	if err := l.PutDerived(d.ID, testSet, rest...); err != nil {
+	if err := l.Derived().Put(d.ID, testSet, rest...); err != nil {
 		t.Fatal(err)
 	}
-	st, _ = l.DerivedStatus(d.ID, testSet)
+	st, _ = l.Derived().Status(d.ID, testSet)
 	if !st.Complete() || st.Failed != 1 || st.Summaries != len(chunks) || st.Calls != len(chunks) || st.PromptTokens != 100*len(chunks) || st.Indexed {
 		t.Fatalf("status when complete: %+v", st)
 	}
-	recs, err := l.DerivedChunks(d.ID, testSet)
+	recs, err := l.Derived().Chunks(d.ID, testSet)
 	if err != nil || len(recs) != len(chunks) {
 		t.Fatalf("records: %d, %v", len(recs), err)
 	}
@@ -106,11 +106,11 @@ func TestDerivedStoreResumeIndexSearchRemove(t *testing.T) {
 			t.Errorf("record %d read back as %+v", i, r)
 		}
 	}
-	if err := l.IndexDerived(d.ID, testSet); err != nil {
+	if err := l.Derived().Index(d.ID, testSet); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ = l.DerivedStatus(d.ID, testSet); !st.Indexed {
-		t.Fatal("not indexed after IndexDerived")
+	if st, _ = l.Derived().Status(d.ID, testSet); !st.Indexed {
+		t.Fatal("not indexed after Derived.Index")
 	}
 
 	search := func(q string, kinds ...DerivedKind) []DerivedHit {
@@ -138,7 +138,7 @@ func TestDerivedStoreResumeIndexSearchRemove(t *testing.T) {
 		if h.Kind != DerivedQuestion || h.First > 5 || h.Last < 5 {
 			t.Errorf("question hit %+v is about a chunk without sentence 5", h)
 		}
-		at, err := l.DerivedChunksAt(d.ID, testSet, []int{h.Chunk})
+		at, err := l.Derived().ChunksAt(d.ID, testSet, []int{h.Chunk})
 		if err != nil || h.Item >= len(at[0].Questions) || !strings.Contains(at[0].Questions[h.Item], "location5") {
 			t.Errorf("question hit %+v is not question %d of %+v (%v)", h, h.Item, at, err)
 		}
@@ -160,30 +160,30 @@ func TestDerivedStoreResumeIndexSearchRemove(t *testing.T) {
 	if len(kinds) != 3 {
 		t.Errorf("union search found kinds %v: %+v", kinds, hits)
 	}
-	units, err := l.DerivedUnits(testSet, []DocID{d.ID})
+	units, err := l.Derived().Units(testSet, []DocID{d.ID})
 	if err != nil || units[DerivedSummary] != len(chunks) || units[DerivedRaw] != len(chunks) || units[DerivedQuestion] != st.Questions {
 		t.Fatalf("units %v (%v), status %+v", units, err, st)
 	}
 
 	// A write after indexing makes the index stale until rebuilt.
-	if err := l.PutDerived(d.ID, testSet, record(d, chunks, 3)); err != nil {
+	if err := l.Derived().Put(d.ID, testSet, record(d, chunks, 3)); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ = l.DerivedStatus(d.ID, testSet); st.Indexed || st.Failed != 0 {
+	if st, _ = l.Derived().Status(d.ID, testSet); st.Indexed || st.Failed != 0 {
 		t.Fatalf("after a retried chunk: %+v", st)
 	}
 
 	// Another model's set lives beside it; a new chunking starts over.
 	other := testSet
 	other.Model = "other-model"
-	if _, err := l.BeginDerived(d.ID, other, chunks[:2]); err != nil {
+	if _, err := l.Derived().Begin(d.ID, other, chunks[:2]); err != nil {
 		t.Fatal(err)
 	}
-	sets, err := l.DerivedSets(d.ID)
+	sets, err := l.Derived().Sets(d.ID)
 	if err != nil || len(sets) != 2 {
 		t.Fatalf("sets: %+v, %v", sets, err)
 	}
-	if st, _ := l.BeginDerived(d.ID, testSet, chunks[:3]); st.Done != 0 || st.Chunks != 3 {
+	if st, _ := l.Derived().Begin(d.ID, testSet, chunks[:3]); st.Done != 0 || st.Chunks != 3 {
 		t.Fatalf("a new chunking kept old records: %+v", st)
 	}
 
@@ -191,13 +191,13 @@ func TestDerivedStoreResumeIndexSearchRemove(t *testing.T) {
 	if err := l.Remove(d.ID); err != nil {
 		t.Fatal(err)
 	}
-	if sets, err := l.DerivedSets(d.ID); err != nil || len(sets) != 0 {
+	if sets, err := l.Derived().Sets(d.ID); err != nil || len(sets) != 0 {
 		t.Fatalf("sets after remove: %+v, %v", sets, err)
 	}
 	if _, err := matchDerived(l, "otter", DerivedSearchOptions{Set: testSet, Docs: []DocID{d.ID}, Kinds: []DerivedKind{DerivedRaw}}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("search after remove: %v", err)
 	}
-	if _, err := l.BeginDerived(d.ID, testSet, chunks); !errors.Is(err, ErrNotFound) {
+	if _, err := l.Derived().Begin(d.ID, testSet, chunks); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("begin on a removed document: %v", err)
 	}
 }
@@ -208,7 +208,7 @@ func TestDerivedStoreResumeIndexSearchRemove(t *testing.T) {
 func matchDerived(l *Library, q string, opt DerivedSearchOptions) ([]DerivedHit, error) {
 	terms := textproc.Terms(q)
 	var hits []DerivedHit
-	err := l.ReadDerivedPostings(opt, terms, func(p *DerivedPostings) error {
+	err := l.Derived().ReadPostings(opt, terms, func(p *DerivedPostings) error {
 		tfs, lens := map[int]int{}, map[int]int{}
 		for t := range terms {
 			tp := p.Postings(t)

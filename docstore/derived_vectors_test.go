@@ -43,17 +43,17 @@ func bagVector(text string, dim int) []float32 {
 func indexedFixture(t *testing.T) (*Library, *Document, []Chunk) {
 	t.Helper()
 	l, d, chunks := derivedFixture(t)
-	if _, err := l.BeginDerived(d.ID, testSet, chunks); err != nil {
+	if _, err := l.Derived().Begin(d.ID, testSet, chunks); err != nil {
 		t.Fatal(err)
 	}
 	var recs []DerivedChunk
 	for i := range chunks {
 		recs = append(recs, record(d, chunks, i))
 	}
-	if err := l.PutDerived(d.ID, testSet, recs...); err != nil {
+	if err := l.Derived().Put(d.ID, testSet, recs...); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.IndexDerived(d.ID, testSet); err != nil {
+	if err := l.Derived().Index(d.ID, testSet); err != nil {
 		t.Fatal(err)
 	}
 	return l, d, chunks
@@ -63,7 +63,7 @@ func indexedFixture(t *testing.T) (*Library, *Document, []Chunk) {
 // of batch, and returns the texts.
 func embedDerived(t *testing.T, l *Library, doc DocID, kind DerivedKind, dim, batch int) []string {
 	t.Helper()
-	texts, err := l.DerivedTexts(doc, testSet, kind)
+	texts, err := l.Derived().Texts(doc, testSet, kind)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func embedDerived(t *testing.T, l *Library, doc DocID, kind DerivedKind, dim, ba
 		for _, s := range texts[start:min(start+batch, len(texts))] {
 			vecs = append(vecs, bagVector(s, dim))
 		}
-		if err := l.PutVectors(k, start, vecs); err != nil {
+		if err := l.Vectors().Put(k, start, vecs); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -83,11 +83,11 @@ func embedDerived(t *testing.T, l *Library, doc DocID, kind DerivedKind, dim, ba
 func TestDerivedTextsAreTheIndexUnits(t *testing.T) {
 	l, d, chunks := indexedFixture(t)
 	for _, kind := range derivedKinds {
-		texts, err := l.DerivedTexts(d.ID, testSet, kind)
+		texts, err := l.Derived().Texts(d.ID, testSet, kind)
 		if err != nil {
 			t.Fatal(err)
 		}
-		units, _ := l.DerivedUnits(testSet, []DocID{d.ID})
+		units, _ := l.Derived().Units(testSet, []DocID{d.ID})
 		if len(texts) != units[kind] {
 			t.Fatalf("%s: %d texts for %d units", kind, len(texts), units[kind])
 		}
@@ -100,19 +100,19 @@ func TestDerivedTextsAreTheIndexUnits(t *testing.T) {
 			}
 		}
 	}
-	if texts, _ := l.DerivedTexts(d.ID, testSet, DerivedRaw); texts[1] != d.Text[d.Sentences[chunks[1].First].Start:d.Sentences[chunks[1].Last].End] {
+	if texts, _ := l.Derived().Texts(d.ID, testSet, DerivedRaw); texts[1] != d.Text[d.Sentences[chunks[1].First].Start:d.Sentences[chunks[1].Last].End] {
 		t.Errorf("raw text of chunk 1: %q", texts[1])
 	}
 	// Records written after indexing: the texts no longer match the index.
 	r := record(d, chunks, 2)
 	r.Summary = "A rewritten summary."
-	if err := l.PutDerived(d.ID, testSet, r); err != nil {
+	if err := l.Derived().Put(d.ID, testSet, r); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.DerivedTexts(d.ID, testSet, DerivedSummary); err == nil || !strings.Contains(err.Error(), "index it again") {
+	if _, err := l.Derived().Texts(d.ID, testSet, DerivedSummary); err == nil || !strings.Contains(err.Error(), "index it again") {
 		t.Fatalf("texts of a stale index: %v", err)
 	}
-	if _, err := l.DerivedTexts("nope", testSet, DerivedSummary); !errors.Is(err, ErrNotFound) {
+	if _, err := l.Derived().Texts("nope", testSet, DerivedSummary); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("texts of no document: %v", err)
 	}
 }
@@ -124,23 +124,23 @@ func TestDerivedVectorsSearch(t *testing.T) {
 	l, d, _ := indexedFixture(t)
 	const dim = 64
 	k := DerivedVectorKey(d.ID, "embed", testSet, DerivedQuestion)
-	gaps, n, err := l.VectorGaps(k)
+	gaps, n, err := l.Vectors().Gaps(k)
 	if err != nil || len(gaps) != 1 || gaps[0] != (UnitRange{0, n - 1}) || n == 0 {
 		t.Fatalf("gaps before embedding: %v of %d (%v)", gaps, n, err)
 	}
-	texts, _ := l.DerivedTexts(d.ID, testSet, DerivedQuestion)
+	texts, _ := l.Derived().Texts(d.ID, testSet, DerivedQuestion)
 	// An interrupted run: the first two batches only.
-	if err := l.PutVectors(k, 0, [][]float32{bagVector(texts[0], dim), bagVector(texts[1], dim), bagVector(texts[2], dim)}); err != nil {
+	if err := l.Vectors().Put(k, 0, [][]float32{bagVector(texts[0], dim), bagVector(texts[1], dim), bagVector(texts[2], dim)}); err != nil {
 		t.Fatal(err)
 	}
-	if gaps, _, _ := l.VectorGaps(k); len(gaps) != 1 || gaps[0] != (UnitRange{3, n - 1}) {
+	if gaps, _, _ := l.Vectors().Gaps(k); len(gaps) != 1 || gaps[0] != (UnitRange{3, n - 1}) {
 		t.Fatalf("gaps after one batch: %v", gaps)
 	}
-	if err := l.PutVectors(k, n-1, [][]float32{bagVector(texts[n-1], dim), bagVector("one too many", dim)}); !errors.Is(err, ErrBadVectors) {
+	if err := l.Vectors().Put(k, n-1, [][]float32{bagVector(texts[n-1], dim), bagVector("one too many", dim)}); !errors.Is(err, ErrBadVectors) {
 		t.Fatalf("vectors beyond the last unit: %v", err)
 	}
 	embedDerived(t, l, d.ID, DerivedQuestion, dim, 4)
-	if gaps, _, _ := l.VectorGaps(k); len(gaps) != 0 {
+	if gaps, _, _ := l.Vectors().Gaps(k); len(gaps) != 0 {
 		t.Fatalf("gaps after embedding: %v", gaps)
 	}
 	embedDerived(t, l, d.ID, DerivedSummary, dim, 5)
@@ -197,16 +197,16 @@ func TestDerivedVectorsSearch(t *testing.T) {
 		t.Errorf("a query of another length: %v", err)
 	}
 	// The document's own vectors and the derived ones do not mix.
-	if sets, _ := l.VectorSets(d.ID); len(sets) != 0 {
+	if sets, _ := l.Vectors().Sets(d.ID); len(sets) != 0 {
 		t.Errorf("derived sets listed as the document's own: %+v", sets)
 	}
 }
 
 // nearestDerived is the best opt.K units by cosine (those above 0), as
-// engine/retrieve keeps them from ScanDerivedCosines.
+// engine/retrieve keeps them from Derived.ScanCosines.
 func nearestDerived(l *Library, model string, q []float32, opt DerivedSearchOptions) ([]DerivedHit, error) {
 	var hits []DerivedHit
-	err := l.ScanDerivedCosines(model, q, opt, func(h DerivedHit) {
+	err := l.Derived().ScanCosines(model, q, opt, func(h DerivedHit) {
 		if h.Score > 0 {
 			hits = append(hits, h)
 		}
@@ -227,37 +227,37 @@ func TestDerivedVectorsFollowTheTexts(t *testing.T) {
 	qk := DerivedVectorKey(d.ID, "embed", testSet, DerivedQuestion)
 	r := record(d, chunks, 2)
 	r.Summary = "A rewritten summary."
-	if err := l.PutDerived(d.ID, testSet, r); err != nil {
+	if err := l.Derived().Put(d.ID, testSet, r); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.IndexDerived(d.ID, testSet); err != nil {
+	if err := l.Derived().Index(d.ID, testSet); err != nil {
 		t.Fatal(err)
 	}
-	if gaps, n, _ := l.VectorGaps(sk); len(gaps) != 1 || gaps[0] != (UnitRange{0, n - 1}) {
+	if gaps, n, _ := l.Vectors().Gaps(sk); len(gaps) != 1 || gaps[0] != (UnitRange{0, n - 1}) {
 		t.Errorf("summary vectors kept after a summary changed: gaps %v", gaps)
 	}
-	if gaps, _, _ := l.VectorGaps(qk); len(gaps) != 0 {
+	if gaps, _, _ := l.Vectors().Gaps(qk); len(gaps) != 0 {
 		t.Errorf("question vectors lost though no question changed: gaps %v", gaps)
 	}
 	if hits, _ := nearestDerived(l, "embed", bagVector("creature2", dim), DerivedSearchOptions{Set: testSet, Docs: []DocID{d.ID}, Kinds: []DerivedKind{DerivedSummary}}); len(hits) != 0 {
 		t.Errorf("stale summary vectors ranked: %+v", hits)
 	}
 
-	// RemoveDerivedVectors drops one model's; RemoveDerived every one.
-	if err := l.RemoveDerivedVectors(d.ID, testSet, "embed"); err != nil {
+	// RemoveVectors drops one model's; Remove every one.
+	if err := l.Derived().RemoveVectors(d.ID, testSet, "embed"); err != nil {
 		t.Fatal(err)
 	}
-	if gaps, _, _ := l.VectorGaps(qk); len(gaps) != 1 {
-		t.Errorf("question vectors survived RemoveDerivedVectors: %v", gaps)
+	if gaps, _, _ := l.Vectors().Gaps(qk); len(gaps) != 1 {
+		t.Errorf("question vectors survived Derived.RemoveVectors: %v", gaps)
 	}
 	embedDerived(t, l, d.ID, DerivedQuestion, dim, 8)
-	if err := l.RemoveDerived(d.ID, testSet); err != nil {
+	if err := l.Derived().Remove(d.ID, testSet); err != nil {
 		t.Fatal(err)
 	}
 	if n := derivedVectorBuckets(t, l, d.ID); n != 0 {
-		t.Errorf("%d derived vector sets survived RemoveDerived", n)
+		t.Errorf("%d derived vector sets survived Derived.Remove", n)
 	}
-	if _, _, err := l.VectorGaps(qk); !errors.Is(err, ErrNotFound) {
+	if _, _, err := l.Vectors().Gaps(qk); !errors.Is(err, ErrNotFound) {
 		t.Errorf("gaps of a removed set: %v", err)
 	}
 
@@ -302,7 +302,7 @@ func derivedVectorBuckets(t *testing.T, l *Library, doc DocID) int {
 // TestDerivedIndexOfFormat1: an index written before the derived index
 // took the library's blocks (its meta record the generation alone, its
 // lists and lengths in formats of their own) counts as out of date and is
-// not read; IndexDerived builds it again, and the vectors of its units,
+// not read; Derived.Index builds it again, and the vectors of its units,
 // checked against the same texts, stay current.
 func TestDerivedIndexOfFormat1(t *testing.T) {
 	l, d, _ := indexedFixture(t)
@@ -328,22 +328,22 @@ func TestDerivedIndexOfFormat1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := l.DerivedStatus(d.ID, testSet); st.Indexed {
+	if st, _ := l.Derived().Status(d.ID, testSet); st.Indexed {
 		t.Error("an index of format 1 counts as current")
 	}
 	if _, err := matchDerived(l, "creature2 water", opt); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "older citelens") {
 		t.Errorf("search of an index of format 1: %v", err)
 	}
-	if err := l.IndexDerived(d.ID, testSet); err != nil {
+	if err := l.Derived().Index(d.ID, testSet); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := l.DerivedStatus(d.ID, testSet); !st.Indexed {
-		t.Error("not indexed after IndexDerived")
+	if st, _ := l.Derived().Status(d.ID, testSet); !st.Indexed {
+		t.Error("not indexed after Derived.Index")
 	}
 	if got, err := matchDerived(l, "creature2 water", opt); err != nil || !slices.Equal(got, want) {
-		t.Errorf("after IndexDerived: %v, %v; want %v", got, err, want)
+		t.Errorf("after Derived.Index: %v, %v; want %v", got, err, want)
 	}
-	if gaps, _, err := l.VectorGaps(DerivedVectorKey(d.ID, "embed", testSet, DerivedSummary)); err != nil || len(gaps) != 0 {
+	if gaps, _, err := l.Vectors().Gaps(DerivedVectorKey(d.ID, "embed", testSet, DerivedSummary)); err != nil || len(gaps) != 0 {
 		t.Errorf("vectors after the rebuild: gaps %v, %v", gaps, err)
 	}
 }
@@ -359,17 +359,17 @@ func TestDerivedIndexWithoutFingerprint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := l.DerivedStatus(d.ID, testSet); st.Indexed {
+	if st, _ := l.Derived().Status(d.ID, testSet); st.Indexed {
 		t.Error("an index without fingerprints counts as current")
 	}
-	if _, _, err := l.VectorGaps(DerivedVectorKey(d.ID, "embed", testSet, DerivedSummary)); !errors.Is(err, ErrNotFound) {
+	if _, _, err := l.Vectors().Gaps(DerivedVectorKey(d.ID, "embed", testSet, DerivedSummary)); !errors.Is(err, ErrNotFound) {
 		t.Errorf("gaps against an old index: %v", err)
 	}
-	if err := l.IndexDerived(d.ID, testSet); err != nil {
+	if err := l.Derived().Index(d.ID, testSet); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := l.DerivedStatus(d.ID, testSet); !st.Indexed {
-		t.Error("not indexed after IndexDerived")
+	if st, _ := l.Derived().Status(d.ID, testSet); !st.Indexed {
+		t.Error("not indexed after Derived.Index")
 	}
 }
 
@@ -390,7 +390,7 @@ func BenchmarkScanDerivedCosines(b *testing.B) {
 	for first := 0; first+2 < len(d.Sentences); first += 3 {
 		chunks = append(chunks, Chunk{First: int32(first), Last: int32(first + 2)})
 	}
-	if _, err := l.BeginDerived(d.ID, testSet, chunks); err != nil {
+	if _, err := l.Derived().Begin(d.ID, testSet, chunks); err != nil {
 		b.Fatal(err)
 	}
 	var recs []DerivedChunk
@@ -401,18 +401,18 @@ func BenchmarkScanDerivedCosines(b *testing.B) {
 		}
 		recs = append(recs, r)
 	}
-	if err := l.PutDerived(d.ID, testSet, recs...); err != nil {
+	if err := l.Derived().Put(d.ID, testSet, recs...); err != nil {
 		b.Fatal(err)
 	}
-	if err := l.IndexDerived(d.ID, testSet); err != nil {
+	if err := l.Derived().Index(d.ID, testSet); err != nil {
 		b.Fatal(err)
 	}
 	const dim = 768
 	k := DerivedVectorKey(d.ID, "embed", testSet, DerivedQuestion)
-	_, n, _ := l.VectorGaps(k)
+	_, n, _ := l.Vectors().Gaps(k)
 	r := rand.New(rand.NewPCG(3, 4))
 	for start := 0; start < n; start += 1000 {
-		if err := l.PutVectors(k, start, randomVectors(r, min(1000, n-start), dim)); err != nil {
+		if err := l.Vectors().Put(k, start, randomVectors(r, min(1000, n-start), dim)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -422,7 +422,7 @@ func BenchmarkScanDerivedCosines(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		got := 0
-		if err := l.ScanDerivedCosines("embed", q, opt, func(DerivedHit) { got++ }); err != nil || got != n {
+		if err := l.Derived().ScanCosines("embed", q, opt, func(DerivedHit) { got++ }); err != nil || got != n {
 			b.Fatal(got, err)
 		}
 	}

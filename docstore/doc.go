@@ -28,6 +28,11 @@
 // it finds, there or in any record it reads, makes it read-only for the
 // rest of its life — reads go on, writes fail with that damage.
 //
+// Library's own methods are about documents and the file. What is kept
+// beside the documents is reached through the library's parts (parts.go),
+// each with the methods of one concern: Answers, Geometry, Vectors,
+// Derived and Index, as in lib.Answers().Recent(before, n).
+//
 // # Caveats
 //
 //   - Many processes share a library. A Library holds the file (and bbolt's

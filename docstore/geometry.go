@@ -47,7 +47,7 @@ func pageKey(n int) []byte { return binary.BigEndian.AppendUint32(nil, uint32(n)
 // Bytes that stand on no page (the blank line between paragraphs) have
 // none. It fails with ErrNoGeometry for a document without stored
 // geometry.
-func (l *Library) SpanRects(id DocID, start, end int) ([]PageRect, error) {
+func (l *Geometry) SpanRects(id DocID, start, end int) ([]PageRect, error) {
 	lines, err := l.SpanLines(id, start, end)
 	out := make([]PageRect, len(lines))
 	for i, ln := range lines {
@@ -58,8 +58,8 @@ func (l *Library) SpanRects(id DocID, start, end int) ([]PageRect, error) {
 
 // SpanLines is SpanRects with the bytes of the span on each line part:
 // the part of [start, end) each rectangle shows.
-func (l *Library) SpanLines(id DocID, start, end int) ([]PageLine, error) {
-	d, err := l.Document(id)
+func (l *Geometry) SpanLines(id DocID, start, end int) ([]PageLine, error) {
+	d, err := l.library().Document(id)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func (l *Library) SpanLines(id DocID, start, end int) ([]PageLine, error) {
 }
 
 // PageLines returns every line part of a page, in text order.
-func (l *Library) PageLines(id DocID, page int) ([]PageLine, error) {
+func (l *Geometry) PageLines(id DocID, page int) ([]PageLine, error) {
 	var out []PageLine
 	err := l.readGeometry(id, page, page, func(n int, p *pagegeom.Page) {
 		out = make([]PageLine, 0, len(p.Lines))
@@ -98,7 +98,7 @@ func (l *Library) PageLines(id DocID, page int) ([]PageLine, error) {
 
 // PageSize returns a page's shown size in PDF points (1/72 inch): its
 // CropBox (else MediaBox) after /Rotate.
-func (l *Library) PageSize(id DocID, page int) (w, h float32, err error) {
+func (l *Geometry) PageSize(id DocID, page int) (w, h float32, err error) {
 	err = l.geometryView(id, func(g *bolt.Bucket) error {
 		v := g.Get(pageKey(page))
 		if v == nil {
@@ -112,9 +112,9 @@ func (l *Library) PageSize(id DocID, page int) (w, h float32, err error) {
 	return w, h, err
 }
 
-// GeometrySize returns the bytes a document's geometry takes in the
+// Size returns the bytes a document's geometry takes in the
 // library (its records' values) and the pages it covers.
-func (l *Library) GeometrySize(id DocID) (size, pages int, err error) {
+func (l *Geometry) Size(id DocID) (size, pages int, err error) {
 	err = l.geometryView(id, func(g *bolt.Bucket) error {
 		return g.ForEach(func(_, v []byte) error {
 			size += len(v)
@@ -127,7 +127,7 @@ func (l *Library) GeometrySize(id DocID) (size, pages int, err error) {
 
 // readGeometry decodes pages first..last of a document's geometry and
 // passes each to fn.
-func (l *Library) readGeometry(id DocID, first, last int, fn func(n int, p *pagegeom.Page)) error {
+func (l *Geometry) readGeometry(id DocID, first, last int, fn func(n int, p *pagegeom.Page)) error {
 	return l.geometryView(id, func(g *bolt.Bucket) error {
 		for n := first; n <= last; n++ {
 			v := g.Get(pageKey(n))
@@ -147,7 +147,7 @@ func (l *Library) readGeometry(id DocID, first, last int, fn func(n int, p *page
 // geometryView runs fn on a document's geometry bucket in a read
 // transaction, or fails with ErrNoGeometry (ErrNotFound for an unknown
 // document).
-func (l *Library) geometryView(id DocID, fn func(g *bolt.Bucket) error) error {
+func (l *Geometry) geometryView(id DocID, fn func(g *bolt.Bucket) error) error {
 	return l.db.View(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketDocs).Get([]byte(id)) == nil {
 			return errorf(ErrNotFound, "no document %s in the library", id)
@@ -164,7 +164,7 @@ func (l *Library) geometryView(id DocID, fn func(g *bolt.Bucket) error) error {
 }
 
 // noPage is the error for a page a document does not have.
-func (l *Library) noPage(id DocID, page int) error {
+func (l *Geometry) noPage(id DocID, page int) error {
 	return errorf(ErrNotFound, "document %s has no page %d", id, page)
 }
 

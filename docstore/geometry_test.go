@@ -38,7 +38,7 @@ func TestSpanRectsAcrossPages(t *testing.T) {
 		t.Fatal("no sentence runs from page 1 onto page 2")
 	}
 	x := d.Sentences[s]
-	rects, err := l.SpanRects(d.ID, int(x.Start), int(x.End))
+	rects, err := l.Geometry().SpanRects(d.ID, int(x.Start), int(x.End))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestSpanRectsAcrossPages(t *testing.T) {
 	}
 	// its first rect starts at its first word, which is not the start of
 	// the line it is on: the rect is narrower than the line
-	lines, err := l.PageLines(d.ID, 1)
+	lines, err := l.Geometry().PageLines(d.ID, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,14 +68,14 @@ func TestSpanRectsAcrossPages(t *testing.T) {
 			}
 		}
 	}
-	w, h, err := l.PageSize(d.ID, 2)
+	w, h, err := l.Geometry().PageSize(d.ID, 2)
 	if err != nil || w != 612 || h != 792 {
 		t.Errorf("page 2: %g × %g, %v; want 612 × 792 (US Letter)", w, h, err)
 	}
-	if _, _, err := l.PageSize(d.ID, 3); !errors.Is(err, ErrNotFound) {
+	if _, _, err := l.Geometry().PageSize(d.ID, 3); !errors.Is(err, ErrNotFound) {
 		t.Errorf("page 3 of 2: %v", err)
 	}
-	if _, err := l.SpanRects(d.ID, 0, len(d.Text)+1); err == nil {
+	if _, err := l.Geometry().SpanRects(d.ID, 0, len(d.Text)+1); err == nil {
 		t.Error("a span past the text: no error")
 	}
 }
@@ -86,10 +86,10 @@ func TestNoGeometry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.SpanRects(info.ID, 0, 5); !errors.Is(err, ErrNoGeometry) || !strings.Contains(err.Error(), "citelens reindex") {
+	if _, err := l.Geometry().SpanRects(info.ID, 0, 5); !errors.Is(err, ErrNoGeometry) || !strings.Contains(err.Error(), "citelens reindex") {
 		t.Errorf("text file: %v, want ErrNoGeometry naming the fix", err)
 	}
-	if _, _, err := l.PageSize("0123456789abcdef", 1); !errors.Is(err, ErrNotFound) {
+	if _, _, err := l.Geometry().PageSize("0123456789abcdef", 1); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown document: %v", err)
 	}
 }
@@ -106,13 +106,13 @@ func TestReindexAddsGeometry(t *testing.T) {
 		}
 	}
 	dropGeometry()
-	if _, err := l.SpanRects(d.ID, 0, 10); !errors.Is(err, ErrNoGeometry) {
+	if _, err := l.Geometry().SpanRects(d.ID, 0, 10); !errors.Is(err, ErrNoGeometry) {
 		t.Fatalf("before reindex: %v", err)
 	}
 	if _, err := l.Reindex(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
-	if rects, err := l.SpanRects(d.ID, 0, 10); err != nil || len(rects) == 0 {
+	if rects, err := l.Geometry().SpanRects(d.ID, 0, 10); err != nil || len(rects) == 0 {
 		t.Fatalf("after reindex: %v, %v", rects, err)
 	}
 	// rebuilt from its stored text (the file is gone), its geometry stays
@@ -134,7 +134,7 @@ func TestReindexAddsGeometry(t *testing.T) {
 	if rep, err := l2.Reindex(t.Context(), nil); err != nil || rep.FromFile != 0 {
 		t.Fatalf("reindex %+v, %v", rep, err)
 	}
-	if _, err := l2.SpanRects(info.ID, 0, 10); err != nil {
+	if _, err := l2.Geometry().SpanRects(info.ID, 0, 10); err != nil {
 		t.Errorf("reindexed from stored text: %v", err)
 	}
 	if err := l.Remove(d.ID); err != nil {
@@ -196,7 +196,7 @@ func TestGeometryAgainstPdftotext(t *testing.T) {
 // scoreSpan is bench/cmd/geomiou's measure of one span.
 func scoreSpan(t *testing.T, l *Library, d *Document, ref *bboxref.Doc, start, end int) (float64, bool) {
 	t.Helper()
-	lines, err := l.SpanLines(d.ID, start, end)
+	lines, err := l.Geometry().SpanLines(d.ID, start, end)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,11 +221,11 @@ func TestRotatedCroppedPage(t *testing.T) {
 	}
 	l := openTestLibrary(t)
 	d := addTestPDF(t, l, "tables-rotated.pdf")
-	w, h, err := l.PageSize(d.ID, 1)
+	w, h, err := l.Geometry().PageSize(d.ID, 1)
 	if err != nil || w != 660 || h != 510 {
 		t.Fatalf("shown size %g × %g, %v; want 660 × 510", w, h, err)
 	}
-	lines, err := l.PageLines(d.ID, 1)
+	lines, err := l.Geometry().PageLines(d.ID, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +324,7 @@ func TestSalvageKeepsGeometry(t *testing.T) {
 	d := addTestPDF(t, l, "r-intro-p8-9.pdf")
 	other := addTestPDF(t, l, "two-column.pdf")
 	s := d.Sentences[len(d.Sentences)/2]
-	want, err := l.SpanRects(d.ID, int(s.Start), int(s.End))
+	want, err := l.Geometry().SpanRects(d.ID, int(s.Start), int(s.End))
 	if err != nil || len(want) == 0 {
 		t.Fatalf("SpanRects = %v, %v", want, err)
 	}
@@ -343,11 +343,11 @@ func TestSalvageKeepsGeometry(t *testing.T) {
 	if len(rep.Copied) != 2 || len(rep.Lost) != 0 {
 		t.Fatalf("salvage copied %d documents and lost %v", len(rep.Copied), rep.Lost)
 	}
-	got, err := dst.SpanRects(d.ID, int(s.Start), int(s.End))
+	got, err := dst.Geometry().SpanRects(d.ID, int(s.Start), int(s.End))
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("salvaged SpanRects = %v, %v; want %v", got, err, want)
 	}
-	if _, err := dst.SpanRects(other.ID, 0, 10); !errors.Is(err, ErrNoGeometry) {
+	if _, err := dst.Geometry().SpanRects(other.ID, 0, 10); !errors.Is(err, ErrNoGeometry) {
 		t.Errorf("the document whose geometry was damaged: SpanRects = %v, want ErrNoGeometry", err)
 	}
 	if _, err := dst.Document(other.ID); err != nil {

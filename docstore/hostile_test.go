@@ -146,7 +146,7 @@ func buildLibrary(t *testing.T) string {
 	if _, _, err := l.Add(t.Context(), sampleText, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.SaveAnswer("a1", []byte(`{"answer_id":"a1","question":"q","strategy":"extractive","created":"2026-01-02T03:04:05Z"}`)); err != nil {
+	if err := l.Answers().Save("a1", []byte(`{"answer_id":"a1","question":"q","strategy":"extractive","created":"2026-01-02T03:04:05Z"}`)); err != nil {
 		t.Fatal(err)
 	}
 	if err := l.Close(); err != nil {
@@ -174,7 +174,7 @@ func exercise(t *testing.T, l *Library) error {
 			d.ChunkSpan(i)
 		}
 	}
-	if err := l.ReadIndex(nil, FieldSentences, []string{"river", "water", "declar"}, func(r *IndexReader) error {
+	if err := l.Index().Read(nil, FieldSentences, []string{"river", "water", "declar"}, func(r *IndexReader) error {
 		for t := range r.Terms() {
 			p := r.Postings(t)
 			for p.Next() {
@@ -190,7 +190,7 @@ func exercise(t *testing.T, l *Library) error {
 	}); err != nil {
 		return err
 	}
-	if _, err := l.Answers(); err != nil {
+	if _, err := l.Answers().List(); err != nil {
 		return err
 	}
 	_, _, err = l.Add(t.Context(), writeFile(t, "new.txt", "A new document. It has two sentences."), nil)

@@ -11,7 +11,7 @@ import (
 )
 
 // IndexReader reads the library's index of one field for a query's terms,
-// inside one read transaction (Library.ReadIndex): the scope's statistics
+// inside one read transaction (Index.Read): the scope's statistics
 // and, term by term, the postings of the documents that hold the term.
 // Ranking is the caller's business (engine/retrieve): the library stores
 // postings, lengths and statistics, and scores nothing.
@@ -21,7 +21,7 @@ import (
 //
 // A derivation's index of one kind of unit (derived.go) is read by the
 // same reader: its postings are stored in the same blocks, as a
-// one-document index (Library.ReadDerivedPostings).
+// one-document index (Derived.ReadPostings).
 type IndexReader struct {
 	tx    *bolt.Tx
 	field Field
@@ -56,11 +56,11 @@ func oneDocumentReader(tx *bolt.Tx, field Field, b *bolt.Bucket, id DocID, num D
 		in: liveSet(nil).with(num), nums: []DocNum{num}, ids: map[DocNum]DocID{num: id}, own: &own}
 }
 
-// ReadIndex calls fn with a reader of field's index for terms over docs
+// Read calls fn with a reader of field's index for terms over docs
 // (every document of the library when empty), in one read transaction.
 // The reader and what it returns are valid only inside fn. A document of
 // docs that is not in the library is ErrNotFound.
-func (l *Library) ReadIndex(docs []DocID, field Field, terms []string, fn func(*IndexReader) error) error {
+func (l *Index) Read(docs []DocID, field Field, terms []string, fn func(*IndexReader) error) error {
 	if field >= numFields {
 		return fmt.Errorf("unknown index field %d", field)
 	}

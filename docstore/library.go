@@ -108,7 +108,9 @@ const DefaultLockTimeout = 10 * time.Second
 // the file with other processes: it holds the file open (and locked)
 // only for its transactions and a moment after (see handle.go), so
 // while one process adds a document or waits for a model, the others
-// read and write it too.
+// read and write it too. Its methods are about documents and the file;
+// what it keeps beside the documents is reached through its parts
+// (parts.go): Answers, Geometry, Vectors, Derived and Index.
 type Library struct {
 	db      *handle // opens the file per transaction, containing a damaged file's panics
 	path    string

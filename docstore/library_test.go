@@ -163,7 +163,7 @@ func TestRemove(t *testing.T) {
 		t.Fatalf("removed document still readable: %v", err)
 	}
 	var holders []DocID
-	err := l.ReadIndex(nil, FieldSentences, []string{"tyranni"}, func(r *IndexReader) error {
+	err := l.Index().Read(nil, FieldSentences, []string{"tyranni"}, func(r *IndexReader) error {
 		for p := r.Postings(0); p.Next(); {
 			id, err := r.DocID(p.Doc())
 			if err != nil {
@@ -207,21 +207,21 @@ func TestAnswers(t *testing.T) {
 	l := openTestLibrary(t)
 	id := NewAnswerID()
 	rec := `{"answer_id":"` + id + `","question":"Why?","strategy":"extractive","created":"2026-01-02T03:04:05Z","statements":[]}`
-	if err := l.SaveAnswer(id, []byte(rec)); err != nil {
+	if err := l.Answers().Save(id, []byte(rec)); err != nil {
 		t.Fatal(err)
 	}
-	list, err := l.Answers()
+	list, err := l.Answers().List()
 	if err != nil || len(list) != 1 || list[0].Question != "Why?" || list[0].ID != id {
 		t.Fatalf("%+v %v", list, err)
 	}
-	gotID, got, err := l.Answer(id[:8])
+	gotID, got, err := l.Answers().Get(id[:8])
 	if err != nil || gotID != id || string(got) != rec {
-		t.Fatalf("Answer by prefix: %v %v", gotID, err)
+		t.Fatalf("Get by prefix: %v %v", gotID, err)
 	}
-	if err := l.DeleteAnswer(id); err != nil {
+	if err := l.Answers().Delete(id); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := l.Answer(id); !errors.Is(err, ErrNotFound) {
+	if _, _, err := l.Answers().Get(id); !errors.Is(err, ErrNotFound) {
 		t.Fatal(err)
 	}
 }
@@ -242,7 +242,7 @@ func TestCancelledAddWritesNothing(t *testing.T) {
 func matchCount(l *Library, doc DocID, q string) (int, error) {
 	terms := textproc.Terms(q)
 	n := 0
-	err := l.ReadIndex([]DocID{doc}, FieldSentences, terms, func(r *IndexReader) error {
+	err := l.Index().Read([]DocID{doc}, FieldSentences, terms, func(r *IndexReader) error {
 		for t := range terms {
 			p := r.Postings(t)
 			for p.Next() {

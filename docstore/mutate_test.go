@@ -139,7 +139,7 @@ func mutationBase(t *testing.T) []byte {
 		}
 	}
 	for i := range 5 {
-		if err := l.SaveAnswer(fmt.Sprintf("a%d", i), answerRecord(fmt.Sprintf("a%d", i))); err != nil {
+		if err := l.Answers().Save(fmt.Sprintf("a%d", i), answerRecord(fmt.Sprintf("a%d", i))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -349,8 +349,8 @@ func useLibrary(t *testing.T, path, newDoc string) (removed DocID, refused bool,
 	for _, d := range docs {
 		_, _ = l.Document(d.ID)
 	}
-	_, _ = l.Answers()
-	_ = l.ReadIndex(nil, FieldSentences, []string{"river", "court"}, func(r *IndexReader) error {
+	_, _ = l.Answers().List()
+	_ = l.Index().Read(nil, FieldSentences, []string{"river", "court"}, func(r *IndexReader) error {
 		for i := range r.Terms() {
 			for p := r.Postings(i); p.Next(); {
 				_ = p.Each(func(int, int, int) {})
@@ -359,7 +359,7 @@ func useLibrary(t *testing.T, path, newDoc string) (removed DocID, refused bool,
 		return nil
 	})
 	_, _, _ = l.Add(t.Context(), newDoc, nil)
-	_ = l.SaveAnswer("new", answerRecord("new"))
+	_ = l.Answers().Save("new", answerRecord("new"))
 	if len(docs) > 1 {
 		// A removal stands once its transaction commits, even when the
 		// index's tidying after it stops on damage (Remove says so).

@@ -89,7 +89,7 @@ func (l *Library) Salvage(ctx context.Context, dst *Library, progress func(done,
 		rep.AnswersUnreadable = true
 	}
 	for id, v := range answers {
-		if err := dst.SaveAnswer(id, v); err != nil {
+		if err := dst.Answers().Save(id, v); err != nil {
 			return rep, err
 		}
 		rep.Answers++

@@ -19,7 +19,7 @@ import (
 func holders(t *testing.T, l *Library, term string) map[DocID]int {
 	t.Helper()
 	out := map[DocID]int{}
-	err := l.ReadIndex(nil, FieldSentences, []string{term}, func(r *IndexReader) error {
+	err := l.Index().Read(nil, FieldSentences, []string{term}, func(r *IndexReader) error {
 		p := r.Postings(0)
 		for p.Next() {
 			id, err := r.DocID(p.Doc())
@@ -124,7 +124,7 @@ func TestSegmentsMergeAndDropRemoved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := l.FieldStats(nil, FieldSentences, []string{harbour})
+	st, err := l.Index().Stats(nil, FieldSentences, []string{harbour})
 	if err != nil || st.DF[0] > len(ids) || st.DF[0] < len(ids)-len(removed) {
 		t.Errorf("df of %q = %v, %v", harbour, st.DF, err)
 	}
@@ -249,7 +249,7 @@ func TestStreamedText(t *testing.T) {
 	// A word of every paragraph has postings in every piece's segment:
 	// Each gives them all, in unit order, each sentence's once.
 	var units []int
-	err = l.ReadIndex([]DocID{info.ID}, FieldSentences, textproc.Terms("harbour"), func(r *IndexReader) error {
+	err = l.Index().Read([]DocID{info.ID}, FieldSentences, textproc.Terms("harbour"), func(r *IndexReader) error {
 		p := r.Postings(0)
 		for p.Next() {
 			if err := p.Each(func(unit, tf, length int) { units = append(units, unit) }); err != nil {

@@ -13,13 +13,13 @@ type FieldStats struct {
 	MaxTF, MinLen []int
 }
 
-// FieldStats returns the statistics of terms over field in docs (every
+// Stats returns the statistics of terms over field in docs (every
 // document when empty), read from the index: the library's totals (or the
 // named documents' records) and the terms' lists, never the documents
 // that hold none of the terms.
-func (l *Library) FieldStats(docs []DocID, field Field, terms []string) (FieldStats, error) {
+func (l *Index) Stats(docs []DocID, field Field, terms []string) (FieldStats, error) {
 	var st FieldStats
-	err := l.ReadIndex(docs, field, terms, func(r *IndexReader) error {
+	err := l.Read(docs, field, terms, func(r *IndexReader) error {
 		var err error
 		st, err = r.Stats()
 		return err

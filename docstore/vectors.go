@@ -36,7 +36,7 @@ import (
 // less than what separates relevant text from the rest.
 //
 // Blocks are written one transaction each, as the embedding batches
-// arrive, so an interrupted run keeps what it committed and VectorGaps says
+// arrive, so an interrupted run keeps what it committed and Vectors.Gaps says
 // what is left. The model name keys the set, so vectors of another model
 // never mix in; the fingerprint of the document's sentence (or chunk)
 // table is checked, so vectors of another segmentation are never read as
@@ -125,7 +125,7 @@ func (i VectorInfo) Complete() bool { return i.Stored >= i.Units }
 // UnitRange is units First..Last, inclusive.
 type UnitRange struct{ First, Last int }
 
-// ErrBadVectors means vectors handed to PutVectors cannot be stored (out
+// ErrBadVectors means vectors handed to Vectors.Put cannot be stored (out
 // of the document's range, of different lengths, or not finite), or a
 // query vector cannot be compared with the stored ones (another length:
 // the model behind the name changed).
@@ -217,11 +217,11 @@ func layoutFingerprint(d *Document, lv Level) (uint64, int) {
 // transaction: the fingerprint of the units and their number. A document's
 // own levels are fingerprinted from its (cached) tables, read here, outside
 // any transaction; a derivation's units from its index, which must exist.
-func (l *Library) layoutFunc(k VectorKey) (func(*bolt.Tx) (uint64, int, error), error) {
+func (l *Vectors) layoutFunc(k VectorKey) (func(*bolt.Tx) (uint64, int, error), error) {
 	if k.IsDerived() {
 		return func(tx *bolt.Tx) (uint64, int, error) { return derivedLayout(tx, k.Doc, k.Derived, k.Kind) }, nil
 	}
-	d, err := l.Document(k.Doc)
+	d, err := l.library().Document(k.Doc)
 	if err != nil {
 		return nil, err
 	}
@@ -279,7 +279,7 @@ func currentMeta(b *bolt.Bucket, want vectorMeta) (vectorMeta, bool) {
 	return m, ok && m.units == want.units && m.layout == want.layout
 }
 
-// PutVectors stores the vectors of units start, start+1, … of the set in
+// Put stores the vectors of units start, start+1, … of the set in
 // one transaction. A nil vector stores "no text" for its unit (a batch of
 // nothing but nil vectors before any real one stores nothing, since the
 // set's dimension is not known yet). Units that
@@ -287,7 +287,7 @@ func currentMeta(b *bolt.Bucket, want vectorMeta) (vectorMeta, bool) {
 // embedding the same batch loses nothing and duplicates nothing). Vectors
 // of another length than those stored mean the model behind the name
 // changed: the set is started afresh.
-func (l *Library) PutVectors(k VectorKey, start int, vecs [][]float32) error {
+func (l *Vectors) Put(k VectorKey, start int, vecs [][]float32) error {
 	if err := k.check(); err != nil {
 		return err
 	}
@@ -448,10 +448,10 @@ func encodeBlock(vecs [][]float32, dim int) []byte {
 	return b
 }
 
-// VectorGaps returns the units of the set that have no vector yet, as
+// Gaps returns the units of the set that have no vector yet, as
 // ranges in order, and how many units the document has. A set stored for
 // another segmentation counts as empty.
-func (l *Library) VectorGaps(k VectorKey) ([]UnitRange, int, error) {
+func (l *Vectors) Gaps(k VectorKey) ([]UnitRange, int, error) {
 	if err := k.check(); err != nil {
 		return nil, 0, err
 	}
@@ -495,11 +495,11 @@ func (l *Library) VectorGaps(k VectorKey) ([]UnitRange, int, error) {
 	return gaps, units, err
 }
 
-// Vectors returns the stored vectors of the given units of the set, in
+// Get returns the stored vectors of the given units of the set, in
 // the order asked (a unit without a vector gets the zero Vector), and the
 // set's dimension (0 when nothing is stored). Reading a few hundred units
 // of a large set touches only their blocks.
-func (l *Library) Vectors(k VectorKey, units []int) ([]Vector, int, error) {
+func (l *Vectors) Get(k VectorKey, units []int) ([]Vector, int, error) {
 	out := make([]Vector, len(units))
 	dim := 0
 	err := l.viewCurrentSet(k, func(b *bolt.Bucket, m vectorMeta) error {
@@ -529,7 +529,7 @@ func (l *Library) Vectors(k VectorKey, units []int) ([]Vector, int, error) {
 // viewCurrentSet calls fn, in a read transaction, with the bucket and meta
 // of the set k names when it is stored for the document's current layout;
 // a set that is absent or stored for another layout calls nothing.
-func (l *Library) viewCurrentSet(k VectorKey, fn func(b *bolt.Bucket, m vectorMeta) error) error {
+func (l *Vectors) viewCurrentSet(k VectorKey, fn func(b *bolt.Bucket, m vectorMeta) error) error {
 	if err := k.check(); err != nil {
 		return err
 	}
@@ -567,11 +567,11 @@ func currentSet(tx *bolt.Tx, k VectorKey, layoutOf func(*bolt.Tx) (uint64, int, 
 
 // ScanCosines calls fn with the cosine similarity to q of every unit of
 // the set that has a current vector, in unit order (a set stored for an
-// older layout of the document is skipped, as Vectors skips it). It is the
+// older layout of the document is skipped, as Get skips it). It is the
 // storage side of nearest-neighbour search; engine/retrieve keeps the
 // best. A query of another length than the stored vectors is an error
 // wrapping ErrBadVectors.
-func (l *Library) ScanCosines(k VectorKey, q []float32, fn func(unit int, cos float64)) error {
+func (l *Vectors) ScanCosines(k VectorKey, q []float32, fn func(unit int, cos float64)) error {
 	if err := k.check(); err != nil {
 		return err
 	}
@@ -583,8 +583,8 @@ func (l *Library) ScanCosines(k VectorKey, q []float32, fn func(unit int, cos fl
 }
 
 // scanSet is the cosine scan of every stored set, a document's sentences
-// or chunks (ScanCosines) as a derivation's units of one kind
-// (ScanDerivedCosines): inside tx, it calls fn with the cosine similarity
+// or chunks (Vectors.ScanCosines) as a derivation's units of one kind
+// (Derived.ScanCosines): inside tx, it calls fn with the cosine similarity
 // to q of every unit of k's set that has a current vector (layoutOf, from
 // layoutFunc, says what is current), in unit order. A query of another
 // length than the stored vectors is an error wrapping ErrBadVectors.
@@ -605,10 +605,10 @@ func scanSet(tx *bolt.Tx, k VectorKey, layoutOf func(*bolt.Tx) (uint64, int, err
 	return nil
 }
 
-// VectorSets lists the embedding sets of doc's own sentences and chunks,
+// Sets lists the embedding sets of doc's own sentences and chunks,
 // by model and level (a derivation's sets are not listed).
-func (l *Library) VectorSets(doc DocID) ([]VectorInfo, error) {
-	d, err := l.Document(doc)
+func (l *Vectors) Sets(doc DocID) ([]VectorInfo, error) {
+	d, err := l.library().Document(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -649,10 +649,10 @@ func (l *Library) VectorSets(doc DocID) ([]VectorInfo, error) {
 	return out, err
 }
 
-// DeleteVectors removes the vectors model computed for doc — of its
+// Delete removes the vectors model computed for doc — of its
 // sentences, its chunks and its derivations' units — (every model's when
 // model is "").
-func (l *Library) DeleteVectors(doc DocID, model string) error {
+func (l *Vectors) Delete(doc DocID, model string) error {
 	return l.db.Update(func(tx *bolt.Tx) error {
 		root := tx.Bucket(bucketVectors)
 		if root == nil {

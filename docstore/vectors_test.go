@@ -62,19 +62,19 @@ func TestVectorsRoundTripAndGaps(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	vecs := randomVectors(r, n, 96)
 
-	gaps, total, err := l.VectorGaps(k)
+	gaps, total, err := l.Vectors().Gaps(k)
 	if err != nil || total != n || len(gaps) != 1 || gaps[0] != (UnitRange{0, n - 1}) {
 		t.Fatalf("gaps of an empty set: %v %d %v", gaps, total, err)
 	}
 	// Two batches, leaving a hole in the middle, as an interrupted run
 	// would (batches are not necessarily stored in order).
-	if err := l.PutVectors(k, 20, vecs[20:30]); err != nil {
+	if err := l.Vectors().Put(k, 20, vecs[20:30]); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.PutVectors(k, 0, vecs[0:10]); err != nil {
+	if err := l.Vectors().Put(k, 0, vecs[0:10]); err != nil {
 		t.Fatal(err)
 	}
-	gaps, _, err = l.VectorGaps(k)
+	gaps, _, err = l.Vectors().Gaps(k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,20 +85,20 @@ func TestVectorsRoundTripAndGaps(t *testing.T) {
 	// A batch overlapping what is stored keeps the stored vectors and
 	// fills only the hole.
 	other := randomVectors(r, 25, 96)
-	if err := l.PutVectors(k, 5, other); err != nil {
+	if err := l.Vectors().Put(k, 5, other); err != nil {
 		t.Fatal(err)
 	}
 	copy(vecs[10:20], other[5:15])
-	if err := l.PutVectors(k, 30, vecs[30:]); err != nil {
+	if err := l.Vectors().Put(k, 30, vecs[30:]); err != nil {
 		t.Fatal(err)
 	}
-	gaps, _, _ = l.VectorGaps(k)
+	gaps, _, _ = l.Vectors().Gaps(k)
 	if len(gaps) != 0 {
 		t.Fatalf("gaps after filling: %v", gaps)
 	}
-	got, dim, err := l.Vectors(k, append(units(0, n-1), -1, n))
+	got, dim, err := l.Vectors().Get(k, append(units(0, n-1), -1, n))
 	if err != nil || dim != 96 || len(got) != n+2 {
-		t.Fatalf("Vectors: %d vectors, dim %d, %v", len(got), dim, err)
+		t.Fatalf("Get: %d vectors, dim %d, %v", len(got), dim, err)
 	}
 	var buf []float32
 	for i := range n {
@@ -113,9 +113,9 @@ func TestVectorsRoundTripAndGaps(t *testing.T) {
 	if got[n].Stored() || got[n+1].Stored() {
 		t.Error("units out of range got vectors")
 	}
-	sets, err := l.VectorSets(d.ID)
+	sets, err := l.Vectors().Sets(d.ID)
 	if err != nil || len(sets) != 1 {
-		t.Fatalf("VectorSets: %+v %v", sets, err)
+		t.Fatalf("Sets: %+v %v", sets, err)
 	}
 	if s := sets[0]; s.Model != "embed-a" || s.Dim != 96 || s.Stored != n || !s.Complete() || s.Bytes < n*100 || s.Bytes > n*100+len(gaps)*16+200 {
 		t.Errorf("set info %+v", s)
@@ -129,29 +129,29 @@ func TestVectorsKeyedByModelAndLevel(t *testing.T) {
 	a := VectorKey{Doc: d.ID, Model: "embed-a", Level: SentenceLevel}
 	b := VectorKey{Doc: d.ID, Model: "org/embed-b:v2", Level: SentenceLevel}
 	c := VectorKey{Doc: d.ID, Model: "embed-a", Level: ChunkLevel}
-	if err := l.PutVectors(a, 0, randomVectors(r, 4, 16)); err != nil {
+	if err := l.Vectors().Put(a, 0, randomVectors(r, 4, 16)); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.PutVectors(c, 0, randomVectors(r, len(d.Chunks), 16)); err != nil {
+	if err := l.Vectors().Put(c, 0, randomVectors(r, len(d.Chunks), 16)); err != nil {
 		t.Fatal(err)
 	}
-	got, dim, _ := l.Vectors(b, []int{0})
+	got, dim, _ := l.Vectors().Get(b, []int{0})
 	if got[0].Stored() || dim != 0 {
 		t.Error("another model's vectors were returned")
 	}
-	if gaps, _, _ := l.VectorGaps(c); len(gaps) != 0 {
+	if gaps, _, _ := l.Vectors().Gaps(c); len(gaps) != 0 {
 		t.Errorf("chunk gaps %v", gaps)
 	}
-	if gaps, _, _ := l.VectorGaps(a); len(gaps) != 1 || gaps[0].First != 4 {
+	if gaps, _, _ := l.Vectors().Gaps(a); len(gaps) != 1 || gaps[0].First != 4 {
 		t.Errorf("sentence gaps %v", gaps)
 	}
-	if err := l.PutVectors(VectorKey{Doc: d.ID, Level: SentenceLevel}, 0, randomVectors(r, 1, 4)); !errors.Is(err, ErrBadVectors) {
+	if err := l.Vectors().Put(VectorKey{Doc: d.ID, Level: SentenceLevel}, 0, randomVectors(r, 1, 4)); !errors.Is(err, ErrBadVectors) {
 		t.Errorf("no model: %v", err)
 	}
-	if err := l.DeleteVectors(d.ID, "embed-a"); err != nil {
+	if err := l.Vectors().Delete(d.ID, "embed-a"); err != nil {
 		t.Fatal(err)
 	}
-	if sets, _ := l.VectorSets(d.ID); len(sets) != 0 {
+	if sets, _ := l.Vectors().Sets(d.ID); len(sets) != 0 {
 		t.Errorf("sets after delete: %+v", sets)
 	}
 }
@@ -162,13 +162,13 @@ func TestVectorsBadInput(t *testing.T) {
 	k := VectorKey{Doc: d.ID, Model: "m", Level: ChunkLevel}
 	nan := []float32{1, float32(math.NaN())}
 	for name, put := range map[string]func() error{
-		"past the end":    func() error { return l.PutVectors(k, len(d.Chunks), [][]float32{{1, 2}}) },
-		"negative start":  func() error { return l.PutVectors(k, -1, [][]float32{{1, 2}}) },
-		"mixed lengths":   func() error { return l.PutVectors(k, 0, [][]float32{{1, 2}, {1, 2, 3}}) },
-		"not a number":    func() error { return l.PutVectors(k, 0, [][]float32{nan}) },
-		"unknown level":   func() error { return l.PutVectors(VectorKey{Doc: d.ID, Model: "m", Level: 7}, 0, nil) },
-		"unknown doc":     func() error { return l.PutVectors(VectorKey{Doc: "nope", Model: "m"}, 0, [][]float32{{1}}) },
-		"empty vector ok": func() error { return l.PutVectors(k, 0, nil) },
+		"past the end":    func() error { return l.Vectors().Put(k, len(d.Chunks), [][]float32{{1, 2}}) },
+		"negative start":  func() error { return l.Vectors().Put(k, -1, [][]float32{{1, 2}}) },
+		"mixed lengths":   func() error { return l.Vectors().Put(k, 0, [][]float32{{1, 2}, {1, 2, 3}}) },
+		"not a number":    func() error { return l.Vectors().Put(k, 0, [][]float32{nan}) },
+		"unknown level":   func() error { return l.Vectors().Put(VectorKey{Doc: d.ID, Model: "m", Level: 7}, 0, nil) },
+		"unknown doc":     func() error { return l.Vectors().Put(VectorKey{Doc: "nope", Model: "m"}, 0, [][]float32{{1}}) },
+		"empty vector ok": func() error { return l.Vectors().Put(k, 0, nil) },
 	} {
 		err := put()
 		switch {
@@ -184,7 +184,7 @@ func TestVectorsBadInput(t *testing.T) {
 			t.Errorf("%s: %v, want ErrBadVectors", name, err)
 		}
 	}
-	if sets, _ := l.VectorSets(d.ID); len(sets) != 0 {
+	if sets, _ := l.Vectors().Sets(d.ID); len(sets) != 0 {
 		t.Errorf("bad input stored something: %+v", sets)
 	}
 }
@@ -196,24 +196,24 @@ func TestVectorsModelChangedDimension(t *testing.T) {
 	d := addSample(t, l)
 	k := VectorKey{Doc: d.ID, Model: "m", Level: SentenceLevel}
 	r := rand.New(rand.NewPCG(5, 6))
-	if err := l.PutVectors(k, 0, randomVectors(r, 10, 8)); err != nil {
+	if err := l.Vectors().Put(k, 0, randomVectors(r, 10, 8)); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.PutVectors(k, 10, [][]float32{nil, nil}); err != nil {
+	if err := l.Vectors().Put(k, 10, [][]float32{nil, nil}); err != nil {
 		t.Fatal(err)
 	}
-	got, dim, _ := l.Vectors(k, []int{10, 11})
+	got, dim, _ := l.Vectors().Get(k, []int{10, 11})
 	if dim != 8 || !got[0].Stored() || got[0].Scale != 0 || len(got[0].Codes) != 8 {
 		t.Fatalf("blank units: dim %d, %+v", dim, got[0])
 	}
-	if err := l.PutVectors(k, 20, randomVectors(r, 5, 12)); err != nil {
+	if err := l.Vectors().Put(k, 20, randomVectors(r, 5, 12)); err != nil {
 		t.Fatal(err)
 	}
-	gaps, n, _ := l.VectorGaps(k)
+	gaps, n, _ := l.Vectors().Gaps(k)
 	if want := []UnitRange{{0, 19}, {25, n - 1}}; fmt.Sprint(gaps) != fmt.Sprint(want) {
 		t.Fatalf("after a change of dimension: gaps %v, want %v", gaps, want)
 	}
-	if _, dim, _ := l.Vectors(k, []int{20}); dim != 12 {
+	if _, dim, _ := l.Vectors().Get(k, []int{20}); dim != 12 {
 		t.Errorf("dim %d after the change", dim)
 	}
 }
@@ -226,18 +226,18 @@ func TestVectorsOtherSegmentation(t *testing.T) {
 	d := addSample(t, l)
 	k := VectorKey{Doc: d.ID, Model: "m", Level: SentenceLevel}
 	r := rand.New(rand.NewPCG(7, 8))
-	if err := l.PutVectors(k, 0, randomVectors(r, len(d.Sentences), 8)); err != nil {
+	if err := l.Vectors().Put(k, 0, randomVectors(r, len(d.Sentences), 8)); err != nil {
 		t.Fatal(err)
 	}
 	// Pretend the sentence table changed: the cached document is what
 	// every reader sees.
 	d.Sentences[3].End--
 	defer func() { d.Sentences[3].End++ }()
-	got, dim, err := l.Vectors(k, []int{0})
+	got, dim, err := l.Vectors().Get(k, []int{0})
 	if err != nil || got[0].Stored() || dim != 0 {
 		t.Fatalf("read vectors of another segmentation: %+v %d %v", got[0], dim, err)
 	}
-	if gaps, n, _ := l.VectorGaps(k); len(gaps) != 1 || gaps[0] != (UnitRange{0, n - 1}) {
+	if gaps, n, _ := l.Vectors().Gaps(k); len(gaps) != 1 || gaps[0] != (UnitRange{0, n - 1}) {
 		t.Errorf("gaps %v", gaps)
 	}
 }
@@ -247,7 +247,7 @@ func TestVectorsRemovedWithDocument(t *testing.T) {
 	d := addSample(t, l)
 	r := rand.New(rand.NewPCG(9, 10))
 	k := VectorKey{Doc: d.ID, Model: "m", Level: ChunkLevel}
-	if err := l.PutVectors(k, 0, randomVectors(r, len(d.Chunks), 8)); err != nil {
+	if err := l.Vectors().Put(k, 0, randomVectors(r, len(d.Chunks), 8)); err != nil {
 		t.Fatal(err)
 	}
 	if err := l.Remove(d.ID); err != nil {
@@ -259,7 +259,7 @@ func TestVectorsRemovedWithDocument(t *testing.T) {
 	if _, _, err := l.Add(t.Context(), sampleText, nil); err != nil {
 		t.Fatal(err)
 	}
-	if gaps, n, _ := l.VectorGaps(k); len(gaps) != 1 || gaps[0] != (UnitRange{0, n - 1}) {
+	if gaps, n, _ := l.Vectors().Gaps(k); len(gaps) != 1 || gaps[0] != (UnitRange{0, n - 1}) {
 		t.Errorf("vectors survived the document's removal: gaps %v", gaps)
 	}
 }
@@ -294,7 +294,7 @@ func TestVectorStorageSize(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	k := VectorKey{Doc: info.ID, Model: "m", Level: SentenceLevel}
 	for start := 0; start < n; start += batch {
-		if err := l.PutVectors(k, start, randomVectors(r, min(batch, n-start), dim)); err != nil {
+		if err := l.Vectors().Put(k, start, randomVectors(r, min(batch, n-start), dim)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -339,12 +339,12 @@ func BenchmarkPutVectors(b *testing.B) {
 	vecs := randomVectors(r, info.NumSents, 768)
 	b.SetBytes(int64(len(vecs) * 772))
 	for b.Loop() {
-		if err := l.DeleteVectors(info.ID, ""); err != nil {
+		if err := l.Vectors().Delete(info.ID, ""); err != nil {
 			b.Fatal(err)
 		}
 		k := VectorKey{Doc: info.ID, Model: "m", Level: SentenceLevel}
 		for s := 0; s < len(vecs); s += 64 {
-			if err := l.PutVectors(k, s, vecs[s:min(s+64, len(vecs))]); err != nil {
+			if err := l.Vectors().Put(k, s, vecs[s:min(s+64, len(vecs))]); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -365,13 +365,13 @@ func BenchmarkReadVectors(b *testing.B) {
 	k := VectorKey{Doc: info.ID, Model: "m", Level: SentenceLevel}
 	vecs := randomVectors(r, info.NumSents, 768)
 	for s := 0; s < len(vecs); s += 16 {
-		if err := l.PutVectors(k, s, vecs[s:min(s+16, len(vecs))]); err != nil {
+		if err := l.Vectors().Put(k, s, vecs[s:min(s+16, len(vecs))]); err != nil {
 			b.Fatal(err)
 		}
 	}
 	want := units(0, min(20, info.NumSents)-1)
 	for b.Loop() {
-		if _, _, err := l.Vectors(k, want); err != nil {
+		if _, _, err := l.Vectors().Get(k, want); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -19,12 +19,12 @@ func Save(lib *docstore.Library, ans *Answer) error {
 	if err != nil {
 		return err
 	}
-	return lib.SaveAnswer(ans.ID, rec)
+	return lib.Answers().Save(ans.ID, rec)
 }
 
 // Load reads a saved answer by ID or unique ID prefix.
 func Load(lib *docstore.Library, ref string) (*Answer, error) {
-	_, rec, err := lib.Answer(ref)
+	_, rec, err := lib.Answers().Get(ref)
 	if err != nil {
 		return nil, err
 	}
@@ -48,9 +48,9 @@ type Page struct {
 
 // Recent reads up to n saved answers older than the one whose ID is
 // before ("" for the newest), newest first (see
-// docstore.Library.RecentAnswers).
+// docstore.Answers.Recent).
 func Recent(lib *docstore.Library, before string, n int) (Page, error) {
-	recs, more, err := lib.RecentAnswers(before, n)
+	recs, more, err := lib.Answers().Recent(before, n)
 	if err != nil {
 		return Page{}, err
 	}

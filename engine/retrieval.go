@@ -463,7 +463,7 @@ func (r *Retrieval) reembedDerived(ctx context.Context, opt retrieve.DerivedOpti
 	}
 	r.rep.Stage(fmt.Sprintf("the stored embeddings of the derived documents do not fit %s's question embedding (the model changed): embedding them again", s.Model()))
 	for _, id := range opt.Docs {
-		if err := r.lib.RemoveDerivedVectors(id, opt.Set, s.Model()); err != nil {
+		if err := r.lib.Derived().RemoveVectors(id, opt.Set, s.Model()); err != nil {
 			return err
 		}
 	}

@@ -216,10 +216,10 @@ func TestRetrievalDerived(t *testing.T) {
 	if !ev.HasStage(" questions of declaration.txt with test-embed") || ev.Calls() == 0 {
 		t.Errorf("stages %q, %d calls reported", ev.Stages, ev.Calls())
 	}
-	if gaps, _, _ := lib.VectorGaps(docstore.DerivedVectorKey(docs[0].ID, llmtest.DefaultEmbedModel, set, docstore.DerivedSummary)); len(gaps) != 1 {
+	if gaps, _, _ := lib.Vectors().Gaps(docstore.DerivedVectorKey(docs[0].ID, llmtest.DefaultEmbedModel, set, docstore.DerivedSummary)); len(gaps) != 1 {
 		t.Errorf("summaries embedded though only questions were asked for: gaps %v", gaps)
 	}
-	if gaps, _, _ := lib.VectorGaps(docstore.DerivedVectorKey(docs[0].ID, llmtest.DefaultEmbedModel, set, docstore.DerivedQuestion)); len(gaps) != 0 {
+	if gaps, _, _ := lib.Vectors().Gaps(docstore.DerivedVectorKey(docs[0].ID, llmtest.DefaultEmbedModel, set, docstore.DerivedQuestion)); len(gaps) != 0 {
 		t.Errorf("questions not all embedded: gaps %v", gaps)
 	}
 }

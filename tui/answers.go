@@ -66,7 +66,7 @@ const lookBack = time.Hour
 // Update).
 func loadNewAnswers(lib *docstore.Library, after string, seen map[string]bool) tea.Cmd {
 	return func() tea.Msg {
-		ids, err := lib.NewerAnswers(answerIDBefore(after, lookBack), 4*answerPage)
+		ids, err := lib.Answers().Newer(answerIDBefore(after, lookBack), 4*answerPage)
 		if err != nil {
 			return nil
 		}
@@ -127,7 +127,7 @@ type answerDeletedMsg struct {
 }
 
 func deleteAnswer(lib *docstore.Library, id string) tea.Cmd {
-	return func() tea.Msg { return answerDeletedMsg{id: id, err: lib.DeleteAnswer(id)} }
+	return func() tea.Msg { return answerDeletedMsg{id: id, err: lib.Answers().Delete(id)} }
 }
 
 func (msg answerDeletedMsg) update(m *Model) tea.Cmd {

@@ -20,6 +20,15 @@ import (
 // at twice a second; the scope the next question is asked of; a
 // document removed or opened from the library pane.
 
+// shelf is what the library pane's commands use of the library: its
+// file, whose changes are watched, the compact listing the pane shows,
+// and removal of a document. A *docstore.Library is one.
+type shelf interface {
+	Path() string
+	Listing(offset, n int) (entries []docstore.ListEntry, total int, err error)
+	Remove(ids ...docstore.DocID) error
+}
+
 // libraryMsg is the library's document list, and how the file looked
 // just before it was read (changes after that are noticed).
 type libraryMsg struct {
@@ -31,7 +40,7 @@ type libraryMsg struct {
 // loadLibrary reads the library's compact listing (a 100,000-document
 // library in tens of milliseconds); a document's full metadata is read
 // when it is opened.
-func loadLibrary(lib *docstore.Library) tea.Cmd {
+func loadLibrary(lib shelf) tea.Cmd {
 	return func() tea.Msg {
 		stamp := stampOf(lib.Path())
 		entries, _, err := lib.Listing(0, 0)
@@ -133,7 +142,7 @@ type removedMsg struct {
 	err error
 }
 
-func removeDocument(lib *docstore.Library, d docstore.DocInfo) tea.Cmd {
+func removeDocument(lib shelf, d docstore.DocInfo) tea.Cmd {
 	return func() tea.Msg { return removedMsg{doc: d, err: lib.Remove(d.ID)} }
 }
 

@@ -55,7 +55,7 @@ func TestExtractiveAnswer(t *testing.T) {
 	if !strings.Contains(v, want) {
 		t.Errorf("the cited sentence %q is not highlighted on screen:\n%s", c.Span.Text, v)
 	}
-	saved, err := lib.Answers()
+	saved, err := lib.Answers().List()
 	if err != nil || len(saved) != 1 || saved[0].Strategy != "extractive" {
 		t.Errorf("saved answers = %v, %v; want the one extractive answer", saved, err)
 	}
@@ -77,7 +77,7 @@ func TestCancelKeepsStatementsAndSaves(t *testing.T) {
 				t.Errorf("a statement written after cancelling is shown:\n%s", v)
 			}
 			s.finish()
-			metas, err := lib.Answers()
+			metas, err := lib.Answers().List()
 			if err != nil || len(metas) != 1 {
 				t.Fatalf("saved answers = %v, %v", metas, err)
 			}
@@ -100,7 +100,7 @@ func TestQuitWhileStreamingSaves(t *testing.T) {
 	s.press("ctrl+c") // q is text: the input has the keyboard
 	m := s.tm.FinalModel(t, teatestTimeout()).(harness).m
 	m.Shutdown()
-	metas, _ := lib.Answers()
+	metas, _ := lib.Answers().List()
 	if len(metas) != 1 {
 		t.Fatalf("%d answers saved after quitting mid-answer, want 1", len(metas))
 	}
@@ -290,7 +290,7 @@ func TestNothingInScope(t *testing.T) {
 	s.ask("anything?")
 	s.waitText("Nothing is in scope")
 	s.finish()
-	if metas, _ := lib.Answers(); len(metas) != 0 {
+	if metas, _ := lib.Answers().List(); len(metas) != 0 {
 		t.Errorf("an answer was asked with nothing in scope")
 	}
 }

@@ -54,7 +54,7 @@ func newPageSource(opts Options) (*pageimage.Source, *pagerender.Renderer) {
 		return opts.Pages, nil
 	}
 	r := pagerender.New(pagerender.Options{CacheDir: pagerender.DefaultCacheDir()})
-	return pageimage.New(opts.Library, r), r
+	return pageimage.New(opts.Library.Geometry(), r), r
 }
 
 // graphicsQueries asks the terminal what it draws (for --graphics auto)

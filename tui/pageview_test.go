@@ -30,7 +30,7 @@ func pdfAnswered(t *testing.T, graphics termimage.Protocol, w, h int) *session {
 	lib, _ := enginetest.Library(t, rIntro)
 	opts := testOptions(t, lib, "dark")
 	opts.Graphics = graphics
-	opts.Pages = pageimage.New(lib, pagerendertest.Renderer(t))
+	opts.Pages = pageimage.New(lib.Geometry(), pagerendertest.Renderer(t))
 	s := start(t, opts, w, h)
 	s.waitText("r-intro-p8-9.pdf")
 	s.ask("What is R?")

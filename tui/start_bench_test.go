@@ -55,7 +55,7 @@ func BenchmarkStart(b *testing.B) {
 // everyAnswer reads every saved answer, oldest first, as the TUI's start
 // did before it read only the latest.
 func everyAnswer(b *testing.B, lib *docstore.Library) answersMsg {
-	metas, err := lib.Answers()
+	metas, err := lib.Answers().List()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -107,7 +107,7 @@ func TestGoldenFollowUp(t *testing.T) {
 			}, "the follow-up answered")
 			s.golden("follow-up")
 			s.finish()
-			metas, _ := lib.Answers()
+			metas, _ := lib.Answers().List()
 			if len(metas) != 2 {
 				t.Fatalf("%d answers saved", len(metas))
 			}
@@ -140,7 +140,7 @@ func TestTabThenType(t *testing.T) {
 		s.press("esc") // back to the answers, as after answered
 	}
 	s.finish()
-	if metas, _ := lib.Answers(); len(metas) != 1 {
+	if metas, _ := lib.Answers().List(); len(metas) != 1 {
 		t.Errorf("%d answers saved, want the one", len(metas))
 	}
 	if entries, _ := os.ReadDir(s.opts.ExportDir); len(entries) != 0 {
@@ -211,7 +211,7 @@ func TestRemoveAndDelete(t *testing.T) {
 	if docs, _ := lib.List(); len(docs) != 0 {
 		t.Errorf("%d documents left", len(docs))
 	}
-	if metas, _ := lib.Answers(); len(metas) != 0 {
+	if metas, _ := lib.Answers().List(); len(metas) != 0 {
 		t.Errorf("%d answers left", len(metas))
 	}
 }

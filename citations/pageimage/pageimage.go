@@ -40,11 +40,18 @@ var (
 // the cited sentence's.
 var Faint = color.NRGBA{R: 0xff, G: 0xd8, B: 0x00, A: 0x50}
 
+// Geometry is what a Source reads of the library: where a span of a
+// document's stored text stands on its pages. The library's page
+// geometry (lib.Geometry(), a *docstore.Geometry) is one.
+type Geometry interface {
+	SpanRects(id docstore.DocID, start, end int) ([]docstore.PageRect, error)
+}
+
 // Source draws the pages of one library's documents. Its methods are
 // safe for concurrent use.
 type Source struct {
-	lib *docstore.Library
-	r   *pagerender.Renderer
+	geom Geometry
+	r    *pagerender.Renderer
 
 	mu   sync.Mutex
 	open []opened // most recently used first
@@ -59,9 +66,10 @@ type opened struct {
 // shown and the one before, so going back and forth opens nothing.
 const keepOpen = 2
 
-// New returns a Source drawing lib's documents with r.
-func New(lib *docstore.Library, r *pagerender.Renderer) *Source {
-	return &Source{lib: lib, r: r}
+// New returns a Source drawing with r the documents whose page geometry
+// geom holds (a library's: lib.Geometry()).
+func New(geom Geometry, r *pagerender.Renderer) *Source {
+	return &Source{geom: geom, r: r}
 }
 
 // Renderer is the renderer s draws with.
@@ -133,7 +141,7 @@ func (s *Source) Document(ctx context.Context, doc *docstore.Document) (*pageren
 // Marks returns where bytes [start, end) of document id stand, page by
 // page: the pages in reading order, and each page's line rectangles.
 func (s *Source) Marks(id docstore.DocID, start, end int) (pages []int, rects map[int][]pagerender.Rect, err error) {
-	prs, err := s.lib.SpanRects(id, start, end)
+	prs, err := s.geom.SpanRects(id, start, end)
 	if errors.Is(err, docstore.ErrNoGeometry) {
 		return nil, nil, fix.With(err, "Run 'citelens reindex' to read where its text stands on its pages.")
 	}

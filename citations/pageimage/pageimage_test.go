@@ -3,8 +3,10 @@ package pageimage_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/citelens/citelens/citations/pagerender"
 	"github.com/citelens/citelens/citations/pagerender/pagerendertest"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/internal/fix"
 )
 
 // library adds the R-intro sample (copied to a temp folder, so a test
@@ -40,7 +43,7 @@ func library(t *testing.T) (*pageimage.Source, *docstore.Document, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := pageimage.New(lib, pagerendertest.Renderer(t))
+	s := pageimage.New(lib.Geometry(), pagerendertest.Renderer(t))
 	t.Cleanup(s.Close)
 	return s, doc, path
 }
@@ -134,5 +137,38 @@ func TestKeepsDocumentsOpen(t *testing.T) {
 	os.Remove(path)
 	if _, err := s.Page(ctx, doc, 1, nil, 36); err != nil {
 		t.Errorf("drawing an open document again: %v", err)
+	}
+}
+
+// geometry is page geometry without a library: every span stands where
+// rects says, or fails with err.
+type geometry struct {
+	rects []docstore.PageRect
+	err   error
+}
+
+func (g geometry) SpanRects(docstore.DocID, int, int) ([]docstore.PageRect, error) {
+	return g.rects, g.err
+}
+
+// Marks groups a span's rectangles by page, the pages in the order the
+// span reaches them, and tells how to get geometry a document lacks.
+func TestMarks(t *testing.T) {
+	s := pageimage.New(geometry{rects: []docstore.PageRect{
+		{Page: 4, X0: 0.125, Y0: 0.75, X1: 0.875, Y1: 0.8125},
+		{Page: 4, X0: 0.125, Y0: 0.8125, X1: 0.5, Y1: 0.875},
+		{Page: 2, X0: 0.25, Y0: 0.125, X1: 0.625, Y1: 0.1875}, // an earlier page after: the pages keep the span's order
+	}}, nil)
+	pages, rects, err := s.Marks("doc", 0, 10)
+	if err != nil || !slices.Equal(pages, []int{4, 2}) || len(rects[4]) != 2 || len(rects[2]) != 1 {
+		t.Fatalf("Marks = %v %v %v; want pages [4 2] with 2 and 1 rectangles", pages, rects, err)
+	}
+	if r := rects[4][1]; r != (pagerender.Rect{X0: 0.125, Y0: 0.8125, X1: 0.5, Y1: 0.875}) {
+		t.Errorf("page 4's second rectangle = %+v", r)
+	}
+
+	s = pageimage.New(geometry{err: fmt.Errorf("%w: not kept", docstore.ErrNoGeometry)}, nil)
+	if _, _, err := s.Marks("doc", 0, 10); !errors.Is(err, docstore.ErrNoGeometry) || !strings.Contains(fix.Of(err), "citelens reindex") {
+		t.Errorf("Marks without geometry = %v (fix %q); want ErrNoGeometry and how to add it", err, fix.Of(err))
 	}
 }

@@ -99,7 +99,7 @@ func runEmbed(ctx context.Context, a *app, args []string) error {
 		}
 	}
 	for _, id := range docs {
-		sets, err := l.VectorSets(id)
+		sets, err := l.Vectors().Sets(id)
 		if err != nil {
 			return err
 		}

@@ -49,7 +49,7 @@ func runAnswers(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	defer l.Close()
-	list, err := l.Answers()
+	list, err := l.Answers().List()
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ const pngDPI = 150
 // that has not started: startRenderer starts it, with progress.
 func pageSource(l *docstore.Library) (*pageimage.Source, func()) {
 	r := pagerender.New(pagerender.Options{CacheDir: pagerender.DefaultCacheDir()})
-	s := pageimage.New(l, r)
+	s := pageimage.New(l.Geometry(), r)
 	return s, func() { s.Close(); r.Close() }
 }
 

@@ -81,7 +81,7 @@ func citedBand(t *testing.T, db string, c savedCitation) (top, bottom float64) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	rects, err := l.SpanRects(c.Doc, c.Start, c.End)
+	rects, err := l.Geometry().SpanRects(c.Doc, c.Start, c.End)
 	if err != nil || len(rects) == 0 {
 		t.Fatalf("the citation's rectangles: %v %v", rects, err)
 	}

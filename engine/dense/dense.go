@@ -3,7 +3,7 @@
 // With an embedding model configured (CITELENS_EMBED_MODEL, embed_model in
 // the config file), each document's sentences and chunks are embedded once
 // — in batches, through the model endpoint, with progress — and stored in
-// the library (docstore.PutVectors: int8 with a per-vector scale, keyed by
+// the library (docstore.Vectors.Put: int8 with a per-vector scale, keyed by
 // document, model and level, resumable batch by batch, removed with the
 // document). A Scorer then implements retrieve.DenseScorer: it embeds the
 // query (one call; Prime embeds many queries in one) and scores units by
@@ -52,9 +52,11 @@ const (
 // Scorer scores units against queries with stored embeddings. It is safe
 // for concurrent use.
 type Scorer struct {
-	lib    *docstore.Library
-	client *llm.Client
-	model  string
+	docs    documents    // the library
+	vectors vectorStore  // the library's Vectors()
+	derived derivedTexts // the library's Derived()
+	client  *llm.Client
+	model   string
 
 	// OnUsage, if set, receives the usage of each embedding call the
 	// Scorer makes (queries, and units embedded on the fly), so a strategy
@@ -66,8 +68,31 @@ type Scorer struct {
 	queries map[string][]float32 // query vectors, by text
 }
 
-// New returns a Scorer over lib embedding with client's embedding model,
-// or an error wrapping ErrNoEmbedModel when it has none.
+// What a Scorer uses of the library: the documents whose units it
+// embeds, where it keeps their vectors, and the texts of a derivation's
+// units. Nothing else (it adds, removes and ranks nothing).
+type (
+	// documents reads documents (a *docstore.Library).
+	documents interface {
+		Document(id docstore.DocID) (*docstore.Document, error)
+	}
+	// vectorStore keeps the vectors of documents' units (a
+	// *docstore.Vectors).
+	vectorStore interface {
+		Gaps(k docstore.VectorKey) ([]docstore.UnitRange, int, error)
+		Put(k docstore.VectorKey, start int, vecs [][]float32) error
+		Get(k docstore.VectorKey, units []int) ([]docstore.Vector, int, error)
+	}
+	// derivedTexts reads the texts of a derivation's units (a
+	// *docstore.Derived).
+	derivedTexts interface {
+		Texts(doc docstore.DocID, set docstore.DerivedSet, kind docstore.DerivedKind) ([]string, error)
+	}
+)
+
+// New returns a Scorer over lib (its documents, vectors and derived
+// texts) embedding with client's embedding model, or an error wrapping
+// ErrNoEmbedModel when it has none.
 func New(lib *docstore.Library, client *llm.Client) (*Scorer, error) {
 	if lib == nil || client == nil {
 		return nil, fmt.Errorf("%w: dense retrieval needs a library and a model endpoint", ErrNoEmbedModel)
@@ -76,7 +101,7 @@ func New(lib *docstore.Library, client *llm.Client) (*Scorer, error) {
 	if model == "" {
 		return nil, fmt.Errorf("%w: set %s (or embed_model in the config file) to an embedding model the server serves", ErrNoEmbedModel, config.EnvEmbedModel)
 	}
-	return &Scorer{lib: lib, client: client, model: model, queries: map[string][]float32{}}, nil
+	return &Scorer{docs: lib, vectors: lib.Vectors(), derived: lib.Derived(), client: client, model: model, queries: map[string][]float32{}}, nil
 }
 
 // Model is the embedding model the Scorer uses.
@@ -138,7 +163,7 @@ func (s *Scorer) Ensure(ctx context.Context, docs []docstore.DocID, levels []doc
 	}
 	var total llm.Usage
 	for _, id := range docs {
-		d, err := s.lib.Document(id)
+		d, err := s.docs.Document(id)
 		if err != nil {
 			return total, err
 		}
@@ -172,7 +197,7 @@ func (s *Scorer) ensure(ctx context.Context, d *docstore.Document, lv docstore.L
 // unit's text; it is called only when something is missing.
 func (s *Scorer) fill(ctx context.Context, d *docstore.Document, key docstore.VectorKey, texts func() ([]string, error),
 	p Progress, total *llm.Usage, progress func(Progress)) (int, error) {
-	gaps, n, err := s.lib.VectorGaps(key)
+	gaps, n, err := s.vectors.Gaps(key)
 	if err != nil || len(gaps) == 0 {
 		return 0, err
 	}
@@ -196,7 +221,7 @@ func (s *Scorer) fill(ctx context.Context, d *docstore.Document, key docstore.Ve
 	embedded := 0
 	for _, g := range gaps {
 		u, err := s.client.EmbedEach(ctx, all[g.First:g.Last+1], func(start int, vecs [][]float32) error {
-			if err := s.lib.PutVectors(key, g.First+start, vecs); err != nil {
+			if err := s.vectors.Put(key, g.First+start, vecs); err != nil {
 				return err
 			}
 			p.Done += len(vecs)
@@ -299,7 +324,7 @@ func (s *Scorer) ScoreDense(ctx context.Context, query string, units []retrieve.
 	plans := make([][][]need, len(units))
 	byDoc := map[docstore.DocID]map[docstore.Level][]int{}
 	for i, u := range units {
-		d, err := s.lib.Document(u.Doc)
+		d, err := s.docs.Document(u.Doc)
 		if err != nil {
 			return nil, err
 		}
@@ -319,7 +344,7 @@ func (s *Scorer) ScoreDense(ctx context.Context, query string, units []retrieve.
 		for lv, idx := range levels {
 			slices.Sort(idx)
 			idx = slices.Compact(idx)
-			vs, _, err := s.lib.Vectors(docstore.VectorKey{Doc: doc, Model: s.model, Level: lv}, idx)
+			vs, _, err := s.vectors.Get(docstore.VectorKey{Doc: doc, Model: s.model, Level: lv}, idx)
 			if err != nil {
 				return nil, err
 			}

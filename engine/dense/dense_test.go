@@ -93,12 +93,12 @@ func TestStoredOnceAndReused(t *testing.T) {
 	}
 	// Stored: exactly the server's vectors, up to int8 rounding.
 	for _, lv := range Levels {
-		gaps, _, err := lib.VectorGaps(docstore.VectorKey{Doc: d.ID, Model: llmtest.DefaultEmbedModel, Level: lv})
+		gaps, _, err := lib.Vectors().Gaps(docstore.VectorKey{Doc: d.ID, Model: llmtest.DefaultEmbedModel, Level: lv})
 		if err != nil || len(gaps) != 0 {
 			t.Fatalf("level %d: gaps %v %v", lv, gaps, err)
 		}
 	}
-	vs, _, _ := lib.Vectors(docstore.VectorKey{Doc: d.ID, Model: llmtest.DefaultEmbedModel, Level: docstore.SentenceLevel}, []int{5})
+	vs, _, _ := lib.Vectors().Get(docstore.VectorKey{Doc: d.ID, Model: llmtest.DefaultEmbedModel, Level: docstore.SentenceLevel}, []int{5})
 	if c := Cosine(vs[0].Float32s(nil), llmtest.Embed(d.InContext(5, 5), llmtest.DefaultDim)); c < 0.99 {
 		t.Errorf("stored vector's cosine to the server's: %.4f", c)
 	}
@@ -203,7 +203,7 @@ func TestScoreWithoutStoredVectors(t *testing.T) {
 	if got[0] < 0.99 || got[1] >= got[0] {
 		t.Errorf("scores %v", got)
 	}
-	if sets, _ := lib.VectorSets(d.ID); len(sets) != 0 {
+	if sets, _ := lib.Vectors().Sets(d.ID); len(sets) != 0 {
 		t.Errorf("scoring stored vectors: %+v", sets)
 	}
 }
@@ -222,7 +222,7 @@ func TestResumesAfterFailure(t *testing.T) {
 		t.Fatalf("Ensure: %v", err)
 	}
 	key := docstore.VectorKey{Doc: d.ID, Model: llmtest.DefaultEmbedModel, Level: docstore.SentenceLevel}
-	gaps, n, _ := lib.VectorGaps(key)
+	gaps, n, _ := lib.Vectors().Gaps(key)
 	if len(gaps) != 1 || gaps[0] != (docstore.UnitRange{First: 16, Last: n - 1}) {
 		t.Fatalf("after the failure: gaps %v", gaps)
 	}
@@ -255,7 +255,7 @@ func TestCancelKeepsBatches(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Ensure: %v", err)
 	}
-	gaps, _, _ := lib.VectorGaps(docstore.VectorKey{Doc: docs[0].ID, Model: llmtest.DefaultEmbedModel, Level: docstore.SentenceLevel})
+	gaps, _, _ := lib.Vectors().Gaps(docstore.VectorKey{Doc: docs[0].ID, Model: llmtest.DefaultEmbedModel, Level: docstore.SentenceLevel})
 	if len(gaps) != 1 || gaps[0].First < 8 {
 		t.Errorf("gaps after cancelling: %v", gaps)
 	}

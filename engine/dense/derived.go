@@ -44,7 +44,7 @@ func (r DerivedReport) EmbeddedTotal() int {
 // of set's derivation of docs that have no vector stored for the
 // Scorer's model, batch by batch as Ensure does: an interrupted run keeps
 // its batches. Each document's derivation must be indexed
-// (docstore.Library.IndexDerived). progress, if not nil, is called before
+// (docstore.Derived.Index). progress, if not nil, is called before
 // each document kind with work to do and after each batch.
 func (s *Scorer) EnsureDerived(ctx context.Context, docs []docstore.DocID, set docstore.DerivedSet, kinds []docstore.DerivedKind, progress func(Progress)) (rep DerivedReport, err error) {
 	start := time.Now()
@@ -54,18 +54,18 @@ func (s *Scorer) EnsureDerived(ctx context.Context, docs []docstore.DocID, set d
 	rep = DerivedReport{Model: s.model, Units: map[docstore.DerivedKind]int{}, Embedded: map[docstore.DerivedKind]int{}}
 	defer func() { rep.Seconds = time.Since(start).Seconds() }()
 	for _, id := range docs {
-		d, err := s.lib.Document(id)
+		d, err := s.docs.Document(id)
 		if err != nil {
 			return rep, err
 		}
 		for _, kind := range kinds {
 			key := docstore.DerivedVectorKey(id, s.model, set, kind)
-			_, n, err := s.lib.VectorGaps(key)
+			_, n, err := s.vectors.Gaps(key)
 			if err != nil {
 				return rep, err
 			}
 			rep.Units[kind] += n
-			got, err := s.fill(ctx, d, key, func() ([]string, error) { return s.lib.DerivedTexts(id, set, kind) },
+			got, err := s.fill(ctx, d, key, func() ([]string, error) { return s.derived.Texts(id, set, kind) },
 				Progress{Doc: id, Name: d.Name, Derived: set, Kind: kind}, &rep.Usage, progress)
 			rep.Embedded[kind] += got
 			if err != nil {

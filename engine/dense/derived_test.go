@@ -24,7 +24,7 @@ func TestEnsureDerived(t *testing.T) {
 	librarytest.Derive(t, lib, d)
 	srv := llmtest.New(t)
 	s := scorer(t, lib, srv, 4, llm.WithMaxRetries(0))
-	units, _ := lib.DerivedUnits(derivedSet, ids(docs))
+	units, _ := lib.Derived().Units(derivedSet, ids(docs))
 	if units[docstore.DerivedSummary] <= 12 {
 		t.Fatalf("the test wants more than 12 chunks: %v", units)
 	}
@@ -76,7 +76,7 @@ func TestEnsureDerived(t *testing.T) {
 	}
 
 	// The query is embedded once and ranks the units as llmtest's vectors do.
-	texts, _ := lib.DerivedTexts(d.ID, derivedSet, docstore.DerivedSummary)
+	texts, _ := lib.Derived().Texts(d.ID, derivedSet, docstore.DerivedSummary)
 	query := strings.TrimSuffix(strings.TrimPrefix(texts[3], "Part 3 concerns "), ".")
 	if _, err := s.QueryVector(t.Context(), query); err != nil {
 		t.Fatal(err)

@@ -43,7 +43,7 @@ func BenchmarkFullrefman(b *testing.B) {
 		b.Fatal(err)
 	}
 	el := time.Since(start)
-	st, _ := lib.DerivedStatus(info.ID, SetFor(llmtest.DefaultModel))
+	st, _ := lib.Derived().Status(info.ID, SetFor(llmtest.DefaultModel))
 	b.Logf("derived %d chunks (%d questions) in %s against an instant scripted model: %.0f chunks/s; %d prompt + %d completion tokens",
 		rep.Derived, st.Questions, el.Round(time.Millisecond), float64(rep.Derived)/el.Seconds(), rep.Usage.PromptTokens, rep.Usage.CompletionTokens)
 	b.Logf("estimated beforehand: %d calls, %d prompt + %d completion tokens", est.Calls, est.PromptTokens, est.CompletionTokens)
@@ -51,7 +51,7 @@ func BenchmarkFullrefman(b *testing.B) {
 
 	b.Run("index", func(b *testing.B) {
 		for b.Loop() {
-			if err := lib.IndexDerived(info.ID, SetFor(llmtest.DefaultModel)); err != nil {
+			if err := lib.Derived().Index(info.ID, SetFor(llmtest.DefaultModel)); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -48,7 +48,7 @@ func unitTexts(t *testing.T, f *fixture, kinds ...docstore.DerivedKind) []string
 	var out []string
 	for _, d := range f.docs {
 		for _, k := range kinds {
-			texts, err := f.lib.DerivedTexts(d.ID, SetFor(llmtest.DefaultModel), k)
+			texts, err := f.lib.Derived().Texts(d.ID, SetFor(llmtest.DefaultModel), k)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -221,11 +221,11 @@ func TestDenseResumes(t *testing.T) {
 	stored := 0
 	for _, d := range f.docs {
 		key := docstore.DerivedVectorKey(d.ID, llmtest.DefaultEmbedModel, SetFor(llmtest.DefaultModel), docstore.DerivedSummary)
-		gaps, n, err := f.lib.VectorGaps(key)
+		gaps, n, err := f.lib.Vectors().Gaps(key)
 		if err != nil {
 			t.Fatal(err)
 		}
-		texts, _ := f.lib.DerivedTexts(d.ID, SetFor(llmtest.DefaultModel), docstore.DerivedSummary)
+		texts, _ := f.lib.Derived().Texts(d.ID, SetFor(llmtest.DefaultModel), docstore.DerivedSummary)
 		stored += n
 		for _, g := range gaps {
 			missing = append(missing, texts[g.First:g.Last+1]...)
@@ -258,7 +258,7 @@ func TestDenseRemovedWithDocument(t *testing.T) {
 		t.Fatalf("document order: %s", survey.Name)
 	}
 	key := docstore.DerivedVectorKey(survey.ID, llmtest.DefaultEmbedModel, SetFor(llmtest.DefaultModel), docstore.DerivedQuestion)
-	if gaps, _, err := f.lib.VectorGaps(key); err != nil || len(gaps) != 0 {
+	if gaps, _, err := f.lib.Vectors().Gaps(key); err != nil || len(gaps) != 0 {
 		t.Fatalf("questions not all embedded: %v, %v", gaps, err)
 	}
 	if err := f.lib.Remove(survey.ID); err != nil {
@@ -273,12 +273,12 @@ func TestDenseRemovedWithDocument(t *testing.T) {
 	if _, err := (&Deriver{Library: f.lib, Client: f.env.LLM}).Derive(t.Context(), []docstore.DocID{survey.ID}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if gaps, n, err := f.lib.VectorGaps(key); err != nil || len(gaps) != 1 || gaps[0] != (docstore.UnitRange{First: 0, Last: n - 1}) {
+	if gaps, n, err := f.lib.Vectors().Gaps(key); err != nil || len(gaps) != 1 || gaps[0] != (docstore.UnitRange{First: 0, Last: n - 1}) {
 		t.Fatalf("question vectors survived the document: gaps %v, %v", gaps, err)
 	}
 	before := len(f.srv.EmbeddedTexts())
 	f.askIn(t, env, "raidd-q", "Who carried the survey crew?", nil)
-	texts, _ := f.lib.DerivedTexts(survey.ID, SetFor(llmtest.DefaultModel), docstore.DerivedQuestion)
+	texts, _ := f.lib.Derived().Texts(survey.ID, SetFor(llmtest.DefaultModel), docstore.DerivedQuestion)
 	if n := len(f.srv.EmbeddedTexts()) - before; n != len(texts)+1 {
 		t.Errorf("embedded %d texts after re-adding; want the %d questions and the question", n, len(texts))
 	}

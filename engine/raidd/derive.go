@@ -73,13 +73,13 @@ func Missing(lib *docstore.Library, set docstore.DerivedSet, docs []docstore.Doc
 		if err != nil {
 			return est, err
 		}
-		st, err := lib.DerivedStatus(id, set)
+		st, err := lib.Derived().Status(id, set)
 		if err != nil {
 			return est, err
 		}
 		have := map[int]bool{}
 		if st.Chunks == len(chunks) && st.Done > 0 {
-			recs, err := lib.DerivedChunks(id, set)
+			recs, err := lib.Derived().Chunks(id, set)
 			if err != nil {
 				return est, err
 			}
@@ -209,10 +209,10 @@ func (dv *Deriver) Derive(ctx context.Context, docs []docstore.DocID, progress f
 		if err != nil {
 			return rep, err
 		}
-		if _, err := dv.Library.BeginDerived(id, set, chunks); err != nil {
+		if _, err := dv.Library.Derived().Begin(id, set, chunks); err != nil {
 			return rep, err
 		}
-		recs, err := dv.Library.DerivedChunks(id, set)
+		recs, err := dv.Library.Derived().Chunks(id, set)
 		if err != nil {
 			return rep, err
 		}
@@ -290,7 +290,7 @@ func (dv *Deriver) Derive(ctx context.Context, docs []docstore.DocID, progress f
 		}
 	}
 	for _, j := range jobs {
-		st, err := dv.Library.DerivedStatus(j.doc.ID, set)
+		st, err := dv.Library.Derived().Status(j.doc.ID, set)
 		if err != nil && firstErr == nil {
 			firstErr = err
 		}
@@ -319,7 +319,7 @@ func (dv *Deriver) deriveDoc(ctx context.Context, set docstore.DerivedSet, d *do
 		if len(pending) == 0 {
 			return nil
 		}
-		err := dv.Library.PutDerived(d.ID, set, pending...)
+		err := dv.Library.Derived().Put(d.ID, set, pending...)
 		pending, lastFlush = pending[:0], time.Now()
 		return err
 	}
@@ -352,12 +352,12 @@ func (dv *Deriver) deriveDoc(ctx context.Context, set docstore.DerivedSet, d *do
 	if err := flush(); err != nil {
 		return err
 	}
-	st, err := dv.Library.DerivedStatus(d.ID, set)
+	st, err := dv.Library.Derived().Status(d.ID, set)
 	if err != nil {
 		return err
 	}
 	if st.Complete() && !st.Indexed {
-		return dv.Library.IndexDerived(d.ID, set)
+		return dv.Library.Derived().Index(d.ID, set)
 	}
 	return nil
 }

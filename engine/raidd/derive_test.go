@@ -48,7 +48,7 @@ func TestDeriveStores(t *testing.T) {
 	if len(progress) != len(chunks) || progress[len(progress)-1].Done != len(chunks) || progress[0].Total != len(chunks) {
 		t.Errorf("progress %+v", progress)
 	}
-	recs, err := lib.DerivedChunks(d.ID, SetFor(llmtest.DefaultModel))
+	recs, err := lib.Derived().Chunks(d.ID, SetFor(llmtest.DefaultModel))
 	if err != nil || len(recs) != len(chunks) {
 		t.Fatalf("%d records (%v), want %d", len(recs), err, len(chunks))
 	}
@@ -81,7 +81,7 @@ func TestDeriveStores(t *testing.T) {
 	if n := QuestionCount(int(chunks[0].Tokens)); n < 6 || n > 8 {
 		t.Errorf("a full chunk of %d tokens gets %d questions, want about 8", chunks[0].Tokens, n)
 	}
-	st, _ := lib.DerivedStatus(d.ID, SetFor(llmtest.DefaultModel))
+	st, _ := lib.Derived().Status(d.ID, SetFor(llmtest.DefaultModel))
 	if !st.Complete() || !st.Indexed || st.Calls != len(chunks) {
 		t.Errorf("status %+v", st)
 	}
@@ -135,7 +135,7 @@ func TestDeriveResumes(t *testing.T) {
 			if rep.Derived != stopAt {
 				t.Errorf("report says %d derived, want %d", rep.Derived, stopAt)
 			}
-			st, _ := lib.DerivedStatus(d.ID, SetFor(llmtest.DefaultModel))
+			st, _ := lib.Derived().Status(d.ID, SetFor(llmtest.DefaultModel))
 			if st.Done != stopAt || st.Complete() || st.Indexed {
 				t.Fatalf("status after the interruption %+v, want %d done", st, stopAt)
 			}
@@ -148,7 +148,7 @@ func TestDeriveResumes(t *testing.T) {
 			if rep.Resumed != stopAt || rep.Derived != len(chunks)-stopAt {
 				t.Errorf("resume report %+v: want %d resumed and %d derived", rep, stopAt, len(chunks)-stopAt)
 			}
-			recs, _ := lib.DerivedChunks(d.ID, SetFor(llmtest.DefaultModel))
+			recs, _ := lib.Derived().Chunks(d.ID, SetFor(llmtest.DefaultModel))
 			if len(recs) != len(chunks) {
 				t.Fatalf("%d records after resuming, want %d", len(recs), len(chunks))
 			}
@@ -172,7 +172,7 @@ func TestDeriveResumes(t *testing.T) {
 			if got.prev != recs[stopAt-1].Summary {
 				t.Errorf("the first resumed chunk is asked in the context %q, want %q", got.prev, recs[stopAt-1].Summary)
 			}
-			st, _ = lib.DerivedStatus(d.ID, SetFor(llmtest.DefaultModel))
+			st, _ = lib.Derived().Status(d.ID, SetFor(llmtest.DefaultModel))
 			if !st.Complete() || !st.Indexed {
 				t.Errorf("status after resuming %+v", st)
 			}
@@ -228,12 +228,12 @@ func TestUnusableReplies(t *testing.T) {
 	if s := DerivedStage(rep); !strings.Contains(s, "1 chunks gave unusable replies (chunks 3)") {
 		t.Errorf("stage %q does not report the failure", s)
 	}
-	recs, _ := lib.DerivedChunks(d.ID, SetFor(llmtest.DefaultModel))
+	recs, _ := lib.Derived().Chunks(d.ID, SetFor(llmtest.DefaultModel))
 	if r := recs[bad]; r.Failed == "" || r.Summary == "" || len(r.Questions) != 0 || r.Calls != 2 {
 		t.Errorf("failed record %+v", r)
 	}
 	// The next chunk was still conditioned on a summary: the last usable one.
-	st, _ := lib.DerivedStatus(d.ID, SetFor(llmtest.DefaultModel))
+	st, _ := lib.Derived().Status(d.ID, SetFor(llmtest.DefaultModel))
 	if !st.Complete() || st.Failed != 1 || !st.Indexed {
 		t.Errorf("status %+v: a failed chunk should not block the index", st)
 	}
@@ -247,7 +247,7 @@ func TestUnusableReplies(t *testing.T) {
 	if err != nil || rep.Derived != 1 || len(rep.Failures) != 0 || m.perChunk[badText] != 3 {
 		t.Fatalf("retry of the failed chunk: %+v, %v, asked %d times", rep, err, m.perChunk[badText])
 	}
-	if st, _ := lib.DerivedStatus(d.ID, SetFor(llmtest.DefaultModel)); st.Failed != 0 || !st.Indexed {
+	if st, _ := lib.Derived().Status(d.ID, SetFor(llmtest.DefaultModel)); st.Failed != 0 || !st.Indexed {
 		t.Errorf("status after the retry %+v", st)
 	}
 }
@@ -266,10 +266,10 @@ func TestRemovedWithTheDocument(t *testing.T) {
 	if err := lib.Remove(docs[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	if sets, err := lib.DerivedSets(docs[0].ID); err != nil || len(sets) != 0 {
+	if sets, err := lib.Derived().Sets(docs[0].ID); err != nil || len(sets) != 0 {
 		t.Fatalf("derived sets of a removed document: %+v, %v", sets, err)
 	}
-	if sets, _ := lib.DerivedSets(docs[1].ID); len(sets) != 1 || !sets[0].Complete() {
+	if sets, _ := lib.Derived().Sets(docs[1].ID); len(sets) != 1 || !sets[0].Complete() {
 		t.Fatalf("the other document's derived documents: %+v", sets)
 	}
 	if err := lib.Check(); err != nil {

@@ -62,7 +62,7 @@ func (preparer) Status(env *engine.Env, p engine.Preparation) (*engine.Prepared,
 		if err != nil {
 			return nil, err
 		}
-		st, err := lib.DerivedStatus(id, set)
+		st, err := lib.Derived().Status(id, set)
 		if err != nil {
 			return nil, err
 		}
@@ -74,7 +74,7 @@ func (preparer) Status(env *engine.Env, p engine.Preparation) (*engine.Prepared,
 			Spent: llm.Usage{PromptTokens: st.PromptTokens, CompletionTokens: st.CompletionTokens, LLMCalls: st.Calls}}
 		if out.Embedding != nil && st.Indexed {
 			for _, k := range kinds {
-				gaps, n, err := lib.VectorGaps(docstore.DerivedVectorKey(id, embed, set, k))
+				gaps, n, err := lib.Vectors().Gaps(docstore.DerivedVectorKey(id, embed, set, k))
 				if err != nil {
 					return nil, err
 				}

@@ -255,11 +255,11 @@ func (v Variant) ready(ctx context.Context, rt *engine.Runtime, set docstore.Der
 // indexComplete indexes set's derivation of document id for BM25 when it
 // is complete and not indexed yet.
 func indexComplete(lib *docstore.Library, id docstore.DocID, set docstore.DerivedSet) error {
-	st, err := lib.DerivedStatus(id, set)
+	st, err := lib.Derived().Status(id, set)
 	if err != nil || !st.Complete() || st.Indexed {
 		return err
 	}
-	return lib.IndexDerived(id, set)
+	return lib.Derived().Index(id, set)
 }
 
 // ProgressStages turns derivation progress into stages, at most one a
@@ -300,7 +300,7 @@ func DerivedStage(rep Report) string {
 func others(lib *docstore.Library, ids []docstore.DocID, set docstore.DerivedSet) []string {
 	count := map[string]int{}
 	for _, id := range ids {
-		sets, err := lib.DerivedSets(id)
+		sets, err := lib.Derived().Sets(id)
 		if err != nil {
 			return nil
 		}
@@ -351,7 +351,7 @@ func ruleOf(fuse string, embeddings bool) retrieve.Rule {
 // distinct chunks, best first.
 func (v Variant) retrieve(ctx context.Context, rt *engine.Runtime, set docstore.DerivedSet, k int, rule retrieve.Rule, embed string) ([]chunkHit, error) {
 	lib := rt.Library()
-	units, err := lib.DerivedUnits(set, rt.IDs())
+	units, err := lib.Derived().Units(set, rt.IDs())
 	if err != nil {
 		return nil, err
 	}
@@ -504,7 +504,7 @@ func (v Variant) plan(lib *docstore.Library, set docstore.DerivedSet, rule retri
 			(*ranks)[rk.Kind.String()] = r
 		}
 		if c.Kind != docstore.DerivedRaw {
-			if recs, err := lib.DerivedChunksAt(c.Doc, set, []int{c.Chunk}); err == nil {
+			if recs, err := lib.Derived().ChunksAt(c.Doc, set, []int{c.Chunk}); err == nil {
 				pc.Key = keyText(recs[0], c.DerivedHit)
 			}
 		}

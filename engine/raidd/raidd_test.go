@@ -58,7 +58,7 @@ func derivedTexts(t *testing.T, lib *docstore.Library, docs []*docstore.Document
 	t.Helper()
 	var out []string
 	for _, d := range docs {
-		recs, err := lib.DerivedChunks(d.ID, SetFor(llmtest.DefaultModel))
+		recs, err := lib.Derived().Chunks(d.ID, SetFor(llmtest.DefaultModel))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,7 +226,7 @@ func TestDistinctChunksAndStages(t *testing.T) {
 		}
 		seen[k] = true
 	}
-	units, _ := f.lib.DerivedUnits(SetFor(llmtest.DefaultModel), []docstore.DocID{f.docs[0].ID, f.docs[1].ID})
+	units, _ := f.lib.Derived().Units(SetFor(llmtest.DefaultModel), []docstore.DocID{f.docs[0].ID, f.docs[1].ID})
 	want := "matching the question against " + humanize.Count(units[docstore.DerivedQuestion]) + " questions written by test-model"
 	if !slices.Contains(ev.Stages, want) {
 		t.Errorf("stages %q lack %q", ev.Stages, want)
@@ -337,7 +337,7 @@ func TestDeriveYesCancelled(t *testing.T) {
 		t.Fatalf("cancelled derive=yes: %+v, %v", ans, err)
 	}
 	infos, _ := lib.List()
-	st, _ := lib.DerivedStatus(infos[0].ID, SetFor(llmtest.DefaultModel))
+	st, _ := lib.Derived().Status(infos[0].ID, SetFor(llmtest.DefaultModel))
 	if st.Done < 2 || st.Complete() {
 		t.Errorf("status after cancelling %+v: what was derived should be kept", st)
 	}

@@ -116,7 +116,7 @@ func Search(lib *docstore.Library, q Query, opt SearchOptions) ([]Hit, error) {
 	}
 	bm := opt.BM25.orDefault()
 	top := topk.New(opt.K, func(h Hit) float64 { return h.Score })
-	err := lib.ReadIndex(opt.Docs, opt.Field, q.Terms, func(r *docstore.IndexReader) error {
+	err := lib.Index().Read(opt.Docs, opt.Field, q.Terms, func(r *docstore.IndexReader) error {
 		// The scope's statistics first, so every document is scored on
 		// one scale.
 		st, err := r.Stats()
@@ -382,7 +382,7 @@ func SearchDerived(lib *docstore.Library, q Query, opt docstore.DerivedSearchOpt
 	var units float64
 	kindUnits := map[docstore.DerivedKind]float64{}
 	kindLen := map[docstore.DerivedKind]float64{}
-	err := lib.ReadDerivedPostings(opt, q.Terms, func(p *docstore.DerivedPostings) error {
+	err := lib.Derived().ReadPostings(opt, q.Terms, func(p *docstore.DerivedPostings) error {
 		st, err := p.Stats()
 		if err != nil {
 			return err
@@ -408,7 +408,7 @@ func SearchDerived(lib *docstore.Library, q Query, opt docstore.DerivedSearchOpt
 		}
 		return 0
 	}
-	err = lib.ReadDerivedPostings(opt, q.Terms, func(p *docstore.DerivedPostings) error {
+	err = lib.Derived().ReadPostings(opt, q.Terms, func(p *docstore.DerivedPostings) error {
 		st, err := p.Stats()
 		if err != nil || st.Units == 0 {
 			return err
@@ -435,7 +435,7 @@ func SearchDerived(lib *docstore.Library, q Query, opt docstore.DerivedSearchOpt
 // IDFs returns each term's idf over the sentences of docs (every document
 // when empty).
 func IDFs(lib *docstore.Library, docs []docstore.DocID, terms []string) ([]float64, error) {
-	st, err := lib.FieldStats(docs, docstore.FieldSentences, terms)
+	st, err := lib.Index().Stats(docs, docstore.FieldSentences, terms)
 	if err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@ func TestSearchDerivedLengthNormalisedPerKind(t *testing.T) {
 	for first := 0; first+1 < len(d.Sentences); first += 2 {
 		chunks = append(chunks, docstore.Chunk{First: int32(first), Last: int32(first + 1)})
 	}
-	if _, err := lib.BeginDerived(d.ID, set, chunks); err != nil {
+	if _, err := lib.Derived().Begin(d.ID, set, chunks); err != nil {
 		t.Fatal(err)
 	}
 	var recs []docstore.DerivedChunk
@@ -72,10 +72,10 @@ func TestSearchDerivedLengthNormalisedPerKind(t *testing.T) {
 		}
 		recs = append(recs, r)
 	}
-	if err := lib.PutDerived(d.ID, set, recs...); err != nil {
+	if err := lib.Derived().Put(d.ID, set, recs...); err != nil {
 		t.Fatal(err)
 	}
-	if err := lib.IndexDerived(d.ID, set); err != nil {
+	if err := lib.Derived().Index(d.ID, set); err != nil {
 		t.Fatal(err)
 	}
 	hits, err := SearchDerived(lib, ParseQuery("kappa"), docstore.DerivedSearchOptions{Set: set, Docs: []docstore.DocID{d.ID},

@@ -15,7 +15,7 @@ import (
 // the chunks they were written from: Derived ranks their units against a
 // question, by words and by meaning, and returns the chunks behind the
 // best, each once. The store only stores the units and their vectors
-// (docstore.Library.ReadDerivedPostings, ScanDerivedCosines); the
+// (docstore.Derived.ReadPostings and ScanCosines); the
 // ranking, its fusion and the reranker are this package's, as for
 // sentences, chunks and windows.
 
@@ -160,7 +160,7 @@ func (r *Retriever) nearestDerived(ctx context.Context, opt DerivedOptions, ques
 		return nil, fmt.Errorf("%w: %w", ErrDense, err)
 	}
 	top := topk.New(opt.Pool, func(h docstore.DerivedHit) float64 { return h.Score })
-	err = r.lib.ScanDerivedCosines(s.Model(), qv, docstore.DerivedSearchOptions{Set: opt.Set, Docs: opt.Docs, Kinds: kinds}, func(h docstore.DerivedHit) {
+	err = r.lib.Derived().ScanCosines(s.Model(), qv, docstore.DerivedSearchOptions{Set: opt.Set, Docs: opt.Docs, Kinds: kinds}, func(h docstore.DerivedHit) {
 		if h.Score > 0 && top.Admits(h.Score) {
 			top.Offer(h)
 		}

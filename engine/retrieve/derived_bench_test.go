@@ -98,7 +98,7 @@ func derivedBenchLibrary(b *testing.B) (*docstore.Library, []docstore.DocID, []s
 			for first := 0; first+2 < len(d.Sentences); first += 3 {
 				chunks = append(chunks, docstore.Chunk{First: int32(first), Last: int32(first + 2)})
 			}
-			if _, derivedBenchErr = lib.BeginDerived(d.ID, benchSet, chunks); derivedBenchErr != nil {
+			if _, derivedBenchErr = lib.Derived().Begin(d.ID, benchSet, chunks); derivedBenchErr != nil {
 				return
 			}
 			recs := make([]docstore.DerivedChunk, len(chunks))
@@ -108,10 +108,10 @@ func derivedBenchLibrary(b *testing.B) (*docstore.Library, []docstore.DocID, []s
 					recs[i].Questions = append(recs[i].Questions, benchWords(vocab, zipf, 8)+"?")
 				}
 			}
-			if derivedBenchErr = lib.PutDerived(d.ID, benchSet, recs...); derivedBenchErr != nil {
+			if derivedBenchErr = lib.Derived().Put(d.ID, benchSet, recs...); derivedBenchErr != nil {
 				return
 			}
-			if derivedBenchErr = lib.IndexDerived(d.ID, benchSet); derivedBenchErr != nil {
+			if derivedBenchErr = lib.Derived().Index(d.ID, benchSet); derivedBenchErr != nil {
 				return
 			}
 			derivedBenchDocs = append(derivedBenchDocs, d.ID)

@@ -17,10 +17,10 @@
 // configured embedding model (Fusion.Dense, a DenseSearcher over vectors
 // stored in the library) and reranker, with one policy for their
 // failures. The library scores nothing: it stores postings, statistics
-// and vectors and scans them (docstore.Library.ReadIndex and
-// ReadDerivedPostings, one reader of one format of postings that one BM25
-// here scores; ScanCosines, ScanDerivedCosines); every ranking, top-k and
-// fusion is here.
+// and vectors and scans them (docstore.Index.Read and
+// Derived.ReadPostings, one reader of one format of postings that one BM25
+// here scores; Vectors.ScanCosines and Derived.ScanCosines, one cosine
+// scan); every ranking, top-k and fusion is here.
 //
 // Every result is a Passage: document, sentence range, byte range, page,
 // heading path, context (Options.Expand neighbours) and its component

@@ -31,8 +31,8 @@ type DenseScorer interface {
 // one, dense search proposes candidates of its own — the units of the
 // scope most similar in meaning to the query, found whether or not they
 // share a word with it — and retrieval is hybrid for real. Retrieval
-// scans the stored vectors itself (docstore.Library.ScanCosines,
-// ScanDerivedCosines) with the query's vector.
+// scans the stored vectors itself (docstore.Vectors.ScanCosines,
+// docstore.Derived.ScanCosines) with the query's vector.
 type DenseSearcher interface {
 	DenseScorer
 	// Model names the embedding model whose stored vectors the query
@@ -213,7 +213,7 @@ func (r *Retriever) denseCandidates(ctx context.Context, f Fusion, question stri
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		err := r.lib.ScanCosines(docstore.VectorKey{Doc: doc, Model: s.Model(), Level: level}, qv, func(u int, cos float64) {
+		err := r.lib.Vectors().ScanCosines(docstore.VectorKey{Doc: doc, Model: s.Model(), Level: level}, qv, func(u int, cos float64) {
 			if cos > 0 && top.Admits(cos) {
 				top.Offer(Hit{Doc: doc, Index: u, Score: cos})
 			}

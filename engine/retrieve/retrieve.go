@@ -280,7 +280,7 @@ func (r *Retriever) searchSentences(ctx context.Context, question string, opt *O
 	if ss.keep, err = r.filter(opt, ss.docs, ss.dc); err != nil {
 		return nil, err
 	}
-	if ss.st, err = r.lib.FieldStats(ss.docs, docstore.FieldSentences, ss.q.q.Terms); err != nil {
+	if ss.st, err = r.lib.Index().Stats(ss.docs, docstore.FieldSentences, ss.q.q.Terms); err != nil {
 		return nil, err
 	}
 	ss.q.setWeights(ss.st)
@@ -428,7 +428,7 @@ func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []Hit, cands []*ca
 	if len(names) == 0 {
 		return rk, cands, nil
 	}
-	st, err := r.lib.FieldStats(docs, docstore.FieldSentences, names)
+	st, err := r.lib.Index().Stats(docs, docstore.FieldSentences, names)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -444,7 +444,7 @@ func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []Hit, cands []*ca
 		keep = append(keep, names[i])
 	}
 	q2 := rk.q.extend(keep, wt.Hop)
-	st2, err := r.lib.FieldStats(docs, docstore.FieldSentences, q2.q.Terms)
+	st2, err := r.lib.Index().Stats(docs, docstore.FieldSentences, q2.q.Terms)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -49,7 +49,7 @@ func fullrefmanDoc(b *testing.B) (*docstore.Library, *docstore.Document) {
 // (sixel: the window shown).
 func BenchmarkCitationPage(b *testing.B) {
 	lib, doc := fullrefmanDoc(b)
-	src := pageimage.New(lib, pagerendertest.Renderer(b))
+	src := pageimage.New(lib.Geometry(), pagerendertest.Renderer(b))
 	b.Cleanup(src.Close)
 	// Sentences spread through the manual.
 	var spans []Span
@@ -89,7 +89,7 @@ func BenchmarkOpenDocument(b *testing.B) {
 	cpu := pagerendertest.CPUTime()
 	defer func() { pagerendertest.ReportCPU(b, cpu) }()
 	for i := 0; i < b.N; i++ {
-		src := pageimage.New(lib, r)
+		src := pageimage.New(lib.Geometry(), r)
 		if _, err := src.Document(ctx, doc); err != nil {
 			b.Fatal(err)
 		}

@@ -41,7 +41,7 @@ func TestSixelPaint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(sel.Initial(), pageimage.New(lib, pagerendertest.Renderer(t)))
+	m := New(sel.Initial(), pageimage.New(lib.Geometry(), pagerendertest.Renderer(t)))
 	m.SetGraphics(termimage.Sixel, 9, 18, false)
 	m.SetSize(40, 20)
 	m.SetOrigin(50, 3)

@@ -1,6 +1,6 @@
 // Command geomiou measures the page geometry citelens stores against an
 // independent extractor: it adds each PDF to a fresh library, samples
-// sentences, and compares the rectangles Library.SpanRects gives each
+// sentences, and compares the rectangles Geometry.SpanRects gives each
 // with where pdftotext -bbox-layout places the same text. It reports, per
 // file and overall, the share of sentences whose IoU is at least 0.5.
 //
@@ -70,7 +70,7 @@ func main() {
 		}
 		t.print(filepath.Base(files[i]))
 		total.add(t)
-		if size, pages, err := lib.GeometrySize(d.doc.ID); err == nil {
+		if size, pages, err := lib.Geometry().Size(d.doc.ID); err == nil {
 			fmt.Printf("%-16s geometry %d bytes for %d pages: %.0f bytes a page, %.2f bytes per byte of text\n",
 				"", size, pages, float64(size)/float64(max(pages, 1)), float64(size)/float64(max(len(d.doc.Text), 1)))
 		}
@@ -169,7 +169,7 @@ func (s *sample) measure(lib *docstore.Library, verbose bool) (tally, error) {
 // score compares the rectangles of bytes [start, end) with pdftotext's
 // placement of the same text.
 func score(lib *docstore.Library, d *docstore.Document, ref *bboxref.Doc, start, end int) (float64, bool, error) {
-	lines, err := lib.SpanLines(d.ID, start, end)
+	lines, err := lib.Geometry().SpanLines(d.ID, start, end)
 	if err != nil {
 		return 0, false, err
 	}

@@ -108,7 +108,7 @@ func Derive(t testing.TB, lib *docstore.Library, d *docstore.Document) docstore.
 	for first := 0; first < len(d.Sentences); first += 4 {
 		chunks = append(chunks, docstore.Chunk{First: int32(first), Last: int32(min(first+3, len(d.Sentences)-1))})
 	}
-	if _, err := lib.BeginDerived(d.ID, DerivedSet, chunks); err != nil {
+	if _, err := lib.Derived().Begin(d.ID, DerivedSet, chunks); err != nil {
 		t.Fatal(err)
 	}
 	var recs []docstore.DerivedChunk
@@ -118,10 +118,10 @@ func Derive(t testing.TB, lib *docstore.Library, d *docstore.Document) docstore.
 			Summary:   fmt.Sprintf("Part %d concerns %s.", i, strings.Join(words[:min(5, len(words))], " ")),
 			Questions: []string{fmt.Sprintf("What opens part %d?", i), fmt.Sprintf("Who is named in part %d?", i)}})
 	}
-	if err := lib.PutDerived(d.ID, DerivedSet, recs...); err != nil {
+	if err := lib.Derived().Put(d.ID, DerivedSet, recs...); err != nil {
 		t.Fatal(err)
 	}
-	if err := lib.IndexDerived(d.ID, DerivedSet); err != nil {
+	if err := lib.Derived().Index(d.ID, DerivedSet); err != nil {
 		t.Fatal(err)
 	}
 	return DerivedSet

@@ -768,12 +768,15 @@ func (p *DerivedPostings) Hit(u int, score float64) (DerivedHit, error) {
 	return unitHit(p.Doc, p.Kind, u, p.ranges, p.owner, score)
 }
 
-// ReadPostings reads, in one read transaction, the postings of
-// terms in each kind of opt.Kinds of each document of opt.Docs' derived
-// index by opt.Set, and calls fn with each in turn (documents in order,
-// kinds in the order given).
-func (l *Derived) ReadPostings(opt DerivedSearchOptions, terms []string, fn func(*DerivedPostings) error) error {
+// ReadPostings calls fn, in one read transaction, with readers of the
+// postings of terms in each kind of opt.Kinds of each document of
+// opt.Docs' derived index by opt.Set: documents in order, and kinds in the
+// order given within each. They are all read in one transaction, so that
+// the statistics a ranking takes from all of them and the postings it
+// scores are of one state of the library; they are valid only inside fn.
+func (l *Derived) ReadPostings(opt DerivedSearchOptions, terms []string, fn func([]*DerivedPostings) error) error {
 	return l.db.View(func(tx *bolt.Tx) error {
+		ps := make([]*DerivedPostings, 0, len(opt.Docs)*len(opt.Kinds))
 		for _, id := range opt.Docs {
 			ib, err := derivedIndex(tx, id, opt.Set)
 			if err != nil {
@@ -788,14 +791,11 @@ func (l *Derived) ReadPostings(opt DerivedSearchOptions, terms []string, fn func
 				if b == nil || !ok {
 					return damaged("document %s's derived-document index is malformed", id)
 				}
-				p := &DerivedPostings{IndexReader: oneDocumentReader(tx, FieldChunks, b, id, derivedDoc, t, terms),
-					Doc: id, Kind: k, Units: t.units, Sum: float64(t.length), ranges: ib.Get(keyIxRanges), owner: ib.Get(keyIxOwner)}
-				if err := fn(p); err != nil {
-					return err
-				}
+				ps = append(ps, &DerivedPostings{IndexReader: oneDocumentReader(tx, FieldChunks, b, id, derivedDoc, t, terms),
+					Doc: id, Kind: k, Units: t.units, Sum: float64(t.length), ranges: ib.Get(keyIxRanges), owner: ib.Get(keyIxOwner)})
 			}
 		}
-		return nil
+		return fn(ps)
 	})
 }
 

@@ -377,57 +377,65 @@ func SearchDerived(lib *docstore.Library, q Query, opt docstore.DerivedSearchOpt
 		return nil, nil
 	}
 	bm = bm.orDefault()
-	// Pass 1: statistics over every kind together, lengths per kind.
-	df := make([]int, len(q.Terms))
-	var units float64
-	kindUnits := map[docstore.DerivedKind]float64{}
-	kindLen := map[docstore.DerivedKind]float64{}
-	err := lib.Derived().ReadPostings(opt, q.Terms, func(p *docstore.DerivedPostings) error {
-		st, err := p.Stats()
-		if err != nil {
-			return err
-		}
-		for t := range q.Terms {
-			df[t] += st.DF[t]
-		}
-		units += float64(p.Units)
-		kindUnits[p.Kind] += float64(p.Units)
-		kindLen[p.Kind] += p.Sum
-		return nil
-	})
-	if err != nil || units == 0 {
-		return nil, err
-	}
-	idf := q.idf(units, df)
-	// Pass 2: score, documents in the order given, kinds in the order
-	// given, units in order, so that ties are offered as they always were.
 	top := topk.New(opt.K, func(h docstore.DerivedHit) float64 { return h.Score })
-	threshold := func() float64 {
-		if top.Full() {
-			return top.Min()
-		}
-		return 0
-	}
-	err = lib.Derived().ReadPostings(opt, q.Terms, func(p *docstore.DerivedPostings) error {
-		st, err := p.Stats()
-		if err != nil || st.Units == 0 {
-			return err
-		}
-		st.AvgLen = max(kindLen[p.Kind]/max(kindUnits[p.Kind], 1), 1)
-		return scoreLists(p.IndexReader, st, idf, bm, threshold, func(_ docstore.DocNum, unit int, s float32) error {
-			if s <= 0 || !top.Admits(float64(s)) {
-				return nil
-			}
-			h, err := p.Hit(unit, float64(s))
+	err := lib.Derived().ReadPostings(opt, q.Terms, func(ps []*docstore.DerivedPostings) error {
+		// Statistics over every kind together, lengths per kind.
+		df := make([]int, len(q.Terms))
+		var units float64
+		kindUnits := map[docstore.DerivedKind]float64{}
+		kindLen := map[docstore.DerivedKind]float64{}
+		for _, p := range ps {
+			st, err := p.Stats()
 			if err != nil {
 				return err
 			}
-			top.Offer(h)
+			for t := range q.Terms {
+				df[t] += st.DF[t]
+			}
+			units += float64(p.Units)
+			kindUnits[p.Kind] += float64(p.Units)
+			kindLen[p.Kind] += p.Sum
+		}
+		if units == 0 {
 			return nil
-		})
+		}
+		idf := q.idf(units, df)
+		// Score, documents in the order given, kinds in the order given,
+		// units in order, so that ties are offered as they always were.
+		threshold := func() float64 {
+			if top.Full() {
+				return top.Min()
+			}
+			return 0
+		}
+		for _, p := range ps {
+			st, err := p.Stats() // as read above
+			if err != nil {
+				return err
+			}
+			if st.Units == 0 {
+				continue
+			}
+			st.AvgLen = max(kindLen[p.Kind]/max(kindUnits[p.Kind], 1), 1)
+			err = scoreLists(p.IndexReader, st, idf, bm, threshold, func(_ docstore.DocNum, unit int, s float32) error {
+				if s <= 0 || !top.Admits(float64(s)) {
+					return nil
+				}
+				h, err := p.Hit(unit, float64(s))
+				if err != nil {
+					return err
+				}
+				top.Offer(h)
+				return nil
+			})
+			if err != nil {
+				return fmt.Errorf("derived index: %w", err)
+			}
+		}
+		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("derived index: %w", err)
+		return nil, err
 	}
 	return docstore.SortDerivedHits(top.Items()), nil
 }

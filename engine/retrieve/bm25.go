@@ -317,15 +317,26 @@ func (s *termStream) head(bm BM25, avg float64) (bool, error) {
 // small one.
 func mergeStreams(ss []*termStream, bm BM25, avg float64, doc docstore.DocNum, offer func(doc docstore.DocNum, unit int, s float32) error) error {
 	for {
+		// A stream is decoded a run at a time, and dropped, keeping the
+		// others' order, once used up (ss is the caller's, rebuilt for
+		// each document).
 		unit := -1
-		for _, s := range ss {
-			ok, err := s.head(bm, avg)
-			if err != nil {
-				return err
+		for i := 0; i < len(ss); {
+			s := ss[i]
+			if s.at == len(s.buf) {
+				ok, err := s.head(bm, avg)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					ss = slices.Delete(ss, i, i+1)
+					continue
+				}
 			}
-			if ok && (unit < 0 || s.buf[s.at].unit < unit) {
-				unit = s.buf[s.at].unit
+			if u := s.buf[s.at].unit; unit < 0 || u < unit {
+				unit = u
 			}
+			i++
 		}
 		if unit < 0 {
 			return nil

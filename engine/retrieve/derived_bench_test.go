@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/citelens/citelens/docstore"
@@ -20,13 +19,6 @@ import (
 const (
 	benchDerivedDocs      = 3
 	benchDerivedSentences = 2400
-)
-
-var (
-	derivedBenchOnce sync.Once
-	derivedBenchLib  *docstore.Library
-	derivedBenchDocs []docstore.DocID
-	derivedBenchErr  error
 )
 
 // benchWords makes n words of text drawn from vocab by zipf.
@@ -56,70 +48,63 @@ func benchVocabulary(r *rand.Rand, n int) []string {
 	return out
 }
 
-// derivedBenchLibrary builds the corpus once per benchmark process, in a
-// temporary folder.
+// derivedBenchLibrary builds the corpus in a temporary folder and returns
+// it with its documents and the questions to ask.
 func derivedBenchLibrary(b *testing.B) (*docstore.Library, []docstore.DocID, []string) {
 	b.Helper()
 	r := rand.New(rand.NewPCG(29, 4))
 	vocab := benchVocabulary(r, 3000)
-	derivedBenchOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "citelens-derived-bench")
-		if err != nil {
-			derivedBenchErr = err
-			return
+	dir := b.TempDir()
+	lib, err := docstore.Open(filepath.Join(dir, "library.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		if err := lib.Close(); err != nil {
+			b.Error(err)
 		}
-		lib, err := docstore.Open(filepath.Join(dir, "library.db"), nil)
-		if err != nil {
-			derivedBenchErr = err
-			return
-		}
-		zipf := rand.NewZipf(r, 1.1, 1, uint64(len(vocab)-1))
-		for n := range benchDerivedDocs {
-			var text strings.Builder
-			for range benchDerivedSentences {
-				text.WriteString(strings.ToUpper(benchWords(vocab, zipf, 1)))
-				text.WriteString(" " + benchWords(vocab, zipf, 11) + ".\n")
-			}
-			path := filepath.Join(dir, fmt.Sprintf("doc%d.txt", n))
-			if derivedBenchErr = os.WriteFile(path, []byte(text.String()), 0o644); derivedBenchErr != nil {
-				return
-			}
-			info, _, err := lib.Add(b.Context(), path, nil)
-			if err != nil {
-				derivedBenchErr = err
-				return
-			}
-			d, err := lib.Document(info.ID)
-			if err != nil {
-				derivedBenchErr = err
-				return
-			}
-			var chunks []docstore.Chunk
-			for first := 0; first+2 < len(d.Sentences); first += 3 {
-				chunks = append(chunks, docstore.Chunk{First: int32(first), Last: int32(first + 2)})
-			}
-			if _, derivedBenchErr = lib.Derived().Begin(d.ID, benchSet, chunks); derivedBenchErr != nil {
-				return
-			}
-			recs := make([]docstore.DerivedChunk, len(chunks))
-			for i, c := range chunks {
-				recs[i] = docstore.DerivedChunk{Index: i, First: int(c.First), Last: int(c.Last), Summary: benchWords(vocab, zipf, 30) + "."}
-				for range 8 {
-					recs[i].Questions = append(recs[i].Questions, benchWords(vocab, zipf, 8)+"?")
-				}
-			}
-			if derivedBenchErr = lib.Derived().Put(d.ID, benchSet, recs...); derivedBenchErr != nil {
-				return
-			}
-			if derivedBenchErr = lib.Derived().Index(d.ID, benchSet); derivedBenchErr != nil {
-				return
-			}
-			derivedBenchDocs = append(derivedBenchDocs, d.ID)
-		}
-		derivedBenchLib = lib
 	})
-	if derivedBenchErr != nil {
-		b.Fatal(derivedBenchErr)
+	zipf := rand.NewZipf(r, 1.1, 1, uint64(len(vocab)-1))
+	var docs []docstore.DocID
+	for n := range benchDerivedDocs {
+		var text strings.Builder
+		for range benchDerivedSentences {
+			text.WriteString(strings.ToUpper(benchWords(vocab, zipf, 1)))
+			text.WriteString(" " + benchWords(vocab, zipf, 11) + ".\n")
+		}
+		path := filepath.Join(dir, fmt.Sprintf("doc%d.txt", n))
+		if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		info, _, err := lib.Add(b.Context(), path, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		d, err := lib.Document(info.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var chunks []docstore.Chunk
+		for first := 0; first+2 < len(d.Sentences); first += 3 {
+			chunks = append(chunks, docstore.Chunk{First: int32(first), Last: int32(first + 2)})
+		}
+		if _, err := lib.Derived().Begin(d.ID, benchSet, chunks); err != nil {
+			b.Fatal(err)
+		}
+		recs := make([]docstore.DerivedChunk, len(chunks))
+		for i, c := range chunks {
+			recs[i] = docstore.DerivedChunk{Index: i, First: int(c.First), Last: int(c.Last), Summary: benchWords(vocab, zipf, 30) + "."}
+			for range 8 {
+				recs[i].Questions = append(recs[i].Questions, benchWords(vocab, zipf, 8)+"?")
+			}
+		}
+		if err := lib.Derived().Put(d.ID, benchSet, recs...); err != nil {
+			b.Fatal(err)
+		}
+		if err := lib.Derived().Index(d.ID, benchSet); err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, d.ID)
 	}
 	// Questions of three to seven words, common and rare.
 	qzipf := rand.NewZipf(rand.New(rand.NewPCG(7, 7)), 1.05, 4, uint64(len(vocab)-1))
@@ -127,7 +112,7 @@ func derivedBenchLibrary(b *testing.B) (*docstore.Library, []docstore.DocID, []s
 	for i := range queries {
 		queries[i] = benchWords(vocab, qzipf, 3+i%5) + "?"
 	}
-	return derivedBenchLib, derivedBenchDocs, queries
+	return lib, docs, queries
 }
 
 var benchSet = docstore.DerivedSet{Model: "bench-model", Tokens: 256, Overlap: 50, Version: 1}
@@ -136,6 +121,7 @@ var benchSet = docstore.DerivedSet{Model: "bench-model", Tokens: 256, Overlap: 5
 // top 320 units (raidd's pool for 10 chunks) of every kind together, and
 // of the questions alone, for each of 16 questions in turn.
 // go test -run XXX -bench SearchDerived -count 10 ./engine/retrieve | benchstat -
+// (the corpus is built afresh for each count, in a few seconds).
 func BenchmarkSearchDerived(b *testing.B) {
 	lib, docs, queries := derivedBenchLibrary(b)
 	for _, c := range []struct {

@@ -16,6 +16,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/llm"
 	"github.com/citelens/citelens/llm/llmtest"
 )
@@ -55,14 +56,16 @@ const (
 	sentencePrompt
 )
 
+// kind tells CoF's prompts (engine/generate's) apart by their first
+// words.
 func kind(req llmtest.ChatRequest) int {
 	p := req.Last()
 	switch {
-	case strings.HasPrefix(p, draftInstructions):
+	case strings.HasPrefix(p, "Please answer the user's question based on the given document. Answer in plain text"):
 		return draftPrompt
-	case strings.HasPrefix(p, chunkInstructions):
+	case strings.HasPrefix(p, "Your task is to add citations to the existing answer."):
 		return chunkPrompt
-	case strings.HasPrefix(p, sentenceInstructions):
+	case strings.HasPrefix(p, "You will receive a passage and a factual statement."):
 		return sentencePrompt
 	}
 	return -1
@@ -141,7 +144,7 @@ func (s *script) respond(req llmtest.ChatRequest) llmtest.Reply {
 	case chunkPrompt:
 		snips := snippets(req.Last())
 		var b strings.Builder
-		for _, sent := range splitSentences(s.draft) {
+		for _, sent := range generate.AnswerSentences(s.draft) {
 			b.WriteString("<statement>")
 			b.WriteString(sent)
 			b.WriteString("<cite>")
@@ -164,14 +167,14 @@ func (s *script) respond(req llmtest.ChatRequest) llmtest.Reply {
 		}
 		m := stationRE.FindStringSubmatch(stmt)
 		if m == nil || s.noSupport[m[0]] {
-			return llmtest.Text(NoRelevant)
+			return llmtest.Text(generate.NoRelevant)
 		}
 		for n := 0; n < len(sents); n++ {
 			if strings.Contains(sents[n], m[0]) {
 				return llmtest.Text(fmt.Sprintf("[%d-%d]", n, n))
 			}
 		}
-		return llmtest.Text(NoRelevant)
+		return llmtest.Text(generate.NoRelevant)
 	}
 	return llmtest.Status(http.StatusBadRequest)
 }
@@ -286,8 +289,8 @@ func TestCoarseToFine(t *testing.T) {
 		t.Fatalf("%d chunk prompts", len(p2))
 	}
 	snips := snippets(p2[0])
-	if len(snips) < 10 || len(snips) > DefaultK {
-		t.Errorf("%d snippets shown, want 10 to %d", len(snips), DefaultK)
+	if len(snips) < 10 || len(snips) > generate.PaperCoF.K {
+		t.Errorf("%d snippets shown, want 10 to %d", len(snips), generate.PaperCoF.K)
 	}
 	last := -1
 	for n := 1; n <= len(snips); n++ {
@@ -517,11 +520,6 @@ func TestOptions(t *testing.T) {
 	for _, bad := range [][]engine.Setting{engine.Settings("k", "0"), engine.Settings("l_max", "x"), engine.Settings("max_citations", "-1"), engine.Settings("parallel", "99"), engine.Settings("level", "chunk")} {
 		if _, err := options.Parse(Name, bad); !errors.Is(err, engine.ErrOption) {
 			t.Errorf("%v: %v", bad, err)
-		}
-	}
-	for _, c := range []struct{ n, l int }{{1, 10}, {4, 10}, {5, 8}, {7, 6}, {40, 1}, {100, 1}, {0, 0}} {
-		if got := PerSentence(40, 10, c.n); got != c.l {
-			t.Errorf("PerSentence(%d) = %d, want %d", c.n, got, c.l)
 		}
 	}
 }

@@ -62,8 +62,8 @@ func TestExtractiveExactEvidence(t *testing.T) {
 		t.Fatalf("generation requests: %d", len(gen))
 	}
 	p := planOf(t, ans)
-	want := Plan{Workflow: WorkflowDirect, Segments: 5, Granularity: 150, Weights: Weights{Lexical: 3, Dense: 2}}
-	if p.Workflow != want.Workflow || p.Segments != want.Segments || p.Granularity != want.Granularity ||
+	want := Plan{Workflow: WorkflowDirect, Windows: 5, Granularity: 150, Weights: Weights{Lexical: 3, Dense: 2}}
+	if p.Workflow != want.Workflow || p.Windows != want.Windows || p.Granularity != want.Granularity ||
 		p.Weights.Lexical != 3 || p.Weights.Dense != 2 || p.Weights.DenseAvailable || p.Cutoff != 0.1 {
 		t.Errorf("plan %+v", p)
 	}
@@ -99,7 +99,7 @@ func TestAbstractiveSemanticNoEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := planOf(t, ans)
-	if p.Workflow != WorkflowDirect || p.Segments != 8 || p.Granularity != 400 || p.Weights.Lexical != 2 || p.Weights.Dense != 3 {
+	if p.Workflow != WorkflowDirect || p.Windows != 8 || p.Granularity != 400 || p.Weights.Lexical != 2 || p.Weights.Dense != 3 {
 		t.Errorf("plan %+v", p)
 	}
 	if !cited(ans, "river changed its course") {
@@ -116,7 +116,7 @@ func TestFactoidNoEvidenceRescales(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := planOf(t, ans)
-	if p.Segments != 5 || p.Granularity != 256 || p.Weights.Lexical != 1 || p.Weights.Dense != 1 {
+	if p.Windows != 5 || p.Granularity != 256 || p.Weights.Lexical != 1 || p.Weights.Dense != 1 {
 		t.Errorf("plan %+v", p)
 	}
 }

@@ -12,12 +12,12 @@ import (
 
 func TestOrganize(t *testing.T) {
 	for _, c := range []struct {
-		qt, it        string
-		evidence      bool
-		workflow      string
-		segments, tok int
-		lex, dense    float64
-		op            string
+		qt, it       string
+		evidence     bool
+		workflow     string
+		windows, tok int
+		lex, dense   float64
+		op           string
 	}{
 		{Extractive, Exact, true, WorkflowDirect, 5, 150, 3, 2, ""},
 		{Extractive, Semantic, false, WorkflowDirect, 5, 256, 2, 3, ""},
@@ -28,7 +28,7 @@ func TestOrganize(t *testing.T) {
 		{MultiBridge, Same, false, WorkflowStepwise, 5, 256, 1, 1, OpReasoner},
 	} {
 		p := organize(Analysis{QuestionType: c.qt, InformationType: c.it, EvidenceContained: c.evidence, Source: SourceModel}, true, "")
-		if p.Workflow != c.workflow || p.Segments != c.segments || p.Granularity != c.tok ||
+		if p.Workflow != c.workflow || p.Windows != c.windows || p.Granularity != c.tok ||
 			p.Weights.Lexical != c.lex || p.Weights.Dense != c.dense || !p.Weights.DenseAvailable || p.Cutoff != 0.1 {
 			t.Errorf("%s/%s/%v: %+v", c.qt, c.it, c.evidence, p)
 		}
@@ -186,8 +186,8 @@ func TestGathered(t *testing.T) {
 	if n := g.add(ps); n != 2 {
 		t.Errorf("add: %d new, want 2 (one is out of range)", n)
 	}
-	if n := g.add(passages(d, [][2]int{{0, 0}, {1, 1}})); n != 1 || g.segments != 3 {
-		t.Errorf("add again: %d new, %d in all", n, g.segments)
+	if n := g.add(passages(d, [][2]int{{0, 0}, {1, 1}})); n != 1 || g.windows != 3 {
+		t.Errorf("add again: %d new, %d in all", n, g.windows)
 	}
 	// Merged in document order (gap 0 between 1 and 3 is filled), with
 	// "###" defused.

@@ -19,7 +19,7 @@ import (
 	"github.com/citelens/citelens/llm/llmtest"
 )
 
-// TestDeriveStores: every chunk of the 256/50 segmentation gets one call
+// TestDeriveStores: every chunk of the 256/50 windows gets one call
 // and a record with its sentence range, a summary, and 32 questions per
 // 1,024 tokens; each summary is asked in the context of the previous
 // one; the document is indexed at the end.

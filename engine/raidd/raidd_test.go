@@ -199,10 +199,10 @@ func TestStrategiesAnswerFromOriginalChunks(t *testing.T) {
 			t.Errorf("%s on raw-only words: %v", s, err)
 		}
 	}
-	// Plain BM25 over the same segments cannot find the summary's word.
-	ps, err := retrieve.New(f.lib).Segments(context.Background(), "conflagration", retrieve.Segmenting{Tokens: ChunkTokens, Overlap: ChunkOverlap}, retrieve.Options{})
+	// Plain BM25 over the same windows cannot find the summary's word.
+	ps, err := retrieve.New(f.lib).Windows(context.Background(), "conflagration", retrieve.Windowing{Tokens: ChunkTokens, Overlap: ChunkOverlap}, retrieve.Options{})
 	if err != nil || len(ps) != 0 {
-		t.Errorf("raw segments found %d for a summary-only word (%v)", len(ps), err)
+		t.Errorf("raw windows found %d for a summary-only word (%v)", len(ps), err)
 	}
 }
 

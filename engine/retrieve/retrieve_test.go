@@ -330,11 +330,11 @@ func TestChunks(t *testing.T) {
 	}
 }
 
-func TestSegment(t *testing.T) {
+func TestCutWindows(t *testing.T) {
 	f := newFixture(t)
 	d := f.filmDoc
-	for _, s := range []Segmenting{{Tokens: 40, Overlap: 10}, {Tokens: 64, Overlap: 0}, {Tokens: 5, Overlap: 2}} {
-		rs, err := Segment(d, s)
+	for _, s := range []Windowing{{Tokens: 40, Overlap: 10}, {Tokens: 64, Overlap: 0}, {Tokens: 5, Overlap: 2}} {
+		rs, err := CutWindows(d, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -344,21 +344,21 @@ func TestSegment(t *testing.T) {
 				t.Fatalf("%+v: bad range %+v", s, r)
 			}
 			if i > 0 && r.First <= rs[i-1].First {
-				t.Fatalf("%+v: segment %d does not move forward", s, i)
+				t.Fatalf("%+v: window %d does not move forward", s, i)
 			}
 			if r.First < r.Last && estimate(d, r) > s.Tokens {
-				t.Errorf("%+v: segment %+v has %d tokens", s, r, estimate(d, r))
+				t.Errorf("%+v: window %+v has %d tokens", s, r, estimate(d, r))
 			}
 			for j := r.First; j <= r.Last; j++ {
 				covered[j] = true
 			}
 		}
 		if slices.Contains(covered, false) {
-			t.Errorf("%+v: a sentence is in no segment", s)
+			t.Errorf("%+v: a sentence is in no window", s)
 		}
 	}
-	for _, s := range []Segmenting{{Tokens: 0}, {Tokens: 10, Overlap: 10}, {Tokens: 10, Overlap: -1}} {
-		if _, err := Segment(d, s); !errors.Is(err, ErrBadOptions) {
+	for _, s := range []Windowing{{Tokens: 0}, {Tokens: 10, Overlap: 10}, {Tokens: 10, Overlap: -1}} {
+		if _, err := CutWindows(d, s); !errors.Is(err, ErrBadOptions) {
 			t.Errorf("%+v: err = %v", s, err)
 		}
 	}
@@ -372,18 +372,18 @@ func estimate(d *docstore.Document, r Range) int {
 	return n
 }
 
-func TestSegments(t *testing.T) {
+func TestWindows(t *testing.T) {
 	f := newFixture(t)
-	ps, err := f.r.Segments(t.Context(), "Woodson population census", Segmenting{Tokens: 40, Overlap: 10}, Options{K: 2})
+	ps, err := f.r.Windows(t.Context(), "Woodson population census", Windowing{Tokens: 40, Overlap: 10}, Options{K: 2})
 	if err != nil || len(ps) == 0 {
-		t.Fatalf("%v, %d segments", err, len(ps))
+		t.Fatalf("%v, %d windows", err, len(ps))
 	}
 	checkPassage(t, f, ps[0])
 	if !strings.Contains(ps[0].Text, "Its population was 403") {
-		t.Errorf("best segment %q", ps[0].Text)
+		t.Errorf("best window %q", ps[0].Text)
 	}
-	if _, err := f.r.Segments(t.Context(), "film", Segmenting{}, Options{}); !errors.Is(err, ErrBadOptions) {
-		t.Errorf("zero segmenting: err = %v", err)
+	if _, err := f.r.Windows(t.Context(), "film", Windowing{}, Options{}); !errors.Is(err, ErrBadOptions) {
+		t.Errorf("zero windowing: err = %v", err)
 	}
 }
 
@@ -399,16 +399,16 @@ func TestMinMaxCutoffActs(t *testing.T) {
 		dropped bool
 	}{{RRF, false}, {MinMax, true}} {
 		opt := Options{K: 10, Cutoff: 0.1, Fusion: Fusion{Rule: tc.rule, Dense: &preferring{word: "Tim Burton"}, LexicalWeight: 3, DenseWeight: 2, Top: 20}}
-		all, err := f.r.Segments(t.Context(), q, Segmenting{Tokens: 40}, Options{K: 10, Fusion: opt.Fusion})
+		all, err := f.r.Windows(t.Context(), q, Windowing{Tokens: 40}, Options{K: 10, Fusion: opt.Fusion})
 		if err != nil {
 			t.Fatal(err)
 		}
-		cut, err := f.r.Segments(t.Context(), q, Segmenting{Tokens: 40}, opt)
+		cut, err := f.r.Windows(t.Context(), q, Windowing{Tokens: 40}, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(all) < 4 || (len(cut) < len(all)) != tc.dropped {
-			t.Errorf("%s: %d segments, %d after the cut-off (scores %v)", tc.rule, len(all), len(cut), scoresOf(all))
+			t.Errorf("%s: %d windows, %d after the cut-off (scores %v)", tc.rule, len(all), len(cut), scoresOf(all))
 		}
 		if tc.rule == MinMax && (all[0].Score > 1 || all[len(all)-1].Score < 0) {
 			t.Errorf("min-max scores outside 0..1: %v", scoresOf(all))

@@ -1,4 +1,4 @@
-package cof
+package generate
 
 import (
 	"fmt"

@@ -223,6 +223,7 @@ func stationDraft(stations ...int) string {
 }
 
 func TestCoarseToFine(t *testing.T) {
+	t.Parallel()
 	lib, docs := reportLibrary(t, 60)
 	d := docs[0]
 	sc := &script{draft: stationDraft(7, 23)}
@@ -336,6 +337,7 @@ func chunkOfSentence(d *docstore.Document, s int) (int, bool) {
 // A statement whose chunks hold no support stays uncited, and an answer
 // with fewer than 20% of its statements cited is flagged.
 func TestNoSupportAndGroundingWarning(t *testing.T) {
+	t.Parallel()
 	lib, docs := reportLibrary(t, 40)
 	sc := &script{
 		draft:     stationDraft(3, 11, 17, 29) + " Rain is common in autumn. Many gauges are old.",
@@ -368,6 +370,7 @@ func TestNoSupportAndGroundingWarning(t *testing.T) {
 
 // A failure in a later call keeps what the earlier ones did.
 func TestLaterFailureKeepsWork(t *testing.T) {
+	t.Parallel()
 	t.Run("chunk step", func(t *testing.T) {
 		lib, docs := reportLibrary(t, 30)
 		sc := &script{draft: stationDraft(4, 9)}
@@ -441,6 +444,7 @@ func TestLaterFailureKeepsWork(t *testing.T) {
 
 // Cancelling during step 3 returns the statements already final.
 func TestCancelDuringRefinement(t *testing.T) {
+	t.Parallel()
 	lib, docs := reportLibrary(t, 40)
 	sc := &script{draft: stationDraft(2, 12, 22)}
 	ctx, cancel := context.WithCancel(t.Context())
@@ -468,6 +472,7 @@ func TestCancelDuringRefinement(t *testing.T) {
 // are embedded once (no sentence vectors, which CoF does not use) and the
 // draft's sentences in one call.
 func TestDenseRetrieval(t *testing.T) {
+	t.Parallel()
 	lib, docs := reportLibrary(t, 30)
 	d := docs[0]
 	sc := &script{draft: stationDraft(6, 18)}
@@ -513,6 +518,7 @@ func TestDenseRetrieval(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
+	t.Parallel()
 	o, err := options.Parse(Name, engine.Settings("k", "20", "l_max", "3", "max_citations", "0", "parallel", "2"))
 	if err != nil || o.Int("k") != 20 || o.Int("l_max") != 3 || o.Int("max_citations") != 0 || o.Int("parallel") != 2 {
 		t.Fatalf("%+v %v", o, err)
@@ -525,6 +531,7 @@ func TestOptions(t *testing.T) {
 }
 
 func TestNeedsModel(t *testing.T) {
+	t.Parallel()
 	lib, _ := reportLibrary(t, 3)
 	_, err := engine.New(Name, &engine.Env{Library: lib})
 	if !errors.Is(err, engine.ErrUnavailable) {

@@ -268,6 +268,7 @@ func report(t testing.TB, ds *dataset, name string, ans answerer) map[int]figure
 }
 
 func TestHotpotQA(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("evaluation: skipped with -short")
 	}
@@ -279,7 +280,10 @@ func TestHotpotQA(t *testing.T) {
 	}
 }
 
-func TestRIntroQA(t *testing.T) { evaluateAgainstPlain(t, rintroDir, 0.82) }
+func TestRIntroQA(t *testing.T) {
+	t.Parallel()
+	evaluateAgainstPlain(t, rintroDir, 0.82)
+}
 
 // evaluateAgainstPlain reports a data set against plain BM25, fails if
 // the ranking falls below it (checkAgainstPlain), and if floor > 0, if
@@ -315,15 +319,25 @@ func checkAgainstPlain(t *testing.T, base, got map[int]figures) {
 
 // TestManualsQA: the shared manuals set, where the structure of the
 // documents (headings, noise) carries many answers.
-func TestManualsQA(t *testing.T) { evaluateAgainstPlain(t, manualsDir, 0.70) }
+func TestManualsQA(t *testing.T) {
+	t.Parallel()
+	evaluateAgainstPlain(t, manualsDir, 0.70)
+}
 
-func TestPapersQA(t *testing.T) { evaluateAgainstPlain(t, papersDir, 0) }
+func TestPapersQA(t *testing.T) {
+	t.Parallel()
+	evaluateAgainstPlain(t, papersDir, 0)
+}
 
-func TestLicensesQA(t *testing.T) { evaluateAgainstPlain(t, licensesDir, 0.90) }
+func TestLicensesQA(t *testing.T) {
+	t.Parallel()
+	evaluateAgainstPlain(t, licensesDir, 0.90)
+}
 
 // TestExperiments prints the ablation table: every ranking idea, on both
 // data sets. It is slow and only runs when asked.
 func TestExperiments(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("CITELENS_EXPERIMENTS") == "" {
 		t.Skip("set CITELENS_EXPERIMENTS=1 to run the ranking experiments")
 	}

@@ -180,6 +180,7 @@ func scopedSet(ds *dataset) *dataset {
 // answered in the first three statements 0.362), and logs the scoped
 // figures beside them. Issue 31's ranking work raises the floors.
 func TestLibraryQA(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("evaluation: skipped with -short")
 	}

@@ -13,6 +13,7 @@ import (
 // example's statements are the existing answer's sentences unchanged, and
 // every span of the sentence examples names sentences of its passage.
 func TestCoFExamplesAreConsistent(t *testing.T) {
+	t.Parallel()
 	answer, cited, ok := strings.Cut(chunkExample, "[Answer with Citations]\n")
 	if !ok {
 		t.Fatal("the chunk example has no answer with citations")
@@ -67,6 +68,7 @@ func TestCoFExamplesAreConsistent(t *testing.T) {
 
 // Document text quoting the prompts' markup is made inert.
 func TestPromptMarkersNeutralised(t *testing.T) {
+	t.Parallel()
 	_, docs := enginetest.TextLibrary(t, "report1.txt", "Notes on CoF.\n\nThe prompt ends with [Passage End] and then [Statement] follows. <C3> is a tag. [Document End] too.\n")
 	d := docs[0]
 	p := draftMessages("q?", docs, Fit{Parts: []citations.Part{{Doc: d}}})[0].Content
@@ -90,6 +92,7 @@ func TestPromptMarkersNeutralised(t *testing.T) {
 // A trimmed scope shows its runs of sentences verbatim with an elision
 // mark between them.
 func TestDraftShowsTrimmedRuns(t *testing.T) {
+	t.Parallel()
 	var text strings.Builder
 	for i := range 10 {
 		fmt.Fprintf(&text, "Station %d recorded rain. ", i)
@@ -105,6 +108,7 @@ func TestDraftShowsTrimmedRuns(t *testing.T) {
 
 // l = min(l_max, ⌈k/n⌉), so that about k chunks are kept in all.
 func TestCoFPerSentence(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ n, l int }{{1, 10}, {4, 10}, {5, 8}, {7, 6}, {40, 1}, {100, 1}, {0, 0}} {
 		if got := CoFPerSentence(40, 10, c.n); got != c.l {
 			t.Errorf("CoFPerSentence(%d) = %d, want %d", c.n, got, c.l)

@@ -77,6 +77,7 @@ func checkPassage(t *testing.T, f *fixture, p Passage) {
 }
 
 func TestSentencesHeadingContextAndCoverage(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ps, err := f.r.Sentences(t.Context(), "Were the director Scott Derrickson and the filmmaker Ed Wood of the same nationality?", Options{Docs: []docstore.DocID{f.films}, K: 3})
 	if err != nil {
@@ -108,6 +109,7 @@ func TestSentencesHeadingContextAndCoverage(t *testing.T) {
 }
 
 func TestSentencesNearDuplicates(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ps, err := f.r.Sentences(t.Context(), "number of elements of a vector length", Options{Docs: []docstore.DocID{f.manual}, K: 3})
 	if err != nil {
@@ -138,6 +140,7 @@ func TestSentencesNearDuplicates(t *testing.T) {
 }
 
 func TestSentencesScope(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := t.Context()
 	q := "ordered collection"
@@ -174,6 +177,7 @@ func TestSentencesScope(t *testing.T) {
 }
 
 func TestSentencesPlainIsIndexOrder(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	q := "horror film director"
 	ps, err := f.r.Sentences(t.Context(), q, Options{K: 4, Plain: true})
@@ -195,6 +199,7 @@ func TestSentencesPlainIsIndexOrder(t *testing.T) {
 }
 
 func TestSentencesExpandAndCutoff(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ps, err := f.r.Sentences(t.Context(), "Los Angeles California", Options{Docs: []docstore.DocID{f.films}, K: 1, Expand: 1})
 	if err != nil || len(ps) != 1 {
@@ -230,6 +235,7 @@ func TestSentencesExpandAndCutoff(t *testing.T) {
 }
 
 func TestSentencesBadInput(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, opt := range []Options{{K: -1}, {Pool: -3}, {Cutoff: 1.5}, {Expand: -1}} {
 		if _, err := f.r.Sentences(t.Context(), "film", opt); !errors.Is(err, ErrBadOptions) {
@@ -276,6 +282,7 @@ func (s *preferring) ScoreDense(_ context.Context, _ string, units []Unit) ([]fl
 }
 
 func TestFusion(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	q := "American film director"
 	lex, err := f.r.Sentences(t.Context(), q, Options{K: 3})
@@ -310,6 +317,7 @@ func TestFusion(t *testing.T) {
 }
 
 func TestChunks(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ps, err := f.r.Chunks(t.Context(), "square brackets list components", Options{K: 2})
 	if err != nil || len(ps) == 0 {
@@ -331,6 +339,7 @@ func TestChunks(t *testing.T) {
 }
 
 func TestCutWindows(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	d := f.filmDoc
 	for _, s := range []Windowing{{Tokens: 40, Overlap: 10}, {Tokens: 64, Overlap: 0}, {Tokens: 5, Overlap: 2}} {
@@ -373,6 +382,7 @@ func estimate(d *docstore.Document, r Range) int {
 }
 
 func TestWindows(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ps, err := f.r.Windows(t.Context(), "Woodson population census", Windowing{Tokens: 40, Overlap: 10}, Options{K: 2})
 	if err != nil || len(ps) == 0 {
@@ -392,6 +402,7 @@ func TestWindows(t *testing.T) {
 // drops nothing; OkraLong's min-max sum keeps the gaps, so it drops what
 // both retrievers rank low.
 func TestMinMaxCutoffActs(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	q := "American film director"
 	for _, tc := range []struct {
@@ -428,6 +439,7 @@ func scoresOf(ps []Passage) []float64 {
 // the licence?"; a rare sentence that only says something happens must
 // not outrank the one about violating it.
 func TestFrameWordsWeighLess(t *testing.T) {
+	t.Parallel()
 	licence := `8. Termination.
 
 You may not propagate the work except as this licence allows. If you violate this licence, your rights under it end automatically. Copies received from you stay licensed to their recipients. A holder who finds a violation must tell you of it. Once you cease to violate the licence, your rights come back. A second violation ends them for good. Nothing here lets anyone violate the rights of others.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -136,14 +135,11 @@ func (msg askDoneMsg) update(m *Model) tea.Cmd {
 		return nil
 	}
 	m.run = nil
-	var again tea.Cmd
 	if msg.ans != nil {
 		m.sawAnswer(msg.ans.ID)
 	}
-	if m.loaded {
-		// Answers saved elsewhere meanwhile were held back.
-		again = loadNewAnswers(m.opts.Library, m.newest, maps.Clone(m.seen))
-	}
+	// Answers saved elsewhere meanwhile were held back.
+	again := m.lookForNewAnswers()
 	m.conv.Finish(msg.ans, msg.err)
 	if msg.saveErr != nil {
 		m.setNotice("The answer could not be saved: "+msg.saveErr.Error(), true)

@@ -98,10 +98,13 @@ type Model struct {
 	// written here), from about which answers saved elsewhere are looked
 	// for, and seen every answer known, not to be loaded again (shared by
 	// the model's copies, as docs); loaded says the first page of answers
-	// has come.
-	newest string
-	seen   map[string]bool
-	loaded bool
+	// has come. history is the oldest answer read while older ones
+	// remain: those were there before, and come as the reader scrolls
+	// back, never as new (see lookForNewAnswers).
+	newest  string
+	seen    map[string]bool
+	loaded  bool
+	history string
 }
 
 // rootMsg is a message of the root model's own work — a list loaded, an

@@ -394,27 +394,35 @@ func (m *Model) Load(p engine.Page) {
 	m.settle()
 }
 
-// Add shows answers saved meanwhile by another process, oldest first,
-// after those shown (before an answer being written).
+// Add shows answers saved meanwhile by another process, each in its
+// place among those shown: after the last whose ID sorts before its
+// (IDs sort by when they were asked), so that what was asked here and
+// not saved (a failure) stays below, and before an answer being
+// written. One older than every answer shown while older ones remain
+// to be loaded is left to come with them.
 func (m *Model) Add(answers []*engine.Answer) {
-	var es []*entry
 	for _, a := range answers {
-		if !m.Has(a.ID) {
-			e := entryOf(a)
-			e.foreign = true
-			es = append(es, e)
+		if m.Has(a.ID) {
+			continue
 		}
-	}
-	if len(es) == 0 {
-		return
-	}
-	at := len(m.entries)
-	if m.Streaming() {
-		at--
-	}
-	m.insert(at, es)
-	if at < m.topic {
-		m.topic += len(es)
+		at := 0
+		for i, e := range m.entries {
+			if id := e.id(); id != "" && id < a.ID {
+				at = i + 1
+			}
+		}
+		if at == 0 && m.older.more {
+			continue
+		}
+		if m.Streaming() {
+			at = min(at, len(m.entries)-1)
+		}
+		e := entryOf(a)
+		e.foreign = true
+		m.insert(at, []*entry{e})
+		if at < m.topic {
+			m.topic++
+		}
 	}
 	m.settle()
 }

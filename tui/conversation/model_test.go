@@ -403,6 +403,41 @@ func TestTurnsAndTopics(t *testing.T) {
 	}
 }
 
+// TestAddInPlace: answers saved elsewhere show in their place among
+// those shown (IDs sort by when they were asked), a failure asked here
+// staying below and an answer being written last; one older than every
+// answer shown while older ones remain comes with them, not now.
+func TestAddInPlace(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetSize(60, 12)
+	m.Load(page([]*engine.Answer{answer("a10", 1), answer("a20", 1)}, true))
+	m.Begin("a30", "x", 1, nil)
+	m.Finish(answer("a30", 1), nil)
+	m.Begin("failed", "x", 1, nil)
+	m.Finish(nil, fmt.Errorf("connection refused"))
+	m.Add([]*engine.Answer{answer("a05", 1), answer("a15", 1), answer("a25", 1), answer("a40", 1)})
+	m.Begin("streaming", "x", 1, nil)
+	m.Add([]*engine.Answer{answer("a50", 1), answer("a15", 1)})
+	var got []string
+	for _, e := range m.entries {
+		q := e.question
+		if e.foreign {
+			q += " (elsewhere)"
+		}
+		got = append(got, q)
+	}
+	want := "a10 · a15 (elsewhere) · a20 · a25 (elsewhere) · a30 · a40 (elsewhere) · a50 (elsewhere) · failed · streaming"
+	if strings.Join(got, " · ") != want {
+		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, " · "), want)
+	}
+	if ts := m.Turns(); len(ts) != 1 || ts[0].Question != "a30" {
+		t.Errorf("turns %+v, want the one asked here", ts)
+	}
+	if v := checkView(t, m, 60, 12); !strings.Contains(v, "connection refused") {
+		t.Errorf("the failure is out of view:\n%s", v)
+	}
+}
+
 // TestMarks: a quote shows the question words it holds, not "supported"
 // and not a band, quietly (no reverse video, however few words it
 // holds); an unfinished statement says so; in a scope of several

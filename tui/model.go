@@ -56,6 +56,10 @@ type Model struct {
 
 	width, height int
 	focus         paneID
+	// toAnswers says esc from the source pane returns to the
+	// conversation's answers, which had the keyboard when it went there;
+	// otherwise it returns to the question input.
+	toAnswers bool
 
 	lib  library.Model
 	conv conversation.Model
@@ -286,7 +290,9 @@ func (m *Model) act(a pane.Action) tea.Cmd {
 	case pane.Notice:
 		m.setNotice(a.Text, a.Error)
 	case pane.Close: // a pane gives the keyboard back
-		return m.setFocus(paneConversation, true)
+		// The source pane gives it back where it came from: the answers
+		// or the input (KEYS.md, rule 2).
+		return m.setFocus(paneConversation, m.focus != paneSource || !m.toAnswers)
 	case pane.Type: // a question started where nothing is typed
 		return tea.Batch(m.setFocus(paneConversation, true), m.updateConversation(a.Key))
 	case library.OpenMsg:
@@ -345,6 +351,9 @@ func (m *Model) quit() tea.Cmd {
 // setFocus moves the keyboard to p; typing says whether the conversation
 // takes it in the input.
 func (m *Model) setFocus(p paneID, typing bool) tea.Cmd {
+	if p == paneSource && m.focus != paneSource {
+		m.toAnswers = m.focus == paneConversation && !m.conv.Typing()
+	}
 	m.focus = p
 	m.lib.SetFocused(p == paneLibrary)
 	var cmd tea.Cmd

@@ -178,6 +178,38 @@ func TestSourceSteps(t *testing.T) {
 	s.finish()
 }
 
+// TestEscReturnsWhereItCameFrom is issue 32's: esc from the source pane
+// (text or page view) returns to the answers when they had the keyboard,
+// where e exports, and to the input when it had it, where e is typed.
+func TestEscReturnsWhereItCameFrom(t *testing.T) {
+	_, s := answered(t, "no-color", 100, 30)
+	for _, keys := range [][]string{{"enter", "esc"}, {"enter", "v", "esc"}} {
+		s.press(keys...)
+		s.waitFocus(paneConversation)
+		if m := s.settleModel(); m.conv.Typing() {
+			t.Fatalf("after %v from the answers, the input has the keyboard", keys)
+		}
+		s.waitText("answers: letters are commands")
+	}
+	s.press("e")
+	s.waitText("Exported to")
+
+	s.press("i") // the input
+	for _, keys := range [][]string{{"enter", "esc"}, {"enter", "v", "esc"}} {
+		s.press(keys...)
+		s.waitFocus(paneConversation)
+		if m := s.settleModel(); !m.conv.Typing() {
+			t.Fatalf("after %v from the input, the answers have the keyboard", keys)
+		}
+	}
+	s.typeText("ey")
+	s.waitText("› ey")
+	s.finish()
+	if entries, _ := os.ReadDir(s.opts.ExportDir); len(entries) != 1 {
+		t.Errorf("%d files exported, want the one e in the answers made", len(entries))
+	}
+}
+
 // TestEnterThenNShowsSecondCitation is the issue's: answer, enter, n.
 func TestEnterThenNShowsSecondCitation(t *testing.T) {
 	_, s, _ := asking(t, "no-color", 100, 30, -1)

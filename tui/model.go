@@ -304,7 +304,7 @@ func (m *Model) act(a pane.Action) tea.Cmd {
 	case addfiles.AddMsg:
 		return m.addPaths(a.Paths)
 	case conversation.AskMsg:
-		return m.ask(a.Question)
+		return m.ask(a.Question, a.FollowUp)
 	case conversation.CancelMsg:
 		m.cancelAsk()
 	case conversation.CitationMsg:

@@ -204,9 +204,13 @@ func standsAlone(w []string, i int) bool {
 	case auxiliaries[next] || prepositions[next] || articles[next]:
 		return true // "that is", "this in R", "is this the default"
 	}
-	// "does that work?", "is this true?": one word after it, ending the
-	// question, with an auxiliary or the start before it.
-	return i == len(w)-2 && (prev == "" || auxiliaries[prev] || questionWords1[prev])
+	// "does that work?", "is this true?", "how does that compare to…":
+	// the subject of a verb that ends the question or takes a
+	// preposition, after an auxiliary, a question word or nothing.
+	if prev != "" && !auxiliaries[prev] && !questionWords1[prev] {
+		return false
+	}
+	return i == len(w)-2 || prepositions[w[i+2]]
 }
 
 // verbsOfDoing take "that" as their object: "do that", "explain that".

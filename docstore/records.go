@@ -10,7 +10,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Schema 3 stores a document in records that can be read a piece at a
+// Schema 4 (FORMAT.md has every record of it) stores a document in records that can be read a piece at a
 // time, so that nothing — a question, a listing, a 500 MB text — needs a
 // document whole unless it asks for it whole. A document's content is
 // keyed by its number (DocNum), not its ID, so two versions of one

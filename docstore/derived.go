@@ -14,6 +14,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/storage/boltkv"
 )
 
 // Derived documents are text a model wrote about a document's chunks —
@@ -600,7 +601,7 @@ func (bd *builtDerived) write(ib *bolt.Bucket) error {
 		if err := lb.Put(k.key(), encodeLengths(bd.lens[k])); err != nil {
 			return err
 		}
-		if err := putPostings(pb, k.key(), bd.postings[k]); err != nil {
+		if err := putPostings(boltkv.WrapBucket(pb), k.key(), bd.postings[k]); err != nil {
 			return err
 		}
 	}
@@ -705,7 +706,7 @@ func (l *Derived) ReadPostings(opt DerivedSearchOptions, terms []string, fn func
 					p.Sum += float64(n)
 				}
 				p.Lists = make([][]byte, len(terms))
-				lookupTerms(pb, terms, p.Lists, make([]int, len(terms)))
+				lookupTerms(boltkv.WrapBucket(pb), terms, p.Lists, make([]int, len(terms)))
 				if err := fn(p); err != nil {
 					return err
 				}

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/storage"
+	"github.com/citelens/citelens/storage/boltkv"
 )
 
 // Level says what a unit of text is: a sentence or a chunk.
@@ -78,7 +78,7 @@ func (p *Postings) Each(t int, fn func(unit int, tf int)) error {
 // lookupTerms reads the postings of terms from pb: each term's list into
 // lists (unless lists is nil; a term pb lacks stays nil) and the number of
 // units holding it added to df.
-func lookupTerms(pb *bolt.Bucket, terms []string, lists [][]byte, df []int) {
+func lookupTerms(pb storage.Bucket, terms []string, lists [][]byte, df []int) {
 	for t, term := range terms {
 		if v := pb.Get([]byte(term)); v != nil {
 			if lists != nil {
@@ -386,14 +386,19 @@ func sortPostings(list []posting) []posting {
 // putPostings writes postings, term by term, as the new bucket key of
 // parent: Search's (and SearchDerived's) inverted index of one level or
 // kind.
-func putPostings(parent *bolt.Bucket, key []byte, postings map[string][]posting) error {
+func putPostings(parent storage.Bucket, key []byte, postings map[string][]posting) error {
 	b, err := parent.CreateBucket(key)
 	if err != nil {
 		return err
 	}
 	// Sorted keys fill bbolt's pages sequentially, and 90% full pages
-	// suit a bucket that is written once and then only read.
-	b.FillPercent = 0.9
+	// suit a bucket that is written once and then only read. The seam
+	// has no fill percent, only SetAppendOnly's full pages, so this
+	// bucket keeps the tuning it was measured with through the bbolt
+	// backend's own bucket; another backend has no pages to fill.
+	if bb, ok := boltkv.BoltBucket(b); ok {
+		bb.FillPercent = 0.9
+	}
 	terms := make([]string, 0, len(postings))
 	for t := range postings {
 		terms = append(terms, t)
@@ -401,7 +406,7 @@ func putPostings(parent *bolt.Bucket, key []byte, postings map[string][]posting)
 	slices.Sort(terms)
 	var buf []byte
 	for _, t := range terms {
-		if len(t) > bolt.MaxKeySize {
+		if len(t) > storage.MaxKeySize {
 			continue
 		}
 		buf = encodePostings(buf[:0], postings[t])

@@ -7,7 +7,7 @@ import (
 	"math"
 	"slices"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/citelens/citelens/storage"
 )
 
 // IndexReader reads the library's index of one field for a query's terms,
@@ -19,11 +19,11 @@ import (
 // What a read costs is what the terms' lists hold: a document without
 // any of the terms is never read, whatever the size of the library.
 type IndexReader struct {
-	tx    *bolt.Tx
+	tx    storage.Tx
 	field Field
 	terms []string
 	// bs are the field's buckets of the active segments.
-	bs []*bolt.Bucket
+	bs []storage.Bucket
 	// in is the scope as a bitmap of document numbers; nums the scope as
 	// a sorted list when the caller named its documents (nil for the
 	// whole library), recs their records.
@@ -42,7 +42,7 @@ func (l *Index) Read(docs []DocID, field Field, terms []string, fn func(*IndexRe
 	if field >= numFields {
 		return fmt.Errorf("unknown index field %d", field)
 	}
-	return l.db.View(func(tx *bolt.Tx) error {
+	return l.store.View(func(tx storage.Tx) error {
 		r := &IndexReader{tx: tx, field: field, terms: terms, ids: map[DocNum]DocID{}}
 		segs, err := readSegments(tx, segActive)
 		if err != nil {
@@ -371,7 +371,7 @@ type listCursor struct {
 	r      *IndexReader
 	term   string
 	prefix []byte
-	c      *bolt.Cursor
+	c      storage.Cursor
 	key    []byte // the current block's key
 	target []byte // the key a seek looks for, reused
 	blk    blockReader

@@ -312,7 +312,7 @@ func (l *Library) usedBytes(t *testing.T) int64 {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	st, pageSize, err := l.db.stats()
+	st, pageSize, err := l.file.stats()
 	if err != nil {
 		t.Fatal(err)
 	}

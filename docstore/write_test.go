@@ -11,6 +11,7 @@ import (
 
 	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/storage"
 )
 
 // TestWriteStoresWhatItIsGiven: a written document reads back as it was
@@ -216,7 +217,7 @@ func TestPieceWriter(t *testing.T) {
 	}
 	nothingLeft := func(what string) {
 		t.Helper()
-		err := l.db.View(func(tx *bolt.Tx) error {
+		err := l.store.View(func(tx storage.Tx) error {
 			segs, err := readSegments(tx, segBuilding)
 			if len(segs) > 0 {
 				t.Errorf("%s: %d segments left building", what, len(segs))

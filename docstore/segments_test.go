@@ -52,8 +52,10 @@ func segmentCount(t *testing.T, l *Library) int {
 // time make a segment each; they are merged mergeFactor at a time, with
 // every posting kept; a removed document's postings stop counting at once
 // and are dropped by the merge of their segment.
-func TestSegmentsMergeAndDropRemoved(t *testing.T) {
-	l := openTestLibrary(t)
+func TestSegmentsMergeAndDropRemoved(t *testing.T) { forBackends(t, testSegmentsMergeAndDropRemoved) }
+
+func testSegmentsMergeAndDropRemoved(t *testing.T, bk backend) {
+	l := bk.library(t)
 	paths := make([]string, 2*mergeFactor+3)
 	var ids []DocID
 	for i := range paths {

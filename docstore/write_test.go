@@ -18,8 +18,10 @@ import (
 // given — its text byte for byte, its pages, sentences, chunks, sections
 // and tables — and content the library has already, earlier or in the
 // same Write, is reported as existing and not written again.
-func TestWriteStoresWhatItIsGiven(t *testing.T) {
-	l := openTestLibrary(t)
+func TestWriteStoresWhatItIsGiven(t *testing.T) { forBackends(t, testWriteStoresWhatItIsGiven) }
+
+func testWriteStoresWhatItIsGiven(t *testing.T, bk backend) {
+	l := bk.library(t)
 	raw, err := os.ReadFile(sampleText)
 	if err != nil {
 		t.Fatal(err)
@@ -156,8 +158,10 @@ func markedText(lines int) string {
 // in unit order, each sentence's once; nothing is left building or
 // pending. A second writer of the same document finds it published,
 // and abandoned, leaves nothing of its own.
-func TestPieceWriter(t *testing.T) {
-	l := openTestLibrary(t)
+func TestPieceWriter(t *testing.T) { forBackends(t, testPieceWriter) }
+
+func testPieceWriter(t *testing.T, bk backend) {
+	l := bk.library(t)
 	text := markedText(400)
 	id := IDFor([]byte(text))
 	ps := pieces(text, 4<<10)
@@ -263,7 +267,11 @@ func TestPieceWriter(t *testing.T) {
 // TestPieceWriterRefusesPiecesOutOfPlace: a piece whose sentences are not
 // in it, or a header that does not match the pieces, is refused.
 func TestPieceWriterRefusesPiecesOutOfPlace(t *testing.T) {
-	l := openTestLibrary(t)
+	forBackends(t, testPieceWriterRefusesPiecesOutOfPlace)
+}
+
+func testPieceWriterRefusesPiecesOutOfPlace(t *testing.T, bk backend) {
+	l := bk.library(t)
 	text := markedText(40)
 	ps := pieces(text, 1<<10)
 	pw, err := l.NewPieceWriter(IDFor([]byte(text)))

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/storage"
@@ -241,7 +239,7 @@ func testPieceWriter(t *testing.T, bk backend) {
 	// its own pieces go.
 	textPieces := func() int {
 		n := 0
-		l.db.View(func(tx *bolt.Tx) error { n = tx.Bucket(bucketText).Stats().KeyN; return nil })
+		l.store.View(func(tx storage.Tx) error { n = tx.Bucket(bucketText).KeyCount(); return nil })
 		return n
 	}
 	before := textPieces()

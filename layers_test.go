@@ -119,3 +119,42 @@ func TestLayers(t *testing.T) {
 		t.Errorf("import points up a layer: %s", b)
 	}
 }
+
+// strategies are the packages of the answering strategies, one per paper.
+// What two of them share lives in engine/generate (or below), never in one
+// of them, so that each can change with its paper alone.
+var strategies = []string{"engine/cof", "engine/dag", "engine/extractive", "engine/longcite", "engine/okra", "engine/raidd"}
+
+// TestStrategiesImportNoStrategy fails when a strategy's package imports
+// another's (its tests may, to compare answers).
+func TestStrategiesImportNoStrategy(t *testing.T) {
+	pkgs := make([]string, len(strategies))
+	for i, s := range strategies {
+		pkgs[i] = "./" + s
+	}
+	out, err := exec.Command("go", append([]string{"list", "-f", "{{.ImportPath}}|{{join .Imports \" \"}}"}, pkgs...)...).Output()
+	if err != nil {
+		t.Skipf("go list: %v (the go command is needed to read the import graph)", err)
+	}
+	isStrategy := map[string]bool{}
+	for _, s := range strategies {
+		isStrategy[module+"/"+s] = true
+	}
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, imports, _ := strings.Cut(line, "|")
+		if !isStrategy[pkg] {
+			continue
+		}
+		seen++
+		for _, imp := range strings.Fields(imports) {
+			if isStrategy[imp] {
+				t.Errorf("strategy %s imports strategy %s: move what they share to engine/generate",
+					strings.TrimPrefix(pkg, module+"/"), strings.TrimPrefix(imp, module+"/"))
+			}
+		}
+	}
+	if seen != len(strategies) {
+		t.Errorf("go list found %d of the %d strategies %v: update the list", seen, len(strategies), strategies)
+	}
+}

@@ -1,6 +1,7 @@
 package docstore
 
 import (
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -29,16 +30,19 @@ import (
 //	    meta                     JSON derivedMeta: the set, the chunk count and fingerprint
 //	    c/<u32 big-endian i>     JSON DerivedChunk of chunk i
 //	    ix/                      the BM25 index, rebuilt whole from the records
-//	      meta                   u32 generation it was built from
+//	      meta                   u32 generation it was built from, u32 format (derivedIndexFormat)
 //	      ranges                 nchunks × (i32 first, i32 last) sentence ranges
 //	      owner                  nquestions × i32: the chunk each question is about
 //	      fp                     3 × u64: fingerprints of the s, q and r units' texts
-//	      len/{s,q,r}            u16 index terms per unit (encodeLengths)
-//	      p/{s,q,r}/<term>       postings (encodePostings)
+//	      totals                 3 × (uvarint units, uvarint their total length), s, q, r
+//	      b/{s,q,r}/<block key>  the units' postings, as blocks.go stores the library's
 //
 // The units of the index are summaries (s, one per chunk), questions (q)
 // and raw chunks (r, the chunk's own text), so one search can rank any
-// union of them. Chunk records are written in batches as derivation goes,
+// union of them. Each kind's postings are stored as the library's index
+// stores a field's (blocks.go), as the index of one document numbered
+// derivedDoc, and read by the same reader (IndexReader), so that one BM25
+// (engine/retrieve's) scores both. Chunk records are written in batches as derivation goes,
 // so an interrupted derivation resumes where it stopped; the index is
 // built once every chunk has its record.
 //
@@ -157,9 +161,55 @@ var (
 	keyIxRanges      = []byte("ranges")
 	keyIxOwner       = []byte("owner")
 	keyIxFingerprint = []byte("fp")
-	keyIxLen         = []byte("len")
-	keyIxPostings    = []byte("p")
+	keyIxTotals      = []byte("totals")
+	keyIxBlocks      = []byte("b")
 )
+
+// derivedIndexFormat is the layout of a derived index this build writes
+// and reads. Format 1 (citelens before it; its meta record holds the
+// generation alone) kept a list per term in a format of its own and the
+// units' lengths in a table: such an index counts as out of date, so
+// raidd (or 'citelens derive') builds it again from the records, which
+// takes no model call. A build that reads format 1 only sees a format 2
+// index as out of date the same way, and builds it again in its own.
+const derivedIndexFormat = 2
+
+// derivedDoc is the document number a derived index's blocks name: each
+// index holds one document's units.
+const derivedDoc DocNum = 1
+
+// maxDerivedLength is the most a unit's length counts for in the derived
+// index: the saturation its lengths have always had, so that rankings do
+// not change with the format.
+const maxDerivedLength = 65535
+
+// indexGen reads the generation a derived index was built from, false
+// when it is of another format than this build's.
+func indexGen(ib *bolt.Bucket) (uint32, bool) {
+	v := ib.Get(keyDerivedMeta)
+	if len(v) != 8 || binary.LittleEndian.Uint32(v[4:]) != derivedIndexFormat {
+		return 0, false
+	}
+	return binary.LittleEndian.Uint32(v), true
+}
+
+// derivedTotals reads the number of kind's units in a derived index and
+// their total length.
+func derivedTotals(ib *bolt.Bucket, kind DerivedKind) (unitTotals, bool) {
+	v := ib.Get(keyIxTotals)
+	var t unitTotals
+	for _, k := range derivedKinds {
+		units, ok1 := uvarint(&v)
+		length, ok2 := uvarint(&v)
+		if !ok1 || !ok2 || units > 1<<31-1 {
+			return t, false
+		}
+		if k == kind {
+			t = unitTotals{units: int(units), length: length}
+		}
+	}
+	return t, true
+}
 
 // derivedFingerprint hashes the chunks' sentence ranges.
 func derivedFingerprint(chunks []Chunk) uint64 {
@@ -402,10 +452,11 @@ func statusOf(sb *bolt.Bucket) (DerivedStatus, error) {
 		st.Estimated = st.Estimated || r.Estimated
 	}
 	if ib := sb.Bucket(keyDerivedIndex); ib != nil {
-		// An index without the texts' fingerprints (written by an older
-		// citelens) counts as out of date, so it is built again.
-		if v := ib.Get(keyDerivedMeta); len(v) == 4 && len(ib.Get(keyIxFingerprint)) == 8*len(derivedKinds) {
-			st.Indexed = binary.LittleEndian.Uint32(v) == m.Gen
+		// An index of another format or without the texts' fingerprints
+		// (written by an older citelens) counts as out of date, so it is
+		// built again.
+		if gen, ok := indexGen(ib); ok && len(ib.Get(keyIxFingerprint)) == 8*len(derivedKinds) {
+			st.Indexed = gen == m.Gen
 		}
 	}
 	return st, nil
@@ -495,19 +546,22 @@ func deleteDerivedVectors(tx *bolt.Tx, doc DocID, set DerivedSet, model string) 
 type builtDerived struct {
 	ranges   []int32 // first, last per chunk
 	owner    []int32 // per question
-	lens     [3][]int32
-	postings [3]map[string][]posting
+	totals   [3]unitTotals
+	postings [3]map[string][]groupPosting
 }
 
+// add indexes the next unit of kind, whose text's index terms are terms.
 func (bd *builtDerived) add(kind DerivedKind, terms []string, counts map[string]int32) {
-	idx := int32(len(bd.lens[kind]))
-	bd.lens[kind] = append(bd.lens[kind], int32(len(terms)))
+	unit := uint32(bd.totals[kind].units)
+	n := uint32(min(len(terms), maxDerivedLength))
+	bd.totals[kind].units++
+	bd.totals[kind].length += uint64(n)
 	clear(counts)
 	for _, t := range terms {
 		counts[t]++
 	}
 	for t, tf := range counts {
-		bd.postings[kind][t] = append(bd.postings[kind][t], posting{idx: idx, tf: tf})
+		bd.postings[kind][t] = append(bd.postings[kind][t], groupPosting{unit: unit, tf: uint32(tf), length: n})
 	}
 }
 
@@ -533,7 +587,7 @@ func (l *Derived) Index(doc DocID, set DerivedSet) error {
 		}
 		bd := &builtDerived{}
 		for k := range bd.postings {
-			bd.postings[k] = map[string][]posting{}
+			bd.postings[k] = map[string][]groupPosting{}
 		}
 		var terms []string
 		counts := map[string]int32{}
@@ -578,10 +632,13 @@ func (l *Derived) Index(doc DocID, set DerivedSet) error {
 		if err := ib.Put(keyIxFingerprint, fp); err != nil {
 			return err
 		}
-		return ib.Put(keyDerivedMeta, binary.LittleEndian.AppendUint32(nil, m.Gen))
+		meta := binary.LittleEndian.AppendUint32(nil, m.Gen)
+		return ib.Put(keyDerivedMeta, binary.LittleEndian.AppendUint32(meta, derivedIndexFormat))
 	})
 }
 
+// write writes the built index into ib: each kind's postings as the
+// blocks of a one-document index, term by term in key order.
 func (bd *builtDerived) write(ib *bolt.Bucket) error {
 	if err := ib.Put(keyIxRanges, putInt32s(nil, bd.ranges...)); err != nil {
 		return err
@@ -589,20 +646,33 @@ func (bd *builtDerived) write(ib *bolt.Bucket) error {
 	if err := ib.Put(keyIxOwner, putInt32s(nil, bd.owner...)); err != nil {
 		return err
 	}
-	lb, err := ib.CreateBucket(keyIxLen)
-	if err != nil {
+	var totals []byte
+	for _, k := range derivedKinds {
+		totals = binary.AppendUvarint(totals, uint64(bd.totals[k].units))
+		totals = binary.AppendUvarint(totals, bd.totals[k].length)
+	}
+	if err := ib.Put(keyIxTotals, totals); err != nil {
 		return err
 	}
-	pb, err := ib.CreateBucket(keyIxPostings)
+	bb, err := ib.CreateBucket(keyIxBlocks)
 	if err != nil {
 		return err
 	}
 	for _, k := range derivedKinds {
-		if err := lb.Put(k.key(), encodeLengths(bd.lens[k])); err != nil {
+		b, err := bb.CreateBucket(k.key())
+		if err != nil {
 			return err
 		}
-		if err := putPostings(boltkv.WrapBucket(pb), k.key(), bd.postings[k]); err != nil {
-			return err
+		b.FillPercent = 1 // written in key order, once
+		terms := make([]string, 0, len(bd.postings[k]))
+		for t := range bd.postings[k] {
+			terms = append(terms, t)
+		}
+		slices.Sort(terms)
+		for _, t := range terms {
+			if err := putBlocks(boltkv.WrapBucket(b), t, appendGroups(nil, derivedDoc, bd.postings[k][t])); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -644,7 +714,11 @@ func (l *Derived) Units(set DerivedSet, docs []DocID) (map[DerivedKind]int, erro
 				return err
 			}
 			for _, k := range derivedKinds {
-				out[k] += len(ib.Bucket(keyIxLen).Get(k.key())) / 2
+				t, ok := derivedTotals(ib, k)
+				if !ok {
+					return damaged("document %s's derived-document index has bad totals", id)
+				}
+				out[k] += t.units
 			}
 		}
 		return nil
@@ -652,26 +726,41 @@ func (l *Derived) Units(set DerivedSet, docs []DocID) (map[DerivedKind]int, erro
 	return out, err
 }
 
+// derivedIndex returns doc's index of set; one that does not exist, or is
+// of an older format, is ErrNotFound.
 func derivedIndex(tx *bolt.Tx, doc DocID, set DerivedSet) (*bolt.Bucket, error) {
 	sb := setBucket(tx, doc, set)
 	var ib *bolt.Bucket
 	if sb != nil {
 		ib = sb.Bucket(keyDerivedIndex)
 	}
-	if ib == nil || ib.Bucket(keyIxLen) == nil || ib.Bucket(keyIxPostings) == nil {
+	if ib == nil {
 		return nil, errorf(ErrNotFound, "document %s has no derived-document index by %s", doc, set)
+	}
+	if _, ok := indexGen(ib); !ok {
+		return nil, errorf(ErrNotFound, "document %s's derived-document index by %s is from an older citelens; it is built again when a raidd strategy or 'citelens derive' next runs", doc, set)
+	}
+	if ib.Bucket(keyIxBlocks) == nil {
+		return nil, damaged("document %s's derived-document index by %s has no postings", doc, set)
 	}
 	return ib, nil
 }
 
 // DerivedPostings is one kind's inverted index in one document's
 // derived-document index, read for some terms: what engine/retrieve
-// ranks the derived units with.
+// ranks the derived units with. Its IndexReader reads it as the
+// library's index is read, as the index of one document.
 type DerivedPostings struct {
-	Postings
-	Kind   DerivedKind
-	ranges []byte
-	owner  []byte
+	*IndexReader
+	Doc  DocID
+	Kind DerivedKind
+	// Units is the number of the kind's units in the document, and Sum
+	// their total length in index terms (each at most 65535).
+	Units int
+	Sum   float64
+	// ranges and owner are the index's records of the chunks' sentences
+	// and of the questions' chunks.
+	ranges, owner []byte
 }
 
 // Hit is the hit of unit u with score: the chunk it stands for and, for a
@@ -680,12 +769,15 @@ func (p *DerivedPostings) Hit(u int, score float64) (DerivedHit, error) {
 	return unitHit(p.Doc, p.Kind, u, p.ranges, p.owner, score)
 }
 
-// ReadPostings reads, in one read transaction, the postings of
-// terms in each kind of opt.Kinds of each document of opt.Docs' derived
-// index by opt.Set, and calls fn with each in turn (documents in order,
-// kinds in the order given).
-func (l *Derived) ReadPostings(opt DerivedSearchOptions, terms []string, fn func(*DerivedPostings) error) error {
+// ReadPostings calls fn, in one read transaction, with readers of the
+// postings of terms in each kind of opt.Kinds of each document of
+// opt.Docs' derived index by opt.Set: documents in order, and kinds in the
+// order given within each. They are all read in one transaction, so that
+// the statistics a ranking takes from all of them and the postings it
+// scores are of one state of the library; they are valid only inside fn.
+func (l *Derived) ReadPostings(opt DerivedSearchOptions, terms []string, fn func([]*DerivedPostings) error) error {
 	return l.db.View(func(tx *bolt.Tx) error {
+		ps := make([]*DerivedPostings, 0, len(opt.Docs)*len(opt.Kinds))
 		for _, id := range opt.Docs {
 			ib, err := derivedIndex(tx, id, opt.Set)
 			if err != nil {
@@ -695,24 +787,16 @@ func (l *Derived) ReadPostings(opt DerivedSearchOptions, terms []string, fn func
 				if int(k) >= len(derivedKinds) {
 					return fmt.Errorf("unknown derived kind %d", k)
 				}
-				pb := ib.Bucket(keyIxPostings).Bucket(k.key())
-				if pb == nil {
+				b := ib.Bucket(keyIxBlocks).Bucket(k.key())
+				t, ok := derivedTotals(ib, k)
+				if b == nil || !ok {
 					return damaged("document %s's derived-document index is malformed", id)
 				}
-				p := &DerivedPostings{Kind: k, ranges: ib.Get(keyIxRanges), owner: ib.Get(keyIxOwner)}
-				p.Doc, p.Field = id, FieldChunks
-				p.Lens = decodeLengths(ib.Bucket(keyIxLen).Get(k.key()))
-				for _, n := range p.Lens {
-					p.Sum += float64(n)
-				}
-				p.Lists = make([][]byte, len(terms))
-				lookupTerms(boltkv.WrapBucket(pb), terms, p.Lists, make([]int, len(terms)))
-				if err := fn(p); err != nil {
-					return err
-				}
+				ps = append(ps, &DerivedPostings{IndexReader: oneDocumentReader(boltkv.WrapTx(tx), FieldChunks, boltkv.WrapBucket(b), id, derivedDoc, t, terms),
+					Doc: id, Kind: k, Units: t.units, Sum: float64(t.length), ranges: ib.Get(keyIxRanges), owner: ib.Get(keyIxOwner)})
 			}
 		}
-		return nil
+		return fn(ps)
 	})
 }
 
@@ -877,48 +961,28 @@ func (l *Derived) ScanCosines(model string, q []float32, opt DerivedSearchOption
 			}
 			ranges, owner := ib.Get(keyIxRanges), ib.Get(keyIxOwner)
 			for _, kind := range opt.Kinds {
-				if err := scanDerivedKind(tx, id, model, opt.Set, kind, q, ranges, owner, fn); err != nil {
+				k := DerivedVectorKey(id, model, opt.Set, kind)
+				if err := k.check(); err != nil {
 					return err
+				}
+				layoutOf := func(tx *bolt.Tx) (uint64, int, error) { return derivedLayout(tx, id, opt.Set, kind) }
+				var hitErr error
+				err := scanSet(tx, k, layoutOf, q, func(u int, cos float64) {
+					if hitErr != nil {
+						return
+					}
+					h, err := unitHit(id, kind, u, ranges, owner, cos)
+					if err != nil {
+						hitErr = err
+						return
+					}
+					fn(h)
+				})
+				if err != nil || hitErr != nil {
+					return cmp.Or(err, hitErr)
 				}
 			}
 		}
 		return nil
 	})
-}
-
-// scanDerivedKind is Derived.ScanCosines over one kind of one document.
-func scanDerivedKind(tx *bolt.Tx, id DocID, model string, set DerivedSet, kind DerivedKind, q []float32, ranges, owner []byte, fn func(DerivedHit)) error {
-	k := DerivedVectorKey(id, model, set, kind)
-	if err := k.check(); err != nil {
-		return err
-	}
-	layout, units, err := derivedLayout(tx, id, set, kind)
-	if err != nil {
-		return err
-	}
-	b, err := vectorBucket(tx, k, false)
-	if err != nil || b == nil {
-		return err
-	}
-	m, ok := currentMeta(b, vectorMeta{units: units, layout: layout})
-	if !ok {
-		return nil
-	}
-	if m.dim != len(q) {
-		return fmt.Errorf("%w: the %s vectors of document %s have %d coordinates and the query's %d; the model %s changed behind its name",
-			ErrBadVectors, kind, id, m.dim, len(q), model)
-	}
-	var hitErr error
-	scanCosines(b, m.dim, q, func(u int, cos float64) {
-		if hitErr != nil {
-			return
-		}
-		h, err := unitHit(id, kind, u, ranges, owner, cos)
-		if err != nil {
-			hitErr = err
-			return
-		}
-		fn(h)
-	})
-	return hitErr
 }

@@ -208,19 +208,27 @@ func TestDerivedStoreResumeIndexSearchRemove(t *testing.T) {
 func matchDerived(l *Library, q string, opt DerivedSearchOptions) ([]DerivedHit, error) {
 	terms := textproc.Terms(q)
 	var hits []DerivedHit
-	err := l.Derived().ReadPostings(opt, terms, func(p *DerivedPostings) error {
-		tfs := map[int]int{}
-		for t := range terms {
-			if err := p.Each(t, func(u, tf int) { tfs[u] += tf }); err != nil {
-				return err
+	err := l.Derived().ReadPostings(opt, terms, func(ps []*DerivedPostings) error {
+		for _, p := range ps {
+			tfs, lens := map[int]int{}, map[int]int{}
+			for t := range terms {
+				tp := p.Postings(t)
+				for tp.Next() {
+					if err := tp.Each(func(u, tf, length int) { tfs[u] += tf; lens[u] = length }); err != nil {
+						return err
+					}
+				}
+				if err := tp.Err(); err != nil {
+					return err
+				}
 			}
-		}
-		for u, tf := range tfs {
-			h, err := p.Hit(u, float64(tf)/float64(max(p.Lens[u], 1)))
-			if err != nil {
-				return err
+			for u, tf := range tfs {
+				h, err := p.Hit(u, float64(tf)/float64(max(lens[u], 1)))
+				if err != nil {
+					return err
+				}
+				hits = append(hits, h)
 			}
-			hits = append(hits, h)
 		}
 		return nil
 	})

@@ -2,6 +2,7 @@ package docstore
 
 import (
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -296,6 +297,55 @@ func derivedVectorBuckets(t *testing.T, l *Library, doc DocID) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestDerivedIndexOfFormat1: an index written before the derived index
+// took the library's blocks (its meta record the generation alone, its
+// lists and lengths in formats of their own) counts as out of date and is
+// not read; Derived.Index builds it again, and the vectors of its units,
+// checked against the same texts, stay current.
+func TestDerivedIndexOfFormat1(t *testing.T) {
+	l, d, _ := indexedFixture(t)
+	embedDerived(t, l, d.ID, DerivedSummary, 64, 100)
+	opt := DerivedSearchOptions{Set: testSet, Docs: []DocID{d.ID}, Kinds: []DerivedKind{DerivedSummary}, K: 5}
+	want, err := matchDerived(l, "creature2 water", opt)
+	if err != nil || len(want) == 0 {
+		t.Fatalf("before: %v, %v", want, err)
+	}
+	err = l.db.Update(func(tx *bolt.Tx) error {
+		ib := setBucket(tx, d.ID, testSet).Bucket(keyDerivedIndex)
+		gen, _ := indexGen(ib)
+		if err := errors.Join(ib.DeleteBucket(keyIxBlocks), ib.Delete(keyIxTotals)); err != nil {
+			return err
+		}
+		for _, k := range []string{"len", "p"} {
+			if _, err := ib.CreateBucket([]byte(k)); err != nil {
+				return err
+			}
+		}
+		return ib.Put(keyDerivedMeta, binary.LittleEndian.AppendUint32(nil, gen))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := l.Derived().Status(d.ID, testSet); st.Indexed {
+		t.Error("an index of format 1 counts as current")
+	}
+	if _, err := matchDerived(l, "creature2 water", opt); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "older citelens") {
+		t.Errorf("search of an index of format 1: %v", err)
+	}
+	if err := l.Derived().Index(d.ID, testSet); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := l.Derived().Status(d.ID, testSet); !st.Indexed {
+		t.Error("not indexed after Derived.Index")
+	}
+	if got, err := matchDerived(l, "creature2 water", opt); err != nil || !slices.Equal(got, want) {
+		t.Errorf("after Derived.Index: %v, %v; want %v", got, err, want)
+	}
+	if gaps, _, err := l.Vectors().Gaps(DerivedVectorKey(d.ID, "embed", testSet, DerivedSummary)); err != nil || len(gaps) != 0 {
+		t.Errorf("vectors after the rebuild: gaps %v, %v", gaps, err)
+	}
 }
 
 // TestDerivedIndexWithoutFingerprint: an index written before the texts'

@@ -4,10 +4,10 @@ import (
 	"encoding/binary"
 )
 
-// Binary layouts of the tables stored per document. Fixed-width little
-// endian for the tables (decoded in well under a millisecond for 150k
-// sentences, which keeps `ask` on a big library fast) and uvarints for
-// postings (compact, decoded only for the query's terms).
+// Binary layouts of the tables stored per document: fixed-width little
+// endian (decoded in well under a millisecond for 150k sentences, which
+// keeps `ask` on a big library fast). Postings are stored in blocks of
+// uvarints (blocks.go).
 
 func putInt32s(dst []byte, vs ...int32) []byte {
 	for _, v := range vs {
@@ -58,74 +58,9 @@ func layoutPageStarts(b []byte, n int) []int32 {
 	return ps
 }
 
-// posting is one entry of a term's postings list: the sentence (or chunk)
-// index and the term's frequency in it.
+// posting is one entry of a term's postings in an index being built: the
+// unit (sentence, chunk…) and the term's frequency in it.
 type posting struct {
 	idx int32
 	tf  int32
-}
-
-// postings are stored as uvarint count, then (delta idx, tf) uvarint pairs.
-func encodePostings(dst []byte, ps []posting) []byte {
-	dst = binary.AppendUvarint(dst, uint64(len(ps)))
-	prev := int32(0)
-	for _, p := range ps {
-		dst = binary.AppendUvarint(dst, uint64(p.idx-prev))
-		dst = binary.AppendUvarint(dst, uint64(p.tf))
-		prev = p.idx
-	}
-	return dst
-}
-
-// forEachPosting decodes b and calls fn for each posting; it returns
-// ErrCorrupt on a truncated list.
-func forEachPosting(b []byte, fn func(idx int32, tf int32)) error {
-	n, k := binary.Uvarint(b)
-	if k <= 0 {
-		return ErrCorrupt
-	}
-	b = b[k:]
-	idx := int32(0)
-	for i := uint64(0); i < n; i++ {
-		d, k1 := binary.Uvarint(b)
-		if k1 <= 0 {
-			return ErrCorrupt
-		}
-		tf, k2 := binary.Uvarint(b[k1:])
-		if k2 <= 0 {
-			return ErrCorrupt
-		}
-		b = b[k1+k2:]
-		idx += int32(d)
-		fn(idx, int32(tf))
-	}
-	return nil
-}
-
-// postingsLen returns the number of postings (the document frequency)
-// without decoding the list.
-func postingsLen(b []byte) int {
-	n, k := binary.Uvarint(b)
-	if k <= 0 {
-		return 0
-	}
-	return int(n)
-}
-
-// lengths are stored as one uint16 per unit (sentence or chunk): its number
-// of index terms, saturated at 65535.
-func encodeLengths(ls []int32) []byte {
-	b := make([]byte, 2*len(ls))
-	for i, l := range ls {
-		binary.LittleEndian.PutUint16(b[2*i:], uint16(min(l, 65535)))
-	}
-	return b
-}
-
-func decodeLengths(b []byte) []uint16 {
-	out := make([]uint16, len(b)/2)
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint16(b[2*i:])
-	}
-	return out
 }

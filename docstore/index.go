@@ -1,14 +1,11 @@
 package docstore
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/citelens/citelens/internal/textproc"
-	"github.com/citelens/citelens/storage"
-	"github.com/citelens/citelens/storage/boltkv"
 )
 
 // Level says what a unit of text is: a sentence or a chunk.
@@ -25,68 +22,6 @@ func (lv Level) key() []byte {
 		return []byte("c")
 	}
 	return []byte("s")
-}
-
-// Postings is one document's inverted index of one field, read for some
-// terms: what a ranking function needs to score the field's units.
-type Postings struct {
-	Doc   DocID
-	Field Field
-	// Lens[u] is unit u's length in index terms (saturated at 65535).
-	// Shared with the library's cache: do not modify.
-	Lens []uint16
-	// Sum is the total of Lens.
-	Sum float64
-	// Lists[t] is query term t's encoded postings list, nil when no unit
-	// holds it. Valid only inside the ReadPostings callback.
-	Lists [][]byte
-}
-
-// DF returns the number of units that hold term t.
-func (p *Postings) DF(t int) int {
-	if p.Lists[t] == nil {
-		return 0
-	}
-	return postingsLen(p.Lists[t])
-}
-
-// Each calls fn with every unit holding term t and the term's frequency
-// there, in unit order. A list pointing past Lens is damage: Each stops
-// with ErrCorrupt.
-func (p *Postings) Each(t int, fn func(unit int, tf int)) error {
-	if p.Lists[t] == nil {
-		return nil
-	}
-	n := int32(len(p.Lens))
-	bad := false
-	err := forEachPosting(p.Lists[t], func(idx, tf int32) {
-		if idx < 0 || idx >= n {
-			bad = true
-			return
-		}
-		fn(int(idx), int(tf))
-	})
-	if err == nil && bad {
-		err = ErrCorrupt
-	}
-	if err != nil {
-		return fmt.Errorf("document %s %s index: %w", p.Doc, p.Field, err)
-	}
-	return nil
-}
-
-// lookupTerms reads the postings of terms from pb: each term's list into
-// lists (unless lists is nil; a term pb lacks stays nil) and the number of
-// units holding it added to df.
-func lookupTerms(pb storage.Bucket, terms []string, lists [][]byte, df []int) {
-	for t, term := range terms {
-		if v := pb.Get([]byte(term)); v != nil {
-			if lists != nil {
-				lists[t] = v
-			}
-			df[t] += postingsLen(v)
-		}
-	}
 }
 
 // Field names one of a document's inverted indexes: the units it indexes
@@ -381,38 +316,4 @@ func sortPostings(list []posting) []posting {
 		out = append(out, p)
 	}
 	return out
-}
-
-// putPostings writes postings, term by term, as the new bucket key of
-// parent: Search's (and SearchDerived's) inverted index of one level or
-// kind.
-func putPostings(parent storage.Bucket, key []byte, postings map[string][]posting) error {
-	b, err := parent.CreateBucket(key)
-	if err != nil {
-		return err
-	}
-	// Sorted keys fill bbolt's pages sequentially, and 90% full pages
-	// suit a bucket that is written once and then only read. The seam
-	// has no fill percent, only SetAppendOnly's full pages, so this
-	// bucket keeps the tuning it was measured with through the bbolt
-	// backend's own bucket; another backend has no pages to fill.
-	if bb, ok := boltkv.BoltBucket(b); ok {
-		bb.FillPercent = 0.9
-	}
-	terms := make([]string, 0, len(postings))
-	for t := range postings {
-		terms = append(terms, t)
-	}
-	slices.Sort(terms)
-	var buf []byte
-	for _, t := range terms {
-		if len(t) > storage.MaxKeySize {
-			continue
-		}
-		buf = encodePostings(buf[:0], postings[t])
-		if err := b.Put([]byte(t), slices.Clone(buf)); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -18,6 +18,10 @@ import (
 //
 // What a read costs is what the terms' lists hold: a document without
 // any of the terms is never read, whatever the size of the library.
+//
+// A derivation's index of one kind of unit (derived.go) is read by the
+// same reader: its postings are stored in the same blocks, as a
+// one-document index (Derived.ReadPostings).
 type IndexReader struct {
 	tx    storage.Tx
 	field Field
@@ -32,6 +36,24 @@ type IndexReader struct {
 	recs  []docRecord
 	ids   map[DocNum]DocID
 	stats *FieldStats
+	// own, for a one-document index, are its units and their total
+	// length: the statistics that the library's totals and the
+	// documents' records hold for the library's index.
+	own *unitTotals
+}
+
+// unitTotals are an index's units and their total length in index terms.
+type unitTotals struct {
+	units  int
+	length uint64
+}
+
+// oneDocumentReader reads the index of one document stored in b, whose
+// blocks name it as document number num: a derivation's index of one kind
+// of unit. Its statistics are own's and the terms' summaries in b.
+func oneDocumentReader(tx storage.Tx, field Field, b storage.Bucket, id DocID, num DocNum, own unitTotals, terms []string) *IndexReader {
+	return &IndexReader{tx: tx, field: field, terms: terms, bs: []storage.Bucket{b},
+		in: liveSet(nil).with(num), nums: []DocNum{num}, ids: map[DocNum]DocID{num: id}, own: &own}
 }
 
 // Read calls fn with a reader of field's index for terms over docs
@@ -94,7 +116,7 @@ func (r *IndexReader) Field() Field { return r.field }
 // units holding it) and bounds. Over the whole library they are read
 // from each segment's summary of the term (so removed documents count
 // until their segment is merged); over named documents, from their
-// postings.
+// postings; over a one-document index, from its summaries.
 func (r *IndexReader) Stats() (FieldStats, error) {
 	if r.stats != nil {
 		return *r.stats, nil
@@ -105,12 +127,16 @@ func (r *IndexReader) Stats() (FieldStats, error) {
 		st.MinLen[t] = math.MaxInt32
 	}
 	var total uint64
-	if r.nums == nil {
-		t, err := readTotals(r.tx)
-		if err != nil {
-			return st, err
+	if r.nums == nil || r.own != nil {
+		if r.own != nil {
+			st.Units, total = r.own.units, r.own.length
+		} else {
+			t, err := readTotals(r.tx)
+			if err != nil {
+				return st, err
+			}
+			st.Units, total = int(t.units[r.field]), t.length[r.field]
 		}
-		st.Units, total = int(t.units[r.field]), t.length[r.field]
 		for t, term := range r.terms {
 			for _, b := range r.bs {
 				sum, ok, err := termSummaryIn(b, term)
@@ -342,6 +368,9 @@ type PostingRun struct {
 	first int64
 	p     *TermPostings // whose read is the last unit its runs gave
 }
+
+// Len returns the number of the run's postings.
+func (r PostingRun) Len() int { return r.n }
 
 // Each calls fn with each of the run's postings in unit order: the unit,
 // the term's frequency in it and the unit's length in index terms. A run

@@ -540,20 +540,31 @@ func (l *Vectors) viewCurrentSet(k VectorKey, fn func(b *bolt.Bucket, m vectorMe
 		return err
 	}
 	return l.db.View(func(tx *bolt.Tx) error {
-		layout, n, err := layoutOf(tx)
-		if err != nil {
-			return err
-		}
-		b, err := vectorBucket(tx, k, false)
+		b, m, err := currentSet(tx, k, layoutOf)
 		if err != nil || b == nil {
 			return err
 		}
-		m, ok := currentMeta(b, vectorMeta{units: n, layout: layout})
-		if !ok {
-			return nil
-		}
 		return fn(b, m)
 	})
+}
+
+// currentSet returns, inside tx, the bucket and meta of the set k names
+// when it is stored for the layout layoutOf reads (layoutFunc); the bucket
+// is nil when the set is absent or stored for another layout.
+func currentSet(tx *bolt.Tx, k VectorKey, layoutOf func(*bolt.Tx) (uint64, int, error)) (*bolt.Bucket, vectorMeta, error) {
+	layout, n, err := layoutOf(tx)
+	if err != nil {
+		return nil, vectorMeta{}, err
+	}
+	b, err := vectorBucket(tx, k, false)
+	if err != nil || b == nil {
+		return nil, vectorMeta{}, err
+	}
+	m, ok := currentMeta(b, vectorMeta{units: n, layout: layout})
+	if !ok {
+		return nil, vectorMeta{}, nil
+	}
+	return b, m, nil
 }
 
 // ScanCosines calls fn with the cosine similarity to q of every unit of
@@ -563,14 +574,37 @@ func (l *Vectors) viewCurrentSet(k VectorKey, fn func(b *bolt.Bucket, m vectorMe
 // best. A query of another length than the stored vectors is an error
 // wrapping ErrBadVectors.
 func (l *Vectors) ScanCosines(k VectorKey, q []float32, fn func(unit int, cos float64)) error {
-	return l.viewCurrentSet(k, func(b *bolt.Bucket, m vectorMeta) error {
-		if m.dim != len(q) {
-			return fmt.Errorf("%w: the vectors of document %s have %d coordinates and the query's %d; the model %s changed behind its name",
-				ErrBadVectors, k.Doc, m.dim, len(q), k.Model)
+	if err := k.check(); err != nil {
+		return err
+	}
+	layoutOf, err := l.layoutFunc(k)
+	if err != nil {
+		return err
+	}
+	return l.db.View(func(tx *bolt.Tx) error { return scanSet(tx, k, layoutOf, q, fn) })
+}
+
+// scanSet is the cosine scan of every stored set, a document's sentences
+// or chunks (Vectors.ScanCosines) as a derivation's units of one kind
+// (Derived.ScanCosines): inside tx, it calls fn with the cosine similarity
+// to q of every unit of k's set that has a current vector (layoutOf, from
+// layoutFunc, says what is current), in unit order. A query of another
+// length than the stored vectors is an error wrapping ErrBadVectors.
+func scanSet(tx *bolt.Tx, k VectorKey, layoutOf func(*bolt.Tx) (uint64, int, error), q []float32, fn func(unit int, cos float64)) error {
+	b, m, err := currentSet(tx, k, layoutOf)
+	if err != nil || b == nil {
+		return err
+	}
+	if m.dim != len(q) {
+		what := "vectors"
+		if k.IsDerived() {
+			what = k.Kind.String() + " vectors"
 		}
-		scanCosines(b, m.dim, q, fn)
-		return nil
-	})
+		return fmt.Errorf("%w: the %s of document %s have %d coordinates and the query's %d; the model %s changed behind its name",
+			ErrBadVectors, what, k.Doc, m.dim, len(q), k.Model)
+	}
+	scanCosines(b, m.dim, q, fn)
+	return nil
 }
 
 // Sets lists the embedding sets of doc's own sentences and chunks,
@@ -640,8 +674,9 @@ func (l *Vectors) Delete(doc DocID, model string) error {
 	})
 }
 
-// scanCosines calls fn with the cosine similarity to q of every unit of
-// the set stored in b (of dimension dim), in unit order; units stored
+// scanCosines is scanSet's loop: it calls fn with the cosine similarity
+// to q of every unit of the set stored in b (of dimension dim), in unit
+// order; units stored
 // without text (zero vectors) are skipped. The similarity is computed on
 // the int8 codes as they are stored: a vector's scale multiplies its dot
 // product and its norm alike, so it cancels and is never applied.

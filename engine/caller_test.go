@@ -36,6 +36,7 @@ func ask(text string) llm.ChatRequest {
 // limit allows (with room for the estimate's error), and the answer says
 // so.
 func TestCallerBoundsTheOutput(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "<statement>Again and again.<cite></cite></statement>", Forever: true})
 	env := modelEnv(t, srv, nil)
@@ -65,6 +66,7 @@ func TestCallerBoundsTheOutput(t *testing.T) {
 // An answer keeps at most max_statements; the Caller stops reading once
 // it has them.
 func TestStatementCap(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "<statement>One more.</statement>", Forever: true})
 	env := modelEnv(t, srv, func(c *config.Config) { c.MaxStatements = 3 })
@@ -91,6 +93,7 @@ func TestStatementCap(t *testing.T) {
 // the statements; a reply read whole gives it to the front end in one
 // piece, and the answer keeps it.
 func TestCallerReasoningContent(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Reasoning: "First I think. Then I think more.", Text: "Plan: none."},
 		llmtest.Reply{Text: "<think>Streamed thought.</think><statement>Shown.</statement>"})
@@ -128,6 +131,7 @@ func TestCallerReasoningContent(t *testing.T) {
 // once instead of waiting out the timeout again: okra's analyzer and its
 // fallback do not take twice the timeout.
 func TestCallerGivesUpOnASilentServer(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithResponder(func(llmtest.ChatRequest) llmtest.Reply {
 		return llmtest.Reply{HeaderDelay: time.Minute}
 	}))
@@ -152,6 +156,7 @@ func TestCallerGivesUpOnASilentServer(t *testing.T) {
 
 // One deadline bounds the whole answer.
 func TestAnswerTimeout(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithResponder(func(llmtest.ChatRequest) llmtest.Reply {
 		return llmtest.Reply{Text: "slow", HeaderDelay: 150 * time.Millisecond}
 	}))

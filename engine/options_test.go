@@ -19,6 +19,7 @@ var table = engine.Options{
 }
 
 func TestOptionsParse(t *testing.T) {
+	t.Parallel()
 	v, err := table.Parse("rag", engine.Settings("top", " 7 ", "level", "S", "merge", "off", "stop", "0.25", "model", "m", "k", "8"))
 	if err != nil {
 		t.Fatal(err)
@@ -36,6 +37,7 @@ func TestOptionsParse(t *testing.T) {
 }
 
 func TestOptionErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		given []engine.Setting
 		want  string
@@ -61,6 +63,7 @@ func TestOptionErrors(t *testing.T) {
 }
 
 func TestOptionRange(t *testing.T) {
+	t.Parallel()
 	for i, want := range []string{"from 1 to 20", "from 0 up", "between 0 and 1", "yes|no", "sentence|chunk", "text"} {
 		if got := table[i].Range(); got != want {
 			t.Errorf("%s: range %q, want %q", table[i].Name, got, want)

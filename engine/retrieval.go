@@ -16,7 +16,7 @@ import (
 
 // Retrieval is an answer's retrieval, which the runtime owns as it owns
 // the model (Runtime.Retrieval): every strategy ranks its units — the
-// scope's sentences, chunks, segments or derived units — through it, and
+// scope's sentences, chunks, windows or derived units — through it, and
 // it applies one policy for the models retrieval can use, so a
 // configured embedding model and reranker serve every strategy alike:
 //
@@ -139,12 +139,12 @@ func (r *Retrieval) Chunks(ctx context.Context, question string, opt retrieve.Op
 	})
 }
 
-// Segments ranks sentence-aligned segments of the scope against question
-// (retrieve.Retriever.Segments) with the answer's models; a segment's
+// Windows ranks windows of the scope's sentences against question
+// (retrieve.Retriever.Windows) with the answer's models; a window's
 // meaning is its sentences'.
-func (r *Retrieval) Segments(ctx context.Context, question string, seg retrieve.Segmenting, opt retrieve.Options) ([]retrieve.Passage, error) {
+func (r *Retrieval) Windows(ctx context.Context, question string, w retrieve.Windowing, opt retrieve.Options) ([]retrieve.Passage, error) {
 	return r.passages(ctx, docstore.SentenceLevel, &opt, func() ([]retrieve.Passage, error) {
-		return r.r.Segments(ctx, question, seg, opt)
+		return r.r.Windows(ctx, question, w, opt)
 	})
 }
 

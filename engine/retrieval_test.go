@@ -108,6 +108,7 @@ func TestRetrievalEmbedsOnce(t *testing.T) {
 // TestRetrievalWithoutModels: no embedding model and no reranker, no
 // request and no stage about them; ranking by words.
 func TestRetrievalWithoutModels(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	env := enginetest.Env(t, lib, modelConfig(srv, "", ""))
@@ -125,6 +126,7 @@ func TestRetrievalWithoutModels(t *testing.T) {
 // serve: one warning says dense retrieval is off and why, and every
 // ranking of the answer is by words, as without the model.
 func TestRetrievalEmbeddingFails(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	env := enginetest.Env(t, lib, modelConfig(srv, "no-such-embedder", ""))
@@ -145,6 +147,7 @@ func TestRetrievalEmbeddingFails(t *testing.T) {
 // TestRetrievalQueryEmbeddingFails: the scope is embedded, but embedding
 // the question fails: the ranking runs again by words, with the warning.
 func TestRetrievalQueryEmbeddingFails(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	env := enginetest.Env(t, lib, modelConfig(srv, llmtest.DefaultEmbedModel, ""), llm.WithMaxRetries(0))
@@ -184,6 +187,7 @@ func TestRetrievalReranker(t *testing.T) {
 // ranking asks for only, with stages and usage; without an embedding
 // model nothing is.
 func TestRetrievalDerived(t *testing.T) {
+	t.Parallel()
 	lib, docs := enginetest.Library(t, declaration)
 	set := librarytest.Derive(t, lib, docs[0])
 	srv := llmtest.New(t)
@@ -237,6 +241,7 @@ func (r *reporter) Usage(u llm.Usage) { r.usage.Add(u) }
 // TestNewRetrieval: a front end's retrieval outside an answer (a search
 // tool) ranks every document with the same models, reporting to it.
 func TestNewRetrieval(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration, enginetest.WriteFile(t, "other.txt", "The river rose after the rains. The mill stood by the river."))
 	srv := llmtest.New(t)
 	env := enginetest.Env(t, lib, modelConfig(srv, llmtest.DefaultEmbedModel, llmtest.DefaultRerankModel))

@@ -29,6 +29,7 @@ func run(t *testing.T, env *engine.Env, req engine.Request, fn func(context.Cont
 }
 
 func TestRunBookkeeping(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	st := citations.Statement{Text: "A fact."}
 	var ev enginetest.Events
@@ -68,6 +69,7 @@ func TestRunBookkeeping(t *testing.T) {
 }
 
 func TestRunPartialAndNothing(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	boom := errors.New("boom")
 	ans, err := run(t, env, engine.Request{Question: "q"}, func(_ context.Context, rt *engine.Runtime) error {
@@ -95,6 +97,7 @@ func TestRunPartialAndNothing(t *testing.T) {
 // TestRunOptionsFirst: a bad option is an error before the strategy runs
 // or the scope is read.
 func TestRunOptionsFirst(t *testing.T) {
+	t.Parallel()
 	env := &engine.Env{} // no library: reading the scope would fail
 	ran := false
 	s := engine.Define("test", engine.Options{{Name: "k", Kind: engine.Int, Min: 1, Default: "3"}}, func(context.Context, *engine.Runtime) error {
@@ -155,6 +158,7 @@ func TestCaller(t *testing.T) {
 // TestNewSaysWhatToDo: an unknown or unavailable strategy is an error
 // with a fix.
 func TestNewSaysWhatToDo(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t)
 	_, err := engine.New("no-such-strategy", env)
 	if !errors.Is(err, engine.ErrUnknownStrategy) || fix.Of(err) != "See 'citelens strategies'." {

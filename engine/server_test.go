@@ -15,6 +15,7 @@ import (
 // An answer is fitted to the context window the server really gives the
 // model, when the server says.
 func TestAnswerConfigFromServer(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		opts     []llmtest.Option
@@ -67,6 +68,7 @@ func longPrompt(n int) llm.ChatRequest {
 // its default context length, makes the answer say so, with the fix for
 // that server; later answers are fitted to what it read.
 func TestPromptCutIsWarned(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		opts []llmtest.Option

@@ -33,6 +33,7 @@ func smallDocs(t *testing.T, n int) []string {
 // transaction, reported in the order given, a duplicate as existing, a
 // bad file as failed without failing the others.
 func TestAddFilesBatches(t *testing.T) {
+	t.Parallel()
 	l := openTestLibrary(t)
 	paths := smallDocs(t, 30)
 	bad := writeFile(t, "bad.txt", "\x00binary")

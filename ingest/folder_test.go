@@ -9,6 +9,7 @@ import (
 )
 
 func TestFolder(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, p := range []string{"b.txt", "a.md", "notes.xlsx", "data.xlsx", "README", ".hidden.txt",
 		".git/config.txt", "sub/c.pdf", "sub/d.html", "sub/e.bin"} {

@@ -22,6 +22,7 @@ func addTestPDF(t *testing.T, l testLibrary, name string) *docstore.Document {
 }
 
 func TestSpanRectsAcrossPages(t *testing.T) {
+	t.Parallel()
 	l := openTestLibrary(t)
 	d := addTestPDF(t, l, "r-intro-p8-9.pdf")
 	// the sentence running across the page break
@@ -83,6 +84,7 @@ func TestSpanRectsAcrossPages(t *testing.T) {
 // rectangles cover where pdftotext puts that text, IoU ≥ 0.5, for at
 // least 95% of them.
 func TestGeometryAgainstPdftotext(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("pdftotext"); err != nil {
 		t.Skip("pdftotext is not installed (poppler-utils)")
 	}
@@ -142,6 +144,7 @@ func scoreSpan(t *testing.T, l testLibrary, d *docstore.Document, ref *bboxref.D
 // ink, while the page's ink lies in the line boxes (but for the tables'
 // rules).
 func TestRotatedCroppedPage(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("pdftoppm"); err != nil {
 		t.Skip("pdftoppm is not installed (poppler-utils)")
 	}
@@ -227,6 +230,7 @@ func readPGM(b []byte) (*image.Gray, error) {
 // TestLoaderGeometryChecked: a loader's geometry out of the text is an
 // error, not a wrong highlight later.
 func TestLoaderGeometryChecked(t *testing.T) {
+	t.Parallel()
 	bad := pagegeom.Append(nil, &pagegeom.Page{Width: 612, Height: 792, Lines: []pagegeom.Line{{Start: 0, End: 99, Words: []pagegeom.Word{{Start: 0, End: 99}}}}})
 	ld := &Loaded{Text: "short", PageStarts: []int32{0}, Geometry: [][]byte{bad}}
 	if err := ld.check(); err == nil {
@@ -248,6 +252,7 @@ func TestLoaderGeometryChecked(t *testing.T) {
 // has. (That removing a document removes its geometry is docstore's
 // TestRebuildKeepsOrReplacesGeometry.)
 func TestReindexAddsGeometry(t *testing.T) {
+	t.Parallel()
 	l := openTestLibrary(t)
 	path := filepath.Join("..", "testdata", "pdf", "two-column.pdf")
 	data, err := os.ReadFile(path)

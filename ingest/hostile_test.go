@@ -17,6 +17,7 @@ import (
 // symlink to /dev/zero named paper.pdf and a directory are refused before
 // a byte is read, with a one-line reason.
 func TestAddRefusesWhatIsNotARegularFile(t *testing.T) {
+	t.Parallel()
 	fifo, zero := docstoretest.NotRegularFiles(t)
 	l := openTestLibrary(t)
 	dir := filepath.Dir(fifo)
@@ -44,6 +45,7 @@ func TestAddRefusesWhatIsNotARegularFile(t *testing.T) {
 }
 
 func TestAddMaxFileSize(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "library.db")
 	l := openAt(t, path, &Options{MaxFileSize: 1000})
 	big := writeFile(t, "big.txt", strings.Repeat("A sentence of text. ", 100))
@@ -58,6 +60,7 @@ func TestAddMaxFileSize(t *testing.T) {
 }
 
 func TestAddCancelledBeforeReading(t *testing.T) {
+	t.Parallel()
 	l := openTestLibrary(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
@@ -81,6 +84,7 @@ func utf16Bytes(s string, order binary.AppendByteOrder, bom bool) []byte {
 // are stored decoded; a UTF-8 byte order mark is dropped from the text and
 // the title; damaged UTF-16 gets a precise message.
 func TestTextEncodings(t *testing.T) {
+	t.Parallel()
 	const text = "Über die Sterne 🌟\n\nThe stars are far away. They are hot."
 	cases := map[string][]byte{
 		"le-bom.txt":   utf16Bytes(text, binary.LittleEndian, true),

@@ -71,6 +71,7 @@ func writeFile(t testing.TB, name, content string) string {
 const sampleText = "../testdata/declaration.txt"
 
 func TestAddTextVerbatimAndDedup(t *testing.T) {
+	t.Parallel()
 	l := openTestLibrary(t)
 	info, existed, err := l.Add(t.Context(), sampleText, nil)
 	if err != nil || existed {
@@ -110,6 +111,7 @@ func TestAddTextVerbatimAndDedup(t *testing.T) {
 }
 
 func TestLoaderErrors(t *testing.T) {
+	t.Parallel()
 	l := openTestLibrary(t)
 	cases := []struct {
 		name, content string
@@ -137,6 +139,7 @@ func TestLoaderErrors(t *testing.T) {
 }
 
 func TestCancelledAddWritesNothing(t *testing.T) {
+	t.Parallel()
 	l := openTestLibrary(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()

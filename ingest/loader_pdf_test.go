@@ -13,6 +13,7 @@ import (
 // render them at 30,000 pixels square until memory ran out: the pages are
 // refused before rendering, and the error says why.
 func TestOCRHugePages(t *testing.T) {
+	t.Parallel()
 	requireOCR(t)
 	_, err := Load(t.Context(), "huge.pdf", doctest.HugePagesPDF(2, 100), LoadOptions{OCR: &ocr.Options{}})
 	if !errors.Is(err, ErrEmpty) || !strings.Contains(err.Error(), "page 1 is 100 × 100 inches, too large to read by OCR") {

@@ -18,6 +18,7 @@ import (
 )
 
 func TestRegistry(t *testing.T) {
+	t.Parallel()
 	var kinds []string
 	for _, f := range Formats() {
 		kinds = append(kinds, f.Kind)
@@ -79,6 +80,7 @@ func headingTexts(d *Document) []string {
 }
 
 func TestLoadStructuredFormats(t *testing.T) {
+	t.Parallel()
 	html, err := os.ReadFile("../testdata/formats/article.html")
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +110,7 @@ func TestLoadStructuredFormats(t *testing.T) {
 }
 
 func TestMarkdownHeadings(t *testing.T) {
+	t.Parallel()
 	text := "Title\n=====\n\n## Section 2 ##\n\n    # indented code\n\n- item\n---\n\nPara line\nSub\n---\n\n#no space\n###### Six\n####### Seven\n~~~\n## fenced\n~~~\n# Last"
 	var got []string
 	for _, h := range markdownHeadings(text) {
@@ -123,6 +126,7 @@ func TestMarkdownHeadings(t *testing.T) {
 }
 
 func TestMergeOCR(t *testing.T) {
+	t.Parallel()
 	// Pages 1 and 3 have text, 2 and 4 are scans; page 3 has a heading.
 	text := "Page one text.\n\nPage three heading\n\nPage three text."
 	ld := &Loaded{Text: text, PageStarts: []int32{0, 14, 16, 52}, Headings: []structure.Heading{{Span: structure.Span{Start: 16, End: 34}, Level: 2}}}
@@ -189,6 +193,7 @@ func requireOCR(t *testing.T) {
 }
 
 func TestScannedAndMixedPDFs(t *testing.T) {
+	t.Parallel()
 	requireOCR(t)
 	textPage := doctest.PDFPage{Lines: []string{"The harbour wall was surveyed in May 2023."}}
 	scanned := doctest.PDF(doctest.PDFPage{Lines: []string{"Divers found the timber piles sound and dry."}})

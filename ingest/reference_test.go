@@ -156,6 +156,7 @@ func checkRefman(t *testing.T, d *Document, pkg string) {
 // With an outline naming the topics, each topic's sections lie under the
 // line it names, not beside it.
 func TestReferenceManualWithOutline(t *testing.T) {
+	t.Parallel()
 	d := loadFile(t, "refman.pdf", refmanPDF(true), LoadOptions{})
 	checkRefman(t, d, "The demo package")
 	if got := strings.Count(strings.Join(headingTexts(d), "|"), "Source"); got != 4 {
@@ -166,6 +167,7 @@ func TestReferenceManualWithOutline(t *testing.T) {
 // Without one, the line standing over each topic's first section (set in
 // body type) is taken for the topic's.
 func TestReferenceManualWithoutOutline(t *testing.T) {
+	t.Parallel()
 	d := loadFile(t, "refman.pdf", refmanPDF(false), LoadOptions{})
 	checkRefman(t, d, "The demo package")
 }
@@ -242,6 +244,7 @@ func checkManPages(t *testing.T, d *Document) {
 // A man page's NAME line names its topic, in text as in a PDF, where NAME
 // opens a page under a running head of the page's own.
 func TestManPageTopics(t *testing.T) {
+	t.Parallel()
 	checkManPages(t, loadFile(t, "coreutils.txt", []byte(manText()), LoadOptions{}))
 	d := loadFile(t, "coreutils.pdf", manPDF(), LoadOptions{})
 	checkManPages(t, d)

@@ -26,6 +26,7 @@ This agreement is construed under the laws of the State of Delaware.
 // an older schema carried forward by a rebuild is docstore's
 // TestOlderSchemaIsRebuilt.)
 func TestReindexFromFileAndStoredText(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "library.db")
 	l := openAt(t, path, nil)
 	kept := writeFile(t, "manual.md", manualMD)

@@ -43,6 +43,7 @@ func registerForTest(t *testing.T, f Format) {
 // writes nothing, and the abandoned loader's progress never reaches the
 // caller.
 func TestCancelAbandonsAStuckLoader(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	registerForTest(t, Format{Kind: "test-stuck", Extensions: []string{".stuck-test"}, Loader: stuckLoader(release)})
 	l := openTestLibrary(t)
@@ -97,6 +98,7 @@ func TestCancelAbandonsAStuckLoader(t *testing.T) {
 // TestLoaderPanicIsAnError: a loader's panic, on the goroutine it runs on,
 // is an error naming the file rather than a crash.
 func TestLoaderPanicIsAnError(t *testing.T) {
+	t.Parallel()
 	registerForTest(t, Format{Kind: "test-panic", Extensions: []string{".panic-test"}, Loader: LoaderFunc(func(context.Context, []byte, LoadOptions) (*Loaded, error) {
 		var pages []int
 		_ = pages[len(pages)] // an index out of range: a panic a library could make

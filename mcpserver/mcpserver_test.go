@@ -154,6 +154,7 @@ func (f *fixture) messages() []string {
 // Every tool has a description, a valid input schema and a valid output
 // schema; add_document only when writes are allowed.
 func TestToolsAndSchemas(t *testing.T) {
+	t.Parallel()
 	for _, writes := range []bool{false, true} {
 		f := newFixture(t, Options{AllowWrites: writes}, nil)
 		res, err := f.cs.ListTools(context.Background(), nil)
@@ -204,6 +205,7 @@ func sameSet(a, b string) bool {
 }
 
 func TestListDocuments(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{}, nil)
 	var out DocumentsResult
 	f.call("list_documents", map[string]any{}, &out)
@@ -225,6 +227,7 @@ func TestListDocuments(t *testing.T) {
 // A search hit is a citation whose text is exactly the document's bytes
 // at its range, with the page as the document prints it.
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{}, nil)
 	var out SearchResult
 	f.call("search", map[string]any{"query": "taxes without consent", "k": 3}, &out)
@@ -270,6 +273,7 @@ func TestSearch(t *testing.T) {
 // ask answers with extractive by default; each citation is the
 // document's bytes, and the statements arrive as progress notifications.
 func TestAskExtractive(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{}, nil)
 	res := f.raw(context.Background(), "ask", map[string]any{"question": "What did they say about taxes imposed without consent?", "k": 2}, mcp.Meta{"progressToken": "p1"})
 	if res.IsError {
@@ -334,6 +338,7 @@ func modelEnv(t *testing.T, srv *llmtest.Server) func(*docstore.Library) *engine
 // ask with a model's strategy: the model's statement and its citation,
 // the model and the cost; saved when writes are allowed.
 func TestAskWithModel(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithResponder(citeTaxes))
 	f := newFixture(t, Options{AllowWrites: true, Strategy: "longcite"}, modelEnv(t, srv))
 	var out AskResult
@@ -355,6 +360,7 @@ func TestAskWithModel(t *testing.T) {
 
 // A dead endpoint: the client's reason and fix, and never the API key.
 func TestAskEndpointError(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithKey("another-key"))
 	f := newFixture(t, Options{Strategy: "longcite"}, modelEnv(t, srv))
 	msg := f.fail("ask", map[string]any{"question": "What did they object to?"})
@@ -366,6 +372,7 @@ func TestAskEndpointError(t *testing.T) {
 // Cancelling ask stops the answer: the call returns at once, and so does
 // the answer's run on the server, with the statements written so far.
 func TestAskCancel(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	var deltas []string
 	for i := range 40 {
@@ -426,6 +433,7 @@ func countPrefix(msgs []string, prefix string) int {
 // read returns exact text by sentences, page, printed page and bytes, and
 // says clearly what is wrong with a range.
 func TestRead(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{}, nil)
 	d, pdf := f.docs[0], f.docs[1]
 	var out ReadResult
@@ -472,6 +480,7 @@ func TestRead(t *testing.T) {
 // A range longer than one read is cut after a whole sentence, and reading
 // on from next_sentence continues exactly where it stopped.
 func TestReadTruncates(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for i := 0; b.Len() < 3*maxRead; i++ {
 		fmt.Fprintf(&b, "Sentence number %d says something about ünïcode and rainfall. ", i)
@@ -510,6 +519,7 @@ func TestReadTruncates(t *testing.T) {
 // verify without a model is lexical and says so; with one, the model's
 // rating decides; a citation's text is checked against the document.
 func TestVerify(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{}, nil)
 	var hits SearchResult
 	f.call("search", map[string]any{"query": "taxes without consent", "k": 1}, &hits)
@@ -557,6 +567,7 @@ func TestVerify(t *testing.T) {
 // add_document adds a file that search then finds; without writes the
 // tool is not there, and the library is opened read-only besides.
 func TestAddDocument(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{}, nil)
 	res, err := f.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "add_document", Arguments: map[string]any{"path": "x"}})
 	if err == nil && !res.IsError {
@@ -586,6 +597,7 @@ func TestAddDocument(t *testing.T) {
 
 // Each document is a resource holding its exact text, and each page one.
 func TestResources(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{}, nil)
 	ctx := context.Background()
 	list, err := f.cs.ListResources(ctx, nil)
@@ -624,6 +636,7 @@ func TestResources(t *testing.T) {
 // Before the library exists, list_documents says it is empty and how to
 // fill it; once it exists, the server finds it.
 func TestNoLibraryYet(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration)
 	exists := false
 	f := &fixture{t: t}
@@ -650,6 +663,7 @@ func TestNoLibraryYet(t *testing.T) {
 
 // A damaged library's error carries the way out the command line gives.
 func TestLibraryErrorFix(t *testing.T) {
+	t.Parallel()
 	err := toolError(fmt.Errorf("reading: %w", docstore.ErrCorrupt))
 	if !strings.Contains(err.Error(), "reading: the library is damaged\nRun 'citelens check'") {
 		t.Errorf("%q", err)

@@ -65,6 +65,7 @@ func (l *lockedBuffer) Bytes() []byte {
 // Over stdio the document's text reaches the client exactly, yet nothing
 // on the wire acts on a terminal: every such character is a \u escape.
 func TestStdioEscapesText(t *testing.T) {
+	t.Parallel()
 	lib, d := hostileLibrary(t)
 	srv := New(Options{Open: func() (*engine.Env, error) { return engine.NewEnv(lib, config.Default()), nil }})
 	toServer, fromClient := io.Pipe()
@@ -107,6 +108,7 @@ func TestStdioEscapesText(t *testing.T) {
 // The escaper holds a character cut between two writes until its end
 // arrives.
 func TestEscaperSplitCharacter(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	e := &escaper{w: &out}
 	in := []byte(`{"t":"a` + "\u202e" + `b"}`)
@@ -136,6 +138,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // nothing of the library; with it, the tools work and the text arrives
 // exactly, escaped on the wire.
 func TestHTTPToken(t *testing.T) {
+	t.Parallel()
 	lib, d := hostileLibrary(t)
 	srv := New(Options{Open: func() (*engine.Env, error) { return engine.NewEnv(lib, config.Default()), nil }})
 	const token = "s3cret-t0ken"
@@ -207,6 +210,7 @@ func (r *teeResponse) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 func (r *teeResponse) Flush()                      { r.ResponseWriter.(http.Flusher).Flush() }
 
 func TestIsLoopback(t *testing.T) {
+	t.Parallel()
 	for addr, want := range map[string]bool{
 		"127.0.0.1:80": true, "[::1]:80": true, "localhost:1": true, "127.3.4.5:9": true,
 		"0.0.0.0:80": false, ":80": false, "192.168.1.2:80": false, "example.com:80": false, "nonsense": false,

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"time"
 
@@ -36,6 +37,13 @@ func loadAnswers(lib *docstore.Library, before string) tea.Cmd {
 func (msg answersMsg) update(m *Model) tea.Cmd {
 	if msg.err == nil {
 		m.loaded = true
+		// Below the oldest answer read lies the history not loaded yet:
+		// answers that were there when the TUI looked, which come with
+		// the older pages as the reader scrolls back, never as new.
+		m.history = ""
+		if msg.page.More {
+			m.history = msg.page.Oldest
+		}
 	}
 	for _, a := range msg.page.Answers {
 		m.sawAnswer(a.ID)
@@ -50,9 +58,14 @@ func (msg answersMsg) update(m *Model) tea.Cmd {
 	return nil
 }
 
-// newAnswersMsg carries answers saved since the newest shown (by
-// another citelens, say).
-type newAnswersMsg struct{ answers []*engine.Answer }
+// newAnswersMsg carries answers saved since the TUI last looked (by
+// another citelens, say), oldest first, and the IDs listed to find them;
+// more says others remain to be loaded.
+type newAnswersMsg struct {
+	answers []*engine.Answer
+	listed  []string
+	more    bool
+}
 
 // lookBack is how long before the newest answer known answers saved
 // since are looked for. An answer's ID is the time it was asked
@@ -61,25 +74,54 @@ type newAnswersMsg struct{ answers []*engine.Answer }
 // miss it.
 const lookBack = time.Hour
 
-// loadNewAnswers loads the answers saved since about lookBack before the
-// answer after, except those seen (a copy: the command runs beside
-// Update).
+// newBatch bounds the answers loaded by one look: a script saving
+// hundreds at once shows them over a few looks, not in one long read.
+const newBatch = 4 * answerPage
+
+// lookForNewAnswers looks for answers saved since the TUI last looked,
+// once the first page has come: those after lookBack before the newest
+// known and after the history not loaded yet (m.history), except those
+// seen. Looking from the newest alone took the history not loaded yet,
+// saved within lookBack, for new (issue 32).
+func (m *Model) lookForNewAnswers() tea.Cmd {
+	if !m.loaded {
+		return nil
+	}
+	return loadNewAnswers(m.opts.Library, max(answerIDBefore(m.newest, lookBack), m.history), maps.Clone(m.seen))
+}
+
+// loadNewAnswers loads the answers whose IDs sort after after, except
+// those seen (a copy: the command runs beside Update), oldest first, at
+// most newBatch.
 func loadNewAnswers(lib *docstore.Library, after string, seen map[string]bool) tea.Cmd {
 	return func() tea.Msg {
-		ids, err := lib.Answers().Newer(answerIDBefore(after, lookBack), 4*answerPage)
-		if err != nil {
-			return nil
-		}
-		var out []*engine.Answer
-		for _, id := range ids {
-			if seen[id] {
-				continue
+		var msg newAnswersMsg
+		for {
+			// IDs only, a chunk at a time: every one since after is
+			// listed, however many of them were seen before.
+			const chunk = 512
+			ids, err := lib.Answers().Newer(after, chunk)
+			if err != nil {
+				return nil
 			}
-			if a, err := engine.Load(lib, id); err == nil {
-				out = append(out, a)
+			for _, id := range ids {
+				if seen[id] {
+					continue
+				}
+				if len(msg.listed) == newBatch {
+					msg.more = true
+					return msg
+				}
+				msg.listed = append(msg.listed, id)
+				if a, err := engine.Load(lib, id); err == nil {
+					msg.answers = append(msg.answers, a)
+				}
 			}
+			if len(ids) < chunk {
+				return msg
+			}
+			after = ids[len(ids)-1]
 		}
-		return newAnswersMsg{answers: out}
 	}
 }
 
@@ -106,10 +148,17 @@ func (msg newAnswersMsg) update(m *Model) tea.Cmd {
 			// said to be done: looked at again once it is.
 			continue
 		}
-		m.sawAnswer(a.ID)
 		add = append(add, a)
 	}
+	for _, id := range msg.listed {
+		if m.run == nil || id < m.run.since {
+			m.sawAnswer(id) // one that could not be read is not read again
+		}
+	}
 	m.conv.Add(add)
+	if msg.more && m.run == nil {
+		return m.lookForNewAnswers()
+	}
 	return nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -136,14 +135,11 @@ func (msg askDoneMsg) update(m *Model) tea.Cmd {
 		return nil
 	}
 	m.run = nil
-	var again tea.Cmd
 	if msg.ans != nil {
 		m.sawAnswer(msg.ans.ID)
 	}
-	if m.loaded {
-		// Answers saved elsewhere meanwhile were held back.
-		again = loadNewAnswers(m.opts.Library, m.newest, maps.Clone(m.seen))
-	}
+	// Answers saved elsewhere meanwhile were held back.
+	again := m.lookForNewAnswers()
 	m.conv.Finish(msg.ans, msg.err)
 	if msg.saveErr != nil {
 		m.setNotice("The answer could not be saved: "+msg.saveErr.Error(), true)
@@ -155,9 +151,10 @@ func (msg askDoneMsg) update(m *Model) tea.Cmd {
 }
 
 // ask starts answering question over the library's scope, as a follow-up
-// to the conversation's current topic; while documents are being added
-// it waits for them.
-func (m *Model) ask(question string) tea.Cmd {
+// to the conversation's current topic when followUp is set (the
+// conversation decided, conversation.AskMsg), else as the first question
+// of a new topic; while documents are being added it waits for them.
+func (m *Model) ask(question string, followUp bool) tea.Cmd {
 	if m.run != nil || m.waiting != nil {
 		m.setNotice("An answer is still being written.", true)
 		return nil
@@ -173,7 +170,12 @@ func (m *Model) ask(question string) tea.Cmd {
 			m.keys.PrevPane.Help().Key+" goes there).", true)
 		return nil
 	}
-	history := m.conv.Turns()
+	var history []engine.Turn
+	if followUp {
+		history = m.conv.Turns()
+	} else {
+		m.conv.NewTopic() // the questions after this one follow up on it
+	}
 	n, _ := m.lib.InScope()
 	spin := m.conv.Begin(question, m.strategy, n, questions(history))
 	// The input keeps the keyboard: the next question can be typed while

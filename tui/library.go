@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"maps"
 	"os"
 	"strings"
 	"time"
@@ -117,11 +116,7 @@ func watchLibrary(path string, last libraryStamp) tea.Cmd {
 
 func (msg libraryChangedMsg) update(m *Model) tea.Cmd {
 	m.stamp = msg.stamp
-	cmds := []tea.Cmd{loadLibrary(m.opts.Library), watchLibrary(m.opts.Library.Path(), m.stamp)}
-	if m.loaded {
-		cmds = append(cmds, loadNewAnswers(m.opts.Library, m.newest, maps.Clone(m.seen)))
-	}
-	return tea.Batch(cmds...)
+	return tea.Batch(loadLibrary(m.opts.Library), watchLibrary(m.opts.Library.Path(), m.stamp), m.lookForNewAnswers())
 }
 
 func (msg libraryTickMsg) update(m *Model) tea.Cmd {

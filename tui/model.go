@@ -56,6 +56,10 @@ type Model struct {
 
 	width, height int
 	focus         paneID
+	// toAnswers says esc from the source pane returns to the
+	// conversation's answers, which had the keyboard when it went there;
+	// otherwise it returns to the question input.
+	toAnswers bool
 
 	lib  library.Model
 	conv conversation.Model
@@ -98,10 +102,13 @@ type Model struct {
 	// written here), from about which answers saved elsewhere are looked
 	// for, and seen every answer known, not to be loaded again (shared by
 	// the model's copies, as docs); loaded says the first page of answers
-	// has come.
-	newest string
-	seen   map[string]bool
-	loaded bool
+	// has come. history is the oldest answer read while older ones
+	// remain: those were there before, and come as the reader scrolls
+	// back, never as new (see lookForNewAnswers).
+	newest  string
+	seen    map[string]bool
+	loaded  bool
+	history string
 }
 
 // rootMsg is a message of the root model's own work — a list loaded, an
@@ -283,7 +290,9 @@ func (m *Model) act(a pane.Action) tea.Cmd {
 	case pane.Notice:
 		m.setNotice(a.Text, a.Error)
 	case pane.Close: // a pane gives the keyboard back
-		return m.setFocus(paneConversation, true)
+		// The source pane gives it back where it came from: the answers
+		// or the input (KEYS.md, rule 2).
+		return m.setFocus(paneConversation, m.focus != paneSource || !m.toAnswers)
 	case pane.Type: // a question started where nothing is typed
 		return tea.Batch(m.setFocus(paneConversation, true), m.updateConversation(a.Key))
 	case library.OpenMsg:
@@ -295,7 +304,7 @@ func (m *Model) act(a pane.Action) tea.Cmd {
 	case addfiles.AddMsg:
 		return m.addPaths(a.Paths)
 	case conversation.AskMsg:
-		return m.ask(a.Question)
+		return m.ask(a.Question, a.FollowUp)
 	case conversation.CancelMsg:
 		m.cancelAsk()
 	case conversation.CitationMsg:
@@ -342,6 +351,9 @@ func (m *Model) quit() tea.Cmd {
 // setFocus moves the keyboard to p; typing says whether the conversation
 // takes it in the input.
 func (m *Model) setFocus(p paneID, typing bool) tea.Cmd {
+	if p == paneSource && m.focus != paneSource {
+		m.toAnswers = m.focus == paneConversation && !m.conv.Typing()
+	}
 	m.focus = p
 	m.lib.SetFocused(p == paneLibrary)
 	var cmd tea.Cmd

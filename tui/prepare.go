@@ -51,6 +51,7 @@ func (msg prepareCostMsg) update(m *Model) tea.Cmd {
 // prepareRun is a preparation in the background.
 type prepareRun struct {
 	strategy, question string
+	followUp           bool // the question followed up on the conversation
 	events             chan tea.Msg
 	cancel             context.CancelFunc
 }
@@ -116,6 +117,7 @@ func (m *Model) prepare(p conversation.PrepareMsg) tea.Cmd {
 		return nil
 	}
 	m.prep = startPrepare(m.bg, m.opts.Env, p.Strategy, p.Question, m.lib.Scope())
+	m.prep.followUp = p.FollowUp
 	m.conv.SetActivity("preparing the documents for " + p.Strategy + "…")
 	return m.prep.next()
 }
@@ -139,7 +141,7 @@ func (msg preparedMsg) update(m *Model) tea.Cmd {
 		return nil
 	}
 	m.setNotice("The documents are prepared; asking again.", false)
-	return m.ask(msg.run.question)
+	return m.ask(msg.run.question, msg.run.followUp)
 }
 
 // prepareLine is a preparation's progress for the status line:

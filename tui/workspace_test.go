@@ -98,8 +98,9 @@ func TestGoldenFollowUp(t *testing.T) {
 			s.waitText("declaration.txt")
 			s.ask(question)
 			s.waitText("scripted · 3 statements")
-			s.waitText("follow-up")
-			s.ask("and which of them concerned trade?")
+			s.typeText("and which of them concerned trade?")
+			s.waitText("scripted · follow-up")
+			s.press("enter")
 			s.waitText("↪ follows up on")
 			s.waitFor(func(v string) bool {
 				v = ansi.Strip(v)
@@ -117,6 +118,61 @@ func TestGoldenFollowUp(t *testing.T) {
 				t.Errorf("the follow-up saved as %+v, %v", a, err)
 			}
 		})
+	}
+}
+
+// TestNewTopicUnlessItRefersBack is issue 32's: a question that does
+// not refer back to the last starts a new topic — no "follows up" line,
+// none saved, the earlier question kept out of its search — and the next
+// that does follows up on it; ctrl+f switches the question being typed,
+// the status line saying which.
+func TestNewTopicUnlessItRefersBack(t *testing.T) {
+	lib, s, _ := asking(t, "no-color", 100, 30, -1)
+	s.waitText("scripted · 3 statements")
+	second := "Which king is named in the declaration?"
+	s.typeText(second)
+	s.waitText("scripted · new topic")
+	s.press("ctrl+f")
+	s.waitText("scripted · follow-up")
+	if n := s.settleModel().notice; !strings.Contains(n, "follows up on “"+question+"”") {
+		t.Errorf("ctrl+f said %q", n)
+	}
+	s.press("ctrl+f")
+	s.waitText("scripted · new topic")
+	s.press("enter")
+	s.waitFor(func(v string) bool {
+		v = ansi.Strip(v)
+		i := strings.Index(v, second)
+		return i >= 0 && strings.Contains(v[i:], "scripted · 3 statements")
+	}, "the second question answered")
+	if v := ansi.Strip(s.view()); strings.Contains(v, "↪ follows up on") {
+		t.Errorf("a new topic shown as a follow-up:\n%s", v)
+	}
+	s.ask("and which of them concerned trade?")
+	s.waitText("↪ follows up on “Which king") // the line wraps
+	s.waitFor(func(v string) bool {
+		v = ansi.Strip(v)
+		i := strings.Index(v, "which of them concerned trade?")
+		return i >= 0 && strings.Contains(v[i:], "scripted · 3 statements")
+	}, "the third question answered")
+	s.finish()
+
+	metas, _ := lib.Answers().List()
+	if len(metas) != 3 {
+		t.Fatalf("%d answers saved", len(metas))
+	}
+	for i, want := range [][]string{nil, nil, {second}} {
+		a, err := engine.Load(lib, metas[i].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var after []string
+		if a.FollowUp != nil {
+			after = a.FollowUp.After
+		}
+		if fmt.Sprint(after) != fmt.Sprint(want) {
+			t.Errorf("%q saved as following up on %q, want %q", a.Question, after, want)
+		}
 	}
 }
 
@@ -176,6 +232,38 @@ func TestSourceSteps(t *testing.T) {
 	s.press("N")
 	s.waitText("Standing Armies without the Consent")
 	s.finish()
+}
+
+// TestEscReturnsWhereItCameFrom is issue 32's: esc from the source pane
+// (text or page view) returns to the answers when they had the keyboard,
+// where e exports, and to the input when it had it, where e is typed.
+func TestEscReturnsWhereItCameFrom(t *testing.T) {
+	_, s := answered(t, "no-color", 100, 30)
+	for _, keys := range [][]string{{"enter", "esc"}, {"enter", "v", "esc"}} {
+		s.press(keys...)
+		s.waitFocus(paneConversation)
+		if m := s.settleModel(); m.conv.Typing() {
+			t.Fatalf("after %v from the answers, the input has the keyboard", keys)
+		}
+		s.waitText("answers: letters are commands")
+	}
+	s.press("e")
+	s.waitText("Exported to")
+
+	s.press("i") // the input
+	for _, keys := range [][]string{{"enter", "esc"}, {"enter", "v", "esc"}} {
+		s.press(keys...)
+		s.waitFocus(paneConversation)
+		if m := s.settleModel(); !m.conv.Typing() {
+			t.Fatalf("after %v from the input, the answers have the keyboard", keys)
+		}
+	}
+	s.typeText("ey")
+	s.waitText("› ey")
+	s.finish()
+	if entries, _ := os.ReadDir(s.opts.ExportDir); len(entries) != 1 {
+		t.Errorf("%d files exported, want the one e in the answers made", len(entries))
+	}
 }
 
 // TestEnterThenNShowsSecondCitation is the issue's: answer, enter, n.

@@ -16,6 +16,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/llm"
 	"github.com/citelens/citelens/llm/llmtest"
 )
@@ -55,14 +56,16 @@ const (
 	sentencePrompt
 )
 
+// kind tells CoF's prompts (engine/generate's) apart by their first
+// words.
 func kind(req llmtest.ChatRequest) int {
 	p := req.Last()
 	switch {
-	case strings.HasPrefix(p, draftInstructions):
+	case strings.HasPrefix(p, "Please answer the user's question based on the given document. Answer in plain text"):
 		return draftPrompt
-	case strings.HasPrefix(p, chunkInstructions):
+	case strings.HasPrefix(p, "Your task is to add citations to the existing answer."):
 		return chunkPrompt
-	case strings.HasPrefix(p, sentenceInstructions):
+	case strings.HasPrefix(p, "You will receive a passage and a factual statement."):
 		return sentencePrompt
 	}
 	return -1
@@ -141,7 +144,7 @@ func (s *script) respond(req llmtest.ChatRequest) llmtest.Reply {
 	case chunkPrompt:
 		snips := snippets(req.Last())
 		var b strings.Builder
-		for _, sent := range splitSentences(s.draft) {
+		for _, sent := range generate.AnswerSentences(s.draft) {
 			b.WriteString("<statement>")
 			b.WriteString(sent)
 			b.WriteString("<cite>")
@@ -164,14 +167,14 @@ func (s *script) respond(req llmtest.ChatRequest) llmtest.Reply {
 		}
 		m := stationRE.FindStringSubmatch(stmt)
 		if m == nil || s.noSupport[m[0]] {
-			return llmtest.Text(NoRelevant)
+			return llmtest.Text(generate.NoRelevant)
 		}
 		for n := 0; n < len(sents); n++ {
 			if strings.Contains(sents[n], m[0]) {
 				return llmtest.Text(fmt.Sprintf("[%d-%d]", n, n))
 			}
 		}
-		return llmtest.Text(NoRelevant)
+		return llmtest.Text(generate.NoRelevant)
 	}
 	return llmtest.Status(http.StatusBadRequest)
 }
@@ -220,6 +223,7 @@ func stationDraft(stations ...int) string {
 }
 
 func TestCoarseToFine(t *testing.T) {
+	t.Parallel()
 	lib, docs := reportLibrary(t, 60)
 	d := docs[0]
 	sc := &script{draft: stationDraft(7, 23)}
@@ -286,8 +290,8 @@ func TestCoarseToFine(t *testing.T) {
 		t.Fatalf("%d chunk prompts", len(p2))
 	}
 	snips := snippets(p2[0])
-	if len(snips) < 10 || len(snips) > DefaultK {
-		t.Errorf("%d snippets shown, want 10 to %d", len(snips), DefaultK)
+	if len(snips) < 10 || len(snips) > generate.PaperCoF.K {
+		t.Errorf("%d snippets shown, want 10 to %d", len(snips), generate.PaperCoF.K)
 	}
 	last := -1
 	for n := 1; n <= len(snips); n++ {
@@ -333,6 +337,7 @@ func chunkOfSentence(d *docstore.Document, s int) (int, bool) {
 // A statement whose chunks hold no support stays uncited, and an answer
 // with fewer than 20% of its statements cited is flagged.
 func TestNoSupportAndGroundingWarning(t *testing.T) {
+	t.Parallel()
 	lib, docs := reportLibrary(t, 40)
 	sc := &script{
 		draft:     stationDraft(3, 11, 17, 29) + " Rain is common in autumn. Many gauges are old.",
@@ -365,6 +370,7 @@ func TestNoSupportAndGroundingWarning(t *testing.T) {
 
 // A failure in a later call keeps what the earlier ones did.
 func TestLaterFailureKeepsWork(t *testing.T) {
+	t.Parallel()
 	t.Run("chunk step", func(t *testing.T) {
 		lib, docs := reportLibrary(t, 30)
 		sc := &script{draft: stationDraft(4, 9)}
@@ -438,6 +444,7 @@ func TestLaterFailureKeepsWork(t *testing.T) {
 
 // Cancelling during step 3 returns the statements already final.
 func TestCancelDuringRefinement(t *testing.T) {
+	t.Parallel()
 	lib, docs := reportLibrary(t, 40)
 	sc := &script{draft: stationDraft(2, 12, 22)}
 	ctx, cancel := context.WithCancel(t.Context())
@@ -465,6 +472,7 @@ func TestCancelDuringRefinement(t *testing.T) {
 // are embedded once (no sentence vectors, which CoF does not use) and the
 // draft's sentences in one call.
 func TestDenseRetrieval(t *testing.T) {
+	t.Parallel()
 	lib, docs := reportLibrary(t, 30)
 	d := docs[0]
 	sc := &script{draft: stationDraft(6, 18)}
@@ -510,6 +518,7 @@ func TestDenseRetrieval(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
+	t.Parallel()
 	o, err := options.Parse(Name, engine.Settings("k", "20", "l_max", "3", "max_citations", "0", "parallel", "2"))
 	if err != nil || o.Int("k") != 20 || o.Int("l_max") != 3 || o.Int("max_citations") != 0 || o.Int("parallel") != 2 {
 		t.Fatalf("%+v %v", o, err)
@@ -519,14 +528,10 @@ func TestOptions(t *testing.T) {
 			t.Errorf("%v: %v", bad, err)
 		}
 	}
-	for _, c := range []struct{ n, l int }{{1, 10}, {4, 10}, {5, 8}, {7, 6}, {40, 1}, {100, 1}, {0, 0}} {
-		if got := PerSentence(40, 10, c.n); got != c.l {
-			t.Errorf("PerSentence(%d) = %d, want %d", c.n, got, c.l)
-		}
-	}
 }
 
 func TestNeedsModel(t *testing.T) {
+	t.Parallel()
 	lib, _ := reportLibrary(t, 3)
 	_, err := engine.New(Name, &engine.Env{Library: lib})
 	if !errors.Is(err, engine.ErrUnavailable) {

@@ -20,9 +20,9 @@
 //     signal, which ends the steps.
 //  2. Retrieve: the top chunks for q_i (3 sentence-aligned chunks of about
 //     80 words, the seed's setting, ranked by the answer's retrieval:
-//     BM25 over segments, fused with dense similarity and reordered by a
-//     reranker when those models are configured), concatenated in
-//     document order.
+//     BM25 over windows of sentences, fused with dense similarity and
+//     reordered by a reranker when those models are configured),
+//     concatenated in document order.
 //  3. Extract: the model, given P_e, q_i and the chunks' sentences numbered
 //     with their real indices, writes a one-sentence fact f_i citing the
 //     sentences it used, in LongCite's statement format.
@@ -45,7 +45,6 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/cof"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/humanize"
@@ -95,7 +94,7 @@ type run struct {
 	maxSteps, chunks, words int
 	format                  generate.Format
 	keep                    int // citations kept per final statement
-	seg                     retrieve.Segmenting
+	windowing               retrieve.Windowing
 	// shown holds the chunks already shown for each sub-question (by its
 	// normalised text), so a repeated sub-question gets the next-best.
 	shown map[string]map[Chunk]bool
@@ -109,7 +108,7 @@ func newRun(rt *engine.Runtime) *run {
 		format: generate.FormatOf(o, rt.Config().Model), keep: o.Int("max_citations"),
 		shown: map[string]map[Chunk]bool{},
 	}
-	r.seg = segmenting(rt.Docs(), r.words)
+	r.windowing = chunkWindowing(rt.Docs(), r.words)
 	r.plan = &Plan{Steps: []Step{}, MaxSteps: r.maxSteps, Chunks: r.chunks, ChunkWords: r.words, Retrieval: RetrievalBM25, Algorithm: 1}
 	if o.String("algorithm") == ConstrainedDecoding {
 		r.plan.Algorithm = 2
@@ -241,7 +240,7 @@ func (r *run) retrieve(ctx context.Context, sub string) (ps []retrieve.Passage, 
 		r.shown[key] = seen
 	}
 	repeated = len(seen) > 0
-	ps, err = r.rt.Retrieval().Segments(ctx, sub, r.seg, retrieve.Options{K: r.chunks + len(seen)})
+	ps, err = r.rt.Retrieval().Windows(ctx, sub, r.windowing, retrieve.Options{K: r.chunks + len(seen)})
 	if err != nil {
 		return nil, repeated, err
 	}
@@ -335,7 +334,7 @@ func (r *run) answer(ctx context.Context) error {
 	res, err := generate.Run(ctx, r.rt, generate.Request{
 		Question: question(r.rt.Question(), r.plan.Steps, num), JudgeAgainst: r.rt.Question(),
 		Numbering: num, Format: r.format, Resolve: citations.ResolveOptions{MaxCitations: r.keep},
-		Repair: generate.Repair(r.rt, cof.Cite),
+		Repair: generate.Repair(r.rt),
 	})
 	if err != nil && len(res.Statements) == 0 {
 		r.factsAsAnswer("the answer was cut off before its first statement: the statements are " + r.found())
@@ -368,10 +367,10 @@ func (r *run) factsAsAnswer(why string) {
 	}
 }
 
-// segmenting sizes chunks of about words words in the segmenter's tokens,
-// from the scope's own ratio of tokens to words (measured on the first
-// 64 KiB of each document).
-func segmenting(docs []*docstore.Document, words int) retrieve.Segmenting {
+// chunkWindowing sizes chunks of about words words in the tokens of
+// retrieve's windows, from the scope's own ratio of tokens to words
+// (measured on the first 64 KiB of each document).
+func chunkWindowing(docs []*docstore.Document, words int) retrieve.Windowing {
 	const sample = 64 << 10
 	w, t := 0, 0
 	for _, d := range docs {
@@ -385,5 +384,5 @@ func segmenting(docs []*docstore.Document, words int) retrieve.Segmenting {
 	if w > 0 && t > 0 {
 		perWord = float64(t) / float64(w)
 	}
-	return retrieve.Segmenting{Tokens: max(1, int(math.Round(float64(words)*perWord)))}
+	return retrieve.Windowing{Tokens: max(1, int(math.Round(float64(words)*perWord)))}
 }

@@ -62,6 +62,7 @@ func sentenceSet(spans []citations.Span) []string {
 // sentence it came from, and the answer cites exactly the facts'
 // sentences.
 func TestStopsOnModelSignal(t *testing.T) {
+	t.Parallel()
 	lib, docs := filmLibrary(t)
 	srv := llmtest.New(t)
 	m := filmModel(t, true)
@@ -136,6 +137,7 @@ func TestStopsOnModelSignal(t *testing.T) {
 // TestStopsAtStepLimit: a planner that never stops is cut at max_steps,
 // and the answer is written from the facts found.
 func TestStopsAtStepLimit(t *testing.T) {
+	t.Parallel()
 	lib, _ := filmLibrary(t)
 	srv := llmtest.New(t)
 	m := filmModel(t, false)
@@ -170,6 +172,7 @@ func TestStopsAtStepLimit(t *testing.T) {
 // next-best chunks, not the same ones; when none are left the fact says
 // so without a model call.
 func TestRepeatedSubQuestion(t *testing.T) {
+	t.Parallel()
 	lib, _ := filmLibrary(t)
 	srv := llmtest.New(t)
 	sub := "How many tonnes of barley did the farms grow?"
@@ -226,6 +229,7 @@ func TestRepeatedSubQuestion(t *testing.T) {
 // facts' cited sentences under their real numbers, the thought gives each
 // fact's numbers, and a citation of anything else is dropped.
 func TestFinalCitationsAreFactSentences(t *testing.T) {
+	t.Parallel()
 	lib, docs := filmLibrary(t)
 	srv := llmtest.New(t)
 	m := filmModel(t, true)
@@ -282,6 +286,7 @@ func TestFinalCitationsAreFactSentences(t *testing.T) {
 // TestFailureMidway: when a call fails part-way, the answer is partial: it
 // keeps the steps done, and the facts found are its statements.
 func TestFailureMidway(t *testing.T) {
+	t.Parallel()
 	lib, _ := filmLibrary(t)
 	srv := llmtest.New(t)
 	m := filmModel(t, true)
@@ -335,6 +340,7 @@ func TestFailureMidway(t *testing.T) {
 // TestCancellation: cancelling while the model plans step 2 returns at
 // once with the first fact.
 func TestCancellation(t *testing.T) {
+	t.Parallel()
 	lib, _ := filmLibrary(t)
 	srv := llmtest.New(t)
 	m := filmModel(t, true)
@@ -366,6 +372,7 @@ func TestCancellation(t *testing.T) {
 // TestModelAnswersAtOnce: a planner that stops before any step does not
 // skip the documents: the question itself is looked up first.
 func TestModelAnswersAtOnce(t *testing.T) {
+	t.Parallel()
 	lib, _ := filmLibrary(t)
 	srv := llmtest.New(t)
 	m := filmModel(t, true)
@@ -388,6 +395,7 @@ func TestModelAnswersAtOnce(t *testing.T) {
 // reference lacks the answer cites nothing, and with no fact citing the
 // documents the answer is the facts, without a final call.
 func TestUncitedFact(t *testing.T) {
+	t.Parallel()
 	lib, docs := filmLibrary(t)
 	srv := llmtest.New(t)
 	m := filmModel(t, true)
@@ -437,6 +445,7 @@ func TestUncitedFact(t *testing.T) {
 // sentence-aligned, in document order with their real numbers; chunks and
 // chunk_words change that.
 func TestRetrieval(t *testing.T) {
+	t.Parallel()
 	lib, docs := filmLibrary(t)
 	srv := llmtest.New(t)
 	subs := []string{"How many tonnes of barley did the northern farms grow?", "When did the harvest of rye end?"}
@@ -511,6 +520,7 @@ func TestRetrieval(t *testing.T) {
 
 // TestOptions: bad options are errors that say what the option takes.
 func TestOptions(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ key, val, want string }{
 		{"max_steps", "0", "1 to 20"},
 		{"max_steps", "x", "max_steps"},
@@ -535,6 +545,7 @@ func TestOptions(t *testing.T) {
 // TestStagesFit: every stage fits an 80-column terminal line, however long
 // the sub-question or fact.
 func TestStagesFit(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("Which of the many long-named administrative districts ", 5) + "?"
 	cjk := strings.Repeat("斯科特·德瑞克森是美国导演", 10)
 	spans := []citations.Span{{First: 583, Last: 585}, {First: 9000, Last: 9001}, {First: 12}, {First: 14}, {First: 99}}
@@ -571,6 +582,7 @@ func TestStagesFit(t *testing.T) {
 // dense similarity fused in, the embedding calls count in the usage, and
 // the plan says so; when embedding fails, BM25 carries on with a warning.
 func TestDense(t *testing.T) {
+	t.Parallel()
 	lib, _ := filmLibrary(t)
 	srv := llmtest.New(t)
 	srv.Respond(filmModel(t, true).respond)

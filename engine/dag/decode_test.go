@@ -85,6 +85,7 @@ func (m *decoder) respond(r llmtest.ChatRequest) llmtest.Reply {
 // constrained step says so, citing the sentence the knowledge came from;
 // the answer cites exactly the steps' sentences.
 func TestConstrainedDecoding(t *testing.T) {
+	t.Parallel()
 	lib, docs := filmLibrary(t)
 	srv := llmtest.New(t)
 	m := filmDecoder(t)
@@ -142,6 +143,7 @@ func TestConstrainedDecoding(t *testing.T) {
 // ending "X is the answer.", and "Answer:"; Figure 4(b)'s own question,
 // third, reads as the figure's caption describes it.
 func TestConstrainedDecodingPrompts(t *testing.T) {
+	t.Parallel()
 	at := 0
 	for _, q := range seedQuestions {
 		i := strings.Index(decodeExamples, "Question: "+q+"\n"+thoughtsLabel)
@@ -203,6 +205,7 @@ func TestConstrainedDecodingPrompts(t *testing.T) {
 }
 
 func TestParseStep(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in    string
 		final bool

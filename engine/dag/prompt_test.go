@@ -23,6 +23,7 @@ var seedQuestions = []string{
 // so far; P_e is Appendix D's fact-extraction prompt around the numbered
 // reference.
 func TestPromptsFromTheSeed(t *testing.T) {
+	t.Parallel()
 	steps := []Step{{SubQuestion: "Who directed <C3> Doctor Strange?", Fact: "Scott Derrickson directed it.", Retrieved: []Chunk{{}}}, {SubQuestion: "Where was he born?", Retrieved: []Chunk{}}}
 	p := planMessages("Where was the director of Doctor Strange born?", steps)[0].Content
 	at := 0

@@ -11,6 +11,7 @@ import (
 )
 
 func TestParsePlan(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in    string
 		final bool
@@ -89,6 +90,7 @@ func FuzzClip(f *testing.F) {
 }
 
 func TestParseFact(t *testing.T) {
+	t.Parallel()
 	d := &docstore.Document{DocInfo: docstore.DocInfo{ID: "d1", Name: "d.txt"}}
 	d.Text = "Scott Derrickson is an American director. He lives in Los Angeles. Ed Wood was an American filmmaker. The end."
 	for _, s := range []struct{ a, b int32 }{{0, 41}, {42, 66}, {67, 101}, {102, 110}} {

@@ -68,6 +68,7 @@ func ids(docs []*docstore.Document) []docstore.DocID {
 // TestStoredOnceAndReused embeds a document, then again: the second time
 // nothing is embedded, and scoring embeds only the query.
 func TestStoredOnceAndReused(t *testing.T) {
+	t.Parallel()
 	lib, docs := librarytest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t)
@@ -142,6 +143,7 @@ func TestStoredOnceAndReused(t *testing.T) {
 // computed from the server's own vectors: a stored chunk by its vector, a
 // run of sentences by the mean of theirs.
 func TestScoresMatchServerVectors(t *testing.T) {
+	t.Parallel()
 	lib, docs := librarytest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t)
@@ -183,6 +185,7 @@ func diff(a, b float64) float64 {
 // TestScoreWithoutStoredVectors: units whose vectors are not stored are
 // embedded with the query, in one call, and not stored.
 func TestScoreWithoutStoredVectors(t *testing.T) {
+	t.Parallel()
 	lib, docs := librarytest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t)
@@ -212,6 +215,7 @@ func TestScoreWithoutStoredVectors(t *testing.T) {
 // TestResumesAfterFailure: a failed batch leaves the batches before it
 // stored, and the next run embeds only the rest.
 func TestResumesAfterFailure(t *testing.T) {
+	t.Parallel()
 	lib, docs := librarytest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t)
@@ -243,6 +247,7 @@ func TestResumesAfterFailure(t *testing.T) {
 
 // TestCancelKeepsBatches: cancelling mid-run keeps the stored batches.
 func TestCancelKeepsBatches(t *testing.T) {
+	t.Parallel()
 	lib, docs := librarytest.Library(t, declaration)
 	srv := llmtest.New(t)
 	s := scorer(t, lib, srv, 4)
@@ -264,6 +269,7 @@ func TestCancelKeepsBatches(t *testing.T) {
 
 // TestRemovedWithDocument: removing the document removes its vectors.
 func TestRemovedWithDocument(t *testing.T) {
+	t.Parallel()
 	lib, docs := librarytest.Library(t, declaration)
 	srv := llmtest.New(t)
 	s := scorer(t, lib, srv, 64)
@@ -287,6 +293,7 @@ func TestRemovedWithDocument(t *testing.T) {
 
 // TestNoEmbedModel: without an embedding model there is no Scorer.
 func TestNoEmbedModel(t *testing.T) {
+	t.Parallel()
 	lib, _ := librarytest.Library(t, declaration)
 	srv := llmtest.New(t)
 	if _, err := New(lib, client(t, srv, "", 64)); !errors.Is(err, ErrNoEmbedModel) {
@@ -300,6 +307,7 @@ func TestNoEmbedModel(t *testing.T) {
 // TestUnknownEmbedModel: a model the server does not serve fails with
 // the client's error and its fix.
 func TestUnknownEmbedModel(t *testing.T) {
+	t.Parallel()
 	lib, docs := librarytest.Library(t, declaration)
 	srv := llmtest.New(t)
 	s, err := New(lib, client(t, srv, "no-such-embedder", 64))
@@ -406,6 +414,7 @@ func BenchmarkScoreDense(b *testing.B) {
 // one-sentence chunks too — is scored from them: the query is the only
 // text embedded.
 func TestChunkLevelOnly(t *testing.T) {
+	t.Parallel()
 	lib, docs := librarytest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t)

@@ -19,6 +19,7 @@ var derivedSet = librarytest.DerivedSet
 // with progress; a run cut short by a failing endpoint resumes where it
 // stopped; the stored vectors rank the units by cosine.
 func TestEnsureDerived(t *testing.T) {
+	t.Parallel()
 	lib, docs := librarytest.Library(t, declaration)
 	d := docs[0]
 	librarytest.Derive(t, lib, d)

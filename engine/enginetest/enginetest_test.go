@@ -12,6 +12,7 @@ import (
 // The documents come back in the order of the pairs, named by them, with
 // their text verbatim.
 func TestTextLibraryKeepsOrderAndNames(t *testing.T) {
+	t.Parallel()
 	lib, docs := enginetest.TextLibrary(t, "b.txt", "Second file. It comes first.\n", "a.txt", "First file.\n")
 	if len(docs) != 2 || docs[0].Name != "b.txt" || docs[1].Name != "a.txt" || docs[1].Text != "First file.\n" {
 		t.Fatalf("documents %v", docs)
@@ -24,6 +25,7 @@ func TestTextLibraryKeepsOrderAndNames(t *testing.T) {
 // Env's client talks to the server it was configured for, and a
 // retryable failure is retried.
 func TestEnvRetriesAgainstServer(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t)
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Status(503), llmtest.Text("Hello."))
@@ -35,6 +37,7 @@ func TestEnvRetriesAgainstServer(t *testing.T) {
 }
 
 func TestNumbered(t *testing.T) {
+	t.Parallel()
 	nums, texts := enginetest.Numbered("Intro <C3>First. <C4>Second.\n<C10>Last")
 	if !slices.Equal(nums, []int{3, 4, 10}) || texts[3] != "First. " || texts[4] != "Second.\n" || texts[10] != "Last" || len(texts) != 3 {
 		t.Errorf("Numbered = %v, %v", nums, texts)

@@ -84,6 +84,7 @@ func run(t *testing.T, dir, strategy string, mcfg config.Config, ec eval.Config)
 // and in the summary, its calls counted apart from the answers'; nothing
 // of the judge without Judging.
 func TestJudgeCitations(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithResponder(enginetest.DeclarationAndJudge))
 	dir := dataSet(t, "Where do governments derive their powers from? | consent of the governed", "Where do governments derive their powers from? | consent of the governed")
 	var lines strings.Builder
@@ -139,6 +140,7 @@ func TestJudgeCitations(t *testing.T) {
 // LongBench's answer F1 and EM, citation length in tokens, the judged
 // citation figures and the judged correctness.
 func TestJudgeModel(t *testing.T) {
+	t.Parallel()
 	answers := llmtest.New(t, llmtest.WithResponder(enginetest.DeclarationAndJudge))
 	judges := llmtest.New(t, llmtest.WithModels("judge-x"), llmtest.WithKey("sk-judge-only"), llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
 		reply, ok := llmtest.Judge(r)
@@ -222,6 +224,7 @@ func fixOf(err error) string {
 // TestDeriveCostApart: an evaluation of a RAIDD strategy derives first
 // and reports that cost apart from the answers'.
 func TestDeriveCostApart(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithResponder(enginetest.RAIDDReplies))
 	dir := dataSet(t, "What do governments derive their powers from?", "What did the King refuse?", "What is the history of the present King of Great Britain?")
 	_, last, printed := run(t, dir, "raidd-q+", enginetest.Config(srv), eval.Config{})
@@ -262,6 +265,7 @@ func TestDeriveCostApart(t *testing.T) {
 // embeds the strategy's derived units, reported with it, so each answer
 // pays only for embedding its question.
 func TestEmbedsBeforeAnswers(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithResponder(enginetest.RAIDDReplies))
 	cfg := enginetest.Config(srv)
 	cfg.EmbedModel = llmtest.DefaultEmbedModel
@@ -298,6 +302,7 @@ func TestEmbedsBeforeAnswers(t *testing.T) {
 // TestMissingDocument: a question naming a document the library lacks
 // stops the evaluation and says which question.
 func TestMissingDocument(t *testing.T) {
+	t.Parallel()
 	dir := enginetest.WriteTree(t, t.TempDir(), map[string]string{
 		"docs/a.txt":      "Alpha is the first letter.",
 		"questions.jsonl": `{"id": "x1", "question": "What is alpha?", "answers": [], "docs": ["b.txt"], "evidence": []}` + "\n",
@@ -315,6 +320,7 @@ func TestMissingDocument(t *testing.T) {
 // TestReadQuestions: blank lines are skipped; a malformed line is named;
 // a file without questions is an error.
 func TestReadQuestions(t *testing.T) {
+	t.Parallel()
 	dir := enginetest.WriteTree(t, t.TempDir(), map[string]string{
 		"ok.jsonl":    "\n" + `{"id": "a", "question": "Q?"}` + "\n\n",
 		"bad.jsonl":   `{"id": "a", "question": "Q?"}` + "\n{oops\n",
@@ -350,6 +356,7 @@ func scriptedLQA(r llmtest.ChatRequest) llmtest.Reply {
 // alongside or read from a plain run's records, over the questions
 // judged in both; a baseline of another strategy is refused.
 func TestCorrectnessRatio(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithResponder(scriptedLQA))
 	dir := dataSet(t, "Where do governments derive their powers from? | consent of the governed",
 		"Where do governments derive their powers from? | consent of the governed")

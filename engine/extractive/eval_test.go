@@ -146,8 +146,9 @@ func loadDataset(t testing.TB, dir string) *dataset {
 // answerer answers one question with citations; k = 0 is auto mode.
 type answerer func(ctx context.Context, ds *dataset, q question, k int) ([]citations.Span, error)
 
-// strategyAnswerer runs the extractive strategy with model m (nil: default).
-func strategyAnswerer(m *retrieve.Model, extra []engine.Setting) answerer {
+// strategyAnswerer runs the extractive strategy with weights w (nil:
+// the default).
+func strategyAnswerer(w *retrieve.Weights, extra []engine.Setting) answerer {
 	return func(ctx context.Context, ds *dataset, q question, k int) ([]citations.Span, error) {
 		opts := slices.Clone(extra)
 		if k > 0 {
@@ -157,7 +158,7 @@ func strategyAnswerer(m *retrieve.Model, extra []engine.Setting) answerer {
 		for _, name := range q.Docs {
 			req.Docs = append(req.Docs, ds.ids[name])
 		}
-		ans, err := engine.Run(ctx, &engine.Env{Library: ds.lib}, Strategy{Model: m}, req, nil)
+		ans, err := engine.Run(ctx, &engine.Env{Library: ds.lib}, Strategy{Weights: w}, req, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -267,6 +268,7 @@ func report(t testing.TB, ds *dataset, name string, ans answerer) map[int]figure
 }
 
 func TestHotpotQA(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("evaluation: skipped with -short")
 	}
@@ -278,7 +280,10 @@ func TestHotpotQA(t *testing.T) {
 	}
 }
 
-func TestRIntroQA(t *testing.T) { evaluateAgainstPlain(t, rintroDir, 0.82) }
+func TestRIntroQA(t *testing.T) {
+	t.Parallel()
+	evaluateAgainstPlain(t, rintroDir, 0.82)
+}
 
 // evaluateAgainstPlain reports a data set against plain BM25, fails if
 // the ranking falls below it (checkAgainstPlain), and if floor > 0, if
@@ -314,15 +319,25 @@ func checkAgainstPlain(t *testing.T, base, got map[int]figures) {
 
 // TestManualsQA: the shared manuals set, where the structure of the
 // documents (headings, noise) carries many answers.
-func TestManualsQA(t *testing.T) { evaluateAgainstPlain(t, manualsDir, 0.70) }
+func TestManualsQA(t *testing.T) {
+	t.Parallel()
+	evaluateAgainstPlain(t, manualsDir, 0.70)
+}
 
-func TestPapersQA(t *testing.T) { evaluateAgainstPlain(t, papersDir, 0) }
+func TestPapersQA(t *testing.T) {
+	t.Parallel()
+	evaluateAgainstPlain(t, papersDir, 0)
+}
 
-func TestLicensesQA(t *testing.T) { evaluateAgainstPlain(t, licensesDir, 0.90) }
+func TestLicensesQA(t *testing.T) {
+	t.Parallel()
+	evaluateAgainstPlain(t, licensesDir, 0.90)
+}
 
 // TestExperiments prints the ablation table: every ranking idea, on both
 // data sets. It is slow and only runs when asked.
 func TestExperiments(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("CITELENS_EXPERIMENTS") == "" {
 		t.Skip("set CITELENS_EXPERIMENTS=1 to run the ranking experiments")
 	}
@@ -337,100 +352,100 @@ func TestExperiments(t *testing.T) {
 		t.Logf("== %s (%d questions)", filepath.Base(dir), len(ds.qs))
 		report(t, ds, "plain BM25", plainAnswerer)
 		for _, v := range variants() {
-			if only != "1" && !strings.Contains(v.name, only) && v.name != "DefaultModel" {
+			if only != "1" && !strings.Contains(v.name, only) && v.name != "DefaultWeights" {
 				continue
 			}
-			m := v.model
-			report(t, ds, v.name, strategyAnswerer(&m, v.opts))
+			w := v.weights
+			report(t, ds, v.name, strategyAnswerer(&w, v.opts))
 		}
 	}
 }
 
 type variant struct {
-	name  string
-	model retrieve.Model
-	opts  []engine.Setting
+	name    string
+	weights retrieve.Weights
+	opts    []engine.Setting
 }
 
 // variants lists the ranking ideas, each alone on a bare re-ranker and
 // then combined.
 func variants() []variant {
-	bare := retrieve.Model{Radius: 1, Covered: 1}
-	with := func(name string, f func(m *retrieve.Model)) variant {
-		m := bare
-		f(&m)
-		return variant{name: name, model: m}
+	bare := retrieve.Weights{Radius: 1, Covered: 1}
+	with := func(name string, f func(w *retrieve.Weights)) variant {
+		w := bare
+		f(&w)
+		return variant{name: name, weights: w}
 	}
-	d := retrieve.DefaultModel
-	around := func(name string, f func(m *retrieve.Model)) variant {
-		m := d
-		f(&m)
-		return variant{name: name, model: m}
+	d := retrieve.DefaultWeights
+	around := func(name string, f func(w *retrieve.Weights)) variant {
+		w := d
+		f(&w)
+		return variant{name: name, weights: w}
 	}
 	return []variant{
 		// Each idea alone on a bare re-ranker (BM25, heading lines
 		// excluded from results).
-		{name: "bare", model: bare},
-		with("+ dedupe .8", func(m *retrieve.Model) { m.Duplicate = 0.8 }),
-		with("+ heading 1", func(m *retrieve.Model) { m.Heading = 1 }),
-		with("+ neighbour .3", func(m *retrieve.Model) { m.Neighbour = 0.3 }),
-		with("+ covered .5", func(m *retrieve.Model) { m.Covered = 0.5 }),
-		with("+ phrase .3", func(m *retrieve.Model) { m.Phrase = 0.3 }),
-		with("+ proximity .5", func(m *retrieve.Model) { m.Proximity = 0.5 }),
-		with("+ subject .5", func(m *retrieve.Model) { m.Subject = 0.5 }),
-		with("+ answer type .2", func(m *retrieve.Model) { m.Answer = 0.2 }),
-		with("+ lead .3", func(m *retrieve.Model) { m.Lead = 0.3 }),
-		with("+ hop .5", func(m *retrieve.Model) { m.Hop = 0.5; m.HopFrom = 2; m.HopTerms = 8 }),
+		{name: "bare", weights: bare},
+		with("+ dedupe .8", func(w *retrieve.Weights) { w.Duplicate = 0.8 }),
+		with("+ heading 1", func(w *retrieve.Weights) { w.Heading = 1 }),
+		with("+ neighbour .3", func(w *retrieve.Weights) { w.Neighbour = 0.3 }),
+		with("+ covered .5", func(w *retrieve.Weights) { w.Covered = 0.5 }),
+		with("+ phrase .3", func(w *retrieve.Weights) { w.Phrase = 0.3 }),
+		with("+ proximity .5", func(w *retrieve.Weights) { w.Proximity = 0.5 }),
+		with("+ subject .5", func(w *retrieve.Weights) { w.Subject = 0.5 }),
+		with("+ answer type .2", func(w *retrieve.Weights) { w.Answer = 0.2 }),
+		with("+ lead .3", func(w *retrieve.Weights) { w.Lead = 0.3 }),
+		with("+ hop .5", func(w *retrieve.Weights) { w.Hop = 0.5; w.HopFrom = 2; w.HopTerms = 8 }),
 		// The default, and the default without each idea.
-		{name: "DefaultModel", model: d},
-		around("- heading", func(m *retrieve.Model) { m.Heading = 0; m.HeadingPhrases = false }),
-		around("- neighbour", func(m *retrieve.Model) { m.Neighbour = 0 }),
-		around("- covered", func(m *retrieve.Model) { m.Covered = 1 }),
-		around("- phrase", func(m *retrieve.Model) { m.Phrase = 0 }),
-		around("- heading phrases", func(m *retrieve.Model) { m.HeadingPhrases = false }),
-		around("- proximity", func(m *retrieve.Model) { m.Proximity = 0 }),
-		around("- subject", func(m *retrieve.Model) { m.Subject = 0 }),
-		around("- answer type", func(m *retrieve.Model) { m.Answer = 0 }),
-		around("- lead", func(m *retrieve.Model) { m.Lead = 0 }),
-		around("- hop", func(m *retrieve.Model) { m.Hop = 0 }),
-		around("- dedupe", func(m *retrieve.Model) { m.Duplicate = 0 }),
+		{name: "DefaultWeights", weights: d},
+		around("- heading", func(w *retrieve.Weights) { w.Heading = 0; w.HeadingPhrases = false }),
+		around("- neighbour", func(w *retrieve.Weights) { w.Neighbour = 0 }),
+		around("- covered", func(w *retrieve.Weights) { w.Covered = 1 }),
+		around("- phrase", func(w *retrieve.Weights) { w.Phrase = 0 }),
+		around("- heading phrases", func(w *retrieve.Weights) { w.HeadingPhrases = false }),
+		around("- proximity", func(w *retrieve.Weights) { w.Proximity = 0 }),
+		around("- subject", func(w *retrieve.Weights) { w.Subject = 0 }),
+		around("- answer type", func(w *retrieve.Weights) { w.Answer = 0 }),
+		around("- lead", func(w *retrieve.Weights) { w.Lead = 0 }),
+		around("- hop", func(w *retrieve.Weights) { w.Hop = 0 }),
+		around("- dedupe", func(w *retrieve.Weights) { w.Duplicate = 0 }),
 		// Structure (sections, noise, tables).
-		around("x followers 2/10", func(m *retrieve.Model) { m.HeadingFollowers, m.HeadingSections = 2, 10 }),
-		around("x followers 3/20", func(m *retrieve.Model) { m.HeadingFollowers, m.HeadingSections = 3, 20 }),
-		around("x followers 5/10", func(m *retrieve.Model) { m.HeadingFollowers, m.HeadingSections = 5, 10 }),
-		around("y heading 2 followers 3/20", func(m *retrieve.Model) { m.Heading = 2; m.HeadingFollowers, m.HeadingSections = 3, 20 }),
-		around("y heading 1.5 followers 3/20", func(m *retrieve.Model) { m.Heading = 1.5; m.HeadingFollowers, m.HeadingSections = 3, 20 }),
-		around("y heading 1.5", func(m *retrieve.Model) { m.Heading = 1.5 }),
-		around("y heading 2 followers 2/10", func(m *retrieve.Model) { m.Heading = 2; m.HeadingFollowers, m.HeadingSections = 2, 10 }),
-		around("y heading 2 section .3", func(m *retrieve.Model) { m.Heading = 2; m.Section = 0.3 }),
-		around("x section 0", func(m *retrieve.Model) { m.Section = 0 }),
-		around("x section 1", func(m *retrieve.Model) { m.Section = 1 }),
-		around("x section .3", func(m *retrieve.Model) { m.Section = 0.3 }),
-		around("x covered .3", func(m *retrieve.Model) { m.Covered = 0.3 }),
-		around("x covered .7", func(m *retrieve.Model) { m.Covered = 0.7 }),
-		around("x hop 0", func(m *retrieve.Model) { m.Hop = 0 }),
-		around("x lead 0", func(m *retrieve.Model) { m.Lead = 0 }),
-		around("x subject 0", func(m *retrieve.Model) { m.Subject = 0 }),
-		around("x neighbour 0", func(m *retrieve.Model) { m.Neighbour = 0 }),
-		around("x default 0", func(m *retrieve.Model) { m.Default = 0 }),
-		around("x default 1", func(m *retrieve.Model) { m.Default = 1 }),
-		around("x default .3", func(m *retrieve.Model) { m.Default = 0.3 }),
-		around("x noise 0.1", func(m *retrieve.Model) { m.Noise = 0.1 }),
-		around("x noise 0.5", func(m *retrieve.Model) { m.Noise = 0.5 }),
-		around("x noise off", func(m *retrieve.Model) { m.Noise = 1 }),
-		around("x ancestor 0", func(m *retrieve.Model) { m.Ancestor = 0 }),
-		around("x ancestor 1", func(m *retrieve.Model) { m.Ancestor = 1 }),
-		around("x heading 2", func(m *retrieve.Model) { m.Heading = 2 }),
-		around("x heading 0.5", func(m *retrieve.Model) { m.Heading = 0.5 }),
+		around("x followers 2/10", func(w *retrieve.Weights) { w.HeadingFollowers, w.HeadingSections = 2, 10 }),
+		around("x followers 3/20", func(w *retrieve.Weights) { w.HeadingFollowers, w.HeadingSections = 3, 20 }),
+		around("x followers 5/10", func(w *retrieve.Weights) { w.HeadingFollowers, w.HeadingSections = 5, 10 }),
+		around("y heading 2 followers 3/20", func(w *retrieve.Weights) { w.Heading = 2; w.HeadingFollowers, w.HeadingSections = 3, 20 }),
+		around("y heading 1.5 followers 3/20", func(w *retrieve.Weights) { w.Heading = 1.5; w.HeadingFollowers, w.HeadingSections = 3, 20 }),
+		around("y heading 1.5", func(w *retrieve.Weights) { w.Heading = 1.5 }),
+		around("y heading 2 followers 2/10", func(w *retrieve.Weights) { w.Heading = 2; w.HeadingFollowers, w.HeadingSections = 2, 10 }),
+		around("y heading 2 section .3", func(w *retrieve.Weights) { w.Heading = 2; w.Section = 0.3 }),
+		around("x section 0", func(w *retrieve.Weights) { w.Section = 0 }),
+		around("x section 1", func(w *retrieve.Weights) { w.Section = 1 }),
+		around("x section .3", func(w *retrieve.Weights) { w.Section = 0.3 }),
+		around("x covered .3", func(w *retrieve.Weights) { w.Covered = 0.3 }),
+		around("x covered .7", func(w *retrieve.Weights) { w.Covered = 0.7 }),
+		around("x hop 0", func(w *retrieve.Weights) { w.Hop = 0 }),
+		around("x lead 0", func(w *retrieve.Weights) { w.Lead = 0 }),
+		around("x subject 0", func(w *retrieve.Weights) { w.Subject = 0 }),
+		around("x neighbour 0", func(w *retrieve.Weights) { w.Neighbour = 0 }),
+		around("x default 0", func(w *retrieve.Weights) { w.Default = 0 }),
+		around("x default 1", func(w *retrieve.Weights) { w.Default = 1 }),
+		around("x default .3", func(w *retrieve.Weights) { w.Default = 0.3 }),
+		around("x noise 0.1", func(w *retrieve.Weights) { w.Noise = 0.1 }),
+		around("x noise 0.5", func(w *retrieve.Weights) { w.Noise = 0.5 }),
+		around("x noise off", func(w *retrieve.Weights) { w.Noise = 1 }),
+		around("x ancestor 0", func(w *retrieve.Weights) { w.Ancestor = 0 }),
+		around("x ancestor 1", func(w *retrieve.Weights) { w.Ancestor = 1 }),
+		around("x heading 2", func(w *retrieve.Weights) { w.Heading = 2 }),
+		around("x heading 0.5", func(w *retrieve.Weights) { w.Heading = 0.5 }),
 		// Settings tried and not kept.
-		around("heading 2", func(m *retrieve.Model) { m.Heading = 2 }),
-		around("covered .3", func(m *retrieve.Model) { m.Covered = 0.3 }),
-		around("phrase .5", func(m *retrieve.Model) { m.Phrase = 0.5 }),
-		around("hop from 1", func(m *retrieve.Model) { m.HopFrom = 1 }),
-		around("heading followers 2", func(m *retrieve.Model) { m.HeadingFollowers = 2 }),
-		around("per paragraph 1", func(m *retrieve.Model) { m.PerParagraph = 1 }),
-		{name: "auto stop .3", model: d, opts: engine.Settings("stop", "0.3")},
-		{name: "auto stop .5", model: d, opts: engine.Settings("stop", "0.5")},
-		{name: "no merging", model: d, opts: engine.Settings("merge", "false")},
+		around("heading 2", func(w *retrieve.Weights) { w.Heading = 2 }),
+		around("covered .3", func(w *retrieve.Weights) { w.Covered = 0.3 }),
+		around("phrase .5", func(w *retrieve.Weights) { w.Phrase = 0.5 }),
+		around("hop from 1", func(w *retrieve.Weights) { w.HopFrom = 1 }),
+		around("heading followers 2", func(w *retrieve.Weights) { w.HeadingFollowers = 2 }),
+		around("per paragraph 1", func(w *retrieve.Weights) { w.PerParagraph = 1 }),
+		{name: "auto stop .3", weights: d, opts: engine.Settings("stop", "0.3")},
+		{name: "auto stop .5", weights: d, opts: engine.Settings("stop", "0.5")},
+		{name: "no merging", weights: d, opts: engine.Settings("merge", "false")},
 	}
 }

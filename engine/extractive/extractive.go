@@ -67,9 +67,9 @@ func init() {
 
 // Strategy is the extractive strategy.
 type Strategy struct {
-	// Model, if set, replaces the retriever's default ranking model (for
-	// experiments).
-	Model *retrieve.Model
+	// Weights, if set, replace the retriever's default ranking weights
+	// (for experiments).
+	Weights *retrieve.Weights
 }
 
 // Name returns "extractive".
@@ -165,7 +165,7 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 	}
 	pages, _ := opt.Value("pages").([]retrieve.PageRange)
 	ps, err := rt.Retrieval().Sentences(ctx, rt.Question(), retrieve.Options{
-		Pages: pages, K: want, Model: s.Model, Fusion: fusion, Context: rt.Previous(),
+		Pages: pages, K: want, Weights: s.Weights, Fusion: fusion, Context: rt.Previous(),
 	})
 	if err != nil {
 		return nil, err

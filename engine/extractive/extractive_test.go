@@ -37,6 +37,7 @@ func answer(ctx context.Context, lib *docstore.Library, req engine.Request, emit
 }
 
 func TestAnswerQuotesAndCites(t *testing.T) {
+	t.Parallel()
 	lib, id := drinksLibrary(t)
 	d, err := lib.Document(id)
 	if err != nil {
@@ -82,6 +83,7 @@ func TestAnswerQuotesAndCites(t *testing.T) {
 }
 
 func TestAnswerMergesAdjacentSentences(t *testing.T) {
+	t.Parallel()
 	lib, id := drinksLibrary(t)
 	q := "tea drink"
 	req := engine.Request{Question: q, Docs: []docstore.DocID{id}, Options: engine.Settings("k", "4")}
@@ -112,6 +114,7 @@ func TestAnswerMergesAdjacentSentences(t *testing.T) {
 }
 
 func TestAnswerOptionsAndCancel(t *testing.T) {
+	t.Parallel()
 	lib, id := drinksLibrary(t)
 	for _, opts := range [][]engine.Setting{
 		engine.Settings("k", "0"), engine.Settings("k", "many"), engine.Settings("stop", "2"), engine.Settings("pages", "5-3"),
@@ -135,6 +138,7 @@ func TestAnswerOptionsAndCancel(t *testing.T) {
 }
 
 func TestAutoStop(t *testing.T) {
+	t.Parallel()
 	ps := []retrieve.Passage{{Scores: retrieve.Scores{Lexical: 10}}, {Scores: retrieve.Scores{Lexical: 6}}, {Scores: retrieve.Scores{Lexical: 3.9}}, {Scores: retrieve.Scores{Lexical: 5}}}
 	if got := autoStop(ps, 0.4, false); len(got) != 2 {
 		t.Errorf("kept %d, want the 2 above 40%% of the best", len(got))
@@ -145,6 +149,7 @@ func TestAutoStop(t *testing.T) {
 }
 
 func TestMerge(t *testing.T) {
+	t.Parallel()
 	gs := merge([]group{{"a", 5, 5, 0.2}, {"a", 9, 9, 0.1}, {"a", 7, 7, 0.8}, {"b", 6, 6, 0.5}, {"a", 6, 6, 0.3}})
 	// Merged groups keep their best coverage.
 	want := []group{{"a", 5, 7, 0.8}, {"a", 9, 9, 0.1}, {"b", 6, 6, 0.5}}
@@ -156,6 +161,7 @@ func TestMerge(t *testing.T) {
 // TestRelevance: every quote says how well it matches the question,
 // in the question's own words; an off-topic one is weak.
 func TestRelevance(t *testing.T) {
+	t.Parallel()
 	r := relevance("What taxes did the King impose?", "For imposing Taxes on us without our Consent", "", 0)
 	if r.Of != 3 || !slices.Equal(r.Matched, []string{"taxes", "impose"}) || r.Band != citations.RelevanceFair {
 		t.Errorf("relevance %+v", r)
@@ -178,6 +184,7 @@ func TestRelevance(t *testing.T) {
 }
 
 func TestRegistered(t *testing.T) {
+	t.Parallel()
 	info, ok := engine.Lookup(Name)
 	if !ok || info.NeedsLLM || info.Description == "" || Name != engine.DefaultStrategy {
 		t.Fatalf("registry: %+v, %v", info, ok)

@@ -57,6 +57,7 @@ func askExtractive(t *testing.T, env *engine.Env, doc docstore.DocID, settings .
 // word with the question, so BM25 alone cannot find it; with an embedding
 // model dense retrieval proposes it and it comes first.
 func TestHybridFindsParaphrase(t *testing.T) {
+	t.Parallel()
 	env, doc := paraphraseEnv(t, false)
 	ans, err := askExtractive(t, env, doc, "k", "2")
 	if err != nil {
@@ -86,6 +87,7 @@ func TestHybridFindsParaphrase(t *testing.T) {
 // TestRetrievalModes: words ignores the embedding model, meaning ranks by
 // it alone, and meaning without one is refused with the fix.
 func TestRetrievalModes(t *testing.T) {
+	t.Parallel()
 	env, doc := paraphraseEnv(t, true)
 	words, err := askExtractive(t, env, doc, "k", "1", "retrieval", "words")
 	if err != nil || len(words.Statements) != 1 || strings.Contains(words.Statements[0].Text, paraphraseAnswer) {

@@ -41,6 +41,7 @@ const filing = `<html><body>
 // embedding model that knows "capital expenditure" means those purchases,
 // the paraphrase finds it too (rows are embedded with their headers).
 func TestTableRowCarriesItsHeaders(t *testing.T) {
+	t.Parallel()
 	lib, docs := enginetest.TextLibrary(t, "report.html", filing)
 	d := docs[0]
 	row := -1

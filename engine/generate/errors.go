@@ -2,7 +2,13 @@ package generate
 
 import "errors"
 
-// ErrBadRequest means a generation was asked for with settings it cannot
-// use (an unknown format, the LongCite model format over chunks); the
-// message says which.
-var ErrBadRequest = errors.New("cannot build the prompt")
+// Sentinel errors of the package, wrapped with details where they occur.
+var (
+	// ErrBadRequest means a generation was asked for with settings it
+	// cannot use (an unknown format, the LongCite model format over
+	// chunks); the message says which.
+	ErrBadRequest = errors.New("cannot build the prompt")
+	// ErrNoStatements means the reply to CoF's step 2 (CiteAnswer) held no
+	// statement to cite.
+	ErrNoStatements = errors.New("the model returned no statements")
+)

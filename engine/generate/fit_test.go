@@ -35,6 +35,7 @@ func estimate(t *testing.T, f Format, q string, fit Fit) int {
 }
 
 func TestFitScopeWhole(t *testing.T) {
+	t.Parallel()
 	d := longDoc("a", 50)
 	fit, err := FitScope(context.Background(), OneShot, "q?", []*docstore.Document{d}, 100000, func(context.Context) ([]SentenceRef, error) {
 		t.Fatal("ranked although the scope fits")
@@ -52,6 +53,7 @@ func TestFitScopeWhole(t *testing.T) {
 }
 
 func TestFitScopeTrims(t *testing.T) {
+	t.Parallel()
 	a, b := longDoc("a", 400), longDoc("b", 400)
 	docs := []*docstore.Document{a, b}
 	q := "What does sentence 250 of b report?"
@@ -102,6 +104,7 @@ func TestFitScopeTrims(t *testing.T) {
 }
 
 func TestFitScopeNoMatches(t *testing.T) {
+	t.Parallel()
 	d := longDoc("a", 300)
 	fit, err := FitScope(context.Background(), LongCiteModel, "q?", []*docstore.Document{d}, 1500, func(context.Context) ([]SentenceRef, error) {
 		return nil, nil
@@ -122,6 +125,7 @@ func TestFitScopeNoMatches(t *testing.T) {
 }
 
 func TestFitRanked(t *testing.T) {
+	t.Parallel()
 	d := longDoc("a", 100)
 	ranked := []SentenceRef{{0, 70, 0}, {0, 3, 0}, {0, 50, 0}, {0, 3, 0}, {0, 500, 0}, {7, 1, 0}}
 	fit := FitRanked(OneShot, "q?", []*docstore.Document{d}, ranked, 100000)

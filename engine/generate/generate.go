@@ -21,6 +21,13 @@
 // Fitting a scope into the model's context is FitScope (everything, or the
 // most relevant sentences when it is too long) and FitRanked (retrieved
 // sentences, best first, until the budget is spent).
+//
+// The passes several strategies share are here too, so that no strategy
+// imports another: LongContextAnswer, the plain answer (the plain
+// strategy's, and CoF's first step); Whole, LAC-S over the whole scope
+// (longcite's, and okra-precise's reread); and CiteAnswer, CoF's post-hoc
+// citing of a plain answer (cof's steps 2 and 3, and every strategy's
+// repair option, Repair).
 package generate
 
 import (
@@ -55,7 +62,7 @@ type Request struct {
 	// for a strategy that decides afterwards whether the answer stands
 	// (okra-precise) and reports them itself.
 	Hold bool
-	// Repair, when set (Repair(rt, cof.Cite) for the repair option), is
+	// Repair, when set (Repair(rt) for the repair option), is
 	// given the model's answer when it ignored the citation format
 	// altogether — no <statement>, no citation anywhere — and cites it
 	// afterwards, reporting the statements itself. The statements are

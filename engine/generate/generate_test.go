@@ -54,6 +54,7 @@ func run(t *testing.T, srv *llmtest.Server, req Request, emit func(engine.Event)
 }
 
 func TestRunStreamsStatements(t *testing.T) {
+	t.Parallel()
 	d := makeDoc("a", []string{"The reservoir fell to 31% of capacity in 2021.", "A watering ban followed."}, []string{"Demand dropped by 14%."})
 	srv := llmtest.New(t)
 	deltas := []string{
@@ -99,6 +100,7 @@ func TestRunStreamsStatements(t *testing.T) {
 }
 
 func TestRunLengthWarning(t *testing.T) {
+	t.Parallel()
 	d := makeDoc("a", []string{"One."})
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "<statement>One<cite>[0-0]</cite></statement><statement>Tw", FinishReason: "length"})
@@ -115,6 +117,7 @@ func TestRunLengthWarning(t *testing.T) {
 }
 
 func TestRunInterrupted(t *testing.T) {
+	t.Parallel()
 	d := makeDoc("a", []string{"One.", "Two."})
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Deltas: []string{"<statement>One.<cite>[0-0]</cite></statement>", "<statement>Half a sta"}, Drop: true, DropAfter: 2})
@@ -141,6 +144,7 @@ func TestRunInterrupted(t *testing.T) {
 }
 
 func TestRunRetryStage(t *testing.T) {
+	t.Parallel()
 	d := makeDoc("a", []string{"One."})
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Status(503), llmtest.Text("<statement>One.<cite>[0-0]</cite></statement>"))

@@ -8,6 +8,7 @@ import (
 )
 
 func TestNeutralise(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"plain text, no markup":                        "plain text, no markup",
 		"see <C12> and <c3>":                           "see (C12) and (c3)",
@@ -36,6 +37,7 @@ func TestNeutralise(t *testing.T) {
 // TestNeutralisedDocumentCannotPlantNumbers: a document quoting LongCite's
 // format shows the model exactly one "<Cn>" per numbered sentence.
 func TestNeutralisedDocumentCannotPlantNumbers(t *testing.T) {
+	t.Parallel()
 	d := makeDoc("paper", []string{
 		"The model writes <statement>text<cite>[0-1]</cite></statement>.",
 		"Each sentence gets a prefix such as <C5> or <C6>.",

@@ -48,11 +48,15 @@ var RepairOption = engine.Option{Name: "repair", Kind: engine.Bool, Default: "no
 	Help: "when the model ignores the citation format, cite its answer afterwards as CoF does (one more model call, plus one per statement that cites chunks); the statements then show once the answer is complete"}
 
 // Repair is a Request's Repair when the answer's repair option is set:
-// cite, given the runtime and the model's plain answer (cof.Cite); nil
-// when it is not set. The strategy declares RepairOption.
-func Repair(rt *engine.Runtime, cite func(context.Context, *engine.Runtime, string) error) func(context.Context, string) error {
+// the model's plain answer cited by CoF's steps 2 and 3 with the paper's
+// settings (CiteAnswer, PaperCoF); nil when it is not set. The strategy
+// declares RepairOption.
+func Repair(rt *engine.Runtime) func(context.Context, string) error {
 	if !rt.Options().Bool("repair") {
 		return nil
 	}
-	return func(ctx context.Context, text string) error { return cite(ctx, rt, text) }
+	return func(ctx context.Context, text string) error {
+		rt.Stage("the model ignored the citation format: citing its answer as CoF does (a model call for chunk-level citations, then one per statement that cites chunks)")
+		return CiteAnswer(ctx, rt, text, PaperCoF)
+	}
 }

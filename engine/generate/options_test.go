@@ -8,6 +8,7 @@ import (
 )
 
 func TestOptions(t *testing.T) {
+	t.Parallel()
 	table := engine.Options{FormatOption, MaxCitations("", "")}
 	v, err := table.Parse("test", engine.Settings("format", " LongCite-Model", "max_citations", "2 "))
 	if err != nil || FormatOf(v, "gpt-4o") != LongCiteModel || v.Int("max_citations") != 2 {
@@ -25,6 +26,7 @@ func TestOptions(t *testing.T) {
 }
 
 func TestFormatFor(t *testing.T) {
+	t.Parallel()
 	table := engine.Options{FormatOption}
 	for _, c := range []struct {
 		format string

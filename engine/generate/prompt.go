@@ -297,9 +297,9 @@ func docHeader(k int, d *docstore.Document) string {
 
 // gap reduces the text between two consecutive sentences to the break the
 // model needs: a blank line for a paragraph break, a line break, a space,
-// or nothing when the sentences touch (as in Chinese). What the segmenter
-// left between sentences (a page number, say) is not shown: it has no
-// number and could not be cited.
+// or nothing when the sentences touch (as in Chinese). What the sentence
+// splitter left between sentences (a page number, say) is not shown: it
+// has no number and could not be cited.
 func gap(s string) string {
 	switch nl := strings.Count(s, "\n"); {
 	case nl >= 2:

@@ -55,6 +55,7 @@ func prompt(t testing.TB, req Request) string {
 }
 
 func TestOneShotLayout(t *testing.T) {
+	t.Parallel()
 	d := makeDoc("a", []string{"The sky is blue.", "Grass is green."}, []string{"Snow is white."})
 	got := prompt(t, Request{Question: "What colour is snow?", Numbering: mustNumber(t, citations.Part{Doc: d}), Format: OneShot})
 	want := lacInstructions + "\n\nHere is an example:\n\n" + lacExample +
@@ -67,6 +68,7 @@ func TestOneShotLayout(t *testing.T) {
 }
 
 func TestLongCiteModelLayout(t *testing.T) {
+	t.Parallel()
 	d := makeDoc("a", []string{"The sky is blue.", "Grass is green."}, []string{"Snow is white."})
 	got := prompt(t, Request{Question: "What colour is snow?", Numbering: mustNumber(t, citations.Part{Doc: d}), Format: LongCiteModel})
 	// THUDM/LongCite vllm_inference.py, get_prompt.
@@ -78,6 +80,7 @@ func TestLongCiteModelLayout(t *testing.T) {
 }
 
 func TestDefaultFormat(t *testing.T) {
+	t.Parallel()
 	for model, want := range map[string]Format{
 		"THUDM/LongCite-glm4-9b": LongCiteModel, "longcite-llama3.1-8b": LongCiteModel,
 		"gpt-4o-mini": OneShot, "": OneShot, "Qwen2.5-7B-Instruct": OneShot,
@@ -92,6 +95,7 @@ func TestDefaultFormat(t *testing.T) {
 }
 
 func TestSparseAndMultiDocumentContext(t *testing.T) {
+	t.Parallel()
 	a := makeDoc("a", []string{"A0.", "A1.", "A2.", "A3."})
 	b := makeDoc("b", []string{"B0.", "B1."}, []string{"B2."})
 	n := mustNumber(t, citations.Part{Doc: a, Sentences: []int{3, 1, 2}}, citations.Part{Doc: b, Sentences: []int{0, 2}})
@@ -105,6 +109,7 @@ func TestSparseAndMultiDocumentContext(t *testing.T) {
 }
 
 func TestChunkContext(t *testing.T) {
+	t.Parallel()
 	d := makeDoc("a", []string{"One.", "Two."}, []string{"Three.", "Four."})
 	n, err := citations.NewChunkNumbering(citations.ChunkPart{Doc: d, First: 0, Last: 1}, citations.ChunkPart{Doc: d, First: 2, Last: 3})
 	if err != nil {
@@ -126,6 +131,7 @@ func TestChunkContext(t *testing.T) {
 // documents: every citation parses and points at the sentences (or
 // paragraphs) that hold the facts cited.
 func TestExamplesAreConsistent(t *testing.T) {
+	t.Parallel()
 	var sents []string
 	for _, s := range exampleSentences {
 		if s != "" {
@@ -176,6 +182,7 @@ func TestExamplesAreConsistent(t *testing.T) {
 // TestTokenBound checks the promise FitScope relies on: the estimate of a
 // whole prompt never exceeds Overhead plus the units' SentenceTokens.
 func TestTokenBound(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	words := []string{"the", "reservoir", "fell", "<C12>", "31%", "水库", "naïve", "[Question]", "x", "ab\ncd", "déjà"}
 	for trial := range 200 {

@@ -14,6 +14,7 @@ import (
 // judge writes (an analysis first, the rating last; a reasoning judge's
 // thinking; a reply with no rating).
 func TestCorrectness(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
 		p := r.Last()
 		ref := between(p, "[Reference answer]\n", "\n[Assistant's answer]")
@@ -73,6 +74,7 @@ func TestCorrectness(t *testing.T) {
 }
 
 func TestCorrectnessRating(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]int{"[[3]]": 3, "Rating: [[2]] because [[1]]": 1, "[[Rating: 2]]": 2, "[[ 10 ]]": 10} {
 		if n, ok := correctnessRating(in); !ok || n != want {
 			t.Errorf("%q: %d %v", in, n, ok)

@@ -88,6 +88,7 @@ func sampleAnswer() *citations.Answer {
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 func TestScore(t *testing.T) {
+	t.Parallel()
 	sj := &scriptedJudge{}
 	srv := llmtest.New(t, llmtest.WithResponder(sj.respond))
 	j := New(enginetest.Client(t, enginetest.Config(srv)), Options{})
@@ -141,6 +142,7 @@ func TestScore(t *testing.T) {
 }
 
 func TestRetriesUnreadableRating(t *testing.T) {
+	t.Parallel()
 	sj := &scriptedJudge{}
 	srv := llmtest.New(t, llmtest.WithResponder(sj.respond))
 	srv.Enqueue(llmtest.Text("I would say it is supported."), llmtest.Text("Rating: [Fully]"))
@@ -171,6 +173,7 @@ func TestRetriesUnreadableRating(t *testing.T) {
 }
 
 func TestScoreEdgeCases(t *testing.T) {
+	t.Parallel()
 	sj := &scriptedJudge{}
 	srv := llmtest.New(t, llmtest.WithResponder(sj.respond))
 	j := New(enginetest.Client(t, enginetest.Config(srv)), Options{})
@@ -197,6 +200,7 @@ func TestScoreEdgeCases(t *testing.T) {
 }
 
 func TestEndpointFailure(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t, llmtest.WithResponder(func(llmtest.ChatRequest) llmtest.Reply { return llmtest.Status(http.StatusServiceUnavailable) }))
 	_, err := New(enginetest.Client(t, enginetest.Config(srv), llm.WithMaxRetries(0)), Options{}).Score(t.Context(), sampleAnswer())
 	if !errors.Is(err, llm.ErrServer) {
@@ -205,6 +209,7 @@ func TestEndpointFailure(t *testing.T) {
 }
 
 func TestRating(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		reply, rating string
 		ok            bool
@@ -255,6 +260,7 @@ func FuzzRating(f *testing.F) {
 }
 
 func TestSummarize(t *testing.T) {
+	t.Parallel()
 	// F1 is the mean of the answers' F1, not the F1 of the means.
 	r := Summarize("judge-m", []Figures{
 		{CitationRecall: 1, CitationPrecision: 0, CitationF1: 0, JudgeCalls: 3, JudgePromptTokens: 10},

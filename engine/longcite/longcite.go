@@ -64,7 +64,7 @@ func answerLAC(ctx context.Context, rt *engine.Runtime) error {
 		return err
 	}
 	if level == LevelSentence {
-		_, err = Whole(ctx, rt, p)
+		_, err = generate.Whole(ctx, rt, p)
 		return err
 	}
 	num, err := wholeChunks(ctx, rt)
@@ -105,43 +105,6 @@ func wholeChunks(ctx context.Context, rt *engine.Runtime) (*citations.Numbering,
 			humanize.Count(num.Len()), humanize.Count(len(all)), num.Len()*100/len(all), humanize.Tokens(tokens), humanize.Tokens(rt.ModelConfig().ContextWindow)))
 	}
 	return num, err
-}
-
-// Pass is how a one-pass answer is asked: the prompt format and the
-// citations kept per statement.
-type Pass struct {
-	Format  generate.Format
-	Resolve citations.ResolveOptions
-	// Repair cites an answer that ignored the citation format
-	// (generate.Request.Repair); nil for none.
-	Repair func(context.Context, string) error
-}
-
-// Whole is LAC-S within any answer (okra-precise rereads with it): the
-// model reads the whole scope, sentences numbered, and answers in one
-// pass, cited by sentence. A scope longer than the model's context keeps
-// its most relevant sentences and those around them. The result is nil
-// when it failed before asking the model.
-func Whole(ctx context.Context, rt *engine.Runtime, p Pass) (*generate.Result, error) {
-	cfg := rt.Config()
-	docs := rt.Docs()
-	fit, err := generate.FitScope(ctx, p.Format, rt.Question(), docs, cfg.PromptBudget(),
-		func(ctx context.Context) ([]generate.SentenceRef, error) { return generate.RankScope(ctx, rt) })
-	if err != nil {
-		return nil, err
-	}
-	if fit.Trimmed {
-		rt.Warn(fit.Warning(rt.ModelConfig().ContextWindow))
-		if fit.Shown == 0 && fit.Total > 0 {
-			return nil, noRoom(rt, p.Format)
-		}
-	}
-	num, err := citations.NewSentenceNumbering(fit.Parts...)
-	if err != nil {
-		return nil, err
-	}
-	rt.Stagef("asking %s (%s prompt, %s)", cfg.Model, p.Format, engine.DescribeScope(docs, fit.Shown))
-	return generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve, Repair: p.Repair})
 }
 
 // noRoom is the error for a context too small for the prompt of format f.

@@ -36,6 +36,7 @@ func ask(t testing.TB, env *engine.Env, name string, req engine.Request, emit fu
 // resolves to exactly the document bytes of those sentences — the same
 // text the model was shown.
 func TestNumberingRoundTrip(t *testing.T) {
+	t.Parallel()
 	lib, docs := enginetest.Library(t, declaration)
 	doc := docs[0]
 	srv := llmtest.New(t)
@@ -91,6 +92,7 @@ func TestNumberingRoundTrip(t *testing.T) {
 // TestMultiDocumentNumbering: the numbering runs across the scope's
 // documents in order, and a number in the second maps back to it.
 func TestMultiDocumentNumbering(t *testing.T) {
+	t.Parallel()
 	second := enginetest.WriteFile(t, "rainfall.txt", rainfallReport(20))
 	lib, docs := enginetest.Library(t, declaration, second)
 	srv := llmtest.New(t)
@@ -124,6 +126,7 @@ func TestMultiDocumentNumbering(t *testing.T) {
 // most relevant sentences and their neighbours within the budget, in
 // document order with their real numbers, and says so.
 func TestBudgetTrimming(t *testing.T) {
+	t.Parallel()
 	lib, docs := enginetest.Library(t, enginetest.WriteFile(t, "rainfall.txt", rainfallReport(600)))
 	doc := docs[0]
 	srv := llmtest.New(t)
@@ -183,6 +186,7 @@ func estimateWhole(t *testing.T, d *docstore.Document) int {
 // TestStatementsStream: statements reach the caller while the model is
 // still writing.
 func TestStatementsStream(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	deltas := []string{"<statement>First", " point.<cite>[1-1]</cite>", "</statement>", "<statement>Second", " point.", "<cite>[2-2]</cite></statement>", "<statement>Done.<cite></cite></statement>"}
@@ -215,6 +219,7 @@ func TestStatementsStream(t *testing.T) {
 // TestLongCiteModelFormat: a LongCite model gets the input it was trained
 // on, without being told.
 func TestLongCiteModelFormat(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration)
 	const model = "THUDM/LongCite-llama3.1-8b"
 	srv := llmtest.New(t, llmtest.WithModels(model))
@@ -246,6 +251,7 @@ func TestLongCiteModelFormat(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
@@ -273,6 +279,7 @@ func TestOptions(t *testing.T) {
 }
 
 func TestUnavailableWithoutModel(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration)
 	env := engine.NewEnv(lib, config.Default())
 	for _, name := range []string{Name, RAGName} {
@@ -284,6 +291,7 @@ func TestUnavailableWithoutModel(t *testing.T) {
 }
 
 func TestMaxCitations(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	reply := "<statement>Many.<cite>[1-1][3-3][5-5][7-7][9-9]</cite></statement>"
@@ -308,6 +316,7 @@ func TestMaxCitations(t *testing.T) {
 // Faults, through the strategy and engine.Run.
 
 func TestTwoServerErrorsThenSuccess(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Status(500), llmtest.Status(500), llmtest.Text("<statement>Fine.<cite>[0-0]</cite></statement>"))
@@ -332,6 +341,7 @@ func TestTwoServerErrorsThenSuccess(t *testing.T) {
 }
 
 func TestRateLimitWaitsRetryAfter(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.RateLimited("1"), llmtest.Text("<statement>Fine.<cite>[0-0]</cite></statement>"))
@@ -355,6 +365,7 @@ func TestRateLimitWaitsRetryAfter(t *testing.T) {
 }
 
 func TestDropMidStreamKeepsStatements(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Deltas: []string{
@@ -382,6 +393,7 @@ func TestDropMidStreamKeepsStatements(t *testing.T) {
 }
 
 func TestDeadEndpoint(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -408,6 +420,7 @@ func TestDeadEndpoint(t *testing.T) {
 // TestCancelKeepsStatements: cancelling mid-answer returns the statements
 // emitted so far, marked cancelled.
 func TestCancelKeepsStatements(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Deltas: []string{

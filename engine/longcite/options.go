@@ -5,7 +5,6 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/cof"
 	"github.com/citelens/citelens/engine/generate"
 )
 
@@ -47,12 +46,12 @@ var (
 // passOf reads how an answer at level is asked from its options: the
 // format (chunks are numbered only in the one-shot prompt) and the
 // citations kept.
-func passOf(rt *engine.Runtime, level string) (Pass, error) {
+func passOf(rt *engine.Runtime, level string) (generate.Pass, error) {
 	o := rt.Options()
 	f := generate.FormatOf(o, rt.Config().Model)
 	if level == LevelChunk {
 		if f == generate.LongCiteModel && o.Given("format") {
-			return Pass{}, fmt.Errorf("%w: format=%s numbers sentences; LongCite's models were not trained on chunks, so use level=sentence or format=%s",
+			return generate.Pass{}, fmt.Errorf("%w: format=%s numbers sentences; LongCite's models were not trained on chunks, so use level=sentence or format=%s",
 				engine.ErrOption, generate.LongCiteModel, generate.OneShot)
 		}
 		f = generate.OneShot
@@ -64,5 +63,5 @@ func passOf(rt *engine.Runtime, level string) (Pass, error) {
 	case level == LevelChunk:
 		keep = citations.ChunkCap
 	}
-	return Pass{Format: f, Resolve: citations.ResolveOptions{MaxCitations: keep}, Repair: generate.Repair(rt, cof.Cite)}, nil
+	return generate.Pass{Format: f, Resolve: citations.ResolveOptions{MaxCitations: keep}, Repair: generate.Repair(rt)}, nil
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/cof"
+	"github.com/citelens/citelens/engine/generate"
 )
 
 // PlainName is the registered name of the plain strategy.
@@ -27,11 +27,11 @@ func init() {
 // uncited: it is the baseline a cited answer's correctness is measured
 // against (`citelens eval --lqa`), not an answer to check.
 func answerPlain(ctx context.Context, rt *engine.Runtime) error {
-	text, err := cof.LongContextAnswer(ctx, rt, "answering without citations with", "the answer")
+	text, err := generate.LongContextAnswer(ctx, rt, "answering without citations with", "the answer")
 	if err != nil {
 		return err // the answer keeps what the model was writing (engine.Run)
 	}
-	for _, s := range cof.Sentences(text) {
+	for _, s := range generate.AnswerSentences(text) {
 		rt.Statement(citations.Statement{Text: s})
 	}
 	return nil

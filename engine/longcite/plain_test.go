@@ -13,6 +13,7 @@ import (
 // question in CoF's draft prompt (LongCite's LQA setting) and answers with
 // the model's sentences, uncited.
 func TestPlain(t *testing.T) {
+	t.Parallel()
 	lib, docs := enginetest.Library(t, "../../testdata/declaration.txt")
 	srv := llmtest.New(t, llmtest.WithResponder(func(llmtest.ChatRequest) llmtest.Reply {
 		return llmtest.Text("Governments derive their powers from the consent of the governed. They secure rights.")

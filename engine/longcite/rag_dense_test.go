@@ -14,6 +14,7 @@ import (
 // scope's units of its level once (engine/dense), then only the question;
 // a failing embedder leaves BM25 alone, with a warning.
 func TestRAGDenseFusion(t *testing.T) {
+	t.Parallel()
 	lib, docs := enginetest.Library(t, declaration)
 	d := docs[0]
 	srv := llmtest.New(t, llmtest.WithResponder(func(llmtest.ChatRequest) llmtest.Reply {
@@ -63,6 +64,7 @@ func TestRAGDenseFusion(t *testing.T) {
 // proposes it, it is in the numbered context rag sends, and the model's
 // citation of it resolves to its bytes.
 func TestRAGFindsParaphrase(t *testing.T) {
+	t.Parallel()
 	const doc = `Annual report
 
 The company invested heavily during the year. Capital markets were calm for most of the year.

@@ -18,6 +18,7 @@ import (
 // TestRACSRoundTrip: rag shows the top k sentences in document order under
 // their real numbers, and a citation of one resolves to its exact bytes.
 func TestRACSRoundTrip(t *testing.T) {
+	t.Parallel()
 	lib, docs := enginetest.Library(t, declaration)
 	doc := docs[0]
 	srv := llmtest.New(t)
@@ -78,6 +79,7 @@ var snippetRE = regexp.MustCompile(`(?m)^Snippet \[(\d+)\]\n`)
 // TestRACCRoundTrip: level=chunk shows the top k chunks as numbered
 // snippets in document order, and "[k]" resolves to the chunk's sentences.
 func TestRACCRoundTrip(t *testing.T) {
+	t.Parallel()
 	lib, docs := enginetest.Library(t, declaration)
 	doc := docs[0]
 	srv := llmtest.New(t)
@@ -127,6 +129,7 @@ func TestRACCRoundTrip(t *testing.T) {
 }
 
 func TestRAGNothingRetrieved(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, declaration)
 	srv := llmtest.New(t)
 	env := enginetest.Env(t, lib, enginetest.Config(srv))
@@ -144,6 +147,7 @@ func TestRAGNothingRetrieved(t *testing.T) {
 // TestRAGTrimsToBudget: retrieved sentences beyond the model's context are
 // dropped from the worst up.
 func TestRAGTrimsToBudget(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.Library(t, enginetest.WriteFile(t, "rainfall.txt", rainfallReport(300)))
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Text("<statement>Done.<cite></cite></statement>"))
@@ -168,6 +172,7 @@ func TestRAGTrimsToBudget(t *testing.T) {
 // a snippet, in document order, and "[k]" cites the k-th chunk; a scope
 // longer than the context keeps its most relevant chunks.
 func TestLACC(t *testing.T) {
+	t.Parallel()
 	lib, docs := enginetest.Library(t, declaration)
 	doc := docs[0]
 	srv := llmtest.New(t)

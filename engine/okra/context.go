@@ -23,21 +23,21 @@ const (
 
 // span is a passage of the context: sentences first..last of the doc-th
 // document of the scope. rank orders spans for trimming (lower is more
-// relevant): a retrieved segment's position in its own ranking.
+// relevant): a retrieved window's position in its own ranking.
 type span struct {
 	doc, first, last int
 	rank             int
 }
 
-// gathered is the context being assembled: the retrieved segments of every
+// gathered is the context being assembled: the retrieved windows of every
 // query, without repeats.
 type gathered struct {
 	docs  []*docstore.Document
 	index map[docstore.DocID]int
 	spans []span
 	seen  map[span]bool // by doc, first, last (rank 0)
-	// segments counts the distinct segments added.
-	segments int
+	// windows counts the distinct windows added.
+	windows int
 }
 
 func newGathered(docs []*docstore.Document) *gathered {
@@ -65,7 +65,7 @@ func (g *gathered) add(ps []retrieve.Passage) int {
 		g.spans = append(g.spans, k)
 		n++
 	}
-	g.segments += n
+	g.windows += n
 	return n
 }
 

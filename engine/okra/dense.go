@@ -9,10 +9,10 @@ import (
 
 // denseReady makes the dense half of the assembled retriever ready: the
 // scope's sentence embeddings (embedded once, through the answer's
-// retrieval; a segment scores by the mean of its sentences' vectors). It
+// retrieval; a window scores by the mean of its sentences' vectors). It
 // returns the embedding model, or "" and why there is none: no embedding
 // model configured, or embedding failed (the answer warns). The
-// organizer's weights then have no dense scores to weigh and segments are
+// organizer's weights then have no dense scores to weigh and windows are
 // ranked by BM25 alone; the plan says so. Only cancellation is an error.
 func denseReady(ctx context.Context, rt *engine.Runtime) (model, why string, err error) {
 	// Segments are runs of sentences, so the sentence level is the one

@@ -7,7 +7,7 @@
 //   - okra: the framework.
 //   - okra-precise: okra with the paper's precise mode — when the answer
 //     says the context is insufficient, the whole documents are read
-//     (LongCite's LAC-S, engine/longcite) and that answer is returned.
+//     (LongCite's LAC-S, generate.Whole) and that answer is returned.
 //
 // # Analyzer (section 3.2, Table 7)
 //
@@ -65,7 +65,10 @@
 //   - Assembled retriever (Appendix B.3), retrieve.MinMax over
 //     engine/retrieve's on-the-fly segments of the plan's granularity (no
 //     overlap: the paper does not give one, and neighbouring segments
-//     are what the context processor merges). The sparse retriever's top
+//     are what the context processor merges). OkraLong calls these
+//     segments, as this comment and the plan do; the code calls them
+//     windows (retrieve.Windowing, Plan.Windows), since a segment in
+//     citelens is the index's. The sparse retriever's top
 //     20 are the segments its BM25 sentence hits propose, scored by BM25
 //     over the segment's text; the dense retriever's top 20 are its own:
 //     the segments closest in meaning (the mean of their sentences'

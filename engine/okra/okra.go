@@ -6,9 +6,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/cof"
 	"github.com/citelens/citelens/engine/generate"
-	"github.com/citelens/citelens/engine/longcite"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/llm"
@@ -59,8 +57,8 @@ func (ru *run) answer(ctx context.Context) error {
 	}
 
 	// Analyzer: primary retrieval, then the analysis.
-	rt.Stagef("analyzer: retrieving %d segments of %d tokens…", PrimarySegments, PrimaryTokens)
-	primary, err := ru.retrieve(ctx, rt.Question(), PrimaryTokens, PrimarySegments, Weights{Lexical: 1, Dense: 1})
+	rt.Stagef("analyzer: retrieving %d segments of %d tokens…", PrimaryWindows, PrimaryTokens)
+	primary, err := ru.retrieve(ctx, rt.Question(), PrimaryTokens, PrimaryWindows, Weights{Lexical: 1, Dense: 1})
 	if err != nil {
 		return err
 	}
@@ -91,7 +89,7 @@ func (ru *run) answer(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if ru.gathered.segments == 0 {
+	if ru.gathered.windows == 0 {
 		if ru.precise {
 			return ru.whole(ctx, nil, "nothing was retrieved")
 		}
@@ -126,17 +124,17 @@ func (ru *run) statements(sts []citations.Statement) {
 	}
 }
 
-// retrieve is the assembled retriever (Appendix B.3): segments of tokens
+// retrieve is the assembled retriever (Appendix B.3): windows of tokens
 // tokens, each retriever's top FusionTop min-max normalised and added
 // with the weights (retrieve.MinMax; BM25 alone without dense scores),
 // those under Cutoff of the best dropped, the top k kept.
 func (ru *run) retrieve(ctx context.Context, query string, tokens, k int, w Weights) ([]retrieve.Passage, error) {
 	opt := retrieve.Options{K: k, Cutoff: Cutoff, Fusion: retrieve.Fusion{
 		Rule: retrieve.MinMax, LexicalWeight: w.Lexical, DenseWeight: w.Dense, Top: FusionTop}}
-	return ru.rt.Retrieval().Segments(ctx, query, retrieve.Segmenting{Tokens: tokens}, opt)
+	return ru.rt.Retrieval().Windows(ctx, query, retrieve.Windowing{Tokens: tokens}, opt)
 }
 
-// analyze characterises the question from the primary segments: the
+// analyze characterises the question from the primary windows: the
 // analyzer model's reply to Table 7, or the rules when there is no model
 // to ask or its reply is unusable.
 func (ru *run) analyze(ctx context.Context, primary []retrieve.Passage) (Analysis, error) {
@@ -202,13 +200,13 @@ func (ru *run) idf(question string) (map[string]float64, error) {
 	return m, nil
 }
 
-// direct retrieves the plan's segments for the question: the workflow of
+// direct retrieves the plan's windows for the question: the workflow of
 // extractive, abstractive and (with context extension) arithmetic
 // questions.
 func (ru *run) direct(ctx context.Context) error {
 	p := &ru.plan
-	ru.rt.Stagef("retrieving %d segments of %d tokens…", p.Segments, p.Granularity)
-	ps, err := ru.retrieve(ctx, ru.rt.Question(), p.Granularity, p.Segments, p.Weights)
+	ru.rt.Stagef("retrieving %d segments of %d tokens…", p.Windows, p.Granularity)
+	ps, err := ru.retrieve(ctx, ru.rt.Question(), p.Granularity, p.Windows, p.Weights)
 	if err != nil {
 		return err
 	}
@@ -217,7 +215,7 @@ func (ru *run) direct(ctx context.Context) error {
 }
 
 // splitAggregate is the multi-source workflow: the query splitter (Table
-// 8) writes sub-questions, each retrieves its own segments, and the final
+// 8) writes sub-questions, each retrieves its own windows, and the final
 // answer reads them all.
 func (ru *run) splitAggregate(ctx context.Context) error {
 	p := &ru.plan
@@ -237,7 +235,7 @@ func (ru *run) splitAggregate(ctx context.Context) error {
 	ru.report()
 	for i, q := range subs {
 		ru.rt.Stagef("sub-question %d/%d: %s", i+1, len(subs), q)
-		ps, err := ru.retrieve(ctx, q, p.Granularity, p.Segments, p.Weights)
+		ps, err := ru.retrieve(ctx, q, p.Granularity, p.Windows, p.Weights)
 		if err != nil {
 			return err
 		}
@@ -246,9 +244,9 @@ func (ru *run) splitAggregate(ctx context.Context) error {
 	return nil
 }
 
-// stepwise is the multi-bridge workflow: each round retrieves segments for
+// stepwise is the multi-bridge workflow: each round retrieves windows for
 // the current query and asks the step-wise reasoner (Table 9) over all
-// segments so far for the evidence and the next query, until it answers,
+// windows so far for the evidence and the next query, until it answers,
 // has no next query, repeats itself, or the rounds run out.
 func (ru *run) stepwise(ctx context.Context) error {
 	p := &ru.plan
@@ -259,18 +257,18 @@ func (ru *run) stepwise(ctx context.Context) error {
 	for step := 1; step <= rounds; step++ {
 		asked[fold(query)] = true
 		ru.rt.Stagef("step %d/%d: retrieving for: %s", step, rounds, query)
-		ps, err := ru.retrieve(ctx, query, p.Granularity, p.Segments, p.Weights)
+		ps, err := ru.retrieve(ctx, query, p.Granularity, p.Windows, p.Weights)
 		if err != nil {
 			return err
 		}
-		st := Step{Query: query, Segments: ru.gathered.add(ps)}
+		st := Step{Query: query, Windows: ru.gathered.add(ps)}
 		ctxText := ru.gathered.text()
 		if llm.EstimatePromptTokens(reasonerMessages(ctxText, question)) > budget {
 			p.Steps = append(p.Steps, st)
 			p.Reasons = append(p.Reasons, "the gathered context outgrew the model's context: the reasoner stopped")
 			break
 		}
-		ru.rt.Stagef("step %d/%d: reasoning over %d segments…", step, rounds, ru.gathered.segments)
+		ru.rt.Stagef("step %d/%d: reasoning over %d segments…", step, rounds, ru.gathered.windows)
 		reply, err := ru.rt.Model().Chat(ctx, engine.Working, llm.ChatRequest{Messages: reasonerMessages(ctxText, question), MaxTokens: 400})
 		if err != nil {
 			return err
@@ -294,7 +292,7 @@ func (ru *run) stepwise(ctx context.Context) error {
 	return nil
 }
 
-// generate runs the context processor over the gathered segments and the
+// generate runs the context processor over the gathered windows and the
 // final generation with sentence-level citations. okra-precise holds the
 // statements back: they are reported once the answer is judged
 // sufficient.
@@ -316,7 +314,7 @@ func (ru *run) generate(ctx context.Context) (*generate.Result, error) {
 	if fit.Shown == 0 {
 		return nil, generate.NoRoom(cfg, fmt.Sprintf("the %s prompt", format))
 	}
-	p.Context = &ContextSize{Segments: ru.gathered.segments, Passages: len(spans), Sentences: fit.Shown, Tokens: fit.Tokens}
+	p.Context = &ContextSize{Windows: ru.gathered.windows, Passages: len(spans), Sentences: fit.Shown, Tokens: fit.Tokens}
 	if fit.Trimmed {
 		p.Reasons = append(p.Reasons, fmt.Sprintf("the context (%d tokens) exceeds the model's: kept the %d most relevant sentences", fit.Tokens, fit.Shown))
 	}
@@ -334,7 +332,7 @@ func (ru *run) generate(ctx context.Context) (*generate.Result, error) {
 }
 
 // whole is precise mode's second pass: LongCite's LAC-S over the whole
-// scope (engine/longcite), after an answer that said the context was
+// scope (generate.Whole), after an answer that said the context was
 // insufficient (first: its statements, held back; none when nothing was
 // retrieved).
 func (ru *run) whole(ctx context.Context, first []citations.Statement, reason string) error {
@@ -343,9 +341,9 @@ func (ru *run) whole(ctx context.Context, first []citations.Statement, reason st
 	ru.plan.Operators = append(ru.plan.Operators, OpWhole)
 	ru.report()
 	rt.Stagef("%s: the context is insufficient; rereading the whole documents", reason)
-	rt.Warn(fmt.Sprintf("okra-precise reread the whole documents: the answer from %d retrieved segments was insufficient (%s)", ru.gathered.segments, reason))
+	rt.Warn(fmt.Sprintf("okra-precise reread the whole documents: the answer from %d retrieved segments was insufficient (%s)", ru.gathered.windows, reason))
 	o := rt.Options()
-	res, err := longcite.Whole(ctx, rt, longcite.Pass{
+	res, err := generate.Whole(ctx, rt, generate.Pass{
 		Format:  generate.FormatOf(o, rt.Config().Model),
 		Resolve: citations.ResolveOptions{MaxCitations: o.Int("max_citations")},
 	})
@@ -363,5 +361,5 @@ func (ru *run) repair() func(context.Context, string) error {
 	if ru.precise {
 		return nil
 	}
-	return generate.Repair(ru.rt, cof.Cite)
+	return generate.Repair(ru.rt)
 }

@@ -30,6 +30,7 @@ func cited(ans *engine.Answer, substr string) bool {
 }
 
 func TestExtractiveExactEvidence(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "exact", "yes"), cite: []string{"born in Chicago"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond), llmtest.WithModels(llmtest.DefaultModel, "tiny-analyzer"))
@@ -62,8 +63,8 @@ func TestExtractiveExactEvidence(t *testing.T) {
 		t.Fatalf("generation requests: %d", len(gen))
 	}
 	p := planOf(t, ans)
-	want := Plan{Workflow: WorkflowDirect, Segments: 5, Granularity: 150, Weights: Weights{Lexical: 3, Dense: 2}}
-	if p.Workflow != want.Workflow || p.Segments != want.Segments || p.Granularity != want.Granularity ||
+	want := Plan{Workflow: WorkflowDirect, Windows: 5, Granularity: 150, Weights: Weights{Lexical: 3, Dense: 2}}
+	if p.Workflow != want.Workflow || p.Windows != want.Windows || p.Granularity != want.Granularity ||
 		p.Weights.Lexical != 3 || p.Weights.Dense != 2 || p.Weights.DenseAvailable || p.Cutoff != 0.1 {
 		t.Errorf("plan %+v", p)
 	}
@@ -91,6 +92,7 @@ func TestExtractiveExactEvidence(t *testing.T) {
 }
 
 func TestAbstractiveSemanticNoEvidence(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("abstractive", "semantic", "no"), cite: []string{"river changed its course"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
@@ -99,7 +101,7 @@ func TestAbstractiveSemanticNoEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := planOf(t, ans)
-	if p.Workflow != WorkflowDirect || p.Segments != 8 || p.Granularity != 400 || p.Weights.Lexical != 2 || p.Weights.Dense != 3 {
+	if p.Workflow != WorkflowDirect || p.Windows != 8 || p.Granularity != 400 || p.Weights.Lexical != 2 || p.Weights.Dense != 3 {
 		t.Errorf("plan %+v", p)
 	}
 	if !cited(ans, "river changed its course") {
@@ -108,6 +110,7 @@ func TestAbstractiveSemanticNoEvidence(t *testing.T) {
 }
 
 func TestFactoidNoEvidenceRescales(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "same", "no"), cite: []string{"1,600 acres"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
@@ -116,12 +119,13 @@ func TestFactoidNoEvidenceRescales(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := planOf(t, ans)
-	if p.Segments != 5 || p.Granularity != 256 || p.Weights.Lexical != 1 || p.Weights.Dense != 1 {
+	if p.Windows != 5 || p.Granularity != 256 || p.Weights.Lexical != 1 || p.Weights.Dense != 1 {
 		t.Errorf("plan %+v", p)
 	}
 }
 
 func TestArithmeticExtendsContextAndRecoversTable(t *testing.T) {
+	t.Parallel()
 	lib, docs := almanacLibrary(t)
 	d := docs[0]
 	// The table must span several sentences for recovery to matter.
@@ -153,6 +157,7 @@ func TestArithmeticExtendsContextAndRecoversTable(t *testing.T) {
 }
 
 func TestMultiSourceSplitsTheQuery(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	sc := &script{
 		analysis: analysisJSON("multi-source", "exact", "no"),
@@ -186,6 +191,7 @@ func TestMultiSourceSplitsTheQuery(t *testing.T) {
 }
 
 func TestMultiSourceFailedSplitUsesTheQuestion(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("multi-source", "exact", "yes"), subs: []string{""}, cite: []string{"84 acres"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
@@ -203,6 +209,7 @@ func TestMultiSourceFailedSplitUsesTheQuestion(t *testing.T) {
 }
 
 func TestMultiBridgeReasonsStepByStep(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	sc := &script{
 		analysis: analysisJSON("multi-bridge", "exact", "no"),
@@ -244,6 +251,7 @@ func TestMultiBridgeReasonsStepByStep(t *testing.T) {
 }
 
 func TestStepwiseStopsOnRepeatAndLimit(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	again := "### Evidence: nothing. ### Next-Query: What is the nationality of Raquel Welch? ### Answer: None"
 	sc := &script{analysis: analysisJSON("multi-bridge", "exact", "no"), steps: []string{again, again, again}, cite: []string{"Raquel Welch"}}
@@ -272,6 +280,7 @@ func TestStepwiseStopsOnRepeatAndLimit(t *testing.T) {
 }
 
 func TestDenseWeightsWhenEmbeddingsConfigured(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "semantic", "yes"), cite: []string{"born in Chicago"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
@@ -303,6 +312,7 @@ func TestDenseWeightsWhenEmbeddingsConfigured(t *testing.T) {
 }
 
 func TestMalformedAnalysisFallsBackToRules(t *testing.T) {
+	t.Parallel()
 	for _, reply := range []string{
 		"I think this is a comparison question.",
 		`{"question-type": "comparative", "info-type": "exact", "containing": "yes"}`,
@@ -337,6 +347,7 @@ func TestMalformedAnalysisFallsBackToRules(t *testing.T) {
 }
 
 func TestAnalyzerModelFailureFallsBackToRules(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	sc := &script{cite: []string{"born in Chicago"}}
 	// The server does not serve the analyzer model: a 404, not retried.
@@ -357,6 +368,7 @@ func TestAnalyzerModelFailureFallsBackToRules(t *testing.T) {
 }
 
 func TestRulesOption(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	sc := &script{cite: []string{"born in Chicago"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
@@ -376,6 +388,7 @@ func TestRulesOption(t *testing.T) {
 // With no model to ask, the analyzer is the rules: the strategy itself
 // needs a model to generate, so this runs the analyzer step alone.
 func TestNoModelAnalyzerIsRules(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	var a Analysis
 	analyzer := engine.Define("analyzer", options, func(ctx context.Context, rt *engine.Runtime) error {
@@ -393,6 +406,7 @@ func TestNoModelAnalyzerIsRules(t *testing.T) {
 }
 
 func TestPreciseRereadsWholeDocuments(t *testing.T) {
+	t.Parallel()
 	lib, docs := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "exact", "yes")}
 	whole := 0
@@ -435,6 +449,7 @@ func TestPreciseRereadsWholeDocuments(t *testing.T) {
 }
 
 func TestPreciseKeepsAnAnsweredQuestion(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "exact", "yes"), cite: []string{"born in Chicago"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
@@ -451,6 +466,7 @@ func TestPreciseKeepsAnAnsweredQuestion(t *testing.T) {
 }
 
 func TestOkraKeepsAnUnanswerableAnswer(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "exact", "yes"), answer: func(string) string {
 		return "<statement>Unanswerable.<cite></cite></statement>"
@@ -466,6 +482,7 @@ func TestOkraKeepsAnUnanswerableAnswer(t *testing.T) {
 }
 
 func TestNothingRetrieved(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "exact", "no"), answer: func(p string) string {
 		return "<statement>The word is not in the document.<cite></cite></statement>"
@@ -486,6 +503,7 @@ func TestNothingRetrieved(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
+	t.Parallel()
 	for _, bad := range [][]engine.Setting{
 		engine.Settings("k", "5"), engine.Settings("analyzer", "gpt"), engine.Settings("steps", "0"), engine.Settings("steps", "11"),
 		engine.Settings("format", "xml"), engine.Settings("max_citations", "-1"),
@@ -501,6 +519,7 @@ func TestOptions(t *testing.T) {
 }
 
 func TestUnavailableWithoutModel(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	for _, precise := range []bool{false, true} {
 		if _, err := New(engine.NewEnv(lib, config.Default()), precise); !errors.Is(err, engine.ErrUnavailable) {
@@ -510,6 +529,7 @@ func TestUnavailableWithoutModel(t *testing.T) {
 }
 
 func TestCancellation(t *testing.T) {
+	t.Parallel()
 	lib, _ := almanacLibrary(t)
 	sc := &script{analysis: analysisJSON("extractive", "exact", "yes"), cite: []string{"born in Chicago"}}
 	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
@@ -527,6 +547,7 @@ func TestCancellation(t *testing.T) {
 // document (longcite) sends, on a document the size of HotpotQA's merged
 // paragraphs (about 80k tokens).
 func TestOkraCostsAFractionOfLongcite(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.TextLibrary(t, "doc0.txt", almanacOf(1300))
 	sc := &script{analysis: analysisJSON("multi-bridge", "exact", "no"), steps: []string{
 		"### Evidence: The Lost Valley stars Raquel Welch. ### Next-Query: What is the nationality of Raquel Welch? ### Answer: None",

@@ -19,6 +19,7 @@ func passages(d *docstore.Document, ranges [][2]int) []retrieve.Passage {
 }
 
 func TestParseSubQueries(t *testing.T) {
+	t.Parallel()
 	q := "Which university has the larger campus, University of New Haven or University of West Florida?"
 	for _, c := range []struct {
 		reply string
@@ -40,6 +41,7 @@ func TestParseSubQueries(t *testing.T) {
 }
 
 func TestParseStep(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		reply string
 		want  stepReply

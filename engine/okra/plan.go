@@ -6,25 +6,29 @@ import (
 	"strings"
 )
 
-// The organizer's settings, from the paper's Appendix B.3.
+// The organizer's settings, from the paper's Appendix B.3. The units it
+// retrieves are windows of whole sentences cut when asked for
+// (retrieve.Windowing): OkraLong calls these segments, and the plan's
+// JSON and stages keep the paper's word, but in citelens a segment is
+// the index's.
 const (
-	// PrimarySegments and PrimaryTokens are the analyzer's primary
-	// retrieval: three segments of about 150 tokens.
-	PrimarySegments = 3
-	PrimaryTokens   = 150
-	// FactoidSegments and ContextualSegments are how many segments the
+	// PrimaryWindows and PrimaryTokens are the analyzer's primary
+	// retrieval: three windows of about 150 tokens.
+	PrimaryWindows = 3
+	PrimaryTokens  = 150
+	// FactoidWindows and ContextualWindows are how many windows the
 	// plan retrieves: five for factoid tasks, eight for contextual
 	// (abstractive) ones.
-	FactoidSegments    = 5
-	ContextualSegments = 8
-	// When the analysis finds no evidence in the primary segments, the
+	FactoidWindows    = 5
+	ContextualWindows = 8
+	// When the analysis finds no evidence in the primary windows, the
 	// granularity grows to 256 tokens for factoid tasks and 400 for
 	// contextual ones; with evidence it stays at PrimaryTokens.
 	FactoidRescaleTokens    = 256
 	ContextualRescaleTokens = 400
-	// FusionTop is how many segments each retriever's list holds, its
+	// FusionTop is how many windows each retriever's list holds, its
 	// scores min-max normalised over the list before they are added;
-	// Cutoff drops segments scoring under this share of the best.
+	// Cutoff drops windows scoring under this share of the best.
 	FusionTop = 20
 	Cutoff    = 0.1
 	// DefaultSteps bounds the step-wise reasoner's rounds.
@@ -57,7 +61,7 @@ type Weights struct {
 	Lexical float64 `json:"lexical"`
 	Dense   float64 `json:"dense"`
 	// DenseAvailable is false when no embedding model is configured (or
-	// the library has no vectors): the segments are then ranked by BM25
+	// the library has no vectors): the windows are then ranked by BM25
 	// alone, whatever the weights say.
 	DenseAvailable bool `json:"dense_available"`
 	// Note says why dense scores are missing.
@@ -67,7 +71,7 @@ type Weights struct {
 // Step is one round of the step-wise reasoner.
 type Step struct {
 	Query     string `json:"query"`
-	Segments  int    `json:"segments"` // new segments this round retrieved
+	Windows   int    `json:"segments"` // new windows this round retrieved
 	Evidence  string `json:"evidence,omitempty"`
 	NextQuery string `json:"next_query,omitempty"`
 	Answer    string `json:"answer,omitempty"`
@@ -89,13 +93,13 @@ type Plan struct {
 	Summary  string   `json:"summary"`
 	Analysis Analysis `json:"analysis"`
 	Workflow string   `json:"workflow"`
-	// Granularity is the segments' size in tokens; Segments how many are
+	// Granularity is the windows' size in tokens; Windows how many are
 	// retrieved per query.
 	Granularity int     `json:"granularity"`
-	Segments    int     `json:"segments"`
+	Windows     int     `json:"segments"`
 	Weights     Weights `json:"weights"`
 	Cutoff      float64 `json:"cutoff"`
-	// Reranker is the rerank model that reorders the retrieved segments,
+	// Reranker is the rerank model that reorders the retrieved windows,
 	// when one is configured.
 	Reranker  string   `json:"reranker,omitempty"`
 	Operators []string `json:"operators"`
@@ -105,18 +109,18 @@ type Plan struct {
 	// Filled in by the executor.
 	SubQueries []string `json:"sub_queries,omitempty"`
 	Steps      []Step   `json:"steps,omitempty"`
-	// Context is what the final generation read: segments kept, sentences
+	// Context is what the final generation read: windows kept, sentences
 	// shown.
 	Context *ContextSize `json:"context,omitempty"`
 	Precise *Precise     `json:"precise,omitempty"`
 }
 
-// ContextSize is what the final generation read: the distinct segments
+// ContextSize is what the final generation read: the distinct windows
 // retrieved, the passages they made once processed and merged, the
 // sentences shown, and the final prompt's estimated tokens (instructions
 // and example included).
 type ContextSize struct {
-	Segments  int `json:"segments"`
+	Windows   int `json:"segments"`
 	Passages  int `json:"passages"`
 	Sentences int `json:"sentences"`
 	Tokens    int `json:"tokens"`
@@ -128,11 +132,11 @@ func organize(a Analysis, denseOK bool, denseNote string) Plan {
 	p := Plan{Analysis: a, Cutoff: Cutoff, Granularity: PrimaryTokens}
 	contextual := a.QuestionType == Abstractive
 	if contextual {
-		p.Segments = ContextualSegments
-		p.Reasons = append(p.Reasons, fmt.Sprintf("%s is a contextual task: %d segments", a.QuestionType, p.Segments))
+		p.Windows = ContextualWindows
+		p.Reasons = append(p.Reasons, fmt.Sprintf("%s is a contextual task: %d segments", a.QuestionType, p.Windows))
 	} else {
-		p.Segments = FactoidSegments
-		p.Reasons = append(p.Reasons, fmt.Sprintf("%s is a factoid task: %d segments", a.QuestionType, p.Segments))
+		p.Windows = FactoidWindows
+		p.Reasons = append(p.Reasons, fmt.Sprintf("%s is a factoid task: %d segments", a.QuestionType, p.Windows))
 	}
 	switch {
 	case a.EvidenceContained:
@@ -186,7 +190,7 @@ func organize(a Analysis, denseOK bool, denseNote string) Plan {
 func (p Plan) Line() string { return p.Summary }
 
 // summary is the plan in one line: "multi-bridge → step-wise reasoner, 5 ×
-// 150-token segments, BM25:dense 3:2 (dense unavailable: lexical only)".
+// 150-token windows, BM25:dense 3:2 (dense unavailable: lexical only)".
 func (p Plan) summary() string {
 	var how string
 	switch p.Workflow {
@@ -212,7 +216,7 @@ func (p Plan) summary() string {
 		src = src[:i] // "rules (model reply unusable: …)" → "rules"
 	}
 	return fmt.Sprintf("%s, %s information, %s (%s) → %s, %d × %d-token segments, %s",
-		p.Analysis.QuestionType, p.Analysis.InformationType, ev, src, how, p.Segments, p.Granularity, w)
+		p.Analysis.QuestionType, p.Analysis.InformationType, ev, src, how, p.Windows, p.Granularity, w)
 }
 
 func num(f float64) string { return strings.TrimSuffix(fmt.Sprintf("%g", f), ".0") }

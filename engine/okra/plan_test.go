@@ -11,13 +11,14 @@ import (
 )
 
 func TestOrganize(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
-		qt, it        string
-		evidence      bool
-		workflow      string
-		segments, tok int
-		lex, dense    float64
-		op            string
+		qt, it       string
+		evidence     bool
+		workflow     string
+		windows, tok int
+		lex, dense   float64
+		op           string
 	}{
 		{Extractive, Exact, true, WorkflowDirect, 5, 150, 3, 2, ""},
 		{Extractive, Semantic, false, WorkflowDirect, 5, 256, 2, 3, ""},
@@ -28,7 +29,7 @@ func TestOrganize(t *testing.T) {
 		{MultiBridge, Same, false, WorkflowStepwise, 5, 256, 1, 1, OpReasoner},
 	} {
 		p := organize(Analysis{QuestionType: c.qt, InformationType: c.it, EvidenceContained: c.evidence, Source: SourceModel}, true, "")
-		if p.Workflow != c.workflow || p.Segments != c.segments || p.Granularity != c.tok ||
+		if p.Workflow != c.workflow || p.Windows != c.windows || p.Granularity != c.tok ||
 			p.Weights.Lexical != c.lex || p.Weights.Dense != c.dense || !p.Weights.DenseAvailable || p.Cutoff != 0.1 {
 			t.Errorf("%s/%s/%v: %+v", c.qt, c.it, c.evidence, p)
 		}
@@ -53,6 +54,7 @@ func TestOrganize(t *testing.T) {
 }
 
 func TestPlanJSON(t *testing.T) {
+	t.Parallel()
 	p := organize(Analysis{QuestionType: MultiSource, InformationType: Exact, Source: SourceModel, Model: "m"}, false, "no embedding model configured")
 	p.SubQueries = []string{"a?", "b?"}
 	b, err := json.Marshal(p.clone())
@@ -83,6 +85,7 @@ func TestPlanJSON(t *testing.T) {
 }
 
 func TestPlanCloneIsIndependent(t *testing.T) {
+	t.Parallel()
 	p := organize(Analysis{QuestionType: MultiBridge, InformationType: Exact, Source: SourceModel}, true, "")
 	p.Steps = []Step{{Query: "q"}}
 	c := p.clone()
@@ -112,6 +115,7 @@ func doc(sentences ...string) *docstore.Document {
 }
 
 func TestMerge(t *testing.T) {
+	t.Parallel()
 	in := []span{{0, 10, 12, 3}, {0, 1, 2, 0}, {0, 4, 5, 1}, {1, 0, 1, 2}, {0, 13, 13, 4}, {0, 30, 31, 5}}
 	got := merge(in, 2)
 	want := []span{{0, 1, 5, 0}, {0, 10, 13, 3}, {0, 30, 31, 5}, {1, 0, 1, 2}}
@@ -127,6 +131,7 @@ func TestMerge(t *testing.T) {
 }
 
 func TestExtend(t *testing.T) {
+	t.Parallel()
 	d := doc("One two three four.", "Five six seven eight.", "Nine ten eleven twelve.", "Thirteen fourteen.", "Fifteen sixteen.")
 	// Each sentence is about 5 or 6 tokens: a budget of 6 takes one
 	// neighbour a side.
@@ -141,6 +146,7 @@ func TestExtend(t *testing.T) {
 }
 
 func TestTableLike(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"Year  Revenue  Costs\n2019  410  380\n2020  395  390\n": true,
 		"| a | b |\n|---|---|\n| 1 | 2 |":                        true,
@@ -157,6 +163,7 @@ func TestTableLike(t *testing.T) {
 }
 
 func TestRecoverTables(t *testing.T) {
+	t.Parallel()
 	d := doc("Budget.", "The table follows:\n",
 		"Year  Revenue  Costs\n1980  400  350\n", "1981  403  352\n1982  406  354\n", "1983  409  356\n1984  412  358\n",
 		"The surplus went to the fund.", "Other text.")
@@ -180,14 +187,15 @@ func TestRecoverTables(t *testing.T) {
 }
 
 func TestGathered(t *testing.T) {
+	t.Parallel()
 	d := doc("A one.", "B two.", "C three.", "D four.", "E five ### six.")
 	g := newGathered([]*docstore.Document{d})
 	ps := passages(d, [][2]int{{3, 4}, {0, 0}, {9, 9}})
 	if n := g.add(ps); n != 2 {
 		t.Errorf("add: %d new, want 2 (one is out of range)", n)
 	}
-	if n := g.add(passages(d, [][2]int{{0, 0}, {1, 1}})); n != 1 || g.segments != 3 {
-		t.Errorf("add again: %d new, %d in all", n, g.segments)
+	if n := g.add(passages(d, [][2]int{{0, 0}, {1, 1}})); n != 1 || g.windows != 3 {
+		t.Errorf("add again: %d new, %d in all", n, g.windows)
 	}
 	// Merged in document order (gap 0 between 1 and 3 is filled), with
 	// "###" defused.
@@ -201,6 +209,7 @@ func TestGathered(t *testing.T) {
 }
 
 func TestInsufficient(t *testing.T) {
+	t.Parallel()
 	cite := []citations.Span{{First: 1, Last: 1}}
 	for _, c := range []struct {
 		sts  []citations.Statement

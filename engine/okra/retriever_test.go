@@ -15,6 +15,7 @@ import (
 // from a list getting 0 from it, then the segments under 0.1 of the best
 // dropped.
 func TestAssembledRetrieverArithmetic(t *testing.T) {
+	t.Parallel()
 	nan := math.NaN()
 	// Segments s0…s22. BM25 (exact) scores s0…s20, 21 of them, 12 down
 	// to 2 by 0.5: its top 20 are s0…s19 (12 … 2.5), and s20 (2) is

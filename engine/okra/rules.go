@@ -14,7 +14,7 @@ import (
 // The rule-based analyzer stands in for the paper's fine-tuned model when
 // no model answers (analyzer=rules, or no client) or the model's reply is
 // unusable. It reads the question's wording for the question and
-// information types, and the primary segments for the evidence. The rules,
+// information types, and the primary windows for the evidence. The rules,
 // first match wins for the question type:
 //
 //  1. arithmetic: "how many", "how much", or a word of calculation
@@ -50,13 +50,13 @@ import (
 // semantic, anything between is same. The paper's analyzer also looks at
 // the context for this term; the rules look at the question only.
 //
-// Evidence contained: yes when the primary segments hold at least
+// Evidence contained: yes when the primary windows hold at least
 // EvidenceCoverage of the question's index terms, each weighted by its idf
 // in the scope (a rare name counts for more than "film"); no when they
 // hold less or nothing was retrieved.
 
 // EvidenceCoverage is the idf-weighted share of the question's terms the
-// primary segments must hold for the rules to say the evidence is there.
+// primary windows must hold for the rules to say the evidence is there.
 const EvidenceCoverage = 0.75
 
 var (

@@ -6,6 +6,7 @@ import (
 )
 
 func TestRuleQuestionType(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ q, want string }{
 		// arithmetic
 		{"How many acres larger is the West Florida campus?", Arithmetic},
@@ -57,6 +58,7 @@ func TestRuleQuestionType(t *testing.T) {
 }
 
 func TestRuleInfoType(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ q, want string }{
 		{`What does the error "connection refused" mean?`, Exact},
 		{"Were Scott Derrickson and Ed Wood of the same nationality?", Exact},
@@ -75,6 +77,7 @@ func TestRuleInfoType(t *testing.T) {
 }
 
 func TestExactCue(t *testing.T) {
+	t.Parallel()
 	for w, want := range map[string]bool{
 		"Derrickson": true, "NASA": true, "lm.fit": true, "x86": true, "1966": true, "snake_case": true,
 		"McDonald": true, "iPhone": true, "nationality": false, "the": false, "I": false,
@@ -89,6 +92,7 @@ func TestExactCue(t *testing.T) {
 }
 
 func TestRuleEvidence(t *testing.T) {
+	t.Parallel()
 	q := "Where was Raquel Welch born?"
 	if ok, why := ruleEvidence(q, nil, nil); ok || !strings.Contains(why, "nothing was retrieved") {
 		t.Errorf("no context: %v %s", ok, why)
@@ -112,6 +116,7 @@ func TestRuleEvidence(t *testing.T) {
 }
 
 func TestAnalyzeRules(t *testing.T) {
+	t.Parallel()
 	a := analyzeRules("Were Scott Derrickson and Ed Wood of the same nationality?",
 		[]string{"Scott Derrickson is an American director.", "Ed Wood was an American filmmaker."}, nil)
 	if a.QuestionType != MultiSource || a.InformationType != Exact || !a.EvidenceContained || a.Source != SourceRules || len(a.Reasons) != 3 {
@@ -120,6 +125,7 @@ func TestAnalyzeRules(t *testing.T) {
 }
 
 func TestParseAnalysis(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		reply string
 		want  Analysis

@@ -251,6 +251,7 @@ func TestDenseResumes(t *testing.T) {
 // TestDenseRemovedWithDocument: removing a document removes its derived
 // units' vectors; added and derived again, they are embedded again.
 func TestDenseRemovedWithDocument(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	env := f.withEmbed(t, nil, 64)
 	f.askIn(t, env, "raidd-q", "Who carried the survey crew?", nil)
@@ -288,6 +289,7 @@ func TestDenseRemovedWithDocument(t *testing.T) {
 // TestDenseModelChanged: vectors of another length than the question's
 // (the model behind the name changed) are embedded again, once.
 func TestDenseModelChanged(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.askIn(t, f.withEmbed(t, nil, 64), "raidd-s", "Where did the survey crew cross?", nil)
 	other := llmtest.New(t, llmtest.WithResponder(f.m.respond), llmtest.WithEmbeddingDim(64))

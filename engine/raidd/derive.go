@@ -20,10 +20,10 @@ func SetFor(model string) docstore.DerivedSet {
 }
 
 // Chunks cuts d into the chunks derived documents are written for:
-// sentence-aligned segments of about 256 tokens overlapping by 50
-// (retrieve.Segment), with their estimated tokens.
+// windows of whole sentences of about 256 tokens overlapping by 50
+// (retrieve.CutWindows), with their estimated tokens.
 func Chunks(d *docstore.Document) ([]docstore.Chunk, error) {
-	rs, err := retrieve.Segment(d, retrieve.Segmenting{Tokens: ChunkTokens, Overlap: ChunkOverlap})
+	rs, err := retrieve.CutWindows(d, retrieve.Windowing{Tokens: ChunkTokens, Overlap: ChunkOverlap})
 	if err != nil {
 		return nil, err
 	}

@@ -19,11 +19,12 @@ import (
 	"github.com/citelens/citelens/llm/llmtest"
 )
 
-// TestDeriveStores: every chunk of the 256/50 segmentation gets one call
+// TestDeriveStores: every chunk of the 256/50 windows gets one call
 // and a record with its sentence range, a summary, and 32 questions per
 // 1,024 tokens; each summary is asked in the context of the previous
 // one; the document is indexed at the end.
 func TestDeriveStores(t *testing.T) {
+	t.Parallel()
 	lib, docs := enginetest.TextLibrary(t, "survey.txt", survey(40))
 	d := docs[0]
 	m := newModel()
@@ -200,6 +201,7 @@ func lastDerivePromptFor(t *testing.T, srv *llmtest.Server, first int, d *docsto
 // the retry is no better the chunk is stored as failed, with what was
 // usable, and reported; the next derivation retries it.
 func TestUnusableReplies(t *testing.T) {
+	t.Parallel()
 	lib, docs := enginetest.TextLibrary(t, "survey.txt", survey(40))
 	d := docs[0]
 	chunks, _ := Chunks(d)
@@ -255,6 +257,7 @@ func TestUnusableReplies(t *testing.T) {
 // TestRemovedWithTheDocument: removing a document removes its derived
 // documents and their index, and leaves the library consistent.
 func TestRemovedWithTheDocument(t *testing.T) {
+	t.Parallel()
 	lib, docs := enginetest.TextLibrary(t, "a.txt", survey(12), "b.txt", survey(14))
 	m := newModel()
 	srv := llmtest.New(t, llmtest.WithResponder(m.respond))

@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseReply(t *testing.T) {
+	t.Parallel()
 	wantQs := []string{"Why did the otter leave?", "Where was the heron seen?"}
 	const sum = "Wildlife left the reservoir as the water fell."
 	cases := []struct {
@@ -54,6 +55,7 @@ func TestParseReply(t *testing.T) {
 }
 
 func TestQuestionCount(t *testing.T) {
+	t.Parallel()
 	for tokens, want := range map[int]int{256: 8, 1024: 32, 200: 6, 10: 1, 0: 1, 47: 1, 48: 2} {
 		if got := QuestionCount(tokens); got != want {
 			t.Errorf("QuestionCount(%d) = %d, want %d", tokens, got, want)

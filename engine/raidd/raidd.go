@@ -106,7 +106,6 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
-	"github.com/citelens/citelens/engine/cof"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/humanize"
@@ -201,7 +200,7 @@ func (v Variant) answer(ctx context.Context, rt *engine.Runtime) error {
 	_, err = generate.Run(ctx, rt, generate.Request{
 		Question: rt.Question(), Numbering: num, Format: format,
 		Resolve: citations.ResolveOptions{MaxCitations: o.Int("max_citations")},
-		Repair:  generate.Repair(rt, cof.Cite),
+		Repair:  generate.Repair(rt),
 	})
 	return err
 }

@@ -136,6 +136,7 @@ func docOf(t *testing.T, docs []*docstore.Document, id docstore.DocID) *docstore
 // sentence numbers, never derived text, and its citations resolve to the
 // documents' bytes.
 func TestStrategiesAnswerFromOriginalChunks(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cases := []struct {
 		strategy, question, target string
@@ -199,16 +200,17 @@ func TestStrategiesAnswerFromOriginalChunks(t *testing.T) {
 			t.Errorf("%s on raw-only words: %v", s, err)
 		}
 	}
-	// Plain BM25 over the same segments cannot find the summary's word.
-	ps, err := retrieve.New(f.lib).Segments(context.Background(), "conflagration", retrieve.Segmenting{Tokens: ChunkTokens, Overlap: ChunkOverlap}, retrieve.Options{})
+	// Plain BM25 over the same windows cannot find the summary's word.
+	ps, err := retrieve.New(f.lib).Windows(context.Background(), "conflagration", retrieve.Windowing{Tokens: ChunkTokens, Overlap: ChunkOverlap}, retrieve.Options{})
 	if err != nil || len(ps) != 0 {
-		t.Errorf("raw segments found %d for a summary-only word (%v)", len(ps), err)
+		t.Errorf("raw windows found %d for a summary-only word (%v)", len(ps), err)
 	}
 }
 
 // TestDistinctChunksAndStages: raidd-q keeps the top questions of
 // distinct chunks, and the stages count the keys and locate the chunks.
 func TestDistinctChunksAndStages(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ans, ev, err := f.ask(t, "raidd-q", "What about the nearest river?", engine.Settings("k", "3"))
 	if err != nil {
@@ -320,6 +322,7 @@ func TestNeedsDerivation(t *testing.T) {
 // TestDeriveYesCancelled: cancelling while deriving for an answer keeps
 // what was derived and answers nothing.
 func TestDeriveYesCancelled(t *testing.T) {
+	t.Parallel()
 	lib, _ := enginetest.TextLibrary(t, "survey.txt", survey(40))
 	m := newModel()
 	ctx, cancel := context.WithCancel(t.Context())
@@ -344,6 +347,7 @@ func TestDeriveYesCancelled(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
+	t.Parallel()
 	for _, bad := range [][]engine.Setting{engine.Settings("k", "0"), engine.Settings("k", "x"), engine.Settings("derive", "maybe"),
 		engine.Settings("derive_model", " "), engine.Settings("level", "chunk"), engine.Settings("format", "xml")} {
 		if _, err := options.Parse("raidd-s", bad); !errors.Is(err, engine.ErrOption) {

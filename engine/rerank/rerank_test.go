@@ -50,6 +50,7 @@ var candidates = []string{
 // Scores come back in the order of the texts, whatever order the server
 // ranks them in.
 func TestScoresInInputOrder(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	r := newReranker(t, srv, nil)
 	scores, err := r.Rerank(t.Context(), question, candidates)
@@ -70,6 +71,7 @@ func TestScoresInInputOrder(t *testing.T) {
 // equipment are one, the paraphrase outranks the lookalike; without it the
 // lookalike wins.
 func TestParaphraseOutranksLookalike(t *testing.T) {
+	t.Parallel()
 	best := func(srv *llmtest.Server) int {
 		scores, err := newReranker(t, srv, nil).Rerank(t.Context(), question, candidates)
 		if err != nil {
@@ -137,6 +139,7 @@ func TestBatches(t *testing.T) {
 // The whole call keeps to rerank_timeout, retries included, and says it
 // timed out.
 func TestTimeBudget(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	r := newReranker(t, srv, func(c *config.Config) { c.RerankTimeout = 150 * time.Millisecond; c.RerankBatch = 2 })
 	srv.EnqueueRerank(llmtest.RerankReply{Reply: llmtest.Reply{HeaderDelay: 3 * time.Second}})
@@ -159,6 +162,7 @@ func TestTimeBudget(t *testing.T) {
 
 // A long text is scored on its opening, within MaxTextBytes.
 func TestLongTextsClipped(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	long := strings.Repeat("capital expenditure ", 500)
 	if _, err := newReranker(t, srv, nil).Rerank(t.Context(), question, []string{long, "short"}); err != nil {
@@ -170,6 +174,7 @@ func TestLongTextsClipped(t *testing.T) {
 }
 
 func TestDisabled(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.New(t)
 	cfg := config.Default()
 	cfg.BaseURL, cfg.Model = srv.URL, llmtest.DefaultModel

@@ -294,7 +294,9 @@ func (s *termStream) head(bm BM25, avg float64) (bool, error) {
 		if s.next == len(s.runs) {
 			return false, nil
 		}
-		s.buf, s.at = s.buf[:0], 0
+		// Room for the run at once: a fresh stream's buffer would
+		// otherwise grow posting by posting.
+		s.buf, s.at = slices.Grow(s.buf[:0], s.runs[s.next].Len()), 0
 		err := s.runs[s.next].Each(func(unit, tf, length int) {
 			s.buf = append(s.buf, unitScore{unit, float32(s.w * bm.tf(float64(tf), float64(length), avg))})
 		})
@@ -315,15 +317,26 @@ func (s *termStream) head(bm BM25, avg float64) (bool, error) {
 // small one.
 func mergeStreams(ss []*termStream, bm BM25, avg float64, doc docstore.DocNum, offer func(doc docstore.DocNum, unit int, s float32) error) error {
 	for {
+		// A stream is decoded a run at a time, and dropped, keeping the
+		// others' order, once used up (ss is the caller's, rebuilt for
+		// each document).
 		unit := -1
-		for _, s := range ss {
-			ok, err := s.head(bm, avg)
-			if err != nil {
-				return err
+		for i := 0; i < len(ss); {
+			s := ss[i]
+			if s.at == len(s.buf) {
+				ok, err := s.head(bm, avg)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					ss = slices.Delete(ss, i, i+1)
+					continue
+				}
 			}
-			if ok && (unit < 0 || s.buf[s.at].unit < unit) {
-				unit = s.buf[s.at].unit
+			if u := s.buf[s.at].unit; unit < 0 || u < unit {
+				unit = u
 			}
+			i++
 		}
 		if unit < 0 {
 			return nil
@@ -359,40 +372,14 @@ func SortHits(hs []Hit) {
 	})
 }
 
-// addBM25 scores every unit of p against the query terms with weighted
-// idfs idf: scores is reused (grown and cleared), and nil is returned when
-// no term occurs in p.
-func addBM25(scores []float32, p *docstore.Postings, idf []float64, avg float64, bm BM25) ([]float32, error) {
-	matched := false
-	for t := range idf {
-		if p.Lists[t] == nil {
-			continue
-		}
-		if !matched {
-			matched = true
-			scores = slices.Grow(scores[:0], len(p.Lens))[:len(p.Lens)]
-			clear(scores)
-		}
-		w := idf[t]
-		err := p.Each(t, func(u, tf int) {
-			scores[u] += float32(w * bm.tf(float64(tf), float64(p.Lens[u]), avg))
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	if !matched {
-		return nil, nil
-	}
-	return scores, nil
-}
-
 // SearchDerived ranks the units of opt.Kinds in the scope's derived
 // indexes against q with BM25, as one collection: a term's idf counts the
 // units of every kind that hold it, and each unit's length is normalised
 // against the average of its own kind (a question is short, a raw chunk
 // long; BM25F's per-field normalisation), so a summary, a question and a
-// raw chunk that match the query equally score equally.
+// raw chunk that match the query equally score equally. Each kind of each
+// document is scored as Search scores a field (scoreLists): the derived
+// index stores its postings as the library's index does.
 func SearchDerived(lib *docstore.Library, q Query, opt docstore.DerivedSearchOptions, bm BM25) ([]docstore.DerivedHit, error) {
 	if opt.K <= 0 {
 		opt.K = 10
@@ -401,47 +388,65 @@ func SearchDerived(lib *docstore.Library, q Query, opt docstore.DerivedSearchOpt
 		return nil, nil
 	}
 	bm = bm.orDefault()
-	// Pass 1: statistics over every kind together, lengths per kind.
-	df := make([]int, len(q.Terms))
-	var units float64
-	kindUnits := map[docstore.DerivedKind]float64{}
-	kindLen := map[docstore.DerivedKind]float64{}
-	err := lib.Derived().ReadPostings(opt, q.Terms, func(p *docstore.DerivedPostings) error {
-		for t := range q.Terms {
-			df[t] += p.DF(t)
-		}
-		units += float64(len(p.Lens))
-		kindUnits[p.Kind] += float64(len(p.Lens))
-		kindLen[p.Kind] += p.Sum
-		return nil
-	})
-	if err != nil || units == 0 {
-		return nil, err
-	}
-	idf := q.idf(units, df)
-	// Pass 2: score.
 	top := topk.New(opt.K, func(h docstore.DerivedHit) float64 { return h.Score })
-	var scores []float32
-	err = lib.Derived().ReadPostings(opt, q.Terms, func(p *docstore.DerivedPostings) error {
-		avg := max(kindLen[p.Kind]/max(kindUnits[p.Kind], 1), 1)
-		var err error
-		if scores, err = addBM25(scores, &p.Postings, idf, avg, bm); err != nil || scores == nil {
-			return err
-		}
-		for u, s := range scores {
-			if s <= 0 || !top.Admits(float64(s)) {
-				continue
-			}
-			h, err := p.Hit(u, float64(s))
+	err := lib.Derived().ReadPostings(opt, q.Terms, func(ps []*docstore.DerivedPostings) error {
+		// Statistics over every kind together, lengths per kind.
+		df := make([]int, len(q.Terms))
+		var units float64
+		kindUnits := map[docstore.DerivedKind]float64{}
+		kindLen := map[docstore.DerivedKind]float64{}
+		for _, p := range ps {
+			st, err := p.Stats()
 			if err != nil {
 				return err
 			}
-			top.Offer(h)
+			for t := range q.Terms {
+				df[t] += st.DF[t]
+			}
+			units += float64(p.Units)
+			kindUnits[p.Kind] += float64(p.Units)
+			kindLen[p.Kind] += p.Sum
+		}
+		if units == 0 {
+			return nil
+		}
+		idf := q.idf(units, df)
+		// Score, documents in the order given, kinds in the order given,
+		// units in order, so that ties are offered as they always were.
+		threshold := func() float64 {
+			if top.Full() {
+				return top.Min()
+			}
+			return 0
+		}
+		for _, p := range ps {
+			st, err := p.Stats() // as read above
+			if err != nil {
+				return err
+			}
+			if st.Units == 0 {
+				continue
+			}
+			st.AvgLen = max(kindLen[p.Kind]/max(kindUnits[p.Kind], 1), 1)
+			err = scoreLists(p.IndexReader, st, idf, bm, threshold, func(_ docstore.DocNum, unit int, s float32) error {
+				if s <= 0 || !top.Admits(float64(s)) {
+					return nil
+				}
+				h, err := p.Hit(unit, float64(s))
+				if err != nil {
+					return err
+				}
+				top.Offer(h)
+				return nil
+			})
+			if err != nil {
+				return fmt.Errorf("derived index: %w", err)
+			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("derived index: %w", err)
+		return nil, err
 	}
 	return docstore.SortDerivedHits(top.Items()), nil
 }

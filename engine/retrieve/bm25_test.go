@@ -10,6 +10,7 @@ import (
 )
 
 func TestSearchBM25(t *testing.T) {
+	t.Parallel()
 	lib, docs := librarytest.Library(t, "../../testdata/declaration.txt")
 	d := docs[0]
 	hits, err := Search(lib, ParseQuery("Which truths are self-evident?"), SearchOptions{K: 3})
@@ -45,6 +46,7 @@ func TestSearchBM25(t *testing.T) {
 // match the query alike, each of its kind's average length, score alike
 // though summaries are longer than questions.
 func TestSearchDerivedLengthNormalisedPerKind(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for i := range 12 {
 		fmt.Fprintf(&b, "Animal %d was seen at site %d near the reservoir. ", i, i)

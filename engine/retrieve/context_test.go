@@ -10,6 +10,7 @@ import (
 // the conversation is about through the previous question's words, and
 // one that names something keeps it first.
 func TestContextFollowUp(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := t.Context()
 	// "what did he direct?" alone finds Sinister's director; after a

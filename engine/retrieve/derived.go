@@ -17,7 +17,7 @@ import (
 // best, each once. The store only stores the units and their vectors
 // (docstore.Derived.ReadPostings and ScanCosines); the
 // ranking, its fusion and the reranker are this package's, as for
-// sentences, chunks and segments.
+// sentences, chunks and windows.
 
 // DerivedOptions say which derived units Derived ranks and how.
 type DerivedOptions struct {

@@ -10,6 +10,7 @@ import (
 // (each half of the score); a unit in one list only gets nothing from the
 // other.
 func TestFuseDerivedScores(t *testing.T) {
+	t.Parallel()
 	hit := func(unit int, score float64) docstore.DerivedHit {
 		return docstore.DerivedHit{Doc: "d", Kind: docstore.DerivedQuestion, Unit: unit, Score: score}
 	}

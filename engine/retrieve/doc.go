@@ -1,5 +1,5 @@
-// Package retrieve ranks the sentences, chunks and sentence-aligned
-// segments of a library's documents against a question. It is the one
+// Package retrieve ranks the sentences, chunks and windows of sentences
+// (cut when asked for) of a library's documents against a question. It is the one
 // ranking pipeline every strategy calls: the library (docstore) stores
 // postings, fields and statistics and scores nothing; BM25, BM25F over the
 // heading path, proximity, noise demotion, dense fusion and reranking all
@@ -8,7 +8,7 @@
 //	r := retrieve.New(lib)
 //	ps, err := r.Sentences(ctx, question, retrieve.Options{Docs: ids, K: 5})
 //	cs, err := r.Chunks(ctx, question, retrieve.Options{K: 8})
-//	ss, err := r.Segments(ctx, question, retrieve.Segmenting{Tokens: 256, Overlap: 50}, opt)
+//	ws, err := r.Windows(ctx, question, retrieve.Windowing{Tokens: 256, Overlap: 50}, opt)
 //	hits, err := retrieve.Search(lib, retrieve.ParseQuery(q), retrieve.SearchOptions{K: 10}) // plain BM25
 //	cs, err := r.Derived(ctx, question, retrieve.DerivedOptions{Set: set, Kinds: kinds, K: 8}) // RAIDD's derived units
 //
@@ -17,8 +17,10 @@
 // configured embedding model (Fusion.Dense, a DenseSearcher over vectors
 // stored in the library) and reranker, with one policy for their
 // failures. The library scores nothing: it stores postings, statistics
-// and vectors and scans them (docstore.Index.Read, Vectors.ScanCosines,
-// Derived.ScanCosines); every ranking, top-k and fusion is here.
+// and vectors and scans them (docstore.Index.Read and
+// Derived.ReadPostings, one reader of one format of postings that one BM25
+// here scores; Vectors.ScanCosines and Derived.ScanCosines, one cosine
+// scan); every ranking, top-k and fusion is here.
 //
 // Every result is a Passage: document, sentence range, byte range, page,
 // heading path, context (Options.Expand neighbours) and its component
@@ -37,7 +39,7 @@
 // headers are indexed as the row's context. Compound words ("pointsize",
 // "pushBack") also index their parts.
 //
-// # The sentence ranking model
+// # The sentence ranking and its weights
 //
 // Measured on four data sets of different kinds: HotpotQA (53 multi-hop
 // questions over Wikipedia paragraphs), manuals-qa (80 user-style
@@ -50,32 +52,32 @@
 //
 //  1. Candidates: the index's BM25 top Pool (300) sentences, the first
 //     sentences of the sections whose headings match best
-//     (Model.HeadingFollowers of Model.HeadingSections), and, with an
+//     (Weights.HeadingFollowers of Weights.HeadingSections), and, with an
 //     embedding model, dense search's own top sentences. Headings are
 //     context, never results.
 //  2. Context, BM25F-style: a query term in the sentence's heading counts
-//     as Model.Heading occurrences in the sentence, less for each level up
-//     the path (Model.Ancestor); in a table row's caption or column
-//     headers as Model.TableContext; in an adjacent sentence of the same
-//     paragraph as 0.3 of one (Model.Neighbour), so "By default, these
+//     as Weights.Heading occurrences in the sentence, less for each level up
+//     the path (Weights.Ancestor); in a table row's caption or column
+//     headers as Weights.TableContext; in an adjacent sentence of the same
+//     paragraph as 0.3 of one (Weights.Neighbour), so "By default, these
 //     options are off." under "Zeroaxis" is about the zero axis.
 //  3. Score: the idf-weighted, length-normalised BM25 of those term
 //     frequencies, times 1 + bonuses: query terms close together
-//     (Model.Proximity), query terms among the first six words
-//     (Model.Subject), the question's multi-word names found in order
-//     (Model.Phrase), the first sentence of a section (Model.Lead), a fact
-//     of the kind the question asks for (Model.Answer: "when" wants a
+//     (Weights.Proximity), query terms among the first six words
+//     (Weights.Subject), the question's multi-word names found in order
+//     (Weights.Phrase), the first sentence of a section (Weights.Lead), a fact
+//     of the kind the question asks for (Weights.Answer: "when" wants a
 //     year or date, "how many" a number, "who" a name), and the share of
-//     the question the sentence's section covers (Model.Section). Contents
-//     lines, furniture, code and fragments are scaled by Model.Noise so
+//     the question the sentence's section covers (Weights.Section). Contents
+//     lines, furniture, code and fragments are scaled by Weights.Noise so
 //     they never outrank body text with the same terms. A question that
 //     asks for a default in other words ("unless I change it", "out of
-//     the box") adds "default" to the query (Model.Default), and the
+//     the box") adds "default" to the query (Weights.Default), and the
 //     words that only frame a question ("happens" in "what happens if",
 //     "mean" in "what does X mean") weigh FrameWeight of a term.
 //  4. Second hop: the names in the two best sentences join the query at
 //     half weight and the candidates are ranked again, so a multi-hop
-//     question reaches the bridge entity's own sentences (Model.Hop).
+//     question reaches the bridge entity's own sentences (Weights.Hop).
 //  5. Fusion (Options.Fusion): with an embedding model every candidate
 //     gets a dense score and the lexical and dense scores are combined by
 //     the fusion's Rule — reciprocal rank by default, or OkraLong's
@@ -84,7 +86,7 @@
 //     reranker that fails leaves the fused order with a warning.
 //  6. Selection: greedy by marginal gain. Once a selected sentence (or its
 //     heading) has a query term, that term keeps half its weight
-//     (Model.Covered), so the set covers the question's different parts;
+//     (Weights.Covered), so the set covers the question's different parts;
 //     near-duplicates (term-set Jaccard >= 0.8) are skipped.
 //
 // Evidence recall at k = 5 statements (citelens eval, extractive):

@@ -359,12 +359,12 @@ func normalisedTop(xs []float64, top int) map[int]float64 {
 }
 
 // noise is the factor a candidate's score is scaled by for being a
-// contents line, furniture, code or a fragment (Model.Noise), 1 for body
+// contents line, furniture, code or a fragment (Weights.Noise), 1 for body
 // text: meaning and a reranker's relevance are scaled too, so noise never
 // outranks body text that matches as well.
 func (rk *ranker) noise(c *candidate) float64 {
-	if flags(c.doc, c.idx).Noise() && rk.m.Noise > 0 {
-		return rk.m.Noise
+	if flags(c.doc, c.idx).Noise() && rk.weights.Noise > 0 {
+		return rk.weights.Noise
 	}
 	return 1
 }

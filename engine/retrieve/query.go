@@ -38,7 +38,7 @@ type query struct {
 	pairs []termPair
 	want  AnswerType
 	// orig is the number of the question's own terms; terms after them
-	// were added by the second hop (see Model.Hop).
+	// were added by the second hop (see Weights.Hop).
 	orig int
 }
 

@@ -8,9 +8,9 @@ import (
 	"github.com/citelens/citelens/docstore"
 )
 
-// Model holds the sentence re-ranker's weights. See the package comment for
+// Weights are the sentence re-ranker's weights. See the package comment for
 // how they combine and what each was measured to do.
-type Model struct {
+type Weights struct {
 	// Heading is the term frequency a query term in the sentence's heading
 	// line counts for in the sentence's own BM25 (BM25F-style).
 	Heading float64
@@ -73,8 +73,8 @@ type Model struct {
 	Default float64
 }
 
-// DefaultModel is the measured default; see the package comment.
-var DefaultModel = Model{
+// DefaultWeights is the measured default; see the package comment.
+var DefaultWeights = Weights{
 	Heading:          1.5,
 	HeadingFollowers: 3,
 	HeadingSections:  20,
@@ -106,11 +106,11 @@ type unitKey struct {
 // ranker is one request's re-ranking state.
 type ranker struct {
 	// followers are the sentences that open the sections whose headings
-	// match best (Model.HeadingFollowers), candidates without a match of
+	// match best (Weights.HeadingFollowers), candidates without a match of
 	// their own.
 	followers []Hit
 	q         *query
-	m         *Model
+	weights   *Weights
 	bm        BM25
 	avg       float64
 	dc        *docCache
@@ -195,7 +195,7 @@ func (rk *ranker) plain(hits []Hit, k int) ([]Passage, error) {
 // candidates expands the index hits with their context and scores them.
 func (rk *ranker) candidates(ctx context.Context, hits []Hit) ([]*candidate, error) {
 	// A document read in pieces reads those around the hits at once.
-	if err := rk.dc.prefetch(hits, rk.m.Radius); err != nil {
+	if err := rk.dc.prefetch(hits, rk.weights.Radius); err != nil {
 		return nil, err
 	}
 	seen := map[unitKey]bool{}
@@ -241,9 +241,9 @@ func (rk *ranker) candidates(ctx context.Context, hits []Hit) ([]*candidate, err
 // section covers: the idf-weighted share of the query terms found in the
 // section's candidates or its headings. A sentence that matches one rare
 // word of the question in an unrelated section falls behind the sentences
-// of the section that is about the question (Model.Section).
+// of the section that is about the question (Weights.Section).
 func (rk *ranker) sectionCover(cands []*candidate) {
-	if rk.m.Section <= 0 || len(cands) == 0 {
+	if rk.weights.Section <= 0 || len(cands) == 0 {
 		return
 	}
 	type key struct {
@@ -277,7 +277,7 @@ func (rk *ranker) sectionCover(cands []*candidate) {
 				w += rk.q.weight[t]
 			}
 		}
-		f := 1 + rk.m.Section*w/max(rk.q.total, 1e-9)
+		f := 1 + rk.weights.Section*w/max(rk.q.total, 1e-9)
 		c.bonus *= f
 		c.base *= f
 		c.scores.Lexical = c.base
@@ -286,7 +286,7 @@ func (rk *ranker) sectionCover(cands []*candidate) {
 
 // score computes a candidate's standalone score and its parts.
 func (rk *ranker) score(c *candidate) {
-	q, m, d, i := rk.q, rk.m, c.doc, c.idx
+	q, wt, d, i := rk.q, rk.weights, c.doc, c.idx
 	c.own = rk.sentence(d, i, true)
 	nt := len(q.q.Terms)
 	ctxTF := make([]float64, nt)
@@ -298,7 +298,7 @@ func (rk *ranker) score(c *candidate) {
 	// headings name (BM25F: the heading field's terms count as
 	// occurrences in the sentence, less for each level up).
 	var hu *unit
-	w := m.Heading
+	w := wt.Heading
 	sections := d.Sections()
 	for s, depth := sectionOf(d, i), 0; s >= 0 && depth < maxPath; s, depth = int(sections[s].Parent), depth+1 {
 		if headingSentence(d, s) == i {
@@ -315,22 +315,22 @@ func (rk *ranker) score(c *candidate) {
 				c.covers[t] = true
 			}
 		}
-		w *= m.Ancestor
+		w *= wt.Ancestor
 		if s >= len(sections) || int(sections[s].Parent) >= s {
 			break // a damaged parent chain
 		}
 	}
-	if tu := rk.tableUnit(d, i); tu != nil && m.TableContext > 0 {
+	if tu := rk.tableUnit(d, i); tu != nil && wt.TableContext > 0 {
 		for t := range nt {
 			if tu.tf[t] > 0 {
-				ctxTF[t] += m.TableContext
+				ctxTF[t] += wt.TableContext
 				c.covers[t] = true
 			}
 		}
 	}
-	first, last := paragraph(d, i, m.Radius)
+	first, last := paragraph(d, i, wt.Radius)
 	c.para = first
-	if m.Neighbour > 0 {
+	if wt.Neighbour > 0 {
 		for j := first; j <= last; j++ {
 			if j == i {
 				continue
@@ -339,7 +339,7 @@ func (rk *ranker) score(c *candidate) {
 			dist := float64(max(j-i, i-j))
 			for t := range nt {
 				if nu.tf[t] > 0 {
-					ctxTF[t] += m.Neighbour / dist
+					ctxTF[t] += wt.Neighbour / dist
 				}
 			}
 		}
@@ -360,7 +360,7 @@ func (rk *ranker) score(c *candidate) {
 	c.scores.Context = total - own
 	c.scores.Proximity = c.own.proximity(q)
 	c.scores.Phrase = c.own.phrases(q)
-	if hu != nil && m.HeadingPhrases {
+	if hu != nil && wt.HeadingPhrases {
 		// A name in the heading is the name of what the sentence is about.
 		c.scores.Phrase = max(c.scores.Phrase, hu.phrases(q))
 	}
@@ -368,17 +368,17 @@ func (rk *ranker) score(c *candidate) {
 	c.scores.Coverage = cover / max(q.total, 1e-9)
 	c.scores.Lead = isLead(d, i)
 	c.scores.Subject = c.own.subject(q)
-	c.bonus = 1 + m.Proximity*c.scores.Proximity + m.Phrase*c.scores.Phrase + m.Subject*c.scores.Subject
+	c.bonus = 1 + wt.Proximity*c.scores.Proximity + wt.Phrase*c.scores.Phrase + wt.Subject*c.scores.Subject
 	if c.scores.Lead {
-		c.bonus += m.Lead
+		c.bonus += wt.Lead
 	}
 	if c.scores.Answer {
-		c.bonus += m.Answer
+		c.bonus += wt.Answer
 	}
 	c.base = total * c.bonus
-	if flags(d, i).Noise() && m.Noise > 0 {
-		c.bonus *= m.Noise
-		c.base *= m.Noise
+	if flags(d, i).Noise() && wt.Noise > 0 {
+		c.bonus *= wt.Noise
+		c.base *= wt.Noise
 	}
 	c.scores.Lexical = c.base
 }
@@ -388,7 +388,7 @@ func (rk *ranker) gain(c *candidate, covered []bool) float64 {
 	var s float64
 	for t, v := range c.contrib {
 		if covered[t] {
-			v *= rk.m.Covered
+			v *= rk.weights.Covered
 		}
 		s += v
 	}
@@ -453,7 +453,7 @@ func (rk *ranker) selectSet(cands []*candidate, k int, dedupe bool) []Passage {
 		es = es[1:]
 		c := e.c
 		pk := unitKey{c.doc.ID(), c.para}
-		if rk.m.PerParagraph > 0 && perPara[pk] >= rk.m.PerParagraph {
+		if rk.weights.PerParagraph > 0 && perPara[pk] >= rk.weights.PerParagraph {
 			continue
 		}
 		if dedupe && rk.duplicate(c, chosen) {
@@ -474,11 +474,11 @@ func (rk *ranker) selectSet(cands []*candidate, k int, dedupe bool) []Passage {
 
 // duplicate reports whether c nearly repeats a chosen sentence.
 func (rk *ranker) duplicate(c *candidate, chosen []*candidate) bool {
-	if rk.m.Duplicate <= 0 || rk.m.Duplicate >= 1 {
+	if rk.weights.Duplicate <= 0 || rk.weights.Duplicate >= 1 {
 		return false
 	}
 	for _, o := range chosen {
-		if jaccard(c.own.terms, o.own.terms) >= rk.m.Duplicate {
+		if jaccard(c.own.terms, o.own.terms) >= rk.weights.Duplicate {
 			return true
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/citelens/citelens/docstore/structure"
 )
 
-// Retriever ranks the sentences, chunks and segments of a library's
+// Retriever ranks the sentences, chunks and windows of a library's
 // documents against questions. It is safe for concurrent use.
 type Retriever struct {
 	lib *docstore.Library
@@ -43,8 +43,8 @@ type Options struct {
 	Plain bool
 	// KeepDuplicates turns off the near-duplicate filter.
 	KeepDuplicates bool
-	// Model holds the re-ranker's weights; nil means DefaultModel.
-	Model *Model
+	// Weights are the re-ranker's weights; nil means DefaultWeights.
+	Weights *Weights
 	// BM25 parameters; zero means DefaultBM25.
 	BM25 BM25
 	// Fusion, when its Dense scorer is set, fuses dense similarity into
@@ -66,7 +66,7 @@ const ContextWeight = 0.4
 type PageRange struct{ First, Last int }
 
 // Passage is one retrieved unit: a sentence, or a run of sentences for
-// chunks and segments.
+// chunks and windows.
 type Passage struct {
 	Doc         docstore.DocID
 	DocName     string
@@ -80,7 +80,7 @@ type Passage struct {
 	Heading string
 	// Score ranks the passages: higher is better. For sentences it is the
 	// score the passage was selected with (its gain over the passages
-	// above it, see Model).
+	// above it, see Weights).
 	Score  float64
 	Scores Scores
 }
@@ -120,9 +120,9 @@ func (o *Options) normalise() error {
 		return err
 	}
 	o.Pool = max(o.Pool, o.K)
-	if o.Model == nil {
-		m := DefaultModel
-		o.Model = &m
+	if o.Weights == nil {
+		wt := DefaultWeights
+		o.Weights = &wt
 	}
 	if o.BM25 == (BM25{}) {
 		o.BM25 = DefaultBM25
@@ -236,7 +236,7 @@ func (r *Retriever) filter(opt *Options, docs []docstore.DocID, dc *docCache) (f
 	}, nil
 }
 
-// sentenceSearch is where Sentences and Segments start from: the
+// sentenceSearch is where Sentences and Windows start from: the
 // question's query weighted by the scope's statistics, the scope with its
 // documents' cache and filter, and the index's sentence hits.
 type sentenceSearch struct {
@@ -268,8 +268,8 @@ func (r *Retriever) searchSentences(ctx context.Context, question string, opt *O
 	if len(ss.q.q.Terms) == 0 && !dense {
 		return nil, nil
 	}
-	if _, has := ss.q.index[defaultTerm]; !has && opt.Model.Default > 0 && !opt.Plain && asksDefault(question) {
-		ss.q = ss.q.extend([]string{defaultTerm}, opt.Model.Default)
+	if _, has := ss.q.index[defaultTerm]; !has && opt.Weights.Default > 0 && !opt.Plain && asksDefault(question) {
+		ss.q = ss.q.extend([]string{defaultTerm}, opt.Weights.Default)
 	}
 	var err error
 	var any bool
@@ -310,7 +310,7 @@ func (r *Retriever) searchSentences(ctx context.Context, question string, opt *O
 }
 
 // Sentences ranks the sentences of the scope against question: BM25
-// candidates from the index, re-ranked with their context (see Model), then
+// candidates from the index, re-ranked with their context (see Weights), then
 // selected greedily for coverage of the question and without near-
 // duplicates.
 func (r *Retriever) Sentences(ctx context.Context, question string, opt Options) ([]Passage, error) {
@@ -323,10 +323,10 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 	}
 	q, docs, dc, keep := ss.q, ss.docs, ss.dc, ss.keep
 	hits := append(slices.Clone(ss.hits), ss.dense...)
-	rk := &ranker{q: q, m: opt.Model, bm: opt.BM25, avg: ss.st.AvgLen, dc: dc, keep: keep,
+	rk := &ranker{q: q, weights: opt.Weights, bm: opt.BM25, avg: ss.st.AvgLen, dc: dc, keep: keep,
 		units: map[unitKey]*unit{}}
 	if !opt.Plain {
-		if rk.followers, err = r.sectionFollowers(q.q, docs, dc, opt.Model); err != nil {
+		if rk.followers, err = r.sectionFollowers(q.q, docs, dc, opt.Weights); err != nil {
 			return nil, err
 		}
 	}
@@ -341,7 +341,7 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 		if err != nil {
 			return nil, err
 		}
-		if opt.Model.Hop > 0 {
+		if opt.Weights.Hop > 0 {
 			if rk, cands, err = r.hop(ctx, rk, hits, cands, docs, &opt); err != nil {
 				return nil, err
 			}
@@ -373,15 +373,15 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 }
 
 // sectionFollowers returns the sentences that open the sections whose
-// headings match q best: the first m.HeadingFollowers sentences under each
-// of the m.HeadingSections best headings. They join the candidates even
+// headings match q best: the first wt.HeadingFollowers sentences under each
+// of the wt.HeadingSections best headings. They join the candidates even
 // when they share no term with the question, so a sentence that answers
 // "what law governs the agreement?" under "Governing Law" is found.
-func (r *Retriever) sectionFollowers(q Query, docs []docstore.DocID, dc *docCache, m *Model) ([]Hit, error) {
-	if m.HeadingFollowers <= 0 || m.HeadingSections <= 0 {
+func (r *Retriever) sectionFollowers(q Query, docs []docstore.DocID, dc *docCache, wt *Weights) ([]Hit, error) {
+	if wt.HeadingFollowers <= 0 || wt.HeadingSections <= 0 {
 		return nil, nil
 	}
-	secs, err := Search(r.lib, q, SearchOptions{Field: docstore.FieldHeadings, Docs: docs, K: m.HeadingSections})
+	secs, err := Search(r.lib, q, SearchOptions{Field: docstore.FieldHeadings, Docs: docs, K: wt.HeadingSections})
 	if err != nil {
 		return nil, err
 	}
@@ -396,7 +396,7 @@ func (r *Retriever) sectionFollowers(q Query, docs []docstore.DocID, dc *docCach
 			continue
 		}
 		n := 0
-		for i := first + 1; i < d.NumSentences() && n < m.HeadingFollowers && sectionOf(d, i) == h.Index; i++ {
+		for i := first + 1; i < d.NumSentences() && n < wt.HeadingFollowers && sectionOf(d, i) == h.Index; i++ {
 			if flags(d, i)&(structure.FlagFurniture|structure.FlagHeading) != 0 {
 				continue
 			}
@@ -409,12 +409,12 @@ func (r *Retriever) sectionFollowers(q Query, docs []docstore.DocID, dc *docCach
 
 // hop is the second hop of multi-hop questions: the names in the best
 // sentences found so far (capitalised words the question does not have)
-// join the query at weight Model.Hop, and the candidates are ranked again.
+// join the query at weight Weights.Hop, and the candidates are ranked again.
 // A question about "the woman who portrayed Corliss Archer" finds the film
 // sentence naming Shirley Temple, then Shirley Temple's own sentences.
 func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []Hit, cands []*candidate, docs []docstore.DocID, opt *Options) (*ranker, []*candidate, error) {
-	m := opt.Model
-	top := rk.selectSet(slices.Clone(cands), max(m.HopFrom, 1), !opt.KeepDuplicates)
+	wt := opt.Weights
+	top := rk.selectSet(slices.Clone(cands), max(wt.HopFrom, 1), !opt.KeepDuplicates)
 	var names []string
 	seen := map[string]bool{}
 	for _, p := range top {
@@ -439,11 +439,11 @@ func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []Hit, cands []*ca
 		idx[i] = i
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(fieldIDF(st, b), fieldIDF(st, a)) })
-	keep := make([]string, 0, m.HopTerms)
-	for _, i := range idx[:min(len(idx), max(m.HopTerms, 1))] {
+	keep := make([]string, 0, wt.HopTerms)
+	for _, i := range idx[:min(len(idx), max(wt.HopTerms, 1))] {
 		keep = append(keep, names[i])
 	}
-	q2 := rk.q.extend(keep, m.Hop)
+	q2 := rk.q.extend(keep, wt.Hop)
 	st2, err := r.lib.Index().Stats(docs, docstore.FieldSentences, q2.q.Terms)
 	if err != nil {
 		return nil, nil, err
@@ -455,7 +455,7 @@ func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []Hit, cands []*ca
 	if err != nil {
 		return nil, nil, err
 	}
-	rk2 := &ranker{q: q2, m: m, bm: rk.bm, avg: st2.AvgLen, dc: rk.dc, keep: rk.keep, units: map[unitKey]*unit{},
+	rk2 := &ranker{q: q2, weights: wt, bm: rk.bm, avg: st2.AvgLen, dc: rk.dc, keep: rk.keep, units: map[unitKey]*unit{},
 		followers: rk.followers}
 	cands2, err := rk2.candidates(ctx, append(slices.Clone(hits), hits2...))
 	return rk2, cands2, err

@@ -77,6 +77,7 @@ func checkPassage(t *testing.T, f *fixture, p Passage) {
 }
 
 func TestSentencesHeadingContextAndCoverage(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ps, err := f.r.Sentences(t.Context(), "Were the director Scott Derrickson and the filmmaker Ed Wood of the same nationality?", Options{Docs: []docstore.DocID{f.films}, K: 3})
 	if err != nil {
@@ -108,6 +109,7 @@ func TestSentencesHeadingContextAndCoverage(t *testing.T) {
 }
 
 func TestSentencesNearDuplicates(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ps, err := f.r.Sentences(t.Context(), "number of elements of a vector length", Options{Docs: []docstore.DocID{f.manual}, K: 3})
 	if err != nil {
@@ -138,6 +140,7 @@ func TestSentencesNearDuplicates(t *testing.T) {
 }
 
 func TestSentencesScope(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := t.Context()
 	q := "ordered collection"
@@ -174,6 +177,7 @@ func TestSentencesScope(t *testing.T) {
 }
 
 func TestSentencesPlainIsIndexOrder(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	q := "horror film director"
 	ps, err := f.r.Sentences(t.Context(), q, Options{K: 4, Plain: true})
@@ -195,6 +199,7 @@ func TestSentencesPlainIsIndexOrder(t *testing.T) {
 }
 
 func TestSentencesExpandAndCutoff(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ps, err := f.r.Sentences(t.Context(), "Los Angeles California", Options{Docs: []docstore.DocID{f.films}, K: 1, Expand: 1})
 	if err != nil || len(ps) != 1 {
@@ -230,6 +235,7 @@ func TestSentencesExpandAndCutoff(t *testing.T) {
 }
 
 func TestSentencesBadInput(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, opt := range []Options{{K: -1}, {Pool: -3}, {Cutoff: 1.5}, {Expand: -1}} {
 		if _, err := f.r.Sentences(t.Context(), "film", opt); !errors.Is(err, ErrBadOptions) {
@@ -276,6 +282,7 @@ func (s *preferring) ScoreDense(_ context.Context, _ string, units []Unit) ([]fl
 }
 
 func TestFusion(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	q := "American film director"
 	lex, err := f.r.Sentences(t.Context(), q, Options{K: 3})
@@ -310,6 +317,7 @@ func TestFusion(t *testing.T) {
 }
 
 func TestChunks(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ps, err := f.r.Chunks(t.Context(), "square brackets list components", Options{K: 2})
 	if err != nil || len(ps) == 0 {
@@ -330,11 +338,12 @@ func TestChunks(t *testing.T) {
 	}
 }
 
-func TestSegment(t *testing.T) {
+func TestCutWindows(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	d := f.filmDoc
-	for _, s := range []Segmenting{{Tokens: 40, Overlap: 10}, {Tokens: 64, Overlap: 0}, {Tokens: 5, Overlap: 2}} {
-		rs, err := Segment(d, s)
+	for _, s := range []Windowing{{Tokens: 40, Overlap: 10}, {Tokens: 64, Overlap: 0}, {Tokens: 5, Overlap: 2}} {
+		rs, err := CutWindows(d, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -344,21 +353,21 @@ func TestSegment(t *testing.T) {
 				t.Fatalf("%+v: bad range %+v", s, r)
 			}
 			if i > 0 && r.First <= rs[i-1].First {
-				t.Fatalf("%+v: segment %d does not move forward", s, i)
+				t.Fatalf("%+v: window %d does not move forward", s, i)
 			}
 			if r.First < r.Last && estimate(d, r) > s.Tokens {
-				t.Errorf("%+v: segment %+v has %d tokens", s, r, estimate(d, r))
+				t.Errorf("%+v: window %+v has %d tokens", s, r, estimate(d, r))
 			}
 			for j := r.First; j <= r.Last; j++ {
 				covered[j] = true
 			}
 		}
 		if slices.Contains(covered, false) {
-			t.Errorf("%+v: a sentence is in no segment", s)
+			t.Errorf("%+v: a sentence is in no window", s)
 		}
 	}
-	for _, s := range []Segmenting{{Tokens: 0}, {Tokens: 10, Overlap: 10}, {Tokens: 10, Overlap: -1}} {
-		if _, err := Segment(d, s); !errors.Is(err, ErrBadOptions) {
+	for _, s := range []Windowing{{Tokens: 0}, {Tokens: 10, Overlap: 10}, {Tokens: 10, Overlap: -1}} {
+		if _, err := CutWindows(d, s); !errors.Is(err, ErrBadOptions) {
 			t.Errorf("%+v: err = %v", s, err)
 		}
 	}
@@ -372,18 +381,19 @@ func estimate(d *docstore.Document, r Range) int {
 	return n
 }
 
-func TestSegments(t *testing.T) {
+func TestWindows(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
-	ps, err := f.r.Segments(t.Context(), "Woodson population census", Segmenting{Tokens: 40, Overlap: 10}, Options{K: 2})
+	ps, err := f.r.Windows(t.Context(), "Woodson population census", Windowing{Tokens: 40, Overlap: 10}, Options{K: 2})
 	if err != nil || len(ps) == 0 {
-		t.Fatalf("%v, %d segments", err, len(ps))
+		t.Fatalf("%v, %d windows", err, len(ps))
 	}
 	checkPassage(t, f, ps[0])
 	if !strings.Contains(ps[0].Text, "Its population was 403") {
-		t.Errorf("best segment %q", ps[0].Text)
+		t.Errorf("best window %q", ps[0].Text)
 	}
-	if _, err := f.r.Segments(t.Context(), "film", Segmenting{}, Options{}); !errors.Is(err, ErrBadOptions) {
-		t.Errorf("zero segmenting: err = %v", err)
+	if _, err := f.r.Windows(t.Context(), "film", Windowing{}, Options{}); !errors.Is(err, ErrBadOptions) {
+		t.Errorf("zero windowing: err = %v", err)
 	}
 }
 
@@ -392,6 +402,7 @@ func TestSegments(t *testing.T) {
 // drops nothing; OkraLong's min-max sum keeps the gaps, so it drops what
 // both retrievers rank low.
 func TestMinMaxCutoffActs(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	q := "American film director"
 	for _, tc := range []struct {
@@ -399,16 +410,16 @@ func TestMinMaxCutoffActs(t *testing.T) {
 		dropped bool
 	}{{RRF, false}, {MinMax, true}} {
 		opt := Options{K: 10, Cutoff: 0.1, Fusion: Fusion{Rule: tc.rule, Dense: &preferring{word: "Tim Burton"}, LexicalWeight: 3, DenseWeight: 2, Top: 20}}
-		all, err := f.r.Segments(t.Context(), q, Segmenting{Tokens: 40}, Options{K: 10, Fusion: opt.Fusion})
+		all, err := f.r.Windows(t.Context(), q, Windowing{Tokens: 40}, Options{K: 10, Fusion: opt.Fusion})
 		if err != nil {
 			t.Fatal(err)
 		}
-		cut, err := f.r.Segments(t.Context(), q, Segmenting{Tokens: 40}, opt)
+		cut, err := f.r.Windows(t.Context(), q, Windowing{Tokens: 40}, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(all) < 4 || (len(cut) < len(all)) != tc.dropped {
-			t.Errorf("%s: %d segments, %d after the cut-off (scores %v)", tc.rule, len(all), len(cut), scoresOf(all))
+			t.Errorf("%s: %d windows, %d after the cut-off (scores %v)", tc.rule, len(all), len(cut), scoresOf(all))
 		}
 		if tc.rule == MinMax && (all[0].Score > 1 || all[len(all)-1].Score < 0) {
 			t.Errorf("min-max scores outside 0..1: %v", scoresOf(all))
@@ -428,6 +439,7 @@ func scoresOf(ps []Passage) []float64 {
 // the licence?"; a rare sentence that only says something happens must
 // not outrank the one about violating it.
 func TestFrameWordsWeighLess(t *testing.T) {
+	t.Parallel()
 	licence := `8. Termination.
 
 You may not propagate the work except as this licence allows. If you violate this licence, your rights under it end automatically. Copies received from you stay licensed to their recipients. A holder who finds a violation must tell you of it. Once you cease to violate the licence, your rights come back. A second violation ends them for good. Nothing here lets anyone violate the rights of others.

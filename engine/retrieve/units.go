@@ -13,7 +13,7 @@ import (
 
 // Chunks ranks the stored chunks of the scope with the index's chunk-level
 // BM25 (and dense fusion when set). Pages and Filter keep a chunk when any
-// of its sentences passes. Model and the diversity settings do not apply:
+// of its sentences passes. Weights and the diversity settings do not apply:
 // chunks do not overlap.
 func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([]Passage, error) {
 	if err := opt.normalise(); err != nil {
@@ -138,29 +138,32 @@ func (r *Retriever) finish(ctx context.Context, question string, ps []Passage, d
 	return ps, nil
 }
 
-// Segmenting describes sentence-aligned segments of about Tokens tokens
-// (textproc.EstimateTokens), each starting where the last Overlap tokens
-// of the one before begin: RAIDD's 256/50, OkraLong's 150, 256 or 400.
-type Segmenting struct {
+// Windowing describes windows over a document's sentences: runs of whole
+// sentences of about Tokens tokens (textproc.EstimateTokens), each
+// starting where the last Overlap tokens of the one before begin: RAIDD's
+// 256/50 chunks, OkraLong's segments of 150, 256 or 400, dag's chunks of
+// about 80 words. They are computed when asked for, not stored (the
+// index's segments are another thing).
+type Windowing struct {
 	Tokens, Overlap int
 }
 
-func (s Segmenting) check() error {
-	if s.Tokens <= 0 || s.Overlap < 0 || s.Overlap >= s.Tokens {
-		return fmt.Errorf("%w: segments need Tokens > 0 and 0 <= Overlap < Tokens (got %d and %d)", ErrBadOptions, s.Tokens, s.Overlap)
+func (w Windowing) check() error {
+	if w.Tokens <= 0 || w.Overlap < 0 || w.Overlap >= w.Tokens {
+		return fmt.Errorf("%w: windows need Tokens > 0 and 0 <= Overlap < Tokens (got %d and %d)", ErrBadOptions, w.Tokens, w.Overlap)
 	}
 	return nil
 }
 
-// Segment cuts d into sentence-aligned segments as s says, in order. A
-// sentence longer than Tokens is a segment of its own; every sentence is in
-// at least one segment.
-func Segment(d *docstore.Document, s Segmenting) ([]Range, error) {
-	return segment(docstore.ViewOf(d), s)
+// CutWindows cuts d into windows as w says, in order. A sentence longer
+// than Tokens is a window of its own; every sentence is in at least one
+// window.
+func CutWindows(d *docstore.Document, w Windowing) ([]Range, error) {
+	return cutWindows(docstore.ViewOf(d), w)
 }
 
-func segment(d *docstore.View, s Segmenting) ([]Range, error) {
-	if err := s.check(); err != nil {
+func cutWindows(d *docstore.View, w Windowing) ([]Range, error) {
+	if err := w.check(); err != nil {
 		return nil, err
 	}
 	n := d.NumSentences()
@@ -171,7 +174,7 @@ func segment(d *docstore.View, s Segmenting) ([]Range, error) {
 	var out []Range
 	for first := 0; first < n; {
 		last, sum := first, tokens[first]
-		for last+1 < n && sum+tokens[last+1] <= s.Tokens {
+		for last+1 < n && sum+tokens[last+1] <= w.Tokens {
 			last++
 			sum += tokens[last]
 		}
@@ -180,10 +183,10 @@ func segment(d *docstore.View, s Segmenting) ([]Range, error) {
 		if last == n-1 {
 			break
 		}
-		// The next segment starts at the sentences making up the last
+		// The next window starts at the sentences making up the last
 		// Overlap tokens, but always moves forward.
 		next, over := last+1, 0
-		for next-1 > first && over+tokens[next-1] <= s.Overlap {
+		for next-1 > first && over+tokens[next-1] <= w.Overlap {
 			next--
 			over += tokens[next]
 		}
@@ -192,45 +195,45 @@ func segment(d *docstore.View, s Segmenting) ([]Range, error) {
 	return out, nil
 }
 
-// segCache keeps each document's segmentation per Segmenting.
-type segKey struct {
+// windowCache keeps each document's windows per Windowing.
+type windowKey struct {
 	doc docstore.DocID
-	seg Segmenting
+	w   Windowing
 }
 
 var (
-	segMu    sync.Mutex
-	segCache = map[segKey][]Range{}
+	windowMu    sync.Mutex
+	windowCache = map[windowKey][]Range{}
 )
 
-func segmentsOf(d *docstore.View, s Segmenting) ([]Range, error) {
-	k := segKey{d.ID(), s}
-	segMu.Lock()
-	rs, ok := segCache[k]
-	segMu.Unlock()
+func windowsOf(d *docstore.View, w Windowing) ([]Range, error) {
+	k := windowKey{d.ID(), w}
+	windowMu.Lock()
+	rs, ok := windowCache[k]
+	windowMu.Unlock()
 	if ok {
 		return rs, nil
 	}
-	rs, err := segment(d, s)
+	rs, err := cutWindows(d, w)
 	if err != nil {
 		return nil, err
 	}
-	segMu.Lock()
-	if len(segCache) > 64 { // a long-running process asks of many documents
-		clear(segCache)
+	windowMu.Lock()
+	if len(windowCache) > 64 { // a long-running process asks of many documents
+		clear(windowCache)
 	}
-	segCache[k] = rs
-	segMu.Unlock()
+	windowCache[k] = rs
+	windowMu.Unlock()
 	return rs, nil
 }
 
-// Segments ranks segments of the scope computed on the fly (see Segment)
-// with BM25 over the segments' own text: sentence hits from the index
-// propose the segments that contain them, and the best few times K of those
-// are scored as units (idf from the scope's sentences). Pages and Filter
+// Windows ranks windows of the scope cut as w says (see CutWindows) with
+// BM25 over the windows' own text: sentence hits from the index propose
+// the windows that contain them, and the best few times K of those are
+// scored as units (idf from the scope's sentences). Pages and Filter
 // apply to the proposing sentences.
-func (r *Retriever) Segments(ctx context.Context, question string, seg Segmenting, opt Options) ([]Passage, error) {
-	if err := seg.check(); err != nil {
+func (r *Retriever) Windows(ctx context.Context, question string, w Windowing, opt Options) ([]Passage, error) {
+	if err := w.check(); err != nil {
 		return nil, err
 	}
 	ss, err := r.searchSentences(ctx, question, &opt, 500)
@@ -238,7 +241,7 @@ func (r *Retriever) Segments(ctx context.Context, question string, seg Segmentin
 		return nil, err
 	}
 	q, dc, hits := ss.q, ss.dc, ss.hits
-	// Dense search's own sentences propose their segments too, scored on
+	// Dense search's own sentences propose their windows too, scored on
 	// the lexical hits' scale (the best hit's score times the cosine).
 	best := 0.0
 	for _, h := range hits {
@@ -251,7 +254,7 @@ func (r *Retriever) Segments(ctx context.Context, question string, seg Segmentin
 	for _, h := range ss.dense {
 		hits = append(hits, Hit{Doc: h.Doc, Index: h.Index, Score: best * h.Score})
 	}
-	// Propose: each segment's summed sentence scores; dense says a dense
+	// Propose: each window's summed sentence scores; dense says a dense
 	// hit proposed it.
 	type cand struct {
 		d     *docstore.View
@@ -270,11 +273,11 @@ func (r *Retriever) Segments(ctx context.Context, question string, seg Segmentin
 		if err != nil {
 			return nil, err
 		}
-		rs, err := segmentsOf(d, seg)
+		rs, err := windowsOf(d, w)
 		if err != nil {
 			return nil, err
 		}
-		// Segments are in order of First; those containing h.Index start
+		// Windows are in order of First; those containing h.Index start
 		// at or before it and end at or after it.
 		j := sort.Search(len(rs), func(j int) bool { return rs[j].First > h.Index })
 		for j--; j >= 0 && rs[j].Last >= h.Index; j-- {
@@ -315,7 +318,7 @@ func (r *Retriever) Segments(ctx context.Context, question string, seg Segmentin
 			proposed[Hit{Doc: c.d.ID(), Index: c.r.First}] = true
 		}
 	}
-	// Score: BM25 of each segment's text as one unit.
+	// Score: BM25 of each window's text as one unit.
 	rk := &ranker{q: q, units: map[unitKey]*unit{}}
 	nt := len(q.q.Terms)
 	tfs := make([][]float64, len(cands))

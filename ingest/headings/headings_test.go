@@ -30,6 +30,7 @@ func trail(a *Analysis, text string, i int) string {
 }
 
 func TestNumberedHeadingsNest(t *testing.T) {
+	t.Parallel()
 	text := `7 Data import
 
 Data comes in many shapes.
@@ -67,6 +68,7 @@ Write with write.table.
 }
 
 func TestContractHeadings(t *testing.T) {
+	t.Parallel()
 	text := `ARTICLE VII
 
 MISCELLANEOUS
@@ -92,6 +94,7 @@ This Agreement shall be construed under the laws of the State of Delaware.
 // step that is a sentence, or a title-case step with no paragraph under
 // it, does not.
 func TestPeriodTitledSections(t *testing.T) {
+	t.Parallel()
 	text := `0. Definitions.
 
 "This License" refers to version 3 of the License.
@@ -141,6 +144,7 @@ To install it:
 // TestFilingItems: a 10-K's items nest under its parts, an item known
 // by its keyword even where no blank line sets it apart.
 func TestFilingItems(t *testing.T) {
+	t.Parallel()
 	text := `PART I
 
 Item 1. Business
@@ -171,6 +175,7 @@ Net revenue increased 12% in fiscal 2024.
 }
 
 func TestMarkdownHeadingsAndPipeTables(t *testing.T) {
+	t.Parallel()
 	text := "# Report\n\nIntro text here for the report.\n\n## Cash flows\n\n| Item | 2019 | 2018 |\n|---|---|---|\n| Purchases of property, plant and equipment | 12 | 10 |\n| Dividends paid | 3 | 2 |\n"
 	sents := sentences(text)
 	tables := PipeTables(text)
@@ -193,6 +198,7 @@ func TestMarkdownHeadingsAndPipeTables(t *testing.T) {
 }
 
 func TestNoiseFlags(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		text string
 		want structure.Flags
@@ -214,6 +220,7 @@ func TestNoiseFlags(t *testing.T) {
 }
 
 func TestRunningHeadsAreFurniture(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	var starts []int32
 	for p := 1; p <= 6; p++ {
@@ -245,6 +252,7 @@ func TestRunningHeadsAreFurniture(t *testing.T) {
 }
 
 func TestSplitHeadings(t *testing.T) {
+	t.Parallel()
 	text := "Pointsize\nThe set pointsize command scales the size of the points used in plots.\n"
 	s := SplitHeadings(text, []structure.Span{{Start: 0, End: int32(len(text) - 1)}})
 	if len(s) != 2 || text[s[0].Start:s[0].End] != "Pointsize" {
@@ -361,6 +369,7 @@ func rdHeadings(t *testing.T, text string, topicLevel int, topics bool) []struct
 // loader set the topic's line (from the outline) beside its sections or
 // above them, or did not find it at all (the line is in body type).
 func TestReferenceTopics(t *testing.T) {
+	t.Parallel()
 	text := rdPages()
 	want := "The stats package\n  t.test Student's t-Test\n    Description\n    Usage\n    Arguments\n    Value\n" +
 		"  var.test F Test to Compare Two Variances\n    Description\n    Usage\n    Arguments\n    Value\n" +
@@ -402,6 +411,7 @@ func TestReferenceTopics(t *testing.T) {
 // the sections come under it; a document whose headings do not recur is
 // left alone.
 func TestManPageTopicsFromText(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for _, m := range [][2]string{{"ls", "list directory contents"}, {"cp", "copy files and directories"}, {"mv", "move (rename) files"}} {
 		fmt.Fprintf(&b, "NAME\n       %s - %s\n\nSYNOPSIS\n       %s [OPTION]... FILE...\n\n", m[0], m[1], m[0])
@@ -434,6 +444,7 @@ func TestManPageTopicsFromText(t *testing.T) {
 // Lines of a table of contents, table rows and references to chapters
 // are no headings; the chapter after the contents is.
 func TestNoHeadingsFromContentsRowsOrReferences(t *testing.T) {
+	t.Parallel()
 	text := "1 The base package 1\nabs . . . . . . . . . . . . . . . . 2\nall . . . . . . . . . . . . . . . . 3\n" +
 		"7.34 How can I save the result of each iteration in\na loop into a separate file? . . . . . . 38\n" +
 		"2 Simple manipulations; numbers and vectors . . 8\n" +

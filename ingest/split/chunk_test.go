@@ -27,6 +27,7 @@ func sized(toks []int) (string, []Span) {
 }
 
 func TestChunks(t *testing.T) {
+	t.Parallel()
 	toks := []int{40, 40, 40, 40, 200, 10, 10}
 	text, sents := sized(toks)
 	for _, tt := range []struct {
@@ -56,6 +57,7 @@ func TestChunks(t *testing.T) {
 }
 
 func TestChunksEdgeCases(t *testing.T) {
+	t.Parallel()
 	if got := Chunks("text", nil, ChunkOptions{}); got != nil {
 		t.Errorf("no sentences: got %v", got)
 	}
@@ -69,6 +71,7 @@ func TestChunksEdgeCases(t *testing.T) {
 // TestChunksHotpotQA chunks a real document with LongCite's and RAIDD's
 // settings and checks the invariants and that chunks are near the target.
 func TestChunksHotpotQA(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile(filepath.Join(hotpotDir(t), "docs", "hotpotqa53.txt"))
 	if err != nil {
 		t.Fatal(err)

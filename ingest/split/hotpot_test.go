@@ -35,6 +35,7 @@ type goldSpan struct {
 // More!\" album."), so 100% is neither possible nor the aim; the floors
 // guard against regressions.
 func TestHotpotQAEvidence(t *testing.T) {
+	t.Parallel()
 	dir := hotpotDir(t)
 	raw, err := os.ReadFile(filepath.Join(dir, "docs", "hotpotqa53.txt"))
 	if err != nil {

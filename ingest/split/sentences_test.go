@@ -16,6 +16,7 @@ func texts(text string, sents []Span) []string {
 }
 
 func TestSentences(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		text string
@@ -162,6 +163,7 @@ func TestSentences(t *testing.T) {
 // most MaxSentenceBytes, at newlines when there are any, at spaces
 // otherwise, and into pieces of similar size.
 func TestLongRuns(t *testing.T) {
+	t.Parallel()
 	var table strings.Builder
 	for i := range 60 {
 		table.WriteString("| row " + strings.Repeat("x", i%7) + " | 12.5 | 3,400 |\n")
@@ -203,6 +205,7 @@ func TestLongRuns(t *testing.T) {
 
 // TestSentencesSpans pins exact byte offsets, which citations depend on.
 func TestSentencesSpans(t *testing.T) {
+	t.Parallel()
 	text := "  One.  Two?\n\n\tThree 。Four"
 	want := []Span{{2, 6}, {8, 12}, {15, 24}, {24, 28}}
 	if got := Sentences(text); !slices.Equal(got, want) {

@@ -20,6 +20,9 @@ type KeyMap struct {
 		Strategy key.Binding // open the strategy picker
 		Prepare  key.Binding // prepare the documents for the strategy (RAIDD's derivation)
 		NewTopic key.Binding // the next question starts a fresh topic
+		// FollowUp switches the question being typed between following
+		// up on the conversation and starting a new topic.
+		FollowUp key.Binding
 		Clear    key.Binding // clear the conversation view (and start a fresh topic)
 	}
 	List struct {
@@ -42,6 +45,7 @@ type KeyMap struct {
 		// returns to the input.
 		Back     key.Binding
 		NewTopic key.Binding
+		FollowUp key.Binding
 		Clear    key.Binding
 	}
 	// Confirm answers a question the pane asks (deleting an answer).
@@ -62,6 +66,7 @@ func DefaultKeyMap() KeyMap {
 	k.Input.Strategy = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "strategy"))
 	k.Input.Prepare = key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "prepare documents"))
 	k.Input.NewTopic = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new topic"))
+	k.Input.FollowUp = key.NewBinding(key.WithKeys("ctrl+f"), key.WithHelp("ctrl+f", "follow-up ⇄ new topic"))
 	k.Input.Clear = key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "clear view"))
 
 	k.List.Down = key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "next statement"))
@@ -83,6 +88,7 @@ func DefaultKeyMap() KeyMap {
 	k.List.Cancel = key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel answer"))
 	k.List.Back = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "to the input"))
 	k.List.NewTopic = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new topic"))
+	k.List.FollowUp = key.NewBinding(key.WithKeys("ctrl+f"), key.WithHelp("ctrl+f", "follow-up ⇄ new topic"))
 	k.List.Clear = key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "clear view"))
 	k.Confirm = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes"))
 	return k
@@ -93,12 +99,16 @@ type inputHelp struct {
 	k         KeyMap
 	streaming bool
 	answers   bool // there are statements to select
+	deciding  bool // a question is typed that could follow up on the conversation
 }
 
 func (h inputHelp) ShortHelp() []key.Binding {
 	in := h.k.Input
 	if h.streaming {
 		return []key.Binding{in.Cancel, in.Down, in.Up}
+	}
+	if h.deciding {
+		return []key.Binding{in.Ask, in.FollowUp, in.Down, in.Up, in.Leave}
 	}
 	if h.answers {
 		return []key.Binding{in.Ask, in.Down, in.Up, in.Leave}
@@ -110,7 +120,7 @@ func (h inputHelp) FullHelp() [][]key.Binding {
 	in := h.k.Input
 	return [][]key.Binding{
 		{in.Ask, in.NewLine, in.Leave, in.Cancel, in.Down, in.Up, in.PageDown, in.PageUp},
-		{in.Strategy, in.Prepare, in.NewTopic, in.Clear},
+		{in.Strategy, in.Prepare, in.FollowUp, in.NewTopic, in.Clear},
 	}
 }
 
@@ -134,7 +144,7 @@ func (h listHelp) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{l.Down, l.Up, l.First, l.Last, l.PageDown, l.PageUp},
 		{l.Show, l.NextCitation, l.PrevCitation, l.Copy, l.Export, l.ExportAs},
-		{l.Strategy, l.Prepare, l.Delete, l.NewTopic, l.Clear, l.Input, l.Back, l.Cancel},
+		{l.Strategy, l.Prepare, l.Delete, l.FollowUp, l.NewTopic, l.Clear, l.Input, l.Back, l.Cancel},
 	}
 }
 

@@ -42,8 +42,12 @@ import (
 	"github.com/citelens/citelens/tui/internal/pane"
 )
 
-// AskMsg asks the question typed in the input.
-type AskMsg struct{ Question string }
+// AskMsg asks the question typed in the input. FollowUp says it follows
+// up on the conversation (Turns); otherwise it starts a new topic.
+type AskMsg struct {
+	Question string
+	FollowUp bool
+}
 
 // CancelMsg cancels the answer being written.
 type CancelMsg struct{}
@@ -81,10 +85,12 @@ type StrategyMsg struct{}
 type DeleteMsg struct{ ID string }
 
 // PrepareMsg asks for the documents of a failed answer to be prepared
-// for its strategy (engine.Preparer), then the question asked again.
+// for its strategy (engine.Preparer), then the question asked again, as
+// a follow-up when it was one.
 type PrepareMsg struct {
 	Strategy string
 	Question string
+	FollowUp bool
 }
 
 // OlderMsg asks for the saved answers older than the one whose ID is
@@ -228,7 +234,11 @@ type Model struct {
 	// topic is the first entry of the current topic: the questions from
 	// there on are the conversation a new question follows up on.
 	topic int
-	sel   sel
+	// choice is what the user chose, with KeyMap.Input.FollowUp, for the
+	// question being typed: a follow-up, a new topic, or (0) what
+	// refersBack decides.
+	choice topicChoice
+	sel    sel
 	// follow keeps the newest answer in view as it streams, until the user
 	// moves.
 	follow bool
@@ -394,27 +404,35 @@ func (m *Model) Load(p engine.Page) {
 	m.settle()
 }
 
-// Add shows answers saved meanwhile by another process, oldest first,
-// after those shown (before an answer being written).
+// Add shows answers saved meanwhile by another process, each in its
+// place among those shown: after the last whose ID sorts before its
+// (IDs sort by when they were asked), so that what was asked here and
+// not saved (a failure) stays below, and before an answer being
+// written. One older than every answer shown while older ones remain
+// to be loaded is left to come with them.
 func (m *Model) Add(answers []*engine.Answer) {
-	var es []*entry
 	for _, a := range answers {
-		if !m.Has(a.ID) {
-			e := entryOf(a)
-			e.foreign = true
-			es = append(es, e)
+		if m.Has(a.ID) {
+			continue
 		}
-	}
-	if len(es) == 0 {
-		return
-	}
-	at := len(m.entries)
-	if m.Streaming() {
-		at--
-	}
-	m.insert(at, es)
-	if at < m.topic {
-		m.topic += len(es)
+		at := 0
+		for i, e := range m.entries {
+			if id := e.id(); id != "" && id < a.ID {
+				at = i + 1
+			}
+		}
+		if at == 0 && m.older.more {
+			continue
+		}
+		if m.Streaming() {
+			at = min(at, len(m.entries)-1)
+		}
+		e := entryOf(a)
+		e.foreign = true
+		m.insert(at, []*entry{e})
+		if at < m.topic {
+			m.topic++
+		}
 	}
 	m.settle()
 }
@@ -480,19 +498,60 @@ func (m Model) Turns() []engine.Turn {
 	return out
 }
 
-// followsUp reports whether the next question follows up on the
-// conversation (Turns is not empty), without building the turns.
-func (m Model) followsUp() bool {
+// topicChoice is a choice between following up and a new topic.
+type topicChoice int8
+
+const (
+	chooseAuto topicChoice = iota // as refersBack decides
+	chooseFollowUp
+	chooseNewTopic
+)
+
+// topicQuestions are the questions of the current topic a new question
+// can follow up on (those of Turns), the last engine.MaxTurns, oldest
+// first: none when there is nothing to follow up on.
+func (m Model) topicQuestions() []string {
+	var out []string
 	for _, e := range m.entries[min(m.topic, len(m.entries)):] {
 		if !e.foreign && !e.streaming && e.ans != nil && len(e.stmts) > 0 {
-			return true
+			out = append(out, e.question)
 		}
 	}
-	return false
+	return out[max(len(out)-engine.MaxTurns, 0):]
+}
+
+// followsUp reports whether question, asked next, follows up on the
+// conversation: when there is one to follow, as the user chose, or else
+// when it refers back to it.
+func (m Model) followsUp(question string) bool {
+	earlier := m.topicQuestions()
+	switch {
+	case len(earlier) == 0:
+		return false
+	case m.choice == chooseFollowUp:
+		return true
+	case m.choice == chooseNewTopic:
+		return false
+	}
+	return refersBack(question, earlier)
+}
+
+// deciding returns the question being typed when whether it follows up
+// is to be said: there is a conversation to follow, and a question typed
+// or a choice made.
+func (m Model) deciding() (string, bool) {
+	q := strings.TrimSpace(m.input.Value())
+	if q == "" && m.choice == chooseAuto || len(m.topicQuestions()) == 0 {
+		return q, false
+	}
+	return q, true
 }
 
 // NewTopic makes the next question start a fresh topic.
-func (m *Model) NewTopic() { m.topic = len(m.entries) }
+func (m *Model) NewTopic() {
+	m.topic = len(m.entries)
+	m.choice = chooseAuto
+}
 
 // selectNewest selects the first statement of the newest answer that has
 // statements.
@@ -677,7 +736,8 @@ func (m Model) helpKeys() help.KeyMap {
 		return m.asking
 	}
 	if m.typing {
-		return inputHelp{k: m.KeyMap, streaming: m.Streaming(), answers: m.statementCount() > 0}
+		_, deciding := m.deciding()
+		return inputHelp{k: m.KeyMap, streaming: m.Streaming(), answers: m.statementCount() > 0, deciding: deciding}
 	}
 	return listHelp{k: m.KeyMap, streaming: m.Streaming()}
 }
@@ -752,8 +812,10 @@ func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 		if m.Streaming() {
 			return m, nil, pane.Notice{Text: "An answer is still being written: wait, or cancel it with " + k.Cancel.Help().Key + "."}
 		}
+		follow := m.followsUp(q)
 		m.input.Reset()
-		return m, nil, AskMsg{Question: q}
+		m.choice = chooseAuto
+		return m, nil, AskMsg{Question: q, FollowUp: follow}
 	case key.Matches(msg, k.Cancel):
 		if m.Streaming() {
 			return m, nil, CancelMsg{}
@@ -779,7 +841,7 @@ func (m Model) updateInput(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 		m.scroll(-max(m.answerHeight()-1, 1))
 		return m, nil, nil
 	}
-	if act, ok := m.shared(msg, k.Strategy, k.Prepare, k.NewTopic, k.Clear); ok {
+	if act, ok := m.shared(msg, k.Strategy, k.Prepare, k.NewTopic, k.FollowUp, k.Clear); ok {
 		return m, nil, act
 	}
 	return m, m.typeIn(msg), nil
@@ -799,7 +861,7 @@ func (m *Model) typeIn(msg tea.Msg) tea.Cmd {
 
 func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 	k := m.KeyMap.List
-	if act, ok := m.shared(msg, k.Strategy, k.Prepare, k.NewTopic, k.Clear); ok {
+	if act, ok := m.shared(msg, k.Strategy, k.Prepare, k.NewTopic, k.FollowUp, k.Clear); ok {
 		return m, nil, act
 	}
 	switch {
@@ -869,8 +931,9 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 }
 
 // shared carries out the keys both modes have, bound differently in
-// each: the strategy picker, preparing, a new topic, clearing.
-func (m *Model) shared(msg tea.KeyPressMsg, strategy, prepare, newTopic, clear key.Binding) (pane.Action, bool) {
+// each: the strategy picker, preparing, a new topic, following up or not,
+// clearing.
+func (m *Model) shared(msg tea.KeyPressMsg, strategy, prepare, newTopic, followUp, clear key.Binding) (pane.Action, bool) {
 	switch {
 	case key.Matches(msg, strategy):
 		return StrategyMsg{}, true
@@ -878,6 +941,8 @@ func (m *Model) shared(msg tea.KeyPressMsg, strategy, prepare, newTopic, clear k
 		return m.prepare(), true
 	case key.Matches(msg, newTopic):
 		return m.newTopic(), true
+	case key.Matches(msg, followUp):
+		return m.switchFollowUp(), true
 	case key.Matches(msg, clear):
 		return m.clear(), true
 	}
@@ -930,7 +995,7 @@ func (m *Model) prepare() pane.Action {
 	}
 	e.prepare = false
 	m.cache.dropEntry(len(m.entries) - 1)
-	return PrepareMsg{Strategy: e.strategy, Question: e.question}
+	return PrepareMsg{Strategy: e.strategy, Question: e.question, FollowUp: len(e.after) > 0}
 }
 
 func (m *Model) newTopic() pane.Action {
@@ -938,12 +1003,27 @@ func (m *Model) newTopic() pane.Action {
 	return pane.Notice{Text: "The next question starts a new topic."}
 }
 
+// switchFollowUp makes the question being typed start a new topic when it
+// would follow up on the conversation, and the other way round.
+func (m *Model) switchFollowUp() pane.Action {
+	earlier := m.topicQuestions()
+	if len(earlier) == 0 {
+		return pane.Notice{Text: "Nothing to follow up on yet: the next question starts a new topic."}
+	}
+	if m.followsUp(m.input.Value()) {
+		m.choice = chooseNewTopic
+		return pane.Notice{Text: "This question starts a new topic."}
+	}
+	m.choice = chooseFollowUp
+	return pane.Notice{Text: "This question follows up on “" + textproc.OneLine(earlier[len(earlier)-1]) + "”."}
+}
+
 // clear empties the view; the answers stay saved.
 func (m *Model) clear() pane.Action {
 	if m.Streaming() {
 		return pane.Notice{Text: "An answer is being written: wait, or cancel it first."}
 	}
-	m.entries, m.sel, m.top, m.topic = nil, noSel, pos{}, 0
+	m.entries, m.sel, m.top, m.topic, m.choice = nil, noSel, pos{}, 0, chooseAuto
 	m.older.more, m.cleared = false, true
 	m.cache.clear()
 	return pane.Notice{Text: "Cleared; the next question starts a new topic. Saved answers stay in the library (citelens answers)."}

@@ -379,7 +379,7 @@ func TestTurnsAndTopics(t *testing.T) {
 	if ts := m.Turns(); len(ts) != 2 || ts[0].Question != "one" || ts[1].Question != "two" {
 		t.Fatalf("turns %+v", ts)
 	}
-	if v := checkView(t, m, 60, 12); !strings.Contains(v, "follow-up") || !strings.Contains(v, "↪ follows up on “one”") {
+	if v := checkView(t, m, 60, 12); !strings.Contains(v, "↪ follows up on “one”") {
 		t.Errorf("the follow-up is not on screen:\n%s", v)
 	}
 	m.Focus(true)
@@ -400,6 +400,105 @@ func TestTurnsAndTopics(t *testing.T) {
 	m.Load(page([]*engine.Answer{answer("old", 1)}, true))
 	if len(m.entries) != 0 {
 		t.Error("a page of old answers came back into a cleared view")
+	}
+}
+
+// TestAddInPlace: answers saved elsewhere show in their place among
+// those shown (IDs sort by when they were asked), a failure asked here
+// staying below and an answer being written last; one older than every
+// answer shown while older ones remain comes with them, not now.
+func TestAddInPlace(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetSize(60, 12)
+	m.Load(page([]*engine.Answer{answer("a10", 1), answer("a20", 1)}, true))
+	m.Begin("a30", "x", 1, nil)
+	m.Finish(answer("a30", 1), nil)
+	m.Begin("failed", "x", 1, nil)
+	m.Finish(nil, fmt.Errorf("connection refused"))
+	m.Add([]*engine.Answer{answer("a05", 1), answer("a15", 1), answer("a25", 1), answer("a40", 1)})
+	m.Begin("streaming", "x", 1, nil)
+	m.Add([]*engine.Answer{answer("a50", 1), answer("a15", 1)})
+	var got []string
+	for _, e := range m.entries {
+		q := e.question
+		if e.foreign {
+			q += " (elsewhere)"
+		}
+		got = append(got, q)
+	}
+	want := "a10 · a15 (elsewhere) · a20 · a25 (elsewhere) · a30 · a40 (elsewhere) · a50 (elsewhere) · failed · streaming"
+	if strings.Join(got, " · ") != want {
+		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, " · "), want)
+	}
+	if ts := m.Turns(); len(ts) != 1 || ts[0].Question != "a30" {
+		t.Errorf("turns %+v, want the one asked here", ts)
+	}
+	if v := checkView(t, m, 60, 12); !strings.Contains(v, "connection refused") {
+		t.Errorf("the failure is out of view:\n%s", v)
+	}
+}
+
+// TestFollowUpOrNewTopic is issue 32's: a question follows up on the
+// conversation only when it refers back to it, the status line saying
+// which as it is typed; ctrl+f switches it for that question only; with
+// nothing to follow, ctrl+f says so.
+func TestFollowUpOrNewTopic(t *testing.T) {
+	m := New(themes.NoColor())
+	m.SetSize(80, 12)
+	m.Focus(true)
+	m, act := press(m, "ctrl+f")
+	if n, ok := act.(pane.Notice); !ok || !strings.Contains(n.Text, "Nothing to follow up on") {
+		t.Errorf("ctrl+f with no conversation = %#v", act)
+	}
+	m.Begin("How do I read a CSV file in R?", "x", 1, nil)
+	m.Finish(answer("How do I read a CSV file in R?", 2), nil)
+	if v := checkView(t, m, 80, 12); strings.Contains(v, "follow-up") || strings.Contains(v, "new topic") {
+		t.Errorf("with nothing typed, the status line decides:\n%s", v)
+	}
+
+	ask := func(m Model, q string, keys ...string) (Model, AskMsg) {
+		t.Helper()
+		m, _ = press(m, strings.Split(q, "")...)
+		m, _ = press(m, keys...)
+		v := checkView(t, m, 80, 12)
+		switch {
+		case len(m.topicQuestions()) == 0:
+			if strings.Contains(v, "· new topic") || strings.Contains(v, "· follow-up") {
+				t.Errorf("typing %q with nothing to follow, the status line decides:\n%s", q, v)
+			}
+		case m.followsUp(q) && !strings.Contains(v, "· follow-up"), !m.followsUp(q) && !strings.Contains(v, "· new topic"):
+			t.Errorf("typing %q after %v, the status line does not say which:\n%s", q, keys, v)
+		}
+		m, act := press(m, "enter")
+		a, ok := act.(AskMsg)
+		if !ok || a.Question != q {
+			t.Fatalf("enter = %#v", act)
+		}
+		return m, a
+	}
+	for _, c := range []struct {
+		q    string
+		keys []string
+		want bool
+	}{
+		{"How do I set the axis labels in gnuplot?", nil, false},
+		{"and the separator?", nil, true},
+		{"How do I set the axis labels in gnuplot?", []string{"ctrl+f"}, true},
+		{"and the separator?", []string{"ctrl+f"}, false},
+		{"and the separator?", []string{"ctrl+f", "ctrl+f"}, true},
+		// The choice was for the question typed: the next decides anew.
+		{"What about quoted fields?", nil, true},
+	} {
+		var a AskMsg
+		m, a = ask(m, c.q, c.keys...)
+		if a.FollowUp != c.want {
+			t.Errorf("%q after %v: follow-up %v, want %v", c.q, c.keys, a.FollowUp, c.want)
+		}
+	}
+	// ctrl+n starts a new topic: nothing to follow up on.
+	m, _ = press(m, "ctrl+n")
+	if _, a := ask(m, "and the separator?"); a.FollowUp {
+		t.Error("after ctrl+n, a question follows up")
 	}
 }
 

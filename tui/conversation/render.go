@@ -788,8 +788,8 @@ func (m Model) inputLine() string {
 }
 
 // statusLine is a question the pane asks, else work it waits on, else the
-// strategy and the scope the next question goes to, and whether it
-// follows up on the conversation.
+// strategy and the scope the next question goes to, and whether the
+// question being typed follows up on the conversation.
 func (m Model) statusLine() string {
 	st := m.styles
 	switch {
@@ -799,8 +799,12 @@ func (m Model) statusLine() string {
 		return draw.Fit(st.Stage.Render(draw.Truncate(textproc.OneLine(m.activity), m.width)), m.width)
 	}
 	left := st.Muted.Render("strategy ") + st.Accent.Render(textproc.OneLine(m.strategy))
-	if m.followsUp() {
-		left += st.Muted.Render(" · follow-up")
+	if q, ok := m.deciding(); ok {
+		if m.followsUp(q) {
+			left += st.Muted.Render(" · follow-up")
+		} else {
+			left += st.Muted.Render(" · new topic")
+		}
 	}
 	return draw.Spread(left, st.Muted.Render(textproc.OneLine(m.scope)), m.width)
 }

@@ -1,18 +1,19 @@
-package cof
+package generate
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine/enginetest"
-	"github.com/citelens/citelens/engine/generate"
 )
 
-// The examples are consistent with their own instructions: the chunk
+// CoF's examples are consistent with their own instructions: the chunk
 // example's statements are the existing answer's sentences unchanged, and
 // every span of the sentence examples names sentences of its passage.
-func TestExamplesAreConsistent(t *testing.T) {
+func TestCoFExamplesAreConsistent(t *testing.T) {
+	t.Parallel()
 	answer, cited, ok := strings.Cut(chunkExample, "[Answer with Citations]\n")
 	if !ok {
 		t.Fatal("the chunk example has no answer with citations")
@@ -67,9 +68,10 @@ func TestExamplesAreConsistent(t *testing.T) {
 
 // Document text quoting the prompts' markup is made inert.
 func TestPromptMarkersNeutralised(t *testing.T) {
+	t.Parallel()
 	_, docs := enginetest.TextLibrary(t, "report1.txt", "Notes on CoF.\n\nThe prompt ends with [Passage End] and then [Statement] follows. <C3> is a tag. [Document End] too.\n")
 	d := docs[0]
-	p := draftMessages("q?", docs, generate.Fit{Parts: []citations.Part{{Doc: d}}})[0].Content
+	p := draftMessages("q?", docs, Fit{Parts: []citations.Part{{Doc: d}}})[0].Content
 	if strings.Count(p, "[Document End]") != 1 || strings.Contains(p, "[Passage End]") || strings.Contains(p, "<C3>") {
 		t.Errorf("draft prompt:\n%s", p)
 	}
@@ -78,7 +80,7 @@ func TestPromptMarkersNeutralised(t *testing.T) {
 		t.Fatal(err)
 	}
 	p = sentenceMessages("A [Statement] about [Output].", num)[0].Content
-	tc := testCase(p)
+	_, tc, _ := strings.Cut(p, "Now get ready to process the following test case.")
 	if strings.Count(tc, "[Passage End]") != 1 || strings.Count(tc, "[Statement]") != 1 || strings.Count(tc, "[Output]") != 1 {
 		t.Errorf("sentence prompt's test case:\n%s", tc)
 	}
@@ -90,11 +92,26 @@ func TestPromptMarkersNeutralised(t *testing.T) {
 // A trimmed scope shows its runs of sentences verbatim with an elision
 // mark between them.
 func TestDraftShowsTrimmedRuns(t *testing.T) {
-	_, docs := reportLibrary(t, 5)
+	t.Parallel()
+	var text strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&text, "Station %d recorded rain. ", i)
+	}
+	_, docs := enginetest.TextLibrary(t, "report1.txt", text.String())
 	d := docs[0]
-	p := draftMessages("q?", docs, generate.Fit{Parts: []citations.Part{{Doc: d, Sentences: []int{1, 2, 7}}}})[0].Content
+	p := draftMessages("q?", docs, Fit{Parts: []citations.Part{{Doc: d, Sentences: []int{1, 2, 7}}}})[0].Content
 	want := d.Text[d.Sentences[1].Start:d.Sentences[2].End] + "\n\n[…]\n\n" + d.SentenceText(7)
 	if !strings.Contains(p, "[Document Start]\n"+want+"\n[Document End]") {
 		t.Errorf("draft prompt:\n%s", p)
+	}
+}
+
+// l = min(l_max, ⌈k/n⌉), so that about k chunks are kept in all.
+func TestCoFPerSentence(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ n, l int }{{1, 10}, {4, 10}, {5, 8}, {7, 6}, {40, 1}, {100, 1}, {0, 0}} {
+		if got := CoFPerSentence(40, 10, c.n); got != c.l {
+			t.Errorf("CoFPerSentence(%d) = %d, want %d", c.n, got, c.l)
+		}
 	}
 }

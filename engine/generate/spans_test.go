@@ -1,4 +1,4 @@
-package cof
+package generate
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseSpans(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in      string
 		want    string

@@ -1,77 +1,16 @@
-package cof
+package generate
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/citelens/citelens/citations"
-	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/engine/generate"
-	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/llm"
 )
 
-// The three prompts of CoF as citelens runs it after a question: the
-// plain long-context answer (step 1), chunk-level citations (Figure 12)
-// and sentence-level extraction (Figure 13). CoF's own step 1 invents a
-// question first (Figure 11, Self-Instruct); here the user asks it.
-
-// draftInstructions asks for vanilla long-context QA: the paper's C_LQA
-// setting ("simply feeding the concatenated context and query into the
-// LLM") with a line saying what the document is and that no citations
-// are wanted, since steps 2 and 3 add them.
-const draftInstructions = "Please answer the user's question based on the given document. Answer in plain text, without citations or sentence numbers. You must answer in the same language as the user's question."
-
-// draftMessages builds step 1's prompt: the instructions, the scope's
-// text (what fit shows of it, as plain text: no numbers), the question.
-func draftMessages(question string, docs []*docstore.Document, fit generate.Fit) []llm.Message {
-	var b strings.Builder
-	b.WriteString(draftInstructions)
-	b.WriteString("\n\n[Document Start]\n")
-	multi := len(docs) > 1
-	for i, p := range fit.Parts {
-		if i > 0 {
-			b.WriteString("\n\n")
-		}
-		if multi {
-			b.WriteString("Document ")
-			b.WriteString(strconv.Itoa(i + 1))
-			b.WriteString(": ")
-			generate.Neutralise(&b, textproc.OneLine(p.Doc.DisplayName()))
-			b.WriteString("\n")
-		}
-		writePlain(&b, p)
-	}
-	b.WriteString("\n[Document End]\n\n[Question]\n")
-	b.WriteString(question)
-	return []llm.Message{llm.User(b.String())}
-}
-
-// writePlain writes the sentences a part shows as the document's own text:
-// each run of consecutive sentences verbatim from its first byte to its
-// last, runs apart separated by an elision mark.
-func writePlain(b *strings.Builder, p citations.Part) {
-	d := p.Doc
-	if len(d.Sentences) == 0 {
-		return
-	}
-	if p.Sentences == nil {
-		neutralise(b, d.Text[d.Sentences[0].Start:d.Sentences[len(d.Sentences)-1].End])
-		return
-	}
-	for i := 0; i < len(p.Sentences); {
-		j := i
-		for j+1 < len(p.Sentences) && p.Sentences[j+1] == p.Sentences[j]+1 {
-			j++
-		}
-		if i > 0 {
-			b.WriteString("\n\n[…]\n\n")
-		}
-		neutralise(b, d.Text[d.Sentences[p.Sentences[i]].Start:d.Sentences[p.Sentences[j]].End])
-		i = j + 1
-	}
-}
+// The prompts of CoF's citing steps (CiteAnswer): chunk-level citations
+// (LongCite's Figure 12) and sentence-level extraction (Figure 13). The
+// plain answer they cite is LongContextAnswer's (draftMessages).
 
 // chunkInstructions is Figure 12's instruction paragraph. The figure (and
 // THUDM/LongCite CoF/prompt_chunk_level_citation.txt) closes the format
@@ -209,7 +148,7 @@ func sentenceMessages(statement string, num *citations.Numbering) []llm.Message 
 // markers made inert as generate makes its own inert.
 func passage(num *citations.Numbering) string {
 	var b strings.Builder
-	generate.WriteContext(&b, num)
+	WriteContext(&b, num)
 	return cofMarkers.ReplaceAllString(b.String(), "($1)")
 }
 
@@ -221,6 +160,6 @@ var cofMarkers = regexp.MustCompile(`(?i)\[(passage start|passage end|statement|
 // neutralise writes text with every prompt marker made inert.
 func neutralise(b *strings.Builder, s string) {
 	var t strings.Builder
-	generate.Neutralise(&t, s)
+	Neutralise(&t, s)
 	b.WriteString(cofMarkers.ReplaceAllString(t.String(), "($1)"))
 }

@@ -1,4 +1,4 @@
-package cof
+package generate
 
 import (
 	"strings"
@@ -7,13 +7,14 @@ import (
 	"github.com/citelens/citelens/internal/textproc"
 )
 
-// NoRelevant is what Figure 13 tells the model to answer when the passage
-// supports nothing in the statement.
+// NoRelevant is what CoF's sentence-level prompt (LongCite's Figure 13)
+// tells the model to answer when the passage supports nothing in the
+// statement.
 const NoRelevant = "No relevant information"
 
-// ParseSpans reads step 3's answer: the spans "[a-b]" (one per line, or
-// run together), as numbers of the passage's sentences. It is more
-// tolerant than THUDM/LongCite's reference, which takes only "[a-b]":
+// ParseSpans reads the answer to CoF's step 3 (CiteAnswer): the spans
+// "[a-b]" (one per line, or run together), as numbers of the passage's
+// sentences. It is more tolerant than THUDM/LongCite's reference, which takes only "[a-b]":
 // "[a]", "[a, b-c]", "[C3-C5]", en dashes and spaces are read too, and
 // when no bracket holds a span, "<C3>-<C5>" and "<C3>" written bare are.
 // Other text, including "No relevant information", yields no span; what
@@ -89,7 +90,7 @@ func tagAt(s string) (int, string, bool) {
 	if len(t) == 0 || (t[0] != 'C' && t[0] != 'c') {
 		return 0, "", false
 	}
-	n, k := digits(t[1:])
+	n, k := leadingDigits(t[1:])
 	if k == 0 {
 		return 0, "", false
 	}
@@ -131,12 +132,13 @@ func number(s string) (int, string, bool) {
 	if len(s) > 0 && (s[0] == 'C' || s[0] == 'c') {
 		s = s[1:]
 	}
-	n, k := digits(s)
+	n, k := leadingDigits(s)
 	return n, s[k:], k > 0
 }
 
-// digits reads up to 9 leading digits (larger numbers are no sentence).
-func digits(s string) (int, int) {
+// leadingDigits reads up to 9 leading digits (larger numbers are no
+// sentence).
+func leadingDigits(s string) (int, int) {
 	n, k := 0, 0
 	for k < len(s) && k < 9 && s[k] >= '0' && s[k] <= '9' {
 		n = n*10 + int(s[k]-'0')

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/citelens/citelens/storage"
 )
 
 // AnswerMeta is what a listing of saved answers shows. The record itself is
@@ -36,7 +36,7 @@ func (l *Answers) Save(id string, record []byte) error {
 	if id == "" {
 		return fmt.Errorf("answer has no ID")
 	}
-	return l.db.Update(func(tx *bolt.Tx) error {
+	return l.store.Update(func(tx storage.Tx) error {
 		return tx.Bucket(bucketAnswers).Put([]byte(id), record)
 	})
 }
@@ -44,7 +44,7 @@ func (l *Answers) Save(id string, record []byte) error {
 // List lists saved answers, oldest first.
 func (l *Answers) List() ([]AnswerMeta, error) {
 	var out []AnswerMeta
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		b := tx.Bucket(bucketAnswers)
 		if b == nil {
 			return nil
@@ -65,7 +65,7 @@ func (l *Answers) List() ([]AnswerMeta, error) {
 
 // Get returns the record of the answer whose ID is ref or starts with it.
 func (l *Answers) Get(ref string) (id string, record []byte, err error) {
-	err = l.db.View(func(tx *bolt.Tx) error {
+	err = l.store.View(func(tx storage.Tx) error {
 		b := tx.Bucket(bucketAnswers)
 		if b == nil {
 			return errorf(ErrNotFound, "no saved answer %q", ref)
@@ -103,7 +103,7 @@ type AnswerRecord struct {
 // latest answers at once and reads older ones as the reader scrolls back,
 // never every record (one can be megabytes).
 func (l *Answers) Recent(before string, n int) (recs []AnswerRecord, more bool, err error) {
-	err = l.db.View(func(tx *bolt.Tx) error {
+	err = l.store.View(func(tx storage.Tx) error {
 		b := tx.Bucket(bucketAnswers)
 		if b == nil {
 			return nil
@@ -138,7 +138,7 @@ func (l *Answers) Recent(before string, n int) (recs []AnswerRecord, more bool, 
 // most n.
 func (l *Answers) Newer(after string, n int) ([]string, error) {
 	var ids []string
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		b := tx.Bucket(bucketAnswers)
 		if b == nil {
 			return nil
@@ -158,7 +158,7 @@ func (l *Answers) Newer(after string, n int) ([]string, error) {
 
 // Delete removes a saved answer.
 func (l *Answers) Delete(id string) error {
-	return l.db.Update(func(tx *bolt.Tx) error {
+	return l.store.Update(func(tx storage.Tx) error {
 		b := tx.Bucket(bucketAnswers)
 		if b.Get([]byte(id)) == nil {
 			return errorf(ErrNotFound, "no saved answer %q", id)

@@ -8,8 +8,10 @@ import (
 
 // TestRecentAnswers pages through saved answers newest first and finds
 // those saved after a known one.
-func TestRecentAnswers(t *testing.T) {
-	l := openTestLibrary(t)
+func TestRecentAnswers(t *testing.T) { forBackends(t, testRecentAnswers) }
+
+func testRecentAnswers(t *testing.T, bk backend) {
+	l := bk.library(t)
 	var ids []string
 	for i := range 7 {
 		id := fmt.Sprintf("%011x%04x", 1_700_000_000_000+i, 0)

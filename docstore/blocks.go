@@ -6,7 +6,7 @@ import (
 	"math"
 	"slices"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/citelens/citelens/storage"
 )
 
 // The library's inverted index holds one list per term and field across
@@ -223,8 +223,8 @@ func (g group) before(h group) bool {
 
 // putBlocks writes a term's groups in a segment (all of them, in order)
 // as blocks of about maxBlock bytes, the first with the term's summary.
-func putBlocks(b *bolt.Bucket, term string, gs []group) error {
-	if len(listKey(nil, term, 0, 0)) > bolt.MaxKeySize || len(gs) == 0 {
+func putBlocks(b storage.Bucket, term string, gs []group) error {
+	if len(listKey(nil, term, 0, 0)) > storage.MaxKeySize || len(gs) == 0 {
 		return nil // a term too long to index: bbolt refuses the key
 	}
 	sum := &termSummary{minLen: math.MaxUint32}
@@ -283,7 +283,7 @@ func readTermSummary(v *[]byte) (termSummary, error) {
 
 // termSummaryIn reads term's summary in a segment's field bucket; ok is
 // false when the segment does not hold the term.
-func termSummaryIn(b *bolt.Bucket, term string) (s termSummary, ok bool, err error) {
+func termSummaryIn(b storage.Bucket, term string) (s termSummary, ok bool, err error) {
 	prefix := termPrefix(term)
 	k, v := b.Cursor().Seek(prefix)
 	d, _, found := keyStart(k, prefix)

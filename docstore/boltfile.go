@@ -1,5 +1,8 @@
 package docstore
 
+// This file is part of the library file, docstore's bbolt part (doc.go):
+// the checks of a file's meta pages before bbolt opens it.
+
 import (
 	"encoding/binary"
 	"errors"

@@ -2,6 +2,9 @@
 
 package docstore
 
+// This file is part of the library file, docstore's bbolt part (doc.go):
+// the page walk without a mapping.
+
 import "os"
 
 // mapFile does not map files here: the page check reads them.

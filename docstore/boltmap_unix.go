@@ -2,6 +2,9 @@
 
 package docstore
 
+// This file is part of the library file, docstore's bbolt part (doc.go):
+// the file mapped for the page walk.
+
 import (
 	"os"
 	"syscall"

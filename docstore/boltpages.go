@@ -1,5 +1,8 @@
 package docstore
 
+// This file is part of the library file, docstore's bbolt part (doc.go):
+// the walk of a file's pages (what bbolt must not read).
+
 import (
 	"bytes"
 	"encoding/binary"

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/citelens/citelens/storage"
 )
 
 // Problem is one piece of damage Inspect found: in one document (Doc set)
@@ -29,65 +29,52 @@ type Inspection struct {
 	Answers    int       `json:"answers"`
 	BadAnswers int       `json:"damaged_answers"`
 	Problems   []Problem `json:"problems"`
+	// Skipped are the checks that did not apply to this library, each
+	// with the reason: the page checks of a library file, for a library
+	// in another store.
+	Skipped []string `json:"skipped,omitempty"`
 }
 
 // OK reports whether Inspect found no damage.
 func (in *Inspection) OK() bool { return len(in.Problems) == 0 }
 
-// maxPageProblems bounds the bbolt page errors Inspect lists.
-const maxPageProblems = 20
-
 // Inspect checks the whole library and reports every problem it finds
-// rather than stopping at the first: the file's length against its pages,
-// bbolt's page checks, every document's records (metadata, text, layout,
-// index) decoded and validated, records left without their document, and
-// the saved answers. Each part is read in its own guarded transaction, so
-// damage in one does not hide the rest. It reads everything: use it to
-// diagnose, not on every open. A library opened with Options.ReadDamaged
-// can be inspected even when Open would refuse it.
+// rather than stopping at the first: of a library file, the file's length
+// against its pages and bbolt's page checks; of any library, every
+// document's records (metadata, text, layout, index) decoded and
+// validated, records left without their document, and the saved answers
+// (a library in another store lists the file's checks under Skipped).
+// Each part is read in its own guarded transaction, so damage in one does
+// not hide the rest. It reads everything: use it to diagnose, not on
+// every open. A library opened with Options.ReadDamaged can be inspected
+// even when Open would refuse it.
 func (l *Library) Inspect(ctx context.Context) (*Inspection, error) {
 	in := &Inspection{Path: l.path}
 	add := func(doc DocID, what string, args ...any) {
 		in.Problems = append(in.Problems, Problem{Doc: doc, What: fmt.Sprintf(what, args...)})
 	}
-	fileErr := checkBoltFile(l.path)
-	if fileErr != nil {
-		add("", "%v", trimDamaged(fileErr.Error()))
-	}
-	// The page walk comes first: it finds what bbolt must not read
-	// (unsafe: loops, records running past their page), which every read
-	// below then goes around.
+	// A library file's pages are checked first (checkFile): what bbolt
+	// must not read (unsafe: loops, records running past their page),
+	// which every read below then goes around. A store that is not a file
+	// has no pages of the library's to check, only records.
 	var unsafe *pageDamage
-	var pageErr error
-	if err := l.db.viewAround(func(*bolt.Tx, *pageDamage) error {
-		unsafe, pageErr = checkPagesAt(l.path)
-		return nil
-	}); err != nil {
-		add("", "the library cannot be read: %s", trimDamaged(err.Error()))
-		return in, nil
+	sound := false
+	if l.file != nil {
+		var readable bool
+		unsafe, sound, readable = l.file.checkFile(func(what string) { add("", "%s", what) })
+		if !readable {
+			return in, nil
+		}
+	} else {
+		in.Skipped = append(in.Skipped, fmt.Sprintf("the page checks of a library file: %s is not one", l.path))
 	}
-	if pageErr != nil && (fileErr == nil || trimDamaged(pageErr.Error()) != trimDamaged(fileErr.Error())) {
-		add("", "%v", trimDamaged(pageErr.Error()))
-	}
-	if err := l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error { return walkAll(tx, unsafe) }); err != nil {
+	if err := l.viewAround(func(tx storage.Tx) error { return walkAll(tx, unsafe) }); err != nil {
 		add("", "reading every record stopped: a page is missing or damaged (%s)", trimDamaged(err.Error()))
-	} else if fileErr == nil && pageErr == nil {
-		// bbolt's own check (key order, besides the page accounting
-		// checkPagesAt made) runs in a goroutine of its own, where a
-		// fault on a page cut off or an assertion would kill the process;
-		// it only runs once the guarded walk has read every page it will
-		// visit and every record is known to lie inside its page.
-		_ = l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
-			n := 0
-			for err := range tx.Check() {
-				if n++; n > maxPageProblems {
-					add("", "and more page errors")
-					break
-				}
-				add("", "bad page: %v", err)
-			}
-			return nil
-		})
+	} else if sound {
+		// bbolt's own check (key order, besides the page accounting the
+		// page walk made) runs only once the guarded walk has read every
+		// page it will visit (checkTree).
+		l.file.checkTree(func(what string) { add("", "%s", what) })
 	}
 
 	// A file cut short usually loses the pages every bucket starts from:
@@ -128,7 +115,7 @@ func (l *Library) Inspect(ctx context.Context) (*Inspection, error) {
 		}
 	}
 
-	if err := l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
+	if err := l.viewAround(func(tx storage.Tx) error {
 		b, err := bucketAround(tx, unsafe, bucketAnswers)
 		if b == nil {
 			return err
@@ -173,26 +160,22 @@ func trimDamaged(s string) string {
 // walkAll reads every key and value of every bucket but those bbolt
 // must not read (unsafe), so that a damaged page shows up as an error of
 // the (guarded) transaction.
-func walkAll(tx *bolt.Tx, unsafe *pageDamage) error {
+func walkAll(tx storage.Tx, unsafe *pageDamage) error {
 	if !unsafe.bucketOK() {
 		return nil
 	}
-	// Not tx.ForEach, which opens every bucket record it finds.
-	c := tx.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if v != nil || !unsafe.bucketOK(k) {
-			continue
+	return tx.ForEachBucket(func(k []byte) error {
+		if !unsafe.bucketOK(k) {
+			return nil
 		}
 		if b := tx.Bucket(k); b != nil {
-			if err := walkBucket(b, unsafe, [][]byte{bytes.Clone(k)}); err != nil {
-				return err
-			}
+			return walkBucket(b, unsafe, [][]byte{bytes.Clone(k)})
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
-func walkBucket(b *bolt.Bucket, unsafe *pageDamage, path [][]byte) error {
+func walkBucket(b storage.Bucket, unsafe *pageDamage, path [][]byte) error {
 	var sum byte
 	return b.ForEach(func(k, v []byte) error {
 		if !unsafe.recordOK(k, path...) {
@@ -217,7 +200,7 @@ func walkBucket(b *bolt.Bucket, unsafe *pageDamage, path [][]byte) error {
 
 // bucketAround returns the top-level bucket name of tx, nil if there is
 // none, or an error if its tree is one bbolt must not read (unsafe).
-func bucketAround(tx *bolt.Tx, unsafe *pageDamage, name []byte) (*bolt.Bucket, error) {
+func bucketAround(tx storage.Tx, unsafe *pageDamage, name []byte) (storage.Bucket, error) {
 	if !unsafe.bucketOK(name) {
 		return nil, fmt.Errorf("%w (its %s records are in a damaged part of the file)", unsafe.err, name)
 	}
@@ -231,7 +214,7 @@ func bucketAround(tx *bolt.Tx, unsafe *pageDamage, name []byte) (*bolt.Bucket, e
 func (l *Library) recordIDs(unsafe *pageDamage, failed func(bucket []byte, err error)) ([]DocID, error) {
 	seen := map[DocID]bool{}
 	for _, name := range perDocBuckets {
-		err := l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
+		err := l.viewAround(func(tx storage.Tx) error {
 			b, err := bucketAround(tx, unsafe, name)
 			if b == nil {
 				return err
@@ -257,7 +240,7 @@ func (l *Library) recordIDs(unsafe *pageDamage, failed func(bucket []byte, err e
 // bbolt must not read (unsafe); name is its file name when its metadata
 // decodes.
 func (l *Library) inspectDocument(id DocID, unsafe *pageDamage) (name string, err error) {
-	err = l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
+	err = l.viewAround(func(tx storage.Tx) error {
 		key := []byte(id)
 		recs, err := recordsAround(tx, unsafe, key, bucketDocs, bucketRecords)
 		if err != nil {
@@ -296,9 +279,9 @@ func (l *Library) inspectDocument(id DocID, unsafe *pageDamage) (name string, er
 
 // recordsAround returns the records key of the top-level buckets names,
 // nil where a bucket has none, or an error naming the first that lies
-// where bbolt must not read (unsafe). The records are bbolt's: valid in
+// where bbolt must not read (unsafe). The records are the store's: valid in
 // tx only.
-func recordsAround(tx *bolt.Tx, unsafe *pageDamage, key []byte, names ...[]byte) ([][]byte, error) {
+func recordsAround(tx storage.Tx, unsafe *pageDamage, key []byte, names ...[]byte) ([][]byte, error) {
 	recs := make([][]byte, len(names))
 	for i, name := range names {
 		if !unsafe.recordOK(key, name) {

@@ -1,5 +1,8 @@
 package docstore
 
+// This file is part of the library file, docstore's bbolt part (doc.go):
+// bbolt's panics and faults on a damaged file contained.
+
 import (
 	"errors"
 	"os"
@@ -33,18 +36,6 @@ func (g guardedDB) Update(fn func(*bolt.Tx) error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer recoverDamage(&err)
 	return g.DB.Update(fn)
-}
-
-// recoverDamage, deferred, turns a panic into a damaged-library error.
-func recoverDamage(err *error) {
-	if x := recover(); x != nil {
-		*err = damaged("%v", x)
-	}
-}
-
-// damaged returns an ErrCorrupt error reading "the library is damaged: …".
-func damaged(format string, args ...any) error {
-	return errorf(ErrCorrupt, "the library is damaged: "+format, args...)
 }
 
 // openBolt opens the bbolt file, containing the panics and faults bbolt

@@ -15,6 +15,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/storage/boltkv"
 )
 
 // Derived documents are text a model wrote about a document's chunks —
@@ -669,7 +670,7 @@ func (bd *builtDerived) write(ib *bolt.Bucket) error {
 		}
 		slices.Sort(terms)
 		for _, t := range terms {
-			if err := putBlocks(b, t, appendGroups(nil, derivedDoc, bd.postings[k][t])); err != nil {
+			if err := putBlocks(boltkv.WrapBucket(b), t, appendGroups(nil, derivedDoc, bd.postings[k][t])); err != nil {
 				return err
 			}
 		}
@@ -791,7 +792,7 @@ func (l *Derived) ReadPostings(opt DerivedSearchOptions, terms []string, fn func
 				if b == nil || !ok {
 					return damaged("document %s's derived-document index is malformed", id)
 				}
-				ps = append(ps, &DerivedPostings{IndexReader: oneDocumentReader(tx, FieldChunks, b, id, derivedDoc, t, terms),
+				ps = append(ps, &DerivedPostings{IndexReader: oneDocumentReader(boltkv.WrapTx(tx), FieldChunks, boltkv.WrapBucket(b), id, derivedDoc, t, terms),
 					Doc: id, Kind: k, Units: t.units, Sum: float64(t.length), ranges: ib.Get(keyIxRanges), owner: ib.Get(keyIxOwner)})
 			}
 		}

@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"strings"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/citelens/citelens/storage"
 )
 
 // readDocument reads document id whole — metadata, text, layout and
 // compounds — and validates it (decodeDocument). The result owns its
 // memory.
-func readDocument(tx *bolt.Tx, id DocID) (*Document, error) {
+func readDocument(tx storage.Tx, id DocID) (*Document, error) {
 	info := tx.Bucket(bucketDocs).Get([]byte(id))
 	if info == nil {
 		return nil, errorf(ErrNotFound, "no document %s in the library", id)
@@ -103,7 +103,7 @@ func (e errPieces) Error() string { return string(e) }
 
 // readText reads version num's text whole; size is its expected length,
 // to allocate once (a wrong one is only slower).
-func readText(tx *bolt.Tx, num DocNum, size int) (string, error) {
+func readText(tx storage.Tx, num DocNum, size int) (string, error) {
 	prefix := numKey(num)
 	c := tx.Bucket(bucketText).Cursor()
 	k, v := c.Seek(prefix)
@@ -158,7 +158,7 @@ func decodeLayoutParts(p *docParts, d *Document) error {
 }
 
 // readInfo reads document id's metadata; ok is false when there is none.
-func readInfo(tx *bolt.Tx, id DocID) (info DocInfo, ok bool, err error) {
+func readInfo(tx storage.Tx, id DocID) (info DocInfo, ok bool, err error) {
 	v := tx.Bucket(bucketDocs).Get([]byte(id))
 	if v == nil {
 		return info, false, nil

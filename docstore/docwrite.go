@@ -6,9 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/citelens/citelens/docstore/structure"
+	"github.com/citelens/citelens/storage"
 )
 
 // docWrite writes one version of a document, number num, a piece at a
@@ -41,9 +40,9 @@ func newDocWrite(id DocID, num DocNum) *docWrite {
 }
 
 // addText appends text, writing every whole piece.
-func (w *docWrite) addText(tx *bolt.Tx, s string) error {
+func (w *docWrite) addText(tx storage.Tx, s string) error {
 	b := tx.Bucket(bucketText)
-	b.FillPercent = 1 // keyed by number: written in key order
+	b.SetAppendOnly() // keyed by number: written in key order
 	for len(s) > 0 {
 		n := min(len(s), textPiece-len(w.text))
 		w.text = append(w.text, s[:n]...)
@@ -53,16 +52,16 @@ func (w *docWrite) addText(tx *bolt.Tx, s string) error {
 				return err
 			}
 			w.textN++
-			w.text = nil // bbolt keeps the slice until the commit
+			w.text = w.text[:0] // Put copied it
 		}
 	}
 	return nil
 }
 
 // addSentences appends sentences, writing every whole piece.
-func (w *docWrite) addSentences(tx *bolt.Tx, ss []Sentence) error {
+func (w *docWrite) addSentences(tx storage.Tx, ss []Sentence) error {
 	b := tx.Bucket(bucketLayout)
-	b.FillPercent = 1 // keyed by number: written in key order
+	b.SetAppendOnly() // keyed by number: written in key order
 	for len(ss) > 0 {
 		n := min(len(ss), sentPiece-len(w.sents))
 		w.sents = append(w.sents, ss[:n]...)
@@ -79,7 +78,7 @@ func (w *docWrite) addSentences(tx *bolt.Tx, ss []Sentence) error {
 }
 
 // addChunks appends chunks, writing every whole piece.
-func (w *docWrite) addChunks(tx *bolt.Tx, cs []Chunk) error {
+func (w *docWrite) addChunks(tx storage.Tx, cs []Chunk) error {
 	b := tx.Bucket(bucketLayout)
 	for len(cs) > 0 {
 		n := min(len(cs), chunkPiece-len(w.chunks))
@@ -98,7 +97,7 @@ func (w *docWrite) addChunks(tx *bolt.Tx, cs []Chunk) error {
 
 // addCompounds writes the parts of compound words, in key order (bbolt
 // inserts out of order into a node by moving what follows).
-func (w *docWrite) addCompounds(tx *bolt.Tx, parts map[string][]string) error {
+func (w *docWrite) addCompounds(tx storage.Tx, parts map[string][]string) error {
 	b := tx.Bucket(bucketLayout)
 	words := make([]string, 0, len(parts))
 	for word := range parts {
@@ -107,7 +106,7 @@ func (w *docWrite) addCompounds(tx *bolt.Tx, parts map[string][]string) error {
 	slices.Sort(words)
 	for _, word := range words {
 		k := compoundKey(w.num, word)
-		if len(k) > bolt.MaxKeySize {
+		if len(k) > storage.MaxKeySize {
 			continue
 		}
 		if err := b.Put(k, []byte(strings.Join(parts[word], "\x00"))); err != nil {
@@ -177,7 +176,7 @@ func (w *docWrite) addIndex(ix *indexed, pb *postingBatch) {
 }
 
 // flush writes what is left of the text, sentences and chunks.
-func (w *docWrite) flush(tx *bolt.Tx) error {
+func (w *docWrite) flush(tx storage.Tx) error {
 	if len(w.text) > 0 {
 		if err := tx.Bucket(bucketText).Put(pieceKey(w.num, 0, w.textN), w.text); err != nil {
 			return err
@@ -210,7 +209,7 @@ var errExists = errors.New("already in the library")
 // document of the library, in tx: the transaction every reader sees the
 // document from. It fails with errExists when the library has one with
 // the same ID, and then writes nothing.
-func (w *docWrite) publish(tx *bolt.Tx, d *Document) error {
+func (w *docWrite) publish(tx storage.Tx, d *Document) error {
 	if tx.Bucket(bucketDocs).Get([]byte(w.id)) != nil {
 		return errExists
 	}
@@ -220,7 +219,7 @@ func (w *docWrite) publish(tx *bolt.Tx, d *Document) error {
 // publishOver publishes the document in place of old, its earlier version
 // (nil for none): the old version leaves the library in the same
 // transaction and its records are left for removal (pending).
-func (w *docWrite) publishOver(tx *bolt.Tx, d *Document, old *docRecord) error {
+func (w *docWrite) publishOver(tx storage.Tx, d *Document, old *docRecord) error {
 	meta, err := json.Marshal(d.DocInfo)
 	if err != nil {
 		return err
@@ -265,7 +264,7 @@ func (w *docWrite) publishOver(tx *bolt.Tx, d *Document, old *docRecord) error {
 		{bucketMeta, keyLive, live.with(w.num)},
 		{bucketDocs, key, meta},
 	} {
-		if len(put.k) > bolt.MaxKeySize {
+		if len(put.k) > storage.MaxKeySize {
 			continue // a file name too long for the names index
 		}
 		if err := tx.Bucket(put.bucket).Put(put.k, put.v); err != nil {
@@ -280,7 +279,7 @@ func (w *docWrite) publishOver(tx *bolt.Tx, d *Document, old *docRecord) error {
 
 // unlist removes document id (version r) from the listing, the names and
 // the metadata, and its record.
-func unlist(tx *bolt.Tx, id DocID, r docRecord) error {
+func unlist(tx storage.Tx, id DocID, r docRecord) error {
 	if v := tx.Bucket(bucketListing).Get(numKey(r.num)); v != nil {
 		if e, err := decodeListEntry(r.num, v); err == nil {
 			if err := tx.Bucket(bucketNames).Delete(nameKey(e.Name, r.num)); err != nil {
@@ -326,7 +325,7 @@ func (pb *postingBatch) add(f Field, term string, gs []group) {
 
 // write writes the gathered postings into segment s, term by term in key
 // order, empties the batch and returns the postings written.
-func (pb *postingBatch) write(tx *bolt.Tx, s SegID) (uint64, error) {
+func (pb *postingBatch) write(tx storage.Tx, s SegID) (uint64, error) {
 	var n uint64
 	for f := range numFields {
 		m := pb.terms[f]
@@ -337,7 +336,7 @@ func (pb *postingBatch) write(tx *bolt.Tx, s SegID) (uint64, error) {
 		if b == nil {
 			return n, damaged("the index's segment %d has no %s bucket", s, f)
 		}
-		b.FillPercent = 1 // written in key order, once
+		b.SetAppendOnly() // written in key order, once
 		terms := make([]string, 0, len(m))
 		for t := range m {
 			terms = append(terms, t)

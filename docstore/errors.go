@@ -106,3 +106,17 @@ func (e *reasonError) Is(target error) bool { return target == e.sentinel }
 func errorf(sentinel error, format string, args ...any) error {
 	return &reasonError{sentinel: sentinel, msg: fmt.Sprintf(format, args...)}
 }
+
+// damaged returns an ErrCorrupt error reading "the library is damaged: …".
+func damaged(format string, args ...any) error {
+	return errorf(ErrCorrupt, "the library is damaged: "+format, args...)
+}
+
+// recoverDamage, deferred, turns a panic into a damaged-library error:
+// the net under the decoders (validate.go) for records that decode to
+// nonsense, and, in the file (damage.go), under bbolt's own panics.
+func recoverDamage(err *error) {
+	if x := recover(); x != nil {
+		*err = damaged("%v", x)
+	}
+}

@@ -4,9 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/citelens/citelens/docstore/pagegeom"
+	"github.com/citelens/citelens/storage"
 )
 
 // Geometry: where a document's stored text stands on its pages, for the
@@ -99,7 +98,7 @@ func (l *Geometry) PageLines(id DocID, page int) ([]PageLine, error) {
 // PageSize returns a page's shown size in PDF points (1/72 inch): its
 // CropBox (else MediaBox) after /Rotate.
 func (l *Geometry) PageSize(id DocID, page int) (w, h float32, err error) {
-	err = l.geometryView(id, func(g *bolt.Bucket) error {
+	err = l.geometryView(id, func(g storage.Bucket) error {
 		v := g.Get(pageKey(page))
 		if v == nil {
 			return l.noPage(id, page)
@@ -115,7 +114,7 @@ func (l *Geometry) PageSize(id DocID, page int) (w, h float32, err error) {
 // Size returns the bytes a document's geometry takes in the
 // library (its records' values) and the pages it covers.
 func (l *Geometry) Size(id DocID) (size, pages int, err error) {
-	err = l.geometryView(id, func(g *bolt.Bucket) error {
+	err = l.geometryView(id, func(g storage.Bucket) error {
 		return g.ForEach(func(_, v []byte) error {
 			size += len(v)
 			pages++
@@ -128,9 +127,13 @@ func (l *Geometry) Size(id DocID) (size, pages int, err error) {
 // readGeometry decodes pages first..last of a document's geometry and
 // passes each to fn.
 func (l *Geometry) readGeometry(id DocID, first, last int, fn func(n int, p *pagegeom.Page)) error {
-	return l.geometryView(id, func(g *bolt.Bucket) error {
+	return l.geometryView(id, func(g storage.Bucket) error {
+		keys := make([][]byte, 0, max(last-first+1, 0))
 		for n := first; n <= last; n++ {
-			v := g.Get(pageKey(n))
+			keys = append(keys, pageKey(n))
+		}
+		for i, v := range g.GetMany(keys) {
+			n := first + i
 			if v == nil {
 				return l.noPage(id, n)
 			}
@@ -147,12 +150,12 @@ func (l *Geometry) readGeometry(id DocID, first, last int, fn func(n int, p *pag
 // geometryView runs fn on a document's geometry bucket in a read
 // transaction, or fails with ErrNoGeometry (ErrNotFound for an unknown
 // document).
-func (l *Geometry) geometryView(id DocID, fn func(g *bolt.Bucket) error) error {
-	return l.db.View(func(tx *bolt.Tx) error {
+func (l *Geometry) geometryView(id DocID, fn func(g storage.Bucket) error) error {
+	return l.store.View(func(tx storage.Tx) error {
 		if tx.Bucket(bucketDocs).Get([]byte(id)) == nil {
 			return errorf(ErrNotFound, "no document %s in the library", id)
 		}
-		var g *bolt.Bucket
+		var g storage.Bucket
 		if b := tx.Bucket(bucketGeometry); b != nil {
 			g = b.Bucket([]byte(id))
 		}
@@ -171,7 +174,7 @@ func (l *Geometry) noPage(id DocID, page int) error {
 // writeGeometry stores a loaded document's geometry in tx. A document
 // loaded without geometry (rebuilt from its stored text) keeps what is
 // stored when its text is unchanged, and loses it otherwise.
-func writeGeometry(tx *bolt.Tx, d *Document, textChanged bool) error {
+func writeGeometry(tx storage.Tx, d *Document, textChanged bool) error {
 	root := tx.Bucket(bucketGeometry)
 	key := []byte(d.ID)
 	if d.geometry == nil && !textChanged {
@@ -189,7 +192,7 @@ func writeGeometry(tx *bolt.Tx, d *Document, textChanged bool) error {
 	if err != nil {
 		return err
 	}
-	g.FillPercent = 1 // written once, in page order
+	g.SetAppendOnly() // written once, in page order
 	for i, p := range d.geometry {
 		if err := g.Put(pageKey(i+1), p); err != nil {
 			return err

@@ -1,5 +1,10 @@
 package docstore
 
+// This file is part of the library file, docstore's bbolt part (doc.go):
+// the file handle: opened per transaction, waited for under flock,
+// yielded to waiting processes, and the library's storage.DB when it is a
+// file.
+
 import (
 	"errors"
 	"fmt"
@@ -10,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/citelens/citelens/storage"
+	"github.com/citelens/citelens/storage/boltkv"
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 )
@@ -76,7 +83,7 @@ type handle struct {
 	// opened is called with each fresh open, in a read transaction of
 	// it: the library drops what it cached if another process changed
 	// the documents meanwhile.
-	opened func(*bolt.Tx) error
+	opened func(storage.Tx) error
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -102,7 +109,12 @@ type handle struct {
 	noted markers
 }
 
-func newHandle(path string, readOnly bool, timeout time.Duration, opts bolt.Options) *handle {
+// newHandle is the library file at path, not yet opened.
+func newHandle(path string, readOnly bool, timeout time.Duration) *handle {
+	// The hash-map freelist allocates in constant time: merges and large
+	// documents free and take many pages, which the default array
+	// freelist scans for each allocation.
+	opts := bolt.Options{FreelistType: bolt.FreelistMapType}
 	h := &handle{path: path, readOnly: readOnly, timeout: timeout, opts: opts}
 	h.cond = sync.NewCond(&h.mu)
 	return h
@@ -247,7 +259,7 @@ func (h *handle) open(write bool) error {
 		return h.damage
 	}
 	if h.opened != nil && h.pages.unsafe == nil {
-		if err := (guardedDB{db}).View(h.opened); err != nil {
+		if err := (guardedDB{db}).View(func(tx *bolt.Tx) error { return h.opened(boltkv.WrapTx(tx)) }); err != nil {
 			db.Close()
 			h.noteDamageLocked(err)
 			return err
@@ -400,15 +412,26 @@ func (h *handle) closeFile() {
 	h.cond.Broadcast()
 }
 
+// The handle is the library's store when it is a file: a storage.DB
+// whose transactions are bbolt's (boltkv.WrapTx) on the file opened for
+// them, with every guard above.
+var _ storage.DB = (*handle)(nil)
+
 // View runs fn in a read transaction, containing damage. It refuses a
 // file with damage bbolt must not read (see checkPages).
-func (h *handle) View(fn func(*bolt.Tx) error) error {
+func (h *handle) View(fn func(storage.Tx) error) error {
 	return h.viewAround(func(tx *bolt.Tx, unsafe *pageDamage) error {
 		if unsafe != nil {
 			return fmt.Errorf("%w; reading it could loop for ever or run past its pages, so nothing is read from it", unsafe.err)
 		}
-		return fn(tx)
+		return fn(boltkv.WrapTx(tx))
 	})
+}
+
+// viewAroundKV is viewAround for reads through the seam that go around
+// the damage themselves (Library.viewAround: check's and salvage's).
+func (h *handle) viewAroundKV(fn func(storage.Tx) error) error {
+	return h.viewAround(func(tx *bolt.Tx, _ *pageDamage) error { return fn(boltkv.WrapTx(tx)) })
 }
 
 // viewAround runs fn in a read transaction, containing damage, however
@@ -427,7 +450,7 @@ func (h *handle) viewAround(fn func(*bolt.Tx, *pageDamage) error) error {
 }
 
 // Update runs fn in a write transaction, containing damage.
-func (h *handle) Update(fn func(*bolt.Tx) error) error {
+func (h *handle) Update(fn func(storage.Tx) error) error {
 	db, release, err := h.acquire(true)
 	if err != nil {
 		return err
@@ -436,7 +459,7 @@ func (h *handle) Update(fn func(*bolt.Tx) error) error {
 	var txid uint64
 	err = guardedDB{db}.Update(func(tx *bolt.Tx) error {
 		txid = uint64(tx.ID())
-		return fn(tx)
+		return fn(boltkv.WrapTx(tx))
 	})
 	h.noteDamage(err)
 	if err == nil {
@@ -479,6 +502,13 @@ func (h *handle) unmap() {
 		h.closeFile()
 		h.reopenedSince = held
 	}
+}
+
+// isNew reports whether the file is not there yet, or empty: a new
+// library, which bbolt makes on its first write.
+func (h *handle) isNew() bool {
+	fi, err := os.Stat(h.path)
+	return err != nil || fi.Size() == 0
 }
 
 // held reports whether the file is open (and so locked) now.

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/citelens/citelens/storage"
 )
 
 // buildLibrary writes a library with three documents and a saved answer,
@@ -230,7 +232,7 @@ func TestDamagedPages(t *testing.T) {
 // damageLayout rewrites document id's layout record with fn.
 func damageLayout(t *testing.T, l *Library, id DocID, fn func(d *Document)) {
 	t.Helper()
-	err := l.db.Update(func(tx *bolt.Tx) error {
+	err := l.store.Update(func(tx storage.Tx) error {
 		rec, _, err := readRecord(tx, id)
 		if err != nil {
 			return err

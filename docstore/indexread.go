@@ -7,7 +7,7 @@ import (
 	"math"
 	"slices"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/citelens/citelens/storage"
 )
 
 // IndexReader reads the library's index of one field for a query's terms,
@@ -23,11 +23,11 @@ import (
 // same reader: its postings are stored in the same blocks, as a
 // one-document index (Derived.ReadPostings).
 type IndexReader struct {
-	tx    *bolt.Tx
+	tx    storage.Tx
 	field Field
 	terms []string
 	// bs are the field's buckets of the active segments.
-	bs []*bolt.Bucket
+	bs []storage.Bucket
 	// in is the scope as a bitmap of document numbers; nums the scope as
 	// a sorted list when the caller named its documents (nil for the
 	// whole library), recs their records.
@@ -51,8 +51,8 @@ type unitTotals struct {
 // oneDocumentReader reads the index of one document stored in b, whose
 // blocks name it as document number num: a derivation's index of one kind
 // of unit. Its statistics are own's and the terms' summaries in b.
-func oneDocumentReader(tx *bolt.Tx, field Field, b *bolt.Bucket, id DocID, num DocNum, own unitTotals, terms []string) *IndexReader {
-	return &IndexReader{tx: tx, field: field, terms: terms, bs: []*bolt.Bucket{b},
+func oneDocumentReader(tx storage.Tx, field Field, b storage.Bucket, id DocID, num DocNum, own unitTotals, terms []string) *IndexReader {
+	return &IndexReader{tx: tx, field: field, terms: terms, bs: []storage.Bucket{b},
 		in: liveSet(nil).with(num), nums: []DocNum{num}, ids: map[DocNum]DocID{num: id}, own: &own}
 }
 
@@ -64,7 +64,7 @@ func (l *Index) Read(docs []DocID, field Field, terms []string, fn func(*IndexRe
 	if field >= numFields {
 		return fmt.Errorf("unknown index field %d", field)
 	}
-	return l.db.View(func(tx *bolt.Tx) error {
+	return l.store.View(func(tx storage.Tx) error {
 		r := &IndexReader{tx: tx, field: field, terms: terms, ids: map[DocNum]DocID{}}
 		segs, err := readSegments(tx, segActive)
 		if err != nil {
@@ -400,7 +400,7 @@ type listCursor struct {
 	r      *IndexReader
 	term   string
 	prefix []byte
-	c      *bolt.Cursor
+	c      storage.Cursor
 	key    []byte // the current block's key
 	target []byte // the key a seek looks for, reused
 	blk    blockReader

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,7 +14,7 @@ import (
 	"time"
 
 	"github.com/citelens/citelens/internal/humanize"
-	bolt "go.etcd.io/bbolt"
+	"github.com/citelens/citelens/storage"
 )
 
 // SchemaVersion is the layout version this build writes. Opening a library
@@ -101,16 +100,27 @@ type Options struct {
 // transaction before it gives up with ErrLocked.
 const DefaultLockTimeout = 10 * time.Second
 
-// Library is a library file. It is safe for concurrent use, and shares
-// the file with other processes: it holds the file open (and locked)
-// only for its transactions and a moment after (see handle.go), so
-// while one process adds a document or waits for a model, the others
-// read and write it too. Its methods are about documents and the file;
-// what it keeps beside the documents is reached through its parts
+// Library is a library: its documents, their index and what is kept
+// beside them, in a store (storage.DB). It is safe for concurrent use.
+// Open opens a library file, which it shares with other processes: it
+// holds the file open (and locked) only for its transactions and a
+// moment after (see handle.go), so while one process adds a document or
+// waits for a model, the others read and write it too; OpenStore opens a
+// library in any other store. Its methods are about documents and the
+// store; what it keeps beside the documents is reached through its parts
 // (parts.go): Answers, Geometry, Vectors, Derived and Index.
 type Library struct {
-	db    *handle // opens the file per transaction, containing a damaged file's panics
-	path  string
+	// store is where every record is read and written: the bbolt file
+	// (file) or the store OpenStore was given (storeDB).
+	store storage.DB
+	// file is the library's bbolt file, which opens per transaction and
+	// contains a damaged file's panics; nil when the library is in
+	// another store, which has none of the file's checks.
+	file *handle
+	// db is the store as bbolt, for derived.go and vectors.go, which are
+	// not on the seam yet (see boltBridge).
+	db    boltBridge
+	path  string // the file's path, or the store's name
 	epoch string // keyEpoch as last seen
 
 	// schema is the library's schema version as opened.
@@ -121,53 +131,52 @@ type Library struct {
 	views map[DocID]*viewBase // what Views of large documents share
 }
 
-// Open opens (creating if needed) the library at path. The file and its
-// directory are private to the user (0600, 0700).
-func Open(path string, opt *Options) (*Library, error) {
+// newLibrary is a library over store, named path, not yet checked.
+func newLibrary(store storage.DB, path string) *Library {
+	return &Library{store: store, db: boltBridge{store}, path: path, docs: map[DocID]*Document{}, views: map[DocID]*viewBase{}}
+}
+
+// OpenStore opens (creating if needed) the library kept in db, a store
+// other than a library file (Open opens those): a bbolt file opened by
+// storage/boltkv, a server's database. name is what messages and Path
+// call it: its address, which should not hold a password (one in a URL
+// or a "password=" setting is masked anyway). The library takes db over:
+// Close closes it; when OpenStore fails, db is the caller's to close.
+//
+// What the store is given is only the library's records: the sharing
+// between processes, the wait markers and the page checks of a library
+// file are the file's, and a store has its own (options LockTimeout
+// and Waiting are ignored). ReadOnly and ReadDamaged open the library for
+// reading only, Upgrade as for Open.
+func OpenStore(db storage.DB, name string, opt *Options) (*Library, error) {
 	if opt == nil {
 		opt = &Options{}
 	}
-	timeout := opt.LockTimeout
-	if timeout <= 0 {
-		timeout = DefaultLockTimeout
-	}
+	name = maskSecret(name)
 	readOnly := opt.ReadOnly || opt.ReadDamaged
-	if !readOnly {
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return nil, fmt.Errorf("cannot create the library folder: %w", err)
-		}
-	} else if _, err := os.Stat(path); err != nil {
-		return nil, errorf(ErrNotFound, "no library at %s", path)
-	}
-	if !opt.ReadDamaged {
-		if err := checkBoltFile(path); err != nil {
-			return nil, err
-		}
-	}
-	l := &Library{path: path, docs: map[DocID]*Document{}, views: map[DocID]*viewBase{}}
-	// The hash-map freelist allocates in constant time: merges and large
-	// documents free and take many pages, which the default array
-	// freelist scans for each allocation.
-	l.db = newHandle(path, readOnly, timeout, bolt.Options{FreelistType: bolt.FreelistMapType})
-	l.db.waiting.Store(&opt.Waiting)
-	l.db.opened = l.opened
-	if err := l.checkSchema(readOnly, opt.Upgrade || opt.ReadDamaged); err != nil && !(opt.ReadDamaged && errors.Is(err, ErrCorrupt)) {
-		l.db.Close()
-		return nil, err // a damaged schema record is for Inspect to report
-	}
-	// bbolt only sets the mode when it creates the file; a library copied in
-	// with looser permissions is tightened too (to the user's bits: one
-	// made read-only on purpose stays so).
-	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&^0o600 != 0 && !opt.ReadOnly {
-		_ = os.Chmod(path, fi.Mode().Perm()&0o600)
+	l := newLibrary(nil, name)
+	s := &storeDB{DB: db, name: name, readOnly: readOnly, opened: l.opened}
+	l.store, l.db = s, boltBridge{s}
+	if err := l.open(readOnly, opt); err != nil {
+		return nil, err
 	}
 	return l, nil
+}
+
+// open readies a library just made by Open or OpenStore: it checks the
+// schema, creating the buckets of a new library.
+func (l *Library) open(readOnly bool, opt *Options) error {
+	err := l.checkSchema(readOnly, opt.Upgrade || opt.ReadDamaged)
+	if err != nil && !(opt.ReadDamaged && errors.Is(err, ErrCorrupt)) {
+		return err // a damaged schema record is for Inspect to report
+	}
+	return nil
 }
 
 // opened is told of each fresh open of the file: when another process
 // removed or reindexed documents since the last, what is cached of them
 // may be stale, and is dropped.
-func (l *Library) opened(tx *bolt.Tx) error {
+func (l *Library) opened(tx storage.Tx) error {
 	var epoch string
 	if meta := tx.Bucket(bucketMeta); meta != nil {
 		epoch = string(meta.Get(keyEpoch))
@@ -183,14 +192,14 @@ func (l *Library) opened(tx *bolt.Tx) error {
 }
 
 // bumpEpoch records, in tx, a change that makes cached documents stale.
-func bumpEpoch(tx *bolt.Tx) error {
+func bumpEpoch(tx storage.Tx) error {
 	meta := tx.Bucket(bucketMeta)
 	n, _ := strconv.Atoi(string(meta.Get(keyEpoch)))
 	return meta.Put(keyEpoch, []byte(strconv.Itoa(n+1)))
 }
 
 func (l *Library) checkSchema(readOnly, upgrade bool) error {
-	check := func(tx *bolt.Tx) error {
+	check := func(tx storage.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta == nil {
 			return nil
@@ -206,7 +215,9 @@ func (l *Library) checkSchema(readOnly, upgrade bool) error {
 				ErrNewerSchema, l.path, n, SchemaVersion)
 		}
 		if n < SchemaVersion && !upgrade {
-			if docs := tx.Bucket(bucketDocs); docs != nil && docs.Stats().KeyN > 0 {
+			// Any key at all: a document (its nested buckets, in
+			// schema 1, are under a key of this bucket too).
+			if docs := tx.Bucket(bucketDocs); docs != nil && hasKeys(docs) {
 				return fmt.Errorf("%w: %s has index version %d and this citelens needs %d; run 'citelens reindex' to rebuild it (your documents and saved answers are kept)",
 					ErrOlderSchema, l.path, n, SchemaVersion)
 			}
@@ -217,11 +228,16 @@ func (l *Library) checkSchema(readOnly, upgrade bool) error {
 	// write to open: a write (even of nothing, which bbolt commits as a
 	// new transaction) is made only to create or upgrade it.
 	settled := false
-	if fi, err := os.Stat(l.path); !readOnly && (err != nil || fi.Size() == 0) {
+	if !readOnly && l.file != nil && l.file.isNew() {
 		// a new library: bbolt creates the file on its first write
-	} else if err := l.db.View(func(tx *bolt.Tx) error {
+	} else if err := l.store.View(func(tx storage.Tx) error {
 		if err := check(tx); err != nil {
 			return err
+		}
+		if readOnly && l.file == nil && tx.Bucket(bucketMeta) == nil {
+			// A library file must exist to be opened for reading
+			// (Open); a store is there, but may hold no library.
+			return errorf(ErrNotFound, "no library in %s", l.path)
 		}
 		settled = l.schema == SchemaVersion || upgrade
 		for _, name := range append([][]byte{bucketMeta, bucketAnswers}, perDocBuckets...) {
@@ -231,7 +247,7 @@ func (l *Library) checkSchema(readOnly, upgrade bool) error {
 	}); err != nil || readOnly || settled {
 		return err
 	}
-	return l.db.Update(func(tx *bolt.Tx) error {
+	return l.store.Update(func(tx storage.Tx) error {
 		if err := check(tx); err != nil {
 			return err
 		}
@@ -250,39 +266,59 @@ func (l *Library) checkSchema(readOnly, upgrade bool) error {
 	})
 }
 
+// hasKeys reports whether b holds any key.
+func hasKeys(b storage.Bucket) bool {
+	k, _ := b.Cursor().First()
+	return k != nil
+}
+
 // SetWaiting replaces Options.Waiting: fn is told when a transaction
 // waits for another process's (nil: nobody is told). A front end that
-// takes over the terminal sets its own.
-func (l *Library) SetWaiting(fn func(write bool)) { l.db.waiting.Store(&fn) }
+// takes over the terminal sets its own. A library in a store other
+// than a file (OpenStore) tells nobody: the store does its own waiting.
+func (l *Library) SetWaiting(fn func(write bool)) {
+	if l.file != nil {
+		l.file.waiting.Store(&fn)
+	}
+}
 
-// Path returns the library file's path.
+// Path returns the library file's path, or for a library in another
+// store (OpenStore) the name it was opened with, without a password.
 func (l *Library) Path() string { return l.path }
 
-// Close waits for the transactions in progress and releases the file;
-// the library cannot be used after.
-func (l *Library) Close() error { return l.db.Close() }
+// Close waits for the transactions in progress and releases the file
+// (or closes the store); the library cannot be used after.
+func (l *Library) Close() error { return l.store.Close() }
 
 // List returns every document's metadata, in the order they were added.
 // It reads every document's metadata record: Listing pages through the
 // compact listing instead.
 func (l *Library) List() ([]DocInfo, error) {
 	var out []DocInfo
-	err := l.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketListing).ForEach(func(k, v []byte) error {
+	err := l.store.View(func(tx storage.Tx) error {
+		// The listing's IDs, up to a record that does not decode, and
+		// their metadata records in one read: the first damage in the
+		// listing's order is the error.
+		var ids [][]byte
+		listErr := tx.Bucket(bucketListing).ForEach(func(k, v []byte) error {
 			e, err := decodeListEntry(0, v)
 			if err != nil {
 				return damaged("the listing record %x does not decode", k)
 			}
-			info, ok, err := readInfo(tx, e.ID)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				return damaged("the listing names document %s, which has no metadata record", e.ID)
-			}
-			out = append(out, info)
+			ids = append(ids, []byte(e.ID))
 			return nil
 		})
+		for i, v := range tx.Bucket(bucketDocs).GetMany(ids) {
+			if v == nil {
+				return damaged("the listing names document %s, which has no metadata record", ids[i])
+			}
+			var info DocInfo
+			if err := json.Unmarshal(v, &info); err != nil {
+				return damaged("document %s's metadata record does not decode", ids[i])
+			}
+			out = append(out, info)
+		}
+		return listErr
 	})
 	return out, err
 }
@@ -293,7 +329,7 @@ func (l *Library) List() ([]DocInfo, error) {
 // listing only: a page of a 100,000-document library costs what the page
 // holds.
 func (l *Library) Listing(offset, n int) (entries []ListEntry, total int, err error) {
-	err = l.db.View(func(tx *bolt.Tx) error {
+	err = l.store.View(func(tx storage.Tx) error {
 		total = readLive(tx).count()
 		c := tx.Bucket(bucketListing).Cursor()
 		k, v := c.First()
@@ -319,7 +355,7 @@ func (l *Library) Listing(offset, n int) (entries []ListEntry, total int, err er
 // from the compact listing.
 func (l *Library) IDs() ([]DocID, error) {
 	var out []DocID
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		return tx.Bucket(bucketListing).ForEach(func(k, v []byte) error {
 			id, ok := listEntryID(v)
 			if !ok {
@@ -335,7 +371,7 @@ func (l *Library) IDs() ([]DocID, error) {
 // Count returns the number of documents in the library.
 func (l *Library) Count() (int, error) {
 	n := 0
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		n = readLive(tx).count()
 		return nil
 	})
@@ -345,7 +381,7 @@ func (l *Library) Count() (int, error) {
 // Info returns one document's metadata.
 func (l *Library) Info(id DocID) (DocInfo, error) {
 	var info DocInfo
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		var ok bool
 		var err error
 		info, ok, err = readInfo(tx, id)
@@ -364,7 +400,7 @@ func (l *Library) Info(id DocID) (DocInfo, error) {
 func (l *Library) Resolve(ref string) (DocInfo, error) {
 	abs, _ := filepath.Abs(ref)
 	var byPrefix, byName, byNamePrefix []DocInfo
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		if info, ok, err := readInfo(tx, DocID(ref)); ok || err != nil {
 			byName = []DocInfo{info} // the full ID: nothing else matters
 			return err
@@ -462,7 +498,7 @@ func (l *Library) Document(id DocID) (*Document, error) {
 	if ok {
 		return d, nil
 	}
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		var err error
 		d, err = readDocument(tx, id)
 		return err
@@ -482,7 +518,7 @@ func (l *Library) Document(id DocID) (*Document, error) {
 // small, and after it, in turns, when they are large (pending.go). Saved
 // answers are kept: they quote the cited text and stay exportable.
 func (l *Library) Remove(ids ...DocID) error {
-	err := l.db.Update(func(tx *bolt.Tx) error {
+	err := l.store.Update(func(tx storage.Tx) error {
 		if err := bumpEpoch(tx); err != nil {
 			return err
 		}
@@ -562,7 +598,7 @@ func tidyError(n int, err error) error {
 
 // deleteEntry deletes key from b, whether it names a nested bucket or a
 // value (documents of older schemas kept either under their ID).
-func deleteEntry(b *bolt.Bucket, key []byte) error {
+func deleteEntry(b storage.Bucket, key []byte) error {
 	if b.Bucket(key) != nil {
 		return b.DeleteBucket(key)
 	}

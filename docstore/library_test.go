@@ -41,8 +41,10 @@ func openAt(t testing.TB, path string) *Library {
 
 const sampleText = "../testdata/declaration.txt"
 
-func TestResolve(t *testing.T) {
-	l := openTestLibrary(t)
+func TestResolve(t *testing.T) { forBackends(t, testResolve) }
+
+func testResolve(t *testing.T, bk backend) {
+	l := bk.library(t)
 	a, _, _ := writeText(l, "alpha.txt", "First document. It talks about apples.")
 	b, _, _ := writeText(l, "beta.md", "# Beta\n\nSecond document about pears.")
 	for ref, want := range map[string]DocID{
@@ -63,8 +65,10 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-func TestRemove(t *testing.T) {
-	l := openTestLibrary(t)
+func TestRemove(t *testing.T) { forBackends(t, testRemove) }
+
+func testRemove(t *testing.T, bk backend) {
+	l := bk.library(t)
 	info := addFile(t, l, sampleText).DocInfo
 	keep, _, _ := writeText(l, "k.txt", "Unrelated text about tyranny of the majority.")
 	if err := l.Remove(info.ID); err != nil {
@@ -114,8 +118,10 @@ func TestFileModeAndNewerSchema(t *testing.T) {
 	}
 }
 
-func TestAnswers(t *testing.T) {
-	l := openTestLibrary(t)
+func TestAnswers(t *testing.T) { forBackends(t, testAnswers) }
+
+func testAnswers(t *testing.T, bk backend) {
+	l := bk.library(t)
 	id := NewAnswerID()
 	rec := `{"answer_id":"` + id + `","question":"Why?","strategy":"extractive","created":"2026-01-02T03:04:05Z","statements":[]}`
 	if err := l.Answers().Save(id, []byte(rec)); err != nil {

@@ -1,5 +1,8 @@
 package docstore
 
+// This file is part of the library file, docstore's bbolt part (doc.go):
+// the wait markers and holder notes of processes sharing a file.
+
 import (
 	"crypto/sha256"
 	"encoding/hex"

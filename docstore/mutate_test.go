@@ -120,7 +120,7 @@ func mutationBase(t *testing.T) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.db.opts.NoSync, l.db.opts.NoGrowSync = true, true
+	l.file.opts.NoSync, l.file.opts.NoGrowSync = true, true
 	added := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	var first DocID
 	for i := range 8 {
@@ -315,7 +315,7 @@ func (s salvager) salvage(t *testing.T, path string) (map[DocID]bool, *Inspectio
 	if err != nil {
 		t.Fatal(err)
 	}
-	dst.db.opts.NoSync, dst.db.opts.NoGrowSync = true, true // a copy to count documents, not to keep
+	dst.file.opts.NoSync, dst.file.opts.NoGrowSync = true, true // a copy to count documents, not to keep
 	defer dst.Close()
 	rep, err := l.Salvage(t.Context(), dst, fixtureSplit, nil)
 	if err != nil {
@@ -338,7 +338,7 @@ func useLibrary(t *testing.T, path, newDoc string) (removed DocID, refused bool,
 		return "", true, nil
 	}
 	defer l.Close()
-	l.db.opts.NoSync, l.db.opts.NoGrowSync = true, true
+	l.file.opts.NoSync, l.file.opts.NoGrowSync = true, true
 	docs, _ := l.List()
 	for _, d := range docs {
 		_, _ = l.Document(d.ID)

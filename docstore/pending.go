@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/citelens/citelens/storage"
 )
 
 // A document written in pieces (a large text, over many transactions)
@@ -41,7 +41,7 @@ const (
 // tell whether the writer is alive.
 const abandonAfter = time.Hour
 
-func putPending(tx *bolt.Tx, num DocNum, p pendingRecord) error {
+func putPending(tx storage.Tx, num DocNum, p pendingRecord) error {
 	v, err := json.Marshal(p)
 	if err != nil {
 		return err
@@ -50,12 +50,12 @@ func putPending(tx *bolt.Tx, num DocNum, p pendingRecord) error {
 }
 
 // markAdding records that this process writes document num in pieces.
-func markAdding(tx *bolt.Tx, num DocNum, id DocID) error {
+func markAdding(tx storage.Tx, num DocNum, id DocID) error {
 	return putPending(tx, num, pendingRecord{ID: id, State: stateAdding, PID: os.Getpid(), Touched: time.Now().UTC()})
 }
 
 // markRemoving records that version num of id is to be deleted.
-func markRemoving(tx *bolt.Tx, num DocNum, id DocID) error {
+func markRemoving(tx storage.Tx, num DocNum, id DocID) error {
 	return putPending(tx, num, pendingRecord{ID: id, State: stateRemoving, Touched: time.Now().UTC()})
 }
 
@@ -82,7 +82,7 @@ const collectBudget = 20000
 // process may collect at the same time; each deletion is done once.
 func (l *Library) collect() error {
 	idle := false // nothing pending: no write (see merge)
-	if err := l.db.View(func(tx *bolt.Tx) error {
+	if err := l.store.View(func(tx storage.Tx) error {
 		b := tx.Bucket(bucketPending)
 		if b != nil {
 			k, _ := b.Cursor().First()
@@ -96,7 +96,7 @@ func (l *Library) collect() error {
 	}
 	for {
 		more := false
-		err := l.db.Update(func(tx *bolt.Tx) error {
+		err := l.store.Update(func(tx storage.Tx) error {
 			var err error
 			more, err = collectSome(tx, collectBudget)
 			return err
@@ -109,7 +109,7 @@ func (l *Library) collect() error {
 
 // collectSome does up to budget deletions of pending removals (taking
 // abandoned adds for removals first) and reports whether work is left.
-func collectSome(tx *bolt.Tx, budget int) (more bool, err error) {
+func collectSome(tx storage.Tx, budget int) (more bool, err error) {
 	pb := tx.Bucket(bucketPending)
 	if pb == nil {
 		return false, nil
@@ -159,8 +159,8 @@ func collectSome(tx *bolt.Tx, budget int) (more bool, err error) {
 // budget; done reports that nothing is left. (Its postings are skipped by
 // readers from the transaction that removed it, and dropped by the merge
 // of their segment.)
-func deleteVersion(tx *bolt.Tx, num DocNum, budget *int) (done bool, err error) {
-	for _, b := range []*bolt.Bucket{tx.Bucket(bucketText), tx.Bucket(bucketLayout)} {
+func deleteVersion(tx storage.Tx, num DocNum, budget *int) (done bool, err error) {
+	for _, b := range []storage.Bucket{tx.Bucket(bucketText), tx.Bucket(bucketLayout)} {
 		prefix := numKey(num)
 		var keys [][]byte
 		c := b.Cursor()

@@ -4,9 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/citelens/citelens/docstore/structure"
+	"github.com/citelens/citelens/storage"
 )
 
 // A document too large to hold in memory (a large text file) is written a
@@ -35,7 +34,7 @@ type PieceWriter struct {
 // NewPieceWriter starts writing the document id, a piece at a time.
 func (l *Library) NewPieceWriter(id DocID) (*PieceWriter, error) {
 	pw := &PieceWriter{l: l}
-	err := l.db.Update(func(tx *bolt.Tx) error {
+	err := l.store.Update(func(tx storage.Tx) error {
 		num, err := nextDocNum(tx)
 		if err != nil {
 			return err
@@ -72,7 +71,7 @@ func (pw *PieceWriter) Write(p *Piece) error {
 	}
 	// The piece's units are numbered after the pieces' before it.
 	ix := buildIndex(rel).compile(pw.units)
-	err = pw.l.db.Update(func(tx *bolt.Tx) error {
+	err = pw.l.store.Update(func(tx storage.Tx) error {
 		pb := &postingBatch{}
 		d := &Document{Text: p.Text, Sentences: p.Sentences, Chunks: p.Chunks, Compounds: rel.Compounds}
 		if err := pw.w.writeContent(tx, d, ix, pb); err != nil {
@@ -96,7 +95,7 @@ func (pw *PieceWriter) Write(p *Piece) error {
 	pw.units[FieldChunks] += uint32(len(p.Chunks))
 	pw.units[FieldHeadings] += uint32(len(p.Sections))
 	pw.units[FieldTables] += uint32(len(p.Tables))
-	pw.l.db.unmap() // what the piece's transaction read stays out of memory
+	pw.l.unmap() // what the piece's transaction read stays out of memory
 	return nil
 }
 
@@ -147,7 +146,7 @@ func (pw *PieceWriter) Publish(d *Document) (info DocInfo, existed bool, err err
 		return DocInfo{}, false, err
 	}
 	d.Bytes, d.NumSents, d.NumChunks = pw.base, int(pw.units[FieldSentences]), int(pw.units[FieldChunks])
-	err = pw.l.db.Update(func(tx *bolt.Tx) error {
+	err = pw.l.store.Update(func(tx storage.Tx) error {
 		err := pw.w.publish(tx, d)
 		if errors.Is(err, errExists) {
 			existed = true
@@ -183,7 +182,7 @@ func (pw *PieceWriter) checkHeader(d *Document) error {
 // that fail — leaves it to the next process that writes, as its pending
 // record says.
 func (pw *PieceWriter) Abandon() error {
-	err := pw.l.db.Update(func(tx *bolt.Tx) error {
+	err := pw.l.store.Update(func(tx storage.Tx) error {
 		for _, seg := range pw.segs {
 			if err := deleteSegment(tx, seg); err != nil {
 				return err

@@ -17,6 +17,7 @@ import (
 
 	"github.com/citelens/citelens/internal/testload"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/storage/boltkv"
 )
 
 // The tests below re-run this test binary as a second process, selected by
@@ -229,7 +230,7 @@ func TestIdleLibraryHoldsNoLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for l.db.held() {
+	for l.file.held() {
 		if time.Now().After(deadline) {
 			t.Fatal("the library still holds its file long after its last use")
 		}
@@ -417,7 +418,7 @@ func TestKilledStreamLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = l.db.View(func(tx *bolt.Tx) error {
-		if segs, _ := readSegments(tx, segBuilding); len(segs) > 0 {
+		if segs, _ := readSegments(boltkv.WrapTx(tx), segBuilding); len(segs) > 0 {
 			t.Errorf("%d building segments left", len(segs))
 		}
 		if k, _ := tx.Bucket(bucketPending).Cursor().First(); k != nil {

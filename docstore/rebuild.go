@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/citelens/citelens/storage"
 )
 
 // Rebuild replaces every document of the library with a new version the
@@ -46,7 +46,7 @@ func (r *Rebuild) Documents() []DocInfo { return r.docs }
 // of every layout version), but none of its layout.
 func (r *Rebuild) Stored(info DocInfo) (*Document, error) {
 	d := &Document{DocInfo: info}
-	err := r.l.db.View(func(tx *bolt.Tx) error {
+	err := r.l.store.View(func(tx storage.Tx) error {
 		if r.legacy {
 			d.Text = string(tx.Bucket(bucketTextV2).Get([]byte(info.ID)))
 			d.PageStarts = layoutPageStarts(tx.Bucket(bucketLayoutV2).Get([]byte(info.ID)), len(d.Text))
@@ -75,7 +75,7 @@ func (r *Rebuild) Stored(info DocInfo) (*Document, error) {
 // kept when p has none.
 func (r *Rebuild) Replace(p *Prepared, sameText bool) error {
 	d := p.doc
-	err := r.l.db.Update(func(tx *bolt.Tx) error {
+	err := r.l.store.Update(func(tx storage.Tx) error {
 		if tx.Bucket(bucketDocs).Get([]byte(d.ID)) == nil {
 			return nil // removed meanwhile
 		}
@@ -122,7 +122,7 @@ func (r *Rebuild) Replace(p *Prepared, sameText bool) error {
 // schema version, and tidies the index.
 func (r *Rebuild) Finish() error {
 	l := r.l
-	err := l.db.Update(func(tx *bolt.Tx) error {
+	err := l.store.Update(func(tx storage.Tx) error {
 		for _, name := range [][]byte{bucketTextV2, bucketLayoutV2, bucketLengthsV2, bucketPostingsV2} {
 			if tx.Bucket(name) != nil {
 				if err := tx.DeleteBucket(name); err != nil {
@@ -148,7 +148,7 @@ func (r *Rebuild) Finish() error {
 // first, which have only their metadata records to list them by.
 func (l *Library) legacyList() ([]DocInfo, error) {
 	var out []DocInfo
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		return tx.Bucket(bucketDocs).ForEach(func(k, _ []byte) error {
 			if tx.Bucket(bucketRecords).Get(k) != nil {
 				return nil // carried forward by an interrupted run
@@ -168,7 +168,7 @@ func (l *Library) legacyList() ([]DocInfo, error) {
 }
 
 // dropLegacy deletes a document's records of schema 1 or 2.
-func dropLegacy(tx *bolt.Tx, id DocID) error {
+func dropLegacy(tx storage.Tx, id DocID) error {
 	for _, name := range [][]byte{bucketTextV2, bucketLayoutV2, bucketLengthsV2, bucketPostingsV2} {
 		b := tx.Bucket(name)
 		if b == nil {

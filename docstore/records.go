@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/citelens/citelens/storage"
 )
 
 // Schema 4 (FORMAT.md has every record of it) stores a document in records that can be read a piece at a
@@ -130,7 +130,7 @@ func decodeDocRecord(v []byte) (docRecord, error) {
 }
 
 // readRecord reads id's record; ok is false when there is none.
-func readRecord(tx *bolt.Tx, id DocID) (docRecord, bool, error) {
+func readRecord(tx storage.Tx, id DocID) (docRecord, bool, error) {
 	v := tx.Bucket(bucketRecords).Get([]byte(id))
 	if v == nil {
 		return docRecord{}, false, nil
@@ -263,7 +263,7 @@ func (s liveSet) count() int {
 }
 
 // readLive reads the bitmap of live documents (a copy).
-func readLive(tx *bolt.Tx) liveSet {
+func readLive(tx storage.Tx) liveSet {
 	return liveSet(slices.Clone(tx.Bucket(bucketMeta).Get(keyLive)))
 }
 
@@ -273,7 +273,7 @@ type totals struct {
 	units, length [numFields]uint64
 }
 
-func readTotals(tx *bolt.Tx) (totals, error) {
+func readTotals(tx storage.Tx) (totals, error) {
 	var t totals
 	v := tx.Bucket(bucketMeta).Get(keyTotals)
 	if v == nil {
@@ -290,7 +290,7 @@ func readTotals(tx *bolt.Tx) (totals, error) {
 	return t, nil
 }
 
-func writeTotals(tx *bolt.Tx, t totals) error {
+func writeTotals(tx storage.Tx, t totals) error {
 	var b []byte
 	for f := range numFields {
 		b = binary.AppendUvarint(b, t.units[f])
@@ -300,7 +300,7 @@ func writeTotals(tx *bolt.Tx, t totals) error {
 }
 
 // nextDocNum allocates a document number.
-func nextDocNum(tx *bolt.Tx) (DocNum, error) {
+func nextDocNum(tx storage.Tx) (DocNum, error) {
 	meta := tx.Bucket(bucketMeta)
 	n := uint32(1)
 	if v := meta.Get(keyNextDoc); len(v) == 4 {

@@ -10,6 +10,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/citelens/citelens/docstore/structure"
+	"github.com/citelens/citelens/storage/boltkv"
 )
 
 const manualMD = `# Installing
@@ -35,7 +36,7 @@ func downgrade(t *testing.T, path, version string) {
 		var docs []*Document
 		c := tx.Bucket(bucketDocs).Cursor()
 		for k, _ := c.First(); k != nil; k, _ = c.Next() {
-			d, err := readDocument(tx, DocID(k))
+			d, err := readDocument(boltkv.WrapTx(tx), DocID(k))
 			if err != nil {
 				return err
 			}

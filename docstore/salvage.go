@@ -8,7 +8,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/citelens/citelens/storage"
 )
 
 // SalvageReport is what Salvage did.
@@ -43,12 +43,11 @@ type Splitter func(d *Document)
 // is gone around: the documents with a record there are lost.
 func (l *Library) Salvage(ctx context.Context, dst *Library, split Splitter, progress func(done, total int)) (*SalvageReport, error) {
 	rep := &SalvageReport{}
+	// What of a library file bbolt must not read is gone around; a store
+	// that is not a file has no pages of the library's to go around.
 	var unsafe *pageDamage
-	if err := l.db.viewAround(func(*bolt.Tx, *pageDamage) error {
-		unsafe, _ = checkPagesAt(l.path)
-		return nil
-	}); err != nil {
-		unsafe = &pageDamage{err: err, broken: map[string]bool{"": true}} // nothing can be read
+	if l.file != nil {
+		unsafe = l.file.salvagePages()
 	}
 	ids, err := l.recordIDs(unsafe, func([]byte, error) {})
 	if err != nil {
@@ -78,7 +77,7 @@ func (l *Library) Salvage(ctx context.Context, dst *Library, split Splitter, pro
 		}
 	}
 	answers := map[string][]byte{}
-	if err := l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
+	if err := l.viewAround(func(tx storage.Tx) error {
 		b, err := bucketAround(tx, unsafe, bucketAnswers)
 		if b == nil {
 			return err
@@ -122,7 +121,7 @@ func (l *Library) readForSalvage(id DocID, unsafe *pageDamage, split Splitter) (
 			d.geometry = geom
 		}
 	}()
-	err = l.db.viewAround(func(tx *bolt.Tx, _ *pageDamage) error {
+	err = l.viewAround(func(tx storage.Tx) error {
 		key := []byte(id)
 		geom = geometryAround(tx, unsafe, key)
 		recs, err := recordsAround(tx, unsafe, key, bucketRecords)
@@ -203,7 +202,7 @@ func (l *Library) readForSalvage(id DocID, unsafe *pageDamage, split Splitter) (
 // geometryAround returns a document's page geometry records, pages 1 to
 // n in order, or nil when it has none or any of it is in a damaged part
 // of the file or missing.
-func geometryAround(tx *bolt.Tx, unsafe *pageDamage, key []byte) [][]byte {
+func geometryAround(tx storage.Tx, unsafe *pageDamage, key []byte) [][]byte {
 	root := tx.Bucket(bucketGeometry)
 	if root == nil || !unsafe.intact(bucketGeometry, key) {
 		return nil

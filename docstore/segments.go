@@ -11,7 +11,7 @@ import (
 	"slices"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/citelens/citelens/storage"
 )
 
 // The index is a set of segments, as in Lucene: each transaction that
@@ -114,7 +114,7 @@ func decodeSegRecord(v []byte) (segRecord, error) {
 
 func segKey(s SegID) []byte { return binary.BigEndian.AppendUint32(nil, uint32(s)) }
 
-func putSegRecord(tx *bolt.Tx, s SegID, r *segRecord) error {
+func putSegRecord(tx storage.Tx, s SegID, r *segRecord) error {
 	return tx.Bucket(bucketSegments).Put(segKey(s), r.encode())
 }
 
@@ -125,7 +125,7 @@ type segInfo struct {
 }
 
 // readSegments lists the segments in the given state, oldest first.
-func readSegments(tx *bolt.Tx, state byte) ([]segInfo, error) {
+func readSegments(tx storage.Tx, state byte) ([]segInfo, error) {
 	var out []segInfo
 	err := tx.Bucket(bucketSegments).ForEach(func(k, v []byte) error {
 		if len(k) != 4 {
@@ -144,7 +144,7 @@ func readSegments(tx *bolt.Tx, state byte) ([]segInfo, error) {
 }
 
 // fieldBucket is field f's bucket of segment s, nil if missing.
-func fieldBucket(tx *bolt.Tx, s SegID, f Field) *bolt.Bucket {
+func fieldBucket(tx storage.Tx, s SegID, f Field) storage.Bucket {
 	sb := tx.Bucket(bucketIndex).Bucket(segKey(s))
 	if sb == nil {
 		return nil
@@ -153,7 +153,7 @@ func fieldBucket(tx *bolt.Tx, s SegID, f Field) *bolt.Bucket {
 }
 
 // newSegment creates an empty segment in state, with its buckets.
-func newSegment(tx *bolt.Tx, state byte) (SegID, error) {
+func newSegment(tx storage.Tx, state byte) (SegID, error) {
 	meta := tx.Bucket(bucketMeta)
 	n := uint32(1)
 	if v := meta.Get(keyNextSeg); len(v) == 4 {
@@ -183,7 +183,7 @@ func newSegment(tx *bolt.Tx, state byte) (SegID, error) {
 }
 
 // deleteSegment deletes segment s: its postings and its record.
-func deleteSegment(tx *bolt.Tx, s SegID) error {
+func deleteSegment(tx storage.Tx, s SegID) error {
 	if tx.Bucket(bucketIndex).Bucket(segKey(s)) != nil {
 		if err := tx.Bucket(bucketIndex).DeleteBucket(segKey(s)); err != nil {
 			return err
@@ -194,7 +194,7 @@ func deleteSegment(tx *bolt.Tx, s SegID) error {
 
 // writeBatchSegment writes a batch's postings as segment s and adds the
 // batch's documents (docs) and postings to its record, in state.
-func writeBatchSegment(tx *bolt.Tx, s SegID, pb *postingBatch, docs []DocNum, state byte) error {
+func writeBatchSegment(tx storage.Tx, s SegID, pb *postingBatch, docs []DocNum, state byte) error {
 	v := tx.Bucket(bucketSegments).Get(segKey(s))
 	rec, err := decodeSegRecord(v)
 	if err != nil {
@@ -221,7 +221,7 @@ func mergeDocs(a, b []DocNum) []DocNum {
 }
 
 // activate makes building segments active: their document is published.
-func activate(tx *bolt.Tx, segs []SegID) error {
+func activate(tx storage.Tx, segs []SegID) error {
 	for _, s := range segs {
 		rec, err := decodeSegRecord(tx.Bucket(bucketSegments).Get(segKey(s)))
 		if err != nil {
@@ -236,7 +236,7 @@ func activate(tx *bolt.Tx, segs []SegID) error {
 }
 
 // markDead counts document n as removed in the segments holding it.
-func markDead(tx *bolt.Tx, n DocNum) error {
+func markDead(tx storage.Tx, n DocNum) error {
 	segs, err := readSegments(tx, segActive)
 	if err != nil {
 		return err
@@ -309,7 +309,7 @@ func (l *Library) merge() error {
 	// A read first: a library with nothing to merge is not written (a
 	// damaged one, or one on a read-only mount, refuses every write).
 	idle := false
-	if err := l.db.View(func(tx *bolt.Tx) error {
+	if err := l.store.View(func(tx storage.Tx) error {
 		building, err := readSegments(tx, segBuilding)
 		if err != nil {
 			return err
@@ -322,7 +322,7 @@ func (l *Library) merge() error {
 	}
 	for {
 		done := true
-		err := l.db.Update(func(tx *bolt.Tx) error {
+		err := l.store.Update(func(tx storage.Tx) error {
 			if err := dropAbandonedSegments(tx); err != nil {
 				return err
 			}
@@ -340,12 +340,12 @@ func (l *Library) merge() error {
 		if err != nil || done {
 			return err
 		}
-		l.db.unmap() // a merge reads its segments through the file's mapping
+		l.unmap() // a merge reads its segments through the file's mapping
 	}
 }
 
 // dropAbandonedSegments deletes building segments whose writer is gone.
-func dropAbandonedSegments(tx *bolt.Tx) error {
+func dropAbandonedSegments(tx storage.Tx) error {
 	segs, err := readSegments(tx, segBuilding)
 	if err != nil {
 		return err
@@ -364,7 +364,7 @@ func dropAbandonedSegments(tx *bolt.Tx) error {
 
 // mergeSegments writes the live postings of segments in as one new
 // segment and deletes them, in tx.
-func mergeSegments(tx *bolt.Tx, in []segInfo) error {
+func mergeSegments(tx storage.Tx, in []segInfo) error {
 	live := readLive(tx)
 	out, err := newSegment(tx, segActive)
 	if err != nil {
@@ -382,8 +382,8 @@ func mergeSegments(tx *bolt.Tx, in []segInfo) error {
 	rec.docs = slices.Compact(rec.docs)
 	for f := range numFields {
 		dst := fieldBucket(tx, out, f)
-		dst.FillPercent = 1
-		var srcs []*bolt.Bucket
+		dst.SetAppendOnly()
+		var srcs []storage.Bucket
 		for _, s := range in {
 			if b := fieldBucket(tx, s.id, f); b != nil {
 				srcs = append(srcs, b)
@@ -406,7 +406,7 @@ func mergeSegments(tx *bolt.Tx, in []segInfo) error {
 // groupIter walks the groups of one field bucket of a segment in key
 // order: term by term, document by document.
 type groupIter struct {
-	c    *bolt.Cursor
+	c    storage.Cursor
 	term []byte
 	blk  blockReader
 	open bool
@@ -415,7 +415,7 @@ type groupIter struct {
 	err  error
 }
 
-func newGroupIter(b *bolt.Bucket) *groupIter {
+func newGroupIter(b storage.Bucket) *groupIter {
 	it := &groupIter{c: b.Cursor()}
 	k, v := it.c.First()
 	it.load(k, v)
@@ -480,7 +480,7 @@ func (h *iterHeap) Pop() any {
 
 // mergeField merges the groups of srcs into dst, term by term, dropping
 // those of documents not live, and returns the postings written.
-func mergeField(dst *bolt.Bucket, srcs []*bolt.Bucket, live liveSet) (uint64, error) {
+func mergeField(dst storage.Bucket, srcs []storage.Bucket, live liveSet) (uint64, error) {
 	h := iterHeap{}
 	for _, b := range srcs {
 		it := newGroupIter(b)

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/storage"
 )
 
 // holders returns the documents whose postings of term the index reads,
@@ -38,7 +37,7 @@ func holders(t *testing.T, l *Library, term string) map[DocID]int {
 func segmentCount(t *testing.T, l *Library) int {
 	t.Helper()
 	n := 0
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		segs, err := readSegments(tx, segActive)
 		n = len(segs)
 		return err
@@ -53,8 +52,10 @@ func segmentCount(t *testing.T, l *Library) int {
 // time make a segment each; they are merged mergeFactor at a time, with
 // every posting kept; a removed document's postings stop counting at once
 // and are dropped by the merge of their segment.
-func TestSegmentsMergeAndDropRemoved(t *testing.T) {
-	l := openTestLibrary(t)
+func TestSegmentsMergeAndDropRemoved(t *testing.T) { forBackends(t, testSegmentsMergeAndDropRemoved) }
+
+func testSegmentsMergeAndDropRemoved(t *testing.T, bk backend) {
+	l := bk.library(t)
 	paths := make([]string, 2*mergeFactor+3)
 	var ids []DocID
 	for i := range paths {
@@ -95,7 +96,7 @@ func TestSegmentsMergeAndDropRemoved(t *testing.T) {
 	}
 	// The removal rewrote the segments it emptied by a third: none holds
 	// a removed document's postings any more.
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		segs, err := readSegments(tx, segActive)
 		for _, s := range segs {
 			if 3*s.rec.dead >= len(s.rec.docs) && len(s.rec.docs) > 0 {

@@ -1,5 +1,8 @@
 package docstore
 
+// This file is part of the library file, docstore's bbolt part (doc.go):
+// the sidecar that remembers a sound page walk.
+
 import (
 	"fmt"
 	"os"

@@ -8,6 +8,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/citelens/citelens/storage"
+	"github.com/citelens/citelens/storage/boltkv"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -730,4 +732,45 @@ func int8Dot(codes []byte, q []float32) (dot, norm2 float64) {
 		n0 += int32(c) * int32(c)
 	}
 	return float64(d0 + d1 + d2 + d3), float64(n0 + n1)
+}
+
+// boltBridge is the library's store as bbolt, for this file and
+// derived.go, which still read and write through bbolt's types: their
+// transactions run in the store's, as bbolt's (boltkv.BoltTx). It goes
+// when they are on the seam; until then their records are kept only in a
+// bbolt store (a library file, or a boltkv store given to OpenStore).
+type boltBridge struct{ store storage.DB }
+
+// View runs fn in a read transaction of the store.
+func (b boltBridge) View(fn func(*bolt.Tx) error) error {
+	return b.store.View(func(tx storage.Tx) error {
+		btx, err := boltOf(tx)
+		if err != nil {
+			return err
+		}
+		return fn(btx)
+	})
+}
+
+// Update runs fn in a write transaction of the store.
+func (b boltBridge) Update(fn func(*bolt.Tx) error) error {
+	return b.store.Update(func(tx storage.Tx) error {
+		btx, err := boltOf(tx)
+		if err != nil {
+			return err
+		}
+		return fn(btx)
+	})
+}
+
+// errNotBolt is the error of derived documents and vectors in a store
+// other than bbolt.
+var errNotBolt = errors.New("derived documents and embeddings are kept only in a bbolt library for now")
+
+// boltOf is the bbolt transaction behind tx.
+func boltOf(tx storage.Tx) (*bolt.Tx, error) {
+	if btx, ok := boltkv.BoltTx(tx); ok {
+		return btx, nil
+	}
+	return nil, errNotBolt
 }

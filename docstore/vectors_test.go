@@ -54,8 +54,10 @@ func units(from, to int) []int {
 	return out
 }
 
-func TestVectorsRoundTripAndGaps(t *testing.T) {
-	l := openTestLibrary(t)
+func TestVectorsRoundTripAndGaps(t *testing.T) { forBackends(t, testVectorsRoundTripAndGaps) }
+
+func testVectorsRoundTripAndGaps(t *testing.T, bk backend) {
+	l := bk.library(t)
 	d := addSample(t, l)
 	k := VectorKey{Doc: d.ID, Model: "embed-a", Level: SentenceLevel}
 	n := len(d.Sentences)
@@ -312,7 +314,7 @@ func (l *Library) usedBytes(t *testing.T) int64 {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	st, pageSize, err := l.db.stats()
+	st, pageSize, err := l.file.stats()
 	if err != nil {
 		t.Fatal(err)
 	}

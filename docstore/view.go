@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/storage"
 )
 
 // View is a stored document read as it is needed: its sentences, their
@@ -57,7 +56,7 @@ func (l *Library) View(id DocID) (*View, error) {
 	}
 	v := &View{l: l, viewBase: base}
 	var loaded *Document // a document small enough to load whole
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		info, ok, err := readInfo(tx, id)
 		if err == nil && !ok {
 			err = errorf(ErrNotFound, "no document %s in the library", id)
@@ -169,7 +168,7 @@ func (v *View) Chunk(i int) Chunk {
 		return v.doc.Chunks[i]
 	}
 	var c Chunk
-	v.read(func(tx *bolt.Tx) error {
+	v.read(func(tx storage.Tx) error {
 		cs, err := decodeChunks(nil, tx.Bucket(bucketLayout).Get(pieceKey(v.num, tagChunks, uint32(i/chunkPiece))))
 		if err != nil || i%chunkPiece >= len(cs) {
 			return fmt.Errorf("chunk %d cannot be read", i)
@@ -253,9 +252,9 @@ func (v *View) Compound(word string) []string {
 	if ok {
 		return parts
 	}
-	v.read(func(tx *bolt.Tx) error {
+	v.read(func(tx storage.Tx) error {
 		k := compoundKey(v.num, word)
-		if len(k) > bolt.MaxKeySize {
+		if len(k) > storage.MaxKeySize {
 			return nil
 		}
 		if b := tx.Bucket(bucketLayout).Get(k); b != nil {
@@ -331,16 +330,22 @@ func (v *View) Prefetch(sentences []int) {
 			}
 		}
 	}
-	v.read(func(tx *bolt.Tx) error {
+	v.read(func(tx storage.Tx) error {
 		b := tx.Bucket(bucketLayout)
-		for _, p := range want {
-			ss, err := decodeSentences(nil, b.Get(pieceKey(v.num, tagSentences, p)))
+		keys := make([][]byte, len(want))
+		for i, p := range want {
+			keys[i] = pieceKey(v.num, tagSentences, p)
+		}
+		for i, piece := range b.GetMany(keys) {
+			p := want[i]
+			ss, err := decodeSentences(nil, piece)
 			if err != nil {
 				return fmt.Errorf("sentence piece %d is malformed", p)
 			}
 			v.sents[p] = ss
 		}
-		tb := tx.Bucket(bucketText)
+		var texts []uint32
+		keys = keys[:0]
 		for _, i := range sentences {
 			if i < 0 || i >= v.hdr.sents {
 				continue
@@ -348,11 +353,18 @@ func (v *View) Prefetch(sentences []int) {
 			s := v.Sentence(i)
 			for p := uint32(max(s.Start, 0)) / textPiece; int(p)*textPiece < int(s.End); p++ {
 				if _, ok := v.text[p]; !ok {
-					v.text[p] = string(tb.Get(pieceKey(v.num, 0, p)))
+					v.text[p] = "" // asked for
+					texts = append(texts, p)
+					keys = append(keys, pieceKey(v.num, 0, p))
 				}
 			}
 		}
+		for i, t := range tx.Bucket(bucketText).GetMany(keys) {
+			v.text[texts[i]] = string(t)
+		}
 		// The compound words among them, which a ranking looks up.
+		var words []string
+		keys = keys[:0]
 		for _, i := range sentences {
 			if i < 0 || i >= v.hdr.sents {
 				continue
@@ -363,14 +375,17 @@ func (v *View) Prefetch(sentences []int) {
 				if _, ok := v.compounds[w]; ok || len(w) < 3 {
 					return
 				}
-				var parts []string
-				if k := compoundKey(v.num, w); len(k) <= bolt.MaxKeySize {
-					if b := b.Get(k); b != nil {
-						parts = strings.Split(string(b), "\x00")
-					}
+				v.compounds[w] = nil // none, unless the library has its parts
+				if k := compoundKey(v.num, w); len(k) <= storage.MaxKeySize {
+					words = append(words, w)
+					keys = append(keys, k)
 				}
-				v.compounds[w] = parts
 			})
+		}
+		for i, parts := range b.GetMany(keys) {
+			if parts != nil {
+				v.compounds[words[i]] = strings.Split(string(parts), "\x00")
+			}
 		}
 		return nil
 	})
@@ -379,7 +394,7 @@ func (v *View) Prefetch(sentences []int) {
 // readSentences reads sentence piece p.
 func (v *View) readSentences(p uint32) []Sentence {
 	var ss []Sentence
-	v.read(func(tx *bolt.Tx) error {
+	v.read(func(tx storage.Tx) error {
 		var err error
 		if ss, err = decodeSentences(nil, tx.Bucket(bucketLayout).Get(pieceKey(v.num, tagSentences, p))); err != nil {
 			return fmt.Errorf("sentence piece %d is malformed", p)
@@ -393,7 +408,7 @@ func (v *View) readSentences(p uint32) []Sentence {
 func (v *View) piece(p uint32) string {
 	t, ok := v.text[p]
 	if !ok {
-		v.read(func(tx *bolt.Tx) error {
+		v.read(func(tx storage.Tx) error {
 			t = string(tx.Bucket(bucketText).Get(pieceKey(v.num, 0, p)))
 			return nil
 		})
@@ -403,8 +418,8 @@ func (v *View) piece(p uint32) string {
 }
 
 // read runs fn in a read transaction, keeping the first error.
-func (v *View) read(fn func(tx *bolt.Tx) error) {
-	if err := v.l.db.View(fn); err != nil && v.err == nil {
+func (v *View) read(fn func(tx storage.Tx) error) {
+	if err := v.l.store.View(fn); err != nil && v.err == nil {
 		v.err = fmt.Errorf("document %s: %w", v.info.ID, err)
 	}
 }

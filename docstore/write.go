@@ -3,7 +3,7 @@ package docstore
 import (
 	"fmt"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/citelens/citelens/storage"
 )
 
 // The write path. The library stores documents it is given whole: their
@@ -61,7 +61,7 @@ type Written struct {
 // a run of writes does them once, at its end.
 func (l *Library) Write(docs ...*Prepared) ([]Written, error) {
 	out := make([]Written, len(docs))
-	err := l.db.Update(func(tx *bolt.Tx) error {
+	err := l.store.Update(func(tx storage.Tx) error {
 		pb := &postingBatch{}
 		var nums []DocNum
 		for i, p := range docs {
@@ -102,14 +102,21 @@ func (l *Library) Tidy() error {
 	return l.merge()
 }
 
-// Damage returns the damage this Library has found, which makes it refuse
-// every write, or nil: a writer asks before work whose result could not be
-// stored.
-func (l *Library) Damage() error { return l.db.refusal() }
+// Damage returns the damage this Library has found in its file, which
+// makes it refuse every write, or nil: a writer asks before work whose
+// result could not be stored. A library in another store (OpenStore)
+// does not turn read-only: a damaged record there endangers no other, and
+// each read of one fails with ErrCorrupt.
+func (l *Library) Damage() error {
+	if l.file == nil {
+		return nil
+	}
+	return l.file.refusal()
+}
 
 // writeWhole writes a loaded document and its index (through pb, which
 // the caller writes in the same transaction) and publishes it.
-func writeWhole(tx *bolt.Tx, d *Document, ix *indexed, pb *postingBatch) (DocNum, error) {
+func writeWhole(tx storage.Tx, d *Document, ix *indexed, pb *postingBatch) (DocNum, error) {
 	num, err := nextDocNum(tx)
 	if err != nil {
 		return 0, err
@@ -122,7 +129,7 @@ func writeWhole(tx *bolt.Tx, d *Document, ix *indexed, pb *postingBatch) (DocNum
 }
 
 // writeContent writes d's text, sentences, chunks, compounds and index.
-func (w *docWrite) writeContent(tx *bolt.Tx, d *Document, ix *indexed, pb *postingBatch) error {
+func (w *docWrite) writeContent(tx storage.Tx, d *Document, ix *indexed, pb *postingBatch) error {
 	if err := w.addText(tx, d.Text); err != nil {
 		return err
 	}

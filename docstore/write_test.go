@@ -7,18 +7,19 @@ import (
 	"strings"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/storage"
 )
 
 // TestWriteStoresWhatItIsGiven: a written document reads back as it was
 // given — its text byte for byte, its pages, sentences, chunks, sections
 // and tables — and content the library has already, earlier or in the
 // same Write, is reported as existing and not written again.
-func TestWriteStoresWhatItIsGiven(t *testing.T) {
-	l := openTestLibrary(t)
+func TestWriteStoresWhatItIsGiven(t *testing.T) { forBackends(t, testWriteStoresWhatItIsGiven) }
+
+func testWriteStoresWhatItIsGiven(t *testing.T, bk backend) {
+	l := bk.library(t)
 	raw, err := os.ReadFile(sampleText)
 	if err != nil {
 		t.Fatal(err)
@@ -155,8 +156,10 @@ func markedText(lines int) string {
 // in unit order, each sentence's once; nothing is left building or
 // pending. A second writer of the same document finds it published,
 // and abandoned, leaves nothing of its own.
-func TestPieceWriter(t *testing.T) {
-	l := openTestLibrary(t)
+func TestPieceWriter(t *testing.T) { forBackends(t, testPieceWriter) }
+
+func testPieceWriter(t *testing.T, bk backend) {
+	l := bk.library(t)
 	text := markedText(400)
 	id := IDFor([]byte(text))
 	ps := pieces(text, 4<<10)
@@ -216,7 +219,7 @@ func TestPieceWriter(t *testing.T) {
 	}
 	nothingLeft := func(what string) {
 		t.Helper()
-		err := l.db.View(func(tx *bolt.Tx) error {
+		err := l.store.View(func(tx storage.Tx) error {
 			segs, err := readSegments(tx, segBuilding)
 			if len(segs) > 0 {
 				t.Errorf("%s: %d segments left building", what, len(segs))
@@ -236,7 +239,7 @@ func TestPieceWriter(t *testing.T) {
 	// its own pieces go.
 	textPieces := func() int {
 		n := 0
-		l.db.View(func(tx *bolt.Tx) error { n = tx.Bucket(bucketText).Stats().KeyN; return nil })
+		l.store.View(func(tx storage.Tx) error { n = tx.Bucket(bucketText).KeyCount(); return nil })
 		return n
 	}
 	before := textPieces()
@@ -262,7 +265,11 @@ func TestPieceWriter(t *testing.T) {
 // TestPieceWriterRefusesPiecesOutOfPlace: a piece whose sentences are not
 // in it, or a header that does not match the pieces, is refused.
 func TestPieceWriterRefusesPiecesOutOfPlace(t *testing.T) {
-	l := openTestLibrary(t)
+	forBackends(t, testPieceWriterRefusesPiecesOutOfPlace)
+}
+
+func testPieceWriterRefusesPiecesOutOfPlace(t *testing.T, bk backend) {
+	l := bk.library(t)
 	text := markedText(40)
 	ps := pieces(text, 1<<10)
 	pw, err := l.NewPieceWriter(IDFor([]byte(text)))

@@ -12,10 +12,9 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/citelens/citelens/storage"
 
 	"github.com/citelens/citelens/internal/textproc"
-	"github.com/citelens/citelens/storage/boltkv"
 )
 
 // Derived documents are text a model wrote about a document's chunks —
@@ -185,7 +184,7 @@ const maxDerivedLength = 65535
 
 // indexGen reads the generation a derived index was built from, false
 // when it is of another format than this build's.
-func indexGen(ib *bolt.Bucket) (uint32, bool) {
+func indexGen(ib storage.Bucket) (uint32, bool) {
 	v := ib.Get(keyDerivedMeta)
 	if len(v) != 8 || binary.LittleEndian.Uint32(v[4:]) != derivedIndexFormat {
 		return 0, false
@@ -195,7 +194,7 @@ func indexGen(ib *bolt.Bucket) (uint32, bool) {
 
 // derivedTotals reads the number of kind's units in a derived index and
 // their total length.
-func derivedTotals(ib *bolt.Bucket, kind DerivedKind) (unitTotals, bool) {
+func derivedTotals(ib storage.Bucket, kind DerivedKind) (unitTotals, bool) {
 	v := ib.Get(keyIxTotals)
 	var t unitTotals
 	for _, k := range derivedKinds {
@@ -225,7 +224,7 @@ func derivedFingerprint(chunks []Chunk) uint64 {
 func chunkKey(i int) []byte { return binary.BigEndian.AppendUint32(nil, uint32(i)) }
 
 // setBucket returns the set's bucket, nil if it does not exist.
-func setBucket(tx *bolt.Tx, doc DocID, set DerivedSet) *bolt.Bucket {
+func setBucket(tx storage.Tx, doc DocID, set DerivedSet) storage.Bucket {
 	db := tx.Bucket(bucketDerived)
 	if db == nil {
 		return nil
@@ -239,7 +238,7 @@ func setBucket(tx *bolt.Tx, doc DocID, set DerivedSet) *bolt.Bucket {
 // begunSet returns the bucket of doc's set and its meta record, or an
 // error wrapping ErrNotFound when no derivation of it has begun
 // (Derived.Begin).
-func begunSet(tx *bolt.Tx, doc DocID, set DerivedSet) (*bolt.Bucket, derivedMeta, error) {
+func begunSet(tx storage.Tx, doc DocID, set DerivedSet) (storage.Bucket, derivedMeta, error) {
 	sb := setBucket(tx, doc, set)
 	if sb == nil {
 		return nil, derivedMeta{}, errorf(ErrNotFound, "no derivation of document %s by %s has begun", doc, set)
@@ -248,7 +247,7 @@ func begunSet(tx *bolt.Tx, doc DocID, set DerivedSet) (*bolt.Bucket, derivedMeta
 	return sb, m, err
 }
 
-func readMeta(sb *bolt.Bucket) (derivedMeta, error) {
+func readMeta(sb storage.Bucket) (derivedMeta, error) {
 	var m derivedMeta
 	v := sb.Get(keyDerivedMeta)
 	if v == nil {
@@ -260,7 +259,7 @@ func readMeta(sb *bolt.Bucket) (derivedMeta, error) {
 	return m, nil
 }
 
-func putMeta(sb *bolt.Bucket, m derivedMeta) error {
+func putMeta(sb storage.Bucket, m derivedMeta) error {
 	b, err := json.Marshal(m)
 	if err != nil {
 		return err
@@ -278,7 +277,7 @@ func (l *Derived) Begin(doc DocID, set DerivedSet, chunks []Chunk) (DerivedStatu
 		return DerivedStatus{}, fmt.Errorf("document %s has no chunks to derive from", doc)
 	}
 	fp := derivedFingerprint(chunks)
-	err := l.db.Update(func(tx *bolt.Tx) error {
+	err := l.store.Update(func(tx storage.Tx) error {
 		if tx.Bucket(bucketDocs).Get([]byte(doc)) == nil {
 			return errorf(ErrNotFound, "no document %s in the library", doc)
 		}
@@ -318,7 +317,7 @@ func (l *Derived) Put(doc DocID, set DerivedSet, recs ...DerivedChunk) error {
 	if len(recs) == 0 {
 		return nil
 	}
-	return l.db.Update(func(tx *bolt.Tx) error {
+	return l.store.Update(func(tx storage.Tx) error {
 		sb, m, err := begunSet(tx, doc, set)
 		if err != nil {
 			return err
@@ -346,7 +345,7 @@ func (l *Derived) Put(doc DocID, set DerivedSet, recs ...DerivedChunk) error {
 // (chunks not derived yet are absent).
 func (l *Derived) Chunks(doc DocID, set DerivedSet) ([]DerivedChunk, error) {
 	var out []DerivedChunk
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		sb := setBucket(tx, doc, set)
 		if sb == nil {
 			return nil
@@ -362,9 +361,9 @@ func (l *Derived) Chunks(doc DocID, set DerivedSet) ([]DerivedChunk, error) {
 // the order asked; a chunk without a record gets one with only its Index.
 func (l *Derived) ChunksAt(doc DocID, set DerivedSet, chunks []int) ([]DerivedChunk, error) {
 	out := make([]DerivedChunk, len(chunks))
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		sb := setBucket(tx, doc, set)
-		var cb *bolt.Bucket
+		var cb storage.Bucket
 		if sb != nil {
 			cb = sb.Bucket(keyDerivedChunks)
 		}
@@ -389,7 +388,7 @@ func (l *Derived) ChunksAt(doc DocID, set DerivedSet, chunks []int) ([]DerivedCh
 	return out, err
 }
 
-func readChunks(sb *bolt.Bucket) ([]DerivedChunk, error) {
+func readChunks(sb storage.Bucket) ([]DerivedChunk, error) {
 	cb := sb.Bucket(keyDerivedChunks)
 	if cb == nil {
 		return nil, damaged("a set of derived documents has no records")
@@ -415,7 +414,7 @@ func readChunks(sb *bolt.Bucket) ([]DerivedChunk, error) {
 // Chunks 0 and no error.
 func (l *Derived) Status(doc DocID, set DerivedSet) (DerivedStatus, error) {
 	st := DerivedStatus{Set: set}
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		sb := setBucket(tx, doc, set)
 		if sb == nil {
 			return nil
@@ -427,7 +426,7 @@ func (l *Derived) Status(doc DocID, set DerivedSet) (DerivedStatus, error) {
 	return st, err
 }
 
-func statusOf(sb *bolt.Bucket) (DerivedStatus, error) {
+func statusOf(sb storage.Bucket) (DerivedStatus, error) {
 	m, err := readMeta(sb)
 	if err != nil {
 		return DerivedStatus{}, err
@@ -465,7 +464,7 @@ func statusOf(sb *bolt.Bucket) (DerivedStatus, error) {
 // Sets lists the sets stored for doc, by key.
 func (l *Derived) Sets(doc DocID) ([]DerivedStatus, error) {
 	var out []DerivedStatus
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		db := tx.Bucket(bucketDerived)
 		if db == nil {
 			return nil
@@ -493,7 +492,7 @@ func (l *Derived) Sets(doc DocID) ([]DerivedStatus, error) {
 // its units, of every embedding model. Removing a set that does not exist
 // is not an error.
 func (l *Derived) Remove(doc DocID, set DerivedSet) error {
-	return l.db.Update(func(tx *bolt.Tx) error {
+	return l.store.Update(func(tx storage.Tx) error {
 		if err := deleteDerivedVectors(tx, doc, set, ""); err != nil {
 			return err
 		}
@@ -508,10 +507,10 @@ func (l *Derived) Remove(doc DocID, set DerivedSet) error {
 // RemoveVectors deletes the vectors model computed for the units of
 // doc's set (every model's when model is ""); the set itself stays.
 func (l *Derived) RemoveVectors(doc DocID, set DerivedSet, model string) error {
-	return l.db.Update(func(tx *bolt.Tx) error { return deleteDerivedVectors(tx, doc, set, model) })
+	return l.store.Update(func(tx storage.Tx) error { return deleteDerivedVectors(tx, doc, set, model) })
 }
 
-func deleteDerivedVectors(tx *bolt.Tx, doc DocID, set DerivedSet, model string) error {
+func deleteDerivedVectors(tx storage.Tx, doc DocID, set DerivedSet, model string) error {
 	root := tx.Bucket(bucketVectors)
 	if root == nil {
 		return nil
@@ -521,8 +520,8 @@ func deleteDerivedVectors(tx *bolt.Tx, doc DocID, set DerivedSet, model string) 
 		return nil
 	}
 	var models [][]byte
-	_ = db.ForEachBucket(func(m []byte) error {
-		if model == "" || string(m) == model {
+	_ = db.ForEach(func(m, v []byte) error {
+		if v == nil && (model == "" || string(m) == model) {
 			models = append(models, slices.Clone(m))
 		}
 		return nil
@@ -573,7 +572,7 @@ func (l *Derived) Index(doc DocID, set DerivedSet) error {
 	if err != nil {
 		return err
 	}
-	return l.db.Update(func(tx *bolt.Tx) error {
+	return l.store.Update(func(tx storage.Tx) error {
 		sb, m, err := begunSet(tx, doc, set)
 		if err != nil {
 			return err
@@ -639,7 +638,7 @@ func (l *Derived) Index(doc DocID, set DerivedSet) error {
 
 // write writes the built index into ib: each kind's postings as the
 // blocks of a one-document index, term by term in key order.
-func (bd *builtDerived) write(ib *bolt.Bucket) error {
+func (bd *builtDerived) write(ib storage.Bucket) error {
 	if err := ib.Put(keyIxRanges, putInt32s(nil, bd.ranges...)); err != nil {
 		return err
 	}
@@ -663,14 +662,14 @@ func (bd *builtDerived) write(ib *bolt.Bucket) error {
 		if err != nil {
 			return err
 		}
-		b.FillPercent = 1 // written in key order, once
+		b.SetAppendOnly() // written in key order, once
 		terms := make([]string, 0, len(bd.postings[k]))
 		for t := range bd.postings[k] {
 			terms = append(terms, t)
 		}
 		slices.Sort(terms)
 		for _, t := range terms {
-			if err := putBlocks(boltkv.WrapBucket(b), t, appendGroups(nil, derivedDoc, bd.postings[k][t])); err != nil {
+			if err := putBlocks(b, t, appendGroups(nil, derivedDoc, bd.postings[k][t])); err != nil {
 				return err
 			}
 		}
@@ -707,7 +706,7 @@ type DerivedHit struct {
 // Units counts a scope's units of each kind in the index of set.
 func (l *Derived) Units(set DerivedSet, docs []DocID) (map[DerivedKind]int, error) {
 	out := map[DerivedKind]int{}
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := l.store.View(func(tx storage.Tx) error {
 		for _, id := range docs {
 			ib, err := derivedIndex(tx, id, set)
 			if err != nil {
@@ -728,9 +727,9 @@ func (l *Derived) Units(set DerivedSet, docs []DocID) (map[DerivedKind]int, erro
 
 // derivedIndex returns doc's index of set; one that does not exist, or is
 // of an older format, is ErrNotFound.
-func derivedIndex(tx *bolt.Tx, doc DocID, set DerivedSet) (*bolt.Bucket, error) {
+func derivedIndex(tx storage.Tx, doc DocID, set DerivedSet) (storage.Bucket, error) {
 	sb := setBucket(tx, doc, set)
-	var ib *bolt.Bucket
+	var ib storage.Bucket
 	if sb != nil {
 		ib = sb.Bucket(keyDerivedIndex)
 	}
@@ -776,7 +775,7 @@ func (p *DerivedPostings) Hit(u int, score float64) (DerivedHit, error) {
 // the statistics a ranking takes from all of them and the postings it
 // scores are of one state of the library; they are valid only inside fn.
 func (l *Derived) ReadPostings(opt DerivedSearchOptions, terms []string, fn func([]*DerivedPostings) error) error {
-	return l.db.View(func(tx *bolt.Tx) error {
+	return l.store.View(func(tx storage.Tx) error {
 		ps := make([]*DerivedPostings, 0, len(opt.Docs)*len(opt.Kinds))
 		for _, id := range opt.Docs {
 			ib, err := derivedIndex(tx, id, opt.Set)
@@ -792,7 +791,7 @@ func (l *Derived) ReadPostings(opt DerivedSearchOptions, terms []string, fn func
 				if b == nil || !ok {
 					return damaged("document %s's derived-document index is malformed", id)
 				}
-				ps = append(ps, &DerivedPostings{IndexReader: oneDocumentReader(boltkv.WrapTx(tx), FieldChunks, boltkv.WrapBucket(b), id, derivedDoc, t, terms),
+				ps = append(ps, &DerivedPostings{IndexReader: oneDocumentReader(tx, FieldChunks, b, id, derivedDoc, t, terms),
 					Doc: id, Kind: k, Units: t.units, Sum: float64(t.length), ranges: ib.Get(keyIxRanges), owner: ib.Get(keyIxOwner)})
 			}
 		}
@@ -871,7 +870,7 @@ func rawText(d *Document, first, last int) string {
 
 // derivedLayout is the fingerprint and number of the units of kind in
 // doc's index of set: what the vectors of those units are checked against.
-func derivedLayout(tx *bolt.Tx, doc DocID, set DerivedSet, kind DerivedKind) (uint64, int, error) {
+func derivedLayout(tx storage.Tx, doc DocID, set DerivedSet, kind DerivedKind) (uint64, int, error) {
 	ib, err := derivedIndex(tx, doc, set)
 	if err != nil {
 		return 0, 0, err
@@ -902,7 +901,7 @@ func (l *Derived) Texts(doc DocID, set DerivedSet, kind DerivedKind) ([]string, 
 		return nil, err
 	}
 	var out []string
-	err = l.db.View(func(tx *bolt.Tx) error {
+	err = l.store.View(func(tx storage.Tx) error {
 		fp, units, err := derivedLayout(tx, doc, set, kind)
 		if err != nil {
 			return err
@@ -953,7 +952,7 @@ func (l *Derived) ScanCosines(model string, q []float32, opt DerivedSearchOption
 	if len(q) == 0 || len(opt.Docs) == 0 || len(opt.Kinds) == 0 {
 		return nil
 	}
-	return l.db.View(func(tx *bolt.Tx) error {
+	return l.store.View(func(tx storage.Tx) error {
 		for _, id := range opt.Docs {
 			ib, err := derivedIndex(tx, id, opt.Set)
 			if err != nil {
@@ -965,7 +964,7 @@ func (l *Derived) ScanCosines(model string, q []float32, opt DerivedSearchOption
 				if err := k.check(); err != nil {
 					return err
 				}
-				layoutOf := func(tx *bolt.Tx) (uint64, int, error) { return derivedLayout(tx, id, opt.Set, kind) }
+				layoutOf := func(tx storage.Tx) (uint64, int, error) { return derivedLayout(tx, id, opt.Set, kind) }
 				var hitErr error
 				err := scanSet(tx, k, layoutOf, q, func(u int, cos float64) {
 					if hitErr != nil {

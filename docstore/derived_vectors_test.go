@@ -15,6 +15,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/storage"
 )
 
 // bagVector embeds text as a hashed bag of its index terms, of unit
@@ -279,7 +280,7 @@ func TestDerivedVectorsFollowTheTexts(t *testing.T) {
 func derivedVectorBuckets(t *testing.T, l *Library, doc DocID) int {
 	t.Helper()
 	n := 0
-	err := l.db.View(func(tx *bolt.Tx) error {
+	err := rawBolt(l).View(func(tx *bolt.Tx) error {
 		db := tx.Bucket(bucketVectors).Bucket([]byte(doc))
 		if db == nil {
 			return nil
@@ -312,7 +313,7 @@ func TestDerivedIndexOfFormat1(t *testing.T) {
 	if err != nil || len(want) == 0 {
 		t.Fatalf("before: %v, %v", want, err)
 	}
-	err = l.db.Update(func(tx *bolt.Tx) error {
+	err = l.store.Update(func(tx storage.Tx) error {
 		ib := setBucket(tx, d.ID, testSet).Bucket(keyDerivedIndex)
 		gen, _ := indexGen(ib)
 		if err := errors.Join(ib.DeleteBucket(keyIxBlocks), ib.Delete(keyIxTotals)); err != nil {
@@ -353,7 +354,7 @@ func TestDerivedIndexOfFormat1(t *testing.T) {
 // its units cannot be embedded until then.
 func TestDerivedIndexWithoutFingerprint(t *testing.T) {
 	l, d, _ := indexedFixture(t)
-	err := l.db.Update(func(tx *bolt.Tx) error {
+	err := l.store.Update(func(tx storage.Tx) error {
 		return setBucket(tx, d.ID, testSet).Bucket(keyDerivedIndex).Delete(keyIxFingerprint)
 	})
 	if err != nil {

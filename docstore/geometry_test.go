@@ -63,7 +63,7 @@ func TestSalvageKeepsGeometry(t *testing.T) {
 		t.Fatalf("SpanRects = %v, %v", want, err)
 	}
 	// page 1 of the other document's geometry: bytes that do not decode
-	if err := l.db.Update(func(tx *bolt.Tx) error {
+	if err := rawBolt(l).Update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketGeometry).Bucket([]byte(other.ID)).Put(pageKey(1), []byte{0xff, 0xff, 0xff})
 	}); err != nil {
 		t.Fatal(err)
@@ -140,7 +140,7 @@ func TestRebuildKeepsOrReplacesGeometry(t *testing.T) {
 	if err := l.Remove(d.ID); err != nil {
 		t.Fatal(err)
 	}
-	err = l.db.View(func(tx *bolt.Tx) error {
+	err = rawBolt(l).View(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketGeometry).Bucket([]byte(d.ID)) != nil {
 			return errors.New("the removed document's geometry is still stored")
 		}

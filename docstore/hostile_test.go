@@ -98,7 +98,7 @@ func TestTruncatedLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.db.View(func(tx *bolt.Tx) error { need = int(tx.Size()); return nil })
+	rawBolt(l).View(func(tx *bolt.Tx) error { need = int(tx.Size()); return nil })
 	l.Close()
 	page := os.Getpagesize()
 	cuts := []int{100, page, 2 * page, 3*page + 17, need / 4, need / 2, need * 3 / 4, need - page, need - 1, need, len(full) - 1}
@@ -176,7 +176,7 @@ func TestDamagedPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pages int
-	l.db.View(func(tx *bolt.Tx) error { pages = int(tx.Size()) / 4096; return nil })
+	rawBolt(l).View(func(tx *bolt.Tx) error { pages = int(tx.Size()) / 4096; return nil })
 	l.Close()
 	garbage := make([]byte, 4096)
 	for i := range garbage {

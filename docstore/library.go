@@ -116,10 +116,7 @@ type Library struct {
 	// file is the library's bbolt file, which opens per transaction and
 	// contains a damaged file's panics; nil when the library is in
 	// another store, which has none of the file's checks.
-	file *handle
-	// db is the store as bbolt, for derived.go and vectors.go, which are
-	// not on the seam yet (see boltBridge).
-	db    boltBridge
+	file  *handle
 	path  string // the file's path, or the store's name
 	epoch string // keyEpoch as last seen
 
@@ -133,7 +130,7 @@ type Library struct {
 
 // newLibrary is a library over store, named path, not yet checked.
 func newLibrary(store storage.DB, path string) *Library {
-	return &Library{store: store, db: boltBridge{store}, path: path, docs: map[DocID]*Document{}, views: map[DocID]*viewBase{}}
+	return &Library{store: store, path: path, docs: map[DocID]*Document{}, views: map[DocID]*viewBase{}}
 }
 
 // OpenStore opens (creating if needed) the library kept in db, a store
@@ -156,7 +153,7 @@ func OpenStore(db storage.DB, name string, opt *Options) (*Library, error) {
 	readOnly := opt.ReadOnly || opt.ReadDamaged
 	l := newLibrary(nil, name)
 	s := &storeDB{DB: db, name: name, readOnly: readOnly, opened: l.opened}
-	l.store, l.db = s, boltBridge{s}
+	l.store = s
 	if err := l.open(readOnly, opt); err != nil {
 		return nil, err
 	}

@@ -52,7 +52,7 @@ func holdLibrary(path, hold string) {
 		return
 	}
 	defer l.Close()
-	err = l.db.Update(func(*bolt.Tx) error {
+	err = rawBolt(l).Update(func(*bolt.Tx) error {
 		fmt.Println("ready")
 		time.Sleep(d)
 		return nil
@@ -417,7 +417,7 @@ func TestKilledStreamLeavesNothing(t *testing.T) {
 	if _, _, err := writeText(l, "small.txt", "A small text about rights."); err != nil {
 		t.Fatal(err)
 	}
-	err = l.db.View(func(tx *bolt.Tx) error {
+	err = rawBolt(l).View(func(tx *bolt.Tx) error {
 		if segs, _ := readSegments(boltkv.WrapTx(tx), segBuilding); len(segs) > 0 {
 			t.Errorf("%d building segments left", len(segs))
 		}

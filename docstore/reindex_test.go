@@ -194,7 +194,7 @@ func testOlderSchemaIsRebuilt(t *testing.T, version string) {
 	if n, err := matchCount(l, b.ID, "delaware texas"); err != nil || n == 0 {
 		t.Errorf("the rebuilt document is not searchable: %d, %v", n, err)
 	}
-	if err := l.db.View(func(tx *bolt.Tx) error {
+	if err := rawBolt(l).View(func(tx *bolt.Tx) error {
 		if g := tx.Bucket(bucketGeometry).Bucket([]byte(b.ID)); g == nil || g.Get(pageKey(1)) == nil {
 			t.Errorf("the document rebuilt from its stored text lost its geometry")
 		}

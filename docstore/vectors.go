@@ -9,8 +9,6 @@ import (
 	"slices"
 
 	"github.com/citelens/citelens/storage"
-	"github.com/citelens/citelens/storage/boltkv"
-	bolt "go.etcd.io/bbolt"
 )
 
 // Embeddings of a document's sentences and chunks, one set per embedding
@@ -219,20 +217,20 @@ func layoutFingerprint(d *Document, lv Level) (uint64, int) {
 // transaction: the fingerprint of the units and their number. A document's
 // own levels are fingerprinted from its (cached) tables, read here, outside
 // any transaction; a derivation's units from its index, which must exist.
-func (l *Vectors) layoutFunc(k VectorKey) (func(*bolt.Tx) (uint64, int, error), error) {
+func (l *Vectors) layoutFunc(k VectorKey) (func(storage.Tx) (uint64, int, error), error) {
 	if k.IsDerived() {
-		return func(tx *bolt.Tx) (uint64, int, error) { return derivedLayout(tx, k.Doc, k.Derived, k.Kind) }, nil
+		return func(tx storage.Tx) (uint64, int, error) { return derivedLayout(tx, k.Doc, k.Derived, k.Kind) }, nil
 	}
 	d, err := l.library().Document(k.Doc)
 	if err != nil {
 		return nil, err
 	}
 	layout, units := layoutFingerprint(d, k.Level)
-	return func(*bolt.Tx) (uint64, int, error) { return layout, units, nil }, nil
+	return func(storage.Tx) (uint64, int, error) { return layout, units, nil }, nil
 }
 
 // vectorBucket returns the set's bucket (nil if absent); create makes it.
-func vectorBucket(tx *bolt.Tx, k VectorKey, create bool) (*bolt.Bucket, error) {
+func vectorBucket(tx storage.Tx, k VectorKey, create bool) (storage.Bucket, error) {
 	root := tx.Bucket(bucketVectors)
 	if root == nil {
 		if !create {
@@ -276,7 +274,7 @@ func (k VectorKey) check() error {
 
 // currentMeta reads the set's meta and reports whether it matches the
 // document as it is now (its unit count and layout).
-func currentMeta(b *bolt.Bucket, want vectorMeta) (vectorMeta, bool) {
+func currentMeta(b storage.Bucket, want vectorMeta) (vectorMeta, bool) {
 	m, ok := decodeVectorMeta(b.Get(keyVectorMeta))
 	return m, ok && m.units == want.units && m.layout == want.layout
 }
@@ -317,7 +315,7 @@ func (l *Vectors) Put(k VectorKey, start int, vecs [][]float32) error {
 	if len(vecs) == 0 {
 		return nil
 	}
-	return l.db.Update(func(tx *bolt.Tx) error {
+	return l.store.Update(func(tx storage.Tx) error {
 		if tx.Bucket(bucketDocs).Get([]byte(k.Doc)) == nil {
 			return errorf(ErrNotFound, "no document %s in the library", k.Doc)
 		}
@@ -369,7 +367,7 @@ func (l *Vectors) Put(k VectorKey, start int, vecs [][]float32) error {
 }
 
 // clearBucket deletes every key of b.
-func clearBucket(b *bolt.Bucket) error {
+func clearBucket(b storage.Bucket) error {
 	var keys [][]byte
 	_ = b.ForEach(func(k, _ []byte) error {
 		keys = append(keys, slices.Clone(k))
@@ -384,7 +382,7 @@ func clearBucket(b *bolt.Bucket) error {
 }
 
 // storedIn reports, for units first..last, which already have a vector.
-func storedIn(b *bolt.Bucket, dim, first, last int) []bool {
+func storedIn(b storage.Bucket, dim, first, last int) []bool {
 	out := make([]bool, last-first+1)
 	c := b.Cursor()
 	k, v := seekBlock(c, first)
@@ -409,7 +407,7 @@ func storedIn(b *bolt.Bucket, dim, first, last int) []bool {
 // seekBlock positions c on the block that would hold unit u: the block
 // starting at u, else the last one starting before it. It returns a nil
 // key when no block starts at or before u.
-func seekBlock(c *bolt.Cursor, u int) ([]byte, []byte) {
+func seekBlock(c storage.Cursor, u int) ([]byte, []byte) {
 	k, v := c.Seek(blockKey(u))
 	if k != nil && k[0] == vectorBlockTag && len(k) == 5 && int(binary.BigEndian.Uint32(k[1:])) == u {
 		return k, v
@@ -463,7 +461,7 @@ func (l *Vectors) Gaps(k VectorKey) ([]UnitRange, int, error) {
 	}
 	var gaps []UnitRange
 	var units int
-	err = l.db.View(func(tx *bolt.Tx) error {
+	err = l.store.View(func(tx storage.Tx) error {
 		var layout uint64
 		var err error
 		if layout, units, err = layoutOf(tx); err != nil {
@@ -504,7 +502,7 @@ func (l *Vectors) Gaps(k VectorKey) ([]UnitRange, int, error) {
 func (l *Vectors) Get(k VectorKey, units []int) ([]Vector, int, error) {
 	out := make([]Vector, len(units))
 	dim := 0
-	err := l.viewCurrentSet(k, func(b *bolt.Bucket, m vectorMeta) error {
+	err := l.viewCurrentSet(k, func(b storage.Bucket, m vectorMeta) error {
 		dim = m.dim
 		c := b.Cursor()
 		for i, u := range units {
@@ -531,7 +529,7 @@ func (l *Vectors) Get(k VectorKey, units []int) ([]Vector, int, error) {
 // viewCurrentSet calls fn, in a read transaction, with the bucket and meta
 // of the set k names when it is stored for the document's current layout;
 // a set that is absent or stored for another layout calls nothing.
-func (l *Vectors) viewCurrentSet(k VectorKey, fn func(b *bolt.Bucket, m vectorMeta) error) error {
+func (l *Vectors) viewCurrentSet(k VectorKey, fn func(b storage.Bucket, m vectorMeta) error) error {
 	if err := k.check(); err != nil {
 		return err
 	}
@@ -539,7 +537,7 @@ func (l *Vectors) viewCurrentSet(k VectorKey, fn func(b *bolt.Bucket, m vectorMe
 	if err != nil {
 		return err
 	}
-	return l.db.View(func(tx *bolt.Tx) error {
+	return l.store.View(func(tx storage.Tx) error {
 		b, m, err := currentSet(tx, k, layoutOf)
 		if err != nil || b == nil {
 			return err
@@ -551,7 +549,7 @@ func (l *Vectors) viewCurrentSet(k VectorKey, fn func(b *bolt.Bucket, m vectorMe
 // currentSet returns, inside tx, the bucket and meta of the set k names
 // when it is stored for the layout layoutOf reads (layoutFunc); the bucket
 // is nil when the set is absent or stored for another layout.
-func currentSet(tx *bolt.Tx, k VectorKey, layoutOf func(*bolt.Tx) (uint64, int, error)) (*bolt.Bucket, vectorMeta, error) {
+func currentSet(tx storage.Tx, k VectorKey, layoutOf func(storage.Tx) (uint64, int, error)) (storage.Bucket, vectorMeta, error) {
 	layout, n, err := layoutOf(tx)
 	if err != nil {
 		return nil, vectorMeta{}, err
@@ -581,7 +579,7 @@ func (l *Vectors) ScanCosines(k VectorKey, q []float32, fn func(unit int, cos fl
 	if err != nil {
 		return err
 	}
-	return l.db.View(func(tx *bolt.Tx) error { return scanSet(tx, k, layoutOf, q, fn) })
+	return l.store.View(func(tx storage.Tx) error { return scanSet(tx, k, layoutOf, q, fn) })
 }
 
 // scanSet is the cosine scan of every stored set, a document's sentences
@@ -590,7 +588,7 @@ func (l *Vectors) ScanCosines(k VectorKey, q []float32, fn func(unit int, cos fl
 // to q of every unit of k's set that has a current vector (layoutOf, from
 // layoutFunc, says what is current), in unit order. A query of another
 // length than the stored vectors is an error wrapping ErrBadVectors.
-func scanSet(tx *bolt.Tx, k VectorKey, layoutOf func(*bolt.Tx) (uint64, int, error), q []float32, fn func(unit int, cos float64)) error {
+func scanSet(tx storage.Tx, k VectorKey, layoutOf func(storage.Tx) (uint64, int, error), q []float32, fn func(unit int, cos float64)) error {
 	b, m, err := currentSet(tx, k, layoutOf)
 	if err != nil || b == nil {
 		return err
@@ -615,7 +613,7 @@ func (l *Vectors) Sets(doc DocID) ([]VectorInfo, error) {
 		return nil, err
 	}
 	var out []VectorInfo
-	err = l.db.View(func(tx *bolt.Tx) error {
+	err = l.store.View(func(tx storage.Tx) error {
 		root := tx.Bucket(bucketVectors)
 		if root == nil {
 			return nil
@@ -624,7 +622,10 @@ func (l *Vectors) Sets(doc DocID) ([]VectorInfo, error) {
 		if db == nil {
 			return nil
 		}
-		return db.ForEachBucket(func(model []byte) error {
+		return db.ForEach(func(model, v []byte) error {
+			if v != nil {
+				return nil // a value, not a model's bucket
+			}
 			mb := db.Bucket(model)
 			for _, lv := range []Level{SentenceLevel, ChunkLevel} {
 				b := mb.Bucket(lv.key())
@@ -655,7 +656,7 @@ func (l *Vectors) Sets(doc DocID) ([]VectorInfo, error) {
 // sentences, its chunks and its derivations' units — (every model's when
 // model is "").
 func (l *Vectors) Delete(doc DocID, model string) error {
-	return l.db.Update(func(tx *bolt.Tx) error {
+	return l.store.Update(func(tx storage.Tx) error {
 		root := tx.Bucket(bucketVectors)
 		if root == nil {
 			return nil
@@ -680,7 +681,7 @@ func (l *Vectors) Delete(doc DocID, model string) error {
 // without text (zero vectors) are skipped. The similarity is computed on
 // the int8 codes as they are stored: a vector's scale multiplies its dot
 // product and its norm alike, so it cancels and is never applied.
-func scanCosines(b *bolt.Bucket, dim int, q []float32, fn func(unit int, cos float64)) {
+func scanCosines(b storage.Bucket, dim int, q []float32, fn func(unit int, cos float64)) {
 	var qq float64
 	for _, x := range q {
 		qq += float64(x) * float64(x)
@@ -732,45 +733,4 @@ func int8Dot(codes []byte, q []float32) (dot, norm2 float64) {
 		n0 += int32(c) * int32(c)
 	}
 	return float64(d0 + d1 + d2 + d3), float64(n0 + n1)
-}
-
-// boltBridge is the library's store as bbolt, for this file and
-// derived.go, which still read and write through bbolt's types: their
-// transactions run in the store's, as bbolt's (boltkv.BoltTx). It goes
-// when they are on the seam; until then their records are kept only in a
-// bbolt store (a library file, or a boltkv store given to OpenStore).
-type boltBridge struct{ store storage.DB }
-
-// View runs fn in a read transaction of the store.
-func (b boltBridge) View(fn func(*bolt.Tx) error) error {
-	return b.store.View(func(tx storage.Tx) error {
-		btx, err := boltOf(tx)
-		if err != nil {
-			return err
-		}
-		return fn(btx)
-	})
-}
-
-// Update runs fn in a write transaction of the store.
-func (b boltBridge) Update(fn func(*bolt.Tx) error) error {
-	return b.store.Update(func(tx storage.Tx) error {
-		btx, err := boltOf(tx)
-		if err != nil {
-			return err
-		}
-		return fn(btx)
-	})
-}
-
-// errNotBolt is the error of derived documents and vectors in a store
-// other than bbolt.
-var errNotBolt = errors.New("derived documents and embeddings are kept only in a bbolt library for now")
-
-// boltOf is the bbolt transaction behind tx.
-func boltOf(tx storage.Tx) (*bolt.Tx, error) {
-	if btx, ok := boltkv.BoltTx(tx); ok {
-		return btx, nil
-	}
-	return nil, errNotBolt
 }

@@ -308,7 +308,7 @@ func TestVectorStorageSize(t *testing.T) {
 func (l *Library) usedBytes(t *testing.T) int64 {
 	t.Helper()
 	var size int64
-	if err := l.db.View(func(tx *bolt.Tx) error {
+	if err := rawBolt(l).View(func(tx *bolt.Tx) error {
 		size = tx.Size()
 		return nil
 	}); err != nil {

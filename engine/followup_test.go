@@ -61,7 +61,6 @@ var history = []engine.Turn{
 // budget leaves room for it, and the answer says how it was read while
 // keeping its own question.
 func TestFollowUpWithModel(t *testing.T) {
-	t.Parallel()
 	lib, _ := enginetest.Library(t, "../testdata/declaration.txt")
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Text("Standalone question: \"What laws did the king refuse his Assent to?\"\n"),
@@ -126,7 +125,6 @@ func TestFollowUpWithModel(t *testing.T) {
 // label found in the reply itself rather than in a lower-cased copy, whose
 // offsets once cut the reply past its end.
 func TestFollowUpRewriteThatGrowsWhenLowerCased(t *testing.T) {
-	t.Parallel()
 	lib, _ := enginetest.Library(t, "../testdata/declaration.txt")
 	srv := llmtest.New(t)
 	grow := strings.Repeat("Ⱥ", 16)
@@ -175,7 +173,6 @@ func TestFollowUpOffline(t *testing.T) {
 }
 
 func TestTurnOf(t *testing.T) {
-	t.Parallel()
 	a := &engine.Answer{Question: "Q?", Statements: []citations.Statement{{Text: " One. "}, {Text: "Two."}, {Text: "Thr", Unfinished: true}}}
 	if got := engine.TurnOf(a); got != (engine.Turn{Question: "Q?", Answer: "One. Two."}) {
 		t.Errorf("TurnOf = %+v", got)

@@ -1,6 +1,7 @@
 package docstore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -10,7 +11,10 @@ import (
 	"testing"
 
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/storage"
 	"github.com/citelens/citelens/storage/boltkv"
+	"github.com/citelens/citelens/storage/pgkv"
+	"github.com/citelens/citelens/storage/pgkv/pgtest"
 )
 
 // backend is a kind of store a library can be in, for the tests that must
@@ -37,13 +41,28 @@ func backends(t testing.TB) []backend {
 			if err != nil {
 				return nil, err
 			}
-			l, err := OpenStore(db, addr, nil)
+			return openOver(db, addr)
+		}},
+		// PostgreSQL, in the test binary's private cluster (a database
+		// per test; skipped, saying why, where PostgreSQL is not
+		// installed).
+		{name: "postgres", new: func(t testing.TB) string { return pgtest.New(t).ConnString() }, open: func(addr string) (*Library, error) {
+			db, err := pgkv.Open(context.Background(), addr)
 			if err != nil {
-				db.Close()
+				return nil, err
 			}
-			return l, err
+			return openOver(db, "postgres")
 		}},
 	}
+}
+
+// openOver opens a library over db, closing db when that fails.
+func openOver(db storage.DB, name string) (*Library, error) {
+	l, err := OpenStore(db, name, nil)
+	if err != nil {
+		db.Close()
+	}
+	return l, err
 }
 
 // forBackends runs test in every backend, as a subtest named for it.

@@ -18,6 +18,7 @@ import (
 	"github.com/citelens/citelens/internal/testload"
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/storage/boltkv"
+	"github.com/citelens/citelens/storage/pgkv/pgtest"
 )
 
 // The tests below re-run this test binary as a second process, selected by
@@ -27,7 +28,7 @@ const helperEnv = "CITELENS_DOCSTORE_HELPER"
 func TestMain(m *testing.M) {
 	switch os.Getenv(helperEnv) {
 	case "":
-		os.Exit(m.Run())
+		pgtest.Main(m) // runs the tests, then stops the PostgreSQL cluster if one was started
 	case "hold":
 		holdLibrary(os.Getenv("LIB"), os.Getenv("HOLD"))
 	case "ingest":

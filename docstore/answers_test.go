@@ -8,7 +8,10 @@ import (
 
 // TestRecentAnswers pages through saved answers newest first and finds
 // those saved after a known one.
-func TestRecentAnswers(t *testing.T) { forBackends(t, testRecentAnswers) }
+func TestRecentAnswers(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testRecentAnswers)
+}
 
 func testRecentAnswers(t *testing.T, bk backend) {
 	l := bk.library(t)

@@ -100,7 +100,10 @@ func (b backend) openChecked(t testing.TB, addr string) *Library {
 
 // TestReopen: what one library wrote — documents, their index, answers —
 // is there when the store is opened again, and a removal too.
-func TestReopen(t *testing.T) { forBackends(t, testReopen) }
+func TestReopen(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testReopen)
+}
 
 func testReopen(t *testing.T, b backend) {
 	addr := b.new(t)
@@ -144,7 +147,10 @@ func testReopen(t *testing.T, b backend) {
 
 // TestManyWriters: goroutines adding documents and saving answers through
 // one library at once lose nothing, and the index holds every document.
-func TestManyWriters(t *testing.T) { forBackends(t, testManyWriters) }
+func TestManyWriters(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testManyWriters)
+}
 
 func testManyWriters(t *testing.T, b backend) {
 	l := b.library(t)
@@ -190,6 +196,7 @@ func testManyWriters(t *testing.T, b backend) {
 // its records in a salvage, refuses writes when opened for reading, and
 // finds no library in an empty store opened for reading.
 func TestStoreIsNotAFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "library.db")
 	db, err := boltkv.Open(path, nil)
 	if err != nil {
@@ -245,6 +252,7 @@ func TestStoreIsNotAFile(t *testing.T) {
 // TestMaskSecret: a store's address loses its password, in a URL or a
 // setting, and keeps the rest.
 func TestMaskSecret(t *testing.T) {
+	t.Parallel()
 	for addr, want := range map[string]string{
 		"/home/me/library.db":                         "/home/me/library.db",
 		"postgres://me:s3cret@host:5432/lib":          "postgres://me:xxxxx@host:5432/lib",

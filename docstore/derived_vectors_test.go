@@ -82,6 +82,7 @@ func embedDerived(t *testing.T, l *Library, doc DocID, kind DerivedKind, dim, ba
 }
 
 func TestDerivedTextsAreTheIndexUnits(t *testing.T) {
+	t.Parallel()
 	l, d, chunks := indexedFixture(t)
 	for _, kind := range derivedKinds {
 		texts, err := l.Derived().Texts(d.ID, testSet, kind)
@@ -122,6 +123,7 @@ func TestDerivedTextsAreTheIndexUnits(t *testing.T) {
 // (resumable), ranked by cosine as SearchDerived ranks by BM25, with the
 // same hits, and the cosine of the int8 codes is the float one to 0.01.
 func TestDerivedVectorsSearch(t *testing.T) {
+	t.Parallel()
 	l, d, _ := indexedFixture(t)
 	const dim = 64
 	k := DerivedVectorKey(d.ID, "embed", testSet, DerivedQuestion)
@@ -220,6 +222,7 @@ func nearestDerived(l *Library, model string, q []float32, opt DerivedSearchOpti
 // summaries' vectors once the index is rebuilt (the questions' stay);
 // removing the set, or its vectors, or the document removes them.
 func TestDerivedVectorsFollowTheTexts(t *testing.T) {
+	t.Parallel()
 	l, d, chunks := indexedFixture(t)
 	const dim = 32
 	embedDerived(t, l, d.ID, DerivedSummary, dim, 8)
@@ -306,6 +309,7 @@ func derivedVectorBuckets(t *testing.T, l *Library, doc DocID) int {
 // not read; Derived.Index builds it again, and the vectors of its units,
 // checked against the same texts, stay current.
 func TestDerivedIndexOfFormat1(t *testing.T) {
+	t.Parallel()
 	l, d, _ := indexedFixture(t)
 	embedDerived(t, l, d.ID, DerivedSummary, 64, 100)
 	opt := DerivedSearchOptions{Set: testSet, Docs: []DocID{d.ID}, Kinds: []DerivedKind{DerivedSummary}, K: 5}
@@ -353,6 +357,7 @@ func TestDerivedIndexOfFormat1(t *testing.T) {
 // fingerprints were kept counts as out of date, so it is built again, and
 // its units cannot be embedded until then.
 func TestDerivedIndexWithoutFingerprint(t *testing.T) {
+	t.Parallel()
 	l, d, _ := indexedFixture(t)
 	err := l.store.Update(func(tx storage.Tx) error {
 		return setBucket(tx, d.ID, testSet).Bucket(keyDerivedIndex).Delete(keyIxFingerprint)

@@ -153,6 +153,7 @@ func addFile(t testing.TB, l *Library, path string) *Document {
 // TestFixture: the fixture's documents are what the store's tests take
 // them for.
 func TestFixture(t *testing.T) {
+	t.Parallel()
 	d := fixture("f.txt", "One. Two words here.\n\nThree\fFour. Five. ")
 	var got []string
 	for i := range d.Sentences {

@@ -37,6 +37,7 @@ func addPaged(t *testing.T, l *Library, name, topic string) *Document {
 }
 
 func TestNoGeometry(t *testing.T) {
+	t.Parallel()
 	l := openTestLibrary(t)
 	info, _, err := writeText(l, "a.txt", "Plain text has no pages to draw.")
 	if err != nil {
@@ -54,6 +55,7 @@ func TestNoGeometry(t *testing.T) {
 // rectangles for the same bytes; one whose geometry is damaged is copied
 // without it (its text is what matters), not lost.
 func TestSalvageKeepsGeometry(t *testing.T) {
+	t.Parallel()
 	l := openTestLibrary(t)
 	d := addPaged(t, l, "r-intro.pdf", "rivers")
 	other := addPaged(t, l, "two-column.pdf", "courts")
@@ -94,6 +96,7 @@ func TestSalvageKeepsGeometry(t *testing.T) {
 // geometry (read again from its file) gets that; removing a document
 // removes its geometry.
 func TestRebuildKeepsOrReplacesGeometry(t *testing.T) {
+	t.Parallel()
 	l := openTestLibrary(t)
 	d := addPaged(t, l, "a.pdf", "rivers")
 	s := d.Sentences[len(d.Sentences)/2]

@@ -41,7 +41,10 @@ func openAt(t testing.TB, path string) *Library {
 
 const sampleText = "../testdata/declaration.txt"
 
-func TestResolve(t *testing.T) { forBackends(t, testResolve) }
+func TestResolve(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testResolve)
+}
 
 func testResolve(t *testing.T, bk backend) {
 	l := bk.library(t)
@@ -65,7 +68,10 @@ func testResolve(t *testing.T, bk backend) {
 	}
 }
 
-func TestRemove(t *testing.T) { forBackends(t, testRemove) }
+func TestRemove(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testRemove)
+}
 
 func testRemove(t *testing.T, bk backend) {
 	l := bk.library(t)
@@ -118,7 +124,10 @@ func TestFileModeAndNewerSchema(t *testing.T) {
 	}
 }
 
-func TestAnswers(t *testing.T) { forBackends(t, testAnswers) }
+func TestAnswers(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testAnswers)
+}
 
 func testAnswers(t *testing.T, bk backend) {
 	l := bk.library(t)

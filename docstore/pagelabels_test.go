@@ -3,6 +3,7 @@ package docstore
 import "testing"
 
 func TestPageLabel(t *testing.T) {
+	t.Parallel()
 	// fullrefman.pdf's labels: a title page "I", front matter from "i",
 	// the manual from "1" on page 32.
 	info := DocInfo{PageLabels: []PageLabelRange{{First: 1, Style: "R", Start: 1}, {First: 2, Style: "r", Start: 1}, {First: 32, Style: "D", Start: 1}}}

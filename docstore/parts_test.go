@@ -20,6 +20,7 @@ const maxMethods = 30
 // own types bring (DocInfo's are Document's too). It reads the package's
 // source, so it needs no list of types to keep up to date.
 func TestMethodSets(t *testing.T) {
+	t.Parallel()
 	fset := token.NewFileSet()
 	entries, err := os.ReadDir(".")
 	if err != nil {

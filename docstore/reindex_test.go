@@ -95,6 +95,7 @@ func manualDoc(d *Document) *Document {
 }
 
 func TestOlderSchemaIsRebuilt(t *testing.T) {
+	t.Parallel()
 	for _, version := range []string{"1", "3"} {
 		t.Run("schema "+version, func(t *testing.T) { testOlderSchemaIsRebuilt(t, version) })
 	}

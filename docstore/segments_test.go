@@ -52,7 +52,10 @@ func segmentCount(t *testing.T, l *Library) int {
 // time make a segment each; they are merged mergeFactor at a time, with
 // every posting kept; a removed document's postings stop counting at once
 // and are dropped by the merge of their segment.
-func TestSegmentsMergeAndDropRemoved(t *testing.T) { forBackends(t, testSegmentsMergeAndDropRemoved) }
+func TestSegmentsMergeAndDropRemoved(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testSegmentsMergeAndDropRemoved)
+}
 
 func testSegmentsMergeAndDropRemoved(t *testing.T, bk backend) {
 	l := bk.library(t)
@@ -118,6 +121,7 @@ func testSegmentsMergeAndDropRemoved(t *testing.T, bk backend) {
 // overlap (only a damaged index has them) are ErrCorrupt, not postings
 // out of order.
 func TestOverlappingRunsAreDamage(t *testing.T) {
+	t.Parallel()
 	a := appendGroups(nil, 1, []groupPosting{{1, 1, 5}, {5, 1, 5}, {9, 2, 5}})
 	b := appendGroups(nil, 1, []groupPosting{{3, 1, 4}, {7, 1, 4}})
 	c := appendGroups(nil, 1, []groupPosting{{12, 1, 4}})

@@ -54,7 +54,10 @@ func units(from, to int) []int {
 	return out
 }
 
-func TestVectorsRoundTripAndGaps(t *testing.T) { forBackends(t, testVectorsRoundTripAndGaps) }
+func TestVectorsRoundTripAndGaps(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testVectorsRoundTripAndGaps)
+}
 
 func testVectorsRoundTripAndGaps(t *testing.T, bk backend) {
 	l := bk.library(t)
@@ -125,6 +128,7 @@ func testVectorsRoundTripAndGaps(t *testing.T, bk backend) {
 }
 
 func TestVectorsKeyedByModelAndLevel(t *testing.T) {
+	t.Parallel()
 	l := openTestLibrary(t)
 	d := addSample(t, l)
 	r := rand.New(rand.NewPCG(3, 4))
@@ -159,6 +163,7 @@ func TestVectorsKeyedByModelAndLevel(t *testing.T) {
 }
 
 func TestVectorsBadInput(t *testing.T) {
+	t.Parallel()
 	l := openTestLibrary(t)
 	d := addSample(t, l)
 	k := VectorKey{Doc: d.ID, Model: "m", Level: ChunkLevel}
@@ -194,6 +199,7 @@ func TestVectorsBadInput(t *testing.T) {
 // A model that changes its vectors' length behind the same name starts the
 // set afresh rather than mixing lengths; blank units keep the set's length.
 func TestVectorsModelChangedDimension(t *testing.T) {
+	t.Parallel()
 	l := openTestLibrary(t)
 	d := addSample(t, l)
 	k := VectorKey{Doc: d.ID, Model: "m", Level: SentenceLevel}
@@ -224,6 +230,7 @@ func TestVectorsModelChangedDimension(t *testing.T) {
 // another (a library written by a citelens that split sentences
 // differently).
 func TestVectorsOtherSegmentation(t *testing.T) {
+	t.Parallel()
 	l := openTestLibrary(t)
 	d := addSample(t, l)
 	k := VectorKey{Doc: d.ID, Model: "m", Level: SentenceLevel}
@@ -245,6 +252,7 @@ func TestVectorsOtherSegmentation(t *testing.T) {
 }
 
 func TestVectorsRemovedWithDocument(t *testing.T) {
+	t.Parallel()
 	l := openTestLibrary(t)
 	d := addSample(t, l)
 	r := rand.New(rand.NewPCG(9, 10))
@@ -267,6 +275,7 @@ func TestVectorsRemovedWithDocument(t *testing.T) {
 // TestVectorStorageSize measures the file a large set takes: 40,000
 // sentences at 768 dimensions, extrapolated to 150,000.
 func TestVectorStorageSize(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes 30 MB")
 	}

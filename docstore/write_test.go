@@ -16,7 +16,10 @@ import (
 // given — its text byte for byte, its pages, sentences, chunks, sections
 // and tables — and content the library has already, earlier or in the
 // same Write, is reported as existing and not written again.
-func TestWriteStoresWhatItIsGiven(t *testing.T) { forBackends(t, testWriteStoresWhatItIsGiven) }
+func TestWriteStoresWhatItIsGiven(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testWriteStoresWhatItIsGiven)
+}
 
 func testWriteStoresWhatItIsGiven(t *testing.T, bk backend) {
 	l := bk.library(t)
@@ -79,6 +82,7 @@ func testWriteStoresWhatItIsGiven(t *testing.T, bk backend) {
 // its text, whose counts are not its own, or whose geometry does not fit
 // it is refused before anything is written, naming what is wrong.
 func TestPrepareRefusesBrokenDocuments(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		fn   func(d *Document) [][]byte
 		want string
@@ -156,7 +160,10 @@ func markedText(lines int) string {
 // in unit order, each sentence's once; nothing is left building or
 // pending. A second writer of the same document finds it published,
 // and abandoned, leaves nothing of its own.
-func TestPieceWriter(t *testing.T) { forBackends(t, testPieceWriter) }
+func TestPieceWriter(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testPieceWriter)
+}
 
 func testPieceWriter(t *testing.T, bk backend) {
 	l := bk.library(t)
@@ -265,6 +272,7 @@ func testPieceWriter(t *testing.T, bk backend) {
 // TestPieceWriterRefusesPiecesOutOfPlace: a piece whose sentences are not
 // in it, or a header that does not match the pieces, is refused.
 func TestPieceWriterRefusesPiecesOutOfPlace(t *testing.T) {
+	t.Parallel()
 	forBackends(t, testPieceWriterRefusesPiecesOutOfPlace)
 }
 

@@ -22,6 +22,7 @@ func samplePage() Page {
 func near(a, b float32) bool { return math.Abs(float64(a-b)) <= 1.0/q }
 
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	p := samplePage()
 	b := Append(nil, &p)
 	got, err := Decode(b)
@@ -51,6 +52,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestRects(t *testing.T) {
+	t.Parallel()
 	p := samplePage()
 	for _, c := range []struct {
 		name       string
@@ -78,6 +80,7 @@ func TestRects(t *testing.T) {
 }
 
 func TestRemap(t *testing.T) {
+	t.Parallel()
 	p := samplePage()
 	b, err := Remap(Append(nil, &p), func(off int32) int32 { return off*2 + 1 })
 	if err != nil {
@@ -93,6 +96,7 @@ func TestRemap(t *testing.T) {
 }
 
 func TestDecodeDamaged(t *testing.T) {
+	t.Parallel()
 	p := samplePage()
 	b := Append(nil, &p)
 	for n := range len(b) {

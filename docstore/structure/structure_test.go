@@ -3,6 +3,7 @@ package structure
 import "testing"
 
 func TestSpanValid(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		s    Span
 		n    int
@@ -23,6 +24,7 @@ func TestSpanValid(t *testing.T) {
 // TestFlags: the kinds ranking demotes are noise, a table row alone is
 // not; the names are what tools print.
 func TestFlags(t *testing.T) {
+	t.Parallel()
 	for f, want := range map[Flags]struct {
 		noise bool
 		name  string

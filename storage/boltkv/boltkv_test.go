@@ -28,6 +28,7 @@ var backend = storagetest.Backend{
 }
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	storagetest.Run(t, backend)
 }
 

@@ -54,6 +54,7 @@ func openCounting(t testing.TB) (*DB, *roundTrips) {
 // lookup (once), a scan's pages, writes and counters sent with the
 // commit.
 func TestRoundTrips(t *testing.T) {
+	t.Parallel()
 	db, rt := openCounting(t)
 	update(t, db, func(tx storage.Tx) error {
 		b, err := tx.CreateBucket([]byte("b"))

@@ -33,7 +33,10 @@ func TestMain(m *testing.M) {
 	pgtest.Main(m)
 }
 
-func TestConformance(t *testing.T) { storagetest.Run(t, backend) }
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	storagetest.Run(t, backend)
+}
 
 // open opens a store in a fresh database.
 func open(t testing.TB) (*DB, pgtest.Database) {
@@ -92,6 +95,7 @@ func keysOf(t *testing.T, b storage.Bucket) [][]byte {
 // than the index's 1024-byte head that differ only after it, a key of
 // MaxKeySize) and finds them in byte order, by walks, Seek and Get.
 func TestByteOrder(t *testing.T) {
+	t.Parallel()
 	db, _ := open(t)
 	head := bytes.Repeat([]byte{'h'}, 1024)
 	keys := [][]byte{
@@ -298,6 +302,7 @@ func TestValuesAndBuckets(t *testing.T) {
 // TestSequenceAndID: counters and the store's version are kept by a
 // commit and only by a commit.
 func TestSequenceAndID(t *testing.T) {
+	t.Parallel()
 	db, _ := open(t)
 	var id0 uint64
 	view(t, db, func(tx storage.Tx) error { id0 = tx.ID(); return nil })
@@ -343,6 +348,7 @@ func TestSequenceAndID(t *testing.T) {
 
 // TestRollback: fn's error or panic keeps nothing.
 func TestRollback(t *testing.T) {
+	t.Parallel()
 	db, _ := open(t)
 	update(t, db, func(tx storage.Tx) error {
 		_, err := tx.CreateBucket([]byte("b"))
@@ -511,6 +517,7 @@ func TestGetMany(t *testing.T) {
 // TestWritersSerialise: writers from two DBs on one database run one at
 // a time and lose no increment; one that must wait says so.
 func TestWritersSerialise(t *testing.T) {
+	t.Parallel()
 	db1, d := open(t)
 	var waited atomic.Int32
 	db2, err := OpenOptions(context.Background(), d.URL(), Options{Waiting: func() { waited.Add(1) }})
@@ -585,6 +592,7 @@ func TestWritersSerialise(t *testing.T) {
 // TestReaderDoesNotWait: a View runs and ends while an Update holds the
 // writer lock, and sees the snapshot from before the Update's commit.
 func TestReaderDoesNotWait(t *testing.T) {
+	t.Parallel()
 	db, _ := open(t)
 	update(t, db, func(tx storage.Tx) error {
 		b, err := tx.CreateBucket([]byte("b"))
@@ -650,6 +658,7 @@ func TestReaderDoesNotWait(t *testing.T) {
 // TestConnectionErrors: a failed connection names the server and the
 // database and never the password, whatever form the string takes.
 func TestConnectionErrors(t *testing.T) {
+	t.Parallel()
 	dead := t.TempDir()
 	const pw = "Sw0rdf1sh-secret"
 	for _, cs := range []string{
@@ -684,6 +693,7 @@ func TestConnectionErrors(t *testing.T) {
 // TestLostConnection: a read whose connection dies makes the View fail,
 // though the read could only answer nil.
 func TestLostConnection(t *testing.T) {
+	t.Parallel()
 	db, d := open(t)
 	update(t, db, func(tx storage.Tx) error {
 		b, err := tx.CreateBucket([]byte("b"))
@@ -759,6 +769,7 @@ func TestSchema(t *testing.T) {
 // index, in custom and generic plans alike, over a bucket too big to
 // sort whole.
 func TestPlans(t *testing.T) {
+	t.Parallel()
 	db, d := open(t)
 	update(t, db, func(tx storage.Tx) error {
 		b, err := tx.CreateBucket([]byte("b"))
@@ -832,6 +843,7 @@ func TestPlans(t *testing.T) {
 // page ends inside their run or the run fills whole pages, between
 // short keys before and after.
 func TestSharedHeads(t *testing.T) {
+	t.Parallel()
 	db, _ := open(t)
 	head := bytes.Repeat([]byte{'h'}, headLen)
 	var want [][]byte
@@ -896,6 +908,7 @@ func TestSharedHeads(t *testing.T) {
 // transaction keeps the names of, writes are sent one by one and still
 // refused over a nested bucket.
 func TestManyNestedBuckets(t *testing.T) {
+	t.Parallel()
 	db, _ := open(t)
 	update(t, db, func(tx storage.Tx) error {
 		b, err := tx.CreateBucket([]byte("b"))
@@ -942,6 +955,7 @@ func TestManyNestedBuckets(t *testing.T) {
 // table's CHECK fails it and the transaction commits nothing, rather
 // than turn the bucket into a value.
 func TestWaitingWriteMeetsABucket(t *testing.T) {
+	t.Parallel()
 	db, d := open(t)
 	update(t, db, func(tx storage.Tx) error {
 		_, err := tx.CreateBucket([]byte("b"))
@@ -979,6 +993,7 @@ func TestWaitingWriteMeetsABucket(t *testing.T) {
 // TestEndedTx: a bucket kept past its transaction reads nothing and
 // writes nothing, rather than use a connection back in the pool.
 func TestEndedTx(t *testing.T) {
+	t.Parallel()
 	db, _ := open(t)
 	var kept storage.Bucket
 	update(t, db, func(tx storage.Tx) error {
@@ -1005,6 +1020,7 @@ func TestEndedTx(t *testing.T) {
 // then deleted, across two buckets in turn, ends as the last write said,
 // in the transaction and after its commit.
 func TestWaitingWritesKeepOrder(t *testing.T) {
+	t.Parallel()
 	db, _ := open(t)
 	update(t, db, func(tx storage.Tx) error {
 		b1, err := tx.CreateBucket([]byte("b1"))

@@ -15,6 +15,7 @@ const sample = `<!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><head>
 </doc></body></html>`
 
 func TestParseAndLocate(t *testing.T) {
+	t.Parallel()
 	d, err := Parse(strings.NewReader(sample))
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +39,7 @@ func TestParseAndLocate(t *testing.T) {
 }
 
 func TestIoU(t *testing.T) {
+	t.Parallel()
 	a := []Box{{1, 0, 0, 0.5, 0.1}}
 	for _, c := range []struct {
 		b    []Box

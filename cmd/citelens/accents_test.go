@@ -10,6 +10,7 @@ import (
 // TestAccentFolding: search and ask find a word whatever its accents,
 // ligatures or width, written either way in the document or the question.
 func TestAccentFolding(t *testing.T) {
+	t.Parallel()
 	doc := filepath.Join(t.TempDir(), "travel.txt")
 	text := "The office in Zürich has a glass façade. The naive plan was dropped.\n\n" +
 		"Our ﬁling system lives in ＡＢＣ folders. Nothing else is stored there.\n"

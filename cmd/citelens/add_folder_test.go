@@ -11,6 +11,7 @@ import (
 // TestAddFolder: `citelens add DIR` adds what the folder holds,
 // recursively, as the terminal UI does, and says what it passed over.
 func TestAddFolder(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	raw, err := os.ReadFile(sample)
 	if err != nil {
@@ -53,6 +54,7 @@ func TestAddFolder(t *testing.T) {
 // TestAddFolderMaxFiles: a folder with more files than --max-files adds
 // the first N and says how to add them all; --max-files 0 adds them all.
 func TestAddFolderMaxFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for i := range 5 {
 		text := fmt.Sprintf("Note %d says the harbour opens at %d o'clock.\n", i, 6+i)

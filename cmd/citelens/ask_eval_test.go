@@ -65,6 +65,7 @@ func (r askRecord) check(t *testing.T, doc []byte) {
 }
 
 func TestAskJSONPlainAndExport(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	doc, _ := os.ReadFile(sample)
 	// A path not yet in the library is added first.
@@ -109,6 +110,7 @@ func TestAskJSONPlainAndExport(t *testing.T) {
 }
 
 func TestAskBatch(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	c.ok("add", sample)
 	doc, _ := os.ReadFile(sample)

@@ -40,6 +40,7 @@ func (c *cli) ok(args ...string) string {
 const sample = "../../testdata/declaration.txt"
 
 func TestAddListShowSearchRemove(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	var added []addedDoc
 	if err := json.Unmarshal([]byte(c.ok("add", "--json", sample)), &added); err != nil {
@@ -81,6 +82,7 @@ func TestAddListShowSearchRemove(t *testing.T) {
 }
 
 func TestCLIErrors(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	bin := filepath.Join(t.TempDir(), "x.txt")
 	os.WriteFile(bin, []byte("\x1b[31mred\x00"), 0o644)
@@ -110,6 +112,7 @@ func TestCLIErrors(t *testing.T) {
 // TestAddReportsLostText: a PDF that needed repair is added, and the user
 // is told, at add time and by show.
 func TestAddReportsLostText(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	pdf, err := os.ReadFile("../../testdata/pdf/r-intro-p8-9.pdf")
 	if err != nil {

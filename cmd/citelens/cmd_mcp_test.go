@@ -10,6 +10,7 @@ import (
 // --http takes a port alone, :port or host:port, on loopback unless
 // --remote says otherwise.
 func TestHTTPAddr(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in     string
 		remote bool
@@ -34,6 +35,7 @@ func TestHTTPAddr(t *testing.T) {
 
 // The token file is made once, private, and read again after.
 func TestBearerToken(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sub", "mcp-token")
 	tok, made, err := bearerToken(path)
 	if err != nil || !made || len(tok) < 40 {

@@ -12,6 +12,7 @@ import (
 // TestTUIOutsideATerminal: the TUI refuses a pipe with a hint, and bad
 // arguments fail before anything is drawn.
 func TestTUIOutsideATerminal(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "library.db")
 	var out, errb bytes.Buffer
 	if code := run([]string{"--db", db, "--theme", "light", "../../testdata/declaration.txt"}, strings.NewReader(""), &out, &errb); code != 1 || !strings.Contains(errb.String(), "needs a terminal") {
@@ -36,6 +37,7 @@ func TestTUIOutsideATerminal(t *testing.T) {
 // show --page 0 is an error; ask --batch asks questions that name no
 // documents of --doc.
 func TestCLIConsistency(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	c.ok("add", "../../testdata/declaration.txt")
 	other := filepath.Join(t.TempDir(), "other.txt")

@@ -70,6 +70,7 @@ func scanCase(t *testing.T) formatCase {
 // searches it, asks it (extractive) and exports the answer, checking that
 // every citation quotes the stored text exactly at its byte range.
 func TestEveryFormatAddedSearchedAskedExported(t *testing.T) {
+	t.Parallel()
 	cases := formatCases(t)
 	if err := ocr.Check(context.Background(), ocr.Options{}); err == nil {
 		cases = append(cases, scanCase(t))
@@ -161,6 +162,7 @@ func TestScanWithoutOCRSaysHow(t *testing.T) {
 }
 
 func TestAddHelpListsFileTypes(t *testing.T) {
+	t.Parallel()
 	out := newCLI(t).ok("add", "--help")
 	for _, want := range []string{"--ocr", "--ocr-lang", ".pdf", ".txt", ".md", ".html", ".docx", ".epub", "Word documents", "e-books"} {
 		if !strings.Contains(out, want) {

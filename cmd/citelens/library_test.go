@@ -9,6 +9,7 @@ import (
 // exist, or holds nothing, say so and succeed; a --doc that names nothing
 // is an error that says how to list the library.
 func TestScopeOfEmptyLibrary(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range []string{"derive", "embed"} {
 		c := newCLI(t)
 		if out := c.ok(cmd, "--status"); !strings.Contains(out, "library is empty") {

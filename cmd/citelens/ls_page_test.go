@@ -12,6 +12,7 @@ import (
 // --per-page), oldest first, and says where it is; to a pipe it lists
 // every document, as a script expects.
 func TestLsPages(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var list []string
 	for i := range 5 {

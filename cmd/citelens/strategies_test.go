@@ -12,6 +12,7 @@ import (
 // first in the order given, and the same message every run (options once
 // went through a map, and the reported key changed from run to run).
 func TestBadOptionSameEveryRun(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	c.ok("add", sample)
 	args := []string{"ask", "--opt", "merge=perhaps", "--opt", "colour=blue", "--opt", "stop=2", "--opt", "pages=x", "--k", "0", "taxes"}
@@ -56,6 +57,7 @@ func TestAskDeadEndpoint(t *testing.T) {
 // tables. After changing an option, paste that command's output between
 // the markers.
 func TestREADMEOptions(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -76,6 +78,7 @@ func TestREADMEOptions(t *testing.T) {
 // plain words what it is for (the TUI's picker shows it), without the
 // papers' names.
 func TestEveryStrategySaysWhatItIsFor(t *testing.T) {
+	t.Parallel()
 	for _, info := range engine.Strategies() {
 		p := info.Purpose
 		if p == "" || len(p) > 130 {

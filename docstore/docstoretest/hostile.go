@@ -1,4 +1,4 @@
-// Package docstoretest makes the hostile files Library.Add must refuse,
+// Package docstoretest makes the hostile files the add pipeline (ingest) must refuse,
 // for the tests of docstore and of the commands that add files.
 package docstoretest
 

@@ -169,7 +169,7 @@ func TestFixture(t *testing.T) {
 		t.Error(err)
 	}
 	geom := fixtureGeometry(d)
-	if err := checkGeometry(geom, d.Pages, len(d.Text)); err != nil {
+	if err := CheckGeometry(geom, d.Pages, len(d.Text)); err != nil {
 		t.Error(err)
 	}
 }

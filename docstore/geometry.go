@@ -201,9 +201,12 @@ func writeGeometry(tx storage.Tx, d *Document, textChanged bool) error {
 	return nil
 }
 
-// checkGeometry verifies a loader's geometry: one record per page, each
-// decoding, its offsets inside the text.
-func checkGeometry(geom [][]byte, pages, textLen int) error {
+// CheckGeometry verifies a document's page geometry as a loader handed it
+// over: nil (no geometry), or one record per page of pages, each
+// decoding, its offsets inside a text of textLen bytes. Prepare checks it
+// too; the add pipeline checks it first, to refuse a loader's output
+// before anything else is done with it.
+func CheckGeometry(geom [][]byte, pages, textLen int) error {
 	if geom == nil {
 		return nil
 	}

@@ -126,11 +126,11 @@ func (pw *PieceWriter) relative(p *Piece) (*Document, error) {
 		d.Chunks[i] = c
 	}
 	for i, sec := range p.Sections {
-		sec.Heading = shiftSpan(sec.Heading, -base)
+		sec.Heading = sec.Heading.Shift(-base)
 		d.Sections[i] = sec
 	}
 	for i, t := range p.Tables {
-		d.Tables[i] = structure.Table{Caption: shiftSpan(t.Caption, -base), Header: shiftSpans(t.Header, -base), Rows: shiftSpans(t.Rows, -base)}
+		d.Tables[i] = structure.Table{Caption: t.Caption.Shift(-base), Header: structure.ShiftSpans(t.Header, -base), Rows: structure.ShiftSpans(t.Rows, -base)}
 	}
 	return d, nil
 }
@@ -194,19 +194,4 @@ func (pw *PieceWriter) Abandon() error {
 		_ = pw.l.collect()
 	}
 	return err
-}
-
-func shiftSpan(s structure.Span, by int32) structure.Span {
-	if s.Len() == 0 {
-		return s
-	}
-	return structure.Span{Start: s.Start + by, End: s.End + by}
-}
-
-func shiftSpans(ss []structure.Span, by int32) []structure.Span {
-	out := make([]structure.Span, len(ss))
-	for i, s := range ss {
-		out[i] = shiftSpan(s, by)
-	}
-	return out
 }

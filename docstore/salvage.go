@@ -117,7 +117,7 @@ func (l *Library) readForSalvage(id DocID, unsafe *pageDamage, split Splitter) (
 		// The page geometry indexes the text's bytes, not its sentences:
 		// it comes along whenever every page of it reads and fits the
 		// text copied, so that the copy keeps its page view.
-		if d != nil && checkGeometry(geom, d.Pages, len(d.Text)) == nil {
+		if d != nil && CheckGeometry(geom, d.Pages, len(d.Text)) == nil {
 			d.geometry = geom
 		}
 	}()

@@ -37,7 +37,7 @@ func Prepare(d *Document, geometry [][]byte) (*Prepared, error) {
 	if err := validateCounts(d); err != nil {
 		return nil, fmt.Errorf("cannot store document %s: it %w", d.ID, err)
 	}
-	if err := checkGeometry(geometry, len(d.PageStarts), len(d.Text)); err != nil {
+	if err := CheckGeometry(geometry, len(d.PageStarts), len(d.Text)); err != nil {
 		return nil, fmt.Errorf("cannot store document %s: %w", d.ID, err)
 	}
 	d.geometry = geometry

@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/docstore/pagegeom"
 	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/ingest/docx"
 	"github.com/citelens/citelens/ingest/epub"
@@ -250,22 +249,5 @@ func (ld *Loaded) check() error {
 			}
 		}
 	}
-	return checkGeometry(ld.Geometry, len(ld.PageStarts), n)
-}
-
-// checkGeometry verifies a loader's geometry: one record per page, each
-// decoding, its offsets inside the text.
-func checkGeometry(geom [][]byte, pages, textLen int) error {
-	if geom == nil {
-		return nil
-	}
-	if len(geom) != max(pages, 1) {
-		return fmt.Errorf("the loader returned geometry for %d pages of %d", len(geom), pages)
-	}
-	for i, b := range geom {
-		if err := pagegeom.Validate(b, int32(textLen)); err != nil {
-			return fmt.Errorf("the loader returned page %d's geometry undecodable or outside the text", i+1)
-		}
-	}
-	return nil
+	return docstore.CheckGeometry(ld.Geometry, len(ld.PageStarts), n)
 }

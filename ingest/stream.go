@@ -331,9 +331,9 @@ func (s *streamer) piece(text string) error {
 	}
 	pieceTables := len(s.tables)
 	for _, t := range d.Tables {
-		t.Caption = shiftSpan(t.Caption, base)
-		t.Header = shiftSpans(t.Header, base)
-		t.Rows = shiftSpans(t.Rows, base)
+		t.Caption = t.Caption.Shift(base)
+		t.Header = structure.ShiftSpans(t.Header, base)
+		t.Rows = structure.ShiftSpans(t.Rows, base)
 		s.tables = append(s.tables, t)
 	}
 	for i := range d.Sentences {
@@ -364,19 +364,4 @@ func (s *streamer) piece(text string) error {
 	s.sents += len(d.Sentences)
 	s.chunks += len(d.Chunks)
 	return nil
-}
-
-func shiftSpan(s structure.Span, by int32) structure.Span {
-	if s.Len() == 0 {
-		return s
-	}
-	return structure.Span{Start: s.Start + by, End: s.End + by}
-}
-
-func shiftSpans(ss []structure.Span, by int32) []structure.Span {
-	out := make([]structure.Span, len(ss))
-	for i, s := range ss {
-		out[i] = shiftSpan(s, by)
-	}
-	return out
 }

@@ -20,6 +20,24 @@ type Span struct {
 // Len is the span's length in bytes.
 func (s Span) Len() int32 { return s.End - s.Start }
 
+// Shift returns s moved by bytes, as when a piece of text is placed after
+// others; an empty span (none) stays empty.
+func (s Span) Shift(by int32) Span {
+	if s.Len() == 0 {
+		return s
+	}
+	return Span{Start: s.Start + by, End: s.End + by}
+}
+
+// ShiftSpans returns a copy of ss with every span shifted by bytes.
+func ShiftSpans(ss []Span, by int32) []Span {
+	out := make([]Span, len(ss))
+	for i, s := range ss {
+		out[i] = s.Shift(by)
+	}
+	return out
+}
+
 // Valid reports whether the span is a non-empty range inside a text of
 // n bytes.
 func (s Span) Valid(n int) bool {

@@ -24,7 +24,7 @@ import (
 func init() {
 	register(&command{
 		name:    "ask",
-		args:    "[--doc ID|PATH]... [--strategy NAME] [--k N] [--json [--raw]] QUESTION | --batch FILE",
+		args:    "[--doc ID|PATH]... [--strategy NAME] [--k N] [--context N] [--json [--raw]] QUESTION | --batch FILE",
 		summary: "answer a question with sentence-level citations",
 		run:     runAsk,
 	})
@@ -39,6 +39,7 @@ type askFlags struct {
 	raw      bool // --json and --batch: strings exactly as stored
 	batch    string
 	noSave   bool
+	context  int // --context: sentences shown around each cited one
 }
 
 func runAsk(ctx context.Context, a *app, args []string) error {
@@ -52,9 +53,13 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	fs.BoolVar(&f.raw, "raw", false, rawJSONUsage+"; also with --batch")
 	fs.StringVar(&f.batch, "batch", "", "answer every question of a questions.jsonl `FILE`, one JSON object per line (--doc: the scope of questions that name none)")
 	fs.BoolVar(&f.noSave, "no-save", false, "do not save the answer in the library")
+	fs.IntVar(&f.context, "context", 0, contextUsage)
 	words, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
+	}
+	if f.context < 0 {
+		return fmt.Errorf("--context %d: give a number of sentences, 0 or more", f.context)
 	}
 	question := strings.TrimSpace(strings.Join(words, " "))
 	if question == "" && f.batch == "" {
@@ -93,6 +98,15 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 		printer = &statementPrinter{w: a.stdout, stageW: a.stderr, showStages: isTerminal(a.stderr), plainStages: noColor()}
 		if hyperlinks(a.stdout) {
 			printer.link = func(c citations.Span) string { return sourceLink(l, c) }
+		}
+		if f.context > 0 {
+			printer.context = func(c citations.Span) error {
+				v, err := l.View(c.Doc)
+				if err != nil {
+					return err
+				}
+				return writeContext(printer.w, "    ", v, c.First, c.Last, f.context)
+			}
 		}
 		emit = printer.event
 	}
@@ -178,6 +192,9 @@ type statementPrinter struct {
 	// link, when set, gives a citation's source a link to open: its
 	// file, at its page ("" for none).
 	link func(c citations.Span) string
+	// context, when set (--context N), prints a citation's sentences
+	// with those around them, in place of its quote.
+	context func(c citations.Span) error
 }
 
 func (p *statementPrinter) event(ev engine.Event) {
@@ -266,7 +283,15 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 					where = ansi.SetHyperlink(u) + where + ansi.ResetHyperlink()
 				}
 			}
-			fmt.Fprintf(p.w, "[%d] %s, %s%s%s\n    %q\n", n, where, sents, verdict, under, textproc.OneLine(c.Text))
+			fmt.Fprintf(p.w, "[%d] %s, %s%s%s\n", n, where, sents, verdict, under)
+			if p.context != nil {
+				if err := p.context(c); err == nil {
+					continue
+				}
+				// A document removed or damaged since: the quote, which
+				// the answer holds, still stands.
+			}
+			fmt.Fprintf(p.w, "    %q\n", textproc.OneLine(c.Text))
 		}
 	}
 	if len(ans.Warnings) > 0 {

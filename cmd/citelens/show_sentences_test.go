@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -72,3 +73,25 @@ func TestContextAroundCitations(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// answers lists the newest answer first, in the table and in JSON.
+func TestAnswersNewestFirst(t *testing.T) {
+	c := newCLI(t)
+	c.ok("add", sample)
+	for _, q := range []string{"first question about taxes", "second question about consent", "third question about powers"} {
+		c.ok("ask", "--strategy", "extractive", q)
+	}
+	var list []struct {
+		Question string `json:"question"`
+	}
+	if err := json.Unmarshal([]byte(c.ok("answers", "--json")), &list); err != nil || len(list) != 3 {
+		t.Fatalf("answers --json: %v %v", list, err)
+	}
+	if !strings.HasPrefix(list[0].Question, "third") || !strings.HasPrefix(list[2].Question, "first") {
+		t.Errorf("answers --json in the order %v; want the newest first", list)
+	}
+	rows := strings.Split(strings.TrimSpace(c.ok("answers")), "\n")
+	if len(rows) != 4 || !strings.Contains(rows[1], "third question") || !strings.Contains(rows[3], "first question") {
+		t.Errorf("answers:\n%s\nwant the newest first", strings.Join(rows, "\n"))
+	}
+}

@@ -46,7 +46,7 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["ask"])
 	var f askFlags
 	fs.Var(&f.docs, "doc", "ask of this document (`ID` prefix, file name, or a PATH to add first; repeatable; default: all)")
-	fs.StringVar(&f.strategy, "strategy", a.defaultStrategy(), "answering strategy (see 'citelens strategies')")
+	fs.StringVar(&f.strategy, "strategy", a.defaultStrategy(), "answering strategy `NAME` (see 'citelens strategies')")
 	fs.IntVar(&f.k, "k", 0, "at most `N` statements (extractive) or retrieved units (retrieval strategies)")
 	fs.Var(&f.opts, "opt", "strategy option `name=value` (repeatable; 'citelens strategies NAME' lists them)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the answer as one JSON object")

@@ -45,10 +45,10 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["search"])
 	var docRefs stringList
 	fs.Var(&docRefs, "doc", "search only this document (`ID` prefix or file name; repeatable)")
-	k := fs.Int("k", 10, "number of hits")
+	k := fs.Int("k", 10, "`N` hits")
 	chunks := fs.Bool("chunks", false, "rank chunks (about 128 tokens) instead of sentences")
-	k1 := fs.Float64("k1", retrieve.DefaultBM25.K1, "BM25 term-frequency saturation")
-	b := fs.Float64("b", retrieve.DefaultBM25.B, "BM25 length normalisation")
+	k1 := fs.Float64("k1", retrieve.DefaultBM25.K1, "BM25 term-frequency saturation `K1`")
+	b := fs.Float64("b", retrieve.DefaultBM25.B, "BM25 length normalisation `B` (0: none, 1: full)")
 	asJSON := fs.Bool("json", false, "print hits as JSON")
 	raw := fs.Bool("raw", false, rawJSONUsage)
 	around := fs.Int("context", 0, contextUsage)

@@ -37,7 +37,7 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	page := fs.Int("page", 0, "print the text of page `N`")
 	asJSON := fs.Bool("json", false, "print the metadata as JSON")
 	image := fs.String("image", "", "with --page: write the page as a PNG picture to `FILE` (a PDF's page as printed)")
-	dpi := fs.Float64("dpi", pngDPI, "with --image: the picture's resolution in dots per inch")
+	dpi := fs.Float64("dpi", pngDPI, "with --image: the picture's resolution in `DPI` (dots per inch)")
 	refs, err := parseFlags(a, fs, joinSentenceRange(args))
 	if err != nil {
 		return err

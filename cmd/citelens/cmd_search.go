@@ -135,7 +135,7 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 			if err != nil {
 				return err
 			}
-			if err := writeContext(a.stdout, "        ", v, h.First, h.Last, *around); err != nil {
+			if err := writeContext(a.stdout, "        ", v, h.First, h.Last, *around, terminalWidth(a.stdout)); err != nil {
 				return err
 			}
 		}

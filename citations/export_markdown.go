@@ -24,6 +24,21 @@ import (
 // statement cannot forge a footnote (its verdict), a link, an image, raw
 // HTML or a heading, nor hide the answer from a renderer that drops HTML.
 func WriteMarkdown(w io.Writer, a *Answer) error {
+	return WriteMarkdownWith(w, a, MarkdownOptions{})
+}
+
+// MarkdownOptions are WriteMarkdownWith's choices.
+type MarkdownOptions struct {
+	// Pictures, when set, gives the files picturing citation n (numbered
+	// from 1 across the answer, in order) as paths relative to the
+	// Markdown file; each is linked as an image under the citation's
+	// quote. An export folder holds citation-N.png beside answer.md.
+	Pictures func(n int, c Span) []string
+}
+
+// WriteMarkdownWith is WriteMarkdown with pictures of the cited regions
+// linked under their quotes.
+func WriteMarkdownWith(w io.Writer, a *Answer, opt MarkdownOptions) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# %s\n\n", oneLineMD(a.Question))
 	if by := byline(a); by != "" {
@@ -38,6 +53,7 @@ func WriteMarkdown(w io.Writer, a *Answer) error {
 	}
 
 	var notes [][]string // footnote bodies, numbered from 1
+	n := 0               // citations numbered so far, for opt.Pictures
 	for i, s := range a.Statements {
 		text := strings.TrimSpace(s.Text)
 		if i > 0 {
@@ -48,10 +64,11 @@ func WriteMarkdown(w io.Writer, a *Answer) error {
 			}
 		}
 		bw.WriteString(statementMD(text))
-		if body := footnote(&s); body != nil {
+		if body := footnote(&s, n, opt.Pictures); body != nil {
 			notes = append(notes, body)
 			fmt.Fprintf(bw, "[^%d]", len(notes))
 		}
+		n += len(s.Citations)
 	}
 	bw.WriteString("\n")
 
@@ -93,8 +110,10 @@ func WriteMarkdown(w io.Writer, a *Answer) error {
 }
 
 // footnote returns a statement's footnote as its first line and further
-// lines (to be indented), or nil when the statement needs none.
-func footnote(s *Statement) []string {
+// lines (to be indented), or nil when the statement needs none. before is
+// the number of citations of the statements before it; pictures, when
+// set, names the files picturing each citation.
+func footnote(s *Statement, before int, pictures func(n int, c Span) []string) []string {
 	if len(s.Citations) == 0 && !s.NeedsCitation && len(s.Warnings) == 0 {
 		return nil
 	}
@@ -126,6 +145,12 @@ func footnote(s *Statement) []string {
 				lines = append(lines, "> "+escapeMD(l))
 			}
 		}
+		if pictures != nil {
+			for _, file := range pictures(before+i+1, c) {
+				alt := escapeMD(textproc.OneLine(c.DocName) + ", " + c.PageLabel() + ", the cited lines highlighted")
+				lines = append(lines, "", "!["+alt+"]("+mdLinkTarget(file)+")")
+			}
+		}
 	}
 	if len(s.Citations) == 0 && s.NeedsCitation {
 		lines = append(lines, "**No citation**: this statement states a fact but cites nothing.")
@@ -147,17 +172,8 @@ func byline(a *Answer) string {
 	if a.Model != "" {
 		parts = append(parts, "model "+a.Model)
 	}
-	if len(a.Docs) > 0 {
-		names := make([]string, len(a.Docs))
-		for i, d := range a.Docs {
-			names[i] = d.Name
-			if names[i] == "" {
-				names[i] = string(d.ID)
-			}
-		}
-		parts = append(parts, "documents: "+strings.Join(names, ", "))
-	} else if a.Library > 0 {
-		parts = append(parts, "documents: all "+humanize.Count(a.Library)+" of the library")
+	if cited := citedLine(a); cited != "" {
+		parts = append(parts, cited)
 	}
 	if a.Seconds > 0 {
 		parts = append(parts, fmt.Sprintf("%.1f s", a.Seconds))
@@ -181,6 +197,45 @@ func byline(a *Answer) string {
 		parts = append(parts, a.Created.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// citedLine names the documents the answer cites, in the order it first
+// cites them, and how many it was asked of when that is more: the byline
+// says where the answer comes from, and "How it was answered" lists the
+// whole scope.
+func citedLine(a *Answer) string {
+	var names []string
+	seen := map[string]bool{}
+	for _, s := range a.Statements {
+		for _, c := range s.Citations {
+			n := c.DocName
+			if n == "" {
+				n = string(c.Doc)
+			}
+			if !seen[string(c.Doc)] {
+				seen[string(c.Doc)] = true
+				names = append(names, n)
+			}
+		}
+	}
+	scope := len(a.Docs)
+	if scope == 0 {
+		scope = a.Library
+	}
+	if len(names) == 0 && scope == 0 {
+		return ""
+	}
+	line := "cites no document"
+	if len(names) > 0 {
+		line = "cites " + strings.Join(names, ", ")
+	}
+	switch {
+	case len(a.Docs) == 0 && a.Library > 0:
+		line += " (asked of all " + humanize.Count(a.Library) + " of the library)"
+	case scope > len(names):
+		line += " (asked of " + humanize.Plural(scope, "document", "documents") + ")"
+	}
+	return line
 }
 
 // sentenceLabel names a sentence range by the indices `citelens show
@@ -297,6 +352,14 @@ func isDigitsFromLineStart(s string, j int) bool {
 		k--
 	}
 	return k < 0 || s[k] == '\n'
+}
+
+// mdLinkTarget writes a relative file path as a link destination: in
+// angle brackets, which allow spaces, with those and the characters that
+// would end it percent-encoded.
+func mdLinkTarget(path string) string {
+	r := strings.NewReplacer("%", "%25", " ", "%20", "<", "%3C", ">", "%3E", "\n", "%0A")
+	return "<" + r.Replace(path) + ">"
 }
 
 // oneLineMD is for headings and notes: newlines become spaces, and Markdown

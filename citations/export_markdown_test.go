@@ -2,6 +2,7 @@ package citations
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -97,6 +98,9 @@ func TestMarkdownForgeryRendersCitelensVerdicts(t *testing.T) {
 	// The statement is shown, as text, in one paragraph before the
 	// second one.
 	paras := regexp.MustCompile(`(?s)<p>(.*?)</p>`).FindAllStringSubmatch(page, -1)
+	if len(paras) > 0 && strings.HasPrefix(paras[0][1], "<em>cites ") {
+		paras = paras[1:] // the byline
+	}
 	if len(paras) < 2 || !strings.Contains(paras[0][1], "The moon is made of cheese.[^1]") ||
 		!strings.Contains(paras[0][1], "&lt;script&gt;alert(1)&lt;/script&gt;") ||
 		!strings.Contains(paras[0][1], "~~gone~~") || !strings.Contains(paras[1][1], "It orbits the Earth.") {
@@ -167,4 +171,55 @@ func FuzzMarkdownStatement(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The byline names the documents the answer cites, not its whole scope;
+// the scope stays in "How it was answered".
+func TestMarkdownBylineNamesCitedDocuments(t *testing.T) {
+	a := &Answer{
+		Question: "q",
+		Strategy: "extractive",
+		Docs:     []DocRef{{ID: "a", Name: "r-intro.pdf"}, {ID: "b", Name: "gnuplot.pdf"}, {ID: "c", Name: "awk.pdf"}},
+		Statements: []Statement{
+			{Text: "One.", Citations: []Span{{Doc: "b", DocName: "gnuplot.pdf", Page: 1, Text: "x"}}},
+			{Text: "Two.", Citations: []Span{{Doc: "b", DocName: "gnuplot.pdf", Page: 2, Text: "y"}}},
+		},
+	}
+	var b strings.Builder
+	if err := WriteMarkdown(&b, a); err != nil {
+		t.Fatal(err)
+	}
+	by := strings.SplitN(b.String(), "\n", 4)[2]
+	if !strings.Contains(by, "cites gnuplot.pdf (asked of 3 documents)") || strings.Contains(by, "r\\-intro") || strings.Contains(by, "awk") {
+		t.Errorf("byline %q: want the cited document only, and the size of the scope", by)
+	}
+	a.Docs, a.Library = nil, 30
+	b.Reset()
+	if err := WriteMarkdown(&b, a); err != nil {
+		t.Fatal(err)
+	}
+	if by := strings.SplitN(b.String(), "\n", 4)[2]; !strings.Contains(by, "cites gnuplot.pdf (asked of all 30 of the library)") {
+		t.Errorf("byline %q over the whole library", by)
+	}
+}
+
+// WriteMarkdownWith links each citation's pictures under its quote, by the
+// citation's number across the answer.
+func TestMarkdownLinksPictures(t *testing.T) {
+	a := &Answer{Question: "q", Statements: []Statement{
+		{Text: "One.", Citations: []Span{{Doc: "a", DocName: "a.pdf", Page: 1, Text: "x"}}},
+		{Text: "Two.", Citations: []Span{{Doc: "a", DocName: "a.pdf", Page: 3, Text: "y"}, {Doc: "a", DocName: "a.pdf", Page: 4, Text: "z"}}},
+	}}
+	var b strings.Builder
+	err := WriteMarkdownWith(&b, a, MarkdownOptions{Pictures: func(n int, c Span) []string {
+		return []string{fmt.Sprintf("citation %d.png", n)}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"(<citation%201.png>)", "(<citation%202.png>)", "(<citation%203.png>)", "![a.pdf, p. 4, the cited lines highlighted](<citation%203.png>)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in:\n%s", want, b.String())
+		}
+	}
 }

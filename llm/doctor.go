@@ -73,7 +73,8 @@ func Doctor(ctx context.Context, cfg config.Config, cfgErr error, opts ...Option
 	switch err := cfg.Configured(); {
 	case errors.Is(err, config.ErrNotConfigured):
 		add("config", CheckFail, "no model endpoint is configured, so only the extractive strategy can answer",
-			fmt.Sprintf("Set %s (and %s if your server needs one), or run `citelens config init` and edit %s.", config.EnvBaseURL, config.EnvAPIKey, cfg.Path))
+			fmt.Sprintf("Set %s and %s (and %s if your server needs one; %s alone for api.openai.com), or run `citelens config init --endpoint URL --model NAME`, which writes %s.",
+				config.EnvBaseURL, config.EnvModel, config.EnvAPIKey, config.EnvAPIKey, cfg.Path))
 		skipRest("no endpoint configured")
 		return d
 	case errors.Is(err, config.ErrNoModel):

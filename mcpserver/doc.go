@@ -27,6 +27,18 @@
 // Each document is also a resource, citelens://doc/{id}, and each of its
 // pages citelens://doc/{id}/page/{n}.
 //
+// # Arguments
+//
+// Arguments are validated against the tools' input schemas (by the SDK),
+// with one leniency: a number or integer sent as a numeric string
+// ("page": "3"), as the MCP Inspector's CLI 0.15 sends every argument, is
+// read as the number (Server.numericStrings).
+//
+// Clients tried: the official TypeScript SDK's client 1.32.2 and the Go
+// SDK's v1.8.0, end to end against the citelens binary
+// (cmd/citelens/mcp_e2e_test.go); string arguments are replayed by this
+// package's tests.
+//
 // # Errors
 //
 // A tool that fails returns an MCP tool error (isError) whose text is the

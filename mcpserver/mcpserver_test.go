@@ -456,6 +456,23 @@ func TestRead(t *testing.T) {
 	if byPage.Text != out.Text {
 		t.Errorf("page 2 and printed page 3 differ")
 	}
+	// Clients that send every argument as a string (the MCP Inspector's
+	// CLI 0.15: --tool-arg page=2) are understood; a string that is no
+	// number is still refused.
+	var byString ReadResult
+	f.call("read", map[string]any{"document": "r-intro-p8-9.pdf", "page": "2"}, &byString)
+	if byString.Text != out.Text {
+		t.Errorf("page \"2\" and page 2 differ")
+	}
+	f.call("read", map[string]any{"document": "declaration.txt", "first_sentence": "3", "last_sentence": " 5 "}, &byString)
+	if byString.FirstSentence != 3 || byString.LastSentence != 5 {
+		t.Errorf("sentences \"3\"-\" 5 \": %+v", byString)
+	}
+	for _, bad := range []string{"two", "2.5", "+2", "02"} {
+		if msg := f.fail("read", map[string]any{"document": "r-intro-p8-9.pdf", "page": bad}); msg == "" {
+			t.Errorf("page %q was taken", bad)
+		}
+	}
 	for _, c := range []struct {
 		args map[string]any
 		want string

@@ -3,8 +3,11 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -57,6 +60,9 @@ type Server struct {
 	judged  *judge.Judge
 	noJudge string
 
+	// inputs are the tools' input schemas by name, for numericStrings.
+	inputs map[string]*jsonschema.Schema
+
 	// answered, when set (by tests), is told of each answer ask's run
 	// returns, as it returns.
 	answered func(*engine.Answer, error)
@@ -67,7 +73,7 @@ func New(opts Options) *Server {
 	if opts.Strategy == "" {
 		opts.Strategy = engine.DefaultStrategy
 	}
-	s := &Server{opts: opts, listed: map[docstore.DocID]bool{}}
+	s := &Server{opts: opts, listed: map[docstore.DocID]bool{}, inputs: map[string]*jsonschema.Schema{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "citelens", Title: "citelens", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		// Tools are fixed, and the resources are read from the library
@@ -79,6 +85,7 @@ func New(opts Options) *Server {
 	})
 	s.addTools()
 	s.addResources()
+	s.mcp.AddReceivingMiddleware(s.numericStrings)
 	return s
 }
 
@@ -185,6 +192,7 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, tune func(in *jsonschema.Schem
 		tune(in)
 	}
 	t.InputSchema = in
+	s.inputs[t.Name] = in
 	mcp.AddTool(s.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, input In) (*mcp.CallToolResult, Out, error) {
 		out, err := h(ctx, req, input)
 		if err != nil {
@@ -219,3 +227,88 @@ func bounds(in *jsonschema.Schema, name string, lo, hi, def int) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// numericStrings lets a tool call give a number as a numeric string
+// ("page": "3"): some clients send every argument as a string (the MCP
+// Inspector's CLI 0.15 does, from its --tool-arg key=value), and the
+// SDK's schema validation would refuse them. Only an argument whose
+// property is a number or an integer, and whose string reads as one, is
+// rewritten; anything else reaches the validation as sent, and is refused
+// with its reason.
+func (s *Server) numericStrings(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {
+			if in := s.inputs[call.Params.Name]; in != nil {
+				call.Params.Arguments = numbersFromStrings(call.Params.Arguments, in)
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// numbersFromStrings returns args with each string argument that in's
+// schema wants as a number (or integer) and that reads as one written as
+// that number; args itself when there is none.
+func numbersFromStrings(args json.RawMessage, in *jsonschema.Schema) json.RawMessage {
+	var fields map[string]json.RawMessage
+	if len(args) == 0 || json.Unmarshal(args, &fields) != nil {
+		return args
+	}
+	changed := false
+	for name, raw := range fields {
+		p := in.Properties[name]
+		if p == nil || len(raw) == 0 || raw[0] != '"' {
+			continue
+		}
+		integer, number := wantsNumber(p)
+		if !integer && !number {
+			continue
+		}
+		var str string
+		if json.Unmarshal(raw, &str) != nil {
+			continue
+		}
+		str = strings.TrimSpace(str)
+		// As JSON writes it ("3", not "+3" or "03"), and in range.
+		if !json.Valid([]byte(str)) {
+			continue
+		}
+		if integer {
+			if _, err := strconv.ParseInt(str, 10, 64); err != nil {
+				continue
+			}
+		} else if f, err := strconv.ParseFloat(str, 64); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			continue
+		}
+		fields[name] = json.RawMessage(str)
+		changed = true
+	}
+	if !changed {
+		return args
+	}
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return args
+	}
+	return out
+}
+
+// wantsNumber reports whether a property's schema takes an integer, or a
+// number, and no string (a property that takes strings keeps them).
+func wantsNumber(p *jsonschema.Schema) (integer, number bool) {
+	types := p.Types
+	if p.Type != "" {
+		types = append(types, p.Type)
+	}
+	for _, t := range types {
+		switch t {
+		case "string":
+			return false, false
+		case "integer":
+			integer = true
+		case "number":
+			number = true
+		}
+	}
+	return integer && !number, number
+}

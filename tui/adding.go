@@ -29,6 +29,9 @@ type addRun struct {
 	// failed says, for each path that could not be added, why (read
 	// only by Update).
 	failed []string
+	// failedFull are the same with each file's whole path, for the help
+	// screen's list.
+	failedFull []string
 	// only: the documents added make the question's scope (the files
 	// citelens was started with).
 	only bool
@@ -166,6 +169,7 @@ func (msg addedMsg) update(m *Model) tea.Cmd {
 		m.setNotice(fmt.Sprintf("Could not add %s: %s", msg.path, msg.err), true)
 		if m.adding != nil {
 			m.adding.failed = append(m.adding.failed, fmt.Sprintf("%s (%s)", filepath.Base(msg.path), msg.err))
+			m.adding.failedFull = append(m.adding.failedFull, fmt.Sprintf("%s: %s", msg.path, msg.err))
 		}
 	}
 	m.layout()
@@ -177,11 +181,14 @@ func (msg addedMsg) update(m *Model) tea.Cmd {
 // left to add, a question waiting for the documents is asked.
 func (msg addsDoneMsg) update(m *Model) tea.Cmd {
 	only := m.adding != nil && m.adding.only
+	if m.adding != nil && len(m.adding.failedFull) > 0 {
+		m.addFailures = m.adding.failedFull
+	}
 	if m.adding != nil && len(m.adding.failed) > 1 {
 		// Each failure was said as it came, each over the last: all of
-		// them, once the run is over.
+		// them, once the run is over, and where to read them again.
 		f := m.adding.failed
-		m.setNotice(fmt.Sprintf("%s could not be added: %s", humanize.Plural(len(f), "file", "files"), strings.Join(f, "; ")), true)
+		m.setNotice(fmt.Sprintf("%s could not be added (f1 lists them): %s", humanize.Plural(len(f), "file", "files"), strings.Join(f, "; ")), true)
 	}
 	m.adding = nil
 	if only && len(msg.ids) > 0 {

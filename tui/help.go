@@ -58,6 +58,21 @@ func (m Model) helpLines(inner int) []string {
 	hm := m.help
 	hm.SetWidth(inner)
 	var lines []string
+	if len(m.addFailures) > 0 {
+		// The last add's failures in full, first: the status line said
+		// them in one line, cut to the window.
+		lines = append(lines, st.Title.Render("Files the last add could not add"))
+		for _, f := range m.addFailures {
+			wrapped := ansi.Wrap(textproc.OneLine(f), max(inner-2, 10), "")
+			for i, l := range strings.Split(wrapped, "\n") {
+				lead := "- "
+				if i > 0 {
+					lead = "  "
+				}
+				lines = append(lines, lead+l)
+			}
+		}
+	}
 	for _, sec := range m.helpSections() {
 		if len(lines) > 0 {
 			lines = append(lines, "")

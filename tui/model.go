@@ -83,6 +83,11 @@ type Model struct {
 
 	notice    string // a one-off message for the status line
 	noticeErr bool
+	// addFailures are the files the last add run could not add, each
+	// with why in full: the status line shows one line, cut, and the
+	// next notice replaces it; the help screen lists them all until the
+	// next run that fails.
+	addFailures []string
 
 	strategy string
 	// docs holds the documents loaded for the source pane, shared by the

@@ -281,6 +281,27 @@ func TestStartWithBadFile(t *testing.T) {
 	s.finish()
 }
 
+// TestAddFailuresKept: the files an add could not add stay listed in
+// full on the help screen after the status line has moved on.
+func TestAddFailuresKept(t *testing.T) {
+	bad1 := enginetest.WriteFile(t, "binary-one.txt", "\x00\x01\x02")
+	bad2 := enginetest.WriteFile(t, "binary-two.txt", "\x00\x01\x03")
+	lib, _ := enginetest.Library(t)
+	opts := testOptions(t, lib, "no-color")
+	opts.Paths = []string{bad1, bad2}
+	s := start(t, opts, 160, 40)
+	s.waitText("f1 lists them")
+	s.press("f1")
+	s.waitText("Files the last add could not add")
+	v := ansi.Strip(s.view())
+	for _, name := range []string{"binary-one.txt", "binary-two.txt"} {
+		if !strings.Contains(v, name) {
+			t.Errorf("the help screen does not list %s:\n%s", name, v)
+		}
+	}
+	s.finish()
+}
+
 func TestNothingInScope(t *testing.T) {
 	declarationScript(t, -1)
 	lib, s := startDeclaration(t, "no-color", 100, 30)

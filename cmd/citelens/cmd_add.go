@@ -96,21 +96,52 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	}
 	var results []addedDoc
 	failed := 0
-	// One file shows its own progress; many show how many are done.
-	bar := newProgressBar(a.stderr, fmt.Sprintf("adding %s files", humanize.Count(len(paths))))
-	bar.unit = "files"
-	if len(paths) == 1 {
-		bar = newProgressBar(a.stderr, paths[0])
+	// One file shows its own progress; many show how many are done and
+	// how the one last heard of goes.
+	bar := newProgressBar(a.stderr, paths[0])
+	var files *filesProgress
+	if len(paths) > 1 {
+		files = newFilesProgress(a.stderr, len(paths))
 	}
 	done := 0
 	interrupted := "" // the first file an interruption stopped
+	// reportAdded prints (or keeps, for --json) one file's result.
+	reportAdded := func(res ingest.AddResult) {
+		done++
+		info := res.Info
+		r := addedDoc{ID: info.ID, Name: info.Name, Path: info.Path, Kind: info.Kind, Pages: info.Pages,
+			Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: res.Existed, Warnings: info.Warnings, OCRPages: info.OCRPages,
+			Seconds: res.Seconds}
+		if res.Err != nil {
+			failed++
+			r = addedDoc{Path: res.Path, Name: filepath.Base(res.Path), Error: res.Err.Error(), Seconds: res.Seconds}
+			if !*asJSON {
+				printError(a.stderr, res.Err)
+			}
+		} else if !*asJSON {
+			name := textproc.OneLine(info.Name)
+			if res.Existed {
+				fmt.Fprintf(a.stdout, "%s  %s  already in the library (same content)\n", info.ID, name)
+			} else {
+				fmt.Fprintf(a.stdout, "%s  %s  added: %s%s, %s, %s in %.1fs\n",
+					info.ID, name, humanize.Plural(info.Pages, "page", "pages"), ocrNote(info), humanize.Plural(info.NumSents, "sentence", "sentences"),
+					humanize.Plural(info.NumChunks, "chunk", "chunks"), r.Seconds)
+			}
+			for _, w := range info.Warnings {
+				fmt.Fprintf(a.stderr, "citelens: warning: %s: %s\n", name, textproc.OneLine(w))
+			}
+		}
+		results = append(results, r)
+	}
 	err = adder.AddFiles(ctx, paths, ingest.AddOptions{
 		Jobs: *jobs,
 		Progress: func(p ingest.Progress) {
-			if len(paths) == 1 {
-				bar.unit = p.Unit
-				bar.update(p.Stage, p.Done, p.Total)
+			if files != nil {
+				files.file(p)
+				return
 			}
+			bar.unit = p.Unit
+			bar.update(p.Stage, p.Done, p.Total)
 		},
 		Done: func(res ingest.AddResult) {
 			if errors.Is(res.Err, context.Canceled) && ctx.Err() != nil {
@@ -119,38 +150,18 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 				}
 				return // said once, below
 			}
-			done++
-			info := res.Info
-			r := addedDoc{ID: info.ID, Name: info.Name, Path: info.Path, Kind: info.Kind, Pages: info.Pages,
-				Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: res.Existed, Warnings: info.Warnings, OCRPages: info.OCRPages,
-				Seconds: res.Seconds}
-			bar.Finish()
-			if res.Err != nil {
-				failed++
-				r = addedDoc{Path: res.Path, Name: filepath.Base(res.Path), Error: res.Err.Error(), Seconds: res.Seconds}
-				if !*asJSON {
-					printError(a.stderr, res.Err)
-				}
-			} else if !*asJSON {
-				name := textproc.OneLine(info.Name)
-				if res.Existed {
-					fmt.Fprintf(a.stdout, "%s  %s  already in the library (same content)\n", info.ID, name)
-				} else {
-					fmt.Fprintf(a.stdout, "%s  %s  added: %s%s, %s, %s in %.1fs\n",
-						info.ID, name, humanize.Plural(info.Pages, "page", "pages"), ocrNote(info), humanize.Plural(info.NumSents, "sentence", "sentences"),
-						humanize.Plural(info.NumChunks, "chunk", "chunks"), r.Seconds)
-				}
-				for _, w := range info.Warnings {
-					fmt.Fprintf(a.stderr, "citelens: warning: %s: %s\n", name, textproc.OneLine(w))
-				}
+			if files == nil {
+				bar.Finish()
+				reportAdded(res)
+				return
 			}
-			results = append(results, r)
-			if len(paths) > 1 {
-				bar.update("added", done, len(paths))
-			}
+			files.added(func() { reportAdded(res) })
 		},
 	})
 	bar.Finish()
+	if files != nil {
+		files.finish()
+	}
 	if ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled)) && done < len(paths) {
 		if interrupted == "" {
 			interrupted = paths[done]

@@ -24,7 +24,7 @@ import (
 func init() {
 	register(&command{
 		name:    "ask",
-		args:    "[--doc ID|PATH]... [--strategy NAME] [--k N] [--json [--raw]] QUESTION | --batch FILE",
+		args:    "[--doc ID|PATH]... [--strategy NAME] [--k N] [--context N] [--json [--raw]] QUESTION | --batch FILE",
 		summary: "answer a question with sentence-level citations",
 		run:     runAsk,
 	})
@@ -39,22 +39,27 @@ type askFlags struct {
 	raw      bool // --json and --batch: strings exactly as stored
 	batch    string
 	noSave   bool
+	context  int // --context: sentences shown around each cited one
 }
 
 func runAsk(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["ask"])
 	var f askFlags
 	fs.Var(&f.docs, "doc", "ask of this document (`ID` prefix, file name, or a PATH to add first; repeatable; default: all)")
-	fs.StringVar(&f.strategy, "strategy", a.defaultStrategy(), "answering strategy (see 'citelens strategies')")
+	fs.StringVar(&f.strategy, "strategy", a.defaultStrategy(), "answering strategy `NAME` (see 'citelens strategies')")
 	fs.IntVar(&f.k, "k", 0, "at most `N` statements (extractive) or retrieved units (retrieval strategies)")
 	fs.Var(&f.opts, "opt", "strategy option `name=value` (repeatable; 'citelens strategies NAME' lists them)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the answer as one JSON object")
 	fs.BoolVar(&f.raw, "raw", false, rawJSONUsage+"; also with --batch")
 	fs.StringVar(&f.batch, "batch", "", "answer every question of a questions.jsonl `FILE`, one JSON object per line (--doc: the scope of questions that name none)")
 	fs.BoolVar(&f.noSave, "no-save", false, "do not save the answer in the library")
+	fs.IntVar(&f.context, "context", 0, contextUsage)
 	words, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
+	}
+	if f.context < 0 {
+		return fmt.Errorf("--context %d: give a number of sentences, 0 or more", f.context)
 	}
 	question := strings.TrimSpace(strings.Join(words, " "))
 	if question == "" && f.batch == "" {
@@ -90,9 +95,23 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	var emit func(engine.Event)
 	var printer *statementPrinter
 	if !f.asJSON {
-		printer = &statementPrinter{w: a.stdout, stageW: a.stderr, showStages: isTerminal(a.stderr), plainStages: noColor()}
+		printer = &statementPrinter{w: a.stdout, stageW: a.stderr, showStages: isTerminal(a.stderr), plainStages: noColor(),
+			width: terminalWidth(a.stdout)}
+		// A terminal that moves its cursor shows the stages on one
+		// status line, cleared as the answer comes: "retrieving…" is
+		// news while it happens, and clutter after.
+		printer.transient = printer.showStages && os.Getenv("TERM") != "dumb"
 		if hyperlinks(a.stdout) {
 			printer.link = func(c citations.Span) string { return sourceLink(l, c) }
+		}
+		if f.context > 0 {
+			printer.context = func(c citations.Span) error {
+				v, err := l.View(c.Doc)
+				if err != nil {
+					return err
+				}
+				return writeContext(printer.w, "    ", v, c.First, c.Last, f.context, printer.width)
+			}
 		}
 		emit = printer.event
 	}
@@ -178,6 +197,16 @@ type statementPrinter struct {
 	// link, when set, gives a citation's source a link to open: its
 	// file, at its page ("" for none).
 	link func(c citations.Span) string
+	// width, when not 0, is the terminal's: lines are wrapped to it,
+	// continuations indented as their first line.
+	width int
+	// transient shows each stage on one status line of stageW, which the
+	// next stage replaces and the answer's first line clears.
+	transient bool
+	status    bool // a status line is showing
+	// context, when set (--context N), prints a citation's sentences
+	// with those around them, in place of its quote.
+	context func(c citations.Span) error
 }
 
 func (p *statementPrinter) event(ev engine.Event) {
@@ -204,13 +233,47 @@ func (p *statementPrinter) event(ev engine.Event) {
 
 // stage shows what the answer is doing, dimmed, on a terminal.
 func (p *statementPrinter) stage(s string) {
+	if p.transient {
+		line := textproc.OneLine(s)
+		if p.width > 1 {
+			line = ansi.Truncate(line, p.width-1, "…") // one line, or \r cannot clear it
+		}
+		if !p.plainStages {
+			line = "\x1b[2m" + line + "\x1b[0m"
+		}
+		fmt.Fprint(p.stageW, clearLine+line)
+		p.status = true
+		return
+	}
 	if p.showStages {
+		p.clearStatus()
 		if p.plainStages {
 			fmt.Fprintln(p.stageW, textproc.OneLine(s))
 			return
 		}
 		fmt.Fprintf(p.stageW, "\x1b[2m%s\x1b[0m\n", textproc.OneLine(s))
 	}
+}
+
+// clearLine returns the cursor to the line's start and erases the line.
+const clearLine = "\r\x1b[2K"
+
+// clearStatus erases the status line, before the answer writes a line.
+func (p *statementPrinter) clearStatus() {
+	if p.status {
+		fmt.Fprint(p.stageW, clearLine)
+		p.status = false
+	}
+}
+
+// println writes s (one line) wrapped to the terminal's width, its
+// continuation lines under indent.
+func (p *statementPrinter) println(s, indent string) {
+	p.clearStatus()
+	if p.width > len(indent)+10 {
+		s = strings.ReplaceAll(ansi.Wrap(s, p.width-len(indent), ""), "\n", "\n"+indent)
+	}
+	fmt.Fprintln(p.w, s)
 }
 
 func (p *statementPrinter) printStatement(s *citations.Statement) {
@@ -220,11 +283,11 @@ func (p *statementPrinter) printStatement(s *citations.Statement) {
 		p.n++
 		fmt.Fprintf(&b, " [%d]", p.n)
 	}
-	fmt.Fprintln(p.w, b.String())
+	p.println(b.String(), "")
 	// Why a citation was dropped or cut (outside the numbered context, too
 	// many): the reader must know the statement lost its evidence.
 	for _, w := range s.Warnings {
-		fmt.Fprintf(p.w, "    ! %s\n", textproc.OneLine(w))
+		p.println("    ! "+textproc.OneLine(w), "      ")
 	}
 	p.printed++
 }
@@ -232,11 +295,12 @@ func (p *statementPrinter) printStatement(s *citations.Statement) {
 // finish prints what the stream did not: statements a strategy returned
 // without emitting, the sources, and whether the answer is partial.
 func (p *statementPrinter) finish(ans *engine.Answer) {
+	p.clearStatus()
 	for i := p.printed; i < len(ans.Statements); i++ {
 		p.printStatement(&ans.Statements[i])
 	}
 	if len(ans.Statements) == 0 && !ans.Partial {
-		fmt.Fprintln(p.w, "No supporting sentences found.")
+		p.println("No supporting sentences found.", "")
 	}
 	if p.n > 0 {
 		fmt.Fprintln(p.w, "\nSources")
@@ -258,7 +322,7 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 			}
 			under := ""
 			if c.Heading != "" {
-				under = "\n    under " + textproc.OneLine(c.Heading)
+				under = "under " + textproc.OneLine(c.Heading)
 			}
 			where := textproc.OneLine(c.DocName) + ", " + textproc.OneLine(c.PageLabel())
 			if p.link != nil {
@@ -266,18 +330,30 @@ func (p *statementPrinter) finish(ans *engine.Answer) {
 					where = ansi.SetHyperlink(u) + where + ansi.ResetHyperlink()
 				}
 			}
-			fmt.Fprintf(p.w, "[%d] %s, %s%s%s\n    %q\n", n, where, sents, verdict, under, textproc.OneLine(c.Text))
+			p.println(fmt.Sprintf("[%d] %s, %s%s", n, where, sents, verdict), "    ")
+			if under != "" {
+				p.println("    "+under, "      ")
+			}
+			if p.context != nil {
+				if err := p.context(c); err == nil {
+					continue
+				}
+				// A document removed or damaged since: the quote, which
+				// the answer holds, still stands.
+			}
+			p.println(fmt.Sprintf("    %q", textproc.OneLine(c.Text)), "     ")
 		}
 	}
 	if len(ans.Warnings) > 0 {
 		fmt.Fprintln(p.w, "\nWarnings")
 		for _, w := range ans.Warnings {
-			fmt.Fprintf(p.w, "- %s\n", textproc.OneLine(w))
+			p.println("- "+textproc.OneLine(w), "  ")
 		}
 	}
 	if ans.Partial && len(ans.Statements) > 0 {
 		// The error itself, with what to do, is the command's own.
-		fmt.Fprintf(p.w, "\n(partial answer: %s)\n", textproc.OneLine(ans.Error))
+		fmt.Fprintln(p.w)
+		p.println("(partial answer: "+textproc.OneLine(ans.Error)+")", " ")
 	}
 }
 

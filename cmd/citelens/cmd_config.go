@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"net/url"
+	"slices"
+	"strings"
 
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/fix"
@@ -14,7 +18,7 @@ import (
 func init() {
 	register(&command{
 		name:    "config",
-		args:    "init [--force] | show [--json] | path",
+		args:    "init [--endpoint URL --model NAME] [--force] | show [--json] | path",
 		summary: "write a commented config file, or show the model configuration",
 		run:     runConfig,
 	})
@@ -46,10 +50,12 @@ func runConfig(ctx context.Context, a *app, args []string) error {
 }
 
 func runConfigInit(a *app, args []string) error {
-	c := &command{name: "config init", args: "[--force]",
-		summary: "Write a commented config file (mode 0600) to " + config.Path() + ".\nIt holds no API key: set OPENAI_API_KEY in the environment."}
+	c := &command{name: "config init", args: "[--endpoint URL --model NAME] [--force]",
+		summary: "Write a commented config file (mode 0600) to " + config.Path() + ",\nwith the endpoint and model given ('citelens doctor' finds a server on this machine).\nIt holds no API key: set OPENAI_API_KEY in the environment."}
 	fs := newFlags(a, c)
 	force := fs.Bool("force", false, "replace an existing file")
+	endpoint := fs.String("endpoint", "", "the OpenAI-compatible API root `URL`, ending in /v1 (base_url)")
+	model := fs.String("model", "", "the model `NAME` that answers questions (model)")
 	rest, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
@@ -58,14 +64,36 @@ func runConfigInit(a *app, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
+	set := map[string]string{}
+	if *endpoint != "" {
+		u, err := url.Parse(*endpoint)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fix.With(fmt.Errorf("--endpoint %q is not an http(s) URL", *endpoint), "Give the API root, e.g. http://127.0.0.1:11434/v1.")
+		}
+		set["base_url"] = *endpoint
+	}
+	if *model != "" {
+		set["model"] = *model
+	}
+	if *endpoint != "" && *model == "" {
+		return fix.With(errors.New("--endpoint needs --model: a server of your own has no default model"), "Add --model NAME; `citelens doctor` lists the server's models.")
+	}
+	text, err := config.TemplateWith(set)
+	if err != nil {
+		return err
+	}
 	path := config.Path()
-	if err := config.WriteTemplate(path, *force); err != nil {
+	if err := config.WriteFile(path, text, *force); err != nil {
 		if errors.Is(err, config.ErrConfigExists) {
 			return fix.With(err, "Edit it, or run `citelens config init --force` to replace it with the template.")
 		}
 		return err
 	}
 	fmt.Fprintf(a.stdout, "Wrote %s (readable only by you).\n", textproc.OneLine(path))
+	if len(set) > 0 {
+		fmt.Fprintf(a.stdout, "It sets %s; set %s in your environment if your server needs a key, then run `citelens doctor`.\n", strings.Join(slices.Sorted(maps.Keys(set)), " and "), config.EnvAPIKey)
+		return nil
+	}
 	fmt.Fprintf(a.stdout, "Edit it, set %s in your environment if your server needs a key, then run `citelens doctor`.\n", config.EnvAPIKey)
 	return nil
 }

@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/citelens/citelens/internal/config"
 
@@ -42,6 +46,11 @@ func runDoctor(ctx context.Context, a *app, args []string) error {
 	}
 	cfg, cfgErr := config.Load()
 	d := llm.Doctor(ctx, cfg, cfgErr)
+	if cfgErr == nil && errors.Is(cfg.Configured(), config.ErrNotConfigured) {
+		// Many have a model running on this machine: say so, and how to
+		// use it, right under the configuration's failure.
+		d = slices.Insert(d, min(1, len(d)), localCheck(ctx, localPorts)...)
+	}
 	if *probe && cfgErr == nil {
 		d = append(d, llm.ProbeContext(ctx, cfg))
 	}
@@ -64,4 +73,60 @@ func runDoctor(ctx context.Context, a *app, args []string) error {
 		return checksFailed{n, len(d)}
 	}
 	return nil
+}
+
+// localPorts are the ports doctor looks for a model server on; tests
+// point it at a scripted server's.
+var localPorts = llm.LocalPorts
+
+// localCheck looks for an OpenAI-compatible server on this machine's
+// usual ports (llm.FindLocal) and says how to configure each found, or
+// that none answered.
+func localCheck(ctx context.Context, ports []llm.LocalPort) []llm.Check {
+	found := llm.FindLocal(ctx, ports, llm.LocalTimeout)
+	if len(found) == 0 {
+		where := make([]string, len(ports))
+		for i, p := range ports {
+			where[i] = strconv.Itoa(p.Port) + " (" + p.Name + ")"
+		}
+		return []llm.Check{{Name: "local server", Status: llm.CheckSkip,
+			Detail: "no OpenAI-compatible server answers on 127.0.0.1, ports " + strings.Join(where, ", ")}}
+	}
+	var out []llm.Check
+	for _, s := range found {
+		c := llm.Check{Name: "local server", Status: llm.CheckOK}
+		if len(s.Models) == 0 {
+			c.Status = llm.CheckWarn
+			c.Detail = fmt.Sprintf("%s answers at %s but serves no model yet", s.Name, s.URL)
+			c.Fix = "Load or pull a model in it, then run `citelens doctor` again."
+		} else {
+			c.Detail = fmt.Sprintf("%s answers at %s, serving %s", s.Name, s.URL, strings.Join(s.Models, ", "))
+			m := shellWord(chatModel(s.Models))
+			c.Fix = fmt.Sprintf("Use it: citelens config init --endpoint %s --model %s (or set %s=%s and %s=%s).",
+				s.URL, m, config.EnvBaseURL, s.URL, config.EnvModel, m)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// shellWord quotes s for a shell when it holds more than the characters
+// model names usually have.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/@+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// chatModel is the model to suggest of those a server lists: the first
+// whose name does not say it embeds or reranks, which cannot answer.
+func chatModel(models []string) string {
+	for _, m := range models {
+		l := strings.ToLower(m)
+		if !strings.Contains(l, "embed") && !strings.Contains(l, "rerank") {
+			return m
+		}
+	}
+	return models[0]
 }

@@ -30,7 +30,7 @@ func init() {
 func runEval(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["eval"])
 	data := fs.String("data", "", "the data set `DIR` (DIR/docs/ and DIR/questions.jsonl, as in docs/EVAL.md)")
-	strategyName := fs.String("strategy", engine.DefaultStrategy, "answering strategy")
+	strategyName := fs.String("strategy", engine.DefaultStrategy, "answering strategy `NAME`")
 	k := fs.Int("k", 0, "at most `N` statements or retrieved units")
 	var opts stringList
 	fs.Var(&opts, "opt", "strategy option `name=value` (repeatable; 'citelens strategies NAME' lists them)")

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -21,7 +22,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "answers", args: "[--json [--raw]]", summary: "list saved answers", run: runAnswers})
+	register(&command{name: "answers", args: "[--json [--raw]]", summary: "list saved answers, newest first", run: runAnswers})
 	register(&command{
 		name:    "export",
 		args:    "ANSWER_ID [--format md|json|longbench|html [--exact]] [--no-images] [-o FILE | -o DIR/]",
@@ -53,6 +54,10 @@ func runAnswers(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Newest first (List is oldest first): the answer one looks for is
+	// most often the last asked, and a long list scrolls its start out
+	// of view.
+	slices.Reverse(list)
 	if *asJSON {
 		if list == nil {
 			list = []docstore.AnswerMeta{}
@@ -214,21 +219,14 @@ func (e *exporter) write(w io.Writer, ans *engine.Answer) error {
 
 // folder writes ans into dir as answer.EXT and, with pictures, one PNG
 // per citation (citation-N.png; citation-N-pP.png for each page of one
-// that runs over pages).
+// that runs over pages). The pictures are drawn first, so that Markdown
+// links each under its citation's quote.
 func (e *exporter) folder(dir string, ans *engine.Answer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	f, _ := citations.LookupFormat(e.format)
-	var buf bytes.Buffer
-	if err := e.write(&buf, ans); err != nil {
-		return err
-	}
-	path := filepath.Join(dir, "answer."+f.Ext)
-	if err := writeFile(path, buf.Bytes()); err != nil {
-		return err
-	}
-	wrote := []string{path}
+	var wrote []string
+	pictured := map[int][]string{} // citation number → its PNGs' names
 	if e.images {
 		n := 0
 		for _, s := range ans.Statements {
@@ -249,11 +247,29 @@ func (e *exporter) folder(dir string, ans *engine.Answer) error {
 						return err
 					}
 					wrote = append(wrote, path)
+					pictured[n] = append(pictured[n], name)
 				}
 			}
 		}
 	}
-	fmt.Fprintf(e.a.stderr, "wrote %s\n", strings.Join(wrote, ", "))
+	f, _ := citations.LookupFormat(e.format)
+	var buf bytes.Buffer
+	var err error
+	if f.Name == "md" {
+		err = citations.WriteMarkdownWith(&buf, ans, citations.MarkdownOptions{
+			Pictures: func(n int, _ citations.Span) []string { return pictured[n] },
+		})
+	} else {
+		err = e.write(&buf, ans)
+	}
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "answer."+f.Ext)
+	if err := writeFile(path, buf.Bytes()); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.a.stderr, "wrote %s\n", strings.Join(append([]string{path}, wrote...), ", "))
 	return nil
 }
 

@@ -14,7 +14,7 @@ import (
 func init() {
 	register(&command{
 		name:    "search",
-		args:    "[--doc ID]... [--k N] [--chunks] [--json [--raw]] QUERY",
+		args:    "[--doc ID]... [--k N] [--chunks] [--context N] [--json [--raw]] QUERY",
 		summary: "rank the library's sentences against a query with BM25",
 		run:     runSearch,
 	})
@@ -45,15 +45,19 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["search"])
 	var docRefs stringList
 	fs.Var(&docRefs, "doc", "search only this document (`ID` prefix or file name; repeatable)")
-	k := fs.Int("k", 10, "number of hits")
+	k := fs.Int("k", 10, "`N` hits")
 	chunks := fs.Bool("chunks", false, "rank chunks (about 128 tokens) instead of sentences")
-	k1 := fs.Float64("k1", retrieve.DefaultBM25.K1, "BM25 term-frequency saturation")
-	b := fs.Float64("b", retrieve.DefaultBM25.B, "BM25 length normalisation")
+	k1 := fs.Float64("k1", retrieve.DefaultBM25.K1, "BM25 term-frequency saturation `K1`")
+	b := fs.Float64("b", retrieve.DefaultBM25.B, "BM25 length normalisation `B` (0: none, 1: full)")
 	asJSON := fs.Bool("json", false, "print hits as JSON")
 	raw := fs.Bool("raw", false, rawJSONUsage)
+	around := fs.Int("context", 0, contextUsage)
 	words, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
+	}
+	if *around < 0 {
+		return fmt.Errorf("--context %d: give a number of sentences, 0 or more", *around)
 	}
 	query := strings.Join(words, " ")
 	if strings.TrimSpace(query) == "" {
@@ -114,7 +118,10 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintln(a.stdout, "no matches")
 		return nil
 	}
-	for _, h := range out {
+	for i, h := range out {
+		if *around > 0 && i > 0 {
+			fmt.Fprintln(a.stdout, "--") // between groups, as grep -C
+		}
 		unit := fmt.Sprintf("s%d", h.First)
 		if h.Chunk != nil {
 			unit = fmt.Sprintf("c%d (s%d-%d)", *h.Chunk, h.First, h.Last)
@@ -122,6 +129,15 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintf(a.stdout, "%6.2f  %s  %s  %s  %s\n", h.Score, shortID(h.Doc), unit, h.pageName, textproc.OneLine(h.Text))
 		if h.Heading != "" {
 			fmt.Fprintf(a.stdout, "        under %s\n", textproc.OneLine(h.Heading))
+		}
+		if *around > 0 {
+			v, err := l.View(h.Doc)
+			if err != nil {
+				return err
+			}
+			if err := writeContext(a.stdout, "        ", v, h.First, h.Last, *around, terminalWidth(a.stdout)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

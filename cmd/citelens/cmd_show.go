@@ -21,7 +21,7 @@ import (
 func init() {
 	register(&command{
 		name:    "show",
-		args:    "[--text [--raw] | --sentences | --outline | --page N [--raw] | --page N --image FILE.png [--sentences A-B] | --json [--raw]] ID",
+		args:    "[--text [--raw] | --sentences [A-B] | --outline | --page N [--raw] | --page N --image FILE.png [--sentences A-B] | --json [--raw]] ID",
 		summary: "show a document's metadata, text, sentences, headings or one page (as text, or as a picture with sentences highlighted)",
 		run:     runShow,
 	})
@@ -32,12 +32,12 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	text := fs.Bool("text", false, "print the stored text, control characters made visible")
 	raw := fs.Bool("raw", false, "with --text or --page: print the stored bytes exactly, control characters and all (for a file, not a terminal); "+rawJSONUsage)
 	var sentFlag sentenceRange
-	fs.Var(&sentFlag, "sentences", "print index<TAB>page<TAB>start<TAB>end<TAB>text per sentence; with --image, `A-B`: the sentences to highlight")
+	fs.Var(&sentFlag, "sentences", "print index<TAB>page<TAB>start<TAB>end<TAB>text per sentence; `A-B`: print the text of sentences A to B, one a line (with --image: the sentences to highlight)")
 	outline := fs.Bool("outline", false, "print the section headings found, indented by level, with their sentence and page")
 	page := fs.Int("page", 0, "print the text of page `N`")
 	asJSON := fs.Bool("json", false, "print the metadata as JSON")
 	image := fs.String("image", "", "with --page: write the page as a PNG picture to `FILE` (a PDF's page as printed)")
-	dpi := fs.Float64("dpi", pngDPI, "with --image: the picture's resolution in dots per inch")
+	dpi := fs.Float64("dpi", pngDPI, "with --image: the picture's resolution in `DPI` (dots per inch)")
 	refs, err := parseFlags(a, fs, joinSentenceRange(args))
 	if err != nil {
 		return err
@@ -51,14 +51,8 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	if *image != "" && !pageGiven {
 		return fix.With(errors.New("--image needs --page N: the page to draw"), "Add --page N, and --sentences A-B to highlight sentences on it.")
 	}
-	if sentFlag.given && *image == "" {
-		return fix.With(fmt.Errorf("--sentences %d-%d needs --image FILE.png: the page picture to highlight them on", sentFlag.first, sentFlag.last), "Use --sentences alone to list a document's sentences.")
-	}
 	if !(*dpi >= 10 && *dpi <= 1200) {
 		return fmt.Errorf("--dpi %v: give a resolution from 10 to 1200", *dpi)
-	}
-	if len(refs) == 2 && sentFlag.list && rangeArg.MatchString(refs[0]) {
-		return fix.With(fmt.Errorf("--sentences %s needs --image FILE.png and --page N: the page picture to highlight them on", refs[0]), "Use --sentences alone to list a document's sentences.")
 	}
 	if len(refs) != 1 {
 		fmt.Fprintln(a.stderr, "citelens show: give one document (an ID prefix or file name)")
@@ -112,6 +106,19 @@ func runShow(ctx context.Context, a *app, args []string) error {
 				title = textproc.OneLine(d.Text[sec.Heading.Start:sec.Heading.End])
 			}
 			fmt.Fprintf(a.stdout, "%s%s  (%s p.%d)\n", indent(sec.Level), title, at, pg)
+		}
+		return nil
+	case sentFlag.given && *image == "":
+		if sentFlag.last >= len(d.Sentences) {
+			return fix.With(fmt.Errorf("--sentences %d-%d: %s has sentences 0 to %d", sentFlag.first, sentFlag.last, textproc.OneLine(d.DisplayName()), len(d.Sentences)-1),
+				"'citelens show --sentences ID' lists them with their pages.")
+		}
+		// The text a citation "sentences A-B" quotes, to read it again;
+		// one sentence a line, as the listing has them.
+		for i := sentFlag.first; i <= sentFlag.last; i++ {
+			if _, err := fmt.Fprintln(a.stdout, textproc.OneLine(out(d.SentenceText(i)))); err != nil {
+				return err
+			}
 		}
 		return nil
 	case *image != "":
@@ -198,23 +205,34 @@ func (r *sentenceRange) Set(s string) error {
 	return nil
 }
 
-// joinSentenceRange turns "--sentences A-B" into "--sentences=A-B" when
-// --image is given: a flag that may stand alone takes a value only after
-// "=", and without --image a number after --sentences is a document.
+// joinSentenceRange turns "--sentences A-B" into "--sentences=A-B": a
+// flag that may stand alone takes a value only after "=". A number after
+// --sentences is the range when a document is named besides it (or
+// --image is given); alone, it is the document ("show --sentences 42":
+// list the sentences of the document whose ID starts 42).
 func joinSentenceRange(args []string) []string {
-	image := false
-	for _, a := range args {
+	image, positional := false, 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if a == "--" {
+			positional += len(args) - i - 1
 			break
 		}
 		image = image || a == "--image" || a == "-image" || strings.HasPrefix(a, "--image=") || strings.HasPrefix(a, "-image=")
-	}
-	if !image {
-		return args
+		switch {
+		case showValueFlags[strings.TrimLeft(a, "-")] && strings.HasPrefix(a, "-"):
+			i++ // its value is no document
+		case !strings.HasPrefix(a, "-"):
+			positional++
+		}
 	}
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
-		if (args[i] == "--sentences" || args[i] == "-sentences") && i+1 < len(args) && rangeArg.MatchString(args[i+1]) {
+		if args[i] == "--" {
+			out = append(out, args[i:]...)
+			break
+		}
+		if (args[i] == "--sentences" || args[i] == "-sentences") && i+1 < len(args) && rangeArg.MatchString(args[i+1]) && (image || positional > 1) {
 			out = append(out, "--sentences="+args[i+1])
 			i++
 			continue
@@ -223,6 +241,9 @@ func joinSentenceRange(args []string) []string {
 	}
 	return out
 }
+
+// showValueFlags are show's flags that take a value after a space.
+var showValueFlags = map[string]bool{"page": true, "image": true, "dpi": true}
 
 // writePagePicture writes page n of d as a PNG at dpi, the sentences of
 // r highlighted when given.

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 )
 
@@ -29,7 +30,7 @@ func printCommandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 		fs.VisitAll(func(f *flag.Flag) {
 			name, use := flag.UnquoteUsage(f)
 			dash := "--"
-			if len(f.Name) == 1 { // -o, as the usage line writes it
+			if singleDash(c.args, f.Name) { // -o, as the usage line writes it
 				dash = "-"
 			}
 			line := "  " + dash + f.Name
@@ -43,6 +44,14 @@ func printCommandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 			fmt.Fprintln(w)
 		})
 	}
+}
+
+// singleDash reports whether a command's synopsis writes flag name with
+// one dash ("-o FILE"): its flag list then writes it alike, and every
+// other flag with two ("--k N" in both), so the two never disagree. Go's
+// flag package takes either.
+func singleDash(synopsis, name string) bool {
+	return regexp.MustCompile(`(^|[\s\[|(])-` + regexp.QuoteMeta(name) + `\b`).MatchString(synopsis)
 }
 
 // parseFlags parses args allowing flags and positional arguments to be

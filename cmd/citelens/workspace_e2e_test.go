@@ -87,7 +87,7 @@ func newestAnswer(t *testing.T, bin, db string) savedAnswer {
 	if err := json.Unmarshal(out, &metas); err != nil || len(metas) == 0 {
 		t.Fatalf("no saved answer: %v %s", err, out)
 	}
-	out, err = exec.Command(bin, "--db", db, "export", metas[len(metas)-1].ID, "--format", "json").Output()
+	out, err = exec.Command(bin, "--db", db, "export", metas[0].ID, "--format", "json").Output()
 	if err != nil {
 		t.Fatalf("export: %v", err)
 	}

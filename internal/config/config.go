@@ -255,8 +255,8 @@ func (c Config) RerankKey() string {
 // exactly what to set.
 func (c Config) Configured() error {
 	if c.BaseURL == "" && c.APIKey == "" {
-		return fmt.Errorf("%w: set %s (and %s if your server needs one), or run `citelens config init` and edit the file it writes; until then only the extractive strategy answers",
-			ErrNotConfigured, EnvBaseURL, EnvAPIKey)
+		return fmt.Errorf("%w: set %s and %s for a server of your own (and %s if it needs one), or %s alone for api.openai.com; or run `citelens config init --endpoint URL --model NAME`. `citelens doctor` finds a server running on this machine and lists its models. Until then only the extractive strategy answers",
+			ErrNotConfigured, EnvBaseURL, EnvModel, EnvAPIKey, EnvAPIKey)
 	}
 	if c.Model == "" {
 		return fmt.Errorf("%w: set %s (or model in %s) to a model the server at %s serves; `citelens doctor` lists them",

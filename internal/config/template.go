@@ -6,7 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 )
 
 // Template is the commented config file `citelens config init` writes:
@@ -50,10 +54,39 @@ func templateHeader(env []string) string {
 	return b.String()
 }
 
+// TemplateWith is Template with the settings of set (by their file
+// names: "base_url", "model") written in, each above its commented
+// examples, so the file configures them and still documents the rest.
+func TemplateWith(set map[string]string) (string, error) {
+	lines := strings.SplitAfter(Template, "\n")
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		enc, err := toml.Marshal(map[string]string{k: set[k]})
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", k, err)
+		}
+		at := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "# "+k+" = ") })
+		if at < 0 {
+			return "", fmt.Errorf("the template has no setting %q", k)
+		}
+		lines = slices.Insert(lines, at, string(enc))
+	}
+	return strings.Join(lines, ""), nil
+}
+
 // WriteTemplate writes Template to path with mode 0600, making
 // its directory (mode 0700) if needed. It refuses to replace an existing file
 // unless force is set.
 func WriteTemplate(path string, force bool) error {
+	return WriteFile(path, Template, force)
+}
+
+// WriteFile writes a config file's text to path as WriteTemplate does.
+func WriteFile(path, text string, force bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("cannot create %s: %w", dir, err)
@@ -66,7 +99,7 @@ func WriteTemplate(path string, force bool) error {
 		if err != nil {
 			return fmt.Errorf("cannot write %s: %w", path, err)
 		}
-		_, err = f.WriteString(Template)
+		_, err = f.WriteString(text)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -82,7 +115,7 @@ func WriteTemplate(path string, force bool) error {
 	if err != nil {
 		return fmt.Errorf("cannot write in %s: %w", dir, err)
 	}
-	_, err = tmp.WriteString(Template)
+	_, err = tmp.WriteString(text)
 	if err == nil {
 		err = tmp.Chmod(0o600)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,9 +79,7 @@ func runMCP(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return fix.With(err, "Choose another port, or stop what is listening on it.")
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.Handler(token))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := srv.NewHTTPServer(token, mcpserver.HTTPOptions{})
 	tokenSays := "the bearer token clients must send is in " + path
 	if made {
 		tokenSays = "a new bearer token, which clients must send, is in " + path

@@ -228,3 +228,40 @@ func TestCancelStopsPage(t *testing.T) {
 		t.Errorf("after the cancel: %v", err)
 	}
 }
+
+// TestCloseStopsPage: closing the renderer (a program quitting) stops a
+// page being drawn within a second, and the draw fails naming the page.
+func TestCloseStopsPage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws a slow page")
+	}
+	r := pagerender.New(pagerender.Options{CacheDir: pagerendertest.CacheDir()})
+	pagerendertest.Renderer(t) // the cache filled
+	d, err := r.Open(context.Background(), selfFormBomb())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rendered := make(chan error, 1)
+	go func() {
+		_, err := d.Render(context.Background(), 1, pagerender.Rect{}, 150)
+		rendered <- err
+	}()
+	time.Sleep(500 * time.Millisecond)
+	start := time.Now()
+	if err := r.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	d.Close()
+	limit := testload.Scaled(time.Second)
+	if took := time.Since(start); took > limit {
+		t.Errorf("Close took %s, want under %s", took, limit)
+	}
+	select {
+	case err := <-rendered:
+		if !errors.Is(err, pagerender.ErrClosed) || !strings.Contains(err.Error(), "page 1") {
+			t.Errorf("Render = %v, want ErrClosed naming page 1", err)
+		}
+	case <-time.After(limit):
+		t.Error("Render still drawing after Close")
+	}
+}

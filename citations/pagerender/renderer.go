@@ -58,6 +58,12 @@ type Renderer struct {
 	cache     wazero.CompilationCache
 	pool      pdfium.Pool
 
+	// closing is closed when Close begins: a call under way stops at
+	// once rather than holding Close (and a program quitting) until the
+	// page is drawn.
+	closing   chan struct{}
+	closeOnce sync.Once
+
 	mu     sync.Mutex // serialises PDFium calls; guards inst, gen and closed
 	inst   pdfium.Pdfium
 	gen    int // counts instances, so a document knows its instance was replaced
@@ -70,7 +76,7 @@ func New(opts Options) *Renderer {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	return &Renderer{opts: opts, started: make(chan struct{})}
+	return &Renderer{opts: opts, started: make(chan struct{}), closing: make(chan struct{})}
 }
 
 // Warm reports whether a start will be quick: the compiled code is in
@@ -195,6 +201,7 @@ func (r *Renderer) newInstance() error {
 // Close releases PDFium and the cache. Documents opened from r are
 // unusable after.
 func (r *Renderer) Close() error {
+	r.closeOnce.Do(func() { close(r.closing) })
 	r.mu.Lock()
 	r.closed = true
 	r.mu.Unlock()
@@ -267,6 +274,8 @@ func (r *Renderer) call(ctx context.Context, fn func(inst pdfium.Pdfium, gen int
 		return err
 	case <-ctx.Done():
 		err = ctx.Err()
+	case <-r.closing:
+		err = ErrClosed
 	case <-timer.C:
 		err = fmt.Errorf("%w after %s", ErrTimeout, r.opts.Timeout)
 	}

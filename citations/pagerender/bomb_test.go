@@ -219,6 +219,12 @@ func TestCancelStopsPage(t *testing.T) {
 	if limit := testload.Scaled(time.Second); took > limit {
 		t.Errorf("stopped %s after the cancel, want under %s", took, limit)
 	}
+	// Sizing the page (loading it) is bounded the same way.
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel2)
+	if _, _, err := d.PageSize(ctx2, 1); err != nil && (!errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "page 1")) {
+		t.Errorf("PageSize = %v, want context.Canceled naming page 1", err)
+	}
 	// The renderer draws again after.
 	plain, err := r.Open(context.Background(), buildPDF("0 0 1 1 re f", "<< >>"))
 	if err != nil {

@@ -101,7 +101,7 @@ func (d *Document) PageSize(ctx context.Context, n int) (w, h float64, err error
 		w, h, err = d.pageSize(inst, gen, n)
 		return err
 	})
-	return w, h, err
+	return w, h, onPage(n, err)
 }
 
 func (d *Document) pageSize(inst pdfium.Pdfium, gen, n int) (float64, float64, error) {
@@ -383,5 +383,5 @@ func (d *Document) Chars(ctx context.Context, n int) ([]Char, error) {
 		}
 		return nil
 	})
-	return chars, err
+	return chars, onPage(n, err)
 }

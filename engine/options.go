@@ -170,7 +170,8 @@ func (o Option) read(s string) (any, error) {
 		return n, nil
 	case Ratio:
 		r, err := strconv.ParseFloat(val, 64)
-		if err != nil || r <= 0 || r >= 1 {
+		// Written so that NaN, which no comparison holds for, fails.
+		if err != nil || !(r > 0 && r < 1) {
 			return nil, fmt.Errorf("give a number between 0 and 1, such as 0.4%s", help)
 		}
 		return r, nil

@@ -46,6 +46,9 @@ func TestOptionErrors(t *testing.T) {
 		{engine.Settings("k", " 0"), `invalid option: k=" 0": give a whole number from 1 to 20 (chunks retrieved)`}, // quoted as given
 		{engine.Settings("cap", "-1"), `invalid option: cap="-1": give a whole number from 0 up (citations kept, 0 for no limit)`},
 		{engine.Settings("stop", "1"), `invalid option: stop="1": give a number between 0 and 1, such as 0.4 (the share of the best kept)`},
+		{engine.Settings("stop", "NaN"), `invalid option: stop="NaN": give a number between 0 and 1, such as 0.4 (the share of the best kept)`},
+		{engine.Settings("stop", "-nan"), `invalid option: stop="-nan": give a number between 0 and 1, such as 0.4 (the share of the best kept)`},
+		{engine.Settings("stop", "Inf"), `invalid option: stop="Inf": give a number between 0 and 1, such as 0.4 (the share of the best kept)`},
 		{engine.Settings("merge", "perhaps"), `invalid option: merge="perhaps": give yes or no`},
 		{engine.Settings("level", "page"), `invalid option: level="page": give sentence (RAC-S) or chunk (RAC-C)`},
 		{engine.Settings("model", " "), `invalid option: model=" ": give the model whose work to use`},

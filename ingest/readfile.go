@@ -37,6 +37,17 @@ func readDocumentFile(ctx context.Context, path string, max int64) ([]byte, erro
 	if _, err := formatOf(path); err != nil {
 		return nil, err
 	}
+	return ReadRegular(ctx, path, max)
+}
+
+// ReadRegular reads a regular file of at most max bytes with the checks
+// Add makes, whatever its name: a FIFO, a device, a directory or a
+// symlink to one is refused with ErrNotRegular without blocking, a
+// larger file with ErrTooLarge, and the read stops when ctx is done. It
+// is for any later read of a path the library recorded (drawing a
+// document's pages), which the file at that path may have been swapped
+// under since.
+func ReadRegular(ctx context.Context, path string, max int64) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", path, unwrapPathError(err))

@@ -251,7 +251,7 @@ func (s *Stream) Next() bool {
 			s.usage = resp.Usage
 		}
 		if resp.Model != "" {
-			s.model = resp.Model
+			s.model = s.c.clean(resp.Model)
 		}
 		delta, reasoning := "", ""
 		for _, ch := range resp.Choices {
@@ -259,7 +259,7 @@ func (s *Stream) Next() bool {
 				continue
 			}
 			if ch.FinishReason != "" {
-				s.finish = string(ch.FinishReason)
+				s.finish = s.c.clean(string(ch.FinishReason))
 			}
 			delta += ch.Delta.Content
 			reasoning += ch.Delta.ReasoningContent

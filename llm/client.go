@@ -399,8 +399,23 @@ func (c *Client) classify(ctx context.Context, op, path string, err error, a *at
 	if e.Kind == nil {
 		e.Kind = kindOfStatus(e.Status)
 	}
-	e.Detail = scrub(detail, c.cfg.APIKey)
+	e.Detail = scrub(c.redact(detail), c.cfg.APIKey)
 	return e
+}
+
+// redact hides in s, a string that came from the endpoint, the keys the
+// client knows and what has the shape of a key: the redaction answers
+// get (redact.go).
+func (c *Client) redact(s string) string {
+	return newRedactor(c.cfg.APIKey, c.cfg.RerankAPIKey).redact(s)
+}
+
+// clean makes a short string that came from the endpoint (the model
+// that answered, a finish reason, a model's ID) safe to print, save and
+// send: redacted, on one line, without control characters, bounded. A
+// proxy that echoes the request can put the key in any of them.
+func (c *Client) clean(s string) string {
+	return scrub(c.redact(s), "")
 }
 
 func kindOfStatus(status int) error {

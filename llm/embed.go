@@ -121,7 +121,7 @@ func (c *Client) Models(ctx context.Context) ([]string, error) {
 	}
 	ids := make([]string, 0, len(list.Models))
 	for _, m := range list.Models {
-		ids = append(ids, m.ID)
+		ids = append(ids, c.clean(m.ID))
 	}
 	slices.Sort(ids)
 	return ids, nil

@@ -2,6 +2,10 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -86,5 +90,49 @@ func TestAnswerEchoingTheKeyIsRedacted(t *testing.T) {
 	reply, err := c.Chat(context.Background(), ChatRequest{Messages: []Message{User("q")}})
 	if err != nil || strings.Contains(reply.Text, redactKey) || reply.Text != "Whole. (your request said Authorization: Bearer [redacted])" {
 		t.Errorf("Chat: %q %v", reply.Text, err)
+	}
+}
+
+// TestEndpointStringsAreRedacted: the key echoed in the strings of a
+// reply other than its text (the model that answered, the finish
+// reason, a listed model's ID) is redacted too, whatever shape it has.
+func TestEndpointStringsAreRedacted(t *testing.T) {
+	t.Parallel()
+	for _, echoed := range []string{
+		redactKey,                          // the client's own key, any shape
+		"sk-proj-abcdefghijklmnopqrstuvwx", // shaped like a key
+		"Bearer " + redactKey,              // with its scheme
+		"gpt-4o\x1b[2J" + redactKey,        // after an escape sequence
+	} {
+		js, _ := json.Marshal(echoed)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/models") {
+				fmt.Fprintf(w, `{"object":"list","data":[{"id":%s,"object":"model"}]}`, js)
+				return
+			}
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "data: {\"model\":%s,\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\n", js)
+			fmt.Fprintf(w, "data: {\"model\":%s,\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":%s}]}\n\ndata: [DONE]\n\n", js, js)
+		}))
+		cfg := config.Default()
+		cfg.BaseURL, cfg.APIKey, cfg.Model = srv.URL, redactKey, "m"
+		c, err := New(cfg, WithMaxRetries(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reply, err := c.Chat(context.Background(), ChatRequest{Messages: []Message{User("q")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, err := c.Models(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv.Close()
+		for what, got := range map[string]string{"model": reply.Model, "finish reason": reply.FinishReason, "model id": strings.Join(ids, " ")} {
+			if strings.Contains(got, redactKey[:12]) || strings.Contains(got, "abcdefghijklmnop") || strings.ContainsRune(got, 0x1b) || !strings.Contains(got, redactedText) {
+				t.Errorf("echoed %q: %s %q", echoed, what, got)
+			}
+		}
 	}
 }

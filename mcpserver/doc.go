@@ -60,7 +60,12 @@
 //   - The model's API key is never sent: nothing here reads it.
 //   - Over HTTP (Handler) every request must carry the bearer token; the
 //     SDK refuses requests to a loopback listener whose Host header names
-//     another host (DNS rebinding).
+//     another host (DNS rebinding). A request without the token gets
+//     401 before its body is read and its connection closed.
+//   - NewHTTPServer bounds what a client can hold (HTTPOptions): header,
+//     body, write and idle timeouts; a cap on connections, at which those
+//     that have not carried the token are closed first; a cap on
+//     sessions, which expire when idle.
 //
 // # Concurrency
 //

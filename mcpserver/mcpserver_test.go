@@ -311,6 +311,12 @@ func TestAskExtractive(t *testing.T) {
 	if msg := f.fail("ask", map[string]any{"question": "taxes?", "options": map[string]string{"bogus": "1"}}); !strings.Contains(msg, "bogus") {
 		t.Errorf("bad option: %q", msg)
 	}
+	// options.k is bounded as the schema bounds k, a number in a string.
+	for _, k := range []string{"1000000000", " 401", "0", "-3", "1e9", "NaN", "99999999999999999999"} {
+		if msg := f.fail("ask", map[string]any{"question": "taxes?", "options": map[string]string{"k": k}}); !strings.Contains(msg, "from 1 to 400") {
+			t.Errorf("options.k=%q: %q", k, msg)
+		}
+	}
 }
 
 // citeTaxes is a model that cites the sentence about taxes it was shown.

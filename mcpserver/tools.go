@@ -18,6 +18,7 @@ import (
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // Citation is a passage of whole sentences of one document, as search,
@@ -274,9 +275,13 @@ func (s *Server) addAsk() {
 			st.Enum = append(st.Enum, n)
 		}
 		st.Default = []byte(strconv.Quote(s.opts.Strategy))
-		bounds(in, "k", 1, 400, 0)
+		bounds(in, "k", 1, maxAskK, 0)
 	}, s.ask)
 }
+
+// maxAskK bounds ask's k, the field and options.k alike: a client must
+// not buy minutes of the server's time with a large number in a string.
+const maxAskK = 400
 
 func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput) (AskResult, error) {
 	var out AskResult
@@ -303,6 +308,14 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput)
 	}
 	slices.Sort(keys) // the first option the strategy cannot use is the one reported: the same each time
 	for _, k := range keys {
+		if strings.TrimSpace(k) == "k" {
+			// The schema bounds the field; the same number in a string
+			// is bounded here.
+			n, err := strconv.Atoi(strings.TrimSpace(in.Options[k]))
+			if err != nil || n < 1 || n > maxAskK {
+				return out, fmt.Errorf("%w: options.k=%q: give a whole number from 1 to %d", engine.ErrOption, textproc.OneLine(in.Options[k]), maxAskK)
+			}
+		}
 		opts = append(opts, engine.Setting{Name: k, Value: in.Options[k]})
 	}
 	if in.K > 0 {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -29,10 +30,16 @@ func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.Writer
 
 // Handler serves streamable HTTP (sessions, each response a stream of
 // server-sent events) to clients that send token as a bearer token;
-// others get 401. The token is compared in constant time and appears
-// nowhere else.
+// others get 401 before their body is read. The token is compared in
+// constant time and appears nowhere else. NewHTTPServer serves it with
+// the bounds a server reachable by others needs.
 func (s *Server) Handler(token string) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
+	return s.handler(token, HTTPOptions{}.withDefaults())
+}
+
+func (s *Server) handler(token string, o HTTPOptions) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
+		&mcp.StreamableHTTPOptions{SessionTimeout: o.SessionTimeout})
 	verify := func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {
 		if subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
 			return nil, auth.ErrInvalidToken
@@ -42,8 +49,36 @@ func (s *Server) Handler(token string) http.Handler {
 	}
 	protected := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !authorized(r, token) {
+			// Answered before the body is read, and the connection
+			// closed: a client without the token holds nothing open.
+			w.Header().Set("Connection", "close")
+			w.Header().Set("WWW-Authenticate", `Bearer realm="citelens"`)
+			http.Error(w, "401 Unauthorized: send the bearer token", http.StatusUnauthorized)
+			return
+		}
+		markAuthed(r)
+		// The token's holder may stream an answer for minutes.
+		rc := http.NewResponseController(w)
+		deadline := time.Now().Add(o.StreamTimeout)
+		_ = rc.SetReadDeadline(deadline)
+		_ = rc.SetWriteDeadline(deadline)
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && s.sessions() >= o.MaxSessions {
+			w.Header().Set("Retry-After", "60")
+			http.Error(w, "503 Service Unavailable: too many MCP sessions; close one or wait for an idle one to expire", http.StatusServiceUnavailable)
+			return
+		}
 		protected.ServeHTTP(&escapingResponse{ResponseWriter: w, esc: escaper{w: w}}, r)
 	})
+}
+
+// sessions counts the MCP sessions open now.
+func (s *Server) sessions() int {
+	n := 0
+	for range s.mcp.Sessions() {
+		n++
+	}
+	return n
 }
 
 // IsLoopback reports whether the host of a listening address (host:port)

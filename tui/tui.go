@@ -101,7 +101,9 @@ func Run(ctx context.Context, opts Options, progOpts ...tea.ProgramOption) error
 func (m Model) Shutdown() {
 	m.bg.stop(shutdownWait)
 	if m.renderer != nil {
-		m.pages.Close()
+		// The renderer first: it stops a page being drawn at once, which
+		// closing the pages' documents would otherwise wait for.
 		m.renderer.Close()
+		m.pages.Close()
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/citations/pagerender"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/fix"
 )
 
@@ -107,11 +108,17 @@ func (s *Source) Document(ctx context.Context, doc *docstore.Document) (*pageren
 		}
 	}
 	s.mu.Unlock()
-	data, err := os.ReadFile(doc.Path)
+	// The path was checked when the document was added; what stands
+	// there now may be a FIFO or a link to /dev/zero, so it is read
+	// with the same checks, bounded by the size add allows.
+	data, err := ingest.ReadRegular(ctx, doc.Path, ingest.DefaultMaxFileSize)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, fix.With(fmt.Errorf("%w: %s", ErrFileMissing, doc.Path),
 			"Put the file back, or add it again from where it is now.")
+	case errors.Is(err, ingest.ErrNotRegular), errors.Is(err, ingest.ErrTooLarge):
+		return nil, fix.With(fmt.Errorf("%w: %w", ErrFileChanged, err),
+			"Put the PDF back at that path, or add it again from where it is now.")
 	case err != nil:
 		return nil, fmt.Errorf("reading %s: %w", doc.Path, err)
 	case docstore.IDFor(data) != doc.ID:

@@ -27,6 +27,10 @@
 //     MaxPixels bounds what Render draws.
 //   - PDFium sees no file system: documents are handed to it as bytes.
 //   - A document that makes PDFium trap or loop is stopped after
-//     Options.Timeout; the instance is then replaced and the error names
-//     the page.
+//     Options.Timeout, or as soon as the caller's context is done; the
+//     instance is then replaced and the error, one line, names the page.
+//   - PDFium's memory is bounded at MemoryLimit, reserved once and never
+//     copied as it grows; a page past it fails with ErrTooLarge, as does
+//     a page whose images or objects declare more than the page budget
+//     (MaxImagePixels, MaxObjects) before it is drawn.
 package pagerender

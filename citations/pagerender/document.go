@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"strings"
 
 	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/enums"
 	pdfiumerrors "github.com/klippa-app/go-pdfium/errors"
 	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
@@ -99,7 +101,7 @@ func (d *Document) PageSize(ctx context.Context, n int) (w, h float64, err error
 		w, h, err = d.pageSize(inst, gen, n)
 		return err
 	})
-	return w, h, err
+	return w, h, onPage(n, err)
 }
 
 func (d *Document) pageSize(inst pdfium.Pdfium, gen, n int) (float64, float64, error) {
@@ -161,6 +163,9 @@ func (d *Document) Render(ctx context.Context, n int, region Rect, dpi float64) 
 		}
 		w, h := max(1, int(math.Round(crop.Width*scale))), max(1, int(math.Round(crop.Height*scale)))
 		pg, _ := d.page(n)
+		if err := checkBudget(inst, pg, n); err != nil {
+			return err
+		}
 		req := &requests.RenderPageInPixels{Page: pg, Width: w, Height: h, RenderFlags: renderFlags}
 		if region != WholePage {
 			req.Crop = crop
@@ -177,7 +182,111 @@ func (d *Document) Render(ctx context.Context, n int, region Rect, dpi float64) 
 		pic = &Picture{Image: img, Page: n, Region: region}
 		return nil
 	})
-	return pic, err
+	return pic, onPage(n, err)
+}
+
+// onPage makes err the one-line error that names page n: the renderer's
+// own failures (a timeout, a trap, a cancelled context) do not know the
+// page, and a trap's message carries a WebAssembly stack trace.
+func onPage(n int, err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	first, _, multi := strings.Cut(msg, "\n")
+	named := strings.Contains(first, fmt.Sprintf("page %d", n))
+	if named && !multi {
+		return err
+	}
+	return &pageError{page: n, msg: strings.TrimSpace(first), named: named, err: err}
+}
+
+// pageError is a failure on one page, printed on one line.
+type pageError struct {
+	page  int
+	msg   string
+	named bool
+	err   error
+}
+
+func (e *pageError) Error() string {
+	if e.named {
+		return e.msg
+	}
+	return fmt.Sprintf("page %d: %s", e.page, e.msg)
+}
+
+func (e *pageError) Unwrap() error { return e.err }
+
+// The page budget: what a page may declare before it is refused rather
+// than drawn. A scanned page at 600 dpi is about 35 million pixels and a
+// dense technical drawing some tens of thousands of objects; a page past
+// these would exhaust MemoryLimit or the timeout anyway, later and at
+// greater cost.
+const (
+	// MaxImagePixels bounds the pixels a page's images declare, together.
+	MaxImagePixels = 256 << 20
+	// MaxObjects bounds a page's objects, counting those inside forms
+	// each time a form is drawn.
+	MaxObjects = 500_000
+)
+
+// checkBudget walks page pg's objects, into its forms, and refuses the
+// page when they declare more than the budget. The walk stops at the
+// budget, so a page of millions of objects costs no more than one of
+// MaxObjects.
+func checkBudget(inst pdfium.Pdfium, pg requests.Page, n int) error {
+	count, err := inst.FPDFPage_CountObjects(&requests.FPDFPage_CountObjects{Page: pg})
+	if err != nil {
+		return nil // nothing to check: drawing will say what is wrong
+	}
+	var objects, pixels uint64
+	var walk func(obj references.FPDF_PAGEOBJECT) error
+	walk = func(obj references.FPDF_PAGEOBJECT) error {
+		if objects++; objects > MaxObjects {
+			return fmt.Errorf("%w: page %d has more than %d objects", ErrTooLarge, n, MaxObjects)
+		}
+		typ, err := inst.FPDFPageObj_GetType(&requests.FPDFPageObj_GetType{PageObject: obj})
+		if err != nil {
+			return nil
+		}
+		switch typ.Type {
+		case enums.FPDF_PAGEOBJ_IMAGE:
+			size, err := inst.FPDFImageObj_GetImagePixelSize(&requests.FPDFImageObj_GetImagePixelSize{ImageObject: obj})
+			if err != nil {
+				return nil
+			}
+			pixels += uint64(size.Width) * uint64(size.Height)
+			if pixels > MaxImagePixels {
+				return fmt.Errorf("%w: page %d's images declare %d×%d pixels, past %d million", ErrTooLarge, n, size.Width, size.Height, MaxImagePixels>>20)
+			}
+		case enums.FPDF_PAGEOBJ_FORM:
+			kids, err := inst.FPDFFormObj_CountObjects(&requests.FPDFFormObj_CountObjects{PageObject: obj})
+			if err != nil {
+				return nil
+			}
+			for i := 0; i < kids.Count; i++ {
+				kid, err := inst.FPDFFormObj_GetObject(&requests.FPDFFormObj_GetObject{PageObject: obj, Index: uint64(i)})
+				if err != nil {
+					continue
+				}
+				if err := walk(kid.PageObject); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for i := 0; i < count.Count; i++ {
+		obj, err := inst.FPDFPage_GetObject(&requests.FPDFPage_GetObject{Page: pg, Index: i})
+		if err != nil {
+			continue
+		}
+		if err := walk(obj.PageObject); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // opaqueCopy copies a rendered image out of the module's memory, laid
@@ -274,5 +383,5 @@ func (d *Document) Chars(ctx context.Context, n int) ([]Char, error) {
 		}
 		return nil
 	})
-	return chars, err
+	return chars, onPage(n, err)
 }

@@ -9,6 +9,9 @@ var (
 	// ErrTimeout: a call into PDFium ran past Options.Timeout and was
 	// stopped.
 	ErrTimeout = errors.New("the page took too long to render")
+	// ErrTooLarge: the page asks for more than the renderer allows it
+	// (memory past MemoryLimit, images or objects past the page budget).
+	ErrTooLarge = errors.New("the page is too large to render")
 	// ErrClosed: the Renderer was closed.
 	ErrClosed = errors.New("the page renderer is closed")
 	// ErrEncrypted: the document needs a password.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/sys"
 )
 
 // DefaultTimeout bounds one call into PDFium when Options.Timeout is 0:
@@ -56,6 +58,12 @@ type Renderer struct {
 	cache     wazero.CompilationCache
 	pool      pdfium.Pool
 
+	// closing is closed when Close begins: a call under way stops at
+	// once rather than holding Close (and a program quitting) until the
+	// page is drawn.
+	closing   chan struct{}
+	closeOnce sync.Once
+
 	mu     sync.Mutex // serialises PDFium calls; guards inst, gen and closed
 	inst   pdfium.Pdfium
 	gen    int // counts instances, so a document knows its instance was replaced
@@ -68,7 +76,7 @@ func New(opts Options) *Renderer {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	return &Renderer{opts: opts, started: make(chan struct{})}
+	return &Renderer{opts: opts, started: make(chan struct{}), closing: make(chan struct{})}
 }
 
 // Warm reports whether a start will be quick: the compiled code is in
@@ -139,7 +147,10 @@ func (r *Renderer) start() {
 		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
 		// A call whose context is cancelled stops at once: the
 		// watchdog's way out of a page that loops.
-		WithCloseOnContextDone(true)
+		WithCloseOnContextDone(true).
+		// A page built to exhaust memory fails at the limit instead of
+		// taking the machine's (see MemoryLimit).
+		WithMemoryLimitPages(memoryLimitPages)
 	if r.opts.CacheDir != "" {
 		if err := os.MkdirAll(r.opts.CacheDir, 0o700); err == nil {
 			if c, err := wazero.NewCompilationCacheWithDir(r.opts.CacheDir); err == nil {
@@ -150,6 +161,8 @@ func (r *Renderer) start() {
 		// A cache that cannot be made costs time, not pictures: go on.
 	}
 	pool, err := webassembly.Init(webassembly.Config{
+		// Every instance's memory is reserved once, never copied.
+		Context: experimental.WithMemoryAllocator(context.Background(), allocateReserved),
 		MinIdle: 1, MaxIdle: 1, MaxTotal: 1,
 		// PDFium sees no file system: documents come as bytes.
 		FSConfig:      wazero.NewFSConfig(),
@@ -188,6 +201,7 @@ func (r *Renderer) newInstance() error {
 // Close releases PDFium and the cache. Documents opened from r are
 // unusable after.
 func (r *Renderer) Close() error {
+	r.closeOnce.Do(func() { close(r.closing) })
 	r.mu.Lock()
 	r.closed = true
 	r.mu.Unlock()
@@ -245,13 +259,25 @@ func (r *Renderer) call(ctx context.Context, fn func(inst pdfium.Pdfium, gen int
 	}()
 	timer := time.NewTimer(r.opts.Timeout)
 	defer timer.Stop()
-	// A cancelled ctx does not stop a call under way: killing the
-	// instance costs more (every open document is read again) than
-	// letting one page finish.
+	// A cancelled ctx stops the call under way, as a timeout does: the
+	// person who pressed ctrl+c waits for nothing, and the next call
+	// pays for a new instance (every open document is read again).
 	select {
 	case err = <-done:
+		if err != nil && trapped(err) {
+			// A trap (memory refused at MemoryLimit, an abort) leaves
+			// PDFium's state half-written: start afresh next time.
+			_ = inst.Kill()
+			r.inst = nil
+			return fmt.Errorf("%w: PDFium stopped (%s)", ErrTooLarge, trapReason(err))
+		}
 		return err
+	case <-ctx.Done():
+		err = ctx.Err()
+	case <-r.closing:
+		err = ErrClosed
 	case <-timer.C:
+		err = fmt.Errorf("%w after %s", ErrTimeout, r.opts.Timeout)
 	}
 	// Kill cancels the instance's context, which stops the WebAssembly
 	// (WithCloseOnContextDone); wait for the call to return before the
@@ -259,5 +285,26 @@ func (r *Renderer) call(ctx context.Context, fn func(inst pdfium.Pdfium, gen int
 	_ = inst.Kill()
 	<-done
 	r.inst = nil
-	return fmt.Errorf("%w after %s", ErrTimeout, r.opts.Timeout)
+	return err
+}
+
+// trapReason is the first line of wazero's trap, without the stack
+// trace and the wrapping of the call that saw it.
+func trapReason(err error) string {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	if i := strings.Index(msg, "wasm error:"); i >= 0 {
+		msg = msg[i:]
+	}
+	return strings.TrimSpace(msg)
+}
+
+// trapped reports whether err is the module trapping or exiting rather
+// than an answer of PDFium's: wazero's runtime errors and exits.
+func trapped(err error) bool {
+	var exit *sys.ExitError
+	if errors.As(err, &exit) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "wasm error:") || strings.Contains(msg, "module closed")
 }

@@ -274,7 +274,8 @@ func parseSize(s string) (int64, error) {
 		}
 	}
 	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v <= 0 || v*float64(mult) > 1<<50 {
+	// Written so that NaN, which no comparison holds for, fails.
+	if err != nil || !(v > 0 && v*float64(mult) <= 1<<50) {
 		return 0, fmt.Errorf("%q is not a size (write 500M or 2G)", s)
 	}
 	return int64(v * float64(mult)), nil

@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/mcpserver"
@@ -80,9 +82,7 @@ func runMCP(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return fix.With(err, "Choose another port, or stop what is listening on it.")
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.Handler(token))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := srv.NewHTTPServer(token, mcpserver.HTTPOptions{})
 	tokenSays := "the bearer token clients must send is in " + path
 	if made {
 		tokenSays = "a new bearer token, which clients must send, is in " + path
@@ -146,20 +146,36 @@ func httpAddr(s string, remote bool) (string, error) {
 	return addr, nil
 }
 
+// minTokenLen is the shortest bearer token accepted from a file: one
+// that could be guessed is no lock.
+const minTokenLen = 16
+
 // bearerToken reads the token from path, writing a new one there (mode
-// 0600) when the file does not exist; made says it did.
+// 0600) when the file does not exist; made says it did. The file is read
+// as add reads a document (a FIFO or a device is refused, not waited on
+// or read for ever) and is never changed: one that others can read, or
+// that holds a short token, is refused with what to do.
 func bearerToken(path string) (token string, made bool, err error) {
-	b, err := os.ReadFile(path)
+	b, err := ingest.ReadRegular(context.Background(), path, 4096)
 	switch {
 	case err == nil:
 		token = strings.TrimSpace(string(b))
 		if token == "" {
 			return "", false, fix.With(fmt.Errorf("the token file %s is empty", path), "Write a token in it, or remove it for a new one.")
 		}
+		if n := utf8.RuneCountInString(token); n < minTokenLen || strings.ContainsFunc(token, unicode.IsSpace) {
+			return "", false, fix.With(fmt.Errorf("the token file %s holds %d characters, not a token of at least %d without spaces", path, n, minTokenLen),
+				"Remove it for a new one, or write a longer token in it.")
+		}
 		if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
-			_ = os.Chmod(path, 0o600) // a secret: the user's alone
+			// Changing the mode of a file the user named (or of what a
+			// link points to) behind their back is not ours to do.
+			return "", false, fix.With(fmt.Errorf("the token file %s can be read by others (mode %04o)", path, fi.Mode().Perm()),
+				"Make it yours alone: chmod 600 %s", path)
 		}
 		return token, false, nil
+	case errors.Is(err, ingest.ErrTooLarge):
+		return "", false, fix.With(fmt.Errorf("the token file %s is too large to hold a token", path), "Check --token-file.")
 	case !errors.Is(err, os.ErrNotExist):
 		return "", false, fix.With(err, "Check --token-file.")
 	}

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -342,11 +343,15 @@ func (s setting) set(c *Config, v any) (want string) {
 			*p = float64(n)
 		case string:
 			f, err := strconv.ParseFloat(str, 64)
-			if err != nil {
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 				return "a number"
 			}
 			*p = f
 		default:
+			return "a number"
+		}
+		// TOML writes nan and inf as floats; no setting means either.
+		if math.IsNaN(*p) || math.IsInf(*p, 0) {
 			return "a number"
 		}
 	case *time.Duration:
@@ -371,6 +376,9 @@ func (s setting) set(c *Config, v any) (want string) {
 // parseTimeout accepts a Go duration ("90s") or a bare number of seconds.
 func parseTimeout(v string) (time.Duration, error) {
 	if n, err := strconv.ParseFloat(v, 64); err == nil {
+		if math.IsNaN(n) || math.IsInf(n, 0) || math.Abs(n) > math.MaxInt64/float64(time.Second) {
+			return 0, fmt.Errorf("%q is not a number of seconds", v)
+		}
 		return time.Duration(n * float64(time.Second)), nil
 	}
 	return time.ParseDuration(v)

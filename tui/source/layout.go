@@ -190,6 +190,22 @@ func cluster(s string, i, col int) (next int, disp string, w int, space bool) {
 	if disp != cl {
 		// A control character became its Control Picture, a bidi override
 		// was dropped, or invalid UTF-8 became U+FFFD: measure what is shown.
+		// A picture is a base character where the control was none: the
+		// marks after it (a combining mark, a variation selector), a
+		// cluster of their own in the text, join it when drawn, so they
+		// are taken into this cluster and measured with it.
+		if rest := s[i+len(cl):]; rest != "" && rest[0] >= utf8.RuneSelf {
+			joined, _ := ansi.FirstGraphemeCluster(disp+rest, ansi.GraphemeWidth)
+			extra := rest[:max(0, min(len(joined)-len(disp), len(rest)))]
+			if k := strings.IndexFunc(extra, func(r rune) bool { return r < utf8.RuneSelf }); k >= 0 {
+				extra = extra[:k]
+			}
+			for len(extra) > 0 && !utf8.ValidString(extra) {
+				extra = extra[:len(extra)-1]
+			}
+			cl = s[i : i+len(cl)+len(extra)]
+			disp = textproc.Printable(cl)
+		}
 		w = ansi.StringWidth(disp)
 	}
 	return i + len(cl), disp, w, false

@@ -262,6 +262,11 @@ func FuzzLayout(f *testing.F) {
 	f.Add("日本語のテキスト\tcafe\u0301 \x1b[31mred\x1b[0m\r\n\fnext", 7, 2, 30)
 	f.Add("a\u202eb\xffc\x00\x7f\u0085 zero\u200dwidth", 20, 0, 5)
 	f.Add(strings.Repeat("long ", 2000), 33, 100, 9000)
+	// A control character followed by a combining mark or a variation
+	// selector: the control's picture and the mark are one cluster.
+	f.Add("a\x01\u302eb", 10, 0, 0)
+	f.Add("x\x1f\ufe0f y", 4, 0, 3)
+	f.Add("\x7f\u0301\u0085\ufe0e", 7, 0, 0)
 	f.Fuzz(func(t *testing.T, text string, width, start, end int) {
 		width = 1 + abs(width)%200
 		ix := newLineIndex(text, nil)

@@ -36,6 +36,9 @@ type Plan struct {
 	// Draft is the planner's own "Final answer:" line, when it stopped the
 	// steps; the answer's statements are written from the facts after it.
 	Draft string `json:"draft_answer,omitempty"`
+	// Fallback, when set, says why the answer is not written from the
+	// steps but from retrieval over the question (generate.Fallback).
+	Fallback string `json:"fallback,omitempty"`
 }
 
 // Line is the plan's summary.
@@ -47,6 +50,7 @@ func (p *Plan) summarize() {
 		StopModel:  "the model had enough to answer",
 		StopLimit:  fmt.Sprintf("the limit of %d steps was reached", p.MaxSteps),
 		StopFailed: "a model call failed or the answer was cancelled",
+		StopUnread: "the model's reply was not in the template, twice",
 	}[p.Stopped]
 	what := "sub-question"
 	if p.Algorithm == 2 {
@@ -57,6 +61,9 @@ func (p *Plan) summarize() {
 		steps = fmt.Sprintf("%d %ss", len(p.Steps), what)
 	}
 	p.Summary = fmt.Sprintf("%s, then stopped: %s (%s retrieval)", steps, why, p.Retrieval)
+	if p.Fallback != "" {
+		p.Summary += "; fell back: " + p.Fallback
+	}
 }
 
 // How chunks were ranked.
@@ -70,6 +77,9 @@ const (
 	StopModel  = "model"  // the planner wrote "Final answer:"
 	StopLimit  = "limit"  // MaxSteps sub-questions were asked
 	StopFailed = "failed" // a model call failed, or the answer was cancelled
+	// StopUnread: the planner's reply was not in the template, asked
+	// twice (the second time with the format restated).
+	StopUnread = "unreadable"
 )
 
 // Step is one step of the reasoning. Under Algorithm 1 it is a

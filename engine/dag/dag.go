@@ -40,6 +40,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/citelens/citelens/citations"
@@ -321,6 +322,11 @@ func (r *run) answer(ctx context.Context) error {
 		if facts == 0 {
 			return r.fallBack(ctx, r.nothingFound())
 		}
+		if !r.saidMissing() {
+			// Facts, but none cited and none saying the documents lack
+			// it: the model's replies were not in the statement format.
+			return r.fallBack(ctx, "no step's reply cited the documents, and none said they lack the answer")
+		}
 		r.rt.Stage("no fact cites the documents: the answer is the facts found")
 		r.factsAsAnswer("no fact found cites the documents, so no answer was written from them: the statements are " + r.found())
 		return nil
@@ -354,10 +360,21 @@ func (r *run) answer(ctx context.Context) error {
 	if err != nil && len(res.Statements) == 0 {
 		r.factsAsAnswer("the answer was cut off before its first statement: the statements are " + r.found())
 	}
-	if err == nil && !res.Repaired && !generate.Cited(res.Statements) {
+	if err == nil && !res.Repaired && !generate.Cited(res.Statements) && !slices.ContainsFunc(res.Statements, func(st citations.Statement) bool { return generate.Unanswerable(st.Text) }) {
 		return r.fallBack(ctx, "the model's final answer cited none of the steps' sentences")
 	}
 	return err
+}
+
+// saidMissing reports whether a step's fact says the documents lack
+// what it looked for.
+func (r *run) saidMissing() bool {
+	for _, st := range r.plan.Steps {
+		if st.Fact != "" && (saysMissing(st.Fact) || generate.Unanswerable(st.Fact)) {
+			return true
+		}
+	}
+	return false
 }
 
 // nothingFound says why the steps gave nothing to answer from.

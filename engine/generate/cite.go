@@ -3,6 +3,7 @@ package generate
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -91,9 +92,23 @@ func CoFPerSentence(k, lMax, sentences int) int {
 // The cof strategy runs it after its own first step; every other model
 // strategy offers it as the repair option (Repair) for a model that
 // ignored the citation format.
+//
+// An answer the steps leave with no statement citing the documents (the
+// draft empty, the model's chunk-level reply unreadable, every statement
+// unsupported) is not an uncited success: after the warning saying what
+// happened, the answer falls back to one from retrieval over the
+// question (Fallback).
 func CiteAnswer(ctx context.Context, rt *engine.Runtime, answer string, s CoFSettings) error {
 	j := &job{rt: rt, k: s.K, lMax: s.LMax, keep: s.Keep, parallel: s.Parallel, verified: citations.Answer{Question: rt.Question()}}
-	return j.cite(ctx, answer)
+	err := j.cite(ctx, answer)
+	if err != nil && ctx.Err() == nil && errors.Is(err, ErrNoStatements) {
+		err = nil // cite warned and reported the answer uncited
+	}
+	if err != nil || j.cited > 0 {
+		return err
+	}
+	_, err = Fallback(ctx, rt, "CoF's citing steps found no citation for the answer")
+	return err
 }
 
 // job is one answer being cited.
@@ -403,6 +418,13 @@ func (j *job) extract(ctx context.Context, it item) result {
 		return result{err: err}
 	}
 	refs, garbled := ParseSpans(reply.Text)
+	if len(refs) == 0 && !strings.Contains(strings.ToLower(reply.Text), strings.ToLower(NoRelevant)) {
+		// Neither spans nor "No relevant information": a reply that is
+		// not an answer to Figure 13 leaves the statement its snippets.
+		st := it.coarse
+		st.Warnings = append(slices.Clone(st.Warnings), "chunk-level citations: the model's sentence-level reply was not spans or \""+NoRelevant+"\"")
+		return result{st: st}
+	}
 	st := local.Statement(citations.RawStatement{Text: it.raw.Text, Refs: refs, Garbled: garbled},
 		citations.ResolveOptions{MaxCitations: j.keep})
 	// Keep what step 2's resolution said (chunk numbers dropped), then

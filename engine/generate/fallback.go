@@ -2,7 +2,9 @@ package generate
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"regexp"
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/engine"
@@ -75,6 +77,47 @@ func Fallback(ctx context.Context, rt *engine.Runtime, why string) ([]citations.
 	}
 	return out, nil
 }
+
+// Settle keeps the rule after a strategy's last generation, res with
+// its error err: an answer that finished with no statement citing the
+// documents, and not saying that they lack the answer (Unanswerable),
+// falls back to Fallback. It returns the error to return.
+func Settle(ctx context.Context, rt *engine.Runtime, res *Result, err error) error {
+	if err != nil || res == nil || res.Repaired || Cited(res.Statements) {
+		return err
+	}
+	for _, st := range res.Statements {
+		if Unanswerable(st.Text) {
+			return nil // an answer, uncited by its nature
+		}
+	}
+	why := "the model's answer cited nothing"
+	if len(res.Statements) == 0 {
+		why = "the model's answer had no statement"
+	}
+	_, err = Fallback(ctx, rt, why)
+	if errors.Is(err, engine.ErrNothingRetrieved) && len(res.Statements) > 0 {
+		rt.Warn("nothing in the documents shares a word with the question, so the model's uncited answer stands")
+		return nil
+	}
+	return err
+}
+
+// unanswerableRE matches an answer saying the question cannot be
+// answered from what was shown: the word OkraLong asks for
+// ("unanswerable", section 5.1), and the plain ways of saying the text
+// does not hold the answer. A statement about the world ("the company
+// does not have a subsidiary", "no data were collected") is not one.
+var unanswerableRE = regexp.MustCompile(`(?i)\bunanswerable\b|` +
+	`\b(cannot|can ?not|can't|could not|couldn't|unable to) (be )?(answer|answered|determine|determined|find|found|tell)\b.*\b(from|in|based on) the (given |provided |shown )?(document|documents|context|text|passage|passages|reference|information|snippets?)\b|` +
+	`\b(the|this|these|given|provided) (document|documents|context|text|passage|passages|reference|snippets?) (does|do|did) not (contain|provide|mention|include|specify|state|say|give)\b|` +
+	`\b(document|documents|context|text|passage|reference) (doesn't|don't|didn't) (contain|provide|mention|include|specify|state|say|give)\b|` +
+	`\b(no|not enough|insufficient) (information|evidence|details?)\b.*\b(in|from) the (given |provided )?(document|documents|context|text|passage|passages|reference)\b|` +
+	`\bnot (mentioned |specified |provided |stated |given |included |found )?in the (given |provided )?(document|documents|context|text|passage|passages|reference)\b`)
+
+// Unanswerable reports whether text says the question cannot be
+// answered from the text shown to the model.
+func Unanswerable(text string) bool { return unanswerableRE.MatchString(text) }
 
 // Cited reports whether any statement cites the documents.
 func Cited(sts []citations.Statement) bool {

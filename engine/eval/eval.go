@@ -81,6 +81,7 @@ type Summary struct {
 	*judgedReport
 	*correctnessReport
 	*CorrectnessRatio
+	*JudgedCounts
 
 	failed int // questions the judge could not judge
 }
@@ -154,6 +155,8 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 		judgedReport: judged.report(), correctnessReport: judged.correctnessReport(), CorrectnessRatio: base.ratio()}
 	if judged != nil {
 		sum.failed = judged.failed
+		counts := judged.counts
+		sum.JudgedCounts = &counts
 	}
 	return sum, nil
 }
@@ -193,8 +196,8 @@ func (s *Summary) Print(w io.Writer) {
 	if j := s.judgedReport; j != nil {
 		fmt.Fprintf(w, "judged by %s over %d questions: citation_recall %.3f, citation_precision %.3f, citation_f1 %.3f; the judge used %d calls, %d prompt and %d completion tokens",
 			textproc.OneLine(j.JudgeModel), j.Judged, j.CitationRecall, j.CitationPrecision, j.CitationF1, j.JudgeCalls, j.JudgePromptTokens, j.JudgeCompletionTokens)
-		if s.failed > 0 {
-			fmt.Fprintf(w, " (%d not judged)", s.failed)
+		if n := s.JudgedCounts.citations(s.failed); n > 0 {
+			fmt.Fprintf(w, " (%d not judged)", n)
 		}
 		fmt.Fprintln(w)
 	}
@@ -203,6 +206,9 @@ func (s *Summary) Print(w io.Writer) {
 			textproc.OneLine(s.JudgeModel), c.Judged, c.Correctness, c.JudgeCalls, c.JudgePromptTokens, c.JudgeCompletionTokens)
 		if c.Unrated > 0 {
 			fmt.Fprintf(w, " (%d ratings never given, scored 0.5 as the reference does)", c.Unrated)
+		}
+		if s.JudgedCounts != nil && s.JudgedCounts.CorrectnessNotJudged > 0 {
+			fmt.Fprintf(w, " (%d not judged)", s.JudgedCounts.CorrectnessNotJudged)
 		}
 		fmt.Fprintln(w)
 	}

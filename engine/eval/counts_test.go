@@ -1,0 +1,54 @@
+package eval_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/citelens/citelens/engine/enginetest"
+	"github.com/citelens/citelens/engine/eval"
+	"github.com/citelens/citelens/llm/llmtest"
+)
+
+// TestCorrectnessJudgedWithoutCitations: under --judge all, a question
+// whose citation rating the judge never gives still has its correctness
+// judged (LongBench-Cite's scorer judges the two apart); the report says
+// how many of each were judged.
+func TestCorrectnessJudgedWithoutCitations(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.New(t, llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
+		p := r.Last()
+		switch {
+		case strings.Contains(p, "give an overall integer rating in 1, 2, 3"):
+			return llmtest.Text("[[3]]")
+		case strings.HasPrefix(p, "You are an expert in evaluating text quality."):
+			return llmtest.Text("I would rather not say.") // no rating, on every try
+		}
+		return enginetest.DeclarationAndJudge(r)
+	}))
+	dir := dataSet(t, "Where do governments derive their powers from? | consent of the governed", "Where do governments derive their powers from? | consent of the governed")
+	var notices []string
+	_, last, printed := run(t, dir, "longcite", enginetest.Config(srv), eval.Config{
+		Judging: eval.Judging{Citations: true, Correctness: true},
+		Notice:  func(s string) { notices = append(notices, s) },
+	})
+	var sum struct {
+		Correctness       *float64 `json:"correctness_judged"`
+		CorrectnessJudged int      `json:"correctness_judged_questions"`
+		CitationsNot      int      `json:"citations_not_judged"`
+		CorrectnessNot    int      `json:"correctness_not_judged"`
+		CitationJudgedQ   int      `json:"judged"`
+	}
+	if err := json.Unmarshal([]byte(last), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Correctness == nil || *sum.Correctness != 1 || sum.CitationsNot != 2 || sum.CorrectnessNot != 0 || sum.CitationJudgedQ != 0 {
+		t.Errorf("summary: %s", last)
+	}
+	if !strings.Contains(printed, "correctness judged by test-model over 2 questions: 1.000") || !strings.Contains(printed, "over 0 questions") || !strings.Contains(printed, "(2 not judged)") {
+		t.Errorf("printed:\n%s", printed)
+	}
+	if len(notices) != 2 || !strings.Contains(notices[0], "(citations): not judged") {
+		t.Errorf("notices %q", notices)
+	}
+}

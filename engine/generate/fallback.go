@@ -108,7 +108,7 @@ func Settle(ctx context.Context, rt *engine.Runtime, res *Result, err error) err
 // ("unanswerable", section 5.1), and the plain ways of saying the text
 // does not hold the answer. A statement about the world ("the company
 // does not have a subsidiary", "no data were collected") is not one.
-var unanswerableRE = regexp.MustCompile(`(?i)\bunanswerable\b|` +
+var unanswerableRE = regexp.MustCompile(`(?i)\bunanswerable\b|^i (do not|don't) know\b|^there is no (information|mention|indication)\b|` +
 	`\b(cannot|can ?not|can't|could not|couldn't|unable to) (be )?(answer|answered|determine|determined|find|found|tell)\b.*\b(from|in|based on) the (given |provided |shown )?(document|documents|context|text|passage|passages|reference|information|snippets?)\b|` +
 	`\b(the|this|these|given|provided) (document|documents|context|text|passage|passages|reference|snippets?) (does|do|did) not (contain|provide|mention|include|specify|state|say|give)\b|` +
 	`\b(document|documents|context|text|passage|reference) (doesn't|don't|didn't) (contain|provide|mention|include|specify|state|say|give)\b|` +

@@ -72,7 +72,8 @@ func (ru *run) answer(ctx context.Context) error {
 	ru.plan = organize(analysis, model != "", why)
 	if _, rerank := rt.Retrieval().Models(); rerank != "" {
 		ru.plan.Reranker = rerank
-		ru.plan.Reasons = append(ru.plan.Reasons, "the retrieved segments are reordered by the rerank model "+rerank)
+		ru.plan.Reasons = append(ru.plan.Reasons, "the rerank model "+rerank+" reorders the segments B.3's retriever kept, and picks those used (not in the paper)")
+		ru.plan.Summary = ru.plan.summary()
 	}
 	rt.Stage("plan: " + ru.plan.Summary)
 	ru.report()

@@ -72,7 +72,7 @@ func TestExtractiveExactEvidence(t *testing.T) {
 		p.Analysis.InformationType != Exact || !p.Analysis.EvidenceContained {
 		t.Errorf("analysis %+v", p.Analysis)
 	}
-	if !ev.HasStage("plan: extractive, exact information, evidence found (model) → retrieve and generate, 5 × 150-token segments, BM25:dense 3:2 (dense unavailable: lexical only)") {
+	if !ev.HasStage("plan: extractive, exact information, evidence found (model) → retrieve and generate, 5 × 150-token segments, BM25 alone (no dense scores for the paper's 3:2)") {
 		t.Errorf("no plan stage in %q", ev.Stages)
 	}
 	if len(ev.Plans) == 0 || ev.Plan().(*Plan).Context == nil {
@@ -431,7 +431,7 @@ func TestPreciseRereadsWholeDocuments(t *testing.T) {
 	if !strings.Contains(gen[0].Text(), `answer "unanswerable".)`) || strings.Contains(gen[1].Text(), "unanswerable") {
 		t.Errorf("the first prompt should ask for \"unanswerable\", the whole-context one not")
 	}
-	if !ev.HasStage("the answer says \"does not contain\": the context is insufficient; rereading the whole documents") {
+	if !ev.HasStage("the answer says \"The document does not contain the crew's names.\": the context is insufficient; rereading the whole documents") {
 		t.Errorf("stages %q", ev.Stages)
 	}
 	p := planOf(t, ans)

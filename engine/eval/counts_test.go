@@ -2,6 +2,7 @@ package eval_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -50,5 +51,25 @@ func TestCorrectnessJudgedWithoutCitations(t *testing.T) {
 	}
 	if len(notices) != 2 || !strings.Contains(notices[0], "(citations): not judged") {
 		t.Errorf("notices %q", notices)
+	}
+}
+
+// TestOkraLongCost: eval reports OkraLong's cost measure, input tokens
+// plus four times the output tokens, per question, in its summary and
+// its printed line.
+func TestOkraLongCost(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.New(t, llmtest.WithResponder(enginetest.DeclarationAndJudge))
+	dir := dataSet(t, "Where do governments derive their powers from? | consent of the governed")
+	sum, last, printed := run(t, dir, "longcite", enginetest.Config(srv), eval.Config{})
+	want := sum.PromptTokensMean + 4*sum.CompletionTokensMean
+	var got struct {
+		Cost *float64 `json:"okralong_cost_mean"`
+	}
+	if err := json.Unmarshal([]byte(last), &got); err != nil || got.Cost == nil || *got.Cost != want || want <= sum.PromptTokensMean {
+		t.Errorf("okralong_cost_mean: %s, want %.0f", last, want)
+	}
+	if !strings.Contains(printed, fmt.Sprintf("(OkraLong's cost, input + 4 × output: %.0f)", want)) {
+		t.Errorf("printed:\n%s", printed)
 	}
 }

@@ -82,6 +82,9 @@ type Summary struct {
 	*correctnessReport
 	*CorrectnessRatio
 	*JudgedCounts
+	// PaperCost is OkraLong's cost per question (OkraLongCost), when a
+	// model answered.
+	PaperCost *float64 `json:"okralong_cost_mean,omitempty"`
 
 	failed int // questions the judge could not judge
 }
@@ -153,6 +156,7 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 	}
 	sum := &Summary{Strategy: cfg.Strategy.Name(), Report: citations.Summarize(all), Derive: derive, JudgeModel: judged.model(),
 		judgedReport: judged.report(), correctnessReport: judged.correctnessReport(), CorrectnessRatio: base.ratio()}
+	sum.PaperCost = sum.paperCost()
 	if judged != nil {
 		sum.failed = judged.failed
 		counts := judged.counts
@@ -190,8 +194,8 @@ func (s *Summary) Print(w io.Writer) {
 		s.Strategy, r.Questions, r.AnswerF1, r.AnswerEM, r.AnswerHit,
 		r.EvidenceRecall, r.EvidenceAll, r.CitationPrecision, r.CitationLength, r.CitationWords, s.Derive)
 	if r.LLMCalls > 0 {
-		fmt.Fprintf(w, "  per question: %.0f prompt tokens, %.0f completion tokens, %.1f model calls; %.2fs mean, %.2fs p95\n",
-			r.PromptTokensMean, r.CompletionTokensMean, r.LLMCallsMean, r.SecondsMean, r.SecondsP95)
+		fmt.Fprintf(w, "  per question: %.0f prompt tokens, %.0f completion tokens (OkraLong's cost, input + 4 × output: %.0f), %.1f model calls; %.2fs mean, %.2fs p95\n",
+			r.PromptTokensMean, r.CompletionTokensMean, OkraLongCost(r.PromptTokensMean, r.CompletionTokensMean), r.LLMCallsMean, r.SecondsMean, r.SecondsP95)
 	}
 	if j := s.judgedReport; j != nil {
 		fmt.Fprintf(w, "judged by %s over %d questions: citation_recall %.3f, citation_precision %.3f, citation_f1 %.3f; the judge used %d calls, %d prompt and %d completion tokens",

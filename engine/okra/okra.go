@@ -113,7 +113,10 @@ func (ru *run) answer(ctx context.Context) error {
 	if res != nil {
 		ru.statements(res.Statements)
 	}
-	return err
+	// An answer that cites nothing without saying the question is
+	// unanswerable is not a lack of evidence: it falls back as every
+	// strategy's does.
+	return generate.Settle(ctx, rt, res, err)
 }
 
 // report reports the plan as it is now (a copy: the plan grows).
@@ -327,7 +330,7 @@ func (ru *run) generate(ctx context.Context) (*generate.Result, error) {
 	}
 	spans = merge(recoverTables(rt.Docs(), spans), MergeGap)
 	cfg := rt.Config()
-	format := generate.FormatOf(rt.Options(), cfg.Model)
+	format := finalFormat(rt.Options(), cfg.Model)
 	question := rt.Question()
 	if ru.precise {
 		question += unanswerableHint

@@ -573,3 +573,33 @@ func TestOkraCostsAFractionOfLongcite(t *testing.T) {
 	}
 	t.Logf("prompt tokens: okra %d (%d calls), longcite %d", ok.Usage.PromptTokens, ok.Usage.LLMCalls, whole.Usage.PromptTokens)
 }
+
+// TestLeanFinalPrompt: okra's final answer is asked with Figure 10's
+// instructions once and no worked example (generate.Lean), so the
+// prompt is mostly the retrieved segments; format=one-shot brings the
+// example back.
+func TestLeanFinalPrompt(t *testing.T) {
+	t.Parallel()
+	lib, _ := almanacLibrary(t)
+	sc := &script{analysis: analysisJSON("extractive", "exact", "yes"), cite: []string{"born in Chicago"}}
+	srv := llmtest.New(t, llmtest.WithResponder(sc.respond))
+	env := enginetest.Env(t, lib, enginetest.Config(srv))
+	if _, _, err := ask(t, env, false, "Where was Raquel Welch born?", nil); err != nil {
+		t.Fatal(err)
+	}
+	gen := sc.requests(kindGenerate)
+	if len(gen) != 1 {
+		t.Fatalf("%d generations", len(gen))
+	}
+	lean := gen[0].Last()
+	if strings.Contains(lean, "Here is an example") || strings.Contains(lean, "[Remind]") || strings.Count(lean, "Please answer the user's question") != 1 {
+		t.Errorf("the final prompt is not lean:\n%.400s", lean)
+	}
+	if _, _, err := ask(t, env, false, "Where was Raquel Welch born?", engine.Settings("format", "one-shot")); err != nil {
+		t.Fatal(err)
+	}
+	gen = sc.requests(kindGenerate)
+	if full := gen[len(gen)-1].Last(); !strings.Contains(full, "Here is an example") || len(full) < len(lean)+2000 {
+		t.Errorf("format=one-shot: %d bytes against lean's %d", len(full), len(lean))
+	}
+}

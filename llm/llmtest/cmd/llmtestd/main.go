@@ -227,6 +227,7 @@ func answer(prompt string, cites int) string {
 	}
 	if _, q, ok := strings.Cut(question, "[Question]\n"); ok {
 		question, _, _ = strings.Cut(q, "\n\n[Remind]")
+		question, _, _ = strings.Cut(question, "\n\n[Answer with Citations]") // the lean prompt
 	}
 	want := map[string]bool{}
 	for _, t := range textproc.Terms(question) {

@@ -44,6 +44,11 @@ type Plan struct {
 // Line is the plan's summary.
 func (p *Plan) Line() string { return p.Summary }
 
+// ShortAnswer is the planner's own answer ("X is the answer.", or
+// Algorithm 1's "Final answer: X"), the one the paper scores; eval scores
+// it for answer F1 and EM beside the cited long form (eval.ShortAnswerer).
+func (p *Plan) ShortAnswer() string { return p.Draft }
+
 // summarize sets Summary from the steps and why they ended.
 func (p *Plan) summarize() {
 	why := map[string]string{

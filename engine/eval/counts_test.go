@@ -9,6 +9,8 @@ import (
 	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/eval"
 	"github.com/citelens/citelens/llm/llmtest"
+
+	_ "github.com/citelens/citelens/engine/dag"
 )
 
 // TestCorrectnessJudgedWithoutCitations: under --judge all, a question
@@ -71,5 +73,28 @@ func TestOkraLongCost(t *testing.T) {
 	}
 	if !strings.Contains(printed, fmt.Sprintf("(OkraLong's cost, input + 4 × output: %.0f)", want)) {
 		t.Errorf("printed:\n%s", printed)
+	}
+}
+
+// TestShortAnswerScored: dag's planner's own answer ("X is the answer.",
+// Algorithm 2's final answer) is scored for answer F1 and EM apart from
+// the cited long form the reader gets.
+func TestShortAnswerScored(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.New(t, llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
+		if strings.HasPrefix(r.Last(), "You should provide an answer to Question by thinking step by step") {
+			return llmtest.Text("The consent of the governed is the answer.")
+		}
+		return enginetest.DeclarationAndJudge(r)
+	}))
+	dir := dataSet(t, "Where do governments derive their powers from? | consent of the governed")
+	var lines strings.Builder
+	sum, last, printed := run(t, dir, "dag", enginetest.Config(srv), eval.Config{Scores: &lines})
+	if r := sum.ShortReport; r == nil || r.ShortAnswers != 1 || r.ShortF1 != 1 || r.ShortEM != 1 || sum.AnswerEM == 1 {
+		t.Errorf("short answers %+v; long form EM %.1f", sum.ShortReport, sum.AnswerEM)
+	}
+	if !strings.Contains(lines.String(), `"answer_f1_short":1`) || !strings.Contains(last, `"short_answers":1`) ||
+		!strings.Contains(printed, "short answers (the strategy's own, as its paper scores them) over 1 questions: answer_f1 1.000, answer_em 1.000") {
+		t.Errorf("lines %s\nsummary %s\nprinted %s", lines.String(), last, printed)
 	}
 }

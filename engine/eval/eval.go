@@ -85,6 +85,7 @@ type Summary struct {
 	// PaperCost is OkraLong's cost per question (OkraLongCost), when a
 	// model answered.
 	PaperCost *float64 `json:"okralong_cost_mean,omitempty"`
+	*ShortReport
 
 	failed int // questions the judge could not judge
 }
@@ -123,6 +124,7 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 		return nil, err
 	}
 	var all []citations.Scores
+	var short shortSummary
 	for i, g := range golds {
 		if cfg.Progress != nil {
 			cfg.Progress(i+1, len(golds))
@@ -136,7 +138,8 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 		if err != nil {
 			return nil, err
 		}
-		line := Scores{Scores: sc, Figures: jf, CorrectnessFigures: jc}
+		line := Scores{Scores: sc, Figures: jf, CorrectnessFigures: jc, ShortScores: shortScores(ans, g)}
+		short.add(line.ShortScores)
 		if jc != nil {
 			base.record(g, jc.Correctness)
 			if line.LQA, err = base.answer(ctx, env, &cfg, judged, g); err != nil {
@@ -157,6 +160,7 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 	sum := &Summary{Strategy: cfg.Strategy.Name(), Report: citations.Summarize(all), Derive: derive, JudgeModel: judged.model(),
 		judgedReport: judged.report(), correctnessReport: judged.correctnessReport(), CorrectnessRatio: base.ratio()}
 	sum.PaperCost = sum.paperCost()
+	sum.ShortReport = short.report()
 	if judged != nil {
 		sum.failed = judged.failed
 		counts := judged.counts
@@ -197,6 +201,7 @@ func (s *Summary) Print(w io.Writer) {
 		fmt.Fprintf(w, "  per question: %.0f prompt tokens, %.0f completion tokens (OkraLong's cost, input + 4 × output: %.0f), %.1f model calls; %.2fs mean, %.2fs p95\n",
 			r.PromptTokensMean, r.CompletionTokensMean, OkraLongCost(r.PromptTokensMean, r.CompletionTokensMean), r.LLMCallsMean, r.SecondsMean, r.SecondsP95)
 	}
+	s.ShortReport.print(w)
 	if j := s.judgedReport; j != nil {
 		fmt.Fprintf(w, "judged by %s over %d questions: citation_recall %.3f, citation_precision %.3f, citation_f1 %.3f; the judge used %d calls, %d prompt and %d completion tokens",
 			textproc.OneLine(j.JudgeModel), j.Judged, j.CitationRecall, j.CitationPrecision, j.CitationF1, j.JudgeCalls, j.JudgePromptTokens, j.JudgeCompletionTokens)

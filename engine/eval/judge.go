@@ -34,6 +34,7 @@ type Scores struct {
 	citations.Scores
 	*judge.Figures
 	*judge.CorrectnessFigures
+	*ShortScores
 	// LQA is the plain strategy's judged correctness of the question,
 	// when it answered alongside (Config.LQA, RunPlain).
 	LQA *float64 `json:"correctness_lqa,omitempty"`

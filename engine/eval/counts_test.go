@@ -74,6 +74,10 @@ func TestOkraLongCost(t *testing.T) {
 	if !strings.Contains(printed, fmt.Sprintf("(OkraLong's cost, input + 4 × output: %.0f)", want)) {
 		t.Errorf("printed:\n%s", printed)
 	}
+	// RAIDD's ROUGE scores are in the summary for every strategy.
+	if sum.RougeReport == nil || sum.RougeQuestions != 1 || sum.Rouge1Mean <= 0 || !strings.Contains(last, `"rougeL_mean":`) || !strings.Contains(printed, "ROUGE over 1 questions") {
+		t.Errorf("ROUGE: %+v\n%s", sum.RougeReport, printed)
+	}
 }
 
 // TestShortAnswerScored: dag's planner's own answer ("X is the answer.",

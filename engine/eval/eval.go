@@ -86,6 +86,7 @@ type Summary struct {
 	// model answered.
 	PaperCost *float64 `json:"okralong_cost_mean,omitempty"`
 	*ShortReport
+	*RougeReport
 
 	failed int // questions the judge could not judge
 }
@@ -125,6 +126,7 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 	}
 	var all []citations.Scores
 	var short shortSummary
+	var rouge rougeSummary
 	for i, g := range golds {
 		if cfg.Progress != nil {
 			cfg.Progress(i+1, len(golds))
@@ -140,6 +142,8 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 		}
 		line := Scores{Scores: sc, Figures: jf, CorrectnessFigures: jc, ShortScores: shortScores(ans, g)}
 		short.add(line.ShortScores)
+		line.RougeScores = rougeScores(ans, g)
+		rouge.add(line.RougeScores)
 		if jc != nil {
 			base.record(g, jc.Correctness)
 			if line.LQA, err = base.answer(ctx, env, &cfg, judged, g); err != nil {
@@ -161,6 +165,7 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 		judgedReport: judged.report(), correctnessReport: judged.correctnessReport(), CorrectnessRatio: base.ratio()}
 	sum.PaperCost = sum.paperCost()
 	sum.ShortReport = short.report()
+	sum.RougeReport = rouge.report()
 	if judged != nil {
 		sum.failed = judged.failed
 		counts := judged.counts
@@ -202,6 +207,7 @@ func (s *Summary) Print(w io.Writer) {
 			r.PromptTokensMean, r.CompletionTokensMean, OkraLongCost(r.PromptTokensMean, r.CompletionTokensMean), r.LLMCallsMean, r.SecondsMean, r.SecondsP95)
 	}
 	s.ShortReport.print(w)
+	s.RougeReport.print(w)
 	if j := s.judgedReport; j != nil {
 		fmt.Fprintf(w, "judged by %s over %d questions: citation_recall %.3f, citation_precision %.3f, citation_f1 %.3f; the judge used %d calls, %d prompt and %d completion tokens",
 			textproc.OneLine(j.JudgeModel), j.Judged, j.CitationRecall, j.CitationPrecision, j.CitationF1, j.JudgeCalls, j.JudgePromptTokens, j.JudgeCompletionTokens)

@@ -35,6 +35,7 @@ type Scores struct {
 	*judge.Figures
 	*judge.CorrectnessFigures
 	*ShortScores
+	*RougeScores
 	// LQA is the plain strategy's judged correctness of the question,
 	// when it answered alongside (Config.LQA, RunPlain).
 	LQA *float64 `json:"correctness_lqa,omitempty"`

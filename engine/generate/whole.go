@@ -59,6 +59,28 @@ func longContext(ctx context.Context, rt *engine.Runtime, doing, name, instructi
 	return reply.Text, err
 }
 
+// plainQAPrompt is LlamaIndex's default question-answering prompt
+// (DEFAULT_TEXT_QA_PROMPT_TMPL), which RAIDD's experiments ran on
+// ("Our experiments are implemented using the LlamaIndex RAG library").
+const plainQAPrompt = "Context information is below.\n---------------------\n%s\n---------------------\nGiven the context information and not prior knowledge, answer the query.\nQuery: %s\nAnswer: "
+
+// PlainQA asks the question over fit's text (the retrieved parts, as
+// plain text: no numbers) with a plain QA prompt, no citations asked
+// for, streamed as the reply called name; the text is returned, for
+// CiteAnswer to cite.
+func PlainQA(ctx context.Context, rt *engine.Runtime, fit Fit, name string) (string, error) {
+	var b strings.Builder
+	for i, p := range fit.Parts {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		writePlain(&b, p)
+	}
+	msgs := append(engine.HistoryMessages(rt.History()), llm.User(fmt.Sprintf(plainQAPrompt, b.String(), rt.Question())))
+	reply, err := rt.Model().Stream(ctx, name, llm.ChatRequest{Messages: msgs}, nil)
+	return reply.Text, err
+}
+
 // AnswerSentences splits an answer written without citations as citelens
 // splits documents: the statements of a plain answer, and the sentences
 // CoF's step 2 retrieves for.

@@ -203,6 +203,16 @@ func (v Variant) answer(ctx context.Context, rt *engine.Runtime) error {
 		rt.Stagef("the %d chunks (%s tokens) exceed the model's %s context: kept their %s best-ranked sentences",
 			len(chosen), humanize.Tokens(fit.Tokens), humanize.Tokens(cfg.ContextWindow), humanize.Count(fit.Shown))
 	}
+	if o.String("prompt") == PromptPlain {
+		// The paper's answering: a plain QA prompt over the chunks; the
+		// answer is then cited as CoF does, so it stays checkable.
+		rt.Stagef("asking %s (plain QA prompt, %d chunks, %s sentences)", cfg.Model, len(chosen), humanize.Count(fit.Shown))
+		text, err := generate.PlainQA(ctx, rt, fit, "the answer")
+		if err != nil {
+			return err
+		}
+		return generate.CiteAnswer(ctx, rt, text, generate.PaperCoF)
+	}
 	num, err := citations.NewSentenceNumbering(fit.Parts...)
 	if err != nil {
 		return err

@@ -177,3 +177,17 @@ func TestEvalOnSmallDataSet(t *testing.T) {
 		t.Errorf("eval created the default library")
 	}
 }
+
+// TestEvalLongBenchCiteJSON: --data takes LongBench-Cite's released JSON
+// as it is published and answers its questions.
+func TestEvalLongBenchCiteJSON(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	t.Setenv("CITELENS_DB", "")
+	var so, se strings.Builder
+	if code := run([]string{"eval", "--data", "../../testdata/longbench-cite/LongBench-Cite.json"}, strings.NewReader(""), &so, &se); code != 0 {
+		t.Fatalf("eval: status %d\n%s", code, se.String())
+	}
+	if !strings.Contains(so.String(), `"questions":2`) {
+		t.Errorf("stdout:\n%s", so.String())
+	}
+}

@@ -21,7 +21,7 @@ import (
 func init() {
 	register(&command{
 		name:    "derive",
-		args:    "[--doc ID]... [--model NAME] [--jobs N] [--no-embed] [--status] [--json]",
+		args:    "[FILE|ID]... [--doc ID]... [--model NAME] [--jobs N] [--no-embed] [--status] [--json]",
 		summary: "write the summaries and questions the raidd strategies retrieve through, and embed them if an embedding model is set (spends model tokens)",
 		run:     runDerive,
 	})
@@ -39,9 +39,14 @@ func runDerive(ctx context.Context, a *app, args []string) error {
 	noEmbed := fs.Bool("no-embed", false, "do not embed the derived documents (with an embedding model set, the raidd strategies embed what they need when first asked)")
 	status := fs.Bool("status", false, "show what is derived and embedded and what the rest would cost; make no model calls")
 	asJSON := fs.Bool("json", false, "print a JSON summary")
-	if _, err := parseFlags(a, fs, args); err != nil {
+	rest, err := parseFlags(a, fs, args)
+	if err != nil {
 		return err
 	}
+	// Documents named without --doc (`citelens derive FILE`) are the
+	// scope as much as those named with it: deriving the whole library
+	// instead costs a model call per chunk of every document.
+	refs = append(refs, rest...)
 	l, docs, err := a.openScope(*status, refs)
 	if l == nil {
 		return err

@@ -175,3 +175,26 @@ func TestDeriveEmbeds(t *testing.T) {
 		t.Errorf("derive without an embedding model: %d texts embedded, %+v", after-before, view)
 	}
 }
+
+// TestDeriveNamedFile: `citelens derive FILE` derives that document only,
+// as `--doc FILE` does; it used to derive the whole library.
+func TestDeriveNamedFile(t *testing.T) {
+	srv := llmtest.New(t, llmtest.WithResponder(enginetest.RAIDDReplies))
+	modelEnv(t, srv, "", "")
+	c := newCLI(t)
+	other := filepath.Join(t.TempDir(), "other.txt")
+	if err := os.WriteFile(other, []byte(strings.Repeat("The mill stood by the river for a century. ", 40)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.ok("add", sample, other)
+	var view deriveView
+	if err := json.Unmarshal([]byte(c.ok("derive", "--json", "other.txt")), &view); err != nil {
+		t.Fatal(err)
+	}
+	if len(view.Documents) != 1 || view.Documents[0].Name != "other.txt" || view.Derived == 0 || len(srv.ChatRequests()) != view.Derived {
+		t.Fatalf("derive other.txt: %+v, %d requests", view, len(srv.ChatRequests()))
+	}
+	if out := c.ok("derive", "--status"); !strings.Contains(out, "declaration.txt") || !strings.Contains(out, "none") {
+		t.Errorf("the other document was derived too:\n%s", out)
+	}
+}

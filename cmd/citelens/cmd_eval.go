@@ -29,7 +29,7 @@ func init() {
 // data set is added to, and what is drawn on the terminal.
 func runEval(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["eval"])
-	data := fs.String("data", "", "the data set `DIR` (DIR/docs/ and DIR/questions.jsonl, as in docs/EVAL.md)")
+	data := fs.String("data", "", "the data set `DIR` (DIR/docs/ and DIR/questions.jsonl, as in docs/EVAL.md),\nor LongBench-Cite's released JSON file (LongBench-Cite.json)")
 	strategyName := fs.String("strategy", engine.DefaultStrategy, "answering strategy `NAME`")
 	k := fs.Int("k", 0, "at most `N` statements or retrieved units")
 	var opts stringList
@@ -48,6 +48,16 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintln(a.stderr, "citelens eval: --data is required")
 		fs.Usage()
 		return errUsage
+	}
+	if strings.HasSuffix(strings.ToLower(*data), ".json") {
+		// LongBench-Cite as published: converted into a data set that
+		// lives as long as the evaluation.
+		dir, err := convertLongBenchCite(*data)
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		*data = dir
 	}
 	golds, err := eval.ReadQuestions(filepath.Join(*data, "questions.jsonl"))
 	if err != nil {
@@ -222,4 +232,23 @@ func isJudgeKinds(s string) bool {
 		}
 	}
 	return true
+}
+
+// convertLongBenchCite converts LongBench-Cite's JSON at path into a data
+// set in a temporary folder (eval.ConvertLongBenchCite) and returns it.
+func convertLongBenchCite(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	dir, err := os.MkdirTemp("", "citelens-longbench-cite-")
+	if err != nil {
+		return "", err
+	}
+	if _, err := eval.ConvertLongBenchCite(f, dir); err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return dir, nil
 }

@@ -57,5 +57,6 @@ func answer(ctx context.Context, rt *engine.Runtime) error {
 	}
 	return generate.CiteAnswer(ctx, rt, draft, generate.CoFSettings{
 		K: o.Int("k"), LMax: o.Int("l_max"), Keep: o.Int("max_citations"), Parallel: o.Int("parallel"),
+		Discard: o.String("ungrounded") == UngroundedDiscard,
 	})
 }

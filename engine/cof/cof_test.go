@@ -366,6 +366,14 @@ func TestNoSupportAndGroundingWarning(t *testing.T) {
 	if len(ans.Warnings) != 1 || !strings.Contains(ans.Warnings[0], "only 1 of 8 statements") || !ev.HasStage("only 1 of 8 statements") {
 		t.Errorf("warnings %q", ans.Warnings)
 	}
+
+	// ungrounded=discard is the paper's filter: the answer is discarded,
+	// none of its statements shown.
+	ans, err = engine.Run(t.Context(), env, s, engine.Request{Question: "Which stations recorded rain?", Docs: []docstore.DocID{docs[0].ID},
+		Options: engine.Settings("ungrounded", UngroundedDiscard)}, nil)
+	if !errors.Is(err, generate.ErrUngrounded) || !strings.Contains(err.Error(), "1 of 8 statements cited") || ans == nil || len(ans.Statements) != 0 {
+		t.Errorf("ungrounded=discard: %v, %+v", err, ans)
+	}
 }
 
 // A failure in a later call keeps what the earlier ones did.

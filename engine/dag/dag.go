@@ -40,6 +40,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/citelens/citelens/citations"
@@ -140,9 +141,17 @@ func (r *run) dense(ctx context.Context) error {
 // steps is Algorithm 1's loop.
 func (r *run) steps(ctx context.Context) error {
 	for i := 1; i <= r.maxSteps; i++ {
-		next, err := r.planNext(ctx)
+		next, err := r.planNext(ctx, false)
+		if err == nil && next.unread() {
+			r.rt.Stagef("step %d: the model's reply was not a sub-question or a final answer: asking again with the format restated", i)
+			next, err = r.planNext(ctx, true)
+		}
 		if err != nil {
 			return fmt.Errorf("planning step %d: %w", i, err)
+		}
+		if next.unread() {
+			r.plan.Stopped = StopUnread
+			return nil
 		}
 		if next.Final {
 			if len(r.plan.Steps) > 0 {
@@ -168,12 +177,16 @@ func (r *run) steps(ctx context.Context) error {
 }
 
 // planNext asks the model for the next sub-question, or its stop signal.
-func (r *run) planNext(ctx context.Context) (planReply, error) {
+func (r *run) planNext(ctx context.Context, restate bool) (planReply, error) {
 	// No stop sequence ends the reply at its first line: OpenAI's reasoning
 	// models (o3, o4-mini, gpt-5) refuse the request when one is sent. The
 	// prompt asks for one line, and parsePlan reads only the first
 	// sub-question or final answer of a model that goes on.
-	reply, err := r.rt.Model().Chat(ctx, engine.Working, llm.ChatRequest{Messages: planMessages(r.rt.Question(), r.plan.Steps)})
+	msgs := planMessages(r.rt.Question(), r.plan.Steps)
+	if restate {
+		msgs = append([]llm.Message{{Role: "system", Content: restatePlan}}, msgs...)
+	}
+	reply, err := r.rt.Model().Chat(ctx, engine.Working, llm.ChatRequest{Messages: msgs})
 	if err != nil {
 		return planReply{}, err
 	}
@@ -306,6 +319,14 @@ func (r *run) answer(ctx context.Context) error {
 		}
 	}
 	if len(ranked) == 0 {
+		if facts == 0 {
+			return r.fallBack(ctx, r.nothingFound())
+		}
+		if !r.saidMissing() {
+			// Facts, but none cited and none saying the documents lack
+			// it: the model's replies were not in the statement format.
+			return r.fallBack(ctx, "no step's reply cited the documents, and none said they lack the answer")
+		}
 		r.rt.Stage("no fact cites the documents: the answer is the facts found")
 		r.factsAsAnswer("no fact found cites the documents, so no answer was written from them: the statements are " + r.found())
 		return nil
@@ -339,6 +360,38 @@ func (r *run) answer(ctx context.Context) error {
 	if err != nil && len(res.Statements) == 0 {
 		r.factsAsAnswer("the answer was cut off before its first statement: the statements are " + r.found())
 	}
+	if err == nil && !res.Repaired && !generate.Cited(res.Statements) && !slices.ContainsFunc(res.Statements, func(st citations.Statement) bool { return generate.Unanswerable(st.Text) }) {
+		return r.fallBack(ctx, "the model's final answer cited none of the steps' sentences")
+	}
+	return err
+}
+
+// saidMissing reports whether a step's fact says the documents lack
+// what it looked for.
+func (r *run) saidMissing() bool {
+	for _, st := range r.plan.Steps {
+		if st.Fact != "" && (saysMissing(st.Fact) || generate.Unanswerable(st.Fact)) {
+			return true
+		}
+	}
+	return false
+}
+
+// nothingFound says why the steps gave nothing to answer from.
+func (r *run) nothingFound() string {
+	if r.plan.Stopped == StopUnread {
+		return "the model's reply was twice not a step in the template, so no step was found"
+	}
+	return "no step found anything in the documents"
+}
+
+// fallBack answers from retrieval over the question when the steps gave
+// nothing to answer from (why), saying so in a warning and in the plan.
+func (r *run) fallBack(ctx context.Context, why string) error {
+	r.plan.Fallback = why + "; answered from the sentences retrieved for the question"
+	r.plan.summarize()
+	r.rt.Plan(r.plan)
+	_, err := generate.Fallback(ctx, r.rt, why)
 	return err
 }
 

@@ -33,9 +33,17 @@ import (
 // decode is Algorithm 2's loop.
 func (r *run) decode(ctx context.Context) error {
 	for i := 1; i <= r.maxSteps; i++ {
-		next, err := r.draftNext(ctx)
+		next, err := r.draftNext(ctx, false)
+		if err == nil && next.unread() {
+			r.rt.Stagef("step %d: the model's reply was not a step in the template: asking again with the format restated", i)
+			next, err = r.draftNext(ctx, true)
+		}
 		if err != nil {
 			return fmt.Errorf("planning step %d: %w", i, err)
+		}
+		if next.unread() {
+			r.plan.Stopped = StopUnread
+			return nil
 		}
 		query := next.Text
 		if next.Final {
@@ -63,10 +71,15 @@ func (r *run) decode(ctx context.Context) error {
 }
 
 // draftNext asks the model for the next step as the template has it
-// write one, or its stop signal. As for Algorithm 1, no stop sequence is
-// sent (reasoning models refuse one); parseStep reads the first step.
-func (r *run) draftNext(ctx context.Context) (stepReply, error) {
-	reply, err := r.rt.Model().Chat(ctx, engine.Working, llm.ChatRequest{Messages: decodeMessages(r.rt.Question(), r.plan.Steps)})
+// write one, or its stop signal; again, with the format restated, when
+// restate. As for Algorithm 1, no stop sequence is sent (reasoning models
+// refuse one); parseStep reads the first step.
+func (r *run) draftNext(ctx context.Context, restate bool) (stepReply, error) {
+	msgs := decodeMessages(r.rt.Question(), r.plan.Steps)
+	if restate {
+		msgs = append([]llm.Message{{Role: "system", Content: restateStep}}, msgs...)
+	}
+	reply, err := r.rt.Model().Chat(ctx, engine.Working, llm.ChatRequest{Messages: msgs})
 	if err != nil {
 		return stepReply{}, err
 	}

@@ -148,3 +148,8 @@ func finalStepsQuestion(question string, steps []Step, n *citations.Numbering) s
 	}
 	return b.String()
 }
+
+// restateStep is put before the template when the model's reply was not
+// a step in it: the format once more, in a system message so the
+// template itself stays as the paper has it.
+const restateStep = `Your last reply was not a step in the template. Reply with exactly one line: the next step of Thoughts with New Knowledge, one sentence stating one fact and ending with #, or "X is the answer." when the steps answer the question.`

@@ -229,3 +229,53 @@ func TestParseStep(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadablePlannerFallsBack: a planner reply that is not a step in
+// the template ("**Answer:**" and nothing else, as a model drifting from
+// DeepEdit's layout writes) is asked again with the format restated;
+// still unreadable, the answer is a cited answer from retrieval over the
+// question, and the warning and the plan say so. Before, the loop stopped
+// after 0 steps and the answer was silently empty.
+func TestUnreadablePlannerFallsBack(t *testing.T) {
+	t.Parallel()
+	for _, algorithm := range []string{"1", "2"} {
+		t.Run("algorithm "+algorithm, func(t *testing.T) {
+			t.Parallel()
+			lib, _ := filmLibrary(t)
+			var mu sync.Mutex
+			restated := 0
+			srv := llmtest.New(t, llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
+				p := r.Last()
+				switch {
+				case strings.HasPrefix(p, decodeInstruction) || strings.HasPrefix(p, planInstruction):
+					if r.Messages[0].Role == "system" && (r.Messages[0].Content == restateStep || r.Messages[0].Content == restatePlan) {
+						mu.Lock()
+						restated++
+						mu.Unlock()
+					}
+					return llmtest.Text("**Answer:**\n\n")
+				case strings.Contains(p, "<C"):
+					nums := documentOf(p).nums
+					return llmtest.Text(fmt.Sprintf("<statement>Scott Derrickson is American.<cite>[%d-%d]</cite></statement>", nums[0], nums[0]))
+				}
+				t.Errorf("unexpected prompt:\n%.300s", p)
+				return llmtest.Status(400)
+			}))
+			env := enginetest.Env(t, lib, enginetest.Config(srv))
+			ans, err := ask(t, t.Context(), env, engine.Request{Question: question, Options: engine.Settings("algorithm", algorithm)}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan := ans.Plan.(*Plan)
+			if restated != 1 || plan.Stopped != StopUnread || plan.Fallback == "" || !strings.Contains(plan.Summary, "fell back") {
+				t.Errorf("restated %d times; plan %+v", restated, plan)
+			}
+			if len(ans.Statements) != 1 || len(ans.Statements[0].Citations) != 1 {
+				t.Fatalf("statements %+v", ans.Statements)
+			}
+			if len(ans.Warnings) != 1 || !strings.Contains(ans.Warnings[0], "not a step in the template") {
+				t.Errorf("warnings %q", ans.Warnings)
+			}
+		})
+	}
+}

@@ -36,10 +36,18 @@ type Plan struct {
 	// Draft is the planner's own "Final answer:" line, when it stopped the
 	// steps; the answer's statements are written from the facts after it.
 	Draft string `json:"draft_answer,omitempty"`
+	// Fallback, when set, says why the answer is not written from the
+	// steps but from retrieval over the question (generate.Fallback).
+	Fallback string `json:"fallback,omitempty"`
 }
 
 // Line is the plan's summary.
 func (p *Plan) Line() string { return p.Summary }
+
+// ShortAnswer is the planner's own answer ("X is the answer.", or
+// Algorithm 1's "Final answer: X"), the one the paper scores; eval scores
+// it for answer F1 and EM beside the cited long form (eval.ShortAnswerer).
+func (p *Plan) ShortAnswer() string { return p.Draft }
 
 // summarize sets Summary from the steps and why they ended.
 func (p *Plan) summarize() {
@@ -47,6 +55,7 @@ func (p *Plan) summarize() {
 		StopModel:  "the model had enough to answer",
 		StopLimit:  fmt.Sprintf("the limit of %d steps was reached", p.MaxSteps),
 		StopFailed: "a model call failed or the answer was cancelled",
+		StopUnread: "the model's reply was not in the template, twice",
 	}[p.Stopped]
 	what := "sub-question"
 	if p.Algorithm == 2 {
@@ -57,6 +66,9 @@ func (p *Plan) summarize() {
 		steps = fmt.Sprintf("%d %ss", len(p.Steps), what)
 	}
 	p.Summary = fmt.Sprintf("%s, then stopped: %s (%s retrieval)", steps, why, p.Retrieval)
+	if p.Fallback != "" {
+		p.Summary += "; fell back: " + p.Fallback
+	}
 }
 
 // How chunks were ranked.
@@ -70,6 +82,9 @@ const (
 	StopModel  = "model"  // the planner wrote "Final answer:"
 	StopLimit  = "limit"  // MaxSteps sub-questions were asked
 	StopFailed = "failed" // a model call failed, or the answer was cancelled
+	// StopUnread: the planner's reply was not in the template, asked
+	// twice (the second time with the format restated).
+	StopUnread = "unreadable"
 )
 
 // Step is one step of the reasoning. Under Algorithm 1 it is a

@@ -186,3 +186,8 @@ func finalQuestion(question string, steps []Step, n *citations.Numbering) string
 	b.WriteString(strings.TrimRight(rest, "\n"))
 	return b.String()
 }
+
+// restatePlan is put before P_d when the model's reply was neither a
+// sub-question nor a final answer: the format once more, in a system
+// message so P_d itself stays as the paper has it.
+const restatePlan = `Your last reply was neither a sub-question nor a final answer. Reply with exactly one line: "Subquestion: ..." when a fact is still needed, or "Final answer: ..." with the answer.`

@@ -88,6 +88,10 @@ func parsePlan(text string) planReply {
 	return planReply{Final: true, Text: first}
 }
 
+// unread reports a reply with nothing to go on: no sub-question and no
+// answer (an empty reply, or an empty "Final answer:").
+func (p planReply) unread() bool { return p.Final && p.Text == "" }
+
 // cutLabel splits "Label: text" into the lower-case label and the text,
 // when the line starts with a known label followed by a colon ("Final
 // answer:", "**Subquestion 2:**") or, for "so the final answer is", by
@@ -289,6 +293,10 @@ type stepReply struct {
 	// Text is the step; the answer, X, when Final.
 	Text string
 }
+
+// unread reports a reply that is not a step in the template: no step
+// and no answer (an empty reply, or an empty "Answer:").
+func (s stepReply) unread() bool { return s.Final && s.Text == "" }
 
 // answerRE finds the template's last step, "X is the answer", or "the
 // answer is X".

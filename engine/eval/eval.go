@@ -81,6 +81,12 @@ type Summary struct {
 	*judgedReport
 	*correctnessReport
 	*CorrectnessRatio
+	*JudgedCounts
+	// PaperCost is OkraLong's cost per question (OkraLongCost), when a
+	// model answered.
+	PaperCost *float64 `json:"okralong_cost_mean,omitempty"`
+	*ShortReport
+	*RougeReport
 
 	failed int // questions the judge could not judge
 }
@@ -119,6 +125,8 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 		return nil, err
 	}
 	var all []citations.Scores
+	var short shortSummary
+	var rouge rougeSummary
 	for i, g := range golds {
 		if cfg.Progress != nil {
 			cfg.Progress(i+1, len(golds))
@@ -132,7 +140,10 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 		if err != nil {
 			return nil, err
 		}
-		line := Scores{Scores: sc, Figures: jf, CorrectnessFigures: jc}
+		line := Scores{Scores: sc, Figures: jf, CorrectnessFigures: jc, ShortScores: shortScores(ans, g)}
+		short.add(line.ShortScores)
+		line.RougeScores = rougeScores(ans, g)
+		rouge.add(line.RougeScores)
 		if jc != nil {
 			base.record(g, jc.Correctness)
 			if line.LQA, err = base.answer(ctx, env, &cfg, judged, g); err != nil {
@@ -152,8 +163,13 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 	}
 	sum := &Summary{Strategy: cfg.Strategy.Name(), Report: citations.Summarize(all), Derive: derive, JudgeModel: judged.model(),
 		judgedReport: judged.report(), correctnessReport: judged.correctnessReport(), CorrectnessRatio: base.ratio()}
+	sum.PaperCost = sum.paperCost()
+	sum.ShortReport = short.report()
+	sum.RougeReport = rouge.report()
 	if judged != nil {
 		sum.failed = judged.failed
+		counts := judged.counts
+		sum.JudgedCounts = &counts
 	}
 	return sum, nil
 }
@@ -187,14 +203,16 @@ func (s *Summary) Print(w io.Writer) {
 		s.Strategy, r.Questions, r.AnswerF1, r.AnswerEM, r.AnswerHit,
 		r.EvidenceRecall, r.EvidenceAll, r.CitationPrecision, r.CitationLength, r.CitationWords, s.Derive)
 	if r.LLMCalls > 0 {
-		fmt.Fprintf(w, "  per question: %.0f prompt tokens, %.0f completion tokens, %.1f model calls; %.2fs mean, %.2fs p95\n",
-			r.PromptTokensMean, r.CompletionTokensMean, r.LLMCallsMean, r.SecondsMean, r.SecondsP95)
+		fmt.Fprintf(w, "  per question: %.0f prompt tokens, %.0f completion tokens (OkraLong's cost, input + 4 × output: %.0f), %.1f model calls; %.2fs mean, %.2fs p95\n",
+			r.PromptTokensMean, r.CompletionTokensMean, OkraLongCost(r.PromptTokensMean, r.CompletionTokensMean), r.LLMCallsMean, r.SecondsMean, r.SecondsP95)
 	}
+	s.ShortReport.print(w)
+	s.RougeReport.print(w)
 	if j := s.judgedReport; j != nil {
 		fmt.Fprintf(w, "judged by %s over %d questions: citation_recall %.3f, citation_precision %.3f, citation_f1 %.3f; the judge used %d calls, %d prompt and %d completion tokens",
 			textproc.OneLine(j.JudgeModel), j.Judged, j.CitationRecall, j.CitationPrecision, j.CitationF1, j.JudgeCalls, j.JudgePromptTokens, j.JudgeCompletionTokens)
-		if s.failed > 0 {
-			fmt.Fprintf(w, " (%d not judged)", s.failed)
+		if n := s.JudgedCounts.citations(s.failed); n > 0 {
+			fmt.Fprintf(w, " (%d not judged)", n)
 		}
 		fmt.Fprintln(w)
 	}
@@ -203,6 +221,9 @@ func (s *Summary) Print(w io.Writer) {
 			textproc.OneLine(s.JudgeModel), c.Judged, c.Correctness, c.JudgeCalls, c.JudgePromptTokens, c.JudgeCompletionTokens)
 		if c.Unrated > 0 {
 			fmt.Fprintf(w, " (%d ratings never given, scored 0.5 as the reference does)", c.Unrated)
+		}
+		if s.JudgedCounts != nil && s.JudgedCounts.CorrectnessNotJudged > 0 {
+			fmt.Fprintf(w, " (%d not judged)", s.JudgedCounts.CorrectnessNotJudged)
 		}
 		fmt.Fprintln(w)
 	}

@@ -346,7 +346,7 @@ func scriptedLQA(r llmtest.ChatRequest) llmtest.Reply {
 		return reply
 	}
 	p := r.Last()
-	if strings.HasPrefix(p, "Please answer the user's question based on the given document. Answer in plain text") {
+	if strings.HasPrefix(p, "[Document Start]\n") { // plain: the context and the question alone
 		return llmtest.Text("Governments derive their just powers from the consent of the governed.")
 	}
 	return enginetest.CiteConsent(p, "<statement>Their powers come from the consent of others.<cite>[%s-%s]</cite></statement>")

@@ -34,6 +34,8 @@ type Scores struct {
 	citations.Scores
 	*judge.Figures
 	*judge.CorrectnessFigures
+	*ShortScores
+	*RougeScores
 	// LQA is the plain strategy's judged correctness of the question,
 	// when it answered alongside (Config.LQA, RunPlain).
 	LQA *float64 `json:"correctness_lqa,omitempty"`
@@ -47,6 +49,7 @@ type judged struct {
 	figures []judge.Figures
 	correct []judge.CorrectnessFigures
 	failed  int
+	counts  JudgedCounts
 	// lost is what the judge spent on answers it could not score; the
 	// report counts it with the rest.
 	lost llm.Usage
@@ -89,14 +92,21 @@ func (e *judged) score(ctx context.Context, notice func(string), g citations.Gol
 		c *judge.CorrectnessFigures
 	)
 	if e.kinds.Citations {
+		// A citation rating the judge could not give leaves correctness
+		// to be judged all the same, as LongBench-Cite's scorer judges
+		// the two apart.
 		res, err := e.j.Score(ctx, ans)
 		if err != nil {
 			e.lost.Add(res.Usage)
-			return nil, nil, e.notJudged(ctx, notice, g.ID, err)
+			e.counts.CitationsNotJudged++
+			if err := e.notJudged(ctx, notice, g.ID+" (citations)", err); err != nil {
+				return nil, nil, err
+			}
+		} else {
+			fig := res.Figures()
+			e.figures = append(e.figures, fig)
+			f = &fig
 		}
-		fig := res.Figures()
-		e.figures = append(e.figures, fig)
-		f = &fig
 	}
 	if e.kinds.Correctness && len(g.Answers) > 0 {
 		fig, err := e.correctness(ctx, notice, g, ans)
@@ -115,7 +125,8 @@ func (e *judged) correctness(ctx context.Context, notice func(string), g citatio
 	res, err := e.j.Correctness(ctx, g.Question, citations.AnswerText(ans), g.Answers, g.Task, g.FewShot)
 	if err != nil {
 		e.lost.Add(res.Usage)
-		return nil, e.notJudged(ctx, notice, g.ID, err)
+		e.counts.CorrectnessNotJudged++
+		return nil, e.notJudged(ctx, notice, g.ID+" (correctness)", err)
 	}
 	fig := res.Figures()
 	return &fig, nil

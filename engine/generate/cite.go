@@ -3,6 +3,7 @@ package generate
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -22,6 +23,11 @@ type CoFSettings struct {
 	K, LMax  int
 	Keep     int
 	Parallel int
+	// Discard applies the paper's filter: an answer with fewer than
+	// CoFCitedShare of its statements cited is discarded (ErrUngrounded)
+	// rather than kept with a warning. Its statements are then held
+	// until the answer is complete.
+	Discard bool
 }
 
 // PaperCoF are the paper's settings: its retrieval (section 3.2, "l_max =
@@ -75,7 +81,8 @@ func CoFPerSentence(k, lMax, sentences int) int {
 //     uncited. Statements are reported in order as each becomes final.
 //
 // CoF's last step discards an instance when fewer than 20% of its
-// statements are cited; citelens keeps the answer and warns.
+// statements are cited; citelens keeps the answer and warns, or, with
+// s.Discard, discards it as the paper does (ErrUngrounded).
 //
 // Each step's failure keeps what the steps before it did: if step 2
 // fails, the answer is reported uncited; if a step-3 extraction fails, its
@@ -91,9 +98,31 @@ func CoFPerSentence(k, lMax, sentences int) int {
 // The cof strategy runs it after its own first step; every other model
 // strategy offers it as the repair option (Repair) for a model that
 // ignored the citation format.
+//
+// An answer the steps leave with no statement citing the documents (the
+// draft empty, the model's chunk-level reply unreadable, every statement
+// unsupported) is not an uncited success: after the warning saying what
+// happened, the answer falls back to one from retrieval over the
+// question (Fallback).
 func CiteAnswer(ctx context.Context, rt *engine.Runtime, answer string, s CoFSettings) error {
-	j := &job{rt: rt, k: s.K, lMax: s.LMax, keep: s.Keep, parallel: s.Parallel, verified: citations.Answer{Question: rt.Question()}}
-	return j.cite(ctx, answer)
+	j := &job{rt: rt, k: s.K, lMax: s.LMax, keep: s.Keep, parallel: s.Parallel, discard: s.Discard, verified: citations.Answer{Question: rt.Question()}}
+	err := j.cite(ctx, answer)
+	if err != nil && ctx.Err() == nil && errors.Is(err, ErrNoStatements) {
+		err = nil // cite warned and reported the answer uncited
+	}
+	if j.discard {
+		if n := len(j.verified.Statements); err == nil && float64(j.cited) < CoFCitedShare*float64(n) || n == 0 {
+			return fmt.Errorf("%w: %d of %d statements cited, under CoF's %.0f%%", ErrUngrounded, j.cited, n, CoFCitedShare*100)
+		}
+		for _, st := range j.verified.Statements {
+			rt.Statement(st)
+		}
+	}
+	if err != nil || j.cited > 0 {
+		return err
+	}
+	_, err = Fallback(ctx, rt, "CoF's citing steps found no citation for the answer")
+	return err
 }
 
 // job is one answer being cited.
@@ -104,6 +133,7 @@ type job struct {
 	parallel int
 	verified citations.Answer // the statements so far, for verifying the next in context
 	cited    int
+	discard  bool // hold the statements for CoF's filter (CoFSettings.Discard)
 }
 
 // cite runs steps 2 and 3 over draft, the model's plain answer.
@@ -152,7 +182,9 @@ func (j *job) final(st citations.Statement) {
 	if len(st.Citations) > 0 {
 		j.cited++
 	}
-	j.rt.Statement(st)
+	if !j.discard {
+		j.rt.Statement(st)
+	}
 }
 
 // uncited finishes the answer as the draft's sentences without citations.
@@ -166,7 +198,7 @@ func (j *job) uncited(sentences []string) {
 // fewer than CoFCitedShare of the statements are cited.
 func (j *job) checkGrounding() {
 	n := len(j.verified.Statements)
-	if n == 0 || float64(j.cited) >= CoFCitedShare*float64(n) {
+	if n == 0 || float64(j.cited) >= CoFCitedShare*float64(n) || j.discard {
 		return
 	}
 	j.rt.Warn(fmt.Sprintf("only %d of %d statements found support in the documents (CoF discards answers with fewer than %.0f%% cited): the answer may rest on the model's own knowledge",
@@ -403,6 +435,13 @@ func (j *job) extract(ctx context.Context, it item) result {
 		return result{err: err}
 	}
 	refs, garbled := ParseSpans(reply.Text)
+	if len(refs) == 0 && !strings.Contains(strings.ToLower(reply.Text), strings.ToLower(NoRelevant)) {
+		// Neither spans nor "No relevant information": a reply that is
+		// not an answer to Figure 13 leaves the statement its snippets.
+		st := it.coarse
+		st.Warnings = append(slices.Clone(st.Warnings), "chunk-level citations: the model's sentence-level reply was not spans or \""+NoRelevant+"\"")
+		return result{st: st}
+	}
 	st := local.Statement(citations.RawStatement{Text: it.raw.Text, Refs: refs, Garbled: garbled},
 		citations.ResolveOptions{MaxCitations: j.keep})
 	// Keep what step 2's resolution said (chunk numbers dropped), then

@@ -71,7 +71,7 @@ func TestPromptMarkersNeutralised(t *testing.T) {
 	t.Parallel()
 	_, docs := enginetest.TextLibrary(t, "report1.txt", "Notes on CoF.\n\nThe prompt ends with [Passage End] and then [Statement] follows. <C3> is a tag. [Document End] too.\n")
 	d := docs[0]
-	p := draftMessages("q?", docs, Fit{Parts: []citations.Part{{Doc: d}}})[0].Content
+	p := draftMessages(draftInstructions, "q?", docs, Fit{Parts: []citations.Part{{Doc: d}}})[0].Content
 	if strings.Count(p, "[Document End]") != 1 || strings.Contains(p, "[Passage End]") || strings.Contains(p, "<C3>") {
 		t.Errorf("draft prompt:\n%s", p)
 	}
@@ -99,7 +99,7 @@ func TestDraftShowsTrimmedRuns(t *testing.T) {
 	}
 	_, docs := enginetest.TextLibrary(t, "report1.txt", text.String())
 	d := docs[0]
-	p := draftMessages("q?", docs, Fit{Parts: []citations.Part{{Doc: d, Sentences: []int{1, 2, 7}}}})[0].Content
+	p := draftMessages(draftInstructions, "q?", docs, Fit{Parts: []citations.Part{{Doc: d, Sentences: []int{1, 2, 7}}}})[0].Content
 	want := d.Text[d.Sentences[1].Start:d.Sentences[2].End] + "\n\n[…]\n\n" + d.SentenceText(7)
 	if !strings.Contains(p, "[Document Start]\n"+want+"\n[Document End]") {
 		t.Errorf("draft prompt:\n%s", p)

@@ -11,4 +11,8 @@ var (
 	// ErrNoStatements means the reply to CoF's step 2 (CiteAnswer) held no
 	// statement to cite.
 	ErrNoStatements = errors.New("the model returned no statements")
+	// ErrUngrounded means CoF's filter discarded the answer, as the paper
+	// discards an instance with fewer than CoFCitedShare of its
+	// statements cited (CoFSettings.Discard).
+	ErrUngrounded = errors.New("CoF's filter discarded the answer as not grounded in the documents")
 )

@@ -88,7 +88,7 @@ func (r Request) check() error {
 		return fmt.Errorf("%w: nothing numbered to answer from", ErrBadRequest)
 	case r.format() == LongCiteModel && r.Numbering.Mode() == citations.ChunkMode:
 		return fmt.Errorf("%w: the LongCite model format numbers sentences, not chunks; use format=%s for chunks", ErrBadRequest, OneShot)
-	case r.format() != OneShot && r.format() != LongCiteModel:
+	case r.format() != OneShot && r.format() != LongCiteModel && r.format() != Lean:
 		_, err := ParseFormat(string(r.format()))
 		return err
 	}

@@ -16,6 +16,7 @@ var FormatOption = engine.Option{
 	Name: "format", Kind: engine.OneOf,
 	Choices: []engine.Choice{
 		{Value: string(OneShot), Help: "any instruction model"},
+		{Value: string(Lean), Help: "one-shot without its worked example (about 800 tokens fewer)"},
 		{Value: string(LongCiteModel), Help: "THUDM's LongCite-8B/9B"},
 	},
 	Help: "the answering prompt; by default longcite-model for a model named LongCite, else one-shot",

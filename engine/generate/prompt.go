@@ -39,16 +39,22 @@ const (
 	// where citelens uses the configured temperature (0 by default, for
 	// repeatable citations).
 	LongCiteModel Format = "longcite-model"
+	// Lean is OneShot without its worked example and without the
+	// instructions repeated after the question: Figure 10's instructions
+	// once, the numbered text, the question. About 800 tokens fewer, for
+	// a strategy whose retrieved text is shorter than the example
+	// (OkraLong's segments, whose paper answers with a plain prompt).
+	Lean Format = "lean"
 )
 
 // ParseFormat reads a format name as given in a strategy option.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(strings.TrimSpace(s))); f {
-	case OneShot, LongCiteModel:
+	case OneShot, LongCiteModel, Lean:
 		return f, nil
 	}
-	return "", fmt.Errorf("%w: format=%q: give %s (any instruction model) or %s (THUDM's LongCite-8B/9B)",
-		ErrBadRequest, s, OneShot, LongCiteModel)
+	return "", fmt.Errorf("%w: format=%q: give %s (any instruction model), %s (the same without its example) or %s (THUDM's LongCite-8B/9B)",
+		ErrBadRequest, s, OneShot, Lean, LongCiteModel)
 }
 
 // DefaultFormat is the format for a model: LongCiteModel for THUDM's
@@ -132,16 +138,22 @@ func writePrompt(b *strings.Builder, f Format, mode citations.Mode, question str
 		instr, example, start, end = racInstructions, racExample, snippetStart, snippetEnd
 	}
 	b.WriteString(instr)
-	b.WriteString(exampleIntro)
-	b.WriteString(example)
-	b.WriteString(testIntro)
+	if f == Lean {
+		b.WriteString("\n\n")
+	} else {
+		b.WriteString(exampleIntro)
+		b.WriteString(example)
+		b.WriteString(testIntro)
+	}
 	b.WriteString(start)
 	context(b)
 	b.WriteString(end)
 	b.WriteString(questionMark)
 	b.WriteString(question)
-	b.WriteString(remindMark)
-	b.WriteString(instr)
+	if f != Lean {
+		b.WriteString(remindMark)
+		b.WriteString(instr)
+	}
 	b.WriteString(answerMark)
 }
 

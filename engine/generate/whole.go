@@ -26,6 +26,21 @@ import (
 // streamed as the reply called name, and the text is returned. The stage
 // that says so begins with doing ("drafting an answer with").
 func LongContextAnswer(ctx context.Context, rt *engine.Runtime, doing, name string) (string, error) {
+	return longContext(ctx, rt, doing, name, draftInstructions)
+}
+
+// BareAnswer is LongContextAnswer as LongCite's C_LQA has it: the
+// context and the question, and nothing else ("simply feeding the
+// concatenated context and query into the LLM", section 2.3.1) — no line
+// asking for plain text or no citations, which CoF's step 1 adds. The
+// plain strategy, the correctness baseline, asks it.
+func BareAnswer(ctx context.Context, rt *engine.Runtime, doing, name string) (string, error) {
+	return longContext(ctx, rt, doing, name, "")
+}
+
+// longContext asks the long-context answer with the instructions
+// before the document ("" for none).
+func longContext(ctx context.Context, rt *engine.Runtime, doing, name, instructions string) (string, error) {
 	cfg := rt.Config()
 	fit, err := FitScope(ctx, OneShot, rt.Question(), rt.Docs(), cfg.PromptBudget(),
 		func(ctx context.Context) ([]SentenceRef, error) { return RankScope(ctx, rt) })
@@ -39,7 +54,29 @@ func LongContextAnswer(ctx context.Context, rt *engine.Runtime, doing, name stri
 		}
 	}
 	rt.Stagef("%s %s (%s)", doing, cfg.Model, engine.DescribeScope(rt.Docs(), fit.Shown))
-	msgs := append(engine.HistoryMessages(rt.History()), draftMessages(rt.Question(), rt.Docs(), fit)...)
+	msgs := append(engine.HistoryMessages(rt.History()), draftMessages(instructions, rt.Question(), rt.Docs(), fit)...)
+	reply, err := rt.Model().Stream(ctx, name, llm.ChatRequest{Messages: msgs}, nil)
+	return reply.Text, err
+}
+
+// plainQAPrompt is LlamaIndex's default question-answering prompt
+// (DEFAULT_TEXT_QA_PROMPT_TMPL), which RAIDD's experiments ran on
+// ("Our experiments are implemented using the LlamaIndex RAG library").
+const plainQAPrompt = "Context information is below.\n---------------------\n%s\n---------------------\nGiven the context information and not prior knowledge, answer the query.\nQuery: %s\nAnswer: "
+
+// PlainQA asks the question over fit's text (the retrieved parts, as
+// plain text: no numbers) with a plain QA prompt, no citations asked
+// for, streamed as the reply called name; the text is returned, for
+// CiteAnswer to cite.
+func PlainQA(ctx context.Context, rt *engine.Runtime, fit Fit, name string) (string, error) {
+	var b strings.Builder
+	for i, p := range fit.Parts {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		writePlain(&b, p)
+	}
+	msgs := append(engine.HistoryMessages(rt.History()), llm.User(fmt.Sprintf(plainQAPrompt, b.String(), rt.Question())))
 	reply, err := rt.Model().Stream(ctx, name, llm.ChatRequest{Messages: msgs}, nil)
 	return reply.Text, err
 }
@@ -61,12 +98,16 @@ func AnswerSentences(text string) []string {
 // are wanted, since steps 2 and 3 add them.
 const draftInstructions = "Please answer the user's question based on the given document. Answer in plain text, without citations or sentence numbers. You must answer in the same language as the user's question."
 
-// draftMessages builds step 1's prompt: the instructions, the scope's
-// text (what fit shows of it, as plain text: no numbers), the question.
-func draftMessages(question string, docs []*docstore.Document, fit Fit) []llm.Message {
+// draftMessages builds step 1's prompt: the instructions (if any), the
+// scope's text (what fit shows of it, as plain text: no numbers), the
+// question.
+func draftMessages(instructions, question string, docs []*docstore.Document, fit Fit) []llm.Message {
 	var b strings.Builder
-	b.WriteString(draftInstructions)
-	b.WriteString("\n\n[Document Start]\n")
+	if instructions != "" {
+		b.WriteString(instructions)
+		b.WriteString("\n\n")
+	}
+	b.WriteString("[Document Start]\n")
 	multi := len(docs) > 1
 	for i, p := range fit.Parts {
 		if i > 0 {

@@ -64,16 +64,16 @@ func answerLAC(ctx context.Context, rt *engine.Runtime) error {
 		return err
 	}
 	if level == LevelSentence {
-		_, err = generate.Whole(ctx, rt, p)
-		return err
+		res, err := generate.Whole(ctx, rt, p)
+		return generate.Settle(ctx, rt, res, err)
 	}
 	num, err := wholeChunks(ctx, rt)
 	if err != nil {
 		return err
 	}
 	rt.Stagef("asking %s (%s prompt, %s)", rt.Config().Model, p.Format, humanize.Plural(num.Len(), "chunk", "chunks"))
-	_, err = generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve, Repair: p.Repair})
-	return err
+	res, err := generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve, Repair: p.Repair})
+	return generate.Settle(ctx, rt, res, err)
 }
 
 // wholeChunks numbers every stored chunk of the scope (LAC-C), or when

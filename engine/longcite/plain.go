@@ -22,12 +22,12 @@ func init() {
 
 // answerPlain is vanilla long-context QA (LongCite section 2.3.1, C_LQA:
 // "simply feeding the concatenated context and query into the LLM to get
-// a response"), as CoF's first step asks it: the model reads the scope
-// and answers in plain text. The answer's statements are its sentences,
+// a response"): the model reads the scope and the question, with no
+// instruction of citelens's (generate.BareAnswer). The answer's statements are its sentences,
 // uncited: it is the baseline a cited answer's correctness is measured
 // against (`citelens eval --lqa`), not an answer to check.
 func answerPlain(ctx context.Context, rt *engine.Runtime) error {
-	text, err := generate.LongContextAnswer(ctx, rt, "answering without citations with", "the answer")
+	text, err := generate.BareAnswer(ctx, rt, "answering without citations with", "the answer")
 	if err != nil {
 		return err // the answer keeps what the model was writing (engine.Run)
 	}

@@ -27,9 +27,11 @@ func TestPlain(t *testing.T) {
 		t.Errorf("statements %+v", ans.Statements)
 	}
 	reqs := srv.ChatRequests()
-	if len(reqs) != 1 || !strings.HasPrefix(reqs[0].Last(), "Please answer the user's question based on the given document. Answer in plain text, without citations") ||
+	// C_LQA feeds the context and the question, nothing else: no
+	// instruction about citations or plain text (CoF's step 1 has those).
+	if len(reqs) != 1 || !strings.HasPrefix(reqs[0].Last(), "[Document Start]\n") || strings.Contains(reqs[0].Last(), "citation") ||
 		!strings.Contains(reqs[0].Last(), docs[0].SentenceText(len(docs[0].Sentences)-1)) || !strings.HasSuffix(reqs[0].Last(), "[Question]\nWhere do governments derive their powers from?") {
-		t.Errorf("%d requests; the prompt is not CoF's draft over the whole document", len(reqs))
+		t.Errorf("%d requests; the prompt is not the document and the question alone:\n%.200s", len(reqs), reqs[0].Last())
 	}
 	if !strings.HasPrefix(ans.Stages[0], "answering without citations with test-model (") {
 		t.Errorf("stages %q", ans.Stages)

@@ -53,8 +53,8 @@ func answerRAG(ctx context.Context, rt *engine.Runtime) error {
 		return err
 	}
 	rt.Stagef("asking %s (%s prompt, %d %ss)", rt.Config().Model, p.Format, num.Len(), level)
-	_, err = generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve, Repair: p.Repair})
-	return err
+	res, err := generate.Run(ctx, rt, generate.Request{Question: rt.Question(), Numbering: num, Format: p.Format, Resolve: p.Resolve, Repair: p.Repair})
+	return generate.Settle(ctx, rt, res, err)
 }
 
 func sentenceNumbering(ctx context.Context, rt *engine.Runtime, k int, f generate.Format, fusion retrieve.Fusion) (*citations.Numbering, error) {

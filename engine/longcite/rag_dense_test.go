@@ -2,6 +2,7 @@ package longcite
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -17,8 +18,15 @@ func TestRAGDenseFusion(t *testing.T) {
 	t.Parallel()
 	lib, docs := enginetest.Library(t, declaration)
 	d := docs[0]
-	srv := llmtest.New(t, llmtest.WithResponder(func(llmtest.ChatRequest) llmtest.Reply {
-		return llmtest.Text("<statement>Taxes were imposed without consent.<cite></cite></statement>")
+	srv := llmtest.New(t, llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
+		// Cites the first sentence or snippet shown: an answer that
+		// cites nothing would fall back (generate.Settle).
+		cite := "[1]"
+		_, test, _ := strings.Cut(r.Last(), "Now get ready to handle the following test case.")
+		if m := regexp.MustCompile(`<C(\d+)>`).FindStringSubmatch(test); m != nil {
+			cite = "[" + m[1] + "-" + m[1] + "]"
+		}
+		return llmtest.Text("<statement>Taxes were imposed without consent.<cite>" + cite + "</cite></statement>")
 	}))
 	cfg := enginetest.Config(srv)
 	cfg.EmbedModel = llmtest.DefaultEmbedModel

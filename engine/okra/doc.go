@@ -43,15 +43,18 @@
 // embedding model configured, or when embedding fails (a warning says
 // so), there is nothing to fuse: segments are ranked by BM25 alone, the
 // plan's weights say dense_available false with a note, and the plan
-// stage ends "(dense unavailable: lexical only)". A configured rerank
-// model reorders the segments the cut-off keeps (plan.reranker), as it
-// does for every strategy.
+// stage says "BM25 alone (no dense scores for the paper's 3:2)". The
+// cut-off then acts on BM25's scores as engine/retrieve gives them, not
+// on B.3's min-max normalised ones (a change for engine/retrieve). A
+// configured rerank model reorders the segments the cut-off keeps and so
+// picks those used (plan.reranker; the stage ends "then reordered by
+// …"), as it does for every strategy; the paper has no reranker.
 //
 // The plan is emitted as engine.Event{Plan: *Plan} (and again as the
 // executor adds sub-questions, reasoning steps, the context size and
 // precise mode's decision), with a one-line stage such as
 //
-//	plan: multi-bridge, exact information, no evidence found (model) → step-wise reasoner, 5 × 256-token segments, BM25:dense 3:2 (dense unavailable: lexical only)
+//	plan: multi-bridge, exact information, no evidence found (model) → step-wise reasoner, 5 × 256-token segments, BM25 alone (no dense scores for the paper's 3:2)
 //
 // engine.Run saves the last one as Answer.Plan, which ask --json prints as
 // "plan": summary, analysis {question_type, information_type,
@@ -102,10 +105,14 @@
 //
 // okra-precise adds to the question the instruction to answer
 // "unanswerable" when the document lacks the information (the paper's
-// footnote 1, whose wording it does not print). An answer that says so —
-// "unanswerable", or "does not contain", "cannot be determined", "no
-// information", "not mentioned in" and the like — or cites nothing at
-// all, is followed by the stage "…: the context is insufficient; rereading
-// the whole documents" and LongCite's LAC-S over the scope; its answer is
-// returned with a warning, and plan.precise says why.
+// footnote 1, whose wording it does not print). An answer that says the
+// question is unanswerable from its context — "unanswerable", or "the
+// document does not contain", "cannot be determined from the text", "not
+// mentioned in the context" and the like (generate.Unanswerable), not a
+// negative statement about the world ("does not have", "no data") — or
+// has no statement, is followed by the stage "…: the context is
+// insufficient; rereading the whole documents" and LongCite's LAC-S over
+// the scope; its answer is returned with a warning, and plan.precise says
+// why. An answer that merely cites nothing falls back as every
+// strategy's does (generate.Settle).
 package okra

@@ -8,6 +8,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/generate"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/humanize"
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/llm"
 )
@@ -71,7 +72,8 @@ func (ru *run) answer(ctx context.Context) error {
 	ru.plan = organize(analysis, model != "", why)
 	if _, rerank := rt.Retrieval().Models(); rerank != "" {
 		ru.plan.Reranker = rerank
-		ru.plan.Reasons = append(ru.plan.Reasons, "the retrieved segments are reordered by the rerank model "+rerank)
+		ru.plan.Reasons = append(ru.plan.Reasons, "the rerank model "+rerank+" reorders the segments B.3's retriever kept, and picks those used (not in the paper)")
+		ru.plan.Summary = ru.plan.summary()
 	}
 	rt.Stage("plan: " + ru.plan.Summary)
 	ru.report()
@@ -98,7 +100,7 @@ func (ru *run) answer(ctx context.Context) error {
 	}
 	res, err := ru.generate(ctx)
 	if !ru.precise {
-		return err
+		return generate.Settle(ctx, rt, res, err)
 	}
 	// Precise mode held the statements back until the answer is judged.
 	if err == nil {
@@ -111,7 +113,10 @@ func (ru *run) answer(ctx context.Context) error {
 	if res != nil {
 		ru.statements(res.Statements)
 	}
-	return err
+	// An answer that cites nothing without saying the question is
+	// unanswerable is not a lack of evidence: it falls back as every
+	// strategy's does.
+	return generate.Settle(ctx, rt, res, err)
 }
 
 // report reports the plan as it is now (a copy: the plan grows).
@@ -177,7 +182,9 @@ func (ru *run) analyze(ctx context.Context, primary []retrieve.Passage) (Analysi
 	}
 	a.Model = model
 	if a.Source != SourceModel {
-		rt.Stage("analyzer: " + a.Source)
+		// The model was asked and its reply could not be read: the plan
+		// rests on the rules, and the reader is told.
+		rt.Warn("okra's analyzer: the model's reply was not Table 7's dictionary; the question was classified by " + a.Source)
 	}
 	return a, nil
 }
@@ -226,6 +233,9 @@ func (ru *run) splitAggregate(ctx context.Context) error {
 		return err
 	}
 	subs := parseSubQueries(reply.Text, question)
+	if len(subs) == 0 {
+		ru.rt.Warn("okra's query splitter wrote no sub-question (Table 8): retrieving for the question itself")
+	}
 	if len(subs) < 2 {
 		p.Reasons = append(p.Reasons, fmt.Sprintf("the query splitter gave %d sub-question(s): retrieving for the question itself", len(subs)))
 		subs = []string{question}
@@ -274,6 +284,22 @@ func (ru *run) stepwise(ctx context.Context) error {
 			return err
 		}
 		r := parseStep(reply.Text)
+		if r.unread() {
+			ru.rt.Stagef("step %d/%d: the reasoner's reply was not in Table 9's format: asking again with the format restated", step, rounds)
+			reply, err = ru.rt.Model().Chat(ctx, engine.Working, llm.ChatRequest{Messages: restated(reasonerMessages(ctxText, question)), MaxTokens: 400})
+			if err != nil {
+				return err
+			}
+			r = parseStep(reply.Text)
+		}
+		if r.unread() {
+			p.Steps = append(p.Steps, st)
+			p.Reasons = append(p.Reasons, fmt.Sprintf("step %d: the reasoner's reply was twice not in Table 9's format: the reasoner stopped", step))
+			ru.report()
+			ru.rt.Warn(fmt.Sprintf("okra's step-wise reasoner replied twice without Table 9's fields (### Evidence, ### Next-Query, ### Answer): the answer is written from the %s retrieved so far",
+				humanize.Plural(ru.gathered.windows, "segment", "segments")))
+			return nil
+		}
 		st.Evidence, st.NextQuery, st.Answer = r.Evidence, r.NextQuery, r.Answer
 		p.Steps = append(p.Steps, st)
 		ru.report()
@@ -304,7 +330,7 @@ func (ru *run) generate(ctx context.Context) (*generate.Result, error) {
 	}
 	spans = merge(recoverTables(rt.Docs(), spans), MergeGap)
 	cfg := rt.Config()
-	format := generate.FormatOf(rt.Options(), cfg.Model)
+	format := finalFormat(rt.Options(), cfg.Model)
 	question := rt.Question()
 	if ru.precise {
 		question += unanswerableHint
@@ -352,7 +378,7 @@ func (ru *run) whole(ctx context.Context, first []citations.Statement, reason st
 		// what there is.
 		ru.statements(first)
 	}
-	return err
+	return generate.Settle(ctx, rt, res, err)
 }
 
 // repair is the answer's Request.Repair: none in precise mode, which has

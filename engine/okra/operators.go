@@ -76,6 +76,9 @@ func parseStep(reply string) stepReply {
 	return r
 }
 
+// unread reports a reply with none of Table 9's fields.
+func (r stepReply) unread() bool { return r.Evidence == "" && r.NextQuery == "" && r.Answer == "" }
+
 // none maps "None" and the like to "".
 func none(s string) string {
 	t := strings.ToLower(strings.Trim(strings.TrimSpace(s), ".\"'`*<>"))

@@ -26,9 +26,29 @@ var options = engine.Options{
 			{Value: AnalyzerRules, Help: "the rule-based analyzer"},
 		}},
 	{Name: "steps", Kind: engine.Int, Min: 1, Max: MaxStepsLimit, Default: fmt.Sprint(DefaultSteps), Help: "rounds of the step-wise reasoner"},
-	generate.FormatOption,
+	formatOption,
 	generate.MaxCitations(fmt.Sprint(citations.LongBenchCiteCap), "LongBench-Cite's cap by default"),
 	generate.RepairOption,
+}
+
+// formatOption is generate.FormatOption with okra's default: the final
+// answer's prompt is lean (Figure 10's instructions without its worked
+// example, about 1,000 tokens that outweighed the ~760 of retrieved text
+// the paper's answer reads); okra-precise's reread of the whole scope
+// keeps the one-shot prompt.
+var formatOption = func() engine.Option {
+	o := generate.FormatOption
+	o.Help = "the final answer's prompt; by default longcite-model for a model named LongCite, else lean"
+	return o
+}()
+
+// finalFormat is the final answer's prompt format: the format option
+// when given, LongCiteModel for THUDM's models, else generate.Lean.
+func finalFormat(o engine.Values, model string) generate.Format {
+	if o.String("format") == "" && generate.DefaultFormat(model) == generate.OneShot {
+		return generate.Lean
+	}
+	return generate.FormatOf(o, model)
 }
 
 // preciseOptions are okra-precise's: okra's, but repair, since precise

@@ -190,7 +190,7 @@ func organize(a Analysis, denseOK bool, denseNote string) Plan {
 func (p Plan) Line() string { return p.Summary }
 
 // summary is the plan in one line: "multi-bridge → step-wise reasoner, 5 ×
-// 150-token windows, BM25:dense 3:2 (dense unavailable: lexical only)".
+// 150-token windows, BM25 alone (no dense scores for the paper's 3:2)".
 func (p Plan) summary() string {
 	var how string
 	switch p.Workflow {
@@ -207,9 +207,14 @@ func (p Plan) summary() string {
 	if !p.Analysis.EvidenceContained {
 		ev = "no evidence found"
 	}
+	// What actually ranked: the paper's weights only when dense scores
+	// exist; a reranker, when set, picks the segments after B.3.
 	w := fmt.Sprintf("BM25:dense %s:%s", num(p.Weights.Lexical), num(p.Weights.Dense))
 	if !p.Weights.DenseAvailable {
-		w += " (dense unavailable: lexical only)"
+		w = fmt.Sprintf("BM25 alone (no dense scores for the paper's %s:%s)", num(p.Weights.Lexical), num(p.Weights.Dense))
+	}
+	if p.Reranker != "" {
+		w += ", then reordered by " + p.Reranker
 	}
 	src := p.Analysis.Source
 	if i := strings.IndexByte(src, ' '); i > 0 {

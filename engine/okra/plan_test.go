@@ -44,7 +44,7 @@ func TestOrganize(t *testing.T) {
 		}
 	}
 	p := organize(Analysis{QuestionType: MultiBridge, InformationType: Exact, EvidenceContained: true, Source: "rules (model reply unusable: no dictionary in \"x\")"}, false, "no embedding model configured")
-	want := "multi-bridge, exact information, evidence found (rules) → step-wise reasoner, 5 × 150-token segments, BM25:dense 3:2 (dense unavailable: lexical only)"
+	want := "multi-bridge, exact information, evidence found (rules) → step-wise reasoner, 5 × 150-token segments, BM25 alone (no dense scores for the paper's 3:2)"
 	if p.Summary != want {
 		t.Errorf("summary\n%s\nwant\n%s", p.Summary, want)
 	}
@@ -222,7 +222,12 @@ func TestInsufficient(t *testing.T) {
 		{[]citations.Statement{{Text: "There is no information about the crew."}}, "", true},
 		{[]citations.Statement{{Text: "The crew is not mentioned in the text."}}, "", true},
 		{[]citations.Statement{{Text: "I don't know."}}, "", true},
-		{[]citations.Statement{{Text: "Raquel Welch was American."}}, "", true}, // cites nothing
+		// An uncited answer is not a lack of evidence (generate.Settle
+		// falls back for it); a negative statement about the world is an
+		// answer: the paper rereads only on "unanswerable".
+		{[]citations.Statement{{Text: "Raquel Welch was American."}}, "", false},
+		{[]citations.Statement{{Text: "The fund does not have a reserve."}}, "", false},
+		{[]citations.Statement{{Text: "No data were kept after 1990."}}, "", false},
 		{nil, "", true},
 		{nil, "The document doesn't say.", true},
 		{[]citations.Statement{{Text: "Raquel Welch was American.", Citations: cite}}, "", false},

@@ -1,6 +1,7 @@
 package okra
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/citelens/citelens/llm"
@@ -78,6 +79,17 @@ func reasonerMessages(context, question string) []llm.Message {
 		llm.Assistant(reasonerDemoAssistant),
 		llm.User("### Context: " + context + " ### Question:" + question),
 	}
+}
+
+// restateFormat follows a template's system message when the model's
+// reply was not in its format: the format once more.
+const restateFormat = ` Your last reply was not in this format. Reply only with '### Evidence: … ### Next-Query: … ### Answer: …', writing None where a field has nothing.`
+
+// restated is msgs with the format restated after the system message.
+func restated(msgs []llm.Message) []llm.Message {
+	out := slices.Clone(msgs)
+	out[0] = llm.System(out[0].Content + restateFormat)
+	return out
 }
 
 // defuse keeps document text from passing for a "###" field of the

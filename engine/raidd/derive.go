@@ -363,8 +363,8 @@ func (dv *Deriver) deriveDoc(ctx context.Context, set docstore.DerivedSet, d *do
 }
 
 // deriveChunk asks for chunk c's summary and questions; a reply without
-// both is asked again once, and if still unusable the chunk is recorded
-// as failed with what was usable. err is an error of the endpoint (or the
+// both, or cut at the output limit, is asked again once, and if still
+// unusable or cut the chunk is recorded as failed with what was usable. err is an error of the endpoint (or the
 // cancellation), and then nothing is recorded.
 func (dv *Deriver) deriveChunk(ctx context.Context, set docstore.DerivedSet, d *docstore.Document, i int, c docstore.Chunk, prev string) (docstore.DerivedChunk, llm.Usage, error) {
 	start, end := int(d.Sentences[c.First].Start), int(d.Sentences[c.Last].End)
@@ -381,16 +381,17 @@ func (dv *Deriver) deriveChunk(ctx context.Context, set docstore.DerivedSet, d *
 			return rec, total, err
 		}
 		p := ParseReply(reply.Text, n)
+		p.cut = reply.FinishReason == "length"
 		if attempt == 0 || p.better(best) {
 			best = p
 		}
-		if best.Usable() {
+		if best.complete() {
 			break
 		}
 	}
 	rec.Summary, rec.Questions = best.Summary, best.Questions
-	if !best.Usable() {
-		rec.Failed = best.problem()
+	if !best.complete() {
+		rec.Failed = best.problemOf()
 	}
 	rec.PromptTokens, rec.CompletionTokens, rec.Calls, rec.Estimated = total.PromptTokens, total.CompletionTokens, total.LLMCalls, total.Estimated
 	return rec, total, nil

@@ -61,7 +61,18 @@ var options = engine.Options{
 		}},
 	{Name: "derive", Kind: engine.Bool, Default: "no", Help: "derive missing summaries and questions first; without it the strategy says what deriving costs"},
 	{Name: "derive_model", Kind: engine.Text, Help: "the model whose derived documents to use; by default the configured model"},
+	{Name: "prompt", Kind: engine.OneOf, Default: PromptCited, Help: "how the retrieved chunks are answered from",
+		Choices: []engine.Choice{
+			{Value: PromptCited, Help: "LongCite's prompt: the model cites the sentences as it answers (one call)"},
+			{Value: PromptPlain, Help: "the paper's: a plain QA prompt (LlamaIndex's default), the answer then cited as CoF does (one more call, plus one per statement)"},
+		}},
 	generate.FormatOption,
 	generate.MaxCitations(fmt.Sprint(citations.LongBenchCiteCap), "LongBench-Cite's cap by default"),
 	generate.RepairOption,
 }
+
+// The values of the prompt option.
+const (
+	PromptCited = "cited"
+	PromptPlain = "plain"
+)

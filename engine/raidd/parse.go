@@ -14,6 +14,21 @@ import (
 type Parsed struct {
 	Summary   string
 	Questions []string
+	// cut is set when the reply stopped at the output limit.
+	cut bool
+}
+
+// complete reports whether p is a usable reply that was not cut short
+// at the output limit (whose last question may be half a question, and
+// the rest missing).
+func (p Parsed) complete() bool { return p.Usable() && !p.cut }
+
+// problemOf says why p is not complete.
+func (p Parsed) problemOf() string {
+	if !p.Usable() {
+		return p.problem()
+	}
+	return "the reply stopped at the output limit"
 }
 
 // Usable reports whether the reply gave both a summary and questions.
@@ -38,6 +53,9 @@ func (p Parsed) better(q Parsed) bool {
 		s := len(x.Questions)
 		if x.Summary != "" {
 			s += 1000
+		}
+		if !x.cut {
+			s += 100
 		}
 		return s
 	}
@@ -217,6 +235,13 @@ func parseBare(lines []string) Parsed {
 	var p Parsed
 	var summary []string
 	for _, l := range lines {
+		if loc := itemRE.FindStringIndex(l); loc != nil && loc[0] > 0 && len(p.Questions) == 0 &&
+			!strings.HasSuffix(strings.TrimSpace(l[:loc[0]]), "?") {
+			// Prose, then the numbered questions on the same line (a
+			// model that ignored the layout): the prose is the summary.
+			summary = append(summary, l[:loc[0]])
+			l = l[loc[0]:]
+		}
 		qs := splitQuestions(l)
 		isQ := len(qs) > 0
 		for _, q := range qs {
@@ -286,12 +311,18 @@ func stripMarker(l string) string {
 
 // cleanSummary joins the summary's lines into one paragraph, without list
 // markers, labels or quotes.
+// labelOnlyRE is a line that is only a label: a word or two and a colon.
+var labelOnlyRE = regexp.MustCompile(`^[\pL ]{1,30}:\**$`)
+
 func cleanSummary(s string) string {
 	var parts []string
 	for _, l := range strings.Split(s, "\n") {
 		l = strings.TrimSpace(l)
 		l = strings.Trim(l, "*_\"“”")
 		l = strings.TrimSpace(markerRE.ReplaceAllString(l, ""))
+		if labelOnlyRE.MatchString(l) {
+			continue // a heading of the model's own ("**Answer:**"), not a summary
+		}
 		if l != "" {
 			parts = append(parts, l)
 		}

@@ -98,6 +98,7 @@ package raidd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -174,6 +175,16 @@ func (v Variant) answer(ctx context.Context, rt *engine.Runtime) error {
 		return err
 	}
 	chosen, err := v.retrieve(ctx, rt, set, o.Int("k"), ruleOf(o.String("fuse"), embed != ""), embed)
+	if errors.Is(err, engine.ErrNothingRetrieved) {
+		// Nothing matched; when the model's derivations of some chunks
+		// were unreadable, that is why, and the answer falls back
+		// rather than fail on the model's account.
+		if failed := failedChunks(rt, set); failed > 0 {
+			_, err = generate.Fallback(ctx, rt, fmt.Sprintf("the model's derivations of %s were unreadable, and nothing derived matches the question",
+				humanize.Plural(failed, "chunk", "chunks")))
+		}
+		return err
+	}
 	if err != nil {
 		return err
 	}
@@ -192,17 +203,27 @@ func (v Variant) answer(ctx context.Context, rt *engine.Runtime) error {
 		rt.Stagef("the %d chunks (%s tokens) exceed the model's %s context: kept their %s best-ranked sentences",
 			len(chosen), humanize.Tokens(fit.Tokens), humanize.Tokens(cfg.ContextWindow), humanize.Count(fit.Shown))
 	}
+	if o.String("prompt") == PromptPlain {
+		// The paper's answering: a plain QA prompt over the chunks; the
+		// answer is then cited as CoF does, so it stays checkable.
+		rt.Stagef("asking %s (plain QA prompt, %d chunks, %s sentences)", cfg.Model, len(chosen), humanize.Count(fit.Shown))
+		text, err := generate.PlainQA(ctx, rt, fit, "the answer")
+		if err != nil {
+			return err
+		}
+		return generate.CiteAnswer(ctx, rt, text, generate.PaperCoF)
+	}
 	num, err := citations.NewSentenceNumbering(fit.Parts...)
 	if err != nil {
 		return err
 	}
 	rt.Stagef("asking %s (%s prompt, %d chunks, %s sentences)", cfg.Model, format, len(chosen), humanize.Count(fit.Shown))
-	_, err = generate.Run(ctx, rt, generate.Request{
+	res, err := generate.Run(ctx, rt, generate.Request{
 		Question: rt.Question(), Numbering: num, Format: format,
 		Resolve: citations.ResolveOptions{MaxCitations: o.Int("max_citations")},
 		Repair:  generate.Repair(rt),
 	})
-	return err
+	return generate.Settle(ctx, rt, res, err)
 }
 
 // setOf is the derivation an answer reads: derive_model's, else the
@@ -402,6 +423,18 @@ func matchingStage(kinds []docstore.DerivedKind, units map[docstore.DerivedKind]
 		s += fmt.Sprintf(", by their words and by their meaning (embeddings by %s)", embed)
 	}
 	return s
+}
+
+// failedChunks counts the scope's chunks whose derivation under set was
+// recorded as failed (the model's reply unreadable twice).
+func failedChunks(rt *engine.Runtime, set docstore.DerivedSet) int {
+	n := 0
+	for _, id := range rt.IDs() {
+		if st, err := rt.Library().Derived().Status(id, set); err == nil {
+			n += st.Failed
+		}
+	}
+	return n
 }
 
 func (v Variant) nothing() error {

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/citelens/citelens/internal/config"
@@ -425,5 +426,40 @@ func TestRankFusion(t *testing.T) {
 		if c.Ranks != nil || c.Score < 1 {
 			t.Errorf("fuse=score chunk %+v", c)
 		}
+	}
+}
+
+// TestPlainPrompt: prompt=plain answers from the retrieved chunks with the
+// paper's plain QA prompt (LlamaIndex's default, no sentence numbers, no
+// citations asked for), then cites the answer as CoF does.
+func TestPlainPrompt(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	var plain []string
+	var mu sync.Mutex
+	f.srv.Respond(func(r llmtest.ChatRequest) llmtest.Reply {
+		p := r.Last()
+		switch {
+		case strings.HasPrefix(p, "Context information is below."):
+			mu.Lock()
+			plain = append(plain, p)
+			mu.Unlock()
+			return llmtest.Text("Governments derive their just powers from the consent of the governed.")
+		case strings.Contains(p, "[Existing Answer Start]"):
+			return llmtest.Text("<statement>Governments derive their just powers from the consent of the governed.<cite>[1]</cite></statement>")
+		case strings.Contains(p, "[Passage Start]"):
+			return llmtest.Text("[0-0]")
+		}
+		return f.m.respond(r)
+	})
+	ans, ev, err := f.ask(t, "raidd-u", "Where do governments derive their just powers from?", engine.Settings("prompt", PromptPlain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain) != 1 || strings.Contains(plain[0], "<C") || strings.Contains(plain[0], "<statement>") || !strings.HasSuffix(plain[0], "Query: Where do governments derive their just powers from?\nAnswer: ") {
+		t.Errorf("plain QA prompts: %q", plain)
+	}
+	if len(ans.Statements) != 1 || len(ans.Statements[0].Citations) == 0 || !ev.HasStage("plain QA prompt") {
+		t.Errorf("statements %+v, stages %q", ans.Statements, ev.Stages)
 	}
 }

@@ -29,6 +29,11 @@
 // "#" starting a comment (see llmtest.ReadConcepts). That file stands in
 // for a real model's knowledge of the language.
 //
+// -small HABITS makes the model behave like a small local one on about
+// half its replies, seeded by -seed (the same replies on every run):
+// ignores-template, out-of-range, markdown, repeats, stops-mid-tag, or
+// all (llmtest.SmallModel).
+//
 // -delay slows every streamed word, to watch stages and streaming in the
 // UI. -think SHAPE makes the model a reasoning model that thinks before
 // every reply, in one of the shapes real ones use (reasoning.go): closed,
@@ -68,13 +73,21 @@ func main() {
 	loaded := flag.Bool("loaded", false, "with -server ollama, show the model loaded in /api/ps")
 	addr := flag.String("addr", "127.0.0.1:0", "with -stats, the `address` the timing proxy listens on")
 	conceptsFile := flag.String("concepts", "", "read groups of synonyms the embedding model and reranker know from `FILE`")
+	small := flag.String("small", "", "behave like a small model with these `habits` (comma-separated, or all): "+habitNames())
+	seed := flag.Uint64("seed", 1, "with -small, the `seed` choosing which replies each habit touches")
 	flag.Parse()
 	if err := checkShape(*shape); err != nil {
 		fmt.Fprintln(os.Stderr, "llmtestd:", err)
 		os.Exit(2)
 	}
+	habits, err := llmtest.ParseHabits(*small)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "llmtestd: -small:", err)
+		os.Exit(2)
+	}
+	model := llmtest.SmallModel(*seed, habits, func(r llmtest.ChatRequest) llmtest.Reply { return respondTo(r, *cites) })
 	opts := []llmtest.Option{llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
-		reply := think(respondTo(r, *cites), *shape)
+		reply := think(model(r), *shape)
 		reply.ChunkDelay = *delay
 		return reply
 	})}
@@ -123,6 +136,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "llmtestd:", err)
 		os.Exit(1)
 	}
+}
+
+// habitNames lists the habits -small knows.
+func habitNames() string {
+	var names []string
+	for _, h := range llmtest.Habits() {
+		names = append(names, string(h))
+	}
+	return strings.Join(names, ", ")
 }
 
 // readConcepts reads a -concepts file, naming it in its errors.
@@ -205,6 +227,7 @@ func answer(prompt string, cites int) string {
 	}
 	if _, q, ok := strings.Cut(question, "[Question]\n"); ok {
 		question, _, _ = strings.Cut(q, "\n\n[Remind]")
+		question, _, _ = strings.Cut(question, "\n\n[Answer with Citations]") // the lean prompt
 	}
 	want := map[string]bool{}
 	for _, t := range textproc.Terms(question) {

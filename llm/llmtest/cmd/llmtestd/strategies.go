@@ -62,7 +62,8 @@ func respondTo(r llmtest.ChatRequest, cites int) llmtest.Reply {
 	}
 	p := r.Last()
 	switch {
-	case strings.HasPrefix(p, "Please answer the user's question based on the given document. Answer in plain text, without citations"):
+	case strings.HasPrefix(p, "Please answer the user's question based on the given document. Answer in plain text, without citations"),
+		strings.HasPrefix(p, "[Document Start]\n"): // CoF's draft; plain's context and question
 		return llmtest.Text(cofDraft(p))
 	case strings.Contains(p, "[Existing Answer Start]"):
 		return llmtest.Text(cofChunks(p))

@@ -376,9 +376,9 @@ func (rk *ranker) score(c *candidate) {
 		c.bonus += wt.Answer
 	}
 	c.base = total * c.bonus
-	if flags(d, i).Noise() && wt.Noise > 0 {
-		c.bonus *= wt.Noise
-		c.base *= wt.Noise
+	if m := machinery(q, flags(d, i), d.SentenceText(i), wt.Noise); m != 1 {
+		c.bonus *= m
+		c.base *= m
 	}
 	c.scores.Lexical = c.base
 }

@@ -326,6 +326,9 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 	rk := &ranker{q: q, weights: opt.Weights, bm: opt.BM25, avg: ss.st.AvgLen, dc: dc, keep: keep,
 		units: map[unitKey]*unit{}}
 	if !opt.Plain {
+		if rk.prior, err = r.documentPriors(ss); err != nil {
+			return nil, err
+		}
 		if rk.followers, err = r.sectionFollowers(q.q, docs, dc, opt.Weights); err != nil {
 			return nil, err
 		}
@@ -456,7 +459,7 @@ func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []Hit, cands []*ca
 		return nil, nil, err
 	}
 	rk2 := &ranker{q: q2, weights: wt, bm: rk.bm, avg: st2.AvgLen, dc: rk.dc, keep: rk.keep, units: map[unitKey]*unit{},
-		followers: rk.followers}
+		followers: rk.followers, prior: rk.prior}
 	cands2, err := rk2.candidates(ctx, append(slices.Clone(hits), hits2...))
 	return rk2, cands2, err
 }

@@ -166,6 +166,9 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 	pages, _ := opt.Value("pages").([]retrieve.PageRange)
 	ps, err := rt.Retrieval().Sentences(ctx, rt.Question(), retrieve.Options{
 		Pages: pages, K: want, Weights: s.Weights, Fusion: fusion, Context: rt.Previous(),
+		// A weak first pass reads its best passages and asks again; the
+		// plan says with which words.
+		Feedback: func(added []string) { rt.Plan(feedbackPlan{added: added}) },
 	})
 	if err != nil {
 		return nil, err
@@ -350,6 +353,15 @@ func join(gs []group, gap int) []group {
 			return gs
 		}
 	}
+}
+
+// feedbackPlan is the plan of an answer whose first pass was weak: the
+// words the best passages added to the question.
+type feedbackPlan struct{ added []string }
+
+// Line says it in plain words.
+func (p feedbackPlan) Line() string {
+	return "few passages held the question's words; also searched for words the best ones share: " + strings.Join(p.added, ", ")
 }
 
 var _ engine.Strategy = Strategy{}

@@ -56,6 +56,10 @@ type Options struct {
 	// second one?" still finds what the conversation is about. Coverage
 	// counts the question's own words only.
 	Context string
+	// Feedback, if set, turns on pseudo-relevance feedback for a weak
+	// first pass (see FeedbackBelow) and is told the words it added to
+	// the question, for the answer's plan.
+	Feedback func(added []string)
 }
 
 // ContextWeight is the weight of Options.Context's words, relative to
@@ -347,6 +351,15 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 		if opt.Weights.Hop > 0 {
 			if rk, cands, err = r.hop(ctx, rk, hits, cands, docs, &opt); err != nil {
 				return nil, err
+			}
+		}
+		if opt.Feedback != nil {
+			var added []string
+			if rk, cands, added, err = r.feedback(ctx, rk, hits, cands, docs, &opt); err != nil {
+				return nil, err
+			}
+			if len(added) > 0 {
+				opt.Feedback(added)
 			}
 		}
 		if opt.Fusion.Dense != nil {

@@ -169,6 +169,13 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 		// A weak first pass reads its best passages and asks again; the
 		// plan says with which words.
 		Feedback: func(added []string) { rt.Plan(feedbackPlan{added: added}) },
+		// An alias the document gives found passages: say so, and where
+		// the document said it.
+		Aliases: func(found []retrieve.Alias) {
+			for _, a := range found[:min(len(found), 3)] {
+				rt.Warn("searched through an alias the document gives: " + a.String())
+			}
+		},
 	})
 	if err != nil {
 		return nil, err

@@ -37,6 +37,9 @@ func asksCode(question string) bool {
 // of numbers ("c(60, 49, 40)") is no index: an entry is a name, then its
 // page.
 func indexLine(text string) bool {
+	if !strings.Contains(text, ", ") {
+		return false // most sentences: no entry at all
+	}
 	entries, words := 0, 0
 	prevName := false
 	textproc.Words(text, func(s, e int) {

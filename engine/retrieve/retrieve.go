@@ -60,6 +60,10 @@ type Options struct {
 	// first pass (see FeedbackBelow) and is told the words it added to
 	// the question, for the answer's plan.
 	Feedback func(added []string)
+	// Aliases, if set, lets a question's word reach the other names the
+	// documents give it ("X, also known as Y", "X (or Y)", acronyms) at
+	// AliasWeight, and is told the aliases used, with where each is said.
+	Aliases func(found []Alias)
 }
 
 // ContextWeight is the weight of Options.Context's words, relative to
@@ -351,6 +355,15 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 		if opt.Weights.Hop > 0 {
 			if rk, cands, err = r.hop(ctx, rk, hits, cands, docs, &opt); err != nil {
 				return nil, err
+			}
+		}
+		if opt.Aliases != nil {
+			var found []Alias
+			if rk, cands, found, err = r.throughAliases(ctx, rk, hits, cands, docs, &opt); err != nil {
+				return nil, err
+			}
+			if len(found) > 0 {
+				opt.Aliases(found)
 			}
 		}
 		if opt.Feedback != nil {

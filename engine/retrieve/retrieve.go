@@ -357,7 +357,11 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 				return nil, err
 			}
 		}
-		if opt.Aliases != nil {
+		// Aliases and feedback widen a words-only ranking; with an
+		// embedding model, dense search already reaches the paraphrase
+		// and a widened lexical rank would only blur the fusion.
+		wordsOnly := opt.Fusion.Dense == nil
+		if opt.Aliases != nil && wordsOnly {
 			var found []Alias
 			if rk, cands, found, err = r.throughAliases(ctx, rk, hits, cands, docs, &opt); err != nil {
 				return nil, err
@@ -366,7 +370,7 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 				opt.Aliases(found)
 			}
 		}
-		if opt.Feedback != nil {
+		if opt.Feedback != nil && wordsOnly {
 			var added []string
 			if rk, cands, added, err = r.feedback(ctx, rk, hits, cands, docs, &opt); err != nil {
 				return nil, err

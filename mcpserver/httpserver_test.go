@@ -124,16 +124,20 @@ func TestHTTPSessionsCappedAndExpire(t *testing.T) {
 	url := serveHTTP(t, srv, token, HTTPOptions{MaxSessions: 2, SessionTimeout: expiry})
 	ctx, cancel := context.WithTimeout(context.Background(), testload.Scaled(20*time.Second))
 	defer cancel()
-	for i := 0; i < 2; i++ {
+	// Sessions are opened until one is refused: at most the cap's two
+	// get in (a client that retries a slow initialize on a loaded machine
+	// may take the second place itself), and the refusal is a 503.
+	accepted := 0
+	var refused error
+	for refused == nil && accepted <= 2 {
 		if _, err := connect(ctx, url, token); err != nil {
-			t.Fatalf("session %d: %v", i+1, err)
+			refused = err
+		} else {
+			accepted++
 		}
 	}
-	if cs, err := connect(ctx, url, token); err == nil || !strings.Contains(err.Error(), "Service Unavailable") {
-		if cs != nil {
-			cs.Close()
-		}
-		t.Fatalf("a third session past the cap of 2: %v, want 503", err)
+	if accepted == 0 || accepted > 2 || refused == nil || !strings.Contains(refused.Error(), "Service Unavailable") {
+		t.Fatalf("with a cap of 2: %d sessions opened, then %v; want one or two, then a 503", accepted, refused)
 	}
 	deadline := time.Now().Add(expiry * 10)
 	for {

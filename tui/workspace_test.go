@@ -239,8 +239,13 @@ func TestSourceSteps(t *testing.T) {
 // where e exports, and to the input when it had it, where e is typed.
 func TestEscReturnsWhereItCameFrom(t *testing.T) {
 	_, s := answered(t, "no-color", 100, 30)
+	s.waitText("answers: letters are commands")
 	for _, keys := range [][]string{{"enter", "esc"}, {"enter", "v", "esc"}} {
-		s.press(keys...)
+		// the source pane first: the conversation has the focus before
+		// enter too, so waiting for it alone could pass before the keys
+		s.press(keys[0])
+		s.waitFocus(paneSource)
+		s.press(keys[1:]...)
 		s.waitFocus(paneConversation)
 		if m := s.settleModel(); m.conv.Typing() {
 			t.Fatalf("after %v from the answers, the input has the keyboard", keys)
@@ -252,7 +257,9 @@ func TestEscReturnsWhereItCameFrom(t *testing.T) {
 
 	s.press("i") // the input
 	for _, keys := range [][]string{{"enter", "esc"}, {"enter", "v", "esc"}} {
-		s.press(keys...)
+		s.press(keys[0])
+		s.waitFocus(paneSource)
+		s.press(keys[1:]...)
 		s.waitFocus(paneConversation)
 		if m := s.settleModel(); !m.conv.Typing() {
 			t.Fatalf("after %v from the input, the answers have the keyboard", keys)

@@ -846,10 +846,7 @@ func TestSharedHeads(t *testing.T) {
 	t.Parallel()
 	db, _ := open(t)
 	head := bytes.Repeat([]byte{'h'}, headLen)
-	var want [][]byte
-	for _, k := range [][]byte{[]byte("a"), []byte("h"), []byte("z")} {
-		want = append(want, k)
-	}
+	want := [][]byte{[]byte("a"), []byte("h"), []byte("z")}
 	// 20 keys before the run so the first page (32 rows) ends inside
 	// it, then a run of 150 keys (more than the second page, 64).
 	for i := range 20 {

@@ -331,7 +331,9 @@ func testCursor(t *testing.T, s *suite) {
 			}
 		}
 		// From a Seek, both ways, across pages.
-		k, _ = c.Seek(seqKey(300))
+		if k, _ = c.Seek(seqKey(300)); !bytes.Equal(k, seqKey(300)) {
+			t.Errorf("%s: Seek(%q) landed on %q", when, seqKey(300), k)
+		}
 		for i := 299; i >= 250; i-- {
 			k, v = c.Prev()
 			at(t, when+": Prev after Seek", k, v, seqKey(i))
@@ -363,10 +365,14 @@ func testCursor(t *testing.T, s *suite) {
 		}
 		// Many cursors at once, independent.
 		c1, c2 := b.Cursor(), b.Cursor()
-		k1, _ := c1.Seek(seqKey(10))
-		k2, _ := c2.Seek(seqKey(20))
-		k1, _ = c1.Next()
-		k2, _ = c2.Prev()
+		if k1, _ := c1.Seek(seqKey(10)); !bytes.Equal(k1, seqKey(10)) {
+			t.Errorf("%s: a first cursor's Seek landed on %q", when, k1)
+		}
+		if k2, _ := c2.Seek(seqKey(20)); !bytes.Equal(k2, seqKey(20)) {
+			t.Errorf("%s: a second cursor's Seek landed on %q", when, k2)
+		}
+		k1, _ := c1.Next()
+		k2, _ := c2.Prev()
 		if !bytes.Equal(k1, seqKey(11)) || !bytes.Equal(k2, seqKey(19)) {
 			t.Errorf("%s: two cursors at once: at %q and %q, want %q and %q", when, k1, k2, seqKey(11), seqKey(19))
 		}

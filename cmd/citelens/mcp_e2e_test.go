@@ -163,7 +163,7 @@ func TestMCPHTTPEndToEnd(t *testing.T) {
 	env = append(env, "E2E_QUERY=taxes consent", "E2E_QUESTION=What taxes were imposed without consent?")
 
 	r, ok := runMCPClient(t, node, script, env, "http", url)
-	if ok || r.Code != 401.0 || !strings.Contains(r.Error, "no bearer token") {
+	if ok || r.Code != 401.0 || !strings.Contains(r.Error, "send the bearer token") {
 		t.Errorf("without the token: %+v", r)
 	}
 	r, ok = runMCPClient(t, node, script, append(env, "E2E_TOKEN=wrong"), "http", url)

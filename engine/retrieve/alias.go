@@ -35,15 +35,10 @@ type Alias struct {
 }
 
 var aliasPatterns = []*regexp.Regexp{
-	// "X (also known as Y)", "X (or Y)", "X (i.e. Y)", "X (aka Y)": the
-	// parenthesis holds the other name and at most two more words, and
-	// the name ends at a space or the parenthesis, so "freed (or
-	// alloc'd)" and "(or, at your option, any later version)" name nothing
-	regexp.MustCompile(`([\p{L}\p{N}][\p{L}\p{N}\-_.]*)\s*\((?:also known as|also called|sometimes called|or|i\.e\.,?|aka|a\.k\.a\.)\s+(?:the\s+)?([\p{L}\p{N}][\p{L}\p{N}\-_.]*)(?:\s+[^()\s]+){0,2}\)`),
-	// "X, also known as Y", "X, sometimes also called Y", "X, known as Y":
-	// the comma sets the other name apart, so "a function called free"
-	// names nothing
-	regexp.MustCompile(`([\p{L}\p{N}][\p{L}\p{N}\-_.]*),\s+(?:sometimes\s+|often\s+)?(?:also\s+)?(?:known as|called)\s+["“]?([\p{L}\p{N}][\p{L}\p{N}\-_.]*)`),
+	// "X (also known as Y)", "X (or Y)", "X (i.e. Y)", "X (aka Y)"
+	regexp.MustCompile(`([\p{L}\p{N}][\p{L}\p{N}\-_.]*)\s*\((?:also known as|also called|sometimes called|or|i\.e\.,?|aka|a\.k\.a\.)\s+(?:the\s+)?([\p{L}\p{N}][\p{L}\p{N}\-_.]*)`),
+	// "X, also known as Y", "X, sometimes also called Y", "X, known as Y"
+	regexp.MustCompile(`([\p{L}\p{N}][\p{L}\p{N}\-_.]*),?\s+(?:sometimes\s+|often\s+)?(?:also\s+)?(?:known as|called)\s+["“]?([\p{L}\p{N}][\p{L}\p{N}\-_.]*)`),
 	// "Advanced Encryption Standard (AES)", `the agreement (the "Agreement")`
 	regexp.MustCompile(`((?:\p{Lu}[\p{L}\-]+\s+){1,5})\(\s*(?:the\s+)?["“]?(\p{Lu}[\p{Lu}\p{N}\-]{1,11})["”]?\s*\)`),
 }

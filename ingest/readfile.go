@@ -55,18 +55,13 @@ func ReadRegular(ctx context.Context, path string, max int64) ([]byte, error) {
 	if err := checkRegular(path, st, max); err != nil {
 		return nil, err
 	}
-	f, err := openNonBlocking(path)
+	// checked again once open: the path may name another file by now
+	f, size, err := openChecked(path, max)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", path, unwrapPathError(err))
-	}
-	defer f.Close()
-	if st, err = f.Stat(); err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", path, unwrapPathError(err))
-	}
-	if err := checkRegular(path, st, max); err != nil {
 		return nil, err
 	}
-	buf := make([]byte, 0, st.Size()+1)
+	defer f.Close()
+	buf := make([]byte, 0, size+1)
 	r := io.LimitReader(f, max+1)
 	for {
 		if err := ctx.Err(); err != nil {

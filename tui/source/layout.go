@@ -162,10 +162,19 @@ func (ix *lineIndex) blockAt(off int) int {
 func cluster(s string, i, col int) (next int, disp string, w int, space bool) {
 	c := s[i]
 	switch {
-	case c == ' ':
-		return i + 1, " ", 1, true
-	case c == '\t':
-		n := tabWidth - col%tabWidth
+	case c == ' ' || c == '\t':
+		n := 1
+		if c == '\t' {
+			n = tabWidth - col%tabWidth
+		}
+		// A mark after whitespace (a combining accent, a variation
+		// selector) is a cluster of its own in the text, but drawn after a
+		// space it joins that space, and may widen it: draw and measure
+		// the two together, as one cluster that is not a break.
+		if k := joining(" ", s[i+1:]); k > 0 {
+			disp = draw.Pad(n-1) + textproc.Printable(" "+s[i+1:i+1+k])
+			return i + 1 + k, disp, n - 1 + ansi.StringWidth(disp[n-1:]), false
+		}
 		return i + 1, draw.Pad(n), n, true
 	case c > ' ' && c < utf8.RuneSelf && c != 0x7f && (i+1 == len(s) || s[i+1] < utf8.RuneSelf):
 		// Printable ASCII not followed by a combining mark: the common case.
@@ -194,21 +203,33 @@ func cluster(s string, i, col int) (next int, disp string, w int, space bool) {
 		// marks after it (a combining mark, a variation selector), a
 		// cluster of their own in the text, join it when drawn, so they
 		// are taken into this cluster and measured with it.
-		if rest := s[i+len(cl):]; rest != "" && rest[0] >= utf8.RuneSelf {
-			joined, _ := ansi.FirstGraphemeCluster(disp+rest, ansi.GraphemeWidth)
-			extra := rest[:max(0, min(len(joined)-len(disp), len(rest)))]
-			if k := strings.IndexFunc(extra, func(r rune) bool { return r < utf8.RuneSelf }); k >= 0 {
-				extra = extra[:k]
-			}
-			for len(extra) > 0 && !utf8.ValidString(extra) {
-				extra = extra[:len(extra)-1]
-			}
-			cl = s[i : i+len(cl)+len(extra)]
+		if k := joining(disp, s[i+len(cl):]); k > 0 {
+			cl = s[i : i+len(cl)+k]
 			disp = textproc.Printable(cl)
 		}
 		w = ansi.StringWidth(disp)
 	}
 	return i + len(cl), disp, w, false
+}
+
+// joining returns how many bytes at the start of rest would join base in
+// one grapheme cluster when the two are drawn side by side: none unless rest
+// starts with a mark that has no base of its own (a combining accent, a
+// variation selector). Only whole, valid non-ASCII runes are taken, so tabs
+// and spaces still come to cluster on their own.
+func joining(base, rest string) int {
+	if rest == "" || rest[0] < utf8.RuneSelf {
+		return 0
+	}
+	joined, _ := ansi.FirstGraphemeCluster(base+rest, ansi.GraphemeWidth)
+	extra := rest[:max(0, min(len(joined)-len(base), len(rest)))]
+	if k := strings.IndexFunc(extra, func(r rune) bool { return r < utf8.RuneSelf }); k >= 0 {
+		extra = extra[:k]
+	}
+	for len(extra) > 0 && !utf8.ValidString(extra) {
+		extra = extra[:len(extra)-1]
+	}
+	return len(extra)
 }
 
 // wrapBlock appends to dst the offsets (relative to s) at which the rows of

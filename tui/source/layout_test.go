@@ -267,6 +267,10 @@ func FuzzLayout(f *testing.F) {
 	f.Add("a\x01\u302eb", 10, 0, 0)
 	f.Add("x\x1f\ufe0f y", 4, 0, 3)
 	f.Add("\x7f\u0301\u0085\ufe0e", 7, 0, 0)
+	// A mark after a space or a tab joins it when drawn, and a variation
+	// selector can widen the space to two cells.
+	f.Add(" \ufe0f000", 83, 0, 0)
+	f.Add("a\t\ufe0f\u0301b \u20e3", 9, 1, 4)
 	f.Fuzz(func(t *testing.T, text string, width, start, end int) {
 		width = 1 + abs(width)%200
 		ix := newLineIndex(text, nil)

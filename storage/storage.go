@@ -24,7 +24,10 @@
 // outlive it.
 package storage
 
-import "errors"
+import (
+	"context"
+	"errors"
+)
 
 // DB is a store: a set of top-level buckets, read and written in
 // transactions. It is safe for concurrent use.
@@ -129,6 +132,18 @@ type Cursor interface {
 	// after it and Prev on the key before, so a loop may delete as it
 	// walks; a second Delete before a move deletes nothing.
 	Delete() error
+}
+
+// Watcher is a store that tells its users when any process, on any
+// machine, commits a write: a server's stores, whose other writers a
+// process cannot see as a file's change. A store that is not a Watcher is
+// watched some other way (a library file: its modification time).
+type Watcher interface {
+	// Watch calls changed after commits by any process, its own included,
+	// until ctx is done or the store is closed; commits close together may
+	// be told as one call. It returns once watching has started, or with
+	// the reason it cannot; changed runs on a goroutine of the store's.
+	Watch(ctx context.Context, changed func()) error
 }
 
 // MaxKeySize is the longest key every backend takes.

@@ -253,7 +253,7 @@ func TestDeriveCostApart(t *testing.T) {
 	if sum.Strategy != "raidd-q+" || sum.Questions != 3 || sum.LLMCalls != 3 || answers != 3 || sum.Prompt == 0 || sum.Complete == 0 {
 		t.Errorf("answers' usage %+v (%d answering requests)", sum, answers)
 	}
-	if d := sum.Derive; d == nil || d.Chunks == 0 || d.LLMCalls != d.Chunks || d.Prompt == 0 || d.Complete == 0 || d.LLMCalls+answers != len(srv.ChatRequests()) {
+	if d := sum.Derive; d == nil || d.Chunks == 0 || d.LLMCalls != 2*d.Chunks || d.Prompt == 0 || d.Complete == 0 || d.LLMCalls+answers != len(srv.ChatRequests()) {
 		t.Errorf("derive cost %+v of %d requests", sum.Derive, len(srv.ChatRequests()))
 	}
 	if !strings.Contains(printed, "derive step: ") {

@@ -18,7 +18,7 @@ var (
 	// prompt with the chunk above it
 	summaryCallRE   = regexp.MustCompile(`^Summarize the following text conceptually`)
 	questionsCallRE = regexp.MustCompile(`\n\nGenerate (\d+) reading comprehension questions based on the text above`)
-	consentRE     = regexp.MustCompile(`<C(\d+)>[^<]*consent of the governed`)
+	consentRE       = regexp.MustCompile(`<C(\d+)>[^<]*consent of the governed`)
 )
 
 // IsDerivation reports whether prompt asks for RAIDD's derived documents

@@ -158,8 +158,8 @@ const (
 )
 
 var (
-	instructionTokens = llm.EstimatePromptTokens(derivePrompt("", "x", 8)) - 1
-	summaryTokens     = llm.EstimatePromptTokens(summaryPrompt("", "x")) - 1
+	instructionTokens     = llm.EstimatePromptTokens(derivePrompt("", "x", 8)) - 1
+	summaryTokens         = llm.EstimatePromptTokens(summaryPrompt("", "x")) - 1
 	questionsPromptTokens = llm.EstimatePromptTokens(questionsPrompt("", 8))
 )
 

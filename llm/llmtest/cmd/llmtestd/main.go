@@ -162,13 +162,13 @@ func readConcepts(path string) (*llmtest.Concepts, error) {
 }
 
 var (
-	deriveRE   = regexp.MustCompile(`generate (\d+) reading comprehension questions`)
+	deriveRE = regexp.MustCompile(`generate (\d+) reading comprehension questions`)
 	// RAIDD's two calls per chunk, as its authors made them: the summary
 	// prompt, and the questions prompt with the chunk above it
 	summaryRE   = regexp.MustCompile(`^Summarize the following text conceptually`)
 	questionsRE = regexp.MustCompile(`\n\nGenerate (\d+) reading comprehension questions based on the text above`)
-	tagRE      = regexp.MustCompile(`<C(\d+)>`)
-	sentenceRE = regexp.MustCompile(`[^.!?]+[.!?]+`)
+	tagRE       = regexp.MustCompile(`<C(\d+)>`)
+	sentenceRE  = regexp.MustCompile(`[^.!?]+[.!?]+`)
 )
 
 func respond(prompt string, cites int) llmtest.Reply {

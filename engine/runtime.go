@@ -65,11 +65,12 @@ type Runtime struct {
 	statements []citations.Statement
 	usage      citations.Usage
 	plan       Plan
-	model      string   // the model that wrote the answer (Caller.Stream)
-	called     bool     // a model was called
-	reasoning  []string // the model's reasoning, a block per call
-	reasoned   int      // bytes of reasoning kept
-	capped     bool     // statements beyond MaxStatements were dropped
+	context    []citations.Range // what the model was shown (Runtime.Shown)
+	model      string            // the model that wrote the answer (Caller.Stream)
+	called     bool              // a model was called
+	reasoning  []string          // the model's reasoning, a block per call
+	reasoned   int               // bytes of reasoning kept
+	capped     bool              // statements beyond MaxStatements were dropped
 	// shown is the text of the reply the answer shows (Caller.Stream
 	// with a name), while it streams: what the model was writing when an
 	// answer stops mid-statement.
@@ -184,6 +185,7 @@ func (rt *Runtime) answer(start time.Time, err error) (*Answer, error) {
 	if rt.plan != nil {
 		ans.Plan = rt.plan
 	}
+	ans.Shown = rt.context
 	ans.Reasoning = strings.Join(rt.reasoning, "\n\n")
 	if ans.Statements == nil {
 		ans.Statements = []citations.Statement{}
@@ -392,6 +394,14 @@ func (rt *Runtime) Plan(p Plan) {
 	defer rt.mu.Unlock()
 	rt.plan = p
 	rt.send(PlanEvent{p})
+}
+
+// Shown records text a prompt showed the model to answer from, the
+// answer's Shown.
+func (rt *Runtime) Shown(rs []citations.Range) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.context = append(rt.context, rs...)
 }
 
 // Usage reports the cost of model work that did not go through the

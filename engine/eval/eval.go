@@ -87,6 +87,7 @@ type Summary struct {
 	PaperCost *float64 `json:"okralong_cost_mean,omitempty"`
 	*ShortReport
 	*RougeReport
+	*CCRReport
 
 	failed int // questions the judge could not judge
 }
@@ -127,6 +128,7 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 	var all []citations.Scores
 	var short shortSummary
 	var rouge rougeSummary
+	var ccr ccrSummary
 	for i, g := range golds {
 		if cfg.Progress != nil {
 			cfg.Progress(i+1, len(golds))
@@ -144,6 +146,12 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 		short.add(line.ShortScores)
 		line.RougeScores = rougeScores(ans, g)
 		rouge.add(line.RougeScores)
+		line.CCRScores = ccrScores(ans, g)
+		var correctness *float64
+		if jc != nil && jc.Unrated == 0 && len(jc.Ratings) > 0 {
+			correctness = &jc.Correctness
+		}
+		ccr.add(line.CCRScores, correctness, sc.AnswerHit)
 		if jc != nil {
 			base.record(g, jc.Correctness)
 			if line.LQA, err = base.answer(ctx, env, &cfg, judged, g); err != nil {
@@ -166,6 +174,7 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 	sum.PaperCost = sum.paperCost()
 	sum.ShortReport = short.report()
 	sum.RougeReport = rouge.report()
+	sum.CCRReport = ccr.report()
 	if judged != nil {
 		sum.failed = judged.failed
 		counts := judged.counts
@@ -208,6 +217,7 @@ func (s *Summary) Print(w io.Writer) {
 	}
 	s.ShortReport.print(w)
 	s.RougeReport.print(w)
+	s.CCRReport.print(w)
 	if j := s.judgedReport; j != nil {
 		fmt.Fprintf(w, "judged by %s over %d questions: citation_recall %.3f, citation_precision %.3f, citation_f1 %.3f; the judge used %d calls, %d prompt and %d completion tokens",
 			textproc.OneLine(j.JudgeModel), j.Judged, j.CitationRecall, j.CitationPrecision, j.CitationF1, j.JudgeCalls, j.JudgePromptTokens, j.JudgeCompletionTokens)

@@ -127,6 +127,11 @@ func TestJudgeCitations(t *testing.T) {
 	if !strings.Contains(printed, "judged by test-model over 2 questions: citation_recall 0.750, citation_precision 1.000, citation_f1 0.857") {
 		t.Errorf("printed:\n%s", printed)
 	}
+	// LongCite shows the model the whole document, so the context held
+	// the evidence of both questions, both answered correctly.
+	if !strings.Contains(printed, "chunk retrieval over 2 questions (as RAIDD reports it): ccr 1.000; cp_ccr 1.000 over 2 correct, ip_ccr – over 0 incorrect (correct by answer_hit)") {
+		t.Errorf("printed:\n%s", printed)
+	}
 
 	// Without Judging nothing of the judge appears.
 	_, last, printed = run(t, dir, "longcite", enginetest.Config(srv), eval.Config{})

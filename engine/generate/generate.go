@@ -135,6 +135,9 @@ func Run(ctx context.Context, rt *engine.Runtime, req Request) (*Result, error) 
 	if err != nil {
 		return res, err
 	}
+	if req.Numbering != nil {
+		rt.Shown(req.Numbering.Shown())
+	}
 	// A follow-up question comes after the conversation it follows
 	// (Config's window already left room for it).
 	msgs = append(engine.HistoryMessages(rt.History()), msgs...)

@@ -76,6 +76,9 @@ func PlainQA(ctx context.Context, rt *engine.Runtime, fit Fit, name string) (str
 		}
 		writePlain(&b, p)
 	}
+	if n, err := citations.NewSentenceNumbering(fit.Parts...); err == nil {
+		rt.Shown(n.Shown())
+	}
 	msgs := append(engine.HistoryMessages(rt.History()), llm.User(fmt.Sprintf(plainQAPrompt, b.String(), rt.Question())))
 	reply, err := rt.Model().Stream(ctx, name, llm.ChatRequest{Messages: msgs}, nil)
 	return reply.Text, err

@@ -66,6 +66,7 @@ type Runtime struct {
 	usage      citations.Usage
 	plan       Plan
 	context    []citations.Range // what the model was shown (Runtime.Shown)
+	lessons    []Lesson          // graded earlier answers (Request.Lessons)
 	model      string            // the model that wrote the answer (Caller.Stream)
 	called     bool              // a model was called
 	reasoning  []string          // the model's reasoning, a block per call
@@ -107,6 +108,9 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 	}
 	rt := &Runtime{env: env, strategy: s.Name(), question: req.Question, asked: req.Question, scope: sc, opts: opts, given: req.Options, emit: emit,
 		cfg: env.Config, history: boundHistory(req.History)}
+	if _, learns := s.(Grader); learns {
+		rt.lessons = boundLessons(req.Lessons)
+	}
 	if env.LLM != nil {
 		rt.ctx = ctx
 		rt.caller = &Caller{rt: rt, client: env.LLM}
@@ -121,7 +125,7 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 	}
 	if err = rt.followUp(ctx, info.NeedsLLM, req.History); err == nil {
 		if info.NeedsLLM {
-			rt.historyTokens = llm.EstimatePromptTokens(HistoryMessages(rt.history))
+			rt.historyTokens = llm.EstimatePromptTokens(rt.Preamble())
 		}
 		err = s.Answer(ctx, rt)
 	}
@@ -220,6 +224,24 @@ func (rt *Runtime) Question() string { return rt.question }
 
 // Asked is the question as the user asked it.
 func (rt *Runtime) Asked() string { return rt.asked }
+
+// Lessons are the graded earlier answers the question is asked after
+// (Request.Lessons, and those the strategy added), newest last.
+func (rt *Runtime) Lessons() []Lesson { return rt.lessons }
+
+// AddLessons puts more lessons before the question (RAIDD-S ICL's from a
+// file), keeping the newest MaxLessons, and leaves room for them in the
+// prompt budget (Config). Called before the strategy fits its prompt.
+func (rt *Runtime) AddLessons(ls []Lesson) {
+	rt.lessons = boundLessons(append(ls, rt.lessons...))
+	rt.historyTokens = llm.EstimatePromptTokens(rt.Preamble())
+}
+
+// Preamble is what goes before a prompt that answers the question: the
+// conversation a follow-up is asked in and the lessons, as messages.
+func (rt *Runtime) Preamble() []llm.Message {
+	return append(HistoryMessages(rt.history), LessonMessages(rt.lessons)...)
+}
 
 // History is the conversation a follow-up question was asked in, oldest
 // first, bounded (MaxTurns, MaxTurnTokens), for strategies that use a

@@ -88,6 +88,9 @@ type Summary struct {
 	*ShortReport
 	*RougeReport
 	*CCRReport
+	// Learning is what grading the answers for a strategy that learns in
+	// context cost (engine.Grader), when it is one.
+	Learning *LearningReport `json:"learning,omitempty"`
 
 	failed int // questions the judge could not judge
 }
@@ -129,12 +132,16 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 	var short shortSummary
 	var rouge rougeSummary
 	var ccr ccrSummary
+	var learn learning
 	for i, g := range golds {
 		if cfg.Progress != nil {
 			cfg.Progress(i+1, len(golds))
 		}
-		sc, ans, err := answer(ctx, env, &cfg, g)
+		sc, ans, err := answer(ctx, env, &cfg, g, learn.lessons)
 		if err != nil {
+			return nil, err
+		}
+		if err := learn.grade(ctx, env, &cfg, g, ans); err != nil {
 			return nil, err
 		}
 		all = append(all, sc)
@@ -175,6 +182,7 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 	sum.ShortReport = short.report()
 	sum.RougeReport = rouge.report()
 	sum.CCRReport = ccr.report()
+	sum.Learning = learn.report()
 	if judged != nil {
 		sum.failed = judged.failed
 		counts := judged.counts
@@ -184,12 +192,12 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 }
 
 // answer answers one question and scores the answer.
-func answer(ctx context.Context, env *engine.Env, cfg *Config, g citations.Gold) (citations.Scores, *engine.Answer, error) {
+func answer(ctx context.Context, env *engine.Env, cfg *Config, g citations.Gold, lessons []engine.Lesson) (citations.Scores, *engine.Answer, error) {
 	docs, err := cfg.resolve(env.Library, g.Docs)
 	if err != nil {
 		return citations.Scores{}, nil, fmt.Errorf("question %s: %w", g.ID, err)
 	}
-	ans, runErr := engine.Run(ctx, env, cfg.Strategy, engine.Request{Question: g.Question, Docs: docs, Options: cfg.Options}, nil)
+	ans, runErr := engine.Run(ctx, env, cfg.Strategy, engine.Request{Question: g.Question, Docs: docs, Options: cfg.Options, Lessons: lessons}, nil)
 	if ans == nil {
 		return citations.Scores{}, nil, fmt.Errorf("question %s: %w", g.ID, runErr)
 	}
@@ -218,6 +226,7 @@ func (s *Summary) Print(w io.Writer) {
 	s.ShortReport.print(w)
 	s.RougeReport.print(w)
 	s.CCRReport.print(w)
+	s.Learning.print(w)
 	if j := s.judgedReport; j != nil {
 		fmt.Fprintf(w, "judged by %s over %d questions: citation_recall %.3f, citation_precision %.3f, citation_f1 %.3f; the judge used %d calls, %d prompt and %d completion tokens",
 			textproc.OneLine(j.JudgeModel), j.Judged, j.CitationRecall, j.CitationPrecision, j.CitationF1, j.JudgeCalls, j.JudgePromptTokens, j.JudgeCompletionTokens)

@@ -140,7 +140,7 @@ func Run(ctx context.Context, rt *engine.Runtime, req Request) (*Result, error) 
 	}
 	// A follow-up question comes after the conversation it follows
 	// (Config's window already left room for it).
-	msgs = append(engine.HistoryMessages(rt.History()), msgs...)
+	msgs = append(rt.Preamble(), msgs...)
 	judged := req.Question
 	if req.JudgeAgainst != "" {
 		judged = req.JudgeAgainst

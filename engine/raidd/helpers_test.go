@@ -144,6 +144,10 @@ type model struct {
 	// fault, if set, may replace the reply to derivation request number
 	// n (1-based) of the chunk.
 	fault func(n int, r deriveReq) (llmtest.Reply, bool)
+	// grades are the replies to grading prompts, in turn (the last one
+	// repeated).
+	grades []string
+	graded int
 }
 
 func newModel() *model { return &model{perChunk: map[string]int{}} }
@@ -164,6 +168,12 @@ func (m *model) respond(req llmtest.ChatRequest) llmtest.Reply {
 		return llmtest.Text(scriptedReply(r))
 	}
 	m.mu.Lock()
+	if strings.HasPrefix(prompt, "Score how well an answer") && len(m.grades) > 0 {
+		g := m.grades[min(m.graded, len(m.grades)-1)]
+		m.graded++
+		m.mu.Unlock()
+		return llmtest.Text(g)
+	}
 	m.answers = append(m.answers, prompt)
 	want := m.want
 	m.mu.Unlock()

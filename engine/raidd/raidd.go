@@ -123,7 +123,8 @@ type Variant struct {
 	Purpose     string // engine.Info.Purpose
 }
 
-// Variants are the registered strategies.
+// Variants are the registered strategies, but for raidd-s-icl (icl.go),
+// which is raidd-s with more options and a Grade.
 var Variants = []Variant{
 	{"raidd-s", []docstore.DerivedKind{docstore.DerivedSummary},
 		"RAIDD-S: match the question against model-written summaries of each chunk; answer from the original chunks",
@@ -153,6 +154,9 @@ func IsRAIDD(name string) bool { _, ok := variant(name); return ok }
 
 // variant is the variant called name.
 func variant(name string) (Variant, bool) {
+	if name == ICLName {
+		return iclVariant, true
+	}
 	i := slices.IndexFunc(Variants, func(v Variant) bool { return v.Name == name })
 	if i < 0 {
 		return Variant{}, false
@@ -164,6 +168,18 @@ func variant(name string) (Variant, bool) {
 // answers from the original chunks behind the best matches.
 func (v Variant) answer(ctx context.Context, rt *engine.Runtime) error {
 	o := rt.Options()
+	if v.Name == ICLName {
+		if path := o.String("lessons"); path != "" {
+			ls, err := readLessons(ctx, path)
+			if err != nil {
+				return err
+			}
+			rt.AddLessons(ls)
+		}
+		if n := len(rt.Lessons()); n > 0 {
+			rt.Stagef("learning in context from %d graded earlier answers", n)
+		}
+	}
 	cfg := rt.Config()
 	set := setOf(cfg.Model, o)
 	if err := v.ready(ctx, rt, set, o.Bool("derive")); err != nil {

@@ -221,7 +221,7 @@ func (s *Summary) Print(w io.Writer) {
 		r.EvidenceRecall, r.EvidenceAll, r.CitationPrecision, r.CitationLength, r.CitationWords, s.Derive)
 	if r.LLMCalls > 0 {
 		fmt.Fprintf(w, "  per question: %.0f prompt tokens, %.0f completion tokens (OkraLong's cost, input + 4 × output: %.0f), %.1f model calls; %.2fs mean, %.2fs p95\n",
-			r.PromptTokensMean, r.CompletionTokensMean, OkraLongCost(r.PromptTokensMean, r.CompletionTokensMean), r.LLMCallsMean, r.SecondsMean, r.SecondsP95)
+			r.PromptTokensMean, r.CompletionTokensMean, citations.OkraLongCost(r.PromptTokensMean, r.CompletionTokensMean), r.LLMCallsMean, r.SecondsMean, r.SecondsP95)
 	}
 	s.ShortReport.print(w)
 	s.RougeReport.print(w)

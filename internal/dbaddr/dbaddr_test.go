@@ -15,8 +15,8 @@ func TestParse(t *testing.T) {
 		{"/home/me/.local/share/citelens/library.db", File, false},
 		{"./postgres:x", File, false},
 		{"dir/postgres://x", File, false},
-		{"notes=old.db", File, false},        // '=' but no libpq key
-		{"./dbname=team", File, false},       // a path, '/' in the key
+		{"notes=old.db", File, false},         // '=' but no libpq key
+		{"./dbname=team", File, false},        // a path, '/' in the key
 		{"/srv/host=a dbname=b", File, false}, // a path, '/' in the first key
 		{"a:b.db", File, false},
 		{"my library.db", File, false},

@@ -109,6 +109,19 @@ func rightsError(db *DB, err error) error {
 			"  GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO %s;", db.user, db.user)
 }
 
+// upToDate reports whether the database holds citelens's tables at
+// this citelens's schema version, read without the writer lock.
+func upToDate(ctx context.Context, conn *pgx.Conn) (bool, error) {
+	if exists, err := storeExists(ctx, conn); err != nil || !exists {
+		return false, err
+	}
+	var v int
+	if err := conn.QueryRow(ctx, "SELECT schema_version FROM citelens_meta").Scan(&v); err != nil {
+		return false, err
+	}
+	return v == schemaVersion, nil
+}
+
 // storeExists reports whether the database holds citelens's tables,
 // without waiting for a writer or making anything.
 func storeExists(ctx context.Context, conn *pgx.Conn) (bool, error) {

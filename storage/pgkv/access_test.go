@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/storage"
@@ -249,4 +250,26 @@ func TestSSLModeRequire(t *testing.T) {
 	if !strings.Contains(err.Error(), "no TLS") || !strings.Contains(fix.Of(err), "sslmode") || !strings.Contains(err.Error(), d.Name) {
 		t.Errorf("sslmode=require against a server without TLS: %v (%q)", err, fix.Of(err))
 	}
+}
+
+// TestOpenDoesNotWaitForWriter: opening a store of this version, to
+// read it, does not queue behind a writer that holds the writer lock.
+func TestOpenDoesNotWaitForWriter(t *testing.T) {
+	t.Parallel()
+	_, d := open(t)
+	holder, err := pgx.Connect(context.Background(), d.ConnString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close(context.Background())
+	if _, err := holder.Exec(context.Background(), "SELECT pg_advisory_lock($1)", writerLock); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	db, err := OpenOptions(ctx, d.ConnString(), Options{Existing: true})
+	if err != nil {
+		t.Fatalf("Open while a writer holds the lock: %v", err)
+	}
+	db.Close()
 }

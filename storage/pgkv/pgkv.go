@@ -108,7 +108,12 @@ func openConfig(ctx context.Context, cfg *pgxpool.Config, opts Options) (*DB, er
 			return nil, err
 		}
 	}
-	err = ensureSchema(ctx, conn.Conn(), where)
+	// A store of this version needs nothing done: its Open does not
+	// queue behind a writer for ensureSchema's lock, so a reader opens
+	// while another process adds.
+	if current, cerr := upToDate(ctx, conn.Conn()); cerr != nil || !current {
+		err = ensureSchema(ctx, conn.Conn(), where)
+	}
 	conn.Release()
 	if err != nil {
 		pool.Close()

@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+
+	"github.com/citelens/citelens/internal/dbaddr"
 	"maps"
 	"math"
 	"slices"
@@ -21,6 +23,7 @@ const (
 	decimal              // a number such as 0.3
 	duration             // "90s", "2m", or a bare number of seconds
 	lower                // a word, trimmed and lower-cased ("Auto" is "auto")
+	library              // a library's address, a file or a database; shown without its password
 )
 
 // setting is one configuration setting, the one place that says
@@ -60,6 +63,21 @@ type setting struct {
 // settings is every setting, in the order `config show` lists them and
 // the template explains them.
 var settings = []setting{
+	{name: "db", env: EnvDB, kind: library, fromFile: true,
+		field: func(c *Config) any { return &c.DB },
+		check: func(c *Config) string {
+			if c.DB == "" {
+				return ""
+			}
+			if _, err := dbaddr.Parse(c.DB); err != nil {
+				return "is not a library's address: " + err.Error()
+			}
+			return ""
+		},
+		doc: "The library: a file, or a team's library in PostgreSQL (a libpq URL or\n" +
+			"key=value string; keep its password in ~/.pgpass or PGPASSWORD, not here).\n" +
+			"Unset: ~/.local/share/citelens/library.db. --db overrides it.",
+		examples: []string{`"postgres:///team"`, `"postgres://db.example.com/team?sslmode=verify-full"`, `"host=/run/postgresql dbname=team"`}},
 	{name: "base_url", env: EnvBaseURL, kind: address, fromFile: true,
 		field: func(c *Config) any { return &c.BaseURL },
 		check: httpURL(func(c *Config) string { return c.BaseURL }, "http://localhost:8000/v1"),
@@ -393,6 +411,8 @@ func (s setting) value(c *Config) string {
 			return keyState(*p)
 		case address:
 			return RedactURL(*p)
+		case library:
+			return dbaddr.Redact(*p)
 		}
 		return *p
 	case *int:

@@ -142,7 +142,7 @@ func runCopy(ctx context.Context, a *app, args []string) error {
 	if *asJSON {
 		return writeJSON(a.stdout, sum, false)
 	}
-	fmt.Fprintf(a.stdout, "Copied %s (%s keys, %s) from %s to %s.\n", humanize.Noun(docs, "document", "documents"),
+	fmt.Fprintf(a.stdout, "Copied %s (%s keys, %s) from %s to %s.\n", humanize.Plural(docs, "document", "documents"),
 		humanize.Count(int(st.Keys)), humanize.Bytes(st.Bytes), from, to)
 	return nil
 }

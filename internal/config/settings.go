@@ -63,21 +63,6 @@ type setting struct {
 // settings is every setting, in the order `config show` lists them and
 // the template explains them.
 var settings = []setting{
-	{name: "db", env: EnvDB, kind: library, fromFile: true,
-		field: func(c *Config) any { return &c.DB },
-		check: func(c *Config) string {
-			if c.DB == "" {
-				return ""
-			}
-			if _, err := dbaddr.Parse(c.DB); err != nil {
-				return "is not a library's address: " + err.Error()
-			}
-			return ""
-		},
-		doc: "The library: a file, or a team's library in PostgreSQL (a libpq URL or\n" +
-			"key=value string; keep its password in ~/.pgpass or PGPASSWORD, not here).\n" +
-			"Unset: ~/.local/share/citelens/library.db. --db overrides it.",
-		examples: []string{`"postgres:///team"`, `"postgres://db.example.com/team?sslmode=verify-full"`, `"host=/run/postgresql dbname=team"`}},
 	{name: "base_url", env: EnvBaseURL, kind: address, fromFile: true,
 		field: func(c *Config) any { return &c.BaseURL },
 		check: httpURL(func(c *Config) string { return c.BaseURL }, "http://localhost:8000/v1"),
@@ -235,6 +220,21 @@ var settings = []setting{
 			return ""
 		},
 		examples: []string{`"eng"`}},
+	{name: "db", env: EnvDB, kind: library, fromFile: true,
+		field: func(c *Config) any { return &c.DB },
+		check: func(c *Config) string {
+			if c.DB == "" {
+				return ""
+			}
+			if _, err := dbaddr.Parse(c.DB); err != nil {
+				return "is not a library's address: " + err.Error()
+			}
+			return ""
+		},
+		doc: "The library: a file, or a team's library in PostgreSQL (a libpq URL or\n" +
+			"key=value string; keep its password in ~/.pgpass or PGPASSWORD, not here).\n" +
+			"Unset: ~/.local/share/citelens/library.db. --db overrides it.",
+		examples: []string{`"postgres:///team"`, `"postgres://db.example.com/team?sslmode=verify-full"`, `"host=/run/postgresql dbname=team"`}},
 	{name: "tui.theme", kind: text, fromFile: true,
 		field: func(c *Config) any { return &c.Theme },
 		doc: "The terminal UI. theme: dark, light, high-contrast or no-color; unset, it\n" +

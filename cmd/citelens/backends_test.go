@@ -426,4 +426,3 @@ func TestPGWaitingForWriter(t *testing.T) {
 		t.Errorf("ls: %q", out)
 	}
 }
-

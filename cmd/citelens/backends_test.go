@@ -239,6 +239,7 @@ func TestPGReadOnlyRole(t *testing.T) {
 		t.Errorf("ls as a reader: %q", out)
 	}
 	reader.ok("show", "--text", "declaration.txt")
+	reader.ok("check")
 	reader.ok("search", "taxes")
 	if out := reader.ok("ask", "--no-save", "taxes without consent"); !strings.Contains(out, "Taxes") {
 		t.Errorf("ask as a reader: %q", out)

@@ -10,6 +10,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -426,4 +428,23 @@ func TestPGWaitingForWriter(t *testing.T) {
 	if out := newCLIAt(t, d.URL()).ok("ls"); !strings.Contains(out, "article") {
 		t.Errorf("ls: %q", out)
 	}
+}
+
+// TestMCPStdioOnPostgres: `citelens mcp` serves a library in PostgreSQL
+// as it does a file: search, an answer, every citation read back.
+func TestMCPStdioOnPostgres(t *testing.T) {
+	node, script := mcpClientScript(t)
+	db := pgtest.New(t).URL()
+	bin := buildBinary(t)
+	dir := filepath.Dir(bin)
+	env := []string{"CITELENS_CONFIG=" + filepath.Join(dir, "no-config.toml"), "OPENAI_API_KEY=", "OPENAI_BASE_URL=", "CITELENS_MODEL="}
+	doc, _ := filepath.Abs(sample)
+	cmd := exec.Command(bin, "--db", db, "add", doc)
+	cmd.Env = append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("add: %v\n%s", err, out)
+	}
+	env = append(env, "E2E_QUERY=taxes imposed without consent", "E2E_QUESTION=What taxes were imposed without consent?")
+	r, _ := runMCPClient(t, node, script, env, "stdio", bin, "--db", db, "mcp")
+	checkReport(t, r, "extractive")
 }

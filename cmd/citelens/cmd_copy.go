@@ -159,7 +159,7 @@ func (a *app) openStoreFor(addr string, dest bool) (storage.DB, error) {
 	var db storage.DB
 	if kind == dbaddr.Postgres {
 		p, err := pgkv.OpenOptions(context.Background(), addr, pgkv.Options{
-			Waiting:  func() { a.waitingForLibrary(true) },
+			Waiting:  a.waitingForServer(),
 			Existing: !dest,
 		})
 		if errors.Is(err, pgkv.ErrNoStore) {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
+	"time"
 
 	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/dbaddr"
@@ -71,7 +73,7 @@ func (a *app) openAt(addr string, opt docstore.Options) (*docstore.Library, erro
 func (a *app) openPostgres(addr string, opt docstore.Options) (*docstore.Library, error) {
 	readOnly := opt.ReadOnly || opt.ReadDamaged
 	db, err := pgkv.OpenOptions(context.Background(), addr, pgkv.Options{
-		Waiting:  func() { a.waitingForLibrary(true) },
+		Waiting:  a.waitingForServer(),
 		Existing: readOnly,
 	})
 	if errors.Is(err, pgkv.ErrNoStore) {
@@ -90,6 +92,27 @@ func (a *app) openPostgres(addr string, opt docstore.Options) (*docstore.Library
 	}
 	return l, nil
 }
+
+// waitingForServer is what a library in PostgreSQL tells when a write
+// must wait for another writer's: waitingForLibrary's message, once in
+// a while. The server tells of every transaction that waits, and an add
+// beside another writes many.
+func (a *app) waitingForServer() func() {
+	var mu sync.Mutex
+	var last time.Time
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if time.Since(last) < serverWaitEvery {
+			return
+		}
+		last = time.Now()
+		a.waitingForLibrary(true)
+	}
+}
+
+// serverWaitEvery is how often waitingForServer says it waits, at most.
+const serverWaitEvery = 10 * time.Second
 
 // waitingForLibrary says, on stderr, that the command waits for another
 // process's write to the library (citelens holds it only while it

@@ -273,3 +273,17 @@ func TestOpenDoesNotWaitForWriter(t *testing.T) {
 	}
 	db.Close()
 }
+
+// TestConnectTimeout: a connection string without connect_timeout gets
+// a bound; one with it keeps its own.
+func TestConnectTimeout(t *testing.T) {
+	t.Setenv("PGCONNECT_TIMEOUT", "")
+	cfg, err := parseConfig("host=/nowhere dbname=x")
+	if err != nil || cfg.ConnConfig.ConnectTimeout != defaultConnectTimeout {
+		t.Errorf("no connect_timeout: %v, %v", cfg.ConnConfig.ConnectTimeout, err)
+	}
+	cfg, err = parseConfig("postgres:///x?connect_timeout=3")
+	if err != nil || cfg.ConnConfig.ConnectTimeout != 3*time.Second {
+		t.Errorf("connect_timeout=3: %v, %v", cfg.ConnConfig.ConnectTimeout, err)
+	}
+}

@@ -31,6 +31,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/storage"
@@ -76,12 +77,31 @@ func Open(ctx context.Context, connString string) (*DB, error) {
 
 // OpenOptions is Open with options.
 func OpenOptions(ctx context.Context, connString string, opts Options) (*DB, error) {
+	cfg, err := parseConfig(connString)
+	if err != nil {
+		return nil, err
+	}
+	return openConfig(ctx, cfg, opts)
+}
+
+// defaultConnectTimeout bounds making a connection when the connection
+// string sets no connect_timeout (nor PGCONNECT_TIMEOUT): libpq's
+// default is to wait as long as the network does, which leaves a
+// command hanging on a server that is down or a firewall that drops.
+const defaultConnectTimeout = 30 * time.Second
+
+// parseConfig reads connString as libpq would, with
+// defaultConnectTimeout where it sets none.
+func parseConfig(connString string) (*pgxpool.Config, error) {
 	cfg, err := pgxpool.ParseConfig(connString)
 	if err != nil {
 		// pgx's message shows the string with its password masked.
 		return nil, fmt.Errorf("pgkv: %w", err)
 	}
-	return openConfig(ctx, cfg, opts)
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = defaultConnectTimeout
+	}
+	return cfg, nil
 }
 
 // openConfig is OpenOptions from a parsed configuration.

@@ -205,3 +205,57 @@ func TestFailure(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkCopy copies 64 MB in 65,536 values of 1 kB, in 16 buckets,
+// between each pair of backends: the rate a library's copy goes at.
+func BenchmarkCopy(b *testing.B) {
+	for _, from := range backends {
+		for _, to := range backends {
+			b.Run(from.name+"-to-"+to.name, func(b *testing.B) {
+				src := openB(b, from.name)
+				value := bytes.Repeat([]byte("x"), 1024)
+				for i := 0; i < 16; i++ {
+					err := src.Update(func(tx storage.Tx) error {
+						bk, err := tx.CreateBucket(fmt.Appendf(nil, "b%02d", i))
+						if err != nil {
+							return err
+						}
+						for k := 0; k < 4096; k++ {
+							if err := bk.Put(fmt.Appendf(nil, "%08d", k), value); err != nil {
+								return err
+							}
+						}
+						return nil
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.SetBytes(64 << 20)
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					dst := openB(b, to.name)
+					if _, err := storecopy.Copy(context.Background(), dst, src, storecopy.Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// openB is a fresh store of the backend name, for a benchmark.
+func openB(b *testing.B, name string) storage.DB {
+	var db storage.DB
+	var err error
+	if name == "bolt" {
+		db, err = boltkv.Open(filepath.Join(b.TempDir(), "s.db"), nil)
+	} else {
+		db, err = pgkv.Open(context.Background(), pgtest.New(b).ConnString())
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	return db
+}

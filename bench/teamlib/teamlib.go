@@ -13,11 +13,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	_ "github.com/citelens/citelens/engine/extractive" // ask's default strategy, measured here
 	"github.com/citelens/citelens/ingest"
+	"github.com/citelens/citelens/internal/config"
 	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/storage/pgkv"
 	"github.com/citelens/citelens/themes"

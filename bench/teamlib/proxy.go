@@ -1,10 +1,12 @@
 package teamlib
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -22,6 +24,20 @@ type Counter struct {
 	// RoundTrips and Statements are the counts so far.
 	RoundTrips, Statements atomic.Int64
 	wg                     sync.WaitGroup
+
+	mu sync.Mutex
+	// texts are the prepared statements' texts by connection and name;
+	// byText counts the statements executed by their text (a Bind of a
+	// prepared statement, or a simple Query).
+	texts  map[connStmt]string
+	byText map[string]int64
+	conns  int
+}
+
+// connStmt names a prepared statement of one connection.
+type connStmt struct {
+	conn int
+	name string
 }
 
 // NewCounter listens on 127.0.0.1 and forwards every connection to
@@ -31,7 +47,7 @@ func NewCounter(target string) (*Counter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("teamlib: the counting proxy: %w", err)
 	}
-	c := &Counter{ln: ln, target: target}
+	c := &Counter{ln: ln, target: target, texts: map[connStmt]string{}, byText: map[string]int64{}}
 	c.wg.Add(1)
 	go c.serve()
 	return c, nil
@@ -63,8 +79,12 @@ func (c *Counter) serve() {
 			io.Copy(client, server)
 			client.Close()
 		}()
+		c.mu.Lock()
+		c.conns++
+		id := c.conns
+		c.mu.Unlock()
 		go func() {
-			c.count(server, client)
+			c.count(id, server, client)
 			server.Close()
 		}()
 	}
@@ -73,7 +93,7 @@ func (c *Counter) serve() {
 // count copies the client's messages to the server, counting them: the
 // startup message first (a length and no type), then messages of a
 // type byte and a length.
-func (c *Counter) count(dst io.Writer, src io.Reader) {
+func (c *Counter) count(conn int, dst io.Writer, src io.Reader) {
 	var hdr [5]byte
 	if _, err := io.ReadFull(src, hdr[:4]); err != nil {
 		return
@@ -102,8 +122,47 @@ func (c *Counter) count(dst io.Writer, src io.Reader) {
 		if _, err := dst.Write(hdr[:]); err != nil || n < 4 {
 			return
 		}
-		if _, err := io.CopyN(dst, src, n-4); err != nil {
+		if hdr[0] != 'P' && hdr[0] != 'B' && hdr[0] != 'Q' {
+			if _, err := io.CopyN(dst, src, n-4); err != nil {
+				return
+			}
+			continue
+		}
+		body := make([]byte, n-4)
+		if _, err := io.ReadFull(src, body); err != nil {
+			return
+		}
+		c.note(conn, hdr[0], body)
+		if _, err := dst.Write(body); err != nil {
 			return
 		}
 	}
+}
+
+// note records a Parse's statement text, or counts a Bind's or a
+// Query's statement.
+func (c *Counter) note(conn int, typ byte, body []byte) {
+	fields := bytes.SplitN(body, []byte{0}, 3)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case typ == 'P' && len(fields) >= 2:
+		c.texts[connStmt{conn, string(fields[0])}] = string(fields[1])
+	case typ == 'B' && len(fields) >= 2:
+		c.byText[c.texts[connStmt{conn, string(fields[1])}]]++
+	case typ == 'Q' && len(fields) >= 1:
+		c.byText[string(fields[0])]++
+	}
+}
+
+// ByText returns how many times each statement was executed so far, by
+// its text with white space folded.
+func (c *Counter) ByText() map[string]int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]int64{}
+	for t, n := range c.byText {
+		out[strings.Join(strings.Fields(t), " ")] += n
+	}
+	return out
 }

@@ -1,12 +1,14 @@
 package teamlib
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -77,13 +79,14 @@ func libraries(tb testing.TB, n int) *setup {
 		tb.Fatal(err)
 	}
 	s := &setup{n: n, corpus: c, questions: qs, pgDB: pgtest.New(tb)}
-	// The file lives as long as the test binary: a benchmark's TempDir
-	// goes when that benchmark ends, and the others use the library too.
-	dir, err := os.MkdirTemp("", "citelens-teamlib-bolt-")
-	if err != nil {
+	// The file outlives a benchmark (whose TempDir goes when it ends;
+	// the others use the library too): it is kept in the cache folder,
+	// one a size, made afresh by each run.
+	path := filepath.Join(*cacheFlag, fmt.Sprintf("bolt-n%d.db", n))
+	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
 		tb.Fatal(err)
 	}
-	if s.bolt, err = OpenBolt(filepath.Join(dir, "library.db")); err != nil {
+	if s.bolt, err = OpenBolt(path); err != nil {
 		tb.Fatal(err)
 	}
 	if s.buildBolt, err = Build(ctx, s.bolt, c.Paths, 0); err != nil {
@@ -268,13 +271,28 @@ func roundTripsPerAsk(tb testing.TB, s *setup, qs []string) (roundTrips, stateme
 			tb.Fatal(err)
 		}
 	}
-	r0, s0 := p.RoundTrips.Load(), p.Statements.Load()
+	r0, s0, t0 := p.RoundTrips.Load(), p.Statements.Load(), p.ByText()
 	for _, q := range qs {
 		if _, err := a.Ask(ctx, q); err != nil {
 			tb.Fatal(err)
 		}
 	}
 	n := float64(len(qs))
+	// Where they go: the statements an ask sends most, by text.
+	type count struct {
+		text string
+		n    int64
+	}
+	var counts []count
+	for text, k := range p.ByText() {
+		if k -= t0[text]; k > 0 {
+			counts = append(counts, count{text, k})
+		}
+	}
+	slices.SortFunc(counts, func(a, b count) int { return cmp.Compare(b.n, a.n) })
+	for _, c := range counts[:min(len(counts), 12)] {
+		tb.Logf("%8.1f an ask: %.160s", float64(c.n)/n, c.text)
+	}
 	return float64(p.RoundTrips.Load()-r0) / n, float64(p.Statements.Load()-s0) / n
 }
 
@@ -293,8 +311,28 @@ func BenchmarkBuild(b *testing.B) {
 			}
 			b.ReportMetric(be.d.Seconds(), "build-s")
 			b.ReportMetric(float64(s.n)/be.d.Seconds(), "docs/s")
+			if be.name == "postgres" {
+				rows, bytes := entriesSize(b, s)
+				b.ReportMetric(float64(rows), "entries-rows")
+				b.ReportMetric(float64(bytes)/1e6, "entries-MB")
+			}
 		})
 	}
+}
+
+// entriesSize is the number of rows of s's PostgreSQL library's
+// key-value table and its size with its indexes and TOAST.
+func entriesSize(tb testing.TB, s *setup) (rows, bytes int64) {
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, s.pgDB.TCPConnString())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if err := c.QueryRow(ctx, "SELECT count(*), pg_total_relation_size('citelens_entries') FROM citelens_entries").Scan(&rows, &bytes); err != nil {
+		tb.Fatal(err)
+	}
+	return rows, bytes
 }
 
 // BenchmarkAsk asks every question of the run's library once an
@@ -329,6 +367,47 @@ func BenchmarkAsk(b *testing.B) {
 			b.ReportMetric(float64(Percentile(times, 90).Microseconds())/1000, "p90-ms")
 		})
 	}
+}
+
+// BenchmarkAskPaired is BenchmarkAsk with the backends interleaved:
+// each question asked of bbolt and then of PostgreSQL, so a shared
+// machine's load falls on both alike, and the ratios of the two medians
+// and 90th percentiles come from the same minutes.
+func BenchmarkAskPaired(b *testing.B) {
+	s := libraries(b, *docsFlag)
+	ctx := context.Background()
+	askers := make([]*Asker, 2)
+	for i, be := range s.backends() {
+		a, err := NewAsker(be.lib)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, q := range s.questions {
+			if _, err := a.Ask(ctx, q); err != nil {
+				b.Fatal(err)
+			}
+		}
+		askers[i] = a
+	}
+	times := make([][]time.Duration, 2)
+	for b.Loop() {
+		for _, q := range s.questions {
+			for i, a := range askers {
+				t0 := time.Now()
+				if _, err := a.Ask(ctx, q); err != nil {
+					b.Fatal(err)
+				}
+				times[i] = append(times[i], time.Since(t0))
+			}
+		}
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(ms(Percentile(times[0], 50)), "bbolt-p50-ms")
+	b.ReportMetric(ms(Percentile(times[0], 90)), "bbolt-p90-ms")
+	b.ReportMetric(ms(Percentile(times[1], 50)), "pg-p50-ms")
+	b.ReportMetric(ms(Percentile(times[1], 90)), "pg-p90-ms")
+	b.ReportMetric(ms(Percentile(times[1], 50))/ms(Percentile(times[0], 50)), "pg/bbolt-p50")
+	b.ReportMetric(ms(Percentile(times[1], 90))/ms(Percentile(times[0], 90)), "pg/bbolt-p90")
 }
 
 // BenchmarkAskRoundTrips counts the round trips and statements an ask
@@ -441,6 +520,13 @@ func BenchmarkIndex(b *testing.B) {
 			b.ReportMetric(float64(Percentile(times, 50).Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(Percentile(times, 90).Microseconds())/1000, "p90-ms")
 			b.ReportMetric(float64(rows), "postings")
+			if layout.name == "relational-postgres" {
+				var size int64
+				if err := c.QueryRow(ctx, "SELECT pg_total_relation_size('rel_postings') + pg_total_relation_size('rel_terms')").Scan(&size); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(size)/1e6, "table-MB")
+			}
 		})
 	}
 }

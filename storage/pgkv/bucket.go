@@ -66,6 +66,9 @@ func (b *bucket) Get(key []byte) []byte {
 	if len(key) == 0 || len(key) > storage.MaxKeySize || !t.flush() {
 		return nil
 	}
+	if v, ok := b.getAhead(key); ok {
+		return v
+	}
 	var v []byte
 	err := t.conn.QueryRow(t.ctx, qGet, b.st.id, key).Scan(&v)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {

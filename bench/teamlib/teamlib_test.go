@@ -54,6 +54,11 @@ type setup struct {
 	relOnce sync.Once
 	relRows int
 	relErr  error
+
+	// roundTrips and statements are an ask's, counted once a run (the
+	// counts do not vary).
+	countOnce              sync.Once
+	roundTrips, statements float64
 }
 
 var (
@@ -411,15 +416,16 @@ func BenchmarkAskPaired(b *testing.B) {
 }
 
 // BenchmarkAskRoundTrips counts the round trips and statements an ask
-// sends PostgreSQL (through the counting proxy).
+// sends PostgreSQL (through the counting proxy), and logs the statements
+// it sends most. The counts are the same every time: they are counted on
+// the run's first count only, and reported again on the others.
 func BenchmarkAskRoundTrips(b *testing.B) {
 	s := libraries(b, *docsFlag)
-	var rt, st float64
+	s.countOnce.Do(func() { s.roundTrips, s.statements = roundTripsPerAsk(b, s, s.questions) })
 	for b.Loop() {
-		rt, st = roundTripsPerAsk(b, s, s.questions)
 	}
-	b.ReportMetric(rt, "roundtrips/ask")
-	b.ReportMetric(st, "statements/ask")
+	b.ReportMetric(s.roundTrips, "roundtrips/ask")
+	b.ReportMetric(s.statements, "statements/ask")
 }
 
 // BenchmarkAdd adds -teamlib.add documents (another seed's) to a fresh

@@ -76,6 +76,7 @@ func (b *bucket) Get(key []byte) []byte {
 		return nil
 	}
 	// pgx's scan into []byte copies: v is the transaction's.
+	b.sawValue(v)
 	return v
 }
 

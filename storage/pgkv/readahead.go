@@ -11,14 +11,19 @@ import "bytes"
 // the key asked instead: one page of the keys from there (pages that
 // double, up to the cursor's limits of rows and bytes), from which the
 // following Gets are answered while they stay inside it. Random or
-// descending Gets never read ahead, so a Get of one large value costs
-// what it did.
-const aheadAfter = 8
+// descending Gets never read ahead, nor do Gets of large values (a run
+// whose last plain Get found more than aheadValue bytes), where a page
+// of values not asked for would cost more than the round trips saved.
+const (
+	aheadAfter = 8
+	aheadValue = 4 << 10
+)
 
 // readAhead is a bucket's run of ascending Gets in a transaction.
 type readAhead struct {
 	last []byte // the key of the last Get
 	run  int    // Gets in a row, to last, each after the one before
+	big  bool   // the last plain Get's value was larger than aheadValue
 	c    *cursor
 }
 
@@ -45,7 +50,7 @@ func (b *bucket) getAhead(key []byte) (v []byte, ok bool) {
 		ra.run = 0
 	}
 	ra.last = append(ra.last[:0], key...)
-	if ra.run < aheadAfter {
+	if ra.run < aheadAfter || ra.big {
 		return nil, false
 	}
 	if ra.c == nil {
@@ -56,4 +61,12 @@ func (b *bucket) getAhead(key []byte) (v []byte, ok bool) {
 		return nil, true // the page from key on holds no key
 	}
 	return v, true // nil for a nested bucket, as Get's
+}
+
+// sawValue notes the size of a value a plain Get read, which decides
+// whether the bucket's run may read ahead.
+func (b *bucket) sawValue(v []byte) {
+	if ra := b.tx.ahead[b.st.id]; ra != nil {
+		ra.big = len(v) > aheadValue
+	}
 }

@@ -11,8 +11,8 @@ import (
 // TestReadAhead checks that a run of ascending Gets reads ahead (a few
 // round trips for 4,000 Gets, not 4,000) and answers as plain Gets do:
 // present keys' values, nil for absent keys and for a nested bucket's
-// name; that Gets in another order do not read ahead; and that a write
-// transaction's Gets see its own writes.
+// name; that Gets in another order, or of large values, do not read
+// ahead; and that a write transaction's Gets see its own writes.
 func TestReadAhead(t *testing.T) {
 	t.Parallel()
 	db, rt := openCounting(t)
@@ -75,6 +75,33 @@ func TestReadAhead(t *testing.T) {
 	})
 	if descending != 2+100 {
 		t.Errorf("100 descending Gets took %d round trips, want one each and 2", descending)
+	}
+	// Large values are not read ahead: a page of them would bring far
+	// more than the Gets ask for.
+	big := bytes.Repeat([]byte("x"), aheadValue+1)
+	update(t, db, func(tx storage.Tx) error {
+		b, err := tx.CreateBucket([]byte("big"))
+		if err != nil {
+			return err
+		}
+		for i := range 50 {
+			if err := b.Put(key(i), big); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	large := count("large values", func(tx storage.Tx) error {
+		b := tx.Bucket([]byte("big"))
+		for i := range 50 {
+			if !bytes.Equal(b.Get(key(i)), big) {
+				t.Fatalf("Get(%s) of a large value is wrong", key(i))
+			}
+		}
+		return nil
+	})
+	if large != 2+50 {
+		t.Errorf("50 ascending Gets of large values took %d round trips, want one each and 2", large)
 	}
 	update(t, db, func(tx storage.Tx) error {
 		b := tx.Bucket([]byte("b"))

@@ -66,6 +66,9 @@ func (b *bucket) Get(key []byte) []byte {
 	if len(key) == 0 || len(key) > storage.MaxKeySize || !t.flush() {
 		return nil
 	}
+	if v, ok := b.getAhead(key); ok {
+		return v
+	}
 	var v []byte
 	err := t.conn.QueryRow(t.ctx, qGet, b.st.id, key).Scan(&v)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
@@ -73,6 +76,7 @@ func (b *bucket) Get(key []byte) []byte {
 		return nil
 	}
 	// pgx's scan into []byte copies: v is the transaction's.
+	b.sawValue(v)
 	return v
 }
 

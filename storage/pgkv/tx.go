@@ -37,6 +37,8 @@ type tx struct {
 	// commit.
 	pending      []write
 	pendingBytes int
+	// ahead are the buckets' runs of ascending Gets (readahead.go).
+	ahead map[int64]*readAhead
 }
 
 // write is a Put (value not nil) or a Delete waiting to be sent.

@@ -1,7 +1,8 @@
 // Package pgtest runs a private PostgreSQL cluster for a test binary, so
 // tests of storage/pgkv run against a real server without touching the
 // system's: one cluster per test binary, started on first use in a
-// temporary folder, listening only on a Unix socket there, stopped and
+// temporary folder, listening only on a Unix socket there (and on
+// 127.0.0.1 too when MainOptions asks, for benchmarks), stopped and
 // removed when the tests end; every test gets a fresh database in it.
 //
 // A package that uses it calls Main from its TestMain. Where PostgreSQL is
@@ -13,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"os/exec"
@@ -53,6 +55,12 @@ type Database struct {
 	// Role is the role the connection strings connect as: "" for User,
 	// the superuser; NewRole makes others.
 	Role string
+	// TCPPort is the port the cluster listens on at 127.0.0.1 when
+	// MainOptions asked for TCP, 0 otherwise. It is also the number in
+	// the socket's name then (PostgreSQL has one port for both), which
+	// is why it is not always Port: a fixed port on loopback could
+	// meet another server's.
+	TCPPort int
 }
 
 // user is the role d connects as.
@@ -63,10 +71,29 @@ func (d Database) user() string {
 	return User
 }
 
+// port is the number in the socket's name.
+func (d Database) port() int {
+	if d.TCPPort != 0 {
+		return d.TCPPort
+	}
+	return Port
+}
+
 // ConnString is d's connection string in key=value form, as
 // pgkv.Open takes it.
 func (d Database) ConnString() string {
-	return fmt.Sprintf("host=%s port=%d dbname=%s user=%s sslmode=disable", quote(d.Host), Port, quote(d.Name), d.user())
+	return fmt.Sprintf("host=%s port=%d dbname=%s user=%s sslmode=disable", quote(d.Host), d.port(), quote(d.Name), d.user())
+}
+
+// TCPConnString is d's connection string over TCP on 127.0.0.1, for a
+// benchmark that measures what a server on another host costs a round
+// trip (a loopback socket is slower than a Unix one). It is empty
+// unless MainOptions asked for TCP.
+func (d Database) TCPConnString() string {
+	if d.TCPPort == 0 {
+		return ""
+	}
+	return fmt.Sprintf("host=127.0.0.1 port=%d dbname=%s user=%s sslmode=disable", d.TCPPort, quote(d.Name), d.user())
 }
 
 // quote is v as a value of a key=value connection string, which a
@@ -78,7 +105,7 @@ func quote(v string) string {
 // URL is d's connection string as a postgres:// URL, the socket folder
 // in its host parameter.
 func (d Database) URL() string {
-	return fmt.Sprintf("postgres://%s@/%s?host=%s&port=%d&sslmode=disable", d.user(), uriEscape(d.Name), uriEscape(d.Host), Port)
+	return fmt.Sprintf("postgres://%s@/%s?host=%s&port=%d&sslmode=disable", d.user(), uriEscape(d.Name), uriEscape(d.Host), d.port())
 }
 
 // uriEscape percent-encodes v for a connection URI, which, as libpq's,
@@ -96,12 +123,34 @@ var (
 	// startErr is a failure of ours or the server's, so tests fail.
 	skipReason string
 	startErr   error
+	// options are MainOptions's, read when the cluster starts.
+	options Options
 )
+
+// Options change the cluster a test binary starts (MainOptions).
+type Options struct {
+	// TCP makes the cluster listen on 127.0.0.1 as well as on its
+	// socket, on a port free when it starts (Database.TCPPort), for
+	// benchmarks of a server reached over TCP. The cluster trusts
+	// every connection, as on the socket: only this machine's users
+	// reach a loopback address, for the life of the test binary.
+	TCP bool
+	// Settings are server settings given at start, as name=value
+	// (postgres -c), e.g. "shared_preload_libraries=pg_stat_statements"
+	// for a benchmark that counts statements.
+	Settings []string
+}
 
 // Main runs m's tests and then stops the cluster if a test started one.
 // Call it from TestMain: the cluster outlives every single test, so only
 // the end of the binary may stop it.
 func Main(m *testing.M) {
+	MainOptions(m, Options{})
+}
+
+// MainOptions is Main for a cluster started with opt.
+func MainOptions(m *testing.M, opt Options) {
+	options = opt
 	mainCalled.Store(true)
 	code := m.Run()
 	if running != nil {
@@ -144,6 +193,7 @@ type cluster struct {
 	sockDir string
 	ownSock bool // sockDir is a short folder of its own, removed with the cluster
 	logPath string
+	tcpPort int // 0: the socket only, on Port
 	server  *exec.Cmd
 	exited  chan struct{} // closed when the server process has ended
 	waitErr error
@@ -220,8 +270,20 @@ func (c *cluster) startServer(bin, data string, cred *syscall.Credential) error 
 		return fmt.Errorf("pgtest: %w", err)
 	}
 	defer logFile.Close()
-	srv := exec.Command(filepath.Join(bin, "postgres"), "-D", data, "-k", c.sockDir, "-p", strconv.Itoa(Port),
-		"-c", "listen_addresses=", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
+	port, listen := Port, ""
+	if options.TCP {
+		p, err := freePort()
+		if err != nil {
+			return err
+		}
+		port, listen, c.tcpPort = p, "127.0.0.1", p
+	}
+	args := []string{"-D", data, "-k", c.sockDir, "-p", strconv.Itoa(port),
+		"-c", "listen_addresses=" + listen, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"}
+	for _, s := range options.Settings {
+		args = append(args, "-c", s)
+	}
+	srv := exec.Command(filepath.Join(bin, "postgres"), args...)
 	srv.Stdout, srv.Stderr = logFile, logFile
 	srv.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGQUIT}
 	if err := srv.Start(); err != nil {
@@ -232,7 +294,7 @@ func (c *cluster) startServer(bin, data string, cred *syscall.Credential) error 
 
 	// Ready when it takes a connection: until then the socket is missing
 	// or the server answers that it is starting up.
-	admin := Database{Host: c.sockDir, Name: "postgres"}.ConnString()
+	admin := Database{Host: c.sockDir, Name: "postgres", TCPPort: c.tcpPort}.ConnString()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -265,7 +327,19 @@ func (c *cluster) createDatabase() (Database, error) {
 	if _, err := c.admin.Exec(context.Background(), "CREATE DATABASE "+name); err != nil {
 		return Database{}, fmt.Errorf("pgtest: creating database %s: %w", name, err)
 	}
-	return Database{Host: c.sockDir, Name: name}, nil
+	return Database{Host: c.sockDir, Name: name, TCPPort: c.tcpPort}, nil
+}
+
+// freePort is a TCP port of 127.0.0.1 free a moment ago, for the
+// server to take (another program may take it first: the server then
+// fails to start, saying so).
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("pgtest: no free TCP port on 127.0.0.1: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // stop shuts the server down (fast: no one needs its data) and removes

@@ -132,3 +132,25 @@ func TestSweep(t *testing.T) {
 		}
 	}
 }
+
+// TestTCPConnString checks the connection strings of a cluster that
+// listens on TCP too (MainOptions): both name the cluster's port, which
+// is also the socket's, and only such a cluster has a TCP string.
+func TestTCPConnString(t *testing.T) {
+	sock := Database{Host: "/tmp/x", Name: "t1"}
+	if got := sock.TCPConnString(); got != "" {
+		t.Errorf("a socket-only database's TCPConnString = %q, want none", got)
+	}
+	if got := sock.ConnString(); !strings.Contains(got, "port=5432 ") {
+		t.Errorf("ConnString = %q, want port 5432", got)
+	}
+	tcp := Database{Host: "/tmp/x", Name: "t1", TCPPort: 40123}
+	for _, got := range []string{tcp.ConnString(), tcp.URL(), tcp.TCPConnString()} {
+		if !strings.Contains(got, "port=40123") {
+			t.Errorf("%q does not name port 40123", got)
+		}
+	}
+	if got := tcp.TCPConnString(); !strings.Contains(got, "host=127.0.0.1 ") || strings.Contains(got, "/tmp/x") {
+		t.Errorf("TCPConnString = %q, want host 127.0.0.1 and no socket folder", got)
+	}
+}

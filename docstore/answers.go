@@ -20,6 +20,9 @@ type AnswerMeta struct {
 	Question string    `json:"question"`
 	Strategy string    `json:"strategy"`
 	Created  time.Time `json:"created"`
+	// Author is who saved it (Save records it); nil for an answer saved
+	// before authors were.
+	Author *Author `json:"author,omitempty"`
 }
 
 // NewAnswerID returns a new answer ID: the time in milliseconds and some
@@ -31,13 +34,21 @@ func NewAnswerID() string {
 }
 
 // Save stores an answer record (JSON with the AnswerMeta fields) under
-// its ID, replacing any earlier record with that ID.
+// its ID, replacing any earlier record with that ID. A record without an
+// "author" gets one: the earlier record's, when it is saved again, else
+// who is saving it now (Library.Author).
 func (l *Answers) Save(id string, record []byte) error {
 	if id == "" {
 		return fmt.Errorf("answer has no ID")
 	}
+	now := (*Library)(l).author()
 	return l.store.Update(func(tx storage.Tx) error {
-		return tx.Bucket(bucketAnswers).Put([]byte(id), record)
+		b := tx.Bucket(bucketAnswers)
+		rec, err := withAuthor(record, b.Get([]byte(id)), now)
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(id), rec)
 	})
 }
 

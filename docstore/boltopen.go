@@ -38,6 +38,7 @@ func Open(path string, opt *Options) (*Library, error) {
 	h.waiting.Store(&opt.Waiting)
 	l := newLibrary(h, path)
 	l.file = h
+	l.keepFiles = opt.Files == FilesKeep
 	h.opened = l.opened
 	if err := l.open(readOnly, opt); err != nil {
 		h.Close()

@@ -90,6 +90,10 @@ type Options struct {
 	// Upgrade opens a library of an older schema so a Rebuild can rebuild
 	// it; nothing else may be done with it until then.
 	Upgrade bool
+	// Files says whether documents added bring their original file's
+	// bytes into the library (files.go): by default a store opened by
+	// OpenStore keeps them and a library file does not.
+	Files FilePolicy
 	// ReadDamaged opens a damaged library read-only, for Inspect and
 	// Salvage: a file cut short is opened rather than refused. Reads of
 	// what is damaged still fail with ErrCorrupt.
@@ -122,6 +126,12 @@ type Library struct {
 
 	// schema is the library's schema version as opened.
 	schema int
+	// keepFiles: documents added bring their original files' bytes
+	// (Options.Files, files.go).
+	keepFiles bool
+	// role is the store's database role (authors.go), asked once.
+	roleOnce sync.Once
+	role     string
 
 	mu    sync.Mutex
 	docs  map[DocID]*Document // decoded documents, loaded on first use
@@ -154,8 +164,14 @@ func OpenStore(db storage.DB, name string, opt *Options) (*Library, error) {
 	l := newLibrary(nil, name)
 	s := &storeDB{DB: db, name: name, readOnly: readOnly, opened: l.opened}
 	l.store = s
+	l.keepFiles = opt.Files != FilesSkip
 	if err := l.open(readOnly, opt); err != nil {
 		return nil, err
+	}
+	if !readOnly {
+		if err := tabulate(db); err != nil {
+			return nil, err
+		}
 	}
 	return l, nil
 }
@@ -525,8 +541,15 @@ func (l *Library) Remove(ids ...DocID) error {
 		}
 		live := readLive(tx)
 		for _, id := range ids {
-			if tx.Bucket(bucketDocs).Get([]byte(id)) == nil {
+			info, ok, err := readInfo(tx, id)
+			if err != nil {
+				return err
+			}
+			if !ok {
 				return errorf(ErrNotFound, "no document %s in the library", id)
+			}
+			if err := dropOriginal(tx, info); err != nil {
+				return err
 			}
 			rec, ok, err := readRecord(tx, id)
 			if err != nil {

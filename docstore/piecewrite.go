@@ -146,6 +146,7 @@ func (pw *PieceWriter) Publish(d *Document) (info DocInfo, existed bool, err err
 		return DocInfo{}, false, err
 	}
 	d.Bytes, d.NumSents, d.NumChunks = pw.base, int(pw.units[FieldSentences]), int(pw.units[FieldChunks])
+	d.AddedBy = pw.l.author()
 	err = pw.l.store.Update(func(tx storage.Tx) error {
 		err := pw.w.publish(tx, d)
 		if errors.Is(err, errExists) {

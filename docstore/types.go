@@ -72,6 +72,11 @@ type Document struct {
 	// sentences with the same eyes.
 	Compounds map[string][]string
 
+	// Original is the bytes of the file the document was added from, to
+	// store with it when the library keeps files (Library.KeepsFiles,
+	// files.go); nil for none. Writing the document sets File.
+	Original []byte
+
 	// geometry is each page's geometry (pagegeom) as given to Prepare,
 	// until the document is written (geometry.go); nil when read from the
 	// library.
@@ -100,6 +105,12 @@ type DocInfo struct {
 	// PDF's roman front matter, or numbering that starts after it): see
 	// PageLabel. Page numbers everywhere else count the file's pages.
 	PageLabels []PageLabelRange `json:"page_labels,omitempty"`
+	// File is the original file's bytes as the library keeps them
+	// (files.go), nil when it does not.
+	File *FileInfo `json:"file,omitempty"`
+	// AddedBy is who added the document (authors.go); nil in libraries
+	// older than the record.
+	AddedBy *Author `json:"added_by,omitempty"`
 }
 
 // IsOCRPage reports whether page (1-based) was read by OCR.

@@ -61,6 +61,10 @@ type Written struct {
 // a run of writes does them once, at its end.
 func (l *Library) Write(docs ...*Prepared) ([]Written, error) {
 	out := make([]Written, len(docs))
+	by := l.author()
+	for _, p := range docs {
+		p.doc.AddedBy = by
+	}
 	err := l.store.Update(func(tx storage.Tx) error {
 		pb := &postingBatch{}
 		var nums []DocNum
@@ -130,6 +134,9 @@ func writeWhole(tx storage.Tx, d *Document, ix *indexed, pb *postingBatch) (DocN
 
 // writeContent writes d's text, sentences, chunks, compounds and index.
 func (w *docWrite) writeContent(tx storage.Tx, d *Document, ix *indexed, pb *postingBatch) error {
+	if err := putOriginal(tx, d); err != nil {
+		return err
+	}
 	if err := w.addText(tx, d.Text); err != nil {
 		return err
 	}

@@ -19,19 +19,21 @@ type ReindexProgress struct {
 type ReindexReport struct {
 	Documents int
 	// FromFile counts documents read again from their original file
-	// (unchanged, at the path they were added from), so a PDF's headings
-	// and tables come from its layout; the rest were rebuilt from their
-	// stored text.
+	// (unchanged, at the path they were added from, or its bytes as the
+	// library keeps them), so a PDF's headings and tables come from its
+	// layout; the rest were rebuilt from their stored text.
 	FromFile int
 }
 
 // Reindex rebuilds every document's sentences, structure and index with
 // this build's analysis, then records the current schema version. A
 // document whose original file is still where it was added from, with the
-// same content, is read again from it; any other is rebuilt from its
-// stored text, whose bytes (and so every saved citation) stay as they
-// are. Each document's new version replaces the old in one transaction,
-// so a reader sees one or the other. Embeddings and derived documents of a
+// same content, is read again from it; one whose file is not on this
+// disk (or has changed) from the file's bytes the library keeps, when it
+// keeps them (docstore's Files); any other is rebuilt from its stored
+// text, whose bytes (and so every saved citation) stay as they are. Each
+// document's new version replaces the old in one transaction, so a
+// reader sees one or the other. Embeddings and derived documents of a
 // document whose sentences or chunks changed no longer match its layout
 // and are computed again when next needed. Interrupted, it can simply be
 // run again.
@@ -73,9 +75,24 @@ func (p *Pipeline) Reindex(ctx context.Context, progress func(ReindexProgress)) 
 func (p *Pipeline) reindexOne(ctx context.Context, rb *docstore.Rebuild, info docstore.DocInfo) (fromFile bool, err error) {
 	var d *docstore.Document
 	var geometry [][]byte
-	if content, err := os.ReadFile(info.Path); err == nil && docstore.IDFor(content) == info.ID {
+	content, err := os.ReadFile(info.Path)
+	onDisk := err == nil && docstore.IDFor(content) == info.ID
+	if !onDisk {
+		// Not on this disk, or not the file that was added: the bytes the
+		// library kept are (they are what was cited).
+		// A stored file that cannot be read (damaged) leaves the stored
+		// text to rebuild from, as a missing one does.
+		var stored bool
+		if content, stored, err = p.lib.Files().Original(info.ID); err != nil || !stored {
+			content = nil
+		}
+	}
+	if content != nil {
 		if loaded, err := Load(ctx, info.Path, content, p.loadOptions(nil)); err == nil {
 			d, geometry, fromFile = loaded.Document, loaded.Geometry, true
+			if onDisk && info.File == nil && p.lib.KeepsFiles() {
+				d.Original = content // a library that keeps files gets this one's now
+			}
 		}
 	}
 	if d == nil {
@@ -89,6 +106,10 @@ func (p *Pipeline) reindexOne(ctx context.Context, rb *docstore.Rebuild, info do
 	}
 	// What the user knows the document by stays.
 	d.ID, d.Name, d.Path, d.Added = info.ID, info.Name, info.Path, info.Added
+	d.AddedBy = info.AddedBy
+	if d.Original == nil {
+		d.File = info.File // kept as it was
+	}
 	if info.Title != "" {
 		d.Title = info.Title
 	}

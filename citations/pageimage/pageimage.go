@@ -92,7 +92,9 @@ func Available(doc *docstore.Document) error {
 
 // Document opens doc's original file for rendering, after checking that
 // it is the file that was added (its content hash is the document's
-// ID). Documents stay open for the next call.
+// ID), or, when it is not on this disk or has changed, the file's bytes
+// as the library kept them (Originals). Documents stay open for the next
+// call.
 func (s *Source) Document(ctx context.Context, doc *docstore.Document) (*pagerender.Document, error) {
 	if err := Available(doc); err != nil {
 		return nil, err
@@ -108,22 +110,9 @@ func (s *Source) Document(ctx context.Context, doc *docstore.Document) (*pageren
 		}
 	}
 	s.mu.Unlock()
-	// The path was checked when the document was added; what stands
-	// there now may be a FIFO or a link to /dev/zero, so it is read
-	// with the same checks, bounded by the size add allows.
-	data, err := ingest.ReadRegular(ctx, doc.Path, ingest.DefaultMaxFileSize)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil, fix.With(fmt.Errorf("%w: %s", ErrFileMissing, doc.Path),
-			"Put the file back, or add it again from where it is now.")
-	case errors.Is(err, ingest.ErrNotRegular), errors.Is(err, ingest.ErrTooLarge):
-		return nil, fix.With(fmt.Errorf("%w: %w", ErrFileChanged, err),
-			"Put the PDF back at that path, or add it again from where it is now.")
-	case err != nil:
-		return nil, fmt.Errorf("reading %s: %w", doc.Path, err)
-	case docstore.IDFor(data) != doc.ID:
-		return nil, fix.With(fmt.Errorf("%w: %s is not the file that was added", ErrFileChanged, doc.Path),
-			"Add the new file to draw its pages; the library keeps the text of the old one.")
+	data, err := s.original(ctx, doc)
+	if err != nil {
+		return nil, err
 	}
 	pd, err := s.r.Open(ctx, data)
 	if err != nil {
@@ -143,6 +132,48 @@ func (s *Source) Document(ctx context.Context, doc *docstore.Document) (*pageren
 		s.open = s.open[:keepOpen]
 	}
 	return pd, nil
+}
+
+// Originals is a library that keeps its documents' original files
+// (docstore's Files; its Geometry answers for them too): the bytes of the
+// file a document was added from, ok false when it did not keep them.
+type Originals interface {
+	Original(id docstore.DocID) (content []byte, ok bool, err error)
+}
+
+// original is the bytes of doc's file: the file where it was added from
+// when it is still the file that was added, else the bytes the library
+// kept (what was cited), when the Source's Geometry is also Originals and
+// kept them.
+func (s *Source) original(ctx context.Context, doc *docstore.Document) ([]byte, error) {
+	// The path was checked when the document was added; what stands
+	// there now may be a FIFO or a link to /dev/zero, so it is read
+	// with the same checks, bounded by the size add allows.
+	data, err := ingest.ReadRegular(ctx, doc.Path, ingest.DefaultMaxFileSize)
+	if err == nil && docstore.IDFor(data) == doc.ID {
+		return data, nil
+	}
+	if o, ok := s.geom.(Originals); ok {
+		stored, kept, serr := o.Original(doc.ID)
+		if serr != nil {
+			return nil, fmt.Errorf("%s: %w", doc.DisplayName(), serr)
+		}
+		if kept {
+			return stored, nil
+		}
+	}
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, fix.With(fmt.Errorf("%w: %s", ErrFileMissing, doc.Path),
+			"Put the file back, or add it again from where it is now.")
+	case errors.Is(err, ingest.ErrNotRegular), errors.Is(err, ingest.ErrTooLarge):
+		return nil, fix.With(fmt.Errorf("%w: %w", ErrFileChanged, err),
+			"Put the PDF back at that path, or add it again from where it is now.")
+	case err != nil:
+		return nil, fmt.Errorf("reading %s: %w", doc.Path, err)
+	}
+	return nil, fix.With(fmt.Errorf("%w: %s is not the file that was added", ErrFileChanged, doc.Path),
+		"Add the new file to draw its pages; the library keeps the text of the old one.")
 }
 
 // Marks returns where bytes [start, end) of document id stand, page by

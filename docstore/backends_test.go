@@ -113,7 +113,7 @@ func testReopen(t *testing.T, b backend) {
 	}
 	keep := addFile(t, l, sampleText)
 	gone := addText(t, l, "gone.txt", "A short text about harbours and tides.")
-	if err := l.Answers().Save("a1", []byte(`{"answer_id":"a1"}`)); err != nil {
+	if err := l.Answers().Save("a1", []byte(`{"author":{"user":"u"},"answer_id":"a1"}`)); err != nil {
 		t.Fatal(err)
 	}
 	if err := l.Remove(gone.ID); err != nil {
@@ -137,7 +137,7 @@ func testReopen(t *testing.T, b backend) {
 	if _, err := l.Info(gone.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("the removed document after reopening: %v", err)
 	}
-	if _, rec, err := l.Answers().Get("a1"); err != nil || string(rec) != `{"answer_id":"a1"}` {
+	if _, rec, err := l.Answers().Get("a1"); err != nil || string(rec) != `{"author":{"user":"u"},"answer_id":"a1"}` {
 		t.Errorf("answer after reopening: %s, %v", rec, err)
 	}
 	if n, err := l.Count(); err != nil || n != 1 {

@@ -132,7 +132,7 @@ func TestAnswers(t *testing.T) {
 func testAnswers(t *testing.T, bk backend) {
 	l := bk.library(t)
 	id := NewAnswerID()
-	rec := `{"answer_id":"` + id + `","question":"Why?","strategy":"extractive","created":"2026-01-02T03:04:05Z","statements":[]}`
+	rec := `{"answer_id":"` + id + `","question":"Why?","strategy":"extractive","created":"2026-01-02T03:04:05Z","statements":[],"author":{"user":"u"}}`
 	if err := l.Answers().Save(id, []byte(rec)); err != nil {
 		t.Fatal(err)
 	}

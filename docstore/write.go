@@ -81,6 +81,7 @@ func (l *Library) Write(docs ...*Prepared) ([]Written, error) {
 			if err != nil {
 				return err
 			}
+			out[i].Info = p.doc.DocInfo // with its file record
 			nums = append(nums, num)
 		}
 		if len(nums) == 0 {

@@ -182,6 +182,8 @@ var schemaV2 = []string{
 	`INSERT INTO citelens_schema (version, applied, description) VALUES (1, now(), 'the key-value tables: citelens_meta, citelens_buckets, citelens_entries')`,
 	`COMMENT ON COLUMN citelens_meta.schema_version IS 'the tables'' version, as in citelens_schema'`,
 	`COMMENT ON COLUMN citelens_meta.version IS 'the store''s version: one more with every committed write transaction'`,
+	`COMMENT ON COLUMN citelens_meta.only_row IS 'always true: the table has one row'`,
+	`COMMENT ON COLUMN citelens_buckets.id IS 'the bucket''s number; 0 is the root, whose keys are the top-level buckets'`,
 	`COMMENT ON COLUMN citelens_buckets.parent IS 'the bucket this one is nested in (null for bucket 0, the root)'`,
 	`COMMENT ON COLUMN citelens_buckets.seq IS 'the bucket''s counter (a sequence citelens keeps per bucket)'`,
 	`COMMENT ON COLUMN citelens_entries.bucket IS 'the bucket the key is in'`,

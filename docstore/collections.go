@@ -36,24 +36,32 @@ func (l *Library) Collections() storage.Collections {
 }
 
 // CollectionDocs returns the documents of the collection name that are
-// in the library, in the order of the library's listing, and how many of
-// its documents are not (removed since they were put in it).
+// in the library, in the order they were added (as ls lists them), and
+// how many of its documents are not (removed since they were put in it).
 func (l *Library) CollectionDocs(name string) (docs []DocID, gone int, err error) {
 	c, err := l.Collections().Get(name)
 	if err != nil {
 		return nil, 0, err
 	}
+	var infos []DocInfo
 	err = l.store.View(func(tx storage.Tx) error {
-		b := tx.Bucket(bucketDocs)
 		for _, id := range c.Docs {
-			if b != nil && b.Get([]byte(id)) != nil {
-				docs = append(docs, DocID(id))
+			info, ok, err := readInfo(tx, DocID(id))
+			if err != nil {
+				return err
+			}
+			if ok {
+				infos = append(infos, info)
 			} else {
 				gone++
 			}
 		}
 		return nil
 	})
+	slices.SortStableFunc(infos, func(a, b DocInfo) int { return a.Added.Compare(b.Added) })
+	for _, info := range infos {
+		docs = append(docs, info.ID)
+	}
 	return docs, gone, err
 }
 

@@ -24,7 +24,7 @@ import (
 func init() {
 	register(&command{
 		name:    "ask",
-		args:    "[--doc ID|PATH]... [--strategy NAME] [--k N] [--context N] [--json [--raw]] QUESTION | --batch FILE",
+		args:    "[--doc ID|PATH]... [--collection NAME]... [--strategy NAME] [--k N] [--context N] [--json [--raw]] QUESTION | --batch FILE",
 		summary: "answer a question with sentence-level citations",
 		run:     runAsk,
 	})
@@ -32,6 +32,7 @@ func init() {
 
 type askFlags struct {
 	docs     stringList
+	colls    stringList // --collection
 	strategy string
 	k        int
 	opts     stringList
@@ -46,6 +47,7 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["ask"])
 	var f askFlags
 	fs.Var(&f.docs, "doc", "ask of this document (`ID` prefix, file name, or a PATH to add first; repeatable; default: all)")
+	fs.Var(&f.colls, "collection", collectionUsage)
 	fs.StringVar(&f.strategy, "strategy", a.defaultStrategy(), "answering strategy `NAME` (see 'citelens strategies')")
 	fs.IntVar(&f.k, "k", 0, "at most `N` statements (extractive) or retrieved units (retrieval strategies)")
 	fs.Var(&f.opts, "opt", "strategy option `name=value` (repeatable; 'citelens strategies NAME' lists them)")
@@ -85,6 +87,9 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	docs, err := scopeDocs(ctx, a, l, f.docs)
+	if err == nil {
+		docs, err = withCollections(l, docs, f.colls)
+	}
 	if err != nil {
 		return err
 	}

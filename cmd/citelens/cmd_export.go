@@ -69,9 +69,13 @@ func runAnswers(ctx context.Context, a *app, args []string) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tASKED\tSTRATEGY\tQUESTION")
+	fmt.Fprintln(tw, "ID\tASKED\tBY\tSTRATEGY\tQUESTION")
 	for _, m := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", m.ID, m.Created.Local().Format("2006-01-02 15:04"), m.Strategy, truncate(textproc.OneLine(m.Question), 70))
+		by := "-" // saved before answers recorded their author
+		if m.Author != nil {
+			by = textproc.OneLine(m.Author.String())
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.ID, m.Created.Local().Format("2006-01-02 15:04"), by, m.Strategy, truncate(textproc.OneLine(m.Question), 70))
 	}
 	return tw.Flush()
 }

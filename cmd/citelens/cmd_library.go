@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/citelens/citelens/docstore"
@@ -13,7 +14,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "ls", args: "[--json [--raw]] [--page N] [--per-page N] [--all]", summary: "list the documents in the library, a page at a time", run: runLs})
+	register(&command{name: "ls", args: "[--json [--raw]] [--page N] [--per-page N] [--all] [--collection NAME]", summary: "list the documents in the library, a page at a time", run: runLs})
 	register(&command{name: "rm", args: "ID...", summary: "remove documents and everything derived from them", run: runRm})
 }
 
@@ -27,6 +28,8 @@ func runLs(ctx context.Context, a *app, args []string) error {
 	perPage := fs.Int("per-page", lsPage, "documents a page (`N`)")
 	all := fs.Bool("all", false, "show every document (the default when the output is not a terminal)")
 	raw := fs.Bool("raw", false, rawJSONUsage)
+	var colls stringList
+	fs.Var(&colls, "collection", "list only the documents of collection `NAME` (repeatable)")
 	if _, err := parseFlags(a, fs, args); err != nil {
 		return err
 	}
@@ -55,7 +58,7 @@ func runLs(ctx context.Context, a *app, args []string) error {
 	case !*all && !*asJSON && isTerminal(a.stdout):
 		n = *perPage // a pipe or a file gets every one, as a script expects
 	}
-	entries, total, err := l.Listing(offset, n)
+	entries, total, err := listing(l, offset, n, colls)
 	if err != nil {
 		return err
 	}
@@ -98,6 +101,30 @@ func runLs(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintf(out, "Documents %s–%s of %s, oldest first%s.\n", humanize.Count(first), humanize.Count(offset+len(entries)), humanize.Count(total), next)
 	}
 	return out.Flush()
+}
+
+// listing is the page of the library's listing from offset, n entries
+// (0: every one), and the total; with collections, of their documents
+// only.
+func listing(l *docstore.Library, offset, n int, collections []string) ([]docstore.ListEntry, int, error) {
+	if len(collections) == 0 {
+		return l.Listing(offset, n)
+	}
+	docs, err := collectionDocs(l, collections)
+	if err != nil {
+		return nil, 0, err
+	}
+	all, _, err := l.Listing(0, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	all = slices.DeleteFunc(all, func(e docstore.ListEntry) bool { return !slices.Contains(docs, e.ID) })
+	total := len(all)
+	all = all[min(offset, total):]
+	if n > 0 {
+		all = all[:min(n, len(all))]
+	}
+	return all, total, nil
 }
 
 func runRm(ctx context.Context, a *app, args []string) error {

@@ -14,7 +14,7 @@ import (
 func init() {
 	register(&command{
 		name:    "search",
-		args:    "[--doc ID]... [--k N] [--chunks] [--context N] [--json [--raw]] QUERY",
+		args:    "[--doc ID]... [--collection NAME]... [--k N] [--chunks] [--context N] [--json [--raw]] QUERY",
 		summary: "rank the library's sentences against a query with BM25",
 		run:     runSearch,
 	})
@@ -45,6 +45,8 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["search"])
 	var docRefs stringList
 	fs.Var(&docRefs, "doc", "search only this document (`ID` prefix or file name; repeatable)")
+	var colls stringList
+	fs.Var(&colls, "collection", collectionUsage)
 	k := fs.Int("k", 10, "`N` hits")
 	chunks := fs.Bool("chunks", false, "rank chunks (about 128 tokens) instead of sentences")
 	k1 := fs.Float64("k1", retrieve.DefaultBM25.K1, "BM25 term-frequency saturation `K1`")
@@ -71,6 +73,9 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	}
 	defer l.Close()
 	ids, err := resolveDocs(l, docRefs)
+	if err == nil {
+		ids, err = withCollections(l, ids, colls)
+	}
 	if err != nil {
 		return err
 	}

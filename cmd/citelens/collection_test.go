@@ -3,8 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 

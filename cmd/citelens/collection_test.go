@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/storage"
 )
 
@@ -98,4 +99,27 @@ func dropVolatile(t *testing.T, s string) string {
 	}
 	b, _ := json.Marshal(m)
 	return string(b)
+}
+
+// TestAnswersShowAuthor: a saved answer records who asked, and answers
+// lists it (on a library file: the operating-system user).
+func TestAnswersShowAuthor(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	c.ok("add", filepath.Join("..", "..", "testdata", "declaration.txt"))
+	c.ok("ask", "--strategy", "extractive", "what truths are self-evident")
+	l, err := docstore.Open(c.db, &docstore.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	who := l.Author().String()
+	l.Close()
+	rows := strings.Split(strings.TrimSpace(c.ok("answers")), "\n")
+	if len(rows) != 2 || !strings.Contains(rows[0], "BY") || !strings.Contains(rows[1], " "+who+" ") {
+		t.Errorf("answers, want the author %q:\n%s", who, strings.Join(rows, "\n"))
+	}
+	var list []docstore.AnswerMeta
+	if err := json.Unmarshal([]byte(c.ok("answers", "--json")), &list); err != nil || len(list) != 1 || list[0].Author == nil || list[0].Author.User == "" {
+		t.Errorf("answers --json: %+v %v", list, err)
+	}
 }

@@ -74,7 +74,7 @@ func checkName(name string) error {
 	case strings.TrimSpace(name) == "":
 		return fmt.Errorf("a collection needs a name")
 	case len(name) > maxCollectionName:
-		return fmt.Errorf("a collection's name is at most %d bytes; %q… is longer", maxCollectionName, name[:40])
+		return fmt.Errorf("a collection's name is at most %d bytes; %q… is longer", maxCollectionName, strings.ToValidUTF8(name[:40], ""))
 	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
 		return fmt.Errorf("a collection's name cannot hold control characters: %q", name)
 	}

@@ -36,7 +36,7 @@ type Splitter func(d *Document)
 // indexing each again, and every saved answer that decodes. A document
 // whose text is readable but whose layout is damaged is split again from
 // its text by split. A document's page geometry is copied when all of it
-// reads and fits the text. Derived documents and vectors are not copied:
+// reads and fits the text, and its kept file when it reads whole. Derived documents and vectors are not copied:
 // derive and embed build them again. progress, if not nil, gets the
 // documents done. l is typically opened with Options.ReadDamaged. What
 // bbolt must not read (a loop of pages, a record running past its page)
@@ -63,6 +63,14 @@ func (l *Library) Salvage(ctx context.Context, dst *Library, split Splitter, pro
 			rep.Lost = append(rep.Lost, Problem{Doc: id, What: trimDamaged(err.Error())})
 		case d == nil: // records of no document: nothing to copy
 		default:
+			if d.File != nil {
+				// The kept file comes along when it reads whole and
+				// matches its digest; else the copy has none.
+				d.File = nil
+				if b, ok, err := l.Files().Original(id); err == nil && ok {
+					d.Original = b
+				}
+			}
 			if err := dst.put(d); err != nil {
 				return rep, fmt.Errorf("writing document %s to %s: %w", id, dst.path, err)
 			}

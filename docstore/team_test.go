@@ -377,3 +377,30 @@ func TestBoltkvKeepsFiles(t *testing.T) {
 		t.Error("FilesSkip kept files")
 	}
 }
+
+// TestSalvageKeepsFiles: a salvaged copy keeps a document's kept file.
+func TestSalvageKeepsFiles(t *testing.T) {
+	t.Parallel()
+	db, err := boltkv.Open(filepath.Join(t.TempDir(), "src.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := OpenStore(db, "src.db", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	file := []byte("%PDF-1.4 kept")
+	info, _, err := writeDoc(src, withOriginal("a.txt", "The harbour is deep. Ships wait.", file), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := openTestLibrary(t)
+	if _, err := src.Salvage(context.Background(), dst, fixtureSplit, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := dst.Files().Original(info.ID)
+	if err != nil || !ok || !bytes.Equal(got, file) {
+		t.Errorf("the salvaged copy's kept file: %q %v %v", got, ok, err)
+	}
+}

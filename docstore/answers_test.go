@@ -19,7 +19,7 @@ func testRecentAnswers(t *testing.T, bk backend) {
 	for i := range 7 {
 		id := fmt.Sprintf("%011x%04x", 1_700_000_000_000+i, 0)
 		ids = append(ids, id)
-		if err := l.Answers().Save(id, []byte(`{"answer_id":"`+id+`"}`)); err != nil {
+		if err := l.Answers().Save(id, []byte(`{"answer_id":"`+id+`","author":{"user":"u"}}`)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -35,7 +35,7 @@ func testRecentAnswers(t *testing.T, bk backend) {
 		}
 		for _, r := range recs {
 			got = append(got, r.ID)
-			if string(r.Record) != `{"answer_id":"`+r.ID+`"}` {
+			if string(r.Record) != `{"answer_id":"`+r.ID+`","author":{"user":"u"}}` {
 				t.Errorf("record of %s: %s", r.ID, r.Record)
 			}
 		}

@@ -69,8 +69,8 @@ func osUser() string {
 
 // withAuthor is an answer record with an "author" field: record itself
 // when it has one, else with old's author (old: the record it replaces,
-// nil for none) or now. The field goes first, and the rest of the
-// record's bytes stay as they are.
+// nil for none) or now. The field goes last, and the record's own bytes
+// stay as they are.
 func withAuthor(record, old []byte, now *Author) ([]byte, error) {
 	var probe struct {
 		Author json.RawMessage `json:"author"`
@@ -90,16 +90,16 @@ func withAuthor(record, old []byte, now *Author) ([]byte, error) {
 			a = was.Author
 		}
 	}
-	i := bytes.IndexByte(record, '{')
+	i := bytes.LastIndexByte(record, '}')
 	if i < 0 {
 		return nil, fmt.Errorf("an answer record must be a JSON object")
 	}
 	out := make([]byte, 0, len(record)+len(a)+12)
-	out = append(out, record[:i+1]...)
-	out = append(out, `"author":`...)
-	out = append(out, a...)
-	if rest := bytes.TrimLeft(record[i+1:], " \t\r\n"); len(rest) > 0 && rest[0] != '}' {
+	out = append(out, record[:i]...)
+	if body := bytes.TrimSpace(record[bytes.IndexByte(record, '{')+1 : i]); len(body) > 0 {
 		out = append(out, ',')
 	}
-	return append(out, record[i+1:]...), nil
+	out = append(out, `"author":`...)
+	out = append(out, a...)
+	return append(out, record[i:]...), nil
 }

@@ -25,21 +25,29 @@ var bucketCollections = []byte("collections")
 // the server's table checks).
 const maxCollectionName = 200
 
-// Collections returns the library's collections.
-func (l *Library) Collections() storage.Collections {
-	if s, ok := l.store.(*storeDB); ok {
-		if cs, ok := s.DB.(storage.CollectionStore); ok {
-			return checkedCollections{cs.Collections()}
-		}
-	}
-	return checkedCollections{bucketCollectionsOf{l}}
+// Collections is the library's collections: the store's
+// (storage.Collections) or the bucket's, with the names checked alike.
+type Collections struct {
+	storage.Collections
+	l *Library
 }
 
-// CollectionDocs returns the documents of the collection name that are
-// in the library, in the order they were added (as ls lists them), and
-// how many of its documents are not (removed since they were put in it).
-func (l *Library) CollectionDocs(name string) (docs []DocID, gone int, err error) {
-	c, err := l.Collections().Get(name)
+// Collections returns the library's collections.
+func (l *Library) Collections() *Collections {
+	if s, ok := l.store.(*storeDB); ok {
+		if cs, ok := s.DB.(storage.CollectionStore); ok {
+			return &Collections{cs.Collections(), l}
+		}
+	}
+	return &Collections{bucketCollectionsOf{l}, l}
+}
+
+// InLibrary returns the documents of the collection name that are in the
+// library, in the order they were added (as ls lists them), and how many
+// of its documents are not (removed since they were put in it).
+func (cs *Collections) InLibrary(name string) (docs []DocID, gone int, err error) {
+	l := cs.l
+	c, err := cs.Get(name)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -65,10 +73,6 @@ func (l *Library) CollectionDocs(name string) (docs []DocID, gone int, err error
 	return docs, gone, err
 }
 
-// checkedCollections checks names before they reach an implementation,
-// so both refuse the same names with the same words.
-type checkedCollections struct{ storage.Collections }
-
 func checkName(name string) error {
 	switch {
 	case strings.TrimSpace(name) == "":
@@ -81,7 +85,10 @@ func checkName(name string) error {
 	return nil
 }
 
-func (c checkedCollections) Create(name string, private bool, docs []string) error {
+// Create makes the collection name, owned by the caller, holding docs,
+// after checking the name here, so both stores refuse the same names
+// with the same words.
+func (c *Collections) Create(name string, private bool, docs []string) error {
 	if err := checkName(name); err != nil {
 		return err
 	}

@@ -45,9 +45,9 @@ type Files Library
 // Files returns the library's stored original files.
 func (l *Library) Files() *Files { return (*Files)(l) }
 
-// KeepsFiles reports whether documents added to the library should
-// bring their original file's bytes (Options.Files).
-func (l *Library) KeepsFiles() bool { return l.keepFiles }
+// Keeps reports whether documents added to the library should bring
+// their original file's bytes (Options.Files).
+func (l *Files) Keeps() bool { return l.keepFiles }
 
 // FilePolicy says whether a library keeps its documents' original files.
 type FilePolicy int

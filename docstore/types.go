@@ -73,7 +73,7 @@ type Document struct {
 	Compounds map[string][]string
 
 	// Original is the bytes of the file the document was added from, to
-	// store with it when the library keeps files (Library.KeepsFiles,
+	// store with it when the library keeps files (Files.Keeps,
 	// files.go); nil for none. Writing the document sets File.
 	Original []byte
 

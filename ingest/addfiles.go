@@ -279,7 +279,7 @@ func (p *Pipeline) prepareWhole(ctx context.Context, f *prepared, report func(st
 		return
 	}
 	f.doc, f.size = prep, len(doc.Text)
-	if p.lib.KeepsFiles() {
+	if p.lib.Files().Keeps() {
 		// The file's bytes go into the library with the document, so
 		// that whoever shares it can draw its pages and reindex it; a
 		// batch counts them in its size.

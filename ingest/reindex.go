@@ -90,7 +90,7 @@ func (p *Pipeline) reindexOne(ctx context.Context, rb *docstore.Rebuild, info do
 	if content != nil {
 		if loaded, err := Load(ctx, info.Path, content, p.loadOptions(nil)); err == nil {
 			d, geometry, fromFile = loaded.Document, loaded.Geometry, true
-			if onDisk && info.File == nil && p.lib.KeepsFiles() {
+			if onDisk && info.File == nil && p.lib.Files().Keeps() {
 				d.Original = content // a library that keeps files gets this one's now
 			}
 		}

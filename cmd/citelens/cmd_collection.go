@@ -207,7 +207,7 @@ func listCollections(a *app, l *docstore.Library, cs storage.Collections, asJSON
 func collectionDocs(l *docstore.Library, names []string) ([]docstore.DocID, error) {
 	var out []docstore.DocID
 	for _, name := range names {
-		docs, gone, err := l.CollectionDocs(name)
+		docs, gone, err := l.Collections().InLibrary(name)
 		if err != nil {
 			return nil, collectionError(err)
 		}

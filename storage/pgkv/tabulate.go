@@ -54,13 +54,13 @@ func (db *DB) Tabulate(sets []storage.RecordSet) error {
 		want[viewPrefix+s.Name] = string(def)
 	}
 	have, err := db.recordSets(ctx)
-	if err != nil || equalSets(have, want) {
-		return err
+	if err == nil && !equalSets(have, want) {
+		err = db.tabulate(ctx, sets, want)
 	}
-	err = db.tabulate(ctx, sets, want)
 	if IsPermissionError(err) {
-		// A role that may write rows but not make views: the views stay
-		// as they are until a role that may opens the store.
+		// A role that may not read the list of views, or not make them:
+		// the views stay as they are until a role that may opens the
+		// store.
 		return nil
 	}
 	return err

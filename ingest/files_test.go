@@ -69,3 +69,41 @@ func TestReindexFromKeptFile(t *testing.T) {
 		lib.Close()
 	}
 }
+
+// TestReindexStoresFiles: a library that keeps files, holding documents
+// added without theirs (copied in from a library file), gets each file
+// whose original is on this disk when reindexed.
+func TestReindexStoresFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mpl.pdf")
+	data, err := os.ReadFile("../testdata/licenses-qa/docs/mpl-2.0.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	libPath := filepath.Join(dir, "library.db")
+	lib, err := docstore.Open(libPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _, err := New(lib, nil).Add(context.Background(), path, nil)
+	lib.Close()
+	if err != nil || info.File != nil {
+		t.Fatalf("added to a library that keeps no files: %+v %v", info.File, err)
+	}
+	lib, err = docstore.Open(libPath, &docstore.Options{Files: docstore.FilesKeep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	if _, err := New(lib, nil).Reindex(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := lib.Files().Original(info.ID)
+	if err != nil || !ok || string(got) != string(data) {
+		t.Errorf("after reindex, the kept file: %d bytes, %v, %v", len(got), ok, err)
+	}
+}

@@ -39,8 +39,12 @@ func (m markers) checkedName() string { return ".citelens-" + m.id + ".checked" 
 // checked returns the state the sidecar found sound, zero if there is
 // none (or it does not parse).
 func (m markers) checked() fileState {
-	for _, dir := range m.dirs {
-		b, err := os.ReadFile(filepath.Join(dir, m.checkedName()))
+	for i := range m.dirs {
+		dir, ok := m.dir(i, false)
+		if !ok {
+			continue
+		}
+		b, err := readMarker(filepath.Join(dir, m.checkedName()))
 		if err != nil || len(b) > 100 {
 			continue
 		}

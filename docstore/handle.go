@@ -295,6 +295,11 @@ func (h *handle) open(write bool) error {
 // trusts it and does not walk. A commit of this process's own on pages it
 // found sound moves the sidecar on (bbolt's copy-on-write commit of a
 // sound file leaves it sound), so the read after a write pays nothing.
+// But damage can leave all three as they were, and a sidecar can be
+// forged, so the sidecar vouches only for what the quick check every
+// open makes (checkBoltQuick: both meta pages, the free list, every
+// branch page and bucket root) does not read: what a write relies on,
+// and every page a read could loop in, is checked each time.
 
 // checkedPages is what checkPages found in the file at a transaction.
 type checkedPages struct {
@@ -302,10 +307,12 @@ type checkedPages struct {
 	unsafe *pageDamage // what bbolt must not read; nil: anything
 }
 
-// checkPages checks the pages of the file (checkBoltPages) unless those
-// of its current transaction were checked already, noting their damage
-// and leaving h.pages set; h.mu is held and the file is open, so locked
-// against writers.
+// checkPages checks the pages of the file, noting their damage and
+// leaving h.pages set; h.mu is held and the file is open, so locked
+// against writers. Every open makes the quick check of what a write
+// relies on and what a read could loop in (checkBoltQuick); the full
+// walk (checkBoltPages) follows unless the quick check passed and the
+// file is as this handle or the sidecar last found it sound.
 func (h *handle) checkPages() {
 	f, err := os.Open(h.path)
 	if err != nil {
@@ -316,19 +323,23 @@ func (h *handle) checkPages() {
 	}
 	defer f.Close()
 	m, err := currentBoltMeta(f, h.path)
-	if err == nil && h.pages != nil && h.pages.txid == m.txid {
-		return
-	}
 	st, serr := f.Stat()
 	if err == nil && serr != nil {
 		h.pages = &checkedPages{txid: ^uint64(0)}
 		return
 	}
+	if err == nil && h.pages != nil && h.pages.txid == m.txid && h.pages.unsafe != nil {
+		return // known damaged: the walk would find the same
+	}
 	mark, marked := markersFor(h.path)
 	seen := fileState{txid: m.txid, size: st.Size(), mtime: st.ModTime().UnixNano()}
-	if err == nil && marked && mark.checked() == seen {
-		h.pages = &checkedPages{txid: m.txid}
-		return
+	if err == nil {
+		quickChecks.Add(1)
+		if checkBoltQuick(f, st.Size(), h.path) == nil &&
+			(h.pages != nil && h.pages.txid == m.txid || marked && mark.checked() == seen) {
+			h.pages = &checkedPages{txid: m.txid}
+			return
+		}
 	}
 	var unsafe *pageDamage
 	if err == nil {

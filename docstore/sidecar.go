@@ -19,13 +19,17 @@ import (
 // A process that finds the file in that state does not walk it again.
 //
 // What the sidecar cannot see is damage that leaves all three as they
-// were: bits that rot on the disk, or a writer that puts the time back.
-// Any write through bbolt moves the transaction, and any other write the
-// modification time (to the file system's granularity), so the walk
-// still runs after either; bit rot is what `citelens check` finds.
+// were: bits that rot on the disk, or a writer that puts the time back;
+// and a sidecar can be forged. So it is trusted only for what the quick
+// check every open makes (checkBoltQuick, boltpages.go) does not read:
+// the meta pages, the free list, the branch pages and the buckets' roots
+// are read each time, and their damage brings on the full walk. Damage
+// in a leaf of records that keeps all three is what `citelens check`
+// finds.
 
-// pageWalks counts the page walks this process has made, for tests.
-var pageWalks atomic.Int64
+// pageWalks counts the page walks this process has made, for tests;
+// quickChecks the quick checks (checkBoltQuick).
+var pageWalks, quickChecks atomic.Int64
 
 // fileState is a library file's state as far as the sidecar tells.
 type fileState struct {

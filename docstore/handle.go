@@ -328,11 +328,16 @@ func (h *handle) checkPages() {
 		h.pages = &checkedPages{txid: ^uint64(0)}
 		return
 	}
+	mark, marked := markersFor(h.path)
+	seen := fileState{txid: m.txid, size: st.Size(), mtime: st.ModTime().UnixNano()}
+	if marked && err == nil && h.damage == nil {
+		if known := mark.knownDamage(seen); known != nil {
+			h.damage = known // found by another process: no write
+		}
+	}
 	if err == nil && h.pages != nil && h.pages.txid == m.txid && h.pages.unsafe != nil {
 		return // known damaged: the walk would find the same
 	}
-	mark, marked := markersFor(h.path)
-	seen := fileState{txid: m.txid, size: st.Size(), mtime: st.ModTime().UnixNano()}
 	if err == nil {
 		quickChecks.Add(1)
 		if checkBoltQuick(f, st.Size(), h.path) == nil &&
@@ -381,8 +386,30 @@ func (h *handle) noteDamageLocked(err error) {
 		h.damage = err
 		if m, ok := markersFor(h.path); ok {
 			m.remove(m.checkedName()) // the next process walks again
+			if s, ok := h.fileState(); ok {
+				m.recordDamage(s, err) // and refuses to write (sidecar.go)
+			}
 		}
 	}
+}
+
+// fileState returns the file's state as the sidecar and the damage
+// record name it, false when it cannot be read.
+func (h *handle) fileState() (fileState, bool) {
+	f, err := os.Open(h.path)
+	if err != nil {
+		return fileState{}, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fileState{}, false
+	}
+	m, err := currentBoltMeta(f, h.path)
+	if err != nil {
+		return fileState{}, false
+	}
+	return fileState{txid: m.txid, size: st.Size(), mtime: st.ModTime().UnixNano()}, true
 }
 
 // refusal is the error a write gets now: the damage found, if any.

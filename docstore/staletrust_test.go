@@ -174,3 +174,44 @@ func fileSum(t *testing.T, path string) [32]byte {
 	}
 	return sha256.Sum256(b)
 }
+
+// TestFoundDamageStopsWrites (issue 34, item 10): damage inside a record
+// that no page check sees — a layout that runs past its text — once found
+// by check, or by a read that decoded it, stops every writing command of
+// every later process while the file is as it was found, with the damage
+// error and its fix; the file keeps every byte.
+func TestFoundDamageStopsWrites(t *testing.T) {
+	for _, finder := range []string{"check", "a read"} {
+		for cmd, run := range writingCommands {
+			t.Run(finder+"/"+cmd, func(t *testing.T) {
+				t.Parallel()
+				path := buildLibrary(t)
+				l := openAtUnchecked(t, path)
+				docs, _ := l.List()
+				victim := docs[1].ID
+				damageLayout(t, l, victim, func(d *Document) { d.Sentences[3].End = 1 << 30 })
+				l.Close()
+				if finder == "check" {
+					in, err := inspectDamaged(t, path)
+					if err != nil || in.OK() {
+						t.Fatalf("check = %+v, %v; want the layout damage", in, err)
+					}
+				} else {
+					l := openAtUnchecked(t, path)
+					if _, err := l.Document(victim); !errors.Is(err, ErrCorrupt) {
+						t.Fatalf("reading the damaged document = %v", err)
+					}
+					l.Close()
+				}
+				before := fileSum(t, path)
+				err := run(path)
+				if !errors.Is(err, ErrCorrupt) || Fix(err) == "" {
+					t.Errorf("%s = %v, want ErrCorrupt with a fix", cmd, err)
+				}
+				if fileSum(t, path) != before {
+					t.Errorf("%s wrote to the damaged library", cmd)
+				}
+			})
+		}
+	}
+}

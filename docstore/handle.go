@@ -67,10 +67,12 @@ func (h *handle) signalWaiting() {
 	}
 }
 
-// othersWait reports whether another process touched the marker lately.
+// othersWait reports whether another process touched the marker lately,
+// or holds the wait lock on the file (waitlock_linux.go): where no folder
+// takes the marker, the file itself says someone waits.
 func (h *handle) othersWait() bool {
 	m, ok := markersFor(h.path)
-	return ok && m.touchedSince(fresh)
+	return ok && m.touchedSince(fresh) || waitLockHeld(h.path)
 }
 
 // handle is a library file opened on demand. It is safe for concurrent use.
@@ -219,6 +221,12 @@ func (h *handle) open(write bool) error {
 	var db *bolt.DB
 	var err error
 	signalled := false
+	var waitLock *os.File // held while this process waits (waitlock_linux.go)
+	defer func() {
+		if waitLock != nil {
+			waitLock.Close()
+		}
+	}()
 	for told := false; ; {
 		opts.Timeout = min(tryEvery, max(time.Until(deadline), time.Millisecond))
 		db, err = openBolt(h.path, &opts)
@@ -227,6 +235,9 @@ func (h *handle) open(write bool) error {
 		}
 		// Someone holds the file: ask them to yield, and say we wait.
 		h.signalWaiting()
+		if waitLock == nil {
+			waitLock = signalWaitLock(h.path)
+		}
 		signalled = true
 		if w := h.waiting.Load(); !told && w != nil && *w != nil {
 			(*w)(write)

@@ -201,9 +201,10 @@ func checkBoltPages(f io.ReaderAt, size int64, path string) (unsafe *pageDamage,
 // file, so its verdict is remembered (sidecar.go); but the sidecar names
 // only the file's transaction, size and time, which damage can leave as
 // they were (bits rotting on the disk, a tool that writes in place and
-// puts the time back, a sidecar forged). So every open also makes the
-// check below, which reads what a write relies on and little else, and
-// trusts the sidecar only for the rest:
+// puts the time back, a sidecar forged). So every writing open, and
+// every open that would take the sidecar's word, also makes the check
+// below, which reads what a write relies on and little else, and trusts
+// the sidecar only for the rest:
 //
 //   - both meta pages valid, their transactions one apart, their root,
 //     free list and page count inside the file: bbolt falls back to the
@@ -444,11 +445,14 @@ func (w *pageWalker) page(v visit, stack []visit) []visit {
 		w.fail(v.tree, breaksTree, nil, "%s: %s points at page %d, outside its %d pages", w.path, v.what(), v.id, w.m.hw)
 		return stack
 	}
-	h := w.read(v.id, boltHeaderSize)
-	if len(h) < boltHeaderSize {
+	// The first page whole, header and all: one read where there were
+	// two (the quick check reads page by page).
+	first := w.read(v.id, w.m.pageSize)
+	if len(first) < boltHeaderSize {
 		w.fail(v.tree, breaksTree, nil, "%s: page %d cannot be read", w.path, v.id)
 		return stack
 	}
+	h := first[:boltHeaderSize]
 	gotID, flags, count, overflow := ne.Uint64(h), ne.Uint16(h[8:]), uint64(ne.Uint16(h[10:])), uint64(ne.Uint32(h[12:]))
 	if gotID != v.id || (flags != boltBranchPage && flags != boltLeafPage) {
 		w.fail(v.tree, breaksTree, nil, "%s: page %d, used by %s, is not a page of records", w.path, v.id, v.what())
@@ -464,7 +468,10 @@ func (w *pageWalker) page(v visit, stack []visit) []visit {
 	}
 	// The first page holds the table and, but for large keys, the keys;
 	// what runs into the overflow pages is read when needed.
-	p := w.read(v.id, max(boltHeaderSize+count*boltElementSize, min(span, w.m.pageSize)))
+	p := first
+	if n := max(boltHeaderSize+count*boltElementSize, min(span, w.m.pageSize)); n > uint64(len(p)) {
+		p = w.read(v.id, n)
+	}
 	base := v.id * w.m.pageSize
 	at := func(at, n uint64) ([]byte, bool) {
 		if at+n <= uint64(len(p)) {
@@ -600,6 +607,12 @@ func (w *pageWalker) records(v visit, flags uint16, count, span uint64, at func(
 		prev = key // stays put: the page is not read again meanwhile
 		if top != nil {
 			*top = append(*top, string(key))
+		}
+		if flags == boltBranchPage && w.quick {
+			// No bounds: the quick check reads few of the children,
+			// and checks no keys against their parent's.
+			children = append(children, visit{id: ne.Uint64(e[8:]), from: v.id, tree: v.tree})
+			continue
 		}
 		if flags == boltBranchPage {
 			if n := len(children); n > 0 {

@@ -23,7 +23,8 @@ import (
 // What the sidecar cannot see is damage that leaves all three as they
 // were: bits that rot on the disk, or a writer that puts the time back;
 // and a sidecar can be forged. So it is trusted only for what the quick
-// check every open makes (checkBoltQuick, boltpages.go) does not read:
+// check (checkBoltQuick, boltpages.go), made by every writing open and
+// every open that would take the sidecar's word, does not read:
 // the meta pages, the free list, the branch pages and the buckets' roots
 // are read each time, and their damage brings on the full walk. Damage
 // in a leaf of records that keeps all three is what `citelens check`

@@ -186,6 +186,7 @@ func checkBoltPages(f io.ReaderAt, size int64, path string) (unsafe *pageDamage,
 		// memory lies there: the trees with a page missing are broken.
 		w.fail("", harmless, nil, "%s is cut short: it holds %d bytes of the %d its pages need", path, size, m.hw*m.pageSize)
 	}
+	w.checkMetas()
 	w.used.add(0)
 	w.used.add(1)
 	w.walk()
@@ -194,6 +195,86 @@ func checkBoltPages(f io.ReaderAt, size int64, path string) (unsafe *pageDamage,
 		w.first = checkDocumentKeys(w.topKeys, path)
 	}
 	return w.unsafe, w.first
+}
+
+// The full walk reads every branch and leaf page, in proportion to the
+// file, so its verdict is remembered (sidecar.go); but the sidecar names
+// only the file's transaction, size and time, which damage can leave as
+// they were (bits rotting on the disk, a tool that writes in place and
+// puts the time back, a sidecar forged). So every writing open, and
+// every open that would take the sidecar's word, also makes the check
+// below, which reads what a write relies on and little else, and trusts
+// the sidecar only for the rest:
+//
+//   - both meta pages valid, their transactions one apart, their root,
+//     free list and page count inside the file: bbolt falls back to the
+//     older meta page when the newer does not check out, silently
+//     undoing the last commit, and writes its next meta over that one;
+//   - the free list read whole, every page it names inside the file and
+//     named once: a write takes its new pages from it;
+//   - every branch page of every tree, and the leaves of the trees that
+//     hold buckets (the root bucket's, the index's, geometry's…), so
+//     every page a write descends through to find its place, every
+//     bucket's root, and the id of every leaf; each reached once (a page
+//     pointing at itself, or at a page above it, is a loop in which
+//     bbolt's cursors descend for ever) and none on the free list.
+//
+// What it does not read are the leaves of buckets of records (most of
+// the file) and their overflow pages: a free list naming an overflow
+// page, or a record running past its leaf, is left to the full walk —
+// which the check's own failure brings on, and which runs whenever the
+// file has changed since the sidecar's verdict. BenchmarkWriteCheck
+// measures it against the full walk.
+
+// checkBoltQuick makes the check every open makes before it trusts the
+// sidecar (above) on the bbolt file f (size bytes, at path for
+// messages), returning the first damage it finds as an ErrCorrupt error.
+func checkBoltQuick(f io.ReaderAt, size int64, path string) error {
+	m, err := currentBoltMeta(f, path)
+	if err != nil {
+		return err
+	}
+	// Read, not mapped: it reads few pages, and mapping a large file
+	// and faulting them in costs more than reading them.
+	w := &pageWalker{f: f, m: m, path: path, size: uint64(max(size, 0)), used: make(pageSet, (m.hw+63)/64), quick: true}
+	if uint64(size) < m.hw*m.pageSize {
+		return damaged("%s is cut short: it holds %d bytes of the %d its pages need", path, size, m.hw*m.pageSize)
+	}
+	if w.checkMetas(); w.first != nil {
+		return w.first
+	}
+	w.used.add(0)
+	w.used.add(1)
+	w.walk()
+	if w.first != nil {
+		return w.first
+	}
+	w.checkFree()
+	return w.first
+}
+
+// checkMetas checks the meta page bbolt does not use: valid, one
+// transaction before the current, and pointing inside the file. A file
+// bbolt has written has both valid, as it writes them in turn (and makes
+// both when it creates the file).
+func (w *pageWalker) checkMetas() {
+	var metas [2]boltMeta
+	for i := range metas {
+		m, ok := parseBoltMeta(w.readAt(uint64(i)*w.m.pageSize, boltHeaderSize+boltMetaSize, true))
+		if !ok {
+			w.fail("", harmless, nil, "%s: its header page %d is damaged, so bbolt could fall back to an older state of the file", w.path, i)
+			return
+		}
+		if m.pageSize != w.m.pageSize || m.root < 2 || m.root >= m.hw || m.freelist != boltNoFreelist && (m.freelist < 2 || m.freelist >= m.hw) ||
+			m.hw*m.pageSize > w.size {
+			w.fail("", harmless, nil, "%s: its header page %d points outside the file", w.path, i)
+			return
+		}
+		metas[i] = m
+	}
+	if d := int64(metas[0].txid - metas[1].txid); d != 1 && d != -1 {
+		w.fail("", harmless, nil, "%s: its header pages name transactions %d and %d, which are not one apart", w.path, metas[0].txid, metas[1].txid)
+	}
 }
 
 // checkPagesAt runs checkBoltPages on the file at path; the caller holds
@@ -224,6 +305,12 @@ type pageWalker struct {
 	// topKeys are the keys of each bucket of the root bucket (the
 	// buckets' own, not their buckets'), by its name, in order.
 	topKeys map[string][]string
+	// quick is set for checkBoltQuick's walk: of a branch page whose
+	// children are leaves, only the first is read, and the others too
+	// only when it holds buckets; the others' ids are claimed, not read.
+	quick bool
+	// buckets counts the bucket records read, for quick.
+	buckets int
 }
 
 // What a piece of damage does to reading.
@@ -358,11 +445,14 @@ func (w *pageWalker) page(v visit, stack []visit) []visit {
 		w.fail(v.tree, breaksTree, nil, "%s: %s points at page %d, outside its %d pages", w.path, v.what(), v.id, w.m.hw)
 		return stack
 	}
-	h := w.read(v.id, boltHeaderSize)
-	if len(h) < boltHeaderSize {
+	// The first page whole, header and all: one read where there were
+	// two (the quick check reads page by page).
+	first := w.read(v.id, w.m.pageSize)
+	if len(first) < boltHeaderSize {
 		w.fail(v.tree, breaksTree, nil, "%s: page %d cannot be read", w.path, v.id)
 		return stack
 	}
+	h := first[:boltHeaderSize]
 	gotID, flags, count, overflow := ne.Uint64(h), ne.Uint16(h[8:]), uint64(ne.Uint16(h[10:])), uint64(ne.Uint32(h[12:]))
 	if gotID != v.id || (flags != boltBranchPage && flags != boltLeafPage) {
 		w.fail(v.tree, breaksTree, nil, "%s: page %d, used by %s, is not a page of records", w.path, v.id, v.what())
@@ -378,15 +468,55 @@ func (w *pageWalker) page(v visit, stack []visit) []visit {
 	}
 	// The first page holds the table and, but for large keys, the keys;
 	// what runs into the overflow pages is read when needed.
-	p := w.read(v.id, max(boltHeaderSize+count*boltElementSize, min(span, w.m.pageSize)))
+	p := first
+	if n := max(boltHeaderSize+count*boltElementSize, min(span, w.m.pageSize)); n > uint64(len(p)) {
+		p = w.read(v.id, n)
+	}
 	base := v.id * w.m.pageSize
-	return w.records(v, flags, count, span, func(at, n uint64) ([]byte, bool) {
+	at := func(at, n uint64) ([]byte, bool) {
 		if at+n <= uint64(len(p)) {
 			return p[at : at+n], true
 		}
 		b := w.readAt(base+at, n, false) // n < span: records lie in their page
 		return b, uint64(len(b)) == n
-	}, stack)
+	}
+	if !w.quick || flags != boltBranchPage {
+		return w.records(v, flags, count, span, at, stack)
+	}
+	return w.quickChildren(w.records(v, flags, count, span, at, nil), stack)
+}
+
+// quickChildren returns stack with the children kids of a branch page
+// that checkBoltQuick reads: all of them when they are branches (their
+// first is), else the first leaf, read now, and the others only when
+// that one holds buckets, their ids claimed otherwise. A tree's leaves
+// hold records or buckets, as the library's buckets do: one that mixes
+// both has the buckets of its other leaves left to the full walk.
+func (w *pageWalker) quickChildren(kids, stack []visit) []visit {
+	if len(kids) == 0 {
+		return stack
+	}
+	first := kids[0]
+	if first.id < 2 || first.id >= w.m.hw {
+		return append(stack, kids...) // page reports it
+	}
+	h := w.read(first.id, boltHeaderSize)
+	if len(h) < boltHeaderSize || binary.NativeEndian.Uint16(h[8:]) != boltLeafPage {
+		return append(stack, kids...)
+	}
+	before := w.buckets
+	stack = w.page(first, stack)
+	if w.buckets > before {
+		return append(stack, kids[1:]...)
+	}
+	for _, k := range kids[1:] {
+		if k.id < 2 || k.id >= w.m.hw {
+			w.fail(k.tree, breaksTree, nil, "%s: %s points at page %d, outside its %d pages", w.path, k.what(), k.id, w.m.hw)
+			continue
+		}
+		w.claim(k, 0)
+	}
+	return stack
 }
 
 // inlinePage checks the page of an inline bucket, kept in its value
@@ -478,6 +608,12 @@ func (w *pageWalker) records(v visit, flags uint16, count, span uint64, at func(
 		if top != nil {
 			*top = append(*top, string(key))
 		}
+		if flags == boltBranchPage && w.quick {
+			// No bounds: the quick check reads few of the children,
+			// and checks no keys against their parent's.
+			children = append(children, visit{id: ne.Uint64(e[8:]), from: v.id, tree: v.tree})
+			continue
+		}
 		if flags == boltBranchPage {
 			if n := len(children); n > 0 {
 				children[n-1].hi = bytes.Clone(key)
@@ -493,6 +629,7 @@ func (w *pageWalker) records(v visit, flags uint16, count, span uint64, at func(
 			continue
 		}
 		// A bucket: its root page, or its inline page, read from its value.
+		w.buckets++
 		tree := v.tree + "\x00" + string(key)
 		if vlen < boltBucketHeader {
 			w.fail(tree, breaksTree, nil, "%s: %s has a bucket record too short to be one", w.path, v.name())
@@ -572,8 +709,8 @@ func (w *pageWalker) checkFree() {
 			free.add(f)
 		}
 	}
-	if w.first != nil {
-		return // pages not walked for damage would be counted as lost
+	if w.first != nil || w.quick {
+		return // pages not walked (for damage, or at all) would be counted as lost
 	}
 	for id := uint64(0); id < w.m.hw; id++ {
 		if !w.used.has(id) && !free.has(id) {

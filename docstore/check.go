@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/citelens/citelens/storage"
 )
@@ -33,6 +34,11 @@ type Inspection struct {
 	// with the reason: the page checks of a library file, for a library
 	// in another store.
 	Skipped []string `json:"skipped,omitempty"`
+	// Older is set for a library an older citelens made (a schema before
+	// SchemaVersion), whose documents are checked in their old records:
+	// a sentence saying so and what carries it forward. Such a library
+	// with no problems is healthy.
+	Older string `json:"older,omitempty"`
 }
 
 // OK reports whether Inspect found no damage.
@@ -50,6 +56,9 @@ func (in *Inspection) OK() bool { return len(in.Problems) == 0 }
 // even when Open would refuse it.
 func (l *Library) Inspect(ctx context.Context) (*Inspection, error) {
 	in := &Inspection{Path: l.path}
+	if l.schema > 0 && l.schema < SchemaVersion {
+		in.Older = fmt.Sprintf("the library was made by an older citelens (schema %d); its documents are checked in their old records, and citelens reindex carries it forward to schema %d", l.schema, SchemaVersion)
+	}
 	add := func(doc DocID, what string, args ...any) {
 		in.Problems = append(in.Problems, Problem{Doc: doc, What: fmt.Sprintf(what, args...)})
 	}
@@ -213,7 +222,9 @@ func bucketAround(tx storage.Tx, unsafe *pageDamage, name []byte) (storage.Bucke
 // through failed, with the IDs found before the failure kept.
 func (l *Library) recordIDs(unsafe *pageDamage, failed func(bucket []byte, err error)) ([]DocID, error) {
 	seen := map[DocID]bool{}
-	for _, name := range perDocBuckets {
+	// A library of schema 1 to 3 keeps its text and layout by DocID:
+	// a document whose metadata is lost is still found by its text.
+	for _, name := range slices.Concat(perDocBuckets, [][]byte{bucketTextV2, bucketLayoutV2}) {
 		err := l.viewAround(func(tx storage.Tx) error {
 			b, err := bucketAround(tx, unsafe, name)
 			if b == nil {
@@ -255,6 +266,9 @@ func (l *Library) inspectDocument(id DocID, unsafe *pageDamage) (name string, er
 			name = di.Name
 		}
 		if recs[1] == nil {
+			if text, ps, ok := legacyText(tx, unsafe, key); ok {
+				return inspectLegacy(id, info, text, ps)
+			}
 			return damaged("document %s has no index record", id)
 		}
 		rec, err := decodeDocRecord(recs[1])
@@ -292,6 +306,43 @@ func recordsAround(tx storage.Tx, unsafe *pageDamage, key []byte, names ...[]byt
 		}
 	}
 	return recs, nil
+}
+
+// legacyText returns the text and page starts of document key as a
+// library of schema 1 to 3 kept them (text and layout whole by DocID),
+// false when it has no such text record or that record lies where bbolt
+// must not read (unsafe). The page starts are nil when the layout record
+// is missing, damaged or unreadable.
+func legacyText(tx storage.Tx, unsafe *pageDamage, key []byte) (text string, pageStarts []int32, ok bool) {
+	tb := tx.Bucket(bucketTextV2)
+	if tb == nil || !unsafe.recordOK(key, bucketTextV2) {
+		return "", nil, false
+	}
+	v := tb.Get(key)
+	if v == nil {
+		return "", nil, false
+	}
+	text = string(v)
+	if lb := tx.Bucket(bucketLayoutV2); lb != nil && unsafe.recordOK(key, bucketLayoutV2) {
+		pageStarts = layoutPageStarts(lb.Get(key), len(text))
+	}
+	return text, pageStarts, true
+}
+
+// inspectLegacy checks a document of a library of schema 1 to 3 in its
+// old records, as much as a rebuild (which reads its metadata, text and
+// page starts, and derives the rest again) relies on.
+func inspectLegacy(id DocID, info []byte, text string, pageStarts []int32) error {
+	var di DocInfo
+	switch {
+	case json.Unmarshal(info, &di) != nil || di.ID != id:
+		return damaged("document %s's metadata record does not decode", id)
+	case !utf8.ValidString(text):
+		return damaged("document %s's text record is damaged", id)
+	case pageStarts == nil:
+		return damaged("document %s's layout record is missing or damaged", id)
+	}
+	return nil
 }
 
 // indexBuckets are the buckets that hold the library's search index, one

@@ -67,10 +67,12 @@ func (h *handle) signalWaiting() {
 	}
 }
 
-// othersWait reports whether another process touched the marker lately.
+// othersWait reports whether another process touched the marker lately,
+// or holds the wait lock on the file (waitlock_linux.go): where no folder
+// takes the marker, the file itself says someone waits.
 func (h *handle) othersWait() bool {
 	m, ok := markersFor(h.path)
-	return ok && m.touchedSince(fresh)
+	return ok && m.touchedSince(fresh) || waitLockHeld(h.path)
 }
 
 // handle is a library file opened on demand. It is safe for concurrent use.
@@ -219,6 +221,12 @@ func (h *handle) open(write bool) error {
 	var db *bolt.DB
 	var err error
 	signalled := false
+	var waitLock *os.File // held while this process waits (waitlock_linux.go)
+	defer func() {
+		if waitLock != nil {
+			waitLock.Close()
+		}
+	}()
 	for told := false; ; {
 		opts.Timeout = min(tryEvery, max(time.Until(deadline), time.Millisecond))
 		db, err = openBolt(h.path, &opts)
@@ -227,6 +235,9 @@ func (h *handle) open(write bool) error {
 		}
 		// Someone holds the file: ask them to yield, and say we wait.
 		h.signalWaiting()
+		if waitLock == nil {
+			waitLock = signalWaitLock(h.path)
+		}
 		signalled = true
 		if w := h.waiting.Load(); !told && w != nil && *w != nil {
 			(*w)(write)
@@ -253,7 +264,7 @@ func (h *handle) open(write bool) error {
 	case err != nil:
 		return fmt.Errorf("cannot open library %s: %w", h.path, err)
 	}
-	h.checkPages()
+	h.checkPages(write)
 	if write && h.damage != nil {
 		db.Close()
 		return h.damage
@@ -295,6 +306,12 @@ func (h *handle) open(write bool) error {
 // trusts it and does not walk. A commit of this process's own on pages it
 // found sound moves the sidecar on (bbolt's copy-on-write commit of a
 // sound file leaves it sound), so the read after a write pays nothing.
+// But damage can leave all three as they were, and a sidecar can be
+// forged, so the sidecar vouches only for what the quick check does not
+// read (checkBoltQuick: both meta pages, the free list, every branch
+// page and bucket root), which every writing open makes, and every open
+// that would take the sidecar's word: what a write relies on, and every
+// page a read could loop in, is checked each time.
 
 // checkedPages is what checkPages found in the file at a transaction.
 type checkedPages struct {
@@ -302,11 +319,15 @@ type checkedPages struct {
 	unsafe *pageDamage // what bbolt must not read; nil: anything
 }
 
-// checkPages checks the pages of the file (checkBoltPages) unless those
-// of its current transaction were checked already, noting their damage
-// and leaving h.pages set; h.mu is held and the file is open, so locked
-// against writers.
-func (h *handle) checkPages() {
+// checkPages checks the pages of the file, opened for writing when
+// write is set, noting their damage and leaving h.pages set; h.mu is
+// held and the file is open, so locked against writers. Every writing
+// open, and every open that would trust the sidecar, makes the quick
+// check of what a write relies on and what a read could loop in
+// (checkBoltQuick); the full walk (checkBoltPages) follows unless the
+// quick check passed and the file is as this handle or the sidecar last
+// found it sound.
+func (h *handle) checkPages(write bool) {
 	f, err := os.Open(h.path)
 	if err != nil {
 		// bbolt has it open, so this is a passing failure (descriptors
@@ -316,9 +337,6 @@ func (h *handle) checkPages() {
 	}
 	defer f.Close()
 	m, err := currentBoltMeta(f, h.path)
-	if err == nil && h.pages != nil && h.pages.txid == m.txid {
-		return
-	}
 	st, serr := f.Stat()
 	if err == nil && serr != nil {
 		h.pages = &checkedPages{txid: ^uint64(0)}
@@ -326,9 +344,29 @@ func (h *handle) checkPages() {
 	}
 	mark, marked := markersFor(h.path)
 	seen := fileState{txid: m.txid, size: st.Size(), mtime: st.ModTime().UnixNano()}
-	if err == nil && marked && mark.checked() == seen {
-		h.pages = &checkedPages{txid: m.txid}
+	if marked && err == nil && h.damage == nil {
+		if known := mark.knownDamage(seen); known != nil {
+			h.damage = known // found by another process: no write
+		}
+	}
+	if err == nil && h.pages != nil && h.pages.txid == m.txid && h.pages.unsafe != nil {
+		return // known damaged: the walk would find the same
+	}
+	own := h.pages != nil && h.pages.txid == m.txid
+	if err == nil && own && !write {
+		// A read of the file this handle found sound at this
+		// transaction: the quick check is for writes and for the
+		// sidecar's word, and costs in proportion to the file's trees
+		// (a tenth of a second for 1.5 GB), which a reader reopening
+		// after each pause would pay again and again.
 		return
+	}
+	if err == nil {
+		quickChecks.Add(1)
+		if checkBoltQuick(f, st.Size(), h.path) == nil && (own || marked && mark.checked() == seen) {
+			h.pages = &checkedPages{txid: m.txid}
+			return
+		}
 	}
 	var unsafe *pageDamage
 	if err == nil {
@@ -370,8 +408,30 @@ func (h *handle) noteDamageLocked(err error) {
 		h.damage = err
 		if m, ok := markersFor(h.path); ok {
 			m.remove(m.checkedName()) // the next process walks again
+			if s, ok := h.fileState(); ok {
+				m.recordDamage(s, err) // and refuses to write (sidecar.go)
+			}
 		}
 	}
+}
+
+// fileState returns the file's state as the sidecar and the damage
+// record name it, false when it cannot be read.
+func (h *handle) fileState() (fileState, bool) {
+	f, err := os.Open(h.path)
+	if err != nil {
+		return fileState{}, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fileState{}, false
+	}
+	m, err := currentBoltMeta(f, h.path)
+	if err != nil {
+		return fileState{}, false
+	}
+	return fileState{txid: m.txid, size: st.Size(), mtime: st.ModTime().UnixNano()}, true
 }
 
 // refusal is the error a write gets now: the damage found, if any.

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -58,11 +59,50 @@ func markersFor(path string) (markers, bool) {
 
 // runtimeDir is the user's directory for small runtime files:
 // $XDG_RUNTIME_DIR/citelens, else citelens-UID in the temporary folder.
+// Another local user can make the latter first (the temporary folder is
+// everyone's), so it is used only when it is a folder of this user's
+// that nobody else may enter (privateDir).
 func runtimeDir() string {
 	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "citelens")
 	}
 	return filepath.Join(os.TempDir(), fmt.Sprintf("citelens-%d", os.Getuid()))
+}
+
+// maxMarker bounds what is read of a marker: a note is a line, and a
+// file grown past this was not written by citelens.
+const maxMarker = 4096
+
+// dir returns the i-th place of m's files, or false when it must not be
+// used: the runtime directory (i > 0) when it is not private to this
+// user (checkPrivateDir) — planted by another user, a symlink, open to
+// others. With mk set, a runtime directory not there yet is made,
+// private.
+func (m markers) dir(i int, mk bool) (string, bool) {
+	d := m.dirs[i]
+	if i == 0 {
+		return d, true
+	}
+	if mk {
+		_ = os.MkdirAll(filepath.Dir(d), 0o700)
+		_ = os.Mkdir(d, 0o700)
+	}
+	return d, checkPrivateDir(d) == nil
+}
+
+// readMarker reads the marker file at path, never through a symlink nor
+// from anything but a regular file, and at most maxMarker bytes.
+func readMarker(path string) ([]byte, error) {
+	f, err := openMarker(path, os.O_RDONLY)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxMarker+1))
+	if err == nil && len(b) > maxMarker {
+		err = fmt.Errorf("%s is too long to be a marker", path)
+	}
+	return b, err
 }
 
 func (m markers) waitName() string { return ".citelens-" + m.id + ".waiting" }
@@ -72,42 +112,56 @@ func (m markers) noteName(pid int) string {
 }
 
 // create creates (or truncates) the file name in the first place that
-// takes it, with content.
+// takes it, with content, never writing through a symlink (openMarker).
 func (m markers) create(name string, content []byte) {
-	for i, dir := range m.dirs {
-		if i > 0 { // the runtime directory may need making, privately
-			if os.MkdirAll(dir, 0o700) != nil {
-				continue
-			}
+	for i := range m.dirs {
+		dir, ok := m.dir(i, true)
+		if !ok {
+			continue
 		}
-		if os.WriteFile(filepath.Join(dir, name), content, 0o600) == nil {
+		f, err := openMarker(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE)
+		if err != nil {
+			continue
+		}
+		err = f.Truncate(0)
+		if err == nil {
+			_, err = f.Write(content)
+		}
+		if f.Close() == nil && err == nil {
 			return
 		}
 	}
 }
 
-// remove removes the file name wherever it is.
+// remove removes the file name wherever it is (a symlink is removed,
+// not what it names).
 func (m markers) remove(name string) {
-	for _, dir := range m.dirs {
-		_ = os.Remove(filepath.Join(dir, name))
+	for i := range m.dirs {
+		if dir, ok := m.dir(i, false); ok {
+			_ = os.Remove(filepath.Join(dir, name))
+		}
 	}
 }
 
-// touch sets the wait marker's time to now, creating it if need be.
+// touch sets the wait marker's time to now, creating it if need be, in
+// the first place that takes it.
 func (m markers) touch() {
 	now := time.Now()
-	for _, dir := range m.dirs {
-		if os.Chtimes(filepath.Join(dir, m.waitName()), now, now) == nil {
+	for i := range m.dirs {
+		if dir, ok := m.dir(i, true); ok && touchMarker(filepath.Join(dir, m.waitName()), now) == nil {
 			return
 		}
 	}
-	m.create(m.waitName(), nil)
 }
 
 // touchedSince reports whether a process touched the wait marker within d.
 func (m markers) touchedSince(d time.Duration) bool {
-	for _, dir := range m.dirs {
-		if fi, err := os.Stat(filepath.Join(dir, m.waitName())); err == nil && time.Since(fi.ModTime()) < d {
+	for i := range m.dirs {
+		dir, ok := m.dir(i, false)
+		if !ok {
+			continue
+		}
+		if fi, err := os.Lstat(filepath.Join(dir, m.waitName())); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) < d {
 			return true
 		}
 	}
@@ -145,7 +199,11 @@ func (m markers) note(write bool) {
 // dropping those of processes that ended without removing theirs.
 func (m markers) holders() []Holder {
 	var out []Holder
-	for _, dir := range m.dirs {
+	for i := range m.dirs {
+		dir, ok := m.dir(i, false)
+		if !ok {
+			continue
+		}
 		paths, _ := filepath.Glob(filepath.Join(dir, ".citelens-"+m.id+".*.holder"))
 		for _, p := range paths {
 			pid, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(p), ".citelens-"+m.id+"."), ".holder"))
@@ -156,7 +214,7 @@ func (m markers) holders() []Holder {
 				_ = os.Remove(p)
 				continue
 			}
-			b, err := os.ReadFile(p)
+			b, err := readMarker(p)
 			if err != nil {
 				continue
 			}

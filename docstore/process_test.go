@@ -35,6 +35,10 @@ func TestMain(m *testing.M) {
 		ingestForever(os.Getenv("LIB"), os.Getenv("SRC"))
 	case "stream":
 		streamOne(os.Getenv("LIB"), os.Getenv("SRC"))
+	case "readloop":
+		readLoop(os.Getenv("LIB"))
+	case "addone":
+		addOne(os.Getenv("LIB"))
 	}
 	os.Exit(0)
 }

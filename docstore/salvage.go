@@ -121,6 +121,10 @@ func (l *Library) readForSalvage(id DocID, unsafe *pageDamage, split Splitter) (
 	var text string
 	var pageStarts []int32
 	var geom [][]byte
+	// old is set for a document of a library of schema 1 to 3, whose
+	// layout is derived again from its text as a rebuild does: copied
+	// whole, not re-segmented, when its metadata and layout read.
+	var old bool
 	defer func() {
 		// The page geometry indexes the text's bytes, not its sentences:
 		// it comes along whenever every page of it reads and fits the
@@ -138,10 +142,12 @@ func (l *Library) readForSalvage(id DocID, unsafe *pageDamage, split Splitter) (
 		}
 		if recs[0] == nil {
 			// No index record, so no number to find its text by: a
-			// damaged library's leftovers, or a document without text.
+			// library of an older schema, which keeps its text by ID; a
+			// damaged library's leftovers; or a document without text.
 			if r, err := recordsAround(tx, unsafe, key, bucketDocs); err == nil {
 				info = slices.Clone(r[0])
 			}
+			text, pageStarts, old = legacyText(tx, unsafe, key)
 			return nil
 		}
 		rec, err := decodeDocRecord(recs[0])
@@ -192,17 +198,23 @@ func (l *Library) readForSalvage(id DocID, unsafe *pageDamage, split Splitter) (
 		return nil, false, fmt.Errorf("document %s's text record is damaged", id)
 	}
 	d = &Document{}
+	whole := old
 	if json.Unmarshal(info, &d.DocInfo) != nil || d.ID != id {
 		d.DocInfo = DocInfo{ID: id, Name: string(id) + ".txt", Kind: "text"}
+		whole = false
 	}
 	d.Text = text
 	if !validPageStarts(pageStarts, len(text)) {
 		pageStarts = []int32{0}
+		whole = false
 	}
 	d.PageStarts = pageStarts
 	d.Pages = max(d.Pages, len(d.PageStarts))
 	split(d)
 	d.Bytes, d.NumSents, d.NumChunks = len(d.Text), len(d.Sentences), len(d.Chunks)
+	if whole {
+		return d, false, nil
+	}
 	d.Warnings = append(d.Warnings, "salvaged from a damaged library: its sentences were split again from its text")
 	return d, true, nil
 }

@@ -72,6 +72,9 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 			fmt.Fprintf(a.stdout, " (%d damaged)", in.BadAnswers)
 		}
 		fmt.Fprintln(a.stdout)
+		if in.Older != "" {
+			fmt.Fprintf(a.stdout, "Note: %s.\n", textproc.OneLine(in.Older))
+		}
 		if in.OK() {
 			fmt.Fprintln(a.stdout, "No damage found.")
 			return nil

@@ -51,6 +51,8 @@ type DB struct {
 	pool  *pgxpool.Pool
 	where string // the server and database, for errors: never the password
 	opts  Options
+	watch watching      // notify.go
+	self  writerSession // writers.go
 }
 
 var _ storage.DB = (*DB)(nil)
@@ -115,6 +117,8 @@ func (db *DB) Update(fn func(storage.Tx) error) error { return db.run(true, fn) 
 // Close closes the pool once the transactions in progress have given
 // their connections back.
 func (db *DB) Close() error {
+	db.watch.close()
+	db.self.close()
 	db.pool.Close()
 	return nil
 }

@@ -43,6 +43,17 @@ const (
 	maxRetry   = 5 * time.Second
 )
 
+// A listening connection that has heard nothing for idleCheck is asked
+// whether it still reaches the server (a ping, answered within
+// pingTimeout): a connection cut on the way (a network gone, a machine
+// asleep) tells its reader nothing, and the system's TCP keepalives take
+// hours to. So a cut is noticed within a minute, and the watcher
+// reconnects.
+const (
+	idleCheck   = 30 * time.Second
+	pingTimeout = 10 * time.Second
+)
+
 var _ storage.Watcher = (*DB)(nil)
 
 // watching is what a DB knows of its watchers, so that Close stops them.
@@ -56,6 +67,8 @@ type watching struct {
 	// pid is the server process of the last listening connection made,
 	// for tests that cut it.
 	pid atomic.Uint32
+	// idle, when set (by tests), replaces idleCheck.
+	idle time.Duration
 }
 
 // doneCh is the channel Close closes.
@@ -156,11 +169,28 @@ func (db *DB) Watch(ctx context.Context, changed func()) error {
 // (nil) or the connection is lost: then it connects again, waiting longer
 // between tries while it cannot, and returns the new connection.
 func (db *DB) listenLoop(ctx context.Context, conn *pgx.Conn, tell func()) *pgx.Conn {
+	idle := idleCheck
+	if db.watch.idle > 0 {
+		idle = db.watch.idle
+	}
 	for {
-		_, err := conn.WaitForNotification(ctx)
+		wctx, cancel := context.WithTimeout(ctx, idle)
+		_, err := conn.WaitForNotification(wctx)
+		quiet := wctx.Err() != nil
+		cancel()
 		if err == nil {
 			tell()
 			continue
+		}
+		if quiet && ctx.Err() == nil && !conn.IsClosed() {
+			// Nothing heard for a while (a wait's timeout leaves the
+			// connection usable): is the server still there?
+			pctx, cancel := context.WithTimeout(ctx, pingTimeout)
+			err = conn.Ping(pctx)
+			cancel()
+			if err == nil {
+				continue
+			}
 		}
 		closeQuietly(conn)
 		break

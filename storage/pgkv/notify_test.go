@@ -173,6 +173,24 @@ func TestWatchRecovers(t *testing.T) {
 	w.within(t, time.Second, "a commit after the watcher came back")
 }
 
+// TestWatchIdle: a watcher that hears nothing for a while asks its
+// connection whether it still stands, which neither breaks it nor is
+// told as a change.
+func TestWatchIdle(t *testing.T) {
+	t.Parallel()
+	db, d := open(t)
+	db.watch.idle = 20 * time.Millisecond
+	other := openAgain(t, d.ConnString())
+	w := watch(t, db)
+	pid := db.watch.pid.Load()
+	w.quiet(t, 300*time.Millisecond, "a quiet while (the connection pinged)")
+	put(t, other, "after a quiet while")
+	w.within(t, time.Second, "a commit after a quiet while")
+	if db.watch.pid.Load() != pid {
+		t.Error("the watcher connected again after a quiet while")
+	}
+}
+
 // TestWatchStops: no call after ctx is cancelled or the store closed,
 // and Watch on a closed store fails.
 func TestWatchStops(t *testing.T) {

@@ -79,7 +79,17 @@ func (db *DB) WriterID() (string, error) {
 		closeQuietly(s.conn) // the session is gone, and its lock with it
 		s.conn = nil
 	}
-	conn, err := pgx.ConnectConfig(ctx, db.pool.Config().ConnConfig)
+	cfg := db.pool.Config().ConnConfig
+	// The server notices a client gone without a word (a machine off
+	// the network) by its TCP keepalives, by default after two hours:
+	// this session's, after a minute and a half, so a writer cut off is
+	// soon taken for dead. (A Unix socket has none, and needs none.)
+	for k, v := range map[string]string{"tcp_keepalives_idle": "60", "tcp_keepalives_interval": "10", "tcp_keepalives_count": "3"} {
+		if _, set := cfg.RuntimeParams[k]; !set {
+			cfg.RuntimeParams[k] = v
+		}
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return "", fmt.Errorf("pgkv: connecting to %s: %w", db.where, err)
 	}

@@ -29,8 +29,11 @@ type pendingRecord struct {
 	// the writer, where the store gives one (storage.Writers: a server's,
 	// shared by machines); else the process, PID, on the machine Host.
 	// Touched is when it last wrote a piece.
+	// Start is when the process PID started (processStart), so that a
+	// later process given the same ID is not taken for it.
 	Writer  string    `json:"writer,omitempty"`
 	PID     int       `json:"pid,omitempty"`
+	Start   uint64    `json:"start,omitempty"`
 	Host    string    `json:"host,omitempty"`
 	Touched time.Time `json:"touched"`
 }
@@ -66,7 +69,7 @@ func readPending(tx storage.Tx, num DocNum) (p pendingRecord, ok bool) {
 
 // markAdding records that writer w writes document num in pieces.
 func markAdding(tx storage.Tx, num DocNum, id DocID, w writer) error {
-	return putPending(tx, num, pendingRecord{ID: id, State: stateAdding, Writer: w.id, PID: os.Getpid(), Host: w.host, Touched: time.Now().UTC()})
+	return putPending(tx, num, pendingRecord{ID: id, State: stateAdding, Writer: w.id, PID: os.Getpid(), Start: thisStart, Host: w.host, Touched: time.Now().UTC()})
 }
 
 // markRemoving records that version num of id is to be deleted.
@@ -83,6 +86,9 @@ type writer struct {
 // thisHost is the machine's name, which tells a process ID of this
 // machine from one of another sharing the library; "" when unknown.
 var thisHost, _ = os.Hostname()
+
+// thisStart is when this process started (processStart).
+var thisStart = processStart(os.Getpid())
 
 // writer is this library's identity as a writer, for the pending work it
 // marks: a store shared across machines (storage.Writers) gives one,
@@ -135,8 +141,9 @@ func (l *Library) judge(recs []pendingRecord) liveness {
 
 // abandoned reports whether a pending add was left by a writer that is
 // gone: one the store knows dead (judged before), a process of this
-// machine that is no longer running, or one of another machine that has
-// not written a piece for abandonAfter.
+// machine that is no longer running (its ID gone, or taken by a process
+// started since), or one of another machine that has not written a piece
+// for abandonAfter.
 func (lv liveness) abandoned(p pendingRecord) bool {
 	switch {
 	case p.State != stateAdding:
@@ -145,8 +152,10 @@ func (lv liveness) abandoned(p pendingRecord) bool {
 		return lv.dead[p.Writer]
 	case p.Host != "" && p.Host != thisHost:
 		return lv.now.Sub(p.Touched) > abandonAfter
-	case p.PID == os.Getpid():
+	case p.PID == os.Getpid() && (p.Start == 0 || p.Start == thisStart):
 		return false
+	case p.Start != 0 && thisStart != 0 && processStart(p.PID) != p.Start:
+		return true // that process is gone; another may have its ID
 	}
 	return !processAlive(p.PID) || lv.now.Sub(p.Touched) > abandonAfter
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -371,4 +372,44 @@ func openHelperLibrary(addr string) (*Library, error) {
 		db.Close()
 	}
 	return l, err
+}
+
+// TestAbandoned: how a pending add's writer is judged, store identities
+// aside: a process of this machine by its ID and start (an ID used again
+// by a later process does not keep a dead writer's work), one of another
+// machine by its last piece.
+func TestAbandoned(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	lv := liveness{now: now, dead: map[string]bool{"pg:1:dead": true, "pg:2:alive": false}}
+	parent := os.Getppid()
+	type judged struct {
+		name string
+		p    pendingRecord
+		want bool
+	}
+	cases := []judged{
+		{"a store's dead writer", pendingRecord{Writer: "pg:1:dead", PID: os.Getpid(), Start: thisStart}, true},
+		{"a store's live writer, whatever its process", pendingRecord{Writer: "pg:2:alive", PID: 1 << 30, Touched: now.Add(-24 * time.Hour)}, false},
+		{"a store's writer not judged yet", pendingRecord{Writer: "pg:3:new"}, false},
+		{"this process", pendingRecord{PID: os.Getpid(), Start: thisStart, Host: thisHost, Touched: now}, false},
+		{"another machine's, recent", pendingRecord{PID: parent, Host: thisHost + "-other", Touched: now.Add(-time.Minute)}, false},
+		{"another machine's, an hour silent", pendingRecord{PID: parent, Host: thisHost + "-other", Touched: now.Add(-2 * time.Hour)}, true},
+		{"a live process of this machine", pendingRecord{PID: parent, Start: processStart(parent), Host: thisHost, Touched: now}, false},
+		{"a process gone", pendingRecord{PID: 1 << 30, Host: thisHost, Touched: now}, true},
+	}
+	if thisStart != 0 {
+		cases = append(cases,
+			judged{"an earlier process with this one's ID", pendingRecord{PID: os.Getpid(), Start: thisStart - 1, Host: thisHost, Touched: now}, true},
+			judged{"a live process's ID, taken by a later process", pendingRecord{PID: parent, Start: processStart(parent) + 1, Host: thisHost, Touched: now}, true})
+	}
+	for _, c := range cases {
+		c.p.State = stateAdding
+		if got := lv.abandoned(c.p); got != c.want {
+			t.Errorf("%s: abandoned %v, want %v", c.name, got, c.want)
+		}
+	}
+	if lv.abandoned(pendingRecord{State: stateRemoving, PID: 1 << 30}) {
+		t.Error("a removal is taken for an abandoned add")
+	}
 }

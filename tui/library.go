@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -95,9 +96,22 @@ func watchLibrary(ctx context.Context, lib shelf) tea.Cmd {
 	}
 }
 
-// nextChange waits for the library's next change.
-func nextChange(ctx context.Context, changes <-chan struct{}) tea.Cmd {
+// reloadGap is the least time between two reads of the list for changes:
+// a server tells of every commit, and a bulk add elsewhere commits many
+// a second; what changed meanwhile is read at the end of the gap, well
+// within a second.
+const reloadGap = 100 * time.Millisecond
+
+// nextChange waits for the library's next change, not before after.
+func nextChange(ctx context.Context, changes <-chan struct{}, after time.Duration) tea.Cmd {
 	return func() tea.Msg {
+		if after > 0 {
+			select {
+			case <-time.After(after):
+			case <-ctx.Done():
+				return nil
+			}
+		}
 		select {
 		case <-changes:
 			return libraryChangedMsg{changes: changes}
@@ -114,11 +128,11 @@ func (msg libraryWatchMsg) update(m *Model) tea.Cmd {
 	}
 	// The first list may have been read before the watch began: read
 	// again, so nothing committed between the two is missed.
-	return tea.Batch(loadLibrary(m.opts.Library), m.lookForNewAnswers(), nextChange(m.bg.ctx, msg.changes))
+	return tea.Batch(loadLibrary(m.opts.Library), m.lookForNewAnswers(), nextChange(m.bg.ctx, msg.changes, 0))
 }
 
 func (msg libraryChangedMsg) update(m *Model) tea.Cmd {
-	return tea.Batch(loadLibrary(m.opts.Library), nextChange(m.bg.ctx, msg.changes), m.lookForNewAnswers())
+	return tea.Batch(loadLibrary(m.opts.Library), nextChange(m.bg.ctx, msg.changes, reloadGap), m.lookForNewAnswers())
 }
 
 // libraryWaitMsg says a transaction waits for another process's write.

@@ -79,8 +79,20 @@ func costLine(a *Answer) string {
 	if u.Estimated {
 		est = " (estimated: the server reported no usage)"
 	}
-	return fmt.Sprintf("%s tokens (%s prompt, %s completion)%s in %s, %s", humanize.Count(u.PromptTokens+u.CompletionTokens),
+	line := fmt.Sprintf("%s tokens (%s prompt, %s completion)%s in %s, %s", humanize.Count(u.PromptTokens+u.CompletionTokens),
 		humanize.Count(u.PromptTokens), humanize.Count(u.CompletionTokens), est, humanize.Plural(u.LLMCalls, "model call", "model calls"), secs)
+	if strings.HasPrefix(a.Strategy, "okra") {
+		line += fmt.Sprintf("; OkraLong's cost (input + 4 × output) %s", humanize.Count(int(OkraLongCost(float64(u.PromptTokens), float64(u.CompletionTokens)))))
+	}
+	return line
+}
+
+// OkraLongCost is OkraLong's cost measure (Hui et al. 2025, section 5.1:
+// "the total token usage, with output tokens assigned a four times higher
+// cost-weight than input tokens"): input tokens plus 4 × output tokens,
+// Table 1's cost column before its × 10³.
+func OkraLongCost(promptTokens, completionTokens float64) float64 {
+	return promptTokens + 4*completionTokens
 }
 
 // steps joins the stages an answer went through, each once, without the

@@ -156,6 +156,29 @@ func Score(a *Answer, g Gold) (Scores, error) {
 
 // sameDoc matches a gold document name against a citation: by DocName (the
 // file name it was added from) or by DocID.
+// ContextHit reports whether the text the model was shown (shown, an
+// answer's Shown) held g's evidence: every item in mode "all", any in mode
+// "any" — RAIDD's "correct chunk retrieved" (Table 3). ok is false when
+// there is nothing to tell: no evidence, or nothing shown.
+func ContextHit(shown []Range, g Gold) (hit, ok bool) {
+	if len(g.Evidence) == 0 || len(shown) == 0 {
+		return false, false
+	}
+	n := 0
+	for _, e := range g.Evidence {
+		for _, r := range shown {
+			if (e.Doc == r.Name || e.Doc == string(r.Doc)) && r.Start < e.End && e.Start < r.End {
+				n++
+				break
+			}
+		}
+	}
+	if g.Mode == EvidenceAny {
+		return n > 0, true
+	}
+	return n == len(g.Evidence), true
+}
+
 func sameDoc(name string, c Span) bool {
 	return name == c.DocName || name == string(c.Doc)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/citelens/citelens/internal/textproc"
@@ -161,5 +162,20 @@ func TestSummarize(t *testing.T) {
 	one := Summarize([]Scores{{Seconds: 3}})
 	if one.SecondsP95 != 3 {
 		t.Errorf("p95 of one answer: %v", one.SecondsP95)
+	}
+}
+
+// TestOkraLongCostLine: an OkraLong answer's cost line carries the
+// paper's cost measure, input tokens plus four times the output tokens;
+// other strategies' lines do not.
+func TestOkraLongCostLine(t *testing.T) {
+	t.Parallel()
+	a := &Answer{Strategy: "okra", Usage: Usage{PromptTokens: 1000, CompletionTokens: 50, LLMCalls: 2}, Seconds: 1}
+	if got := costLine(a); !strings.Contains(got, "1,050 tokens (1,000 prompt, 50 completion) in 2 model calls") || !strings.HasSuffix(got, "OkraLong's cost (input + 4 × output) 1,200") {
+		t.Errorf("okra: %q", got)
+	}
+	a.Strategy = "longcite"
+	if got := costLine(a); strings.Contains(got, "OkraLong") {
+		t.Errorf("longcite: %q", got)
 	}
 }

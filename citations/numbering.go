@@ -260,6 +260,34 @@ func (n *Numbering) Number(doc docstore.DocID, sent int) (int, bool) {
 	return 0, false
 }
 
+// Range is a byte range of a document's stored text, without the text.
+type Range struct {
+	Doc        docstore.DocID
+	Name       string
+	Start, End int
+}
+
+// Shown returns the byte ranges of what the numbers stand for — the text
+// the prompt showed the model — in prompt order, ranges that touch or
+// overlap in one document merged.
+func (n *Numbering) Shown() []Range {
+	var out []Range
+	for _, b := range n.blocks {
+		d := n.docs[b.doc]
+		last := b.first + b.n - 1
+		if n.mode == ChunkMode {
+			last = b.last
+		}
+		r := Range{Doc: d.ID, Name: d.Name, Start: int(d.Sentences[b.first].Start), End: int(d.Sentences[last].End)}
+		if k := len(out) - 1; k >= 0 && out[k].Doc == r.Doc && r.Start <= out[k].End && out[k].Start <= r.End {
+			out[k].Start, out[k].End = min(out[k].Start, r.Start), max(out[k].End, r.End)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
 // blockAt returns the index of the first block whose last number is >= num.
 func (n *Numbering) blockAt(num int) int {
 	return sort.Search(len(n.blocks), func(i int) bool { return n.blocks[i].end() >= num })

@@ -171,6 +171,12 @@ type Answer struct {
 	// FollowUp is set when the question was asked as a follow-up to
 	// earlier ones in a conversation; Question stays as asked.
 	FollowUp *FollowUp `json:"follow_up,omitempty"`
+	// Shown is the text the model was shown to answer from, as byte
+	// ranges (Numbering.Shown of each prompt that numbered text), for
+	// eval's chunk-retrieval figure; nil when no model read the
+	// documents. It is not stored or exported: it can be as long as the
+	// scope.
+	Shown []Range `json:"-"`
 }
 
 // FollowUp says how a follow-up question was read.

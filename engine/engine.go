@@ -24,6 +24,10 @@ type Request struct {
 	// that does not finds the previous question's words joined to its
 	// search (Runtime.Previous). Empty for a question on a fresh topic.
 	History []Turn
+	// Lessons are earlier answers graded against their ground truth, for
+	// a strategy that learns in context (a Grader: RAIDD-S ICL); the
+	// newest MaxLessons go before the question. Others ignore them.
+	Lessons []Lesson
 }
 
 // Setting is one strategy option as given: a name and its value, not yet

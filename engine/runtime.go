@@ -65,11 +65,13 @@ type Runtime struct {
 	statements []citations.Statement
 	usage      citations.Usage
 	plan       Plan
-	model      string   // the model that wrote the answer (Caller.Stream)
-	called     bool     // a model was called
-	reasoning  []string // the model's reasoning, a block per call
-	reasoned   int      // bytes of reasoning kept
-	capped     bool     // statements beyond MaxStatements were dropped
+	context    []citations.Range // what the model was shown (Runtime.Shown)
+	lessons    []Lesson          // graded earlier answers (Request.Lessons)
+	model      string            // the model that wrote the answer (Caller.Stream)
+	called     bool              // a model was called
+	reasoning  []string          // the model's reasoning, a block per call
+	reasoned   int               // bytes of reasoning kept
+	capped     bool              // statements beyond MaxStatements were dropped
 	// shown is the text of the reply the answer shows (Caller.Stream
 	// with a name), while it streams: what the model was writing when an
 	// answer stops mid-statement.
@@ -106,6 +108,9 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 	}
 	rt := &Runtime{env: env, strategy: s.Name(), question: req.Question, asked: req.Question, scope: sc, opts: opts, given: req.Options, emit: emit,
 		cfg: env.Config, history: boundHistory(req.History)}
+	if _, learns := s.(Grader); learns {
+		rt.lessons = boundLessons(req.Lessons)
+	}
 	if env.LLM != nil {
 		rt.ctx = ctx
 		rt.caller = &Caller{rt: rt, client: env.LLM}
@@ -120,7 +125,7 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 	}
 	if err = rt.followUp(ctx, info.NeedsLLM, req.History); err == nil {
 		if info.NeedsLLM {
-			rt.historyTokens = llm.EstimatePromptTokens(HistoryMessages(rt.history))
+			rt.historyTokens = llm.EstimatePromptTokens(rt.Preamble())
 		}
 		err = s.Answer(ctx, rt)
 	}
@@ -184,6 +189,7 @@ func (rt *Runtime) answer(start time.Time, err error) (*Answer, error) {
 	if rt.plan != nil {
 		ans.Plan = rt.plan
 	}
+	ans.Shown = rt.context
 	ans.Reasoning = strings.Join(rt.reasoning, "\n\n")
 	if ans.Statements == nil {
 		ans.Statements = []citations.Statement{}
@@ -218,6 +224,24 @@ func (rt *Runtime) Question() string { return rt.question }
 
 // Asked is the question as the user asked it.
 func (rt *Runtime) Asked() string { return rt.asked }
+
+// Lessons are the graded earlier answers the question is asked after
+// (Request.Lessons, and those the strategy added), newest last.
+func (rt *Runtime) Lessons() []Lesson { return rt.lessons }
+
+// AddLessons puts more lessons before the question (RAIDD-S ICL's from a
+// file), keeping the newest MaxLessons, and leaves room for them in the
+// prompt budget (Config). Called before the strategy fits its prompt.
+func (rt *Runtime) AddLessons(ls []Lesson) {
+	rt.lessons = boundLessons(append(ls, rt.lessons...))
+	rt.historyTokens = llm.EstimatePromptTokens(rt.Preamble())
+}
+
+// Preamble is what goes before a prompt that answers the question: the
+// conversation a follow-up is asked in and the lessons, as messages.
+func (rt *Runtime) Preamble() []llm.Message {
+	return append(HistoryMessages(rt.history), LessonMessages(rt.lessons)...)
+}
 
 // History is the conversation a follow-up question was asked in, oldest
 // first, bounded (MaxTurns, MaxTurnTokens), for strategies that use a
@@ -392,6 +416,14 @@ func (rt *Runtime) Plan(p Plan) {
 	defer rt.mu.Unlock()
 	rt.plan = p
 	rt.send(PlanEvent{p})
+}
+
+// Shown records text a prompt showed the model to answer from, the
+// answer's Shown.
+func (rt *Runtime) Shown(rs []citations.Range) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.context = append(rt.context, rs...)
 }
 
 // Usage reports the cost of model work that did not go through the

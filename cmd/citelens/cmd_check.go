@@ -9,6 +9,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/ingest"
+	"github.com/citelens/citelens/internal/dbaddr"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/textproc"
 )
@@ -31,10 +32,7 @@ func init() {
 // openDamaged opens the library for check and salvage: read-only, and
 // even when it is damaged.
 func (a *app) openDamaged() (*docstore.Library, error) {
-	if _, err := os.Stat(a.dbPath); err != nil {
-		return nil, errNoLibrary
-	}
-	return docstore.Open(a.dbPath, &docstore.Options{ReadDamaged: true})
+	return a.openAt(a.dbPath, docstore.Options{ReadDamaged: true})
 }
 
 func runCheck(ctx context.Context, a *app, args []string) error {
@@ -82,7 +80,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 		for _, p := range in.Problems {
 			fmt.Fprintf(a.stdout, "- %s\n", textproc.OneLine(p.String()))
 		}
-		fmt.Fprintf(a.stdout, "Copy what is readable into a new library with: citelens --db %s salvage NEW.db\n", a.dbPath)
+		fmt.Fprintf(a.stdout, "Copy what is readable into a new library with: citelens --db %s salvage NEW.db\n", dbaddr.Redact(a.dbPath))
 	}
 	if !in.OK() {
 		return exitError{code: 1, quiet: true}
@@ -104,14 +102,14 @@ func runSalvage(ctx context.Context, a *app, args []string) error {
 	}
 	dst := rest[0]
 	if same, _ := samePath(dst, a.dbPath); same {
-		return fmt.Errorf("the new library must be another file than %s", a.dbPath)
+		return fmt.Errorf("the new library must be another file than %s", dbaddr.Redact(a.dbPath))
 	}
 	if _, err := os.Stat(dst); err == nil {
 		return fix.With(fmt.Errorf("%s already exists", dst), "Give the path of a file that does not exist yet; salvage writes a new library.")
 	}
 	src, err := a.openDamaged()
 	if errors.Is(err, errNoLibrary) {
-		return fmt.Errorf("no library at %s", a.dbPath)
+		return fmt.Errorf("no library at %s", dbaddr.Redact(a.dbPath))
 	}
 	if err != nil {
 		return fix.With(err, "The file cannot be read at all; restore it from a backup.")

@@ -38,6 +38,7 @@ func runDerive(ctx context.Context, a *app, args []string) error {
 	jobs := fs.Int("jobs", 1, "derive `N` documents at once (a document's chunks go in order)")
 	noEmbed := fs.Bool("no-embed", false, "do not embed the derived documents (with an embedding model set, the raidd strategies embed what they need when first asked)")
 	status := fs.Bool("status", false, "show what is derived and embedded and what the rest would cost; make no model calls")
+	calls := fs.String("calls", "two", "ask for a chunk's summary and questions in `two` calls (the authors') or one (half the calls, its own derived documents)")
 	asJSON := fs.Bool("json", false, "print a JSON summary")
 	rest, err := parseFlags(a, fs, args)
 	if err != nil {
@@ -56,7 +57,8 @@ func runDerive(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	p := engine.Preparation{Docs: docs, Model: *model, Jobs: *jobs, NoEmbed: *noEmbed}
+	p := engine.Preparation{Docs: docs, Model: *model, Jobs: *jobs, NoEmbed: *noEmbed,
+		Options: []engine.Setting{{Name: "derive_calls", Value: *calls}}}
 	for _, prep := range preparers() {
 		if *status {
 			st, err := prep.Status(env, p)

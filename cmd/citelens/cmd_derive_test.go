@@ -60,12 +60,12 @@ func TestDeriveCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(c.ok("derive", "--json")), &view); err != nil {
 		t.Fatal(err)
 	}
-	if view.Derived == 0 || view.LLMCalls != view.Derived || view.PromptTokens == 0 || view.Resumed != 0 ||
+	if view.Derived == 0 || view.LLMCalls != 2*view.Derived || view.PromptTokens == 0 || view.Resumed != 0 ||
 		len(view.Documents) != 1 || view.Documents[0].Derived != view.Derived || view.ChunkTokens != 256 || view.ChunkOverlap != 50 {
 		t.Fatalf("derive --json: %+v", view)
 	}
-	if n := len(srv.ChatRequests()); n != view.Derived {
-		t.Errorf("%d requests for %d chunks", n, view.Derived)
+	if n := len(srv.ChatRequests()); n != 2*view.Derived {
+		t.Errorf("%d requests for %d chunks, want the authors' two each", n, view.Derived)
 	}
 	if out := c.ok("derive"); !strings.Contains(out, "Nothing to derive") {
 		t.Errorf("second derive: %q", out)
@@ -78,8 +78,8 @@ func TestDeriveCommand(t *testing.T) {
 	if !strings.Contains(out, "The document says so. [1]") || !strings.Contains(out, "declaration.txt") {
 		t.Errorf("ask raidd-u:\n%s", out)
 	}
-	if n := len(srv.ChatRequests()); n != view.Derived+1 {
-		t.Errorf("%d requests after one question, want %d", n, view.Derived+1)
+	if n := len(srv.ChatRequests()); n != 2*view.Derived+1 {
+		t.Errorf("%d requests after one question, want %d", n, 2*view.Derived+1)
 	}
 	// Removing the document removes its derived documents.
 	c.ok("rm", id)
@@ -191,10 +191,38 @@ func TestDeriveNamedFile(t *testing.T) {
 	if err := json.Unmarshal([]byte(c.ok("derive", "--json", "other.txt")), &view); err != nil {
 		t.Fatal(err)
 	}
-	if len(view.Documents) != 1 || view.Documents[0].Name != "other.txt" || view.Derived == 0 || len(srv.ChatRequests()) != view.Derived {
+	if len(view.Documents) != 1 || view.Documents[0].Name != "other.txt" || view.Derived == 0 || len(srv.ChatRequests()) != 2*view.Derived {
 		t.Fatalf("derive other.txt: %+v, %d requests", view, len(srv.ChatRequests()))
 	}
 	if out := c.ok("derive", "--status"); !strings.Contains(out, "declaration.txt") || !strings.Contains(out, "none") {
 		t.Errorf("the other document was derived too:\n%s", out)
+	}
+}
+
+// TestDeriveOneCall: `derive --calls one` asks for a chunk's summary and
+// questions in one call, into derived documents of their own that
+// `--opt derive_calls=one` answers from; a layout that does not exist is
+// refused before any call.
+func TestDeriveOneCall(t *testing.T) {
+	srv := llmtest.New(t, llmtest.WithResponder(enginetest.RAIDDReplies))
+	modelEnv(t, srv, "", "")
+	c := newCLI(t)
+	c.ok("add", sample)
+	if _, errs, code := c.run("derive", "--calls", "three"); code == 0 || !strings.Contains(errs, "derive_calls") || len(srv.ChatRequests()) != 0 {
+		t.Fatalf("derive --calls three: status %d, %d requests\n%s", code, len(srv.ChatRequests()), errs)
+	}
+	var view deriveView
+	if err := json.Unmarshal([]byte(c.ok("derive", "--calls", "one", "--json")), &view); err != nil {
+		t.Fatal(err)
+	}
+	if view.Derived == 0 || view.LLMCalls != view.Derived || len(srv.ChatRequests()) != view.Derived {
+		t.Fatalf("derive --calls one: %+v, %d requests", view, len(srv.ChatRequests()))
+	}
+	if out := c.ok("derive", "--status"); !strings.Contains(out, "none") {
+		t.Errorf("the two-call derivation should still be missing:\n%s", out)
+	}
+	out := c.ok("ask", "--strategy", "raidd-s", "--opt", "derive_calls=one", "What do governments derive their powers from?")
+	if !strings.Contains(out, "declaration.txt") {
+		t.Errorf("ask from the one-call derivation:\n%s", out)
 	}
 }

@@ -147,7 +147,7 @@ func (a *app) evalLibrary(ctx context.Context, dir string) (*docstore.Library, f
 		path = filepath.Join(tmp, "library.db")
 		cleanup = func() { os.RemoveAll(tmp) }
 	}
-	lib, err := docstore.Open(path, nil)
+	lib, err := a.openAt(path, docstore.Options{})
 	if err != nil {
 		cleanup()
 		return nil, nil, err

@@ -16,6 +16,7 @@ import (
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/dbaddr"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/mcpserver"
 )
@@ -59,7 +60,7 @@ func runMCP(ctx context.Context, a *app, args []string) error {
 		mode = "writes allowed"
 	}
 	if *addr == "" {
-		fmt.Fprintf(a.stderr, "citelens mcp: serving %s on stdin and stdout (%s)\n", a.dbPath, mode)
+		fmt.Fprintf(a.stderr, "citelens mcp: serving %s on stdin and stdout (%s)\n", dbaddr.Redact(a.dbPath), mode)
 		in, ok := a.stdin.(io.ReadCloser)
 		if !ok {
 			in = io.NopCloser(a.stdin)
@@ -87,7 +88,7 @@ func runMCP(ctx context.Context, a *app, args []string) error {
 	if made {
 		tokenSays = "a new bearer token, which clients must send, is in " + path
 	}
-	fmt.Fprintf(a.stderr, "citelens mcp: serving %s at http://%s/mcp (%s); %s\n", a.dbPath, ln.Addr(), mode, tokenSays)
+	fmt.Fprintf(a.stderr, "citelens mcp: serving %s at http://%s/mcp (%s); %s\n", dbaddr.Redact(a.dbPath), ln.Addr(), mode, tokenSays)
 	if !mcpserver.IsLoopback(ln.Addr().String()) {
 		fmt.Fprintln(a.stderr, "citelens mcp: warning: other machines can reach this address; the token is sent in clear over plain HTTP")
 	}
@@ -112,7 +113,7 @@ func runMCP(ctx context.Context, a *app, args []string) error {
 func (a *app) mcpEnv(write bool) (*engine.Env, error) {
 	l, err := a.openLibrary(!write)
 	if errors.Is(err, errNoLibrary) {
-		return nil, fix.With(fmt.Errorf("%w: %s", mcpserver.ErrNoLibrary, a.dbPath), "Add documents with 'citelens add FILE'; they can be added while the server runs.")
+		return nil, fix.With(fmt.Errorf("%w: %s", mcpserver.ErrNoLibrary, dbaddr.Redact(a.dbPath)), "Add documents with 'citelens add FILE'; they can be added while the server runs.")
 	}
 	if err != nil {
 		return nil, err

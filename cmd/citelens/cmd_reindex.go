@@ -6,7 +6,6 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/ingest"
-	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/progress"
 	"github.com/citelens/citelens/internal/textproc"
 )
@@ -31,9 +30,9 @@ func runReindex(ctx context.Context, a *app, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	l, err := docstore.Open(a.dbPath, &docstore.Options{Upgrade: true})
+	l, err := a.openAt(a.dbPath, docstore.Options{Upgrade: true})
 	if err != nil {
-		return fix.With(err, "Check the path given by --db or CITELENS_DB.")
+		return err
 	}
 	defer l.Close()
 	line := newLiveLine(a.stderr)

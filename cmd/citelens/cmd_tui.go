@@ -91,6 +91,10 @@ func runTUI(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		dir = os.TempDir()
 	}
+	// The terminal UI tells of waits for a library file itself
+	// (Library.SetWaiting); a server's waits must not print over it.
+	a.screenTaken.Store(true)
+	defer a.screenTaken.Store(false)
 	return tui.Run(ctx, tui.Options{
 		Library:   l,
 		Env:       env,

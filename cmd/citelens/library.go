@@ -1,13 +1,18 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"sync"
+	"time"
 
 	"github.com/citelens/citelens/internal/config"
+	"github.com/citelens/citelens/internal/dbaddr"
 	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/storage/pgkv"
 
 	"github.com/charmbracelet/x/term"
 
@@ -20,27 +25,103 @@ import (
 // file with other readers; a library that does not exist yet reads as empty
 // for them instead of being created.
 func (a *app) openLibrary(readOnly bool) (*docstore.Library, error) {
-	if readOnly {
-		if _, err := os.Stat(a.dbPath); errors.Is(err, os.ErrNotExist) {
-			return nil, errNoLibrary
-		}
+	return a.openAt(a.dbPath, docstore.Options{ReadOnly: readOnly})
+}
+
+// openAt opens the library at addr, a file or a PostgreSQL database
+// (internal/dbaddr decides): every command opens its library here, so
+// the two backends are the same to all of them. A library opened for
+// reading (ReadOnly, ReadDamaged) that does not exist yet is
+// errNoLibrary, and nothing is made: no file, no tables.
+func (a *app) openAt(addr string, opt docstore.Options) (*docstore.Library, error) {
+	kind, err := dbaddr.Parse(addr)
+	if err != nil {
+		return nil, fix.With(err, "Give --db (or CITELENS_DB, or the config file's db) a file's path or a PostgreSQL address\n"+
+			"(postgres://HOST/DB, postgres:///DB for the local socket, or host=/run/postgresql dbname=DB).")
 	}
-	l, err := docstore.Open(a.dbPath, &docstore.Options{ReadOnly: readOnly, Waiting: a.waitingForLibrary})
+	readOnly := opt.ReadOnly || opt.ReadDamaged
+	var l *docstore.Library
+	if kind == dbaddr.Postgres {
+		l, err = a.openPostgres(addr, opt)
+	} else {
+		if readOnly {
+			if _, err := os.Stat(addr); errors.Is(err, os.ErrNotExist) {
+				return nil, errNoLibrary
+			}
+		}
+		opt.Waiting = a.waitingForLibrary
+		l, err = docstore.Open(addr, &opt)
+	}
 	switch {
+	case errors.Is(err, errNoLibrary):
+		return nil, err
 	case errors.Is(err, docstore.ErrLocked):
 		return nil, err // printError gives it its hint
 	case errors.Is(err, docstore.ErrNewerSchema), errors.Is(err, docstore.ErrOlderSchema), errors.Is(err, docstore.ErrCorrupt):
 		return nil, err // printError gives a damaged library its hint
+	case err != nil && fix.Of(err) != "":
+		return nil, err // the server's refusals say what to do
 	case err != nil:
-		return nil, fix.With(err, "Check the path given by --db or CITELENS_DB.")
+		return nil, fix.With(err, "Check the address given by --db or CITELENS_DB.")
 	}
 	return l, nil
 }
 
+// openPostgres opens the library in the PostgreSQL database addr names.
+// Messages name it without its password; a writer that must wait for
+// another says so, as for a file.
+func (a *app) openPostgres(addr string, opt docstore.Options) (*docstore.Library, error) {
+	readOnly := opt.ReadOnly || opt.ReadDamaged
+	db, err := pgkv.OpenOptions(context.Background(), addr, pgkv.Options{
+		Waiting:  a.waitingForServer(),
+		Existing: readOnly,
+	})
+	if errors.Is(err, pgkv.ErrNoStore) {
+		return nil, errNoLibrary
+	}
+	if err != nil {
+		return nil, err
+	}
+	l, err := docstore.OpenStore(db, dbaddr.Redact(addr), &opt)
+	if err != nil {
+		db.Close()
+		if readOnly && errors.Is(err, docstore.ErrNotFound) {
+			return nil, errNoLibrary // the tables, but no library in them yet
+		}
+		return nil, err
+	}
+	return l, nil
+}
+
+// waitingForServer is what a library in PostgreSQL tells when a write
+// must wait for another writer's: waitingForLibrary's message, once in
+// a while. The server tells of every transaction that waits, and an add
+// beside another writes many.
+func (a *app) waitingForServer() func() {
+	var mu sync.Mutex
+	var last time.Time
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if time.Since(last) < serverWaitEvery {
+			return
+		}
+		last = time.Now()
+		a.waitingForLibrary(true)
+	}
+}
+
+// serverWaitEvery is how often waitingForServer says it waits, at most.
+const serverWaitEvery = 10 * time.Second
+
 // waitingForLibrary says, on stderr, that the command waits for another
 // process's write to the library (citelens holds it only while it
-// writes, so this is brief).
+// writes, so this is brief). Not while the terminal UI has the screen:
+// it says so itself.
 func (a *app) waitingForLibrary(write bool) {
+	if a.screenTaken.Load() {
+		return
+	}
 	what := "read"
 	if write {
 		what = "write to"
@@ -108,7 +189,7 @@ func noColor() bool { return os.Getenv("NO_COLOR") != "" }
 // emptyLibraryMessage is what read commands print for a library that does
 // not exist yet.
 func emptyLibraryMessage(a *app) string {
-	return fmt.Sprintf("The library is empty (%s). Add documents with 'citelens add FILE...'.", a.dbPath)
+	return fmt.Sprintf("The library is empty (%s). Add documents with 'citelens add FILE...'.", dbaddr.Redact(a.dbPath))
 }
 
 // engineEnv builds the strategies' environment: the library and the model

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/citelens/citelens/internal/config"
@@ -61,6 +62,9 @@ type app struct {
 	cfg *config.Config
 	// maxFileSize is add's --max-size (0: ingest's default).
 	maxFileSize int64
+	// screenTaken is set while the terminal UI has the screen, where
+	// nothing else may print.
+	screenTaken atomic.Bool
 }
 
 func main() {
@@ -72,7 +76,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := &app{stdout: stdout, stderr: stderr, stdin: stdin}
 	global := flag.NewFlagSet("citelens", flag.ContinueOnError)
 	global.SetOutput(io.Discard)
-	global.StringVar(&a.dbPath, "db", "", "library file (env CITELENS_DB)")
+	global.StringVar(&a.dbPath, "db", "", "the library: a file or a PostgreSQL address (env CITELENS_DB)")
 	global.StringVar(&a.theme, "theme", "", "the terminal UI's colours")
 	global.StringVar(&a.graphics, "graphics", "", "how the terminal UI draws pages")
 	global.StringVar(&a.strategy, "strategy", "", "the strategy questions go to")
@@ -93,6 +97,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a.dbExplicit = a.dbPath != "" || os.Getenv("CITELENS_DB") != ""
 	if a.dbPath == "" {
 		a.dbPath = defaultDBPath()
+		// The config file's db, when there is one: a broken file is
+		// for the commands that read it to report.
+		if cfg, err := a.config(); err == nil && cfg.DB != "" {
+			a.dbPath, a.dbExplicit = cfg.DB, true
+		}
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -187,7 +196,9 @@ Commands:
 	}
 	fmt.Fprintf(w, `
 Global flags:
-  --db PATH        the library file (env CITELENS_DB; default %s)
+  --db ADDRESS     the library: a file, or a PostgreSQL database (postgres:///team,
+                   host=/run/postgresql dbname=team; docs/TEAM.md) (env CITELENS_DB,
+                   or the config file's db; default %s)
   --theme NAME     the terminal UI's colours: auto, dark, light, high-contrast, no-color
   --graphics NAME  how the terminal UI draws pages: auto, kitty, sixel, iterm2, blocks, off
   --strategy NAME  the strategy questions go to (the terminal UI's first, and ask's)

@@ -14,18 +14,39 @@ import (
 
 var (
 	deriveCountRE = regexp.MustCompile(`generate (\d+) reading comprehension questions`)
-	consentRE     = regexp.MustCompile(`<C(\d+)>[^<]*consent of the governed`)
+	// the authors' two calls: the summary prompt, and the questions
+	// prompt with the chunk above it
+	summaryCallRE   = regexp.MustCompile(`^Summarize the following text conceptually`)
+	questionsCallRE = regexp.MustCompile(`\n\nGenerate (\d+) reading comprehension questions based on the text above`)
+	consentRE       = regexp.MustCompile(`<C(\d+)>[^<]*consent of the governed`)
 )
 
 // IsDerivation reports whether prompt asks for RAIDD's derived documents
-// (engine/raidd's prompt).
-func IsDerivation(prompt string) bool { return deriveCountRE.MatchString(prompt) }
+// (engine/raidd's prompts: the combined one, or either of the authors'
+// two).
+func IsDerivation(prompt string) bool {
+	return deriveCountRE.MatchString(prompt) || summaryCallRE.MatchString(prompt) || questionsCallRE.MatchString(prompt)
+}
 
 // RAIDDReplies answers RAIDD's derivation prompts with a summary naming
 // the chunk's first words and the questions asked for, and answering
 // prompts by citing the first sentence shown.
 func RAIDDReplies(r llmtest.ChatRequest) llmtest.Reply {
 	p := r.Last()
+	if m := questionsCallRE.FindStringSubmatchIndex(p); m != nil {
+		n, _ := strconv.Atoi(p[m[2]:m[3]])
+		words := strings.Fields(p[:m[0]])
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "%d. What does the passage say about %s?\n", i+1, words[(i*7)%len(words)])
+		}
+		return llmtest.Text(b.String())
+	}
+	if summaryCallRE.MatchString(p) && !deriveCountRE.MatchString(p) {
+		_, text, _ := strings.Cut(p, "Here is the text:\n\n")
+		words := strings.Fields(text)
+		return llmtest.Text(fmt.Sprintf("The passage concerns %s.", strings.Join(words[:min(8, len(words))], " ")))
+	}
 	if m := deriveCountRE.FindStringSubmatch(p); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		_, text, _ := strings.Cut(p, "Here is the text:\n\n")

@@ -87,6 +87,10 @@ type Summary struct {
 	PaperCost *float64 `json:"okralong_cost_mean,omitempty"`
 	*ShortReport
 	*RougeReport
+	*CCRReport
+	// Learning is what grading the answers for a strategy that learns in
+	// context cost (engine.Grader), when it is one.
+	Learning *LearningReport `json:"learning,omitempty"`
 
 	failed int // questions the judge could not judge
 }
@@ -127,12 +131,17 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 	var all []citations.Scores
 	var short shortSummary
 	var rouge rougeSummary
+	var ccr ccrSummary
+	var learn learning
 	for i, g := range golds {
 		if cfg.Progress != nil {
 			cfg.Progress(i+1, len(golds))
 		}
-		sc, ans, err := answer(ctx, env, &cfg, g)
+		sc, ans, err := answer(ctx, env, &cfg, g, learn.lessons)
 		if err != nil {
+			return nil, err
+		}
+		if err := learn.grade(ctx, env, &cfg, g, ans); err != nil {
 			return nil, err
 		}
 		all = append(all, sc)
@@ -144,6 +153,12 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 		short.add(line.ShortScores)
 		line.RougeScores = rougeScores(ans, g)
 		rouge.add(line.RougeScores)
+		line.CCRScores = ccrScores(ans, g)
+		var correctness *float64
+		if jc != nil && jc.Unrated == 0 && len(jc.Ratings) > 0 {
+			correctness = &jc.Correctness
+		}
+		ccr.add(line.CCRScores, correctness, sc.AnswerHit)
 		if jc != nil {
 			base.record(g, jc.Correctness)
 			if line.LQA, err = base.answer(ctx, env, &cfg, judged, g); err != nil {
@@ -166,6 +181,8 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 	sum.PaperCost = sum.paperCost()
 	sum.ShortReport = short.report()
 	sum.RougeReport = rouge.report()
+	sum.CCRReport = ccr.report()
+	sum.Learning = learn.report()
 	if judged != nil {
 		sum.failed = judged.failed
 		counts := judged.counts
@@ -175,12 +192,12 @@ func Run(ctx context.Context, env *engine.Env, golds []citations.Gold, cfg Confi
 }
 
 // answer answers one question and scores the answer.
-func answer(ctx context.Context, env *engine.Env, cfg *Config, g citations.Gold) (citations.Scores, *engine.Answer, error) {
+func answer(ctx context.Context, env *engine.Env, cfg *Config, g citations.Gold, lessons []engine.Lesson) (citations.Scores, *engine.Answer, error) {
 	docs, err := cfg.resolve(env.Library, g.Docs)
 	if err != nil {
 		return citations.Scores{}, nil, fmt.Errorf("question %s: %w", g.ID, err)
 	}
-	ans, runErr := engine.Run(ctx, env, cfg.Strategy, engine.Request{Question: g.Question, Docs: docs, Options: cfg.Options}, nil)
+	ans, runErr := engine.Run(ctx, env, cfg.Strategy, engine.Request{Question: g.Question, Docs: docs, Options: cfg.Options, Lessons: lessons}, nil)
 	if ans == nil {
 		return citations.Scores{}, nil, fmt.Errorf("question %s: %w", g.ID, runErr)
 	}
@@ -204,10 +221,12 @@ func (s *Summary) Print(w io.Writer) {
 		r.EvidenceRecall, r.EvidenceAll, r.CitationPrecision, r.CitationLength, r.CitationWords, s.Derive)
 	if r.LLMCalls > 0 {
 		fmt.Fprintf(w, "  per question: %.0f prompt tokens, %.0f completion tokens (OkraLong's cost, input + 4 × output: %.0f), %.1f model calls; %.2fs mean, %.2fs p95\n",
-			r.PromptTokensMean, r.CompletionTokensMean, OkraLongCost(r.PromptTokensMean, r.CompletionTokensMean), r.LLMCallsMean, r.SecondsMean, r.SecondsP95)
+			r.PromptTokensMean, r.CompletionTokensMean, citations.OkraLongCost(r.PromptTokensMean, r.CompletionTokensMean), r.LLMCallsMean, r.SecondsMean, r.SecondsP95)
 	}
 	s.ShortReport.print(w)
 	s.RougeReport.print(w)
+	s.CCRReport.print(w)
+	s.Learning.print(w)
 	if j := s.judgedReport; j != nil {
 		fmt.Fprintf(w, "judged by %s over %d questions: citation_recall %.3f, citation_precision %.3f, citation_f1 %.3f; the judge used %d calls, %d prompt and %d completion tokens",
 			textproc.OneLine(j.JudgeModel), j.Judged, j.CitationRecall, j.CitationPrecision, j.CitationF1, j.JudgeCalls, j.JudgePromptTokens, j.JudgeCompletionTokens)

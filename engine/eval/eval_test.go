@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/citelens/citelens/engine"
@@ -125,6 +126,11 @@ func TestJudgeCitations(t *testing.T) {
 		}
 	}
 	if !strings.Contains(printed, "judged by test-model over 2 questions: citation_recall 0.750, citation_precision 1.000, citation_f1 0.857") {
+		t.Errorf("printed:\n%s", printed)
+	}
+	// LongCite shows the model the whole document, so the context held
+	// the evidence of both questions, both answered correctly.
+	if !strings.Contains(printed, "chunk retrieval over 2 questions (as RAIDD reports it): ccr 1.000; cp_ccr 1.000 over 2 correct, ip_ccr – over 0 incorrect (correct by answer_hit)") {
 		t.Errorf("printed:\n%s", printed)
 	}
 
@@ -253,7 +259,7 @@ func TestDeriveCostApart(t *testing.T) {
 	if sum.Strategy != "raidd-q+" || sum.Questions != 3 || sum.LLMCalls != 3 || answers != 3 || sum.Prompt == 0 || sum.Complete == 0 {
 		t.Errorf("answers' usage %+v (%d answering requests)", sum, answers)
 	}
-	if d := sum.Derive; d == nil || d.Chunks == 0 || d.LLMCalls != d.Chunks || d.Prompt == 0 || d.Complete == 0 || d.LLMCalls+answers != len(srv.ChatRequests()) {
+	if d := sum.Derive; d == nil || d.Chunks == 0 || d.LLMCalls != 2*d.Chunks || d.Prompt == 0 || d.Complete == 0 || d.LLMCalls+answers != len(srv.ChatRequests()) {
 		t.Errorf("derive cost %+v of %d requests", sum.Derive, len(srv.ChatRequests()))
 	}
 	if !strings.Contains(printed, "derive step: ") {
@@ -405,5 +411,56 @@ func TestCorrectnessRatio(t *testing.T) {
 	_, err := eval.Run(context.Background(), env, golds, eval.Config{Strategy: s, LQA: enginetest.WriteFile(t, "cited.jsonl", cited.String())})
 	if err == nil || !strings.Contains(err.Error(), "a record of the longcite strategy, not of plain") {
 		t.Errorf("a baseline of another strategy: %v", err)
+	}
+}
+
+// TestLearnsInContext: with raidd-s-icl, each answer is graded by the
+// model against the true answers and the lesson goes before the
+// questions after it; the grading's cost is reported apart; a grading
+// reply without a score is told and skipped.
+func TestLearnsInContext(t *testing.T) {
+	t.Parallel()
+	grades := []string{"Score: 0.6", "no score", "no score", "Score: 1"}
+	var mu sync.Mutex
+	srv := llmtest.New(t, llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
+		if strings.HasPrefix(r.Last(), "Score how well an answer") {
+			mu.Lock()
+			defer mu.Unlock()
+			g := grades[0]
+			grades = grades[1:]
+			return llmtest.Text(g)
+		}
+		return enginetest.RAIDDReplies(r)
+	}))
+	q := "Where do governments derive their powers from? | consent of the governed"
+	dir := dataSet(t, q, q, q)
+	var notices []string
+	sum, last, printed := run(t, dir, "raidd-s-icl", enginetest.Config(srv), eval.Config{Notice: func(s string) { notices = append(notices, s) }})
+	var answering []llmtest.ChatRequest
+	for _, r := range srv.ChatRequests() {
+		if !enginetest.IsDerivation(r.Last()) && !strings.HasPrefix(r.Last(), "Score how well") {
+			answering = append(answering, r)
+		}
+	}
+	if len(answering) != 3 {
+		t.Fatalf("%d answering requests\n%s", len(answering), printed)
+	}
+	if n := len(answering[0].Messages); n != 1 {
+		t.Errorf("the first question was asked with %d messages; nothing to learn from yet", n)
+	}
+	for i, want := range []int{1, 1} { // the second question's grading failed: still one lesson
+		msgs := answering[i+1].Messages
+		if len(msgs) != 3 || strings.Count(msgs[0].Content, "Past question") != want || !strings.Contains(msgs[0].Content, "True answer: consent of the governed\nScore: 0.60") {
+			t.Errorf("question %d's meta-prompt: %d messages\n%s", i+2, len(msgs), msgs[0].Content)
+		}
+	}
+	if l := sum.Learning; l == nil || l.Lessons != 2 || l.Ungraded != 1 || l.LLMCalls != 4 {
+		t.Errorf("learning %+v", sum.Learning)
+	}
+	if len(notices) != 1 || !strings.Contains(notices[0], "holds no score") {
+		t.Errorf("notices %q", notices)
+	}
+	if !strings.Contains(printed, "learning in context: 2 answers graded by the model") || !strings.Contains(last, `"learning":{"lessons":2`) {
+		t.Errorf("printed:\n%s\n%s", printed, last)
 	}
 }

@@ -36,6 +36,7 @@ type Scores struct {
 	*judge.CorrectnessFigures
 	*ShortScores
 	*RougeScores
+	*CCRScores
 	// LQA is the plain strategy's judged correctness of the question,
 	// when it answered alongside (Config.LQA, RunPlain).
 	LQA *float64 `json:"correctness_lqa,omitempty"`

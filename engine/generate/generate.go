@@ -135,9 +135,12 @@ func Run(ctx context.Context, rt *engine.Runtime, req Request) (*Result, error) 
 	if err != nil {
 		return res, err
 	}
+	if req.Numbering != nil {
+		rt.Shown(req.Numbering.Shown())
+	}
 	// A follow-up question comes after the conversation it follows
 	// (Config's window already left room for it).
-	msgs = append(engine.HistoryMessages(rt.History()), msgs...)
+	msgs = append(rt.Preamble(), msgs...)
 	judged := req.Question
 	if req.JudgeAgainst != "" {
 		judged = req.JudgeAgainst

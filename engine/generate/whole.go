@@ -54,7 +54,7 @@ func longContext(ctx context.Context, rt *engine.Runtime, doing, name, instructi
 		}
 	}
 	rt.Stagef("%s %s (%s)", doing, cfg.Model, engine.DescribeScope(rt.Docs(), fit.Shown))
-	msgs := append(engine.HistoryMessages(rt.History()), draftMessages(instructions, rt.Question(), rt.Docs(), fit)...)
+	msgs := append(rt.Preamble(), draftMessages(instructions, rt.Question(), rt.Docs(), fit)...)
 	reply, err := rt.Model().Stream(ctx, name, llm.ChatRequest{Messages: msgs}, nil)
 	return reply.Text, err
 }
@@ -76,7 +76,10 @@ func PlainQA(ctx context.Context, rt *engine.Runtime, fit Fit, name string) (str
 		}
 		writePlain(&b, p)
 	}
-	msgs := append(engine.HistoryMessages(rt.History()), llm.User(fmt.Sprintf(plainQAPrompt, b.String(), rt.Question())))
+	if n, err := citations.NewSentenceNumbering(fit.Parts...); err == nil {
+		rt.Shown(n.Shown())
+	}
+	msgs := append(rt.Preamble(), llm.User(fmt.Sprintf(plainQAPrompt, b.String(), rt.Question())))
 	reply, err := rt.Model().Stream(ctx, name, llm.ChatRequest{Messages: msgs}, nil)
 	return reply.Text, err
 }

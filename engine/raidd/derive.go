@@ -14,9 +14,12 @@ import (
 )
 
 // SetFor is the derived-document set that model writes with this
-// package's chunking and prompt.
-func SetFor(model string) docstore.DerivedSet {
-	return docstore.DerivedSet{Model: model, Tokens: ChunkTokens, Overlap: ChunkOverlap, Version: PromptVersion}
+// package's chunking and the authors' two calls per chunk.
+func SetFor(model string) docstore.DerivedSet { return SetWith(model, TwoCalls) }
+
+// SetWith is the derived-document set that model writes in layout l.
+func SetWith(model string, l Layout) docstore.DerivedSet {
+	return docstore.DerivedSet{Model: model, Tokens: ChunkTokens, Overlap: ChunkOverlap, Version: int(l)}
 }
 
 // Chunks cuts d into the chunks derived documents are written for:
@@ -52,7 +55,8 @@ type Estimate struct {
 	Set  docstore.DerivedSet
 	Docs []DocNeed // only documents with something left to derive
 	// Chunks to derive, and the calls, prompt and completion tokens that
-	// takes (one call per chunk; a retry is not counted).
+	// takes (one or two calls per chunk, as the set's layout says; a
+	// retry is not counted).
 	Chunks, Calls                  int
 	PromptTokens, CompletionTokens int
 }
@@ -104,11 +108,11 @@ func Missing(lib *docstore.Library, set docstore.DerivedSet, docs []docstore.Doc
 			if i > 0 {
 				prev = int(chunks[i-1].Tokens)
 			}
-			p, c := estimateChunk(int(c.Tokens), prev)
+			p, c := estimateChunk(layoutOf(set), int(c.Tokens), prev)
 			est.PromptTokens += p
 			est.CompletionTokens += c
 			est.Chunks++
-			est.Calls++
+			est.Calls += layoutOf(set).calls()
 		}
 		est.Docs = append(est.Docs, need)
 	}
@@ -153,13 +157,16 @@ type Report struct {
 	Seconds          float64
 }
 
-// Deriver writes derived documents: for each chunk, one model call for its
-// summary (conditioned on the previous chunk's summary) and its questions.
+// Deriver writes derived documents: for each chunk, its summary
+// (conditioned on the previous chunk's summary) and its questions, in two
+// model calls or, in layout OneCall, one.
 type Deriver struct {
 	Library *docstore.Library
 	Client  *llm.Client
 	// Model writes the documents; "" means the client's model.
 	Model string
+	// Layout is how a chunk is asked for; 0 means TwoCalls, the authors'.
+	Layout Layout
 	// Jobs is how many documents are derived at once (default 1). The
 	// chunks of one document are derived in order, since each summary is
 	// conditioned on the one before.
@@ -177,7 +184,11 @@ func (dv *Deriver) Set() docstore.DerivedSet {
 	if m == "" {
 		m = dv.Client.Config().Model
 	}
-	return SetFor(m)
+	l := dv.Layout
+	if l == 0 {
+		l = TwoCalls
+	}
+	return SetWith(m, l)
 }
 
 // Derive writes the missing derived documents of docs, resuming where an
@@ -362,37 +373,64 @@ func (dv *Deriver) deriveDoc(ctx context.Context, set docstore.DerivedSet, d *do
 	return nil
 }
 
-// deriveChunk asks for chunk c's summary and questions; a reply without
-// both, or cut at the output limit, is asked again once, and if still
-// unusable or cut the chunk is recorded as failed with what was usable. err is an error of the endpoint (or the
-// cancellation), and then nothing is recorded.
+// deriveChunk asks for chunk c's summary and questions, in the set's
+// layout. A reply without what it was asked for, or cut at the output
+// limit, is asked again once; if still unusable or cut, the chunk is
+// recorded as failed with what was usable. err is an error of the
+// endpoint (or the cancellation), and then nothing is recorded.
 func (dv *Deriver) deriveChunk(ctx context.Context, set docstore.DerivedSet, d *docstore.Document, i int, c docstore.Chunk, prev string) (docstore.DerivedChunk, llm.Usage, error) {
 	start, end := int(d.Sentences[c.First].Start), int(d.Sentences[c.Last].End)
 	text := d.Text[start:end]
 	n := QuestionCount(int(c.Tokens))
-	req := llm.ChatRequest{Messages: derivePrompt(text, prev, n), Model: set.Model, MaxTokens: replyTokens(int(c.Tokens), n)}
 	rec := docstore.DerivedChunk{Index: i, First: int(c.First), Last: int(c.Last)}
 	var total llm.Usage
+	var got Parsed
+	var err error
+	if layoutOf(set) == OneCall {
+		req := llm.ChatRequest{Messages: derivePrompt(text, prev, n), Model: set.Model, MaxTokens: replyTokens(int(c.Tokens), n)}
+		got, err = dv.askTwice(ctx, req, &total, func(r string) Parsed { return ParseReply(r, n) }, Parsed.Usable)
+	} else {
+		req := llm.ChatRequest{Messages: summaryPrompt(text, prev), Model: set.Model, MaxTokens: replyTokens(int(c.Tokens), 0)}
+		got, err = dv.askTwice(ctx, req, &total, func(r string) Parsed { return Parsed{Summary: ParseSummary(r)} },
+			func(p Parsed) bool { return p.Summary != "" })
+		if err == nil {
+			req = llm.ChatRequest{Messages: questionsPrompt(text, n), Model: set.Model, MaxTokens: replyTokens(0, n)}
+			var qs Parsed
+			qs, err = dv.askTwice(ctx, req, &total, func(r string) Parsed { return Parsed{Questions: ParseQuestions(r, n)} },
+				func(p Parsed) bool { return len(p.Questions) > 0 })
+			got.Questions, got.cut = qs.Questions, got.cut || qs.cut
+		}
+	}
+	if err != nil {
+		return rec, total, err
+	}
+	rec.Summary, rec.Questions = got.Summary, got.Questions
+	if !got.complete() {
+		rec.Failed = got.problemOf()
+	}
+	rec.PromptTokens, rec.CompletionTokens, rec.Calls, rec.Estimated = total.PromptTokens, total.CompletionTokens, total.LLMCalls, total.Estimated
+	return rec, total, nil
+}
+
+// askTwice sends req, and once more when the reply is not usable by
+// usable or was cut at the output limit, and returns the better of the
+// replies as parse reads them; each call's usage is added to total.
+func (dv *Deriver) askTwice(ctx context.Context, req llm.ChatRequest, total *llm.Usage, parse func(string) Parsed, usable func(Parsed) bool) (Parsed, error) {
 	var best Parsed
 	for attempt := range 2 {
 		reply, err := dv.Client.Chat(ctx, req)
 		total.Add(reply.Usage)
 		if err != nil {
-			return rec, total, err
+			return best, err
 		}
-		p := ParseReply(reply.Text, n)
+		p := parse(reply.Text)
 		p.cut = reply.FinishReason == "length"
 		if attempt == 0 || p.better(best) {
 			best = p
 		}
-		if best.complete() {
+		if usable(best) && !best.cut {
 			break
 		}
 	}
-	rec.Summary, rec.Questions = best.Summary, best.Questions
-	if !best.complete() {
-		rec.Failed = best.problemOf()
-	}
-	rec.PromptTokens, rec.CompletionTokens, rec.Calls, rec.Estimated = total.PromptTokens, total.CompletionTokens, total.LLMCalls, total.Estimated
-	return rec, total, nil
+	return best, nil
 }

@@ -14,17 +14,26 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/engine/retrieve"
-	"github.com/citelens/citelens/internal/textproc"
 	"github.com/citelens/citelens/llm"
 	"github.com/citelens/citelens/llm/llmtest"
 )
 
-// TestDeriveStores: every chunk of the 256/50 windows gets one call
-// and a record with its sentence range, a summary, and 32 questions per
-// 1,024 tokens; each summary is asked in the context of the previous
-// one; the document is indexed at the end.
+// TestDeriveStores: every chunk of the 256/50 windows gets its calls —
+// the authors' two (a summary, asked in the context of the previous
+// chunk's, then 32 questions per 1,024 tokens), or the one combined call
+// — and a record with its sentence range, summary and questions; the
+// document is indexed at the end.
 func TestDeriveStores(t *testing.T) {
 	t.Parallel()
+	for _, layout := range []Layout{TwoCalls, OneCall} {
+		t.Run(fmt.Sprint(layout.calls(), " calls"), func(t *testing.T) {
+			t.Parallel()
+			testDeriveStores(t, layout)
+		})
+	}
+}
+
+func testDeriveStores(t *testing.T, layout Layout) {
 	lib, docs := enginetest.TextLibrary(t, "survey.txt", survey(40))
 	d := docs[0]
 	m := newModel()
@@ -37,58 +46,83 @@ func TestDeriveStores(t *testing.T) {
 	if len(chunks) < 8 {
 		t.Fatalf("only %d chunks; the test needs a longer document", len(chunks))
 	}
+	calls := layout.calls()
 	var progress []Progress
-	dv := &Deriver{Library: lib, Client: env.LLM}
+	dv := &Deriver{Library: lib, Client: env.LLM, Layout: layout}
 	rep, err := dv.Derive(t.Context(), []docstore.DocID{d.ID}, func(p Progress) { progress = append(progress, p) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Derived != len(chunks) || rep.Resumed != 0 || len(rep.Failures) != 0 || rep.Usage.LLMCalls != len(chunks) || rep.Usage.PromptTokens == 0 {
+	if rep.Derived != len(chunks) || rep.Resumed != 0 || len(rep.Failures) != 0 || rep.Usage.LLMCalls != calls*len(chunks) || rep.Usage.PromptTokens == 0 {
 		t.Fatalf("report %+v for %d chunks", rep, len(chunks))
 	}
 	if len(progress) != len(chunks) || progress[len(progress)-1].Done != len(chunks) || progress[0].Total != len(chunks) {
 		t.Errorf("progress %+v", progress)
 	}
-	recs, err := lib.Derived().Chunks(d.ID, SetFor(llmtest.DefaultModel))
+	set := SetWith(llmtest.DefaultModel, layout)
+	recs, err := lib.Derived().Chunks(d.ID, set)
 	if err != nil || len(recs) != len(chunks) {
 		t.Fatalf("%d records (%v), want %d", len(recs), err, len(chunks))
 	}
 	reqs := srv.ChatRequests()
-	if len(reqs) != len(chunks) {
+	if len(reqs) != calls*len(chunks) {
 		t.Fatalf("%d requests for %d chunks", len(reqs), len(chunks))
 	}
 	for i, r := range recs {
 		c := chunks[i]
-		text := d.Text[d.Sentences[c.First].Start:d.Sentences[c.Last].End]
-		want := deriveReq{text: text, n: QuestionCount(int(c.Tokens))}
-		p := ParseReply(scriptedReply(want), want.n)
-		if r.Index != i || r.First != int(c.First) || r.Last != int(c.Last) || r.Summary != p.Summary || !slices.Equal(r.Questions, p.Questions) || r.Failed != "" || r.Calls != 1 {
-			t.Errorf("record %d: %+v\nwant summary %q and questions %q", i, r, p.Summary, p.Questions)
+		text := strings.TrimSpace(d.Text[d.Sentences[c.First].Start:d.Sentences[c.Last].End])
+		n := QuestionCount(int(c.Tokens))
+		var got []deriveReq
+		for _, q := range reqs[calls*i : calls*(i+1)] {
+			g, ok := parseDerive(q.Last())
+			if !ok {
+				t.Fatalf("request for chunk %d is no derivation: %q", i, q.Last())
+			}
+			got = append(got, g)
+			if q.Model != llmtest.DefaultModel {
+				t.Errorf("request for chunk %d to model %q", i, q.Model)
+			}
 		}
-		got, ok := parseDerive(reqs[i].Last())
-		if !ok || got.text != strings.TrimSpace(text) || got.n != want.n {
-			t.Errorf("request %d asks for %d questions of %q", i, got.n, got.text)
+		var wantSum string
+		var wantQs []string
+		if layout == OneCall {
+			if got[0].kind != "both" || got[0].text != text || got[0].n != n {
+				t.Errorf("request %d: %+v, want both of %d questions of %q", i, got[0], n, text)
+			}
+			p := ParseReply(scriptedReply(got[0]), n)
+			wantSum, wantQs = p.Summary, p.Questions
+		} else {
+			if got[0].kind != "summary" || got[0].text != text || got[1].kind != "questions" || got[1].text != text || got[1].n != n {
+				t.Errorf("requests %d: %+v, want the summary of %q, then %d questions", i, got, text, n)
+			}
+			wantSum, wantQs = ParseSummary(scriptedReply(got[0])), ParseQuestions(scriptedReply(got[1]), n)
+		}
+		if r.Index != i || r.First != int(c.First) || r.Last != int(c.Last) || r.Summary != wantSum || !slices.Equal(r.Questions, wantQs) || r.Failed != "" || r.Calls != calls {
+			t.Errorf("record %d: %+v\nwant summary %q and questions %q", i, r, wantSum, wantQs)
+		}
+		if wantSum == "" || len(wantQs) == 0 {
+			t.Errorf("chunk %d: the scripted replies read as summary %q and questions %q", i, wantSum, wantQs)
 		}
 		switch {
-		case i == 0 && got.prev != "":
-			t.Errorf("the first chunk is asked with a context: %q", got.prev)
-		case i > 0 && got.prev != recs[i-1].Summary:
-			t.Errorf("chunk %d is asked in the context %q, want the previous summary %q", i, got.prev, recs[i-1].Summary)
-		}
-		if reqs[i].Model != llmtest.DefaultModel {
-			t.Errorf("request %d to model %q", i, reqs[i].Model)
+		case i == 0 && got[0].prev != "":
+			t.Errorf("the first chunk is asked with a context: %q", got[0].prev)
+		case i > 0 && got[0].prev != recs[i-1].Summary:
+			t.Errorf("chunk %d is asked in the context %q, want the previous summary %q", i, got[0].prev, recs[i-1].Summary)
 		}
 	}
 	if n := QuestionCount(int(chunks[0].Tokens)); n < 6 || n > 8 {
 		t.Errorf("a full chunk of %d tokens gets %d questions, want about 8", chunks[0].Tokens, n)
 	}
-	st, _ := lib.Derived().Status(d.ID, SetFor(llmtest.DefaultModel))
-	if !st.Complete() || !st.Indexed || st.Calls != len(chunks) {
+	st, _ := lib.Derived().Status(d.ID, set)
+	if !st.Complete() || !st.Indexed || st.Calls != calls*len(chunks) {
 		t.Errorf("status %+v", st)
+	}
+	if est, _ := Missing(lib, SetWith(llmtest.DefaultModel, 3-layout), []docstore.DocID{d.ID}); est.Chunks != len(chunks) || est.Calls != (3-calls)*len(chunks) {
+		t.Errorf("the other layout's derivation %+v: its documents are its own", est)
 	}
 	// Deriving again costs nothing.
 	rep, err = dv.Derive(t.Context(), []docstore.DocID{d.ID}, nil)
-	if err != nil || rep.Derived != 0 || rep.Resumed != len(chunks) || len(srv.ChatRequests()) != len(chunks) {
+	if err != nil || rep.Derived != 0 || rep.Resumed != len(chunks) || len(srv.ChatRequests()) != calls*len(chunks) {
 		t.Errorf("second derive: %+v, %v, %d requests", rep, err, len(srv.ChatRequests()))
 	}
 }
@@ -106,11 +140,11 @@ func TestDeriveResumes(t *testing.T) {
 			m := newModel()
 			srv := llmtest.New(t, llmtest.WithResponder(m.respond))
 			env := enginetest.Env(t, lib, enginetest.Config(srv), llm.WithMaxRetries(1))
-			const stopAt = 5 // derivation calls that succeed before the failure
+			const stopAt = 5 // chunks derived before the failure (two calls each)
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
 			m.fault = func(n int, r deriveReq) (llmtest.Reply, bool) {
-				if n <= stopAt {
+				if n <= 2*stopAt {
 					return llmtest.Reply{}, false
 				}
 				if how == "cancelled" {
@@ -153,16 +187,17 @@ func TestDeriveResumes(t *testing.T) {
 			if len(recs) != len(chunks) {
 				t.Fatalf("%d records after resuming, want %d", len(recs), len(chunks))
 			}
-			// Every chunk was asked once, but the one at the interruption:
-			// the call in flight when cancelled, asked again on resuming,
-			// or the failing call and the client's one retry of it.
+			// Every chunk was asked twice (its summary, its questions),
+			// but the one at the interruption: its summary call in flight
+			// when cancelled, asked again on resuming, or the failing call
+			// and the client's one retry of it.
 			again := map[int]int{}
 			for _, n := range m.perChunk {
 				again[n]++
 			}
-			want := map[int]int{1: len(chunks) - 1, 2: 1}
+			want := map[int]int{2: len(chunks) - 1, 3: 1}
 			if how == "server error" {
-				want = map[int]int{1: len(chunks) - 1, 3: 1}
+				want = map[int]int{2: len(chunks) - 1, 4: 1}
 			}
 			if !maps.Equal(again, want) {
 				t.Errorf("chunks by times asked %v, want %v", again, want)
@@ -182,12 +217,13 @@ func TestDeriveResumes(t *testing.T) {
 }
 
 // lastDerivePromptFor returns the last derivation prompt of the chunk that
-// starts at sentence first.
+// starts at sentence first that carries the previous summary (the
+// summary's, or the combined one).
 func lastDerivePromptFor(t *testing.T, srv *llmtest.Server, first int, d *docstore.Document) string {
 	t.Helper()
 	var out string
 	for _, r := range srv.ChatRequests() {
-		if got, ok := parseDerive(r.Last()); ok && strings.HasPrefix(got.text, strings.TrimSpace(d.SentenceText(first))) {
+		if got, ok := parseDerive(r.Last()); ok && got.kind != "questions" && strings.HasPrefix(got.text, strings.TrimSpace(d.SentenceText(first))) {
 			out = r.Last()
 		}
 	}
@@ -199,7 +235,8 @@ func lastDerivePromptFor(t *testing.T, srv *llmtest.Server, first int, d *docsto
 
 // TestUnusableReplies: a reply without questions is asked again once; if
 // the retry is no better the chunk is stored as failed, with what was
-// usable, and reported; the next derivation retries it.
+// usable (here the refusal read as a summary: one call), and reported;
+// the next derivation retries it.
 func TestUnusableReplies(t *testing.T) {
 	t.Parallel()
 	lib, docs := enginetest.TextLibrary(t, "survey.txt", survey(40))
@@ -221,8 +258,8 @@ func TestUnusableReplies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.perChunk[badText] != 2 {
-		t.Errorf("the unusable chunk was asked %d times, want 2 (one retry)", m.perChunk[badText])
+	if m.perChunk[badText] != 3 {
+		t.Errorf("the unusable chunk was asked %d times, want 3 (a summary, questions and their one retry)", m.perChunk[badText])
 	}
 	if len(rep.Failures) != 1 || rep.Failures[0].Chunk != bad || rep.Failures[0].Reason != "the reply has no questions" {
 		t.Fatalf("failures %+v", rep.Failures)
@@ -231,7 +268,7 @@ func TestUnusableReplies(t *testing.T) {
 		t.Errorf("stage %q does not report the failure", s)
 	}
 	recs, _ := lib.Derived().Chunks(d.ID, SetFor(llmtest.DefaultModel))
-	if r := recs[bad]; r.Failed == "" || r.Summary == "" || len(r.Questions) != 0 || r.Calls != 2 {
+	if r := recs[bad]; r.Failed == "" || r.Summary == "" || len(r.Questions) != 0 || r.Calls != 3 {
 		t.Errorf("failed record %+v", r)
 	}
 	// The next chunk was still conditioned on a summary: the last usable one.
@@ -246,7 +283,7 @@ func TestUnusableReplies(t *testing.T) {
 	// ...but the next derivation retries it.
 	m.fault = nil
 	rep, err = dv.Derive(t.Context(), []docstore.DocID{d.ID}, nil)
-	if err != nil || rep.Derived != 1 || len(rep.Failures) != 0 || m.perChunk[badText] != 3 {
+	if err != nil || rep.Derived != 1 || len(rep.Failures) != 0 || m.perChunk[badText] != 5 {
 		t.Fatalf("retry of the failed chunk: %+v, %v, asked %d times", rep, err, m.perChunk[badText])
 	}
 	if st, _ := lib.Derived().Status(d.ID, SetFor(llmtest.DefaultModel)); st.Failed != 0 || !st.Indexed {
@@ -285,8 +322,8 @@ func TestRemovedWithTheDocument(t *testing.T) {
 	}
 }
 
-// TestOneCallCost measures the design choice of one call per chunk
-// against the authors' two (a summary prompt and a question prompt).
+// TestOneCallCost measures the one-call layout against the authors' two
+// calls (a summary prompt and a questions prompt, each with the chunk).
 func TestOneCallCost(t *testing.T) {
 	_, docs := enginetest.Library(t, "../../testdata/declaration.txt")
 	d := docs[0]
@@ -300,7 +337,7 @@ func TestOneCallCost(t *testing.T) {
 		text := d.Text[d.Sentences[c.First].Start:d.Sentences[c.Last].End]
 		n := QuestionCount(int(c.Tokens))
 		one += llm.EstimatePromptTokens(derivePrompt(text, prev, n))
-		two += twoCallTokens(text, prev, n)
+		two += llm.EstimatePromptTokens(summaryPrompt(text, prev)) + llm.EstimatePromptTokens(questionsPrompt(text, n))
 		prev, _ = scriptedDerivation(deriveReq{text: text, n: n})
 	}
 	t.Logf("%d chunks: one call per chunk %d prompt tokens, two calls %d (%.2f×, and %d calls instead of %d)",
@@ -308,16 +345,11 @@ func TestOneCallCost(t *testing.T) {
 	if two <= one {
 		t.Errorf("two calls (%d) cost no more prompt tokens than one (%d)", two, one)
 	}
-}
-
-// twoCallTokens estimates the prompt tokens of the authors' two calls per
-// chunk (a summary prompt and a question prompt, each with the chunk), for
-// the package doc's comparison.
-func twoCallTokens(text, prev string, n int) int {
-	sum := instructFirst + "\n\n" + text
-	if prev != "" {
-		sum = instructNext + " Here is the the context:\n\n" + prev + "\n\nSummarize the following text:\n\n" + text
+	// Missing's estimates, made before any call, agree.
+	lib, _ := enginetest.Library(t, "../../testdata/declaration.txt")
+	e1, _ := Missing(lib, SetWith("m", OneCall), []docstore.DocID{d.ID})
+	e2, _ := Missing(lib, SetWith("m", TwoCalls), []docstore.DocID{d.ID})
+	if e1.Calls != len(chunks) || e2.Calls != 2*len(chunks) || e2.PromptTokens <= e1.PromptTokens {
+		t.Errorf("estimates: one call %+v, two calls %+v", e1, e2)
 	}
-	qs := text + "\n\n" + fmt.Sprintf("Generate %d reading comprehension questions based on the text above. Each question should be unique and should require a thoughtful answer. Each question should begin with a number followed by a period and a space, denoting its position in the list. Separate each question with a line break.\n\nQuestions:", n)
-	return textproc.EstimateTokens(sum) + 4 + textproc.EstimateTokens(qs) + 4
 }

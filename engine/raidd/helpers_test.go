@@ -39,22 +39,33 @@ func survey(stations int) string {
 	return b.String()
 }
 
-// deriveReq is a derivation prompt taken apart.
+// deriveReq is a derivation prompt taken apart: the combined prompt
+// (kind "both"), or the authors' summary call ("summary", no n) or
+// questions call ("questions", no prev).
 type deriveReq struct {
-	text, prev string
-	n          int
+	kind, text, prev string
+	n                int
 }
 
-var countRE = regexp.MustCompile(`generate (\d+) reading comprehension questions`)
+var (
+	countRE     = regexp.MustCompile(`generate (\d+) reading comprehension questions`)
+	questionsRE = regexp.MustCompile(`\n\nGenerate (\d+) reading comprehension questions based on the text above`)
+)
 
 // parseDerive recognises a derivation prompt.
 func parseDerive(prompt string) (deriveReq, bool) {
-	m := countRE.FindStringSubmatch(prompt)
-	if m == nil {
+	if m := questionsRE.FindStringSubmatchIndex(prompt); m != nil {
+		n, _ := strconv.Atoi(prompt[m[2]:m[3]])
+		return deriveReq{kind: "questions", text: prompt[:m[0]], n: n}, true
+	}
+	r := deriveReq{kind: "both"}
+	if m := countRE.FindStringSubmatch(prompt); m != nil {
+		r.n, _ = strconv.Atoi(m[1])
+	} else if strings.HasPrefix(prompt, instructFirst) || strings.HasPrefix(prompt, instructNext) {
+		r.kind = "summary"
+	} else {
 		return deriveReq{}, false
 	}
-	var r deriveReq
-	r.n, _ = strconv.Atoi(m[1])
 	_, rest, ok := strings.Cut(prompt, "Here is the text:\n\n")
 	if !ok {
 		return deriveReq{}, false
@@ -84,10 +95,17 @@ func scriptedDerivation(r deriveReq) (summary string, questions []string) {
 	return "Digest: " + strings.Join(parts, " / "), questions
 }
 
+// scriptedReply is the scripted model's reply to r: what r asks for of
+// scriptedDerivation's, in the layout r asks for.
 func scriptedReply(r deriveReq) string {
 	sum, qs := scriptedDerivation(r)
 	var b strings.Builder
-	b.WriteString("SUMMARY:\n" + sum + "\nQUESTIONS:\n")
+	switch r.kind {
+	case "summary":
+		return sum
+	case "both":
+		b.WriteString("SUMMARY:\n" + sum + "\nQUESTIONS:\n")
+	}
 	for i, q := range qs {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, q)
 	}
@@ -126,6 +144,10 @@ type model struct {
 	// fault, if set, may replace the reply to derivation request number
 	// n (1-based) of the chunk.
 	fault func(n int, r deriveReq) (llmtest.Reply, bool)
+	// grades are the replies to grading prompts, in turn (the last one
+	// repeated).
+	grades []string
+	graded int
 }
 
 func newModel() *model { return &model{perChunk: map[string]int{}} }
@@ -146,6 +168,12 @@ func (m *model) respond(req llmtest.ChatRequest) llmtest.Reply {
 		return llmtest.Text(scriptedReply(r))
 	}
 	m.mu.Lock()
+	if strings.HasPrefix(prompt, "Score how well an answer") && len(m.grades) > 0 {
+		g := m.grades[min(m.graded, len(m.grades)-1)]
+		m.graded++
+		m.mu.Unlock()
+		return llmtest.Text(g)
+	}
 	m.answers = append(m.answers, prompt)
 	want := m.want
 	m.mu.Unlock()

@@ -84,6 +84,43 @@ func ParseReply(text string, want int) Parsed {
 	return p
 }
 
+// ParseSummary reads the reply to the summary call: the whole reply is
+// the summary, less a reasoning model's thinking, code fences, a heading
+// or label of the model's own ("## Summary", "Here is the summary:"), and
+// the rest of a reply that went on to questions or gave a JSON object.
+func ParseSummary(text string) string {
+	text, _, _ = llm.SplitReasoning(text)
+	text = stripFences(text)
+	if j, ok := parseJSON(text); ok && j.Summary != "" {
+		return cleanSummary(j.Summary)
+	}
+	if p := parseSections(text); p.Summary != "" {
+		return cleanSummary(p.Summary)
+	}
+	return cleanSummary(text)
+}
+
+// ParseQuestions reads the reply to the questions call, keeping at most
+// want: every list item, and every line that asks something, under a
+// heading or not ("Let me know if…" is neither and is dropped).
+func ParseQuestions(text string, want int) []string {
+	text, _, _ = llm.SplitReasoning(text)
+	text = stripFences(text)
+	if j, ok := parseJSON(text); ok && len(j.Questions) > 0 {
+		return cleanQuestions(j.Questions, want)
+	}
+	var qs []string
+	for _, l := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+		if m := headingRE.FindStringSubmatch(l); m != nil && isHeading(l, m) {
+			l = m[2] // "Questions: 1. Why…?" keeps what follows the heading
+		}
+		if markerRE.MatchString(l) || strings.HasSuffix(strings.TrimSpace(l), "?") {
+			qs = append(qs, splitQuestions(l)...)
+		}
+	}
+	return cleanQuestions(qs, want)
+}
+
 // stripFences removes Markdown code fence lines ("```json"), keeping what
 // they enclose.
 func stripFences(s string) string {

@@ -98,3 +98,40 @@ func FuzzParseReply(f *testing.F) {
 		}
 	})
 }
+
+// TestParseTwoCalls: the replies to the authors' two calls, as models
+// write them — bare, with a label or heading of their own, thinking
+// first, in JSON, with chatter after the list.
+func TestParseTwoCalls(t *testing.T) {
+	t.Parallel()
+	const sum = "Wildlife left the reservoir as the water fell."
+	for _, c := range []struct{ name, reply, want string }{
+		{"bare", sum, sum},
+		{"label", "Here is a conceptual summary:\n\n" + sum, sum},
+		{"heading", "## Summary\n" + sum, sum},
+		{"thinking", "<think>Summarise it.</think>" + sum, sum},
+		{"json", `{"summary": "` + sum + `"}`, sum},
+		{"questions after", "SUMMARY: " + sum + "\nQUESTIONS:\n1. Why?", sum},
+		{"nothing", "<think>never closed", ""},
+	} {
+		if got := ParseSummary(c.reply); got != c.want {
+			t.Errorf("%s: summary %q, want %q", c.name, got, c.want)
+		}
+	}
+	want := []string{"Why did the otter leave?", "Where was the heron seen?"}
+	for _, c := range []struct{ name, reply string }{
+		{"numbered", "1. Why did the otter leave?\n2. Where was the heron seen?"},
+		{"heading and chatter", "Questions:\n1. Why did the otter leave?\n2. Where was the heron seen?\n\nLet me know if you need more."},
+		{"bullets", "- Why did the otter leave?\n- Where was the heron seen?"},
+		{"one line", "1. Why did the otter leave? 2. Where was the heron seen?"},
+		{"json", `{"questions": ["Why did the otter leave?", "Where was the heron seen?"]}`},
+		{"too many", "1. Why did the otter leave?\n2. Where was the heron seen?\n3. What else?"},
+	} {
+		if got := ParseQuestions(c.reply, 2); !slices.Equal(got, want) {
+			t.Errorf("%s: questions %q, want %q", c.name, got, want)
+		}
+	}
+	if got := ParseQuestions("I'm sorry, but the text seems to be about rainfall.", 2); len(got) != 0 {
+		t.Errorf("a refusal read as questions %q", got)
+	}
+}

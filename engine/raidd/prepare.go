@@ -24,19 +24,19 @@ var _ engine.Preparer = preparer{}
 // p names no strategy).
 func work(env *engine.Env, p engine.Preparation) (docstore.DerivedSet, []docstore.DerivedKind, error) {
 	kinds := dense.DerivedKinds
-	model := env.Config.Model
+	name := "raidd-u" // every kind of derived text: options as any variant reads them
 	if v, ok := variant(p.Strategy); ok {
-		kinds = v.Kinds
-		o, err := options.Parse(v.Name, p.Options)
-		if err != nil {
-			return docstore.DerivedSet{}, nil, err
-		}
-		model = setOf(model, o).Model
+		kinds, name = v.Kinds, v.Name
 	}
+	o, err := options.Parse(name, p.Options)
+	if err != nil {
+		return docstore.DerivedSet{}, nil, err
+	}
+	set := setOf(env.Config.Model, o)
 	if p.Model != "" {
-		model = p.Model
+		set.Model = p.Model
 	}
-	return SetFor(model), kinds, nil
+	return set, kinds, nil
 }
 
 // Status says what is derived (and embedded) for p's documents and what
@@ -111,7 +111,7 @@ func (preparer) Prepare(ctx context.Context, env *engine.Env, p engine.Preparati
 			p.Progress(pr)
 		}
 	}
-	dv := &Deriver{Library: env.Library, Client: client, Model: set.Model, Jobs: p.Jobs}
+	dv := &Deriver{Library: env.Library, Client: client, Model: set.Model, Layout: layoutOf(set), Jobs: p.Jobs}
 	rep, err := dv.Derive(ctx, p.Docs, func(pr Progress) {
 		tell(engine.Progress{Step: "deriving", Doc: pr.Name, Done: pr.Done, Total: pr.Total, Unit: "chunks",
 			Failed: pr.Failed, Usage: pr.Usage, Elapsed: pr.Elapsed})

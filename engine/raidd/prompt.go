@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/llm"
 )
 
@@ -25,17 +26,45 @@ import (
 //     Separate each question with a line break", with n =
 //     round(tokens × 32 / 1024).
 //
-// The authors made two calls per chunk. citelens makes one that asks for
-// both (the composition and the SUMMARY:/QUESTIONS: layout are ours), since
-// the chunk then travels once: on 256-token chunks the prompt tokens drop
-// by about a third and the calls by half (figures in the package doc), and
-// the summary chain is sequential either way. Mixtral's [INST] markers are
-// left to the server's chat template.
+// The authors made two calls per chunk, and so does citelens by default
+// (Layout TwoCalls): the summary prompt, conditioned on the previous
+// chunk's summary, then the questions prompt, each carrying the chunk.
+// Layout OneCall asks for both in one call (the composition and its
+// SUMMARY:/QUESTIONS: layout are ours): the chunk then travels once, and
+// on 256-token chunks the prompt tokens drop by about a third and the
+// calls by half (TestOneCallCost measures it). The summary chain is
+// sequential either way. Mixtral's [INST] markers are left to the
+// server's chat template.
 
-// PromptVersion identifies the derivation prompt. Derived documents are
-// stored per version, so changing the prompt (or the reply format) must
-// bump it: documents derived by an older prompt are then derived again.
-const PromptVersion = 1
+// Layout is how a chunk's summary and questions are asked for.
+type Layout int
+
+// The layouts. Their values are the derived sets' prompt versions:
+// derived documents are stored per version, so a change of a prompt (or
+// of a reply format) must be a new layout, and documents derived by an
+// older prompt are then derived again.
+const (
+	// OneCall asks for the summary and the questions in one call.
+	OneCall Layout = 1
+	// TwoCalls is the authors': a summary call and a questions call.
+	TwoCalls Layout = 2
+)
+
+// calls is how many model calls a chunk takes in the layout.
+func (l Layout) calls() int {
+	if l == OneCall {
+		return 1
+	}
+	return 2
+}
+
+// layoutOf is the layout a derived set was written with.
+func layoutOf(set docstore.DerivedSet) Layout {
+	if set.Version == int(OneCall) {
+		return OneCall
+	}
+	return TwoCalls
+}
 
 // Derivation settings from the paper.
 const (
@@ -89,6 +118,31 @@ func derivePrompt(text, prev string, n int) []llm.Message {
 	return []llm.Message{llm.User(b.String())}
 }
 
+// summaryPrompt is the authors' summary call for chunk text; prev is the
+// previous chunk's summary ("" for the first).
+func summaryPrompt(text, prev string) []llm.Message {
+	var b strings.Builder
+	if prev == "" {
+		b.WriteString(instructFirst)
+	} else {
+		b.WriteString(instructNext)
+		b.WriteString("\n\nHere is the context, a summary of the text that precedes it:\n\n")
+		b.WriteString(strings.TrimSpace(prev))
+	}
+	b.WriteString("\n\nHere is the text:\n\n")
+	b.WriteString(strings.TrimSpace(text))
+	return []llm.Message{llm.User(b.String())}
+}
+
+// questionsPrompt is the authors' questions call: the chunk, then the
+// request for n questions "based on the text above".
+func questionsPrompt(text string, n int) []llm.Message {
+	return []llm.Message{llm.User(strings.TrimSpace(text) + "\n\n" + fmt.Sprintf(instructOwnQs, n))}
+}
+
+// instructOwnQs is the questions call's request, the chunk above it.
+const instructOwnQs = "Generate %d reading comprehension questions based on the text above. Each question should be unique and should require a thoughtful answer. Each question should begin with a number followed by a period and a space, denoting its position in the list. Separate each question with a line break."
+
 // replyTokens bounds a derivation reply: a summary shorter than the chunk
 // and n questions, with room to spare for wordy models.
 func replyTokens(chunkTokens, n int) int {
@@ -103,13 +157,21 @@ const (
 	questionTokens = 18
 )
 
-var instructionTokens = llm.EstimatePromptTokens(derivePrompt("", "x", 8)) - 1
+var (
+	instructionTokens     = llm.EstimatePromptTokens(derivePrompt("", "x", 8)) - 1
+	summaryTokens         = llm.EstimatePromptTokens(summaryPrompt("", "x")) - 1
+	questionsPromptTokens = llm.EstimatePromptTokens(questionsPrompt("", 8))
+)
 
 // estimateChunk estimates the prompt and completion tokens of deriving a
-// chunk of tokens tokens after a chunk of prevTokens (0 for the first).
-func estimateChunk(tokens, prevTokens int) (prompt, completion int) {
+// chunk of tokens tokens after a chunk of prevTokens (0 for the first), in
+// layout l.
+func estimateChunk(l Layout, tokens, prevTokens int) (prompt, completion int) {
 	summary := int(summaryRatio * float64(tokens))
-	prompt = instructionTokens + tokens + int(summaryRatio*float64(prevTokens))
+	context := int(summaryRatio * float64(prevTokens))
 	completion = summary + questionTokens*QuestionCount(tokens) + 8
-	return prompt, completion
+	if l == OneCall {
+		return instructionTokens + tokens + context, completion
+	}
+	return summaryTokens + tokens + context + questionsPromptTokens + tokens, completion
 }

@@ -16,23 +16,24 @@
 // # Derivation
 //
 // Documents are cut into sentence-aligned chunks of 256 estimated tokens
-// overlapping by 50, the paper's setting (Table 2). One model call per
-// chunk writes its summary, conditioned on the previous chunk's summary,
-// and 32 questions per 1,024 tokens (8 for a full chunk), with the
-// authors' own instructions (see prompt.go). The records are stored in
-// the library per document, chunk and model (docstore/derived.go),
-// committed in batches, so an interrupted derivation resumes at the first
-// missing chunk; a reply without a summary and questions is asked again
-// once, then stored as failed and reported. Once a document is complete,
-// its summaries, questions and raw chunks are indexed for BM25, and, when
-// an embedding model is configured, embedded (see Dense retrieval).
+// overlapping by 50, the paper's setting (Table 2). Each chunk takes the
+// authors' two model calls: its summary, conditioned on the previous
+// chunk's summary, then 32 questions per 1,024 tokens (8 for a full
+// chunk), with the authors' own instructions (see prompt.go). The records
+// are stored in the library per document, chunk, model and layout
+// (docstore/derived.go), committed in batches, so an interrupted
+// derivation resumes at the first missing chunk; a reply without what it
+// was asked for is asked again once, then the chunk is stored as failed
+// and reported. Once a document is complete, its summaries, questions and
+// raw chunks are indexed for BM25, and, when an embedding model is
+// configured, embedded (see Dense retrieval).
 //
-// One call per chunk rather than the authors' two (a summary call and a
-// question call) sends the chunk once. On the declaration test document
-// the two-call prompts would be about 1.4 times the one-call prompt
-// tokens, for twice the calls (TestOneCallCost); the summaries are a
-// sequential chain per document in both designs, so two calls would buy
-// no speed.
+// derive_calls=one (`citelens derive --calls one`) asks for both in one
+// call instead, which sends the chunk once: on the declaration test
+// document the authors' two calls cost about 1.4 times the one call's
+// prompt tokens, for twice the calls (TestOneCallCost). The summaries are
+// a sequential chain per document either way, so one call buys no speed
+// beyond its requests. Its derived documents are its own set.
 //
 // Deriving costs model tokens, so it never happens unasked: a strategy
 // that finds derived documents missing fails with *NeedsDerivation (the
@@ -122,7 +123,8 @@ type Variant struct {
 	Purpose     string // engine.Info.Purpose
 }
 
-// Variants are the registered strategies.
+// Variants are the registered strategies, but for raidd-s-icl (icl.go),
+// which is raidd-s with more options and a Grade.
 var Variants = []Variant{
 	{"raidd-s", []docstore.DerivedKind{docstore.DerivedSummary},
 		"RAIDD-S: match the question against model-written summaries of each chunk; answer from the original chunks",
@@ -152,6 +154,9 @@ func IsRAIDD(name string) bool { _, ok := variant(name); return ok }
 
 // variant is the variant called name.
 func variant(name string) (Variant, bool) {
+	if name == ICLName {
+		return iclVariant, true
+	}
 	i := slices.IndexFunc(Variants, func(v Variant) bool { return v.Name == name })
 	if i < 0 {
 		return Variant{}, false
@@ -163,6 +168,18 @@ func variant(name string) (Variant, bool) {
 // answers from the original chunks behind the best matches.
 func (v Variant) answer(ctx context.Context, rt *engine.Runtime) error {
 	o := rt.Options()
+	if v.Name == ICLName {
+		if path := o.String("lessons"); path != "" {
+			ls, err := readLessons(ctx, path)
+			if err != nil {
+				return err
+			}
+			rt.AddLessons(ls)
+		}
+		if n := len(rt.Lessons()); n > 0 {
+			rt.Stagef("learning in context from %d graded earlier answers", n)
+		}
+	}
 	cfg := rt.Config()
 	set := setOf(cfg.Model, o)
 	if err := v.ready(ctx, rt, set, o.Bool("derive")); err != nil {
@@ -227,12 +244,12 @@ func (v Variant) answer(ctx context.Context, rt *engine.Runtime) error {
 }
 
 // setOf is the derivation an answer reads: derive_model's, else the
-// model's.
+// model's, in derive_calls's layout.
 func setOf(model string, o engine.Values) docstore.DerivedSet {
 	if m := o.String("derive_model"); m != "" {
 		model = m
 	}
-	return SetFor(model)
+	return SetWith(model, layoutOption(o))
 }
 
 // ready makes sure every document of the scope has its derived documents
@@ -257,7 +274,7 @@ func (v Variant) ready(ctx context.Context, rt *engine.Runtime, set docstore.Der
 		}
 		rt.Stagef("deriving summaries and questions with %s for %s chunks of %s (about %s calls, %s tokens)…",
 			set.Model, humanize.Count(est.Chunks), describeDocs(est.Docs), humanize.Count(est.Calls), humanize.Tokens(est.Tokens()))
-		dv := &Deriver{Library: lib, Client: rt.Env().LLM, Model: set.Model}
+		dv := &Deriver{Library: lib, Client: rt.Env().LLM, Model: set.Model, Layout: layoutOf(set)}
 		rctx := llm.WithRetryNotify(ctx, func(r llm.Retry) { rt.Stage(engine.RetryStage(r)) })
 		rep, err := dv.Derive(rctx, need, ProgressStages(rt))
 		rt.Stage(DerivedStage(rep))

@@ -20,6 +20,7 @@ import (
 // Environment variables read by Load. They override the config file.
 const (
 	EnvAPIKey        = "OPENAI_API_KEY"
+	EnvDB            = "CITELENS_DB"
 	EnvBaseURL       = "OPENAI_BASE_URL"
 	EnvModel         = "CITELENS_MODEL"
 	EnvEmbedModel    = "CITELENS_EMBED_MODEL"
@@ -76,6 +77,10 @@ const (
 // APIKey is tagged so that no encoder ever writes it: a Config may be shown
 // or saved, the key may not.
 type Config struct {
+	// DB is the library's address: a file's path or a PostgreSQL
+	// connection string (internal/dbaddr); "" for the default file.
+	// The command line's --db comes before it.
+	DB string `json:"db,omitempty"`
 	// BaseURL is the OpenAI-compatible API root, ending in /v1; empty means
 	// api.openai.com (when a key is set).
 	BaseURL string `json:"base_url"`

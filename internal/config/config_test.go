@@ -223,7 +223,7 @@ func TestTemplate(t *testing.T) {
 			lines = append(lines, strings.TrimPrefix(l, "# "))
 		}
 	}
-	if len(seen) != 23 || seen["api_key"] {
+	if len(seen) != 24 || seen["api_key"] {
 		t.Fatalf("found %d settings in the template: %q", len(lines), lines)
 	}
 	cfg, err = config.LoadFrom(writeFile(t, strings.Join(lines, "\n")), env(nil))
@@ -333,5 +333,39 @@ func TestConfigTUIGraphics(t *testing.T) {
 	c, err := config.LoadFrom(path, func(string) string { return "" })
 	if err != nil || c.Graphics != "sixel" || len(c.Warnings) != 0 || c.Sources["tui.graphics"] != "file" {
 		t.Errorf("[tui] graphics: %q, warnings %v, err %v", c.Graphics, c.Warnings, err)
+	}
+}
+
+// TestConfigDB: the library's address comes from the file or, before
+// it, CITELENS_DB; config show masks its password; an address that is
+// neither a file nor a PostgreSQL one is refused, naming where it came
+// from.
+func TestConfigDB(t *testing.T) {
+	t.Parallel()
+	const pw = "hunter2-s3cret"
+	p := writeFile(t, `db = "postgres://ann:`+pw+`@db.example.com/team"`+"\n")
+	cfg, err := config.LoadFrom(p, env(nil))
+	if err != nil || cfg.DB != "postgres://ann:"+pw+"@db.example.com/team" {
+		t.Fatalf("db from the file: %q, %v", cfg.DB, err)
+	}
+	shown := false
+	for _, s := range cfg.Settings() {
+		if strings.Contains(s.Value, pw) {
+			t.Errorf("config show shows the password: %+v", s)
+		}
+		if s.Name == "db" {
+			shown = s.Value == "postgres://ann:xxxxx@db.example.com/team" && s.Source == "file"
+		}
+	}
+	if !shown {
+		t.Errorf("db is not shown, masked, from the file: %+v", cfg.Settings())
+	}
+	cfg, err = config.LoadFrom(p, env(map[string]string{"CITELENS_DB": "host=/run/postgresql dbname=team"}))
+	if err != nil || cfg.DB != "host=/run/postgresql dbname=team" || cfg.Sources["db"] != "env CITELENS_DB" {
+		t.Fatalf("CITELENS_DB over the file: %q %q %v", cfg.DB, cfg.Sources["db"], err)
+	}
+	_, err = config.LoadFrom(writeFile(t, `db = "postgres:team"`+"\n"), env(nil))
+	if !errors.Is(err, config.ErrBadConfig) || !strings.Contains(err.Error(), "db in ") || !strings.Contains(err.Error(), "postgres://") {
+		t.Errorf("a bad db: %v", err)
 	}
 }

@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+
+	"github.com/citelens/citelens/internal/dbaddr"
 	"maps"
 	"math"
 	"slices"
@@ -21,6 +23,7 @@ const (
 	decimal              // a number such as 0.3
 	duration             // "90s", "2m", or a bare number of seconds
 	lower                // a word, trimmed and lower-cased ("Auto" is "auto")
+	library              // a library's address, a file or a database; shown without its password
 )
 
 // setting is one configuration setting, the one place that says
@@ -217,6 +220,21 @@ var settings = []setting{
 			return ""
 		},
 		examples: []string{`"eng"`}},
+	{name: "db", env: EnvDB, kind: library, fromFile: true,
+		field: func(c *Config) any { return &c.DB },
+		check: func(c *Config) string {
+			if c.DB == "" {
+				return ""
+			}
+			if _, err := dbaddr.Parse(c.DB); err != nil {
+				return "is not a library's address: " + err.Error()
+			}
+			return ""
+		},
+		doc: "The library: a file, or a team's library in PostgreSQL (a libpq URL or\n" +
+			"key=value string; keep its password in ~/.pgpass or PGPASSWORD, not here).\n" +
+			"Unset: ~/.local/share/citelens/library.db. --db overrides it.",
+		examples: []string{`"postgres:///team"`, `"postgres://db.example.com/team?sslmode=verify-full"`, `"host=/run/postgresql dbname=team"`}},
 	{name: "tui.theme", kind: text, fromFile: true,
 		field: func(c *Config) any { return &c.Theme },
 		doc: "The terminal UI. theme: dark, light, high-contrast or no-color; unset, it\n" +
@@ -393,6 +411,8 @@ func (s setting) value(c *Config) string {
 			return keyState(*p)
 		case address:
 			return RedactURL(*p)
+		case library:
+			return dbaddr.Redact(*p)
 		}
 		return *p
 	case *int:

@@ -31,7 +31,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/storage"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -43,6 +45,11 @@ type Options struct {
 	// writer to finish (the writer lock was not free at once), before it
 	// waits, on the Update's goroutine: a front end can say so.
 	Waiting func()
+	// Existing opens only a store that is there: where the database
+	// holds no citelens tables, Open makes none and returns ErrNoStore.
+	// A command that only reads asks for it, so that reading a library
+	// not made yet changes nothing, and a role that may only read can.
+	Existing bool
 }
 
 // DB is a store in a PostgreSQL database, a pool of connections to it.
@@ -50,6 +57,8 @@ type Options struct {
 type DB struct {
 	pool  *pgxpool.Pool
 	where string // the server and database, for errors: never the password
+	place string // the same as HOST/DB, for the messages that say where the library is
+	user  string // the role, for messages about its rights
 	opts  Options
 	watch watching      // notify.go
 	self  writerSession // writers.go
@@ -70,17 +79,37 @@ func Open(ctx context.Context, connString string) (*DB, error) {
 
 // OpenOptions is Open with options.
 func OpenOptions(ctx context.Context, connString string, opts Options) (*DB, error) {
+	cfg, err := parseConfig(connString)
+	if err != nil {
+		return nil, err
+	}
+	return openConfig(ctx, cfg, opts)
+}
+
+// defaultConnectTimeout bounds making a connection when the connection
+// string sets no connect_timeout (nor PGCONNECT_TIMEOUT): libpq's
+// default is to wait as long as the network does, which leaves a
+// command hanging on a server that is down or a firewall that drops.
+const defaultConnectTimeout = 30 * time.Second
+
+// parseConfig reads connString as libpq would, with
+// defaultConnectTimeout where it sets none.
+func parseConfig(connString string) (*pgxpool.Config, error) {
 	cfg, err := pgxpool.ParseConfig(connString)
 	if err != nil {
 		// pgx's message shows the string with its password masked.
 		return nil, fmt.Errorf("pgkv: %w", err)
 	}
-	return openConfig(ctx, cfg, opts)
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = defaultConnectTimeout
+	}
+	return cfg, nil
 }
 
 // openConfig is OpenOptions from a parsed configuration.
 func openConfig(ctx context.Context, cfg *pgxpool.Config, opts Options) (*DB, error) {
 	where := describe(cfg.ConnConfig)
+	db := &DB{where: where, place: place(cfg.ConnConfig), user: cfg.ConnConfig.User, opts: opts}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("pgkv: %s: %w", where, err)
@@ -88,15 +117,38 @@ func openConfig(ctx context.Context, cfg *pgxpool.Config, opts Options) (*DB, er
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("pgkv: connecting to %s: %w", where, err)
+		return nil, connectError(cfg.ConnConfig, where, err)
 	}
-	err = ensureSchema(ctx, conn.Conn(), where)
+	if opts.Existing {
+		exists, err := storeExists(ctx, conn.Conn())
+		if err == nil && !exists {
+			err = fmt.Errorf("pgkv: %w at %s", ErrNoStore, db.place)
+		}
+		if err != nil {
+			conn.Release()
+			pool.Close()
+			return nil, err
+		}
+	}
+	// A store of this version needs nothing done: its Open does not
+	// queue behind a writer for ensureSchema's lock, so a reader opens
+	// while another process adds.
+	if current, cerr := upToDate(ctx, conn.Conn()); cerr != nil || !current {
+		err = ensureSchema(ctx, conn.Conn(), where)
+	}
 	conn.Release()
 	if err != nil {
 		pool.Close()
+		if rerr := rightsError(db, err); rerr != nil {
+			// Making the tables needs rights a reader's role lacks.
+			return nil, fix.With(fmt.Errorf("%w (there is no library there yet, and making one needs the right to create tables)", rerr),
+				"Ask the database's owner to make the library: run 'citelens --db ADDRESS ls' once as a role that may\n"+
+					"create tables (or GRANT CREATE ON SCHEMA public TO %s), then grant this role its rights.", db.user)
+		}
 		return nil, err
 	}
-	return &DB{pool: pool, where: where, opts: opts}, nil
+	db.pool = pool
+	return db, nil
 }
 
 // errEnded is what a transaction answers once View or Update has
@@ -130,7 +182,7 @@ func (db *DB) run(writable bool, fn func(storage.Tx) error) (err error) {
 	ctx := context.Background()
 	conn, err := db.pool.Acquire(ctx)
 	if err != nil {
-		return fmt.Errorf("pgkv: connecting to %s: %w", db.where, err)
+		return connectError(db.pool.Config().ConnConfig, db.where, err)
 	}
 	// A connection given back inside a transaction (rollback failed: the
 	// connection broke) is closed by the pool, not reused.

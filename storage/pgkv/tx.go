@@ -100,6 +100,9 @@ func newTx(ctx context.Context, db *DB, conn *pgx.Conn, writable bool) *tx {
 // transaction's, saying what was being done, and returns it.
 func (t *tx) fail(what string, err error) error {
 	if t.err == nil {
+		t.err = rightsError(t.db, err)
+	}
+	if t.err == nil {
 		t.err = fmt.Errorf("pgkv: %s (%s): %w", what, t.db.where, err)
 	}
 	return t.err

@@ -50,12 +50,23 @@ type Database struct {
 	Host string
 	// Name is the database's name.
 	Name string
+	// Role is the role the connection strings connect as: "" for User,
+	// the superuser; NewRole makes others.
+	Role string
+}
+
+// user is the role d connects as.
+func (d Database) user() string {
+	if d.Role != "" {
+		return d.Role
+	}
+	return User
 }
 
 // ConnString is d's connection string in key=value form, as
 // pgkv.Open takes it.
 func (d Database) ConnString() string {
-	return fmt.Sprintf("host=%s port=%d dbname=%s user=%s sslmode=disable", quote(d.Host), Port, quote(d.Name), User)
+	return fmt.Sprintf("host=%s port=%d dbname=%s user=%s sslmode=disable", quote(d.Host), Port, quote(d.Name), d.user())
 }
 
 // quote is v as a value of a key=value connection string, which a
@@ -67,7 +78,7 @@ func quote(v string) string {
 // URL is d's connection string as a postgres:// URL, the socket folder
 // in its host parameter.
 func (d Database) URL() string {
-	return fmt.Sprintf("postgres://%s@/%s?host=%s&port=%d&sslmode=disable", User, uriEscape(d.Name), uriEscape(d.Host), Port)
+	return fmt.Sprintf("postgres://%s@/%s?host=%s&port=%d&sslmode=disable", d.user(), uriEscape(d.Name), uriEscape(d.Host), Port)
 }
 
 // uriEscape percent-encodes v for a connection URI, which, as libpq's,
@@ -140,6 +151,7 @@ type cluster struct {
 	mu      sync.Mutex
 	admin   *pgx.Conn
 	counter int
+	roles   int
 }
 
 // start finds PostgreSQL, makes a cluster in a temporary folder and
@@ -483,4 +495,75 @@ func reachable(dir string, cred *syscall.Credential) error {
 			return nil
 		}
 	}
+}
+
+// NewRole makes a new login role in the cluster, with no rights in d
+// beyond connecting (grant them as d's superuser), and returns d as that
+// role connects to it. With a password, the server asks the role for it
+// (scram-sha-256 on the socket, where every other role is trusted):
+// the connection strings carry no password, so a test gives it as a
+// user would, in the URL, PGPASSWORD, a .pgpass or a service file.
+func (d Database) NewRole(t testing.TB, password string) Database {
+	t.Helper()
+	if running == nil {
+		t.Fatal("pgtest: NewRole of a Database that New did not make")
+	}
+	name, err := running.createRole(password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Role = name
+	return d
+}
+
+// createRole makes the next role, and with a password has the server
+// ask for it: a line before the trust of every other role in
+// pg_hba.conf, and a reload, which the server takes in a moment.
+func (c *cluster) createRole(password string) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.roles++
+	name := fmt.Sprintf("role%d", c.roles)
+	ctx := context.Background()
+	stmt := "CREATE ROLE " + name + " LOGIN"
+	if password != "" {
+		stmt += " PASSWORD " + quoteLiteral(password)
+	}
+	if _, err := c.admin.Exec(ctx, stmt); err != nil {
+		return "", fmt.Errorf("pgtest: creating role %s: %w", name, err)
+	}
+	if password == "" {
+		return name, nil
+	}
+	hba := filepath.Join(c.base, "data", "pg_hba.conf")
+	old, err := os.ReadFile(hba)
+	if err != nil {
+		return "", fmt.Errorf("pgtest: %w", err)
+	}
+	line := fmt.Sprintf("local all %s scram-sha-256\n", name)
+	if err := os.WriteFile(hba, append([]byte(line), old...), 0o600); err != nil {
+		return "", fmt.Errorf("pgtest: %w", err)
+	}
+	if _, err := c.admin.Exec(ctx, "SELECT pg_reload_conf()"); err != nil {
+		return "", fmt.Errorf("pgtest: reloading the server's configuration: %w", err)
+	}
+	// The reload is the postmaster's, a signal away: ready when the
+	// role is refused without its password.
+	bare := Database{Host: c.sockDir, Name: "postgres", Role: name}.ConnString()
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		conn, err := pgx.Connect(ctx, bare+" password='' passfile=/dev/null")
+		if err != nil {
+			return name, nil
+		}
+		conn.Close(ctx)
+		if time.Now().After(deadline) {
+			return "", fmt.Errorf("pgtest: the server still lets role %s in without its password after 30 s", name)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// quoteLiteral is s as an SQL string literal.
+func quoteLiteral(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }

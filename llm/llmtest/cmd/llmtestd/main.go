@@ -162,12 +162,26 @@ func readConcepts(path string) (*llmtest.Concepts, error) {
 }
 
 var (
-	deriveRE   = regexp.MustCompile(`generate (\d+) reading comprehension questions`)
-	tagRE      = regexp.MustCompile(`<C(\d+)>`)
-	sentenceRE = regexp.MustCompile(`[^.!?]+[.!?]+`)
+	deriveRE = regexp.MustCompile(`generate (\d+) reading comprehension questions`)
+	// RAIDD's two calls per chunk, as its authors made them: the summary
+	// prompt, and the questions prompt with the chunk above it
+	summaryRE   = regexp.MustCompile(`^Summarize the following text conceptually`)
+	questionsRE = regexp.MustCompile(`\n\nGenerate (\d+) reading comprehension questions based on the text above`)
+	tagRE       = regexp.MustCompile(`<C(\d+)>`)
+	sentenceRE  = regexp.MustCompile(`[^.!?]+[.!?]+`)
 )
 
 func respond(prompt string, cites int) llmtest.Reply {
+	if m := questionsRE.FindStringSubmatchIndex(prompt); m != nil {
+		n, _ := strconv.Atoi(prompt[m[2]:m[3]])
+		_, qs, _ := strings.Cut(derive(prompt[:m[0]], n), "QUESTIONS:\n")
+		return llmtest.Text(qs)
+	}
+	if summaryRE.MatchString(prompt) && !deriveRE.MatchString(prompt) {
+		_, text, _ := strings.Cut(prompt, "Here is the text:\n\n")
+		sum, _, _ := strings.Cut(strings.TrimPrefix(derive(text, 1), "SUMMARY:\n"), "\nQUESTIONS:")
+		return llmtest.Text(sum)
+	}
 	if m := deriveRE.FindStringSubmatch(prompt); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		_, text, _ := strings.Cut(prompt, "Here is the text:\n\n")

@@ -585,7 +585,7 @@ func (l *Library) Remove(ids ...DocID) error {
 			return err
 		}
 		// What fits in this transaction goes now.
-		_, err = collectSome(tx, collectBudget)
+		_, err = collectSome(tx, collectBudget, liveness{now: time.Now()}) // a store's writers are judged by collect, below
 		return err
 	})
 	l.mu.Lock()

@@ -34,13 +34,17 @@ type PieceWriter struct {
 // NewPieceWriter starts writing the document id, a piece at a time.
 func (l *Library) NewPieceWriter(id DocID) (*PieceWriter, error) {
 	pw := &PieceWriter{l: l}
-	err := l.store.Update(func(tx storage.Tx) error {
+	who, err := l.writer()
+	if err != nil {
+		return nil, err
+	}
+	err = l.store.Update(func(tx storage.Tx) error {
 		num, err := nextDocNum(tx)
 		if err != nil {
 			return err
 		}
 		pw.w = newDocWrite(id, num)
-		return markAdding(tx, num, id)
+		return markAdding(tx, num, id, who)
 	})
 	if err != nil {
 		return nil, err
@@ -71,7 +75,14 @@ func (pw *PieceWriter) Write(p *Piece) error {
 	}
 	// The piece's units are numbered after the pieces' before it.
 	ix := buildIndex(rel).compile(pw.units)
+	who, err := pw.l.writer()
+	if err != nil {
+		return err
+	}
 	err = pw.l.store.Update(func(tx storage.Tx) error {
+		if err := pw.stillOurs(tx); err != nil {
+			return err
+		}
 		pb := &postingBatch{}
 		d := &Document{Text: p.Text, Sentences: p.Sentences, Chunks: p.Chunks, Compounds: rel.Compounds}
 		if err := pw.w.writeContent(tx, d, ix, pb); err != nil {
@@ -85,7 +96,7 @@ func (pw *PieceWriter) Write(p *Piece) error {
 			return err
 		}
 		pw.segs = append(pw.segs, seg)
-		return markAdding(tx, pw.w.num, pw.w.id)
+		return markAdding(tx, pw.w.num, pw.w.id, who)
 	})
 	if err != nil {
 		return err
@@ -148,6 +159,9 @@ func (pw *PieceWriter) Publish(d *Document) (info DocInfo, existed bool, err err
 	d.Bytes, d.NumSents, d.NumChunks = pw.base, int(pw.units[FieldSentences]), int(pw.units[FieldChunks])
 	d.AddedBy = pw.l.author()
 	err = pw.l.store.Update(func(tx storage.Tx) error {
+		if err := pw.stillOurs(tx); err != nil {
+			return err
+		}
 		err := pw.w.publish(tx, d)
 		if errors.Is(err, errExists) {
 			existed = true
@@ -163,6 +177,29 @@ func (pw *PieceWriter) Publish(d *Document) (info DocInfo, existed bool, err err
 		err = pw.l.merge()
 	}
 	return d.DocInfo, existed, err
+}
+
+// stillOurs fails, in a transaction that writes the document's pieces or
+// publishes it, when another process took the pieces written so far for
+// abandoned and collected them: this one lost its hold on a shared store
+// for a while (its connection was cut) and was taken for dead. Writing on
+// would publish a document without its first pieces.
+func (pw *PieceWriter) stillOurs(tx storage.Tx) error {
+	p, ok := readPending(tx, pw.w.num)
+	lost := !ok || p.State != stateAdding || p.ID != pw.w.id
+	if !lost {
+		for _, s := range pw.segs {
+			v := tx.Bucket(bucketSegments).Get(segKey(s))
+			if r, err := decodeSegRecord(v); err != nil || r.state != segBuilding {
+				lost = true
+				break
+			}
+		}
+	}
+	if lost {
+		return fmt.Errorf("cannot store document %s: another citelens took the pieces written so far for abandoned and removed them (this process lost its connection to the library %s for a while); add the file again", pw.w.id, pw.l.path)
+	}
+	return nil
 }
 
 // checkHeader checks what Publish is given against the pieces written.

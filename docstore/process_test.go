@@ -106,7 +106,7 @@ func ingestForever(path, src string) {
 // streamOne writes a large copy of src in small pieces, printing "piece"
 // as each is written, and "published" at the end.
 func streamOne(path, src string) {
-	l, err := Open(path, nil)
+	l, err := openHelperLibrary(path)
 	if err != nil {
 		fmt.Println("error", err)
 		return

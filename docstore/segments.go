@@ -309,6 +309,7 @@ func (l *Library) merge() error {
 	// A read first: a library with nothing to merge is not written (a
 	// damaged one, or one on a read-only mount, refuses every write).
 	idle := false
+	var recs []pendingRecord
 	if err := l.store.View(func(tx storage.Tx) error {
 		building, err := readSegments(tx, segBuilding)
 		if err != nil {
@@ -316,14 +317,18 @@ func (l *Library) merge() error {
 		}
 		active, err := readSegments(tx, segActive)
 		idle = len(building) == 0 && pickMerge(active) == nil
+		if len(building) > 0 {
+			recs = pendingRecords(tx) // their writers, judged below
+		}
 		return err
 	}); err != nil || idle {
 		return err
 	}
+	lv := l.judge(recs)
 	for {
 		done := true
 		err := l.store.Update(func(tx storage.Tx) error {
-			if err := dropAbandonedSegments(tx); err != nil {
+			if err := dropAbandonedSegments(tx, lv); err != nil {
 				return err
 			}
 			segs, err := readSegments(tx, segActive)
@@ -344,22 +349,38 @@ func (l *Library) merge() error {
 	}
 }
 
-// dropAbandonedSegments deletes building segments whose writer is gone.
-func dropAbandonedSegments(tx storage.Tx) error {
+// dropAbandonedSegments deletes building segments whose writer is gone:
+// those of a document whose pending add is gone (collected, or given up)
+// or abandoned, as lv judges. A building segment is written with its
+// document's pending add, in one transaction, and made active with its
+// publication, in another, so one whose document has no pending add has
+// no writer at work. (Segments do not name their writer: the pending
+// record does, and the two cannot disagree.)
+func dropAbandonedSegments(tx storage.Tx, lv liveness) error {
 	segs, err := readSegments(tx, segBuilding)
 	if err != nil {
 		return err
 	}
-	now := time.Now()
 	for _, s := range segs {
-		p := pendingRecord{State: stateAdding, PID: s.rec.pid, Touched: time.Unix(s.rec.touched, 0)}
-		if p.abandoned(now) {
-			if err := deleteSegment(tx, s.id); err != nil {
-				return err
-			}
+		if segmentWriterAtWork(tx, s, lv) {
+			continue
+		}
+		if err := deleteSegment(tx, s.id); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// segmentWriterAtWork reports whether building segment s has a writer at
+// work: a pending add of its document that lv does not judge abandoned.
+func segmentWriterAtWork(tx storage.Tx, s segInfo, lv liveness) bool {
+	for _, d := range s.rec.docs {
+		if p, ok := readPending(tx, d); ok && p.State == stateAdding && !lv.abandoned(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // mergeSegments writes the live postings of segments in as one new

@@ -25,7 +25,10 @@
 //   - add_document: add a file, only when the server allows writes.
 //
 // Each document is also a resource, citelens://doc/{id}, and each of its
-// pages citelens://doc/{id}/page/{n}.
+// pages citelens://doc/{id}/page/{n}. The server watches the library
+// (watch.go): a document another process or machine adds or removes
+// changes the resources within a second, and clients are sent
+// notifications/resources/list_changed.
 //
 // # Arguments
 //

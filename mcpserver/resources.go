@@ -53,6 +53,16 @@ func (s *Server) syncResources() error {
 	if err != nil {
 		return err
 	}
+	return s.syncResourcesOf(l)
+}
+
+// syncResourcesOf is syncResources of the library l. A change of the
+// resources goes to the clients as notifications/resources/list_changed
+// (the SDK sends it, one for changes close together). Syncs run one at a
+// time, so an older list never replaces a newer one.
+func (s *Server) syncResourcesOf(l *docstore.Library) error {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
 	infos, err := l.List()
 	if err != nil {
 		return err

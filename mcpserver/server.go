@@ -53,8 +53,12 @@ type Server struct {
 	mu  sync.Mutex
 	env *engine.Env
 	// listed are the documents registered as resources, as of the last
-	// resources/list.
+	// resources/list or change of the library (watch.go); syncMu makes
+	// the syncs that change it one at a time.
 	listed map[docstore.DocID]bool
+	syncMu sync.Mutex
+	// unwatch stops watching the library (watch.go).
+	unwatch context.CancelFunc
 	// judged is verify's model judge, made on first use; noJudge says
 	// why there is none.
 	judged  *judge.Judge
@@ -76,11 +80,12 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts, listed: map[docstore.DocID]bool{}, inputs: map[string]*jsonschema.Schema{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "citelens", Title: "citelens", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
-		// Tools are fixed, and the resources are read from the library
-		// at each listing: nothing to announce.
+		// Tools are fixed; the resources are the library's documents,
+		// which other processes add and remove: the server watches the
+		// library and tells clients when the list changes (watch.go).
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:     &mcp.ToolCapabilities{},
-			Resources: &mcp.ResourceCapabilities{},
+			Resources: &mcp.ResourceCapabilities{ListChanged: true},
 		},
 	})
 	s.addTools()
@@ -101,6 +106,10 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 func (s *Server) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.unwatch != nil {
+		s.unwatch()
+		s.unwatch = nil
+	}
 	if s.env == nil {
 		return nil
 	}
@@ -121,6 +130,7 @@ func (s *Server) environment() (*engine.Env, error) {
 		return nil, err
 	}
 	s.env = env
+	s.watch(env.Library)
 	return env, nil
 }
 

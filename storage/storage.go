@@ -146,6 +146,27 @@ type Watcher interface {
 	Watch(ctx context.Context, changed func()) error
 }
 
+// Writers is a store shared by processes on several machines, which can
+// tell whether a writer is still at work: a process ID means nothing on
+// another machine, so work a writer leaves half-done (a document written
+// in pieces over many transactions) is marked with the identity the store
+// gives, and judged abandoned by the store, not by the process table.
+// A store that is not a Writers is one machine's (a library file): its
+// users judge by process ID.
+type Writers interface {
+	// WriterID is this handle's identity as a writer: a short string,
+	// never the same for two handles, kept alive while the handle is open
+	// and can reach the store. When the handle lost its hold (a cut
+	// connection), it takes a new identity: what was marked with the old
+	// one may be taken for abandoned.
+	WriterID() (string, error)
+	// WriterAlive reports whether the writer id (WriterID's, from any
+	// process on any machine) is still alive: false once its process died
+	// or lost its hold on the store, also after kill -9. An id the store
+	// did not make is an error.
+	WriterAlive(id string) (bool, error)
+}
+
 // MaxKeySize is the longest key every backend takes.
 const MaxKeySize = 32768
 

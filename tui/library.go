@@ -1,8 +1,8 @@
 package tui
 
 import (
+	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -14,26 +14,26 @@ import (
 	"github.com/citelens/citelens/tui/conversation"
 )
 
-// The library's list: loaded at start and whenever the library file
-// changes (another citelens added, removed or answered), which is looked
-// at twice a second; the scope the next question is asked of; a
-// document removed or opened from the library pane.
+// The library's list: loaded at start and whenever the library changes
+// (another citelens, on this machine or, for a library on a server,
+// another, added, removed or answered), as the library tells
+// (docstore.Library.Watch: a server's notifications, a file's changes on
+// the disk); the scope the next question is asked of; a document removed
+// or opened from the library pane.
 
 // shelf is what the library pane's commands use of the library: its
-// file, whose changes are watched, the compact listing the pane shows,
-// and removal of a document. A *docstore.Library is one.
+// changes, watched, the compact listing the pane shows, and removal of a
+// document. A *docstore.Library is one.
 type shelf interface {
-	Path() string
+	Watch(ctx context.Context, changed func()) error
 	Listing(offset, n int) (entries []docstore.ListEntry, total int, err error)
 	Remove(ids ...docstore.DocID) error
 }
 
-// libraryMsg is the library's document list, and how the file looked
-// just before it was read (changes after that are noticed).
+// libraryMsg is the library's document list.
 type libraryMsg struct {
-	docs  []docstore.DocInfo
-	err   error
-	stamp libraryStamp
+	docs []docstore.DocInfo
+	err  error
 }
 
 // loadLibrary reads the library's compact listing (a 100,000-document
@@ -41,20 +41,16 @@ type libraryMsg struct {
 // when it is opened.
 func loadLibrary(lib shelf) tea.Cmd {
 	return func() tea.Msg {
-		stamp := stampOf(lib.Path())
 		entries, _, err := lib.Listing(0, 0)
 		docs := make([]docstore.DocInfo, len(entries))
 		for i, e := range entries {
 			docs[i] = e.Info()
 		}
-		return libraryMsg{docs: docs, err: err, stamp: stamp}
+		return libraryMsg{docs: docs, err: err}
 	}
 }
 
 func (msg libraryMsg) update(m *Model) tea.Cmd {
-	if m.stamp == (libraryStamp{}) {
-		m.stamp = msg.stamp // the first list: what it read is known
-	}
 	if msg.err != nil {
 		m.lib.SetError(msg.err)
 	} else {
@@ -73,54 +69,70 @@ func (msg libraryMsg) update(m *Model) tea.Cmd {
 	return nil
 }
 
-// libraryStamp is what a look at the library file tells of changes.
-type libraryStamp struct {
-	size int64
-	mod  time.Time
+// libraryWatchMsg says the watch of the library has started, its changes
+// coming on changes, or why it could not (err).
+type libraryWatchMsg struct {
+	changes <-chan struct{}
+	err     error
 }
 
-// stampOf looks at the library file; the zero stamp when it cannot.
-func stampOf(path string) libraryStamp {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return libraryStamp{}
+// libraryChangedMsg says the library changed since the list and the
+// answers were last read.
+type libraryChangedMsg struct{ changes <-chan struct{} }
+
+// watchLibrary starts watching the library until ctx ends (the program's
+// Shutdown). The library's calls become one pending change at most: the
+// list is read again once per burst, however many commits it holds.
+func watchLibrary(ctx context.Context, lib shelf) tea.Cmd {
+	return func() tea.Msg {
+		changes := make(chan struct{}, 1)
+		err := lib.Watch(ctx, func() {
+			select {
+			case changes <- struct{}{}:
+			default: // a change is pending already
+			}
+		})
+		return libraryWatchMsg{changes: changes, err: err}
 	}
-	return libraryStamp{size: fi.Size(), mod: fi.ModTime()}
 }
 
-// libraryChangedMsg says the library file changed since last looked at
-// (another citelens added or answered); libraryTickMsg that it did not.
-type (
-	libraryChangedMsg struct{ stamp libraryStamp }
-	libraryTickMsg    struct{ stamp libraryStamp }
-)
+// reloadGap is the least time between two reads of the list for changes:
+// a server tells of every commit, and a bulk add elsewhere commits many
+// a second; what changed meanwhile is read at the end of the gap, well
+// within a second.
+const reloadGap = 100 * time.Millisecond
 
-// watchEvery is how often the library file is looked at: what another
-// process adds shows within a second.
-const watchEvery = 500 * time.Millisecond
+// nextChange waits for the library's next change, not before after.
+func nextChange(ctx context.Context, changes <-chan struct{}, after time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		if after > 0 {
+			select {
+			case <-time.After(after):
+			case <-ctx.Done():
+				return nil
+			}
+		}
+		select {
+		case <-changes:
+			return libraryChangedMsg{changes: changes}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
 
-// watchLibrary looks at the library file after watchEvery and reports
-// whether it changed from last.
-func watchLibrary(path string, last libraryStamp) tea.Cmd {
-	return tea.Tick(watchEvery, func(time.Time) tea.Msg {
-		now := stampOf(path)
-		if now == (libraryStamp{}) || last == (libraryStamp{}) {
-			return libraryTickMsg{} // no list read yet to compare with
-		}
-		if now != last {
-			return libraryChangedMsg{stamp: now}
-		}
-		return libraryTickMsg{stamp: last}
-	})
+func (msg libraryWatchMsg) update(m *Model) tea.Cmd {
+	if msg.err != nil {
+		m.setNotice("What other processes add will not show until a restart: "+textproc.OneLine(msg.err.Error()), true)
+		return nil
+	}
+	// The first list may have been read before the watch began: read
+	// again, so nothing committed between the two is missed.
+	return tea.Batch(loadLibrary(m.opts.Library), m.lookForNewAnswers(), nextChange(m.bg.ctx, msg.changes, 0))
 }
 
 func (msg libraryChangedMsg) update(m *Model) tea.Cmd {
-	m.stamp = msg.stamp
-	return tea.Batch(loadLibrary(m.opts.Library), watchLibrary(m.opts.Library.Path(), m.stamp), m.lookForNewAnswers())
-}
-
-func (msg libraryTickMsg) update(m *Model) tea.Cmd {
-	return watchLibrary(m.opts.Library.Path(), m.stamp)
+	return tea.Batch(loadLibrary(m.opts.Library), nextChange(m.bg.ctx, msg.changes, reloadGap), m.lookForNewAnswers())
 }
 
 // libraryWaitMsg says a transaction waits for another process's write.

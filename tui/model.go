@@ -102,7 +102,6 @@ type Model struct {
 	queued  []string // paths to add once the adding in progress is done
 	waiting *waitingAsk
 	prep    *prepareRun
-	stamp   libraryStamp // the library file as last looked at
 	// newest is the ID of the newest saved answer known (shown, or
 	// written here), from about which answers saved elsewhere are looked
 	// for, and seen every answer known, not to be loaded again (shared by
@@ -181,7 +180,7 @@ func New(opts Options) Model {
 // asks the terminal for its background colour when the theme depends on
 // it.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{loadLibrary(m.opts.Library), loadAnswers(m.opts.Library, ""), watchLibrary(m.opts.Library.Path(), m.stamp)}
+	cmds := []tea.Cmd{loadLibrary(m.opts.Library), loadAnswers(m.opts.Library, ""), watchLibrary(m.bg.ctx, m.opts.Library)}
 	if len(m.opts.Paths) > 0 {
 		// Started here rather than in a command so that Shutdown, which
 		// may come at any time, always knows of it.

@@ -10,7 +10,7 @@
 // program, carried out at once by the root — and View draws it in the
 // cells the root gives it. The root's own work is in one file per
 // feature, each with its messages, commands and handlers: library.go
-// (the list, watching the file, the scope), answers.go (saved answers),
+// (the list, watching the library, the scope), answers.go (saved answers),
 // ask.go, adding.go, citation.go (the source pane), export.go,
 // strategy.go (pickers), prepare.go; keys.go, layout.go and help.go are
 // the keys, the screen and the help.

@@ -60,6 +60,8 @@ type DB struct {
 	place string // the same as HOST/DB, for the messages that say where the library is
 	user  string // the role, for messages about its rights
 	opts  Options
+	watch watching      // notify.go
+	self  writerSession // writers.go
 }
 
 var _ storage.DB = (*DB)(nil)
@@ -167,6 +169,8 @@ func (db *DB) Update(fn func(storage.Tx) error) error { return db.run(true, fn) 
 // Close closes the pool once the transactions in progress have given
 // their connections back.
 func (db *DB) Close() error {
+	db.watch.close()
+	db.self.close()
 	db.pool.Close()
 	return nil
 }

@@ -278,6 +278,7 @@ func (t *tx) commit() error {
 			b.Queue(qSetSeq, st.id, int64(st.seq))
 		}
 	}
+	t.queueNotify(b)
 	b.Queue("COMMIT")
 	if err := t.conn.SendBatch(t.ctx, b).Close(); err != nil {
 		return t.fail("committing", err)

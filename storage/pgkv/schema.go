@@ -146,8 +146,14 @@ func ensureSchema(ctx context.Context, conn *pgx.Conn, where string) error {
 // storedVersion is the store's schema version, 0 where there are no
 // tables yet.
 func storedVersion(ctx context.Context, conn *pgx.Conn, where string) (int, error) {
+	// pg_class read by a query, not to_regclass: to_regclass answers from
+	// the session's catalog cache, where a first look leaves "no such
+	// table", and waiting on an advisory lock does not refresh it — a
+	// process that waited while another made the tables would not see
+	// them. current_schema() is where CREATE TABLE puts them.
 	var exists bool
-	if err := conn.QueryRow(ctx, "SELECT to_regclass('citelens_meta') IS NOT NULL").Scan(&exists); err != nil {
+	if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+		WHERE c.relname = 'citelens_meta' AND n.nspname = current_schema())`).Scan(&exists); err != nil {
 		return 0, fmt.Errorf("pgkv: %s: %w", where, err)
 	}
 	if !exists {

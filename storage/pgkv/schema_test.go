@@ -305,3 +305,34 @@ func TestCollectionsRLS(t *testing.T) {
 		t.Errorf("bob's list at the end: %+v %v", list, err)
 	}
 }
+
+// TestFirstOpensAtOnce: processes that open a new database at the same
+// moment make its tables once between them, and every open succeeds. The
+// first look for the tables leaves a "no such table" in the server's
+// cache, which waiting on the advisory lock does not clear: the look
+// under the lock must read the catalog itself.
+func TestFirstOpensAtOnce(t *testing.T) {
+	t.Parallel()
+	for round := range 3 {
+		d := pgtest.New(t)
+		const n = 4
+		errs := make(chan error, n)
+		start := make(chan struct{})
+		for range n {
+			go func() {
+				<-start
+				db, err := Open(t.Context(), d.ConnString())
+				if err == nil {
+					err = db.Close()
+				}
+				errs <- err
+			}()
+		}
+		close(start)
+		for range n {
+			if err := <-errs; err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+	}
+}

@@ -192,12 +192,29 @@ func normHash(seed maphash.Seed, s string) uint64 {
 	var h maphash.Hash
 	h.SetSeed(seed)
 	empty, space := true, false
-	for _, f := range strings.Fields(s) {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			space = !empty
+			i += size
+			continue
+		}
 		if space {
 			h.WriteByte(' ')
+			space = false
 		}
-		h.WriteString(f)
-		space, empty = true, false
+		// A run of non-space bytes at once.
+		k := i + size
+		for k < len(s) {
+			r, n := utf8.DecodeRuneInString(s[k:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			k += n
+		}
+		h.WriteString(s[i:k])
+		empty = false
+		i = k
 	}
 	if empty {
 		return 0
@@ -676,6 +693,22 @@ func (a *Alignment) fuzzy(i int) SentenceResult {
 		return res
 	}
 	res.Candidates = a.nearest(oldText, 3)
+	// The same text elsewhere, cut into sentences differently (a line
+	// the new version's layout made a title): moved, when once.
+	found, at := 0, [2]int{}
+	for _, c := range res.Candidates {
+		for _, r := range [][2]int{{c.First, c.First}, {c.First - 1, c.First}, {c.First, c.First + 1}} {
+			if r[0] < 0 || r[1] >= len(a.new.Sentences) || a.taken[r[0]] || a.taken[r[1]] {
+				continue
+			}
+			if sameText(oldText, a.new.span(r[0], r[1])) && r != at {
+				found, at = found+1, r
+			}
+		}
+	}
+	if found == 1 && len(ot) >= minMovedWords {
+		return SentenceResult{Old: i, Class: Moved, First: at[0], Last: at[1], Similarity: 1}
+	}
 	if len(res.Candidates) > 0 {
 		res.Similarity = res.Candidates[0].Similarity
 	}
@@ -711,8 +744,9 @@ func (a *Alignment) index() {
 		return
 	}
 	a.words = map[string][]int32{}
+	seen := map[string]bool{}
 	for j := range a.new.Sentences {
-		seen := map[string]bool{}
+		clear(seen)
 		for _, w := range a.newTokens(j, j) {
 			if !seen[w] {
 				seen[w] = true

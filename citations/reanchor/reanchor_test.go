@@ -1,6 +1,7 @@
 package reanchor
 
 import (
+	"hash/maphash"
 	"strings"
 	"testing"
 
@@ -175,5 +176,18 @@ func TestDiff(t *testing.T) {
 		if ops[i] != want[i] {
 			t.Errorf("op %d: %+v, want %+v", i, ops[i], want[i])
 		}
+	}
+}
+
+// The hash that aligns sentences sees white space as strings.Fields does.
+func TestNormHash(t *testing.T) {
+	seed := maphash.MakeSeed()
+	for _, c := range [][2]string{{"a b", " a\n\tb "}, {"x\u00a0y", "x y"}, {"été là", "été\nlà"}} {
+		if normHash(seed, c[0]) != normHash(seed, c[1]) {
+			t.Errorf("%q and %q hash apart", c[0], c[1])
+		}
+	}
+	if normHash(seed, "ab") == normHash(seed, "a b") || normHash(seed, " \n") != 0 {
+		t.Error("white space between words must count, and an empty sentence hash to 0")
 	}
 }

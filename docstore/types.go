@@ -100,6 +100,9 @@ type DocInfo struct {
 	// PDF's roman front matter, or numbering that starts after it): see
 	// PageLabel. Page numbers everywhere else count the file's pages.
 	PageLabels []PageLabelRange `json:"page_labels,omitempty"`
+	// Previous is the document this one is the next version of (added
+	// from the same path, or named: versions.go); "" for a first version.
+	Previous DocID `json:"previous,omitempty"`
 }
 
 // IsOCRPage reports whether page (1-based) was read by OCR.

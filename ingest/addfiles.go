@@ -269,6 +269,17 @@ func (p *Pipeline) prepareWhole(ctx context.Context, f *prepared, report func(st
 		f.res.Err = err
 		return
 	}
+	// A file from a path the library has a document of is its next
+	// version (issue 35): the latest added from there, by the names
+	// index, so this costs what the file name's documents cost.
+	same, err := p.lib.SamePath(doc.Path)
+	if err != nil {
+		f.res.Err = err
+		return
+	}
+	if n := len(same); n > 0 && same[n-1].ID != doc.ID {
+		doc.Previous = same[n-1].ID
+	}
 	report(StageIndexing, 0, 0)
 	prep, err := docstore.Prepare(doc.Document, doc.Geometry)
 	if err == nil {

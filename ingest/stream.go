@@ -92,15 +92,13 @@ func (p *Pipeline) addStream(ctx context.Context, src *streamSource, report func
 	}
 	s := &streamer{w: w, src: src, id: id, total: size - skip}
 	// The next version of what was added from this path (addfiles.go).
-	if abs, err := filepath.Abs(src.path); err == nil {
-		same, err := p.lib.SamePath(abs)
-		if err != nil {
-			_ = w.Abandon()
-			return docstore.DocInfo{}, false, err
-		}
-		if n := len(same); n > 0 && same[n-1].ID != id {
-			s.previous = same[n-1].ID
-		}
+	abs, err := filepath.Abs(src.path)
+	if err != nil {
+		abs = src.path
+	}
+	if s.previous, err = p.previousVersion(abs, id); err != nil {
+		_ = w.Abandon()
+		return docstore.DocInfo{}, false, err
 	}
 	info, existed, err := s.run(ctx, f, skip, report)
 	if err != nil || existed {

@@ -61,3 +61,30 @@ func TestSamePathStreamedIsNextVersion(t *testing.T) {
 		t.Errorf("streamed second add: previous %q, want %s", second.Previous, first.ID)
 	}
 }
+
+// NewVersionOf makes a file from anywhere the next version of the named
+// document's latest version; an unknown document is a clear error.
+func TestNewVersionOf(t *testing.T) {
+	l := openTestLibrary(t)
+	a := writeFile(t, "signed.txt", "The fee is ten pounds a month. Payment is due in thirty days.")
+	first, _, err := l.Add(t.Context(), a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := writeFile(t, "redline-2.txt", "The fee is eleven pounds a month. Payment is due in thirty days.")
+	c := writeFile(t, "redline-3.txt", "The fee is twelve pounds a month. Payment is due in thirty days.")
+	pipe := New(l.lib, &Options{NewVersionOf: first.ID})
+	second, _, err := pipe.Add(t.Context(), b, nil)
+	if err != nil || second.Previous != first.ID {
+		t.Fatalf("second: previous %q, %v", second.Previous, err)
+	}
+	// Named by its first version, the third follows the second.
+	third, _, err := pipe.Add(t.Context(), c, nil)
+	if err != nil || third.Previous != second.ID {
+		t.Fatalf("third: previous %q, want %s (%v)", third.Previous, second.ID, err)
+	}
+	_, _, err = New(l.lib, &Options{NewVersionOf: "0123456789abcdef"}).Add(t.Context(), writeFile(t, "x.txt", "Some other text here."), nil)
+	if err == nil || !strings.Contains(err.Error(), "0123456789abcdef") {
+		t.Errorf("unknown document: %v", err)
+	}
+}

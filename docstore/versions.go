@@ -117,3 +117,15 @@ func (l *Library) SamePath(path string) ([]DocInfo, error) {
 	})
 	return out, err
 }
+
+// latestVersion returns the latest of set when set is versions of one
+// document, each after the one before, as a name or path matches them
+// all: the name then means the document, whose latest version stands
+// for it. ok is false for documents of their own.
+func latestVersion(set []DocInfo) (DocInfo, bool) {
+	line := Lineage(set, set[0].ID)
+	if len(line) != len(set) {
+		return DocInfo{}, false
+	}
+	return line[len(line)-1], true
+}

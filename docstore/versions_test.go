@@ -69,3 +69,24 @@ func TestLineageLoop(t *testing.T) {
 		t.Errorf("unknown: %v", got)
 	}
 }
+
+// A name matching versions of one document means its latest; matching
+// documents of their own it is ambiguous still.
+func TestResolveNameOfVersions(t *testing.T) {
+	l := openTestLibrary(t)
+	v1 := addText(t, l, "contract.txt", "The fee is ten pounds. Payment is due in thirty days.")
+	d2 := fixture("contract.txt", "The fee is twelve pounds. Payment is due in thirty days.")
+	d2.Previous = v1.ID
+	v2, _, err := writeDoc(l, d2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := l.Resolve("contract.txt"); err != nil || got.ID != v2.ID {
+		t.Errorf("Resolve by name: %s %v, want the latest %s", got.ID, err, v2.ID)
+	}
+	addText(t, l, "notes.txt", "One note here. Nothing else.")
+	addText(t, l, "notes.txt", "Another note here. Different text.")
+	if _, err := l.Resolve("notes.txt"); err == nil {
+		t.Error("two documents of one name, not versions: resolved without complaint")
+	}
+}

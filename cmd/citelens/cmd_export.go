@@ -22,7 +22,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "answers", args: "[--json [--raw]]", summary: "list saved answers, newest first", run: runAnswers})
+	register(&command{name: "answers", args: "[--stale] [--json [--raw]]", summary: "list saved answers, newest first (--stale: those whose evidence changed in a document's newer version)", run: runAnswers})
 	register(&command{
 		name:    "export",
 		args:    "ANSWER_ID [--format md|json|longbench|html [--exact]] [--no-images] [-o FILE | -o DIR/]",
@@ -35,6 +35,7 @@ func runAnswers(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["answers"])
 	asJSON := fs.Bool("json", false, "print the answers as JSON")
 	raw := fs.Bool("raw", false, rawJSONUsage)
+	stale := fs.Bool("stale", false, "list only the answers whose evidence changed in a newer version of a document they cite, with what became of each citation")
 	if _, err := parseFlags(a, fs, args); err != nil {
 		return err
 	}
@@ -58,6 +59,9 @@ func runAnswers(ctx context.Context, a *app, args []string) error {
 	// most often the last asked, and a long list scrolls its start out
 	// of view.
 	slices.Reverse(list)
+	if *stale {
+		return answersStale(a, l, list, *asJSON, *raw)
+	}
 	if *asJSON {
 		if list == nil {
 			list = []docstore.AnswerMeta{}

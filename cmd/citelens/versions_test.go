@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const signedContract = `Supply Agreement
+
+1. Delivery. The Supplier shall deliver the Goods within 30 days of the Order. Delivery is made to the Customer's premises at the Supplier's cost.
+
+2. Payment. The Customer shall pay each invoice within sixty days of its date. Late payment bears interest at 4% a year above the base rate.
+
+3. Termination. Either party may end this agreement on ninety days' written notice. The confidentiality clause survives termination.
+
+4. Law. This agreement is governed by the law of England. The courts of London have exclusive jurisdiction.
+`
+
+// The issue's "done when", offline: a contract, three saved answers, its
+// redline added from the same path; answers --stale names the answer
+// whose clause changed with the old and new clause, recheck points the
+// unchanged citations at the new version's bytes, show --versions and ls
+// say there are two versions, and rm asks which.
+func TestVersionsAndStaleAnswers(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	path := filepath.Join(t.TempDir(), "contract.txt")
+	if err := os.WriteFile(path, []byte(signedContract), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var added []addedDoc
+	if err := json.Unmarshal([]byte(c.ok("add", "--json", path)), &added); err != nil {
+		t.Fatal(err)
+	}
+	v1 := string(added[0].ID)
+	type saved struct {
+		ID string `json:"answer_id"`
+	}
+	ask := func(q string) string {
+		var rec saved
+		if err := json.Unmarshal([]byte(c.ok("ask", "--json", "--k", "1", q)), &rec); err != nil {
+			t.Fatal(err)
+		}
+		return rec.ID
+	}
+	delivery := ask("How many days does the Supplier have to deliver the Goods?")
+	law := ask("Which law governs the agreement?")
+	notice := ask("How much written notice ends the agreement?")
+
+	redline := strings.Replace(signedContract, "within 30 days of the Order", "within 45 days of the Order", 1)
+	redline = strings.Replace(redline, "4. Law.", "4. Audit. The Customer may audit the Supplier's records once a year.\n\n5. Law.", 1)
+	if err := os.WriteFile(path, []byte(redline), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := c.ok("add", path)
+	if !strings.Contains(out, "version 2, after "+v1) {
+		t.Errorf("add of the redline said %q, want it called version 2 of %s", out, v1)
+	}
+	// The file's name means the document: its latest version.
+	if out := c.ok("show", "contract.txt"); strings.Contains(out, v1) {
+		t.Errorf("show by name shows the old version:\n%s", out)
+	}
+	if out := c.ok("show", v1, "--versions"); !strings.Contains(out, "latest") || strings.Count(out, "contract.txt") != 2 {
+		t.Errorf("show --versions:\n%s", out)
+	}
+	if out := c.ok("ls"); strings.Contains(out, v1) || !strings.Contains(out, "2 (latest)") {
+		t.Errorf("ls shows the old version or no count:\n%s", out)
+	}
+
+	out = c.ok("answers", "--stale")
+	if !strings.Contains(out, delivery) || strings.Contains(out, law) || strings.Contains(out, notice) {
+		t.Errorf("answers --stale names the wrong answers (delivery %s):\n%s", delivery, out)
+	}
+	if !strings.Contains(out, "changed") || !strings.Contains(out, "within 30 days") || !strings.Contains(out, "within 45 days") || !strings.Contains(out, "[-30-] {+45+}") {
+		t.Errorf("answers --stale does not show the old and new clause:\n%s", out)
+	}
+	var stale []staleAnswer
+	if err := json.Unmarshal([]byte(c.ok("answers", "--stale", "--json")), &stale); err != nil {
+		t.Fatal(err)
+	}
+	if len(stale) != 1 || stale[0].ID != delivery || stale[0].Changes[0].Class != "changed" {
+		t.Errorf("answers --stale --json: %+v", stale)
+	}
+
+	// The unchanged citation points at the same words in the new version.
+	var r staleAnswer
+	if err := json.Unmarshal([]byte(c.ok("recheck", "--json", law)), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Changes) == 0 || r.Stale {
+		t.Fatalf("recheck of the law answer: %+v", r)
+	}
+	for _, ch := range r.Changes {
+		if ch.Class != "unchanged" || redline[ch.Start:ch.End] != ch.OldText || ch.To == ch.From {
+			t.Errorf("law citation: %+v, new bytes %q", ch, redline[ch.Start:ch.End])
+		}
+	}
+	// rm asks which versions.
+	if _, errs, code := c.run("rm", v1); code == 0 || !strings.Contains(errs, "--this-version") {
+		t.Errorf("rm of a versioned document: status %d, %q", code, errs)
+	}
+}

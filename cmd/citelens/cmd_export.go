@@ -212,13 +212,25 @@ func (e *exporter) pictures(c citations.Span) ([]*pagerender.Picture, error) {
 // write writes ans in e's format, HTML with pictures when asked.
 func (e *exporter) write(w io.Writer, ans *engine.Answer) error {
 	f, _ := citations.LookupFormat(e.format) // checked by the caller
+	var buf bytes.Buffer
 	if f.Name != "html" || !e.images || !pageimage.Cites(ans, e.l.Document) {
-		return exportAnswer(w, e.format, ans, e.l.Document, e.exact)
+		if err := exportAnswer(&buf, e.format, ans, e.l.Document, e.exact); err != nil {
+			return err
+		}
+	} else {
+		if err := e.start(); err != nil {
+			return err
+		}
+		if err := citations.WriteHTMLWith(&buf, ans, citations.HTMLOptions{Pictures: e.src.HTMLPictures(e.ctx, e.l.Document)}); err != nil {
+			return err
+		}
 	}
-	if err := e.start(); err != nil {
+	out, err := withVersions(e.l, f.Name, ans, buf.Bytes())
+	if err != nil {
 		return err
 	}
-	return citations.WriteHTMLWith(w, ans, citations.HTMLOptions{Pictures: e.src.HTMLPictures(e.ctx, e.l.Document)})
+	_, err = w.Write(out)
+	return err
 }
 
 // folder writes ans into dir as answer.EXT and, with pictures, one PNG
@@ -259,18 +271,23 @@ func (e *exporter) folder(dir string, ans *engine.Answer) error {
 	f, _ := citations.LookupFormat(e.format)
 	var buf bytes.Buffer
 	var err error
+	out := buf.Bytes()
 	if f.Name == "md" {
 		err = citations.WriteMarkdownWith(&buf, ans, citations.MarkdownOptions{
 			Pictures: func(n int, _ citations.Span) []string { return pictured[n] },
 		})
+		if err == nil {
+			out, err = withVersions(e.l, f.Name, ans, buf.Bytes())
+		}
 	} else {
 		err = e.write(&buf, ans)
+		out = buf.Bytes()
 	}
 	if err != nil {
 		return err
 	}
 	path := filepath.Join(dir, "answer."+f.Ext)
-	if err := writeFile(path, buf.Bytes()); err != nil {
+	if err := writeFile(path, out); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.a.stderr, "wrote %s\n", strings.Join(append([]string{path}, wrote...), ", "))

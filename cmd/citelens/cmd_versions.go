@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -368,4 +369,116 @@ func versionsToRemove(l *docstore.Library, ids []docstore.DocID, this, all bool)
 		}
 	}
 	return out, nil
+}
+
+// withVersions adds to an export in Markdown or HTML the versions it
+// cites (each document's version number, when it was added and its
+// content hash) at the end and, when a newer version changed its
+// evidence, a notice at the top listing the changes. The JSON formats
+// are left as they are: their readers expect their shape.
+func withVersions(l *docstore.Library, format string, ans *engine.Answer, doc []byte) ([]byte, error) {
+	if format != "md" && format != "html" {
+		return doc, nil
+	}
+	v, err := readVersions(l)
+	if err != nil {
+		return nil, err
+	}
+	r, err := recheckAnswer(v, ans)
+	if err != nil {
+		return nil, err
+	}
+	var cited []docstore.DocID
+	seen := map[docstore.DocID]bool{}
+	for _, st := range ans.Statements {
+		for _, c := range st.Citations {
+			if !seen[c.Doc] {
+				seen[c.Doc] = true
+				cited = append(cited, c.Doc)
+			}
+		}
+	}
+	if len(cited) == 0 {
+		return doc, nil
+	}
+	var lines []string // plain text, one a cited version
+	for _, id := range cited {
+		d, ok := v.byID[id]
+		if !ok {
+			lines = append(lines, fmt.Sprintf("%s: no longer in the library", id))
+			continue
+		}
+		n, of := v.number(id)
+		note := ""
+		if n < of {
+			note = fmt.Sprintf(" (a newer version, %d, was added since)", of)
+		}
+		lines = append(lines, fmt.Sprintf("%s: version %d of %d, added %s, content SHA-256 %s…%s",
+			textproc.OneLine(d.DisplayName()), n, of, d.Added.UTC().Format("2006-01-02 15:04 UTC"), d.ID, note))
+	}
+	var changes []string
+	if r.Stale {
+		for _, c := range r.Changes {
+			if c.Class != reanchor.Changed && c.Class != reanchor.Gone {
+				continue
+			}
+			s := fmt.Sprintf("statement %d, citation %d: %s", c.Statement+1, c.Citation+1, c.Class)
+			if c.Class == reanchor.Changed {
+				s += ": " + diffLine(c.Diff)
+			} else {
+				s += ": " + textproc.OneLine(c.OldText)
+			}
+			changes = append(changes, s)
+		}
+	}
+	if format == "md" {
+		var top, end strings.Builder
+		if len(changes) > 0 {
+			top.WriteString("> **The evidence of this answer changed in a newer version of a document it cites** ('citelens recheck " + r.ID + "'):\n")
+			for _, c := range changes {
+				top.WriteString(">\n> - " + markdownText(c) + "\n")
+			}
+			top.WriteString("\n")
+		}
+		end.WriteString("\n## Versions cited\n\n")
+		for _, l := range lines {
+			end.WriteString("- " + markdownText(l) + "\n")
+		}
+		return append(append([]byte(top.String()), doc...), end.String()...), nil
+	}
+	// HTML: the notice opens the main part, the versions close it.
+	var top, end strings.Builder
+	if len(changes) > 0 {
+		top.WriteString(`<aside class="stale"><p><strong>The evidence of this answer changed in a newer version of a document it cites.</strong></p><ul>`)
+		for _, c := range changes {
+			top.WriteString("<li>" + html.EscapeString(c) + "</li>")
+		}
+		top.WriteString("</ul></aside>\n")
+	}
+	end.WriteString(`<section class="versions"><h2>Versions cited</h2><ul>`)
+	for _, l := range lines {
+		end.WriteString("<li>" + html.EscapeString(l) + "</li>")
+	}
+	end.WriteString("</ul></section>\n")
+	out := string(doc)
+	if i := strings.Index(out, "<main>\n"); i >= 0 && top.Len() > 0 {
+		out = out[:i+len("<main>\n")] + top.String() + out[i+len("<main>\n"):]
+	}
+	if i := strings.LastIndex(out, "</main>"); i >= 0 {
+		out = out[:i] + end.String() + out[i:]
+	}
+	return []byte(out), nil
+}
+
+// markdownText escapes what Markdown would read as markup in a line of
+// plain text.
+func markdownText(s string) string {
+	var b strings.Builder
+	for _, r := range textproc.OneLine(s) {
+		if strings.ContainsRune("\\`*_{}[]<>()#+!|~", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -98,6 +98,20 @@ func TestVersionsAndStaleAnswers(t *testing.T) {
 			t.Errorf("law citation: %+v, new bytes %q", ch, redline[ch.Start:ch.End])
 		}
 	}
+	// Exports name the version they cite and, when its evidence changed,
+	// say so at the top.
+	md := c.ok("export", delivery)
+	if !strings.HasPrefix(md, "> **The evidence of this answer changed") || !strings.Contains(md, "## Versions cited") ||
+		!strings.Contains(md, "version 1 of 2, added ") || !strings.Contains(md, "content SHA-256 "+v1) {
+		t.Errorf("export of the stale answer:\n%s", md)
+	}
+	if md := c.ok("export", law); strings.Contains(md, "evidence of this answer changed") || !strings.Contains(md, "version 1 of 2") {
+		t.Errorf("export of an answer whose evidence stands:\n%s", md)
+	}
+	page := c.ok("export", "--format", "html", "--no-images", delivery)
+	if !strings.Contains(page, `<aside class="stale">`) || !strings.Contains(page, "Versions cited") {
+		t.Errorf("HTML export lacks the notice or the versions")
+	}
 	// rm asks which versions.
 	if _, errs, code := c.run("rm", v1); code == 0 || !strings.Contains(errs, "--this-version") {
 		t.Errorf("rm of a versioned document: status %d, %q", code, errs)

@@ -643,6 +643,11 @@ func (a *Alignment) fuzzy(i int) SentenceResult {
 	}
 	var best, second scored
 	best.first = -1
+	// contain is the candidate holding every word of the old sentence in
+	// order (one extended: a clause added after "etc."), contains how
+	// many hold it.
+	var contain scored
+	contains := 0
 	for _, win := range windows {
 		lo, hi := win[0], win[1]
 		if lo > hi || len(ot) == 0 {
@@ -668,6 +673,10 @@ func (a *Alignment) fuzzy(i int) SentenceResult {
 				}
 				sim, shared := similarity(ot, a.newTokens(j, last))
 				s := scored{j, last, sim, shared}
+				if last == j && shared == len(ot) {
+					contains++
+					contain = s
+				}
 				switch {
 				case sim > best.sim:
 					if best.first >= 0 && !overlaps(best.first, best.last, j, last) {
@@ -690,6 +699,12 @@ func (a *Alignment) fuzzy(i int) SentenceResult {
 	}
 	if best.first >= 0 && best.sim >= MinSimilarity && best.shared >= MinSharedWords && best.sim-second.sim >= Margin {
 		res.Class, res.First, res.Last, res.Similarity = Changed, best.first, best.last, best.sim
+		return res
+	}
+	// Every word kept, in order, in one sentence of the neighbourhood and
+	// no other: the sentence was extended (words added around it).
+	if contains == 1 && len(ot) >= minMovedWords {
+		res.Class, res.First, res.Last, res.Similarity = Changed, contain.first, contain.last, contain.sim
 		return res
 	}
 	res.Candidates = a.nearest(oldText, 3)

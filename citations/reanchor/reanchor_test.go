@@ -191,3 +191,14 @@ func TestNormHash(t *testing.T) {
 		t.Error("white space between words must count, and an empty sentence hash to 0")
 	}
 }
+
+// A sentence extended well past half its length (a clause added after
+// "etc.") is changed, found by holding all its words in order.
+func TestExtendedSentence(t *testing.T) {
+	old := version("Grants are listed below.\n\nAllows creation of a trigger on a table, view, etc.\n\nRevokes follow later.")
+	nv := version("Grants are listed below.\n\nAllows creation of a trigger on a table, view, etc. Great care should be taken when granting this privilege, since any triggers added to a table or view will be executed with the privileges of users who modify it.\n\nRevokes follow later.")
+	r := Align(old, nv).Citation(1, 1)
+	if r.Class != Changed || !strings.Contains(nv.Text[r.Start:r.End], "Great care") {
+		t.Errorf("extended: %s %q", r.Class, nv.Text[r.Start:r.End])
+	}
+}

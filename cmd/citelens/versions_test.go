@@ -112,8 +112,19 @@ func TestVersionsAndStaleAnswers(t *testing.T) {
 	if !strings.Contains(page, `<aside class="stale">`) || !strings.Contains(page, "Versions cited") {
 		t.Errorf("HTML export lacks the notice or the versions")
 	}
-	// rm asks which versions.
+	if out := c.ok("ls", "--all-versions"); !strings.Contains(out, v1) || !strings.Contains(out, "1 of 2") {
+		t.Errorf("ls --all-versions:\n%s", out)
+	}
+	// rm asks which versions; --this-version removes the old one only,
+	// and the answers citing it have nothing left to compare.
 	if _, errs, code := c.run("rm", v1); code == 0 || !strings.Contains(errs, "--this-version") {
 		t.Errorf("rm of a versioned document: status %d, %q", code, errs)
+	}
+	c.ok("rm", "--this-version", v1)
+	if out := c.ok("show", "contract.txt", "--versions"); strings.Contains(out, v1) || !strings.Contains(out, "latest") {
+		t.Errorf("after rm --this-version:\n%s", out)
+	}
+	if out := c.ok("answers", "--stale"); !strings.Contains(out, "No saved answer") {
+		t.Errorf("answers --stale after the cited version was removed:\n%s", out)
 	}
 }

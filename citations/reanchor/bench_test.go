@@ -89,6 +89,11 @@ func slices40(s []string, from int) []string { return s[from:min(from+40, len(s)
 // BenchmarkReanchorLibrary re-anchors 1,000 saved answers of five
 // citations each (one to three sentences) against the new version of a
 // 2,000-page manual: one alignment, then the look-ups.
+//
+// On the 2-core development machine (2026-12): 62,707 sentences, 1.56 s
+// an op, of which the alignment (BenchmarkAlign) 0.37 s; 130 MB resident.
+// Under other processes' load the wall time ran to 7-9 s for 2.8 s of
+// CPU over three ops.
 func BenchmarkReanchorLibrary(b *testing.B) {
 	old, nv := manual(b)
 	rng := rand.New(rand.NewPCG(1, 2))

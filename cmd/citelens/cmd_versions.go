@@ -13,8 +13,10 @@ import (
 	"github.com/citelens/citelens/citations/reanchor"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/judge"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 // Versions of a document and answers whose evidence changed with them
@@ -128,6 +130,10 @@ type supportChange struct {
 	Citation  int               `json:"citation"`
 	Old       citations.Verdict `json:"old"`
 	New       citations.Verdict `json:"new"`
+	// Model is the model judge's rating of the statement against the new
+	// text (recheck, with a model configured): LongCite's support rating,
+	// "Fully supported", "Partially supported" or "No support".
+	Model string `json:"model_rating,omitempty"`
 }
 
 func recheckAnswer(v *versions, ans *engine.Answer) (staleAnswer, error) {
@@ -183,6 +189,9 @@ func runRecheck(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := a.judgeChanges(ctx, ans, &r); err != nil {
+		return err
+	}
 	if *asJSON {
 		return writeJSON(a.stdout, r, *raw)
 	}
@@ -219,6 +228,9 @@ func writeChanges(w io.Writer, v *versions, ans *engine.Answer, r staleAnswer) {
 			fmt.Fprintf(w, "    old: %s\n    new: %s\n    diff: %s\n", textproc.OneLine(c.OldText), textproc.OneLine(c.NewText), diffLine(c.Diff))
 			if s, ok := verdict[[2]int{c.Statement, c.Citation}]; ok {
 				fmt.Fprintf(w, "    support (offline): %s → %s\n", s.Old.Level, s.New.Level)
+				if s.Model != "" {
+					fmt.Fprintf(w, "    support (model, of the new text): %s\n", textproc.OneLine(s.Model))
+				}
 			}
 		case reanchor.Gone:
 			fmt.Fprintf(w, "    old: %s\n", textproc.OneLine(c.OldText))
@@ -481,4 +493,45 @@ func markdownText(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// judgeChanges has the model judge (as verify's, judge_model else the
+// answering model) rate each changed citation's statement against its new
+// text, when a model is configured; without one the offline check stands.
+// The answer is judged as a copy: what the user saw is not rewritten.
+func (a *app) judgeChanges(ctx context.Context, ans *engine.Answer, r *staleAnswer) error {
+	if len(r.Support) == 0 {
+		return nil
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	jc := cfg.JudgeConfig()
+	if jc.Configured() != nil {
+		return nil
+	}
+	c, err := llm.New(jc)
+	if err != nil {
+		return err
+	}
+	j := judge.New(c, judge.Options{})
+	byKey := map[[2]int]reanchor.Change{}
+	for _, ch := range r.Changes {
+		byKey[[2]int{ch.Statement, ch.Citation}] = ch
+	}
+	for i, s := range r.Support {
+		ch := byKey[[2]int{s.Statement, s.Citation}]
+		if ch.Class != reanchor.Changed {
+			continue // gone: no new text to judge
+		}
+		span := citations.Span{Doc: ch.To, First: ch.First, Last: ch.Last, Start: ch.Start, End: ch.End, Page: ch.Page, Text: ch.NewText}
+		res, err := j.Score(ctx, &citations.Answer{Question: ans.Question,
+			Statements: []citations.Statement{{Text: ans.Statements[s.Statement].Text, Citations: []citations.Span{span}}}})
+		if err != nil {
+			return fmt.Errorf("the model judge failed on statement %d: %w", s.Statement+1, err)
+		}
+		r.Support[i].Model = res.Statements[0].Rating
+	}
+	return nil
 }

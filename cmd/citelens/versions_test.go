@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/citelens/citelens/llm/llmtest"
 )
 
 const signedContract = `Supply Agreement
@@ -126,5 +128,58 @@ func TestVersionsAndStaleAnswers(t *testing.T) {
 	}
 	if out := c.ok("answers", "--stale"); !strings.Contains(out, "No saved answer") {
 		t.Errorf("answers --stale after the cited version was removed:\n%s", out)
+	}
+}
+
+// With a model configured, recheck has the model judge rate each changed
+// statement against its new text, and says so; the saved answer is not
+// rewritten.
+func TestRecheckJudgesChangedStatements(t *testing.T) {
+	srv := llmtest.New(t, llmtest.WithResponder(func(r llmtest.ChatRequest) llmtest.Reply {
+		return llmtest.Text("The new text gives 45 days, not 30.\nRating: [[Partially supported]]")
+	}))
+	home := modelEnv(t, srv, "", "")
+	db := filepath.Join(home, "data", "citelens", "library.db")
+	c := &cli{t: t, db: db}
+	path := filepath.Join(t.TempDir(), "contract.txt")
+	if err := os.WriteFile(path, []byte(signedContract), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.ok("add", path)
+	var rec struct {
+		ID string `json:"answer_id"`
+	}
+	if err := json.Unmarshal([]byte(c.ok("ask", "--json", "--strategy", "extractive", "--k", "1", "How many days does the Supplier have to deliver the Goods?")), &rec); err != nil {
+		t.Fatal(err)
+	}
+	before := c.ok("export", "--format", "json", rec.ID)
+	if err := os.WriteFile(path, []byte(strings.Replace(signedContract, "within 30 days", "within 45 days", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.ok("add", path)
+	asked := len(srv.Requests())
+	var r staleAnswer
+	if err := json.Unmarshal([]byte(c.ok("recheck", "--json", rec.ID)), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Support) != 1 || r.Support[0].Model != "Partially supported" {
+		t.Fatalf("recheck's support: %+v", r.Support)
+	}
+	judged := false
+	for _, q := range srv.Requests()[asked:] {
+		// The statement (the old sentence, as extractive answers) against
+		// the new text.
+		if q.Chat != nil && strings.Contains(q.Chat.Text(), "within 45 days") {
+			judged = true
+		}
+	}
+	if !judged {
+		t.Error("the judge was not shown the new text")
+	}
+	if out := c.ok("recheck", rec.ID); !strings.Contains(out, "support (model, of the new text): Partially supported") {
+		t.Errorf("recheck:\n%s", out)
+	}
+	if after := c.ok("export", "--format", "json", rec.ID); after != before {
+		t.Error("recheck rewrote the saved answer")
 	}
 }

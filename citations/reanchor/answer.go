@@ -60,7 +60,7 @@ func Answer(ans *citations.Answer, newer Newer) ([]Change, error) {
 				Class: r.Class, First: r.First, Last: r.Last, Start: r.Start, End: r.End,
 				Page: r.Page, Similarity: r.Similarity, OldText: c.Text, Candidates: r.Candidates}
 			if r.First >= 0 {
-				ch.NewText = p.Alignment.new.Text[r.Start:r.End]
+				ch.NewText = p.Alignment.new.span(r.First, r.Last)
 				if r.Class == Changed {
 					ch.Diff = Diff(c.Text, ch.NewText)
 				}

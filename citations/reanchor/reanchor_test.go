@@ -202,3 +202,21 @@ func TestExtendedSentence(t *testing.T) {
 		t.Errorf("extended: %s %q", r.Class, nv.Text[r.Start:r.End])
 	}
 }
+
+// Any two texts align without a panic, and what is called unchanged or
+// moved is the same words at its new bytes.
+func FuzzAlign(f *testing.F) {
+	f.Add(contract, strings.Replace(contract, "30 days", "45 days", 1), 0, 2)
+	f.Add("A b c. D e f.", "D e f. A b c.", 1, 1)
+	f.Add("", "x.", 0, 0)
+	f.Fuzz(func(t *testing.T, a, b string, first, last int) {
+		old, nv := version(a), version(b)
+		al := Align(old, nv)
+		r := al.Citation(first, last)
+		if r.Class == Unchanged || r.Class == Moved {
+			if !sameText(old.span(first, last), nv.Text[r.Start:r.End]) {
+				t.Errorf("%s but %q became %q", r.Class, old.span(first, last), nv.Text[r.Start:r.End])
+			}
+		}
+	})
+}

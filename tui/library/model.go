@@ -60,6 +60,9 @@ type Model struct {
 	loaded   bool
 	docs     []docstore.DocInfo
 	excluded map[docstore.DocID]bool // documents left out of the scope
+	// older marks the documents a newer version has replaced (issue 35),
+	// each with how many versions its document has.
+	older    map[docstore.DocID]int
 	included map[docstore.DocID]bool // documents added here: in the scope
 
 	input     textinput.Model
@@ -131,6 +134,10 @@ func (m *Model) SetDocs(docs []docstore.DocInfo) (leftOut []docstore.DocInfo) {
 	}
 	m.loaded = true
 	m.docs = slices.Clone(docs)
+	m.older = map[docstore.DocID]int{}
+	for id := range docstore.Superseded(m.docs) {
+		m.older[id] = len(docstore.Lineage(m.docs, id))
+	}
 	present := map[docstore.DocID]bool{}
 	for _, d := range m.docs {
 		present[d.ID] = true
@@ -522,6 +529,9 @@ func (m Model) row(d docstore.DocInfo, selected bool, now time.Time) string {
 	if name == "" {
 		name = string(d.ID)
 	}
+	if m.older[d.ID] > 0 {
+		name += " (older version)"
+	}
 	// The name keeps some sixteen cells; the pages, then when it was
 	// added, show as the width allows (the details under the list say
 	// both, whatever the width).
@@ -563,6 +573,11 @@ func (m Model) details(d docstore.DocInfo) []string {
 	}
 	for _, l := range draw.Items(stats, " · ", w) {
 		out = append(out, st.Muted.Render(l))
+	}
+	if n := m.older[d.ID]; n > 0 {
+		for _, l := range draw.Wrap(fmt.Sprintf("a newer version was added (%d versions): answers use the latest unless this one is asked of", n), w) {
+			out = append(out, st.Warning.Render(l))
+		}
 	}
 	out = append(out, st.Muted.Render(draw.Truncate("id "+string(d.ID), w)))
 	return out

@@ -195,13 +195,16 @@ func (m *Model) SetScopeOnly(ids []docstore.DocID) {
 
 // Scope returns the documents in the question's scope, nil when that is
 // every document of the library (an empty, non-nil slice when it is none).
+// With every document in scope, a document's older versions are left
+// out: answers read the latest version unless an older one is chosen
+// alone (issue 35).
 func (m Model) Scope() []docstore.DocID {
-	if len(m.excluded) == 0 {
+	if len(m.excluded) == 0 && len(m.older) == 0 {
 		return nil
 	}
 	ids := make([]docstore.DocID, 0, len(m.docs))
 	for _, d := range m.docs {
-		if !m.excluded[d.ID] {
+		if !m.excluded[d.ID] && (len(m.excluded) > 0 || m.older[d.ID] == 0) {
 			ids = append(ids, d.ID)
 		}
 	}

@@ -221,6 +221,10 @@ func TestOlderVersionMarked(t *testing.T) {
 	if strings.Count(v, "(older version)") != 1 || !strings.Contains(v, "a newer version was added (2 versions)") {
 		t.Errorf("the first manual is not marked older, or more are:\n%s", v)
 	}
+	// The whole library in scope reads the latest versions only.
+	if got := m.Scope(); len(got) != 3 || slices.Contains(got, "a1") {
+		t.Errorf("scope with every document in it: %v, want all but the older a1", got)
+	}
 	m = press(m, "G")
 	if v := view(t, m, 60, 14); strings.Contains(v, "a newer version was added") {
 		t.Errorf("the latest version's details call it older:\n%s", v)

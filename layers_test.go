@@ -39,6 +39,7 @@ var layers = []struct {
 	{"ingest", 4, "the add pipeline"},
 	// 5: the answer model: statements, citations, their checks, exports
 	// and pictures of pages.
+	{"citations/reanchor", 5, "a citation carried to a document's next version: pure alignment"},
 	{"citations/pagerender", 5, "PDF pages to pixels: PDFium in WebAssembly"},
 	{"citations", 5, "statements, citations, exports, citations drawn on pages"},
 	// 6-7: the engine: the runtime and retrieval, then what builds on them.

@@ -52,8 +52,9 @@ func (l *Library) author() *Author {
 	return a
 }
 
-// Author is who is writing to the library now, as its records will say.
-func (l *Library) Author() Author { return *l.author() }
+// Author is who is writing to the library now, as an answer saved (or a
+// document added) now will record it.
+func (l *Answers) Author() Author { return *(*Library)(l).author() }
 
 // osUser is the operating-system user's name: the account's, else
 // $USER, else the user ID.

@@ -478,6 +478,9 @@ func (l *Library) Resolve(ref string) (DocInfo, error) {
 		case 1:
 			return set[0], nil
 		default:
+			if latest, ok := latestVersion(set); ok {
+				return latest, nil // versions of one document: the latest
+			}
 			ids := make([]string, len(set))
 			for i, d := range set {
 				ids[i] = fmt.Sprintf("%s (%s)", d.ID, d.Name)

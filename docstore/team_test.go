@@ -160,7 +160,7 @@ func testAuthors(t *testing.T, bk backend) {
 	if bk.name == "postgres" {
 		want.Role = pgtest.User
 	}
-	if got := l.Author(); got != want {
+	if got := l.Answers().Author(); got != want {
 		t.Fatalf("Author() = %+v, want %+v", got, want)
 	}
 	d := addText(t, l, "a.txt", "The harbour is deep.")
@@ -258,7 +258,7 @@ func testCollections(t *testing.T, bk backend) {
 	got, err := cs.Get("port")
 	want := []string{string(a.ID), string(c.ID)}
 	slices.Sort(want)
-	owner := l.Author().String() // a file's: the OS user
+	owner := l.Answers().Author().String() // a file's: the OS user
 	if bk.name == "postgres" {
 		owner = pgtest.User // the server's: the role, which its policies compare
 	}

@@ -111,6 +111,9 @@ type DocInfo struct {
 	// AddedBy is who added the document (authors.go); nil in libraries
 	// older than the record.
 	AddedBy *Author `json:"added_by,omitempty"`
+	// Previous is the document this one is the next version of (added
+	// from the same path, or named: versions.go); "" for a first version.
+	Previous DocID `json:"previous,omitempty"`
 }
 
 // IsOCRPage reports whether page (1-based) was read by OCR.

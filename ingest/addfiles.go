@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"sync"
 	"time"
@@ -269,6 +270,15 @@ func (p *Pipeline) prepareWhole(ctx context.Context, f *prepared, report func(st
 		f.res.Err = err
 		return
 	}
+	// A file from a path the library has a document of is its next
+	// version (issue 35): the latest added from there, by the names
+	// index, so this costs what the file name's documents cost.
+	previous, err := p.previousVersion(doc.Path, doc.ID)
+	if err != nil {
+		f.res.Err = err
+		return
+	}
+	doc.Previous = previous
 	report(StageIndexing, 0, 0)
 	prep, err := docstore.Prepare(doc.Document, doc.Geometry)
 	if err == nil {
@@ -312,4 +322,28 @@ func (p *Pipeline) write(batch []*prepared) error {
 		files[i].res.Info, files[i].res.Existed = w.Info, w.Existed
 	}
 	return nil
+}
+
+// previousVersion returns the document a file from path with content id
+// is the next version of: the latest version of Options.NewVersionOf when
+// given, else the last document added from the same path; "" for none.
+func (p *Pipeline) previousVersion(path string, id docstore.DocID) (docstore.DocID, error) {
+	if p.newVersionOf != "" {
+		vs, err := p.lib.Versions().Of(p.newVersionOf)
+		if err != nil {
+			return "", fmt.Errorf("the document %s to add a version of: %w", p.newVersionOf, err)
+		}
+		if last := vs[len(vs)-1].ID; last != id {
+			return last, nil
+		}
+		return "", nil
+	}
+	same, err := p.lib.Versions().SamePath(path)
+	if err != nil {
+		return "", err
+	}
+	if n := len(same); n > 0 && same[n-1].ID != id {
+		return same[n-1].ID, nil
+	}
+	return "", nil
 }

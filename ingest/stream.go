@@ -91,6 +91,15 @@ func (p *Pipeline) addStream(ctx context.Context, src *streamSource, report func
 		return docstore.DocInfo{}, false, err
 	}
 	s := &streamer{w: w, src: src, id: id, total: size - skip}
+	// The next version of what was added from this path (addfiles.go).
+	abs, err := filepath.Abs(src.path)
+	if err != nil {
+		abs = src.path
+	}
+	if s.previous, err = p.previousVersion(abs, id); err != nil {
+		_ = w.Abandon()
+		return docstore.DocInfo{}, false, err
+	}
 	info, existed, err := s.run(ctx, f, skip, report)
 	if err != nil || existed {
 		// Nothing of it stays: its pieces are deleted now (or, if this
@@ -208,6 +217,8 @@ type streamer struct {
 	sents      int
 	chunks     int
 	title      string
+	// previous is the version this file's document follows, if any.
+	previous docstore.DocID
 }
 
 // run reads the text in pieces after skip bytes, writes each, and
@@ -254,7 +265,7 @@ func (s *streamer) run(ctx context.Context, f *os.File, skip int64, report func(
 	d := &docstore.Document{DocInfo: docstore.DocInfo{
 		ID: s.id, Name: filepath.Base(s.src.path), Path: abs, Kind: s.src.format.Kind, Title: s.title,
 		Pages: len(s.pageStarts), NumSents: s.sents, NumChunks: s.chunks, Bytes: s.base,
-		Added: time.Now().UTC().Truncate(time.Second),
+		Added: time.Now().UTC().Truncate(time.Second), Previous: s.previous,
 	}, PageStarts: s.pageStarts, Sections: s.sections, Tables: s.tables}
 	report(StageWriting, 0, 0)
 	return s.w.Publish(d)

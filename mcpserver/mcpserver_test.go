@@ -181,7 +181,7 @@ func TestToolsAndSchemas(t *testing.T) {
 				}
 			}
 		}
-		want := "list_documents search ask read verify"
+		want := "list_documents search ask read verify reanchor"
 		if writes {
 			want += " add_document"
 		}

@@ -53,6 +53,7 @@ func (s *Server) addTools() {
 	s.addAsk()
 	s.addRead()
 	s.addVerify()
+	s.addReanchor()
 	if s.opts.AllowWrites {
 		s.addAddDocument()
 	}

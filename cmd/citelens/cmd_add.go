@@ -44,7 +44,10 @@ type addedDoc struct {
 	Seconds   float64        `json:"seconds"`
 	Warnings  []string       `json:"warnings,omitempty"`
 	OCRPages  []int          `json:"ocr_pages,omitempty"`
-	Error     string         `json:"error,omitempty"`
+	// Previous is the version this one follows, when it is a new
+	// version of a document.
+	Previous docstore.DocID `json:"previous,omitempty"`
+	Error    string         `json:"error,omitempty"`
 }
 
 func runAdd(ctx context.Context, a *app, args []string) error {
@@ -58,6 +61,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 	maxSize := fs.String("max-size", "1G", "refuse files larger than `SIZE` (bytes, or with K, M, G)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "read and index up to `N` files at once")
 	maxFiles := fs.Int("max-files", ingest.MaxFolderFiles, "add at most `N` files from each folder given (0: every file it holds)")
+	newVersionOf := fs.String("new-version-of", "", "add the file as the next version of the document `ID` (its latest version), wherever the file is")
 	from := fs.String("from", "", "also add the files listed in `FILE`, one path a line ('-': standard input), for more files than a command line holds")
 	paths, err := parseFlags(a, fs, args)
 	if err != nil {
@@ -88,7 +92,19 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	defer l.Close()
-	adder := ingest.New(l, &ingest.Options{MaxFileSize: a.maxFileSize, Load: a.addLoadOptions(fs, *useOCR, *ocrLang)})
+	var previous docstore.DocID
+	if *newVersionOf != "" {
+		if len(paths) != 1 {
+			fmt.Fprintln(a.stderr, "citelens add: --new-version-of takes one file: the new version")
+			return errUsage
+		}
+		ids, err := resolveDocs(l, []string{*newVersionOf})
+		if err != nil {
+			return err
+		}
+		previous = ids[0]
+	}
+	adder := ingest.New(l, &ingest.Options{MaxFileSize: a.maxFileSize, Load: a.addLoadOptions(fs, *useOCR, *ocrLang), NewVersionOf: previous})
 
 	paths, err = expandFolders(ctx, a.stderr, paths, *maxFiles)
 	if err != nil {
@@ -111,7 +127,7 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 		info := res.Info
 		r := addedDoc{ID: info.ID, Name: info.Name, Path: info.Path, Kind: info.Kind, Pages: info.Pages,
 			Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Existed: res.Existed, Warnings: info.Warnings, OCRPages: info.OCRPages,
-			Seconds: res.Seconds}
+			Seconds: res.Seconds, Previous: info.Previous}
 		if res.Err != nil {
 			failed++
 			r = addedDoc{Path: res.Path, Name: filepath.Base(res.Path), Error: res.Err.Error(), Seconds: res.Seconds}
@@ -123,9 +139,9 @@ func runAdd(ctx context.Context, a *app, args []string) error {
 			if res.Existed {
 				fmt.Fprintf(a.stdout, "%s  %s  already in the library (same content)\n", info.ID, name)
 			} else {
-				fmt.Fprintf(a.stdout, "%s  %s  added: %s%s, %s, %s in %.1fs\n",
+				fmt.Fprintf(a.stdout, "%s  %s  added: %s%s, %s, %s in %.1fs%s\n",
 					info.ID, name, humanize.Plural(info.Pages, "page", "pages"), ocrNote(info), humanize.Plural(info.NumSents, "sentence", "sentences"),
-					humanize.Plural(info.NumChunks, "chunk", "chunks"), r.Seconds)
+					humanize.Plural(info.NumChunks, "chunk", "chunks"), r.Seconds, versionNote(l, info))
 			}
 			for _, w := range info.Warnings {
 				fmt.Fprintf(a.stderr, "citelens: warning: %s: %s\n", name, textproc.OneLine(w))

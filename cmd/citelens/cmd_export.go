@@ -22,7 +22,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "answers", args: "[--json [--raw]]", summary: "list saved answers, newest first", run: runAnswers})
+	register(&command{name: "answers", args: "[--stale] [--json [--raw]]", summary: "list saved answers, newest first (--stale: those whose evidence changed in a document's newer version)", run: runAnswers})
 	register(&command{
 		name:    "export",
 		args:    "ANSWER_ID [--format md|json|longbench|html [--exact]] [--no-images] [-o FILE | -o DIR/]",
@@ -35,6 +35,7 @@ func runAnswers(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["answers"])
 	asJSON := fs.Bool("json", false, "print the answers as JSON")
 	raw := fs.Bool("raw", false, rawJSONUsage)
+	stale := fs.Bool("stale", false, "list only the answers whose evidence changed in a newer version of a document they cite, with what became of each citation")
 	if _, err := parseFlags(a, fs, args); err != nil {
 		return err
 	}
@@ -58,6 +59,9 @@ func runAnswers(ctx context.Context, a *app, args []string) error {
 	// most often the last asked, and a long list scrolls its start out
 	// of view.
 	slices.Reverse(list)
+	if *stale {
+		return answersStale(a, l, list, *asJSON, *raw)
+	}
 	if *asJSON {
 		if list == nil {
 			list = []docstore.AnswerMeta{}
@@ -212,13 +216,25 @@ func (e *exporter) pictures(c citations.Span) ([]*pagerender.Picture, error) {
 // write writes ans in e's format, HTML with pictures when asked.
 func (e *exporter) write(w io.Writer, ans *engine.Answer) error {
 	f, _ := citations.LookupFormat(e.format) // checked by the caller
+	var buf bytes.Buffer
 	if f.Name != "html" || !e.images || !pageimage.Cites(ans, e.l.Document) {
-		return exportAnswer(w, e.format, ans, e.l.Document, e.exact)
+		if err := exportAnswer(&buf, e.format, ans, e.l.Document, e.exact); err != nil {
+			return err
+		}
+	} else {
+		if err := e.start(); err != nil {
+			return err
+		}
+		if err := citations.WriteHTMLWith(&buf, ans, citations.HTMLOptions{Pictures: e.src.HTMLPictures(e.ctx, e.l.Document)}); err != nil {
+			return err
+		}
 	}
-	if err := e.start(); err != nil {
+	out, err := withVersions(e.l, f.Name, ans, buf.Bytes())
+	if err != nil {
 		return err
 	}
-	return citations.WriteHTMLWith(w, ans, citations.HTMLOptions{Pictures: e.src.HTMLPictures(e.ctx, e.l.Document)})
+	_, err = w.Write(out)
+	return err
 }
 
 // folder writes ans into dir as answer.EXT and, with pictures, one PNG
@@ -259,18 +275,23 @@ func (e *exporter) folder(dir string, ans *engine.Answer) error {
 	f, _ := citations.LookupFormat(e.format)
 	var buf bytes.Buffer
 	var err error
+	out := buf.Bytes()
 	if f.Name == "md" {
 		err = citations.WriteMarkdownWith(&buf, ans, citations.MarkdownOptions{
 			Pictures: func(n int, _ citations.Span) []string { return pictured[n] },
 		})
+		if err == nil {
+			out, err = withVersions(e.l, f.Name, ans, buf.Bytes())
+		}
 	} else {
 		err = e.write(&buf, ans)
+		out = buf.Bytes()
 	}
 	if err != nil {
 		return err
 	}
 	path := filepath.Join(dir, "answer."+f.Ext)
-	if err := writeFile(path, buf.Bytes()); err != nil {
+	if err := writeFile(path, out); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.a.stderr, "wrote %s\n", strings.Join(append([]string{path}, wrote...), ", "))

@@ -14,8 +14,8 @@ import (
 )
 
 func init() {
-	register(&command{name: "ls", args: "[--json [--raw]] [--page N] [--per-page N] [--all] [--collection NAME]", summary: "list the documents in the library, a page at a time", run: runLs})
-	register(&command{name: "rm", args: "ID...", summary: "remove documents and everything derived from them", run: runRm})
+	register(&command{name: "ls", args: "[--json [--raw]] [--page N] [--per-page N] [--all] [--all-versions] [--collection NAME]", summary: "list the documents in the library (the latest version of each), a page at a time", run: runLs})
+	register(&command{name: "rm", args: "[--this-version | --all-versions] ID...", summary: "remove documents and everything derived from them", run: runRm})
 }
 
 // lsPage is how many documents ls shows at a time.
@@ -30,6 +30,7 @@ func runLs(ctx context.Context, a *app, args []string) error {
 	raw := fs.Bool("raw", false, rawJSONUsage)
 	var colls stringList
 	fs.Var(&colls, "collection", "list only the documents of collection `NAME` (repeatable)")
+	allVersions := fs.Bool("all-versions", false, "list older versions of documents too (by default a document's latest version stands for it)")
 	if _, err := parseFlags(a, fs, args); err != nil {
 		return err
 	}
@@ -85,12 +86,33 @@ func runLs(ctx context.Context, a *app, args []string) error {
 	// documents is a few writes, not a million.
 	out := bufio.NewWriterSize(a.stdout, 64<<10)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tPAGES\tSENTENCES\tADDED")
+	vers, err := readVersions(l)
+	if err != nil {
+		return err
+	}
+	old := docstore.Superseded(vers.infos)
+	fmt.Fprintln(tw, "ID\tNAME\tPAGES\tSENTENCES\tADDED\tVERSIONS")
+	hidden := 0
 	for _, e := range entries {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", e.ID, textproc.OneLine(e.Name), e.Pages, e.Sentences, e.Added.Local().Format("2006-01-02 15:04"))
+		if old[e.ID] && !*allVersions {
+			hidden++
+			continue
+		}
+		n, of := vers.number(e.ID)
+		vcol := ""
+		switch {
+		case of > 1 && n == of:
+			vcol = fmt.Sprintf("%d (latest)", of)
+		case of > 1:
+			vcol = fmt.Sprintf("%d of %d", n, of)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", e.ID, textproc.OneLine(e.Name), e.Pages, e.Sentences, e.Added.Local().Format("2006-01-02 15:04"), vcol)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if hidden > 0 {
+		fmt.Fprintf(out, "%s not shown: 'citelens ls --all-versions' lists them, 'citelens show ID --versions' a document's.\n", humanize.Plural(hidden, "older version", "older versions"))
 	}
 	if len(entries) < total {
 		first := offset + 1
@@ -129,9 +151,15 @@ func listing(l *docstore.Library, offset, n int, collections []string) ([]docsto
 
 func runRm(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["rm"])
+	thisVersion := fs.Bool("this-version", false, "remove only the versions named, keeping the document's others")
+	allVersions := fs.Bool("all-versions", false, "remove every version of the documents named")
 	refs, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
+	}
+	if *thisVersion && *allVersions {
+		fmt.Fprintln(a.stderr, "citelens rm: give --this-version or --all-versions, not both")
+		return errUsage
 	}
 	if len(refs) == 0 {
 		fmt.Fprintln(a.stderr, "citelens rm: no documents given")
@@ -145,6 +173,9 @@ func runRm(ctx context.Context, a *app, args []string) error {
 	defer l.Close()
 	ids, err := resolveDocs(l, refs)
 	if err != nil {
+		return err
+	}
+	if ids, err = versionsToRemove(l, ids, *thisVersion, *allVersions); err != nil {
 		return err
 	}
 	if err := l.Remove(ids...); err != nil {

@@ -21,7 +21,7 @@ import (
 func init() {
 	register(&command{
 		name:    "show",
-		args:    "[--text [--raw] | --sentences [A-B] | --outline | --page N [--raw] | --page N --image FILE.png [--sentences A-B] | --json [--raw]] ID",
+		args:    "[--versions | --text [--raw] | --sentences [A-B] | --outline | --page N [--raw] | --page N --image FILE.png [--sentences A-B] | --json [--raw]] ID",
 		summary: "show a document's metadata, text, sentences, headings or one page (as text, or as a picture with sentences highlighted)",
 		run:     runShow,
 	})
@@ -36,6 +36,7 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	outline := fs.Bool("outline", false, "print the section headings found, indented by level, with their sentence and page")
 	page := fs.Int("page", 0, "print the text of page `N`")
 	asJSON := fs.Bool("json", false, "print the metadata as JSON")
+	listVersions := fs.Bool("versions", false, "list the document's versions, oldest first, with when each was added")
 	image := fs.String("image", "", "with --page: write the page as a PNG picture to `FILE` (a PDF's page as printed)")
 	dpi := fs.Float64("dpi", pngDPI, "with --image: the picture's resolution in `DPI` (dots per inch)")
 	refs, err := parseFlags(a, fs, joinSentenceRange(args))
@@ -81,6 +82,15 @@ func runShow(ctx context.Context, a *app, args []string) error {
 		out = func(s string) string { return s }
 	}
 	switch {
+	case *listVersions:
+		vs, err := l.Versions().Of(d.ID)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(a.stdout, vs, *raw)
+		}
+		return writeVersionList(a.stdout, vs, d.ID)
 	case *text:
 		_, err := io.WriteString(a.stdout, out(d.Text))
 		return err

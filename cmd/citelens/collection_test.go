@@ -112,7 +112,7 @@ func TestAnswersShowAuthor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	who := l.Author().String()
+	who := l.Answers().Author().String()
 	l.Close()
 	rows := strings.Split(strings.TrimSpace(c.ok("answers")), "\n")
 	if len(rows) != 2 || !strings.Contains(rows[0], "BY") || !strings.Contains(rows[1], " "+who+" ") {

@@ -159,8 +159,11 @@ func (a *app) openScope(readOnly bool, refs []string) (l *docstore.Library, docs
 	if err == nil && len(docs) == 0 {
 		var infos []docstore.DocInfo
 		infos, err = l.List()
+		old := docstore.Superseded(infos) // the latest versions only (issue 35)
 		for _, in := range infos {
-			docs = append(docs, in.ID)
+			if !old[in.ID] {
+				docs = append(docs, in.ID)
+			}
 		}
 	}
 	switch {

@@ -60,6 +60,9 @@ type Model struct {
 	loaded   bool
 	docs     []docstore.DocInfo
 	excluded map[docstore.DocID]bool // documents left out of the scope
+	// older marks the documents a newer version has replaced (issue 35),
+	// each with how many versions its document has.
+	older    map[docstore.DocID]int
 	included map[docstore.DocID]bool // documents added here: in the scope
 
 	input     textinput.Model
@@ -131,6 +134,10 @@ func (m *Model) SetDocs(docs []docstore.DocInfo) (leftOut []docstore.DocInfo) {
 	}
 	m.loaded = true
 	m.docs = slices.Clone(docs)
+	m.older = map[docstore.DocID]int{}
+	for id := range docstore.Superseded(m.docs) {
+		m.older[id] = len(docstore.Lineage(m.docs, id))
+	}
 	present := map[docstore.DocID]bool{}
 	for _, d := range m.docs {
 		present[d.ID] = true
@@ -188,13 +195,16 @@ func (m *Model) SetScopeOnly(ids []docstore.DocID) {
 
 // Scope returns the documents in the question's scope, nil when that is
 // every document of the library (an empty, non-nil slice when it is none).
+// With every document in scope, a document's older versions are left
+// out: answers read the latest version unless an older one is chosen
+// alone (issue 35).
 func (m Model) Scope() []docstore.DocID {
-	if len(m.excluded) == 0 {
+	if len(m.excluded) == 0 && len(m.older) == 0 {
 		return nil
 	}
 	ids := make([]docstore.DocID, 0, len(m.docs))
 	for _, d := range m.docs {
-		if !m.excluded[d.ID] {
+		if !m.excluded[d.ID] && (len(m.excluded) > 0 || m.older[d.ID] == 0) {
 			ids = append(ids, d.ID)
 		}
 	}
@@ -522,6 +532,9 @@ func (m Model) row(d docstore.DocInfo, selected bool, now time.Time) string {
 	if name == "" {
 		name = string(d.ID)
 	}
+	if m.older[d.ID] > 0 {
+		name += " (older version)"
+	}
 	// The name keeps some sixteen cells; the pages, then when it was
 	// added, show as the width allows (the details under the list say
 	// both, whatever the width).
@@ -563,6 +576,11 @@ func (m Model) details(d docstore.DocInfo) []string {
 	}
 	for _, l := range draw.Items(stats, " · ", w) {
 		out = append(out, st.Muted.Render(l))
+	}
+	if n := m.older[d.ID]; n > 0 {
+		for _, l := range draw.Wrap(fmt.Sprintf("a newer version was added (%d versions): answers use the latest unless this one is asked of", n), w) {
+			out = append(out, st.Warning.Render(l))
+		}
 	}
 	out = append(out, st.Muted.Render(draw.Truncate("id "+string(d.ID), w)))
 	return out

@@ -205,3 +205,28 @@ func TestNewDocumentsAndANarrowedScope(t *testing.T) {
 		t.Errorf("scope %v", got)
 	}
 }
+
+// A document a newer version replaced says so, in its row and its
+// details; the latest does not.
+func TestOlderVersionMarked(t *testing.T) {
+	t.Parallel()
+	m := New(themes.NoColor())
+	m.Now = func() time.Time { return now }
+	m.SetSize(60, 14)
+	m.SetFocused(true)
+	ds := docs()
+	ds = append(ds, docstore.DocInfo{ID: "d4", Name: "manual.pdf", Kind: "pdf", Pages: 2420, Added: now, Previous: "a1"})
+	m.SetDocs(ds)
+	v := view(t, m, 60, 14)
+	if strings.Count(v, "(older version)") != 1 || !strings.Contains(v, "a newer version was added (2 versions)") {
+		t.Errorf("the first manual is not marked older, or more are:\n%s", v)
+	}
+	// The whole library in scope reads the latest versions only.
+	if got := m.Scope(); len(got) != 3 || slices.Contains(got, "a1") {
+		t.Errorf("scope with every document in it: %v, want all but the older a1", got)
+	}
+	m = press(m, "G")
+	if v := view(t, m, 60, 14); strings.Contains(v, "a newer version was added") {
+		t.Errorf("the latest version's details call it older:\n%s", v)
+	}
+}

@@ -2,6 +2,8 @@ package extractive
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/structure"
@@ -42,15 +44,19 @@ func passageOf(d *docstore.View, g group) group {
 		return true
 	}
 	sameSection := func(i, j int) bool { return d.Sentence(i).Section == d.Sentence(j).Section }
-	// Forward: what a lead-in introduces, as long as each line taken
-	// introduces or lists more.
-	for introduces(d.SentenceText(g.last)) || (g.last > g.first && listed(d, g.last) && listed(d, g.last+1)) {
+	// Forward: what a lead-in introduces — the list items, code lines or
+	// steps under it — as long as each line taken is such an item. A
+	// sentence after a lead-in that is itself a statement (a capitalised
+	// clause ending in "." or ":") is a sibling, not what the lead-in
+	// introduces: a prose list of grievances or clauses stays one per
+	// statement.
+	for leadIn(d, g.last) || (g.last > g.first && item(d, g.last) && item(d, g.last+1)) {
 		j := g.last + 1
-		if j >= n || !sameSection(g.last, j) || !take(j) {
+		if j >= n || !sameSection(g.last, j) || !item(d, j) || !take(j) {
 			break
 		}
 		g.last = j
-		if !introduces(d.SentenceText(j)) && !listed(d, j+1) && !(j+1 < n && introduces(d.SentenceText(j+1))) {
+		if !item(d, j+1) {
 			break
 		}
 	}
@@ -82,22 +88,98 @@ func introduces(s string) bool {
 	return strings.HasPrefix(t, "the following ") && len(t) < 120
 }
 
-// listed reports whether sentence i is a list item or a code line: what
-// a lead-in introduces.
-func listed(d *docstore.View, i int) bool {
+// leadIn reports whether sentence i leads in to a list, steps or code
+// under it: it introduces (see introduces), it is short enough to be a
+// lead-in rather than a statement of its own, and what follows it is an
+// item (see item). A sentence ending in ":" followed by another sentence
+// of the same shape is one of a series of clauses, not a lead-in.
+func leadIn(d *docstore.View, i int) bool {
 	if i < 0 || i >= d.NumSentences() {
 		return false
 	}
-	if d.Sentence(i).Flags&structure.FlagCode != 0 {
+	t := d.SentenceText(i)
+	return len(strings.TrimSpace(t)) <= maxLeadIn && introduces(t) && item(d, i+1)
+}
+
+// maxLeadIn bounds a lead-in: a longer sentence ending in ":" is a
+// statement of its own whose colon joins clauses.
+const maxLeadIn = 200
+
+// item reports whether sentence i is what a lead-in introduces rather
+// than a sentence of its own: a code line or a table row, a bulleted,
+// numbered or option line ("-v, --verbose"), or a short line that is no
+// sentence — it neither opens as one (a capital letter) nor ends as one
+// (".", "!", "?", ":") — such as a command, a value or a name.
+func item(d *docstore.View, i int) bool {
+	if i < 0 || i >= d.NumSentences() {
+		return false
+	}
+	s := d.Sentence(i)
+	if s.Flags&(structure.FlagHeading|structure.FlagFurniture|structure.FlagContents) != 0 {
+		return false
+	}
+	if s.Flags&(structure.FlagCode|structure.FlagTableRow) != 0 {
 		return true
 	}
-	t := strings.TrimSpace(d.SentenceText(i))
-	for _, bullet := range []string{"•", "◦", "‣", "– ", "- ", "* ", "$ ", "# ", "% "} {
+	return itemText(d.SentenceText(i))
+}
+
+// itemText is item's test on a sentence's text alone.
+func itemText(s string) bool {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return false
+	}
+	if listMarker(t) {
+		return true
+	}
+	if len(t) > maxItem {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(t, `"')]`))
+	if strings.ContainsRune(".!?:", last) {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(t)
+	// A short capitalised line with no closing mark is an item only
+	// when it is a name or a value (a few words), not a clause.
+	return !unicode.IsUpper(first) || len(strings.Fields(t)) <= 4
+}
+
+// maxItem bounds an unmarked item: a command line, a value, a name.
+const maxItem = 120
+
+// listMarker reports whether a line opens as a list item, a step or an
+// option: a bullet, "1." / "2)" / "(a)", a prompt ("$ ", "# ", "% ",
+// "> "), or an option ("-v", "--verbose").
+func listMarker(t string) bool {
+	for _, bullet := range []string{"•", "◦", "‣", "▪", "– ", "- ", "* ", "$ ", "# ", "% ", "> "} {
 		if strings.HasPrefix(t, bullet) {
 			return true
 		}
 	}
-	return false
+	if len(t) >= 2 && t[0] == '-' && (t[1] == '-' || unicode.IsLetter(rune(t[1]))) {
+		return true
+	}
+	// "1." "12)" "(a)" "a)" followed by a space.
+	j := 0
+	if strings.HasPrefix(t, "(") {
+		j = 1
+	}
+	k := j
+	for k < len(t) && k-j < 3 && t[k] >= '0' && t[k] <= '9' {
+		k++
+	}
+	if k == j && k < len(t) && t[k] >= 'a' && t[k] <= 'z' {
+		k++ // one letter: "(a)", "a)"
+		if k < len(t) && t[k] != ')' {
+			return false
+		}
+	}
+	if k == j || k+1 >= len(t) {
+		return false
+	}
+	return (t[k] == '.' || t[k] == ')') && t[k+1] == ' '
 }
 
 // completes reports whether a sentence completes the one before it with

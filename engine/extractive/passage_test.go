@@ -64,3 +64,77 @@ func TestIntroducesCompletesRefersBack(t *testing.T) {
 		t.Error("refersBack: a pronoun as a word, not a prefix")
 	}
 }
+
+// A lead-in takes the items under it — steps, options, commands — but a
+// series of clauses that each end in ":" (a prose list such as the
+// Declaration's grievances) stays one clause per statement.
+func TestLeadInTakesItemsNotSiblingClauses(t *testing.T) {
+	t.Parallel()
+	const text = `Grievances
+
+He has refused his Assent to Laws, the most wholesome and necessary for the public good:
+
+For cutting off our Trade with all parts of the world:
+
+For imposing Taxes on us without our Consent:
+
+For depriving us in many cases, of the benefits of Trial by Jury:
+
+Installing
+
+To install the package on a fresh machine, do this:
+
+1. Update the package lists.
+
+2. Install the package with apt.
+
+Options
+
+The compressor takes these flags:
+
+-k, --keep keep the input files
+
+-s, --small reduce memory usage
+
+An unrelated sentence ends the section. Nothing else follows it.
+`
+	lib, docs := enginetest.TextLibrary(t, "mixed.txt", text)
+	ask := func(q string) string {
+		ans, err := engine.Run(t.Context(), &engine.Env{Library: lib}, Strategy{},
+			engine.Request{Question: q, Docs: []docstore.DocID{docs[0].ID}, Options: engine.Settings("k", "1")}, func(engine.Event) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ans.Statements) == 0 {
+			t.Fatalf("%q: no statement", q)
+		}
+		return ans.Statements[0].Text
+	}
+	if got := ask("imposing taxes without consent"); strings.Contains(got, "Trial by Jury") || !strings.Contains(got, "Taxes") {
+		t.Errorf("clause series: %q, want the one clause alone", got)
+	}
+	if got := ask("How do I install the package on a fresh machine?"); !strings.Contains(got, "Update the package lists") || !strings.Contains(got, "Install the package with apt") {
+		t.Errorf("steps: %q, want both numbered steps", got)
+	}
+	if got := ask("Which flags does the compressor take?"); !strings.Contains(got, "--keep") || !strings.Contains(got, "--small") || strings.Contains(got, "unrelated") {
+		t.Errorf("options: %q, want both options and nothing after", got)
+	}
+}
+
+func TestItemText(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[string]bool{
+		"1. Update the package lists.":                  true,
+		"(b) the second case":                           true,
+		"-k, --keep keep the input files":               true,
+		"systemctl restart nginx":                       true,
+		"Debian GNU/Linux":                              true,
+		"For imposing Taxes on us without our Consent:": false,
+		"He has kept among us Standing Armies.":         false,
+		"This sentence stands on its own and goes on without any closing mark at all": false,
+	} {
+		if itemText(s) != want {
+			t.Errorf("itemText(%q) = %v", s, !want)
+		}
+	}
+}

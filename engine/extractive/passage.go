@@ -69,7 +69,46 @@ func passageOf(d *docstore.View, g group) group {
 	if i := g.first - 1; i >= 0 && refersBack(d.SentenceText(g.first)) && sameParagraph(d, i, g.first) && take(i) {
 		g.first = i
 	}
+	// Backward: the term a description defines — the option line of a
+	// manual's option list ("-k --keep", "--track-origins=<yes|no>
+	// [default: no]") over the paragraph the group is in — so the answer
+	// names what it describes.
+	if t := termAbove(d, g.first); t >= 0 {
+		for i := g.first - 1; i >= t && take(i); i-- {
+			g.first = i
+		}
+	}
 	return g
+}
+
+// termAbove returns the sentence of the option line whose description
+// holds sentence i (i itself or up to two sentences of its paragraph
+// before it), or -1.
+func termAbove(d *docstore.View, i int) int {
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		if d.Sentence(j).Section != d.Sentence(i).Section {
+			return -1
+		}
+		if optionLine(d.SentenceText(j)) {
+			return j
+		}
+		if !sameParagraph(d, j, j+1) {
+			return -1
+		}
+	}
+	return -1
+}
+
+// optionLine reports whether a sentence is an option's line in a list of
+// options: it opens as an option ("-k", "--keep") and is short, with no
+// closing mark of a sentence.
+func optionLine(s string) bool {
+	t := strings.TrimSpace(s)
+	if len(t) < 2 || len(t) > 100 || t[0] != '-' || !(t[1] == '-' || unicode.IsLetter(rune(t[1]))) {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(t)
+	return !strings.ContainsRune(".!?:", last)
 }
 
 // introduces reports whether a sentence leads in to what follows it: it

@@ -138,3 +138,37 @@ func TestItemText(t *testing.T) {
 		}
 	}
 }
+
+// A description in a list of options is cited with the option it
+// describes.
+func TestDescriptionTakesItsOption(t *testing.T) {
+	t.Parallel()
+	const text = `Options
+
+-c --stdout
+
+Compress or decompress to standard output.
+
+-k --keep
+
+Keep (don't delete) input files during compression or decompression.
+
+Memory
+
+Larger block sizes give rapidly diminishing returns. Most files gain little.
+`
+	lib, docs := enginetest.TextLibrary(t, "opts.txt", text)
+	ans, err := engine.Run(t.Context(), &engine.Env{Library: lib}, Strategy{},
+		engine.Request{Question: "How do I stop it from deleting the input files?", Docs: []docstore.DocID{docs[0].ID}, Options: engine.Settings("k", "1")}, func(engine.Event) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Statements) == 0 || !strings.Contains(ans.Statements[0].Text, "--keep") || strings.Contains(ans.Statements[0].Text, "stdout") {
+		t.Errorf("got %+v, want the description with its option line and nothing before", ans.Statements)
+	}
+	for s, want := range map[string]bool{"-k --keep": true, "--freelist-vol=<number> [default: 20000000]": true, "- a bullet.": false, "Keep input files.": false} {
+		if optionLine(s) != want {
+			t.Errorf("optionLine(%q) = %v", s, !want)
+		}
+	}
+}

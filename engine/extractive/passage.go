@@ -44,6 +44,7 @@ func passageOf(d *docstore.View, g group) group {
 		return true
 	}
 	sameSection := func(i, j int) bool { return d.Sentence(i).Section == d.Sentence(j).Section }
+	selectedLast := g.last
 	// Forward: what a lead-in introduces — the list items, code lines or
 	// steps under it — as long as each line taken is such an item. A
 	// sentence after a lead-in that is itself a statement (a capitalised
@@ -58,6 +59,17 @@ func passageOf(d *docstore.View, g group) group {
 		g.last = j
 		if !item(d, j+1) {
 			break
+		}
+	}
+	// A term alone — a glossary's entry, a bulleted name — takes the
+	// sentence that defines it, and the sentences after that refer back
+	// to it ("This means…").
+	if g.last == selectedLast && term(d, g.last) {
+		if j := g.last + 1; j < n && sameSection(g.last, j) && !item(d, j) && !introduces(d.SentenceText(j)) && take(j) {
+			g.last = j
+			for j := g.last + 1; j < n && sameParagraph(d, g.last, j) && refersBack(d.SentenceText(j)) && take(j); j++ {
+				g.last = j
+			}
 		}
 	}
 	// The sentence that completes it: a default or a limit, told next in
@@ -220,6 +232,30 @@ func listMarker(t string) bool {
 	}
 	return (t[k] == '.' || t[k] == ')') && t[k+1] == ' '
 }
+
+// term reports whether sentence i is a term standing alone, as a
+// glossary or a list of cases gives it before its definition: a short
+// line of prose (not code, not a table row) that closes no sentence, or a
+// bulleted name ("• "Definitely lost".").
+func term(d *docstore.View, i int) bool {
+	if d.Sentence(i).Flags&(structure.FlagCode|structure.FlagTableRow|structure.FlagHeading) != 0 {
+		return false
+	}
+	t := strings.TrimSpace(d.SentenceText(i))
+	if len(t) == 0 || len(t) > maxTerm || len(strings.Fields(t)) > 5 || t[0] == '-' {
+		return false // an option line is an item of its list (see item)
+	}
+	for _, bullet := range []string{"•", "◦", "‣", "▪"} {
+		if strings.HasPrefix(t, bullet) {
+			return true
+		}
+	}
+	last, _ := utf8.DecodeLastRuneInString(t)
+	return unicode.IsLetter(last) || last == '"' || last == '”' || last == ')'
+}
+
+// maxTerm bounds a term standing alone.
+const maxTerm = 60
 
 // completes reports whether a sentence completes the one before it with
 // a value: a default, a limit, the values allowed.

@@ -172,3 +172,35 @@ Larger block sizes give rapidly diminishing returns. Most files gain little.
 		}
 	}
 }
+
+// A term standing alone, as a glossary gives it, is cited with its
+// definition and what refers back to it.
+func TestTermTakesItsDefinition(t *testing.T) {
+	t.Parallel()
+	const text = `Glossary
+
+commit object
+
+An object which contains the information about a particular revision.
+
+dangling object
+
+An unreachable object which is not reachable even from other unreachable objects. This means nothing refers to it.
+
+detached HEAD
+
+Normally the HEAD stores the name of a branch.
+`
+	lib, docs := enginetest.TextLibrary(t, "glossary.txt", text)
+	ans, err := engine.Run(t.Context(), &engine.Env{Library: lib}, Strategy{},
+		engine.Request{Question: "dangling object", Docs: []docstore.DocID{docs[0].ID}, Options: engine.Settings("k", "1")}, func(engine.Event) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Statements) == 0 {
+		t.Fatal("no statement")
+	}
+	if got := ans.Statements[0].Text; !strings.Contains(got, "not reachable") || !strings.Contains(got, "nothing refers") || strings.Contains(got, "HEAD") {
+		t.Errorf("got %q, want the term with its definition and nothing after", got)
+	}
+}

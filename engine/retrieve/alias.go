@@ -136,6 +136,59 @@ func (r *Retriever) throughAliases(ctx context.Context, rk *ranker, hits []Hit, 
 	if len(add) == 0 {
 		return rk, cands, nil, nil
 	}
+	found, add, err := r.towardsDocumentWords(rk, found, docs)
+	if err != nil || len(add) == 0 {
+		return rk, cands, nil, err
+	}
 	rk2, cands2, err := r.requery(ctx, rk, hits, docs, opt, add, AliasWeight)
 	return rk2, cands2, found, err
+}
+
+// towardsDocumentWords keeps the aliases that lead from a question's word
+// to a name the documents in scope use more (in more sentences): the
+// reader's "Rijndael" reaches the manual's "AES", while a word the
+// documents use everywhere ("bzip2") gains nothing from a rarer other
+// name ("bunzip2") but noise. It returns the aliases kept and their
+// other names' terms not yet in the question.
+func (r *Retriever) towardsDocumentWords(rk *ranker, found []Alias, docs []docstore.DocID) ([]Alias, []string, error) {
+	var terms []string
+	at := map[string]int{}
+	note := func(t string) {
+		if _, ok := at[t]; !ok {
+			at[t] = len(terms)
+			terms = append(terms, t)
+		}
+	}
+	for _, a := range found {
+		note(a.Word)
+		for _, t := range strings.Fields(a.Other) {
+			note(t)
+		}
+	}
+	st, err := r.lib.Index().Stats(docs, docstore.FieldSentences, terms)
+	if err != nil {
+		return nil, nil, err
+	}
+	var kept []Alias
+	var add []string
+	seen := map[string]bool{}
+	for _, a := range found {
+		other := strings.Fields(a.Other)
+		most := 0
+		for _, t := range other {
+			most = max(most, int(st.DF[at[t]]))
+		}
+		if most <= int(st.DF[at[a.Word]]) {
+			continue
+		}
+		kept = append(kept, a)
+		for _, t := range other {
+			if _, in := rk.q.index[t]; in || seen[t] || len(t) < 2 {
+				continue
+			}
+			seen[t] = true
+			add = append(add, t)
+		}
+	}
+	return kept, add, nil
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine/enginetest/librarytest"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -38,5 +40,31 @@ func TestAliasesIn(t *testing.T) {
 		if got := aliasesIn(text); got != nil {
 			t.Errorf("%q: no alias named, got %v", text, got)
 		}
+	}
+}
+
+// An alias leads from the question's word to the name the documents use
+// more: "Rijndael" reaches "AES", but "bzip2", used everywhere, does not
+// reach the rarer "bunzip2" named beside it.
+func TestAliasTowardsDocumentWords(t *testing.T) {
+	t.Parallel()
+	lib, docs := librarytest.TextLibrary(t, "manual.txt",
+		"The winner was AES, also known as Rijndael, a block cipher.\n\n"+
+			"AES has a block size of 16 octets.\n\n"+
+			"AES keys are 128, 192 or 256 bits long.\n\n"+
+			"bunzip2 (or bzip2 -d) decompresses all specified files.\n\n"+
+			"bzip2 compresses files in blocks.\n\n"+
+			"bzip2 is a resource hog.\n\n"+
+			"bzip2 reads arguments from an environment variable.\n")
+	r := New(lib)
+	term := textproc.Term
+	rk := &ranker{q: parseQuery("Is Rijndael patented, and is bzip2?")}
+	found := []Alias{{Word: term("Rijndael"), Other: term("AES")}, {Word: term("bzip2"), Other: term("bunzip2")}}
+	kept, add, err := r.towardsDocumentWords(rk, found, []docstore.DocID{docs[0].ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kept) != 1 || kept[0].Word != term("Rijndael") || !slices.Equal(add, []string{term("AES")}) {
+		t.Errorf("kept %v adding %v, want Rijndael's alias alone, adding AES", kept, add)
 	}
 }

@@ -38,7 +38,15 @@ type Gold struct {
 	// against FewShot, answers already rated 1 to 10.
 	Task    string        `json:"task,omitempty"`
 	FewShot []RatedAnswer `json:"few_shot_scores,omitempty"`
+	// Alternatives lists, per answer string, other spellings a useful
+	// answer may use instead ("2300 kbytes" for "2300k"), for
+	// AnsweredFirst3.
+	Alternatives map[string][]string `json:"alternatives,omitempty"`
 }
+
+// FirstStatements is how many leading statements AnsweredFirst3 reads:
+// what a reader sees first.
+const FirstStatements = 3
 
 // RatedAnswer is an answer with its rating, an example for the judge.
 type RatedAnswer struct {
@@ -60,6 +68,11 @@ type Scores struct {
 	// cited span.
 	CitationWords float64 `json:"citation_words"`
 	AnswerHit     float64 `json:"answer_hit"`
+	// AnsweredFirst3 is 1 when the text of the answer's first
+	// FirstStatements statements holds every answer string (or one of its
+	// Alternatives), case-folded and with white space collapsed; cited
+	// passages do not count. Stricter than AnswerHit: what a reader gets.
+	AnsweredFirst3 float64 `json:"answered_first3"`
 	// AnswerF1 and AnswerEM are LongBench's token-level F1 and exact match
 	// of the answer's text against the gold answers (answers.go); 0 when
 	// the question has none, and then left out of the means.
@@ -144,6 +157,7 @@ func Score(a *Answer, g Gold) (Scores, error) {
 		s.AnswerF1, s.AnswerEM = AnswerF1(prediction, g.Answers), AnswerEM(prediction, g.Answers)
 		s.hasAnswers = true
 	}
+	s.AnsweredFirst3 = b2f(answeredFirst(a, g, FirstStatements))
 	hay := foldSpace(text.String())
 	for _, ans := range g.Answers {
 		if want := foldSpace(ans); want != "" && strings.Contains(hay, want) {
@@ -152,6 +166,33 @@ func Score(a *Answer, g Gold) (Scores, error) {
 		}
 	}
 	return s, nil
+}
+
+// answeredFirst reports whether the text of a's first n statements holds
+// every answer string of g, or for a string one of its alternatives.
+func answeredFirst(a *Answer, g Gold, n int) bool {
+	if len(g.Answers) == 0 {
+		return false
+	}
+	var text strings.Builder
+	for _, st := range a.Statements[:min(n, len(a.Statements))] {
+		text.WriteString(st.Text)
+		text.WriteByte('\n')
+	}
+	hay := foldSpace(text.String())
+	for _, ans := range g.Answers {
+		found := false
+		for _, want := range append([]string{ans}, g.Alternatives[ans]...) {
+			if w := foldSpace(want); w != "" && strings.Contains(hay, w) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // sameDoc matches a gold document name against a citation: by DocName (the
@@ -209,6 +250,9 @@ type Report struct {
 	CitationLength float64 `json:"citation_length"`
 	CitationWords  float64 `json:"citation_words"`
 	AnswerHit      float64 `json:"answer_hit"`
+	// AnsweredFirst3 is the share of the questions with gold answers
+	// (Answered of them) answered in the first statements.
+	AnsweredFirst3 float64 `json:"answered_first3"`
 	// AnswerF1 and AnswerEM are the means over the questions that have
 	// gold answers (Answered of them).
 	AnswerF1             float64 `json:"answer_f1"`
@@ -245,6 +289,7 @@ func Summarize(all []Scores) Report {
 		if s.hasAnswers {
 			r.AnswerF1 += s.AnswerF1
 			r.AnswerEM += s.AnswerEM
+			r.AnsweredFirst3 += s.AnsweredFirst3
 			r.Answered++
 		}
 		r.Citations += s.Citations
@@ -265,6 +310,7 @@ func Summarize(all []Scores) Report {
 	if r.Answered > 0 {
 		r.AnswerF1 /= float64(r.Answered)
 		r.AnswerEM /= float64(r.Answered)
+		r.AnsweredFirst3 /= float64(r.Answered)
 	}
 	r.PromptTokensMean = float64(r.PromptTokens) / n
 	r.CompletionTokensMean = float64(r.CompletionTokens) / n

@@ -179,3 +179,32 @@ func TestOkraLongCostLine(t *testing.T) {
 		t.Errorf("longcite: %q", got)
 	}
 }
+
+func TestAnsweredFirst3(t *testing.T) {
+	t.Parallel()
+	st := func(s string) Statement { return Statement{Text: s} }
+	a := &Answer{Statements: []Statement{st("Intro."), st("Use bzip2 -k."), st("It keeps\n  2300 kbytes."), st("Fourth: --keep 7600k")}}
+	for _, tt := range []struct {
+		answers []string
+		alt     map[string][]string
+		want    float64
+	}{
+		{[]string{"bzip2 -k"}, nil, 1},
+		{[]string{"keeps 2300 KBYTES"}, nil, 1},
+		{[]string{"bzip2 -k", "7600k"}, nil, 0}, // every string, in the first three only
+		{[]string{"2300k"}, map[string][]string{"2300k": {"2300 kbytes"}}, 1},
+		{[]string{"2300k"}, nil, 0},
+	} {
+		s, err := Score(a, Gold{Answers: tt.answers, Alternatives: tt.alt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.AnsweredFirst3 != tt.want {
+			t.Errorf("%q %v: answered_first3 %v, want %v", tt.answers, tt.alt, s.AnsweredFirst3, tt.want)
+		}
+	}
+	r := Summarize([]Scores{{AnsweredFirst3: 1, hasAnswers: true}, {hasAnswers: true}, {}})
+	if r.AnsweredFirst3 != 0.5 {
+		t.Errorf("summary answered_first3 %v, want 0.5 over the two with answers", r.AnsweredFirst3)
+	}
+}

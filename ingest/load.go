@@ -183,7 +183,8 @@ func formFeedPages(text string) []int32 {
 // Table rows are made one sentence each, so a row is cited and indexed
 // whole.
 func splitDocument(d *docstore.Document, found headings.Input) {
-	spans := split.Sentences(d.Text)
+	// A sentence a page break cut in two is one sentence again.
+	spans := split.JoinPageBreaks(d.Text, split.Sentences(d.Text), d.PageStarts)
 	sents := make([]structure.Span, len(spans))
 	for i, sp := range spans {
 		sents[i] = structure.Span{Start: int32(sp.Start), End: int32(sp.End)}

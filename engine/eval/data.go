@@ -14,7 +14,10 @@ import (
 )
 
 // ReadQuestions reads a data set's questions.jsonl: one citations.Gold a
-// line, blank lines skipped. A file without questions is an error.
+// line, blank lines skipped. A file without questions is an error. A
+// questions_meta.jsonl beside it (per question: "id" and "alternatives",
+// other spellings of answer strings, as testdata/library-qa keeps them)
+// fills each question's Alternatives.
 func ReadQuestions(path string) ([]citations.Gold, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -40,7 +43,39 @@ func ReadQuestions(path string) ([]citations.Gold, error) {
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s has no questions", path)
 	}
-	return out, nil
+	return out, readAlternatives(filepath.Join(filepath.Dir(path), "questions_meta.jsonl"), out)
+}
+
+// readAlternatives fills golds' Alternatives from the meta file at path,
+// if there is one.
+func readAlternatives(path string, golds []citations.Gold) error {
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	byID := map[string]*citations.Gold{}
+	for i := range golds {
+		byID[golds[i].ID] = &golds[i]
+	}
+	for n, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var m struct {
+			ID           string              `json:"id"`
+			Alternatives map[string][]string `json:"alternatives"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			return fmt.Errorf("%s:%d: %v", path, n+1, err)
+		}
+		if g := byID[m.ID]; g != nil && len(m.Alternatives) > 0 && g.Alternatives == nil {
+			g.Alternatives = m.Alternatives
+		}
+	}
+	return nil
 }
 
 // DocFiles lists the documents of the data set in dir: the regular files

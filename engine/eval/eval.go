@@ -216,8 +216,8 @@ func answer(ctx context.Context, env *engine.Env, cfg *Config, g citations.Gold,
 // answered, and the judged figures.
 func (s *Summary) Print(w io.Writer) {
 	r := s.Report
-	fmt.Fprintf(w, "%s over %d questions: answer_f1 %.3f, answer_em %.3f, answer_hit %.3f; evidence_recall %.3f, evidence_all %.3f, citation_precision %.3f, citation_length %.1f tokens (%.1f words)%s\n",
-		s.Strategy, r.Questions, r.AnswerF1, r.AnswerEM, r.AnswerHit,
+	fmt.Fprintf(w, "%s over %d questions: answer_f1 %.3f, answer_em %.3f, answer_hit %.3f, answered_first3 %.3f; evidence_recall %.3f, evidence_all %.3f, citation_precision %.3f, citation_length %.1f tokens (%.1f words)%s\n",
+		s.Strategy, r.Questions, r.AnswerF1, r.AnswerEM, r.AnswerHit, r.AnsweredFirst3,
 		r.EvidenceRecall, r.EvidenceAll, r.CitationPrecision, r.CitationLength, r.CitationWords, s.Derive)
 	if r.LLMCalls > 0 {
 		fmt.Fprintf(w, "  per question: %.0f prompt tokens, %.0f completion tokens (OkraLong's cost, input + 4 × output: %.0f), %.1f model calls; %.2fs mean, %.2fs p95\n",

@@ -464,3 +464,23 @@ func TestLearnsInContext(t *testing.T) {
 		t.Errorf("printed:\n%s\n%s", printed, last)
 	}
 }
+
+func TestReadQuestionsAlternatives(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	q := `{"id":"a","question":"q?","answers":["2300k"]}` + "\n" + `{"id":"b","question":"r?","answers":["x"]}` + "\n"
+	meta := `{"id":"a","kind":"next-line","alternatives":{"2300k":["2300 kbytes"]}}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "questions.jsonl"), []byte(q), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "questions_meta.jsonl"), []byte(meta), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	gs, err := eval.ReadQuestions(filepath.Join(dir, "questions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := gs[0].Alternatives["2300k"]; len(got) != 1 || got[0] != "2300 kbytes" || gs[1].Alternatives != nil {
+		t.Errorf("alternatives: %v, %v", gs[0].Alternatives, gs[1].Alternatives)
+	}
+}

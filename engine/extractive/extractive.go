@@ -166,6 +166,16 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 	pages, _ := opt.Value("pages").([]retrieve.PageRange)
 	ps, err := rt.Retrieval().Sentences(ctx, rt.Question(), retrieve.Options{
 		Pages: pages, K: want, Weights: s.Weights, Fusion: fusion, Context: rt.Previous(),
+		// A weak first pass reads its best passages and asks again; the
+		// plan says with which words.
+		Feedback: func(added []string) { rt.Plan(feedbackPlan{added: added}) },
+		// An alias the document gives found passages: say so, and where
+		// the document said it.
+		Aliases: func(found []retrieve.Alias) {
+			for _, a := range found[:min(len(found), 3)] {
+				rt.Warn("searched through an alias the document gives: " + a.String())
+			}
+		},
 	})
 	if err != nil {
 		return nil, err
@@ -185,6 +195,16 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 			return nil, err
 		}
 		groups = merge(groups)
+		for i := range groups {
+			d, err := views.get(groups[i].doc)
+			if err != nil {
+				return nil, err
+			}
+			groups[i] = passageOf(d, groups[i])
+		}
+		// Only overlaps join now: a passage that ends where another
+		// selected sentence begins must not carry it along.
+		groups = mergeOverlaps(groups)
 	}
 	groups = groups[:min(k, len(groups))]
 	out := make([]citations.Statement, 0, len(groups))
@@ -314,13 +334,19 @@ type group struct {
 // at the rank of its best member (the earliest in the list). Joining
 // repeats until nothing touches, so a run selected as 5, 7, 6 becomes one
 // group 5-7.
-func merge(gs []group) []group {
+func merge(gs []group) []group { return join(gs, 1) }
+
+// mergeOverlaps joins groups whose sentence ranges overlap.
+func mergeOverlaps(gs []group) []group { return join(gs, 0) }
+
+// join merges groups of one document less than gap sentences apart.
+func join(gs []group, gap int) []group {
 	for {
 		joined := false
 		for i := 0; i < len(gs) && !joined; i++ {
 			for j := i + 1; j < len(gs); j++ {
 				a, b := gs[i], gs[j]
-				if a.doc != b.doc || b.first > a.last+1 || a.first > b.last+1 {
+				if a.doc != b.doc || b.first > a.last+gap || a.first > b.last+gap {
 					continue
 				}
 				gs[i].first, gs[i].last = min(a.first, b.first), max(a.last, b.last)
@@ -334,6 +360,15 @@ func merge(gs []group) []group {
 			return gs
 		}
 	}
+}
+
+// feedbackPlan is the plan of an answer whose first pass was weak: the
+// words the best passages added to the question.
+type feedbackPlan struct{ added []string }
+
+// Line says it in plain words.
+func (p feedbackPlan) Line() string {
+	return "few passages held the question's words; also searched for words the best ones share: " + strings.Join(p.added, ", ")
 }
 
 var _ engine.Strategy = Strategy{}

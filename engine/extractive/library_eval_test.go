@@ -178,7 +178,12 @@ func scopedSet(ds *dataset) *dataset {
 // above floors a little under the baseline in its README (asked of the
 // whole library: evidence_recall 0.478 at k = 3 and 0.507 at k = 5;
 // answered in the first three statements 0.362), and logs the scoped
-// figures beside them. Issue 31's ranking work raises the floors.
+// figures beside them. Issue 31's first ranking work (statements that take
+// what they introduce, document balance, feedback) raised them to 0.507
+// at 3, 0.536 at 5, 0.420 answered; the second (a lead-in takes only the
+// items under it, sentences joined across page breaks, a description
+// with its option line, a term with its definition) to 0.536, 0.565 and
+// 0.478. The floors sit a little under those.
 func TestLibraryQA(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -212,13 +217,13 @@ func TestLibraryQA(t *testing.T) {
 		t.Logf("  %-16s answered in the first three %d/%d", kind, byKind[kind][0], byKind[kind][1])
 	}
 
-	if whole[3].Recall < 0.45 {
-		t.Errorf("evidence_recall@3 = %.3f, want at least 0.45", whole[3].Recall)
+	if whole[3].Recall < 0.52 {
+		t.Errorf("evidence_recall@3 = %.3f, want at least 0.52", whole[3].Recall)
 	}
-	if whole[5].Recall < 0.48 {
-		t.Errorf("evidence_recall@5 = %.3f, want at least 0.48", whole[5].Recall)
+	if whole[5].Recall < 0.55 {
+		t.Errorf("evidence_recall@5 = %.3f, want at least 0.55", whole[5].Recall)
 	}
-	if first3 < 0.33 {
-		t.Errorf("answered in the first three statements = %.3f, want at least 0.33", first3)
+	if first3 < 0.46 {
+		t.Errorf("answered in the first three statements = %.3f, want at least 0.46", first3)
 	}
 }

@@ -62,7 +62,10 @@ func analyseUnit(q *query, text string, compounds func(word string) []string, ke
 		if keepTerms {
 			u.terms = append(u.terms, t)
 		}
-		u.hit(q, t, pos)
+		// "linear" in "non-linear" is not the question's "linear".
+		if s == 0 || q.negated[t] || negated(text, s) == "" {
+			u.hit(q, t, pos)
+		}
 		for _, p := range compounds(w) {
 			u.length++
 			u.hit(q, p, pos)

@@ -40,6 +40,11 @@ type query struct {
 	// orig is the number of the question's own terms; terms after them
 	// were added by the second hop (see Weights.Hop).
 	orig int
+	// code: the question asks for code, syntax or a command (asksCode).
+	code bool
+	// negated are the terms the question uses inside a negated compound
+	// ("non-linear"); elsewhere a term in such a compound is no match.
+	negated map[string]bool
 }
 
 type termPair struct {
@@ -68,6 +73,8 @@ func parseQuery(text string) *query {
 	})
 	q.want = answerType(text)
 	q.orig = len(q.q.Terms)
+	q.code = asksCode(text)
+	q.negated = negatedTerms(text)
 	for _, t := range frameTerms(text) {
 		if i, ok := q.index[t]; ok {
 			q.q.Weights[i] *= FrameWeight

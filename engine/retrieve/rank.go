@@ -116,6 +116,9 @@ type ranker struct {
 	dc        *docCache
 	keep      func(docstore.DocID, int) bool
 	units     map[unitKey]*unit
+	// prior scales each document's sentences by how much the document is
+	// about the question (documentPriors); nil for one document.
+	prior map[docstore.DocID]float64
 }
 
 // candidate is a sentence being ranked.
@@ -376,9 +379,13 @@ func (rk *ranker) score(c *candidate) {
 		c.bonus += wt.Answer
 	}
 	c.base = total * c.bonus
-	if flags(d, i).Noise() && wt.Noise > 0 {
-		c.bonus *= wt.Noise
-		c.base *= wt.Noise
+	if m := machinery(q, flags(d, i), d.SentenceText(i), wt.Noise); m != 1 {
+		c.bonus *= m
+		c.base *= m
+	}
+	if p, ok := rk.prior[d.ID()]; ok {
+		c.bonus *= p
+		c.base *= p
 	}
 	c.scores.Lexical = c.base
 }

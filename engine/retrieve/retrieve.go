@@ -56,6 +56,14 @@ type Options struct {
 	// second one?" still finds what the conversation is about. Coverage
 	// counts the question's own words only.
 	Context string
+	// Feedback, if set, turns on pseudo-relevance feedback for a weak
+	// first pass (see FeedbackBelow) and is told the words it added to
+	// the question, for the answer's plan.
+	Feedback func(added []string)
+	// Aliases, if set, lets a question's word reach the other names the
+	// documents give it ("X, also known as Y", "X (or Y)", acronyms) at
+	// AliasWeight, and is told the aliases used, with where each is said.
+	Aliases func(found []Alias)
 }
 
 // ContextWeight is the weight of Options.Context's words, relative to
@@ -326,6 +334,9 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 	rk := &ranker{q: q, weights: opt.Weights, bm: opt.BM25, avg: ss.st.AvgLen, dc: dc, keep: keep,
 		units: map[unitKey]*unit{}}
 	if !opt.Plain {
+		if rk.prior, err = r.documentPriors(ss); err != nil {
+			return nil, err
+		}
 		if rk.followers, err = r.sectionFollowers(q.q, docs, dc, opt.Weights); err != nil {
 			return nil, err
 		}
@@ -344,6 +355,28 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 		if opt.Weights.Hop > 0 {
 			if rk, cands, err = r.hop(ctx, rk, hits, cands, docs, &opt); err != nil {
 				return nil, err
+			}
+		}
+		// Aliases and feedback widen a words-only ranking; with an
+		// embedding model, dense search already reaches the paraphrase
+		// and a widened lexical rank would only blur the fusion.
+		wordsOnly := opt.Fusion.Dense == nil
+		if opt.Aliases != nil && wordsOnly {
+			var found []Alias
+			if rk, cands, found, err = r.throughAliases(ctx, rk, hits, cands, docs, &opt); err != nil {
+				return nil, err
+			}
+			if len(found) > 0 {
+				opt.Aliases(found)
+			}
+		}
+		if opt.Feedback != nil && wordsOnly {
+			var added []string
+			if rk, cands, added, err = r.feedback(ctx, rk, hits, cands, docs, &opt); err != nil {
+				return nil, err
+			}
+			if len(added) > 0 {
+				opt.Feedback(added)
 			}
 		}
 		if opt.Fusion.Dense != nil {
@@ -456,7 +489,7 @@ func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []Hit, cands []*ca
 		return nil, nil, err
 	}
 	rk2 := &ranker{q: q2, weights: wt, bm: rk.bm, avg: st2.AvgLen, dc: rk.dc, keep: rk.keep, units: map[unitKey]*unit{},
-		followers: rk.followers}
+		followers: rk.followers, prior: rk.prior}
 	cands2, err := rk2.candidates(ctx, append(slices.Clone(hits), hits2...))
 	return rk2, cands2, err
 }

@@ -1,0 +1,299 @@
+package extractive
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/structure"
+)
+
+// Bounds of what a statement takes beyond its selected sentences (see
+// passageOf): a statement is the passage a person needs, never a padding.
+const (
+	// MaxExtra is how many sentences a statement may take beyond its
+	// selected ones.
+	MaxExtra = 3
+	// MaxExtraBytes bounds the bytes those sentences add.
+	MaxExtraBytes = 500
+)
+
+// passageOf widens a group to the passage a reader needs, within MaxExtra
+// sentences and MaxExtraBytes: what its last sentence introduces (a
+// sentence ending in ":" or "…the following." takes the code line or the
+// list items under it), the sentence that completes it (the next one of
+// its paragraph when it gives a default or a limit: "The default value is
+// twenty million bytes."), and, for a first sentence that opens with a
+// pronoun ("It is controlled by…", "This means…"), the sentence it refers
+// to. It never crosses a heading or leaves the section.
+func passageOf(d *docstore.View, g group) group {
+	n := d.NumSentences()
+	budget, left := MaxExtraBytes, MaxExtra
+	take := func(i int) bool {
+		if i < 0 || i >= n || left == 0 {
+			return false
+		}
+		s := d.Sentence(i)
+		size := int(s.End - s.Start)
+		if size > budget || s.Flags&(structure.FlagHeading|structure.FlagFurniture|structure.FlagContents) != 0 {
+			return false
+		}
+		budget -= size
+		left--
+		return true
+	}
+	sameSection := func(i, j int) bool { return d.Sentence(i).Section == d.Sentence(j).Section }
+	selectedLast := g.last
+	// Forward: what a lead-in introduces — the list items, code lines or
+	// steps under it — as long as each line taken is such an item. A
+	// sentence after a lead-in that is itself a statement (a capitalised
+	// clause ending in "." or ":") is a sibling, not what the lead-in
+	// introduces: a prose list of grievances or clauses stays one per
+	// statement.
+	for leadIn(d, g.last) || (g.last > g.first && item(d, g.last) && item(d, g.last+1)) {
+		j := g.last + 1
+		if j >= n || !sameSection(g.last, j) || !item(d, j) || !take(j) {
+			break
+		}
+		g.last = j
+		if !item(d, j+1) {
+			break
+		}
+	}
+	// A term alone — a glossary's entry, a bulleted name — takes the
+	// sentence that defines it, and the sentences after that refer back
+	// to it ("This means…").
+	if g.last == selectedLast && term(d, g.last) {
+		if j := g.last + 1; j < n && sameSection(g.last, j) && !item(d, j) && !introduces(d.SentenceText(j)) && take(j) {
+			g.last = j
+			for j := g.last + 1; j < n && sameParagraph(d, g.last, j) && refersBack(d.SentenceText(j)) && take(j); j++ {
+				g.last = j
+			}
+		}
+	}
+	// The sentence that completes it: a default or a limit, told next in
+	// the same paragraph.
+	if j := g.last + 1; j < n && sameParagraph(d, g.last, j) && completes(d.SentenceText(j)) && take(j) {
+		g.last = j
+	}
+	// Backward: a first sentence that refers to the one before it.
+	if i := g.first - 1; i >= 0 && refersBack(d.SentenceText(g.first)) && sameParagraph(d, i, g.first) && take(i) {
+		g.first = i
+	}
+	// Backward: the term a description defines — the option line of a
+	// manual's option list ("-k --keep", "--track-origins=<yes|no>
+	// [default: no]") over the paragraph the group is in — so the answer
+	// names what it describes.
+	if t := termAbove(d, g.first); t >= 0 {
+		for i := g.first - 1; i >= t && take(i); i-- {
+			g.first = i
+		}
+	}
+	return g
+}
+
+// termAbove returns the sentence of the option line whose description
+// holds sentence i (i itself or up to two sentences of its paragraph
+// before it), or -1.
+func termAbove(d *docstore.View, i int) int {
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		if d.Sentence(j).Section != d.Sentence(i).Section {
+			return -1
+		}
+		if optionLine(d.SentenceText(j)) {
+			return j
+		}
+		if !sameParagraph(d, j, j+1) {
+			return -1
+		}
+	}
+	return -1
+}
+
+// optionLine reports whether a sentence is an option's line in a list of
+// options: it opens as an option ("-k", "--keep") and is short, with no
+// closing mark of a sentence.
+func optionLine(s string) bool {
+	t := strings.TrimSpace(s)
+	if len(t) < 2 || len(t) > 100 || t[0] != '-' || !(t[1] == '-' || unicode.IsLetter(rune(t[1]))) {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(t)
+	return !strings.ContainsRune(".!?:", last)
+}
+
+// introduces reports whether a sentence leads in to what follows it: it
+// ends in a colon, or in "the following", "as follows", "like this".
+func introduces(s string) bool {
+	t := strings.TrimSpace(s)
+	if strings.HasSuffix(t, ":") {
+		return true
+	}
+	t = strings.ToLower(strings.TrimRight(t, ".;"))
+	for _, end := range []string{"the following", "as follows", "like this", "for example", "e.g", "such as"} {
+		if strings.HasSuffix(t, end) {
+			return true
+		}
+	}
+	return strings.HasPrefix(t, "the following ") && len(t) < 120
+}
+
+// leadIn reports whether sentence i leads in to a list, steps or code
+// under it: it introduces (see introduces), it is short enough to be a
+// lead-in rather than a statement of its own, and what follows it is an
+// item (see item). A sentence ending in ":" followed by another sentence
+// of the same shape is one of a series of clauses, not a lead-in.
+func leadIn(d *docstore.View, i int) bool {
+	if i < 0 || i >= d.NumSentences() {
+		return false
+	}
+	t := d.SentenceText(i)
+	return len(strings.TrimSpace(t)) <= maxLeadIn && introduces(t) && item(d, i+1)
+}
+
+// maxLeadIn bounds a lead-in: a longer sentence ending in ":" is a
+// statement of its own whose colon joins clauses.
+const maxLeadIn = 200
+
+// item reports whether sentence i is what a lead-in introduces rather
+// than a sentence of its own: a code line or a table row, a bulleted,
+// numbered or option line ("-v, --verbose"), or a short line that is no
+// sentence — it neither opens as one (a capital letter) nor ends as one
+// (".", "!", "?", ":") — such as a command, a value or a name.
+func item(d *docstore.View, i int) bool {
+	if i < 0 || i >= d.NumSentences() {
+		return false
+	}
+	s := d.Sentence(i)
+	if s.Flags&(structure.FlagHeading|structure.FlagFurniture|structure.FlagContents) != 0 {
+		return false
+	}
+	if s.Flags&(structure.FlagCode|structure.FlagTableRow) != 0 {
+		return true
+	}
+	return itemText(d.SentenceText(i))
+}
+
+// itemText is item's test on a sentence's text alone.
+func itemText(s string) bool {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return false
+	}
+	if listMarker(t) {
+		return true
+	}
+	if len(t) > maxItem {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(t, `"')]`))
+	if strings.ContainsRune(".!?:", last) {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(t)
+	// A short capitalised line with no closing mark is an item only
+	// when it is a name or a value (a few words), not a clause.
+	return !unicode.IsUpper(first) || len(strings.Fields(t)) <= 4
+}
+
+// maxItem bounds an unmarked item: a command line, a value, a name.
+const maxItem = 120
+
+// listMarker reports whether a line opens as a list item, a step or an
+// option: a bullet, "1." / "2)" / "(a)", a prompt ("$ ", "# ", "% ",
+// "> "), or an option ("-v", "--verbose").
+func listMarker(t string) bool {
+	for _, bullet := range []string{"•", "◦", "‣", "▪", "– ", "- ", "* ", "$ ", "# ", "% ", "> "} {
+		if strings.HasPrefix(t, bullet) {
+			return true
+		}
+	}
+	if len(t) >= 2 && t[0] == '-' && (t[1] == '-' || unicode.IsLetter(rune(t[1]))) {
+		return true
+	}
+	// "1." "12)" "(a)" "a)" followed by a space.
+	j := 0
+	if strings.HasPrefix(t, "(") {
+		j = 1
+	}
+	k := j
+	for k < len(t) && k-j < 3 && t[k] >= '0' && t[k] <= '9' {
+		k++
+	}
+	if k == j && k < len(t) && t[k] >= 'a' && t[k] <= 'z' {
+		k++ // one letter: "(a)", "a)"
+		if k < len(t) && t[k] != ')' {
+			return false
+		}
+	}
+	if k == j || k+1 >= len(t) {
+		return false
+	}
+	return (t[k] == '.' || t[k] == ')') && t[k+1] == ' '
+}
+
+// term reports whether sentence i is a term standing alone, as a
+// glossary or a list of cases gives it before its definition: a short
+// line of prose (not code, not a table row) that closes no sentence, or a
+// bulleted name ("• "Definitely lost".").
+func term(d *docstore.View, i int) bool {
+	if d.Sentence(i).Flags&(structure.FlagCode|structure.FlagTableRow|structure.FlagHeading) != 0 {
+		return false
+	}
+	t := strings.TrimSpace(d.SentenceText(i))
+	if len(t) == 0 || len(t) > maxTerm || len(strings.Fields(t)) > 5 || t[0] == '-' {
+		return false // an option line is an item of its list (see item)
+	}
+	for _, bullet := range []string{"•", "◦", "‣", "▪"} {
+		if strings.HasPrefix(t, bullet) {
+			return true
+		}
+	}
+	last, _ := utf8.DecodeLastRuneInString(t)
+	return unicode.IsLetter(last) || last == '"' || last == '”' || last == ')'
+}
+
+// maxTerm bounds a term standing alone.
+const maxTerm = 60
+
+// completes reports whether a sentence completes the one before it with
+// a value: a default, a limit, the values allowed.
+func completes(s string) bool {
+	if len(s) > 200 {
+		return false
+	}
+	t := strings.ToLower(s)
+	for _, w := range []string{"default", "maximum value", "minimum value", "valid values", "allowed values", "possible values"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// refersBack reports whether a sentence opens with a word that refers to
+// the sentence before it: "It", "This", "These", "They", "Such".
+func refersBack(s string) bool {
+	t := strings.TrimSpace(s)
+	for _, w := range []string{"It ", "This ", "These ", "They ", "Such ", "Its ", "Their ", "That "} {
+		if strings.HasPrefix(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameParagraph reports whether sentences i and j (i < j, adjacent) are
+// in one paragraph: one section, no blank line or page break between.
+func sameParagraph(d *docstore.View, i, j int) bool {
+	if d.Sentence(i).Section != d.Sentence(j).Section {
+		return false
+	}
+	a, b := d.Sentence(i), d.Sentence(j)
+	if a.Flags.Noise() || b.Flags.Noise() {
+		return false
+	}
+	gap := d.Slice(int(a.End), int(b.Start))
+	return strings.Count(gap, "\n") <= 1 && !strings.ContainsRune(gap, '\f')
+}

@@ -1,0 +1,206 @@
+package extractive
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
+	"github.com/citelens/citelens/engine/enginetest"
+)
+
+// A statement is the passage a reader needs: the lead-in with the command
+// under it, the option with its default, and nothing unrelated after.
+func TestStatementTakesWhatItIntroduces(t *testing.T) {
+	t.Parallel()
+	const manual = `Archives
+
+To make a compressed archive of a particular version of the project, run the following:
+
+$ git archive -o latest.tar.gz HEAD
+
+Unrelated things happen in the next paragraph. Nobody needs them.
+
+Queues
+
+This option sets the size of the queue of freed blocks. The default value is twenty million bytes. Blocks leave the queue in order.
+`
+	lib, docs := enginetest.TextLibrary(t, "manual.txt", manual)
+	ask := func(q string) string {
+		ans, err := engine.Run(t.Context(), &engine.Env{Library: lib}, Strategy{},
+			engine.Request{Question: q, Docs: []docstore.DocID{docs[0].ID}, Options: engine.Settings("k", "1")}, func(engine.Event) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ans.Statements) == 0 {
+			t.Fatalf("%q: no statement", q)
+		}
+		return ans.Statements[0].Text
+	}
+	if got := ask("How do I make a compressed archive of a particular version?"); !strings.Contains(got, "git archive -o") || strings.Contains(got, "Unrelated") {
+		t.Errorf("lead-in: %q, want the command under it and nothing after", got)
+	}
+	if got := ask("What size is the queue of freed blocks?"); !strings.Contains(got, "twenty million bytes") || strings.Contains(got, "in order") {
+		t.Errorf("option: %q, want its default and nothing after", got)
+	}
+}
+
+func TestIntroducesCompletesRefersBack(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[string]bool{
+		"It can be mounted as follows:":           true,
+		"The following reconfigure the timezone.": true,
+		"start Valgrind like this:":               true,
+		"Compression is fast.":                    false,
+	} {
+		if introduces(s) != want {
+			t.Errorf("introduces(%q) = %v", s, !want)
+		}
+	}
+	if !completes("Valid values are 1...22 with default 7.") || completes("Blocks leave the queue in order.") {
+		t.Error("completes: a default or limit, nothing else")
+	}
+	if !refersBack("It is controlled by FC_DEBUG.") || refersBack("Italy is a country.") {
+		t.Error("refersBack: a pronoun as a word, not a prefix")
+	}
+}
+
+// A lead-in takes the items under it — steps, options, commands — but a
+// series of clauses that each end in ":" (a prose list such as the
+// Declaration's grievances) stays one clause per statement.
+func TestLeadInTakesItemsNotSiblingClauses(t *testing.T) {
+	t.Parallel()
+	const text = `Grievances
+
+He has refused his Assent to Laws, the most wholesome and necessary for the public good:
+
+For cutting off our Trade with all parts of the world:
+
+For imposing Taxes on us without our Consent:
+
+For depriving us in many cases, of the benefits of Trial by Jury:
+
+Installing
+
+To install the package on a fresh machine, do this:
+
+1. Update the package lists.
+
+2. Install the package with apt.
+
+Options
+
+The compressor takes these flags:
+
+-k, --keep keep the input files
+
+-s, --small reduce memory usage
+
+An unrelated sentence ends the section. Nothing else follows it.
+`
+	lib, docs := enginetest.TextLibrary(t, "mixed.txt", text)
+	ask := func(q string) string {
+		ans, err := engine.Run(t.Context(), &engine.Env{Library: lib}, Strategy{},
+			engine.Request{Question: q, Docs: []docstore.DocID{docs[0].ID}, Options: engine.Settings("k", "1")}, func(engine.Event) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ans.Statements) == 0 {
+			t.Fatalf("%q: no statement", q)
+		}
+		return ans.Statements[0].Text
+	}
+	if got := ask("imposing taxes without consent"); strings.Contains(got, "Trial by Jury") || !strings.Contains(got, "Taxes") {
+		t.Errorf("clause series: %q, want the one clause alone", got)
+	}
+	if got := ask("How do I install the package on a fresh machine?"); !strings.Contains(got, "Update the package lists") || !strings.Contains(got, "Install the package with apt") {
+		t.Errorf("steps: %q, want both numbered steps", got)
+	}
+	if got := ask("Which flags does the compressor take?"); !strings.Contains(got, "--keep") || !strings.Contains(got, "--small") || strings.Contains(got, "unrelated") {
+		t.Errorf("options: %q, want both options and nothing after", got)
+	}
+}
+
+func TestItemText(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[string]bool{
+		"1. Update the package lists.":                  true,
+		"(b) the second case":                           true,
+		"-k, --keep keep the input files":               true,
+		"systemctl restart nginx":                       true,
+		"Debian GNU/Linux":                              true,
+		"For imposing Taxes on us without our Consent:": false,
+		"He has kept among us Standing Armies.":         false,
+		"This sentence stands on its own and goes on without any closing mark at all": false,
+	} {
+		if itemText(s) != want {
+			t.Errorf("itemText(%q) = %v", s, !want)
+		}
+	}
+}
+
+// A description in a list of options is cited with the option it
+// describes.
+func TestDescriptionTakesItsOption(t *testing.T) {
+	t.Parallel()
+	const text = `Options
+
+-c --stdout
+
+Compress or decompress to standard output.
+
+-k --keep
+
+Keep (don't delete) input files during compression or decompression.
+
+Memory
+
+Larger block sizes give rapidly diminishing returns. Most files gain little.
+`
+	lib, docs := enginetest.TextLibrary(t, "opts.txt", text)
+	ans, err := engine.Run(t.Context(), &engine.Env{Library: lib}, Strategy{},
+		engine.Request{Question: "How do I stop it from deleting the input files?", Docs: []docstore.DocID{docs[0].ID}, Options: engine.Settings("k", "1")}, func(engine.Event) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Statements) == 0 || !strings.Contains(ans.Statements[0].Text, "--keep") || strings.Contains(ans.Statements[0].Text, "stdout") {
+		t.Errorf("got %+v, want the description with its option line and nothing before", ans.Statements)
+	}
+	for s, want := range map[string]bool{"-k --keep": true, "--freelist-vol=<number> [default: 20000000]": true, "- a bullet.": false, "Keep input files.": false} {
+		if optionLine(s) != want {
+			t.Errorf("optionLine(%q) = %v", s, !want)
+		}
+	}
+}
+
+// A term standing alone, as a glossary gives it, is cited with its
+// definition and what refers back to it.
+func TestTermTakesItsDefinition(t *testing.T) {
+	t.Parallel()
+	const text = `Glossary
+
+commit object
+
+An object which contains the information about a particular revision.
+
+dangling object
+
+An unreachable object which is not reachable even from other unreachable objects. This means nothing refers to it.
+
+detached HEAD
+
+Normally the HEAD stores the name of a branch.
+`
+	lib, docs := enginetest.TextLibrary(t, "glossary.txt", text)
+	ans, err := engine.Run(t.Context(), &engine.Env{Library: lib}, Strategy{},
+		engine.Request{Question: "dangling object", Docs: []docstore.DocID{docs[0].ID}, Options: engine.Settings("k", "1")}, func(engine.Event) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Statements) == 0 {
+		t.Fatal("no statement")
+	}
+	if got := ans.Statements[0].Text; !strings.Contains(got, "not reachable") || !strings.Contains(got, "nothing refers") || strings.Contains(got, "HEAD") {
+		t.Errorf("got %q, want the term with its definition and nothing after", got)
+	}
+}

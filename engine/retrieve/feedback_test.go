@@ -1,0 +1,36 @@
+package retrieve
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/citelens/citelens/engine/enginetest/librarytest"
+	"github.com/citelens/citelens/internal/textproc"
+)
+
+// A question the passages answer in other words: the first pass is weak,
+// and the word the best passages share joins the question; a question
+// in the document's words is left alone.
+func TestFeedbackOnlyWhenWeak(t *testing.T) {
+	t.Parallel()
+	lib, _ := librarytest.TextLibrary(t, "git.txt",
+		"Unfinished work can be saved with the stash command.\n\n"+
+			"The stash command keeps work aside while you fix a bug.\n\n"+
+			"Later the stash command brings the work back.\n\n"+
+			"Branches hold commits. Tags name commits. Remotes hold branches.\n")
+	r := New(lib)
+	var added []string
+	if _, err := r.Sentences(t.Context(), "How do I shelve unfinished work, then fix a bug?", Options{K: 3, Feedback: func(a []string) { added = a }}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(added, textproc.Term("stash")) {
+		t.Errorf("weak first pass: added %v, want stash among them", added)
+	}
+	added = nil
+	if _, err := r.Sentences(t.Context(), "Which command brings the work back?", Options{K: 3, Feedback: func(a []string) { added = a }}); err != nil {
+		t.Fatal(err)
+	}
+	if added != nil {
+		t.Errorf("strong first pass: added %v, want nothing", added)
+	}
+}

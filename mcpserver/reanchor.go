@@ -53,16 +53,7 @@ func (s *Server) reanchor(ctx context.Context, _ *mcp.CallToolRequest, in Reanch
 		return out, err
 	}
 	l := env.Library
-	d, err := document(l, in.Citation.Document)
-	if err != nil {
-		return out, err
-	}
-	// A whole citation's bytes, else its sentences (as verify reads it).
-	r := ReadInput{Document: in.Citation.Document, Start: in.Citation.Start, End: in.Citation.End}
-	if r.Start == nil || r.End == nil {
-		r = ReadInput{Document: in.Citation.Document, FirstSentence: in.Citation.FirstSentence, LastSentence: in.Citation.LastSentence}
-	}
-	start, end, err := rangeOf(d, r)
+	d, start, end, err := in.Citation.locate(l)
 	if err != nil {
 		return out, err
 	}

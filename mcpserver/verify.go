@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"github.com/citelens/citelens/docstore"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -88,15 +89,7 @@ func (s *Server) verify(ctx context.Context, _ *mcp.CallToolRequest, in VerifyIn
 	if err != nil {
 		return out, err
 	}
-	d, err := document(env.Library, in.Citation.Document)
-	if err != nil {
-		return out, err
-	}
-	r := ReadInput{Document: in.Citation.Document, Start: in.Citation.Start, End: in.Citation.End}
-	if r.Start == nil || r.End == nil {
-		r = ReadInput{Document: in.Citation.Document, FirstSentence: in.Citation.FirstSentence, LastSentence: in.Citation.LastSentence}
-	}
-	start, end, err := rangeOf(d, r)
+	d, start, end, err := in.Citation.locate(env.Library)
 	if err != nil {
 		return out, err
 	}
@@ -170,4 +163,19 @@ func (s *Server) judge(env *engine.Env) (*judge.Judge, string) {
 	}
 	s.judged = judge.New(c, judge.Options{})
 	return s.judged, ""
+}
+
+// locate finds the document c names and the byte range it cites: its
+// whole bytes when it gives them, else its sentences.
+func (c CitationRef) locate(l *docstore.Library) (d *docstore.Document, start, end int, err error) {
+	d, err = document(l, c.Document)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	r := ReadInput{Document: c.Document, Start: c.Start, End: c.End}
+	if r.Start == nil || r.End == nil {
+		r = ReadInput{Document: c.Document, FirstSentence: c.FirstSentence, LastSentence: c.LastSentence}
+	}
+	start, end, err = rangeOf(d, r)
+	return d, start, end, err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -102,23 +103,11 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(refs) != 1 {
-		fmt.Fprintln(a.stderr, "citelens export: give one answer ID (see 'citelens answers')")
-		fs.Usage()
-		return errUsage
-	}
-	l, err := a.openLibrary(true)
+	l, ans, err := a.openAnswer("export", fs, refs)
 	if err != nil {
 		return err
 	}
 	defer l.Close()
-	ans, err := engine.Load(l, refs[0])
-	if err != nil {
-		if errors.Is(err, docstore.ErrNotFound) {
-			return fix.With(err, "List saved answers with 'citelens answers'.")
-		}
-		return err
-	}
 	if _, err := citations.LookupFormat(*format); err != nil {
 		return err
 	}
@@ -306,4 +295,28 @@ func exportAnswer(w io.Writer, format string, ans *engine.Answer, docs citations
 		return citations.ExportExact(w, format, ans, docs)
 	}
 	return citations.Export(w, format, ans, docs)
+}
+
+// openAnswer opens the library for reading and loads the one saved
+// answer refs names, for a command (export, recheck) that takes one
+// answer ID; the caller closes the library.
+func (a *app) openAnswer(command string, fs *flag.FlagSet, refs []string) (*docstore.Library, *engine.Answer, error) {
+	if len(refs) != 1 {
+		fmt.Fprintf(a.stderr, "citelens %s: give one answer ID (see 'citelens answers')\n", command)
+		fs.Usage()
+		return nil, nil, errUsage
+	}
+	l, err := a.openLibrary(true)
+	if err != nil {
+		return nil, nil, err
+	}
+	ans, err := engine.Load(l, refs[0])
+	if err != nil {
+		l.Close()
+		if errors.Is(err, docstore.ErrNotFound) {
+			return nil, nil, fix.With(err, "List saved answers with 'citelens answers'.")
+		}
+		return nil, nil, err
+	}
+	return l, ans, nil
 }

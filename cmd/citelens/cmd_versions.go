@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -164,23 +163,11 @@ func runRecheck(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(refs) != 1 {
-		fmt.Fprintln(a.stderr, "citelens recheck: give one answer ID (see 'citelens answers')")
-		fs.Usage()
-		return errUsage
-	}
-	l, err := a.openLibrary(true)
+	l, ans, err := a.openAnswer("recheck", fs, refs)
 	if err != nil {
 		return err
 	}
 	defer l.Close()
-	ans, err := engine.Load(l, refs[0])
-	if err != nil {
-		if errors.Is(err, docstore.ErrNotFound) {
-			return fix.With(err, "List saved answers with 'citelens answers'.")
-		}
-		return err
-	}
 	v, err := readVersions(l)
 	if err != nil {
 		return err

@@ -476,22 +476,8 @@ func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []Hit, cands []*ca
 	for _, i := range idx[:min(len(idx), max(wt.HopTerms, 1))] {
 		keep = append(keep, names[i])
 	}
-	q2 := rk.q.extend(keep, wt.Hop)
-	st2, err := r.lib.Index().Stats(docs, docstore.FieldSentences, q2.q.Terms)
-	if err != nil {
-		return nil, nil, err
-	}
-	q2.setWeights(st2)
-	hits2, err := Search(r.lib, q2.q, SearchOptions{
-		Field: docstore.FieldSentences, Docs: docs, K: opt.Pool, BM25: opt.BM25, Filter: rk.keep,
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	rk2 := &ranker{q: q2, weights: wt, bm: rk.bm, avg: st2.AvgLen, dc: rk.dc, keep: rk.keep, units: map[unitKey]*unit{},
-		followers: rk.followers, prior: rk.prior}
-	cands2, err := rk2.candidates(ctx, append(slices.Clone(hits), hits2...))
-	return rk2, cands2, err
+	// rk ranks with opt.Weights (Retrieve makes it so), which requery keeps.
+	return r.requery(ctx, rk, hits, docs, opt, keep, wt.Hop)
 }
 
 // cutoff drops passages scoring below frac of the best.

@@ -44,8 +44,8 @@
 // so), there is nothing to fuse: segments are ranked by BM25 alone, the
 // plan's weights say dense_available false with a note, and the plan
 // stage says "BM25 alone (no dense scores for the paper's 3:2)". The
-// cut-off then acts on BM25's scores as engine/retrieve gives them, not
-// on B.3's min-max normalised ones (a change for engine/retrieve). A
+// cut-off then acts on B.3's min-max normalisation of that one list (its
+// top 20, the best 1 and the 20th 0), as it would on the fused sum. A
 // configured rerank model reorders the segments the cut-off keeps and so
 // picks those used (plan.reranker; the stage ends "then reordered by
 // …"), as it does for every strategy; the paper has no reranker.

@@ -470,3 +470,29 @@ A workspace is saved when you quit. It happens. Old images are kept as backups. 
 		t.Errorf("frameTerms of a question that asks about a happening = %q", got)
 	}
 }
+
+// TestMinMaxCutoffWithoutDense: with no dense scores, OkraLong's cut-off
+// still acts on its min-max normalised list (the top Top BM25 scores, the
+// best 1, the Top-th 0), not on raw BM25, whose scores sit close to one
+// another: what the normalised list puts under 0.1 of the best goes.
+func TestMinMaxCutoffWithoutDense(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	q := "American film director"
+	fusion := Fusion{Rule: MinMax, LexicalWeight: 3, DenseWeight: 2, Top: 5}
+	all, err := f.r.Windows(t.Context(), q, Windowing{Tokens: 40}, Options{K: 40, Fusion: fusion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, err := f.r.Windows(t.Context(), q, Windowing{Tokens: 40}, Options{K: 40, Cutoff: 0.1, Fusion: fusion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := all[len(all)-1].Score / all[0].Score
+	if len(all) <= 5 || raw < 0.1 {
+		t.Fatalf("the fixture should give more than 5 windows, the last over 0.1 of the best in BM25 (%d, %.2f)", len(all), raw)
+	}
+	if len(cut) >= 5 || len(cut) == 0 || cut[0].Score != 1 || cut[len(cut)-1].Score < 0.1 {
+		t.Errorf("%d windows after the cut-off, scores %v; want fewer than the 5 of the list, normalised", len(cut), scoresOf(cut))
+	}
+}

@@ -116,9 +116,21 @@ func (r *Retriever) Chunks(ctx context.Context, question string, opt Options) ([
 // reorders what is left.
 func (r *Retriever) finish(ctx context.Context, question string, ps []Passage, dc *docCache, opt *Options, proposed map[Hit]bool) ([]Passage, error) {
 	var err error
-	if opt.Fusion.Dense != nil && len(ps) > 0 {
+	switch {
+	case opt.Fusion.Dense != nil && len(ps) > 0:
 		if ps, err = fusePassages(ctx, opt.Fusion, question, ps, proposed); err != nil {
 			return nil, err
+		}
+	case opt.Fusion.Rule == MinMax && opt.Cutoff > 0 && len(ps) > 0:
+		// B.3 with BM25 alone: the one list, its top Top min-max
+		// normalised, is the fused score the cut-off is defined on (the
+		// best 1, the Top-th and those below it 0), not BM25's own.
+		lex := make([]float64, len(ps))
+		for i, p := range ps {
+			lex[i] = p.Score
+		}
+		for i, f := range FuseMinMax(lex, nil, 1, 0, opt.Fusion.Top) {
+			ps[i].Score = f
 		}
 	}
 	ps = cutoff(ps, opt.Cutoff)

@@ -97,6 +97,29 @@ func (l *Versions) Of(id DocID) ([]DocInfo, error) {
 	return out, nil
 }
 
+// Scope is the scope a question over the whole library means: the
+// latest version of every document. It is nil when no document has a
+// newer version, so that a caller can keep reading the whole library
+// through the index rather than name every document; it reads every
+// document's metadata, as List does.
+func (l *Versions) Scope() ([]DocID, error) {
+	infos, err := l.library().List()
+	if err != nil {
+		return nil, err
+	}
+	old := Superseded(infos)
+	if len(old) == 0 {
+		return nil, nil
+	}
+	out := make([]DocID, 0, len(infos)-len(old))
+	for _, in := range infos {
+		if !old[in.ID] {
+			out = append(out, in.ID)
+		}
+	}
+	return out, nil
+}
+
 // SamePath returns the documents added from path (an absolute path, as
 // DocInfo.Path keeps it), in the order they were added: an add of a
 // file from a path the library knows makes the next version of the last

@@ -43,6 +43,25 @@ func TestReanchor(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// Over the whole library, search and ask read the latest version
+	// only: the older one is still citable by its ID, but not a match of
+	// its own beside the newer.
+	f.call("search", map[string]any{"query": "truths self-evident created equal", "k": 5}, &hits)
+	for _, h := range hits.Hits {
+		if h.Citation.Document == taxes.Document {
+			t.Errorf("a whole-library search found the older version: %+v", h.Citation)
+		}
+	}
+	var ans AskResult
+	f.call("ask", map[string]any{"question": "Which truths are self-evident?"}, &ans)
+	for _, st := range ans.Statements {
+		for _, c := range st.Citations {
+			if c.Document == taxes.Document {
+				t.Errorf("a whole-library answer cites the older version: %+v", c)
+			}
+		}
+	}
+
 	out = ReanchorResult{}
 	f.call("reanchor", map[string]any{"citation": taxes}, &out)
 	if out.Class != "changed" || out.Version != 1 || out.Versions != 2 || out.New == nil || !strings.Contains(out.New.Text, "Duties") || len(out.Diff) == 0 {

@@ -153,6 +153,16 @@ func resolve(l *docstore.Library, refs []string) ([]docstore.DocID, error) {
 	return ids, err
 }
 
+// scope is the documents a search or a question over refs reads: those
+// named, or, when none is, the latest version of every document (nil
+// when that is every document).
+func scope(l *docstore.Library, refs []string) ([]docstore.DocID, error) {
+	if len(refs) == 0 {
+		return l.Versions().Scope()
+	}
+	return resolve(l, refs)
+}
+
 // document returns the document ref names.
 func document(l *docstore.Library, ref string) (*docstore.Document, error) {
 	if strings.TrimSpace(ref) == "" {

@@ -170,7 +170,7 @@ func (s *Server) addSearch() {
 		if err != nil {
 			return out, err
 		}
-		ids, err := resolve(l, in.Documents)
+		ids, err := scope(l, in.Documents)
 		if err != nil {
 			return out, err
 		}
@@ -290,7 +290,7 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, in AskInput)
 	if err != nil {
 		return out, err
 	}
-	ids, err := resolve(env.Library, in.Documents)
+	ids, err := scope(env.Library, in.Documents)
 	if err != nil {
 		return out, err
 	}

@@ -157,13 +157,9 @@ func (a *app) openScope(readOnly bool, refs []string) (l *docstore.Library, docs
 	}
 	docs, err = resolveDocs(l, refs)
 	if err == nil && len(docs) == 0 {
-		var infos []docstore.DocInfo
-		infos, err = l.List()
-		old := docstore.Superseded(infos) // the latest versions only (issue 35)
-		for _, in := range infos {
-			if !old[in.ID] {
-				docs = append(docs, in.ID)
-			}
+		// The latest versions only (issue 35); nil when that is all.
+		if docs, err = l.Versions().Scope(); err == nil && docs == nil {
+			docs, err = l.IDs()
 		}
 	}
 	switch {

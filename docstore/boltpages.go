@@ -565,6 +565,12 @@ func (w *pageWalker) records(v visit, flags uint16, count, span uint64, at func(
 	if flags == boltBranchPage {
 		children = make([]visit, 0, count)
 	}
+	// bbolt writes a page's keys and values one after another, in the
+	// records' order, from the end of the element table: a record whose
+	// data does not start where the one before ended has a damaged
+	// position or length — in a leaf, possibly one whose key still sorts
+	// in place, which a write would then carry into a page out of order.
+	next, laidOut := boltHeaderSize+count*boltElementSize, true
 	for i := range count {
 		base := boltHeaderSize + i*boltElementSize
 		e := table[base:]
@@ -579,6 +585,12 @@ func (w *pageWalker) records(v visit, flags uint16, count, span uint64, at func(
 		} else { // flags, pos, ksize, vsize
 			pos, klen, vlen = base+uint64(ne.Uint32(e[4:])), uint64(ne.Uint32(e[8:])), uint64(ne.Uint32(e[12:]))
 		}
+		// (a record running past the page is reported as that, below)
+		if pos != next && laidOut && pos+klen+vlen <= span {
+			laidOut = false
+			w.fail(v.tree, harmless, nil, "%s: %s has records that do not follow one another", w.path, v.name())
+		}
+		next = pos + klen + vlen
 		if pos+klen > span {
 			// A leaf's key is handed out as it is (cursors, ForEach);
 			// a branch's only compared.

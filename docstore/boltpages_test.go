@@ -2,6 +2,7 @@ package docstore
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -392,4 +393,45 @@ func reportsLibrary(t *testing.T) string {
 	}
 	l.Close()
 	return path
+}
+
+// TestCheckFindsARecordsLengthChanged: a leaf record's value made one
+// byte shorter leaves every key in order, so nothing but the layout shows
+// it — and a write would carry the misread record into pages out of
+// order (the mutation trials found it). bbolt lays records out one after
+// another, so the next record no longer starts where this one ends.
+func TestCheckFindsARecordsLengthChanged(t *testing.T) {
+	path := reportsLibrary(t)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := currentBoltMeta(bytes.NewReader(b), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ne := binary.NativeEndian
+	ps := int(m.pageSize)
+	damagedPage := -1
+	for p := 2; p < int(m.hw) && damagedPage < 0; p++ {
+		pg := b[p*ps : (p+1)*ps]
+		if ne.Uint16(pg[8:]) != boltLeafPage || ne.Uint16(pg[10:]) < 2 {
+			continue
+		}
+		e := pg[boltHeaderSize:]
+		if ne.Uint32(e) != 0 || ne.Uint32(e[12:]) == 0 { // a plain value, not empty
+			continue
+		}
+		ne.PutUint32(e[12:], ne.Uint32(e[12:])-1)
+		damagedPage = p
+	}
+	if damagedPage < 0 {
+		t.Fatal("the library has no leaf page to damage")
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := checkPagesAt(path); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("page %d has records that do not follow one another", damagedPage)) {
+		t.Errorf("the page check: %v", err)
+	}
 }

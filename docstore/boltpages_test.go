@@ -410,12 +410,23 @@ func TestCheckFindsARecordsLengthChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The pages in use (a freed leaf page would not be read).
+	w := &pageWalker{f: bytes.NewReader(b), m: m, path: path, size: uint64(len(b)), used: make(pageSet, (m.hw+63)/64)}
+	w.used.add(0)
+	w.used.add(1)
+	w.walk()
+	if w.first != nil {
+		t.Fatalf("the library is damaged before the test damages it: %v", w.first)
+	}
 	ne := binary.NativeEndian
 	ps := int(m.pageSize)
 	damagedPage := -1
 	for p := 2; p < int(m.hw) && damagedPage < 0; p++ {
+		if !w.used.has(uint64(p)) {
+			continue
+		}
 		pg := b[p*ps : (p+1)*ps]
-		if ne.Uint16(pg[8:]) != boltLeafPage || ne.Uint16(pg[10:]) < 2 {
+		if ne.Uint64(pg) != uint64(p) || ne.Uint16(pg[8:]) != boltLeafPage || ne.Uint16(pg[10:]) < 2 { // a page's own header, not an overflow's bytes
 			continue
 		}
 		e := pg[boltHeaderSize:]

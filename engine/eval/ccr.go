@@ -51,15 +51,11 @@ func ccrScores(ans *engine.Answer, g citations.Gold) *CCRScores {
 	if !ok {
 		return nil
 	}
-	v := boolScore(hit)
-	return &CCRScores{ContextHit: &v}
-}
-
-func boolScore(b bool) float64 {
-	if b {
-		return 1
+	v := 0.0
+	if hit {
+		v = 1
 	}
-	return 0
+	return &CCRScores{ContextHit: &v}
 }
 
 // ccrSummary gathers the questions' chunk-retrieval figures with their

@@ -396,6 +396,9 @@ func (m Model) meta(en *entry) string {
 	if en.foreign {
 		parts = append(parts, "asked elsewhere")
 	}
+	if m.stale[en.id()] {
+		parts = append(parts, StaleMark)
+	}
 	return strings.Join(parts, " · ")
 }
 

@@ -1,6 +1,9 @@
 package pageview
 
-import "github.com/citelens/citelens/tui/internal/pane"
+import (
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/tui/internal/pane"
+)
 
 // A citation whose document has a newer version (issue 35): the root
 // shows the latest version's page with the citation's counterpart
@@ -26,3 +29,7 @@ func (m Model) switchVersion() pane.Action {
 	}
 	return VersionMsg{}
 }
+
+// Shown returns the document shown and its highlighted span: which
+// version the view draws, for the root and its tests.
+func (m Model) Shown() (*docstore.Document, Span) { return m.doc, m.span }

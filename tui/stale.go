@@ -288,7 +288,12 @@ func (m *Model) showComparison(c conversation.CitationMsg, ch reanchor.Change, l
 		pageOthers[i] = pageview.Span{Start: o.Start, End: o.End}
 	}
 	cmd := m.page.Show(doc, pageview.Span{Start: primary.Start, End: primary.End}, pageOthers)
-	m.page.SetVersion(shown)
+	// The header names the version drawn and the key to the other.
+	other := cited
+	if !latest {
+		other = newest
+	}
+	m.page.SetVersion(shown + " · " + m.page.KeyMap.Version.Help().Key + ": " + other)
 	if c.Focus {
 		return tea.Batch(cmd, m.setFocus(paneSource, false))
 	}

@@ -34,7 +34,7 @@ func staleAnswer(t *testing.T, theme string, w, h int) (*docstore.Library, *sess
 	s.waitModel(func(m Model) bool { _, of := m.lib.InScope(); return of == 1 }, "the library load")
 	s.ask(question)
 	s.waitText("scripted · 3 statements")
-	if strings.Contains(ansi.Strip(s.view()), "evidence changed") {
+	if strings.Contains(ansi.Strip(s.view()), "evidence\u00a0changed") {
 		t.Fatal("an answer citing the only version is marked")
 	}
 	edited := strings.Replace(string(text), "For cutting off our Trade with all parts of the world:",
@@ -58,7 +58,7 @@ func staleAnswer(t *testing.T, theme string, w, h int) (*docstore.Library, *sess
 // struck and added marked, and b switches the text to the cited version.
 func TestGoldenStaleAnswer(t *testing.T) {
 	_, s := staleAnswer(t, "no-color", 140, 34)
-	s.waitText("⟳ evidence changed")
+	s.waitText("⟳\u00a0evidence\u00a0changed")
 	s.golden("mark")
 	s.press("esc", "j", "j", "enter")
 	s.waitText("changed in version 2 of 2")
@@ -77,7 +77,7 @@ func TestGoldenStaleAnswer(t *testing.T) {
 // the version, and b switches it to the cited version and back.
 func TestStalePageView(t *testing.T) {
 	_, s := staleAnswer(t, "no-color", 140, 34)
-	s.waitText("⟳ evidence changed")
+	s.waitText("⟳\u00a0evidence\u00a0changed")
 	s.press("esc", "j", "j", "enter")
 	s.waitText("changed in version 2 of 2")
 	s.press("v")
@@ -101,7 +101,7 @@ func TestStalePageView(t *testing.T) {
 // 100×30) the old clause is stacked over the new one.
 func TestGoldenStaleAnswerNarrow(t *testing.T) {
 	_, s := staleAnswer(t, "no-color", 100, 30)
-	s.waitText("⟳ evidence")
+	s.waitText("⟳\u00a0evidence\u00a0changed")
 	s.press("esc", "j", "j", "enter")
 	s.waitText("version 1 (cited):")
 	s.golden("stacked")

@@ -397,7 +397,8 @@ func (m Model) meta(en *entry) string {
 		parts = append(parts, "asked elsewhere")
 	}
 	if m.stale[en.id()] {
-		parts = append(parts, StaleMark)
+		// Kept on one line where the line wraps: no-break spaces.
+		parts = append(parts, strings.ReplaceAll(StaleMark, " ", "\u00a0"))
 	}
 	return strings.Join(parts, " · ")
 }

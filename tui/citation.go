@@ -48,6 +48,7 @@ func (msg docMsg) update(m *Model) tea.Cmd {
 // showCitation shows c in the source pane, loading its document first if
 // need be.
 func (m *Model) showCitation(c conversation.CitationMsg) tea.Cmd {
+	m.shown = &c
 	if ch, ok := m.changeOf(c); ok && ch.Class != reanchor.Unchanged {
 		return m.showComparison(c, ch, true)
 	}

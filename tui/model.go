@@ -100,6 +100,7 @@ type Model struct {
 	// source pane (stale.go).
 	evidence evidence
 	cmp      *comparison
+	shown    *conversation.CitationMsg // the citation shown last
 
 	bg      *background
 	run     *askRun

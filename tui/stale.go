@@ -193,7 +193,28 @@ func (msg staleMsg) update(m *Model) tea.Cmd {
 	if msg.err != nil {
 		m.setNotice("Could not compare saved answers with the documents' newer versions: "+textproc.OneLine(msg.err.Error()), true)
 	}
-	return next
+	return tea.Batch(next, m.reshow())
+}
+
+// reshow shows the citation in the source pane again when what a newer
+// version made of it is no longer what is shown: a version arrived (or
+// was removed) while it was open.
+func (m *Model) reshow() tea.Cmd {
+	if m.shown == nil || m.pending != nil {
+		return nil
+	}
+	ch, ok := m.changeOf(*m.shown)
+	changed := ok && ch.Class != reanchor.Unchanged
+	switch {
+	case !changed && m.cmp == nil:
+		return nil
+	case changed && m.cmp != nil && m.cmp.change.To == ch.To && m.cmp.change.Class == ch.Class &&
+		m.cmp.change.Start == ch.Start && m.cmp.change.End == ch.End:
+		return nil
+	}
+	c := *m.shown
+	c.Focus = false // the keyboard stays where it is
+	return m.showCitation(c)
 }
 
 // comparison is the citation shown when a newer version of its document

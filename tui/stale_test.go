@@ -20,6 +20,13 @@ import (
 // evidence changed.
 func staleAnswer(t *testing.T, theme string, w, h int) (*docstore.Library, *session) {
 	t.Helper()
+	return staleAnswerAfter(t, theme, w, h, nil)
+}
+
+// staleAnswerAfter is staleAnswer, with before done before the new
+// version is added.
+func staleAnswerAfter(t *testing.T, theme string, w, h int, before func(*session)) (*docstore.Library, *session) {
+	t.Helper()
 	text, err := os.ReadFile(declaration)
 	if err != nil {
 		t.Fatal(err)
@@ -36,6 +43,9 @@ func staleAnswer(t *testing.T, theme string, w, h int) (*docstore.Library, *sess
 	s.waitText("scripted · 3 statements")
 	if strings.Contains(ansi.Strip(s.view()), "evidence\u00a0changed") {
 		t.Fatal("an answer citing the only version is marked")
+	}
+	if before != nil {
+		before(s)
 	}
 	edited := strings.Replace(string(text), "For cutting off our Trade with all parts of the world:",
 		"For cutting off our Commerce with all parts of the world by sea:", 1)
@@ -106,4 +116,20 @@ func TestGoldenStaleAnswerNarrow(t *testing.T) {
 	s.waitText("version 1 (cited):")
 	s.golden("stacked")
 	s.finish()
+}
+
+// A citation open in the source pane when a new version changes it is
+// shown again, compared, without a key; the keyboard stays where it was.
+func TestStaleWhileOpen(t *testing.T) {
+	_, s := staleAnswerAfter(t, "no-color", 140, 34, func(s *session) {
+		s.press("esc", "j", "j", "enter")
+		s.waitText("For cutting off our Trade")
+		s.press("tab") // on to the library
+		s.waitFocus(paneLibrary)
+	})
+	s.waitText("⟳ changed in version 2 of 2")
+	s.waitText("below: version 2 of 2 (latest)")
+	if m := s.finish(); m.focus != paneLibrary {
+		t.Errorf("the comparison took the keyboard to the %s pane", m.focus.title())
+	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/citelens/citelens/citations/pageimage"
 	"github.com/citelens/citelens/citations/pagerender"
+	"github.com/citelens/citelens/citations/reanchor"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/ingest"
@@ -94,6 +95,12 @@ type Model struct {
 	// model's copies; Update only reads and fills it.
 	docs    map[docstore.DocID]*docstore.Document
 	pending *conversation.CitationMsg // a citation waiting for its document
+	// evidence is what newer versions of documents made of the saved
+	// answers' citations, and cmp the citation so compared in the
+	// source pane (stale.go).
+	evidence evidence
+	cmp      *comparison
+	shown    *conversation.CitationMsg // the citation shown last
 
 	bg      *background
 	run     *askRun
@@ -159,6 +166,7 @@ func New(opts Options) Model {
 		help:     help.New(),
 		strategy: opts.Strategy,
 		docs:     map[docstore.DocID]*docstore.Document{},
+		evidence: evidence{aligned: &alignments{pairs: map[[2]docstore.DocID]*reanchor.Alignment{}}},
 		seen:     map[string]bool{},
 		bg:       newBackground(context.Background()),
 	}
@@ -319,6 +327,8 @@ func (m *Model) act(a pane.Action) tea.Cmd {
 		return m.setPageMode(true)
 	case pageview.TextMsg:
 		return m.setPageMode(false)
+	case source.VersionMsg, pageview.VersionMsg:
+		return m.switchVersion()
 	case pageview.StepMsg:
 		return m.act(m.conv.StepCitation(a.Delta))
 	case pageview.OpenMsg:

@@ -62,7 +62,10 @@ type Model struct {
 	excluded map[docstore.DocID]bool // documents left out of the scope
 	// older marks the documents a newer version has replaced (issue 35),
 	// each with how many versions its document has.
-	older    map[docstore.DocID]int
+	older map[docstore.DocID]int
+	// previous links documents to their previous versions (SetVersions):
+	// the listing SetDocs takes has none.
+	previous map[docstore.DocID]docstore.DocID
 	included map[docstore.DocID]bool // documents added here: in the scope
 
 	input     textinput.Model
@@ -134,10 +137,7 @@ func (m *Model) SetDocs(docs []docstore.DocInfo) (leftOut []docstore.DocInfo) {
 	}
 	m.loaded = true
 	m.docs = slices.Clone(docs)
-	m.older = map[docstore.DocID]int{}
-	for id := range docstore.Superseded(m.docs) {
-		m.older[id] = len(docstore.Lineage(m.docs, id))
-	}
+	m.linkVersions()
 	present := map[docstore.DocID]bool{}
 	for _, d := range m.docs {
 		present[d.ID] = true

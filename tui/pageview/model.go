@@ -108,6 +108,9 @@ type Model struct {
 	others []Span
 	page   int // the page asked for (0: the span's first)
 	zoom   bool
+	// version names the version of doc shown when the citation's
+	// document has a newer one (versions.go).
+	version string
 
 	cur      *picture
 	top      int
@@ -435,6 +438,8 @@ func (m Model) updateKey(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 		return m, nil, OpenMsg{Path: m.doc.Path, Page: page}
 	case key.Matches(msg, k.Text):
 		return m, nil, TextMsg{}
+	case key.Matches(msg, k.Version):
+		return m, nil, m.switchVersion()
 	case key.Matches(msg, k.Back):
 		return m, nil, pane.Close{}
 	}
@@ -515,6 +520,9 @@ func (m Model) header() string {
 		return draw.Fit(m.styles.Title.Render("page"), w)
 	}
 	name := textproc.OneLine(m.doc.DisplayName())
+	if m.version != "" {
+		name += " · " + m.version
+	}
 	right := m.proto.String()
 	if m.cur != nil {
 		right = m.cur.describe(m.doc) + " · " + right

@@ -48,13 +48,28 @@ func readVersions(l *docstore.Library) (*versions, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newVersions(l, infos), nil
+}
+
+// readVersionLinks is readVersions from the compact listing (Links):
+// what numbering versions needs, for ls, without every metadata record.
+func readVersionLinks(l *docstore.Library) (*versions, error) {
+	infos, err := l.Versions().Links()
+	if err != nil {
+		return nil, err
+	}
+	return newVersions(l, infos), nil
+}
+
+// newVersions is the versions of the documents infos.
+func newVersions(l *docstore.Library, infos []docstore.DocInfo) *versions {
 	v := &versions{l: l, infos: infos, byID: map[docstore.DocID]docstore.DocInfo{},
 		latest: map[docstore.DocID][]docstore.DocInfo{}, pairs: map[docstore.DocID]reanchor.Pair{},
 		docs: map[docstore.DocID]*docstore.Document{}}
 	for _, d := range infos {
 		v.byID[d.ID] = d
 	}
-	return v, nil
+	return v
 }
 
 // line returns the versions of id's document, oldest first.

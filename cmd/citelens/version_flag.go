@@ -28,7 +28,7 @@ func atVersion(l *docstore.Library, ids []docstore.DocID, n int) ([]docstore.Doc
 	case len(ids) == 0:
 		return nil, fix.With(errors.New("--version needs a document: the whole library reads the latest version of each"), "Name the document with --doc ID (or, for show, as its argument).")
 	}
-	infos, err := l.List()
+	infos, err := l.Versions().Links()
 	if err != nil {
 		return nil, err
 	}

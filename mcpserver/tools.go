@@ -142,7 +142,7 @@ type SearchInput struct {
 	K         int      `json:"k,omitempty" jsonschema:"how many sentences to return"`
 }
 
-// SearchHit is one sentence found, with its BM25 score.
+// SearchHit is one sentence found, with its ranking's score.
 type SearchHit struct {
 	Score float64 `json:"score" jsonschema:"the ranking's score (BM25 unless an embedding or rerank model is configured); higher matches better"`
 	Citation

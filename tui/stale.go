@@ -178,10 +178,6 @@ func (msg staleMsg) update(m *Model) tea.Cmd {
 		return next
 	}
 	m.evidence.infos = msg.infos
-	// The library pane marks the older versions, and leaves them out of
-	// a whole-library scope, by these links.
-	m.lib.SetVersions(msg.infos)
-	m.syncScope()
 	m.evidence.changes = msg.changes
 	ids := map[string]bool{}
 	for id, ch := range msg.changes {

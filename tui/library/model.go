@@ -62,10 +62,7 @@ type Model struct {
 	excluded map[docstore.DocID]bool // documents left out of the scope
 	// older marks the documents a newer version has replaced (issue 35),
 	// each with how many versions its document has.
-	older map[docstore.DocID]int
-	// previous links documents to their previous versions (SetVersions):
-	// the listing SetDocs takes has none.
-	previous map[docstore.DocID]docstore.DocID
+	older    map[docstore.DocID]int
 	included map[docstore.DocID]bool // documents added here: in the scope
 
 	input     textinput.Model

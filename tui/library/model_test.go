@@ -230,33 +230,3 @@ func TestOlderVersionMarked(t *testing.T) {
 		t.Errorf("the latest version's details call it older:\n%s", v)
 	}
 }
-
-// The listing the pane is given has no links between versions (the
-// compact one of docstore.Library.Listing): SetVersions gives them from
-// every document's metadata, and the lists that follow keep them.
-func TestVersionsFromTheFullList(t *testing.T) {
-	t.Parallel()
-	m := New(themes.NoColor())
-	m.Now = func() time.Time { return now }
-	m.SetSize(60, 14)
-	listing := append(docs(), docstore.DocInfo{ID: "d4", Name: "manual.pdf", Kind: "pdf", Pages: 2420, Added: now})
-	m.SetDocs(listing)
-	if v := view(t, m, 60, 14); strings.Contains(v, "(older version)") {
-		t.Fatalf("an older version marked with no links known:\n%s", v)
-	}
-	full := slices.Clone(listing)
-	full[3].Previous = "a1"
-	m.SetVersions(full)
-	check := func(when string) {
-		t.Helper()
-		if v := view(t, m, 60, 14); strings.Count(v, "(older version)") != 1 {
-			t.Errorf("%s: the first manual is not marked older, or more are:\n%s", when, v)
-		}
-		if got := m.Scope(); slices.Contains(got, "a1") {
-			t.Errorf("%s: scope with every document in it holds the older a1: %v", when, got)
-		}
-	}
-	check("after SetVersions")
-	m.SetDocs(slices.Clone(listing)) // the library changed: the listing again
-	check("after the next listing")
-}

@@ -92,6 +92,8 @@ func testAnswerThreads(t *testing.T, bk backend) {
 	save(3, "Does it do 3D?", `,"follow_up":{"after":["What is gnuplot?"]}`)
 	// A follow-up whose question no saved answer asked: a thread alone.
 	save(4, "Why?", `,"follow_up":{"after":["gone"]}`)
+	// One that names an answer of a thread joins the thread.
+	save(5, "In 3D too?", `,"thread":"`+id(3)+`"`)
 
 	list, err := l.Answers().Threads()
 	if err != nil {
@@ -106,14 +108,14 @@ func testAnswerThreads(t *testing.T, bk backend) {
 		got = append(got, row{th.ID, th.Name, th.Answers})
 	}
 	want := []row{
+		{id(1), "What is gnuplot?", []string{id(1), id(3), id(5)}},
 		{id(4), "Why?", []string{id(4)}},
-		{id(1), "What is gnuplot?", []string{id(1), id(3)}},
 		{id(0), "How do I draw a scatter plot with coloured points and a…", []string{id(0), id(2)}},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("threads:\n got %v\nwant %v", got, want)
 	}
-	if th := list[1]; th.LastAnswer() != id(3) || th.First.Format("15:04") != "22:11" || th.Last.Format("15:04") != "22:13" {
+	if th := list[0]; th.LastAnswer() != id(5) || th.First.Format("15:04") != "22:11" || th.Last.Format("15:04") != "22:15" {
 		t.Errorf("thread %s: last answer %s, asked %v to %v", th.ID, th.LastAnswer(), th.First, th.Last)
 	}
 

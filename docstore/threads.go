@@ -15,9 +15,9 @@ import (
 
 // Threads: a conversation kept in the library is the chain of saved
 // answers that follow up on one another. An answer that continues a
-// thread records the thread's ID (the ID of its first answer) in its
-// record's "thread" field; an answer without one starts a thread of its
-// own, under its own ID. Answers saved before threads were recorded no
+// thread records the thread's ID (the ID of its first answer), or the ID
+// of any earlier answer of the thread, in its record's "thread" field;
+// an answer without one starts a thread of its own, under its own ID. Answers saved before threads were recorded no
 // thread, only the questions they followed up on (follow_up.after): one
 // of them whose last earlier question is the question of an answer
 // before it continues that answer's thread. A thread is named by its
@@ -123,9 +123,16 @@ func threads(tx storage.Tx) ([]ThreadMeta, error) {
 	})
 	byID := map[string]int{}         // thread ID → index in out
 	lastAsked := map[string]string{} // question → thread of the last answer to it
+	threadOf := map[string]string{}  // answer ID → its thread's ID
 	var out []ThreadMeta
 	for _, r := range recs {
 		id := r.Thread
+		if t, ok := threadOf[id]; ok {
+			// The answer it names may itself continue a thread (one
+			// saved before threads, whose thread was found by its
+			// question): the answers join that thread.
+			id = t
+		}
 		if id == "" {
 			id = r.ID
 			if r.FollowUp != nil && len(r.FollowUp.After) > 0 {
@@ -146,6 +153,7 @@ func threads(tx storage.Tx) ([]ThreadMeta, error) {
 			t.Last = r.Created
 		}
 		lastAsked[r.Question] = id
+		threadOf[r.ID] = id
 	}
 	if names := tx.Bucket(bucketThreads); names != nil {
 		for i := range out {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -120,5 +122,27 @@ func TestMatchWords(t *testing.T) {
 		if got := MatchWords(q)(a); got != want {
 			t.Errorf("MatchWords(%q) = %v, want %v", q, got, want)
 		}
+	}
+}
+
+// TestWriteThreadFile writes a thread into a folder twice: named for its
+// day and name, the second beside the first.
+func TestWriteThreadFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	f, _ := LookupFormat("md")
+	first, err := WriteThreadFile(dir, sampleThread(), f, ThreadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := WriteThreadFile(dir, sampleThread(), f, ThreadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(first) != "thread-2026-03-01-how-does-r-plot.md" || filepath.Base(second) != "thread-2026-03-01-how-does-r-plot-2.md" {
+		t.Errorf("wrote %s and %s", first, second)
+	}
+	if b, _ := os.ReadFile(first); !strings.Contains(string(b), "## And in colour?") {
+		t.Errorf("the thread's file:\n%s", b)
 	}
 }

@@ -29,13 +29,14 @@ import (
 // while typing too (KEYS.md rule 1).
 var threadsKey = key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "threads: resume, rename, filter, export, copy"))
 
-// copyAnswerKey is the conversation's key for copying a whole answer
-// (conversation.KeyMap.List.CopyAnswer), listed with the threads' keys.
+// threadsHelp is the help screen's section of the threads' keys, with
+// the conversation's keys for a whole answer and for finding answers by
+// words (conversation.KeyMap.List.CopyAnswer, Search).
 func (m Model) threadsHelp() helpSection {
 	copyAnswer := m.conv.KeyMap.List.CopyAnswer
 	tk := threads.DefaultKeyMap()
 	return helpSection{"Threads (the conversations kept) and whole answers", [][]key.Binding{
-		{threadsKey, copyAnswer}, {tk.Down, tk.Up, tk.Resume, tk.Close}, {tk.Filter, tk.Rename, tk.Export, tk.Copy},
+		{threadsKey, copyAnswer, m.conv.KeyMap.List.Search}, {tk.Down, tk.Up, tk.Resume, tk.Close}, {tk.Rename, tk.Export, tk.Copy},
 	}}
 }
 
@@ -93,6 +94,11 @@ func (m *Model) openThreads() tea.Cmd {
 func (m *Model) updateThreads(msg tea.Msg) tea.Cmd {
 	t, cmd, act := m.threads.Update(msg)
 	m.threads = &t
+	if _, ok := act.(pane.Close); ok {
+		// The dialog's, not a pane's giving the keyboard back.
+		m.threads = nil
+		return cmd
+	}
 	return tea.Batch(cmd, m.act(act))
 }
 
@@ -126,6 +132,9 @@ func (m *Model) actThreads(a pane.Action) (tea.Cmd, bool) {
 		return nil, true
 	case threads.CopyMsg:
 		return copyThread(lib, a.ID), true
+	case conversation.SearchMsg:
+		cmd := m.openThreads()
+		return tea.Batch(cmd, m.threads.StartFilter()), true
 	case conversation.CopyAnswerMsg:
 		var buf bytes.Buffer
 		if err := citations.WriteMarkdown(&buf, a.Answer); err != nil {

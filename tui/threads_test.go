@@ -59,7 +59,10 @@ func TestGoldenThreads(t *testing.T) {
 	s.press("ctrl+t")
 	s.waitText("Threads (2)")
 	s.golden("list")
+	s.press("esc", "esc") // closed; then from the answers, / finds answers by words
+	s.waitGone("Threads (2)")
 	s.press("/")
+	s.waitText("Threads (2)")
 	s.typeText("JUDGES")
 	s.waitText("Threads (1 of 2)")
 	s.golden("filtered")

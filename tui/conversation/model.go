@@ -895,6 +895,8 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 		return m, nil, ExportMsg{Answer: e.ans, Format: format}
 	case key.Matches(msg, k.CopyAnswer):
 		return m, nil, m.copyAnswer()
+	case key.Matches(msg, k.Search):
+		return m, nil, SearchMsg{}
 	case key.Matches(msg, k.Copy):
 		c, ok := m.Citation()
 		if !ok {

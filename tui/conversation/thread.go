@@ -16,6 +16,10 @@ import (
 // export writes them.
 type CopyAnswerMsg struct{ Answer *engine.Answer }
 
+// SearchMsg asks for the saved answers to be searched by words: the
+// threads dialog, its filter open.
+type SearchMsg struct{}
+
 // Thread is the thread a question asked now as a follow-up continues:
 // that of the current topic's last answer (the ID of an answer of it,
 // which the library resolves), "" when there is nothing to follow up on.

@@ -160,6 +160,15 @@ func (m Model) Current() (Thread, bool) {
 	return Thread{}, false
 }
 
+// StartFilter opens the filter prompt, as / does.
+func (m *Model) StartFilter() tea.Cmd {
+	m.prompt = promptFilter
+	m.input.Prompt, m.input.Placeholder = "/", "words of a question or answer"
+	m.input.SetValue(m.filter)
+	m.input.CursorEnd()
+	return m.input.Focus()
+}
+
 // Typing reports whether keys are text now: the filter or the rename
 // prompt is open.
 func (m Model) Typing() bool { return m.prompt != promptNone }
@@ -197,11 +206,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 			m.cursor = (m.cursor - 1 + len(m.visible)) % len(m.visible)
 		}
 	case key.Matches(k, km.Filter):
-		m.prompt = promptFilter
-		m.input.Prompt, m.input.Placeholder = "/", "words of a question or answer"
-		m.input.SetValue(m.filter)
-		m.input.CursorEnd()
-		return m, m.input.Focus(), nil
+		return m, m.StartFilter(), nil
 	case key.Matches(k, km.Resume, km.Rename, km.Export, km.Copy) && !have:
 		m.notice = "No thread to " + k.String() + ": " + m.empty()
 	case key.Matches(k, km.Resume):

@@ -339,7 +339,7 @@ func (m *Model) act(a pane.Action) tea.Cmd {
 	case conversation.CopyMsg:
 		return m.copyCitation(a)
 	case conversation.StrategyMsg:
-		m.openStrategyPicker()
+		return m.openStrategyPicker()
 	case conversation.PrepareMsg:
 		return m.prepare(a)
 	}

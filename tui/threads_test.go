@@ -82,7 +82,7 @@ func TestGoldenThreads(t *testing.T) {
 		t.Fatalf("the resumed thread after a question: %+v, %v", th, err)
 	}
 	a, err := engine.Load(lib, th.LastAnswer())
-	if err != nil || a.Question != "Who wrote it?" || a.FollowUp == nil || a.FollowUp.After[len(a.FollowUp.After)-1] != "And the King’s judges?" {
+	if err != nil || a.Question != "Who wrote it?" || a.Thread != threadIDs[0] || a.FollowUp == nil || a.FollowUp.After[len(a.FollowUp.After)-1] != "And the King’s judges?" {
 		t.Errorf("the question asked after resuming: %+v, %v", a, err)
 	}
 }

@@ -151,3 +151,28 @@ func testAnswerThreads(t *testing.T, bk backend) {
 		t.Errorf("record: %s", rec)
 	}
 }
+
+// BenchmarkAnswerThreads lists the threads of 1,000 saved answers of
+// about 4 KB each, one in three a follow-up: every record is read.
+func BenchmarkAnswerThreads(b *testing.B) {
+	l := openTestLibrary(b)
+	body := strings.Repeat(`{"text":"A statement of some length that cites a passage.","citations":[]},`, 50)
+	for i := range 1000 {
+		id := fmt.Sprintf("%011x%04x", 1_700_000_000_000+i*1000, 0)
+		extra := ""
+		if i%3 != 0 {
+			extra = fmt.Sprintf(`,"thread":"%011x%04x"`, 1_700_000_000_000+(i-i%3)*1000, 0)
+		}
+		rec := fmt.Sprintf(`{"answer_id":"%s","question":"question %d","created":"2023-11-14T22:10:%02dZ","statements":[%s{}]%s}`, id, i, i%60, body, extra)
+		if err := l.Answers().Save(id, []byte(rec)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		list, err := l.Answers().Threads()
+		if err != nil || len(list) != 334 {
+			b.Fatalf("%d threads, %v", len(list), err)
+		}
+	}
+}

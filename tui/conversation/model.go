@@ -17,7 +17,7 @@
 // The pane does no I/O and starts no work. What the user asks for is
 // returned by Update to the root model as an action (AskMsg, CancelMsg,
 // CitationMsg, ExportMsg, CopyMsg, StrategyMsg, DeleteMsg, PrepareMsg,
-// OlderMsg, pane.Notice), as the panes' contract has it
+// OlderMsg, CopyAnswerMsg, SearchMsg, pane.Notice), as the panes' contract has it
 // (tui/internal/pane); the root feeds the answer back in with Begin,
 // Apply and Finish. Its keys are in two modes, the input's and the
 // answers' (see KeyMap and tui/KEYS.md).

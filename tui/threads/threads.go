@@ -208,7 +208,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 	case key.Matches(k, km.Filter):
 		return m, m.StartFilter(), nil
 	case key.Matches(k, km.Resume, km.Rename, km.Export, km.Copy) && !have:
-		m.notice = "No thread to " + k.String() + ": " + m.empty()
+		m.notice = "Nothing to " + verbOf(k, km) + ": " + m.empty()
 	case key.Matches(k, km.Resume):
 		return m, nil, ResumeMsg{ID: cur.ID, Name: cur.Name}
 	case key.Matches(k, km.Rename):
@@ -361,6 +361,19 @@ func (m Model) View(maxW, maxH int) []string {
 		}
 	}
 	return draw.NewBorder(st.PaneFocused).Frame(st.Title.Render(" "+title+" "), lines, w, h)
+}
+
+// verbOf is what a key of the list does, for a notice that it cannot.
+func verbOf(k tea.KeyPressMsg, km KeyMap) string {
+	switch {
+	case key.Matches(k, km.Rename):
+		return "rename"
+	case key.Matches(k, km.Export):
+		return "export"
+	case key.Matches(k, km.Copy):
+		return "copy"
+	}
+	return "resume"
 }
 
 // keysLine is the keys as the dialog's foot lists them.

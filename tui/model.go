@@ -22,6 +22,7 @@ import (
 	"github.com/citelens/citelens/tui/pageview"
 	"github.com/citelens/citelens/tui/source"
 	"github.com/citelens/citelens/tui/termimage"
+	"github.com/citelens/citelens/tui/threads"
 )
 
 // pane names a pane; the order is the tab order.
@@ -79,8 +80,9 @@ type Model struct {
 	showHelp bool
 	helpTop  int
 
-	picker *choice         // an open picker, and what choosing does
-	add    *addfiles.Model // the open add dialog
+	picker  *choice         // an open picker, and what choosing does
+	add     *addfiles.Model // the open add dialog
+	threads *threads.Model  // the open threads dialog (threads.go)
 
 	notice    string // a one-off message for the status line
 	noticeErr bool
@@ -241,6 +243,8 @@ func (m *Model) updateFront(msg tea.Msg) tea.Cmd {
 		return m.updateAdd(msg)
 	case m.picker != nil:
 		return m.updatePicker(msg)
+	case m.threads != nil:
+		return m.updateThreads(msg)
 	}
 	return m.updateFocused(msg)
 }
@@ -298,6 +302,9 @@ func updatePane[P pane.Model[P]](m *Model, p *P, msg tea.Msg) tea.Cmd {
 // that follow, as a command's message would not be. Each is handled by
 // its feature's file.
 func (m *Model) act(a pane.Action) tea.Cmd {
+	if cmd, ok := m.actThreads(a); ok {
+		return cmd
+	}
 	switch a := a.(type) {
 	case pane.Notice:
 		m.setNotice(a.Text, a.Error)
@@ -342,7 +349,7 @@ func (m *Model) act(a pane.Action) tea.Cmd {
 	case conversation.CopyMsg:
 		return m.copyCitation(a)
 	case conversation.StrategyMsg:
-		m.openStrategyPicker()
+		return m.openStrategyPicker()
 	case conversation.PrepareMsg:
 		return m.prepare(a)
 	}
@@ -392,6 +399,9 @@ func (m *Model) setStyles(s *themes.Styles) {
 	}
 	if m.add != nil {
 		m.add.SetStyles(s)
+	}
+	if m.threads != nil {
+		m.threads.SetStyles(s)
 	}
 }
 

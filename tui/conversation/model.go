@@ -17,7 +17,7 @@
 // The pane does no I/O and starts no work. What the user asks for is
 // returned by Update to the root model as an action (AskMsg, CancelMsg,
 // CitationMsg, ExportMsg, CopyMsg, StrategyMsg, DeleteMsg, PrepareMsg,
-// OlderMsg, pane.Notice), as the panes' contract has it
+// OlderMsg, CopyAnswerMsg, SearchMsg, pane.Notice), as the panes' contract has it
 // (tui/internal/pane); the root feeds the answer back in with Begin,
 // Apply and Finish. Its keys are in two modes, the input's and the
 // answers' (see KeyMap and tui/KEYS.md).
@@ -903,6 +903,10 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 			return m, nil, note
 		}
 		return m, nil, ExportMsg{Answer: e.ans, Format: format}
+	case key.Matches(msg, k.CopyAnswer):
+		return m, nil, m.copyAnswer()
+	case key.Matches(msg, k.Search):
+		return m, nil, SearchMsg{}
 	case key.Matches(msg, k.Copy):
 		c, ok := m.Citation()
 		if !ok {

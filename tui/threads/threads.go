@@ -340,19 +340,7 @@ func (m Model) View(maxW, maxH int) []string {
 		foot = append(foot, st.Muted.Render(draw.Truncate(keysLine(m.ShortHelp()), inner)))
 	}
 	foot = append([]string{""}, foot...)
-	h := min(len(body)+len(foot)+2, maxH)
-	listH := max(h-2-len(foot), 1)
-	if listH < len(body) {
-		top := min(max(cursorLine-listH/2, 0), len(body)-listH)
-		body = body[top : top+listH]
-	}
-	lines := append(body, foot...)
-	if len(lines) > h-2 {
-		lines = lines[:max(h-2, 0)]
-	}
-	for i := range lines {
-		lines[i] = " " + draw.Fit(lines[i], inner) + " "
-	}
+	lines, h := draw.Dialog(body, foot, cursorLine, inner, maxH)
 	title := "Threads"
 	if m.loaded && m.err == "" {
 		title = fmt.Sprintf("Threads (%d)", len(m.all))

@@ -168,7 +168,7 @@ func New(opts Options) Model {
 		help:     help.New(),
 		strategy: opts.Strategy,
 		docs:     map[docstore.DocID]*docstore.Document{},
-		evidence: evidence{aligned: &alignments{pairs: map[[2]docstore.DocID]*reanchor.Alignment{}}},
+		evidence: evidence{aligned: reanchor.NewAligner(64)},
 		seen:     map[string]bool{},
 		bg:       newBackground(context.Background()),
 	}

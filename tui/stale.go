@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -30,48 +29,11 @@ import (
 type evidence struct {
 	infos   []docstore.DocInfo
 	changes map[string][]reanchor.Change // by answer ID; only answers citing an older version
-	aligned *alignments
+	aligned *reanchor.Aligner
 	// running says a re-anchoring is under way, again that the library
 	// or the answers changed since it began: one more follows it, so a
 	// burst of changes costs two reads, not one each.
 	running, again bool
-}
-
-// alignments caches the alignments made, shared by the model's copies
-// and the commands: versions are content-addressed, so an alignment of
-// two never goes out of date.
-type alignments struct {
-	mu    sync.Mutex
-	pairs map[[2]docstore.DocID]*reanchor.Alignment
-}
-
-// maxAlignments bounds the cache; past it, it starts over.
-const maxAlignments = 64
-
-func (a *alignments) align(lib *docstore.Library, from, to docstore.DocID) (*reanchor.Alignment, error) {
-	k := [2]docstore.DocID{from, to}
-	a.mu.Lock()
-	al, ok := a.pairs[k]
-	a.mu.Unlock()
-	if ok {
-		return al, nil
-	}
-	od, err := lib.Document(from)
-	if err != nil {
-		return nil, err
-	}
-	nd, err := lib.Document(to)
-	if err != nil {
-		return nil, err
-	}
-	al = reanchor.Align(reanchor.FromDocument(od), reanchor.FromDocument(nd))
-	a.mu.Lock()
-	if len(a.pairs) >= maxAlignments {
-		a.pairs = map[[2]docstore.DocID]*reanchor.Alignment{}
-	}
-	a.pairs[k] = al
-	a.mu.Unlock()
-	return al, nil
 }
 
 // staleMsg is every document's metadata and what became of the
@@ -97,28 +59,17 @@ func (m *Model) checkEvidence() tea.Cmd {
 // reanchorAnswers carries each answer's citations of older versions to
 // the latest version of their documents. The answers are finished ones,
 // not changed once saved, so the command may read them beside Update.
-func reanchorAnswers(lib *docstore.Library, answers []*engine.Answer, aligned *alignments) tea.Cmd {
+func reanchorAnswers(lib *docstore.Library, answers []*engine.Answer, aligned *reanchor.Aligner) tea.Cmd {
 	return func() tea.Msg {
-		// Every document's metadata, as List reads it: the compact
-		// listing the library pane shows has no versions.
-		infos, err := lib.List()
+		// The compact listing, which keeps each document's previous
+		// version: one scan, not every metadata record.
+		infos, err := lib.Versions().Links()
 		if err != nil {
 			return staleMsg{err: err}
 		}
-		latest := latestVersions(infos)
-		newer := func(doc docstore.DocID) (reanchor.Pair, bool, error) {
-			to, ok := latest[doc]
-			if !ok || to == doc {
-				return reanchor.Pair{}, false, nil
-			}
-			al, err := aligned.align(lib, doc, to)
-			if err != nil {
-				return reanchor.Pair{}, false, err
-			}
-			return reanchor.Pair{To: to, Alignment: al}, true, nil
-		}
+		newer := reanchor.InLibrary(lib, infos, aligned)
 		msg := staleMsg{infos: infos, changes: map[string][]reanchor.Change{}}
-		if len(latest) == 0 {
+		if len(docstore.Superseded(infos)) == 0 {
 			return msg // no versions: nothing is stale
 		}
 		for _, a := range answers {
@@ -133,37 +84,6 @@ func reanchorAnswers(lib *docstore.Library, answers []*engine.Answer, aligned *a
 		}
 		return msg
 	}
-}
-
-// latestVersions maps each document of infos that a later version
-// replaced to the latest of its line (docstore.Lineage's forward links,
-// a later add winning), in one pass over the list.
-func latestVersions(infos []docstore.DocInfo) map[docstore.DocID]docstore.DocID {
-	known := make(map[docstore.DocID]bool, len(infos))
-	next := map[docstore.DocID]docstore.DocID{}
-	for _, d := range infos {
-		known[d.ID] = true
-	}
-	for _, d := range infos {
-		if d.Previous != "" && d.Previous != d.ID && known[d.Previous] {
-			next[d.Previous] = d.ID
-		}
-	}
-	out := make(map[docstore.DocID]docstore.DocID, len(next))
-	for id := range next {
-		seen := map[docstore.DocID]bool{id: true}
-		to := id
-		for {
-			n, ok := next[to]
-			if !ok || seen[n] {
-				break // a loop (a damaged record) stops at a document seen
-			}
-			seen[n] = true
-			to = n
-		}
-		out[id] = to
-	}
-	return out
 }
 
 func (msg staleMsg) update(m *Model) tea.Cmd {

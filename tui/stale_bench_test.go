@@ -53,13 +53,13 @@ func BenchmarkCheckEvidence(b *testing.B) {
 					name = fmt.Sprintf("%s/answers=%d/warm", pair.name, shown)
 				}
 				b.Run(name, func(b *testing.B) {
-					aligned := &alignments{pairs: map[[2]docstore.DocID]*reanchor.Alignment{}}
+					aligned := reanchor.NewAligner(64)
 					if warm {
 						reanchorAnswers(lib, answers, aligned)()
 					}
 					for b.Loop() {
 						if !warm {
-							aligned.pairs = map[[2]docstore.DocID]*reanchor.Alignment{}
+							aligned = reanchor.NewAligner(64)
 						}
 						msg := reanchorAnswers(lib, answers, aligned)().(staleMsg)
 						if msg.err != nil || len(msg.changes) != shown {

@@ -39,8 +39,9 @@ type versions struct {
 	infos  []docstore.DocInfo
 	byID   map[docstore.DocID]docstore.DocInfo
 	latest map[docstore.DocID][]docstore.DocInfo // a document's line, oldest first
-	pairs  map[docstore.DocID]reanchor.Pair
-	docs   map[docstore.DocID]*docstore.Document // the latest versions read
+	// newer carries a citation to its document's latest version.
+	newer reanchor.Newer
+	docs  map[docstore.DocID]*docstore.Document // latest versions read for their text
 }
 
 func readVersions(l *docstore.Library) (*versions, error) {
@@ -64,8 +65,9 @@ func readVersionLinks(l *docstore.Library) (*versions, error) {
 // newVersions is the versions of the documents infos.
 func newVersions(l *docstore.Library, infos []docstore.DocInfo) *versions {
 	v := &versions{l: l, infos: infos, byID: map[docstore.DocID]docstore.DocInfo{},
-		latest: map[docstore.DocID][]docstore.DocInfo{}, pairs: map[docstore.DocID]reanchor.Pair{},
-		docs: map[docstore.DocID]*docstore.Document{}}
+		latest: map[docstore.DocID][]docstore.DocInfo{},
+		newer:  reanchor.InLibrary(l, infos, reanchor.NewAligner(64)),
+		docs:   map[docstore.DocID]*docstore.Document{}}
 	for _, d := range infos {
 		v.byID[d.ID] = d
 	}
@@ -95,33 +97,6 @@ func (v *versions) number(id docstore.DocID) (n, of int) {
 		}
 	}
 	return 1, 1
-}
-
-// newer is reanchor.Newer over the library: the latest version of doc,
-// aligned with it.
-func (v *versions) newer(doc docstore.DocID) (reanchor.Pair, bool, error) {
-	vs := v.line(doc)
-	if len(vs) == 0 || vs[len(vs)-1].ID == doc {
-		return reanchor.Pair{}, false, nil
-	}
-	if p, ok := v.pairs[doc]; ok {
-		return p, true, nil
-	}
-	to := vs[len(vs)-1].ID
-	od, err := v.l.Document(doc)
-	if err != nil {
-		return reanchor.Pair{}, false, err
-	}
-	nd := v.docs[to]
-	if nd == nil {
-		if nd, err = v.l.Document(to); err != nil {
-			return reanchor.Pair{}, false, err
-		}
-		v.docs[to] = nd
-	}
-	p := reanchor.Pair{To: to, Alignment: reanchor.Align(reanchor.FromDocument(od), reanchor.FromDocument(nd))}
-	v.pairs[doc] = p
-	return p, true, nil
 }
 
 // staleAnswer is an answer with what became of its citations, as
@@ -250,7 +225,11 @@ func writeChanges(w io.Writer, v *versions, ans *engine.Answer, r staleAnswer) {
 // sentence returns bytes start..end of the latest version id, aligned
 // with (newer), "" if out of its text.
 func (v *versions) sentence(id docstore.DocID, start, end int) string {
-	d := v.docs[id]
+	d, ok := v.docs[id]
+	if !ok {
+		d, _ = v.l.Document(id) // nil on error: the text is left out
+		v.docs[id] = d
+	}
 	if d == nil || start < 0 || end > len(d.Text) || start > end {
 		return ""
 	}

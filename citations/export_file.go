@@ -1,6 +1,7 @@
 package citations
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -67,17 +68,38 @@ func slug(s string, max int) string {
 // the extension. The export is written beside and linked into place, so a
 // failure leaves no half-written file. It returns the path written.
 func WriteFile(dir string, a *Answer, f Format, docs DocLookup) (string, error) {
-	return WriteFileWith(dir, a, f, docs, HTMLOptions{})
+	return WriteFileWith(dir, a, f, docs, FileOptions{})
 }
 
-// WriteFileWith is WriteFile with the HTML export's options (its
-// pictures), for format html.
-func WriteFileWith(dir string, a *Answer, f Format, docs DocLookup, html HTMLOptions) (string, error) {
+// FileOptions are what an export written by WriteFileWith may carry
+// besides the answer.
+type FileOptions struct {
+	// HTML are the HTML export's options (its pictures), for format html.
+	HTML HTMLOptions
+	// Provenance, when set, is added as AddProvenance adds it: the
+	// versions cited and what a newer version changed.
+	Provenance *Provenance
+}
+
+// WriteFileWith is WriteFile with opts.
+func WriteFileWith(dir string, a *Answer, f Format, docs DocLookup, opts FileOptions) (string, error) {
 	return writeFileAs(dir, FileName(a, f), func(w io.Writer) error {
+		var buf bytes.Buffer
+		var err error
 		if f.Name == "html" {
-			return WriteHTMLWith(w, a, html)
+			err = WriteHTMLWith(&buf, a, opts.HTML)
+		} else {
+			err = Export(&buf, f.Name, a, docs)
 		}
-		return Export(w, f.Name, a, docs)
+		if err != nil {
+			return err
+		}
+		out, err := AddProvenance(f.Name, buf.Bytes(), opts.Provenance)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(out)
+		return err
 	})
 }
 

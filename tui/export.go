@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"github.com/citelens/citelens/citations/reanchor"
 	"path/filepath"
 	"strings"
 
@@ -32,7 +33,7 @@ type exportedMsg struct {
 // replaces a file already there: a second export of the same answer, or
 // one edited since, is kept, and the new one is numbered. HTML shows the
 // cited regions of PDF pages, drawn by pages.
-func exportAnswer(lib *docstore.Library, pages *pageimage.Source, dir, format string, ans *engine.Answer) tea.Cmd {
+func exportAnswer(lib *docstore.Library, pages *pageimage.Source, aligned *reanchor.Aligner, dir, format string, ans *engine.Answer) tea.Cmd {
 	return func() tea.Msg {
 		f, err := citations.LookupFormat(format)
 		if err != nil {
@@ -41,11 +42,20 @@ func exportAnswer(lib *docstore.Library, pages *pageimage.Source, dir, format st
 		if abs, err := filepath.Abs(dir); err == nil {
 			dir = abs
 		}
-		var html citations.HTMLOptions
+		var opts citations.FileOptions
 		if pages != nil {
-			html.Pictures = pages.HTMLPictures(context.Background(), lib.Document)
+			opts.HTML.Pictures = pages.HTMLPictures(context.Background(), lib.Document)
 		}
-		path, err := citations.WriteFileWith(dir, ans, f, lib.Document, html)
+		// The versions it cites, as the command line's exports say them:
+		// every document's metadata for their names and dates.
+		infos, err := lib.List()
+		if err != nil {
+			return exportedMsg{err: err}
+		}
+		if opts.Provenance, err = reanchor.Provenance(infos, ans, reanchor.InLibrary(lib, infos, aligned)); err != nil {
+			return exportedMsg{err: err}
+		}
+		path, err := citations.WriteFileWith(dir, ans, f, lib.Document, opts)
 		return exportedMsg{path: path, err: err}
 	}
 }
@@ -81,7 +91,7 @@ func (m *Model) exportAnswer(format string, ans *engine.Answer) tea.Cmd {
 	if f, err := citations.LookupFormat(format); err == nil && f.Name == "html" && !m.pages.Renderer().Warm() {
 		m.setNotice("Exporting: preparing the page renderer for the page pictures (first use only, about 15 s)…", false)
 	}
-	return exportAnswer(m.opts.Library, m.pages, m.opts.ExportDir, format, ans)
+	return exportAnswer(m.opts.Library, m.pages, m.evidence.aligned, m.opts.ExportDir, format, ans)
 }
 
 // copyCitation copies a citation to the clipboard (OSC 52): the quote,

@@ -8,7 +8,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/citelens/citelens/citations/reanchor"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/ingest"
 )
@@ -131,5 +133,36 @@ func TestStaleWhileOpen(t *testing.T) {
 	s.waitText("below: version 2 of 2 (latest)")
 	if m := s.finish(); m.focus != paneLibrary {
 		t.Errorf("the comparison took the keyboard to the %s pane", m.focus.title())
+	}
+}
+
+// An export from the TUI keeps its word as the command line's does: it
+// names the version it cites and, when a newer version changed the
+// evidence, says so at the top.
+func TestStaleExportNamesVersions(t *testing.T) {
+	lib, s := staleAnswer(t, "no-color", 120, 30)
+	var ans *engine.Answer
+	s.waitModel(func(m Model) bool {
+		if as := m.conv.Answers(); len(as) > 0 {
+			ans = as[0]
+			return true
+		}
+		return false
+	}, "the answer")
+	s.finish()
+	dir := t.TempDir()
+	msg, ok := exportAnswer(lib, nil, reanchor.NewAligner(4), dir, "md", ans)().(exportedMsg)
+	if !ok || msg.err != nil {
+		t.Fatalf("export: %+v", msg)
+	}
+	b, err := os.ReadFile(msg.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	for _, want := range []string{"The evidence of this answer changed", "## Versions cited", "version 1 of 2"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the export does not say %q:\n%s", want, md)
+		}
 	}
 }

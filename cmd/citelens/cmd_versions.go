@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"html"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -202,7 +201,7 @@ func writeChanges(w io.Writer, v *versions, ans *engine.Answer, r staleAnswer) {
 		case reanchor.Unchanged, reanchor.Moved:
 			fmt.Fprintf(w, "    now sentences %d-%d, p. %d\n", c.First, c.Last, c.Page)
 		case reanchor.Changed:
-			fmt.Fprintf(w, "    old: %s\n    new: %s\n    diff: %s\n", textproc.OneLine(c.OldText), textproc.OneLine(c.NewText), diffLine(c.Diff))
+			fmt.Fprintf(w, "    old: %s\n    new: %s\n    diff: %s\n", textproc.OneLine(c.OldText), textproc.OneLine(c.NewText), reanchor.DiffLine(c.Diff))
 			if s, ok := verdict[[2]int{c.Statement, c.Citation}]; ok {
 				fmt.Fprintf(w, "    support (offline): %s → %s\n", s.Old.Level, s.New.Level)
 				if s.Model != "" {
@@ -234,26 +233,6 @@ func (v *versions) sentence(id docstore.DocID, start, end int) string {
 		return ""
 	}
 	return d.Text[start:end]
-}
-
-// diffLine is a word difference on one line: [-struck-] {+added+}.
-func diffLine(ops []reanchor.Op) string {
-	var b strings.Builder
-	for i, op := range ops {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		t := textproc.OneLine(op.Text)
-		switch op.Kind {
-		case reanchor.Delete:
-			b.WriteString("[-" + t + "-]")
-		case reanchor.Insert:
-			b.WriteString("{+" + t + "+}")
-		default:
-			b.WriteString(t)
-		}
-	}
-	return b.String()
 }
 
 // answersStale prints the saved answers whose evidence changed with a
@@ -364,146 +343,21 @@ func versionsToRemove(l *docstore.Library, ids []docstore.DocID, this, all bool)
 	return out, nil
 }
 
-// withVersions adds to an export the versions it cites (each document's
-// version number, when it was added and its content hash) and, when a
-// newer version changed its evidence, the changes: in Markdown and HTML
-// a notice at the top listing them and the versions at the end; in the
-// json format the same as fields of their own after the answer's
-// (citations.WithProvenance). The longbench format is left as it is: its
-// scorer expects its shape.
+// withVersions adds to an export the versions it cites and, when a newer
+// version changed its evidence, the changes (citations.AddProvenance).
 func withVersions(l *docstore.Library, format string, ans *engine.Answer, doc []byte) ([]byte, error) {
 	if format != "md" && format != "html" && format != "json" {
 		return doc, nil
-	}
-	p, err := provenance(l, ans)
-	if err != nil || p == nil {
-		return doc, err
-	}
-	if format == "json" {
-		return citations.WithProvenance(doc, *p)
-	}
-	var lines, changes []string // plain text
-	for _, c := range p.Versions {
-		lines = append(lines, c.Line)
-	}
-	if p.Changed != nil {
-		for _, c := range p.Changed.Changes {
-			changes = append(changes, c.Line)
-		}
-	}
-	if format == "md" {
-		var top, end strings.Builder
-		if len(changes) > 0 {
-			top.WriteString("> **The evidence of this answer changed in a newer version of a document it cites** ('" + p.Changed.Recheck + "'):\n")
-			for _, c := range changes {
-				top.WriteString(">\n> - " + markdownText(c) + "\n")
-			}
-			top.WriteString("\n")
-		}
-		end.WriteString("\n## Versions cited\n\n")
-		for _, l := range lines {
-			end.WriteString("- " + markdownText(l) + "\n")
-		}
-		return append(append([]byte(top.String()), doc...), end.String()...), nil
-	}
-	// HTML: the notice opens the main part, the versions close it.
-	var top, end strings.Builder
-	if len(changes) > 0 {
-		top.WriteString(`<aside class="stale"><p><strong>The evidence of this answer changed in a newer version of a document it cites.</strong></p><ul>`)
-		for _, c := range changes {
-			top.WriteString("<li>" + html.EscapeString(c) + "</li>")
-		}
-		top.WriteString("</ul></aside>\n")
-	}
-	end.WriteString(`<section class="versions"><h2>Versions cited</h2><ul>`)
-	for _, l := range lines {
-		end.WriteString("<li>" + html.EscapeString(l) + "</li>")
-	}
-	end.WriteString("</ul></section>\n")
-	out := string(doc)
-	if i := strings.Index(out, "<main>\n"); i >= 0 && top.Len() > 0 {
-		out = out[:i+len("<main>\n")] + top.String() + out[i+len("<main>\n"):]
-	}
-	if i := strings.LastIndex(out, "</main>"); i >= 0 {
-		out = out[:i] + end.String() + out[i:]
-	}
-	return []byte(out), nil
-}
-
-// provenance is what an export of ans says of the versions it cites (see
-// citations.Provenance); nil when it cites nothing.
-func provenance(l *docstore.Library, ans *engine.Answer) (*citations.Provenance, error) {
-	var cited []docstore.DocID
-	seen := map[docstore.DocID]bool{}
-	for _, st := range ans.Statements {
-		for _, c := range st.Citations {
-			if !seen[c.Doc] {
-				seen[c.Doc] = true
-				cited = append(cited, c.Doc)
-			}
-		}
-	}
-	if len(cited) == 0 {
-		return nil, nil
 	}
 	v, err := readVersions(l)
 	if err != nil {
 		return nil, err
 	}
-	r, err := recheckAnswer(v, ans)
+	p, err := reanchor.Provenance(v.infos, ans, v.newer)
 	if err != nil {
 		return nil, err
 	}
-	p := &citations.Provenance{Versions: []citations.VersionCited{}}
-	for _, id := range cited {
-		d, ok := v.byID[id]
-		if !ok {
-			p.Versions = append(p.Versions, citations.VersionCited{Doc: id, Line: fmt.Sprintf("%s: no longer in the library", id)})
-			continue
-		}
-		n, of := v.number(id)
-		note := ""
-		if n < of {
-			note = fmt.Sprintf(" (a newer version, %d, was added since)", of)
-		}
-		p.Versions = append(p.Versions, citations.VersionCited{Doc: id, InLibrary: true, Name: d.DisplayName(), Version: n, Versions: of, Added: d.Added.UTC(),
-			Line: fmt.Sprintf("%s: version %d of %d, added %s, content SHA-256 %s…%s",
-				textproc.OneLine(d.DisplayName()), n, of, d.Added.UTC().Format("2006-01-02 15:04 UTC"), d.ID, note)})
-	}
-	if !r.Stale {
-		return p, nil
-	}
-	ch := &citations.EvidenceChange{Recheck: "citelens recheck " + r.ID}
-	for _, c := range r.Changes {
-		if c.Class != reanchor.Changed && c.Class != reanchor.Gone {
-			continue
-		}
-		line := fmt.Sprintf("statement %d, citation %d: %s", c.Statement+1, c.Citation+1, c.Class)
-		if c.Class == reanchor.Changed {
-			line += ": " + diffLine(c.Diff)
-		} else {
-			line += ": " + textproc.OneLine(c.OldText)
-		}
-		ch.Changes = append(ch.Changes, citations.CitationChanged{Statement: c.Statement + 1, Citation: c.Citation + 1, Class: string(c.Class),
-			OldText: c.OldText, NewText: c.NewText, Line: line})
-	}
-	if len(ch.Changes) > 0 {
-		p.Changed = ch
-	}
-	return p, nil
-}
-
-// markdownText escapes what Markdown would read as markup in a line of
-// plain text.
-func markdownText(s string) string {
-	var b strings.Builder
-	for _, r := range textproc.OneLine(s) {
-		if strings.ContainsRune("\\`*_{}[]<>()#+!|~", r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return citations.AddProvenance(format, doc, p)
 }
 
 // judgeChanges has the model judge (as verify's, judge_model else the

@@ -1,0 +1,107 @@
+package reanchor
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/internal/textproc"
+)
+
+// Provenance is what an export of ans says of the versions it cites: each
+// cited document's version number among its versions, when it was added
+// and its content hash, and, when a newer version changed or dropped a
+// cited sentence, each such change (newer carries the citations over;
+// InLibrary makes one). infos is every document's metadata
+// (docstore.Library.List), for the names and dates. Nil when ans cites
+// nothing.
+func Provenance(infos []docstore.DocInfo, ans *citations.Answer, newer Newer) (*citations.Provenance, error) {
+	var cited []docstore.DocID
+	seen := map[docstore.DocID]bool{}
+	for _, st := range ans.Statements {
+		for _, c := range st.Citations {
+			if !seen[c.Doc] {
+				seen[c.Doc] = true
+				cited = append(cited, c.Doc)
+			}
+		}
+	}
+	if len(cited) == 0 {
+		return nil, nil
+	}
+	changes, err := Answer(ans, newer)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[docstore.DocID]docstore.DocInfo, len(infos))
+	for _, d := range infos {
+		byID[d.ID] = d
+	}
+	p := &citations.Provenance{Versions: []citations.VersionCited{}}
+	for _, id := range cited {
+		d, ok := byID[id]
+		if !ok {
+			p.Versions = append(p.Versions, citations.VersionCited{Doc: id, Line: fmt.Sprintf("%s: no longer in the library", id)})
+			continue
+		}
+		n, of := 1, 1
+		if line := docstore.Lineage(infos, id); len(line) > 0 {
+			of = len(line)
+			for i, v := range line {
+				if v.ID == id {
+					n = i + 1
+				}
+			}
+		}
+		note := ""
+		if n < of {
+			note = fmt.Sprintf(" (a newer version, %d, was added since)", of)
+		}
+		p.Versions = append(p.Versions, citations.VersionCited{Doc: id, InLibrary: true, Name: d.DisplayName(), Version: n, Versions: of, Added: d.Added.UTC(),
+			Line: fmt.Sprintf("%s: version %d of %d, added %s, content SHA-256 %s…%s",
+				textproc.OneLine(d.DisplayName()), n, of, d.Added.UTC().Format("2006-01-02 15:04 UTC"), d.ID, note)})
+	}
+	if !Stale(changes) {
+		return p, nil
+	}
+	ch := &citations.EvidenceChange{Recheck: "citelens recheck " + ans.ID}
+	for _, c := range changes {
+		if c.Class != Changed && c.Class != Gone {
+			continue
+		}
+		line := fmt.Sprintf("statement %d, citation %d: %s", c.Statement+1, c.Citation+1, c.Class)
+		if c.Class == Changed {
+			line += ": " + DiffLine(c.Diff)
+		} else {
+			line += ": " + textproc.OneLine(c.OldText)
+		}
+		ch.Changes = append(ch.Changes, citations.CitationChanged{Statement: c.Statement + 1, Citation: c.Citation + 1, Class: string(c.Class),
+			OldText: c.OldText, NewText: c.NewText, Line: line})
+	}
+	if len(ch.Changes) > 0 {
+		p.Changed = ch
+	}
+	return p, nil
+}
+
+// DiffLine is a word difference on one line of plain text, as git's
+// --word-diff=plain writes it: [-struck-] {+added+}.
+func DiffLine(ops []Op) string {
+	var b strings.Builder
+	for i, op := range ops {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		t := textproc.OneLine(op.Text)
+		switch op.Kind {
+		case Delete:
+			b.WriteString("[-" + t + "-]")
+		case Insert:
+			b.WriteString("{+" + t + "+}")
+		default:
+			b.WriteString(t)
+		}
+	}
+	return b.String()
+}

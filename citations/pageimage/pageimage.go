@@ -211,15 +211,93 @@ func (s *Source) Page(ctx context.Context, doc *docstore.Document, n int, marks 
 	return pic, nil
 }
 
-// Region is the part of a page a cited region is drawn with: the marks'
-// bounds with a margin of context around them, as wide as the text they
-// are part of at least.
+// Region is the part of a page a cited region is drawn with when the
+// page's other lines are not known: the marks' bounds with a margin of
+// context around them. Source.Crop, which knows them, cuts no word.
 func Region(marks []pagerender.Rect) pagerender.Rect {
 	b := pagerender.Bounds(marks)
 	if b.Empty() {
 		return pagerender.WholePage
 	}
 	return b.Inset(0.04, 0.025).Intersect(pagerender.WholePage)
+}
+
+// Lines is a Geometry that also gives every line of a page, as the
+// library's does: crops are then widened to whole lines.
+type Lines interface {
+	PageLines(id docstore.DocID, page int) ([]docstore.PageLine, error)
+}
+
+// The margins of a crop, in page fractions: the lines just above and
+// below the cited ones are reached into (and then shown whole), and a
+// little paper is left at the sides.
+const (
+	cropMarginX, cropMarginY = 0.01, 0.025
+	cropPadX, cropPadY       = 0.02, 0.006
+)
+
+// Crop is the part of page `page` of document id that a cited region
+// with marks is drawn with, in the zoom and in exports: the marks with a
+// line of context above and below, widened so that every line it shows
+// is whole — a margin alone cuts the neighbouring lines mid-word where
+// they are longer than the cited ones ("zerc", "ited."). Without the
+// page's lines (a Geometry that is not Lines) it is Region.
+func (s *Source) Crop(id docstore.DocID, page int, marks []pagerender.Rect) pagerender.Rect {
+	b := pagerender.Bounds(marks)
+	lg, ok := s.geom.(Lines)
+	if b.Empty() || !ok {
+		return Region(marks)
+	}
+	pls, err := lg.PageLines(id, page)
+	if err != nil || len(pls) == 0 {
+		return Region(marks)
+	}
+	lines := make([]pagerender.Rect, len(pls))
+	for i, l := range pls {
+		lines[i] = pagerender.Rect{X0: float64(l.X0), Y0: float64(l.Y0), X1: float64(l.X1), Y1: float64(l.Y1)}
+	}
+	return WholeLines(b, lines)
+}
+
+// WholeLines is the crop around marks on a page with lines (page
+// fractions): the marks' bounds with a margin, grown until every line it
+// reaches into is inside it whole, then padded with paper up to, never
+// into, the lines left out.
+func WholeLines(marks pagerender.Rect, lines []pagerender.Rect) pagerender.Rect {
+	r := marks.Inset(cropMarginX, cropMarginY).Intersect(pagerender.WholePage)
+	in := make([]bool, len(lines))
+	// Taking a line in may reach into others (a longer line beside the
+	// widened region): repeat until nothing changes. Each pass takes at
+	// least one line in, so it ends.
+	for grew := true; grew; {
+		grew = false
+		for i, l := range lines {
+			if !in[i] && !l.Intersect(r).Empty() {
+				in[i], grew = true, true
+				r = r.Union(l)
+			}
+		}
+	}
+	// Paper around, stopping short of the lines left out.
+	p := r.Inset(cropPadX, cropPadY).Intersect(pagerender.WholePage)
+	for i, l := range lines {
+		if in[i] {
+			continue
+		}
+		overlapY := l.Y0 < r.Y1 && l.Y1 > r.Y0
+		overlapX := l.X0 < r.X1 && l.X1 > r.X0
+		switch {
+		case overlapY && l.X0 >= r.X1:
+			p.X1 = min(p.X1, l.X0)
+		case overlapY && l.X1 <= r.X0:
+			p.X0 = max(p.X0, l.X1)
+		case overlapX && l.Y0 >= r.Y1:
+			p.Y1 = min(p.Y1, l.Y0)
+		case overlapX && l.Y1 <= r.Y0:
+			p.Y0 = max(p.Y0, l.Y1)
+		}
+	}
+	return p
 }
 
 // Evidence renders the cited region of bytes [start, end) of doc on each
@@ -240,7 +318,7 @@ func (s *Source) Evidence(ctx context.Context, doc *docstore.Document, start, en
 	}
 	var pics []*pagerender.Picture
 	for _, p := range pages {
-		pic, err := pd.Render(ctx, p, Region(rects[p]), dpi)
+		pic, err := pd.Render(ctx, p, s.Crop(doc.ID, p, rects[p]), dpi)
 		if err != nil {
 			return nil, err
 		}

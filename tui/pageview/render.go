@@ -128,7 +128,7 @@ func (req request) run(ctx context.Context, src *pageimage.Source) (*picture, er
 	pxW := req.cols * cellW
 	region := pagerender.WholePage
 	if req.zoom && len(mine) > 0 {
-		b := pageimage.Region(mine)
+		b := src.Crop(req.doc.ID, page, mine) // whole lines: no word cut at the sides
 		// At least 1/maxZoom of the page wide, centred on the lines.
 		if w := 1.0 / maxZoom; b.Width() < w {
 			c := (b.X0 + b.X1) / 2

@@ -240,7 +240,7 @@ func TestPageViewTmuxBlocks(t *testing.T) {
 	tm.run("send-keys", "-t", "e2e", "Enter")
 	tm.waitFor("┏━ Source")
 	tm.run("send-keys", "-t", "e2e", "v")
-	tm.waitWithin(120*time.Second, "· blocks", "▀")
+	tm.waitWithin(120*time.Second, "· coarse preview", "▀")
 	screen := tm.capture()
 	// The dark theme's highlight, #EBCB8B, on the map's half blocks.
 	if !strings.Contains(screen, "235;203;139") {

@@ -507,23 +507,35 @@ func (m Model) body(bh int) []string {
 	return blank
 }
 
-// header names the document and page on the left, the protocol and zoom
-// on the right.
+// header names the document and page on the left; on the right the
+// page, where the cited lines continue, how the page is drawn and the
+// zoom, the least needed dropped first when the pane is narrow.
 func (m Model) header() string {
 	w := m.width
 	if m.doc == nil {
 		return draw.Fit(m.styles.Title.Render("page"), w)
 	}
 	name := textproc.OneLine(m.doc.DisplayName())
-	right := m.proto.String()
-	if m.cur != nil {
-		right = m.cur.describe(m.doc) + " · " + right
-		if m.cur.req.zoom {
-			right += " · zoom"
+	parts := []string{drawnWith(m.proto)}
+	if c := m.cur; c != nil {
+		parts = []string{c.describe(m.doc)}
+		if more := c.continues(m.doc); more != "" {
+			parts = append(parts, more)
+		}
+		parts = append(parts, drawnWith(c.req.proto))
+		if c.zoomed {
+			// Said of the picture shown, not of the setting: a page
+			// without the cited lines is shown whole.
+			parts = append(parts, "zoom")
 		}
 	}
 	if m.pending {
-		right = "drawing… · " + right
+		parts = append([]string{"drawing…"}, parts...)
+	}
+	right := strings.Join(parts, " · ")
+	for ansi.StringWidth(right)+8 > w && len(parts) > 1 {
+		parts = parts[:len(parts)-1]
+		right = strings.Join(parts, " · ")
 	}
 	rw := ansi.StringWidth(right)
 	if rw+8 > w {
@@ -531,6 +543,15 @@ func (m Model) header() string {
 	}
 	left := m.styles.Title.Render(ansi.Truncate(name, w-rw-2, "…"))
 	return draw.Spread(left, m.styles.Muted.Render(right), w)
+}
+
+// drawnWith names how pages are drawn, for the header: the graphics
+// protocol, or for the half-block map what it is to a reader.
+func drawnWith(p termimage.Protocol) string {
+	if p == termimage.Blocks {
+		return "coarse preview"
+	}
+	return p.String()
 }
 
 // footer shows where the view is and the keys.

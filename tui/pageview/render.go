@@ -53,6 +53,8 @@ type picture struct {
 	pages int   // the document's page count
 	span  []int // the pages the span stands on
 	rows  int   // cell rows the picture fills
+	// zoomed says the picture is the cited region, not the whole page.
+	zoomed bool
 	// focus is the first and last+1 row of the cited lines (-1 for
 	// none on this page).
 	focus, focusEnd int
@@ -162,7 +164,7 @@ func (req request) run(ctx context.Context, src *pageimage.Source) (*picture, er
 	// by the padding, at the same scale.
 	placed.Region.Y1 = pic.Region.Y0 + pic.Region.Height()*float64(img.Bounds().Dy())/float64(pic.Image.Bounds().Dy())
 
-	out := &picture{req: req, page: page, pages: pd.Pages(), span: spanPages, rows: rows, focus: -1, focusEnd: -1, img: img}
+	out := &picture{req: req, page: page, pages: pd.Pages(), span: spanPages, rows: rows, zoomed: region != pagerender.WholePage, focus: -1, focusEnd: -1, img: img}
 	if len(mine) > 0 {
 		fb := placed.Pixels(pagerender.Bounds(mine))
 		out.focus, out.focusEnd = fb.Min.Y/cellH, (fb.Max.Y+cellH-1)/cellH
@@ -192,6 +194,32 @@ func (p *picture) window(top, n int) *image.RGBA {
 	draw.Draw(out, out.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
 	draw.Draw(out, out.Bounds(), p.img, image.Pt(0, top*ch), draw.Src)
 	return out
+}
+
+// continues says where the cited lines go on from the page shown, or
+// come from: "continues on p. 38", "continued from p. 36"; "" when they
+// stand on this page alone (or not on it).
+func (p *picture) continues(doc *docstore.Document) string {
+	for i, n := range p.span {
+		if n != p.page {
+			continue
+		}
+		if i+1 < len(p.span) {
+			return "continues on p. " + printed(doc, p.span[i+1])
+		}
+		if i > 0 {
+			return "continued from p. " + printed(doc, p.span[i-1])
+		}
+	}
+	return ""
+}
+
+// printed is page n as the document prints it, else its number.
+func printed(doc *docstore.Document, n int) string {
+	if s := doc.PrintedPage(n); s != "" {
+		return s
+	}
+	return fmt.Sprint(n)
 }
 
 // describe names what p shows, for the header: "p. 37/2415".

@@ -115,6 +115,48 @@ func (m *Model) setPageMode(on bool) tea.Cmd {
 	return cmd
 }
 
+// pageScreen is what of the screen decides whether a sixel or iTerm2
+// page picture is on it: whether the page is in sight, the focus (whose
+// change restyles the pane's border) and the window's size.
+type pageScreen struct {
+	shown         bool
+	focus         paneID
+	width, height int
+}
+
+// syncPage keeps a sixel or iTerm2 picture, which the terminal holds
+// apart from the cells bubbletea draws, in step with the screen: hidden
+// by a clear screen when the help or a dialog covers the pane (else it
+// stays over them), written again when it is uncovered or the screen
+// around it was redrawn (else it is gone until a scroll). Called after
+// every message.
+func (m *Model) syncPage() tea.Cmd {
+	if g := m.page.Graphics(); g != termimage.Sixel && g != termimage.ITerm2 {
+		return nil
+	}
+	now := pageScreen{
+		shown: m.pageMode && !m.showHelp && m.add == nil && m.picker == nil &&
+			(m.computeLayout().mode != modeSingle || m.focus == paneSource),
+		focus: m.focus, width: m.width, height: m.height,
+	}
+	was := m.pageSeen
+	if now == was {
+		return nil
+	}
+	m.pageSeen = now
+	if !now.shown {
+		cmd := m.page.SetCovered(true)
+		if was.shown {
+			cmd = tea.Batch(cmd, tea.ClearScreen)
+		}
+		return cmd
+	}
+	if cmd := m.page.SetCovered(false); cmd != nil {
+		return cmd
+	}
+	return m.page.Repaint()
+}
+
 // openInViewer opens the shown document's file at its page, in a command.
 func openInViewer(a pageview.OpenMsg) tea.Cmd {
 	return func() tea.Msg {

@@ -211,6 +211,38 @@ func TestPageViewXtermSixel(t *testing.T) {
 	if abs(minY-wantTop) > 2*cellH || abs(maxY-wantBottom) > 2*cellH {
 		t.Errorf("highlight spans rows %d-%d of the screenshot, the cited lines %d-%d (±%d)", minY, maxY, wantTop, wantBottom, 2*cellH)
 	}
+	// The picture stays while the keyboard is elsewhere and when it comes
+	// back (issue 32, 7: it vanished with the focus and stayed blank until
+	// a scroll), and the help screen hides it and gives it back.
+	shown := func(what string, want bool) {
+		t.Helper()
+		var n int
+		ok := func() bool { n = len(markerPoints(screenshot())); return (n > 200) == want }
+		deadline := time.Now().Add(10 * time.Second)
+		for !ok() && time.Now().Before(deadline) {
+			time.Sleep(250 * time.Millisecond)
+		}
+		time.Sleep(time.Second) // and it stays so
+		if !ok() {
+			if want {
+				t.Errorf("%s: the page is gone (%d highlight pixels)", what, n)
+			} else {
+				t.Errorf("%s: the page is still on screen (%d highlight pixels)", what, n)
+			}
+		}
+	}
+	keys("F1")
+	shown("the help screen", false)
+	keys("Escape")
+	shown("the help screen closed", true)
+	keys("Tab")
+	shown("the keyboard in the library", true)
+	keys("shift+Tab")
+	shown("the keyboard back in the source", true)
+	keys("question")
+	shown("? help", false)
+	keys("Escape")
+	shown("? help closed", true)
 	if t.Failed() {
 		keep := filepath.Join(os.TempDir(), "citelens-pageview-xterm.png")
 		os.Rename(shot, keep)

@@ -102,6 +102,9 @@ type Model struct {
 
 	width, height int
 	active        bool
+	// covered: something is drawn over the view (the help screen, a
+	// dialog), so a sixel or iTerm2 picture is not written.
+	covered bool
 
 	doc    *docstore.Document
 	span   Span
@@ -196,6 +199,31 @@ func (m *Model) SetActive(on bool) tea.Cmd {
 	return m.Refresh()
 }
 
+// SetCovered says whether something is drawn over the view (the help
+// screen, a dialog) or the pane is out of sight: a sixel or iTerm2
+// picture is not written while covered — it would land over what covers
+// it — and is written again once uncovered. The caller clears the
+// screen when covering, as the terminal keeps pixels that bubbletea,
+// which wrote blank cells there, does not know to write over.
+func (m *Model) SetCovered(on bool) tea.Cmd {
+	if m.covered == on {
+		return nil
+	}
+	m.covered = on
+	if on {
+		m.paintGen++ // a picture on its way is not written
+		return nil
+	}
+	return m.repaint()
+}
+
+// Repaint writes the sixel or iTerm2 picture again after the next frame
+// (nothing for the other protocols, whose pictures are cells): for when
+// the screen around the view was redrawn, as a change of focus restyles
+// the pane's border, which the renderer may write as the whole row,
+// wiping the pixels between.
+func (m *Model) Repaint() tea.Cmd { return m.repaint() }
+
 // Show shows doc's page with primary highlighted (the page primary
 // begins on) and others marked faintly; an empty primary shows the
 // document's first page.
@@ -278,12 +306,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 		}
 		return m, nil, nil
 	case paintDueMsg:
-		if msg.gen != m.paintGen || !m.active || m.cur == nil || m.cur.img == nil {
+		if msg.gen != m.paintGen || !m.active || m.covered || m.cur == nil || m.cur.img == nil {
 			return m, nil, nil
 		}
 		return m, m.encodePaint(), nil
 	case paintedMsg:
-		if msg.gen != m.paintGen || !m.active {
+		if msg.gen != m.paintGen || !m.active || m.covered {
 			return m, nil, nil
 		}
 		return m, tea.Raw(msg.raw), nil
@@ -359,7 +387,7 @@ func (m *Model) scroll(n int) tea.Cmd {
 // repaint schedules the sixel or iTerm2 picture for after the next frame.
 func (m *Model) repaint() tea.Cmd {
 	m.paintGen++
-	if !m.active || m.cur == nil || m.cur.img == nil {
+	if !m.active || m.covered || m.cur == nil || m.cur.img == nil {
 		return nil
 	}
 	gen := m.paintGen

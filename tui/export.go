@@ -42,8 +42,9 @@ func exportAnswer(lib *docstore.Library, pages *pageimage.Source, dir, format st
 			dir = abs
 		}
 		var html citations.HTMLOptions
-		if pages != nil {
-			html.Pictures = pages.HTMLPictures(context.Background(), lib.Document)
+		if pages != nil && f.Name == "html" {
+			// Drawn ahead, each PNG encoded while the next is drawn.
+			html.Pictures = pages.AnswerPictures(context.Background(), ans, lib.Document)
 		}
 		path, err := citations.WriteFileWith(dir, ans, f, lib.Document, html)
 		return exportedMsg{path: path, err: err}

@@ -11,6 +11,7 @@ import (
 	"github.com/citelens/citelens/citations/pageimage"
 	"github.com/citelens/citelens/citations/pagerender"
 	"github.com/citelens/citelens/internal/viewer"
+	"github.com/citelens/citelens/tui/conversation"
 	"github.com/citelens/citelens/tui/pageview"
 	"github.com/citelens/citelens/tui/termimage"
 )
@@ -106,7 +107,7 @@ func (m *Model) setPageMode(on bool) tea.Cmd {
 	}
 	m.pageMode = on
 	m.layout()
-	cmd := m.page.SetActive(on)
+	cmd := tea.Batch(m.page.SetActive(on), m.prefetchNext())
 	if !on && (m.page.Graphics() == termimage.Sixel || m.page.Graphics() == termimage.ITerm2) {
 		// Pixels stay until text is written over them: the text view
 		// starts on a clean screen.
@@ -155,6 +156,25 @@ func (m *Model) syncPage() tea.Cmd {
 		return cmd
 	}
 	return m.page.Repaint()
+}
+
+// prefetchNext has the page view draw the answers' next citation's page
+// ahead of time (n is the likeliest next key), when its document is
+// loaded; nothing when the page view is hidden.
+func (m *Model) prefetchNext() tea.Cmd {
+	if !m.pageMode {
+		return nil
+	}
+	peek := m.conv // a copy: stepping it moves nothing on screen
+	c, ok := peek.StepCitation(1).(conversation.CitationMsg)
+	if !ok {
+		return nil
+	}
+	doc, ok := m.docs[c.Span.Doc]
+	if !ok {
+		return nil
+	}
+	return m.page.Prefetch(doc, pageview.Span{Start: c.Span.Start, End: c.Span.End})
 }
 
 // openInViewer opens the shown document's file at its page, in a command.

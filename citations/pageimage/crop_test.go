@@ -1,11 +1,13 @@
 package pageimage_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/citations/pageimage"
 	"github.com/citelens/citelens/citations/pagerender"
 	"github.com/citelens/citelens/docstore"
@@ -96,6 +98,45 @@ func TestWholeLines(t *testing.T) {
 	for i, l := range lines[3:] {
 		if !l.Intersect(got).Empty() {
 			t.Errorf("line %d %v, out of reach, is in %v", i+3, l, got)
+		}
+	}
+}
+
+// TestAnswerPictures: the pictures drawn ahead for an answer are the
+// ones drawn on demand, for each citation (a repeated one too), and a
+// citation not in the answer is still drawn when asked.
+func TestAnswerPictures(t *testing.T) {
+	t.Parallel()
+	s, doc, _ := library(t)
+	ctx := context.Background()
+	cite := func(text string) citations.Span {
+		sent := sentence(t, doc, text)
+		return citations.Span{Doc: doc.ID, DocName: doc.DisplayName(), Start: int(sent.Start), End: int(sent.End), Page: int(sent.Page)}
+	}
+	a, b, c := cite("environment"), cite("integrated suite"), cite("prompt")
+	ans := &citations.Answer{Statements: []citations.Statement{
+		{Text: "one", Citations: []citations.Span{a, b}},
+		{Text: "two", Citations: []citations.Span{a}},
+	}}
+	docs := func(id docstore.DocID) (*docstore.Document, error) { return doc, nil }
+	ahead := s.AnswerPictures(ctx, ans, docs)
+	now := s.HTMLPictures(ctx, docs)
+	for _, sp := range []citations.Span{b, a, a, c} {
+		got, err := ahead(sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := now(sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) == 0 || len(got) != len(want) {
+			t.Fatalf("%d pictures drawn ahead, %d on demand", len(got), len(want))
+		}
+		for i := range got {
+			if !bytes.Equal(got[i].PNG, want[i].PNG) || got[i].Page != want[i].Page || got[i].Width != want[i].Width {
+				t.Errorf("picture %d of %d–%d differs drawn ahead", i, sp.Start, sp.End)
+			}
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"runtime"
 	"sync"
 
 	"github.com/citelens/citelens/citations"
@@ -386,13 +387,98 @@ func (s *Source) HTMLPictures(ctx context.Context, docs citations.DocLookup) fun
 			return nil, nil
 		}
 		pics, err := s.Evidence(ctx, doc, c.Start, c.End, ExportDPI)
-		out := make([]citations.Picture, 0, len(pics))
-		for _, p := range pics {
-			b := p.Image.Bounds()
-			out = append(out, citations.Picture{PNG: PNG(p), Page: p.Page, Width: b.Dx(), Height: b.Dy()})
-		}
-		return out, err
+		return encodeAll(pics), err
 	}
+}
+
+// AnswerPictures is HTMLPictures for the citations of answer a, drawn
+// ahead: it starts drawing them all at once, in the answer's order, and
+// encodes each one's PNGs while the next is rendered (PDFium renders one
+// page at a time; the encoding, as long as the rendering, runs on the
+// other cores), each document read once. The function it returns waits
+// for the citation asked for; one not in a is drawn when asked, as
+// HTMLPictures does. Cancelling ctx stops the drawing.
+func (s *Source) AnswerPictures(ctx context.Context, a *citations.Answer, docs citations.DocLookup) func(citations.Span) ([]citations.Picture, error) {
+	type key struct {
+		doc        docstore.DocID
+		start, end int
+	}
+	type result struct {
+		done chan struct{}
+		pics []citations.Picture
+		err  error
+	}
+	var order []key
+	results := map[key]*result{}
+	for _, st := range a.Statements {
+		for _, c := range st.Citations {
+			k := key{c.Doc, c.Start, c.End}
+			if results[k] == nil {
+				results[k] = &result{done: make(chan struct{})}
+				order = append(order, k)
+			}
+		}
+	}
+	// Documents read once: a long document's record is large.
+	var mu sync.Mutex
+	read := map[docstore.DocID]*docstore.Document{}
+	lookup := func(id docstore.DocID) (*docstore.Document, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if d, ok := read[id]; ok {
+			return d, nil
+		}
+		d, err := docs(id)
+		if err == nil {
+			read[id] = d
+		}
+		return d, err
+	}
+	go func() {
+		encoders := make(chan struct{}, max(runtime.GOMAXPROCS(0), 1))
+		for _, k := range order {
+			r := results[k]
+			if err := ctx.Err(); err != nil {
+				r.err = err
+				close(r.done)
+				continue
+			}
+			doc, err := lookup(k.doc)
+			var pics []*pagerender.Picture
+			if err == nil && Available(doc) == nil {
+				pics, err = s.Evidence(ctx, doc, k.start, k.end, ExportDPI)
+			}
+			encoders <- struct{}{}
+			go func() {
+				defer func() { <-encoders }()
+				r.pics, r.err = encodeAll(pics), err
+				close(r.done)
+			}()
+		}
+	}()
+	later := s.HTMLPictures(ctx, lookup)
+	return func(c citations.Span) ([]citations.Picture, error) {
+		r := results[key{c.Doc, c.Start, c.End}]
+		if r == nil {
+			return later(c)
+		}
+		select {
+		case <-r.done:
+			return r.pics, r.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// encodeAll is pics as an export's PNGs.
+func encodeAll(pics []*pagerender.Picture) []citations.Picture {
+	out := make([]citations.Picture, 0, len(pics))
+	for _, p := range pics {
+		b := p.Image.Bounds()
+		out = append(out, citations.Picture{PNG: PNG(p), Page: p.Page, Width: b.Dx(), Height: b.Dy()})
+	}
+	return out
 }
 
 // Cites reports whether the answer cites a PDF, whose pictures an

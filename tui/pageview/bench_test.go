@@ -2,6 +2,8 @@ package pageview
 
 import (
 	"context"
+
+	tea "charm.land/bubbletea/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/citelens/citelens/citations/pagerender/pagerendertest"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/ingest"
+	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/termimage"
 )
 
@@ -96,4 +99,159 @@ func BenchmarkOpenDocument(b *testing.B) {
 		}
 		src.Close()
 	}
+}
+
+// rIntroManual is "An Introduction to R" as Debian's r-doc-pdf installs
+// it: 100-odd pages.
+const rIntroManual = "/usr/share/R/doc/manual/R-intro.pdf"
+
+// BenchmarkPageShown is a keypress to the page shown in the page view
+// of a 62×43-cell pane of 9×18-pixel cells (a 150×45 xterm, sixel), as
+// the TUI runs it: Show, the drawing command, the drawn page taken in,
+// the window encoded and written — all but the frame's wait before the
+// picture is written (paintDelay, 35 ms) and the terminal's drawing.
+//
+//   - page=cold: a citation on a page not drawn before;
+//   - page=warm: going back to the citation shown before (n then N);
+//   - page=next: the answers' next citation, its page drawn ahead while
+//     the reader looked at this one (Prefetch, not timed).
+//
+// when=before draws every page anew, as the view did before it kept
+// pages (no cache, no prefetch); when=after is the view as it is.
+func BenchmarkPageShown(b *testing.B) {
+	if _, err := os.Stat(rIntroManual); err != nil {
+		b.Skip("R-intro.pdf is not installed (Debian: r-doc-pdf): no document of many pages to turn")
+	}
+	lib, err := docstore.Open(filepath.Join(b.TempDir(), "library.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { lib.Close() })
+	info, _, err := ingest.New(lib, nil).Add(context.Background(), rIntroManual, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, err := lib.Document(info.ID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := pageimage.New(lib.Geometry(), pagerendertest.Renderer(b))
+	b.Cleanup(src.Close)
+	if _, err := src.Document(context.Background(), doc); err != nil { // the document open, as when the view has shown it once
+		b.Fatal(err)
+	}
+	// A citation on each of 40 pages through the manual.
+	var spans []Span
+	seen := map[int]bool{}
+	for i := 0; len(spans) < 40 && i < len(doc.Sentences); i += len(doc.Sentences) / 60 {
+		s := doc.Sentences[i]
+		if !seen[int(s.Page)] && s.End-s.Start > 40 {
+			seen[int(s.Page)] = true
+			spans = append(spans, Span{int(s.Start), int(s.End)})
+		}
+	}
+	sel, err := themes.NewSelector("dark", false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	newView := func() Model {
+		m := New(sel.Initial(), src)
+		m.SetGraphics(termimage.Sixel, 9, 18, false)
+		m.SetSize(62, 43)
+		m.SetOrigin(88, 1)
+		m.SetActive(true)
+		return m
+	}
+	for _, page := range []string{"cold", "warm", "next"} {
+		for _, when := range []string{"before", "after"} {
+			b.Run("page="+page+"/when="+when, func(b *testing.B) {
+				m := newView()
+				if when == "before" {
+					m.cache = nil
+				}
+				for i := 0; i < b.N; i++ {
+					cur, next := spans[i%len(spans)], spans[(i+1)%len(spans)]
+					switch page {
+					case "cold":
+						// Nothing drawn: no page kept, and the document
+						// opened anew (PDFium keeps the page it drew last).
+						b.StopTimer()
+						if m.cache != nil {
+							m.cache = &pageCache{}
+						}
+						src.Close()
+						if _, err := src.Document(context.Background(), doc); err != nil {
+							b.Fatal(err)
+						}
+						b.StartTimer()
+					case "warm":
+						b.StopTimer()
+						m = showPage(b, m, doc, next) // shown before: cur is the one gone back to
+						m = showPage(b, m, doc, cur)
+						m = showPage(b, m, doc, next)
+						b.StartTimer()
+					case "next":
+						b.StopTimer()
+						m = showPage(b, m, doc, next)
+						if when == "after" {
+							if cmd := m.Prefetch(doc, cur); cmd != nil {
+								cmd()
+							}
+						}
+						b.StartTimer()
+					}
+					m = showPage(b, m, doc, cur)
+				}
+			})
+		}
+	}
+}
+
+// showPage shows span in m as a key does, through the view's own
+// messages, until the picture's escape sequence is written.
+func showPage(b *testing.B, m Model, doc *docstore.Document, span Span) Model {
+	cmd := m.Show(doc, span, nil)
+	var rendered renderedMsg
+	for _, msg := range runCmd(cmd) {
+		if r, ok := msg.(renderedMsg); ok {
+			rendered = r
+		}
+	}
+	if rendered.err != nil || rendered.pic == nil {
+		b.Fatalf("drawing the page: %v", rendered.err)
+	}
+	m, _, _ = m.Update(rendered)
+	// The frame's wait, not timed: the paint is due.
+	m2, enc, _ := m.Update(paintDueMsg{m.paintGen})
+	wrote := false
+	for _, msg := range runCmd(enc) {
+		switch msg := msg.(type) {
+		case tea.RawMsg:
+			wrote = true
+		case paintedMsg:
+			_, w, _ := m2.Update(msg)
+			wrote = w != nil
+		}
+	}
+	if !wrote {
+		b.Fatal("no picture written")
+	}
+	return m2
+}
+
+// runCmd runs cmd and what it batches, but no timer (tea.Tick's waits),
+// and returns the messages.
+func runCmd(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, runCmd(c)...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
 }

@@ -25,6 +25,7 @@
 package pageview
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"image/color"
@@ -120,6 +121,10 @@ type Model struct {
 	err      error
 	paintGen int
 	lastID   uint8
+
+	// cache keeps drawn pages for going back and for pages drawn ahead
+	// (Prefetch); shared by the model's copies.
+	cache *pageCache
 }
 
 // The page view keeps the panes' contract.
@@ -128,7 +133,7 @@ var _ pane.Model[Model] = Model{}
 // New returns a page view drawing with src (nil: no renderer, the view
 // says so), in blocks until SetGraphics says more.
 func New(styles *themes.Styles, src *pageimage.Source) Model {
-	m := Model{KeyMap: DefaultKeyMap(), src: src, proto: termimage.Blocks, cellW: defaultCell[0], cellH: defaultCell[1]}
+	m := Model{KeyMap: DefaultKeyMap(), src: src, proto: termimage.Blocks, cellW: defaultCell[0], cellH: defaultCell[1], cache: &pageCache{}}
 	m.SetStyles(styles)
 	return m
 }
@@ -273,16 +278,43 @@ func (m *Model) draw() tea.Cmd {
 	m.seq++
 	m.pending = true
 	m.lastID = m.lastID%254 + 1 // kitty image ids 1-255, one per picture
-	req := request{
-		seq: m.seq, doc: m.doc, span: m.span, others: m.others, page: m.page, zoom: m.zoom,
-		cols: m.width, cellW: m.cellW, cellH: m.cellH, proto: m.proto, id: m.lastID, tmux: m.tmux, colors: m.colors,
-	}
-	cmds := []tea.Cmd{render(m.src, req)}
+	req := m.request(m.doc, m.span, m.others, m.page)
+	req.seq, req.id = m.seq, m.lastID
+	cmds := []tea.Cmd{render(m.src, req, m.cache)}
 	if !m.src.Renderer().Warm() && m.starting.IsZero() {
 		m.starting = time.Now()
 		cmds = append(cmds, tick(m.seq))
 	}
 	return tea.Batch(cmds...)
+}
+
+// request is what drawing page (0: the span's first) of doc with span
+// highlighted takes in the view as it is now.
+func (m *Model) request(doc *docstore.Document, span Span, others []Span, page int) request {
+	return request{
+		doc: doc, span: span, others: others, page: page, zoom: m.zoom,
+		cols: m.width, cellW: m.cellW, cellH: m.cellH, proto: m.proto, tmux: m.tmux, colors: m.colors,
+		body: m.bodyHeight(),
+	}
+}
+
+// Prefetch draws the page of doc that span begins on ahead of time, into
+// the view's cache, for the citation the reader is likely to ask for
+// next (the answers' next one): showing it then costs no rendering.
+// Nothing is shown, and nothing is done when the view is hidden, the
+// document has no pages or the renderer is not compiled yet.
+func (m *Model) Prefetch(doc *docstore.Document, span Span) tea.Cmd {
+	if !m.active || doc == nil || m.src == nil || m.width <= 0 || m.proto == termimage.Off ||
+		pageimage.Available(doc) != nil || !m.src.Renderer().Warm() {
+		return nil
+	}
+	req := m.request(doc, span, nil, 0)
+	req.ahead = true
+	src, cache := m.src, m.cache
+	return func() tea.Msg {
+		req.runWith(context.Background(), src, cache) // a failure shows when the page is asked for
+		return prefetchedMsg{}
+	}
 }
 
 func tick(seq int) tea.Cmd {
@@ -358,14 +390,7 @@ func (m Model) rendered(msg renderedMsg) (Model, tea.Cmd, pane.Action) {
 
 // revealTop is the top row that shows the cited lines with a little of
 // the page above them: at the top of the page when they fit there.
-func (m Model) revealTop() int {
-	c := m.cur
-	bh := m.bodyHeight()
-	if c.focus < 0 || c.focusEnd <= bh {
-		return 0
-	}
-	return c.focus - min(3, bh/4)
-}
+func (m Model) revealTop() int { return m.cur.revealTop(m.bodyHeight()) }
 
 func (m Model) clampTop(top int) int {
 	if m.cur == nil {
@@ -394,19 +419,16 @@ func (m *Model) repaint() tea.Cmd {
 	return tea.Tick(paintDelay, func(time.Time) tea.Msg { return paintDueMsg{gen} })
 }
 
-// encodePaint encodes the visible window of the picture, in a command.
+// encodePaint encodes the visible window of the picture, in a command;
+// the window encoded with the drawing is written as it is.
 func (m Model) encodePaint() tea.Cmd {
 	c, top, n, gen := m.cur, m.top, m.bodyHeight(), m.paintGen
-	x, y, cols, proto, tmux := m.x, m.y+1, m.width, m.proto, m.tmux
+	x, y := m.x, m.y+1
+	if p := c.paint; p.raw != "" && p.top == top && p.rows == n {
+		return tea.Raw(termimage.At(x, y, p.raw))
+	}
 	return func() tea.Msg {
-		win := c.window(top, n)
-		var seq string
-		if proto == termimage.ITerm2 {
-			seq = termimage.ITerm2Image(win, cols, n, tmux)
-		} else {
-			seq = termimage.SixelImage(win, tmux)
-		}
-		return paintedMsg{gen: gen, raw: termimage.At(x, y, seq)}
+		return paintedMsg{gen: gen, raw: termimage.At(x, y, c.encode(top, n))}
 	}
 }
 

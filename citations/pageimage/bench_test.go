@@ -1,0 +1,87 @@
+package pageimage_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/citations/pageimage"
+	"github.com/citelens/citelens/citations/pagerender/pagerendertest"
+	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/ingest"
+)
+
+// rIntroManual is "An Introduction to R" as Debian's r-doc-pdf installs
+// it: 100-odd pages of text, code and tables.
+const rIntroManual = "/usr/share/R/doc/manual/R-intro.pdf"
+
+// manual ingests the R-intro manual into a temporary library.
+func manual(b *testing.B) (*docstore.Library, *docstore.Document) {
+	b.Helper()
+	if _, err := os.Stat(rIntroManual); err != nil {
+		b.Skip("R-intro.pdf is not installed (Debian: r-doc-pdf): no document of many pages to export from")
+	}
+	lib, err := docstore.Open(filepath.Join(b.TempDir(), "library.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { lib.Close() })
+	info, _, err := ingest.New(lib, nil).Add(context.Background(), rIntroManual, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, err := lib.Document(info.ID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return lib, doc
+}
+
+// tenCitations is an answer of five statements citing two sentences
+// each, spread through doc.
+func tenCitations(doc *docstore.Document) *citations.Answer {
+	a := &citations.Answer{Question: "What does the manual say?"}
+	for i := range 5 {
+		st := citations.Statement{Text: "A statement."}
+		for j := range 2 {
+			s := doc.Sentences[(2*i+j+1)*len(doc.Sentences)/12]
+			st.Citations = append(st.Citations, citations.Span{Doc: doc.ID, DocName: doc.DisplayName(), Start: int(s.Start), End: int(s.End), Page: int(s.Page)})
+		}
+		a.Statements = append(a.Statements, st)
+	}
+	return a
+}
+
+// BenchmarkExportHTML exports an answer of ten citations of the R-intro
+// manual to HTML with each citation's region of its page: the work of
+// `citelens export --format html` once the renderer has started, the
+// document's opening included. when=before draws the pictures one after another as they are
+// asked for (HTMLPictures); when=after draws them ahead, the PNGs encoded
+// in parallel with the rendering (AnswerPictures).
+func BenchmarkExportHTML(b *testing.B) {
+	lib, doc := manual(b)
+	r := pagerendertest.Renderer(b)
+	a := tenCitations(doc)
+	ctx := context.Background()
+	for _, when := range []string{"before", "after"} {
+		b.Run("when="+when, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				s := pageimage.New(lib.Geometry(), r)
+				pics := s.HTMLPictures(ctx, lib.Document)
+				if when == "after" {
+					pics = s.AnswerPictures(ctx, a, lib.Document)
+				}
+				var buf bytes.Buffer
+				if err := citations.WriteHTMLWith(&buf, a, citations.HTMLOptions{Pictures: pics}); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				s.Close()
+				b.StartTimer()
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -255,12 +256,45 @@ func TestPageViewXtermSixel(t *testing.T) {
 // query, the page view is the half-block map, the cited lines in the
 // highlight's colour.
 func TestPageViewTmuxBlocks(t *testing.T) {
+	screen := tmuxPageMap(t, "TERM=xterm-256color COLORTERM=truecolor")
+	// The dark theme's highlight, #EBCB8B, on the map's half blocks.
+	if !strings.Contains(screen, "235;203;139") {
+		t.Errorf("the map shows no cited line:\n%s", stripSGR(screen))
+	}
+}
+
+// TestPageViewTmux256: in tmux with 256 colours (no truecolor), the map
+// picks palette entries itself: the dark theme's paper (229,233,240) is
+// the grey 254, one colour over the whole page, not the lavender 189 the
+// renderer's RGB mapping chose, speckled.
+func TestPageViewTmux256(t *testing.T) {
+	screen := tmuxPageMap(t, "TERM=xterm-256color COLORTERM=")
+	if strings.Contains(screen, "38;2;") {
+		t.Fatalf("truecolor sequences in a 256-colour terminal:\n%q", screen)
+	}
+	if strings.Contains(screen, ";189m") || strings.Contains(screen, "5;189;") {
+		t.Errorf("the paper is lavender (189):\n%q", screen)
+	}
+	// Count the map's colours: a few levels of paper and highlight.
+	used := map[string]bool{}
+	for _, m := range regexp.MustCompile(`[34]8;5;(\d+)`).FindAllStringSubmatch(screen, -1) {
+		used[m[1]] = true
+	}
+	if !used["254"] {
+		t.Errorf("no paper in grey 254; colours used: %v", used)
+	}
+}
+
+// tmuxPageMap runs the binary in tmux with env (its TERM, COLORTERM),
+// opens the citation's page and returns the screen with its colours.
+func tmuxPageMap(t *testing.T, termEnv string) string {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
 	bin, db, env, _ := pageFixture(t)
 	tm := newTmux(t, filepath.Dir(bin))
-	cmd := fmt.Sprintf("env %s TERM=xterm-256color COLORTERM=truecolor %q --db %q", strings.Join(env, " "), bin, db)
+	cmd := fmt.Sprintf("env %s %s %q --db %q", strings.Join(env, " "), termEnv, bin, db)
 	tm.run("new-session", "-d", "-x", "150", "-y", "45", "-s", "e2e", cmd)
 	// tmux takes an escape followed quickly by a key as alt+key.
 	tm.run("set-option", "-s", "escape-time", "0")
@@ -273,13 +307,11 @@ func TestPageViewTmuxBlocks(t *testing.T) {
 	tm.waitFor("┏━ Source")
 	tm.run("send-keys", "-t", "e2e", "v")
 	tm.waitWithin(120*time.Second, "· coarse preview", "▀")
+	time.Sleep(500 * time.Millisecond) // the map redrawn for the terminal's colours, if it is
 	screen := tm.capture()
-	// The dark theme's highlight, #EBCB8B, on the map's half blocks.
-	if !strings.Contains(screen, "235;203;139") {
-		t.Errorf("the map shows no cited line:\n%s", stripSGR(screen))
-	}
 	tm.run("send-keys", "-t", "e2e", "q")
 	tm.waitExit("e2e")
+	return screen
 }
 
 // startXvfb starts a virtual X display for the test and returns its name.

@@ -35,6 +35,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/citelens/citelens/citations/pageimage"
@@ -94,7 +95,11 @@ type Model struct {
 
 	styles *themes.Styles
 	colors termimage.MapColors
-	src    *pageimage.Source
+	// profile is the terminal's colours (bubbletea's ColorProfileMsg;
+	// Unknown until it comes, drawn as truecolor): the page map picks
+	// 256-colour entries itself, or draws in shades.
+	profile colorprofile.Profile
+	src     *pageimage.Source
 
 	proto        termimage.Protocol
 	cellW, cellH int
@@ -141,15 +146,17 @@ func New(styles *themes.Styles, src *pageimage.Source) Model {
 // SetStyles switches the view to another theme.
 func (m *Model) SetStyles(s *themes.Styles) {
 	m.styles = s
-	m.colors = mapColors(s)
+	m.colors = mapColors(s, m.profile)
 }
 
-// mapColors are the page map's colours in theme s: its page paper and
-// ink, the highlight's background for the cited lines (their ink a dark
-// shade of it); none in a theme without colour.
-func mapColors(s *themes.Styles) termimage.MapColors {
+// mapColors are the page map's colours in theme s on a terminal of
+// profile: its page paper and ink, the highlight's background for the
+// cited lines (their ink a dark shade of it); none in a theme without
+// colour or a terminal of 16 colours or fewer, where the map is shades.
+func mapColors(s *themes.Styles, profile colorprofile.Profile) termimage.MapColors {
 	p := s.Palette
-	if s.Plain || p.PagePaper == "" || p.PageInk == "" || p.HighlightBg == "" {
+	if s.Plain || p.PagePaper == "" || p.PageInk == "" || p.HighlightBg == "" ||
+		profile == colorprofile.ANSI || profile == colorprofile.ASCII || profile == colorprofile.NoTTY {
 		return termimage.MapColors{}
 	}
 	rgba := func(c string) color.RGBA {
@@ -158,7 +165,8 @@ func mapColors(s *themes.Styles) termimage.MapColors {
 	}
 	mark := rgba(p.HighlightBg)
 	dark := color.RGBA{mark.R / 3, mark.G / 3, mark.B / 3, 255}
-	return termimage.MapColors{Paper: rgba(p.PagePaper), Ink: rgba(p.PageInk), MarkPaper: mark, MarkInk: dark}
+	return termimage.MapColors{Paper: rgba(p.PagePaper), Ink: rgba(p.PageInk), MarkPaper: mark, MarkInk: dark,
+		Palette256: profile == colorprofile.ANSI256}
 }
 
 // SetGraphics sets how pages are drawn: the protocol (Auto is taken as
@@ -249,6 +257,7 @@ func (m *Model) Refresh() tea.Cmd {
 	}
 	if c := m.cur; c != nil && c.req.doc == m.doc && c.req.span == m.span && c.req.zoom == m.zoom &&
 		c.req.cols == m.width && c.req.cellW == m.cellW && c.req.cellH == m.cellH && c.req.proto == m.proto &&
+		c.req.colors == m.colors &&
 		(m.page == 0 || c.page == m.page) {
 		return m.repaint()
 	}
@@ -347,6 +356,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 			return m, nil, nil
 		}
 		return m, tea.Raw(msg.raw), nil
+	case tea.ColorProfileMsg:
+		if msg.Profile != m.profile {
+			m.profile = msg.Profile
+			m.colors = mapColors(m.styles, m.profile)
+			return m, m.Refresh(), nil
+		}
+		return m, nil, nil
 	case tea.KeyPressMsg:
 		return m.updateKey(msg)
 	case tea.MouseWheelMsg:

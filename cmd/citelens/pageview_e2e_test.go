@@ -256,7 +256,7 @@ func TestPageViewXtermSixel(t *testing.T) {
 // query, the page view is the half-block map, the cited lines in the
 // highlight's colour.
 func TestPageViewTmuxBlocks(t *testing.T) {
-	screen := tmuxPageMap(t, "TERM=xterm-256color COLORTERM=truecolor")
+	screen := tmuxPageMap(t, "TERM=xterm-256color COLORTERM=truecolor COLORFGBG=")
 	// The dark theme's highlight, #EBCB8B, on the map's half blocks.
 	if !strings.Contains(screen, "235;203;139") {
 		t.Errorf("the map shows no cited line:\n%s", stripSGR(screen))
@@ -268,7 +268,7 @@ func TestPageViewTmuxBlocks(t *testing.T) {
 // the grey 254, one colour over the whole page, not the lavender 189 the
 // renderer's RGB mapping chose, speckled.
 func TestPageViewTmux256(t *testing.T) {
-	screen := tmuxPageMap(t, "TERM=xterm-256color COLORTERM=")
+	screen := tmuxPageMap(t, "TERM=xterm-256color COLORTERM= COLORFGBG=")
 	if strings.Contains(screen, "38;2;") {
 		t.Fatalf("truecolor sequences in a 256-colour terminal:\n%q", screen)
 	}
@@ -282,6 +282,16 @@ func TestPageViewTmux256(t *testing.T) {
 	}
 	if !used["254"] {
 		t.Errorf("no paper in grey 254; colours used: %v", used)
+	}
+}
+
+// TestPageViewTmuxLight: tmux 3.3 answers no background query, so on a
+// white terminal the theme comes from COLORFGBG: the light theme, its
+// highlight (#FFD866) on the map, not the dark theme's.
+func TestPageViewTmuxLight(t *testing.T) {
+	screen := tmuxPageMap(t, "TERM=xterm-256color COLORTERM=truecolor COLORFGBG='0;15'")
+	if !strings.Contains(screen, "255;216;102") || strings.Contains(screen, "235;203;139") {
+		t.Errorf("not the light theme's highlight on a light terminal:\n%q", screen)
 	}
 }
 

@@ -158,3 +158,27 @@ func TestExportHTMLPictures(t *testing.T) {
 	}
 	s.finish()
 }
+
+// TestPageViewOpenNoDisplay: o with no graphical display says why the
+// file cannot be opened, never "Opened".
+func TestPageViewOpenNoDisplay(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	s := pdfAnswered(t, termimage.Blocks, 140, 40)
+	s.press("k", "enter")
+	s.waitFocus(paneSource)
+	s.press("v")
+	s.waitText("p. 2 (1/2) · coarse preview")
+	s.press("o")
+	var notice string
+	s.waitFor(func(string) bool {
+		s.probe.mu.Lock()
+		defer s.probe.mu.Unlock()
+		notice = s.probe.notice
+		return notice != "" && !strings.Contains(notice, "No document")
+	}, "a notice")
+	if strings.Contains(notice, "Opened") || !strings.Contains(notice, "no graphical display") {
+		t.Errorf("o without a display says %q", notice)
+	}
+	s.finish()
+}

@@ -166,8 +166,11 @@ func (req request) runWith(ctx context.Context, src *pageimage.Source, cache *pa
 	placed := &pagerender.Picture{Image: img, Page: page, Region: base.Region}
 	pageimage.Mark(placed, mine, faint)
 	rows := img.Bounds().Dy() / cellH
-	if req.proto == termimage.Kitty {
-		rows = min(rows, termimage.MaxKittyCells)
+	if req.proto == termimage.Kitty && rows > termimage.MaxKittyCells {
+		// Placeholders reach so many rows: the page is cut there, not
+		// squeezed into them.
+		rows = termimage.MaxKittyCells
+		img = img.SubImage(image.Rect(0, 0, img.Bounds().Dx(), rows*cellH)).(*image.RGBA)
 	}
 
 	out := &picture{req: req, page: page, pages: pd.Pages(), span: spanPages, rows: rows, zoomed: region != pagerender.WholePage, focus: -1, focusEnd: -1, img: img}

@@ -78,6 +78,8 @@ func BenchmarkExportHTML(b *testing.B) {
 				defer pageimage.SetPNGCompression(png.DefaultCompression)()
 			}
 			var size int
+			cpu := pagerendertest.CPUTime()
+			defer func() { pagerendertest.ReportCPU(b, cpu) }()
 			for i := 0; i < b.N; i++ {
 				s := pageimage.New(lib.Geometry(), r)
 				pics := s.HTMLPictures(ctx, lib.Document)

@@ -127,17 +127,19 @@ type pageScreen struct {
 
 // syncPage keeps a sixel or iTerm2 picture, which the terminal holds
 // apart from the cells bubbletea draws, in step with the screen: hidden
-// by a clear screen when the help or a dialog covers the pane (else it
-// stays over them), written again when it is uncovered or the screen
+// by a clear screen when the help or a dialog covers the pane, another
+// pane takes a narrow window or the window is too small (else it stays
+// over them), written again when it is uncovered or the screen
 // around it was redrawn (else it is gone until a scroll). Called after
 // every message.
 func (m *Model) syncPage() tea.Cmd {
 	if g := m.page.Graphics(); g != termimage.Sixel && g != termimage.ITerm2 {
 		return nil
 	}
+	lo := m.computeLayout()
 	now := pageScreen{
-		shown: m.pageMode && !m.showHelp && m.add == nil && m.picker == nil &&
-			(m.computeLayout().mode != modeSingle || m.focus == paneSource),
+		shown: m.pageMode && !m.showHelp && m.add == nil && m.picker == nil && !lo.tooSmall &&
+			(lo.mode != modeSingle || m.focus == paneSource),
 		focus: m.focus, width: m.width, height: m.height,
 	}
 	was := m.pageSeen

@@ -123,6 +123,8 @@ type pageScreen struct {
 	shown         bool
 	focus         paneID
 	width, height int
+	// clearing: a clear screen hiding the picture is under way.
+	clearing bool
 }
 
 // syncPage keeps a sixel or iTerm2 picture, which the terminal holds
@@ -143,21 +145,42 @@ func (m *Model) syncPage() tea.Cmd {
 		focus: m.focus, width: m.width, height: m.height,
 	}
 	was := m.pageSeen
-	if now == was {
+	if now.shown == was.shown && now.focus == was.focus && now.width == was.width && now.height == was.height {
 		return nil
 	}
-	m.pageSeen = now
+	m.pageSeen.shown, m.pageSeen.focus, m.pageSeen.width, m.pageSeen.height = now.shown, now.focus, now.width, now.height
 	if !now.shown {
 		cmd := m.page.SetCovered(true)
 		if was.shown {
-			cmd = tea.Batch(cmd, tea.ClearScreen)
+			// The clear is a message of its own, taken after others
+			// already sent (a key closing the help at once): the
+			// picture is written again only after it (pageClearedMsg),
+			// or the clear would wipe it.
+			m.pageSeen.clearing = true
+			cmd = tea.Batch(cmd, tea.Sequence(tea.ClearScreen, func() tea.Msg { return pageClearedMsg{} }))
 		}
 		return cmd
 	}
-	if cmd := m.page.SetCovered(false); cmd != nil {
+	cmd := m.page.SetCovered(false)
+	if m.pageSeen.clearing {
+		return nil // written when the clear is done
+	}
+	if cmd != nil {
 		return cmd
 	}
 	return m.page.Repaint()
+}
+
+// pageClearedMsg says the screen clear that hid the page's picture is
+// done: if the page is in sight again, its picture is written again.
+type pageClearedMsg struct{}
+
+func (pageClearedMsg) update(m *Model) tea.Cmd {
+	m.pageSeen.clearing = false
+	if m.pageSeen.shown {
+		return m.page.Repaint()
+	}
+	return nil
 }
 
 // prefetchNext has the page view draw the answers' next citation's page

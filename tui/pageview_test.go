@@ -182,3 +182,40 @@ func TestPageViewOpenNoDisplay(t *testing.T) {
 	}
 	s.finish()
 }
+
+// TestPageViewSixelCovered: with the page in sixel, the help screen
+// covers the view (no picture is written over the keys, and the screen
+// is cleared of it) and, closed, uncovers it. The xterm test
+// (cmd/citelens) photographs the pixels themselves.
+func TestPageViewSixelCovered(t *testing.T) {
+	s := pdfAnswered(t, termimage.Sixel, 140, 40)
+	s.press("k", "enter")
+	s.waitFocus(paneSource)
+	s.press("v")
+	s.waitText("p. 2 (1/2) · sixel")
+	covered := func() bool {
+		s.probe.mu.Lock()
+		defer s.probe.mu.Unlock()
+		return s.probe.model.page.Covered()
+	}
+	s.settle()
+	if covered() {
+		t.Fatal("the page is covered with nothing over it")
+	}
+	s.press("f1")
+	s.waitText("close help")
+	if !covered() {
+		t.Error("the page is not covered under the help")
+	}
+	s.press("esc")
+	s.waitGone("close help")
+	if covered() {
+		t.Error("the page is still covered with the help closed")
+	}
+	s.press("tab") // another pane's keys: the page stays in sight
+	s.waitFocus(paneLibrary)
+	if covered() {
+		t.Error("the page is covered when the keyboard moves to the library")
+	}
+	s.finish()
+}

@@ -230,6 +230,9 @@ func (m *Model) SetCovered(on bool) tea.Cmd {
 	return m.repaint()
 }
 
+// Covered reports whether the view is covered (SetCovered).
+func (m Model) Covered() bool { return m.covered }
+
 // Repaint writes the sixel or iTerm2 picture again after the next frame
 // (nothing for the other protocols, whose pictures are cells): for when
 // the screen around the view was redrawn, as a change of focus restyles

@@ -10,6 +10,7 @@ import (
 
 	"github.com/citelens/citelens/citations/pageimage"
 	"github.com/citelens/citelens/citations/pagerender"
+	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/viewer"
 	"github.com/citelens/citelens/tui/conversation"
 	"github.com/citelens/citelens/tui/pageview"
@@ -40,7 +41,11 @@ type openedMsg struct{ err error }
 
 func (msg openedMsg) update(m *Model) tea.Cmd {
 	if msg.err != nil {
-		m.setNotice("Cannot open the file: "+msg.err.Error(), true)
+		text := "Cannot open the file: " + msg.err.Error()
+		if f := fix.Of(msg.err); f != "" {
+			text += ". " + f // what to do: a display, a viewer
+		}
+		m.setNotice(text, true)
 	} else {
 		m.setNotice("Opened in the system's viewer.", false)
 	}

@@ -177,7 +177,7 @@ func TestPageViewOpenNoDisplay(t *testing.T) {
 		notice = s.probe.notice
 		return notice != "" && !strings.Contains(notice, "No document")
 	}, "a notice")
-	if strings.Contains(notice, "Opened") || !strings.Contains(notice, "no graphical display") {
+	if strings.Contains(notice, "Opened") || !strings.Contains(notice, "no graphical display") || !strings.Contains(notice, "ssh -X") {
 		t.Errorf("o without a display says %q", notice)
 	}
 	s.finish()

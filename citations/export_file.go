@@ -3,6 +3,7 @@ package citations
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -72,16 +73,36 @@ func WriteFile(dir string, a *Answer, f Format, docs DocLookup) (string, error) 
 // WriteFileWith is WriteFile with the HTML export's options (its
 // pictures), for format html.
 func WriteFileWith(dir string, a *Answer, f Format, docs DocLookup, html HTMLOptions) (string, error) {
+	return writeFileAs(dir, FileName(a, f), func(w io.Writer) error {
+		if f.Name == "html" {
+			return WriteHTMLWith(w, a, html)
+		}
+		return Export(w, f.Name, a, docs)
+	})
+}
+
+// WriteThreadFile writes t's export in format f (WriteThread) into dir,
+// as WriteFile writes an answer's: named for the day its first answer
+// was asked and the thread's name, never over an existing file.
+func WriteThreadFile(dir string, t *Thread, f Format, opts ThreadOptions) (string, error) {
+	named := &Answer{Question: t.Name}
+	if len(t.Answers) > 0 {
+		named.Created = t.Answers[0].Created
+	}
+	return writeFileAs(dir, "thread-"+FileName(named, f), func(w io.Writer) error { return WriteThread(w, f.Name, t, opts) })
+}
+
+// writeFileAs writes what write writes into dir under name, never over
+// an existing file: when the name is taken it tries "-2", "-3"… before
+// the extension. The export is written beside and linked into place, so
+// a failure leaves no half-written file. It returns the path written.
+func writeFileAs(dir, name string, write func(w io.Writer) error) (string, error) {
 	tmp, err := os.CreateTemp(dir, ".citelens-export-*")
 	if err != nil {
 		return "", fmt.Errorf("cannot write the export in %s: %w", dir, pathError(err))
 	}
 	defer os.Remove(tmp.Name())
-	if f.Name == "html" {
-		err = WriteHTMLWith(tmp, a, html)
-	} else {
-		err = Export(tmp, f.Name, a, docs)
-	}
+	err = write(tmp)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -91,7 +112,6 @@ func WriteFileWith(dir string, a *Answer, f Format, docs DocLookup, html HTMLOpt
 	if err != nil {
 		return "", err
 	}
-	name := FileName(a, f)
 	base, ext, _ := strings.Cut(name, ".")
 	for n := 1; n < 1000; n++ {
 		path := filepath.Join(dir, name)

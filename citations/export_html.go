@@ -41,7 +41,19 @@ type Picture struct {
 
 // WriteHTMLWith is WriteHTML with options.
 func WriteHTMLWith(w io.Writer, a *Answer, opts HTMLOptions) error {
+	v := answerView(a, opts, "")
+	if err := htmlPage.Execute(w, v); err != nil {
+		return fmt.Errorf("writing the answer as HTML: %w", err)
+	}
+	return nil
+}
+
+// answerView is a's view for the page's templates; prefix begins the
+// IDs of its statements and citations ("a2-" in a thread's page, where
+// several answers each number theirs from 1).
+func answerView(a *Answer, opts HTMLOptions, prefix string) htmlView {
 	v := htmlView{
+		Title:    textproc.Printable(a.Question),
 		Question: textproc.Printable(a.Question),
 		Byline:   textproc.Printable(byline(a)),
 		Partial:  a.Partial,
@@ -49,12 +61,12 @@ func WriteHTMLWith(w io.Writer, a *Answer, opts HTMLOptions) error {
 	}
 	n := 0
 	for i, s := range a.Statements {
-		hs := htmlStatement{ID: fmt.Sprintf("s%d", i+1), Text: textproc.Printable(s.Text), Needs: s.NeedsCitation && len(s.Citations) == 0,
+		hs := htmlStatement{ID: fmt.Sprintf("%ss%d", prefix, i+1), Text: textproc.Printable(s.Text), Needs: s.NeedsCitation && len(s.Citations) == 0,
 			Quote: s.IsQuote()}
 		for j, c := range s.Citations {
 			n++
 			hc := htmlCitation{
-				N: n, ID: fmt.Sprintf("c%d", n), Statement: hs.ID,
+				N: n, ID: fmt.Sprintf("%sc%d", prefix, n), Statement: hs.ID,
 				Doc:   textproc.Printable(c.DocName),
 				Where: where(c),
 				Bytes: fmt.Sprintf("bytes %d–%d", c.Start, c.End),
@@ -97,13 +109,15 @@ func WriteHTMLWith(w io.Writer, a *Answer, opts HTMLOptions) error {
 	for _, wn := range a.Warnings {
 		v.Warnings = append(v.Warnings, textproc.Printable(wn))
 	}
-	if err := htmlPage.Execute(w, v); err != nil {
-		return fmt.Errorf("writing the answer as HTML: %w", err)
-	}
-	return nil
+	return v
 }
 
 type htmlView struct {
+	// InThread: the answer is a section of a thread's page, its
+	// headings a level down.
+	InThread         bool
+	ID               string // the answer's section in a thread's page
+	Title            string // the page's title: the question
 	Question, Byline string
 	HasPictures      bool
 	Partial          bool
@@ -143,13 +157,15 @@ type htmlPicture struct {
 	Width, Height int
 }
 
-var htmlPage = template.Must(template.New("answer").Parse(`<!DOCTYPE html>
+// htmlTemplates are the page (head and body) of one answer, and of a
+// thread of answers, the same answer template inside each.
+var htmlTemplates = template.Must(template.New("head").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="citelens">
-<title>{{.Question}}</title>
+<title>{{.Title}}</title>
 <style>
 :root { --fg: #1d1f21; --bg: #fdfdfc; --muted: #5f6368; --rule: #d8d8d4; --mark: #fff1a8;
   --bad: #b42318; --link: #1a5fb4; }
@@ -185,10 +201,8 @@ img.page { display: block; max-width: 100%; height: auto; margin: .5rem 0 0; bor
 {{- end}}
 pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); padding: .6rem; }
 </style>
-</head>
-<body>
-<header>
-<h1>{{.Question}}</h1>
+</head>{{define "answer"}}<header>
+{{if .InThread}}<h2 class="question">{{.Question}}</h2>{{else}}<h1>{{.Question}}</h1>{{end}}
 <p class="byline">{{.Byline}}</p>
 </header>
 {{- if .Partial}}
@@ -201,7 +215,7 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 {{- end}}
 </section>
 <section class="evidence">
-<h2>Evidence</h2>
+{{if .InThread}}<h3>Evidence</h3>{{else}}<h2>Evidence</h2>{{end}}
 {{- range .Statements}}{{if or .Citations .Warnings}}
 <article>
 {{- if not .Quote}}
@@ -226,7 +240,7 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 {{- end}}{{end}}
 </section>
 <section class="process">
-<h2>How it was answered</h2>
+{{if .InThread}}<h3>How it was answered</h3>{{else}}<h2>How it was answered</h2>{{end}}
 <dl>
 {{- range .Method}}
 <dt>{{.Label}}</dt><dd>{{.Text}}</dd>
@@ -245,7 +259,7 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 </section>
 {{- if .Warnings}}
 <section class="warnings">
-<h2>Warnings</h2>
+{{if .InThread}}<h3>Warnings</h3>{{else}}<h2>Warnings</h2>{{end}}
 <ul>
 {{- range .Warnings}}
 <li class="warn">{{.}}</li>
@@ -254,9 +268,25 @@ pre { white-space: pre-wrap; font-size: .8rem; border: 1px solid var(--rule); pa
 </section>
 {{- end}}
 </main>
+{{end}}{{define "page"}}{{template "head" .}}
+<body>
+{{template "answer" .}}</body>
+</html>
+{{end}}{{define "thread"}}{{template "head" .}}
+<body>
+<header>
+<h1>{{.Title}}</h1>
+<p class="byline">{{.Byline}}</p>
+</header>
+{{- range .Answers}}
+<section class="thread-answer" id="{{.ID}}">
+{{template "answer" .}}</section>
+{{- end}}
 </body>
 </html>
-`))
+{{end}}`))
+
+var htmlPage = htmlTemplates.Lookup("page")
 
 // where says where a citation is: page, sentences, and the heading path
 // it lies under.

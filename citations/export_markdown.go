@@ -34,13 +34,21 @@ type MarkdownOptions struct {
 	// Markdown file; each is linked as an image under the citation's
 	// quote. An export folder holds citation-N.png beside answer.md.
 	Pictures func(n int, c Span) []string
+	// Depth adds that many levels to every heading: an answer inside a
+	// thread's export is a section of it (its question "##").
+	Depth int
+	// NotePrefix begins every footnote label ("2-" writes [^2-1]): the
+	// answers of one thread's export each number their notes from 1,
+	// and Markdown's labels must not repeat in a file.
+	NotePrefix string
 }
 
 // WriteMarkdownWith is WriteMarkdown with pictures of the cited regions
 // linked under their quotes.
 func WriteMarkdownWith(w io.Writer, a *Answer, opt MarkdownOptions) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# %s\n\n", oneLineMD(a.Question))
+	h := strings.Repeat("#", opt.Depth)
+	fmt.Fprintf(bw, "%s# %s\n\n", h, oneLineMD(a.Question))
 	if by := byline(a); by != "" {
 		fmt.Fprintf(bw, "*%s*\n\n", oneLineMD(by))
 	}
@@ -66,14 +74,14 @@ func WriteMarkdownWith(w io.Writer, a *Answer, opt MarkdownOptions) error {
 		bw.WriteString(statementMD(text))
 		if body := footnote(&s, n, opt.Pictures); body != nil {
 			notes = append(notes, body)
-			fmt.Fprintf(bw, "[^%d]", len(notes))
+			fmt.Fprintf(bw, "[^%s%d]", opt.NotePrefix, len(notes))
 		}
 		n += len(s.Citations)
 	}
 	bw.WriteString("\n")
 
 	for i, body := range notes {
-		fmt.Fprintf(bw, "\n[^%d]: %s\n", i+1, body[0])
+		fmt.Fprintf(bw, "\n[^%s%d]: %s\n", opt.NotePrefix, i+1, body[0])
 		for _, line := range body[1:] {
 			if line == "" {
 				bw.WriteString("\n")
@@ -83,12 +91,12 @@ func WriteMarkdownWith(w io.Writer, a *Answer, opt MarkdownOptions) error {
 		}
 	}
 
-	bw.WriteString("\n## How it was answered\n\n")
+	fmt.Fprintf(bw, "\n%s## How it was answered\n\n", h)
 	for _, l := range Method(a) {
 		fmt.Fprintf(bw, "- **%s:** %s\n", l.Label, oneLineMD(l.Text))
 	}
 	if summary, details := PlanLines(a.Plan); summary != "" || len(details) > 0 {
-		bw.WriteString("\n### Plan\n\n")
+		fmt.Fprintf(bw, "\n%s### Plan\n\n", h)
 		if summary != "" {
 			fmt.Fprintf(bw, "%s\n\n", oneLineMD(summary))
 		}
@@ -101,7 +109,7 @@ func WriteMarkdownWith(w io.Writer, a *Answer, opt MarkdownOptions) error {
 		}
 	}
 	if len(a.Warnings) > 0 {
-		bw.WriteString("\n## Warnings\n\n")
+		fmt.Fprintf(bw, "\n%s## Warnings\n\n", h)
 		for _, wn := range a.Warnings {
 			fmt.Fprintf(bw, "- %s\n", oneLineMD(wn))
 		}

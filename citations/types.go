@@ -171,6 +171,12 @@ type Answer struct {
 	// FollowUp is set when the question was asked as a follow-up to
 	// earlier ones in a conversation; Question stays as asked.
 	FollowUp *FollowUp `json:"follow_up,omitempty"`
+	// Thread is the ID of the first answer of the thread this one
+	// continues (a follow-up asked where that thread's last answer was
+	// the conversation): a saved conversation is resumed, listed and
+	// exported by it. Empty for an answer that starts a thread (its own
+	// ID is the thread's) and for answers saved before threads were.
+	Thread string `json:"thread,omitempty"`
 	// Shown is the text the model was shown to answer from, as byte
 	// ranges (Numbering.Shown of each prompt that numbered text), for
 	// eval's chunk-retrieval figure; nil when no model read the

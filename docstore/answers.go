@@ -23,6 +23,9 @@ type AnswerMeta struct {
 	// Author is who saved it (Save records it); nil for an answer saved
 	// before authors were.
 	Author *Author `json:"author,omitempty"`
+	// Thread is the ID of the thread the answer continues (threads.go),
+	// empty for one that starts a thread or was saved before threads.
+	Thread string `json:"thread,omitempty"`
 }
 
 // NewAnswerID returns a new answer ID: the time in milliseconds and some

@@ -359,9 +359,40 @@ func (l *Library) Listing(offset, n int) (entries []ListEntry, total int, err er
 			}
 			entries = append(entries, e)
 		}
-		return nil
+		return fillPrevious(tx, entries)
 	})
 	return entries, total, err
+}
+
+// fillPrevious sets Previous of the entries whose listing record was
+// written before the listing kept it, from their metadata records, in
+// one read: a library written by an older citelens lists its versions
+// as a newer one does, at the old cost.
+func fillPrevious(tx storage.Tx, entries []ListEntry) error {
+	var at []int
+	var ids [][]byte
+	for i := range entries {
+		if !entries[i].linked {
+			at = append(at, i)
+			ids = append(ids, []byte(entries[i].ID))
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	for k, v := range tx.Bucket(bucketDocs).GetMany(ids) {
+		if v == nil {
+			return damaged("the listing names document %s, which has no metadata record", ids[k])
+		}
+		var link struct {
+			Previous DocID `json:"previous"`
+		}
+		if err := json.Unmarshal(v, &link); err != nil {
+			return damaged("document %s's metadata record does not decode", ids[k])
+		}
+		entries[at[k]].Previous, entries[at[k]].linked = link.Previous, true
+	}
+	return nil
 }
 
 // IDs returns the IDs of every document, in the order they were added,

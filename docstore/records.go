@@ -157,11 +157,18 @@ type ListEntry struct {
 	Chunks    int
 	Bytes     int
 	Added     time.Time
+	// Previous is the version before this one (DocInfo.Previous), so
+	// that a library's versions are one scan of the listing, not a read
+	// of every metadata record. Entries written before the listing kept
+	// it lack it; Library.Listing fills it in from their metadata.
+	Previous DocID
+	// linked is set when the record holds Previous (even empty).
+	linked bool
 }
 
 func listEntryOf(num DocNum, info *DocInfo) ListEntry {
 	return ListEntry{Num: num, ID: info.ID, Name: info.Name, Title: info.Title, Kind: info.Kind, Pages: info.Pages,
-		Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Added: info.Added}
+		Sentences: info.NumSents, Chunks: info.NumChunks, Bytes: info.Bytes, Added: info.Added, Previous: info.Previous, linked: true}
 }
 
 func (e *ListEntry) encode() []byte {
@@ -177,7 +184,13 @@ func (e *ListEntry) encode() []byte {
 	for _, n := range []int{e.Pages, e.Sentences, e.Chunks, e.Bytes} {
 		b = binary.AppendUvarint(b, uint64(max(n, 0)))
 	}
-	return binary.AppendVarint(b, e.Added.Unix())
+	b = binary.AppendVarint(b, e.Added.Unix())
+	// Added after the format's first listing records: a reader that
+	// knows no more stops before it, and one that does tells an old
+	// record (nothing here) from one without a previous version (an
+	// empty ID).
+	str(string(e.Previous))
+	return b
 }
 
 // listEntryID reads only the ID a listing entry starts with (see
@@ -215,6 +228,13 @@ func decodeListEntry(num DocNum, v []byte) (ListEntry, error) {
 		return e, ErrCorrupt
 	}
 	e.Added = time.Unix(t, 0).UTC()
+	if v = v[k:]; len(v) > 0 {
+		// What may follow is a later format's: not read here.
+		e.Previous, e.linked = DocID(str()), true
+		if bad {
+			return e, ErrCorrupt
+		}
+	}
 	return e, nil
 }
 
@@ -222,7 +242,7 @@ func decodeListEntry(num DocNum, v []byte) (ListEntry, error) {
 // path, warnings, OCR pages and page labels (Library.Info has them).
 func (e ListEntry) Info() DocInfo {
 	return DocInfo{ID: e.ID, Name: e.Name, Title: e.Title, Kind: e.Kind, Pages: e.Pages,
-		NumSents: e.Sentences, NumChunks: e.Chunks, Bytes: e.Bytes, Added: e.Added}
+		NumSents: e.Sentences, NumChunks: e.Chunks, Bytes: e.Bytes, Added: e.Added, Previous: e.Previous}
 }
 
 // nameKey is the key of a document's entry in the names index.

@@ -107,7 +107,41 @@ func (l *Library) Salvage(ctx context.Context, dst *Library, split Splitter, pro
 		}
 		rep.Answers++
 	}
-	return rep, nil
+	return rep, l.salvageThreadNames(dst, unsafe)
+}
+
+// salvageThreadNames copies the names given to threads (threads.go) that
+// read, quietly: a name lost leaves its thread the first question's.
+func (l *Library) salvageThreadNames(dst *Library, unsafe *pageDamage) error {
+	names := map[string][]byte{}
+	_ = l.viewAround(func(tx storage.Tx) error {
+		b, err := bucketAround(tx, unsafe, bucketThreads)
+		if b == nil {
+			return err
+		}
+		return b.ForEach(func(k, v []byte) error {
+			var rec threadRecord
+			if unsafe.recordOK(k, bucketThreads) && json.Unmarshal(v, &rec) == nil {
+				names[string(k)] = slices.Clone(v)
+			}
+			return nil
+		})
+	})
+	if len(names) == 0 {
+		return nil
+	}
+	return dst.store.Update(func(tx storage.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(bucketThreads)
+		if err != nil {
+			return err
+		}
+		for k, v := range names {
+			if err := b.Put([]byte(k), v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // readForSalvage reads document id as well as its records allow: whole

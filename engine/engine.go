@@ -24,6 +24,11 @@ type Request struct {
 	// that does not finds the previous question's words joined to its
 	// search (Runtime.Previous). Empty for a question on a fresh topic.
 	History []Turn
+	// Thread, for a question that continues a saved thread of answers,
+	// is that thread's ID (docstore.ThreadMeta), recorded in the answer
+	// (Answer.Thread) so the thread can be listed, resumed and exported;
+	// empty: the answer starts a thread of its own.
+	Thread string
 	// Lessons are earlier answers graded against their ground truth, for
 	// a strategy that learns in context (a Grader: RAIDD-S ICL); the
 	// newest MaxLessons go before the question. Others ignore them.

@@ -155,9 +155,12 @@ func TestFollowUpOffline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "which ones?", History: history}, nil)
+	ans, err := engine.Run(t.Context(), env, s, engine.Request{Question: "which ones?", History: history, Thread: "18bcfe568000000"}, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if ans.Thread != "18bcfe568000000" {
+		t.Errorf("the answer continues thread %q, want the request's", ans.Thread)
 	}
 	if lastSeen.question != "which ones?" || lastSeen.previous != history[1].Question || len(lastSeen.history) != 0 || lastSeen.window != env.Config.ContextWindow {
 		t.Errorf("the offline strategy saw %+v", lastSeen)
@@ -167,8 +170,8 @@ func TestFollowUpOffline(t *testing.T) {
 	}
 	// A fresh topic has no follow-up at all.
 	ans, _ = engine.Run(t.Context(), env, s, engine.Request{Question: "Who signed it?"}, nil)
-	if ans.FollowUp != nil || lastSeen.previous != "" {
-		t.Errorf("a fresh question reads as a follow-up: %+v", ans.FollowUp)
+	if ans.FollowUp != nil || lastSeen.previous != "" || ans.Thread != "" {
+		t.Errorf("a fresh question reads as a follow-up: %+v, thread %q", ans.FollowUp, ans.Thread)
 	}
 }
 

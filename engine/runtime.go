@@ -51,6 +51,7 @@ type Runtime struct {
 	historyTokens int
 	previous      string
 	followUpInfo  *citations.FollowUp
+	thread        string // Request.Thread: recorded in the answer
 
 	// cfg is Env.AnswerConfig, with the window the server really gives the
 	// model, once learnServer has asked it (with ctx, the answer's).
@@ -107,7 +108,7 @@ func Run(ctx context.Context, env *Env, s Strategy, req Request, emit func(Event
 		}
 	}
 	rt := &Runtime{env: env, strategy: s.Name(), question: req.Question, asked: req.Question, scope: sc, opts: opts, given: req.Options, emit: emit,
-		cfg: env.Config, history: boundHistory(req.History)}
+		cfg: env.Config, history: boundHistory(req.History), thread: req.Thread}
 	if _, learns := s.(Grader); learns {
 		rt.lessons = boundLessons(req.Lessons)
 	}
@@ -182,7 +183,7 @@ func (rt *Runtime) answer(start time.Time, err error) (*Answer, error) {
 		}
 	}
 	ans := &Answer{
-		ID: docstore.NewAnswerID(), Question: rt.asked, Strategy: rt.strategy, FollowUp: rt.followUpInfo,
+		ID: docstore.NewAnswerID(), Question: rt.asked, Strategy: rt.strategy, FollowUp: rt.followUpInfo, Thread: rt.thread,
 		Statements: rt.statements, Stages: rt.stages, Warnings: rt.warnings, Usage: rt.usage,
 		Created: start.UTC(), Seconds: time.Since(start).Seconds(),
 	}

@@ -9,19 +9,23 @@
 //
 //   - list_documents: the library's documents, with their IDs, names,
 //     kinds, pages, headings and when they were added;
-//   - search: the sentences that best match a query (BM25, as `citelens
-//     search`), each a citation: document, sentence range, byte range,
-//     page as printed, heading path and the exact text;
+//   - search: the sentences that best match a query, ranked through the
+//     retrieval answers use (engine.Search, as `citelens search`: BM25
+//     over the latest versions, fused with meaning and reordered when an
+//     embedding or rerank model is configured), each a citation:
+//     document, sentence range, byte range, page as printed, heading path
+//     and the exact text;
 //   - ask: a question answered by a strategy (engine.Run), statements with
 //     their citations and verdicts, warnings and cost; it reports its
 //     stages and statements as progress notifications while it works, and
 //     stops when the client cancels the call;
 //   - read: the exact text of a sentence range, a page or a byte range, so
-//     a citation can be checked or read around;
+//     a citation can be checked or read around, of any version of the
+//     document (version.go);
 //   - verify: whether a cited passage supports a claim — the model's
 //     verdict when a model is configured (engine/judge, LongBench-Cite's
 //     prompt), the lexical evidence (citations.Explain) otherwise, which
-//     the result says;
+//     the result says; of any version, as read;
 //   - add_document: add a file, only when the server allows writes.
 //
 // Each document is also a resource, citelens://doc/{id}, and each of its

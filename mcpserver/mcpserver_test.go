@@ -695,3 +695,27 @@ func TestLibraryErrorFix(t *testing.T) {
 		t.Error("the error lost its reason")
 	}
 }
+
+// search ranks through the shared retrieval, as ask does: with an
+// embedding model configured a word no document uses still finds the
+// sentences that say it in other words; with none, nothing, and no
+// model is called.
+func TestSearchByMeaning(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.New(t, llmtest.WithConcepts([]string{"approval", "consent"}))
+	f := newFixture(t, Options{}, modelEnv(t, srv))
+	var out SearchResult
+	f.call("search", map[string]any{"query": "approval", "k": 3}, &out)
+	if len(out.Hits) != 0 || len(srv.Requests()) != 0 {
+		t.Fatalf("without an embedding model: %d requests, hits %+v", len(srv.Requests()), out.Hits)
+	}
+	f = newFixture(t, Options{}, func(l *docstore.Library) *engine.Env {
+		cfg := enginetest.Config(srv)
+		cfg.EmbedModel = llmtest.DefaultEmbedModel
+		return enginetest.Env(t, l, cfg)
+	})
+	f.call("search", map[string]any{"query": "approval", "k": 3}, &out)
+	if len(out.Hits) == 0 || !strings.Contains(strings.ToLower(out.Hits[0].Text), "consent") || len(out.Warnings) != 0 {
+		t.Errorf("with an embedding model: hits %+v, warnings %q", out.Hits, out.Warnings)
+	}
+}

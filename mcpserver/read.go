@@ -25,6 +25,9 @@ type ReadInput struct {
 	PrintedPage   string `json:"printed_page,omitempty" jsonschema:"read the page the document prints with this label (xii, 316)"`
 	Start         *int   `json:"start,omitempty" jsonschema:"read the bytes from this offset of the stored text (a citation's start)"`
 	End           *int   `json:"end,omitempty" jsonschema:"to this offset, exclusive (a citation's end)"`
+	// Version picks one of the document's versions (see versionDoc): a
+	// number, or a version's ID.
+	Version any `json:"version,omitempty"`
 }
 
 // ReadResult is read's output: the text and where it lies.
@@ -45,7 +48,7 @@ func (s *Server) addRead() {
 	addTool(s, &mcp.Tool{
 		Name:  "read",
 		Title: "Read exact text",
-		Description: "Return the exact stored text of a document: a range of sentences (first_sentence, last_sentence), a page (page, or printed_page as the document numbers it) or a byte range (start, end). " +
+		Description: "Return the exact stored text of a document (of one of its versions with version: a number from 1, or a version's ID; by default the document named, its latest version for a file name): a range of sentences (first_sentence, last_sentence), a page (page, or printed_page as the document numbers it) or a byte range (start, end). " +
 			"The text at a citation's start and end is exactly the text the citation quotes, so reading it back checks the citation; a sentence range around a citation reads its context. " +
 			"first_sentence and last_sentence in the result are the sentences the text overlaps. At most 48 KiB is returned at a time: a longer range is cut after a whole sentence, with truncated and next_sentence set.",
 		Annotations: readOnly,
@@ -55,12 +58,16 @@ func (s *Server) addRead() {
 			property(in, name).Minimum = ptr(0.0)
 		}
 		property(in, "page").Minimum = ptr(1.0)
+		versionSchema(in, "version")
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in ReadInput) (ReadResult, error) {
 		l, err := s.library()
 		if err != nil {
 			return ReadResult{}, err
 		}
 		d, err := document(l, in.Document)
+		if err == nil {
+			d, err = atVersion(l, d, in.Version)
+		}
 		if err != nil {
 			return ReadResult{}, err
 		}

@@ -37,12 +37,13 @@ func (s *Server) addReanchor() {
 		Name:  "reanchor",
 		Title: "Carry a citation to a document's latest version",
 		Description: "A document may have newer versions (added from the same path, or named as one). Given a citation returned earlier, say what became of it in the latest version: unchanged or moved (with the new citation), changed (the new citation and the word difference) or gone (with the nearest sentences). " +
-			"Read and verify work on any version by its ID; cite the new citation from here.",
+			"Read and verify work on any version, by its ID or by their version argument (a number from 1); cite the new citation from here.",
 		Annotations: readOnly,
 	}, func(in *jsonschema.Schema) {
 		c := property(in, "citation")
 		c.AdditionalProperties = nil
 		property(c, "document").MinLength = ptr(1)
+		versionSchema(c, "version")
 	}, s.reanchor)
 }
 

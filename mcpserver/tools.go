@@ -19,6 +19,7 @@ import (
 	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 // Citation is a passage of whole sentences of one document, as search,
@@ -141,15 +142,18 @@ type SearchInput struct {
 	K         int      `json:"k,omitempty" jsonschema:"how many sentences to return"`
 }
 
-// SearchHit is one sentence found, with its BM25 score.
+// SearchHit is one sentence found, with its ranking's score.
 type SearchHit struct {
-	Score float64 `json:"score" jsonschema:"BM25 score; higher matches better"`
+	Score float64 `json:"score" jsonschema:"the ranking's score (BM25 unless an embedding or rerank model is configured); higher matches better"`
 	Citation
 }
 
 // SearchResult is search's output.
 type SearchResult struct {
 	Hits []SearchHit `json:"hits" jsonschema:"the best sentences first; empty when nothing matches"`
+	// Warnings say what of the configured retrieval failed (an
+	// embedding model or reranker), so the ranking fell back to words.
+	Warnings []string `json:"warnings,omitempty" jsonschema:"what of the configured retrieval failed, so that the hits were ranked by words"`
 }
 
 // maxK bounds search's k.
@@ -159,39 +163,52 @@ func (s *Server) addSearch() {
 	addTool(s, &mcp.Tool{
 		Name:        "search",
 		Title:       "Search the documents",
-		Description: "Find the sentences of the library that best match a query (BM25 over every sentence, as 'citelens search'). Each hit is a citation: the document, its sentence index, byte range, page as printed, the headings it lies under and its exact text. Use read to see the text around a hit; use ask for an answer to a question.",
+		Description: "Find the sentences of the library that best match a query, ranked as 'citelens search' and ask rank (BM25 over the latest version of every document, or the documents named; fused with meaning and reordered when the user configured an embedding or rerank model). Each hit is a citation: the document, its sentence index, byte range, page as printed, the headings it lies under and its exact text. Use read to see the text around a hit; use ask for an answer to a question.",
 		Annotations: readOnly,
 	}, func(in *jsonschema.Schema) {
 		bounds(in, "k", 1, maxK, 10)
 		property(in, "query").MinLength = ptr(1)
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (SearchResult, error) {
 		out := SearchResult{Hits: []SearchHit{}}
-		l, err := s.library()
+		env, err := s.environment()
 		if err != nil {
 			return out, err
 		}
-		ids, err := scope(l, in.Documents)
+		l := env.Library
+		ids, err := resolve(l, in.Documents)
 		if err != nil {
 			return out, err
 		}
-		q := retrieve.ParseQuery(in.Query)
-		if len(q.Terms) == 0 {
+		if len(retrieve.ParseQuery(in.Query).Terms) == 0 {
 			return out, fix.With(fmt.Errorf("the query %q has only stop words", in.Query), "Search for content words.")
 		}
-		hits, err := retrieve.Search(l, q, retrieve.SearchOptions{Docs: ids, K: min(max(in.K, 1), maxK)})
+		// The shared retrieval ranks, as for 'citelens search' and ask:
+		// the latest versions when no document is named, the configured
+		// embedding model and reranker.
+		var rep searchWarnings
+		ps, err := engine.Search(ctx, env, in.Query, engine.SearchOptions{Docs: ids, K: min(max(in.K, 1), maxK)}, &rep)
 		if err != nil {
 			return out, err
 		}
-		for _, h := range hits {
-			d, err := l.Document(h.Doc)
+		for _, p := range ps {
+			d, err := l.Document(p.Doc)
 			if err != nil {
 				return out, err
 			}
-			out.Hits = append(out.Hits, SearchHit{Score: h.Score, Citation: citationOf(citations.SpanOf(d, h.Index, h.Index))})
+			out.Hits = append(out.Hits, SearchHit{Score: p.Score, Citation: citationOf(citations.SpanOf(d, p.First, p.Last))})
 		}
+		out.Warnings = rep.warnings
 		return out, nil
 	})
 }
+
+// searchWarnings keeps a search's warnings (a model that failed) for its
+// result; stages and cost are not reported.
+type searchWarnings struct{ warnings []string }
+
+func (r *searchWarnings) Stage(string)    {}
+func (r *searchWarnings) Usage(llm.Usage) {}
+func (r *searchWarnings) Warn(s string)   { r.warnings = append(r.warnings, s) }
 
 // AskInput is ask's input.
 type AskInput struct {

@@ -3,13 +3,13 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"github.com/citelens/citelens/docstore"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/citelens/citelens/citations"
+	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/judge"
 	"github.com/citelens/citelens/internal/fix"
@@ -34,6 +34,8 @@ type CitationRef struct {
 	Start         *int   `json:"start,omitempty" jsonschema:"the byte offset where the cited text starts"`
 	End           *int   `json:"end,omitempty" jsonschema:"the byte offset just past it"`
 	Text          string `json:"text,omitempty" jsonschema:"the text the citation quotes, checked against the document's bytes"`
+	// Version picks one of the document's versions (see versionDoc).
+	Version any `json:"version,omitempty"`
 }
 
 // VerifyResult is verify's output.
@@ -73,13 +75,14 @@ func (s *Server) addVerify() {
 		Name:  "verify",
 		Title: "Check a claim against a citation",
 		Description: "Check whether a cited passage supports a claim. With a model configured, the model judges the meaning (method model, LongBench-Cite's judge prompts); without one the verdict is lexical — the share of the claim's content words the cited text holds (method lexical) — and the result says so. " +
-			"The lexical evidence (words found and missing) is always given. Pass a citation from search or ask as it is; its text is checked against the document's bytes.",
+			"The lexical evidence (words found and missing) is always given. Pass a citation from search or ask as it is; its text is checked against the document's bytes. The citation's version (a number from 1, or a version's ID) checks it against another version of its document; by default the document it names.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
 	}, func(in *jsonschema.Schema) {
 		property(in, "claim").MinLength = ptr(1)
 		c := property(in, "citation")
 		c.AdditionalProperties = nil // a whole citation, with its page and heading, is welcome
 		property(c, "document").MinLength = ptr(1)
+		versionSchema(c, "version")
 	}, s.verify)
 }
 
@@ -169,6 +172,9 @@ func (s *Server) judge(env *engine.Env) (*judge.Judge, string) {
 // whole bytes when it gives them, else its sentences.
 func (c CitationRef) locate(l *docstore.Library) (d *docstore.Document, start, end int, err error) {
 	d, err = document(l, c.Document)
+	if err == nil {
+		d, err = atVersion(l, d, c.Version)
+	}
 	if err != nil {
 		return nil, 0, 0, err
 	}

@@ -55,7 +55,10 @@ func (msg answersMsg) update(m *Model) tea.Cmd {
 	case msg.page.Skipped > 0:
 		m.setNotice(fmt.Sprintf("%d saved answers could not be read and are not shown.", msg.page.Skipped), true)
 	}
-	return nil
+	if len(msg.page.Answers) == 0 {
+		return nil
+	}
+	return m.checkEvidence() // an older page's answers may cite older versions
 }
 
 // newAnswersMsg carries answers saved since the TUI last looked (by
@@ -156,10 +159,14 @@ func (msg newAnswersMsg) update(m *Model) tea.Cmd {
 		}
 	}
 	m.conv.Add(add)
-	if msg.more && m.run == nil {
-		return m.lookForNewAnswers()
+	var check tea.Cmd
+	if len(add) > 0 {
+		check = m.checkEvidence() // the answers added may cite older versions
 	}
-	return nil
+	if msg.more && m.run == nil {
+		return tea.Batch(m.lookForNewAnswers(), check)
+	}
+	return check
 }
 
 // sawAnswer notes an answer shown, or written here, so that it is not

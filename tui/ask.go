@@ -194,7 +194,11 @@ func (m *Model) ask(question string, followUp bool) tea.Cmd {
 // document), its entry already begun.
 func (m *Model) startRun(question string, history []engine.Turn, scope []docstore.DocID) tea.Cmd {
 	m.runs++
-	m.run = startAsk(m.bg, m.runs, m.opts.Env, m.strategy, engine.Request{Question: question, Docs: scope, History: history})
+	req := engine.Request{Question: question, Docs: scope, History: history}
+	if len(history) > 0 {
+		req.Thread = m.conv.Thread() // the answer followed up on, not the one begun
+	}
+	m.run = startAsk(m.bg, m.runs, m.opts.Env, m.strategy, req)
 	m.run.since = answerIDBefore(docstore.NewAnswerID(), time.Second)
 	return m.run.next()
 }

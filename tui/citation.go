@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/citelens/citelens/citations/reanchor"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/tui/conversation"
 	"github.com/citelens/citelens/tui/pageview"
@@ -32,7 +33,7 @@ func (msg docMsg) update(m *Model) tea.Cmd {
 	if msg.err == nil {
 		m.docs[msg.id] = msg.doc
 	}
-	if m.pending == nil || m.pending.Span.Doc != msg.id {
+	if !m.waitsFor(msg.id) {
 		return nil
 	}
 	c := *m.pending
@@ -47,6 +48,13 @@ func (msg docMsg) update(m *Model) tea.Cmd {
 // showCitation shows c in the source pane, loading its document first if
 // need be.
 func (m *Model) showCitation(c conversation.CitationMsg) tea.Cmd {
+	m.shown = &c
+	if ch, ok := m.changeOf(c); ok && ch.Class != reanchor.Unchanged {
+		return m.showComparison(c, ch, true)
+	}
+	m.cmp = nil
+	m.src.SetChange(nil)
+	m.page.SetVersion("")
 	doc, ok := m.docs[c.Span.Doc]
 	if !ok {
 		m.pending = &c

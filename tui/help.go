@@ -109,6 +109,7 @@ func (m Model) helpSections() []helpSection {
 		{"Conversation", list},
 		{"Library", m.lib.KeyMap.FullHelp()},
 		{"Adding documents", addfiles.DefaultKeyMap().FullHelp()},
+		m.threadsHelp(),
 		{"Page view (v in the source: the cited page as printed)", m.page.KeyMap.FullHelp()},
 		{"Source", m.src.KeyMap.FullHelp()},
 	}
@@ -143,6 +144,10 @@ func (m Model) statusLine(w int) string {
 		local, global = m.add.KeyMap.ShortHelp(), []key.Binding{m.keys.HelpKey, m.keys.ForceQuit}
 	case m.picker != nil:
 		local, global = m.picker.KeyMap.ShortHelp(), []key.Binding{m.keys.Quit}
+	case m.threads != nil && m.threads.Typing():
+		local, global = m.threads.ShortHelp(), []key.Binding{m.keys.ForceQuit}
+	case m.threads != nil:
+		local, global = m.threads.ShortHelp(), []key.Binding{m.keys.Quit}
 	case m.confirming():
 		// Only the question's keys: any other is its answer.
 		local, global = m.focusedHelp(), []key.Binding{m.keys.ForceQuit}

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -183,6 +184,10 @@ func testOptions(t testing.TB, lib *docstore.Library, theme string) Options {
 		ExportDir: t.TempDir(),
 		// A clock that stands still: no waiting time in the goldens.
 		Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+		// No model server is looked for on this machine's ports, where
+		// one may run: a test that wants one names its port.
+		LocalPorts: []llm.LocalPort{},
+		ConfigPath: filepath.Join(t.TempDir(), "config.toml"),
 	}
 }
 

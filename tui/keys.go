@@ -66,9 +66,11 @@ func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 		// yes-or-no question takes it as its answer, as any key).
 		m.showHelp, m.helpTop = true, 0
 		return nil
-	case m.picker != nil && key.Matches(msg, k.Quit):
+	case key.Matches(msg, threadsKey) && m.add == nil && m.picker == nil && m.threads == nil && !m.confirming():
+		return m.openThreads()
+	case (m.picker != nil || m.threads != nil && !m.threads.Typing()) && key.Matches(msg, k.Quit):
 		return m.quit()
-	case m.add != nil || m.picker != nil:
+	case m.add != nil || m.picker != nil || m.threads != nil:
 		return m.updateFront(msg)
 	}
 	if !m.typing() {
@@ -101,6 +103,9 @@ func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m Model) typing() bool {
 	if m.add != nil {
 		return m.add.Typing()
+	}
+	if m.threads != nil {
+		return m.threads.Typing()
 	}
 	return m.focus == paneConversation && m.conv.Typing() || m.promptOwnsKeys()
 }

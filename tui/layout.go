@@ -213,6 +213,8 @@ func (m Model) render() string {
 		lines = overlay(m.panes(lo), m.add.View(w-4, h-3), w)
 	case m.picker != nil:
 		lines = overlay(m.panes(lo), m.picker.View(w-4, h-3), w)
+	case m.threads != nil:
+		lines = overlay(m.panes(lo), m.threads.View(w-4, h-3), w)
 	default:
 		lines = m.panes(lo)
 	}

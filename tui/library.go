@@ -66,7 +66,7 @@ func (msg libraryMsg) update(m *Model) tea.Cmd {
 	}
 	m.syncScope()
 	m.layout()
-	return nil
+	return m.checkEvidence()
 }
 
 // libraryWatchMsg says the watch of the library has started, its changes

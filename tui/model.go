@@ -10,6 +10,7 @@ import (
 
 	"github.com/citelens/citelens/citations/pageimage"
 	"github.com/citelens/citelens/citations/pagerender"
+	"github.com/citelens/citelens/citations/reanchor"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/ingest"
@@ -21,6 +22,7 @@ import (
 	"github.com/citelens/citelens/tui/pageview"
 	"github.com/citelens/citelens/tui/source"
 	"github.com/citelens/citelens/tui/termimage"
+	"github.com/citelens/citelens/tui/threads"
 )
 
 // pane names a pane; the order is the tab order.
@@ -81,8 +83,9 @@ type Model struct {
 	showHelp bool
 	helpTop  int
 
-	picker *choice         // an open picker, and what choosing does
-	add    *addfiles.Model // the open add dialog
+	picker  *choice         // an open picker, and what choosing does
+	add     *addfiles.Model // the open add dialog
+	threads *threads.Model  // the open threads dialog (threads.go)
 
 	notice    string // a one-off message for the status line
 	noticeErr bool
@@ -97,6 +100,12 @@ type Model struct {
 	// model's copies; Update only reads and fills it.
 	docs    map[docstore.DocID]*docstore.Document
 	pending *conversation.CitationMsg // a citation waiting for its document
+	// evidence is what newer versions of documents made of the saved
+	// answers' citations, and cmp the citation so compared in the
+	// source pane (stale.go).
+	evidence evidence
+	cmp      *comparison
+	shown    *conversation.CitationMsg // the citation shown last
 
 	bg      *background
 	run     *askRun
@@ -162,6 +171,7 @@ func New(opts Options) Model {
 		help:     help.New(),
 		strategy: opts.Strategy,
 		docs:     map[docstore.DocID]*docstore.Document{},
+		evidence: evidence{aligned: reanchor.NewAligner(64)},
 		seen:     map[string]bool{},
 		bg:       newBackground(context.Background()),
 	}
@@ -236,6 +246,8 @@ func (m *Model) updateFront(msg tea.Msg) tea.Cmd {
 		return m.updateAdd(msg)
 	case m.picker != nil:
 		return m.updatePicker(msg)
+	case m.threads != nil:
+		return m.updateThreads(msg)
 	}
 	return m.updateFocused(msg)
 }
@@ -293,6 +305,9 @@ func updatePane[P pane.Model[P]](m *Model, p *P, msg tea.Msg) tea.Cmd {
 // that follow, as a command's message would not be. Each is handled by
 // its feature's file.
 func (m *Model) act(a pane.Action) tea.Cmd {
+	if cmd, ok := m.actThreads(a); ok {
+		return cmd
+	}
 	switch a := a.(type) {
 	case pane.Notice:
 		m.setNotice(a.Text, a.Error)
@@ -322,6 +337,8 @@ func (m *Model) act(a pane.Action) tea.Cmd {
 		return m.setPageMode(true)
 	case pageview.TextMsg:
 		return m.setPageMode(false)
+	case source.VersionMsg, pageview.VersionMsg:
+		return m.switchVersion()
 	case pageview.StepMsg:
 		return m.act(m.conv.StepCitation(a.Delta))
 	case pageview.OpenMsg:
@@ -335,7 +352,7 @@ func (m *Model) act(a pane.Action) tea.Cmd {
 	case conversation.CopyMsg:
 		return m.copyCitation(a)
 	case conversation.StrategyMsg:
-		m.openStrategyPicker()
+		return m.openStrategyPicker()
 	case conversation.PrepareMsg:
 		return m.prepare(a)
 	}
@@ -385,6 +402,9 @@ func (m *Model) setStyles(s *themes.Styles) {
 	}
 	if m.add != nil {
 		m.add.SetStyles(s)
+	}
+	if m.threads != nil {
+		m.threads.SetStyles(s)
 	}
 }
 

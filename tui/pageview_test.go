@@ -47,7 +47,7 @@ func TestPageViewKeys(t *testing.T) {
 	s.waitFocus(paneSource)
 	s.waitText("v page view") // a PDF: the status line offers the page
 	s.press("v")
-	s.waitText("p. 2 (1/2) · coarse preview")
+	s.waitText("p. 2 (1/2) · preview")
 	v := s.settle()
 	// The page as bars of ink, the cited lines in the theme's highlight
 	// (#EBCB8B, the dark theme's).
@@ -60,20 +60,20 @@ func TestPageViewKeys(t *testing.T) {
 	s.press("j")
 	s.waitText("rows 2–")
 	s.press("z")
-	s.waitText("p. 2 (1/2) · coarse preview · zoom")
+	s.waitText("p. 2 (1/2) · preview · zoom")
 	// A page without the cited lines is shown whole, and the header
 	// says no zoom there; back on the citation's page, zoomed again.
 	s.press("]")
-	s.waitText("p. 3 (2/2) · coarse preview")
+	s.waitText("p. 3 (2/2) · preview")
 	if v := ansi.Strip(s.settle()); strings.Contains(v, "· zoom") {
 		t.Errorf("the header says zoom on a page without the citation:\n%s", v)
 	}
 	s.press("[")
-	s.waitText("p. 2 (1/2) · coarse preview · zoom")
+	s.waitText("p. 2 (1/2) · preview · zoom")
 	s.press("z")
 	s.waitGone("· zoom")
 	s.press("]")
-	s.waitText("p. 3 (2/2) · coarse preview")
+	s.waitText("p. 3 (2/2) · preview")
 	s.press("]") // no page 3: said, not done
 	s.waitFor(func(string) bool {
 		s.probe.mu.Lock()
@@ -83,24 +83,24 @@ func TestPageViewKeys(t *testing.T) {
 
 	// n: the next statement's citation, on page 2, in the page view.
 	s.press("[", "n")
-	s.waitText("p. 3 (2/2) · coarse preview")
+	s.waitText("p. 3 (2/2) · preview")
 	s.press("N")
-	s.waitText("p. 2 (1/2) · coarse preview")
+	s.waitText("p. 2 (1/2) · preview")
 
 	// v: back to the text, the cited sentence in view; v again: the page.
 	s.press("v")
 	s.waitText("/ search")
-	s.waitGone("· coarse preview")
+	s.waitGone("· preview")
 	s.press("v")
-	s.waitText("p. 2 (1/2) · coarse preview")
+	s.waitText("p. 2 (1/2) · preview")
 	// esc: back to the answers, where it came from, the page still in
 	// the source pane.
 	s.press("esc")
 	s.waitFocus(paneConversation)
-	s.waitText("p. 2 (1/2) · coarse preview")
+	s.waitText("p. 2 (1/2) · preview")
 	// The answers' selection drives it too: the second statement.
 	s.press("j", "enter")
-	s.waitText("p. 3 (2/2) · coarse preview")
+	s.waitText("p. 3 (2/2) · preview")
 	s.finish()
 }
 
@@ -168,7 +168,7 @@ func TestPageViewOpenNoDisplay(t *testing.T) {
 	s.press("k", "enter")
 	s.waitFocus(paneSource)
 	s.press("v")
-	s.waitText("p. 2 (1/2) · coarse preview")
+	s.waitText("p. 2 (1/2) · preview")
 	s.press("o")
 	var notice string
 	s.waitFor(func(string) bool {

@@ -53,7 +53,7 @@ const (
 // in plain words (engine.Info.Purpose; the papers' words below the list
 // for the one under the cursor); those that need a model are unavailable
 // when none is configured.
-func (m *Model) openStrategyPicker() {
+func (m *Model) openStrategyPicker() tea.Cmd {
 	var offline, model []picker.Item
 	for _, info := range engine.Strategies() {
 		it := picker.Item{Name: info.Name(), Description: info.Purpose, Detail: info.Description}
@@ -69,13 +69,18 @@ func (m *Model) openStrategyPicker() {
 		if m.opts.Env != nil && m.opts.Env.LLM == nil {
 			if _, err := m.opts.Env.RequireLLM(info.Name()); err != nil {
 				it.Unavailable = strings.TrimPrefix(err.Error(), engine.ErrUnavailable.Error()+": ")
-				it.Tag = "needs a model"
+				it.Tag = tagNeedsModel
 				it.Group = groupModelMissing
 			}
 		}
 		model = append(model, it)
 	}
-	m.openPicker(picker.New("strategy", "Strategy", append(offline, model...), m.strategy, m.styles), (*Model).setStrategy)
+	items := append(offline, model...)
+	// With none configured, a model server on this machine may be one
+	// choice away (localmodel.go).
+	find := m.offerLocalServers(&items)
+	m.openPicker(picker.New("strategy", "Strategy", items, m.strategy, m.styles), (*Model).chooseStrategy)
+	return find
 }
 
 // setStrategy makes the next questions go to the strategy chosen.

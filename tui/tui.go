@@ -31,6 +31,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/ingest"
+	"github.com/citelens/citelens/llm"
 	"github.com/citelens/citelens/themes"
 	"github.com/citelens/citelens/tui/termimage"
 )
@@ -68,6 +69,12 @@ type Options struct {
 	// (the kernel's record of it), for the page view's cell size where
 	// the terminal answers no query for it.
 	PixelSize func() (w, h int)
+	// ConfigPath is where choosing a model server on this machine writes
+	// the configuration (default: config.Path(), as 'config init').
+	ConfigPath string
+	// LocalPorts are the ports a model server is looked for on when none
+	// is configured (default llm.LocalPorts; empty, not nil: nowhere).
+	LocalPorts []llm.LocalPort
 	// Pages draws the pages (default: a renderer over Library, its code
 	// compiled into the user's cache folder); tests share one.
 	Pages *pageimage.Source

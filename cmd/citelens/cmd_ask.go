@@ -24,7 +24,7 @@ import (
 func init() {
 	register(&command{
 		name:    "ask",
-		args:    "[--doc ID|PATH]... [--collection NAME]... [--strategy NAME] [--k N] [--context N] [--json [--raw]] QUESTION | --batch FILE",
+		args:    "[--doc ID|PATH]... [--version N] [--collection NAME]... [--strategy NAME] [--k N] [--context N] [--json [--raw]] QUESTION | --batch FILE",
 		summary: "answer a question with sentence-level citations",
 		run:     runAsk,
 	})
@@ -41,6 +41,7 @@ type askFlags struct {
 	batch    string
 	noSave   bool
 	context  int // --context: sentences shown around each cited one
+	version  int // --version: that version of the --doc documents
 }
 
 func runAsk(ctx context.Context, a *app, args []string) error {
@@ -48,6 +49,7 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	var f askFlags
 	fs.Var(&f.docs, "doc", "ask of this document (`ID` prefix, file name, or a PATH to add first; repeatable; default: all)")
 	fs.Var(&f.colls, "collection", collectionUsage)
+	fs.IntVar(&f.version, "version", 0, versionUsage)
 	fs.StringVar(&f.strategy, "strategy", a.defaultStrategy(), "answering strategy `NAME` (see 'citelens strategies')")
 	fs.IntVar(&f.k, "k", 0, "at most `N` statements (extractive) or retrieved units (retrieval strategies)")
 	fs.Var(&f.opts, "opt", "strategy option `name=value` (repeatable; 'citelens strategies NAME' lists them)")
@@ -88,7 +90,15 @@ func runAsk(ctx context.Context, a *app, args []string) error {
 	}
 	docs, err := scopeDocs(ctx, a, l, f.docs)
 	if err == nil {
+		docs, err = atVersion(l, docs, f.version)
+	}
+	if err == nil {
 		docs, err = withCollections(l, docs, f.colls)
+	}
+	if err == nil && len(docs) == 0 {
+		// The whole library is the latest version of each document (nil
+		// when no document has an older one: every document).
+		docs, err = l.Versions().Scope()
 	}
 	if err != nil {
 		return err

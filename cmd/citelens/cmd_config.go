@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -64,29 +63,9 @@ func runConfigInit(a *app, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	set := map[string]string{}
-	if *endpoint != "" {
-		u, err := url.Parse(*endpoint)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fix.With(fmt.Errorf("--endpoint %q is not an http(s) URL", *endpoint), "Give the API root, e.g. http://127.0.0.1:11434/v1.")
-		}
-		set["base_url"] = *endpoint
-	}
-	if *model != "" {
-		set["model"] = *model
-	}
-	if *endpoint != "" && *model == "" {
-		return fix.With(errors.New("--endpoint needs --model: a server of your own has no default model"), "Add --model NAME; `citelens doctor` lists the server's models.")
-	}
-	text, err := config.TemplateWith(set)
-	if err != nil {
-		return err
-	}
 	path := config.Path()
-	if err := config.WriteFile(path, text, *force); err != nil {
-		if errors.Is(err, config.ErrConfigExists) {
-			return fix.With(err, "Edit it, or run `citelens config init --force` to replace it with the template.")
-		}
+	set, err := config.Init(path, *endpoint, *model, *force)
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(a.stdout, "Wrote %s (readable only by you).\n", textproc.OneLine(path))

@@ -23,11 +23,11 @@ import (
 )
 
 func init() {
-	register(&command{name: "answers", args: "[--stale] [--json [--raw]]", summary: "list saved answers, newest first (--stale: those whose evidence changed in a document's newer version)", run: runAnswers})
+	register(&command{name: "answers", args: "[--stale] [--grep WORDS | search WORDS] [--json [--raw]]", summary: "list saved answers, newest first (--stale: those whose evidence changed in a document's newer version; --grep: those with these words)", run: runAnswers})
 	register(&command{
 		name:    "export",
-		args:    "ANSWER_ID [--format md|json|longbench|html [--exact]] [--no-images] [-o FILE | -o DIR/]",
-		summary: "write a saved answer with its evidence (HTML with pictures of the cited regions; a folder gets one PNG per citation)",
+		args:    "ANSWER_ID [--format md|json|longbench|html [--exact]] [--no-images] [-o FILE | -o DIR/] | --thread THREAD_ID [--format md|json|html] [-o FILE]",
+		summary: "write a saved answer, or a whole thread of them, with its evidence (HTML with pictures of the cited regions; a folder gets one PNG per citation)",
 		run:     runExport,
 	})
 }
@@ -37,8 +37,18 @@ func runAnswers(ctx context.Context, a *app, args []string) error {
 	asJSON := fs.Bool("json", false, "print the answers as JSON")
 	raw := fs.Bool("raw", false, rawJSONUsage)
 	stale := fs.Bool("stale", false, "list only the answers whose evidence changed in a newer version of a document they cite, with what became of each citation")
-	if _, err := parseFlags(a, fs, args); err != nil {
+	grep := fs.String("grep", "", "list only the answers whose question or answer has every one of these `WORDS` (case and accents aside; a word may be the start of one); 'answers search WORDS' too")
+	words, err := parseFlags(a, fs, args)
+	if err != nil {
 		return err
+	}
+	if len(words) > 0 {
+		if words[0] != "search" || len(words) < 2 || *grep != "" {
+			fmt.Fprintln(a.stderr, "citelens answers: to find answers by words, say 'citelens answers search WORDS' or 'citelens answers --grep WORDS'")
+			fs.Usage()
+			return errUsage
+		}
+		*grep = strings.Join(words[1:], " ")
 	}
 	l, err := a.openLibrary(true)
 	if errors.Is(err, errNoLibrary) {
@@ -60,6 +70,11 @@ func runAnswers(ctx context.Context, a *app, args []string) error {
 	// most often the last asked, and a long list scrolls its start out
 	// of view.
 	slices.Reverse(list)
+	if *grep != "" {
+		if list, err = grepAnswers(l, list, *grep); err != nil {
+			return err
+		}
+	}
 	if *stale {
 		return answersStale(a, l, list, *asJSON, *raw)
 	}
@@ -68,6 +83,10 @@ func runAnswers(ctx context.Context, a *app, args []string) error {
 			list = []docstore.AnswerMeta{}
 		}
 		return writeJSON(a.stdout, list, *raw)
+	}
+	if len(list) == 0 && *grep != "" {
+		fmt.Fprintf(a.stdout, "No saved answer has all of the words %s.\n", textproc.OneLine(*grep))
+		return nil
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(a.stdout, "No saved answers. Ask with 'citelens ask QUESTION'.")
@@ -99,9 +118,13 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	outPath := fs.String("o", "", "write to `FILE` (default: standard output); to a folder (an existing one, or a path ending in /): the answer and one PNG per cited region")
 	noImages := fs.Bool("no-images", false, "leave out the pictures of the cited regions (HTML) and the PNGs (folder)")
 	exact := fs.Bool("exact", false, "with --format json or longbench: strings exactly as stored, control characters as \\u escapes (lossless; 'jq -r' would decode them)")
+	thread := fs.String("thread", "", "export the whole thread `THREAD_ID` (see 'citelens threads'), each answer with its evidence, instead of one answer")
 	refs, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
+	}
+	if *thread != "" {
+		return exportThreadCommand(ctx, a, fs, refs, *thread, *format, *outPath, !*noImages)
 	}
 	l, ans, err := a.openAnswer("export", fs, refs)
 	if err != nil {

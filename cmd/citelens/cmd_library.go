@@ -86,7 +86,8 @@ func runLs(ctx context.Context, a *app, args []string) error {
 	// documents is a few writes, not a million.
 	out := bufio.NewWriterSize(a.stdout, 64<<10)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	vers, err := readVersions(l)
+	// One scan of the listing numbers the versions (Versions.Links).
+	vers, err := readVersionLinks(l)
 	if err != nil {
 		return err
 	}

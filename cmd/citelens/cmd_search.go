@@ -3,19 +3,23 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"sort"
 	"strings"
 
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/llm"
 )
 
 func init() {
 	register(&command{
 		name:    "search",
-		args:    "[--doc ID]... [--collection NAME]... [--k N] [--chunks] [--context N] [--json [--raw]] QUERY",
-		summary: "rank the library's sentences against a query with BM25",
+		args:    "[--doc ID]... [--version N] [--collection NAME]... [--k N] [--chunks] [--words] [--context N] [--json [--raw]] QUERY",
+		summary: "rank the library's sentences against a query: BM25, fused with meaning and reordered when an embedding or rerank model is configured, as answers rank",
 		run:     runSearch,
 	})
 }
@@ -51,23 +55,32 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	chunks := fs.Bool("chunks", false, "rank chunks (about 128 tokens) instead of sentences")
 	k1 := fs.Float64("k1", retrieve.DefaultBM25.K1, "BM25 term-frequency saturation `K1`")
 	b := fs.Float64("b", retrieve.DefaultBM25.B, "BM25 length normalisation `B` (0: none, 1: full)")
+	words := fs.Bool("words", false, "rank by words (BM25) alone, even with an embedding or rerank model configured: no model is called")
+	version := fs.Int("version", 0, versionUsage)
 	asJSON := fs.Bool("json", false, "print hits as JSON")
 	raw := fs.Bool("raw", false, rawJSONUsage)
 	around := fs.Int("context", 0, contextUsage)
-	words, err := parseFlags(a, fs, args)
+	given, err := parseFlags(a, fs, args)
 	if err != nil {
 		return err
 	}
 	if *around < 0 {
 		return fmt.Errorf("--context %d: give a number of sentences, 0 or more", *around)
 	}
-	query := strings.Join(words, " ")
+	query := strings.Join(given, " ")
 	if strings.TrimSpace(query) == "" {
 		fmt.Fprintln(a.stderr, "citelens search: no query given")
 		fs.Usage()
 		return errUsage
 	}
-	l, err := a.openLibrary(true)
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	// Dense retrieval keeps what it embeds in the library (once), so a
+	// search with an embedding model writes to it; without one it only
+	// reads.
+	l, err := a.openLibrary(cfg.EmbedModel == "" || *words)
 	if err != nil {
 		return err
 	}
@@ -79,37 +92,41 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	q := retrieve.ParseQuery(query)
-	if len(q.Terms) == 0 {
+	if len(retrieve.ParseQuery(query).Terms) == 0 {
 		return fix.With(fmt.Errorf("the query %q has only stop words", query), "Search for content words.")
 	}
-	opt := retrieve.SearchOptions{Docs: ids, K: *k, BM25: retrieve.BM25{K1: *k1, B: *b}}
-	if *chunks {
-		opt.Field = docstore.FieldChunks
+	if ids, err = atVersion(l, ids, *version); err != nil {
+		return err
 	}
-	hits, err := retrieve.Search(l, q, opt)
+	env, err := a.engineEnv(l)
 	if err != nil {
 		return err
 	}
-	out := make([]searchHit, 0, len(hits))
-	for _, h := range hits {
+	// The shared retrieval ranks (engine.Search): the latest versions
+	// when no document is named, and the configured embedding model and
+	// reranker as answers use them.
+	ps, err := engine.Search(ctx, env, query, engine.SearchOptions{Docs: ids, K: *k, Chunks: *chunks,
+		BM25: retrieve.BM25{K1: *k1, B: *b}, Words: *words}, &searchReporter{w: a.stderr, show: isTerminal(a.stderr)})
+	if err != nil {
+		return err
+	}
+	out := make([]searchHit, 0, len(ps))
+	for _, p := range ps {
 		// A view reads the hit's pieces of a large document, not all of it.
-		d, err := l.View(h.Doc)
+		d, err := l.View(p.Doc)
 		if err != nil {
 			return err
 		}
-		sh := searchHit{Score: h.Score, Doc: h.Doc, DocName: d.Info().Name, Sentence: h.Index, First: h.Index, Last: h.Index}
+		sh := searchHit{Score: p.Score, Doc: p.Doc, DocName: d.Info().Name, Sentence: p.First, First: p.First, Last: p.Last}
 		if *chunks {
-			c := d.Chunk(h.Index)
-			idx := h.Index
-			sh.Chunk, sh.Sentence, sh.First, sh.Last = &idx, 0, int(c.First), int(c.Last)
+			idx := chunkAt(d, p.First)
+			sh.Chunk, sh.Sentence = &idx, 0
 		}
-		first := d.Sentence(sh.First)
-		sh.Start, sh.End = int(first.Start), int(d.Sentence(sh.Last).End)
-		sh.Page = int(first.Page)
+		sh.Start, sh.End = p.Start, p.End
+		sh.Page = p.Page
 		sh.PageLabel = d.Info().PrintedPage(sh.Page)
 		sh.pageName = d.Info().PageName(sh.Page)
-		sh.Text = d.Slice(sh.Start, sh.End)
+		sh.Text = p.Text
 		sh.Heading = d.HeadingTrail(sh.First)
 		if err := d.Err(); err != nil {
 			return err
@@ -147,6 +164,31 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	}
 	return nil
 }
+
+// chunkAt is the index of d's chunk that starts at sentence first (the
+// chunk a chunk passage is), found by halving: chunks are in order.
+func chunkAt(d *docstore.View, first int) int {
+	return sort.Search(d.NumChunks(), func(i int) bool { return int(d.Chunk(i).First) >= first })
+}
+
+// searchReporter shows what a search's retrieval does beyond words, on
+// stderr: its stages (embedding what the library lacks, which models
+// rank) on a terminal, its warnings (a model that failed) always.
+type searchReporter struct {
+	w    io.Writer
+	show bool
+}
+
+func (r *searchReporter) Stage(s string) {
+	if r.show {
+		fmt.Fprintln(r.w, textproc.OneLine(s))
+	}
+}
+
+func (r *searchReporter) Warn(s string) { fmt.Fprintln(r.w, "citelens: warning: "+textproc.OneLine(s)) }
+
+// Usage is not shown: a search prints no cost line.
+func (r *searchReporter) Usage(llm.Usage) {}
 
 // shortID abbreviates a document ID for tables; any unique prefix resolves.
 func shortID(id docstore.DocID) string {

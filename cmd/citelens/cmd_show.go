@@ -21,7 +21,7 @@ import (
 func init() {
 	register(&command{
 		name:    "show",
-		args:    "[--versions | --text [--raw] | --sentences [A-B] | --outline | --page N [--raw] | --page N --image FILE.png [--sentences A-B] | --json [--raw]] ID",
+		args:    "[--version N] [--versions | --text [--raw] | --sentences [A-B] | --outline | --page N [--raw] | --page N --image FILE.png [--sentences A-B] | --json [--raw]] ID",
 		summary: "show a document's metadata, text, sentences, headings or one page (as text, or as a picture with sentences highlighted)",
 		run:     runShow,
 	})
@@ -37,6 +37,7 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	page := fs.Int("page", 0, "print the text of page `N`")
 	asJSON := fs.Bool("json", false, "print the metadata as JSON")
 	listVersions := fs.Bool("versions", false, "list the document's versions, oldest first, with when each was added")
+	version := fs.Int("version", 0, versionUsage)
 	image := fs.String("image", "", "with --page: write the page as a PNG picture to `FILE` (a PDF's page as printed)")
 	dpi := fs.Float64("dpi", pngDPI, "with --image: the picture's resolution in `DPI` (dots per inch)")
 	refs, err := parseFlags(a, fs, joinSentenceRange(args))
@@ -66,6 +67,9 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	}
 	defer l.Close()
 	ids, err := resolveDocs(l, refs)
+	if err == nil {
+		ids, err = atVersion(l, ids, *version)
+	}
 	if err != nil {
 		return err
 	}

@@ -39,8 +39,9 @@ type versions struct {
 	infos  []docstore.DocInfo
 	byID   map[docstore.DocID]docstore.DocInfo
 	latest map[docstore.DocID][]docstore.DocInfo // a document's line, oldest first
-	pairs  map[docstore.DocID]reanchor.Pair
-	docs   map[docstore.DocID]*docstore.Document // the latest versions read
+	// newer carries a citation to its document's latest version.
+	newer reanchor.Newer
+	docs  map[docstore.DocID]*docstore.Document // latest versions read for their text
 }
 
 func readVersions(l *docstore.Library) (*versions, error) {
@@ -48,13 +49,29 @@ func readVersions(l *docstore.Library) (*versions, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newVersions(l, infos), nil
+}
+
+// readVersionLinks is readVersions from the compact listing (Links):
+// what numbering versions needs, for ls, without every metadata record.
+func readVersionLinks(l *docstore.Library) (*versions, error) {
+	infos, err := l.Versions().Links()
+	if err != nil {
+		return nil, err
+	}
+	return newVersions(l, infos), nil
+}
+
+// newVersions is the versions of the documents infos.
+func newVersions(l *docstore.Library, infos []docstore.DocInfo) *versions {
 	v := &versions{l: l, infos: infos, byID: map[docstore.DocID]docstore.DocInfo{},
-		latest: map[docstore.DocID][]docstore.DocInfo{}, pairs: map[docstore.DocID]reanchor.Pair{},
-		docs: map[docstore.DocID]*docstore.Document{}}
+		latest: map[docstore.DocID][]docstore.DocInfo{},
+		newer:  reanchor.InLibrary(l, infos, reanchor.NewAligner(64)),
+		docs:   map[docstore.DocID]*docstore.Document{}}
 	for _, d := range infos {
 		v.byID[d.ID] = d
 	}
-	return v, nil
+	return v
 }
 
 // line returns the versions of id's document, oldest first.
@@ -80,33 +97,6 @@ func (v *versions) number(id docstore.DocID) (n, of int) {
 		}
 	}
 	return 1, 1
-}
-
-// newer is reanchor.Newer over the library: the latest version of doc,
-// aligned with it.
-func (v *versions) newer(doc docstore.DocID) (reanchor.Pair, bool, error) {
-	vs := v.line(doc)
-	if len(vs) == 0 || vs[len(vs)-1].ID == doc {
-		return reanchor.Pair{}, false, nil
-	}
-	if p, ok := v.pairs[doc]; ok {
-		return p, true, nil
-	}
-	to := vs[len(vs)-1].ID
-	od, err := v.l.Document(doc)
-	if err != nil {
-		return reanchor.Pair{}, false, err
-	}
-	nd := v.docs[to]
-	if nd == nil {
-		if nd, err = v.l.Document(to); err != nil {
-			return reanchor.Pair{}, false, err
-		}
-		v.docs[to] = nd
-	}
-	p := reanchor.Pair{To: to, Alignment: reanchor.Align(reanchor.FromDocument(od), reanchor.FromDocument(nd))}
-	v.pairs[doc] = p
-	return p, true, nil
 }
 
 // staleAnswer is an answer with what became of its citations, as
@@ -235,7 +225,11 @@ func writeChanges(w io.Writer, v *versions, ans *engine.Answer, r staleAnswer) {
 // sentence returns bytes start..end of the latest version id, aligned
 // with (newer), "" if out of its text.
 func (v *versions) sentence(id docstore.DocID, start, end int) string {
-	d := v.docs[id]
+	d, ok := v.docs[id]
+	if !ok {
+		d, _ = v.l.Document(id) // nil on error: the text is left out
+		v.docs[id] = d
+	}
 	if d == nil || start < 0 || end > len(d.Text) || start > end {
 		return ""
 	}
@@ -370,70 +364,37 @@ func versionsToRemove(l *docstore.Library, ids []docstore.DocID, this, all bool)
 	return out, nil
 }
 
-// withVersions adds to an export in Markdown or HTML the versions it
-// cites (each document's version number, when it was added and its
-// content hash) at the end and, when a newer version changed its
-// evidence, a notice at the top listing the changes. The JSON formats
-// are left as they are: their readers expect their shape.
+// withVersions adds to an export the versions it cites (each document's
+// version number, when it was added and its content hash) and, when a
+// newer version changed its evidence, the changes: in Markdown and HTML
+// a notice at the top listing them and the versions at the end; in the
+// json format the same as fields of their own after the answer's
+// (citations.WithProvenance). The longbench format is left as it is: its
+// scorer expects its shape.
 func withVersions(l *docstore.Library, format string, ans *engine.Answer, doc []byte) ([]byte, error) {
-	if format != "md" && format != "html" {
+	if format != "md" && format != "html" && format != "json" {
 		return doc, nil
 	}
-	v, err := readVersions(l)
-	if err != nil {
-		return nil, err
+	p, err := provenance(l, ans)
+	if err != nil || p == nil {
+		return doc, err
 	}
-	r, err := recheckAnswer(v, ans)
-	if err != nil {
-		return nil, err
+	if format == "json" {
+		return citations.WithProvenance(doc, *p)
 	}
-	var cited []docstore.DocID
-	seen := map[docstore.DocID]bool{}
-	for _, st := range ans.Statements {
-		for _, c := range st.Citations {
-			if !seen[c.Doc] {
-				seen[c.Doc] = true
-				cited = append(cited, c.Doc)
-			}
-		}
+	var lines, changes []string // plain text
+	for _, c := range p.Versions {
+		lines = append(lines, c.Line)
 	}
-	if len(cited) == 0 {
-		return doc, nil
-	}
-	var lines []string // plain text, one a cited version
-	for _, id := range cited {
-		d, ok := v.byID[id]
-		if !ok {
-			lines = append(lines, fmt.Sprintf("%s: no longer in the library", id))
-			continue
-		}
-		n, of := v.number(id)
-		note := ""
-		if n < of {
-			note = fmt.Sprintf(" (a newer version, %d, was added since)", of)
-		}
-		lines = append(lines, fmt.Sprintf("%s: version %d of %d, added %s, content SHA-256 %s…%s",
-			textproc.OneLine(d.DisplayName()), n, of, d.Added.UTC().Format("2006-01-02 15:04 UTC"), d.ID, note))
-	}
-	var changes []string
-	if r.Stale {
-		for _, c := range r.Changes {
-			if c.Class != reanchor.Changed && c.Class != reanchor.Gone {
-				continue
-			}
-			s := fmt.Sprintf("statement %d, citation %d: %s", c.Statement+1, c.Citation+1, c.Class)
-			if c.Class == reanchor.Changed {
-				s += ": " + diffLine(c.Diff)
-			} else {
-				s += ": " + textproc.OneLine(c.OldText)
-			}
-			changes = append(changes, s)
+	if p.Changed != nil {
+		for _, c := range p.Changed.Changes {
+			changes = append(changes, c.Line)
 		}
 	}
 	if format == "md" {
 		var top, end strings.Builder
 		if len(changes) > 0 {
-			top.WriteString("> **The evidence of this answer changed in a newer version of a document it cites** ('citelens recheck " + r.ID + "'):\n")
+			top.WriteString("> **The evidence of this answer changed in a newer version of a document it cites** ('" + p.Changed.Recheck + "'):\n")
 			for _, c := range changes {
 				top.WriteString(">\n> - " + markdownText(c) + "\n")
 			}
@@ -467,6 +428,69 @@ func withVersions(l *docstore.Library, format string, ans *engine.Answer, doc []
 		out = out[:i] + end.String() + out[i:]
 	}
 	return []byte(out), nil
+}
+
+// provenance is what an export of ans says of the versions it cites (see
+// citations.Provenance); nil when it cites nothing.
+func provenance(l *docstore.Library, ans *engine.Answer) (*citations.Provenance, error) {
+	var cited []docstore.DocID
+	seen := map[docstore.DocID]bool{}
+	for _, st := range ans.Statements {
+		for _, c := range st.Citations {
+			if !seen[c.Doc] {
+				seen[c.Doc] = true
+				cited = append(cited, c.Doc)
+			}
+		}
+	}
+	if len(cited) == 0 {
+		return nil, nil
+	}
+	v, err := readVersions(l)
+	if err != nil {
+		return nil, err
+	}
+	r, err := recheckAnswer(v, ans)
+	if err != nil {
+		return nil, err
+	}
+	p := &citations.Provenance{Versions: []citations.VersionCited{}}
+	for _, id := range cited {
+		d, ok := v.byID[id]
+		if !ok {
+			p.Versions = append(p.Versions, citations.VersionCited{Doc: id, Line: fmt.Sprintf("%s: no longer in the library", id)})
+			continue
+		}
+		n, of := v.number(id)
+		note := ""
+		if n < of {
+			note = fmt.Sprintf(" (a newer version, %d, was added since)", of)
+		}
+		p.Versions = append(p.Versions, citations.VersionCited{Doc: id, InLibrary: true, Name: d.DisplayName(), Version: n, Versions: of, Added: d.Added.UTC(),
+			Line: fmt.Sprintf("%s: version %d of %d, added %s, content SHA-256 %s…%s",
+				textproc.OneLine(d.DisplayName()), n, of, d.Added.UTC().Format("2006-01-02 15:04 UTC"), d.ID, note)})
+	}
+	if !r.Stale {
+		return p, nil
+	}
+	ch := &citations.EvidenceChange{Recheck: "citelens recheck " + r.ID}
+	for _, c := range r.Changes {
+		if c.Class != reanchor.Changed && c.Class != reanchor.Gone {
+			continue
+		}
+		line := fmt.Sprintf("statement %d, citation %d: %s", c.Statement+1, c.Citation+1, c.Class)
+		if c.Class == reanchor.Changed {
+			line += ": " + diffLine(c.Diff)
+		} else {
+			line += ": " + textproc.OneLine(c.OldText)
+		}
+		ch.Changes = append(ch.Changes, citations.CitationChanged{Statement: c.Statement + 1, Citation: c.Citation + 1, Class: string(c.Class),
+			OldText: c.OldText, NewText: c.NewText, Line: line})
+	}
+	if len(ch.Changes) > 0 {
+		p.Changed = ch
+	}
+	return p, nil
 }
 
 // markdownText escapes what Markdown would read as markup in a line of

@@ -59,12 +59,16 @@ type clientReport struct {
 			Text     string `json:"text"`
 		} `json:"citations"`
 	} `json:"statements"`
-	Progress   []string          `json:"progress"`
-	Checked    int               `json:"checked"`
-	Mismatches []json.RawMessage `json:"mismatches"`
-	Errors     []string          `json:"clientErrors"`
-	Error      string            `json:"error"`
-	Code       any               `json:"code"`
+	Progress []string `json:"progress"`
+	Checked  int      `json:"checked"`
+	// VersionChecked are the hits read again at version 1, Verdicts
+	// verify's on each hit at its own version, by ID.
+	VersionChecked int               `json:"versionChecked"`
+	Verdicts       []string          `json:"verdicts"`
+	Mismatches     []json.RawMessage `json:"mismatches"`
+	Errors         []string          `json:"clientErrors"`
+	Error          string            `json:"error"`
+	Code           any               `json:"code"`
 }
 
 // runMCPClient runs the TypeScript client with env and args and returns
@@ -107,6 +111,14 @@ func checkReport(t *testing.T, r clientReport, strategy string) {
 	}
 	if r.Checked != len(r.Hits)+cites || len(r.Mismatches) != 0 {
 		t.Errorf("read back %d of %d citations; mismatches %s", r.Checked, len(r.Hits)+cites, r.Mismatches)
+	}
+	if r.VersionChecked != len(r.Hits) || len(r.Verdicts) != len(r.Hits) {
+		t.Errorf("read %d of %d hits at version 1, verified %q", r.VersionChecked, len(r.Hits), r.Verdicts)
+	}
+	for _, v := range r.Verdicts {
+		if v != "supported" {
+			t.Errorf("a hit verified against itself at its version: %q", v)
+		}
 	}
 	if !strings.Contains(strings.Join(r.Progress, "\n"), "statement 1: ") {
 		t.Errorf("no statement came as progress: %q", r.Progress)

@@ -316,7 +316,7 @@ func tmuxPageMap(t *testing.T, termEnv string) string {
 	tm.run("send-keys", "-t", "e2e", "Enter")
 	tm.waitFor("┏━ Source")
 	tm.run("send-keys", "-t", "e2e", "v")
-	tm.waitWithin(120*time.Second, "· coarse preview", "▀")
+	tm.waitWithin(120*time.Second, "· preview", "▀")
 	time.Sleep(500 * time.Millisecond) // the map redrawn for the terminal's colours, if it is
 	screen := tm.capture()
 	tm.run("send-keys", "-t", "e2e", "q")

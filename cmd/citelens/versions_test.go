@@ -114,6 +114,49 @@ func TestVersionsAndStaleAnswers(t *testing.T) {
 	if !strings.Contains(page, `<aside class="stale">`) || !strings.Contains(page, "Versions cited") {
 		t.Errorf("HTML export lacks the notice or the versions")
 	}
+	// The JSON export carries the same, as fields beside the answer's.
+	type provenance struct {
+		Statements []json.RawMessage `json:"statements"`
+		Versions   []struct {
+			Doc       string `json:"doc"`
+			InLibrary bool   `json:"in_library"`
+			Version   int    `json:"version"`
+			Versions  int    `json:"versions"`
+			Added     string `json:"added"`
+			Line      string `json:"line"`
+		} `json:"versions_cited"`
+		Changed *struct {
+			Recheck string `json:"recheck"`
+			Changes []struct {
+				Statement int    `json:"statement"`
+				Class     string `json:"class"`
+				OldText   string `json:"old_text"`
+				NewText   string `json:"new_text"`
+				Line      string `json:"line"`
+			} `json:"changes"`
+		} `json:"evidence_changed"`
+	}
+	exportJSON := func(id string) provenance {
+		t.Helper()
+		var p provenance
+		if err := json.Unmarshal([]byte(c.ok("export", "--format", "json", id)), &p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p := exportJSON(delivery)
+	if len(p.Statements) == 0 || len(p.Versions) != 1 || p.Versions[0].Doc != v1 || !p.Versions[0].InLibrary || p.Versions[0].Version != 1 || p.Versions[0].Versions != 2 ||
+		p.Versions[0].Added == "" || !strings.Contains(md, markdownText(p.Versions[0].Line)) {
+		t.Errorf("JSON export of the stale answer, versions: %+v", p.Versions)
+	}
+	if p.Changed == nil || p.Changed.Recheck != "citelens recheck "+delivery || len(p.Changed.Changes) != 1 || p.Changed.Changes[0].Class != "changed" ||
+		!strings.Contains(p.Changed.Changes[0].OldText, "within 30 days") || !strings.Contains(p.Changed.Changes[0].NewText, "within 45 days") ||
+		!strings.Contains(p.Changed.Changes[0].Line, "[-30-] {+45+}") {
+		t.Errorf("JSON export of the stale answer, changes: %+v", p.Changed)
+	}
+	if p := exportJSON(law); p.Changed != nil || len(p.Versions) != 1 || p.Versions[0].Version != 1 {
+		t.Errorf("JSON export of an answer whose evidence stands: %+v", p)
+	}
 	if out := c.ok("ls", "--all-versions"); !strings.Contains(out, v1) || !strings.Contains(out, "1 of 2") {
 		t.Errorf("ls --all-versions:\n%s", out)
 	}
@@ -152,7 +195,23 @@ func TestRecheckJudgesChangedStatements(t *testing.T) {
 	if err := json.Unmarshal([]byte(c.ok("ask", "--json", "--strategy", "extractive", "--k", "1", "How many days does the Supplier have to deliver the Goods?")), &rec); err != nil {
 		t.Fatal(err)
 	}
-	before := c.ok("export", "--format", "json", rec.ID)
+	// The saved answer as the json export has it, without what it says
+	// of the versions cited, which a new version changes.
+	saved := func() string {
+		t.Helper()
+		var m map[string]any
+		if err := json.Unmarshal([]byte(c.ok("export", "--format", "json", rec.ID)), &m); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := m["versions_cited"]; !ok {
+			t.Error("the json export does not name the versions it cites")
+		}
+		delete(m, "versions_cited")
+		delete(m, "evidence_changed")
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	before := saved()
 	if err := os.WriteFile(path, []byte(strings.Replace(signedContract, "within 30 days", "within 45 days", 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +238,7 @@ func TestRecheckJudgesChangedStatements(t *testing.T) {
 	if out := c.ok("recheck", rec.ID); !strings.Contains(out, "support (model, of the new text): Partially supported") {
 		t.Errorf("recheck:\n%s", out)
 	}
-	if after := c.ok("export", "--format", "json", rec.ID); after != before {
+	if after := saved(); after != before {
 		t.Error("recheck rewrote the saved answer")
 	}
 }

@@ -369,3 +369,32 @@ func TestConfigDB(t *testing.T) {
 		t.Errorf("a bad db: %v", err)
 	}
 }
+
+// TestInit writes a config file with an endpoint and a model, which reads
+// back as configured and holds no key; refuses a bad endpoint, an
+// endpoint without a model and an existing file.
+func TestInit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "config.toml")
+	set, err := config.Init(path, "http://127.0.0.1:11434/v1", "llama3.1:8b", false)
+	if err != nil || len(set) != 2 {
+		t.Fatalf("Init = %v, %v", set, err)
+	}
+	cfg, err := config.LoadFrom(path, func(string) string { return "" })
+	if err != nil || cfg.BaseURL != "http://127.0.0.1:11434/v1" || cfg.Model != "llama3.1:8b" || cfg.Configured() != nil {
+		t.Errorf("read back: %+v, %v, %v", cfg, err, cfg.Configured())
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, %v", fi.Mode(), err)
+	}
+	if b, _ := os.ReadFile(path); strings.Contains(string(b), "\napi_key =") {
+		t.Errorf("the file sets a key:\n%s", b)
+	}
+	if _, err := config.Init(path, "http://127.0.0.1:8080/v1", "other", false); !errors.Is(err, config.ErrConfigExists) {
+		t.Errorf("an existing file: %v", err)
+	}
+	for _, bad := range [][2]string{{"ftp://x/v1", "m"}, {"127.0.0.1:8080", "m"}, {"http://127.0.0.1:8080/v1", ""}} {
+		if _, err := config.Init(filepath.Join(t.TempDir(), "c.toml"), bad[0], bad[1], false); err == nil {
+			t.Errorf("config.Init(%q, %q) took it", bad[0], bad[1])
+		}
+	}
+}

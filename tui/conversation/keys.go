@@ -47,6 +47,12 @@ type KeyMap struct {
 		NewTopic key.Binding
 		FollowUp key.Binding
 		Clear    key.Binding
+
+		// CopyAnswer copies the selected answer whole, with its evidence;
+		// Search finds saved answers by words, in the threads (both
+		// listed on the help screen with the threads' keys).
+		CopyAnswer key.Binding
+		Search     key.Binding
 	}
 	// Confirm answers a question the pane asks (deleting an answer).
 	Confirm key.Binding
@@ -81,6 +87,8 @@ func DefaultKeyMap() KeyMap {
 	k.List.Export = key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export Markdown"))
 	k.List.ExportAs = key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "export as…"))
 	k.List.Copy = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy citation"))
+	k.List.CopyAnswer = key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy the whole answer"))
+	k.List.Search = key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find saved answers by words (in the threads dialog too)"))
 	k.List.Strategy = key.NewBinding(key.WithKeys("s", "ctrl+s"), key.WithHelp("s", "strategy"))
 	k.List.Delete = key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete answer"))
 	k.List.Prepare = key.NewBinding(key.WithKeys("p", "ctrl+p"), key.WithHelp("p", "prepare documents"))

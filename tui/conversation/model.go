@@ -17,7 +17,7 @@
 // The pane does no I/O and starts no work. What the user asks for is
 // returned by Update to the root model as an action (AskMsg, CancelMsg,
 // CitationMsg, ExportMsg, CopyMsg, StrategyMsg, DeleteMsg, PrepareMsg,
-// OlderMsg, pane.Notice), as the panes' contract has it
+// OlderMsg, CopyAnswerMsg, SearchMsg, pane.Notice), as the panes' contract has it
 // (tui/internal/pane); the root feeds the answer back in with Begin,
 // Apply and Finish. Its keys are in two modes, the input's and the
 // answers' (see KeyMap and tui/KEYS.md).
@@ -61,6 +61,11 @@ type CitationMsg struct {
 	Focus  bool
 	// Label names the citation for messages: "[3]".
 	Label string
+	// Answer is the saved answer's ID ("" while it is written), and
+	// Statement and Citation index the citation in it: what a newer
+	// version of the document made of it is looked up by them.
+	Answer              string
+	Statement, Citation int
 }
 
 // ExportMsg exports an answer. An empty Format asks the root to let the
@@ -253,6 +258,10 @@ type Model struct {
 		loading bool
 	}
 	cleared bool // the view was cleared
+
+	// stale holds the saved answers whose evidence changed in a newer
+	// version of a document they cite (SetStale): each carries a mark.
+	stale map[string]bool
 
 	asking   *pane.Question // before deleting an answer
 	activity string         // work the pane is waiting on, for the status line
@@ -722,7 +731,8 @@ func (m Model) Citation() (CitationMsg, bool) {
 			others = append(others, c)
 		}
 	}
-	return CitationMsg{Span: st.Citations[m.sel.c], Others: others, Label: markerLabel(e.first[m.sel.s] + m.sel.c)}, true
+	return CitationMsg{Span: st.Citations[m.sel.c], Others: others, Label: markerLabel(e.first[m.sel.s] + m.sel.c),
+		Answer: e.id(), Statement: m.sel.s, Citation: m.sel.c}, true
 }
 
 // ShortHelp returns the keys that apply now, for bubbles/help.
@@ -893,6 +903,10 @@ func (m Model) updateList(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 			return m, nil, note
 		}
 		return m, nil, ExportMsg{Answer: e.ans, Format: format}
+	case key.Matches(msg, k.CopyAnswer):
+		return m, nil, m.copyAnswer()
+	case key.Matches(msg, k.Search):
+		return m, nil, SearchMsg{}
 	case key.Matches(msg, k.Copy):
 		c, ok := m.Citation()
 		if !ok {

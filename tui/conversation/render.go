@@ -396,6 +396,10 @@ func (m Model) meta(en *entry) string {
 	if en.foreign {
 		parts = append(parts, "asked elsewhere")
 	}
+	if m.stale[en.id()] {
+		// Kept on one line where the line wraps: no-break spaces.
+		parts = append(parts, strings.ReplaceAll(StaleMark, " ", "\u00a0"))
+	}
 	return strings.Join(parts, " · ")
 }
 

@@ -134,10 +134,7 @@ func (m *Model) SetDocs(docs []docstore.DocInfo) (leftOut []docstore.DocInfo) {
 	}
 	m.loaded = true
 	m.docs = slices.Clone(docs)
-	m.older = map[docstore.DocID]int{}
-	for id := range docstore.Superseded(m.docs) {
-		m.older[id] = len(docstore.Lineage(m.docs, id))
-	}
+	m.linkVersions()
 	present := map[docstore.DocID]bool{}
 	for _, d := range m.docs {
 		present[d.ID] = true

@@ -31,9 +31,9 @@ func TestHeader(t *testing.T) {
 		zoomed bool
 		want   string
 	}{
-		{2, true, "p. 2/5 · continues on p. 3 · coarse preview · zoom"},
-		{3, true, "p. 3/5 · continued from p. 2 · coarse preview · zoom"},
-		{4, false, "p. 4/5 · coarse preview"},
+		{2, true, "p. 2/5 · continues on p. 3 · preview · zoom"},
+		{3, true, "p. 3/5 · continued from p. 2 · preview · zoom"},
+		{4, false, "p. 4/5 · preview"},
 	} {
 		if got := header(c.page, c.zoomed); !strings.HasSuffix(strings.TrimSpace(got), c.want) {
 			t.Errorf("page %d: header %q, want it to end %q", c.page, got, c.want)

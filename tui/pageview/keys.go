@@ -20,6 +20,9 @@ type KeyMap struct {
 	Open key.Binding
 	// Text goes back to the text view; Back to the conversation.
 	Text, Back key.Binding
+	// Version switches between the cited version of the document and
+	// its latest, for a citation a newer version changed.
+	Version key.Binding
 }
 
 // DefaultKeyMap returns the page view's default keys.
@@ -39,6 +42,7 @@ func DefaultKeyMap() KeyMap {
 		Open:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open in viewer")),
 		Text:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "text view")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Version:  key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "cited / latest version")),
 	}
 }
 
@@ -52,6 +56,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.LineDown, k.LineUp, k.PageDown, k.PageUp, k.Top, k.Bottom},
 		{k.Zoom, k.NextPage, k.PrevPage, k.Next, k.Prev},
-		{k.Open, k.Text, k.Back},
+		{k.Open, k.Text, k.Back, k.Version},
 	}
 }

@@ -117,6 +117,9 @@ type Model struct {
 	others []Span
 	page   int // the page asked for (0: the span's first)
 	zoom   bool
+	// version names the version of doc shown when the citation's
+	// document has a newer one (versions.go).
+	version string
 
 	cur      *picture
 	top      int
@@ -504,6 +507,8 @@ func (m Model) updateKey(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 		return m, nil, OpenMsg{Path: m.doc.Path, Page: page}
 	case key.Matches(msg, k.Text):
 		return m, nil, TextMsg{}
+	case key.Matches(msg, k.Version):
+		return m, nil, m.switchVersion()
 	case key.Matches(msg, k.Back):
 		return m, nil, pane.Close{}
 	}
@@ -585,6 +590,9 @@ func (m Model) header() string {
 		return draw.Fit(m.styles.Title.Render("page"), w)
 	}
 	name := textproc.OneLine(m.doc.DisplayName())
+	if m.version != "" {
+		name += " · " + m.version
+	}
 	parts := []string{drawnWith(m.proto)}
 	if c := m.cur; c != nil {
 		parts = []string{c.describe(m.doc)}
@@ -618,7 +626,7 @@ func (m Model) header() string {
 // protocol, or for the half-block map what it is to a reader.
 func drawnWith(p termimage.Protocol) string {
 	if p == termimage.Blocks {
-		return "coarse preview"
+		return "preview"
 	}
 	return p.String()
 }

@@ -196,19 +196,7 @@ func (m Model) View(maxW, maxH int) []string {
 
 	// The box is as tall as it needs, at most maxH; the list scrolls to
 	// keep the cursor in view.
-	h := min(len(body)+len(foot)+2, maxH)
-	listH := max(h-2-len(foot), 1)
-	if listH < len(body) {
-		top := min(max(cursorLine-listH/2, 0), len(body)-listH)
-		body = body[top : top+listH]
-	}
-	lines := append(body, foot...)
-	if len(lines) > h-2 {
-		lines = lines[:max(h-2, 0)]
-	}
-	for i := range lines {
-		lines[i] = " " + draw.Fit(lines[i], inner) + " "
-	}
+	lines, h := draw.Dialog(body, foot, cursorLine, inner, maxH)
 	return draw.NewBorder(st.PaneFocused).Frame(st.Title.Render(" "+m.Title+" "), lines, w, h)
 }
 

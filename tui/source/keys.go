@@ -32,6 +32,10 @@ type KeyMap struct {
 	// Page switches to the page view: the cited page as printed
 	// (PageViewMsg).
 	Page key.Binding
+	// Version switches the text between the cited version of the
+	// document and its latest (VersionMsg), for a citation a newer
+	// version changed.
+	Version key.Binding
 }
 
 // DefaultKeyMap returns the source pane's default keys.
@@ -50,6 +54,7 @@ func DefaultKeyMap() KeyMap {
 	km.Search.Back = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear search / back"))
 
 	km.Page = key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "page view"))
+	km.Version = key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "cited / latest version"))
 
 	km.Prompt.Run = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search"))
 	km.Prompt.Cancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
@@ -66,6 +71,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Scroll.LineDown, k.Scroll.LineUp, k.Scroll.PageDown, k.Scroll.PageUp, k.Scroll.Top, k.Scroll.Bottom},
 		{k.Search.Open, k.Search.Next, k.Search.Prev, k.Search.Back},
+		{k.Version},
 	}
 }
 

@@ -136,6 +136,11 @@ type Model struct {
 	// scroll to once it has one.
 	reveal *Range
 
+	// change is what became of the citation in a newer version of its
+	// document, shown above the text in changeRows (compare.go).
+	change     *Change
+	changeRows []string
+
 	input  textinput.Model
 	prompt bool // the search prompt is open
 
@@ -175,6 +180,7 @@ func (m *Model) SetStyles(s *themes.Styles) {
 		clsCurrent:   draw.PaintOf(s.CurrentMatch),
 	}
 	m.input.SetStyles(s.TextInput)
+	m.layoutChange()
 }
 
 // SetSize sets the pane's size in cells, header and status line included.
@@ -189,6 +195,7 @@ func (m *Model) SetSize(width, height int) {
 	}
 	m.width, m.height = width, height
 	m.input.SetWidth(max(width-2, 1))
+	m.layoutChange()
 	if m.ds == nil || !m.drawable() {
 		return
 	}
@@ -275,10 +282,14 @@ func (m Model) helpKeys() help.KeyMap {
 	if m.prompt {
 		return promptHelp{m.KeyMap}
 	}
+	var h help.KeyMap = m.KeyMap
 	if m.ds != nil && m.ds.doc.Kind == "pdf" {
-		return pdfHelp{m.KeyMap}
+		h = pdfHelp{m.KeyMap}
 	}
-	return m.KeyMap
+	if m.change != nil {
+		h = versionHelp{h, m.KeyMap.Version}
+	}
+	return h
 }
 
 // Update handles keys, mouse wheel and the pane's own messages; what it
@@ -352,6 +363,8 @@ func (m Model) updateKey(msg tea.KeyPressMsg) (Model, tea.Cmd, pane.Action) {
 		}
 	case key.Matches(msg, k.Page):
 		return m, nil, PageViewMsg{}
+	case key.Matches(msg, k.Version):
+		return m, nil, m.switchVersion()
 	case key.Matches(msg, k.Search.Back):
 		if m.HasSearch() {
 			m.clearSearch()
@@ -439,7 +452,7 @@ func (m *Model) revealMatch() {
 // drawable reports whether the pane is big enough to lay text out.
 func (m *Model) drawable() bool { return m.width >= minWidth && m.height >= minHeight }
 
-func (m *Model) bodyHeight() int { return m.height - 2 }
+func (m *Model) bodyHeight() int { return m.height - 2 - len(m.changeRows) }
 
 // rows returns the start offsets, relative to the block, of block i's
 // wrapped rows.
@@ -593,7 +606,8 @@ func (m Model) View(w, h int) []string {
 	}
 	lines := make([]string, 0, h)
 	lines = append(lines, m.header())
-	bh := m.bodyHeight()
+	lines = append(lines, m.changeRows...)
+	bh := m.bodyHeight() + len(m.changeRows) // the rows below the header
 	if m.ds == nil {
 		lines = append(lines, draw.Fit(m.styles.Muted.Render("no document shown"), w))
 	} else {

@@ -6,6 +6,7 @@
 package draw
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -179,4 +180,26 @@ func (p Paint) Render(s string) string {
 		return s
 	}
 	return p.prefix + s + p.suffix
+}
+
+// Dialog lays out a dialog box's inside: body above foot, in a box as tall
+// as it needs and at most maxH rows (its border included), the body
+// scrolled to keep cursorLine in view, each line padded by a space on
+// either side of inner cells. It returns the lines and the box's height,
+// ready for Border.Frame.
+func Dialog(body, foot []string, cursorLine, inner, maxH int) (lines []string, h int) {
+	h = min(len(body)+len(foot)+2, maxH)
+	listH := max(h-2-len(foot), 1)
+	if listH < len(body) {
+		top := min(max(cursorLine-listH/2, 0), len(body)-listH)
+		body = body[top : top+listH]
+	}
+	lines = append(slices.Clip(body), foot...)
+	if len(lines) > h-2 {
+		lines = lines[:max(h-2, 0)]
+	}
+	for i := range lines {
+		lines[i] = " " + Fit(lines[i], inner) + " "
+	}
+	return lines, h
 }

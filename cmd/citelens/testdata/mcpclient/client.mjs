@@ -2,7 +2,8 @@
 // end-to-end test (cmd/citelens/mcp_e2e_test.go): it connects to
 // `citelens mcp` over stdio or streamable HTTP, lists the tools, calls
 // search and ask (collecting ask's progress notifications), reads every
-// returned citation back with read by its byte range, and prints what it
+// returned citation back with read by its byte range (search's hits also
+// at version 1 of their document, and verified there), and prints what it
 // saw as one JSON object. The SDK checks each structured result against
 // the tool's output schema.
 //
@@ -16,7 +17,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const [mode, target, ...rest] = process.argv.slice(2);
-const out = { tools: [], hits: [], statements: [], progress: [], checked: 0, mismatches: [], clientErrors: [] };
+const out = { tools: [], hits: [], statements: [], progress: [], checked: 0, versionChecked: 0, verdicts: [], mismatches: [], clientErrors: [] };
 
 function transport() {
   if (mode === "stdio") {
@@ -49,6 +50,14 @@ try {
   if (search.isError) throw new Error("search: " + JSON.stringify(search.content));
   out.hits = search.structuredContent.hits;
   for (const h of out.hits) await check(client, h);
+  // read and verify take a version: a number from 1, or a version's ID.
+  for (const h of out.hits) {
+    const r = await client.callTool({ name: "read", arguments: { document: h.document, start: h.start, end: h.end, version: 1 } });
+    out.versionChecked++;
+    if (r.isError || r.structuredContent.text !== h.text) out.mismatches.push({ citation: h, version: 1, read: r.structuredContent ?? r.content });
+    const v = await client.callTool({ name: "verify", arguments: { claim: h.text, citation: { ...h, version: h.document } } });
+    out.verdicts.push(v.isError ? "error: " + JSON.stringify(v.content) : v.structuredContent.verdict);
+  }
 
   const args = { question: process.env.E2E_QUESTION };
   if (process.env.E2E_STRATEGY) args.strategy = process.env.E2E_STRATEGY;

@@ -62,11 +62,14 @@ func tenCitations(doc *docstore.Document) *citations.Answer {
 }
 
 // BenchmarkExportHTML exports an answer of ten citations of R's
-// reference manual to HTML with each citation's region of its page: the work of
-// `citelens export --format html` once the renderer has started, the
-// document's opening included. when=before draws the pictures one after another as they are
-// asked for (HTMLPictures); when=after draws them ahead, the PNGs encoded
-// in parallel with the rendering (AnswerPictures).
+// reference manual to HTML with each citation's region of its page: the
+// work of `citelens export --format html` once the renderer has started,
+// the document's opening included. when=before draws the pictures one
+// after another as they are asked for (HTMLPictures) and writes PNGs at
+// the default compression; when=after draws them ahead, the PNGs encoded
+// at the fastest level in parallel with the rendering (AnswerPictures).
+// KiB is the HTML's size. Measured on 2 shared cores, benchstat -col
+// /when, n=8: 608 → 492 ms (−19%), 626 → 515 CPU-ms, 366 → 381 KiB.
 func BenchmarkExportHTML(b *testing.B) {
 	lib, doc := manual(b)
 	r := pagerendertest.Renderer(b)

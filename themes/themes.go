@@ -2,6 +2,7 @@ package themes
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"charm.land/glamour/v2"
@@ -78,6 +79,9 @@ type Selector struct {
 	fixed *Styles // nil when auto
 	// noColor: auto resolves to the no-colour theme.
 	noColor bool
+	// light: the environment says the background is light (WithEnv),
+	// the guess that stands until the terminal answers, if it does.
+	light bool
 }
 
 // NewSelector returns a Selector for a theme name: one of Names(), or ""
@@ -99,8 +103,38 @@ func NewSelector(name string, noColor bool) (Selector, error) {
 func (s Selector) Auto() bool { return s.fixed == nil && !s.noColor }
 
 // Initial is the theme to draw with before the terminal has said what its
-// background is: dark, which most terminals are.
-func (s Selector) Initial() *Styles { return s.ForBackground(true) }
+// background is, and when it never says (tmux before 3.4 answers no
+// background query): light when the environment says so (WithEnv), else
+// dark, which most terminals are.
+func (s Selector) Initial() *Styles { return s.ForBackground(!s.light) }
+
+// WithEnv returns s guessing the background from the environment until
+// the terminal answers: COLORFGBG ("15;0": white on black), which rxvt,
+// Konsole, xterm with colorFgBg and others set and tmux hands its panes
+// from the environment it started in.
+func (s Selector) WithEnv(getenv func(string) string) Selector {
+	if dark, ok := BackgroundFromEnv(getenv); ok {
+		s.light = !dark
+	}
+	return s
+}
+
+// BackgroundFromEnv reads COLORFGBG: whether the terminal's background
+// is dark, ok false when the variable is unset or names no colour (its
+// last field is the background, an ANSI colour number: 0-6 and 8 are
+// dark, 7 and 9-15 light; "default" says nothing).
+func BackgroundFromEnv(getenv func(string) string) (dark, ok bool) {
+	v := strings.TrimSpace(getenv("COLORFGBG"))
+	if v == "" {
+		return false, false
+	}
+	fields := strings.Split(v, ";")
+	n, err := strconv.Atoi(strings.TrimSpace(fields[len(fields)-1]))
+	if err != nil || n < 0 || n > 15 {
+		return false, false
+	}
+	return n <= 6 || n == 8, true
+}
 
 // ForBackground is the theme for a terminal background that is dark or
 // not, as tea.BackgroundColorMsg.IsDark reports it.

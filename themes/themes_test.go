@@ -288,3 +288,41 @@ func TestNoColorRequested(t *testing.T) {
 		t.Error("NO_COLOR=1 ignored")
 	}
 }
+
+// TestWithEnv: COLORFGBG decides the auto theme until the terminal
+// answers (inside tmux 3.3, which answers no background query, it never
+// does): a light background is the light theme; an explicit theme and
+// NO_COLOR still win.
+func TestWithEnv(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "COLORFGBG" {
+				return v
+			}
+			return ""
+		}
+	}
+	auto, err := NewSelector("", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, want := range map[string]*Styles{
+		"0;15": Light(), "0;default;15": Light(), "0;7": Light(),
+		"15;0": Dark(), "7;8": Dark(), "": Dark(), "0;default": Dark(), "junk": Dark(),
+	} {
+		if got := auto.WithEnv(env(v)).Initial(); got.Name != want.Name {
+			t.Errorf("COLORFGBG=%q: %s theme, want %s", v, got.Name, want.Name)
+		}
+	}
+	if got := auto.WithEnv(env("0;15")).ForBackground(true); got.Name != Dark().Name {
+		t.Errorf("the terminal's answer (dark) loses to COLORFGBG: %s", got.Name)
+	}
+	dark, _ := NewSelector("dark", false)
+	if got := dark.WithEnv(env("0;15")).Initial(); got.Name != Dark().Name {
+		t.Errorf("--theme dark loses to COLORFGBG: %s", got.Name)
+	}
+	none, _ := NewSelector("", true)
+	if got := none.WithEnv(env("0;15")).Initial(); got.Name != NoColor().Name {
+		t.Errorf("NO_COLOR loses to COLORFGBG: %s", got.Name)
+	}
+}

@@ -73,7 +73,7 @@ func (m *Model) showCitation(c conversation.CitationMsg) tea.Cmd {
 	for i, o := range others {
 		pageOthers[i] = pageview.Span{Start: o.Start, End: o.End}
 	}
-	cmd := m.page.Show(doc, pageview.Span{Start: primary.Start, End: primary.End}, pageOthers)
+	cmd := tea.Batch(m.page.Show(doc, pageview.Span{Start: primary.Start, End: primary.End}, pageOthers), m.prefetchNext())
 	if c.Focus {
 		return tea.Batch(cmd, m.setFocus(paneSource, false))
 	}

@@ -43,8 +43,9 @@ func exportAnswer(lib *docstore.Library, pages *pageimage.Source, aligned *reanc
 			dir = abs
 		}
 		var opts citations.FileOptions
-		if pages != nil {
-			opts.HTML.Pictures = pages.HTMLPictures(context.Background(), lib.Document)
+		if pages != nil && f.Name == "html" {
+			// Drawn ahead, each PNG encoded while the next is drawn.
+			opts.HTML.Pictures = pages.AnswerPictures(context.Background(), ans, lib.Document)
 		}
 		// The versions it cites, as the command line's exports say them:
 		// every document's metadata for their names and dates.

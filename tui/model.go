@@ -62,6 +62,9 @@ type Model struct {
 	// conversation's answers, which had the keyboard when it went there;
 	// otherwise it returns to the question input.
 	toAnswers bool
+	// pageSeen is the screen the page's picture was last written for
+	// (pages.go: syncPage).
+	pageSeen pageScreen
 
 	lib  library.Model
 	conv conversation.Model
@@ -232,7 +235,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// input's cursor, the spinner): each takes what is its own.
 		cmd = m.updatePanes(msg)
 	}
-	return m, cmd
+	return m, tea.Batch(cmd, m.syncPage())
 }
 
 // updateFront gives msg to what is in front: an open dialog, else the

@@ -47,7 +47,7 @@ func TestPageViewKeys(t *testing.T) {
 	s.waitFocus(paneSource)
 	s.waitText("v page view") // a PDF: the status line offers the page
 	s.press("v")
-	s.waitText("p. 2 (1/2) · blocks")
+	s.waitText("p. 2 (1/2) · preview")
 	v := s.settle()
 	// The page as bars of ink, the cited lines in the theme's highlight
 	// (#EBCB8B, the dark theme's).
@@ -60,11 +60,20 @@ func TestPageViewKeys(t *testing.T) {
 	s.press("j")
 	s.waitText("rows 2–")
 	s.press("z")
-	s.waitText("p. 2 (1/2) · blocks · zoom")
+	s.waitText("p. 2 (1/2) · preview · zoom")
+	// A page without the cited lines is shown whole, and the header
+	// says no zoom there; back on the citation's page, zoomed again.
+	s.press("]")
+	s.waitText("p. 3 (2/2) · preview")
+	if v := ansi.Strip(s.settle()); strings.Contains(v, "· zoom") {
+		t.Errorf("the header says zoom on a page without the citation:\n%s", v)
+	}
+	s.press("[")
+	s.waitText("p. 2 (1/2) · preview · zoom")
 	s.press("z")
 	s.waitGone("· zoom")
 	s.press("]")
-	s.waitText("p. 3 (2/2) · blocks")
+	s.waitText("p. 3 (2/2) · preview")
 	s.press("]") // no page 3: said, not done
 	s.waitFor(func(string) bool {
 		s.probe.mu.Lock()
@@ -74,24 +83,24 @@ func TestPageViewKeys(t *testing.T) {
 
 	// n: the next statement's citation, on page 2, in the page view.
 	s.press("[", "n")
-	s.waitText("p. 3 (2/2) · blocks")
+	s.waitText("p. 3 (2/2) · preview")
 	s.press("N")
-	s.waitText("p. 2 (1/2) · blocks")
+	s.waitText("p. 2 (1/2) · preview")
 
 	// v: back to the text, the cited sentence in view; v again: the page.
 	s.press("v")
 	s.waitText("/ search")
-	s.waitGone("· blocks")
+	s.waitGone("· preview")
 	s.press("v")
-	s.waitText("p. 2 (1/2) · blocks")
+	s.waitText("p. 2 (1/2) · preview")
 	// esc: back to the answers, where it came from, the page still in
 	// the source pane.
 	s.press("esc")
 	s.waitFocus(paneConversation)
-	s.waitText("p. 2 (1/2) · blocks")
+	s.waitText("p. 2 (1/2) · preview")
 	// The answers' selection drives it too: the second statement.
 	s.press("j", "enter")
-	s.waitText("p. 3 (2/2) · blocks")
+	s.waitText("p. 3 (2/2) · preview")
 	s.finish()
 }
 
@@ -146,6 +155,67 @@ func TestExportHTMLPictures(t *testing.T) {
 	}
 	if n := strings.Count(string(b), `<img class="page" src="data:image/png;base64,`); n != 2 {
 		t.Errorf("%d page pictures in the HTML export of two citations", n)
+	}
+	s.finish()
+}
+
+// TestPageViewOpenNoDisplay: o with no graphical display says why the
+// file cannot be opened, never "Opened".
+func TestPageViewOpenNoDisplay(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	s := pdfAnswered(t, termimage.Blocks, 140, 40)
+	s.press("k", "enter")
+	s.waitFocus(paneSource)
+	s.press("v")
+	s.waitText("p. 2 (1/2) · preview")
+	s.press("o")
+	var notice string
+	s.waitFor(func(string) bool {
+		s.probe.mu.Lock()
+		defer s.probe.mu.Unlock()
+		notice = s.probe.notice
+		return notice != "" && !strings.Contains(notice, "No document")
+	}, "a notice")
+	if strings.Contains(notice, "Opened") || !strings.Contains(notice, "no graphical display") || !strings.Contains(notice, "ssh -X") {
+		t.Errorf("o without a display says %q", notice)
+	}
+	s.finish()
+}
+
+// TestPageViewSixelCovered: with the page in sixel, the help screen
+// covers the view (no picture is written over the keys, and the screen
+// is cleared of it) and, closed, uncovers it. The xterm test
+// (cmd/citelens) photographs the pixels themselves.
+func TestPageViewSixelCovered(t *testing.T) {
+	s := pdfAnswered(t, termimage.Sixel, 140, 40)
+	s.press("k", "enter")
+	s.waitFocus(paneSource)
+	s.press("v")
+	s.waitText("p. 2 (1/2) · sixel")
+	covered := func() bool {
+		s.probe.mu.Lock()
+		defer s.probe.mu.Unlock()
+		return s.probe.model.page.Covered()
+	}
+	s.settle()
+	if covered() {
+		t.Fatal("the page is covered with nothing over it")
+	}
+	s.press("f1")
+	s.waitText("close help")
+	if !covered() {
+		t.Error("the page is not covered under the help")
+	}
+	s.press("esc")
+	s.waitGone("close help")
+	if covered() {
+		t.Error("the page is still covered with the help closed")
+	}
+	s.press("tab") // another pane's keys: the page stays in sight
+	s.waitFocus(paneLibrary)
+	if covered() {
+		t.Error("the page is covered when the keyboard moves to the library")
 	}
 	s.finish()
 }

@@ -92,7 +92,7 @@ func TestStalePageViewPDF(t *testing.T) {
 	// The highlight's background (#EBCB8B in the dark theme) on the map.
 	marked := func(v string) bool { return strings.Contains(v, "▀") && strings.Contains(v, "235;203;139") }
 	s.waitFor(func(v string) bool {
-		return strings.Contains(ansi.Strip(v), "contract.pdf · version 2 of 2 (latest)") && strings.Contains(ansi.Strip(v), "· blocks") && marked(v)
+		return strings.Contains(ansi.Strip(v), "contract.pdf · version 2 of 2 (latest)") && strings.Contains(ansi.Strip(v), "· preview") && marked(v)
 	}, "the latest version's page, the sentence marked")
 	s.waitModel(func(m Model) bool {
 		doc, sp := m.page.Shown()
@@ -100,7 +100,7 @@ func TestStalePageViewPDF(t *testing.T) {
 	}, "the page view mark the reworded sentence of the latest version")
 	s.press("b")
 	s.waitFor(func(v string) bool {
-		return strings.Contains(ansi.Strip(v), "contract.pdf · version 1 (cited)") && strings.Contains(ansi.Strip(v), "· blocks") && marked(v)
+		return strings.Contains(ansi.Strip(v), "contract.pdf · version 1 (cited)") && strings.Contains(ansi.Strip(v), "· preview") && marked(v)
 	}, "the cited version's page, the sentence marked")
 	s.waitModel(func(m Model) bool {
 		doc, sp := m.page.Shown()

@@ -15,6 +15,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"runtime"
 	"sync"
 
 	"github.com/citelens/citelens/citations"
@@ -211,15 +212,93 @@ func (s *Source) Page(ctx context.Context, doc *docstore.Document, n int, marks 
 	return pic, nil
 }
 
-// Region is the part of a page a cited region is drawn with: the marks'
-// bounds with a margin of context around them, as wide as the text they
-// are part of at least.
+// Region is the part of a page a cited region is drawn with when the
+// page's other lines are not known: the marks' bounds with a margin of
+// context around them. Source.Crop, which knows them, cuts no word.
 func Region(marks []pagerender.Rect) pagerender.Rect {
 	b := pagerender.Bounds(marks)
 	if b.Empty() {
 		return pagerender.WholePage
 	}
 	return b.Inset(0.04, 0.025).Intersect(pagerender.WholePage)
+}
+
+// Lines is a Geometry that also gives every line of a page, as the
+// library's does: crops are then widened to whole lines.
+type Lines interface {
+	PageLines(id docstore.DocID, page int) ([]docstore.PageLine, error)
+}
+
+// The margins of a crop, in page fractions: the lines just above and
+// below the cited ones are reached into (and then shown whole), and a
+// little paper is left at the sides.
+const (
+	cropMarginX, cropMarginY = 0.01, 0.025
+	cropPadX, cropPadY       = 0.02, 0.006
+)
+
+// Crop is the part of page `page` of document id that a cited region
+// with marks is drawn with, in the zoom and in exports: the marks with a
+// line of context above and below, widened so that every line it shows
+// is whole — a margin alone cuts the neighbouring lines mid-word where
+// they are longer than the cited ones ("zerc", "ited."). Without the
+// page's lines (a Geometry that is not Lines) it is Region.
+func (s *Source) Crop(id docstore.DocID, page int, marks []pagerender.Rect) pagerender.Rect {
+	b := pagerender.Bounds(marks)
+	lg, ok := s.geom.(Lines)
+	if b.Empty() || !ok {
+		return Region(marks)
+	}
+	pls, err := lg.PageLines(id, page)
+	if err != nil || len(pls) == 0 {
+		return Region(marks)
+	}
+	lines := make([]pagerender.Rect, len(pls))
+	for i, l := range pls {
+		lines[i] = pagerender.Rect{X0: float64(l.X0), Y0: float64(l.Y0), X1: float64(l.X1), Y1: float64(l.Y1)}
+	}
+	return WholeLines(b, lines)
+}
+
+// WholeLines is the crop around marks on a page with lines (page
+// fractions): the marks' bounds with a margin, grown until every line it
+// reaches into is inside it whole, then padded with paper up to, never
+// into, the lines left out.
+func WholeLines(marks pagerender.Rect, lines []pagerender.Rect) pagerender.Rect {
+	r := marks.Inset(cropMarginX, cropMarginY).Intersect(pagerender.WholePage)
+	in := make([]bool, len(lines))
+	// Taking a line in may reach into others (a longer line beside the
+	// widened region): repeat until nothing changes. Each pass takes at
+	// least one line in, so it ends.
+	for grew := true; grew; {
+		grew = false
+		for i, l := range lines {
+			if !in[i] && !l.Intersect(r).Empty() {
+				in[i], grew = true, true
+				r = r.Union(l)
+			}
+		}
+	}
+	// Paper around, stopping short of the lines left out.
+	p := r.Inset(cropPadX, cropPadY).Intersect(pagerender.WholePage)
+	for i, l := range lines {
+		if in[i] {
+			continue
+		}
+		overlapY := l.Y0 < r.Y1 && l.Y1 > r.Y0
+		overlapX := l.X0 < r.X1 && l.X1 > r.X0
+		switch {
+		case overlapY && l.X0 >= r.X1:
+			p.X1 = min(p.X1, l.X0)
+		case overlapY && l.X1 <= r.X0:
+			p.X0 = max(p.X0, l.X1)
+		case overlapX && l.Y0 >= r.Y1:
+			p.Y1 = min(p.Y1, l.Y0)
+		case overlapX && l.Y1 <= r.Y0:
+			p.Y0 = max(p.Y0, l.Y1)
+		}
+	}
+	return p
 }
 
 // Evidence renders the cited region of bytes [start, end) of doc on each
@@ -240,7 +319,7 @@ func (s *Source) Evidence(ctx context.Context, doc *docstore.Document, start, en
 	}
 	var pics []*pagerender.Picture
 	for _, p := range pages {
-		pic, err := pd.Render(ctx, p, Region(rects[p]), dpi)
+		pic, err := pd.Render(ctx, p, s.Crop(doc.ID, p, rects[p]), dpi)
 		if err != nil {
 			return nil, err
 		}
@@ -269,15 +348,20 @@ func pad(marks []pagerender.Rect) []pagerender.Rect {
 	return out
 }
 
+// pngEncoder compresses for speed: a page's region of text compresses
+// almost as well at the fastest level, at a third of the time, which an
+// export of many citations pays once per picture.
+var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
+
 // WritePNG writes pic as a PNG file's bytes.
 func WritePNG(w io.Writer, pic *pagerender.Picture) error {
-	return png.Encode(w, pic.Image)
+	return pngEncoder.Encode(w, pic.Image)
 }
 
 // PNG returns pic as a PNG file's bytes.
 func PNG(pic *pagerender.Picture) []byte {
 	var b bytes.Buffer
-	png.Encode(&b, pic.Image) // writes to memory cannot fail
+	pngEncoder.Encode(&b, pic.Image) // writes to memory cannot fail
 	return b.Bytes()
 }
 
@@ -308,13 +392,98 @@ func (s *Source) HTMLPictures(ctx context.Context, docs citations.DocLookup) fun
 			return nil, nil
 		}
 		pics, err := s.Evidence(ctx, doc, c.Start, c.End, ExportDPI)
-		out := make([]citations.Picture, 0, len(pics))
-		for _, p := range pics {
-			b := p.Image.Bounds()
-			out = append(out, citations.Picture{PNG: PNG(p), Page: p.Page, Width: b.Dx(), Height: b.Dy()})
-		}
-		return out, err
+		return encodeAll(pics), err
 	}
+}
+
+// AnswerPictures is HTMLPictures for the citations of answer a, drawn
+// ahead: it starts drawing them all at once, in the answer's order, and
+// encodes each one's PNGs while the next is rendered (PDFium renders one
+// page at a time; the encoding, as long as the rendering, runs on the
+// other cores), each document read once. The function it returns waits
+// for the citation asked for; one not in a is drawn when asked, as
+// HTMLPictures does. Cancelling ctx stops the drawing.
+func (s *Source) AnswerPictures(ctx context.Context, a *citations.Answer, docs citations.DocLookup) func(citations.Span) ([]citations.Picture, error) {
+	type key struct {
+		doc        docstore.DocID
+		start, end int
+	}
+	type result struct {
+		done chan struct{}
+		pics []citations.Picture
+		err  error
+	}
+	var order []key
+	results := map[key]*result{}
+	for _, st := range a.Statements {
+		for _, c := range st.Citations {
+			k := key{c.Doc, c.Start, c.End}
+			if results[k] == nil {
+				results[k] = &result{done: make(chan struct{})}
+				order = append(order, k)
+			}
+		}
+	}
+	// Documents read once: a long document's record is large.
+	var mu sync.Mutex
+	read := map[docstore.DocID]*docstore.Document{}
+	lookup := func(id docstore.DocID) (*docstore.Document, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if d, ok := read[id]; ok {
+			return d, nil
+		}
+		d, err := docs(id)
+		if err == nil {
+			read[id] = d
+		}
+		return d, err
+	}
+	go func() {
+		encoders := make(chan struct{}, max(runtime.GOMAXPROCS(0), 1))
+		for _, k := range order {
+			r := results[k]
+			if err := ctx.Err(); err != nil {
+				r.err = err
+				close(r.done)
+				continue
+			}
+			doc, err := lookup(k.doc)
+			var pics []*pagerender.Picture
+			if err == nil && Available(doc) == nil {
+				pics, err = s.Evidence(ctx, doc, k.start, k.end, ExportDPI)
+			}
+			encoders <- struct{}{}
+			go func() {
+				defer func() { <-encoders }()
+				r.pics, r.err = encodeAll(pics), err
+				close(r.done)
+			}()
+		}
+	}()
+	later := s.HTMLPictures(ctx, lookup)
+	return func(c citations.Span) ([]citations.Picture, error) {
+		r := results[key{c.Doc, c.Start, c.End}]
+		if r == nil {
+			return later(c)
+		}
+		select {
+		case <-r.done:
+			return r.pics, r.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// encodeAll is pics as an export's PNGs.
+func encodeAll(pics []*pagerender.Picture) []citations.Picture {
+	out := make([]citations.Picture, 0, len(pics))
+	for _, p := range pics {
+		b := p.Image.Bounds()
+		out = append(out, citations.Picture{PNG: PNG(p), Page: p.Page, Width: b.Dx(), Height: b.Dy()})
+	}
+	return out
 }
 
 // Cites reports whether the answer cites a PDF, whose pictures an

@@ -237,7 +237,7 @@ func (e *exporter) write(w io.Writer, ans *engine.Answer) error {
 		if err := e.start(); err != nil {
 			return err
 		}
-		if err := citations.WriteHTMLWith(&buf, ans, citations.HTMLOptions{Pictures: e.src.HTMLPictures(e.ctx, e.l.Document)}); err != nil {
+		if err := citations.WriteHTMLWith(&buf, ans, citations.HTMLOptions{Pictures: e.src.AnswerPictures(e.ctx, ans, e.l.Document)}); err != nil {
 			return err
 		}
 	}

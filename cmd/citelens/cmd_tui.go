@@ -27,7 +27,7 @@ func init() {
 
 func runTUI(ctx context.Context, a *app, args []string) error {
 	fs := newFlags(a, commands["tui"])
-	theme := fs.String("theme", "", "colour theme `NAME`: auto, dark, light, high-contrast or no-color (default: the config's [tui] theme, else auto)")
+	theme := fs.String("theme", "", "colour theme `NAME`: auto, dark, light, high-contrast or no-color (default: the config's [tui] theme, else auto: the terminal's background, or COLORFGBG where it does not say, as in tmux 3.3)")
 	strategy := fs.String("strategy", a.defaultStrategy(), "the strategy `NAME` questions go to first (s in the TUI changes it)")
 	graphics := fs.String("graphics", "", "how the page view draws pages, `NAME`: auto (ask the terminal), kitty, sixel, iterm2, blocks (a map of the page in characters) or off (default: the config's [tui] graphics, else auto)")
 	paths, err := parseFlags(a, fs, args)
@@ -63,6 +63,7 @@ func runTUI(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	sel = sel.WithEnv(os.Getenv) // the guess where the terminal answers no background query (tmux 3.3)
 	proto, err := a.graphicsProtocol(*graphics)
 	if err != nil {
 		return err

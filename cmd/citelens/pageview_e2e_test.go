@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -211,6 +212,38 @@ func TestPageViewXtermSixel(t *testing.T) {
 	if abs(minY-wantTop) > 2*cellH || abs(maxY-wantBottom) > 2*cellH {
 		t.Errorf("highlight spans rows %d-%d of the screenshot, the cited lines %d-%d (±%d)", minY, maxY, wantTop, wantBottom, 2*cellH)
 	}
+	// The picture stays while the keyboard is elsewhere and when it comes
+	// back (issue 32, 7: it vanished with the focus and stayed blank until
+	// a scroll), and the help screen hides it and gives it back.
+	shown := func(what string, want bool) {
+		t.Helper()
+		var n int
+		ok := func() bool { n = len(markerPoints(screenshot())); return (n > 200) == want }
+		deadline := time.Now().Add(10 * time.Second)
+		for !ok() && time.Now().Before(deadline) {
+			time.Sleep(250 * time.Millisecond)
+		}
+		time.Sleep(time.Second) // and it stays so
+		if !ok() {
+			if want {
+				t.Errorf("%s: the page is gone (%d highlight pixels)", what, n)
+			} else {
+				t.Errorf("%s: the page is still on screen (%d highlight pixels)", what, n)
+			}
+		}
+	}
+	keys("F1")
+	shown("the help screen", false)
+	keys("Escape")
+	shown("the help screen closed", true)
+	keys("Tab")
+	shown("the keyboard in the library", true)
+	keys("shift+Tab")
+	shown("the keyboard back in the source", true)
+	keys("question")
+	shown("? help", false)
+	keys("Escape")
+	shown("? help closed", true)
 	if t.Failed() {
 		keep := filepath.Join(os.TempDir(), "citelens-pageview-xterm.png")
 		os.Rename(shot, keep)
@@ -223,12 +256,55 @@ func TestPageViewXtermSixel(t *testing.T) {
 // query, the page view is the half-block map, the cited lines in the
 // highlight's colour.
 func TestPageViewTmuxBlocks(t *testing.T) {
+	screen := tmuxPageMap(t, "TERM=xterm-256color COLORTERM=truecolor COLORFGBG=")
+	// The dark theme's highlight, #EBCB8B, on the map's half blocks.
+	if !strings.Contains(screen, "235;203;139") {
+		t.Errorf("the map shows no cited line:\n%s", stripSGR(screen))
+	}
+}
+
+// TestPageViewTmux256: in tmux with 256 colours (no truecolor), the map
+// picks palette entries itself: the dark theme's paper (229,233,240) is
+// the grey 254, one colour over the whole page, not the lavender 189 the
+// renderer's RGB mapping chose, speckled.
+func TestPageViewTmux256(t *testing.T) {
+	screen := tmuxPageMap(t, "TERM=xterm-256color COLORTERM= COLORFGBG=")
+	if strings.Contains(screen, "38;2;") {
+		t.Fatalf("truecolor sequences in a 256-colour terminal:\n%q", screen)
+	}
+	if strings.Contains(screen, ";189m") || strings.Contains(screen, "5;189;") {
+		t.Errorf("the paper is lavender (189):\n%q", screen)
+	}
+	// Count the map's colours: a few levels of paper and highlight.
+	used := map[string]bool{}
+	for _, m := range regexp.MustCompile(`[34]8;5;(\d+)`).FindAllStringSubmatch(screen, -1) {
+		used[m[1]] = true
+	}
+	if !used["254"] {
+		t.Errorf("no paper in grey 254; colours used: %v", used)
+	}
+}
+
+// TestPageViewTmuxLight: tmux 3.3 answers no background query, so on a
+// white terminal the theme comes from COLORFGBG: the light theme, its
+// highlight (#FFD866) on the map, not the dark theme's.
+func TestPageViewTmuxLight(t *testing.T) {
+	screen := tmuxPageMap(t, "TERM=xterm-256color COLORTERM=truecolor COLORFGBG='0;15'")
+	if !strings.Contains(screen, "255;216;102") || strings.Contains(screen, "235;203;139") {
+		t.Errorf("not the light theme's highlight on a light terminal:\n%q", screen)
+	}
+}
+
+// tmuxPageMap runs the binary in tmux with env (its TERM, COLORTERM),
+// opens the citation's page and returns the screen with its colours.
+func tmuxPageMap(t *testing.T, termEnv string) string {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
 	bin, db, env, _ := pageFixture(t)
 	tm := newTmux(t, filepath.Dir(bin))
-	cmd := fmt.Sprintf("env %s TERM=xterm-256color COLORTERM=truecolor %q --db %q", strings.Join(env, " "), bin, db)
+	cmd := fmt.Sprintf("env %s %s %q --db %q", strings.Join(env, " "), termEnv, bin, db)
 	tm.run("new-session", "-d", "-x", "150", "-y", "45", "-s", "e2e", cmd)
 	// tmux takes an escape followed quickly by a key as alt+key.
 	tm.run("set-option", "-s", "escape-time", "0")
@@ -240,14 +316,12 @@ func TestPageViewTmuxBlocks(t *testing.T) {
 	tm.run("send-keys", "-t", "e2e", "Enter")
 	tm.waitFor("┏━ Source")
 	tm.run("send-keys", "-t", "e2e", "v")
-	tm.waitWithin(120*time.Second, "· blocks", "▀")
+	tm.waitWithin(120*time.Second, "· preview", "▀")
+	time.Sleep(500 * time.Millisecond) // the map redrawn for the terminal's colours, if it is
 	screen := tm.capture()
-	// The dark theme's highlight, #EBCB8B, on the map's half blocks.
-	if !strings.Contains(screen, "235;203;139") {
-		t.Errorf("the map shows no cited line:\n%s", stripSGR(screen))
-	}
 	tm.run("send-keys", "-t", "e2e", "q")
 	tm.waitExit("e2e")
+	return screen
 }
 
 // startXvfb starts a virtual X display for the test and returns its name.

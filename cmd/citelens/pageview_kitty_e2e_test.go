@@ -66,9 +66,9 @@ func TestPageViewKittyBeforePlaceholders(t *testing.T) {
 	var text string
 	waitUntil(t, 120*time.Second, "the page view", func() bool {
 		text = screenText()
-		return strings.Contains(text, "· blocks") || strings.Contains(text, "· kitty")
+		return strings.Contains(text, "· preview") || strings.Contains(text, "· kitty")
 	})
-	if strings.ContainsRune(text, '\U0010EEEE') || !strings.Contains(text, "· blocks") {
+	if strings.ContainsRune(text, '\U0010EEEE') || !strings.Contains(text, "· preview") {
 		t.Fatalf("kitty 0.26 was sent placeholder cells:\n%s", text)
 	}
 	// The cited lines are drawn in the highlight's warm colour in the

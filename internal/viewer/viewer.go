@@ -8,11 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
+
+	"github.com/citelens/citelens/internal/fix"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // ErrNoViewer means the system has no program to open files with.
@@ -95,22 +101,103 @@ var knownViewers = []struct {
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
+// ErrNoDisplay means there is no graphical display to show a viewer on:
+// a terminal reached over SSH, a console, a container.
+var ErrNoDisplay = errors.New("no graphical display ($DISPLAY and $WAYLAND_DISPLAY are not set)")
+
+// settle is how long Open watches the viewer after starting it: an
+// opener that finds no application for PDFs, or a viewer that cannot
+// reach the display, exits with an error at once, and saying "Opened"
+// then would be false.
+const settle = 1500 * time.Millisecond
+
 // Open opens the file at path at page (1-based; 0 for its start) in the
-// system's viewer, and returns once the viewer has started; it is not
-// waited for.
+// system's viewer. It fails without a graphical display (on systems that
+// need one), when no viewer is found, and when the viewer exits with an
+// error in its first moments; a viewer still running then (or one that
+// handed the file to a running viewer and ended well) is taken as
+// opened, and is not waited for.
 func Open(ctx context.Context, path string, page int) error {
+	if err := displayAvailable(runtime.GOOS, os.Getenv); err != nil {
+		return err
+	}
 	cmd, err := Command(path, page, runtime.GOOS, exec.LookPath, func(name string, args ...string) ([]byte, error) {
 		return exec.CommandContext(ctx, name, args...).Output()
 	})
 	if err != nil {
-		return err
+		return fix.With(err, "Install xdg-utils and a PDF viewer, or open %s yourself.", filepath.Base(path))
 	}
-	// The viewer outlives this call; its output is not ours to show (a
-	// TUI is on the terminal).
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, nil, nil
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("opening %s: %w", filepath.Base(path), err)
+	return start(cmd, filepath.Base(path), settle)
+}
+
+// displayAvailable says why a viewer cannot be shown on this system:
+// Unix but macOS shows windows only on an X11 or Wayland display.
+func displayAvailable(goos string, getenv func(string) string) error {
+	switch goos {
+	case "darwin", "windows", "android", "ios":
+		return nil
 	}
-	go cmd.Wait() // reaped when it ends
+	if getenv("DISPLAY") == "" && getenv("WAYLAND_DISPLAY") == "" {
+		return fix.With(ErrNoDisplay, "Open the file on a machine with a screen, or forward X11 (ssh -X).")
+	}
 	return nil
+}
+
+// start starts cmd and watches it for wait: an exit with an error in
+// that time is returned with the first line the viewer wrote on its
+// error output (made safe for a terminal).
+func start(cmd *exec.Cmd, name string, wait time.Duration) error {
+	// The viewer outlives this call; its output is not ours to show (a
+	// TUI is on the terminal), but its complaint is kept for the error.
+	var stderr capped
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, nil, &stderr
+	// A viewer's children may keep the error output open: the exit is
+	// what counts, not the end of its output.
+	cmd.WaitDelay = 100 * time.Millisecond
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("opening %s: %w", name, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }() // reaped when it ends
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			msg := fmt.Sprintf("the viewer (%s) could not open %s: it exited with status %d", filepath.Base(cmd.Path), name, exit.ExitCode())
+			if line := stderr.firstLine(); line != "" {
+				msg += ": " + line
+			}
+			return fix.With(errors.New(msg), "Check that a PDF viewer is installed and set as the default (xdg-mime default VIEWER.desktop application/pdf).")
+		}
+		return nil // ended well, or only its output was cut short
+	case <-time.After(wait):
+		return nil
+	}
+}
+
+// capped keeps the first 4 KB written to it.
+type capped struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if room := 4096 - len(c.buf); room > 0 {
+		c.buf = append(c.buf, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+// firstLine is the first non-blank line kept, safe for a terminal.
+func (c *capped) firstLine() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, l := range strings.Split(string(c.buf), "\n") {
+		if l = strings.TrimSpace(textproc.OneLine(l)); l != "" {
+			return l
+		}
+	}
+	return ""
 }

@@ -25,6 +25,7 @@
 package pageview
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"image/color"
@@ -34,6 +35,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/citelens/citelens/citations/pageimage"
@@ -93,7 +95,11 @@ type Model struct {
 
 	styles *themes.Styles
 	colors termimage.MapColors
-	src    *pageimage.Source
+	// profile is the terminal's colours (bubbletea's ColorProfileMsg;
+	// Unknown until it comes, drawn as truecolor): the page map picks
+	// 256-colour entries itself, or draws in shades.
+	profile colorprofile.Profile
+	src     *pageimage.Source
 
 	proto        termimage.Protocol
 	cellW, cellH int
@@ -102,6 +108,9 @@ type Model struct {
 
 	width, height int
 	active        bool
+	// covered: something is drawn over the view (the help screen, a
+	// dialog), so a sixel or iTerm2 picture is not written.
+	covered bool
 
 	doc    *docstore.Document
 	span   Span
@@ -120,6 +129,10 @@ type Model struct {
 	err      error
 	paintGen int
 	lastID   uint8
+
+	// cache keeps drawn pages for going back and for pages drawn ahead
+	// (Prefetch); shared by the model's copies.
+	cache *pageCache
 }
 
 // The page view keeps the panes' contract.
@@ -128,7 +141,7 @@ var _ pane.Model[Model] = Model{}
 // New returns a page view drawing with src (nil: no renderer, the view
 // says so), in blocks until SetGraphics says more.
 func New(styles *themes.Styles, src *pageimage.Source) Model {
-	m := Model{KeyMap: DefaultKeyMap(), src: src, proto: termimage.Blocks, cellW: defaultCell[0], cellH: defaultCell[1]}
+	m := Model{KeyMap: DefaultKeyMap(), src: src, proto: termimage.Blocks, cellW: defaultCell[0], cellH: defaultCell[1], cache: &pageCache{}}
 	m.SetStyles(styles)
 	return m
 }
@@ -136,15 +149,17 @@ func New(styles *themes.Styles, src *pageimage.Source) Model {
 // SetStyles switches the view to another theme.
 func (m *Model) SetStyles(s *themes.Styles) {
 	m.styles = s
-	m.colors = mapColors(s)
+	m.colors = mapColors(s, m.profile)
 }
 
-// mapColors are the page map's colours in theme s: its page paper and
-// ink, the highlight's background for the cited lines (their ink a dark
-// shade of it); none in a theme without colour.
-func mapColors(s *themes.Styles) termimage.MapColors {
+// mapColors are the page map's colours in theme s on a terminal of
+// profile: its page paper and ink, the highlight's background for the
+// cited lines (their ink a dark shade of it); none in a theme without
+// colour or a terminal of 16 colours or fewer, where the map is shades.
+func mapColors(s *themes.Styles, profile colorprofile.Profile) termimage.MapColors {
 	p := s.Palette
-	if s.Plain || p.PagePaper == "" || p.PageInk == "" || p.HighlightBg == "" {
+	if s.Plain || p.PagePaper == "" || p.PageInk == "" || p.HighlightBg == "" ||
+		profile == colorprofile.ANSI || profile == colorprofile.ASCII || profile == colorprofile.NoTTY {
 		return termimage.MapColors{}
 	}
 	rgba := func(c string) color.RGBA {
@@ -153,7 +168,8 @@ func mapColors(s *themes.Styles) termimage.MapColors {
 	}
 	mark := rgba(p.HighlightBg)
 	dark := color.RGBA{mark.R / 3, mark.G / 3, mark.B / 3, 255}
-	return termimage.MapColors{Paper: rgba(p.PagePaper), Ink: rgba(p.PageInk), MarkPaper: mark, MarkInk: dark}
+	return termimage.MapColors{Paper: rgba(p.PagePaper), Ink: rgba(p.PageInk), MarkPaper: mark, MarkInk: dark,
+		Palette256: profile == colorprofile.ANSI256}
 }
 
 // SetGraphics sets how pages are drawn: the protocol (Auto is taken as
@@ -199,6 +215,34 @@ func (m *Model) SetActive(on bool) tea.Cmd {
 	return m.Refresh()
 }
 
+// SetCovered says whether something is drawn over the view (the help
+// screen, a dialog) or the pane is out of sight: a sixel or iTerm2
+// picture is not written while covered — it would land over what covers
+// it — and is written again once uncovered. The caller clears the
+// screen when covering, as the terminal keeps pixels that bubbletea,
+// which wrote blank cells there, does not know to write over.
+func (m *Model) SetCovered(on bool) tea.Cmd {
+	if m.covered == on {
+		return nil
+	}
+	m.covered = on
+	if on {
+		m.paintGen++ // a picture on its way is not written
+		return nil
+	}
+	return m.repaint()
+}
+
+// Covered reports whether the view is covered (SetCovered).
+func (m Model) Covered() bool { return m.covered }
+
+// Repaint writes the sixel or iTerm2 picture again after the next frame
+// (nothing for the other protocols, whose pictures are cells): for when
+// the screen around the view was redrawn, as a change of focus restyles
+// the pane's border, which the renderer may write as the whole row,
+// wiping the pixels between.
+func (m *Model) Repaint() tea.Cmd { return m.repaint() }
+
 // Show shows doc's page with primary highlighted (the page primary
 // begins on) and others marked faintly; an empty primary shows the
 // document's first page.
@@ -219,6 +263,7 @@ func (m *Model) Refresh() tea.Cmd {
 	}
 	if c := m.cur; c != nil && c.req.doc == m.doc && c.req.span == m.span && c.req.zoom == m.zoom &&
 		c.req.cols == m.width && c.req.cellW == m.cellW && c.req.cellH == m.cellH && c.req.proto == m.proto &&
+		c.req.colors == m.colors &&
 		(m.page == 0 || c.page == m.page) {
 		return m.repaint()
 	}
@@ -248,16 +293,43 @@ func (m *Model) draw() tea.Cmd {
 	m.seq++
 	m.pending = true
 	m.lastID = m.lastID%254 + 1 // kitty image ids 1-255, one per picture
-	req := request{
-		seq: m.seq, doc: m.doc, span: m.span, others: m.others, page: m.page, zoom: m.zoom,
-		cols: m.width, cellW: m.cellW, cellH: m.cellH, proto: m.proto, id: m.lastID, tmux: m.tmux, colors: m.colors,
-	}
-	cmds := []tea.Cmd{render(m.src, req)}
+	req := m.request(m.doc, m.span, m.others, m.page)
+	req.seq, req.id = m.seq, m.lastID
+	cmds := []tea.Cmd{render(m.src, req, m.cache)}
 	if !m.src.Renderer().Warm() && m.starting.IsZero() {
 		m.starting = time.Now()
 		cmds = append(cmds, tick(m.seq))
 	}
 	return tea.Batch(cmds...)
+}
+
+// request is what drawing page (0: the span's first) of doc with span
+// highlighted takes in the view as it is now.
+func (m *Model) request(doc *docstore.Document, span Span, others []Span, page int) request {
+	return request{
+		doc: doc, span: span, others: others, page: page, zoom: m.zoom,
+		cols: m.width, cellW: m.cellW, cellH: m.cellH, proto: m.proto, tmux: m.tmux, colors: m.colors,
+		body: m.bodyHeight(),
+	}
+}
+
+// Prefetch draws the page of doc that span begins on ahead of time, into
+// the view's cache, for the citation the reader is likely to ask for
+// next (the answers' next one): showing it then costs no rendering.
+// Nothing is shown, and nothing is done when the view is hidden, the
+// document has no pages or the renderer is not compiled yet.
+func (m *Model) Prefetch(doc *docstore.Document, span Span) tea.Cmd {
+	if !m.active || doc == nil || m.src == nil || m.width <= 0 || m.proto == termimage.Off ||
+		pageimage.Available(doc) != nil || !m.src.Renderer().Warm() {
+		return nil
+	}
+	req := m.request(doc, span, nil, 0)
+	req.ahead = true
+	src, cache := m.src, m.cache
+	return func() tea.Msg {
+		req.runWith(context.Background(), src, cache) // a failure shows when the page is asked for
+		return prefetchedMsg{}
+	}
 }
 
 func tick(seq int) tea.Cmd {
@@ -281,15 +353,22 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, pane.Action) {
 		}
 		return m, nil, nil
 	case paintDueMsg:
-		if msg.gen != m.paintGen || !m.active || m.cur == nil || m.cur.img == nil {
+		if msg.gen != m.paintGen || !m.active || m.covered || m.cur == nil || m.cur.img == nil {
 			return m, nil, nil
 		}
 		return m, m.encodePaint(), nil
 	case paintedMsg:
-		if msg.gen != m.paintGen || !m.active {
+		if msg.gen != m.paintGen || !m.active || m.covered {
 			return m, nil, nil
 		}
 		return m, tea.Raw(msg.raw), nil
+	case tea.ColorProfileMsg:
+		if msg.Profile != m.profile {
+			m.profile = msg.Profile
+			m.colors = mapColors(m.styles, m.profile)
+			return m, m.Refresh(), nil
+		}
+		return m, nil, nil
 	case tea.KeyPressMsg:
 		return m.updateKey(msg)
 	case tea.MouseWheelMsg:
@@ -333,14 +412,7 @@ func (m Model) rendered(msg renderedMsg) (Model, tea.Cmd, pane.Action) {
 
 // revealTop is the top row that shows the cited lines with a little of
 // the page above them: at the top of the page when they fit there.
-func (m Model) revealTop() int {
-	c := m.cur
-	bh := m.bodyHeight()
-	if c.focus < 0 || c.focusEnd <= bh {
-		return 0
-	}
-	return c.focus - min(3, bh/4)
-}
+func (m Model) revealTop() int { return m.cur.revealTop(m.bodyHeight()) }
 
 func (m Model) clampTop(top int) int {
 	if m.cur == nil {
@@ -362,26 +434,23 @@ func (m *Model) scroll(n int) tea.Cmd {
 // repaint schedules the sixel or iTerm2 picture for after the next frame.
 func (m *Model) repaint() tea.Cmd {
 	m.paintGen++
-	if !m.active || m.cur == nil || m.cur.img == nil {
+	if !m.active || m.covered || m.cur == nil || m.cur.img == nil {
 		return nil
 	}
 	gen := m.paintGen
 	return tea.Tick(paintDelay, func(time.Time) tea.Msg { return paintDueMsg{gen} })
 }
 
-// encodePaint encodes the visible window of the picture, in a command.
+// encodePaint encodes the visible window of the picture, in a command;
+// the window encoded with the drawing is written as it is.
 func (m Model) encodePaint() tea.Cmd {
 	c, top, n, gen := m.cur, m.top, m.bodyHeight(), m.paintGen
-	x, y, cols, proto, tmux := m.x, m.y+1, m.width, m.proto, m.tmux
+	x, y := m.x, m.y+1
+	if p := c.paint; p.raw != "" && p.top == top && p.rows == n {
+		return tea.Raw(termimage.At(x, y, p.raw))
+	}
 	return func() tea.Msg {
-		win := c.window(top, n)
-		var seq string
-		if proto == termimage.ITerm2 {
-			seq = termimage.ITerm2Image(win, cols, n, tmux)
-		} else {
-			seq = termimage.SixelImage(win, tmux)
-		}
-		return paintedMsg{gen: gen, raw: termimage.At(x, y, seq)}
+		return paintedMsg{gen: gen, raw: termimage.At(x, y, c.encode(top, n))}
 	}
 }
 
@@ -512,8 +581,9 @@ func (m Model) body(bh int) []string {
 	return blank
 }
 
-// header names the document and page on the left, the protocol and zoom
-// on the right.
+// header names the document and page on the left; on the right the
+// page, where the cited lines continue, how the page is drawn and the
+// zoom, the least needed dropped first when the pane is narrow.
 func (m Model) header() string {
 	w := m.width
 	if m.doc == nil {
@@ -523,15 +593,26 @@ func (m Model) header() string {
 	if m.version != "" {
 		name += " · " + m.version
 	}
-	right := m.proto.String()
-	if m.cur != nil {
-		right = m.cur.describe(m.doc) + " · " + right
-		if m.cur.req.zoom {
-			right += " · zoom"
+	parts := []string{drawnWith(m.proto)}
+	if c := m.cur; c != nil {
+		parts = []string{c.describe(m.doc)}
+		if more := c.continues(m.doc); more != "" {
+			parts = append(parts, more)
+		}
+		parts = append(parts, drawnWith(c.req.proto))
+		if c.zoomed {
+			// Said of the picture shown, not of the setting: a page
+			// without the cited lines is shown whole.
+			parts = append(parts, "zoom")
 		}
 	}
 	if m.pending {
-		right = "drawing… · " + right
+		parts = append([]string{"drawing…"}, parts...)
+	}
+	right := strings.Join(parts, " · ")
+	for ansi.StringWidth(right)+8 > w && len(parts) > 1 {
+		parts = parts[:len(parts)-1]
+		right = strings.Join(parts, " · ")
 	}
 	rw := ansi.StringWidth(right)
 	if rw+8 > w {
@@ -539,6 +620,15 @@ func (m Model) header() string {
 	}
 	left := m.styles.Title.Render(ansi.Truncate(name, w-rw-2, "…"))
 	return draw.Spread(left, m.styles.Muted.Render(right), w)
+}
+
+// drawnWith names how pages are drawn, for the header: the graphics
+// protocol, or for the half-block map what it is to a reader.
+func drawnWith(p termimage.Protocol) string {
+	if p == termimage.Blocks {
+		return "preview"
+	}
+	return p.String()
 }
 
 // footer shows where the view is and the keys.

@@ -70,7 +70,14 @@ func TestSixelPaint(t *testing.T) {
 			m2, enc, _ := m.Update(due)
 			m = m2
 			for _, p := range run(enc) {
-				painted = append(painted, p.(paintedMsg))
+				switch p := p.(type) {
+				case paintedMsg:
+					painted = append(painted, p)
+				case tea.RawMsg: // the window encoded with the drawing
+					painted = append(painted, paintedMsg{gen: m.paintGen, raw: p.Msg.(string)})
+				default:
+					t.Fatalf("painting gave %T", p)
+				}
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"strings"
 )
 
@@ -12,10 +13,15 @@ import (
 type MapColors struct {
 	Paper, Ink         color.RGBA // the page, and its darkest ink
 	MarkPaper, MarkInk color.RGBA // the same under the highlight
+	// Palette256: the terminal shows 256 colours, not truecolor; the map
+	// picks palette entries itself (see Nearest256).
+	Palette256 bool
 }
 
 // mono reports whether c asks for a map without colour.
-func (c MapColors) mono() bool { return c == MapColors{} }
+func (c MapColors) mono() bool {
+	return c.Paper == color.RGBA{} && c.Ink == color.RGBA{} && c.MarkPaper == color.RGBA{} && c.MarkInk == color.RGBA{}
+}
 
 // inkGain stretches a cell's share of ink: a line of text covers a fifth
 // of its cells' area in ink, which drawn as is would be a faint grey.
@@ -58,9 +64,14 @@ func PageMap(img *image.RGBA, marked []image.Rectangle, cols, rows int, c MapCol
 		for col := range cols {
 			top, bot := grid[2*r*cols+col], grid[(2*r+1)*cols+col]
 			var style, glyph string
-			if c.mono() {
+			switch {
+			case c.mono():
 				style, glyph = monoCell(top.ink, bot.ink, top.mark || bot.mark)
-			} else {
+			case c.Palette256:
+				fg, bg := c.entry(top.ink, top.mark), c.entry(bot.ink, bot.mark)
+				style = fmt.Sprintf("\x1b[38;5;%d;48;5;%dm", fg, bg)
+				glyph = "▀"
+			default:
 				fg, bg := c.color(top.ink, top.mark), c.color(bot.ink, bot.mark)
 				style = fmt.Sprintf("\x1b[38;2;%d;%d;%d;48;2;%d;%d;%dm", fg.R, fg.G, fg.B, bg.R, bg.G, bg.B)
 				glyph = "▀"
@@ -118,6 +129,14 @@ func (c MapColors) color(ink float64, mark bool) color.RGBA {
 	}
 	mix := func(a, b uint8) uint8 { return uint8(float64(a) + (float64(b)-float64(a))*ink + 0.5) }
 	return color.RGBA{mix(paper.R, dark.R), mix(paper.G, dark.G), mix(paper.B, dark.B), 255}
+}
+
+// entry is the 256-colour palette entry of a map pixel: its ink share
+// rounded to one of a few levels, so that paper is one colour and text a
+// few, each the nearest entry as seen.
+func (c MapColors) entry(ink float64, mark bool) uint8 {
+	q := math.Round(ink*inkLevels256) / inkLevels256
+	return Nearest256(c.color(q, mark))
 }
 
 // shades are a cell's ink from none to full, for a map without colour.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/structure"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // Bounds of what a statement takes beyond its selected sentences (see
@@ -72,13 +73,47 @@ func passageOf(d *docstore.View, g group) group {
 			}
 		}
 	}
+	// A statement that names a command takes the example under it: a
+	// paragraph that explains git-stash(1) and then shows "$ git stash
+	// push …" is answered by the command line, not by the prose alone.
+	if g.last == selectedLast && !leadIn(d, g.last) {
+		prose := d.SentenceText(g.last)
+		for j := g.last + 1; j < n && sameSection(g.last, j) && example(d, j) && (j > selectedLast+1 || sharesName(prose, d.SentenceText(j))) && take(j); j++ {
+			g.last = j
+		}
+	}
+	// A short lead-in right after the items taken ("Use this command
+	// line:") continues the passage: it says nothing on its own, and the
+	// items under it are the answer.
+	if g.last > selectedLast {
+		for j := g.last + 1; j+1 < n && sameSection(g.last, j) && len(strings.TrimSpace(d.SentenceText(j))) <= maxBareLeadIn && leadIn(d, j) && item(d, j+1); j = g.last + 1 {
+			if !take(j) {
+				break
+			}
+			g.last = j
+			if !take(j + 1) {
+				break
+			}
+			g.last = j + 1
+		}
+	}
 	// The sentence that completes it: a default or a limit, told next in
 	// the same paragraph.
 	if j := g.last + 1; j < n && sameParagraph(d, g.last, j) && completes(d.SentenceText(j)) && take(j) {
 		g.last = j
 	}
-	// Backward: a first sentence that refers to the one before it.
-	if i := g.first - 1; i >= 0 && refersBack(d.SentenceText(g.first)) && sameParagraph(d, i, g.first) && take(i) {
+	// Forward: the next sentence of the paragraph that goes on about what
+	// this one names ("ChaCha-Poly1305 is a combination of … It
+	// originates from the NaCl library…"): the answer is often there.
+	if j := g.last + 1; j < n && sameParagraph(d, g.last, j) && refersBack(d.SentenceText(j)) && take(j) {
+		g.last = j
+	}
+	// Backward: a first sentence that refers to the one before it — by a
+	// pronoun, or, being short or a definite description ("The most
+	// common usage is for disk encryption.", "The winning design, also
+	// known as RIJNDAEL, …"), to what its paragraph named before — takes
+	// the sentences back to that name, within the budget.
+	for i := g.first - 1; i >= 0 && needsBefore(d.SentenceText(g.first)) && sameParagraph(d, i, g.first) && take(i); i-- {
 		g.first = i
 	}
 	// Backward: the term a description defines — the option line of a
@@ -282,6 +317,71 @@ func refersBack(s string) bool {
 		}
 	}
 	return false
+}
+
+// needsBefore reports whether a sentence cannot stand alone and its
+// paragraph's earlier sentences say what it is about: it refers back
+// (see refersBack), it opens with a definite description ("The standard
+// is…", "The most common usage…"), or it is short (at most shortSentence
+// words: a comment on what came before).
+func needsBefore(s string) bool {
+	t := strings.TrimSpace(s)
+	return refersBack(t) || strings.HasPrefix(t, "The ") || len(strings.Fields(t)) <= shortSentence
+}
+
+// shortSentence is the most words a sentence has that needsBefore reads
+// as a comment on the one before it.
+const shortSentence = 8
+
+// maxBareLeadIn bounds a lead-in that says nothing of its own ("Use this
+// command line:", "Then run:").
+const maxBareLeadIn = 40
+
+// example reports whether sentence j is a code line or a command line a
+// paragraph shows as its example: flagged code, or a line opening with a
+// shell prompt ("$ ", "# ").
+func example(d *docstore.View, j int) bool {
+	s := d.Sentence(j)
+	if s.Flags&(structure.FlagHeading|structure.FlagFurniture|structure.FlagContents) != 0 {
+		return false
+	}
+	if s.Flags&structure.FlagCode != 0 {
+		return true
+	}
+	t := strings.TrimSpace(d.SentenceText(j))
+	return strings.HasPrefix(t, "$ ") || strings.HasPrefix(t, "# ")
+}
+
+// sharesName reports whether a code line uses a name the prose before it
+// gives (a command, a function: "git-stash(1)" and "$ git stash push"),
+// so the code is that prose's example and not the next topic's.
+func sharesName(prose, code string) bool {
+	names := map[string]bool{}
+	for _, w := range nameWords(prose) {
+		names[w] = true
+	}
+	for _, w := range nameWords(code) {
+		if names[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// nameWords splits text into lower-case words of letters, digits and "_"
+// at least four long: the parts of names ("git-stash(1)" gives "stash";
+// "git" is too short to tell one example from another).
+func nameWords(s string) []string {
+	ws := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_')
+	})
+	out := ws[:0]
+	for _, w := range ws {
+		if len(w) >= 4 && !textproc.IsStopWord(w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // sameParagraph reports whether sentences i and j (i < j, adjacent) are

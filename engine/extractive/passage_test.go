@@ -204,3 +204,59 @@ Normally the HEAD stores the name of a branch.
 		t.Errorf("got %q, want the term with its definition and nothing after", got)
 	}
 }
+
+// A statement takes what its sentence leaves to its neighbours: the
+// sentence after it that goes on about what it names, the sentences
+// before a short one or a definite description, the example command
+// under a paragraph that names it, and the command after a bare lead-in.
+func TestStatementTakesItsNeighbours(t *testing.T) {
+	t.Parallel()
+	const manual = `Debugging Applications
+
+To help diagnose font problems, the library is built with internal debugging left enabled. It is controlled by means of the FC_DEBUG environment variable.
+
+Tweaked mode
+
+XEX-based tweaked mode (XTS) is a block mode that encrypts partial blocks. The most common usage is for disk encryption. Data is not authenticated.
+
+Stashing
+
+While you are in the middle of working on something complicated, you find a bug. You can use git-stash(1) to save the current state of your work.
+
+$ git stash push -m "work in progress"
+
+Running under the checker
+
+If you normally run your program like this:
+
+myprog arg1 arg2
+
+Use this command line:
+
+valgrind --leak-check=yes myprog arg1 arg2
+
+The checker is the default tool.
+`
+	lib, docs := enginetest.TextLibrary(t, "manual.txt", manual)
+	ask := func(q string) string {
+		ans, err := engine.Run(t.Context(), &engine.Env{Library: lib}, Strategy{},
+			engine.Request{Question: q, Docs: []docstore.DocID{docs[0].ID}, Options: engine.Settings("k", "1")}, func(engine.Event) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ans.Statements) == 0 {
+			t.Fatalf("%q: no statement", q)
+		}
+		return ans.Statements[0].Text
+	}
+	for q, want := range map[string]string{
+		"How do I diagnose font problems with debugging?":     "FC_DEBUG",
+		"Which mode is for disk encryption usage?":            "XTS",
+		"How do I save the state of my work with git-stash?":  "git stash push",
+		"How do I normally run my program under the checker?": "valgrind --leak-check=yes",
+	} {
+		if got := ask(q); !strings.Contains(got, want) {
+			t.Errorf("%q: %q, want it to hold %q", q, got, want)
+		}
+	}
+}

@@ -72,7 +72,11 @@
 //     of several documents, a sentence is scaled by how much its document
 //     is about the question (DocumentWeight, documentPriors), so a huge
 //     document that holds every word somewhere does not crowd out the
-//     small one written about it. Contents
+//     small one written about it; and within each document a question's
+//     term weighs between its idf in the scope and in that document
+//     (LocalWeight, localWeights), so the word that names a manual, rare
+//     in the library and everywhere in the manual, picks the manual but
+//     not the sentence. Contents
 //     lines, furniture, code and fragments are scaled by Weights.Noise so
 //     they never outrank body text with the same terms. A question that
 //     asks for a default in other words ("unless I change it", "out of

@@ -73,6 +73,33 @@ func passageOf(d *docstore.View, g group) group {
 			}
 		}
 	}
+	// A paragraph that ends by leading in to a command ("The locales
+	// package does not come with pre-compiled locale data. You need to
+	// configure it as:") takes the lead-in and what it introduces, from
+	// its selected sentence one or two before.
+	if g.last == selectedLast && !leadIn(d, g.last) {
+		for j := g.last + 1; j < n && j <= selectedLast+2 && sameParagraph(d, j-1, j); j++ {
+			if !leadIn(d, j) {
+				continue
+			}
+			last, ok := g.last, true
+			for k := g.last + 1; k <= j && ok; k++ {
+				ok = take(k)
+			}
+			if !ok {
+				g.last = last
+				break
+			}
+			g.last = j
+			for k := j + 1; k < n && sameSection(j, k) && item(d, k) && take(k); k++ {
+				g.last = k
+				if !item(d, k+1) {
+					break
+				}
+			}
+			break
+		}
+	}
 	// A statement that names a command takes the example under it: a
 	// paragraph that explains git-stash(1) and then shows "$ git stash
 	// push …" is answered by the command line, not by the prose alone.
@@ -113,7 +140,7 @@ func passageOf(d *docstore.View, g group) group {
 	// common usage is for disk encryption.", "The winning design, also
 	// known as RIJNDAEL, …"), to what its paragraph named before — takes
 	// the sentences back to that name, within the budget.
-	for i := g.first - 1; i >= 0 && needsBefore(d.SentenceText(g.first)) && sameParagraph(d, i, g.first) && take(i); i-- {
+	for i := g.first - 1; i >= 0 && sameParagraph(d, i, g.first) && needsBefore(d, i, g.first) && take(i); i-- {
 		g.first = i
 	}
 	// Backward: the term a description defines — the option line of a
@@ -319,14 +346,24 @@ func refersBack(s string) bool {
 	return false
 }
 
-// needsBefore reports whether a sentence cannot stand alone and its
+// needsBefore reports whether sentence j cannot stand alone and its
 // paragraph's earlier sentences say what it is about: it refers back
 // (see refersBack), it opens with a definite description ("The standard
 // is…", "The most common usage…"), or it is short (at most shortSentence
 // words: a comment on what came before).
-func needsBefore(s string) bool {
-	t := strings.TrimSpace(s)
-	return refersBack(t) || strings.HasPrefix(t, "The ") || len(strings.Fields(t)) <= shortSentence
+//
+// Only a pronoun reaches across a line break: a text that puts each
+// sentence on a line of its own ("The board met eleven times.") writes
+// sentences that stand alone.
+func needsBefore(d *docstore.View, i, j int) bool {
+	t := strings.TrimSpace(d.SentenceText(j))
+	if refersBack(t) {
+		return true
+	}
+	if strings.ContainsRune(d.Slice(int(d.Sentence(i).End), int(d.Sentence(j).Start)), '\n') {
+		return false
+	}
+	return strings.HasPrefix(t, "The ") || len(strings.Fields(t)) <= shortSentence
 }
 
 // shortSentence is the most words a sentence has that needsBefore reads

@@ -236,6 +236,12 @@ Use this command line:
 valgrind --leak-check=yes myprog arg1 arg2
 
 The checker is the default tool.
+
+Locales
+
+In order for the system to use a locale, its locale data must be compiled. The package comes with none. You need to configure it as:
+
+$ dpkg-reconfigure locales
 `
 	lib, docs := enginetest.TextLibrary(t, "manual.txt", manual)
 	ask := func(q string) string {
@@ -254,6 +260,7 @@ The checker is the default tool.
 		"Which mode is for disk encryption usage?":            "XTS",
 		"How do I save the state of my work with git-stash?":  "git stash push",
 		"How do I normally run my program under the checker?": "valgrind --leak-check=yes",
+		"Why must the system compile locale data?":            "dpkg-reconfigure locales",
 	} {
 		if got := ask(q); !strings.Contains(got, want) {
 			t.Errorf("%q: %q, want it to hold %q", q, got, want)

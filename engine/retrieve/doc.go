@@ -67,7 +67,9 @@
 //     (Weights.Subject), the question's multi-word names found in order
 //     (Weights.Phrase), the first sentence of a section (Weights.Lead), a fact
 //     of the kind the question asks for (Weights.Answer: "when" wants a
-//     year or date, "how many" a number, "who" a name), and the share of
+//     year or date, "how many" a number, "who" a name, "how do I" a lead-in to a
+//     command: "You need to configure it as:" over "# dpkg-reconfigure
+//     locales"), and the share of
 //     the question the sentence's section covers (Weights.Section). Asked
 //     of several documents, a sentence is scaled by how much its document
 //     is about the question (DocumentWeight, documentPriors), so a huge

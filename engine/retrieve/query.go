@@ -42,6 +42,8 @@ type query struct {
 	orig int
 	// code: the question asks for code, syntax or a command (asksCode).
 	code bool
+	// how: the question asks how to do something (see asksHow).
+	how bool
 	// negated are the terms the question uses inside a negated compound
 	// ("non-linear"); elsewhere a term in such a compound is no match.
 	negated map[string]bool
@@ -74,6 +76,7 @@ func parseQuery(text string) *query {
 	q.want = answerType(text)
 	q.orig = len(q.q.Terms)
 	q.code = asksCode(text)
+	q.how = asksHow(text)
 	q.negated = negatedTerms(text)
 	for _, t := range frameTerms(text) {
 		if i, ok := q.index[t]; ok {

@@ -375,7 +375,9 @@ func (rk *ranker) score(c *candidate) {
 		// A name in the heading is the name of what the sentence is about.
 		c.scores.Phrase = max(c.scores.Phrase, hu.phrases(q))
 	}
-	c.scores.Answer = q.want != AnyAnswer && c.own.wants(q.want)
+	// A how-to question wants the command: a sentence whose paragraph
+	// leads in to one holds the kind of answer asked for.
+	c.scores.Answer = q.want != AnyAnswer && c.own.wants(q.want) || q.how && leadsToCommand(d, i)
 	c.scores.Coverage = cover / max(q.total, 1e-9)
 	c.scores.Lead = isLead(d, i)
 	c.scores.Subject = c.own.subject(q)
@@ -386,6 +388,7 @@ func (rk *ranker) score(c *candidate) {
 	if c.scores.Answer {
 		c.bonus += wt.Answer
 	}
+
 	c.base = total * c.bonus
 	if m := machinery(q, flags(d, i), d.SentenceText(i), wt.Noise); m != 1 {
 		c.bonus *= m

@@ -125,9 +125,13 @@ func passageOf(d *docstore.View, g group) group {
 		}
 	}
 	// The sentence that completes it: a default or a limit, told next in
-	// the same paragraph.
+	// the same paragraph, or the one after with a short remark between
+	// ("…digits to print. It is a suggestion only. Valid values are
+	// 1...22 with default 7.").
 	if j := g.last + 1; j < n && sameParagraph(d, g.last, j) && completes(d.SentenceText(j)) && take(j) {
 		g.last = j
+	} else if k := j + 1; k < n && sameParagraph(d, g.last, j) && sameParagraph(d, j, k) && len(d.SentenceText(j)) <= maxRemark && completes(d.SentenceText(k)) && take(j) && take(k) {
+		g.last = k
 	}
 	// Forward: the next sentence of the paragraph that goes on about what
 	// this one names ("ChaCha-Poly1305 is a combination of … It
@@ -369,6 +373,9 @@ func needsBefore(d *docstore.View, i, j int) bool {
 // shortSentence is the most words a sentence has that needsBefore reads
 // as a comment on the one before it.
 const shortSentence = 8
+
+// maxRemark bounds the sentence a completing one may come after.
+const maxRemark = 80
 
 // maxBareLeadIn bounds a lead-in that says nothing of its own ("Use this
 // command line:", "Then run:").

@@ -242,6 +242,10 @@ Locales
 In order for the system to use a locale, its locale data must be compiled. The package comes with none. You need to configure it as:
 
 $ dpkg-reconfigure locales
+
+Options
+
+digits: controls the number of significant digits to print. It is a suggestion only. Valid values are 1...22 with default 7.
 `
 	lib, docs := enginetest.TextLibrary(t, "manual.txt", manual)
 	ask := func(q string) string {
@@ -261,6 +265,7 @@ $ dpkg-reconfigure locales
 		"How do I save the state of my work with git-stash?":  "git stash push",
 		"How do I normally run my program under the checker?": "valgrind --leak-check=yes",
 		"Why must the system compile locale data?":            "dpkg-reconfigure locales",
+		"What controls the significant digits printed?":       "default 7",
 	} {
 		if got := ask(q); !strings.Contains(got, want) {
 			t.Errorf("%q: %q, want it to hold %q", q, got, want)

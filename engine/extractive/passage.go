@@ -73,6 +73,14 @@ func passageOf(d *docstore.View, g group) group {
 			}
 		}
 	}
+	// A sentence that announces what follows ("…the following function
+	// is used instead.") with prose after it rather than a list takes
+	// the next sentence of its paragraph: that is what it announced.
+	if g.last == selectedLast && announces(d.SentenceText(g.last)) && !leadIn(d, g.last) {
+		if j := g.last + 1; j < n && sameParagraph(d, g.last, j) && !introduces(d.SentenceText(j)) && take(j) {
+			g.last = j
+		}
+	}
 	// A paragraph that ends by leading in to a command ("The locales
 	// package does not come with pre-compiled locale data. You need to
 	// configure it as:") takes the lead-in and what it introduces, from
@@ -203,6 +211,13 @@ func introduces(s string) bool {
 		}
 	}
 	return strings.HasPrefix(t, "the following ") && len(t) < 120
+}
+
+// announces reports whether a sentence announces what follows it
+// anywhere in it ("the following function is used instead of …").
+func announces(s string) bool {
+	t := strings.ToLower(s)
+	return introduces(s) || strings.Contains(t, "the following") || strings.Contains(t, "as follows")
 }
 
 // leadIn reports whether sentence i leads in to a list, steps or code

@@ -272,3 +272,30 @@ digits: controls the number of significant digits to print. It is a suggestion o
 		}
 	}
 }
+
+// A sentence announcing what follows with prose after it, not a list,
+// takes the next sentence of its paragraph.
+func TestAnnouncementTakesWhatFollows(t *testing.T) {
+	t.Parallel()
+	lib, docs := enginetest.TextLibrary(t, "manual.txt", `Extendable output
+
+To get a SHAKE256 digest, the following function is used instead of the plain one. For an output size of 32, security is equivalent to SHA3-256. Nothing else matters here.
+`)
+	d, err := lib.View(docs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := -1
+	for j := range d.NumSentences() {
+		if strings.HasPrefix(d.SentenceText(j), "To get") {
+			i = j
+		}
+	}
+	if i < 0 {
+		t.Fatal("no announcing sentence")
+	}
+	g := passageOf(d, group{doc: d.ID(), first: i, last: i})
+	if g.first != i || g.last != i+1 {
+		t.Errorf("passage %d-%d, want %d-%d: the announcement and the sentence after it", g.first, g.last, i, i+1)
+	}
+}

@@ -1,9 +1,11 @@
 package retrieve
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/citelens/citelens/engine/enginetest/librarytest"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // A how-to question wants the paragraph that leads in to a command over a
@@ -11,15 +13,19 @@ import (
 func TestHowToWantsTheCommand(t *testing.T) {
 	t.Parallel()
 	for q, want := range map[string]bool{
-		"How do I generate the locale data?": true,
-		"How can I unpack it?":               true,
-		"Which command opens it?":            true,
-		"How much memory does it need?":      false,
-		"Why is the locale data compiled?":   false,
+		"How do I generate the locale data?":          true,
+		"How can I unpack it?":                        true,
+		"Which command opens it?":                     true,
+		"What should a configuration file look like?": true,
+		"How much memory does it need?":               false,
+		"Why is the locale data compiled?":            false,
 	} {
 		if asksHow(q) != want {
 			t.Errorf("asksHow(%q) = %v", q, !want)
 		}
+	}
+	if got := frameTerms("What should a configuration file look like?"); !slices.Contains(got, textproc.Term("look")) {
+		t.Errorf("frame terms %v: want \"look\", which only frames the question", got)
 	}
 	lib, docs := librarytest.TextLibrary(t, "manual.txt", `Locales
 

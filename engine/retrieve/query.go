@@ -116,7 +116,18 @@ func frameTerms(text string) []string {
 			out = append(out, textproc.Term("stand"))
 		}
 	}
+	// "What should X look like?", "what does X look like?"
+	if looksLike(words) {
+		out = append(out, textproc.Term("look"))
+	}
 	return out
+}
+
+// looksLike reports whether a question's words ask what something looks
+// like: "what" first, "look like" (or "looks like") last.
+func looksLike(words []string) bool {
+	n := len(words)
+	return n >= 4 && words[0] == "what" && words[n-1] == "like" && (words[n-2] == "look" || words[n-2] == "looks")
 }
 
 // extend returns q with terms added at weight w (relative to a question

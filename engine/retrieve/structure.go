@@ -90,11 +90,15 @@ func paragraph(d *docstore.View, i, radius int) (first, last int) {
 }
 
 // asksHow reports whether a question asks how to do something — "how do
-// I…", "how can I…", "how to…", "what command…" — which manuals answer
+// I…", "how can I…", "how to…", "what command…", "what should X look
+// like?" — which manuals answer
 // with a lead-in and the command under it ("You need to configure it
 // as:" over "# dpkg-reconfigure locales").
 func asksHow(question string) bool {
 	words := foldedWords(question)
+	if looksLike(words) {
+		return true // what a file or a command looks like is shown under a lead-in
+	}
 	for i, w := range words {
 		next := ""
 		if i+1 < len(words) {

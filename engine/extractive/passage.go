@@ -155,6 +155,14 @@ func passageOf(d *docstore.View, g group) group {
 	for i := g.first - 1; i >= 0 && sameParagraph(d, i, g.first) && needsBefore(d, i, g.first) && take(i); i-- {
 		g.first = i
 	}
+	// Backward: a step of a procedure ("– Crash the program to produce a
+	// core dump file.") takes the steps before it, within the budget: the
+	// procedure is the answer, and its last step alone does nothing.
+	if step(d.SentenceText(g.first)) {
+		for i := g.first - 1; i >= 0 && sameSection(i, g.first) && (step(d.SentenceText(i)) || item(d, i) && !optionLine(d.SentenceText(i))) && take(i); i-- {
+			g.first = i
+		}
+	}
 	// Backward: the term a description defines — the option line of a
 	// manual's option list ("-k --keep", "--track-origins=<yes|no>
 	// [default: no]") over the paragraph the group is in — so the answer
@@ -360,6 +368,20 @@ func refersBack(s string) bool {
 	for _, w := range []string{"It ", "This ", "These ", "They ", "Such ", "Its ", "Their ", "That "} {
 		if strings.HasPrefix(t, w) {
 			return true
+		}
+	}
+	return false
+}
+
+// step reports whether a sentence is a step of a procedure: a line that
+// opens with a dash or a bullet and reads as an instruction (a capital
+// letter after the marker), not an option ("-k") or a name.
+func step(s string) bool {
+	t := strings.TrimSpace(s)
+	for _, m := range []string{"– ", "• ", "- ", "* "} {
+		if rest, ok := strings.CutPrefix(t, m); ok {
+			r, _ := utf8.DecodeRuneInString(rest)
+			return unicode.IsUpper(r)
 		}
 	}
 	return false

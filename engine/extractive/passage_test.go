@@ -299,3 +299,40 @@ To get a SHAKE256 digest, the following function is used instead of the plain on
 		t.Errorf("passage %d-%d, want %d-%d: the announcement and the sentence after it", g.first, g.last, i, i+1)
 	}
 }
+
+// A step of a procedure takes the steps before it.
+func TestStepTakesTheStepsBefore(t *testing.T) {
+	t.Parallel()
+	lib, docs := enginetest.TextLibrary(t, "manual.txt", `Debugging
+
+• Crash-first approach:
+
+– Update the limits file to include the following:
+
+* soft core unlimited
+
+– Type "ulimit -c unlimited" to the shell prompt.
+
+– Crash the program to produce a core dump file.
+`)
+	d, err := lib.View(docs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := -1
+	for j := range d.NumSentences() {
+		if strings.HasPrefix(d.SentenceText(j), "– Crash") {
+			i = j
+		}
+	}
+	if i < 0 {
+		t.Fatal("no last step")
+	}
+	g := passageOf(d, group{doc: d.ID(), first: i, last: i})
+	if got := d.Slice(int(d.Sentence(g.first).Start), int(d.Sentence(g.last).End)); !strings.Contains(got, "soft core unlimited") {
+		t.Errorf("passage %q: want the steps before the last", got)
+	}
+	if step("-k --keep") || step("• a name") || !step("– Type it.") {
+		t.Error("step: a dash or bullet and an instruction")
+	}
+}

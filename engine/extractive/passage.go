@@ -374,11 +374,12 @@ func refersBack(s string) bool {
 }
 
 // step reports whether a sentence is a step of a procedure: a line that
-// opens with a dash or a bullet and reads as an instruction (a capital
-// letter after the marker), not an option ("-k") or a name.
+// opens with a dash and reads as an instruction (a capital letter after
+// the marker), not an option ("-k") or a name. A bullet ("• The xz
+// archive uses…") lists facts more often than steps: each stands alone.
 func step(s string) bool {
 	t := strings.TrimSpace(s)
-	for _, m := range []string{"– ", "• ", "- ", "* "} {
+	for _, m := range []string{"– ", "- "} {
 		if rest, ok := strings.CutPrefix(t, m); ok {
 			r, _ := utf8.DecodeRuneInString(rest)
 			return unicode.IsUpper(r)

@@ -332,7 +332,7 @@ func TestStepTakesTheStepsBefore(t *testing.T) {
 	if got := d.Slice(int(d.Sentence(g.first).Start), int(d.Sentence(g.last).End)); !strings.Contains(got, "soft core unlimited") {
 		t.Errorf("passage %q: want the steps before the last", got)
 	}
-	if step("-k --keep") || step("• a name") || !step("– Type it.") {
+	if step("-k --keep") || step("• The archive uses .txz.") || !step("– Type it.") {
 		t.Error("step: a dash or bullet and an instruction")
 	}
 }

@@ -39,6 +39,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/fix"
@@ -278,6 +279,13 @@ const maxWiden = 2
 // next sentence of its paragraph finishing it: no closing punctuation.
 func breaksOff(d *docstore.View, i int) bool {
 	t := strings.TrimRight(d.SentenceText(i), " \t\n\"'’”)]")
+	const apart = structure.FlagHeading | structure.FlagFurniture | structure.FlagContents
+	if cutWord(t, d.SentenceText(i+1)) && (d.Sentence(i).Flags|d.Sentence(i+1).Flags)&apart == 0 {
+		// A word cut at a line's end ("--leak-check-" / "heuristics=…",
+		// "year-on-" / "year growth") goes on past the blank line or the
+		// page break the extraction put between its halves.
+		return strings.TrimSpace(d.Slice(int(d.Sentence(i).End), int(d.Sentence(i+1).Start))) == ""
+	}
 	if t == "" || d.Sentence(i).Flags.Noise() || d.Sentence(i+1).Flags.Noise() {
 		return false
 	}
@@ -288,6 +296,20 @@ func breaksOff(d *docstore.View, i int) bool {
 	gap := d.Slice(int(d.Sentence(i).End), int(d.Sentence(i+1).Start))
 	return strings.Count(gap, "\n") <= 1 && !strings.ContainsRune(gap, '\f')
 }
+
+// cutWord reports whether text ends in a word cut at a hyphen that next,
+// the following sentence, finishes: a letter and "-" at its very end, and
+// next opening in lower case.
+func cutWord(text, next string) bool {
+	if len(text) < 2 || text[len(text)-1] != '-' || !isLetter(text[len(text)-2]) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(next))
+	return unicode.IsLower(r)
+}
+
+// isLetter reports whether b is an ASCII letter.
+func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
 
 // continues reports whether sentence i of d carries on the sentence before
 // it: it starts in lower case, on the line the previous one ended.

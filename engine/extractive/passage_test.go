@@ -336,3 +336,40 @@ func TestStepTakesTheStepsBefore(t *testing.T) {
 		t.Error("step: a dash or bullet and an instruction")
 	}
 }
+
+// A word cut at a line's end is finished past the blank line the
+// extraction put between its halves.
+func TestCutWordIsFinished(t *testing.T) {
+	t.Parallel()
+	lib, docs := enginetest.TextLibrary(t, "manual.txt", `Heuristics
+
+The set all activates every heuristic. It is equivalent to --leak-check-
+
+heuristics=stdstring,length64.
+
+Other things follow.
+`)
+	d, err := lib.View(docs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := -1
+	for j := range d.NumSentences() {
+		if strings.HasPrefix(d.SentenceText(j), "It is equivalent") {
+			i = j
+		}
+	}
+	if i < 0 {
+		t.Fatal("no cut sentence")
+	}
+	gs := []group{{doc: d.ID(), first: i, last: i}}
+	if err := complete(func(docstore.DocID) (*docstore.View, error) { return d, nil }, gs); err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Slice(int(d.Sentence(gs[0].first).Start), int(d.Sentence(gs[0].last).End)); !strings.Contains(got, "stdstring") || strings.Contains(got, "Other") {
+		t.Errorf("completed %q: want the cut word finished and nothing after", got)
+	}
+	if cutWord("a well-", "Known thing") || cutWord("a range 1 -", "two") || !cutWord("year-on-", "year growth") {
+		t.Error("cutWord: a letter and a hyphen at the end, lower case after")
+	}
+}

@@ -165,21 +165,29 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 		want = 2 * k
 	}
 	pages, _ := opt.Value("pages").([]retrieve.PageRange)
+	var plan searchPlan
 	ps, err := rt.Retrieval().Sentences(ctx, rt.Question(), retrieve.Options{
 		Pages: pages, K: want, Weights: s.Weights, Fusion: fusion, Context: rt.Previous(),
 		// A weak first pass reads its best passages and asks again; the
-		// plan says with which words.
-		Feedback: func(added []string) { rt.Plan(feedbackPlan{added: added}) },
+		// answer and its plan say with which words.
+		Feedback: func(added []string) {
+			plan.Added = added
+			rt.Warn("few passages held the question's words; also searched for words the best ones share: " + strings.Join(added, ", "))
+		},
 		// An alias the document gives found passages: say so, and where
-		// the document said it.
+		// the document said it, in the answer and in its plan.
 		Aliases: func(found []retrieve.Alias) {
 			for _, a := range found[:min(len(found), 3)] {
+				plan.Aliases = append(plan.Aliases, a.String())
 				rt.Warn("searched through an alias the document gives: " + a.String())
 			}
 		},
 	})
 	if err != nil {
 		return nil, err
+	}
+	if len(plan.Added) > 0 || len(plan.Aliases) > 0 {
+		rt.Plan(plan)
 	}
 	if !opt.Given("k") {
 		embed, rerank := rt.Retrieval().Models()
@@ -384,13 +392,27 @@ func join(gs []group, gap int) []group {
 	}
 }
 
-// feedbackPlan is the plan of an answer whose first pass was weak: the
-// words the best passages added to the question.
-type feedbackPlan struct{ added []string }
+// searchPlan is the plan of an answer whose search went beyond the
+// question's words: the aliases the documents give that it searched
+// through, and the words the best passages of a weak first pass added.
+type searchPlan struct {
+	// Aliases say each alias searched through and where the document
+	// gives it; Added are the words a weak first pass's best passages
+	// added. Exported for the answer's JSON (Answer.Plan).
+	Aliases []string `json:"aliases,omitempty"`
+	Added   []string `json:"added_words,omitempty"`
+}
 
 // Line says it in plain words.
-func (p feedbackPlan) Line() string {
-	return "few passages held the question's words; also searched for words the best ones share: " + strings.Join(p.added, ", ")
+func (p searchPlan) Line() string {
+	var parts []string
+	if len(p.Aliases) > 0 {
+		parts = append(parts, "searched through aliases the documents give: "+strings.Join(p.Aliases, "; "))
+	}
+	if len(p.Added) > 0 {
+		parts = append(parts, "few passages held the question's words; also searched for words the best ones share: "+strings.Join(p.Added, ", "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 var _ engine.Strategy = Strategy{}

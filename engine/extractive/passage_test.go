@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -371,5 +372,31 @@ Other things follow.
 	}
 	if cutWord("a well-", "Known thing") || cutWord("a range 1 -", "two") || !cutWord("year-on-", "year growth") {
 		t.Error("cutWord: a letter and a hyphen at the end, lower case after")
+	}
+}
+
+// An answer whose search went beyond the question's words says so in
+// plain words, in its warnings and in its plan.
+func TestAnswerSaysItSearchedFurther(t *testing.T) {
+	t.Parallel()
+	lib, docs := enginetest.TextLibrary(t, "git.txt",
+		"Unfinished work can be saved with the stash command.\n\n"+
+			"The stash command keeps work aside while you fix a bug.\n\n"+
+			"Later the stash command brings the work back.\n\n"+
+			"Branches hold commits. Tags name commits. Remotes hold branches.\n")
+	ans, err := engine.Run(t.Context(), &engine.Env{Library: lib}, Strategy{},
+		engine.Request{Question: "How do I shelve unfinished work, then fix a bug?", Docs: []docstore.DocID{docs[0].ID}, Options: engine.Settings("k", "2")}, func(engine.Event) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := ans.Plan.(engine.Plan)
+	if !ok || !strings.Contains(p.Line(), "also searched for words the best ones share: ") || !strings.Contains(p.Line(), "stash") {
+		t.Errorf("plan %#v: want it to say which words the best passages added", ans.Plan)
+	}
+	if !slices.ContainsFunc(ans.Warnings, func(w string) bool { return strings.Contains(w, "also searched for words") }) {
+		t.Errorf("warnings %q: want the answer to say it searched further", ans.Warnings)
+	}
+	if got := (searchPlan{Aliases: []string{`"rijndael" is also "aes" (nettle.pdf, p. 20, sentence 830)`}}).Line(); !strings.Contains(got, "searched through aliases the documents give: \"rijndael\" is also \"aes\"") {
+		t.Errorf("alias plan line %q", got)
 	}
 }

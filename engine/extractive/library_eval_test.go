@@ -186,8 +186,8 @@ func scopedSet(ds *dataset) *dataset {
 // 0.478; the third (a statement takes what its sentence leaves to its
 // neighbours, a term weighs between its idf in the library and in its
 // document, how-to questions want the lead-in to a command, a firmer
-// document balance, steps, pointers demoted) to 0.652, 0.710 and 0.652. The floors sit a little
-// under those.
+// document balance, steps, pointers demoted) to 0.652, 0.710 and
+// 0.652. The floors sit a little under those.
 func TestLibraryQA(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {

@@ -144,7 +144,7 @@ func passageOf(d *docstore.View, g group) group {
 	// Forward: the next sentence of the paragraph that goes on about what
 	// this one names ("ChaCha-Poly1305 is a combination of … It
 	// originates from the NaCl library…"): the answer is often there.
-	if j := g.last + 1; j < n && sameParagraph(d, g.last, j) && refersBack(d.SentenceText(j)) && take(j) {
+	if j := g.last + 1; j < n && sameParagraph(d, g.last, j) && goesOn(d.SentenceText(j)) && take(j) {
 		g.last = j
 	}
 	// Backward: a first sentence that refers to the one before it — by a
@@ -464,6 +464,20 @@ func nameWords(s string) []string {
 		}
 	}
 	return out
+}
+
+// goesOn reports whether a sentence goes on about what the one before it
+// names, by a pronoun: "It originates from…", "They are objects that…".
+// Unlike refersBack it leaves out "That" and "Such", which open a clause
+// of their own as often ("That to secure these rights, …").
+func goesOn(s string) bool {
+	t := strings.TrimSpace(s)
+	for _, w := range []string{"It ", "This ", "These ", "They ", "Its ", "Their "} {
+		if strings.HasPrefix(t, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameParagraph reports whether sentences i and j (i < j, adjacent) are

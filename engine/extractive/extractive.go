@@ -39,6 +39,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/docstore"
+	"github.com/citelens/citelens/docstore/structure"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/retrieve"
 	"github.com/citelens/citelens/internal/fix"
@@ -164,21 +165,29 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 		want = 2 * k
 	}
 	pages, _ := opt.Value("pages").([]retrieve.PageRange)
+	var plan searchPlan
 	ps, err := rt.Retrieval().Sentences(ctx, rt.Question(), retrieve.Options{
 		Pages: pages, K: want, Weights: s.Weights, Fusion: fusion, Context: rt.Previous(),
 		// A weak first pass reads its best passages and asks again; the
-		// plan says with which words.
-		Feedback: func(added []string) { rt.Plan(feedbackPlan{added: added}) },
+		// answer and its plan say with which words.
+		Feedback: func(added []string) {
+			plan.Added = added
+			rt.Warn("few passages held the question's words; also searched for words the best ones share: " + strings.Join(added, ", "))
+		},
 		// An alias the document gives found passages: say so, and where
-		// the document said it.
+		// the document said it, in the answer and in its plan.
 		Aliases: func(found []retrieve.Alias) {
 			for _, a := range found[:min(len(found), 3)] {
+				plan.Aliases = append(plan.Aliases, a.String())
 				rt.Warn("searched through an alias the document gives: " + a.String())
 			}
 		},
 	})
 	if err != nil {
 		return nil, err
+	}
+	if len(plan.Added) > 0 || len(plan.Aliases) > 0 {
+		rt.Plan(plan)
 	}
 	if !opt.Given("k") {
 		embed, rerank := rt.Retrieval().Models()
@@ -278,6 +287,13 @@ const maxWiden = 2
 // next sentence of its paragraph finishing it: no closing punctuation.
 func breaksOff(d *docstore.View, i int) bool {
 	t := strings.TrimRight(d.SentenceText(i), " \t\n\"'’”)]")
+	const apart = structure.FlagHeading | structure.FlagFurniture | structure.FlagContents
+	if cutWord(t, d.SentenceText(i+1)) && (d.Sentence(i).Flags|d.Sentence(i+1).Flags)&apart == 0 {
+		// A word cut at a line's end ("--leak-check-" / "heuristics=…",
+		// "year-on-" / "year growth") goes on past the blank line or the
+		// page break the extraction put between its halves.
+		return strings.TrimSpace(d.Slice(int(d.Sentence(i).End), int(d.Sentence(i+1).Start))) == ""
+	}
 	if t == "" || d.Sentence(i).Flags.Noise() || d.Sentence(i+1).Flags.Noise() {
 		return false
 	}
@@ -288,6 +304,20 @@ func breaksOff(d *docstore.View, i int) bool {
 	gap := d.Slice(int(d.Sentence(i).End), int(d.Sentence(i+1).Start))
 	return strings.Count(gap, "\n") <= 1 && !strings.ContainsRune(gap, '\f')
 }
+
+// cutWord reports whether text ends in a word cut at a hyphen that next,
+// the following sentence, finishes: a letter and "-" at its very end, and
+// next opening in lower case.
+func cutWord(text, next string) bool {
+	if len(text) < 2 || text[len(text)-1] != '-' || !isLetter(text[len(text)-2]) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(next))
+	return unicode.IsLower(r)
+}
+
+// isLetter reports whether b is an ASCII letter.
+func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
 
 // continues reports whether sentence i of d carries on the sentence before
 // it: it starts in lower case, on the line the previous one ended.
@@ -362,13 +392,27 @@ func join(gs []group, gap int) []group {
 	}
 }
 
-// feedbackPlan is the plan of an answer whose first pass was weak: the
-// words the best passages added to the question.
-type feedbackPlan struct{ added []string }
+// searchPlan is the plan of an answer whose search went beyond the
+// question's words: the aliases the documents give that it searched
+// through, and the words the best passages of a weak first pass added.
+type searchPlan struct {
+	// Aliases say each alias searched through and where the document
+	// gives it; Added are the words a weak first pass's best passages
+	// added. Exported for the answer's JSON (Answer.Plan).
+	Aliases []string `json:"aliases,omitempty"`
+	Added   []string `json:"added_words,omitempty"`
+}
 
 // Line says it in plain words.
-func (p feedbackPlan) Line() string {
-	return "few passages held the question's words; also searched for words the best ones share: " + strings.Join(p.added, ", ")
+func (p searchPlan) Line() string {
+	var parts []string
+	if len(p.Aliases) > 0 {
+		parts = append(parts, "searched through aliases the documents give: "+strings.Join(p.Aliases, "; "))
+	}
+	if len(p.Added) > 0 {
+		parts = append(parts, "few passages held the question's words; also searched for words the best ones share: "+strings.Join(p.Added, ", "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 var _ engine.Strategy = Strategy{}

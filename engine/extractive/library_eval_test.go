@@ -183,7 +183,11 @@ func scopedSet(ds *dataset) *dataset {
 // at 3, 0.536 at 5, 0.420 answered; the second (a lead-in takes only the
 // items under it, sentences joined across page breaks, a description
 // with its option line, a term with its definition) to 0.536, 0.565 and
-// 0.478. The floors sit a little under those.
+// 0.478; the third (a statement takes what its sentence leaves to its
+// neighbours, a term weighs between its idf in the library and in its
+// document, how-to questions want the lead-in to a command, a firmer
+// document balance, steps, pointers demoted) to 0.652, 0.710 and
+// 0.652. The floors sit a little under those.
 func TestLibraryQA(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -217,13 +221,13 @@ func TestLibraryQA(t *testing.T) {
 		t.Logf("  %-16s answered in the first three %d/%d", kind, byKind[kind][0], byKind[kind][1])
 	}
 
-	if whole[3].Recall < 0.52 {
-		t.Errorf("evidence_recall@3 = %.3f, want at least 0.52", whole[3].Recall)
+	if whole[3].Recall < 0.62 {
+		t.Errorf("evidence_recall@3 = %.3f, want at least 0.62", whole[3].Recall)
 	}
-	if whole[5].Recall < 0.55 {
-		t.Errorf("evidence_recall@5 = %.3f, want at least 0.55", whole[5].Recall)
+	if whole[5].Recall < 0.68 {
+		t.Errorf("evidence_recall@5 = %.3f, want at least 0.68", whole[5].Recall)
 	}
-	if first3 < 0.46 {
-		t.Errorf("answered in the first three statements = %.3f, want at least 0.46", first3)
+	if first3 < 0.62 {
+		t.Errorf("answered in the first three statements = %.3f, want at least 0.62", first3)
 	}
 }

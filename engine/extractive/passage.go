@@ -7,6 +7,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/structure"
+	"github.com/citelens/citelens/internal/textproc"
 )
 
 // Bounds of what a statement takes beyond its selected sentences (see
@@ -72,14 +73,95 @@ func passageOf(d *docstore.View, g group) group {
 			}
 		}
 	}
+	// A sentence that announces what follows ("…the following function
+	// is used instead.") with prose after it rather than a list takes
+	// the next sentence of its paragraph: that is what it announced.
+	if g.last == selectedLast && announces(d.SentenceText(g.last)) && !leadIn(d, g.last) {
+		if j := g.last + 1; j < n && sameParagraph(d, g.last, j) && !introduces(d.SentenceText(j)) && take(j) {
+			g.last = j
+		}
+	}
+	// A paragraph that ends by leading in to a command ("The locales
+	// package does not come with pre-compiled locale data. You need to
+	// configure it as:") takes the lead-in and what it introduces, from
+	// its selected sentence one or two before.
+	if g.last == selectedLast && !leadIn(d, g.last) {
+		for j := g.last + 1; j < n && j <= selectedLast+2 && sameParagraph(d, j-1, j); j++ {
+			if !leadIn(d, j) {
+				continue
+			}
+			last, ok := g.last, true
+			for k := g.last + 1; k <= j && ok; k++ {
+				ok = take(k)
+			}
+			if !ok {
+				g.last = last
+				break
+			}
+			g.last = j
+			for k := j + 1; k < n && sameSection(j, k) && item(d, k) && take(k); k++ {
+				g.last = k
+				if !item(d, k+1) {
+					break
+				}
+			}
+			break
+		}
+	}
+	// A statement that names a command takes the example under it: a
+	// paragraph that explains git-stash(1) and then shows "$ git stash
+	// push …" is answered by the command line, not by the prose alone.
+	if g.last == selectedLast && !leadIn(d, g.last) {
+		prose := d.SentenceText(g.last)
+		for j := g.last + 1; j < n && sameSection(g.last, j) && example(d, j) && (j > selectedLast+1 || sharesName(prose, d.SentenceText(j))) && take(j); j++ {
+			g.last = j
+		}
+	}
+	// A short lead-in right after the items taken ("Use this command
+	// line:") continues the passage: it says nothing on its own, and the
+	// items under it are the answer.
+	if g.last > selectedLast {
+		for j := g.last + 1; j+1 < n && sameSection(g.last, j) && len(strings.TrimSpace(d.SentenceText(j))) <= maxBareLeadIn && leadIn(d, j) && item(d, j+1); j = g.last + 1 {
+			if !take(j) {
+				break
+			}
+			g.last = j
+			if !take(j + 1) {
+				break
+			}
+			g.last = j + 1
+		}
+	}
 	// The sentence that completes it: a default or a limit, told next in
-	// the same paragraph.
+	// the same paragraph, or the one after with a short remark between
+	// ("…digits to print. It is a suggestion only. Valid values are
+	// 1...22 with default 7.").
 	if j := g.last + 1; j < n && sameParagraph(d, g.last, j) && completes(d.SentenceText(j)) && take(j) {
 		g.last = j
+	} else if k := j + 1; k < n && sameParagraph(d, g.last, j) && sameParagraph(d, j, k) && len(d.SentenceText(j)) <= maxRemark && completes(d.SentenceText(k)) && take(j) && take(k) {
+		g.last = k
 	}
-	// Backward: a first sentence that refers to the one before it.
-	if i := g.first - 1; i >= 0 && refersBack(d.SentenceText(g.first)) && sameParagraph(d, i, g.first) && take(i) {
+	// Forward: the next sentence of the paragraph that goes on about what
+	// this one names ("ChaCha-Poly1305 is a combination of … It
+	// originates from the NaCl library…"): the answer is often there.
+	if j := g.last + 1; j < n && sameParagraph(d, g.last, j) && goesOn(d.SentenceText(j)) && take(j) {
+		g.last = j
+	}
+	// Backward: a first sentence that refers to the one before it — by a
+	// pronoun, or, being short or a definite description ("The most
+	// common usage is for disk encryption.", "The winning design, also
+	// known as RIJNDAEL, …"), to what its paragraph named before — takes
+	// the sentences back to that name, within the budget.
+	for i := g.first - 1; i >= 0 && sameParagraph(d, i, g.first) && needsBefore(d, i, g.first) && take(i); i-- {
 		g.first = i
+	}
+	// Backward: a step of a procedure ("– Crash the program to produce a
+	// core dump file.") takes the steps before it, within the budget: the
+	// procedure is the answer, and its last step alone does nothing.
+	if step(d.SentenceText(g.first)) {
+		for i := g.first - 1; i >= 0 && sameSection(i, g.first) && (step(d.SentenceText(i)) || item(d, i) && !optionLine(d.SentenceText(i))) && take(i); i-- {
+			g.first = i
+		}
 	}
 	// Backward: the term a description defines — the option line of a
 	// manual's option list ("-k --keep", "--track-origins=<yes|no>
@@ -137,6 +219,13 @@ func introduces(s string) bool {
 		}
 	}
 	return strings.HasPrefix(t, "the following ") && len(t) < 120
+}
+
+// announces reports whether a sentence announces what follows it
+// anywhere in it ("the following function is used instead of …").
+func announces(s string) bool {
+	t := strings.ToLower(s)
+	return introduces(s) || strings.Contains(t, "the following") || strings.Contains(t, "as follows")
 }
 
 // leadIn reports whether sentence i leads in to a list, steps or code
@@ -277,6 +366,113 @@ func completes(s string) bool {
 func refersBack(s string) bool {
 	t := strings.TrimSpace(s)
 	for _, w := range []string{"It ", "This ", "These ", "They ", "Such ", "Its ", "Their ", "That "} {
+		if strings.HasPrefix(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// step reports whether a sentence is a step of a procedure: a line that
+// opens with a dash and reads as an instruction (a capital letter after
+// the marker), not an option ("-k") or a name. A bullet ("• The xz
+// archive uses…") lists facts more often than steps: each stands alone.
+func step(s string) bool {
+	t := strings.TrimSpace(s)
+	for _, m := range []string{"– ", "- "} {
+		if rest, ok := strings.CutPrefix(t, m); ok {
+			r, _ := utf8.DecodeRuneInString(rest)
+			return unicode.IsUpper(r)
+		}
+	}
+	return false
+}
+
+// needsBefore reports whether sentence j cannot stand alone and its
+// paragraph's earlier sentences say what it is about: it refers back
+// (see refersBack), it opens with a definite description ("The standard
+// is…", "The most common usage…"), or it is short (at most shortSentence
+// words: a comment on what came before).
+//
+// Only a pronoun reaches across a line break: a text that puts each
+// sentence on a line of its own ("The board met eleven times.") writes
+// sentences that stand alone.
+func needsBefore(d *docstore.View, i, j int) bool {
+	t := strings.TrimSpace(d.SentenceText(j))
+	if refersBack(t) {
+		return true
+	}
+	if strings.ContainsRune(d.Slice(int(d.Sentence(i).End), int(d.Sentence(j).Start)), '\n') {
+		return false
+	}
+	return strings.HasPrefix(t, "The ") || len(strings.Fields(t)) <= shortSentence
+}
+
+// shortSentence is the most words a sentence has that needsBefore reads
+// as a comment on the one before it.
+const shortSentence = 8
+
+// maxRemark bounds the sentence a completing one may come after.
+const maxRemark = 80
+
+// maxBareLeadIn bounds a lead-in that says nothing of its own ("Use this
+// command line:", "Then run:").
+const maxBareLeadIn = 40
+
+// example reports whether sentence j is a code line or a command line a
+// paragraph shows as its example: flagged code, or a line opening with a
+// shell prompt ("$ ", "# ").
+func example(d *docstore.View, j int) bool {
+	s := d.Sentence(j)
+	if s.Flags&(structure.FlagHeading|structure.FlagFurniture|structure.FlagContents) != 0 {
+		return false
+	}
+	if s.Flags&structure.FlagCode != 0 {
+		return true
+	}
+	t := strings.TrimSpace(d.SentenceText(j))
+	return strings.HasPrefix(t, "$ ") || strings.HasPrefix(t, "# ")
+}
+
+// sharesName reports whether a code line uses a name the prose before it
+// gives (a command, a function: "git-stash(1)" and "$ git stash push"),
+// so the code is that prose's example and not the next topic's.
+func sharesName(prose, code string) bool {
+	names := map[string]bool{}
+	for _, w := range nameWords(prose) {
+		names[w] = true
+	}
+	for _, w := range nameWords(code) {
+		if names[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// nameWords splits text into lower-case words of letters, digits and "_"
+// at least four long: the parts of names ("git-stash(1)" gives "stash";
+// "git" is too short to tell one example from another).
+func nameWords(s string) []string {
+	ws := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_')
+	})
+	out := ws[:0]
+	for _, w := range ws {
+		if len(w) >= 4 && !textproc.IsStopWord(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// goesOn reports whether a sentence goes on about what the one before it
+// names, by a pronoun: "It originates from…", "They are objects that…".
+// Unlike refersBack it leaves out "That" and "Such", which open a clause
+// of their own as often ("That to secure these rights, …").
+func goesOn(s string) bool {
+	t := strings.TrimSpace(s)
+	for _, w := range []string{"It ", "This ", "These ", "They ", "Its ", "Their "} {
 		if strings.HasPrefix(t, w) {
 			return true
 		}

@@ -43,7 +43,9 @@ var aliasPatterns = []*regexp.Regexp{
 	// "X, also known as Y", "X, sometimes also called Y", "X, known as Y":
 	// the comma sets the other name apart, so "a function called free"
 	// names nothing
-	regexp.MustCompile(`([\p{L}\p{N}][\p{L}\p{N}\-_.]*),\s+(?:sometimes\s+|often\s+)?(?:also\s+)?(?:known as|called)\s+["“]?([\p{L}\p{N}][\p{L}\p{N}\-_.]*)`),
+	// ("The base16 encoding, also known as “hexadecimal”": the name may
+	// be two or three words)
+	regexp.MustCompile(`((?:[\p{L}\p{N}][\p{L}\p{N}\-_.]*\s+){0,2}[\p{L}\p{N}][\p{L}\p{N}\-_.]*),\s+(?:sometimes\s+|often\s+)?(?:also\s+)?(?:known as|called)\s+["“]?([\p{L}\p{N}][\p{L}\p{N}\-_.]*)`),
 	// "Advanced Encryption Standard (AES)", `the agreement (the "Agreement")`
 	regexp.MustCompile(`((?:\p{Lu}[\p{L}\-]+\s+){1,5})\(\s*(?:the\s+)?["“]?(\p{Lu}[\p{Lu}\p{N}\-]{1,11})["”]?\s*\)`),
 }

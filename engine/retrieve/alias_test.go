@@ -25,6 +25,7 @@ func TestAliasesIn(t *testing.T) {
 		{"The root account, also called superuser, may do anything.", "account", "superuser"},
 		{"The design (also known as the RIJNDAEL cipher) won.", "design", "RIJNDAEL"},
 		{"The Advanced Encryption Standard (AES) is a block cipher.", "encryption", "AES"},
+		{"The base16 encoding, also known as “hexadecimal”, uses the digits.", "base16", "hexadecimal"},
 	} {
 		if !has(tt.text, tt.a, tt.b) {
 			t.Errorf("%q: no alias %s -> %s in %v", tt.text, tt.a, tt.b, aliasesIn(tt.text))

@@ -21,7 +21,7 @@ func TestDocumentPriors(t *testing.T) {
 	if err != nil || ss == nil {
 		t.Fatal(err)
 	}
-	p, err := r.documentPriors(ss)
+	p, _, err := r.documentPriors(ss)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,27 @@ func TestDocumentPriors(t *testing.T) {
 		t.Errorf("priors: about %v, other %v", p[about], p[other])
 	}
 	ss.docs = []docstore.DocID{about}
-	if p, _ := r.documentPriors(ss); p != nil {
+	if p, _, _ := r.documentPriors(ss); p != nil {
 		t.Errorf("one document: %v, want none", p)
+	}
+}
+
+// A term everywhere in one document but rare in the library weighs less
+// among that document's sentences than a term rare in both, and the
+// document's total weight stays what it was.
+func TestLocalWeights(t *testing.T) {
+	t.Parallel()
+	scope := docstore.FieldStats{Units: 10000, DF: []int{100, 100, 0}}
+	doc := docstore.FieldStats{Units: 200, DF: []int{90, 3, 0}}
+	w := localWeights(scope, doc, 3)
+	if !(w[0] < 1 && w[1] > 1) {
+		t.Errorf("weights %v: want the document's everywhere-term below 1 and its rare term above", w)
+	}
+	if w[2] != 1 {
+		t.Errorf("a term the document lacks: %v, want 1", w[2])
+	}
+	a, b := fieldIDF(scope, 0), fieldIDF(scope, 1)
+	if got, want := a*w[0]+b*w[1], a+b; got < want-1e-9 || got > want+1e-9 {
+		t.Errorf("total %v, want %v kept", got, want)
 	}
 }

@@ -67,12 +67,18 @@
 //     (Weights.Subject), the question's multi-word names found in order
 //     (Weights.Phrase), the first sentence of a section (Weights.Lead), a fact
 //     of the kind the question asks for (Weights.Answer: "when" wants a
-//     year or date, "how many" a number, "who" a name), and the share of
+//     year or date, "how many" a number, "who" a name, "how do I" a lead-in to a
+//     command: "You need to configure it as:" over "# dpkg-reconfigure
+//     locales"), and the share of
 //     the question the sentence's section covers (Weights.Section). Asked
 //     of several documents, a sentence is scaled by how much its document
 //     is about the question (DocumentWeight, documentPriors), so a huge
 //     document that holds every word somewhere does not crowd out the
-//     small one written about it. Contents
+//     small one written about it; and within each document a question's
+//     term weighs between its idf in the scope and in that document
+//     (LocalWeight, localWeights), so the word that names a manual, rare
+//     in the library and everywhere in the manual, picks the manual but
+//     not the sentence. Contents
 //     lines, furniture, code and fragments are scaled by Weights.Noise so
 //     they never outrank body text with the same terms. A question that
 //     asks for a default in other words ("unless I change it", "out of

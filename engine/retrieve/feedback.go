@@ -117,7 +117,7 @@ func (r *Retriever) requery(ctx context.Context, rk *ranker, hits []Hit, docs []
 		return nil, nil, err
 	}
 	rk2 := &ranker{q: q2, weights: rk.weights, bm: rk.bm, avg: st2.AvgLen, dc: rk.dc, keep: rk.keep, units: map[unitKey]*unit{},
-		followers: rk.followers, prior: rk.prior}
+		followers: rk.followers, prior: rk.prior, local: rk.local}
 	cands2, err := rk2.candidates(ctx, append(slices.Clone(hits), hits2...))
 	return rk2, cands2, err
 }

@@ -79,8 +79,28 @@ func machinery(q *query, f structure.Flags, text string, noise float64) float64 
 		return noise
 	case indexLine(text):
 		return noise
+	case pointer(text):
+		return noise
 	}
 	return 1
+}
+
+// pointer reports whether a sentence only points elsewhere — "See the
+// section called “Dangling objects” for the details.", "For more
+// information, see also Getting started." — and says nothing itself: it
+// holds the question's words because it names where they are answered.
+func pointer(text string) bool {
+	t := strings.TrimSpace(text)
+	if len(t) > 120 || strings.Contains(t, "\n") {
+		return false
+	}
+	l := strings.ToLower(t)
+	for _, p := range []string{"see ", "for more information, see", "for details, see", "for more details, see", "for further information, see"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // negatedPrefixes are the prefixes that make a hyphenated compound mean

@@ -13,6 +13,10 @@ func TestMachinery(t *testing.T) {
 	if !asksCode("What compression level does bzfile() use?") || !asksCode("Which command opens it?") || asksCode("How do I pause a script?") {
 		t.Error("asksCode: code or a word for it")
 	}
+	if !pointer("See the section called “Dangling objects” for the details.") || !pointer("For more information, see also Getting started.") ||
+		pointer("Seeing the output takes a second.") || pointer("The section called “Dangling objects” says more.") {
+		t.Error("pointer: a sentence that only points elsewhere")
+	}
 	q := parseQuery("Is the model linear?")
 	u := analyseUnit(q, "A non-linear model.", func(string) []string { return nil }, false)
 	if u.tf[q.index["linear"]] != 0 {

@@ -42,6 +42,8 @@ type query struct {
 	orig int
 	// code: the question asks for code, syntax or a command (asksCode).
 	code bool
+	// how: the question asks how to do something (see asksHow).
+	how bool
 	// negated are the terms the question uses inside a negated compound
 	// ("non-linear"); elsewhere a term in such a compound is no match.
 	negated map[string]bool
@@ -74,6 +76,7 @@ func parseQuery(text string) *query {
 	q.want = answerType(text)
 	q.orig = len(q.q.Terms)
 	q.code = asksCode(text)
+	q.how = asksHow(text)
 	q.negated = negatedTerms(text)
 	for _, t := range frameTerms(text) {
 		if i, ok := q.index[t]; ok {
@@ -113,7 +116,18 @@ func frameTerms(text string) []string {
 			out = append(out, textproc.Term("stand"))
 		}
 	}
+	// "What should X look like?", "what does X look like?"
+	if looksLike(words) {
+		out = append(out, textproc.Term("look"))
+	}
 	return out
+}
+
+// looksLike reports whether a question's words ask what something looks
+// like: "what" first, "look like" (or "looks like") last.
+func looksLike(words []string) bool {
+	n := len(words)
+	return n >= 4 && words[0] == "what" && words[n-1] == "like" && (words[n-2] == "look" || words[n-2] == "looks")
 }
 
 // extend returns q with terms added at weight w (relative to a question

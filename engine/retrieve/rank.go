@@ -119,6 +119,9 @@ type ranker struct {
 	// prior scales each document's sentences by how much the document is
 	// about the question (documentPriors); nil for one document.
 	prior map[docstore.DocID]float64
+	// local scales the question's terms for each document's sentences
+	// (localWeights); nil for one document.
+	local map[docstore.DocID][]float64
 }
 
 // candidate is a sentence being ranked.
@@ -350,10 +353,15 @@ func (rk *ranker) score(c *candidate) {
 	c.contrib = make([]float64, nt)
 	var own, total, cover float64
 	n := float64(c.own.length)
+	local := rk.local[d.ID()]
 	for t := range nt {
 		tf := float64(c.own.tf[t])
-		own += q.weight[t] * bm25(tf, n, rk.avg, rk.bm)
-		c.contrib[t] = q.weight[t] * bm25(tf+ctxTF[t], n, rk.avg, rk.bm)
+		w := q.weight[t]
+		if t < len(local) {
+			w *= local[t]
+		}
+		own += w * bm25(tf, n, rk.avg, rk.bm)
+		c.contrib[t] = w * bm25(tf+ctxTF[t], n, rk.avg, rk.bm)
 		total += c.contrib[t]
 		if c.covers[t] {
 			cover += q.weight[t]
@@ -367,7 +375,9 @@ func (rk *ranker) score(c *candidate) {
 		// A name in the heading is the name of what the sentence is about.
 		c.scores.Phrase = max(c.scores.Phrase, hu.phrases(q))
 	}
-	c.scores.Answer = q.want != AnyAnswer && c.own.wants(q.want)
+	// A how-to question wants the command: a sentence whose paragraph
+	// leads in to one holds the kind of answer asked for.
+	c.scores.Answer = q.want != AnyAnswer && c.own.wants(q.want) || q.how && leadsToCommand(d, i)
 	c.scores.Coverage = cover / max(q.total, 1e-9)
 	c.scores.Lead = isLead(d, i)
 	c.scores.Subject = c.own.subject(q)
@@ -378,6 +388,7 @@ func (rk *ranker) score(c *candidate) {
 	if c.scores.Answer {
 		c.bonus += wt.Answer
 	}
+
 	c.base = total * c.bonus
 	if m := machinery(q, flags(d, i), d.SentenceText(i), wt.Noise); m != 1 {
 		c.bonus *= m

@@ -334,7 +334,7 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 	rk := &ranker{q: q, weights: opt.Weights, bm: opt.BM25, avg: ss.st.AvgLen, dc: dc, keep: keep,
 		units: map[unitKey]*unit{}}
 	if !opt.Plain {
-		if rk.prior, err = r.documentPriors(ss); err != nil {
+		if rk.prior, rk.local, err = r.documentPriors(ss); err != nil {
 			return nil, err
 		}
 		if rk.followers, err = r.sectionFollowers(q.q, docs, dc, opt.Weights); err != nil {

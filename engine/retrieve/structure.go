@@ -2,6 +2,8 @@ package retrieve
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/docstore/structure"
@@ -85,4 +87,77 @@ func paragraph(d *docstore.View, i, radius int) (first, last int) {
 		last++
 	}
 	return first, last
+}
+
+// asksHow reports whether a question asks how to do something — "how do
+// I…", "how can I…", "how to…", "what command…", "what should X look
+// like?" — which manuals answer
+// with a lead-in and the command under it ("You need to configure it
+// as:" over "# dpkg-reconfigure locales").
+func asksHow(question string) bool {
+	words := foldedWords(question)
+	if looksLike(words) {
+		return true // what a file or a command looks like is shown under a lead-in
+	}
+	for i, w := range words {
+		next := ""
+		if i+1 < len(words) {
+			next = words[i+1]
+		}
+		switch {
+		case w == "how" && (next == "do" || next == "can" || next == "should" || next == "to" || next == "would" || next == "could"):
+			return true
+		case (w == "what" || w == "which") && (next == "command" || next == "commands"):
+			return true
+		}
+	}
+	return false
+}
+
+// leadsToCommand reports whether sentence i, or one of the next two of
+// its paragraph, leads in to a command or code line: it ends in ":" (or
+// "as follows", "like this") and the sentence after it is code, a prompt
+// line ("$ ", "# ") or a short line that is no sentence.
+func leadsToCommand(d *docstore.View, i int) bool {
+	for j := i; j < d.NumSentences()-1 && j <= i+2; j++ {
+		if j > i && breakBefore(d, j) {
+			return false
+		}
+		if endsLeadIn(d.SentenceText(j)) && commandLine(d, j+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// endsLeadIn reports whether a sentence ends as a lead-in to what follows.
+func endsLeadIn(s string) bool {
+	t := strings.TrimSpace(s)
+	if strings.HasSuffix(t, ":") {
+		return true
+	}
+	t = strings.ToLower(strings.TrimRight(t, "."))
+	return strings.HasSuffix(t, "as follows") || strings.HasSuffix(t, "like this") || strings.HasSuffix(t, "the following")
+}
+
+// commandLine reports whether sentence i reads as a command or code
+// line: flagged code, a prompt line, or a short line with no closing mark
+// of a sentence that does not open as one.
+func commandLine(d *docstore.View, i int) bool {
+	f := flags(d, i)
+	if f&(structure.FlagHeading|structure.FlagContents|structure.FlagFurniture) != 0 {
+		return false
+	}
+	if f&structure.FlagCode != 0 {
+		return true
+	}
+	t := strings.TrimSpace(d.SentenceText(i))
+	if strings.HasPrefix(t, "$ ") || strings.HasPrefix(t, "# ") {
+		return true
+	}
+	if t == "" || len(t) > 120 || strings.ContainsRune(".!?:", rune(t[len(t)-1])) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(t)
+	return !unicode.IsUpper(r)
 }

@@ -1,0 +1,56 @@
+package retrieve
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/citelens/citelens/engine/enginetest/librarytest"
+	"github.com/citelens/citelens/internal/textproc"
+)
+
+// A how-to question wants the paragraph that leads in to a command over a
+// sentence with the same words that shows none.
+func TestHowToWantsTheCommand(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string]bool{
+		"How do I generate the locale data?":          true,
+		"How can I unpack it?":                        true,
+		"Which command opens it?":                     true,
+		"What should a configuration file look like?": true,
+		"How much memory does it need?":               false,
+		"Why is the locale data compiled?":            false,
+	} {
+		if asksHow(q) != want {
+			t.Errorf("asksHow(%q) = %v", q, !want)
+		}
+	}
+	if got := frameTerms("What should a configuration file look like?"); !slices.Contains(got, textproc.Term("look")) {
+		t.Errorf("frame terms %v: want \"look\", which only frames the question", got)
+	}
+	lib, docs := librarytest.TextLibrary(t, "manual.txt", `Locales
+
+The locale data of a locale is generated at install time, a system step.
+
+Generating
+
+In order for the system to use a locale, its locale data must be generated. You need to configure it as:
+
+$ dpkg-reconfigure locales
+
+Other things follow here.
+`)
+	ps, err := New(lib).Sentences(t.Context(), "How do I generate the locale data?", Options{K: 2})
+	if err != nil || len(ps) == 0 {
+		t.Fatal(err, len(ps))
+	}
+	d, err := lib.View(docs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.SentenceText(ps[0].First); got != "In order for the system to use a locale, its locale data must be generated." {
+		t.Errorf("best: %q, want the paragraph that leads in to the command", got)
+	}
+	if !ps[0].Scores.Answer {
+		t.Error("the lead-in's paragraph holds no answer of the kind asked")
+	}
+}

@@ -279,6 +279,20 @@ func currentMeta(b storage.Bucket, want vectorMeta) (vectorMeta, bool) {
 	return m, ok && m.units == want.units && m.layout == want.layout
 }
 
+// Writable reports whether vectors embedded now can be stored: false in
+// a library opened for reading only, whose callers should embed what one
+// question needs rather than every unit of the scope, to store nothing.
+func (l *Vectors) Writable() bool {
+	lib := l.library()
+	if lib.file != nil {
+		return !lib.file.readOnly
+	}
+	if s, ok := lib.store.(*storeDB); ok {
+		return !s.readOnly
+	}
+	return true
+}
+
 // Put stores the vectors of units start, start+1, … of the set in
 // one transaction. A nil vector stores "no text" for its unit (a batch of
 // nothing but nil vectors before any real one stores nothing, since the

@@ -410,6 +410,15 @@ func (r *Retrieval) ensure(ctx context.Context, level docstore.Level) error {
 	if done {
 		return nil
 	}
+	if !r.scorer.Stores() {
+		// Nothing embedded could be kept: the candidates each ranking
+		// gives are embedded instead (ScoreDense), not the whole scope.
+		r.rep.Stage(fmt.Sprintf("the library is open for reading only: %s embeds each question's candidates, and keeps none", r.scorer.Model()))
+		r.mu.Lock()
+		r.ensured[level] = true
+		r.mu.Unlock()
+		return nil
+	}
 	ids, err := r.ids()
 	if err != nil {
 		return err

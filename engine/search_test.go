@@ -1,9 +1,11 @@
 package engine_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/engine/enginetest"
 	"github.com/citelens/citelens/llm/llmtest"
@@ -45,5 +47,35 @@ func TestSearchThroughRetrieval(t *testing.T) {
 		if again[i].Doc != words[i].Doc || again[i].First != words[i].First || again[i].Score != words[i].Score {
 			t.Errorf("Words hit %d: %+v, want BM25's %+v", i, again[i], words[i])
 		}
+	}
+}
+
+// In a library opened for reading only, nothing embedded can be kept, so
+// dense ranking embeds each question's candidates rather than every
+// sentence of the scope (which it then failed to store, warned, and
+// ranked by words alone), and says so as a stage.
+func TestSearchReadOnlyEmbedsCandidates(t *testing.T) {
+	t.Parallel()
+	lib, docs := enginetest.Library(t, declaration)
+	ro, err := docstore.Open(lib.Path(), &docstore.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	srv := llmtest.New(t)
+	rep := &reporter{}
+	ps, err := engine.Search(t.Context(), enginetest.Env(t, ro, modelConfig(srv, llmtest.DefaultEmbedModel, "")), "consent of the people", engine.SearchOptions{K: 5}, rep)
+	if err != nil || len(ps) == 0 {
+		t.Fatalf("search: %d hits, %v", len(ps), err)
+	}
+	if len(rep.warnings) > 0 {
+		t.Errorf("warnings: %q", rep.warnings)
+	}
+	embedded := len(srv.EmbeddedTexts())
+	if embedded == 0 || embedded >= docs[0].NumSents {
+		t.Errorf("%d texts embedded for one question over %d sentences: want the candidates only", embedded, docs[0].NumSents)
+	}
+	if !slices.ContainsFunc(rep.stages, func(s string) bool { return strings.Contains(s, "open for reading only") }) {
+		t.Errorf("no stage says the library is read-only: %q", rep.stages)
 	}
 }

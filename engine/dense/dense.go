@@ -82,6 +82,7 @@ type (
 		Gaps(k docstore.VectorKey) ([]docstore.UnitRange, int, error)
 		Put(k docstore.VectorKey, start int, vecs [][]float32) error
 		Get(k docstore.VectorKey, units []int) ([]docstore.Vector, int, error)
+		Writable() bool
 	}
 	// derivedTexts reads the texts of a derivation's units (a
 	// *docstore.Derived).
@@ -103,6 +104,11 @@ func New(lib *docstore.Library, client *llm.Client) (*Scorer, error) {
 	}
 	return &Scorer{docs: lib, vectors: lib.Vectors(), derived: lib.Derived(), client: client, model: model, queries: map[string][]float32{}}, nil
 }
+
+// Stores reports whether what the Scorer embeds is kept in the library:
+// not in one opened for reading only, where Ensure would embed the whole
+// scope for nothing (ScoreDense embeds the candidates it is given).
+func (s *Scorer) Stores() bool { return s.vectors.Writable() }
 
 // Model is the embedding model the Scorer uses.
 func (s *Scorer) Model() string { return s.model }

@@ -71,6 +71,9 @@ type EvidenceChange struct {
 // CitationChanged is one citation whose text changed or is gone in the
 // latest version of its document.
 type CitationChanged struct {
+	// Answer is, in a thread's export, which of its answers the citation
+	// belongs to, from 1; 0 (left out) in one answer's.
+	Answer int `json:"answer,omitempty"`
 	// Statement and Citation count from 1, as the exports number them.
 	Statement int    `json:"statement"`
 	Citation  int    `json:"citation"`

@@ -29,6 +29,10 @@ type ThreadOptions struct {
 	// MarkdownPictures gives the files picturing citation n of answer i
 	// (both from 1).
 	MarkdownPictures func(i, n int, c Span) []string
+	// Provenance, when set, is added as AddProvenance adds it to one
+	// answer's export: the versions the thread cites and what newer
+	// versions changed of its evidence.
+	Provenance *Provenance
 }
 
 // WriteThread writes t in the named format: every answer as its own
@@ -41,6 +45,23 @@ func WriteThread(w io.Writer, format string, t *Thread, opts ThreadOptions) erro
 	if err != nil {
 		return err
 	}
+	if opts.Provenance == nil {
+		return writeThread(w, f, t, opts)
+	}
+	var buf bytes.Buffer
+	if err := writeThread(&buf, f, t, opts); err != nil {
+		return err
+	}
+	out, err := AddProvenance(f.Name, buf.Bytes(), opts.Provenance)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out)
+	return err
+}
+
+// writeThread is WriteThread without the provenance.
+func writeThread(w io.Writer, f Format, t *Thread, opts ThreadOptions) error {
 	switch f.Name {
 	case "json":
 		var buf bytes.Buffer
@@ -54,7 +75,7 @@ func WriteThread(w io.Writer, format string, t *Thread, opts ThreadOptions) erro
 	case "md":
 		return writeThreadMarkdown(w, t, opts)
 	}
-	return fmt.Errorf("%w %q for a thread: LongBench-Cite's record holds one answer; use md, html or json, or export each answer with 'citelens export ANSWER_ID --format longbench'", ErrUnknownFormat, format)
+	return fmt.Errorf("%w %q for a thread: LongBench-Cite's record holds one answer; use md, html or json, or export each answer with 'citelens export ANSWER_ID --format longbench'", ErrUnknownFormat, f.Name)
 }
 
 // threadByline says how many answers the thread holds and when they were

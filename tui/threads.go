@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/citelens/citelens/citations/reanchor"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -127,7 +128,7 @@ func (m *Model) actThreads(a pane.Action) (tea.Cmd, bool) {
 			if it.Name == "html" && !m.pages.Renderer().Warm() {
 				m.setNotice("Exporting: preparing the page renderer for the page pictures (first use only, about 15 s)…", false)
 			}
-			return exportThread(lib, m.pages, m.opts.ExportDir, it.Name, a.ID)
+			return exportThread(lib, m.pages, m.evidence.aligned, m.opts.ExportDir, it.Name, a.ID)
 		})
 		return nil, true
 	case threads.CopyMsg:
@@ -225,7 +226,7 @@ func (msg threadRenamedMsg) update(m *Model) tea.Cmd {
 
 // exportThread writes the whole thread id in format into dir
 // (citations.WriteThreadFile), HTML with the cited regions of PDF pages.
-func exportThread(lib *docstore.Library, pages *pageimage.Source, dir, format, id string) tea.Cmd {
+func exportThread(lib *docstore.Library, pages *pageimage.Source, aligned *reanchor.Aligner, dir, format, id string) tea.Cmd {
 	return func() tea.Msg {
 		f, err := citations.LookupFormat(format)
 		if err != nil {
@@ -238,6 +239,14 @@ func exportThread(lib *docstore.Library, pages *pageimage.Source, dir, format, i
 		var opts citations.ThreadOptions
 		if pages != nil {
 			opts.HTMLPictures = pages.HTMLPictures(context.Background(), lib.Document)
+		}
+		// The versions it cites, as an answer's export says them.
+		infos, err := lib.List()
+		if err != nil {
+			return exportedMsg{err: err}
+		}
+		if opts.Provenance, err = reanchor.ThreadProvenance(infos, t.Answers, reanchor.InLibrary(lib, infos, aligned)); err != nil {
+			return exportedMsg{err: err}
 		}
 		path, err := citations.WriteThreadFile(dir, t, f, opts)
 		return exportedMsg{path: path, err: err}

@@ -105,3 +105,42 @@ func DiffLine(ops []Op) string {
 	}
 	return b.String()
 }
+
+// ThreadProvenance is Provenance for a thread's answers, in one: every
+// version any of them cites, once, and each changed or dropped citation
+// with the answer it belongs to ("answer 2, statement 1, citation 1: …").
+// Nil when none cites anything.
+func ThreadProvenance(infos []docstore.DocInfo, answers []*citations.Answer, newer Newer) (*citations.Provenance, error) {
+	var out *citations.Provenance
+	seen := map[docstore.DocID]bool{}
+	for i, ans := range answers {
+		p, err := Provenance(infos, ans, newer)
+		if err != nil || p == nil {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if out == nil {
+			out = &citations.Provenance{Versions: []citations.VersionCited{}}
+		}
+		for _, v := range p.Versions {
+			if !seen[v.Doc] {
+				seen[v.Doc] = true
+				out.Versions = append(out.Versions, v)
+			}
+		}
+		if p.Changed == nil {
+			continue
+		}
+		if out.Changed == nil {
+			out.Changed = &citations.EvidenceChange{Recheck: "citelens answers --stale"}
+		}
+		for _, c := range p.Changed.Changes {
+			c.Answer = i + 1
+			c.Line = fmt.Sprintf("answer %d, %s", i+1, c.Line)
+			out.Changed.Changes = append(out.Changed.Changes, c)
+		}
+	}
+	return out, nil
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/citelens/citelens/citations"
 	"github.com/citelens/citelens/citations/pageimage"
+	"github.com/citelens/citelens/citations/reanchor"
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine"
 	"github.com/citelens/citelens/internal/fix"
@@ -177,6 +178,9 @@ func (e *exporter) exportThread(ref, outPath string) error {
 		}
 		opts.HTMLPictures = e.src.HTMLPictures(e.ctx, e.l.Document)
 	}
+	if opts.Provenance, err = threadProvenance(e.l, f.Name, t); err != nil {
+		return err
+	}
 	var buf bytes.Buffer
 	if err := citations.WriteThread(&buf, e.format, t, opts); err != nil {
 		return err
@@ -230,4 +234,18 @@ func exportThreadCommand(ctx context.Context, a *app, fs *flag.FlagSet, refs []s
 	ex := exporter{a: a, ctx: ctx, l: l, format: format, images: images}
 	defer ex.close()
 	return ex.exportThread(ref, outPath)
+}
+
+// threadProvenance is what an export of t in format says of the versions
+// its answers cite (reanchor.ThreadProvenance), nil for formats that say
+// nothing of them.
+func threadProvenance(l *docstore.Library, format string, t *citations.Thread) (*citations.Provenance, error) {
+	if format != "md" && format != "html" && format != "json" {
+		return nil, nil
+	}
+	v, err := readVersions(l)
+	if err != nil {
+		return nil, err
+	}
+	return reanchor.ThreadProvenance(v.infos, t.Answers, v.newer)
 }

@@ -157,6 +157,12 @@ func TestVersionsAndStaleAnswers(t *testing.T) {
 	if p := exportJSON(law); p.Changed != nil || len(p.Versions) != 1 || p.Versions[0].Version != 1 {
 		t.Errorf("JSON export of an answer whose evidence stands: %+v", p)
 	}
+	// A thread's export says the same of its answers, each change named
+	// with its answer.
+	if md := c.ok("export", "--thread", delivery, "--format", "md"); !strings.Contains(md, "Versions cited") ||
+		!strings.Contains(md, "answer 1, statement") || !strings.Contains(md, "version 1 of 2") {
+		t.Errorf("the thread's export does not name its versions and changes:\n%s", md)
+	}
 	if out := c.ok("ls", "--all-versions"); !strings.Contains(out, v1) || !strings.Contains(out, "1 of 2") {
 		t.Errorf("ls --all-versions:\n%s", out)
 	}

@@ -181,6 +181,12 @@ func (m *Model) syncScope() {
 		s = "the one document"
 	case n == of:
 		s = fmt.Sprintf("all %d documents", n)
+	case n == of-m.lib.Older() && n == 1:
+		// Every document, but the older versions: the whole library as
+		// it now reads.
+		s = "the one document (latest)"
+	case n == of-m.lib.Older():
+		s = fmt.Sprintf("all %d documents (latest)", n)
 	default:
 		s = fmt.Sprintf("%d of %d documents", n, of)
 	}

@@ -208,8 +208,17 @@ func (m Model) Scope() []docstore.DocID {
 	return ids
 }
 
-// InScope returns how many documents are in scope, of how many.
-func (m Model) InScope() (n, of int) { return len(m.docs) - len(m.excluded), len(m.docs) }
+// InScope returns how many documents are in scope, of how many the pane
+// lists: with every document in scope, the older versions are not.
+func (m Model) InScope() (n, of int) {
+	if len(m.excluded) == 0 {
+		return len(m.docs) - len(m.older), len(m.docs)
+	}
+	return len(m.docs) - len(m.excluded), len(m.docs)
+}
+
+// Older returns how many of the documents listed a newer version replaced.
+func (m Model) Older() int { return len(m.older) }
 
 // Current returns the document under the cursor.
 func (m Model) Current() (docstore.DocInfo, bool) {

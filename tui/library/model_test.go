@@ -225,6 +225,9 @@ func TestOlderVersionMarked(t *testing.T) {
 	if got := m.Scope(); len(got) != 3 || slices.Contains(got, "a1") {
 		t.Errorf("scope with every document in it: %v, want all but the older a1", got)
 	}
+	if n, of := m.InScope(); n != 3 || of != 4 {
+		t.Errorf("InScope = %d of %d, want 3 of 4: the older version is not in a whole-library scope", n, of)
+	}
 	m = press(m, "G")
 	if v := view(t, m, 60, 14); strings.Contains(v, "a newer version was added") {
 		t.Errorf("the latest version's details call it older:\n%s", v)

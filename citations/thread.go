@@ -21,6 +21,17 @@ type Thread struct {
 	Answers []*Answer `json:"answers"`
 }
 
+// Statements returns every statement of the thread's answers, in order,
+// as one answer: what walks a thread's citations (its pictures, drawn
+// ahead for an export) takes it as it takes an answer.
+func (t *Thread) Statements() *Answer {
+	all := &Answer{}
+	for _, a := range t.Answers {
+		all.Statements = append(all.Statements, a.Statements...)
+	}
+	return all
+}
+
 // ThreadOptions add to a thread's export what each answer's own export
 // takes: pictures of the cited regions (HTML) and links to them
 // (Markdown, numbered per answer, from 1).

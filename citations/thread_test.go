@@ -146,3 +146,19 @@ func TestWriteThreadFile(t *testing.T) {
 		t.Errorf("the thread's file:\n%s", b)
 	}
 }
+
+// A thread's statements are its answers', in order, as one answer.
+func TestThreadStatements(t *testing.T) {
+	t.Parallel()
+	th := &Thread{Answers: []*Answer{
+		{Statements: []Statement{{Text: "a"}, {Text: "b"}}},
+		{Statements: []Statement{{Text: "c"}}},
+	}}
+	var got []string
+	for _, s := range th.Statements().Statements {
+		got = append(got, s.Text)
+	}
+	if strings.Join(got, "") != "abc" {
+		t.Errorf("statements %q, want a, b, c", got)
+	}
+}

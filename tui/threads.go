@@ -237,8 +237,9 @@ func exportThread(lib *docstore.Library, pages *pageimage.Source, aligned *reanc
 			return exportedMsg{err: err}
 		}
 		var opts citations.ThreadOptions
-		if pages != nil {
-			opts.HTMLPictures = pages.HTMLPictures(context.Background(), lib.Document)
+		if pages != nil && f.Name == "html" {
+			// Drawn ahead, each PNG encoded while the next is drawn.
+			opts.HTMLPictures = pages.AnswerPictures(context.Background(), t.Statements(), lib.Document)
 		}
 		// The versions it cites, as an answer's export says them.
 		infos, err := lib.List()

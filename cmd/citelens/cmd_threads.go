@@ -176,7 +176,8 @@ func (e *exporter) exportThread(ref, outPath string) error {
 		if err := e.start(); err != nil {
 			return err
 		}
-		opts.HTMLPictures = e.src.HTMLPictures(e.ctx, e.l.Document)
+		// Drawn ahead, each PNG encoded while the next is drawn.
+		opts.HTMLPictures = e.src.AnswerPictures(e.ctx, t.Statements(), e.l.Document)
 	}
 	if opts.Provenance, err = threadProvenance(e.l, f.Name, t); err != nil {
 		return err

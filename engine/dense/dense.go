@@ -26,6 +26,7 @@ package dense
 import (
 	"context"
 	"fmt"
+	"github.com/citelens/citelens/internal/fix"
 	"math"
 	"slices"
 	"sync"
@@ -206,6 +207,12 @@ func (s *Scorer) fill(ctx context.Context, d *docstore.Document, key docstore.Ve
 	gaps, n, err := s.vectors.Gaps(key)
 	if err != nil || len(gaps) == 0 {
 		return 0, err
+	}
+	if !s.vectors.Writable() {
+		// Embedding them all would cost the model calls and keep
+		// nothing: say so before the first call.
+		return 0, fix.With(fmt.Errorf("%w: %s of %s have no vectors from %s, and the library is open for reading only, so none made now could be kept",
+			ErrEmbed, p.Unit(), docName(d), s.model), "Run 'citelens embed' (or 'citelens derive', for derived units) on the library once; it stores them.")
 	}
 	all, err := texts()
 	if err != nil {

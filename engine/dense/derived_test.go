@@ -9,6 +9,7 @@ import (
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine/enginetest/librarytest"
 	"github.com/citelens/citelens/engine/retrieve"
+	"github.com/citelens/citelens/internal/fix"
 	"github.com/citelens/citelens/llm"
 	"github.com/citelens/citelens/llm/llmtest"
 )
@@ -95,5 +96,28 @@ func TestEnsureDerived(t *testing.T) {
 	}
 	if want := Cosine(llmtest.Embed(query, llmtest.DefaultDim), llmtest.Embed(texts[3], llmtest.DefaultDim)); hits[0].Score < want-0.01 || hits[0].Score > want+0.01 {
 		t.Errorf("cosine %.3f, want %.3f", hits[0].Score, want)
+	}
+}
+
+// In a library opened for reading only, units with no vectors are not
+// sent to the model at all: nothing embedded could be kept, and the
+// error says what stores them.
+func TestReadOnlyEmbedsNothing(t *testing.T) {
+	t.Parallel()
+	lib, docs := librarytest.Library(t, declaration)
+	librarytest.Derive(t, lib, docs[0])
+	ro, err := docstore.Open(lib.Path(), &docstore.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	srv := llmtest.New(t)
+	s := scorer(t, ro, srv, 4)
+	_, err = s.EnsureDerived(t.Context(), ids(docs), derivedSet, nil, nil)
+	if !errors.Is(err, ErrEmbed) || !strings.Contains(err.Error(), "reading only") || !strings.Contains(fix.Of(err), "citelens derive") {
+		t.Errorf("EnsureDerived in a read-only library: %v", err)
+	}
+	if n := len(srv.EmbeddedTexts()); n != 0 {
+		t.Errorf("%d texts sent to the model for nothing", n)
 	}
 }

@@ -2,7 +2,9 @@ package docstore
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/citelens/citelens/internal/textproc"
@@ -107,5 +109,55 @@ func TestAliasesDamaged(t *testing.T) {
 	}
 	if as, ok := decodeAliases("w", []byte{3, 2, 'a', 'b', 4, 0}); !ok || len(as) != 2 || as[0] != (Alias{Word: "w", Other: "ab", Sentence: 3}) || as[1].Sentence != 4 {
 		t.Errorf("decoded %+v, %v", as, ok)
+	}
+}
+
+// A document written a piece at a time has its aliases mined piece by
+// piece, numbered in the document, and a word's aliases from two pieces
+// are both kept.
+func TestAliasesPieces(t *testing.T) {
+	t.Parallel()
+	l := openTestLibrary(t)
+	var sb strings.Builder
+	for i := range 600 {
+		fmt.Fprintf(&sb, "Sentence %d says little.\n\n", i)
+		if i == 10 || i == 590 {
+			sb.WriteString("The Advanced Encryption Standard (AES) is a block cipher.\n\n")
+		}
+	}
+	text := sb.String()
+	pw, err := l.NewPieceWriter(IDFor([]byte(text)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := pieces(text, 4<<10)
+	if len(ps) < 2 {
+		t.Fatalf("%d pieces, want several", len(ps))
+	}
+	for _, p := range ps {
+		if err := pw.Write(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	info, _, err := pw.Publish(&Document{DocInfo: DocInfo{ID: IDFor([]byte(text)), Name: "stream.txt", Kind: "text", Pages: 1, Added: fixtureAdded},
+		PageStarts: []int32{0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, _, err := l.Aliases([]DocID{info.ID}, []string{textproc.Term("AES")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := l.Document(info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) != 2 {
+		t.Fatalf("found %+v, want AES's two", found)
+	}
+	for _, a := range found {
+		if s := d.SentenceText(int(a.Sentence)); !strings.Contains(s, "(AES)") {
+			t.Errorf("alias %+v is said in sentence %d, %q", a, a.Sentence, s)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine/enginetest/librarytest"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/textproc"
 )
 
@@ -150,5 +151,17 @@ func TestAliasOldLibrary(t *testing.T) {
 	top, found := askThroughAliases(t, lib)
 	if !top || len(found) != 1 || found[0].Sentence != 1 {
 		t.Errorf("long form's figures found %v through %v, want them through sentence 1's alias", top, found)
+	}
+
+	// A reindex mines the document and stores its records.
+	if _, err := ingest.New(lib, nil).Reindex(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if ids, err = lib.IDs(); err != nil {
+		t.Fatal(err)
+	}
+	stored, unmined, err := lib.Aliases(ids, []string{textproc.Term("capex")})
+	if err != nil || len(unmined) != 0 || len(stored) != 1 || stored[0].Sentence != 1 {
+		t.Errorf("after a reindex: aliases %+v, unmined %v (%v); want capex's stored", stored, unmined, err)
 	}
 }

@@ -23,7 +23,7 @@ import (
 //	                                     uvarint length, the other name's terms
 //
 // A document stored before has no record, and a reader asks again of its
-// sentences (Library.Aliases reports it unmined); `citelens reindex`
+// sentences (Index.Aliases reports it unmined); `citelens reindex`
 // writes the records.
 
 // aliasMining is the version of the mining a document's records come
@@ -131,11 +131,12 @@ type FoundAlias struct {
 }
 
 // Aliases looks words (index terms) up in the aliases the documents docs
-// give: a read of one record per document and word, never of sentences.
-// unmined are the documents stored before aliases were mined (no record
+// give (aliases.go): a read of one record per document and word, never
+// of sentences. It is the index's because it answers a query's words, as
+// the postings do. unmined are the documents stored before aliases were mined (no record
 // at all), whose sentences the caller may read instead. A document not
 // in the library is skipped.
-func (l *Library) Aliases(docs []DocID, words []string) (found []FoundAlias, unmined []DocID, err error) {
+func (l *Index) Aliases(docs []DocID, words []string) (found []FoundAlias, unmined []DocID, err error) {
 	err = l.store.View(func(tx storage.Tx) error {
 		b := tx.Bucket(bucketLayout)
 		if b == nil {

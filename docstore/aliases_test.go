@@ -71,7 +71,7 @@ func TestAliasesStored(t *testing.T) {
 		old := addText(t, l, "old.txt", "The Advanced Encryption Standard (AES) is a block cipher.\n")
 		dropAliases(t, l, old.ID)
 
-		found, unmined, err := l.Aliases([]DocID{filing.ID, old.ID, "no-such-document"}, []string{term("capex"), term("revenue")})
+		found, unmined, err := l.Index().Aliases([]DocID{filing.ID, old.ID, "no-such-document"}, []string{term("capex"), term("revenue")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +83,7 @@ func TestAliasesStored(t *testing.T) {
 			t.Errorf("unmined %v, want the document without records, %s", unmined, old.ID)
 		}
 		// The long form is no key: a question's word is one word.
-		if found, _, _ := l.Aliases([]DocID{filing.ID}, []string{term("capital")}); len(found) != 0 {
+		if found, _, _ := l.Index().Aliases([]DocID{filing.ID}, []string{term("capital")}); len(found) != 0 {
 			t.Errorf("a word of a long form found %+v", found)
 		}
 
@@ -144,7 +144,7 @@ func TestAliasesPieces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	found, _, err := l.Aliases([]DocID{info.ID}, []string{textproc.Term("AES")})
+	found, _, err := l.Index().Aliases([]DocID{info.ID}, []string{textproc.Term("AES")})
 	if err != nil {
 		t.Fatal(err)
 	}

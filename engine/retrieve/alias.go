@@ -56,7 +56,7 @@ func (r *Retriever) storedAliases(rk *ranker, cands []*candidate) ([]Alias, []st
 		}
 		near[id][c.idx] = c.doc
 	}
-	stored, unmined, err := r.lib.Aliases(docs, rk.q.q.Terms[:rk.q.orig])
+	stored, unmined, err := r.lib.Index().Aliases(docs, rk.q.q.Terms[:rk.q.orig])
 	if err != nil {
 		return nil, nil, err
 	}

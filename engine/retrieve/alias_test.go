@@ -145,7 +145,7 @@ func TestAliasOldLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, unmined, err := lib.Aliases(ids, []string{textproc.Term("capex")}); err != nil || len(unmined) != 1 {
+	if _, unmined, err := lib.Index().Aliases(ids, []string{textproc.Term("capex")}); err != nil || len(unmined) != 1 {
 		t.Fatalf("the old library's document unmined %v (%v), want it reported", unmined, err)
 	}
 	top, found := askThroughAliases(t, lib)
@@ -160,7 +160,7 @@ func TestAliasOldLibrary(t *testing.T) {
 	if ids, err = lib.IDs(); err != nil {
 		t.Fatal(err)
 	}
-	stored, unmined, err := lib.Aliases(ids, []string{textproc.Term("capex")})
+	stored, unmined, err := lib.Index().Aliases(ids, []string{textproc.Term("capex")})
 	if err != nil || len(unmined) != 0 || len(stored) != 1 || stored[0].Sentence != 1 {
 		t.Errorf("after a reindex: aliases %+v, unmined %v (%v); want capex's stored", stored, unmined, err)
 	}

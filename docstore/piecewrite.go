@@ -75,6 +75,11 @@ func (pw *PieceWriter) Write(p *Piece) error {
 	}
 	// The piece's units are numbered after the pieces' before it.
 	ix := buildIndex(rel).compile(pw.units)
+	// The piece's aliases, their sentences numbered in the document.
+	as := MineAliases(rel)
+	for i := range as {
+		as[i].Sentence += int32(pw.units[FieldSentences])
+	}
 	who, err := pw.l.writer()
 	if err != nil {
 		return err
@@ -84,7 +89,7 @@ func (pw *PieceWriter) Write(p *Piece) error {
 			return err
 		}
 		pb := &postingBatch{}
-		d := &Document{Text: p.Text, Sentences: p.Sentences, Chunks: p.Chunks, Compounds: rel.Compounds}
+		d := &Document{Text: p.Text, Sentences: p.Sentences, Chunks: p.Chunks, Compounds: rel.Compounds, Aliases: as}
 		if err := pw.w.writeContent(tx, d, ix, pb); err != nil {
 			return err
 		}

@@ -71,6 +71,7 @@ const (
 	tagSentences = 's'
 	tagChunks    = 'c'
 	tagCompound  = 'w'
+	tagAlias     = 'a'
 )
 
 // numKey is a document number as a key, and the prefix of its text and

@@ -71,6 +71,10 @@ type Document struct {
 	// found them against the document's vocabulary; ranking reads
 	// sentences with the same eyes.
 	Compounds map[string][]string
+	// Aliases are the other names the document gives its words, mined
+	// from its sentences (MineAliases) by Prepare when nil, and stored
+	// with it (aliases.go).
+	Aliases []Alias
 
 	// Original is the bytes of the file the document was added from, to
 	// store with it when the library keeps files (Files.Keeps,

@@ -41,6 +41,9 @@ func Prepare(d *Document, geometry [][]byte) (*Prepared, error) {
 		return nil, fmt.Errorf("cannot store document %s: %w", d.ID, err)
 	}
 	d.geometry = geometry
+	if d.Aliases == nil {
+		d.Aliases = MineAliases(d)
+	}
 	return &Prepared{doc: d, ix: buildIndex(d).compile([numFields]uint32{})}, nil
 }
 
@@ -133,7 +136,8 @@ func writeWhole(tx storage.Tx, d *Document, ix *indexed, pb *postingBatch) (DocN
 	return num, w.publish(tx, d)
 }
 
-// writeContent writes d's text, sentences, chunks, compounds and index.
+// writeContent writes d's text, sentences, chunks, compounds, aliases and
+// index.
 func (w *docWrite) writeContent(tx storage.Tx, d *Document, ix *indexed, pb *postingBatch) error {
 	if err := putOriginal(tx, d); err != nil {
 		return err
@@ -148,6 +152,9 @@ func (w *docWrite) writeContent(tx storage.Tx, d *Document, ix *indexed, pb *pos
 		return err
 	}
 	if err := w.addCompounds(tx, d.Compounds); err != nil {
+		return err
+	}
+	if err := w.addAliases(tx, d.Aliases); err != nil {
 		return err
 	}
 	w.addIndex(ix, pb)

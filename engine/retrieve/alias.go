@@ -3,21 +3,23 @@ package retrieve
 import (
 	"context"
 	"fmt"
-	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/citelens/citelens/docstore"
-	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/internal/textproc/aliases"
 )
 
 // Aliases the documents name: manuals write "X, also known as Y", "X (or
 // Y)", "Advanced Encryption Standard (AES)". A question may use either
 // name; the document's other name joins the question at AliasWeight, below
 // a direct match, so the passages that use only the document's word are
-// found too. The aliases are read at query time from the candidates that
-// hold a question word (a sentence that names an alias of a question word
-// holds that word), so nothing is stored and a question pays for the
-// sentences it ranks only.
+// found too. The aliases are mined when a document is added and stored
+// with it (docstore/aliases.go): a question looks its words up, a read of
+// a record per document and word. A document stored before they were
+// mined has no record; for it the candidates that hold a question word
+// are read with the same patterns (a sentence that names an alias of a
+// question word holds that word), as before the records were.
 
 // AliasWeight is the weight of a word reached through an alias, relative
 // to a question word.
@@ -34,55 +36,70 @@ type Alias struct {
 	Page     int
 }
 
-var aliasPatterns = []*regexp.Regexp{
-	// "X (also known as Y)", "X (or Y)", "X (i.e. Y)", "X (aka Y)": the
-	// parenthesis holds the other name and at most two more words, and
-	// the name ends at a space or the parenthesis, so "freed (or
-	// alloc'd)" and "(or, at your option, any later version)" name nothing
-	regexp.MustCompile(`([\p{L}\p{N}][\p{L}\p{N}\-_.]*)\s*\((?:also known as|also called|sometimes called|or|i\.e\.,?|aka|a\.k\.a\.)\s+(?:the\s+)?([\p{L}\p{N}][\p{L}\p{N}\-_.]*)(?:\s+[^()\s]+){0,2}\)`),
-	// "X, also known as Y", "X, sometimes also called Y", "X, known as Y":
-	// the comma sets the other name apart, so "a function called free"
-	// names nothing
-	// ("The base16 encoding, also known as “hexadecimal”": the name may
-	// be two or three words)
-	regexp.MustCompile(`((?:[\p{L}\p{N}][\p{L}\p{N}\-_.]*\s+){0,2}[\p{L}\p{N}][\p{L}\p{N}\-_.]*),\s+(?:sometimes\s+|often\s+)?(?:also\s+)?(?:known as|called)\s+["“]?([\p{L}\p{N}][\p{L}\p{N}\-_.]*)`),
-	// "Advanced Encryption Standard (AES)", `the agreement (the "Agreement")`
-	regexp.MustCompile(`((?:\p{Lu}[\p{L}\-]+\s+){1,5})\(\s*(?:the\s+)?["“]?(\p{Lu}[\p{Lu}\p{N}\-]{1,11})["”]?\s*\)`),
-}
-
-// aliasesIn returns the name pairs sentence text gives, each side as its
-// index terms.
-func aliasesIn(text string) [][2][]string {
-	if !strings.ContainsAny(text, "(") && !strings.Contains(text, "known as") && !strings.Contains(text, "called") {
-		return nil
+// storedAliases looks the question's words up in the aliases stored
+// with the candidates' documents, and reads the candidates of documents
+// stored without them (aliasesAmong). It keeps the aliases said in a
+// candidate, a sentence that holds a question word among the best the
+// first pass found: a document names many things, and an alias said far
+// from the question is most often another sense of its word (a manual's
+// "name (or function)" taken for a question's "name" cost library-qa a
+// question when every stored alias of the scope was used). It returns
+// the aliases found and their other names' terms not yet in the question.
+func (r *Retriever) storedAliases(rk *ranker, cands []*candidate) ([]Alias, []string, error) {
+	near := map[docstore.DocID]map[int]*docstore.View{}
+	var docs []docstore.DocID
+	for _, c := range cands {
+		id := c.doc.ID()
+		if near[id] == nil {
+			near[id] = map[int]*docstore.View{}
+			docs = append(docs, id)
+		}
+		near[id][c.idx] = c.doc
 	}
-	var out [][2][]string
-	for _, re := range aliasPatterns {
-		for _, m := range re.FindAllStringSubmatch(text, 4) {
-			a, b := terms(m[1]), terms(m[2])
-			if len(a) == 0 || len(b) == 0 {
+	stored, unmined, err := r.lib.Index().Aliases(docs, rk.q.q.Terms[:rk.q.orig])
+	if err != nil {
+		return nil, nil, err
+	}
+	var found []Alias
+	var add []string
+	seen := map[string]bool{}
+	note := func(other []string) {
+		for _, t := range other {
+			if _, in := rk.q.index[t]; in || seen[t] || len(t) < 2 {
 				continue
 			}
-			out = append(out, [2][]string{a, b})
+			seen[t] = true
+			add = append(add, t)
 		}
 	}
-	return out
-}
-
-// terms are text's index terms.
-func terms(text string) []string {
-	var out []string
-	textproc.Words(text, func(s, e int) {
-		if t := textproc.Term(text[s:e]); t != "" {
-			out = append(out, t)
+	for _, a := range stored {
+		d := near[a.Doc][int(a.Sentence)]
+		if d == nil {
+			continue
 		}
-	})
-	return out
+		note(strings.Fields(a.Other))
+		found = append(found, Alias{Word: a.Word, Other: a.Other, Doc: a.Doc, DocName: d.Info().Name,
+			Sentence: int(a.Sentence), Page: int(d.Sentence(int(a.Sentence)).Page)})
+	}
+	if len(unmined) > 0 {
+		var in []*candidate
+		for _, c := range cands {
+			if slices.Contains(unmined, c.doc.ID()) {
+				in = append(in, c)
+			}
+		}
+		f, _ := rk.aliasesAmong(in)
+		for _, a := range f {
+			note(strings.Fields(a.Other))
+		}
+		found = append(found, f...)
+	}
+	return found, add, nil
 }
 
-// aliases finds, among the candidates, the names documents give to the
-// question's words, and the other names not yet in the question.
-func (rk *ranker) aliases(cands []*candidate) ([]Alias, []string) {
+// aliasesAmong finds, among the candidates, the names documents give to
+// the question's words, and the other names not yet in the question.
+func (rk *ranker) aliasesAmong(cands []*candidate) ([]Alias, []string) {
 	var found []Alias
 	var add []string
 	seen := map[string]bool{}
@@ -98,7 +115,7 @@ func (rk *ranker) aliases(cands []*candidate) ([]Alias, []string) {
 		if !hasQ {
 			continue
 		}
-		for _, pair := range aliasesIn(c.doc.SentenceText(c.idx)) {
+		for _, pair := range aliases.In(c.doc.SentenceText(c.idx)) {
 			for side := range 2 {
 				word, other := pair[side], pair[1-side]
 				if len(word) != 1 {
@@ -134,11 +151,11 @@ func (r *Retriever) throughAliases(ctx context.Context, rk *ranker, hits []Hit, 
 	if !weak(cands) {
 		return rk, cands, nil, nil // the question's own words do
 	}
-	found, add := rk.aliases(cands)
-	if len(add) == 0 {
-		return rk, cands, nil, nil
+	found, add, err := r.storedAliases(rk, cands)
+	if err != nil || len(add) == 0 {
+		return rk, cands, nil, err
 	}
-	found, add, err := r.towardsDocumentWords(rk, found, docs)
+	found, add, err = r.towardsDocumentWords(rk, found, docs)
 	if err != nil || len(add) == 0 {
 		return rk, cands, nil, err
 	}

@@ -1,48 +1,21 @@
 package retrieve
 
 import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/citelens/citelens/docstore"
 	"github.com/citelens/citelens/engine/enginetest/librarytest"
+	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/textproc"
 )
-
-func TestAliasesIn(t *testing.T) {
-	t.Parallel()
-	term := textproc.Term
-	has := func(text, a, b string) bool {
-		for _, p := range aliasesIn(text) {
-			if slices.Contains(p[0], term(a)) && slices.Contains(p[1], term(b)) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, tt := range []struct{ text, a, b string }{
-		{"bzcat (or bzip2 -dc) decompresses to standard output.", "bzcat", "bzip2"},
-		{"The root account, also called superuser, may do anything.", "account", "superuser"},
-		{"The design (also known as the RIJNDAEL cipher) won.", "design", "RIJNDAEL"},
-		{"The Advanced Encryption Standard (AES) is a block cipher.", "encryption", "AES"},
-		{"The base16 encoding, also known as “hexadecimal”, uses the digits.", "base16", "hexadecimal"},
-	} {
-		if !has(tt.text, tt.a, tt.b) {
-			t.Errorf("%q: no alias %s -> %s in %v", tt.text, tt.a, tt.b, aliasesIn(tt.text))
-		}
-	}
-	for _, text := range []string{
-		"Compression is fast and memory is small.",
-		// a verb's other form, and a name that is only a description
-		"When a block is freed (or alloc'd) the tool records it.",
-		"Call a function called free to release it.",
-		"You may use it under version 3 (or, at your option, any later version).",
-	} {
-		if got := aliasesIn(text); got != nil {
-			t.Errorf("%q: no alias named, got %v", text, got)
-		}
-	}
-}
 
 // An alias leads from the question's word to the name the documents use
 // more: "Rijndael" reaches "AES", but "bzip2", used everywhere, does not
@@ -67,5 +40,128 @@ func TestAliasTowardsDocumentWords(t *testing.T) {
 	}
 	if len(kept) != 1 || kept[0].Word != term("Rijndael") || !slices.Equal(add, []string{term("AES")}) {
 		t.Errorf("kept %v adding %v, want Rijndael's alias alone, adding AES", kept, add)
+	}
+}
+
+// capexText is a filing that defines its abbreviation once and then uses
+// its long form; testdata/old-aliases.db.gz holds it as a citelens
+// without alias records stored it (testdata/old-aliases.txt).
+const capexText = "Revenue grew by a tenth in 2024.\n\n" +
+	"Our capital expenditures (\"capex\") are spent on new plants.\n\n" +
+	"Capital expenditures were 7 million in 2024.\n\n" +
+	"Capital expenditures will fall to 3 million in 2025.\n\n" +
+	"The board met twice.\n"
+
+// capexQuestion uses the filing's abbreviation, which only its
+// definition holds.
+const capexQuestion = "What did the capex come to?"
+
+// askThroughAliases ranks capexQuestion over lib and returns whether a
+// passage holds the long form without the abbreviation (which only the
+// alias reaches),
+// and the aliases searched through.
+func askThroughAliases(t *testing.T, lib *docstore.Library) (bool, []Alias) {
+	t.Helper()
+	var found []Alias
+	ps, err := New(lib).Sentences(context.Background(), capexQuestion, Options{K: 2, Aliases: func(f []Alias) { found = f }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if t := strings.ToLower(p.Text); strings.Contains(t, "capital expenditures") && !strings.Contains(t, "capex") {
+			return true, found
+		}
+	}
+	return false, found
+}
+
+// A question's word reaches the document's word through the alias the
+// document gives, read from the record stored when it was added.
+func TestAliasStored(t *testing.T) {
+	t.Parallel()
+	lib, _ := librarytest.TextLibrary(t, "filing.txt", capexText)
+	top, found := askThroughAliases(t, lib)
+	if !top {
+		t.Errorf("no passage of the long form's figures")
+	}
+	if len(found) != 1 || found[0].Word != textproc.Term("capex") || found[0].Sentence != 1 {
+		t.Errorf("aliases %v, want capex's, said in sentence 1", found)
+	}
+}
+
+// The lookup reads the stored record, not the sentences: a document whose
+// record names an alias its sentences never state reaches it.
+func TestAliasReadsRecord(t *testing.T) {
+	t.Parallel()
+	_, docs := librarytest.TextLibrary(t, "filing.txt", strings.Replace(capexText, ` ("capex")`, "", 1)+"The capex table is in the notes.\n")
+	d := docs[0]
+	term := textproc.Term
+	d.Aliases = []docstore.Alias{{Word: term("capex"), Other: term("capital") + " " + term("expenditures"), Sentence: 5}}
+	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	p, err := docstore.Prepare(d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lib.Write(p); err != nil {
+		t.Fatal(err)
+	}
+	top, found := askThroughAliases(t, lib)
+	if !top || len(found) != 1 || found[0].Sentence != 5 {
+		t.Errorf("long form's figures found %v through %v, want them through the record's alias", top, found)
+	}
+}
+
+// A library stored before aliases were mined (by main's citelens at the
+// time) has no records; its documents' sentences are read as before, and
+// the question is answered the same.
+func TestAliasOldLibrary(t *testing.T) {
+	t.Parallel()
+	gz, err := os.ReadFile("testdata/old-aliases.db.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "library.db")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := docstore.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	ids, err := lib.IDs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, unmined, err := lib.Index().Aliases(ids, []string{textproc.Term("capex")}); err != nil || len(unmined) != 1 {
+		t.Fatalf("the old library's document unmined %v (%v), want it reported", unmined, err)
+	}
+	top, found := askThroughAliases(t, lib)
+	if !top || len(found) != 1 || found[0].Sentence != 1 {
+		t.Errorf("long form's figures found %v through %v, want them through sentence 1's alias", top, found)
+	}
+
+	// A reindex mines the document and stores its records.
+	if _, err := ingest.New(lib, nil).Reindex(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if ids, err = lib.IDs(); err != nil {
+		t.Fatal(err)
+	}
+	stored, unmined, err := lib.Index().Aliases(ids, []string{textproc.Term("capex")})
+	if err != nil || len(unmined) != 0 || len(stored) != 1 || stored[0].Sentence != 1 {
+		t.Errorf("after a reindex: aliases %+v, unmined %v (%v); want capex's stored", stored, unmined, err)
 	}
 }

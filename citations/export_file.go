@@ -1,7 +1,6 @@
 package citations
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -84,22 +83,12 @@ type FileOptions struct {
 // WriteFileWith is WriteFile with opts.
 func WriteFileWith(dir string, a *Answer, f Format, docs DocLookup, opts FileOptions) (string, error) {
 	return writeFileAs(dir, FileName(a, f), func(w io.Writer) error {
-		var buf bytes.Buffer
-		var err error
-		if f.Name == "html" {
-			err = WriteHTMLWith(&buf, a, opts.HTML)
-		} else {
-			err = Export(&buf, f.Name, a, docs)
-		}
-		if err != nil {
-			return err
-		}
-		out, err := AddProvenance(f.Name, buf.Bytes(), opts.Provenance)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(out)
-		return err
+		return writeWithProvenance(w, f.Name, opts.Provenance, func(w io.Writer) error {
+			if f.Name == "html" {
+				return WriteHTMLWith(w, a, opts.HTML)
+			}
+			return Export(w, f.Name, a, docs)
+		})
 	})
 }
 

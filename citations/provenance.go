@@ -1,7 +1,9 @@
 package citations
 
 import (
+	"bytes"
 	"html"
+	"io"
 	"strings"
 )
 
@@ -66,4 +68,22 @@ func AddProvenance(format string, doc []byte, p *Provenance) ([]byte, error) {
 		return []byte(out), nil
 	}
 	return doc, nil
+}
+
+// writeWithProvenance writes to w what write writes, with p added to it
+// in format (AddProvenance); with no p, straight through.
+func writeWithProvenance(w io.Writer, format string, p *Provenance, write func(io.Writer) error) error {
+	if p == nil {
+		return write(w)
+	}
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return err
+	}
+	out, err := AddProvenance(format, buf.Bytes(), p)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out)
+	return err
 }

@@ -56,19 +56,7 @@ func WriteThread(w io.Writer, format string, t *Thread, opts ThreadOptions) erro
 	if err != nil {
 		return err
 	}
-	if opts.Provenance == nil {
-		return writeThread(w, f, t, opts)
-	}
-	var buf bytes.Buffer
-	if err := writeThread(&buf, f, t, opts); err != nil {
-		return err
-	}
-	out, err := AddProvenance(f.Name, buf.Bytes(), opts.Provenance)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(out)
-	return err
+	return writeWithProvenance(w, f.Name, opts.Provenance, func(w io.Writer) error { return writeThread(w, f, t, opts) })
 }
 
 // writeThread is WriteThread without the provenance.

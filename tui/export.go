@@ -47,13 +47,8 @@ func exportAnswer(lib *docstore.Library, pages *pageimage.Source, aligned *reanc
 			// Drawn ahead, each PNG encoded while the next is drawn.
 			opts.HTML.Pictures = pages.AnswerPictures(context.Background(), ans, lib.Document)
 		}
-		// The versions it cites, as the command line's exports say them:
-		// every document's metadata for their names and dates.
-		infos, err := lib.List()
-		if err != nil {
-			return exportedMsg{err: err}
-		}
-		if opts.Provenance, err = reanchor.Provenance(infos, ans, reanchor.InLibrary(lib, infos, aligned)); err != nil {
+		// The versions it cites, as the command line's exports say them.
+		if opts.Provenance, err = reanchor.ProvenanceIn(lib, aligned, ans); err != nil {
 			return exportedMsg{err: err}
 		}
 		path, err := citations.WriteFileWith(dir, ans, f, lib.Document, opts)

@@ -242,11 +242,7 @@ func exportThread(lib *docstore.Library, pages *pageimage.Source, aligned *reanc
 			opts.HTMLPictures = pages.AnswerPictures(context.Background(), t.Statements(), lib.Document)
 		}
 		// The versions it cites, as an answer's export says them.
-		infos, err := lib.List()
-		if err != nil {
-			return exportedMsg{err: err}
-		}
-		if opts.Provenance, err = reanchor.ThreadProvenance(infos, t.Answers, reanchor.InLibrary(lib, infos, aligned)); err != nil {
+		if opts.Provenance, err = reanchor.ThreadProvenanceIn(lib, aligned, t.Answers); err != nil {
 			return exportedMsg{err: err}
 		}
 		path, err := citations.WriteThreadFile(dir, t, f, opts)

@@ -2,6 +2,7 @@ package reanchor
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/citelens/citelens/citations"
@@ -17,16 +18,7 @@ import (
 // (docstore.Library.List), for the names and dates. Nil when ans cites
 // nothing.
 func Provenance(infos []docstore.DocInfo, ans *citations.Answer, newer Newer) (*citations.Provenance, error) {
-	var cited []docstore.DocID
-	seen := map[docstore.DocID]bool{}
-	for _, st := range ans.Statements {
-		for _, c := range st.Citations {
-			if !seen[c.Doc] {
-				seen[c.Doc] = true
-				cited = append(cited, c.Doc)
-			}
-		}
-	}
+	cited := citedDocs(ans)
 	if len(cited) == 0 {
 		return nil, nil
 	}
@@ -83,6 +75,58 @@ func Provenance(infos []docstore.DocInfo, ans *citations.Answer, newer Newer) (*
 		p.Changed = ch
 	}
 	return p, nil
+}
+
+// Library is what working out an export's provenance reads of a library
+// (*docstore.Library has it): every document's metadata, and the
+// documents to align.
+type Library interface {
+	Documents
+	List() ([]docstore.DocInfo, error)
+}
+
+// ProvenanceIn is Provenance for ans in lib, aligned by aligner; the
+// library's metadata is read only when ans cites something.
+func ProvenanceIn(lib Library, aligner *Aligner, ans *citations.Answer) (*citations.Provenance, error) {
+	return provenanceIn(lib, aligner, []*citations.Answer{ans}, func(infos []docstore.DocInfo, newer Newer) (*citations.Provenance, error) {
+		return Provenance(infos, ans, newer)
+	})
+}
+
+// ThreadProvenanceIn is ThreadProvenance for a thread's answers in lib,
+// as ProvenanceIn is for one.
+func ThreadProvenanceIn(lib Library, aligner *Aligner, answers []*citations.Answer) (*citations.Provenance, error) {
+	return provenanceIn(lib, aligner, answers, func(infos []docstore.DocInfo, newer Newer) (*citations.Provenance, error) {
+		return ThreadProvenance(infos, answers, newer)
+	})
+}
+
+func provenanceIn(lib Library, aligner *Aligner, answers []*citations.Answer,
+	of func([]docstore.DocInfo, Newer) (*citations.Provenance, error)) (*citations.Provenance, error) {
+	if !slices.ContainsFunc(answers, func(a *citations.Answer) bool { return len(citedDocs(a)) > 0 }) {
+		return nil, nil
+	}
+	infos, err := lib.List()
+	if err != nil {
+		return nil, err
+	}
+	return of(infos, InLibrary(lib, infos, aligner))
+}
+
+// citedDocs returns the documents ans cites, each once, in the order of
+// their first citation.
+func citedDocs(ans *citations.Answer) []docstore.DocID {
+	var cited []docstore.DocID
+	seen := map[docstore.DocID]bool{}
+	for _, st := range ans.Statements {
+		for _, c := range st.Citations {
+			if !seen[c.Doc] {
+				seen[c.Doc] = true
+				cited = append(cited, c.Doc)
+			}
+		}
+	}
+	return cited
 }
 
 // DiffLine is a word difference on one line of plain text, as git's

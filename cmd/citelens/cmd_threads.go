@@ -244,9 +244,5 @@ func threadProvenance(l *docstore.Library, format string, t *citations.Thread) (
 	if format != "md" && format != "html" && format != "json" {
 		return nil, nil
 	}
-	v, err := readVersions(l)
-	if err != nil {
-		return nil, err
-	}
-	return reanchor.ThreadProvenance(v.infos, t.Answers, v.newer)
+	return reanchor.ThreadProvenanceIn(l, reanchor.NewAligner(64), t.Answers)
 }

@@ -349,11 +349,7 @@ func withVersions(l *docstore.Library, format string, ans *engine.Answer, doc []
 	if format != "md" && format != "html" && format != "json" {
 		return doc, nil
 	}
-	v, err := readVersions(l)
-	if err != nil {
-		return nil, err
-	}
-	p, err := reanchor.Provenance(v.infos, ans, v.newer)
+	p, err := reanchor.ProvenanceIn(l, reanchor.NewAligner(64), ans)
 	if err != nil {
 		return nil, err
 	}

@@ -148,9 +148,6 @@ func (a Alias) String() string {
 // throughAliases ranks again with the other names the documents give to
 // the question's words, when there are any.
 func (r *Retriever) throughAliases(ctx context.Context, rk *ranker, hits []Hit, cands []*candidate, docs []docstore.DocID, opt *Options) (*ranker, []*candidate, []Alias, error) {
-	if !weak(cands) {
-		return rk, cands, nil, nil // the question's own words do
-	}
 	found, add, err := r.storedAliases(rk, cands)
 	if err != nil || len(add) == 0 {
 		return rk, cands, nil, err

@@ -35,13 +35,18 @@ func analyseUnit(q *query, text string, compounds func(word string) []string, ke
 	textproc.Words(text, func(s, e int) {
 		w := text[s:e]
 		defer func() { pos++ }()
+		t := textproc.Term(w)
 		if hasDigit(w) {
-			u.number = true
+			// A quantity starts with its digits ("2300k", "20ms", "10:1");
+			// a name with digits in it ("bzip2", "sha256") is none, nor
+			// is a number the question gives itself ("with -9").
+			if isDigit(w[0]) && !q.has(t) {
+				u.number = true
+			}
 			if isYear(w) || prevMonth {
 				u.year = true
 			}
 		}
-		t := textproc.Term(w)
 		folded := ""
 		if t == "" || len(w) <= 9 {
 			folded = textproc.Fold(w)

@@ -247,11 +247,19 @@ func answerType(question string) AnswerType {
 			}
 		case "how":
 			switch next {
-			case "many", "much", "old", "long", "far", "large", "big", "tall", "high", "often":
+			case "many", "much", "old", "long", "far", "large", "big", "tall", "high", "often",
+				"small", "fast", "slow", "precise", "accurate", "wide", "deep", "heavy", "frequently":
 				return CountAnswer
 			}
 		case "number", "percentage", "percent", "population", "amount":
 			if i > 0 && (words[i-1] == "what" || words[i-1] == "which" || words[i-1] == "the") {
+				return CountAnswer
+			}
+		case "least", "most", "largest", "smallest", "maximum", "minimum", "fewest", "highest", "lowest":
+			// "what is the least memory…", "the largest number of…": a
+			// limit is a quantity. ("which is the most important" is
+			// not, but then no quantity answers it either.)
+			if i > 0 && words[i-1] == "the" && next != "important" && next != "common" && next != "popular" {
 				return CountAnswer
 			}
 		case "who", "whom", "whose":
@@ -288,6 +296,14 @@ func isYear(w string) bool {
 		}
 	}
 	return w[0] == '1' || (w[0] == '2' && w[1] == '0')
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// has reports whether t is one of the question's own terms.
+func (q *query) has(t string) bool {
+	_, ok := q.index[t]
+	return t != "" && ok
 }
 
 func hasDigit(w string) bool {

@@ -24,6 +24,12 @@ type Weights struct {
 	// found in order, and for holding the kind of fact the question asks
 	// for ("when": a year or date; "how many": a number; "who": a name).
 	Proximity, Phrase, Answer float64
+	// Quantity is Answer for a question that asks how much, how many or
+	// how far, and a sentence that states a quantity (a number that is
+	// not the question's own, nor part of a name such as "bzip2"): a
+	// quantity is seldom stated by chance, so it weighs more than a
+	// name or a date.
+	Quantity float64
 	// Lead scales the bonus for a sentence that opens a section (the
 	// first after a heading): lead sentences say what the section is
 	// about.
@@ -85,6 +91,7 @@ var DefaultWeights = Weights{
 	Proximity:        0.5,
 	Subject:          0.5,
 	Answer:           0.2,
+	Quantity:         0.4,
 	Lead:             0.3,
 	Covered:          0.5,
 	Duplicate:        0.8,
@@ -387,6 +394,9 @@ func (rk *ranker) score(c *candidate) {
 	}
 	if c.scores.Answer {
 		c.bonus += wt.Answer
+		if q.want == CountAnswer && c.own.wants(q.want) {
+			c.bonus += wt.Quantity - wt.Answer
+		}
 	}
 
 	c.base = total * c.bonus

@@ -165,3 +165,29 @@ func TestAliasOldLibrary(t *testing.T) {
 		t.Errorf("after a reindex: aliases %+v, unmined %v (%v); want capex's stored", stored, unmined, err)
 	}
 }
+
+// An alias the documents name is searched through even when the
+// question's own words already find good passages: "hexadecimal" is
+// matched well by the sentence that names it, yet the functions are
+// under the manual's own word, "base16".
+func TestAliasWhenFirstPassStrong(t *testing.T) {
+	t.Parallel()
+	lib, _ := librarytest.TextLibrary(t, "manual.txt",
+		"Binary data is turned into text by an encoding.\n\n"+
+			"The base16 encoding, also known as “hexadecimal”, uses the digits and the letters A to F.\n\n"+
+			"The function base16_encode_update turns binary data into base16 text.\n\n"+
+			"The base16 decoder accepts upper and lower case.\n\n"+
+			"Other things follow here.\n")
+	var found []Alias
+	ps, err := New(lib).Sentences(t.Context(), "How do I turn binary data into hexadecimal?", Options{K: 3, Aliases: func(f []Alias) { found = f }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, p := range ps {
+		texts = append(texts, p.Text)
+	}
+	if len(found) == 0 || !strings.Contains(strings.Join(texts, "\n"), "base16_encode_update") {
+		t.Errorf("aliases %v, passages %q: want the manual's base16 reached from hexadecimal", found, texts)
+	}
+}

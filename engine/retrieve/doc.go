@@ -60,16 +60,22 @@
 //     the path (Weights.Ancestor); in a table row's caption or column
 //     headers as Weights.TableContext; in an adjacent sentence of the same
 //     paragraph as 0.3 of one (Weights.Neighbour), so "By default, these
-//     options are off." under "Zeroaxis" is about the zero axis.
+//     options are off." under "Zeroaxis" is about the zero axis; in the
+//     command a sentence leads in to as 0.5 of one (Weights.Command), so
+//     "Use this command line:" is about the command under it, which its
+//     statement cites with it.
 //  3. Score: the idf-weighted, length-normalised BM25 of those term
 //     frequencies, times 1 + bonuses: query terms close together
 //     (Weights.Proximity), query terms among the first six words
 //     (Weights.Subject), the question's multi-word names found in order
 //     (Weights.Phrase), the first sentence of a section (Weights.Lead), a fact
 //     of the kind the question asks for (Weights.Answer: "when" wants a
-//     year or date, "how many" a number, "who" a name, "how do I" a lead-in to a
+//     year or date, "who" a name, "how do I" a lead-in to a
 //     command: "You need to configure it as:" over "# dpkg-reconfigure
-//     locales"), and the share of
+//     locales"; Weights.Quantity, larger: "how many", "how much", "how
+//     precise", "the least…" want a quantity, a number that starts with
+//     its digits and is not the question's own, so "bzip2" and "sha256"
+//     state none), and the share of
 //     the question the sentence's section covers (Weights.Section). Asked
 //     of several documents, a sentence is scaled by how much its document
 //     is about the question (DocumentWeight, documentPriors), so a huge

@@ -54,3 +54,38 @@ Other things follow here.
 		t.Error("the lead-in's paragraph holds no answer of the kind asked")
 	}
 }
+
+// A lead-in is ranked with the words of the command under it: the
+// statement cites both, so "Use this command line:" over the command that
+// names the question's words outranks a sentence that names them only in
+// passing.
+func TestLeadInTakesItsCommandsWords(t *testing.T) {
+	t.Parallel()
+	lib, docs := librarytest.TextLibrary(t, "manual.txt", `Quick start
+
+If you normally run your program like this:
+
+myprog arg1 arg2
+
+Use this command line:
+
+valgrind --leak-check=yes myprog arg1 arg2
+
+Leak checking
+
+To check a program for memory leaks, the leak check runs on the command line when the program exits.
+
+Other things follow here.
+`)
+	ps, err := New(lib).Sentences(t.Context(), "What command line do I use to check my program for memory leaks with valgrind?", Options{K: 1})
+	if err != nil || len(ps) == 0 {
+		t.Fatal(err, len(ps))
+	}
+	d, err := lib.View(docs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.SentenceText(ps[0].First); got != "Use this command line:" {
+		t.Errorf("best: %q, want the lead-in to the command", got)
+	}
+}

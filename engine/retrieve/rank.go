@@ -30,6 +30,10 @@ type Weights struct {
 	// quantity is seldom stated by chance, so it weighs more than a
 	// name or a date.
 	Quantity float64
+	// Command is the term frequency a query term in the command a
+	// sentence leads in to (a line under "…like this:") counts for in
+	// the sentence.
+	Command float64
 	// Lead scales the bonus for a sentence that opens a section (the
 	// first after a heading): lead sentences say what the section is
 	// about.
@@ -92,6 +96,7 @@ var DefaultWeights = Weights{
 	Subject:          0.5,
 	Answer:           0.2,
 	Quantity:         0.4,
+	Command:          0.5,
 	Lead:             0.3,
 	Covered:          0.5,
 	Duplicate:        0.8,
@@ -354,6 +359,23 @@ func (rk *ranker) score(c *candidate) {
 				if nu.tf[t] > 0 {
 					ctxTF[t] += wt.Neighbour / dist
 				}
+			}
+		}
+	}
+	// A lead-in and the command under it are one passage ("Use this
+	// command line:" over "valgrind --leak-check=yes myprog"): the
+	// statement cites both, so the command's words count for the
+	// lead-in nearly as its own.
+	if wt.Command > 0 && i+1 < d.NumSentences() && endsLeadIn(d.SentenceText(i)) && commandLine(d, i+1) {
+		nu := rk.sentence(d, i+1, false)
+		in := i+1 <= last // a neighbour already counted
+		for t := range nt {
+			if nu.tf[t] > 0 {
+				ctxTF[t] += wt.Command
+				if in {
+					ctxTF[t] -= wt.Neighbour
+				}
+				c.covers[t] = true
 			}
 		}
 	}

@@ -35,7 +35,7 @@ func TestAnswerThroughStoredAlias(t *testing.T) {
 		t.Errorf("statements %q: want the long form's figure", texts)
 	}
 	p, ok := ans.Plan.(engine.Plan)
-	if !ok || !strings.Contains(p.Line(), `"capex" is also "capit expenditur" (filing.txt, p. 1, sentence 1)`) {
+	if !ok || !strings.Contains(p.Line(), `"capex" is also "capital expenditures" (filing.txt, p. 1, sentence 1)`) {
 		t.Errorf("plan %#v: want the alias and the sentence that gives it", ans.Plan)
 	}
 	if !slices.ContainsFunc(ans.Warnings, func(w string) bool { return strings.Contains(w, "searched through an alias the document gives") }) {

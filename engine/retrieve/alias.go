@@ -27,8 +27,12 @@ const AliasWeight = 0.6
 
 // Alias is one pair of names a document gives, with where it says so.
 type Alias struct {
-	// Word is the question's word, Other the document's other name for it.
+	// Word is the question's word, Other the document's other name for it,
+	// as index terms.
 	Word, Other string
+	// WordText and OtherText are the two names as the document writes
+	// them where it names the alias ("" when not found there).
+	WordText, OtherText string
 	// Doc and Sentence are where the document names them.
 	Doc      docstore.DocID
 	DocName  string
@@ -79,7 +83,7 @@ func (r *Retriever) storedAliases(rk *ranker, cands []*candidate) ([]Alias, []st
 		}
 		note(strings.Fields(a.Other))
 		found = append(found, Alias{Word: a.Word, Other: a.Other, Doc: a.Doc, DocName: d.Info().Name,
-			Sentence: int(a.Sentence), Page: int(d.Sentence(int(a.Sentence)).Page)})
+			Sentence: int(a.Sentence), Page: int(d.Sentence(int(a.Sentence)).Page)}.withWords(d.SentenceText(int(a.Sentence))))
 	}
 	if len(unmined) > 0 {
 		var in []*candidate
@@ -133,7 +137,7 @@ func (rk *ranker) aliasesAmong(cands []*candidate) ([]Alias, []string) {
 					add = append(add, t)
 				}
 				found = append(found, Alias{Word: word[0], Other: strings.Join(other, " "), Doc: c.doc.ID(),
-					DocName: c.doc.Info().Name, Sentence: c.idx, Page: int(c.doc.Sentence(c.idx).Page)})
+					DocName: c.doc.Info().Name, Sentence: c.idx, Page: int(c.doc.Sentence(c.idx).Page)}.withWords(c.doc.SentenceText(c.idx)))
 			}
 		}
 	}
@@ -142,7 +146,11 @@ func (rk *ranker) aliasesAmong(cands []*candidate) ([]Alias, []string) {
 
 // String says where the document named the alias.
 func (a Alias) String() string {
-	return fmt.Sprintf("%q is also %q (%s, p. %d, sentence %d)", a.Word, a.Other, a.DocName, a.Page, a.Sentence)
+	word, other := a.WordText, a.OtherText
+	if word == "" || other == "" {
+		word, other = a.Word, a.Other
+	}
+	return fmt.Sprintf("%q is also %q (%s, p. %d, sentence %d)", word, other, a.DocName, a.Page, a.Sentence)
 }
 
 // throughAliases ranks again with the other names the documents give to

@@ -15,6 +15,7 @@ import (
 	"github.com/citelens/citelens/engine/enginetest/librarytest"
 	"github.com/citelens/citelens/ingest"
 	"github.com/citelens/citelens/internal/textproc"
+	"github.com/citelens/citelens/internal/textproc/aliases"
 )
 
 // An alias leads from the question's word to the name the documents use
@@ -189,5 +190,27 @@ func TestAliasWhenFirstPassStrong(t *testing.T) {
 	}
 	if len(found) == 0 || !strings.Contains(strings.Join(texts, "\n"), "base16_encode_update") {
 		t.Errorf("aliases %v, passages %q: want the manual's base16 reached from hexadecimal", found, texts)
+	}
+}
+
+// An alias is told in the document's words, not their index terms.
+func TestAliasSaidInTheDocumentsWords(t *testing.T) {
+	t.Parallel()
+	term := func(s string) string { return strings.Join(aliases.Terms(s), " ") }
+	text := "The base16 encoding, also known as “hexadecimal”, uses the digits; see the Advanced Encryption Standard (AES)."
+	for name, want := range map[string]string{
+		"hexadecimal":                  "hexadecimal",
+		"base16 encoding":              "base16 encoding",
+		"Advanced Encryption Standard": "Advanced Encryption Standard",
+		"AES":                          "AES",
+		"Rijndael":                     "",
+	} {
+		if got := said(text, term(name)); got != want {
+			t.Errorf("said(%q) = %q, want %q", term(name), got, want)
+		}
+	}
+	a := Alias{Word: term("hexadecimal"), Other: term("base16 encoding"), DocName: "nettle.pdf", Page: 100, Sentence: 2328}.withWords(text)
+	if got, want := a.String(), `"hexadecimal" is also "base16 encoding" (nettle.pdf, p. 100, sentence 2328)`; got != want {
+		t.Errorf("String() = %s, want %s", got, want)
 	}
 }

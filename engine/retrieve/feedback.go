@@ -48,7 +48,7 @@ func (r *Retriever) feedback(ctx context.Context, rk *ranker, hits []Hit, cands 
 	// Each word counts once per passage read: a word the best passages
 	// share is about the question, one a single passage repeats is not.
 	count := map[string]int{}
-	var words []string
+	var words, read []string
 	for _, p := range top {
 		d, err := rk.dc.get(p.Doc)
 		if err != nil {
@@ -57,6 +57,7 @@ func (r *Retriever) feedback(ctx context.Context, rk *ranker, hits []Hit, cands 
 		first, last := paragraph(d, p.First, 1)
 		seen := map[string]bool{}
 		for i := first; i <= last; i++ {
+			read = append(read, d.SentenceText(i))
 			for _, t := range rk.sentence(d, i, true).terms {
 				if _, inQuery := rk.q.index[t]; inQuery || seen[t] || len(t) < 3 || allDigits(t) {
 					continue
@@ -98,7 +99,24 @@ func (r *Retriever) feedback(ctx context.Context, rk *ranker, hits []Hit, cands 
 		return rk, cands, nil, nil
 	}
 	rk2, cands2, err := r.requery(ctx, rk, hits, docs, opt, keep, FeedbackWeight)
-	return rk2, cands2, keep, err
+	return rk2, cands2, asWritten(keep, read), err
+}
+
+// asWritten is each of terms as the first of texts that holds it writes
+// it ("memori" is "memory"), or the term itself: the plan tells a reader
+// the words searched for, not their stems.
+func asWritten(terms, texts []string) []string {
+	out := make([]string, len(terms))
+	for i, t := range terms {
+		out[i] = t
+		for _, text := range texts {
+			if w := said(text, t); w != "" {
+				out[i] = w
+				break
+			}
+		}
+	}
+	return out
 }
 
 // requery ranks the candidates again with terms added to rk's query at

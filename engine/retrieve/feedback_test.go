@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/citelens/citelens/engine/enginetest/librarytest"
@@ -13,11 +14,11 @@ import (
 // in the document's words is left alone.
 func TestFeedbackOnlyWhenWeak(t *testing.T) {
 	t.Parallel()
-	lib, _ := librarytest.TextLibrary(t, "git.txt",
-		"Unfinished work can be saved with the stash command.\n\n"+
-			"The stash command keeps work aside while you fix a bug.\n\n"+
-			"Later the stash command brings the work back.\n\n"+
-			"Branches hold commits. Tags name commits. Remotes hold branches.\n")
+	const text = "Unfinished work can be saved with the stash command.\n\n" +
+		"The stash command keeps changes aside while you fix a bug.\n\n" +
+		"Later the stash command brings the changes back.\n\n" +
+		"Branches hold commits. Tags name commits. Remotes hold branches.\n"
+	lib, _ := librarytest.TextLibrary(t, "git.txt", text)
 	r := New(lib)
 	var added []string
 	if _, err := r.Sentences(t.Context(), "How do I shelve unfinished work, then fix a bug?", Options{K: 3, Feedback: func(a []string) { added = a }}); err != nil {
@@ -26,11 +27,26 @@ func TestFeedbackOnlyWhenWeak(t *testing.T) {
 	if !slices.Contains(added, textproc.Term("stash")) {
 		t.Errorf("weak first pass: added %v, want stash among them", added)
 	}
+	for _, w := range added {
+		if !strings.Contains(text, w) {
+			t.Errorf("added %q: the plan tells the words as the passages write them, not their stems", w)
+		}
+	}
 	added = nil
 	if _, err := r.Sentences(t.Context(), "Which command brings the work back?", Options{K: 3, Feedback: func(a []string) { added = a }}); err != nil {
 		t.Fatal(err)
 	}
 	if added != nil {
 		t.Errorf("strong first pass: added %v, want nothing", added)
+	}
+}
+
+// The words feedback adds are told as the passages write them.
+func TestFeedbackWordsAsWritten(t *testing.T) {
+	t.Parallel()
+	texts := []string{"Nothing here.", "The stash keeps changes aside; memory is freed."}
+	terms := []string{textproc.Term("changes"), textproc.Term("memory"), "zzz"}
+	if got, want := asWritten(terms, texts), []string{"changes", "memory", "zzz"}; !slices.Equal(got, want) {
+		t.Errorf("asWritten(%q) = %q, want %q", terms, got, want)
 	}
 }

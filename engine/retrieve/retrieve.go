@@ -58,7 +58,7 @@ type Options struct {
 	Context string
 	// Feedback, if set, turns on pseudo-relevance feedback for a weak
 	// first pass (see FeedbackBelow) and is told the words it added to
-	// the question, for the answer's plan.
+	// the question, for the answer's plan, as the passages write them.
 	Feedback func(added []string)
 	// Aliases, if set, lets a question's word reach the other names the
 	// documents give it ("X, also known as Y", "X (or Y)", acronyms) at

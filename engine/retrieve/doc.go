@@ -75,7 +75,10 @@
 //     locales"; Weights.Quantity, larger: "how many", "how much", "how
 //     precise", "the least…" want a quantity, a number that starts with
 //     its digits and is not the question's own, so "bzip2" and "sha256"
-//     state none), and the share of
+//     state none; a question asking for a default, "unless told
+//     otherwise", wants a line that gives its word a value,
+//     "bzfile(description, compression = 9)", at Weights.Quantity too),
+//     and the share of
 //     the question the sentence's section covers (Weights.Section). Asked
 //     of several documents, a sentence is scaled by how much its document
 //     is about the question (DocumentWeight, documentPriors), so a huge

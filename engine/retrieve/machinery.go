@@ -137,3 +137,30 @@ func negatedTerms(text string) map[string]bool {
 	})
 	return out
 }
+
+// assignsQuestionTerm reports whether text gives one of the question's
+// words a value, as a usage line gives an argument its default
+// ("bzfile(description, compression = 9)") or a configuration line a
+// setting ("MaxSessions=10"): what a question asking for a default wants.
+func assignsQuestionTerm(q *query, text string) bool {
+	for i := strings.IndexByte(text, '='); i > 0; {
+		if i+1 < len(text) && text[i+1] != '=' && text[i-1] != '=' && text[i-1] != '!' && text[i-1] != '<' && text[i-1] != '>' {
+			name := strings.TrimRight(text[:i], " \t")
+			j := len(name)
+			for j > 0 && (isLetterByte(name[j-1]) || name[j-1] == '_' || name[j-1] == '.' || name[j-1] == '-' || '0' <= name[j-1] && name[j-1] <= '9') {
+				j--
+			}
+			if t := textproc.Term(name[j:]); t != "" {
+				if k, ok := q.index[t]; ok && k < q.orig {
+					return true
+				}
+			}
+		}
+		next := strings.IndexByte(text[i+1:], '=')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
+}

@@ -44,6 +44,8 @@ type query struct {
 	code bool
 	// how: the question asks how to do something (see asksHow).
 	how bool
+	// def: the question asks for a default (see asksDefault).
+	def bool
 	// negated are the terms the question uses inside a negated compound
 	// ("non-linear"); elsewhere a term in such a compound is no match.
 	negated map[string]bool
@@ -77,6 +79,7 @@ func parseQuery(text string) *query {
 	q.orig = len(q.q.Terms)
 	q.code = asksCode(text)
 	q.how = asksHow(text)
+	q.def = asksDefault(text)
 	q.negated = negatedTerms(text)
 	for _, t := range frameTerms(text) {
 		if i, ok := q.index[t]; ok {
@@ -119,6 +122,40 @@ func frameTerms(text string) []string {
 	// "What should X look like?", "what does X look like?"
 	if looksLike(words) {
 		out = append(out, textproc.Term("look"))
+	}
+	return append(out, defaultFrame(words)...)
+}
+
+// defaultFrame returns the index terms of the words with which a
+// question asks for a default without the word: "unless told
+// otherwise", "unless I say so". The documents
+// state a default in other words ("compression = 9", "the default is"),
+// so these words would only find sentences about being told or saying.
+// ("without specifying" is left as it is: "without" and the verb are
+// often the question's own, "--with-blas without naming a library".)
+func defaultFrame(words []string) []string {
+	var out []string
+	add := func(ws ...string) {
+		for _, w := range ws {
+			if t := textproc.Term(w); t != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	for i, w := range words {
+		switch w {
+		case "unless":
+			add(w)
+			// "unless told otherwise", "unless I say so", "unless it is set"
+			for _, n := range words[i+1 : min(i+5, len(words))] {
+				switch n {
+				case "told", "tell", "say", "said", "says", "specified", "specify", "given", "set", "stated", "asked", "otherwise", "so":
+					add(n)
+				}
+			}
+		case "otherwise":
+			add(w)
+		}
 	}
 	return out
 }

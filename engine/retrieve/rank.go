@@ -406,7 +406,8 @@ func (rk *ranker) score(c *candidate) {
 	}
 	// A how-to question wants the command: a sentence whose paragraph
 	// leads in to one holds the kind of answer asked for.
-	c.scores.Answer = q.want != AnyAnswer && c.own.wants(q.want) || q.how && leadsToCommand(d, i)
+	c.scores.Answer = q.want != AnyAnswer && c.own.wants(q.want) || q.how && leadsToCommand(d, i) ||
+		q.def && assignsQuestionTerm(q, d.SentenceText(i))
 	c.scores.Coverage = cover / max(q.total, 1e-9)
 	c.scores.Lead = isLead(d, i)
 	c.scores.Subject = c.own.subject(q)
@@ -416,7 +417,7 @@ func (rk *ranker) score(c *candidate) {
 	}
 	if c.scores.Answer {
 		c.bonus += wt.Answer
-		if q.want == CountAnswer && c.own.wants(q.want) {
+		if q.want == CountAnswer && c.own.wants(q.want) || q.def && assignsQuestionTerm(q, d.SentenceText(i)) {
 			c.bonus += wt.Quantity - wt.Answer
 		}
 	}

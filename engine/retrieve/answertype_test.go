@@ -25,6 +25,11 @@ func TestQuantityAnswers(t *testing.T) {
 			t.Errorf("answerType(%q) = %v, want %v", q, got, want)
 		}
 	}
+	for _, question := range []string{"How much bigger does a small file get?", "How many digits are printed?"} {
+		if got := frameTerms(question); len(got) != 1 {
+			t.Errorf("frameTerms(%q) = %q: want \"much\" or \"many\", which only frame the quantity asked for", question, got)
+		}
+	}
 	q := parseQuery("How much memory does bzip2 need with -9?")
 	none := func(string) []string { return nil }
 	for text, want := range map[string]bool{

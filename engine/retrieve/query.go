@@ -98,7 +98,7 @@ const FrameWeight = 0.25
 
 // frameTerms returns the index terms of the words that frame text as a
 // question: "what happens/happened (if, when, to …)", "what does … mean",
-// "what does … stand for".
+// "what does … stand for", "how much", "how many".
 func frameTerms(text string) []string {
 	words := foldedWords(text)
 	var out []string
@@ -109,6 +109,15 @@ func frameTerms(text string) []string {
 		switch w {
 		case "happens", "happened", "happen":
 			out = append(out, textproc.Term(w))
+		}
+	}
+	// "How much bigger…", "how many digits…": the quantity asked for
+	// is the answer's (Weights.Quantity), the word is not.
+	for i, w := range words {
+		if i > 0 && words[i-1] == "how" && (w == "much" || w == "many") {
+			if t := textproc.Term(w); t != "" {
+				out = append(out, t)
+			}
 		}
 	}
 	if len(words) >= 3 && words[0] == "what" && (words[1] == "does" || words[1] == "do") {

@@ -71,8 +71,8 @@
 //     (Weights.Phrase), the first sentence of a section (Weights.Lead), a fact
 //     of the kind the question asks for (Weights.Answer: "when" wants a
 //     year or date, "who" a name, "how do I" a lead-in to a
-//     command: "You need to configure it as:" over "# dpkg-reconfigure
-//     locales"; Weights.Quantity, larger: "how many", "how much", "how
+//     command ("You need to configure it as:" over "# dpkg-reconfigure
+//     locales") or a long option ("If --leak-check=full is given"); Weights.Quantity, larger: "how many", "how much", "how
 //     precise", "the least…" want a quantity, a number that starts with
 //     its digits and is not the question's own, so "bzip2" and "sha256"
 //     state none; a question asking for a default, "unless told

@@ -89,3 +89,41 @@ Other things follow here.
 		t.Errorf("best: %q, want the lead-in to the command", got)
 	}
 }
+
+// A sentence that names a long option answers a how-to question the way
+// a lead-in to a command does.
+func TestHowToOption(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[string]bool{
+		"If --leak-check=full is specified, Memcheck gives details.": true,
+		"(--keep) keeps the input files.":                            true,
+		"The pages 10--20 are blank.":                                false,
+		"A rule -- like this one -- is prose.":                       false,
+		"No option here.":                                            false,
+	} {
+		if got := namesOption(s); got != want {
+			t.Errorf("namesOption(%q) = %v, want %v", s, got, want)
+		}
+	}
+	lib, docs := librarytest.TextLibrary(t, "manual.txt", `Leak detection
+
+Memcheck reports the leaked blocks where they were allocated in the leak summary.
+
+If --leak-check=full is specified, Memcheck reports each leaked block where it was allocated.
+
+Other things follow here.
+`)
+	ps, err := New(lib).Sentences(t.Context(), "How do I get Memcheck to report where each leaked block was allocated?", Options{K: 2})
+	if err != nil || len(ps) == 0 {
+		t.Fatal(err, len(ps))
+	}
+	d, err := lib.View(docs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if got := d.SentenceText(p.First); got == "If --leak-check=full is specified, Memcheck reports each leaked block where it was allocated." && !p.Scores.Answer {
+			t.Error("the sentence naming the option holds no answer of the kind asked")
+		}
+	}
+}

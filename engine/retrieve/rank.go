@@ -406,7 +406,7 @@ func (rk *ranker) score(c *candidate) {
 	}
 	// A how-to question wants the command: a sentence whose paragraph
 	// leads in to one holds the kind of answer asked for.
-	c.scores.Answer = q.want != AnyAnswer && c.own.wants(q.want) || q.how && leadsToCommand(d, i) ||
+	c.scores.Answer = q.want != AnyAnswer && c.own.wants(q.want) || q.how && (leadsToCommand(d, i) || namesOption(d.SentenceText(i))) ||
 		q.def && assignsQuestionTerm(q, d.SentenceText(i))
 	c.scores.Coverage = cover / max(q.total, 1e-9)
 	c.scores.Lead = isLead(d, i)

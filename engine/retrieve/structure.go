@@ -161,3 +161,20 @@ func commandLine(d *docstore.View, i int) bool {
 	r, _ := utf8.DecodeRuneInString(t)
 	return !unicode.IsUpper(r)
 }
+
+// namesOption reports whether a sentence names a long command-line
+// option ("If --leak-check=full is specified, …"): in a manual, how to
+// make a tool do something is most often an option to give it.
+func namesOption(s string) bool {
+	for i := strings.Index(s, "--"); i >= 0; {
+		if (i == 0 || s[i-1] == ' ' || s[i-1] == '(' || s[i-1] == '"' || s[i-1] == '\'') && i+2 < len(s) && isLetterByte(s[i+2]) {
+			return true
+		}
+		j := strings.Index(s[i+2:], "--")
+		if j < 0 {
+			break
+		}
+		i += 2 + j
+	}
+	return false
+}

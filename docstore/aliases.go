@@ -40,24 +40,16 @@ type Alias struct {
 }
 
 // MineAliases returns the aliases d's sentences give, in sentence order:
-// for each pair of names a sentence gives (aliases.In), each side that is
-// one word leads to the other side. (A question word is one word; a long
-// form is reached through its acronym.)
+// each word a sentence says leads to another name (aliases.Leads).
 func MineAliases(d *Document) []Alias {
 	var out []Alias
 	for i, s := range d.Sentences {
 		if s.Start < 0 || s.End > int32(len(d.Text)) || s.Start > s.End {
 			continue // validated before a write; skipped rather than panic here
 		}
-		for _, pair := range aliases.In(d.Text[s.Start:s.End]) {
-			for side := range 2 {
-				word, other := pair[side], pair[1-side]
-				if len(word) != 1 {
-					continue
-				}
-				out = append(out, Alias{Word: word[0], Other: strings.Join(other, " "), Sentence: int32(i)})
-			}
-		}
+		aliases.Leads(d.Text[s.Start:s.End], func(word string, other []string) {
+			out = append(out, Alias{Word: word, Other: strings.Join(other, " "), Sentence: int32(i)})
+		})
 	}
 	return out
 }

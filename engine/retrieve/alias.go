@@ -119,27 +119,20 @@ func (rk *ranker) aliasesAmong(cands []*candidate) ([]Alias, []string) {
 		if !hasQ {
 			continue
 		}
-		for _, pair := range aliases.In(c.doc.SentenceText(c.idx)) {
-			for side := range 2 {
-				word, other := pair[side], pair[1-side]
-				if len(word) != 1 {
-					continue // a question word is one word; a long form reaches its acronym
-				}
-				i, ok := rk.q.index[word[0]]
-				if !ok || i >= rk.q.orig {
+		aliases.Leads(c.doc.SentenceText(c.idx), func(word string, other []string) {
+			if i, ok := rk.q.index[word]; !ok || i >= rk.q.orig {
+				return
+			}
+			for _, t := range other {
+				if _, in := rk.q.index[t]; in || seen[t] || len(t) < 2 {
 					continue
 				}
-				for _, t := range other {
-					if _, in := rk.q.index[t]; in || seen[t] || len(t) < 2 {
-						continue
-					}
-					seen[t] = true
-					add = append(add, t)
-				}
-				found = append(found, Alias{Word: word[0], Other: strings.Join(other, " "), Doc: c.doc.ID(),
-					DocName: c.doc.Info().Name, Sentence: c.idx, Page: int(c.doc.Sentence(c.idx).Page)}.withWords(c.doc.SentenceText(c.idx)))
+				seen[t] = true
+				add = append(add, t)
 			}
-		}
+			found = append(found, Alias{Word: word, Other: strings.Join(other, " "), Doc: c.doc.ID(),
+				DocName: c.doc.Info().Name, Sentence: c.idx, Page: int(c.doc.Sentence(c.idx).Page)}.withWords(c.doc.SentenceText(c.idx)))
+		})
 	}
 	return found, add
 }

@@ -2,6 +2,7 @@ package aliases
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/citelens/citelens/internal/textproc"
@@ -26,6 +27,10 @@ func TestIn(t *testing.T) {
 		{"The base16 encoding, also known as “hexadecimal”, uses the digits.", "base16", "hexadecimal"},
 		{`Our capital expenditures ("capex") rose in 2023.`, "expenditures", "capex"},
 		{`This agreement is made by Acme Holdings Inc. (the “Company”) and you.`, "holdings", "company"},
+		{`"Licensor" shall mean the copyright owner or entity authorized by the copyright owner.`, "licensor", "owner"},
+		{`“The Program” refers to any copyrightable work licensed under this License.`, "program", "copyrightable"},
+		{`1.5. “Contributor Version” means the Covered Software of a Contributor.`, "contributor", "covered"},
+		{`"Licensee" (or "Holder") shall mean an individual or Legal Entity exercising permissions.`, "licensee", "individual"},
 	} {
 		if !has(tt.text, tt.a, tt.b) {
 			t.Errorf("%q: no alias %s -> %s in %v", tt.text, tt.a, tt.b, In(tt.text))
@@ -41,6 +46,8 @@ func TestIn(t *testing.T) {
 		"The totals (see below) are rounded.",
 		`This Agreement (the "Agreement") binds both.`,
 		`font for text. Defaults to par("font").`,
+		// "means" that defines nothing quoted
+		"This means any file can be decompressed in 2300k of memory.",
 	} {
 		if got := In(text); got != nil {
 			t.Errorf("%q: no alias named, got %v", text, got)
@@ -52,12 +59,8 @@ func TestIn(t *testing.T) {
 func ungated(text string) [][2][]string {
 	var out [][2][]string
 	for _, p := range patterns {
-		for _, m := range p.re.FindAllStringSubmatch(text, 4) {
-			a, b := Terms(m[1]), Terms(m[2])
-			if len(a) == 0 || len(b) == 0 || same(a, b) {
-				continue
-			}
-			out = append(out, [2][]string{a, b})
+		for _, pr := range p.pairs(text) {
+			out = append(out, [2][]string{pr.a, pr.b})
 		}
 	}
 	return out
@@ -71,6 +74,7 @@ func FuzzIn(f *testing.F) {
 		`Our capital expenditures ("capex") rose.`, "bzcat (or bzip2 -dc) runs.", "The Advanced Encryption Standard (AES) is.",
 		"The design (also known as the RIJNDAEL cipher) won.", `Acme Inc. (the “Company”) and you.`, `par("font")`,
 		"x (  the \"Y\")", "free cash flow (an \"FCF\") grew", "a list (a “List”)", "f(x) (The AES)", "a (\n\"b\")", "(", "root, also called superuser",
+		`"Licensor" shall mean the copyright owner`, `“X” (or “Y”) refers to a thing`, `"a" means`,
 	} {
 		f.Add(s)
 	}
@@ -81,4 +85,27 @@ func FuzzIn(f *testing.F) {
 			t.Errorf("%q: In %v, the patterns alone %v", text, got, want)
 		}
 	})
+}
+
+// A one-word name leads to the other name both ways; a definition's
+// head leads to the term it defines, never the other way.
+func TestLeads(t *testing.T) {
+	t.Parallel()
+	leads := func(text string) map[string]string {
+		out := map[string]string{}
+		Leads(text, func(w string, other []string) { out[w] = strings.Join(other, " ") })
+		return out
+	}
+	term := textproc.Term
+	got := leads("bzcat (or bzip2) decompresses to standard output.")
+	if got[term("bzcat")] != term("bzip2") || got[term("bzip2")] != term("bzcat") {
+		t.Errorf("bzcat (or bzip2): %v, want each to the other", got)
+	}
+	got = leads(`"Licensor" shall mean the copyright owner or entity authorized by the copyright owner.`)
+	if got[term("copyright")] != term("licensor") || got[term("owner")] != term("licensor") {
+		t.Errorf("Licensor's definition: %v, want copyright and owner to lead to licensor", got)
+	}
+	if _, ok := got[term("licensor")]; ok {
+		t.Errorf("Licensor's definition: %v, want the defined term to lead nowhere", got)
+	}
 }

@@ -61,6 +61,9 @@ type table struct {
 	// parts maps a row line joined from fragments of one baseline to
 	// them
 	parts map[*frag][]*frag
+	// weak marks the joined lines none of whose fragments has cells
+	// apart: a row torn at a gutter, or two columns of prose side by side
+	weak map[*frag]bool
 }
 
 // frags lists the page fragments the table's rows are made of.
@@ -113,12 +116,14 @@ type candidate struct {
 
 // findTables finds the tables among a page's fragments, sorted by v and
 // u0, and marks their fragments as cells. A table starts with a line of
-// text (not code) with cells apart; lines of code may be its rows.
+// text (not code) with cells apart, or with a line of code a gutter tore;
+// lines of code may be its rows.
 func findTables(order []*frag) []*table {
-	lines, parts := tableLines(order)
+	lines, parts, weak := tableLines(order)
 	var open []*candidate
 	var out []*table
 	closeCand := func(c *candidate) {
+		c.t.weak = weak
 		if t := c.finish(); t != nil {
 			t.parts = parts
 			out = append(out, t)
@@ -149,7 +154,11 @@ func findTables(order []*frag) []*table {
 			open = slices.Delete(open, i, i+1)
 			i--
 		}
-		if !taken && len(cells) >= 2 && !f.mono {
+		// code torn at a gutter is a table set in the typewriter face
+		// (a memory table in a manual's preformatted text): left as
+		// code, its columns would be read one after the other
+		_, torn := parts[f]
+		if !taken && len(cells) >= 2 && (!f.mono || torn && !weak[f]) {
 			c := &candidate{}
 			c.t.size = f.size
 			c.take(f, cells)
@@ -276,6 +285,7 @@ func (c *candidate) finish() *table {
 	if c.multi < 2 || len(c.t.rows) < 2 || len(c.bands) < 2 {
 		return nil
 	}
+	c.t.rows = centreRows(c.t.rows, c.t.size)
 	var lines []*frag
 	for _, r := range c.t.rows {
 		lines = append(lines, r.lines...)
@@ -322,19 +332,64 @@ func (c *candidate) finish() *table {
 			return nil
 		}
 	}
+	if t.pageColumns(lines) {
+		return nil
+	}
 	t.rows = mergeLabels(t.rows)
 	t.alignColumns(lines)
 	t.header = t.headerRows()
 	return t
 }
 
+// centreRows regroups the lines of a table whose cells are centred
+// vertically on their row: a short cell (a row's label) stands level
+// with the middle of the longer cells beside it, so a row's first lines
+// come before its label, where take put them in the row above. The sign
+// is a label line half a line from the cell lines above and below it,
+// which a table of cells set from the top of the row never has. Each
+// row then takes as many lines after its label as it has before it; the
+// rows are left as they were unless every row so regrouped is centred
+// on its label.
+func centreRows(rows []*tableRow, size float32) []*tableRow {
+	offPitch := func(a, b *frag) bool { return b.v-a.v > 0.1*size && b.v-a.v <= 0.8*size }
+	centred := false
+	for i := 1; i < len(rows) && !centred; i++ {
+		prev, r := rows[i-1], rows[i]
+		centred = len(prev.lines) > 1 && len(r.lines) > 1 &&
+			offPitch(prev.lines[len(prev.lines)-1], r.lines[0]) && offPitch(r.lines[0], r.lines[1])
+	}
+	if !centred {
+		return rows
+	}
+	out := make([]*tableRow, len(rows))
+	var up []*frag // the lines of the next row before its label
+	for i, r := range rows {
+		label, after := r.lines[0], r.lines[1:]
+		down := min(len(up), len(after))
+		if i == len(rows)-1 {
+			down = len(after)
+		}
+		nr := *r
+		nr.lines = slices.Concat(up, []*frag{label}, after[:down])
+		up = slices.Clone(after[down:])
+		if mid := (nr.lines[0].v + nr.lines[len(nr.lines)-1].v) / 2; abs32(mid-label.v) > 0.4*size {
+			return rows
+		}
+		out[i] = &nr
+	}
+	return out
+}
+
 // tableLines joins the fragments of one baseline that a column gutter
-// split when one of them has cells apart (a table's row torn at a gap as
-// wide as a gutter), and maps each joined line to its fragments. Lines of
-// text columns side by side, with no wide gaps of their own, stay apart.
-func tableLines(order []*frag) ([]*frag, map[*frag][]*frag) {
+// split (a table's row torn at a gap as wide as a gutter), and maps each
+// joined line to its fragments. Joined lines none of whose fragments has
+// cells apart are weak: they may be the rows of a two-column table (a
+// command and its description) or the lines of two columns of prose side
+// by side, which finish tells apart.
+func tableLines(order []*frag) ([]*frag, map[*frag][]*frag, map[*frag]bool) {
 	var lines []*frag
 	var parts map[*frag][]*frag
+	var weak map[*frag]bool
 	for i := 0; i < len(order); {
 		f := order[i]
 		j := i + 1
@@ -343,15 +398,13 @@ func tableLines(order []*frag) ([]*frag, map[*frag][]*frag) {
 		}
 		group := order[i:j]
 		i = j
-		split := false
-		if len(group) > 1 {
-			for _, g := range group {
-				split = split || len(lineCells(g)) > 1
-			}
-		}
-		if !split {
+		if len(group) == 1 {
 			lines = append(lines, group...)
 			continue
+		}
+		split := false
+		for _, g := range group {
+			split = split || len(lineCells(g)) > 1
 		}
 		group = slices.Clone(group)
 		slices.SortFunc(group, func(a, b *frag) int { return cmp.Compare(a.u0, b.u0) })
@@ -366,12 +419,49 @@ func tableLines(order []*frag) ([]*frag, map[*frag][]*frag) {
 			joined.bold = joined.bold && g.bold
 		}
 		if parts == nil {
-			parts = map[*frag][]*frag{}
+			parts, weak = map[*frag][]*frag{}, map[*frag]bool{}
 		}
 		parts[&joined] = group
+		weak[&joined] = !split
 		lines = append(lines, &joined)
 	}
-	return lines, parts
+	return lines, parts, weak
+}
+
+// pageColumns reports whether a table found on weakly joined lines
+// (tableLines) is two or more columns of prose side by side: every
+// column's lines mostly fill it, where a table has a column of short
+// cells (its commands, names or keys).
+func (t *table) pageColumns(lines []*frag) bool {
+	weak := 0
+	for _, l := range lines {
+		if t.weak[l] {
+			weak++
+		}
+	}
+	if weak*2 <= len(lines) {
+		return false
+	}
+	if len(t.rows) < 3 {
+		return true
+	}
+	full := make([]int, len(t.cols))
+	all := make([]int, len(t.cols))
+	for _, l := range lines {
+		for _, x := range lineCells(l) {
+			i := t.column(x)
+			all[i]++
+			if x.u1-x.u0 >= 0.7*(t.cols[i].u1-t.cols[i].u0) {
+				full[i]++
+			}
+		}
+	}
+	for i := range t.cols {
+		if full[i]*5 < all[i]*3 {
+			return false
+		}
+	}
+	return true
 }
 
 // commentedCode reports whether a line's last cell is a comment (the code

@@ -206,10 +206,12 @@ func (c *candidate) take(f *frag, cells []cell) bool {
 		return true
 	}
 	x := cells[0]
-	if dv > 2.5*f.size || x.u1 > c.t.u1+2*f.size {
+	b := c.aligned(x)
+	// only the last column's text may run on past the table's right edge
+	// (a description wider than its heading)
+	if dv > 2.5*f.size || x.u1 > c.t.u1+2*f.size && (b < 1 || b < len(c.bands)-1) {
 		return false
 	}
-	b := c.aligned(x)
 	switch {
 	case b > 0 && abs32(x.u0-c.bands[b].u0) <= tol && len(c.t.rows) > 0 && dv <= 1.8*f.size:
 		// continues the cell of band b in the row above
@@ -350,8 +352,9 @@ func (c *candidate) finish() *table {
 // row then takes as many lines after its label as it has before it; the
 // rows are left as they were unless every row so regrouped is centred
 // on its label.
-func centreRows(rows []*tableRow, size float32) []*tableRow {
+func centreRows(rows []*tableRow, size float32) (out []*tableRow) {
 	offPitch := func(a, b *frag) bool { return b.v-a.v > 0.1*size && b.v-a.v <= 0.8*size }
+	defer func() { out = joinRaisedLabels(out, offPitch) }()
 	centred := false
 	for i := 1; i < len(rows) && !centred; i++ {
 		prev, r := rows[i-1], rows[i]
@@ -361,7 +364,7 @@ func centreRows(rows []*tableRow, size float32) []*tableRow {
 	if !centred {
 		return rows
 	}
-	out := make([]*tableRow, len(rows))
+	out = make([]*tableRow, len(rows))
 	var up []*frag // the lines of the next row before its label
 	for i, r := range rows {
 		label, after := r.lines[0], r.lines[1:]
@@ -376,6 +379,29 @@ func centreRows(rows []*tableRow, size float32) []*tableRow {
 			return rows
 		}
 		out[i] = &nr
+	}
+	return out
+}
+
+// joinRaisedLabels joins a label alone on its line to the cells that
+// follow it less than a line lower, starting right of it: a row whose
+// label stands higher than its other cells (set from the top of a
+// two-line cell whose second line is blank, the others centred).
+func joinRaisedLabels(rows []*tableRow, offPitch func(a, b *frag) bool) []*tableRow {
+	out := make([]*tableRow, 0, len(rows))
+	for i := 0; i < len(rows); i++ {
+		r := rows[i]
+		if i+1 < len(rows) && !r.multi && len(r.lines) == 1 && rows[i+1].multi {
+			label, next := r.lines[0], rows[i+1].lines[0]
+			if offPitch(label, next) && next.u0 > label.u1 {
+				nr := *rows[i+1]
+				nr.lines = slices.Concat(r.lines, nr.lines)
+				out = append(out, &nr)
+				i++
+				continue
+			}
+		}
+		out = append(out, r)
 	}
 	return out
 }
@@ -429,9 +455,10 @@ func tableLines(order []*frag) ([]*frag, map[*frag][]*frag, map[*frag]bool) {
 }
 
 // pageColumns reports whether a table found on weakly joined lines
-// (tableLines) is two or more columns of prose side by side: every
-// column's lines mostly fill it, where a table has a column of short
-// cells (its commands, names or keys).
+// (tableLines) is rather columns of the page side by side: two columns of
+// prose, whose lines mostly fill them, or of a list such as an index,
+// whose columns look alike. A table's columns differ: short cells (its
+// commands, names or keys) beside longer ones, or code beside prose.
 func (t *table) pageColumns(lines []*frag) bool {
 	weak := 0
 	for _, l := range lines {
@@ -445,23 +472,60 @@ func (t *table) pageColumns(lines []*frag) bool {
 	if len(t.rows) < 3 {
 		return true
 	}
-	full := make([]int, len(t.cols))
-	all := make([]int, len(t.cols))
+	n := len(t.cols)
+	full, all, mono := make([]int, n), make([]int, n), make([]int, n)
+	widths := make([][]float32, n)
 	for _, l := range lines {
 		for _, x := range lineCells(l) {
 			i := t.column(x)
 			all[i]++
-			if x.u1-x.u0 >= 0.7*(t.cols[i].u1-t.cols[i].u0) {
+			w := x.u1 - x.u0
+			widths[i] = append(widths[i], w)
+			if w >= 0.7*(t.cols[i].u1-t.cols[i].u0) {
 				full[i]++
+			}
+			if monoCell(x) {
+				mono[i]++
 			}
 		}
 	}
-	for i := range t.cols {
-		if full[i]*5 < all[i]*3 {
-			return false
+	prose := true
+	for i := range n {
+		prose = prose && full[i]*5 >= all[i]*3
+	}
+	if prose {
+		return true
+	}
+	// columns that differ in width or face make a table
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			a, b := median32(widths[i]), median32(widths[j])
+			if max(a, b) >= 1.6*min(a, b) || abs32(float32(mono[i])/float32(all[i])-float32(mono[j])/float32(all[j])) >= 0.5 {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// monoCell reports whether most of a cell's glyphs are in a typewriter
+// face.
+func monoCell(x cell) bool {
+	var mono, n int32
+	for _, w := range x.words {
+		mono, n = mono+w.mono, n+w.n
+	}
+	return n > 0 && mono*5 >= n*4
+}
+
+// median32 is the median of xs, 0 for none.
+func median32(xs []float32) float32 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 // commentedCode reports whether a line's last cell is a comment (the code

@@ -112,6 +112,10 @@ type candidate struct {
 	bands []column // column bands seen so far, by u0
 	multi int      // lines with cells in two bands or more
 	lastV float32
+	// above is a line with cells apart just above the candidate's first
+	// that began a candidate of its own and was left alone: perhaps a
+	// header line whose words are centred over the columns (headLine)
+	above *frag
 }
 
 // findTables finds the tables among a page's fragments, sorted by v and
@@ -122,11 +126,14 @@ func findTables(order []*frag) []*table {
 	lines, parts, weak := tableLines(order)
 	var open []*candidate
 	var out []*table
+	var lone *frag // the line of the last candidate closed alone
 	closeCand := func(c *candidate) {
 		c.t.weak = weak
 		if t := c.finish(); t != nil {
 			t.parts = parts
 			out = append(out, t)
+		} else if len(c.lines) == 1 {
+			lone = c.lines[0]
 		}
 	}
 	for _, f := range lines {
@@ -161,6 +168,9 @@ func findTables(order []*frag) []*table {
 		if !taken && len(cells) >= 2 && (!f.mono || torn && !weak[f]) {
 			c := &candidate{}
 			c.t.size = f.size
+			if lone != nil && !lone.cell && f.v-lone.v > 0.3*f.size && f.v-lone.v <= 1.8*f.size && lone.size == f.size {
+				c.above = lone
+			}
 			c.take(f, cells)
 			open = append(open, c)
 		}
@@ -340,7 +350,51 @@ func (c *candidate) finish() *table {
 	t.rows = mergeLabels(t.rows)
 	t.alignColumns(lines)
 	t.header = t.headerRows()
+	t.headLine(c.above)
 	return t
+}
+
+// headLine takes line f, just above the table, as the top of its header
+// when each of its cells lies over one of the table's columns: the upper
+// line of a header set on two lines, its words centred over the columns
+// rather than on their edges ("Compress" over "usage"). Over a first row
+// of words above rows with figures it joins that row, cell by cell, as
+// one header row; otherwise it is a header row of its own.
+func (t *table) headLine(f *frag) {
+	if f == nil || len(t.rows) < 2 {
+		return
+	}
+	cells := lineCells(f)
+	used := make([]bool, len(t.cols))
+	for _, x := range cells {
+		i := t.column(x)
+		if used[i] || min(x.u1, t.cols[i].u1)-max(x.u0, t.cols[i].u0) <= 0 {
+			return
+		}
+		used[i] = true
+	}
+	first := t.rows[0]
+	if t.header <= 1 && !hasDigits(first.cells) && hasDigits(t.rows[1].cells) {
+		first.lines = slices.Concat([]*frag{f}, first.lines)
+		t.fillRow(first)
+		t.header = max(t.header, 1)
+	} else {
+		r := &tableRow{lines: []*frag{f}, multi: true}
+		t.fillRow(r)
+		t.rows = slices.Concat([]*tableRow{r}, t.rows)
+		t.header++
+	}
+	t.u0, t.u1, t.top = min(t.u0, f.u0), max(t.u1, f.u1), min(t.top, f.top)
+}
+
+// hasDigits reports whether any of cells holds a digit.
+func hasDigits(cells []string) bool {
+	for _, c := range cells {
+		if strings.ContainsFunc(c, unicode.IsDigit) {
+			return true
+		}
+	}
+	return false
 }
 
 // centreRows regroups the lines of a table whose cells are centred
@@ -577,15 +631,20 @@ func (t *table) column(x cell) int {
 // included, over the columns.
 func (t *table) fillCells() {
 	for _, r := range t.rows {
-		r.cells = make([]string, len(t.cols))
-		r.parts = make([][]cellPart, len(t.cols))
-		for _, l := range r.lines {
-			for _, x := range lineCells(l) {
-				i := t.column(x)
-				text := x.text()
-				r.cells[i] = joinCell(r.cells[i], text)
-				r.parts[i] = append(r.parts[i], cellPart{f: l, words: x.words, at: len(r.cells[i]) - len(text)})
-			}
+		t.fillRow(r)
+	}
+}
+
+// fillRow distributes a row's cells over the columns.
+func (t *table) fillRow(r *tableRow) {
+	r.cells = make([]string, len(t.cols))
+	r.parts = make([][]cellPart, len(t.cols))
+	for _, l := range r.lines {
+		for _, x := range lineCells(l) {
+			i := t.column(x)
+			text := x.text()
+			r.cells[i] = joinCell(r.cells[i], text)
+			r.parts[i] = append(r.parts[i], cellPart{f: l, words: x.words, at: len(r.cells[i]) - len(text)})
 		}
 	}
 }

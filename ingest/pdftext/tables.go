@@ -113,9 +113,10 @@ type candidate struct {
 	multi int      // lines with cells in two bands or more
 	lastV float32
 	// above is a line with cells apart just above the candidate's first
-	// that began a candidate of its own and was left alone: perhaps a
-	// header line whose words are centred over the columns (headLine)
-	above *frag
+	// that no table holds: perhaps a header line whose words are centred
+	// over the columns (headLine)
+	above  *frag
+	closed bool
 }
 
 // findTables finds the tables among a page's fragments, sorted by v and
@@ -126,16 +127,19 @@ func findTables(order []*frag) []*table {
 	lines, parts, weak := tableLines(order)
 	var open []*candidate
 	var out []*table
-	var lone *frag // the line of the last candidate closed alone
 	closeCand := func(c *candidate) {
 		c.t.weak = weak
+		c.closed = true
 		if t := c.finish(); t != nil {
 			t.parts = parts
 			out = append(out, t)
-		} else if len(c.lines) == 1 {
-			lone = c.lines[0]
 		}
 	}
+	// the line before, with cells apart, when no table holds it: taken
+	// by no candidate, or the first of one closed alone
+	var prev *frag
+	var prevCand *candidate
+	prevFree := false
 	for _, f := range lines {
 		cells := lineCells(f)
 		taken := false
@@ -168,12 +172,17 @@ func findTables(order []*frag) []*table {
 		if !taken && len(cells) >= 2 && (!f.mono || torn && !weak[f]) {
 			c := &candidate{}
 			c.t.size = f.size
-			if lone != nil && !lone.cell && f.v-lone.v > 0.3*f.size && f.v-lone.v <= 1.8*f.size && lone.size == f.size {
-				c.above = lone
+			if prevFree && (prevCand == nil || prevCand.closed && len(prevCand.lines) == 1) &&
+				f.v-prev.v > 0.3*f.size && f.v-prev.v <= 1.8*f.size && prev.size == f.size {
+				c.above = prev
 			}
 			c.take(f, cells)
 			open = append(open, c)
+			prevCand = c
+		} else {
+			prevCand = nil
 		}
+		prev, prevFree = f, !taken && len(cells) >= 2
 	}
 	for _, c := range open {
 		closeCand(c)

@@ -226,9 +226,10 @@ func (c *candidate) take(f *frag, cells []cell) bool {
 	}
 	x := cells[0]
 	b := c.aligned(x)
-	// only the last column's text may run on past the table's right edge
-	// (a description wider than its heading)
-	if dv > 2.5*f.size || x.u1 > c.t.u1+2*f.size && (b < 1 || b < len(c.bands)-1) {
+	// under a bold header row alone, the last column's text may run on
+	// past the table's right edge: a description wider than its heading
+	wider := len(c.t.rows) == 1 && c.lines[0].bold && b >= 1 && b == len(c.bands)-1
+	if dv > 2.5*f.size || x.u1 > c.t.u1+2*f.size && !wider {
 		return false
 	}
 	switch {

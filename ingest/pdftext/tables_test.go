@@ -42,7 +42,7 @@ func hasRow(rows []string, cells ...string) bool {
 // commandRows are a manual's table of commands (in the typewriter face)
 // and what they do; the descriptions of some run onto a second line.
 var commandRows = [][]string{
-	{"tar -xvf foo.tar", "extract files from foo.tar archive"},
+	{"tar -xvf foo.tar", "extract files from the archive foo.tar", "into the current directory"},
 	{"tar -xvzf foo.tar.gz", "extract files from gzipped foo.tar.gz archive"},
 	{"tar -xvjf foo.tar.bz2", "extract files from foo.tar.bz2 archive"},
 	{"tar -xvJf foo.tar.xz", "extract files from foo.tar.xz archive"},
@@ -56,7 +56,8 @@ var commandRows = [][]string{
 // commandTable draws commandRows from baseline y down, a header row in
 // bold above them: commands in the typewriter face on the left, their
 // descriptions from x = 300, a description of two lines centred on its
-// command (half a line above and below it).
+// command (half a line above and below it); the first, right under the
+// header, runs on past the header's right edge.
 func commandTable(y float64) string {
 	var c strings.Builder
 	c.WriteString(show("F3", 10, 72, y, "command") + show("F3", 10, 300, y, "description"))

@@ -226,9 +226,10 @@ func (c *candidate) take(f *frag, cells []cell) bool {
 	}
 	x := cells[0]
 	b := c.aligned(x)
-	// under a bold header row alone, the last column's text may run on
-	// past the table's right edge: a description wider than its heading
-	wider := len(c.t.rows) == 1 && c.lines[0].bold && b >= 1 && b == len(c.bands)-1
+	// the last column's text may run on past the table's right edge (a
+	// description wider than those above it, or than its heading) once
+	// the table is one: two rows with cells apart, or a bold header row
+	wider := b >= 1 && b == len(c.bands)-1 && (c.multi >= 2 || len(c.t.rows) == 1 && c.lines[0].bold)
 	if dv > 2.5*f.size || x.u1 > c.t.u1+2*f.size && !wider {
 		return false
 	}
@@ -448,7 +449,7 @@ func centreRows(rows []*tableRow, size float32) (out []*tableRow) {
 }
 
 // joinRaisedLabels joins a label alone on its line to the cells that
-// follow it less than a line lower, starting right of it: a row whose
+// follow it less than a line lower, starting right of its start: a row whose
 // label stands higher than its other cells (set from the top of a
 // two-line cell whose second line is blank, the others centred).
 func joinRaisedLabels(rows []*tableRow, offPitch func(a, b *frag) bool) []*tableRow {
@@ -457,7 +458,7 @@ func joinRaisedLabels(rows []*tableRow, offPitch func(a, b *frag) bool) []*table
 		r := rows[i]
 		if i+1 < len(rows) && !r.multi && len(r.lines) == 1 && rows[i+1].multi {
 			label, next := r.lines[0], rows[i+1].lines[0]
-			if offPitch(label, next) && next.u0 > label.u1 {
+			if offPitch(label, next) && next.u0 > label.u0+2*label.size {
 				nr := *rows[i+1]
 				nr.lines = slices.Concat(r.lines, nr.lines)
 				out = append(out, &nr)

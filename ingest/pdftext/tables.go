@@ -15,6 +15,14 @@ import (
 // column edges. Its rows are then written one line each, cells in reading
 // order and padded to their columns, instead of being torn into columns or
 // run together as a paragraph.
+//
+// A row is every line of its cells: a cell wrapped over several lines is
+// joined, also when the row's other cells are centred on it (centreRows),
+// and a row the layout tore at a column gutter is joined again
+// (tableLines), also in the typewriter face. A header set on two lines,
+// the upper one's words centred over the columns, is one header row
+// (headLine); a header row repeated at the top of each page the table
+// runs over is not a running head (tableHead, headers.go).
 
 // cell is a run of words of one line between wide gaps.
 type cell struct {
@@ -564,6 +572,9 @@ func (t *table) pageColumns(lines []*frag) bool {
 	// columns that differ in width or face make a table
 	for i := range n {
 		for j := i + 1; j < n; j++ {
+			if all[i] == 0 || all[j] == 0 {
+				continue
+			}
 			a, b := median32(widths[i]), median32(widths[j])
 			if max(a, b) >= 1.6*min(a, b) || abs32(float32(mono[i])/float32(all[i])-float32(mono[j])/float32(all[j])) >= 0.5 {
 				return false

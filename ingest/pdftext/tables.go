@@ -180,8 +180,7 @@ func findTables(order []*frag) []*table {
 		if !taken && len(cells) >= 2 && (!f.mono || torn && !weak[f]) {
 			c := &candidate{}
 			c.t.size = f.size
-			if prevFree && (prevCand == nil || prevCand.closed && len(prevCand.lines) == 1) &&
-				f.v-prev.v > 0.3*f.size && f.v-prev.v <= 1.8*f.size && prev.size == f.size {
+			if prevFree && (prevCand == nil || prevCand.closed && len(prevCand.lines) == 1) && justAbove(prev, f) {
 				c.above = prev
 			}
 			c.take(f, cells)
@@ -202,6 +201,13 @@ func findTables(order []*frag) []*table {
 	}
 	slices.SortFunc(out, func(a, b *table) int { return cmp.Compare(a.top, b.top) })
 	return out
+}
+
+// justAbove reports whether line a stands a line above line b, in the
+// same type size.
+func justAbove(a, b *frag) bool {
+	dv := b.v - a.v
+	return dv > 0.3*b.size && dv <= 1.8*b.size && a.size == b.size
 }
 
 // tol is how far apart two edges may be and still line up.

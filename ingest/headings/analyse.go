@@ -71,7 +71,9 @@ func Analyse(text string, sents []structure.Span, in Input) *Analysis {
 		case a.Flags[i]&structure.FlagTableRow == 0 && isCode(t, in.Markdown):
 			a.Flags[i] |= structure.FlagCode
 		}
-		if a.Flags[i]&(structure.FlagFurniture|structure.FlagContents) == 0 && fragment(t) {
+		// a table row of figures ("-9  7600k  3700k") is no fragment:
+		// its header says what the figures are
+		if a.Flags[i]&(structure.FlagFurniture|structure.FlagContents|structure.FlagTableRow) == 0 && fragment(t) {
 			a.Flags[i] |= structure.FlagFragment
 		}
 	}

@@ -176,10 +176,10 @@ Net revenue increased 12% in fiscal 2024.
 
 func TestMarkdownHeadingsAndPipeTables(t *testing.T) {
 	t.Parallel()
-	text := "# Report\n\nIntro text here for the report.\n\n## Cash flows\n\n| Item | 2019 | 2018 |\n|---|---|---|\n| Purchases of property, plant and equipment | 12 | 10 |\n| Dividends paid | 3 | 2 |\n"
+	text := "# Report\n\nIntro text here for the report.\n\n## Cash flows\n\n| Item | 2019 | 2018 |\n|---|---|---|\n| Purchases of property, plant and equipment | 12 | 10 |\n| Dividends paid | 3 | 2 |\n| -9 | 76k | 37k |\n"
 	sents := sentences(text)
 	tables := PipeTables(text)
-	if len(tables) != 1 || len(tables[0].Header) != 1 || len(tables[0].Rows) != 2 {
+	if len(tables) != 1 || len(tables[0].Header) != 1 || len(tables[0].Rows) != 3 {
 		t.Fatalf("pipe tables: %+v", tables)
 	}
 	sents = SplitRows(text, sents, tables)
@@ -193,6 +193,10 @@ func TestMarkdownHeadingsAndPipeTables(t *testing.T) {
 			if got := trail(a, text, i); got != "Report > Cash flows" {
 				t.Errorf("row under %q", got)
 			}
+		}
+		// a row of figures is no fragment: its header says what they are
+		if strings.HasPrefix(line, "| -9") && a.Flags[i]&structure.FlagFragment != 0 {
+			t.Errorf("row %q: flags %v, a fragment", line, a.Flags[i])
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package pdftext
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strconv"
@@ -20,6 +21,7 @@ type edgeLine struct {
 	trail  int    // trailing number, or -1
 	pageNo bool   // the line is nothing but a page number
 	big    bool   // set larger than the page's text: a title, not a running head
+	head   bool   // a table's header row (tableHead), not a running head
 }
 
 var (
@@ -99,7 +101,8 @@ func edgeLines(page int, frags []frag, vmin, vmax float32) []edgeLine {
 	h := vmax - vmin
 	body := textSize(frags)
 	var out []edgeLine
-	add := func(l []*frag, top bool) {
+	add := func(i int, top bool) {
+		l := lines[i]
 		v := l[0].v
 		if h > 0 && (top && v > vmin+0.2*h || !top && v < vmax-0.2*h) {
 			return
@@ -108,15 +111,63 @@ func edgeLines(page int, frags []frag, vmin, vmax float32) []edgeLine {
 		for _, f := range l {
 			e.big = e.big || f.size > 1.15*body
 		}
+		e.head = top && tableHead(lines, i)
 		out = append(out, e)
 	}
 	for i := 0; i < 2 && i < len(lines); i++ {
-		add(lines[i], true)
+		add(i, true)
 	}
 	for i := len(lines) - 1; i >= max(2, len(lines)-2); i-- {
-		add(lines[i], false)
+		add(i, false)
 	}
 	return out
+}
+
+// tableHead reports whether line i of a page's lines (fragments by
+// baseline) is the header row of a table: cells apart, over lines set
+// close under it (a row, or the lines of a row whose cells are centred)
+// whose cells line up with two of its own or more. A table continued
+// from the page before repeats its header at the top of the page, as a
+// running head repeats, but a running head stands apart from the text
+// under it.
+func tableHead(lines [][]*frag, i int) bool {
+	a := lineOf(lines[i])
+	ca := lineCells(&a)
+	if len(ca) < 2 {
+		return false
+	}
+	tol := max(0.8*a.size, 3)
+	lined := make([]bool, len(ca))
+	prev := a.v
+	for _, l := range lines[i+1 : min(len(lines), i+4)] {
+		b := lineOf(l)
+		if b.v-prev > 1.8*a.size {
+			break
+		}
+		prev = b.v
+		for _, x := range lineCells(&b) {
+			for k, y := range ca {
+				lined[k] = lined[k] || abs32(x.u0-y.u0) <= tol || abs32(x.u1-y.u1) <= tol
+			}
+		}
+	}
+	n := 0
+	for _, ok := range lined {
+		if ok {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// lineOf is the fragments of one baseline as one line.
+func lineOf(fs []*frag) frag {
+	var ws []word
+	for _, f := range fs {
+		ws = append(ws, f.words...)
+	}
+	slices.SortFunc(ws, func(a, b word) int { return cmp.Compare(a.u0, b.u0) })
+	return newFrag(ws)
 }
 
 // textSize is the median size of a page's prose, or of all its text when
@@ -403,7 +454,7 @@ func dropRunning(edges [][]edgeLine, away map[string]int) []unsureHead {
 			// unless every page carries it (a long footer)
 			prose := len(pages[k]) < 3 && len(pages[k]) < withText && e.words() > maxHeadWords
 			repeats := letters(e.core) >= 3 && runs[k] && away[e.core] < len(pages[k]) && !again && !alone && !prose
-			drop := e.pageNo || !e.big && (repeats || numbered(e, p))
+			drop := e.pageNo || !e.big && !e.head && (repeats || numbered(e, p))
 			if !drop {
 				if e.top {
 					droppedTop = false

@@ -15,6 +15,14 @@ import (
 // column edges. Its rows are then written one line each, cells in reading
 // order and padded to their columns, instead of being torn into columns or
 // run together as a paragraph.
+//
+// A row is every line of its cells: a cell wrapped over several lines is
+// joined, also when the row's other cells are centred on it (centreRows),
+// and a row the layout tore at a column gutter is joined again
+// (tableLines), also in the typewriter face. A header set on two lines,
+// the upper one's words centred over the columns, is one header row
+// (headLine); a header row repeated at the top of each page the table
+// runs over is not a running head (tableHead, headers.go).
 
 // cell is a run of words of one line between wide gaps.
 type cell struct {
@@ -61,6 +69,9 @@ type table struct {
 	// parts maps a row line joined from fragments of one baseline to
 	// them
 	parts map[*frag][]*frag
+	// weak marks the joined lines none of whose fragments has cells
+	// apart: a row torn at a gutter, or two columns of prose side by side
+	weak map[*frag]bool
 }
 
 // frags lists the page fragments the table's rows are made of.
@@ -109,21 +120,34 @@ type candidate struct {
 	bands []column // column bands seen so far, by u0
 	multi int      // lines with cells in two bands or more
 	lastV float32
+	// above is a line with cells apart just above the candidate's first
+	// that no table holds: perhaps a header line whose words are centred
+	// over the columns (headLine)
+	above  *frag
+	closed bool
 }
 
 // findTables finds the tables among a page's fragments, sorted by v and
 // u0, and marks their fragments as cells. A table starts with a line of
-// text (not code) with cells apart; lines of code may be its rows.
+// text (not code) with cells apart, or with a line of code a gutter tore;
+// lines of code may be its rows.
 func findTables(order []*frag) []*table {
-	lines, parts := tableLines(order)
+	lines, parts, weak := tableLines(order)
 	var open []*candidate
 	var out []*table
 	closeCand := func(c *candidate) {
+		c.t.weak = weak
+		c.closed = true
 		if t := c.finish(); t != nil {
 			t.parts = parts
 			out = append(out, t)
 		}
 	}
+	// the line before, with cells apart, when no table holds it: taken
+	// by no candidate, or the first of one closed alone
+	var prev *frag
+	var prevCand *candidate
+	prevFree := false
 	for _, f := range lines {
 		cells := lineCells(f)
 		taken := false
@@ -149,12 +173,23 @@ func findTables(order []*frag) []*table {
 			open = slices.Delete(open, i, i+1)
 			i--
 		}
-		if !taken && len(cells) >= 2 && !f.mono {
+		// code torn at a gutter is a table set in the typewriter face
+		// (a memory table in a manual's preformatted text): left as
+		// code, its columns would be read one after the other
+		_, torn := parts[f]
+		if !taken && len(cells) >= 2 && (!f.mono || torn && !weak[f]) {
 			c := &candidate{}
 			c.t.size = f.size
+			if prevFree && (prevCand == nil || prevCand.closed && len(prevCand.lines) == 1) && justAbove(prev, f) {
+				c.above = prev
+			}
 			c.take(f, cells)
 			open = append(open, c)
+			prevCand = c
+		} else {
+			prevCand = nil
 		}
+		prev, prevFree = f, !taken && len(cells) >= 2
 	}
 	for _, c := range open {
 		closeCand(c)
@@ -166,6 +201,13 @@ func findTables(order []*frag) []*table {
 	}
 	slices.SortFunc(out, func(a, b *table) int { return cmp.Compare(a.top, b.top) })
 	return out
+}
+
+// justAbove reports whether line a stands a line above line b, in the
+// same type size.
+func justAbove(a, b *frag) bool {
+	dv := b.v - a.v
+	return dv > 0.3*b.size && dv <= 1.8*b.size && a.size == b.size
 }
 
 // tol is how far apart two edges may be and still line up.
@@ -197,10 +239,14 @@ func (c *candidate) take(f *frag, cells []cell) bool {
 		return true
 	}
 	x := cells[0]
-	if dv > 2.5*f.size || x.u1 > c.t.u1+2*f.size {
+	b := c.aligned(x)
+	// the last column's text may run on past the table's right edge (a
+	// description wider than those above it, or than its heading) once
+	// the table is one: two rows with cells apart, or a bold header row
+	wider := b >= 1 && b == len(c.bands)-1 && (c.multi >= 2 || len(c.t.rows) == 1 && c.lines[0].bold)
+	if dv > 2.5*f.size || x.u1 > c.t.u1+2*f.size && !wider {
 		return false
 	}
-	b := c.aligned(x)
 	switch {
 	case b > 0 && abs32(x.u0-c.bands[b].u0) <= tol && len(c.t.rows) > 0 && dv <= 1.8*f.size:
 		// continues the cell of band b in the row above
@@ -276,6 +322,7 @@ func (c *candidate) finish() *table {
 	if c.multi < 2 || len(c.t.rows) < 2 || len(c.bands) < 2 {
 		return nil
 	}
+	c.t.rows = centreRows(c.t.rows, c.t.size)
 	var lines []*frag
 	for _, r := range c.t.rows {
 		lines = append(lines, r.lines...)
@@ -322,19 +369,132 @@ func (c *candidate) finish() *table {
 			return nil
 		}
 	}
+	if t.pageColumns(lines) {
+		return nil
+	}
 	t.rows = mergeLabels(t.rows)
 	t.alignColumns(lines)
 	t.header = t.headerRows()
+	t.headLine(c.above)
 	return t
 }
 
+// headLine takes line f, just above the table, as the top of its header
+// when each of its cells lies over one of the table's columns: the upper
+// line of a header set on two lines, its words centred over the columns
+// rather than on their edges ("Compress" over "usage"). Over a first row
+// of words above rows with figures it joins that row, cell by cell, as
+// one header row; otherwise it is a header row of its own.
+func (t *table) headLine(f *frag) {
+	if f == nil || len(t.rows) < 2 {
+		return
+	}
+	cells := lineCells(f)
+	used := make([]bool, len(t.cols))
+	for _, x := range cells {
+		i := t.column(x)
+		if used[i] || min(x.u1, t.cols[i].u1)-max(x.u0, t.cols[i].u0) <= 0 {
+			return
+		}
+		used[i] = true
+	}
+	first := t.rows[0]
+	if t.header <= 1 && !hasDigits(first.cells) && hasDigits(t.rows[1].cells) {
+		first.lines = slices.Concat([]*frag{f}, first.lines)
+		t.fillRow(first)
+		t.header = max(t.header, 1)
+	} else {
+		r := &tableRow{lines: []*frag{f}, multi: true}
+		t.fillRow(r)
+		t.rows = slices.Concat([]*tableRow{r}, t.rows)
+		t.header++
+	}
+	t.u0, t.u1, t.top = min(t.u0, f.u0), max(t.u1, f.u1), min(t.top, f.top)
+}
+
+// hasDigits reports whether any of cells holds a digit.
+func hasDigits(cells []string) bool {
+	for _, c := range cells {
+		if strings.ContainsFunc(c, unicode.IsDigit) {
+			return true
+		}
+	}
+	return false
+}
+
+// centreRows regroups the lines of a table whose cells are centred
+// vertically on their row: a short cell (a row's label) stands level
+// with the middle of the longer cells beside it, so a row's first lines
+// come before its label, where take put them in the row above. The sign
+// is a label line half a line from the cell lines above and below it,
+// which a table of cells set from the top of the row never has. Each
+// row then takes as many lines after its label as it has before it; the
+// rows are left as they were unless every row so regrouped is centred
+// on its label.
+func centreRows(rows []*tableRow, size float32) (out []*tableRow) {
+	offPitch := func(a, b *frag) bool { return b.v-a.v > 0.1*size && b.v-a.v <= 0.8*size }
+	defer func() { out = joinRaisedLabels(out, offPitch) }()
+	centred := false
+	for i := 1; i < len(rows) && !centred; i++ {
+		prev, r := rows[i-1], rows[i]
+		centred = len(prev.lines) > 1 && len(r.lines) > 1 &&
+			offPitch(prev.lines[len(prev.lines)-1], r.lines[0]) && offPitch(r.lines[0], r.lines[1])
+	}
+	if !centred {
+		return rows
+	}
+	out = make([]*tableRow, len(rows))
+	var up []*frag // the lines of the next row before its label
+	for i, r := range rows {
+		label, after := r.lines[0], r.lines[1:]
+		down := min(len(up), len(after))
+		if i == len(rows)-1 {
+			down = len(after)
+		}
+		nr := *r
+		nr.lines = slices.Concat(up, []*frag{label}, after[:down])
+		up = slices.Clone(after[down:])
+		if mid := (nr.lines[0].v + nr.lines[len(nr.lines)-1].v) / 2; abs32(mid-label.v) > 0.4*size {
+			return rows
+		}
+		out[i] = &nr
+	}
+	return out
+}
+
+// joinRaisedLabels joins a label alone on its line to the cells that
+// follow it less than a line lower, starting right of its start: a row whose
+// label stands higher than its other cells (set from the top of a
+// two-line cell whose second line is blank, the others centred).
+func joinRaisedLabels(rows []*tableRow, offPitch func(a, b *frag) bool) []*tableRow {
+	out := make([]*tableRow, 0, len(rows))
+	for i := 0; i < len(rows); i++ {
+		r := rows[i]
+		if i+1 < len(rows) && !r.multi && len(r.lines) == 1 && rows[i+1].multi {
+			label, next := r.lines[0], rows[i+1].lines[0]
+			if offPitch(label, next) && next.u0 > label.u0+2*label.size {
+				nr := *rows[i+1]
+				nr.lines = slices.Concat(r.lines, nr.lines)
+				out = append(out, &nr)
+				i++
+				continue
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
 // tableLines joins the fragments of one baseline that a column gutter
-// split when one of them has cells apart (a table's row torn at a gap as
-// wide as a gutter), and maps each joined line to its fragments. Lines of
-// text columns side by side, with no wide gaps of their own, stay apart.
-func tableLines(order []*frag) ([]*frag, map[*frag][]*frag) {
+// split (a table's row torn at a gap as wide as a gutter), and maps each
+// joined line to its fragments. Joined lines none of whose fragments has
+// cells apart are weak: they may be the rows of a two-column table (a
+// command and its description) or the lines of two columns of prose side
+// by side, which finish tells apart.
+func tableLines(order []*frag) ([]*frag, map[*frag][]*frag, map[*frag]bool) {
 	var lines []*frag
 	var parts map[*frag][]*frag
+	var weak map[*frag]bool
 	for i := 0; i < len(order); {
 		f := order[i]
 		j := i + 1
@@ -343,15 +503,13 @@ func tableLines(order []*frag) ([]*frag, map[*frag][]*frag) {
 		}
 		group := order[i:j]
 		i = j
-		split := false
-		if len(group) > 1 {
-			for _, g := range group {
-				split = split || len(lineCells(g)) > 1
-			}
-		}
-		if !split {
+		if len(group) == 1 {
 			lines = append(lines, group...)
 			continue
+		}
+		split := false
+		for _, g := range group {
+			split = split || len(lineCells(g)) > 1
 		}
 		group = slices.Clone(group)
 		slices.SortFunc(group, func(a, b *frag) int { return cmp.Compare(a.u0, b.u0) })
@@ -366,12 +524,90 @@ func tableLines(order []*frag) ([]*frag, map[*frag][]*frag) {
 			joined.bold = joined.bold && g.bold
 		}
 		if parts == nil {
-			parts = map[*frag][]*frag{}
+			parts, weak = map[*frag][]*frag{}, map[*frag]bool{}
 		}
 		parts[&joined] = group
+		weak[&joined] = !split
 		lines = append(lines, &joined)
 	}
-	return lines, parts
+	return lines, parts, weak
+}
+
+// pageColumns reports whether a table found on weakly joined lines
+// (tableLines) is rather columns of the page side by side: two columns of
+// prose, whose lines mostly fill them, or of a list such as an index,
+// whose columns look alike. A table's columns differ: short cells (its
+// commands, names or keys) beside longer ones, or code beside prose.
+func (t *table) pageColumns(lines []*frag) bool {
+	weak := 0
+	for _, l := range lines {
+		if t.weak[l] {
+			weak++
+		}
+	}
+	if weak*2 <= len(lines) {
+		return false
+	}
+	if len(t.rows) < 3 {
+		return true
+	}
+	n := len(t.cols)
+	full, all, mono := make([]int, n), make([]int, n), make([]int, n)
+	widths := make([][]float32, n)
+	for _, l := range lines {
+		for _, x := range lineCells(l) {
+			i := t.column(x)
+			all[i]++
+			w := x.u1 - x.u0
+			widths[i] = append(widths[i], w)
+			if w >= 0.7*(t.cols[i].u1-t.cols[i].u0) {
+				full[i]++
+			}
+			if monoCell(x) {
+				mono[i]++
+			}
+		}
+	}
+	prose := true
+	for i := range n {
+		prose = prose && full[i]*5 >= all[i]*3
+	}
+	if prose {
+		return true
+	}
+	// columns that differ in width or face make a table
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			if all[i] == 0 || all[j] == 0 {
+				continue
+			}
+			a, b := median32(widths[i]), median32(widths[j])
+			if max(a, b) >= 1.6*min(a, b) || abs32(float32(mono[i])/float32(all[i])-float32(mono[j])/float32(all[j])) >= 0.5 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// monoCell reports whether most of a cell's glyphs are in a typewriter
+// face.
+func monoCell(x cell) bool {
+	var mono, n int32
+	for _, w := range x.words {
+		mono, n = mono+w.mono, n+w.n
+	}
+	return n > 0 && mono*5 >= n*4
+}
+
+// median32 is the median of xs, 0 for none.
+func median32(xs []float32) float32 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 // commentedCode reports whether a line's last cell is a comment (the code
@@ -423,15 +659,20 @@ func (t *table) column(x cell) int {
 // included, over the columns.
 func (t *table) fillCells() {
 	for _, r := range t.rows {
-		r.cells = make([]string, len(t.cols))
-		r.parts = make([][]cellPart, len(t.cols))
-		for _, l := range r.lines {
-			for _, x := range lineCells(l) {
-				i := t.column(x)
-				text := x.text()
-				r.cells[i] = joinCell(r.cells[i], text)
-				r.parts[i] = append(r.parts[i], cellPart{f: l, words: x.words, at: len(r.cells[i]) - len(text)})
-			}
+		t.fillRow(r)
+	}
+}
+
+// fillRow distributes a row's cells over the columns.
+func (t *table) fillRow(r *tableRow) {
+	r.cells = make([]string, len(t.cols))
+	r.parts = make([][]cellPart, len(t.cols))
+	for _, l := range r.lines {
+		for _, x := range lineCells(l) {
+			i := t.column(x)
+			text := x.text()
+			r.cells[i] = joinCell(r.cells[i], text)
+			r.parts[i] = append(r.parts[i], cellPart{f: l, words: x.words, at: len(r.cells[i]) - len(text)})
 		}
 	}
 }

@@ -212,7 +212,7 @@ QS = [
      {"also": ["crowded-out"]}),
     ("dr-04", "table-row", "Which signal number kills a process in a way it cannot block?",
      ["SIGKILL"], "all",
-     [(DR, "9             SIGKILL      process terminate the              unblockable kill signal")],
+     [(DR, "9             SIGKILL      terminate the process                unblockable kill signal")],
      {"also": ["crowded-out"]}),
     ("dr-05", "alias", "Which account is the superuser on Debian?",
      ["root"], "all",

@@ -451,6 +451,9 @@ func (r *Retriever) hop(ctx context.Context, rk *ranker, hits []Hit, cands []*ca
 	var names []string
 	seen := map[string]bool{}
 	for _, p := range top {
+		if d, err := rk.dc.get(p.Doc); err == nil && labels(d, p.First) {
+			continue
+		}
 		for _, t := range nameTerms(p.Text) {
 			if _, inQuery := rk.q.index[t]; !inQuery && !seen[t] {
 				seen[t] = true

@@ -496,3 +496,28 @@ func TestMinMaxCutoffWithoutDense(t *testing.T) {
 		t.Errorf("%d windows after the cut-off, scores %v; want fewer than the 5 of the list, normalised", len(cut), scoresOf(cut))
 	}
 }
+
+// The second hop takes no names from a table row: "MEMORY" and "Monitor"
+// label a debug level, they name nothing the question is about.
+func TestHopSkipsLabels(t *testing.T) {
+	t.Parallel()
+	lib, docs := librarytest.TextLibrary(t, "manual.txt", "Debugging\n\n"+
+		"| Name | Value | Meaning |\n| --- | --- | --- |\n| MEMORY | 512 | Monitor fontconfig memory usage |\n| CONFIG | 1024 | Monitor config files |\n\n"+
+		"Debug output of fontconfig is controlled by the FC_DEBUG variable.\n")
+	d, err := lib.View(docs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := -1
+	for i := range d.NumSentences() {
+		if strings.Contains(d.SentenceText(i), "MEMORY") {
+			row = i
+		}
+	}
+	if row < 0 || !labels(d, row) {
+		t.Fatalf("sentence %d (%q) is no table row", row, d.SentenceText(max(row, 0)))
+	}
+	if labels(d, d.NumSentences()-1) {
+		t.Error("the prose sentence counts as labels")
+	}
+}

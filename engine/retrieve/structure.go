@@ -178,3 +178,10 @@ func namesOption(s string) bool {
 	}
 	return false
 }
+
+// labels reports whether sentence i is a table row, code or a
+// fragment: its capitalised words are labels ("MEMORY", "CONFIG"), not
+// the names of what a question is about, so the second hop takes none.
+func labels(d *docstore.View, i int) bool {
+	return flags(d, i)&(structure.FlagTableRow|structure.FlagCode|structure.FlagFragment|structure.FlagContents) != 0
+}

@@ -17,8 +17,10 @@ import (
 	"github.com/citelens/citelens/ingest/pdftext"
 )
 
+// TestRegistry is not parallel: it runs before the parallel tests, some
+// of which register a format of their own for their duration
+// (registerForTest), which it would otherwise see.
 func TestRegistry(t *testing.T) {
-	t.Parallel()
 	var kinds []string
 	for _, f := range Formats() {
 		kinds = append(kinds, f.Kind)

@@ -227,6 +227,15 @@ func (s Strategy) statements(ctx context.Context, rt *engine.Runtime) ([]citatio
 			return nil, err
 		}
 		st := citations.Statement{Text: span.Text, Citations: []citations.Span{span}}
+		if first, last := tableHeader(d, g.first); first >= 0 {
+			// A row's cells say what they are only under their column
+			// names: "-9 7600k 3700k" is read as "Flag, Compress usage,
+			// Decompress usage". The header is quoted above the row and
+			// cited after it.
+			head := citations.SpanOfView(d, first, last)
+			st.Text = underHeader(head.Text, span.Text)
+			st.Citations = append(st.Citations, head)
+		}
 		citations.Verify(&st)
 		// The words of the question a follow-up leaves unsaid are the
 		// previous question's.

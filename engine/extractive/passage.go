@@ -493,3 +493,69 @@ func sameParagraph(d *docstore.View, i, j int) bool {
 	gap := d.Slice(int(a.End), int(b.Start))
 	return strings.Count(gap, "\n") <= 1 && !strings.ContainsRune(gap, '\f')
 }
+
+// MaxHeaderBytes bounds the header rows a table row's statement quotes.
+const MaxHeaderBytes = 300
+
+// tableHeader returns the sentences that hold the header rows of the
+// table sentence i is a row of, first..last, or -1, -1 when the table has
+// none, they are longer than MaxHeaderBytes, or i is one of them.
+func tableHeader(d *docstore.View, i int) (first, last int) {
+	t := int(d.Sentence(i).Table)
+	if d.Sentence(i).Flags&structure.FlagTableRow == 0 || t < 0 || t >= len(d.Tables()) {
+		return -1, -1
+	}
+	h := d.Tables()[t].Header
+	if len(h) == 0 || h[len(h)-1].End-h[0].Start > MaxHeaderBytes || h[len(h)-1].End > d.Sentence(i).Start {
+		return -1, -1
+	}
+	first, last = -1, -1
+	// The header is above its rows: look back for the sentences that
+	// cover it, no further than the table's own rows reach.
+	for j := i - 1; j >= 0 && i-j <= 200; j-- {
+		s := d.Sentence(j)
+		if s.End <= h[0].Start {
+			break
+		}
+		if s.Start < h[len(h)-1].End {
+			if last < 0 {
+				last = j
+			}
+			first = j
+		}
+	}
+	if first < 0 || d.Sentence(first).Start > h[0].Start || d.Sentence(last).End < h[len(h)-1].End {
+		return -1, -1 // the header is no whole sentences of its own
+	}
+	return first, last
+}
+
+// underHeader writes a table row under its header: cell by cell when
+// both are one line with as many cells ("Flag -9 · Compress usage 7600k
+// · …": cells are set apart by two spaces or more), else the header's
+// line, a colon and the rows.
+func underHeader(head, rows string) string {
+	hc, rc := cells(head), cells(rows)
+	if len(hc) >= 2 && len(hc) == len(rc) && !strings.Contains(head, "\n") && !strings.Contains(rows, "\n") {
+		var b strings.Builder
+		for i := range hc {
+			if i > 0 {
+				b.WriteString(" · ")
+			}
+			b.WriteString(hc[i] + " " + rc[i])
+		}
+		return b.String()
+	}
+	return strings.Join(strings.Fields(head), " ") + ":\n" + rows
+}
+
+// cells splits a table line at its runs of two or more spaces.
+func cells(line string) []string {
+	var out []string
+	for _, c := range strings.Split(strings.TrimSpace(line), "  ") {
+		if c = strings.TrimSpace(c); c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -27,8 +27,10 @@ import (
 // writes the records.
 
 // aliasMining is the version of the mining a document's records come
-// from, the value of its marker record.
-const aliasMining = 1
+// from, the value of its marker record: 1 the sentences' patterns, 2
+// also the back-of-book index and cross-references (indexaliases.go).
+// Readers take any value for mined.
+const aliasMining = 2
 
 // Alias is one other name a document gives one of its words.
 type Alias struct {
@@ -42,7 +44,9 @@ type Alias struct {
 // MineAliases returns the aliases d's sentences give, in sentence order:
 // for each pair of names a sentence gives (aliases.In), each side that is
 // one word leads to the other side. (A question word is one word; a long
-// form is reached through its acronym.)
+// form is reached through its acronym.) After them come the aliases its
+// back-of-book index and cross-references give (indexaliases.go), each
+// said at the heading of the section it leads to.
 func MineAliases(d *Document) []Alias {
 	var out []Alias
 	for i, s := range d.Sentences {
@@ -59,7 +63,7 @@ func MineAliases(d *Document) []Alias {
 			}
 		}
 	}
-	return out
+	return append(out, indexAliases(d)...)
 }
 
 // aliasKey is the key of the aliases of word in document n; word "" is

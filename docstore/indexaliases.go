@@ -35,10 +35,17 @@ const (
 	maxIndexPages = 2
 	// maxEntryTerms is the most terms of an entry used: each leads to
 	// the section's name alone, and a longer entry is a description.
-	maxEntryTerms = 3
+	maxEntryTerms = 2
+	// maxTermEntries is the most index entries a term may be a word of
+	// to lead to a section's name (commonTerms).
+	maxTermEntries = 2
 	// maxSectionsOnPage is the most sections beginning on an entry's page
 	// for it to be paired with them.
 	maxSectionsOnPage = 2
+	// minOpenText is the text of the section a page opens in, before
+	// the page's first heading, above which the entry may be that
+	// section's (more than a running head's or a blank's).
+	minOpenText = 40
 	// minCalibration is how many of an index's entries must name a
 	// section's heading, and agree on the offset from printed page
 	// numbers to the document's pages, for a document without page
@@ -53,10 +60,10 @@ func indexAliases(d *Document) []Alias {
 	entries := ix.indexEntries()
 	var out []Alias
 	if len(entries) > 0 {
-		if resolve := ix.pageResolver(entries); resolve != nil {
-			for _, e := range entries {
-				out = append(out, ix.entryAliases(e, resolve)...)
-			}
+		ix.common = commonTerms(entries)
+		resolve := ix.pageResolver(entries) // nil: only cross-references are placed
+		for _, e := range entries {
+			out = append(out, ix.entryAliases(e, resolve)...)
 		}
 	}
 	out = append(out, ix.textSees()...)
@@ -70,6 +77,32 @@ type sectionIndex struct {
 	names  [][]string       // per section: its name's terms
 	byName map[string][]int // joined name terms → sections
 	index  []bool           // per section: an index section
+	common map[string]bool  // terms of more than maxTermEntries index entries
+}
+
+// commonTerms returns the terms more than maxTermEntries of an index's
+// entries hold: a word of many entries ("mode" of "CBC mode", "CCM
+// mode", …; "file", "line") is no name of one thing, and the entry is
+// reached through its other words ("Triple-DES": "triple").
+func commonTerms(entries []aliases.IndexEntry) map[string]bool {
+	n := map[string]int{}
+	for _, e := range entries {
+		name, _ := aliases.SplitTopic(e.Entry)
+		seen := map[string]bool{}
+		for _, t := range aliases.Terms(name) {
+			if !seen[t] {
+				seen[t] = true
+				n[t]++
+			}
+		}
+	}
+	out := map[string]bool{}
+	for t, c := range n {
+		if c > maxTermEntries {
+			out[t] = true
+		}
+	}
+	return out
 }
 
 func newSectionIndex(d *Document) *sectionIndex {
@@ -193,13 +226,15 @@ func (ix *sectionIndex) pageOfSection(i int) int {
 	return pageOf(ix.d.PageStarts, int(ix.d.Sections[i].Heading.Start))
 }
 
-// sectionsOn returns the sections an index's page leads to: those headed
-// on it, else the one its text opens in; none when more than
-// maxSectionsOnPage begin there.
-func (ix *sectionIndex) sectionsOn(page int) []int {
+// sectionsOn returns the sections an index's page leads to: those
+// headed on it, and the one its text opens in when the page holds some
+// of that one's text before its first heading; none when more than
+// maxSectionsOnPage begin there. headed reports that the page's text
+// opens with the one section returned.
+func (ix *sectionIndex) sectionsOn(page int) (secs []int, headed bool) {
 	starts := ix.d.PageStarts
 	if page < 1 || page > len(starts) {
-		return nil
+		return nil, false
 	}
 	from, to := int(starts[page-1]), len(ix.d.Text)
 	if page < len(starts) {
@@ -215,13 +250,17 @@ func (ix *sectionIndex) sectionsOn(page int) []int {
 			on = append(on, i)
 		}
 	}
-	if len(on) == 0 && open >= 0 {
-		on = []int{open}
-	}
 	if len(on) > maxSectionsOnPage {
-		return nil
+		return nil, false
 	}
-	return on
+	first := to
+	if len(on) > 0 {
+		first = int(ix.d.Sections[on[0]].Heading.Start)
+	}
+	if open >= 0 && first <= len(ix.d.Text) && len(strings.TrimSpace(ix.d.Text[from:first])) > minOpenText {
+		return append([]int{open}, on...), false
+	}
+	return on, len(on) == 1
 }
 
 // entryAliases pairs one entry with the sections its page leads to, or
@@ -240,7 +279,7 @@ func (ix *sectionIndex) entryAliases(e aliases.IndexEntry, resolve func(string) 
 		}
 		return nil
 	}
-	if len(e.Pages) > maxIndexPages {
+	if resolve == nil || len(e.Pages) > maxIndexPages {
 		return nil
 	}
 	code := topic != "" || aliases.IsIdentifier(name)
@@ -250,17 +289,19 @@ func (ix *sectionIndex) entryAliases(e aliases.IndexEntry, resolve func(string) 
 		if code && ix.pageSays(page, terms) {
 			continue
 		}
-		out = append(out, ix.pageAliases(ix.sectionsOn(page), terms)...)
+		secs, headed := ix.sectionsOn(page)
+		out = append(out, ix.pageAliases(secs, headed, terms)...)
 	}
 	return out
 }
 
 // pageAliases pairs an entry's terms with the sections its page leads
 // to: none when one of them is named by the entry already (the page is
-// that section's), and of several only those whose text uses every term
-// (an entry on a page where "EAX-AES128 interface" ends and "Galois
-// counter mode" begins is GCM's).
-func (ix *sectionIndex) pageAliases(secs []int, terms []string) []Alias {
+// that section's). The one section a page opens with is the entry's; of
+// several, only those whose text uses every term are (an entry on a page
+// where "EAX-AES128 interface" ends and "Galois counter mode" begins is
+// GCM's).
+func (ix *sectionIndex) pageAliases(secs []int, headed bool, terms []string) []Alias {
 	for _, s := range secs {
 		if holdsAll(ix.names[s], terms) {
 			return nil
@@ -268,7 +309,7 @@ func (ix *sectionIndex) pageAliases(secs []int, terms []string) []Alias {
 	}
 	var out []Alias
 	for _, s := range secs {
-		if len(secs) == 1 || ix.sectionSays(s, terms) {
+		if headed || ix.sectionSays(s, terms) {
 			out = append(out, ix.aliasesTo(s, terms)...)
 		}
 	}
@@ -286,8 +327,9 @@ func holdsAll(have, terms []string) bool {
 }
 
 // aliasesTo returns the aliases from each of terms that section s's name
-// does not hold to that name, said at its heading; none when the name
-// is too long to be a name or other sections share it.
+// does not hold to that name and that are not common to many index
+// entries, said at its heading; none when the name is too long to be a
+// name or other sections share it.
 func (ix *sectionIndex) aliasesTo(s int, terms []string) []Alias {
 	name := ix.names[s]
 	sent := ix.headingSentence(s)
@@ -297,7 +339,7 @@ func (ix *sectionIndex) aliasesTo(s int, terms []string) []Alias {
 	other := strings.Join(name, " ")
 	var out []Alias
 	for _, t := range terms {
-		if len(t) >= 2 && !slices.Contains(name, t) {
+		if len(t) >= 2 && !slices.Contains(name, t) && !ix.common[t] {
 			out = append(out, Alias{Word: t, Other: other, Sentence: int32(sent)})
 		}
 	}

@@ -117,11 +117,46 @@ var numberAfterComma = regexp.MustCompile(`,\s*\d`)
 // documented, and the page there uses the name already: it adds nothing
 // the text does not say.
 func IsIdentifier(entry string) bool {
-	for _, w := range strings.Fields(entry) {
+	words := strings.Fields(entry)
+	if len(words) == 1 && lowerWord(words[0]) {
+		return true
+	}
+	for _, w := range words {
 		if strings.Contains(w, "_") || strings.Contains(w, "::") || strings.Contains(w, "()") || strings.Contains(w, "<-") {
 			return true
 		}
-		if i := strings.IndexByte(w, '.'); i > 0 && i < len(w)-1 {
+		if dotted(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerWord reports whether w is lower-case letters and digits, with a
+// letter.
+func lowerWord(w string) bool {
+	letter := false
+	for _, r := range w {
+		switch {
+		case r >= 'a' && r <= 'z':
+			letter = true
+		case r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+// dotted reports whether w is names joined by dots, one after the first
+// longer than a letter: "read.table", "Extract.factor", but not "e.g.".
+func dotted(w string) bool {
+	parts := strings.Split(strings.TrimRight(w, "."), ".")
+	if len(parts) < 2 || parts[0] == "" {
+		return false
+	}
+	for _, p := range parts[1:] {
+		if len(p) >= 2 {
 			return true
 		}
 	}

@@ -111,7 +111,7 @@ func (r *Retriever) storedAliases(rk *ranker, cands []*candidate) ([]Alias, []st
 // inNamedSection returns the document and the heading of the section
 // whose heading is sentence sent and whose name (the heading without its
 // number) is other, when one of the candidates cands (a document's, by
-// sentence) lies in it; nil when none does.
+// sentence) lies in its own text; nil when none does.
 func inNamedSection(cands map[int]*docstore.View, sent int, other string) (*docstore.View, string) {
 	var d *docstore.View
 	for _, v := range cands {
@@ -135,12 +135,12 @@ func inNamedSection(cands map[int]*docstore.View, sent int, other string) (*docs
 	if target < 0 {
 		return nil, ""
 	}
+	// The candidate's innermost section: a chapter holds many things, and
+	// a candidate in one of its subsections is about that one ("Cipher
+	// functions" holds every cipher's section).
 	for idx := range cands {
-		// Up the candidate's sections, each enclosing the one before.
-		for s, n := int(d.Sentence(idx).Section), 0; s >= 0 && s < len(secs) && n < len(secs); s, n = int(secs[s].Parent), n+1 {
-			if s == target {
-				return d, strings.Join(strings.Fields(d.Slice(int(secs[s].Heading.Start), int(secs[s].Heading.End))), " ")
-			}
+		if int(d.Sentence(idx).Section) == target {
+			return d, strings.Join(strings.Fields(d.Slice(int(secs[target].Heading.Start), int(secs[target].Heading.End))), " ")
 		}
 	}
 	return nil, ""

@@ -257,7 +257,7 @@ func (ix *sectionIndex) sectionsOn(page int) (secs []int, headed bool) {
 	if len(on) > 0 {
 		first = int(ix.d.Sections[on[0]].Heading.Start)
 	}
-	if open >= 0 && first <= len(ix.d.Text) && len(strings.TrimSpace(ix.d.Text[from:first])) > minOpenText {
+	if open >= 0 && from <= first && first <= len(ix.d.Text) && len(strings.TrimSpace(ix.d.Text[from:first])) > minOpenText {
 		return append([]int{open}, on...), false
 	}
 	return on, len(on) == 1

@@ -162,3 +162,18 @@ func TestSeeInTextAliases(t *testing.T) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
+
+// Damaged layout (spans past the text, pages out of order, a heading
+// sentence past the sentences) gives no alias rather than a panic.
+func TestIndexAliasesDamaged(t *testing.T) {
+	d := indexDoc(manual(fullIndex...))
+	d.PageStarts[3], d.PageStarts[4] = d.PageStarts[4], d.PageStarts[3]
+	d.Sections[1].Heading.End = int32(len(d.Text) + 10)
+	d.Sections[2].Sentence = 1 << 30
+	d.Sections[3].Heading.Start = -5
+	last := len(d.Sections) - 1
+	d.Sections[last].Heading.Start = int32(len(d.Text) - 1)
+	_ = indexAliases(d)
+	d.Text = d.Text[:len(d.Text)/3]
+	_ = indexAliases(d)
+}

@@ -326,15 +326,21 @@ func holdsAll(have, terms []string) bool {
 	return true
 }
 
-// aliasesTo returns the aliases from each of terms that section s's name
-// does not hold to that name and that are not common to many index
-// entries, said at its heading; none when the name is too long to be a
-// name or other sections share it.
+// aliasesTo returns the aliases from each of terms that are not common
+// to many index entries to section s's name, said at its heading; none
+// when the name shares a term with the entry (the entry is a kind of
+// the section's thing, or the section itself), is too long to be a name,
+// or other sections share it.
 func (ix *sectionIndex) aliasesTo(s int, terms []string) []Alias {
 	name := ix.names[s]
 	sent := ix.headingSentence(s)
 	if len(name) == 0 || len(name) > aliases.MaxIndexWords || sent < 0 || len(ix.byName[strings.Join(name, " ")]) != 1 {
 		return nil // no name, or one many sections share ("Details"): it names no thing
+	}
+	for _, t := range terms {
+		if slices.Contains(name, t) {
+			return nil // a kind of the section's thing ("Block cipher" at "Cipher functions"): its other word names nothing alone
+		}
 	}
 	other := strings.Join(name, " ")
 	var out []Alias

@@ -118,7 +118,7 @@ var numberAfterComma = regexp.MustCompile(`,\s*\d`)
 // the text does not say.
 func IsIdentifier(entry string) bool {
 	words := strings.Fields(entry)
-	if len(words) == 1 && lowerWord(words[0]) {
+	if len(words) == 1 && (lowerWord(words[0]) || camelCase(words[0])) {
 		return true
 	}
 	for _, w := range words {
@@ -146,6 +146,18 @@ func lowerWord(w string) bool {
 		}
 	}
 	return letter
+}
+
+// camelCase reports whether w has a lower-case letter followed by a
+// capital, as programs' names do ("askYesNo", "setValidity") and words
+// do not.
+func camelCase(w string) bool {
+	for i := 1; i < len(w); i++ {
+		if w[i-1] >= 'a' && w[i-1] <= 'z' && w[i] >= 'A' && w[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 // dotted reports whether w is names joined by dots, one after the first

@@ -68,12 +68,12 @@ func TestHeadingNameAndTopic(t *testing.T) {
 
 func TestIsIdentifier(t *testing.T) {
 	t.Parallel()
-	for _, e := range []string{"des3_set_key", "struct des3_ctx", "read.table", "std::sort", "free()", "column", "regexpr"} {
+	for _, e := range []string{"des3_set_key", "struct des3_ctx", "read.table", "std::sort", "free()", "column", "regexpr", "askYesNo"} {
 		if !IsIdentifier(e) {
 			t.Errorf("%q is a program's name", e)
 		}
 	}
-	for _, e := range []string{"Triple-DES", "3DES", "ABI compatibility", "e.g.", "regular expression", "Arcfour", "non-blocking"} {
+	for _, e := range []string{"Triple-DES", "3DES", "ABI compatibility", "e.g.", "regular expression", "Arcfour", "non-blocking", "URLs"} {
 		if IsIdentifier(e) {
 			t.Errorf("%q is words", e)
 		}

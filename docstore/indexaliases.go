@@ -266,7 +266,8 @@ func (ix *sectionIndex) sectionsOn(page int) (secs []int, headed bool) {
 // entryAliases pairs one entry with the sections its page leads to, or
 // a cross-reference with the section its target names. An entry that is
 // a section's name already names that section, whatever else its page
-// holds; a program's name its page's text uses says nothing new.
+// holds; a program's name its page's text uses says nothing new; nor
+// does an entry a sentence of its page opens with (a heading not found).
 func (ix *sectionIndex) entryAliases(e aliases.IndexEntry, resolve func(string) int) []Alias {
 	name, topic := aliases.SplitTopic(e.Entry)
 	terms := aliases.Terms(name)
@@ -286,7 +287,7 @@ func (ix *sectionIndex) entryAliases(e aliases.IndexEntry, resolve func(string) 
 	var out []Alias
 	for _, label := range e.Pages {
 		page := resolve(label)
-		if code && ix.pageSays(page, terms) {
+		if code && ix.pageSays(page, terms) || ix.sentenceOpens(page, terms) {
 			continue
 		}
 		secs, headed := ix.sectionsOn(page)
@@ -395,6 +396,27 @@ func (ix *sectionIndex) pageSays(page int, terms []string) bool {
 		to = int(starts[page])
 	}
 	return ix.textSays(from, to, terms)
+}
+
+// sentenceOpens reports whether a sentence on page opens with terms: a
+// heading the document's structure did not find ("Practical guidelines
+// If you have…"), whose text is the entry's own.
+func (ix *sectionIndex) sentenceOpens(page int, terms []string) bool {
+	if page < 1 || page > len(ix.d.PageStarts) {
+		return false
+	}
+	i, _ := slices.BinarySearchFunc(ix.d.Sentences, int32(page), func(s Sentence, p int32) int { return int(s.Page - p) })
+	for ; i < len(ix.d.Sentences) && ix.d.Sentences[i].Page == int32(page); i++ {
+		s := ix.d.Sentences[i]
+		if s.Start < 0 || s.Start > s.End || s.End > int32(len(ix.d.Text)) {
+			continue
+		}
+		opening := ix.d.Text[s.Start:min(s.End, s.Start+200)]
+		if got := aliases.Terms(opening); len(got) >= len(terms) && slices.Equal(got[:len(terms)], terms) {
+			return true
+		}
+	}
+	return false
 }
 
 // textSays reports whether the text from start to end holds every one of

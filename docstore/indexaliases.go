@@ -2,6 +2,7 @@ package docstore
 
 import (
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -60,6 +61,7 @@ func indexAliases(d *Document) []Alias {
 	entries := ix.indexEntries()
 	var out []Alias
 	if len(entries) > 0 {
+		ix.named()
 		ix.common = commonTerms(entries)
 		resolve := ix.pageResolver(entries) // nil: only cross-references are placed
 		for _, e := range entries {
@@ -78,6 +80,11 @@ type sectionIndex struct {
 	byName map[string][]int // joined name terms → sections
 	index  []bool           // per section: an index section
 	common map[string]bool  // terms of more than maxTermEntries index entries
+	// said and openings cache the terms of texts read (by start and end)
+	// and the first terms of each page's sentences: an index of
+	// thousands of entries reads few pages many times.
+	said     map[[2]int]map[string]bool
+	openings map[int][][]string
 }
 
 // commonTerms returns the terms more than maxTermEntries of an index's
@@ -106,18 +113,28 @@ func commonTerms(entries []aliases.IndexEntry) map[string]bool {
 }
 
 func newSectionIndex(d *Document) *sectionIndex {
-	ix := &sectionIndex{d: d, names: make([][]string, len(d.Sections)), byName: map[string][]int{},
-		index: make([]bool, len(d.Sections))}
+	ix := &sectionIndex{d: d, index: make([]bool, len(d.Sections)), said: map[[2]int]map[string]bool{}, openings: map[int][][]string{}}
 	for i, s := range d.Sections {
-		h := ix.heading(i)
-		ix.names[i] = aliases.Terms(aliases.HeadingName(h))
+		// An index is at the end: a title page's "Reference Index" is not one.
+		ix.index[i] = int(s.Heading.Start) >= len(d.Text)/2 && aliases.IsIndexHeading(ix.heading(i))
+	}
+	return ix
+}
+
+// named fills the sections' names, once: only a document with an index
+// or a cross-reference needs them, and a reference manual has tens of
+// thousands of headings.
+func (ix *sectionIndex) named() {
+	if ix.names != nil {
+		return
+	}
+	ix.names, ix.byName = make([][]string, len(ix.d.Sections)), map[string][]int{}
+	for i := range ix.d.Sections {
+		ix.names[i] = aliases.Terms(aliases.HeadingName(ix.heading(i)))
 		if k := strings.Join(ix.names[i], " "); k != "" {
 			ix.byName[k] = append(ix.byName[k], i)
 		}
-		// An index is at the end: a title page's "Reference Index" is not one.
-		ix.index[i] = int(s.Heading.Start) >= len(d.Text)/2 && aliases.IsIndexHeading(h)
 	}
-	return ix
 }
 
 // heading is section i's heading text, "" when its span is damaged.
@@ -240,15 +257,14 @@ func (ix *sectionIndex) sectionsOn(page int) (secs []int, headed bool) {
 	if page < len(starts) {
 		to = int(starts[page])
 	}
+	// Sections are in text order: those headed on the page follow the
+	// one open at its start.
+	secs = nil
+	k := sort.Search(len(ix.d.Sections), func(i int) bool { return int(ix.d.Sections[i].Heading.Start) >= from })
+	open := k - 1
 	var on []int
-	open := -1
-	for i, s := range ix.d.Sections {
-		switch h := int(s.Heading.Start); {
-		case h < from:
-			open = i
-		case h < to:
-			on = append(on, i)
-		}
+	for i := k; i < len(ix.d.Sections) && int(ix.d.Sections[i].Heading.Start) < to; i++ {
+		on = append(on, i)
 	}
 	if len(on) > maxSectionsOnPage {
 		return nil, false
@@ -287,11 +303,14 @@ func (ix *sectionIndex) entryAliases(e aliases.IndexEntry, resolve func(string) 
 	var out []Alias
 	for _, label := range e.Pages {
 		page := resolve(label)
-		if code && ix.pageSays(page, terms) || ix.sentenceOpens(page, terms) {
+		secs, headed := ix.sectionsOn(page)
+		as := ix.pageAliases(secs, headed, terms)
+		// The page's text is read only for an entry that would give an
+		// alias: most of a reference manual's lead to no name.
+		if len(as) == 0 || code && ix.pageSays(page, terms) || ix.sentenceOpens(page, terms) {
 			continue
 		}
-		secs, headed := ix.sectionsOn(page)
-		out = append(out, ix.pageAliases(secs, headed, terms)...)
+		out = append(out, as...)
 	}
 	return out
 }
@@ -310,8 +329,8 @@ func (ix *sectionIndex) pageAliases(secs []int, headed bool, terms []string) []A
 	}
 	var out []Alias
 	for _, s := range secs {
-		if headed || ix.sectionSays(s, terms) {
-			out = append(out, ix.aliasesTo(s, terms)...)
+		if as := ix.aliasesTo(s, terms); len(as) > 0 && (headed || ix.sectionSays(s, terms)) {
+			out = append(out, as...)
 		}
 	}
 	return out
@@ -405,14 +424,21 @@ func (ix *sectionIndex) sentenceOpens(page int, terms []string) bool {
 	if page < 1 || page > len(ix.d.PageStarts) {
 		return false
 	}
-	i, _ := slices.BinarySearchFunc(ix.d.Sentences, int32(page), func(s Sentence, p int32) int { return int(s.Page - p) })
-	for ; i < len(ix.d.Sentences) && ix.d.Sentences[i].Page == int32(page); i++ {
-		s := ix.d.Sentences[i]
-		if s.Start < 0 || s.Start > s.End || s.End > int32(len(ix.d.Text)) {
-			continue
+	openings, ok := ix.openings[page]
+	if !ok {
+		i, _ := slices.BinarySearchFunc(ix.d.Sentences, int32(page), func(s Sentence, p int32) int { return int(s.Page - p) })
+		for ; i < len(ix.d.Sentences) && ix.d.Sentences[i].Page == int32(page); i++ {
+			s := ix.d.Sentences[i]
+			if s.Start < 0 || s.Start > s.End || s.End > int32(len(ix.d.Text)) {
+				continue
+			}
+			got := aliases.Terms(ix.d.Text[s.Start:min(s.End, s.Start+80)])
+			openings = append(openings, got[:min(len(got), maxEntryTerms)])
 		}
-		opening := ix.d.Text[s.Start:min(s.End, s.Start+200)]
-		if got := aliases.Terms(opening); len(got) >= len(terms) && slices.Equal(got[:len(terms)], terms) {
+		ix.openings[page] = openings
+	}
+	for _, got := range openings {
+		if len(got) >= len(terms) && slices.Equal(got[:len(terms)], terms) {
 			return true
 		}
 	}
@@ -425,9 +451,14 @@ func (ix *sectionIndex) textSays(start, end int, terms []string) bool {
 	if start < 0 || start > end || end > len(ix.d.Text) {
 		return false
 	}
-	w := map[string]bool{}
-	for _, t := range aliases.Terms(ix.d.Text[start:end]) {
-		w[t] = true
+	k := [2]int{start, end}
+	w, ok := ix.said[k]
+	if !ok {
+		w = map[string]bool{}
+		for _, t := range aliases.Terms(ix.d.Text[start:end]) {
+			w[t] = true
+		}
+		ix.said[k] = w
 	}
 	for _, t := range terms {
 		if !w[t] {
@@ -447,6 +478,7 @@ func (ix *sectionIndex) textSees() []Alias {
 			continue
 		}
 		for _, pair := range aliases.SeeInText(ix.d.Text[s.Start:s.End]) {
+			ix.named()
 			if secs := ix.byName[strings.Join(pair[1], " ")]; len(secs) == 1 {
 				out = append(out, ix.aliasesTo(secs[0], pair[0])...)
 				continue

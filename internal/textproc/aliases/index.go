@@ -42,6 +42,9 @@ var (
 // IsIndexHeading reports whether a heading's text names an index: "Index",
 // "Concept Index", "Function and Concept Index", "Index of Functions".
 func IsIndexHeading(heading string) bool {
+	if len(heading) > 200 || !strings.Contains(strings.ToLower(heading), "index") {
+		return false // most headings, without the expression
+	}
 	h := strings.Join(strings.Fields(heading), " ")
 	return len(h) <= 80 && indexHeadingRE.MatchString(h)
 }
@@ -183,8 +186,9 @@ var seeInTextRE = regexp.MustCompile(`["“]([\p{L}\p{N}][\p{L}\p{N}\- ]{0,40})[
 // DES”, see DES3 below` gives ("triple DES", "DES3"), each side as its
 // index terms. The quotes are what make the first a name.
 func SeeInText(text string) [][2][]string {
-	if !strings.Contains(text, "see ") {
-		return nil
+	if !strings.Contains(text, "see ") || !strings.Contains(text, "\", see") && !strings.Contains(text, "”, see") &&
+		!strings.Contains(text, "\" see") && !strings.Contains(text, "” see") {
+		return nil // most sentences, without the expression
 	}
 	var out [][2][]string
 	for _, m := range seeInTextRE.FindAllStringSubmatch(text, 4) {

@@ -27,8 +27,10 @@ import (
 // writes the records.
 
 // aliasMining is the version of the mining a document's records come
-// from, the value of its marker record.
-const aliasMining = 1
+// from, the value of its marker record: 1 the sentences' patterns, 2
+// also the back-of-book index and cross-references (indexaliases.go).
+// Readers take any value for mined.
+const aliasMining = 2
 
 // Alias is one other name a document gives one of its words.
 type Alias struct {
@@ -40,7 +42,9 @@ type Alias struct {
 }
 
 // MineAliases returns the aliases d's sentences give, in sentence order:
-// each word a sentence says leads to another name (aliases.Leads).
+// each word a sentence says leads to another name (aliases.Leads). After
+// them come the aliases its back-of-book index and cross-references give
+// (indexaliases.go), each said at the heading of the section it leads to.
 func MineAliases(d *Document) []Alias {
 	var out []Alias
 	for i, s := range d.Sentences {
@@ -51,7 +55,7 @@ func MineAliases(d *Document) []Alias {
 			out = append(out, Alias{Word: word, Other: strings.Join(other, " "), Sentence: int32(i)})
 		})
 	}
-	return out
+	return append(out, indexAliases(d)...)
 }
 
 // aliasKey is the key of the aliases of word in document n; word "" is

@@ -38,6 +38,10 @@ type Alias struct {
 	DocName  string
 	Sentence int
 	Page     int
+	// Section is the heading of the section the alias leads to when the
+	// document's index or a cross-reference names it (said at the
+	// heading, not in a sentence that says so), else "".
+	Section string
 }
 
 // storedAliases looks the question's words up in the aliases stored
@@ -49,6 +53,11 @@ type Alias struct {
 // "name (or function)" taken for a question's "name" cost library-qa a
 // question when every stored alias of the scope was used). It returns
 // the aliases found and their other names' terms not yet in the question.
+// An alias from the document's back-of-book index or a cross-reference
+// is said at the heading of the section it leads to (docstore's
+// indexaliases.go), so it is kept when a candidate lies in that section
+// (inNamedSection): the question found the section the index sends its
+// word to.
 func (r *Retriever) storedAliases(rk *ranker, cands []*candidate) ([]Alias, []string, error) {
 	near := map[docstore.DocID]map[int]*docstore.View{}
 	var docs []docstore.DocID
@@ -77,13 +86,15 @@ func (r *Retriever) storedAliases(rk *ranker, cands []*candidate) ([]Alias, []st
 		}
 	}
 	for _, a := range stored {
-		d := near[a.Doc][int(a.Sentence)]
+		d, section := near[a.Doc][int(a.Sentence)], ""
 		if d == nil {
-			continue
+			if d, section = inNamedSection(near[a.Doc], int(a.Sentence), a.Other); d == nil {
+				continue
+			}
 		}
 		note(strings.Fields(a.Other))
 		found = append(found, Alias{Word: a.Word, Other: a.Other, Doc: a.Doc, DocName: d.Info().Name,
-			Sentence: int(a.Sentence), Page: int(d.Sentence(int(a.Sentence)).Page)}.withWords(d.SentenceText(int(a.Sentence))))
+			Sentence: int(a.Sentence), Page: int(d.Sentence(int(a.Sentence)).Page), Section: section}.withWords(d.SentenceText(int(a.Sentence))))
 	}
 	if len(unmined) > 0 {
 		var in []*candidate
@@ -99,6 +110,44 @@ func (r *Retriever) storedAliases(rk *ranker, cands []*candidate) ([]Alias, []st
 		found = append(found, f...)
 	}
 	return found, add, nil
+}
+
+// inNamedSection returns the document and the heading of the section
+// whose heading is sentence sent and whose name (the heading without its
+// number) is other, when one of the candidates cands (a document's, by
+// sentence) lies in its own text; nil when none does.
+func inNamedSection(cands map[int]*docstore.View, sent int, other string) (*docstore.View, string) {
+	var d *docstore.View
+	for _, v := range cands {
+		d = v
+		break
+	}
+	if d == nil || sent < 0 || sent >= d.NumSentences() {
+		return nil, ""
+	}
+	secs := d.Sections()
+	at := d.Sentence(sent)
+	target := -1
+	for i, s := range secs {
+		if int(s.Sentence) == sent || s.Sentence < 0 && s.Heading.Start >= at.Start && s.Heading.Start < at.End {
+			if h := d.Slice(int(s.Heading.Start), int(s.Heading.End)); strings.Join(aliases.Terms(aliases.HeadingName(h)), " ") == other {
+				target = i
+				break
+			}
+		}
+	}
+	if target < 0 {
+		return nil, ""
+	}
+	// The candidate's innermost section: a chapter holds many things, and
+	// a candidate in one of its subsections is about that one ("Cipher
+	// functions" holds every cipher's section).
+	for idx := range cands {
+		if int(d.Sentence(idx).Section) == target {
+			return d, strings.Join(strings.Fields(d.Slice(int(secs[target].Heading.Start), int(secs[target].Heading.End))), " ")
+		}
+	}
+	return nil, ""
 }
 
 // aliasesAmong finds, among the candidates, the names documents give to
@@ -140,8 +189,14 @@ func (rk *ranker) aliasesAmong(cands []*candidate) ([]Alias, []string) {
 // String says where the document named the alias.
 func (a Alias) String() string {
 	word, other := a.WordText, a.OtherText
-	if word == "" || other == "" {
-		word, other = a.Word, a.Other
+	if word == "" {
+		word = a.Word
+	}
+	if other == "" {
+		other = a.Other
+	}
+	if a.Section != "" {
+		return fmt.Sprintf("%q is also %q (%s index or cross-reference: %q, p. %d)", word, other, a.DocName, a.Section, a.Page)
 	}
 	return fmt.Sprintf("%q is also %q (%s, p. %d, sentence %d)", word, other, a.DocName, a.Page, a.Sentence)
 }

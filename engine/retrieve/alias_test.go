@@ -214,3 +214,64 @@ func TestAliasSaidInTheDocumentsWords(t *testing.T) {
 		t.Errorf("String() = %s, want %s", got, want)
 	}
 }
+
+// desManual names its cipher "DES3" in its text; only its index (the
+// record TestAliasFromIndex gives) calls it "Triple-DES", and the one
+// sentence of the section that says "triple" is where a question in the
+// index's word lands first.
+const desManual = "# 1 Ciphers\n\nCiphers keep secrets. Some are old.\n\n" +
+	"## 1.1 DES\n\nDES is an old cipher with short keys.\n\nDES keys have parity bits.\n\nDES runs well in hardware.\n\n" +
+	"DES has weak keys.\n\nDES blocks are eight octets.\n\nDES was broken by brute force.\n\nDES is defined in a header.\n\n" +
+	"## 1.2 DES3\n\nThe triple construction chains three boxes.\n\nDES3 became a standard in 1998.\n\nDES3 boxes are wired in reverse.\n\n" +
+	"# Notes\n\nThe notes follow.\n"
+
+// A question in an index's word ("Triple-DES") reaches the sentences
+// that use the section's word ("DES3") through the alias the index
+// gives, said at the section's heading: kept because a candidate lies in
+// that section, though not in the heading itself, and the plan names the
+// section.
+func TestAliasFromIndex(t *testing.T) {
+	t.Parallel()
+	_, docs := librarytest.TextLibrary(t, "manual.md", desManual)
+	d := docs[0]
+	heading := -1
+	for _, s := range d.Sections {
+		if h := d.Text[s.Heading.Start:s.Heading.End]; strings.Contains(h, "DES3") {
+			heading = int(s.Sentence)
+		}
+	}
+	if heading < 0 {
+		t.Fatalf("no DES3 heading sentence among %+v", d.Sections)
+	}
+	term := textproc.Term
+	// The record the index gives (docstore's indexaliases.go): a text
+	// has no pages to resolve an index by, so it is given as mined.
+	d.Aliases = []docstore.Alias{{Word: term("Triple"), Other: term("DES3"), Sentence: int32(heading)}}
+	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	p, err := docstore.Prepare(d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lib.Write(p); err != nil {
+		t.Fatal(err)
+	}
+	var found []Alias
+	ps, err := New(lib).Sentences(context.Background(), "When was Triple-DES adopted?", Options{K: 3, Aliases: func(f []Alias) { found = f }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	standard := false
+	for _, p := range ps {
+		standard = standard || strings.Contains(p.Text, "DES3 became a standard")
+	}
+	if !standard || len(found) != 1 || found[0].Section != "1.2 DES3" || found[0].Sentence != heading {
+		t.Fatalf("passages %v through %+v; want DES3's year through the index's alias at the heading of 1.2 DES3", ps, found)
+	}
+	if s := found[0].String(); !strings.Contains(s, `"1.2 DES3"`) || !strings.Contains(s, "index") {
+		t.Errorf("the plan says %q, want the index and the section", s)
+	}
+}

@@ -2,6 +2,8 @@
 // manuals write "X, also known as Y", "X (or Y)", "Advanced Encryption
 // Standard (AES)"; filings and contracts define their terms,
 // `capital expenditures ("capex")`, `the agreement (the "Agreement")`.
+// A back-of-book index's lines ("Triple-DES . . . 32", "Triple-DES, see
+// DES3") are parsed here too (index.go), as pure text.
 // It is the one implementation of these patterns: the library mines them
 // from every sentence when a document is added (docstore), and retrieval
 // reads a sentence with them when a document was stored before they were

@@ -94,7 +94,7 @@ func (r *Retriever) storedAliases(rk *ranker, cands []*candidate) ([]Alias, []st
 		}
 		note(strings.Fields(a.Other))
 		found = append(found, Alias{Word: a.Word, Other: a.Other, Doc: a.Doc, DocName: d.Info().Name,
-			Sentence: int(a.Sentence), Page: int(d.Sentence(int(a.Sentence)).Page), Section: section}.withWords(d.SentenceText(int(a.Sentence))))
+			Sentence: int(a.Sentence), Page: int(d.Sentence(int(a.Sentence)).Page), Section: section}.withWords(d.SentenceText(int(a.Sentence))).inQuestion(rk.q.text))
 	}
 	if len(unmined) > 0 {
 		var in []*candidate

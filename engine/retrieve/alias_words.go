@@ -53,3 +53,13 @@ func (a Alias) withWords(sentence string) Alias {
 	a.WordText, a.OtherText = said(sentence, a.Word), said(sentence, a.Other)
 	return a
 }
+
+// inQuestion fills in the question's word as the question writes it when
+// the sentence that names the alias does not (an index's alias is said
+// at the heading of its section, which has only the section's name).
+func (a Alias) inQuestion(question string) Alias {
+	if a.WordText == "" {
+		a.WordText = said(question, a.Word)
+	}
+	return a
+}

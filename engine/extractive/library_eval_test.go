@@ -187,7 +187,12 @@ func scopedSet(ds *dataset) *dataset {
 // neighbours, a term weighs between its idf in the library and in its
 // document, how-to questions want the lead-in to a command, a firmer
 // document balance, steps, pointers demoted) to 0.652, 0.710 and
-// 0.652. The floors sit a little under those.
+// 0.652; the fourth (aliases whenever a candidate says them, a quantity
+// for how-much questions, a lead-in ranked with its command, a usage
+// line's default, a long option for how-to questions, table rows kept
+// whole and quoted under their header, an index's aliases) to 0.725,
+// 0.754 and 0.739, above the issue's goal of 0.70. The floors sit a
+// little under those.
 func TestLibraryQA(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -221,13 +226,13 @@ func TestLibraryQA(t *testing.T) {
 		t.Logf("  %-16s answered in the first three %d/%d", kind, byKind[kind][0], byKind[kind][1])
 	}
 
-	if whole[3].Recall < 0.62 {
-		t.Errorf("evidence_recall@3 = %.3f, want at least 0.62", whole[3].Recall)
+	if whole[3].Recall < 0.70 {
+		t.Errorf("evidence_recall@3 = %.3f, want at least 0.70", whole[3].Recall)
 	}
-	if whole[5].Recall < 0.68 {
-		t.Errorf("evidence_recall@5 = %.3f, want at least 0.68", whole[5].Recall)
+	if whole[5].Recall < 0.73 {
+		t.Errorf("evidence_recall@5 = %.3f, want at least 0.73", whole[5].Recall)
 	}
-	if first3 < 0.62 {
-		t.Errorf("answered in the first three statements = %.3f, want at least 0.62", first3)
+	if first3 < 0.70 {
+		t.Errorf("answered in the first three statements = %.3f, want at least 0.70 (issue 31's goal)", first3)
 	}
 }

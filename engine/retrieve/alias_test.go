@@ -98,18 +98,7 @@ func TestAliasReadsRecord(t *testing.T) {
 	d := docs[0]
 	term := textproc.Term
 	d.Aliases = []docstore.Alias{{Word: term("capex"), Other: term("capital") + " " + term("expenditures"), Sentence: 5}}
-	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	p, err := docstore.Prepare(d, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := lib.Write(p); err != nil {
-		t.Fatal(err)
-	}
+	lib := libraryWith(t, d)
 	top, found := askThroughAliases(t, lib)
 	if !top || len(found) != 1 || found[0].Sentence != 5 {
 		t.Errorf("long form's figures found %v through %v, want them through the record's alias", top, found)
@@ -247,18 +236,7 @@ func TestAliasFromIndex(t *testing.T) {
 	// The record the index gives (docstore's indexaliases.go): a text
 	// has no pages to resolve an index by, so it is given as mined.
 	d.Aliases = []docstore.Alias{{Word: term("Triple"), Other: term("DES3"), Sentence: int32(heading)}}
-	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	p, err := docstore.Prepare(d, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := lib.Write(p); err != nil {
-		t.Fatal(err)
-	}
+	lib := libraryWith(t, d)
 	var found []Alias
 	ps, err := New(lib).Sentences(context.Background(), "When was Triple-DES adopted?", Options{K: 3, Aliases: func(f []Alias) { found = f }})
 	if err != nil {
@@ -274,4 +252,23 @@ func TestAliasFromIndex(t *testing.T) {
 	if s := found[0].String(); !strings.Contains(s, `"1.2 DES3"`) || !strings.Contains(s, "index") || !strings.Contains(s, `"Triple`) {
 		t.Errorf("the plan says %q, want the index and the section", s)
 	}
+}
+
+// libraryWith is a new library holding d as given, its aliases the
+// records it carries.
+func libraryWith(t *testing.T, d *docstore.Document) *docstore.Library {
+	t.Helper()
+	lib, err := docstore.Open(filepath.Join(t.TempDir(), "library.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	p, err := docstore.Prepare(d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lib.Write(p); err != nil {
+		t.Fatal(err)
+	}
+	return lib
 }

@@ -55,15 +55,8 @@ The bzfile connection compresses what it writes.
 
 Other things follow here.
 `)
-	ps, err := New(lib).Sentences(t.Context(), "What compression level does bzfile() use unless told otherwise?", Options{K: 1})
-	if err != nil || len(ps) == 0 {
-		t.Fatal(err, len(ps))
-	}
-	d, err := lib.View(docs[0].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := d.SentenceText(ps[0].First); got != `bzfile(description, open = "", compression = 9)` {
+	ps, got := rankedFirst(t, lib, docs[0].ID, "What compression level does bzfile() use unless told otherwise?", 1)
+	if got != `bzfile(description, open = "", compression = 9)` {
 		t.Errorf("best: %q, want the usage line that gives the default", got)
 	}
 	if !ps[0].Scores.Answer {

@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"github.com/citelens/citelens/docstore"
 	"slices"
 	"testing"
 
@@ -39,15 +40,8 @@ $ dpkg-reconfigure locales
 
 Other things follow here.
 `)
-	ps, err := New(lib).Sentences(t.Context(), "How do I generate the locale data?", Options{K: 2})
-	if err != nil || len(ps) == 0 {
-		t.Fatal(err, len(ps))
-	}
-	d, err := lib.View(docs[0].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := d.SentenceText(ps[0].First); got != "In order for the system to use a locale, its locale data must be generated." {
+	ps, got := rankedFirst(t, lib, docs[0].ID, "How do I generate the locale data?", 2)
+	if got != "In order for the system to use a locale, its locale data must be generated." {
 		t.Errorf("best: %q, want the paragraph that leads in to the command", got)
 	}
 	if !ps[0].Scores.Answer {
@@ -77,15 +71,8 @@ To check a program for memory leaks, the leak check runs on the command line whe
 
 Other things follow here.
 `)
-	ps, err := New(lib).Sentences(t.Context(), "What command line do I use to check my program for memory leaks with valgrind?", Options{K: 1})
-	if err != nil || len(ps) == 0 {
-		t.Fatal(err, len(ps))
-	}
-	d, err := lib.View(docs[0].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := d.SentenceText(ps[0].First); got != "Use this command line:" {
+	_, got := rankedFirst(t, lib, docs[0].ID, "What command line do I use to check my program for memory leaks with valgrind?", 1)
+	if got != "Use this command line:" {
 		t.Errorf("best: %q, want the lead-in to the command", got)
 	}
 }
@@ -126,4 +113,19 @@ Other things follow here.
 			t.Error("the sentence naming the option holds no answer of the kind asked")
 		}
 	}
+}
+
+// rankedFirst ranks question's sentences in document id and returns the
+// k passages and the text of the first one's first sentence.
+func rankedFirst(t *testing.T, lib *docstore.Library, id docstore.DocID, question string, k int) ([]Passage, string) {
+	t.Helper()
+	ps, err := New(lib).Sentences(t.Context(), question, Options{K: k})
+	if err != nil || len(ps) == 0 {
+		t.Fatal(err, len(ps))
+	}
+	d, err := lib.View(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps, d.SentenceText(ps[0].First)
 }

@@ -143,24 +143,31 @@ func negatedTerms(text string) map[string]bool {
 // ("bzfile(description, compression = 9)") or a configuration line a
 // setting ("MaxSessions=10"): what a question asking for a default wants.
 func assignsQuestionTerm(q *query, text string) bool {
-	for i := strings.IndexByte(text, '='); i > 0; {
-		if i+1 < len(text) && text[i+1] != '=' && text[i-1] != '=' && text[i-1] != '!' && text[i-1] != '<' && text[i-1] != '>' {
-			name := strings.TrimRight(text[:i], " \t")
-			j := len(name)
-			for j > 0 && (isLetterByte(name[j-1]) || name[j-1] == '_' || name[j-1] == '.' || name[j-1] == '-' || '0' <= name[j-1] && name[j-1] <= '9') {
-				j--
-			}
-			if t := textproc.Term(name[j:]); t != "" {
-				if k, ok := q.index[t]; ok && k < q.orig {
-					return true
-				}
-			}
+	return anyAt(text, "=", func(i int) bool {
+		if i == 0 || i+1 >= len(text) || text[i+1] == '=' || strings.ContainsRune("=!<>", rune(text[i-1])) {
+			return false // a comparison, not an assignment
 		}
-		next := strings.IndexByte(text[i+1:], '=')
-		if next < 0 {
-			break
+		name := strings.TrimRight(text[:i], " \t")
+		j := len(name)
+		for j > 0 && (isLetterByte(name[j-1]) || name[j-1] == '_' || name[j-1] == '.' || name[j-1] == '-' || '0' <= name[j-1] && name[j-1] <= '9') {
+			j--
 		}
-		i += 1 + next
+		k, ok := q.index[textproc.Term(name[j:])]
+		return ok && k < q.orig && name[j:] != ""
+	})
+}
+
+// anyAt reports whether ok holds at any index of sep in s.
+func anyAt(s, sep string, ok func(i int) bool) bool {
+	for from := 0; from <= len(s); {
+		i := strings.Index(s[from:], sep)
+		if i < 0 {
+			return false
+		}
+		if ok(from + i) {
+			return true
+		}
+		from += i + len(sep)
 	}
 	return false
 }

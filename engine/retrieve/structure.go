@@ -166,17 +166,9 @@ func commandLine(d *docstore.View, i int) bool {
 // option ("If --leak-check=full is specified, …"): in a manual, how to
 // make a tool do something is most often an option to give it.
 func namesOption(s string) bool {
-	for i := strings.Index(s, "--"); i >= 0; {
-		if (i == 0 || s[i-1] == ' ' || s[i-1] == '(' || s[i-1] == '"' || s[i-1] == '\'') && i+2 < len(s) && isLetterByte(s[i+2]) {
-			return true
-		}
-		j := strings.Index(s[i+2:], "--")
-		if j < 0 {
-			break
-		}
-		i += 2 + j
-	}
-	return false
+	return anyAt(s, "--", func(i int) bool {
+		return (i == 0 || strings.ContainsRune(" (\"'", rune(s[i-1]))) && i+2 < len(s) && isLetterByte(s[i+2])
+	})
 }
 
 // labels reports whether sentence i is a table row, code or a

@@ -212,7 +212,18 @@ func (r *Retriever) throughAliases(ctx context.Context, rk *ranker, hits []Hit, 
 	if err != nil || len(add) == 0 {
 		return rk, cands, nil, err
 	}
-	rk2, cands2, err := r.requery(ctx, rk, hits, docs, opt, add, AliasWeight)
+	// A document's other names are its own: valgrind's keep ("archive")
+	// says nothing of an archive in Debian's reference.
+	within := map[string]map[docstore.DocID]bool{}
+	for _, a := range found {
+		for _, t := range strings.Fields(a.Other) {
+			if within[t] == nil {
+				within[t] = map[docstore.DocID]bool{}
+			}
+			within[t][a.Doc] = true
+		}
+	}
+	rk2, cands2, err := r.requeryWithin(ctx, rk, hits, docs, opt, add, AliasWeight, within)
 	return rk2, cands2, found, err
 }
 
@@ -263,4 +274,21 @@ func (r *Retriever) towardsDocumentWords(rk *ranker, found []Alias, docs []docst
 		}
 	}
 	return kept, add, nil
+}
+
+// aliasesUsed are the aliases of found whose other name a passage of
+// their own document holds: an answer says which aliases found what it
+// quotes, not every one it searched through.
+func aliasesUsed(found []Alias, ps []Passage) []Alias {
+	var used []Alias
+	for _, a := range found {
+		other := strings.Fields(a.Other)
+		for _, p := range ps {
+			if p.Doc == a.Doc && slices.ContainsFunc(aliases.Terms(p.Text), func(t string) bool { return slices.Contains(other, t) }) {
+				used = append(used, a)
+				break
+			}
+		}
+	}
+	return used
 }

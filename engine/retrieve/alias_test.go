@@ -272,3 +272,27 @@ func libraryWith(t *testing.T, d *docstore.Document) *docstore.Library {
 	}
 	return lib
 }
+
+// A document's other name counts in that document only, and the answer
+// names only the aliases that found what it quotes: the debugger
+// manual's keep ("archive") does not send a question about archives to
+// the archiver manual's sentences about keeping files.
+func TestAliasWithinItsDocument(t *testing.T) {
+	t.Parallel()
+	lib, docs := librarytest.TextLibrary(t,
+		"debugger.txt", "Symbols\n\nWhen enabled, keep (\"archive\") symbols of unloaded code.\n\nKeep symbols of unloaded code to read its stack traces later.\n\nKeep them small.\n\nKeep logs too.\n",
+		"archiver.txt", "Archives\n\nAn archive holds many files in one.\n\nTo unpack an archive, run the unpack command on it.\n\nSome say so.\n\nKeep a copy elsewhere.\n")
+	var found []Alias
+	ps, err := New(lib).Sentences(t.Context(), "How do I unpack an archive?", Options{K: 10, Aliases: func(f []Alias) { found = f }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if p.Doc == docs[1].ID && p.Scores.BM25 > 0 && p.Text == "Keep a copy elsewhere." {
+			t.Errorf("passage %q reached through the debugger manual's alias", p.Text)
+		}
+	}
+	if len(found) != 1 || found[0].Doc != docs[0].ID {
+		t.Errorf("aliases named %v, want the debugger manual's, which found its keep sentences", found)
+	}
+}

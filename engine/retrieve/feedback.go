@@ -3,6 +3,7 @@ package retrieve
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 
 	"github.com/citelens/citelens/docstore"
@@ -122,6 +123,12 @@ func asWritten(terms, texts []string) []string {
 // requery ranks the candidates again with terms added to rk's query at
 // weight w: the index's hits for the wider query join the first hits.
 func (r *Retriever) requery(ctx context.Context, rk *ranker, hits []Hit, docs []docstore.DocID, opt *Options, terms []string, w float64) (*ranker, []*candidate, error) {
+	return r.requeryWithin(ctx, rk, hits, docs, opt, terms, w, nil)
+}
+
+// requeryWithin is requery where an added term listed in within counts
+// only in the documents it lists there.
+func (r *Retriever) requeryWithin(ctx context.Context, rk *ranker, hits []Hit, docs []docstore.DocID, opt *Options, terms []string, w float64, within map[string]map[docstore.DocID]bool) (*ranker, []*candidate, error) {
 	q2 := rk.q.extend(terms, w)
 	st2, err := r.lib.Index().Stats(docs, docstore.FieldSentences, q2.q.Terms)
 	if err != nil {
@@ -135,7 +142,15 @@ func (r *Retriever) requery(ctx context.Context, rk *ranker, hits []Hit, docs []
 		return nil, nil, err
 	}
 	rk2 := &ranker{q: q2, weights: rk.weights, bm: rk.bm, avg: st2.AvgLen, dc: rk.dc, keep: rk.keep, units: map[unitKey]*unit{},
-		followers: rk.followers, prior: rk.prior, local: rk.local}
+		followers: rk.followers, prior: rk.prior, local: rk.local, within: maps.Clone(rk.within)}
+	for t, ds := range within {
+		if i, ok := q2.index[t]; ok {
+			if rk2.within == nil {
+				rk2.within = map[int]map[docstore.DocID]bool{}
+			}
+			rk2.within[i] = ds
+		}
+	}
 	cands2, err := rk2.candidates(ctx, append(slices.Clone(hits), hits2...))
 	return rk2, cands2, err
 }

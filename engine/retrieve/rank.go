@@ -134,6 +134,9 @@ type ranker struct {
 	// local scales the question's terms for each document's sentences
 	// (localWeights); nil for one document.
 	local map[docstore.DocID][]float64
+	// within lists, for a term that counts only in some documents (the
+	// other name a document gives: see throughAliases), those documents.
+	within map[int]map[docstore.DocID]bool
 }
 
 // candidate is a sentence being ranked.
@@ -388,6 +391,9 @@ func (rk *ranker) score(c *candidate) {
 		w := q.weight[t]
 		if t < len(local) {
 			w *= local[t]
+		}
+		if ds, ok := rk.within[t]; ok && !ds[d.ID()] {
+			w = 0
 		}
 		own += w * bm25(tf, n, rk.avg, rk.bm)
 		c.contrib[t] = w * bm25(tf+ctxTF[t], n, rk.avg, rk.bm)

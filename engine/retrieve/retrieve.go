@@ -361,13 +361,10 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 		// embedding model, dense search already reaches the paraphrase
 		// and a widened lexical rank would only blur the fusion.
 		wordsOnly := opt.Fusion.Dense == nil
+		var found []Alias
 		if opt.Aliases != nil && wordsOnly {
-			var found []Alias
 			if rk, cands, found, err = r.throughAliases(ctx, rk, hits, cands, docs, &opt); err != nil {
 				return nil, err
-			}
-			if len(found) > 0 {
-				opt.Aliases(found)
 			}
 		}
 		if opt.Feedback != nil && wordsOnly {
@@ -390,6 +387,9 @@ func (r *Retriever) Sentences(ctx context.Context, question string, opt Options)
 		}
 		cands = rk.rerank(ctx, question, cands, opt.Fusion.Rerank, opt.Fusion.RerankTop, opt.Fusion.Warn)
 		out = rk.selectSet(cands, opt.K, !opt.KeepDuplicates)
+		if used := aliasesUsed(found, out); len(used) > 0 {
+			opt.Aliases(used)
+		}
 	}
 	out = cutoff(out, opt.Cutoff)
 	for i := range out {

@@ -33,6 +33,8 @@ type pattern struct {
 	other func(name string) string
 	// oneWay: only the second name's words lead to the first (see Leads).
 	oneWay bool
+	// valid, if set, must hold for the two names as matched.
+	valid func(a, b string) bool
 }
 
 // pair is two names a pattern found, as index terms.
@@ -46,27 +48,27 @@ var patterns = []pattern{
 	// parenthesis holds the other name and at most two more words, and
 	// the name ends at a space or the parenthesis, so "freed (or
 	// alloc'd)" and "(or, at your option, any later version)" name nothing
-	{regexp.MustCompile(`([\p{L}\p{N}][\p{L}\p{N}\-_.]*)\s*\((?:also known as|also called|sometimes called|or|i\.e\.,?|aka|a\.k\.a\.)\s+(?:the\s+)?([\p{L}\p{N}][\p{L}\p{N}\-_.]*)(?:\s+[^()\s]+){0,2}\)`), mayOther, nil, false},
+	{regexp.MustCompile(`([\p{L}\p{N}][\p{L}\p{N}\-_.]*)\s*\((?:also known as|also called|sometimes called|or|i\.e\.,?|aka|a\.k\.a\.)\s+(?:the\s+)?([\p{L}\p{N}][\p{L}\p{N}\-_.]*)(?:\s+[^()\s]+){0,2}\)`), mayOther, nil, false, nil},
 	// "X, also known as Y", "X, sometimes also called Y", "X, known as Y":
 	// the comma sets the other name apart, so "a function called free"
 	// names nothing
 	// ("The base16 encoding, also known as “hexadecimal”": the name may
 	// be two or three words)
-	{regexp.MustCompile(`((?:[\p{L}\p{N}][\p{L}\p{N}\-_.]*\s+){0,2}[\p{L}\p{N}][\p{L}\p{N}\-_.]*),\s+(?:sometimes\s+|often\s+)?(?:also\s+)?(?:known as|called)\s+["“]?([\p{L}\p{N}][\p{L}\p{N}\-_.]*)`), mayNamed, nil, false},
+	{regexp.MustCompile(`((?:[\p{L}\p{N}][\p{L}\p{N}\-_.]*\s+){0,2}[\p{L}\p{N}][\p{L}\p{N}\-_.]*),\s+(?:sometimes\s+|often\s+)?(?:also\s+)?(?:known as|called)\s+["“]?([\p{L}\p{N}][\p{L}\p{N}\-_.]*)`), mayNamed, nil, false, nil},
 	// "Advanced Encryption Standard (AES)", `the agreement (the "Agreement")`
-	{regexp.MustCompile(`((?:\p{Lu}[\p{L}\-]+\s+){1,5})\(\s*(?:the\s+)?["“]?(\p{Lu}[\p{Lu}\p{N}\-]{1,11})["”]?\s*\)`), mayAcronym, nil, false},
+	{regexp.MustCompile(`((?:\p{Lu}[\p{L}\-]+\s+){1,5})\(\s*(?:the\s+)?["“]?(\p{Lu}[\p{Lu}\p{N}\-]{1,11})["”]?\s*\)`), mayAcronym, nil, false, abbreviates},
 	// A term defined in quotes, in any case: `capital expenditures
 	// ("capex")`, `free cash flow (the "FCF")`. The quotes are what make
 	// it a definition, so "(see below)" names nothing; the defining
 	// phrase is at most three words before the parenthesis, apart from
 	// it: a call's argument, `par("font")`, names nothing.
-	{regexp.MustCompile(`((?:[\p{L}\p{N}][\p{L}\p{N}\-]*\s+){0,2}[\p{L}\p{N}][\p{L}\p{N}\-]*\.?)\s+\(\s*(?:the\s+|a\s+|an\s+)?["“]([\p{L}\p{N}][\p{L}\p{N}\-]{0,30})["”]\s*\)`), mayDefined, nil, false},
+	{regexp.MustCompile(`((?:[\p{L}\p{N}][\p{L}\p{N}\-]*\s+){0,2}[\p{L}\p{N}][\p{L}\p{N}\-]*\.?)\s+\(\s*(?:the\s+|a\s+|an\s+)?["“]([\p{L}\p{N}][\p{L}\p{N}\-]{0,30})["”]\s*\)`), mayDefined, nil, false, nil},
 	// A term a contract or licence defines by what it means: `"Licensor"
 	// shall mean the copyright owner or entity…`, `“The Program” refers
 	// to any copyrightable work…`: the term is another name for the head
 	// of its definition ("copyright owner", "copyrightable work"), so a
 	// reader's words reach the clauses written with the defined term.
-	{regexp.MustCompile(`["“]((?:[\p{L}\p{N}][\p{L}\p{N}\-]*\s+){0,3}[\p{L}\p{N}][\p{L}\p{N}\-]*)["”](?:\s*\([^()]{0,40}\))?,?\s+(?:shall\s+mean|means|shall\s+refer\s+to|refers\s+to|is\s+defined\s+as)\s+(?:the\s+|a\s+|an\s+|any\s+|each\s+|all\s+)?((?:[\p{L}\p{N}][\p{L}\p{N}\-]*\s+){0,3}[\p{L}\p{N}][\p{L}\p{N}\-]*)`), mayMeans, definitionHead, true},
+	{regexp.MustCompile(`["“]((?:[\p{L}\p{N}][\p{L}\p{N}\-]*\s+){0,3}[\p{L}\p{N}][\p{L}\p{N}\-]*)["”](?:\s*\([^()]{0,40}\))?,?\s+(?:shall\s+mean|means|shall\s+refer\s+to|refers\s+to|is\s+defined\s+as)\s+(?:the\s+|a\s+|an\s+|any\s+|each\s+|all\s+)?((?:[\p{L}\p{N}][\p{L}\p{N}\-]*\s+){0,3}[\p{L}\p{N}][\p{L}\p{N}\-]*)`), mayMeans, definitionHead, true, nil},
 }
 
 // definitionHead is the name a definition opens with: its words up to
@@ -88,6 +90,30 @@ func definitionHead(name string) string {
 	return name
 }
 
+// abbreviates reports whether short can abbreviate long, as Schwartz and
+// Hearst's test has it: each letter or digit of short is found in long,
+// in order, and the first at the start of one of long's words, so
+// "Advanced Encryption Standard (AES)" names its acronym and an index's
+// "R_INSTALL_TAR (INSTALL)" names none.
+func abbreviates(long, short string) bool {
+	l, sh := []rune(strings.ToLower(long)), []rune(strings.ToLower(short))
+	i := len(l) - 1
+	for j := len(sh) - 1; j >= 0; j-- {
+		c := sh[j]
+		if !unicode.IsLetter(c) && !unicode.IsDigit(c) {
+			continue
+		}
+		for i >= 0 && (l[i] != c || j == 0 && i > 0 && (unicode.IsLetter(l[i-1]) || unicode.IsDigit(l[i-1]))) {
+			i--
+		}
+		if i < 0 {
+			return false
+		}
+		i--
+	}
+	return true
+}
+
 // mayMeans: the words that define.
 func mayMeans(text string) bool {
 	return strings.Contains(text, "mean") || strings.Contains(text, "refer") || strings.Contains(text, "defined as")
@@ -100,6 +126,9 @@ func (p pattern) pairs(text string) []pair {
 		other := m[2]
 		if p.other != nil {
 			other = p.other(other)
+		}
+		if p.valid != nil && !p.valid(m[1], other) {
+			continue
 		}
 		a, b := Terms(m[1]), Terms(other)
 		if len(a) == 0 || len(b) == 0 || same(a, b) {

@@ -46,6 +46,8 @@ func TestIn(t *testing.T) {
 		"The totals (see below) are rounded.",
 		`This Agreement (the "Agreement") binds both.`,
 		`font for text. Defaults to par("font").`,
+		// capitals in parentheses that abbreviate nothing before them
+		"Querying the Viewport Tree, 1185 R_INSTALL_TAR (INSTALL), 2160",
 		// "means" that defines nothing quoted
 		"This means any file can be decompressed in 2300k of memory.",
 	} {
@@ -74,7 +76,7 @@ func FuzzIn(f *testing.F) {
 		`Our capital expenditures ("capex") rose.`, "bzcat (or bzip2 -dc) runs.", "The Advanced Encryption Standard (AES) is.",
 		"The design (also known as the RIJNDAEL cipher) won.", `Acme Inc. (the “Company”) and you.`, `par("font")`,
 		"x (  the \"Y\")", "free cash flow (an \"FCF\") grew", "a list (a “List”)", "f(x) (The AES)", "a (\n\"b\")", "(", "root, also called superuser",
-		`"Licensor" shall mean the copyright owner`, `“X” (or “Y”) refers to a thing`, `"a" means`,
+		`"Licensor" shall mean the copyright owner`, `“X” (or “Y”) refers to a thing`, `"a" means`, "R_INSTALL_TAR (INSTALL)", "Portable Document Format (PDF)",
 	} {
 		f.Add(s)
 	}

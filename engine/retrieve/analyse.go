@@ -29,36 +29,81 @@ type occ struct {
 // terms (docstore.View.Compound): a part counts as an occurrence of its
 // term at the word's position, as the index counts it.
 func analyseUnit(q *query, text string, compounds func(word string) []string, keepTerms bool) *unit {
-	u := &unit{tf: make([]uint8, len(q.q.Terms))}
+	return tokenise(text, compounds).against(q, keepTerms)
+}
+
+// tokens is a text read once for any query: its words' index terms and
+// what each word is, so ranking the same sentences again for a wider
+// query (the second hop, aliases, feedback) pays no second stemming.
+type tokens struct {
+	toks  []token
+	words int // words, stop words included
+	// numberWord: a number written as a word ("twenty", "half").
+	numberWord bool
+}
+
+// token is one word of a text.
+type token struct {
+	term  string   // its index term, "" for a stop word
+	parts []string // a run-together word's parts' terms
+	pos   int32    // its word position
+	// negated: it ends a negated compound ("linear" in "non-linear");
+	// quantity: it starts with its digits; year: a year or a day after a
+	// month; capital: a capitalised word after the first.
+	negated, quantity, year, capital bool
+}
+
+// tokenise reads text's words.
+func tokenise(text string, compounds func(word string) []string) *tokens {
+	tk := &tokens{}
 	pos := 0
 	prevMonth := false
 	textproc.Words(text, func(s, e int) {
 		w := text[s:e]
 		defer func() { pos++ }()
-		t := textproc.Term(w)
+		tok := token{term: textproc.Term(w), pos: int32(pos)}
 		if hasDigit(w) {
-			// A quantity starts with its digits ("2300k", "20ms", "10:1");
-			// a name with digits in it ("bzip2", "sha256") is none, nor
-			// is a number the question gives itself ("with -9").
-			if isDigit(w[0]) && !q.has(t) {
-				u.number = true
-			}
-			if isYear(w) || prevMonth {
-				u.year = true
-			}
+			tok.quantity = isDigit(w[0])
+			tok.year = isYear(w) || prevMonth
 		}
 		folded := ""
-		if t == "" || len(w) <= 9 {
+		if tok.term == "" || len(w) <= 9 {
 			folded = textproc.Fold(w)
 		}
 		prevMonth = months[folded]
 		if numberWords[folded] {
+			tk.numberWord = true
+		}
+		if tok.term != "" {
+			tok.capital = pos > 0 && isCapitalised(w)
+			tok.negated = s > 0 && negated(text, s) != ""
+			tok.parts = compounds(w)
+		}
+		if tok.term != "" || tok.quantity || tok.year {
+			tk.toks = append(tk.toks, tok)
+		}
+	})
+	tk.words = pos
+	return tk
+}
+
+// against is the text read against q.
+func (tk *tokens) against(q *query, keepTerms bool) *unit {
+	u := &unit{tf: make([]uint8, len(q.q.Terms)), words: tk.words, number: tk.numberWord}
+	for i := range tk.toks {
+		tok := &tk.toks[i]
+		t := tok.term
+		// A quantity starts with its digits ("2300k", "20ms", "10:1");
+		// a name with digits in it ("bzip2", "sha256") is none, nor is a
+		// number the question gives itself ("with -9").
+		if tok.quantity && !q.has(t) {
 			u.number = true
 		}
+		u.year = u.year || tok.year
 		if t == "" {
-			return
+			continue
 		}
-		if pos > 0 && isCapitalised(w) {
+		if tok.capital {
 			if _, inQuery := q.index[t]; !inQuery {
 				u.name = true
 			}
@@ -68,15 +113,14 @@ func analyseUnit(q *query, text string, compounds func(word string) []string, ke
 			u.terms = append(u.terms, t)
 		}
 		// "linear" in "non-linear" is not the question's "linear".
-		if s == 0 || q.negated[t] || negated(text, s) == "" {
-			u.hit(q, t, pos)
+		if !tok.negated || q.negated[t] {
+			u.hit(q, t, int(tok.pos))
 		}
-		for _, p := range compounds(w) {
+		for _, p := range tok.parts {
 			u.length++
-			u.hit(q, p, pos)
+			u.hit(q, p, int(tok.pos))
 		}
-	})
-	u.words = pos
+	}
 	return u
 }
 

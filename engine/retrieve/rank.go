@@ -162,7 +162,7 @@ func (rk *ranker) sentence(d *docstore.View, i int, keepTerms bool) *unit {
 	if u, ok := rk.units[k]; ok && (!keepTerms || u.terms != nil) {
 		return u
 	}
-	u := analyseUnit(rk.q, d.SentenceText(i), d.Compound, keepTerms)
+	u := rk.dc.tokens(k, func() string { return d.SentenceText(i) }, d.Compound).against(rk.q, keepTerms)
 	rk.units[k] = u
 	return u
 }
@@ -173,11 +173,12 @@ func (rk *ranker) headingUnit(d *docstore.View, s int) *unit {
 	if u, ok := rk.units[k]; ok {
 		return u
 	}
-	var text string
-	if h := d.Sections()[s].Heading; h.Valid(d.Len()) {
-		text = d.Slice(int(h.Start), int(h.End))
-	}
-	u := analyseUnit(rk.q, text, d.Compound, false)
+	u := rk.dc.tokens(k, func() string {
+		if h := d.Sections()[s].Heading; h.Valid(d.Len()) {
+			return d.Slice(int(h.Start), int(h.End))
+		}
+		return ""
+	}, d.Compound).against(rk.q, false)
 	rk.units[k] = u
 	return u
 }
@@ -193,7 +194,7 @@ func (rk *ranker) tableUnit(d *docstore.View, i int) *unit {
 	if u, ok := rk.units[k]; ok {
 		return u
 	}
-	u := analyseUnit(rk.q, strings.Join(d.TableContext(i), "\n"), d.Compound, false)
+	u := rk.dc.tokens(k, func() string { return strings.Join(d.TableContext(i), "\n") }, d.Compound).against(rk.q, false)
 	rk.units[k] = u
 	return u
 }

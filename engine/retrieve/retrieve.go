@@ -163,10 +163,28 @@ func (r *Retriever) list(docs []docstore.DocID) ([]docstore.DocID, error) {
 type docCache struct {
 	lib  *docstore.Library
 	docs map[docstore.DocID]*docstore.View
+	// toks are the texts read so far (sentences, headings, tables'
+	// context), kept for the request: every ranking of it (the first,
+	// the second hop's, the aliases', feedback's) reads them against its
+	// own query without reading them again.
+	toks map[unitKey]*tokens
 }
 
 func newDocCache(lib *docstore.Library) *docCache {
-	return &docCache{lib: lib, docs: map[docstore.DocID]*docstore.View{}}
+	return &docCache{lib: lib, docs: map[docstore.DocID]*docstore.View{}, toks: map[unitKey]*tokens{}}
+}
+
+// tokens returns unit k's text read, reading text() the first time.
+func (c *docCache) tokens(k unitKey, text func() string, compounds func(string) []string) *tokens {
+	if c == nil {
+		return tokenise(text(), compounds) // a ranker of passages it was given (Windows)
+	}
+	if tk, ok := c.toks[k]; ok {
+		return tk
+	}
+	tk := tokenise(text(), compounds)
+	c.toks[k] = tk
+	return tk
 }
 
 func (c *docCache) get(id docstore.DocID) (*docstore.View, error) {

@@ -93,10 +93,16 @@
 //     asks for a default in other words ("unless I change it", "out of
 //     the box") adds "default" to the query (Weights.Default), and the
 //     words that only frame a question ("happens" in "what happens if",
-//     "mean" in "what does X mean") weigh FrameWeight of a term.
-//  4. Second hop: the names in the two best sentences join the query at
-//     half weight and the candidates are ranked again, so a multi-hop
-//     question reaches the bridge entity's own sentences (Weights.Hop).
+//     "mean" in "what does X mean", "much" in "how much", "unless told
+//     otherwise") weigh FrameWeight of a term.
+//  4. Second hop: the names in the two best sentences (not a table row's
+//     or code's labels) join the query at half weight and the candidates
+//     are ranked again, so a multi-hop question reaches the bridge
+//     entity's own sentences (Weights.Hop). Aliases the documents give
+//     and, after a weak first pass, feedback's words widen the query the
+//     same way (alias.go, feedback.go). Each text is read once a request
+//     (tokenise) and each ranking reads it against its own query
+//     (tokens.against), so these passes stem nothing twice.
 //  5. Fusion (Options.Fusion): with an embedding model every candidate
 //     gets a dense score and the lexical and dense scores are combined by
 //     the fusion's Rule — reciprocal rank by default, or OkraLong's

@@ -635,7 +635,11 @@ func drawnWith(p termimage.Protocol) string {
 func (m Model) footer() string {
 	k := m.KeyMap
 	keys := []string{}
-	for _, b := range []key.Binding{k.Text, k.Zoom, k.Next, k.Open} {
+	shown := []key.Binding{k.Text, k.Zoom, k.Next, k.Open}
+	if m.version != "" {
+		shown = append(shown, k.Version) // only a changed citation has another version
+	}
+	for _, b := range shown {
 		keys = append(keys, b.Help().Key+" "+b.Help().Desc)
 	}
 	right := strings.Join(keys, " · ")

@@ -40,6 +40,11 @@ const (
 
 // markNotes marks the page's footnote lines (note) and the lines that
 // open a footnote (noteHead). body is the document's body type size.
+//
+// A footnote at the foot of the page may have been dropped as a running
+// foot, its number taken for a page number counting up with the pages
+// ("3 In general…" on one page, "4 A different style…" on the next); one
+// that opens with its mark raised, as no page number is, is text again.
 func markNotes(frags []frag, body float32) {
 	marks := superscriptMarks(frags, body)
 	if len(marks) == 0 {
@@ -47,25 +52,33 @@ func markNotes(frags []frag, body float32) {
 	}
 	order := make([]*frag, 0, len(frags))
 	for i := range frags {
-		if !frags[i].drop {
-			order = append(order, &frags[i])
-		}
+		order = append(order, &frags[i])
 	}
 	slices.SortStableFunc(order, func(a, b *frag) int { return cmp.Compare(a.v, b.v) })
 	for i, f := range order {
-		if f.note || !opensNote(f, marks, body) || !belowGap(order, i, body) {
+		if f.note || !opensNote(f, marks, body) || f.drop && !raisedMark(f) || !belowGap(order, i, body) {
 			continue
 		}
 		below := noteColumn(order, i)
 		if !allSmall(below, body) {
 			continue
 		}
-		f.note, f.noteHead = true, true
+		f.note, f.noteHead, f.drop = true, true, false
 		for _, g := range below {
-			g.note = true
-			g.noteHead = g.noteHead || opensNote(g, marks, body)
+			head := opensNote(g, marks, body)
+			if g.drop && !(head && raisedMark(g)) {
+				continue // the page's number under its notes
+			}
+			g.note, g.noteHead, g.drop = true, g.noteHead || head, false
 		}
 	}
+}
+
+// raisedMark reports whether a line opens with a word set smaller than
+// the line and raised above it: a footnote's mark as the note sets it.
+func raisedMark(f *frag) bool {
+	w := f.words[0]
+	return len(f.words) > 1 && w.size <= supSize*f.size && w.v <= f.v-supRaise*f.size
 }
 
 // superscriptMarks collects the footnote marks the page's body lines set
@@ -119,7 +132,7 @@ func belowGap(order []*frag, i int, body float32) bool {
 	f := order[i]
 	for j := i - 1; j >= 0; j-- {
 		g := order[j]
-		if !overlaps(f, g) || g.v >= f.v-0.3*f.size {
+		if g.drop || !overlaps(f, g) || g.v >= f.v-0.3*f.size {
 			continue // another column, or the same row
 		}
 		return f.v-g.v >= noteGap*f.size && g.size >= noteSize*body
@@ -142,7 +155,7 @@ func noteColumn(order []*frag, i int) []*frag {
 // allSmall reports whether every line is set smaller than the body.
 func allSmall(fs []*frag, body float32) bool {
 	for _, f := range fs {
-		if f.size >= noteSize*body {
+		if !f.drop && f.size >= noteSize*body {
 			return false
 		}
 	}

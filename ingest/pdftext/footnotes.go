@@ -38,6 +38,9 @@ const (
 	maxMarkLn = 3    // the runes of a footnote mark: "12", "**", "†"
 )
 
+// maxNoteTries bounds the lines of a page tried as a footnote's first.
+const maxNoteTries = 32
+
 // markNotes marks the page's footnote lines (note) and the lines that
 // open a footnote (noteHead). body is the document's body type size.
 //
@@ -55,8 +58,17 @@ func markNotes(frags []frag, body float32) {
 		order = append(order, &frags[i])
 	}
 	slices.SortStableFunc(order, func(a, b *frag) int { return cmp.Compare(a.v, b.v) })
+	tries := 0
 	for i, f := range order {
-		if f.note || !opensNote(f, marks, body) || f.drop && !raisedMark(f) || !belowGap(order, i, body) {
+		if f.note || !opensNote(f, marks, body) || f.drop && !raisedMark(f) {
+			continue
+		}
+		// each try reads the page's lines again: a page of small lines
+		// that open with marks is not read once for each
+		if tries++; tries > maxNoteTries {
+			break
+		}
+		if !belowGap(order, i, body) {
 			continue
 		}
 		below := noteColumn(order, i)
@@ -77,8 +89,11 @@ func markNotes(frags []frag, body float32) {
 // raisedMark reports whether a line opens with a word set smaller than
 // the line and raised above it: a footnote's mark as the note sets it.
 func raisedMark(f *frag) bool {
+	if len(f.words) < 2 {
+		return false
+	}
 	w := f.words[0]
-	return len(f.words) > 1 && w.size <= supSize*f.size && w.v <= f.v-supRaise*f.size
+	return w.size <= supSize*f.size && w.v <= f.v-supRaise*f.size
 }
 
 // superscriptMarks collects the footnote marks the page's body lines set
@@ -260,9 +275,19 @@ func notesAt(text string, joined bool) int {
 }
 
 // insertNotes writes notes into pt's text at byte at (a paragraph's or a
-// sentence's start), a blank line after them, moving what follows.
+// sentence's start), as a paragraph of their own: the space before at
+// becomes a blank line, and a blank line follows them.
 func insertNotes(pt *pageText, n *pageNotes, at int) {
-	by := len(n.text) + 2
+	ws := at // where the space before at starts
+	for ws > 0 && (pt.text[ws-1] == ' ' || pt.text[ws-1] == '\n') {
+		ws--
+	}
+	pre := ""
+	if ws > 0 {
+		pre = "\n\n"
+	}
+	notes := pre + n.text + "\n\n"
+	by := ws + len(notes) - at // how far the text from at moves
 	var pieces []piece
 	for _, pc := range pt.pieces {
 		k := len(pc.at)
@@ -282,13 +307,16 @@ func insertNotes(pt *pageText, n *pageNotes, at int) {
 		}
 		pieces = append(pieces, pc)
 	}
-	pieces = append(pieces, shiftPieces(n.pieces, at)...)
+	pieces = append(pieces, shiftPieces(n.pieces, ws+len(pre))...)
 	slices.SortStableFunc(pieces, func(a, b piece) int { return cmp.Compare(firstAt(a), firstAt(b)) })
 	pt.pieces = pieces
 	move := func(s span) span {
 		for k := range s {
-			if s[k] >= at {
+			switch {
+			case s[k] >= at:
 				s[k] += by
+			case s[k] > ws:
+				s[k] = ws
 			}
 		}
 		return s
@@ -305,8 +333,8 @@ func insertNotes(pt *pageText, n *pageNotes, at int) {
 			t.rows[k] = move(t.rows[k])
 		}
 	}
-	pt.text = pt.text[:at] + n.text + "\n\n" + pt.text[at:]
-	if at == 0 {
+	pt.text = pt.text[:ws] + notes + pt.text[at:]
+	if ws == 0 {
 		pt.startsOpen = false
 	}
 }

@@ -163,6 +163,52 @@ func TestFootnoteBeforeLastSentence(t *testing.T) {
 	}
 }
 
+// TestFootnoteInColumn: a note at the foot of a page's left column, which
+// reading order puts between the columns, goes to the page's end, and
+// the sentence running from one column to the other is whole.
+func TestFootnoteInColumn(t *testing.T) {
+	t.Parallel()
+	left := []string{
+		"The left column of this page holds a few",
+		"lines of text set in the body type, all",
+		"of them running to the column's right",
+		"edge as justified text does in print, and",
+		"one of them has a mark for a note set at",
+		"the foot of the column, under its last",
+		"line, which ends without ending the last",
+	}
+	right := []string{
+		"sentence of the column, for it runs on to",
+		"the top of the right column, where it ends.",
+		"The right column goes on from there with",
+		"more lines of text, down to the foot of",
+		"the page, past the place where the note",
+		"stands in the left column, and so further",
+		"on to the end of the page where it ends.",
+		"Its last line is here at the page's foot.",
+	}
+	var page strings.Builder
+	for k, l := range left {
+		if k == 4 {
+			page.WriteString(setLine(72, 720-12*float64(k), txt("one of them has a mark"), sup("2"), txt("for a note set at")))
+			continue
+		}
+		page.WriteString(setLine(72, 720-12*float64(k), txt(l)))
+	}
+	for k, l := range right {
+		page.WriteString(setLine(320, 720-12*float64(k), txt(l)))
+	}
+	page.WriteString(noteLine(620, 8, "2", "The note in the left column."))
+	res := extractBytes(t, pagesPDF(testFonts(), page.String()))
+	if want := "without ending the last sentence of the column, for it runs on"; !strings.Contains(res.Text, want) {
+		t.Errorf("the sentence across the columns is cut: %q", res.Text)
+	}
+	if !strings.HasSuffix(res.Text, "at the page's foot.\n\n2 The note in the left column.") {
+		t.Errorf("the note is not at the page's end: %q", res.Text)
+	}
+	checkGeometryFollowsText(t, res)
+}
+
 // TestNumberedFootnotesKept: notes numbered 1, 2, 3 at the foot of pages
 // 1, 2, 3 count up with the pages as page numbers do, but open with a
 // raised mark, as no page number does: they are text, not running feet.

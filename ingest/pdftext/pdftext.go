@@ -7,7 +7,9 @@
 // Adobe Glyph List, /ToUnicode CMaps, CID fonts, widths), text-showing
 // operators place glyphs, and a layout pass turns glyphs into words, lines,
 // blocks and paragraphs in reading order, dropping running headers,
-// footers and page numbers.
+// footers and page numbers. A page's footnotes are kept, as paragraphs of
+// their own out of the way of a sentence that runs on to the next page
+// (footnotes.go).
 //
 // It reaches the library only through package pdffile, which opens files
 // with the library's known faults worked around (what would make it

@@ -16,10 +16,13 @@ import (
 // body text. The reader finds them (markNotes), writes them apart from
 // the body (renderPage), and once the next page is known puts them where
 // they cut nothing (placeNotes): before the page's last paragraph when
-// that paragraph runs on to the next page, at the page's end otherwise.
-// They are content, never dropped, and stay inside their page's text, so
-// their page and their geometry are still theirs; only their place among
-// the page's paragraphs changes.
+// that paragraph runs on to the next page (before its last sentence when
+// the paragraph also began on the page before), at the page's end
+// otherwise. They are content, never dropped, and stay inside their
+// page's text, so their page and their geometry are still theirs; only
+// their place among the page's paragraphs changes. (After the sentence's
+// end on the next page, where a reader turns to them, they would stand
+// in the next page's text: cited as on that page, and drawn there.)
 //
 // A footnote is found conservatively, by what sets it apart in print: a
 // line at the bottom of its column's text, set smaller than the body,

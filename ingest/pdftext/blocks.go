@@ -48,9 +48,14 @@ func buildBlocks(frags []frag) []*block {
 		}
 		return cmp.Compare(a.u0, b.u0)
 	})
-	tables := findTables(order)
+	// footnotes are neither tables nor captions
+	text := order
+	if slices.ContainsFunc(order, func(f *frag) bool { return f.note }) {
+		text = slices.DeleteFunc(slices.Clone(order), func(f *frag) bool { return f.note })
+	}
+	tables := findTables(text)
 	for _, t := range tables {
-		t.caption = captionFor(t, order)
+		t.caption = captionFor(t, text)
 	}
 	var blocks []*block
 	for _, f := range order {
@@ -71,6 +76,11 @@ func buildBlocks(frags []frag) []*block {
 				continue
 			}
 			if min(f.u1, b.u1)-max(f.u0, b.u0) <= 0 {
+				continue
+			}
+			// a footnote starts a block of its own, and its lines join
+			// no block of body text
+			if f.note != l.note || f.noteHead {
 				continue
 			}
 			cand = b
@@ -183,6 +193,11 @@ type pageText struct {
 	// the page's geometry (pagegeom), offsets in text.
 	pieces []piece
 	geom   []byte
+	// notes are the page's footnotes, until placeNotes writes them into
+	// text.
+	notes *pageNotes
+	// joined: the page's text runs on from the previous page's
+	joined bool
 }
 
 // span is a byte range [start, end) of a page's text.
@@ -211,8 +226,21 @@ const hyphenMark = '\x00'
 // single newlines.
 //
 // Headings and tables stand apart, a blank line before and after; a
-// table's rows are one line each.
+// table's rows are one line each. The page's footnotes are written apart,
+// in notes, for placeNotes to place once the next page is known.
 func renderPage(blocks []*block) pageText {
+	body, notes := splitNotes(blocks)
+	pt := renderBlocks(body)
+	if len(notes) > 0 {
+		if n := renderBlocks(notes); n.text != "" {
+			pt.notes = &pageNotes{text: n.text, pieces: n.pieces, size: n.endSize}
+		}
+	}
+	return pt
+}
+
+// renderBlocks writes blocks as renderPage does.
+func renderBlocks(blocks []*block) pageText {
 	var pt pageText
 	var b strings.Builder
 	var prev *block

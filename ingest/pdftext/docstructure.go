@@ -62,7 +62,9 @@ func renderPages(layouts []*pageLayout, outline []*outlineEntry) []pageText {
 		if next == len(layouts) {
 			return false
 		}
-		built <- page{next, buildBlocks(layouts[next].frags())}
+		fs := layouts[next].frags()
+		markNotes(fs, ds.body)
+		built <- page{next, buildBlocks(fs)}
 		next++
 		return true
 	})
@@ -75,16 +77,39 @@ func renderPages(layouts []*pageLayout, outline []*outlineEntry) []pageText {
 			}
 		}()
 		defer fail()
+		// A page with footnotes is held until the next page with text is
+		// written: where they go depends on whether its text runs on.
+		frames := make([]pageFrame, len(layouts))
+		finish := func(i int) {
+			texts[i].geom = encodeGeometry(frames[i], texts[i].pieces)
+			texts[i].pieces = nil
+		}
+		held, prev := -1, -1 // the page held, the last page with text
 		for p := range marked {
 			i := p.i
-			var parts []pageText
-			if t := renderPage(p.blocks); t.text != "" {
-				parts = append(parts, t)
-			}
-			texts[i] = joinGroups(parts)
-			texts[i].geom = encodeGeometry(layouts[i].frame, texts[i].pieces)
-			texts[i].pieces = nil
+			frames[i] = layouts[i].frame
 			layouts[i] = nil
+			texts[i] = renderPage(p.blocks)
+			if texts[i].text == "" && texts[i].notes == nil {
+				finish(i)
+				continue
+			}
+			if held >= 0 {
+				placeNotes(&texts[held], runsOn(&texts[held], &texts[i]), texts[held].joined)
+				finish(held)
+				held = -1
+			}
+			texts[i].joined = prev >= 0 && runsOn(&texts[prev], &texts[i])
+			prev = i
+			if texts[i].notes != nil {
+				held = i
+				continue
+			}
+			finish(i)
+		}
+		if held >= 0 {
+			placeNotes(&texts[held], false, texts[held].joined)
+			finish(held)
 		}
 	}()
 	var carry []*outlineEntry

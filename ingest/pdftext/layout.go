@@ -25,6 +25,8 @@ type frag struct {
 	bold      bool // mostly bold glyphs
 	drop      bool // a running header, footer or page number
 	cell      bool // a line of a table
+	note      bool // a line of the page's footnotes (markNotes)
+	noteHead  bool // the first line of a footnote
 }
 
 func (f *frag) text() string { return joinWords(f.words) }

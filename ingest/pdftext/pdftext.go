@@ -7,7 +7,9 @@
 // Adobe Glyph List, /ToUnicode CMaps, CID fonts, widths), text-showing
 // operators place glyphs, and a layout pass turns glyphs into words, lines,
 // blocks and paragraphs in reading order, dropping running headers,
-// footers and page numbers.
+// footers and page numbers. A page's footnotes are kept, as paragraphs of
+// their own out of the way of a sentence that runs on to the next page
+// (footnotes.go).
 //
 // It reaches the library only through package pdffile, which opens files
 // with the library's known faults worked around (what would make it
@@ -265,25 +267,6 @@ func cleanTitle(s string) string {
 		b.WriteString(c)
 	}
 	return strings.TrimSpace(b.String())
-}
-
-// joinGroups joins the text of a page's orientations (upright text first).
-func joinGroups(parts []pageText) pageText {
-	switch len(parts) {
-	case 0:
-		return pageText{}
-	case 1:
-		return parts[0]
-	}
-	out := parts[0]
-	for _, p := range parts[1:] {
-		out.text += "\n\n"
-		out.appendMarks(p, len(out.text))
-		out.pieces = append(out.pieces, shiftPieces(p.pieces, len(out.text))...)
-		out.text += p.text
-	}
-	out.endsOpen = false
-	return out
 }
 
 // pageRef is a leaf of the page tree with its inherited attributes.
@@ -642,7 +625,7 @@ func assemble(pages []pageText) (string, []int32, []pageEnd) {
 		}
 		if prev != nil {
 			cur := b.String()
-			if prev.endsOpen && p.startsOpen && (endsHyphen(cur) || startsLower(text)) && max(prev.endSize, p.startSize) <= 1.1*min(prev.endSize, p.startSize) {
+			if runsOn(prev, p) {
 				if sep, ok := hyphenSep(cur, text); ok {
 					if sep == string(hyphenMark) && !keepHyphen(lastWord(cur[:len(cur)-1]), firstWord(text), vocab, compounds) {
 						s := strings.TrimSuffix(cur, "-")

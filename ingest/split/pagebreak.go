@@ -10,10 +10,11 @@ import (
 // in two: a span that ends without closing its sentence (its last rune a
 // lowercase letter, a digit, a comma or a hyphen, as in "in the region of"
 // or "year-on-"), followed across a page start, with nothing but
-// whitespace between (the loader having dropped the page's furniture), by
-// a span that opens as a continuation (a lowercase letter, a digit or an
-// opening parenthesis, as in "50 bytes." or "(but the digest is
-// different)."). The joined span stays within MaxSentenceBytes. Spans
+// whitespace between (the loader having dropped the page's furniture and
+// put its footnotes where they cut no sentence), by a span that opens as
+// a continuation (a lowercase letter, a digit or an opening parenthesis,
+// as in "50 bytes." or "(but the digest is different)."). The joined
+// span stays within MaxSentenceBytes. Spans
 // that do not meet at a page start are left as they are: a paragraph
 // break within a page is the author's.
 //

@@ -139,26 +139,6 @@ func renderPages(layouts []*pageLayout, outline []*outlineEntry) []pageText {
 	return texts
 }
 
-// appendMarks adds the headings and tables of p, whose text is about to be
-// appended at offset off, to pt.
-func (pt *pageText) appendMarks(p pageText, off int) {
-	for _, h := range p.heads {
-		h.span = span{h.span[0] + off, h.span[1] + off}
-		pt.heads = append(pt.heads, h)
-	}
-	for _, t := range p.tables {
-		if t.caption != (span{}) {
-			t.caption = span{t.caption[0] + off, t.caption[1] + off}
-		}
-		rows := make([]span, len(t.rows))
-		for i, r := range t.rows {
-			rows[i] = span{r[0] + off, r[1] + off}
-		}
-		t.rows = rows
-		pt.tables = append(pt.tables, t)
-	}
-}
-
 // pageEnd is how a page's text was changed when the document was
 // assembled: the offsets of the bytes hyphen resolution removed, and
 // where the page's text ends in the document.

@@ -50,7 +50,7 @@
 // weights were chosen by their average effect over all four rather than
 // the best figure on one.
 //
-//  1. Candidates: the index's BM25 top Pool (300) sentences, the first
+//  1. Candidates: the index's BM25 top Pool (200) sentences, the first
 //     sentences of the sections whose headings match best
 //     (Weights.HeadingFollowers of Weights.HeadingSections), and, with an
 //     embedding model, dense search's own top sentences. Headings are

@@ -57,11 +57,7 @@ func runCollection(ctx context.Context, a *app, args []string) error {
 	}
 	l, err := a.openLibrary(verb == "ls")
 	if errors.Is(err, errNoLibrary) && verb == "ls" {
-		if *asJSON {
-			return writeJSON(a.stdout, []storage.Collection{}, *raw)
-		}
-		fmt.Fprintln(a.stdout, "No collections.")
-		return nil
+		return a.listNothing(*asJSON, *raw, []storage.Collection{}, "No collections.")
 	}
 	if err != nil {
 		return err

@@ -52,11 +52,7 @@ func runAnswers(ctx context.Context, a *app, args []string) error {
 	}
 	l, err := a.openLibrary(true)
 	if errors.Is(err, errNoLibrary) {
-		if *asJSON {
-			return writeJSON(a.stdout, []docstore.AnswerMeta{}, *raw)
-		}
-		fmt.Fprintln(a.stdout, "No saved answers.")
-		return nil
+		return a.listNothing(*asJSON, *raw, []docstore.AnswerMeta{}, "No saved answers.")
 	}
 	if err != nil {
 		return err

@@ -40,11 +40,7 @@ func runLs(ctx context.Context, a *app, args []string) error {
 	}
 	l, err := a.openLibrary(true)
 	if errors.Is(err, errNoLibrary) {
-		if *asJSON {
-			return writeJSON(a.stdout, []docstore.DocInfo{}, *raw)
-		}
-		fmt.Fprintln(a.stdout, emptyLibraryMessage(a))
-		return nil
+		return a.listNothing(*asJSON, *raw, []docstore.DocInfo{}, emptyLibraryMessage(a))
 	}
 	if err != nil {
 		return err

@@ -59,11 +59,7 @@ func runThreads(ctx context.Context, a *app, args []string) error {
 	}
 	l, err := a.openLibrary(true)
 	if errors.Is(err, errNoLibrary) {
-		if *asJSON {
-			return writeJSON(a.stdout, []threadJSON{}, *raw)
-		}
-		fmt.Fprintln(a.stdout, "No threads.")
-		return nil
+		return a.listNothing(*asJSON, *raw, []threadJSON{}, "No threads.")
 	}
 	if err != nil {
 		return err

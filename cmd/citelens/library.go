@@ -224,3 +224,14 @@ func (a *app) config() (config.Config, error) {
 	}
 	return *a.cfg, nil
 }
+
+// listNothing answers a listing asked of a library that does not exist
+// yet: none is an empty list, as JSON (empty, a typed empty slice, so a
+// script reads "[]") or as the sentence text says it with.
+func (a *app) listNothing(asJSON, raw bool, empty any, text string) error {
+	if asJSON {
+		return writeJSON(a.stdout, empty, raw)
+	}
+	fmt.Fprintln(a.stdout, text)
+	return nil
+}

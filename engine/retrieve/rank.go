@@ -413,8 +413,10 @@ func (rk *ranker) score(c *candidate) {
 	}
 	// A how-to question wants the command: a sentence whose paragraph
 	// leads in to one holds the kind of answer asked for.
-	c.scores.Answer = q.want != AnyAnswer && c.own.wants(q.want) || q.how && (leadsToCommand(d, i) || namesOption(d.SentenceText(i))) ||
-		q.def && assignsQuestionTerm(q, d.SentenceText(i))
+	// A quantity asked for, or the default a line gives the question's
+	// word, is a value: it weighs Weights.Quantity, more than other kinds.
+	value := q.want == CountAnswer && c.own.wants(q.want) || q.def && assignsQuestionTerm(q, d.SentenceText(i))
+	c.scores.Answer = value || q.want != AnyAnswer && c.own.wants(q.want) || q.how && (leadsToCommand(d, i) || namesOption(d.SentenceText(i)))
 	c.scores.Coverage = cover / max(q.total, 1e-9)
 	c.scores.Lead = isLead(d, i)
 	c.scores.Subject = c.own.subject(q)
@@ -424,7 +426,7 @@ func (rk *ranker) score(c *candidate) {
 	}
 	if c.scores.Answer {
 		c.bonus += wt.Answer
-		if q.want == CountAnswer && c.own.wants(q.want) || q.def && assignsQuestionTerm(q, d.SentenceText(i)) {
+		if value {
 			c.bonus += wt.Quantity - wt.Answer
 		}
 	}
